@@ -1,0 +1,1 @@
+# Puts the project root on sys.path so `import engine` works in every test environment.
