@@ -1,0 +1,140 @@
+"""torch.autograd: backward() and grad(), both draining backward.steps()."""
+import numpy as np
+
+from . import grad_mode, messages, observe
+from .backward import steps
+from .grad_mode import enable_grad, no_grad, set_grad_enabled  # noqa: F401 - torch.autograd.no_grad
+from .tensor import Tensor
+
+
+def _as_list(x):
+    if x is None:
+        return []
+    if isinstance(x, Tensor):
+        return [x]
+    return list(x)
+
+
+def _seeds(outputs, grad_outputs):
+    seeds = []
+    for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
+        if g is None:
+            if out.requires_grad and out.numel() != 1:
+                raise RuntimeError(messages.NOT_SCALAR)
+            if not out.dtype.is_floating_point and out.requires_grad:
+                raise RuntimeError(
+                    f"grad can be implicitly created only for real scalar outputs but got {out.dtype}"
+                )
+            g = Tensor._make(np.ones(out.shape, dtype=out.dtype.np), out.dtype)
+        else:
+            if not isinstance(g, Tensor):
+                from .factories import tensor
+
+                g = tensor(g, dtype=out.dtype)
+            if g.shape != out.shape:
+                if g.numel() == out.numel() and g.numel() == 1:
+                    g = g.reshape(out.shape)
+                else:
+                    raise RuntimeError(
+                        messages.GRAD_SHAPE_MISMATCH.format(i=i, got=g.shape, want=out.shape)
+                    )
+        seeds.append(g)
+    return seeds
+
+
+def _root_nodes(outputs):
+    nodes = []
+    for i, out in enumerate(outputs):
+        if out.grad_fn is not None:
+            nodes.append(out.grad_fn)
+        elif out._requires_grad:
+            nodes.append(out._accumulate_grad())
+        else:
+            raise RuntimeError(messages.NO_GRAD_FN.format(i=i))
+    return nodes
+
+
+def _run(outputs, seeds, nodes, *, retain_graph, create_graph, targets=None, capture_only=False, api):
+    options = {"retain_graph": retain_graph, "create_graph": create_graph, "api": api}
+    if observe._observers:
+        observe.emit("on_backward", outputs, seeds, options)
+    captured = {}
+    ok = False
+    try:
+        for step in steps(nodes, seeds, retain_graph=retain_graph, create_graph=create_graph,
+                          targets=targets, capture_only=capture_only):
+            if observe._observers:
+                observe.emit("on_step", step)
+            if step.captured:
+                captured[step.node] = step.grad_in
+        ok = True
+    finally:
+        if observe._observers:
+            observe.emit("on_backward_end", outputs, ok)
+    return captured
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
+    outputs = _as_list(tensors)
+    grads = _as_list(grad_tensors) if grad_tensors is not None else [None] * len(outputs)
+    if retain_graph is None:
+        retain_graph = create_graph
+    nodes = _root_nodes(outputs)
+    seeds = _seeds(outputs, grads)
+    targets = None
+    if inputs is not None:
+        inputs = _as_list(inputs)
+        if not inputs:
+            raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+        targets = {}
+        for t in inputs:
+            node = t.grad_fn if t.grad_fn is not None else t._accumulate_grad()
+            targets[node] = t
+    captured = _run(outputs, seeds, nodes, retain_graph=retain_graph, create_graph=create_graph,
+                    targets=targets, api="backward")
+    if targets:
+        for node, g in captured.items():
+            t = targets[node]
+            if t.grad_fn is not None and g is not None:  # a non-leaf named in inputs= gets its .grad
+                t._grad = g.clone() if t._grad is None else t._grad + g
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=None,
+         materialize_grads=False):
+    outputs = _as_list(outputs)
+    single = isinstance(inputs, Tensor)
+    inputs = _as_list(inputs)
+    grads = _as_list(grad_outputs) if grad_outputs is not None else [None] * len(outputs)
+    if retain_graph is None:
+        retain_graph = create_graph
+    for t in inputs:
+        if not t.requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+    nodes = _root_nodes(outputs)
+    seeds = _seeds(outputs, grads)
+    targets = {}
+    for t in inputs:
+        targets[t.grad_fn if t.grad_fn is not None else t._accumulate_grad()] = t
+    captured = _run(outputs, seeds, nodes, retain_graph=retain_graph, create_graph=create_graph,
+                    targets=targets, capture_only=True, api="autograd.grad")
+    result = []
+    for t in inputs:
+        node = t.grad_fn if t.grad_fn is not None else t._accumulate_grad()
+        g = captured.get(node)
+        if g is None:
+            if materialize_grads:
+                from .factories import zeros_like
+
+                g = zeros_like(t)
+            elif not allow_unused:
+                raise RuntimeError(
+                    "One of the differentiated Tensors appears to not have been used in the graph. "
+                    "Set allow_unused=True if this is the desired behavior."
+                )
+        elif not create_graph:
+            g = g.detach()
+        result.append(g)
+    return tuple(result) if not single or True else result[0]
+
+
+__all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "grad_mode"]

@@ -1,0 +1,171 @@
+"""Running an op of the table: compute forward on numpy, and when grad is recorded, make its node."""
+import numpy as np
+
+from . import dtypes, grad_mode, graph, messages, observe
+from . import tensor as _t
+
+
+def _edge(t):
+    if t.grad_fn is not None:
+        return (t.grad_fn, 0)
+    if t._requires_grad:
+        return (t._accumulate_grad(), 0)
+    return (None, 0)
+
+
+def _weight(x):
+    if isinstance(x, _t.Tensor):
+        return x._data.ndim and 2 or 1
+    return 0
+
+
+def _scalar_dtype(x):
+    if isinstance(x, bool):
+        return dtypes.bool
+    if isinstance(x, int):
+        return dtypes.int64
+    return dtypes.float32
+
+
+def result_dtype(inputs):
+    return dtypes.promote(
+        [(x.dtype, _weight(x)) if isinstance(x, _t.Tensor) else (_scalar_dtype(x), 0) for x in inputs]
+    )
+
+
+def as_tensor(x, dtype):
+    if isinstance(x, _t.Tensor):
+        return x
+    return _t.Tensor._make(np.asarray(x, dtype=dtype.np), dtype)
+
+
+def apply(op, inputs, attrs=None, dtype=None):
+    """Run `op` on `inputs` (Tensors, or Python numbers in tensor positions) and return the output."""
+    attrs = attrs or {}
+    Tensor = _t.Tensor
+    arrays = [x._data if isinstance(x, Tensor) else x for x in inputs]
+    if dtype is None:
+        dtype = result_dtype(inputs)
+    try:
+        out_data = op.forward(*arrays, **attrs)
+    except ValueError as e:
+        raise _shape_error(e, arrays) from None
+    if not isinstance(out_data, np.ndarray) or out_data.dtype != dtype.np:
+        out_data = np.asarray(out_data, dtype=dtype.np) if not op.view else out_data
+    out = Tensor._make(out_data, dtype)
+    if op.view:
+        out._make_view_of(inputs[0], op, attrs)
+    if grad_mode._state["enabled"] and any(isinstance(x, Tensor) and x.requires_grad for x in inputs):
+        _record(op, inputs, attrs, out, dtype)
+    if observe._observers:
+        observe.emit("on_op", out, op, inputs, attrs)
+    return out
+
+
+def _record(op, inputs, attrs, out, dtype):
+    Tensor = _t.Tensor
+    tensors = [x if isinstance(x, Tensor) else as_tensor(x, dtype) for x in inputs]
+    node = make_node(op, tensors, attrs, out, dtype)
+    out.grad_fn = node
+    return node
+
+
+def make_node(op, tensors, attrs, out, dtype, originals=None):
+    """The node for op(tensors) -> out. `originals` (in-place ops) are the tensors whose edges it takes
+    when `tensors` holds a copy of a value saved from before the op overwrote it."""
+    edges_from = originals or tensors
+    nexts = tuple(_edge(x) for x in edges_from)
+    node = graph.node_class(op.node)(op, nexts, attrs, tuple(x.shape for x in tensors), out.shape, dtype)
+    if op.saves:
+        saved = node._saved
+        for i, need in enumerate(node._need):
+            if not need:
+                continue
+            for name in op.saves.get(i, ()):
+                if name in saved:
+                    continue
+                if name == "result":
+                    saved[name] = graph.SavedTensor(out, node)
+                else:
+                    t = tensors[op.args.index(name)]
+                    saved[name] = graph.SavedTensor(t, t.grad_fn)
+    return node
+
+
+def _shape_error(e, arrays):
+    shapes = [a.shape for a in arrays if isinstance(a, np.ndarray)]
+    if len(shapes) >= 2 and "broadcast" in str(e):
+        a, b = shapes[0], shapes[1]
+        for dim in range(1, max(len(a), len(b)) + 1):
+            sa = a[-dim] if dim <= len(a) else 1
+            sb = b[-dim] if dim <= len(b) else 1
+            if sa != sb and sa != 1 and sb != 1:
+                return RuntimeError(messages.BROADCAST.format(a=sa, b=sb, dim=max(len(a), len(b)) - dim))
+    return RuntimeError(str(e))
+
+
+def check_inplace(t):
+    if not grad_mode._state["enabled"]:
+        return
+    if t.grad_fn is None and t._requires_grad:
+        raise RuntimeError(messages.LEAF_INPLACE)
+    base = t._base
+    if base is not None and base.grad_fn is None and base._requires_grad:
+        raise RuntimeError(messages.VIEW_OF_LEAF_INPLACE)
+
+
+def inplace(op, t, others, attrs=None):
+    """`t.<op>_(*others)`: write op(t, *others) into t's memory, bump its version, rewire its grad_fn."""
+    attrs = attrs or {}
+    Tensor = _t.Tensor
+    check_inplace(t)
+    inputs = (t, *others)
+    dtype = t.dtype
+    promoted = result_dtype(inputs)
+    if promoted._rank > dtype._rank and promoted.is_floating_point != dtype.is_floating_point:
+        raise RuntimeError(
+            f"result type {_TYPE_NAMES[promoted.name]} can't be cast to the desired output type "
+            f"{_TYPE_NAMES[dtype.name]}"
+        )
+    recording = grad_mode._state["enabled"] and any(isinstance(x, Tensor) and x.requires_grad for x in inputs)
+    tensors = None
+    if recording:
+        tensors = [x if isinstance(x, Tensor) else as_tensor(x, dtype) for x in inputs]
+        if any("self" in op.saves.get(i, ()) for i in range(1, len(inputs))):
+            tensors[0] = Tensor._make(t._data.copy(), dtype)  # the value before the write
+    arrays = [x._data if isinstance(x, Tensor) else x for x in inputs]
+    try:
+        value = op.forward(*arrays, **attrs)
+    except ValueError as e:
+        raise _shape_error(e, arrays) from None
+    if np.shape(value) != t.shape:
+        raise RuntimeError(
+            f"output with shape {list(t.shape)} doesn't match the broadcast shape {list(np.shape(value))}"
+        )
+    np.copyto(t._data, value, casting="unsafe")
+    t._bump()
+    if recording:
+        node = make_node(op, tensors, attrs, t, dtype, originals=[t, *tensors[1:]])
+        if t._base is None:
+            t.grad_fn = node
+        else:
+            rewire_view(t, node)
+    if observe._observers:
+        observe.emit("on_inplace", t, op, inputs, attrs)
+    return t
+
+
+_TYPE_NAMES = {"int64": "Long", "bool": "Bool", "float32": "Float", "float64": "Double"}
+
+
+def rewire_view(view, inner):
+    """An in-place op `inner` on a view: its base gets a CopySlices over the view's region, and the view
+    becomes an AsStridedBackward0 of the base, as in PyTorch."""
+    from .ops import OPS
+
+    base = view._base
+    node = graph.CopySlices(_edge(base), base.shape, view._view_fn, inner)
+    base.grad_fn = node
+    view.grad_fn = graph.node_class("AsStridedBackward0")(
+        OPS["as_strided"], ((node, 0),), {"region": view._view_fn}, (base.shape,), view.shape, view.dtype
+    )

@@ -1,0 +1,77 @@
+"""PyTorch's dtypes and its type-promotion rules, on numpy."""
+import numpy as np
+
+
+class dtype:
+    __slots__ = ("name", "np", "is_floating_point", "_rank")
+
+    def __init__(self, name, np_dtype, is_floating_point, rank):
+        self.name = name
+        self.np = np.dtype(np_dtype)
+        self.is_floating_point = is_floating_point
+        self._rank = rank
+
+    def __repr__(self):
+        return f"torch.{self.name}"
+
+    def __reduce__(self):
+        return (_by_name, (self.name,))
+
+
+bool = dtype("bool", np.bool_, False, 0)  # noqa: A001 - torch.bool
+int64 = dtype("int64", np.int64, False, 1)
+float32 = dtype("float32", np.float32, True, 2)
+float64 = dtype("float64", np.float64, True, 3)
+long = int64
+float = float32  # noqa: A001 - torch.float
+double = float64
+
+_ALL = {d.name: d for d in (bool, int64, float32, float64)}
+_BY_NP = {d.np: d for d in (bool, int64, float32, float64)}
+
+
+def _by_name(name):
+    return _ALL[name]
+
+
+def from_numpy(np_dtype):
+    np_dtype = np.dtype(np_dtype)
+    if np_dtype in _BY_NP:
+        return _BY_NP[np_dtype]
+    if np_dtype.kind == "f":
+        return float64 if np_dtype.itemsize > 4 else float32
+    if np_dtype.kind in "iu":
+        return int64
+    if np_dtype.kind == "b":
+        return bool
+    raise TypeError(f"can't convert np.ndarray of type numpy.{np_dtype.name}.")
+
+
+def _category(d):
+    return 2 if d.is_floating_point else (1 if d is int64 else 0)
+
+
+def promote(operands):
+    """Result dtype of an op, as PyTorch decides it.
+
+    operands: (dtype, weight) pairs; weight 2 for a tensor with dimensions, 1 for a 0-dim tensor and
+    0 for a Python number. A lighter operand only raises the dtype if it is of a higher category
+    (bool < int < float); a Python float then brings the default float32.
+    """
+    best = None
+    for d, weight in operands:
+        if best is None:
+            best = (d, weight)
+            continue
+        bd, bw = best
+        if _category(d) > _category(bd):
+            best = (d if weight else (float32 if d.is_floating_point else d), weight)
+        elif _category(d) == _category(bd):
+            if weight > bw:
+                best = (d, weight)
+            elif weight == bw and d._rank > bd._rank:
+                best = (d, weight)
+    d, weight = best
+    if weight == 0 and d.is_floating_point:
+        return float32
+    return d

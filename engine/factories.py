@@ -1,0 +1,184 @@
+"""Making tensors: torch.tensor, ones, zeros, full, empty, *_like, rand, randn, arange, linspace."""
+import builtins
+import math
+
+import numpy as np
+
+from . import dtypes, messages, observe
+from .tensor import Tensor, _shape_args
+
+_rng = {"gen": np.random.default_rng(0)}
+
+
+def manual_seed(seed):
+    _rng["gen"] = np.random.default_rng(int(seed))
+    return None
+
+
+def _infer_dtype(data):
+    """PyTorch's choice for Python data: any float -> float32, else any int -> int64, else bool."""
+    kinds = set()
+
+    def walk(x):
+        if isinstance(x, Tensor):
+            kinds.add("f" if x.dtype.is_floating_point else ("b" if x.dtype is dtypes.bool else "i"))
+        elif isinstance(x, (list, tuple)):
+            for i in x:
+                walk(i)
+        elif isinstance(x, (bool, np.bool_)):
+            kinds.add("b")
+        elif isinstance(x, (int, np.integer)):
+            kinds.add("i")
+        elif isinstance(x, (float, np.floating)):
+            kinds.add("f")
+        else:
+            raise TypeError(f"Could not infer dtype of {type(x).__name__}")
+
+    walk(data)
+    if "f" in kinds or not kinds:
+        return dtypes.float32
+    return dtypes.int64 if "i" in kinds else dtypes.bool
+
+
+def _plain(data):
+    if isinstance(data, Tensor):
+        return data._data
+    if isinstance(data, (list, tuple)):
+        return [_plain(x) for x in data]
+    return data
+
+
+def _finish(data, dtype, requires_grad):
+    if requires_grad and not dtype.is_floating_point:
+        raise RuntimeError(messages.INT_REQUIRES_GRAD)
+    t = Tensor._make(data, dtype, bool(requires_grad))
+    if observe._observers:
+        observe.emit("on_tensor", t)
+    return t
+
+
+def _alloc(shape):
+    n = 1
+    for s in shape:
+        if s < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(shape)}")
+        n *= s
+    if observe._observers:
+        observe.emit("on_alloc", n)
+    return shape
+
+
+def tensor(data, dtype=None, requires_grad=False, device=None):
+    if isinstance(data, np.ndarray):
+        dtype = dtype or dtypes.from_numpy(data.dtype)
+        arr = np.array(data, dtype=dtype.np)
+    else:
+        if isinstance(data, Tensor):
+            dtype = dtype or data.dtype
+        dtype = dtype or _infer_dtype(data)
+        plain = _plain(data)
+        _alloc(np.shape(plain))
+        arr = np.array(plain, dtype=dtype.np)
+    return _finish(arr, dtype, requires_grad)
+
+
+def as_tensor(data, dtype=None):
+    if isinstance(data, Tensor) and (dtype is None or dtype is data.dtype):
+        return data
+    return tensor(data, dtype)
+
+
+def from_numpy(arr):
+    return _finish(arr, dtypes.from_numpy(arr.dtype), False)
+
+
+def _filled(value, size, dtype, requires_grad):
+    shape = _alloc(_shape_args(size))
+    dtype = dtype or dtypes.float32
+    return _finish(np.full(shape, value, dtype=dtype.np), dtype, requires_grad)
+
+
+def ones(*size, dtype=None, requires_grad=False, device=None):
+    return _filled(1, size, dtype, requires_grad)
+
+
+def zeros(*size, dtype=None, requires_grad=False, device=None):
+    return _filled(0, size, dtype, requires_grad)
+
+
+def empty(*size, dtype=None, requires_grad=False, device=None):
+    return _filled(0, size, dtype, requires_grad)
+
+
+def full(size, fill_value, dtype=None, requires_grad=False, device=None):
+    if dtype is None:
+        dtype = _infer_dtype(fill_value)
+    return _filled(fill_value, (size,) if isinstance(size, int) else tuple(size), dtype, requires_grad)
+
+
+def ones_like(t, dtype=None, requires_grad=False):
+    return _filled(1, t.shape, dtype or t.dtype, requires_grad)
+
+
+def zeros_like(t, dtype=None, requires_grad=False):
+    return _filled(0, t.shape, dtype or t.dtype, requires_grad)
+
+
+def empty_like(t, dtype=None, requires_grad=False):
+    return _filled(0, t.shape, dtype or t.dtype, requires_grad)
+
+
+def full_like(t, fill_value, dtype=None, requires_grad=False):
+    return _filled(fill_value, t.shape, dtype or t.dtype, requires_grad)
+
+
+def rand(*size, dtype=None, requires_grad=False, generator=None, device=None):
+    shape = _alloc(_shape_args(size))
+    dtype = dtype or dtypes.float32
+    return _finish(_rng["gen"].random(shape).astype(dtype.np), dtype, requires_grad)
+
+
+def randn(*size, dtype=None, requires_grad=False, generator=None, device=None):
+    shape = _alloc(_shape_args(size))
+    dtype = dtype or dtypes.float32
+    return _finish(_rng["gen"].standard_normal(shape).astype(dtype.np), dtype, requires_grad)
+
+
+def randint(low, high=None, size=(), dtype=None, requires_grad=False):
+    if high is None:
+        low, high = 0, low
+    shape = _alloc(tuple(size))
+    dtype = dtype or dtypes.int64
+    return _finish(_rng["gen"].integers(low, high, shape).astype(dtype.np), dtype, requires_grad)
+
+
+def rand_like(t, dtype=None, requires_grad=False):
+    return rand(t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
+
+
+def randn_like(t, dtype=None, requires_grad=False):
+    return randn(t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
+
+
+def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None):
+    if end is None:
+        start, end = 0, start
+    if dtype is None:
+        is_int = all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in (start, end, step))
+        dtype = dtypes.int64 if is_int else dtypes.float32
+    n = builtins.max(0, math.ceil((end - start) / step))
+    _alloc((n,))
+    data = (start + np.arange(n, dtype=np.float64) * step) if dtype.is_floating_point else np.arange(start, end, step)
+    return _finish(np.asarray(data, dtype=dtype.np), dtype, requires_grad)
+
+
+def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
+    dtype = dtype or dtypes.float32
+    _alloc((steps,))
+    return _finish(np.linspace(start, end, steps, dtype=np.float64).astype(dtype.np), dtype, requires_grad)
+
+
+def eye(n, m=None, dtype=None, requires_grad=False):
+    dtype = dtype or dtypes.float32
+    _alloc((n, m or n))
+    return _finish(np.eye(n, m, dtype=dtype.np), dtype, requires_grad)

@@ -1,0 +1,191 @@
+"""t[key] and t[key] = value, as PyTorch records them: a chain of views for basic indexing
+(SelectBackward0, SliceBackward0, UnsqueezeBackward0), IndexBackward0 for tensor indices, and
+CopySlices on the base for assignment."""
+import numpy as np
+
+from . import dispatch, grad_mode, observe
+from .ops import OPS
+from .tensor import Tensor
+
+
+def _is_advanced(k):
+    return isinstance(k, (Tensor, list, np.ndarray)) or (isinstance(k, bool))
+
+
+def _advanced_key(k):
+    if isinstance(k, Tensor):
+        if k.dtype.is_floating_point:
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        return k._data
+    if isinstance(k, list):
+        return np.asarray([_advanced_key(i) if isinstance(i, Tensor) else i for i in k])
+    return k
+
+
+def _normalize(key):
+    return key if isinstance(key, tuple) else (key,)
+
+
+def _check_index(t, dim, index):
+    size = t.shape[dim]
+    if not -size <= index < size:
+        raise IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
+    return index % size
+
+
+def getitem(t, key):
+    keys = _normalize(key)
+    if any(_is_advanced(k) for k in keys):
+        np_key = tuple(_advanced_key(k) if _is_advanced(k) else k for k in keys)
+        try:
+            t._data[np_key if len(np_key) > 1 else np_key[0]]
+        except IndexError as e:
+            raise IndexError(str(e)) from None
+        return dispatch.apply(OPS["index"], (t,), {"key": np_key if len(np_key) > 1 else np_key[0]})
+    if not isinstance(key, tuple):
+        if isinstance(key, slice):  # a lone slice is always a SliceBackward0, even a full one
+            return _slice(t, 0, key, full_ok=True)
+        if key is Ellipsis:
+            return dispatch.apply(OPS["alias"], (t,))
+    n_real = sum(1 for k in keys if k is not None and k is not Ellipsis)
+    if n_real > t.dim():
+        raise IndexError(f"too many indices for tensor of dimension {t.dim()}")
+    out, dim, changed = t, 0, False
+    for k in keys:
+        if k is Ellipsis:
+            dim += out.dim() - dim - (n_real - _consumed(keys, k))
+            continue
+        if k is None:
+            out = out.unsqueeze(dim)
+            dim += 1
+            changed = True
+        elif isinstance(k, slice):
+            sliced = _slice(out, dim, k, full_ok=False)
+            changed = changed or sliced is not out
+            out = sliced
+            dim += 1
+        elif isinstance(k, (int, np.integer)) and not isinstance(k, bool):
+            out = dispatch.apply(OPS["select"], (out,), {"dim": dim, "index": _check_index(out, dim, int(k))})
+            changed = True
+        else:
+            raise IndexError(
+                "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid "
+                "indices (got " + type(k).__name__ + ")"
+            )
+    if not changed:
+        return dispatch.apply(OPS["alias"], (t,))
+    return out
+
+
+def _consumed(keys, upto):
+    n = 0
+    for k in keys:
+        if k is upto:
+            break
+        if k is not None and k is not Ellipsis:
+            n += 1
+    return n
+
+
+def _slice(t, dim, s, full_ok):
+    size = t.shape[dim]
+    start, stop, step = s.indices(size)
+    if step <= 0:
+        raise ValueError("step must be greater than zero")
+    if not full_ok and start == 0 and stop >= size and step == 1:
+        return t
+    stop = max(stop, start)
+    return dispatch.apply(OPS["slice"], (t,), {"dim": dim, "start": start, "stop": stop, "step": step})
+
+
+def setitem(t, key, value):
+    """t[key] = value: an in-place copy into the region key selects, as a CopySlices on t's base."""
+    keys = _normalize(key)
+    advanced = any(_is_advanced(k) for k in keys)
+    np_key = tuple(_advanced_key(k) if _is_advanced(k) else k for k in keys)
+    np_key = np_key if isinstance(key, tuple) else np_key[0]
+    dispatch.check_inplace(t)
+    if isinstance(value, Tensor):
+        src = value
+    else:
+        src = Tensor._make(np.asarray(value, dtype=t.dtype.np), t.dtype)
+    try:
+        region_before = t._data[np_key]
+        np.broadcast_to(src._data, np.shape(region_before))
+    except IndexError as e:
+        raise IndexError(str(e)) from None
+    except ValueError:
+        raise RuntimeError(
+            f"shape mismatch: value tensor of shape {list(src.shape)} cannot be broadcast to indexing result "
+            f"of shape {list(np.shape(region_before))}"
+        ) from None
+    t._data[np_key] = src._data
+    t._bump()
+    if grad_mode.is_grad_enabled() and (src.requires_grad or t.requires_grad):
+        _record_setitem(t, np_key, src, advanced)
+    if observe._observers:
+        observe.emit("on_inplace", t, OPS["copy"], (t, value), {"key": np_key})
+
+
+def _record_setitem(t, np_key, src, advanced):
+    base = t._base if t._base is not None else t
+    parent = t._view_fn
+
+    def region(a):
+        return (parent(a) if parent is not None else a)[np_key]
+
+    if advanced:
+        region_view = _RegionKey(parent, np_key)
+    else:
+        region_view = region
+    old_view = Tensor._make(np.empty(np.shape(t._data[np_key]), dtype=t.dtype.np), t.dtype)
+    inner = dispatch.make_node(OPS["copy"], [old_view, src], {}, old_view, t.dtype,
+                               originals=[_EdgeOf(t), src])
+    from .graph import CopySlices
+
+    node = CopySlices(dispatch._edge(base) if base is not t else dispatch._edge(t), base.shape, region_view, inner)
+    base.grad_fn = node
+    if base is not t:
+        t.grad_fn = _as_strided(t, node)
+
+
+class _RegionKey:
+    """A region picked by advanced indexing: numpy returns copies, so writes go through the key."""
+
+    def __init__(self, parent, key):
+        self.parent = parent
+        self.key = key
+
+    def __call__(self, a):
+        return _Writable(self.parent(a) if self.parent is not None else a, self.key)
+
+
+class _Writable:
+    def __init__(self, arr, key):
+        self.arr, self.key = arr, key
+
+    def __array__(self, dtype=None, copy=None):
+        return self.arr[self.key]
+
+    def __setitem__(self, ellipsis, value):
+        self.arr[self.key] = value
+
+
+class _EdgeOf:
+    """Stands for t when taking its edge before the write (t's old grad_fn, or its AccumulateGrad)."""
+
+    def __init__(self, t):
+        self.grad_fn = t.grad_fn
+        self._requires_grad = t._requires_grad
+        self._t = t
+
+    def _accumulate_grad(self):
+        return self._t._accumulate_grad()
+
+
+def _as_strided(view, node):
+    from .graph import node_class
+
+    return node_class("AsStridedBackward0")(
+        OPS["as_strided"], ((node, 0),), {"region": view._view_fn}, (view._base.shape,), view.shape, view.dtype
+    )

@@ -1,0 +1,28 @@
+import numpy as np
+
+from ..printing import format_tensor
+from ..tensor import Tensor
+
+
+class Parameter(Tensor):
+    """A leaf tensor that a Module registers as a learnable parameter."""
+
+    __slots__ = ()
+
+    def __new__(cls, data=None, requires_grad=True):
+        from .. import factories
+
+        if data is None:
+            data = factories.empty(0)
+        p = cls._make(np.array(data._data), data.dtype, False)
+        p.requires_grad = requires_grad
+        return p
+
+    def __init__(self, data=None, requires_grad=True):
+        pass
+
+    def __repr__(self):
+        suffixes = ["requires_grad=True"] if self._requires_grad else []
+        return "Parameter containing:\n" + format_tensor(self._data, self.dtype.name, suffixes)
+
+    __str__ = __repr__

@@ -1,0 +1,40 @@
+"""Where the tracer listens. The engine calls these; with no observer installed they cost one check.
+
+An observer is any object with some of the methods named in EVENTS; each gets the engine objects
+involved (never copies), so it must not mutate them.
+"""
+
+EVENTS = (
+    "on_tensor",  # (tensor)                     a tensor made by a factory, torch.tensor, nn.Parameter
+    "on_op",  # (out, op, inputs, attrs)          an op ran in the forward pass (out.grad_fn may be None)
+    "on_inplace",  # (tensor, op, inputs, attrs)  tensor was changed in place (version already bumped)
+    "on_backward",  # (roots, seeds, options)      a backward / autograd.grad call starts
+    "on_step",  # (step)                          one backward node step ran (a backward.NodeStep)
+    "on_backward_end",  # (roots, ok)
+    "on_grad",  # (tensor, before, contribution)  tensor.grad was written by the backward pass
+    "on_grad_set",  # (tensor, how)                user code zeroed or set .grad ("zero_", "none", "set")
+    "on_free",  # (node)                          a node released its saved tensors
+    "on_alloc",  # (numel)                        about to allocate numel elements (may raise)
+)
+
+_observers = []
+
+
+def add(observer):
+    _observers.append(observer)
+
+
+def remove(observer):
+    if observer in _observers:
+        _observers.remove(observer)
+
+
+def active():
+    return bool(_observers)
+
+
+def emit(event, *args):
+    for o in tuple(_observers):
+        fn = getattr(o, event, None)
+        if fn is not None:
+            fn(*args)
