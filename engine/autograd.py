@@ -1,4 +1,6 @@
 """torch.autograd: backward() and grad(), both draining backward.steps()."""
+import warnings
+
 import numpy as np
 
 from . import grad_mode, messages, observe
@@ -81,6 +83,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         retain_graph = create_graph
     nodes = _root_nodes(outputs)
     seeds = _seeds(outputs, grads)
+    if create_graph:
+        warnings.warn(messages.CREATE_GRAPH_CYCLE, UserWarning, stacklevel=3)
     targets = None
     if inputs is not None:
         inputs = _as_list(inputs)
@@ -88,6 +92,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
             raise RuntimeError("'inputs' argument to backward() cannot be empty.")
         targets = {}
         for t in inputs:
+            if not t.requires_grad:
+                raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
             node = t.grad_fn if t.grad_fn is not None else t._accumulate_grad()
             targets[node] = t
     captured = _run(outputs, seeds, nodes, retain_graph=retain_graph, create_graph=create_graph,
@@ -102,15 +108,14 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=None,
          materialize_grads=False):
     outputs = _as_list(outputs)
-    single = isinstance(inputs, Tensor)
     inputs = _as_list(inputs)
     grads = _as_list(grad_outputs) if grad_outputs is not None else [None] * len(outputs)
     if retain_graph is None:
         retain_graph = create_graph
+    nodes = _root_nodes(outputs)
     for t in inputs:
         if not t.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-    nodes = _root_nodes(outputs)
     seeds = _seeds(outputs, grads)
     targets = {}
     for t in inputs:
@@ -118,7 +123,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     captured = _run(outputs, seeds, nodes, retain_graph=retain_graph, create_graph=create_graph,
                     targets=targets, capture_only=True, api="autograd.grad")
     result = []
-    for t in inputs:
+    for i, t in enumerate(inputs):
         node = t.grad_fn if t.grad_fn is not None else t._accumulate_grad()
         g = captured.get(node)
         if g is None:
@@ -128,13 +133,13 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                 g = zeros_like(t)
             elif not allow_unused:
                 raise RuntimeError(
-                    "One of the differentiated Tensors appears to not have been used in the graph. "
+                    f"The differentiated Tensor at index {i} appears to not have been used in the graph. "
                     "Set allow_unused=True if this is the desired behavior."
                 )
         elif not create_graph:
             g = g.detach()
         result.append(g)
-    return tuple(result) if not single or True else result[0]
+    return tuple(result)
 
 
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "grad_mode"]

@@ -6,7 +6,6 @@ A node runs once every grad for it has arrived; among ready nodes the one create
 steps, so there is one backward pass, not two.
 """
 import heapq
-import itertools
 
 from . import grad_mode, observe
 from .graph import AccumulateGrad
@@ -80,21 +79,17 @@ def steps(roots, seeds, *, retain_graph=False, create_graph=False, targets=None,
     needed = _needed(reachable, targets) if targets is not None else None
     buffers = {}
     ready = []
-    counter = itertools.count()
     for node, seed in zip(roots, seeds):
-        if node in buffers:
-            buffers[node] = buffers[node] + seed
-        else:
-            buffers[node] = seed
+        buffers[node] = buffers[node] + seed if node in buffers else seed
     for node in dict.fromkeys(roots):
         if deps.get(node, 0) == 0:
-            heapq.heappush(ready, (-node._seq, next(counter), node))
+            heapq.heappush(ready, _Ready(node))
     prev_mode = grad_mode.is_grad_enabled()
     try:
         while ready:
-            _, _, node = heapq.heappop(ready)
+            node = heapq.heappop(ready).node
             grad_mode._set(create_graph)
-            grad = _run_pre_hooks(node, buffers.pop(node, None))
+            grad = buffers.pop(node, None)
             is_target = targets is not None and node in targets
             if needed is not None:
                 run = any(fn in needed for fn, _ in node.next_functions if fn is not None)
@@ -102,10 +97,17 @@ def steps(roots, seeds, *, retain_graph=False, create_graph=False, targets=None,
                     run = True
                 if not run:
                     if is_target:
+                        grad = _tensor_hooks(node, grad)
                         grad_mode._set(prev_mode)
                         yield NodeStep(node, grad, (), captured=True)
                     continue
+            grad = _node_pre_hooks(node, _tensor_hooks(node, grad))
             out = node.apply(grad)
+            if node._hooks:
+                for hook in tuple(node._hooks):
+                    r = hook(out, (grad,))
+                    if r is not None:
+                        out = tuple(r)
             for (fn, _), g in zip(node.next_functions, out):
                 if fn is None:
                     continue
@@ -114,7 +116,7 @@ def steps(roots, seeds, *, retain_graph=False, create_graph=False, targets=None,
                     buffers[fn] = g if prev is None else prev + g
                 deps[fn] -= 1
                 if deps[fn] == 0:
-                    heapq.heappush(ready, (-fn._seq, next(counter), fn))
+                    heapq.heappush(ready, _Ready(fn))
             grad_mode._set(prev_mode)
             yield NodeStep(node, grad, out, captured=is_target)
             if not retain_graph:
@@ -123,11 +125,26 @@ def steps(roots, seeds, *, retain_graph=False, create_graph=False, targets=None,
         grad_mode._set(prev_mode)
 
 
-def _run_pre_hooks(node, grad):
+class _Ready:
+    """A ready node in the queue. Compared by sequence number alone, so that ties between AccumulateGrad
+    nodes resolve exactly as PyTorch's binary-heap priority queue resolves them."""
+
+    __slots__ = ("key", "node")
+
+    def __init__(self, node):
+        self.key = -node._seq
+        self.node = node
+
+    def __lt__(self, other):
+        return self.key < other.key
+
+
+def _tensor_hooks(node, grad):
+    """Hooks registered with Tensor.register_hook, then retain_grad's, which always runs last."""
     if grad is None:
         return grad
-    if node._pre_hooks:
-        for hook in tuple(node._pre_hooks):
+    if node._tensor_hooks:
+        for hook in tuple(node._tensor_hooks):
             r = hook(grad)
             if r is not None:
                 grad = r
@@ -135,11 +152,17 @@ def _run_pre_hooks(node, grad):
         for t in node._retain_hooks:
             if t.grad_fn is not node:
                 continue
-            if t._grad is None:
-                t._grad = grad.clone()
-            else:
-                t._grad = t._grad + grad
+            t._grad = grad.clone() if t._grad is None else t._grad + grad
             t._grad._grad_of = t
             if observe._observers:
                 observe.emit("on_grad", t, None, grad)
+    return grad
+
+
+def _node_pre_hooks(node, grad):
+    if node._pre_hooks:
+        for hook in tuple(node._pre_hooks):
+            r = hook((grad,))
+            if r is not None:
+                grad = r[0]
     return grad

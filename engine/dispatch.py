@@ -1,8 +1,12 @@
 """Running an op of the table: compute forward on numpy, and when grad is recorded, make its node."""
+import functools
+
 import numpy as np
 
 from . import dtypes, grad_mode, graph, messages, observe
 from . import tensor as _t
+
+_quiet = functools.partial(np.errstate, all="ignore")  # PyTorch makes inf and nan without warnings
 
 
 def _edge(t):
@@ -47,7 +51,8 @@ def apply(op, inputs, attrs=None, dtype=None):
     if dtype is None:
         dtype = result_dtype(inputs)
     try:
-        out_data = op.forward(*arrays, **attrs)
+        with _quiet():
+            out_data = op.forward(*arrays, **attrs)
     except ValueError as e:
         raise _shape_error(e, arrays) from None
     if not isinstance(out_data, np.ndarray) or out_data.dtype != dtype.np:
@@ -88,7 +93,7 @@ def make_node(op, tensors, attrs, out, dtype, originals=None):
                     saved[name] = graph.SavedTensor(out, node)
                 else:
                     t = tensors[op.args.index(name)]
-                    saved[name] = graph.SavedTensor(t, t.grad_fn)
+                    saved[name] = graph.SavedTensor(t, None)
     return node
 
 
@@ -135,7 +140,8 @@ def inplace(op, t, others, attrs=None):
             tensors[0] = Tensor._make(t._data.copy(), dtype)  # the value before the write
     arrays = [x._data if isinstance(x, Tensor) else x for x in inputs]
     try:
-        value = op.forward(*arrays, **attrs)
+        with _quiet():
+            value = op.forward(*arrays, **attrs)
     except ValueError as e:
         raise _shape_error(e, arrays) from None
     if np.shape(value) != t.shape:

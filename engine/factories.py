@@ -1,6 +1,7 @@
 """Making tensors: torch.tensor, ones, zeros, full, empty, *_like, rand, randn, arange, linspace."""
 import builtins
 import math
+import warnings
 
 import numpy as np
 
@@ -48,6 +49,24 @@ def _plain(data):
     return data
 
 
+def _check_ragged(data, dim=0):
+    if not isinstance(data, list) or not data:
+        return
+    first = data[0]
+    n = len(first) if isinstance(first, (list, tuple)) else None
+    for item in data:
+        m = len(item) if isinstance(item, (list, tuple)) else None
+        if m != n:
+            if n is None:
+                raise TypeError(f"must be real number, not {type(item).__name__}")
+            if m is None:
+                raise TypeError("not a sequence")
+            raise ValueError(f"expected sequence of length {n} at dim {dim + 1} (got {m})")
+    if n is not None:
+        for item in data:
+            _check_ragged(list(item), dim + 1)
+
+
 def _finish(data, dtype, requires_grad):
     if requires_grad and not dtype.is_floating_point:
         raise RuntimeError(messages.INT_REQUIRES_GRAD)
@@ -74,9 +93,11 @@ def tensor(data, dtype=None, requires_grad=False, device=None):
         arr = np.array(data, dtype=dtype.np)
     else:
         if isinstance(data, Tensor):
+            warnings.warn(messages.TENSOR_FROM_TENSOR, UserWarning, stacklevel=2)
             dtype = dtype or data.dtype
         dtype = dtype or _infer_dtype(data)
         plain = _plain(data)
+        _check_ragged(plain)
         _alloc(np.shape(plain))
         arr = np.array(plain, dtype=dtype.np)
     return _finish(arr, dtype, requires_grad)

@@ -6,7 +6,7 @@ import numpy as np
 from . import dtypes
 from .dispatch import apply, result_dtype
 from .ops import OPS
-from .tensor import Tensor
+from .tensor import _TYPE_NAMES, Tensor
 
 _return_types = {}
 
@@ -169,7 +169,23 @@ def _scatter_dim(g, indices, dim, keepdim, shape):
     return apply(OPS["embed"], (g,), {"shape": shape, "key": key})
 
 
-def mm(a, b):
+_C_TYPES = {"float32": "float", "float64": "double", "int64": "long int", "bool": "bool"}
+
+
+def _same_dtype(a, b, style):
+    if a.dtype is not b.dtype:
+        if style == "mm":
+            raise RuntimeError(
+                f"expected m1 and m2 to have the same dtype, but got: {_C_TYPES[a.dtype.name]} != "
+                f"{_C_TYPES[b.dtype.name]}"
+            )
+        raise RuntimeError(
+            f"mat1 and mat2 must have the same dtype, but got {_TYPE_NAMES[a.dtype.name]} and "
+            f"{_TYPE_NAMES[b.dtype.name]}"
+        )
+
+
+def _check_mm(a, b):
     if a.dim() != 2:
         raise RuntimeError("self must be a matrix")
     if b.dim() != 2:
@@ -178,7 +194,39 @@ def mm(a, b):
         raise RuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and {b.shape[0]}x{b.shape[1]})"
         )
+
+
+def mm(a, b):
+    _check_mm(a, b)
+    _same_dtype(a, b, "mm")
     return apply(OPS["mm"], (a, b))
+
+
+def addmm(bias, a, b):
+    _check_mm(a, b)
+    _same_dtype(a, b, "addmm")
+    return apply(OPS["addmm"], (bias, a, b))
+
+
+def bmm(a, b):
+    if a.dim() != 3 or b.dim() != 3:
+        raise RuntimeError("batch1 must be a 3D tensor" if a.dim() != 3 else "batch2 must be a 3D tensor")
+    if b.shape[0] != a.shape[0] or b.shape[1] != a.shape[2]:
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: [{a.shape[0]}, {a.shape[2]}] "
+            f"but got: [{b.shape[0]}, {b.shape[1]}]."
+        )
+    _same_dtype(a, b, "mm")
+    return apply(OPS["bmm"], (a, b))
+
+
+def mv(a, v):
+    if a.shape[1] != v.shape[0]:
+        raise RuntimeError(
+            f"size mismatch, got input ({a.shape[0]}), mat ({a.shape[0]}x{a.shape[1]}), vec ({v.shape[0]})"
+        )
+    _same_dtype(a, v, "mm")
+    return apply(OPS["mv"], (a, v))
 
 
 def matmul(a, b):
@@ -196,12 +244,7 @@ def matmul(a, b):
             )
         return apply(OPS["dot"], (a, b))
     if da == 2 and db == 1:
-        if a.shape[1] != b.shape[0]:
-            raise RuntimeError(
-                f"size mismatch, got input ({a.shape[0]}), mat ({a.shape[0]}x{a.shape[1]}), "
-                f"vec ({b.shape[0]})"
-            )
-        return apply(OPS["mv"], (a, b))
+        return mv(a, b)
     if da == 1 and db == 2:
         out = mm(a.unsqueeze(0), b)
         return apply(OPS["squeeze_"], (out,), {"dim": 0})
@@ -210,8 +253,8 @@ def matmul(a, b):
     if db <= 2:
         # (…, n, k) @ (k, m): fold the batch into rows, as PyTorch does
         k = a.shape[-1]
-        b2 = b.unsqueeze(1) if db == 1 else b
-        out = mm(a.reshape(-1, k), b2)
+        folded = a.reshape(-1, k)
+        out = mv(folded, b) if db == 1 else mm(folded, b)
         shape = a.shape[:-1] + ((b.shape[1],) if db == 2 else ())
         return apply(OPS["unsafe_view"], (out,), {"shape": shape})
     # batched @ batched: broadcast the batch dims, then bmm
@@ -220,7 +263,7 @@ def matmul(a, b):
     batch = np.broadcast_shapes(a2.shape[:-2], b2.shape[:-2])
     a3 = a2.expand(batch + a2.shape[-2:]).reshape(-1, *a2.shape[-2:])
     b3 = b2.expand(batch + b2.shape[-2:]).reshape(-1, *b2.shape[-2:])
-    out = a3.bmm(b3)
+    out = bmm(a3, b3)
     shape = batch + ((a2.shape[-2],) if da > 1 else ()) + ((b2.shape[-1],) if db > 1 else ())
     return apply(OPS["unsafe_view"], (out,), {"shape": shape})
 
@@ -252,6 +295,9 @@ def cat(tensors, dim=0):
     tensors = [_as_tensor(t) for t in tensors]
     if not tensors:
         raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+    for i, t in enumerate(tensors):
+        if t.dim() == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
     d = tensors[0]._dim(dim)
     ref = tensors[0].shape
     for i, t in enumerate(tensors):
@@ -274,7 +320,12 @@ concat = cat
 def where(condition, x=None, y=None):
     if x is None and y is None:
         return tuple(Tensor._make(np.asarray(i, dtype=np.int64), dtypes.int64) for i in np.nonzero(condition._data))
-    cond = condition._data.astype(bool)
+    if condition.dtype is not dtypes.bool:
+        raise RuntimeError(
+            "where expected condition to be a boolean tensor, but got a tensor with dtype "
+            + condition._type_desc().split("Tensor")[0].split(".")[1]
+        )
+    cond = condition._data
     dtype = result_dtype((x, y))
     return apply(OPS["where"], (x, y), {"condition": cond, "condition_tensor": condition}, dtype=dtype)
 

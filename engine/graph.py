@@ -14,14 +14,15 @@ class SavedTensor:
     def __init__(self, tensor, producer):
         self.tensor = tensor
         self.version = tensor._version
-        self.producer = producer  # the node that made it, named when the version check fails
+        self.producer = producer  # a saved output names its own node when the version check fails
 
     def unpack(self):
         t = self.tensor
         if t._version != self.version:
             producer = ""
-            if self.producer is not None:
-                producer = f", which is output 0 of {_short_name(self.producer)},"
+            fn = self.producer if self.producer is not None else t.grad_fn
+            if fn is not None:
+                producer = f", which is output 0 of {_short_name(fn)},"
             raise RuntimeError(
                 messages.MODIFIED_SAVED.format(
                     desc=t._type_desc(), producer=producer, version=t._version, expected=self.version
@@ -40,7 +41,7 @@ class Node:
     """A grad_fn: runs one op's vector-Jacobian product during backward."""
 
     __slots__ = (
-        "next_functions", "_op", "attrs", "_saved", "_seq", "_pre_hooks", "_retain_hooks", "_hooks",
+        "next_functions", "_op", "attrs", "_saved", "_seq", "_pre_hooks", "_tensor_hooks", "_retain_hooks", "_hooks",
         "_freed", "_shapes", "_need", "_out_shape", "_out_dtype", "__weakref__", "metadata",
     )
 
@@ -51,6 +52,7 @@ class Node:
         self._saved = {}
         self._seq = next(_sequence)
         self._pre_hooks = None
+        self._tensor_hooks = None
         self._retain_hooks = None
         self._hooks = None
         self._freed = False
@@ -68,6 +70,17 @@ class Node:
         if self._freed:
             raise RuntimeError(messages.BACKWARD_TWICE)
         return self._saved[key].unpack()
+
+    def __getattr__(self, name):
+        if name.startswith("_saved_"):
+            key = name[len("_saved_"):]
+            if key in self._saved or self._freed:
+                return self[key]
+            if key in self.attrs:
+                return self.attrs[key]
+            if key.endswith("_sym_sizes") and self._shapes:
+                return tuple(self._shapes[0])
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     @property
     def saved_tensors(self):
@@ -101,12 +114,20 @@ class Node:
             observe.emit("on_free", self)
 
     def register_prehook(self, fn):
+        """fn(grad_outputs) -> None or new grad_outputs, before the node runs."""
         if self._pre_hooks is None:
             self._pre_hooks = []
         self._pre_hooks.append(fn)
         return _Handle(self._pre_hooks, fn)
 
+    def _register_tensor_hook(self, fn):
+        if self._tensor_hooks is None:
+            self._tensor_hooks = []
+        self._tensor_hooks.append(fn)
+        return _Handle(self._tensor_hooks, fn)
+
     def register_hook(self, fn):
+        """fn(grad_inputs, grad_outputs) -> None or new grad_inputs, after the node ran."""
         if self._hooks is None:
             self._hooks = []
         self._hooks.append(fn)
@@ -119,16 +140,19 @@ class Node:
 class AccumulateGrad(Node):
     """The sink of a leaf: adds the arriving grad into `variable.grad`."""
 
-    __slots__ = ("variable",)
+    __slots__ = ("variable", "_post_accumulate")
 
     def __init__(self, variable):
         Node.__init__(self, None, (), {}, (), variable.shape, variable.dtype)
         self._seq = float("inf")  # PyTorch gives AccumulateGrad the highest sequence number: runs once ready
         self.variable = variable
+        self._post_accumulate = None
 
     def apply(self, grad):
         if grad is not None:
             self.variable._accumulate(grad)
+            for hook in tuple(self._post_accumulate or ()):
+                hook(self.variable)
         return ()
 
     def formula(self):

@@ -26,10 +26,10 @@ def _normalize(key):
     return key if isinstance(key, tuple) else (key,)
 
 
-def _check_index(t, dim, index):
+def _check_index(t, dim, index, real_dim):
     size = t.shape[dim]
     if not -size <= index < size:
-        raise IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
+        raise IndexError(f"index {index} is out of bounds for dimension {real_dim} with size {size}")
     return index % size
 
 
@@ -50,10 +50,12 @@ def getitem(t, key):
     n_real = sum(1 for k in keys if k is not None and k is not Ellipsis)
     if n_real > t.dim():
         raise IndexError(f"too many indices for tensor of dimension {t.dim()}")
-    out, dim, changed = t, 0, False
+    out, dim, real, changed = t, 0, 0, False
     for k in keys:
         if k is Ellipsis:
-            dim += out.dim() - dim - (n_real - _consumed(keys, k))
+            span = out.dim() - dim - (n_real - _consumed(keys, k))
+            dim += span
+            real += span
             continue
         if k is None:
             out = out.unsqueeze(dim)
@@ -65,13 +67,15 @@ def getitem(t, key):
             out = sliced
             dim += 1
         elif isinstance(k, (int, np.integer)) and not isinstance(k, bool):
-            out = dispatch.apply(OPS["select"], (out,), {"dim": dim, "index": _check_index(out, dim, int(k))})
+            index = _check_index(out, dim, int(k), real)
+            out = dispatch.apply(OPS["select"], (out,), {"dim": dim, "index": index})
             changed = True
         else:
             raise IndexError(
                 "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid "
                 "indices (got " + type(k).__name__ + ")"
             )
+        real += 1
     if not changed:
         return dispatch.apply(OPS["alias"], (t,))
     return out
@@ -104,7 +108,9 @@ def setitem(t, key, value):
     advanced = any(_is_advanced(k) for k in keys)
     np_key = tuple(_advanced_key(k) if _is_advanced(k) else k for k in keys)
     np_key = np_key if isinstance(key, tuple) else np_key[0]
-    dispatch.check_inplace(t)
+    if not advanced and Ellipsis not in keys:
+        np_key = (np_key if isinstance(np_key, tuple) else (np_key,)) + (Ellipsis,)  # a view even for t[0, 0]
+    _check_inplace_view(t)
     if isinstance(value, Tensor):
         src = value
     else:
@@ -125,6 +131,16 @@ def setitem(t, key, value):
         _record_setitem(t, np_key, src, advanced)
     if observe._observers:
         observe.emit("on_inplace", t, OPS["copy"], (t, value), {"key": np_key})
+
+
+def _check_inplace_view(t):
+    """t[key] = v writes through a view of t: a leaf that requires grad gets the view message."""
+    if grad_mode.is_grad_enabled():
+        base = t._base if t._base is not None else t
+        if base.grad_fn is None and base._requires_grad:
+            from . import messages
+
+            raise RuntimeError(messages.VIEW_OF_LEAF_INPLACE)
 
 
 def _record_setitem(t, np_key, src, advanced):

@@ -36,3 +36,33 @@ NON_LEAF_GRAD = (
     "by mistake, make sure you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 "
     "for more information."
 )
+GRAD_DTYPE = (
+    "attempting to assign a gradient with dtype '{got}' to a tensor with grad_dtype '{want}'. The gradient "
+    "must match the tensor's grad_dtype (defaults to the tensor's dtype). You can set the tensor's grad_dtype "
+    "attribute with a specific dtype, or None to allow any dtype. Set grad_dtype with caution. Diverging the "
+    "dtypes of a tensor and its gradient may break downstream systems that assume they match."
+)
+GRAD_SIZE = (
+    "attempting to assign a gradient of size '{got}' to a tensor of size '{want}'. Please ensure that the "
+    "gradient and the tensor are the same size"
+)
+TENSOR_FROM_TENSOR = (
+    "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
+    "sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor)."
+)
+NON_LEAF_REQUIRES_GRAD_SHORT = "you can only change requires_grad flags of leaf variables."
+SCALAR_REQUIRES_GRAD = (
+    "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+    "Consider using tensor.detach() first."
+)
+T_NOT_2D = (
+    "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and it will "
+    "throw an error in a future release. Consider `x.mT` to transpose batches of matrices or "
+    "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor."
+)
+CREATE_GRAPH_CYCLE = (
+    "Using backward() with create_graph=True will create a reference cycle between the parameter and its "
+    "gradient which can cause a memory leak. We recommend using autograd.grad when creating the graph to "
+    "avoid this. If you have to use this function, make sure to reset the .grad fields of your parameters to "
+    "None after use to break the cycle and avoid the leak."
+)

@@ -118,18 +118,29 @@ op("lerp", "LerpBackward0", ("self", "end"), _lerp,
    ("(1 − weight) · grad", lambda n, g: g * (1 - n.attrs["weight"])),
    ("weight · grad", lambda n, g: g * n.attrs["weight"]))
 
+def _exact(fn):
+    """fn evaluated in float64 and rounded once: float32 results then match PyTorch's to the last bit far more
+    often than numpy's own float32 kernels do."""
+    def f(a, *args):
+        if a.dtype == np.float32:
+            return fn(a.astype(np.float64), *args).astype(np.float32)
+        return fn(a, *args)
+
+    return f
+
+
 # --- pointwise ----------------------------------------------------------------------------------
-op("exp", "ExpBackward0", ("self",), np.exp,
+op("exp", "ExpBackward0", ("self",), _exact(np.exp),
    ("result · grad", lambda n, g: g * n["result"]), saves={0: ("result",)})
-op("log", "LogBackward0", ("self",), np.log,
+op("log", "LogBackward0", ("self",), _exact(np.log),
    ("grad / self", lambda n, g: g / n["self"]), saves={0: ("self",)})
-op("sin", "SinBackward0", ("self",), np.sin,
+op("sin", "SinBackward0", ("self",), _exact(np.sin),
    ("cos(self) · grad", lambda n, g: g * n["self"].cos()), saves={0: ("self",)})
-op("cos", "CosBackward0", ("self",), np.cos,
+op("cos", "CosBackward0", ("self",), _exact(np.cos),
    ("−sin(self) · grad", lambda n, g: g * -n["self"].sin()), saves={0: ("self",)})
-op("tanh", "TanhBackward0", ("self",), np.tanh,
+op("tanh", "TanhBackward0", ("self",), _exact(np.tanh),
    ("(1 − result²) · grad", lambda n, g: g * (1 - n["result"] * n["result"])), saves={0: ("result",)})
-op("sigmoid", "SigmoidBackward0", ("self",), lambda a: _sigmoid(a),
+op("sigmoid", "SigmoidBackward0", ("self",), _exact(lambda a: _sigmoid(a)),
    ("result · (1 − result) · grad", lambda n, g: g * (n["result"] * (1 - n["result"]))),
    saves={0: ("result",)})
 op("relu", "ReluBackward0", ("self",), lambda a: np.maximum(a, 0, dtype=a.dtype) if a.dtype != bool else a,
@@ -311,7 +322,7 @@ op("squeeze_dim", "SqueezeBackward1", ("self",),
    ("grad unsqueezed at dim", lambda n, g: g.reshape(n._shapes[0])), view=True)
 op("squeeze_", "SqueezeBackward4", ("self",), lambda a, dim: np.squeeze(a, dim),
    ("grad unsqueezed at dim", lambda n, g: g.unsqueeze(n.attrs["dim"])), view=True)
-op("unbind", "UnbindBackward0", ("self",), lambda a, dim, index: a[(slice(None),) * dim + (index,)],
+op("unbind", "UnbindBackward0", ("self",), lambda a, dim, index: a[(slice(None),) * dim + (index, Ellipsis)],
    ("grad placed at [index] in zeros", lambda n, g: _embed(n, g)), view=True)
 op("transpose", "TransposeBackward0", ("self",), lambda a, dim0, dim1: np.swapaxes(a, dim0, dim1),
    ("grad transposed back", lambda n, g: g.transpose(n.attrs["dim0"], n.attrs["dim1"])), view=True)
@@ -321,7 +332,7 @@ op("permute", "PermuteBackward0", ("self",), lambda a, dims: np.transpose(a, dim
    ("grad permuted back", lambda n, g: g.permute(tuple(np.argsort(n.attrs["dims"]).tolist()))), view=True)
 op("expand", "ExpandBackward0", ("self",), lambda a, shape: np.broadcast_to(a, shape),
    ("grad summed over the expanded dims", lambda n, g: g.sum_to_size(n._shapes[0])), view=True)
-op("select", "SelectBackward0", ("self",), lambda a, dim, index: a[(slice(None),) * dim + (index,)],
+op("select", "SelectBackward0", ("self",), lambda a, dim, index: a[(slice(None),) * dim + (index, Ellipsis)],
    ("grad placed at [index] in zeros", lambda n, g: _embed(n, g)), view=True)
 op("slice", "SliceBackward0", ("self",),
    lambda a, dim, start, stop, step: a[(slice(None),) * dim + (slice(start, stop, step),)],
@@ -332,7 +343,7 @@ op("index", "IndexBackward0", ("self",), lambda a, key: a[key],
    ("grad added at the indices of zeros", lambda n, g: _embed(n, g)))
 op("clone", "CloneBackward0", ("self",), lambda a: a.copy(),
    ("grad", lambda n, g: g))
-op("to_copy", "ToCopyBackward0", ("self",), lambda a, dtype: a.astype(dtype),
+op("to_copy", "ToCopyBackward0", ("self",), lambda a, dtype, src_dtype: a.astype(dtype),
    ("grad cast back", lambda n, g: g.to(n.attrs["src_dtype"])))
 
 

@@ -1,11 +1,16 @@
 """torch.optim: SGD (with momentum) and Adam, step for step as PyTorch's single-tensor code."""
-import math
-
 from .grad_mode import no_grad
 
 
 class Optimizer:
     def __init__(self, params, defaults):
+        from .tensor import Tensor
+
+        if isinstance(params, Tensor):
+            raise TypeError(
+                "params argument given to the optimizer should be an iterable of Tensors or dicts, but got "
+                + params.type()
+            )
         params = list(params)
         if not params:
             raise ValueError("optimizer got an empty parameter list")
@@ -17,6 +22,9 @@ class Optimizer:
             g = dict(defaults)
             g.update(group)
             g["params"] = list(g["params"])
+            for p in g["params"]:
+                if not p.is_leaf:
+                    raise ValueError("can't optimize a non-leaf Tensor")
             self.param_groups.append(g)
         self.state = {}
 
@@ -106,7 +114,7 @@ class Adam(Optimizer):
                 bias_correction1 = 1 - beta1**step
                 bias_correction2 = 1 - beta2**step
                 step_size = group["lr"] / bias_correction1
-                bias_correction2_sqrt = math.sqrt(bias_correction2)
+                bias_correction2_sqrt = bias_correction2**0.5
                 if group["amsgrad"]:
                     m = state["max_exp_avg_sq"]
                     m.copy_(maximum(m, exp_avg_sq))

@@ -7,6 +7,7 @@ from . import dtypes, grad_mode, messages, observe
 from .ops import OPS
 
 _TYPE_NAMES = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
+_C_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "bool": "bool"}
 
 
 class Size(tuple):
@@ -130,15 +131,18 @@ class Tensor:
     @requires_grad.setter
     def requires_grad(self, value):
         if self.grad_fn is not None:
-            if not value:
-                raise RuntimeError(messages.NON_LEAF_REQUIRES_GRAD)
-            return
+            raise RuntimeError(messages.NON_LEAF_REQUIRES_GRAD if not value else messages.NON_LEAF_REQUIRES_GRAD_SHORT)
         if value and not self.dtype.is_floating_point:
-            raise RuntimeError(messages.INT_REQUIRES_GRAD)
+            raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
         self._requires_grad = bool(value)
 
     def requires_grad_(self, requires_grad=True):
-        self.requires_grad = requires_grad
+        if requires_grad and not self.dtype.is_floating_point:
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if self.grad_fn is not None and not requires_grad:
+            raise RuntimeError(messages.NON_LEAF_REQUIRES_GRAD)
+        if self.grad_fn is None:
+            self._requires_grad = bool(requires_grad)
         return self
 
     @property
@@ -155,11 +159,14 @@ class Tensor:
     def grad(self, value):
         if value is not None:
             if not isinstance(value, Tensor):
-                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of {type(value)}")
+                raise TypeError(
+                    f"assigned grad expected to be a Tensor or None but got grad of type {type(value).__name__}"
+                )
             if value.dtype is not self.dtype:
-                raise RuntimeError("assigned grad has data of a different type")
+                raise RuntimeError(messages.GRAD_DTYPE.format(got=_C_NAMES[value.dtype.name],
+                                                              want=_TYPE_NAMES[self.dtype.name]))
             if value.shape != self.shape:
-                raise RuntimeError("assigned grad has data of a different size")
+                raise RuntimeError(messages.GRAD_SIZE.format(got=list(value.shape), want=list(self.shape)))
             value._grad_of = self
         self._grad = value
         if observe._observers:
@@ -188,7 +195,26 @@ class Tensor:
         if not self.requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         node = self.grad_fn if self.grad_fn is not None else self._accumulate_grad()
-        return node.register_prehook(lambda grad: hook(grad))
+
+        def checked(grad):
+            out = hook(grad)
+            if out is not None and out.shape != grad.shape:
+                name = getattr(hook, "__name__", type(hook).__name__)
+                raise RuntimeError(f"hook '{name}' has changed the size of value")
+            return out
+
+        return node._register_tensor_hook(checked)
+
+    def register_post_accumulate_grad_hook(self, hook):
+        if self.grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+        acc = self._accumulate_grad()
+        if acc._post_accumulate is None:
+            acc._post_accumulate = []
+        acc._post_accumulate.append(hook)
+        from .graph import _Handle
+
+        return _Handle(acc._post_accumulate, hook)
 
     def _accumulate_grad(self):
         if self._acc is None:
@@ -202,7 +228,11 @@ class Tensor:
         before = self._grad
         before_value = before._data.copy() if (observe._observers and before is not None) else None
         if grad_mode._state["enabled"]:  # create_graph=True: keep the grad's own graph
-            new = g if before is None else before + g
+            if before is None:
+                new = Tensor._make(np.empty(self.shape, dtype=self.dtype.np), self.dtype)
+                new.copy_(g)
+            else:
+                new = before + g
             new._grad_of = self
             self._grad = new
         elif before is None:
@@ -266,10 +296,17 @@ class Tensor:
         return self._data if dtype is None else self._data.astype(dtype)
 
     def __float__(self):
-        return float(self.item())
+        return float(self._scalar())
 
     def __int__(self):
-        return int(self.item())
+        return int(self._scalar())
+
+    def _scalar(self):
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        if self.requires_grad:
+            warnings.warn(messages.SCALAR_REQUIRES_GRAD, UserWarning, stacklevel=3)
+        return self.item()
 
     def __index__(self):
         if self.dtype.is_floating_point or self._data.size != 1:
@@ -724,6 +761,8 @@ class Tensor:
 
     @property
     def T(self):
+        if self._data.ndim != 2:
+            warnings.warn(messages.T_NOT_2D, UserWarning, stacklevel=2)
         if self._data.ndim < 2:
             return self
         return self.permute(tuple(range(self._data.ndim - 1, -1, -1)))
@@ -771,13 +810,17 @@ class Tensor:
         return mm(self, other)
 
     def mv(self, vec):
-        return _apply(OPS["mv"], (self, vec))
+        from .functions import mv
+
+        return mv(self, vec)
 
     def dot(self, other):
         return _apply(OPS["dot"], (self, other))
 
     def bmm(self, other):
-        return _apply(OPS["bmm"], (self, other))
+        from .functions import bmm
+
+        return bmm(self, other)
 
     def matmul(self, other):
         return self @ other

@@ -5,7 +5,7 @@ import numpy as np
 
 from ..dispatch import apply
 from ..ops import OPS
-from ..tensor import Tensor
+from ..tensor import _TYPE_NAMES, Tensor
 
 
 def relu(input, inplace=False):
@@ -21,17 +21,17 @@ def tanh(input):
 
 
 def softmax(input, dim=None):
-    return apply(OPS["softmax"], (input,), {"dim": input._dim(_dim(input, dim))})
+    return apply(OPS["softmax"], (input,), {"dim": input._dim(_dim(input, dim, "softmax"))})
 
 
 def log_softmax(input, dim=None):
-    return apply(OPS["log_softmax"], (input,), {"dim": input._dim(_dim(input, dim))})
+    return apply(OPS["log_softmax"], (input,), {"dim": input._dim(_dim(input, dim, "log_softmax"))})
 
 
-def _dim(input, dim):
+def _dim(input, dim, name):
     if dim is None:
         warnings.warn(
-            "Implicit dimension choice for softmax has been deprecated. Change the call to include dim=X as "
+            f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X as "
             "an argument.", UserWarning, stacklevel=3,
         )
         return 0 if input.dim() in (0, 1, 3) else 1
@@ -39,11 +39,12 @@ def _dim(input, dim):
 
 
 def linear(input, weight, bias=None):
+    from ..functions import addmm
+
     if input.dim() == 2 and bias is not None:
-        return apply(OPS["addmm"], (bias, input, weight.t()))
+        return addmm(bias, input, weight.t())
     if input.dim() == 1 and bias is not None:
-        out = apply(OPS["addmm"], (bias, input.view(1, -1), weight.t()))
-        return out.view(weight.shape[0])
+        return addmm(bias, input.view(1, -1), weight.t()).view(weight.shape[0])
     out = input @ weight.t()
     return out + bias if bias is not None else out
 
@@ -67,9 +68,8 @@ def mse_loss(input, target, reduction="mean"):
 
 def nll_loss(input, target, reduction="mean"):
     if not isinstance(target, Tensor) or target.dtype.is_floating_point:
-        raise RuntimeError(
-            "expected scalar type Long but found Float"
-        )
+        got = target.dtype.name if isinstance(target, Tensor) else type(target).__name__
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {_TYPE_NAMES.get(got, got)}")
     t = target._data
     n_classes = input.shape[-1] if input.dim() else 0
     if t.size and (t.min() < 0 or t.max() >= n_classes):

@@ -15,12 +15,16 @@ class Module:
 
     def __setattr__(self, name, value):
         if isinstance(value, Parameter):
+            if "_parameters" not in self.__dict__:
+                raise AttributeError("cannot assign parameters before Module.__init__() call")
             self._parameters[name] = value
         elif isinstance(value, Module):
+            if "_modules" not in self.__dict__:
+                raise AttributeError("cannot assign module before Module.__init__() call")
             self._modules[name] = value
         else:
-            self._parameters.pop(name, None)
-            self._modules.pop(name, None)
+            self.__dict__.get("_parameters", {}).pop(name, None)
+            self.__dict__.get("_modules", {}).pop(name, None)
             object.__setattr__(self, name, value)
 
     def __getattr__(self, name):
@@ -87,6 +91,22 @@ class Module:
         for p in self.parameters():
             p.requires_grad_(requires_grad)
         return self
+
+    def to(self, dtype):
+        for p in self.parameters():
+            p._data = p._data.astype(dtype.np)
+            p.dtype = dtype
+        return self
+
+    def double(self):
+        from .. import dtypes
+
+        return self.to(dtypes.float64)
+
+    def float(self):
+        from .. import dtypes
+
+        return self.to(dtypes.float32)
 
     def state_dict(self):
         return {name: p.detach() for name, p in self.named_parameters()}

@@ -1,5 +1,4 @@
-import numpy as np
-
+from .. import messages
 from ..printing import format_tensor
 from ..tensor import Tensor
 
@@ -14,8 +13,10 @@ class Parameter(Tensor):
 
         if data is None:
             data = factories.empty(0)
-        p = cls._make(np.array(data._data), data.dtype, False)
-        p.requires_grad = requires_grad
+        if requires_grad and not data.dtype.is_floating_point:
+            raise RuntimeError(messages.INT_REQUIRES_GRAD)
+        p = cls._make(data._data, data.dtype, bool(requires_grad))
+        p._vbox = data._vbox
         return p
 
     def __init__(self, data=None, requires_grad=True):

@@ -1,0 +1,408 @@
+"""The observer that turns the engine's callbacks into timeline events (the contract: docs/timeline.md)."""
+import sys
+import weakref
+
+from ..graph import AccumulateGrad
+from ..nn.modules import Module
+from ..tensor import Tensor
+from . import formulas, names
+
+FILENAME = "<program>"
+VALUE_LIMIT = 4096  # tensors with more elements are recorded with "value": null
+
+
+def value(t):
+    d = t._data
+    return d.tolist() if d.size <= VALUE_LIMIT else None
+
+
+class _Known:
+    """What the recorder knows of one live tensor: its id, its newest node and the version that node has."""
+
+    __slots__ = ("tid", "ref", "node", "version")
+
+    def __init__(self, tid, t):
+        self.tid = tid
+        self.ref = weakref.ref(t)
+        self.node = None
+        self.version = None
+
+
+class Recorder:
+    def __init__(self, source, budget=None):
+        self.events = []
+        self.texts = []
+        self.budget = budget
+        self.running = True
+        self._statements = names.Statements(source)
+        self._known = {}  # id(tensor) -> _Known
+        self._fns = {}  # id(grad_fn) -> (weakref to it, graph node id)
+        self._nodes = []  # graph node id -> the event that introduced it
+        self._versions = {}  # tensor id -> its graph node ids
+        self._named = set()  # graph node ids named after an assignment target
+        self._grads = {}  # tensor id -> value of its .grad as last recorded
+        self._calls = []  # open backward calls: [index, create_graph, capture only (autograd.grad)]
+        self._ncalls = 0
+        self._pending = []  # per program frame, outermost first: [frame, statement, line, {target: bound object}]
+        self._held = []  # grad events of the backward step running now, pushed after its node event
+
+    # --- events ---------------------------------------------------------------------------------
+    def _push(self, ev):
+        if self._calls:
+            ev["call"] = self._calls[-1][0]
+        if self.running and self.budget is not None:
+            self.budget.charge_events(1, ev["line"])
+        self.events.append(ev)
+        return ev
+
+    def _quiet(self):
+        """Inside a backward call without create_graph, the ops computing grads are not the program's."""
+        return self._calls and not self._calls[-1][1]
+
+    # --- where the program is, and what its statements bound ------------------------------------
+    def _sync(self):
+        """The program's current line; first names the tensors that statements finished since bound."""
+        frames = []
+        f = sys._getframe(1)
+        while f is not None:
+            code = f.f_code
+            if code.co_filename == FILENAME:
+                frames.append(f)
+                if code.co_name == "<module>":
+                    break
+            f = f.f_back
+        frames.reverse()
+        pending = self._pending
+        same = 0
+        n = min(len(frames), len(pending))
+        while same < n and pending[same][0] is frames[same]:
+            same += 1
+        while len(pending) > same:
+            self._bind(pending.pop())
+        statements = self._statements
+        for p in pending:
+            fr = p[0]
+            if p[3]:
+                self._bind(p)
+            stmt = statements.at(fr.f_lineno)
+            if stmt is not p[1]:
+                p[1], p[2], p[3] = stmt, fr.f_lineno, self._snapshot(fr, stmt)
+        for fr in frames[same:]:
+            stmt = statements.at(fr.f_lineno)
+            pending.append([fr, stmt, fr.f_lineno, self._snapshot(fr, stmt)])
+        return frames[-1].f_lineno if frames else None
+
+    def _snapshot(self, frame, stmt):
+        if not stmt.targets:
+            return None
+        loc = frame.f_locals
+        return {target: _lookup(loc, target) for target in stmt.targets}
+
+    def _bind(self, p):
+        frame, _, line, snap = p
+        if not snap:
+            return
+        loc = frame.f_locals
+        for target, old in snap.items():
+            obj = _lookup(loc, target)
+            if obj is not old:
+                snap[target] = obj
+                self._name(".".join(target), obj, line)
+
+    def finish(self):
+        """The program ended: name what its last statements bound, and stop charging the budget."""
+        self.running = False
+        while self._pending:
+            self._bind(self._pending.pop())
+        self._calls.clear()
+
+    def _name(self, text, obj, line):
+        if isinstance(obj, Tensor):
+            self._set_name(self._node_tid(obj, line), text)
+        elif isinstance(obj, Module):
+            for pname, p in obj.named_parameters():
+                self._set_name(self._node_tid(p, line), f"{text}.{pname}")
+        elif isinstance(obj, (list, tuple)) and len(obj) <= 64:
+            for i, x in enumerate(obj):
+                if isinstance(x, Tensor):
+                    self._set_name(self._node_tid(x, line), f"{text}[{i}]")
+
+    def _node_tid(self, t, line):
+        return self._nodes[self._node(t, line)]["tensor"]
+
+    def _set_name(self, tid, text):
+        named = self._named
+        for nid in self._versions[tid]:
+            if nid not in named:
+                self._nodes[nid]["name"] = text
+                named.add(nid)
+
+    # --- graph nodes ------------------------------------------------------------------------------
+    def _node(self, t, line):
+        """The graph node of t as it is now, introducing it as a leaf if the recorder has not seen it."""
+        k = self._known.get(id(t))
+        if k is not None and k.ref() is t:
+            if k.version == t._vbox[0]:
+                return k.node
+        else:
+            k = self._track(t)
+        return self._leaf(t, k, line)
+
+    def _track(self, t):
+        k = _Known(len(self._versions), t)
+        self._versions[k.tid] = []
+        self._known[id(t)] = k
+        return k
+
+    def _leaf(self, t, k, line):
+        ev = {"kind": "leaf", "line": line, "id": len(self._nodes), "tensor": k.tid, "name": self._default_name(t, k),
+              "value": value(t), "shape": list(t._data.shape), "dtype": t.dtype.name,
+              "requires_grad": t.requires_grad}
+        return self._add_node(t, k, ev)
+
+    def _add_node(self, t, k, ev):
+        nid = ev["id"]
+        versions = self._versions[k.tid]
+        if versions and versions[-1] in self._named:
+            self._named.add(nid)
+        versions.append(nid)
+        k.node, k.version = nid, t._vbox[0]
+        self._nodes.append(ev)
+        self._push(ev)
+        return nid
+
+    def _default_name(self, t, k):
+        versions = self._versions[k.tid]
+        if versions:
+            return self._nodes[versions[-1]]["name"]
+        owner = t._grad_of
+        if owner is not None and owner._grad is t:
+            return self._tensor_name(owner) + ".grad"
+        return names.leaf_name(t._data)
+
+    def _tensor_name(self, t):
+        k = self._known.get(id(t))
+        if k is not None and k.ref() is t and k.node is not None:
+            return self._nodes[k.node]["name"]
+        return names.leaf_name(t._data)
+
+    def _fn_node(self, fn):
+        e = self._fns.get(id(fn))
+        return e[1] if e is not None and e[0]() is fn else None
+
+    def _new_fn(self, fn, nid):
+        """Maps grad_fn to graph node nid if it is a node the recorder has not seen; returns its name."""
+        if fn is None or self._fn_node(fn) is not None:
+            return None
+        self._fns[id(fn)] = (weakref.ref(fn), nid)
+        return type(fn).__name__
+
+    def _saved(self, fn, nid, out, before=None):
+        if fn is None or not fn._saved:
+            return []
+        saved = []
+        for key, s in fn._saved.items():
+            t = s.tensor
+            if t is out:
+                node = nid
+            else:
+                k = self._known.get(id(t))
+                node = k.node if k is not None and k.ref() is t and k.version == s.version else before
+            saved.append({"name": key, "node": node})
+        return saved
+
+    def _inputs(self, inputs, line):
+        ids, texts = [], []
+        for x in inputs:
+            if isinstance(x, Tensor):
+                nid = self._node(x, line)
+                ids.append(nid)
+                texts.append(self._nodes[nid]["name"])
+            else:
+                ids.append(None)
+                texts.append(names.number(x) if isinstance(x, (int, float)) else "…")
+        return ids, texts
+
+    # --- the engine's callbacks ---------------------------------------------------------------------
+    def on_tensor(self, t):
+        if self._quiet():
+            return
+        line = self._sync()
+        self._leaf(t, self._track(t), line)
+
+    def on_op(self, out, op, inputs, attrs):
+        if self._quiet():
+            return
+        line = self._sync()
+        ids, texts = self._inputs(inputs, line)
+        k = self._track(out)
+        nid = len(self._nodes)
+        fn = out.grad_fn
+        grad_fn = self._new_fn(fn, nid)
+        ev = {"kind": "op", "line": line, "id": nid, "tensor": k.tid, "name": names.op_name(op, texts, attrs),
+              "op": op.name, "grad_fn": grad_fn, "inputs": ids, "value": value(out),
+              "shape": list(out._data.shape), "dtype": out.dtype.name, "requires_grad": grad_fn is not None,
+              "saved": self._saved(fn, nid, out) if grad_fn else [],
+              "formula": formulas.in_words(fn) if grad_fn else None}
+        self._add_node(out, k, ev)
+
+    def on_inplace(self, t, op, inputs, attrs):
+        if self._quiet():
+            return
+        line = self._sync()
+        owner = t._grad_of
+        if owner is not None and owner._grad is t:
+            self._grad_changed(owner, t, op, line)
+            return
+        base = t._base
+        if base is not None and base.grad_fn is not None and self._fn_node(base.grad_fn) is None:
+            self._inplace(base, op, inputs[1:], line)  # the write into a view rewrote its base: CopySlices
+        self._inplace(t, op, inputs[1:], line)
+
+    def _inplace(self, t, op, others, line):
+        k = self._known.get(id(t))
+        if k is None or k.ref() is not t:
+            k = self._track(t)
+        prev = k.node
+        ids, _ = self._inputs(others, line)
+        nid = len(self._nodes)
+        fn = t.grad_fn
+        grad_fn = self._new_fn(fn, nid)
+        ev = {"kind": "inplace", "line": line, "id": nid, "tensor": k.tid,
+              "name": self._default_name(t, k), "op": op.name, "grad_fn": grad_fn, "inputs": [prev, *ids],
+              "version": t._vbox[0], "value": value(t), "shape": list(t._data.shape), "dtype": t.dtype.name,
+              "requires_grad": t.requires_grad, "saved": self._saved(fn, nid, t, prev) if grad_fn else [],
+              "formula": formulas.in_words(fn) if grad_fn else None}
+        self._add_node(t, k, ev)
+
+    def _grad_changed(self, owner, g, op, line):
+        """owner.grad was changed in place: grad.zero_(), optimizer.zero_grad(set_to_none=False), grad *= 2."""
+        nid = self._node(owner, line)
+        tid = self._nodes[nid]["tensor"]
+        after = value(g)
+        if op.name == "zero":
+            ev = {"kind": "zero_grad", "line": line, "node": nid, "tensor": tid, "name": self._nodes[nid]["name"],
+                  "how": "zero_"}
+        else:
+            ev = {"kind": "grad", "line": line, "node": nid, "tensor": tid, "name": self._nodes[nid]["name"],
+                  "before": self._grads.get(tid), "contribution": None, "after": after, "how": op.name}
+        self._grads[tid] = after
+        self._push(ev)
+
+    def on_grad(self, t, before, contribution):
+        line = self._sync()
+        nid = self._node(t, line)
+        tid = self._nodes[nid]["tensor"]
+        if t.grad_fn is None:  # a leaf: the engine gives the value before (None: there was no grad)
+            before = before.tolist() if before is not None and before.size <= VALUE_LIMIT else None
+        else:
+            before = self._grads.get(tid)
+        after = value(t._grad)
+        self._grads[tid] = after
+        ev = {"kind": "grad", "line": line, "node": nid, "tensor": tid, "name": self._nodes[nid]["name"],
+              "before": before, "contribution": value(contribution), "after": after}
+        if self._calls:
+            self._held.append(ev)
+        else:
+            self._push(ev)
+
+    def _flush(self):
+        held, self._held = self._held, []
+        for ev in held:
+            self._push(ev)
+
+    def on_grad_set(self, t, how):
+        line = self._sync()
+        nid = self._node(t, line)
+        tid = self._nodes[nid]["tensor"]
+        name = self._nodes[nid]["name"]
+        if how == "none":
+            ev = {"kind": "zero_grad", "line": line, "node": nid, "tensor": tid, "name": name, "how": "none"}
+            after = None
+        else:
+            after = value(t._grad)
+            ev = {"kind": "grad", "line": line, "node": nid, "tensor": tid, "name": name,
+                  "before": self._grads.get(tid), "contribution": None, "after": after, "how": how}
+        self._grads[tid] = after
+        self._push(ev)
+
+    def on_backward(self, outputs, seeds, options):
+        line = self._sync()
+        root = self._node(outputs[0], line) if outputs else None
+        call = self._ncalls
+        self._ncalls += 1
+        self._push({"kind": "backward", "line": line, "root": root,
+                    "seed": value(seeds[0]) if seeds else None, "retain_graph": bool(options["retain_graph"]),
+                    "create_graph": bool(options["create_graph"]), "call": call, "api": options["api"]})
+        self._calls.append([call, bool(options["create_graph"]), options["api"] == "autograd.grad"])
+
+    def on_step(self, step):
+        line = self._sync()
+        node = step.node
+        # a captured step with nothing sent out did not run: autograd.grad only took the grad arriving there
+        ran = not (step.captured and not step.grads_out and (node.next_functions or self._calls[-1][2]))
+        if isinstance(node, AccumulateGrad):
+            nid = self._node(node.variable, line)
+            formula = None
+            if ran and step.grad_in is not None:
+                formula = f"{self._nodes[nid]['name']}.grad += {formulas.compact(step.grad_in._data)}"
+        else:
+            nid = self._fn_node(node)
+            formula = formulas.with_numbers(step)
+        grads_out = [{"to": self._edge(fn, line), "value": value(g) if g is not None else None}
+                     for (fn, _), g in zip(node.next_functions, step.grads_out or ())]
+        self._push({"kind": "node", "line": line, "name": type(node).__name__, "node": nid,
+                    "grad_in": value(step.grad_in) if step.grad_in is not None else None, "grads_out": grads_out,
+                    "formula": formula, "ran": ran, "captured": bool(step.captured)})
+        self._flush()
+
+    def _edge(self, fn, line):
+        if fn is None:
+            return None
+        if isinstance(fn, AccumulateGrad):
+            t = fn.variable
+            k = self._known.get(id(t))
+            return k.node if k is not None and k.ref() is t else self._node(t, line)
+        return self._fn_node(fn)
+
+    def on_backward_end(self, outputs, ok):
+        self._flush()
+        if self._calls:
+            self._calls.pop()
+
+    def on_free(self, node):
+        nid = self._fn_node(node)
+        if nid is not None:
+            self._push({"kind": "free", "line": self._sync(), "node": nid})
+
+    # --- what the runner feeds in -----------------------------------------------------------------
+    def on_print(self, text, end=""):
+        text = text + end
+        line = self._sync()
+        self.texts.append(text)
+        self._push({"kind": "print", "line": line, "text": text})
+
+    def on_warning(self, message, category, filename=None, lineno=None, file=None, line=None):
+        if issubclass(category, _HIDDEN_WARNINGS) and filename != FILENAME:
+            return  # Python's default filters show these only when the program itself triggers them
+        where = self._sync()
+        if where is None and filename == FILENAME:
+            where = lineno
+        self._push({"kind": "warning", "line": where, "category": category.__name__, "message": str(message)})
+
+    def on_error(self, kind, message, line):
+        self._push({"kind": "error", "line": line, "type": kind, "message": message})
+
+
+_MISSING = object()
+_HIDDEN_WARNINGS = (DeprecationWarning, PendingDeprecationWarning, ImportWarning, ResourceWarning)
+
+
+def _lookup(loc, target):
+    obj = loc.get(target[0], _MISSING)
+    for attr in target[1:]:
+        if not isinstance(obj, Module):  # only a module's parameters and submodules are looked up
+            return _MISSING
+        d = obj.__dict__
+        obj = d["_parameters"].get(attr, d["_modules"].get(attr, _MISSING))
+    return obj

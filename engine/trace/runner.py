@@ -1,0 +1,60 @@
+"""run(source) -> Timeline: the guard checks and budgets the program, the recorder watches the engine."""
+import traceback
+import warnings
+
+import numpy as np
+
+from .. import factories, grad_mode, observe, printing
+from . import guard
+from .recorder import FILENAME, Recorder
+from .timeline import Timeline
+
+
+def run(source, **limits):
+    """Runs a learner's program on the engine and returns its timeline (limits: fields of guard.Limits)."""
+    budget = guard.Budget(guard.Limits(**limits))
+    rec = Recorder(source, budget)
+    saved = _engine_state()
+    observe.add(rec)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("always")
+            warnings.showwarning = rec.on_warning
+            guard.run(source, print_fn=rec.on_print, budget=budget)
+    except Exception as e:  # noqa: BLE001 - every error of the program becomes its last event
+        error = e
+    else:
+        error = None
+    finally:
+        observe.remove(rec)
+        _restore(saved)
+    rec.finish()
+    if error is not None:
+        rec.on_error(*_describe(error))
+    return Timeline(source=source, events=rec.events, output="".join(rec.texts))
+
+
+def _describe(e):
+    if isinstance(e, guard.GuardError):
+        return e.kind, e.reason, e.line
+    if isinstance(e, SyntaxError):
+        return type(e).__name__, e.msg, e.lineno
+    line = None
+    for frame in traceback.extract_tb(e.__traceback__):
+        if frame.filename == FILENAME:
+            line = frame.lineno
+    return type(e).__name__, str(e), line
+
+
+def _engine_state():
+    """What a program may change globally: grad mode, print options, the random generator."""
+    state = (grad_mode.is_grad_enabled(), dict(vars(printing.PRINT_OPTS)), factories._rng["gen"])
+    factories._rng["gen"] = np.random.default_rng(0)
+    return state
+
+
+def _restore(state):
+    enabled, opts, gen = state
+    grad_mode._set(enabled)
+    vars(printing.PRINT_OPTS).update(opts)
+    factories._rng["gen"] = gen

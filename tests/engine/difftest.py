@@ -1,0 +1,165 @@
+"""Shared helpers for the differential tests: run the same code on real torch and on the engine.
+
+The module under test is `engine`; set ENGINE_UNDER_TEST=torch to run the suite torch-vs-torch (a
+self-check of the harness: every comparison must then pass).
+"""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import importlib
+import io
+import os
+import re
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+ENGINE_NAME = os.environ.get("ENGINE_UNDER_TEST", "engine")
+
+TRIGGERED = re.compile(r" \(Triggered internally at [^\n]*\)\s*$")
+ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
+
+
+def load_engine():
+    """The engine module, or skip the calling test when it is not importable yet."""
+    try:
+        return importlib.import_module(ENGINE_NAME)
+    except ImportError as e:  # the engine is being written; skip rather than error
+        pytest.skip(f"engine not importable: {e}")
+
+
+def strip_triggered(msg: str) -> str:
+    return TRIGGERED.sub("", msg)
+
+
+def _make_import(target: str):
+    real = builtins.__import__
+
+    def imp(name, globals=None, locals=None, fromlist=(), level=0):
+        if level == 0 and (name == "torch" or name.startswith("torch.")):
+            name = target + name[len("torch"):]
+        return real(name, globals, locals, fromlist, level)
+
+    return imp
+
+
+@dataclass
+class Outcome:
+    stdout: str
+    warnings: list = field(default_factory=list)
+    exc: tuple | None = None
+
+    def masked(self) -> Outcome:
+        return Outcome(ADDRESS.sub("0x…", self.stdout), self.warnings, self.exc)
+
+
+def run_source(source: str, lib: str, prelude: str = "") -> Outcome:
+    """Exec `source` with `import torch` bound to `lib` ("torch" or the engine). Returns what it printed,
+    the warnings it raised (category name, message without torch's "Triggered internally" tail) and the
+    uncaught exception (type name, str(exc))."""
+    b = dict(builtins.__dict__)
+    b["__import__"] = _make_import(lib)
+    g = {"__builtins__": b, "__name__": "__main__"}
+    out = io.StringIO()
+    exc = None
+    with warnings.catch_warnings(record=True) as wl:
+        warnings.simplefilter("always")
+        try:
+            code = compile(prelude + source, "<program>", "exec")
+            with contextlib.redirect_stdout(out):
+                exec(code, g)
+        except Exception as e:  # noqa: BLE001 - any exception is part of the observed behaviour
+            exc = (type(e).__name__, str(e))
+    ws = [(w.category.__name__, strip_triggered(str(w.message))) for w in wl]
+    return Outcome(out.getvalue(), ws, exc)
+
+
+def run_both(source: str, prelude: str = "") -> tuple[Outcome, Outcome]:
+    """(torch outcome, engine outcome), addresses masked. Skips when the engine cannot be imported."""
+    load_engine()
+    return run_source(source, "torch", prelude).masked(), run_source(source, ENGINE_NAME, prelude).masked()
+
+
+_FRESH_RUNNER = """
+import json, sys
+sys.path[:0] = [{root!r}, {here!r}]
+from difftest import run_source
+out = []
+for src in json.loads(sys.stdin.read()):
+    o = run_source(src, {lib!r})
+    out.append([o.stdout, o.warnings, o.exc])
+print(json.dumps(out))
+"""
+
+
+def run_fresh(sources: tuple[str, ...], lib: str) -> list[Outcome]:
+    """run_source for each source, all in one new interpreter (for warnings torch emits only once per
+    process: give sources whose once-warnings differ)."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    here = Path(__file__).resolve().parent
+    code = _FRESH_RUNNER.format(root=str(here.parents[1]), here=str(here), lib=lib)
+    res = subprocess.run([sys.executable, "-c", code], input=json.dumps(list(sources)), capture_output=True,
+                         text=True, timeout=120, check=True)
+    rows = json.loads(res.stdout.strip().splitlines()[-1])
+    return [Outcome(o, [tuple(w) for w in ws], tuple(e) if e else None).masked() for o, ws, e in rows]
+
+
+def to_numpy(t) -> np.ndarray:
+    """Values of a torch or engine tensor as a numpy array (engine tensors: via tolist)."""
+    if isinstance(t, torch.Tensor):
+        return t.detach().cpu().numpy()
+    data = t.detach().tolist()
+    return np.asarray(data, dtype=_np_dtype(t))
+
+
+def _np_dtype(t):
+    name = str(t.dtype).removeprefix("torch.")
+    return {"float32": np.float32, "float64": np.float64, "int64": np.int64, "bool": np.bool_}[name]
+
+
+def node_name(fn) -> str | None:
+    return None if fn is None else type(fn).__name__
+
+
+class GraphMap:
+    """Walks torch's and the engine's graphs in parallel, checking they have the same structure."""
+
+    def __init__(self, leaf_pairs):
+        self.t2e: dict[int, object] = {}
+        self.e2t: dict[int, object] = {}
+        self.t_nodes: list = []
+        self.e_nodes: list = []
+        self.leaf_of = {id(t): e for t, e in leaf_pairs}
+
+    def match(self, tfn, efn, path: str) -> None:
+        assert node_name(efn) == node_name(tfn), f"{path}: engine {node_name(efn)} != torch {node_name(tfn)}"
+        if tfn is None:
+            return
+        if id(tfn) in self.t2e:
+            assert self.t2e[id(tfn)] is efn, f"{path}: torch reuses node {node_name(tfn)}, the engine does not"
+            return
+        assert id(efn) not in self.e2t, f"{path}: engine reuses node {node_name(efn)}, torch does not"
+        self.t2e[id(tfn)] = efn
+        self.e2t[id(efn)] = tfn
+        self.t_nodes.append(tfn)
+        self.e_nodes.append(efn)
+        if type(tfn).__name__ == "AccumulateGrad":
+            want = self.leaf_of.get(id(tfn.variable))
+            assert want is not None and efn.variable is want, f"{path}: AccumulateGrad of a different tensor"
+            return
+        tn, en = tfn.next_functions, tuple(efn.next_functions)
+        tnames = [(node_name(f), i) for f, i in tn]
+        enames = [(node_name(f), i) for f, i in en]
+        assert enames == tnames, f"{path}: next_functions engine {enames} != torch {tnames}"
+        for j, ((tf, _), (ef, _)) in enumerate(zip(tn, en)):
+            self.match(tf, ef, f"{path}.next_functions[{j}]")

@@ -1,0 +1,260 @@
+"""Errors and warnings a learner meets: exception type and text, warning category and text, all equal to
+PyTorch's (torch's C++ warnings lose their " (Triggered internally at "
+                                           "...)" tail). See docs/torch-facts.md (a).
+"""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+from difftest import ENGINE_NAME, load_engine, run_both, run_fresh, run_source
+
+PRELUDE = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
+
+CASES = {
+    # --- backward ---------------------------------------------------------------------------------------
+    "nonscalar_backward": "x = torch.ones(3, requires_grad=True)\n(x*2).backward()",
+    "nonscalar_backward_2d": "x = torch.ones(2, 2, requires_grad=True)\n(x + 1).backward()",
+    "backward_no_requires_grad": "x = torch.ones(3)\nx.sum().backward()",
+    "backward_leaf_no_requires_grad": "torch.tensor(2.0).backward()",
+    "backward_leaf_0d_ok": "x = torch.tensor(2., requires_grad=True)\nx.backward()\nprint(x.grad)",
+    "backward_twice_mul": "x = torch.ones(3, requires_grad=True)\ny = (x*2).sum()\ny.backward()\n"
+                          "y.backward()",
+    "backward_twice_mul_self": "x = torch.ones(3, requires_grad=True)\ny = (x*x).sum()\ny.backward()\n"
+                               "y.backward()",
+    "backward_twice_exp": "x = torch.ones(3, requires_grad=True)\ny = x.exp().sum()\ny.backward()\n"
+                          "y.backward()",
+    "backward_twice_pow": "x = torch.ones(3, requires_grad=True)\ny = (x**2).sum()\ny.backward()\n"
+                          "y.backward()",
+    "backward_twice_add_ok":
+        "x = torch.ones(3, requires_grad=True)\ny = (x+x).sum()\ny.backward()\ny.backward()\nprint(x.grad)",
+    "backward_twice_sub_neg_ok":
+        "x = torch.ones(3, requires_grad=True)\ny = (-x - 1).sum()\ny.backward()\ny.backward()\n"
+        "print(x.grad)",
+    "backward_twice_retain_ok":
+        "x = torch.ones(3, requires_grad=True)\ny = (x*2).sum()\ny.backward(retain_graph=True)\n"
+        "y.backward()\n"
+        "print(x.grad)",
+    "backward_third_time_after_retain":
+        "x = torch.ones(3, requires_grad=True)\ny = (x*x).sum()\ny.backward(retain_graph=True)\n"
+        "y.backward()\n"
+        "y.backward()",
+    "saved_tensor_after_free":
+        "x = torch.ones(3, requires_grad=True)\ny = x*x\ny.sum().backward()\ny.grad_fn._saved_self",
+    "backward_under_no_grad_made":
+        "x = torch.ones(3, requires_grad=True)\nwith torch.no_grad():\n    y = (x*2).sum()\ny.backward()",
+    "backward_on_detached": "x = torch.ones(3, requires_grad=True)\n(x*2).sum().detach().backward()",
+    "gradient_shape_mismatch":
+        "x = torch.ones(3, requires_grad=True)\ny = x*2\ny.backward(gradient=torch.ones(2))",
+    "gradient_shape_mismatch_2d": "x = torch.ones(2, 3, requires_grad=True)\n(x*2).backward(torch.ones(3, "
+                                  "2))",
+    "gradient_for_scalar_wrong_shape":
+        "x = torch.ones(3, requires_grad=True)\n(x*2).sum().backward(torch.ones(3))",
+    "gradient_given_ok": "x = torch.ones(3, requires_grad=True)\n(x*2).backward(torch.ones(3))\n"
+                         "print(x.grad)",
+    # --- .grad -------------------------------------------------------------------------------------------
+    "nonleaf_grad_warning": "x = torch.ones(3, requires_grad=True)\ny = x*2\nprint(y.grad)",
+    "nonleaf_grad_retain_ok":
+        "x = torch.ones(3, requires_grad=True)\ny = x*2\ny.retain_grad()\ny.sum().backward()\nprint(y.grad)",
+    "grad_assign_wrong_shape": "x = torch.ones(3, requires_grad=True)\nx.grad = torch.ones(2)",
+    "grad_assign_wrong_dtype": "x = torch.ones(3, requires_grad=True)\nx.grad = torch.ones(3, "
+                               "dtype=torch.float64)",
+    "grad_assign_non_tensor": "x = torch.ones(3, requires_grad=True)\nx.grad = 1.0",
+    "grad_assign_none_ok": "x = torch.ones(3, requires_grad=True)\nx.grad = None\nprint(x.grad)",
+    "grad_zero_when_none": "x = torch.ones(3, requires_grad=True)\nx.grad.zero_()",
+    # --- in-place ---------------------------------------------------------------------------------------
+    "leaf_add_": "x = torch.ones(3, requires_grad=True)\nx.add_(1)",
+    "leaf_iadd": "x = torch.ones(3, requires_grad=True)\nx += 1",
+    "leaf_imul": "x = torch.ones(3, requires_grad=True)\nx *= 2",
+    "leaf_isub_tensor": "x = torch.ones(3, requires_grad=True)\nx -= torch.ones(3)",
+    "leaf_setitem": "x = torch.ones(3, requires_grad=True)\nx[0] = 1",
+    "leaf_zero_": "x = torch.ones(3, requires_grad=True)\nx.zero_()",
+    "leaf_inplace_no_grad_ok":
+        "x = torch.ones(3, requires_grad=True)\nwith torch.no_grad():\n    x -= 0.5\nprint(x)",
+    "view_of_leaf_slice": "x = torch.ones(3, requires_grad=True)\nv = x[:2]\nv.add_(1)",
+    "view_of_leaf_view": "x = torch.ones(2, 2, requires_grad=True)\nv = x.view(4)\nv.mul_(2)",
+    "view_of_leaf_select": "x = torch.ones(3, requires_grad=True)\nx[0].add_(1)",
+    "view_of_leaf_transpose": "x = torch.ones(2, 3, requires_grad=True)\nx.t().mul_(2)",
+    "saved_constant_modified":
+        "x = torch.ones(3, requires_grad=True)\ny = torch.ones(3)\nz = x*y\ny.add_(1)\nz.sum().backward()",
+    "saved_output_exp_modified":
+        "x = torch.ones(3, requires_grad=True)\ny = x.exp()\ny.add_(1)\ny.sum().backward()",
+    "saved_nonleaf_input_modified":
+        "x = torch.ones(3, requires_grad=True)\na = x*2\nb = a*a\na.add_(1)\nb.sum().backward()",
+    "saved_leaf_modified_under_no_grad":
+        "x = torch.ones(3, requires_grad=True)\nz = x*x\nwith torch.no_grad():\n    x.add_(1)\n"
+        "z.sum().backward()",
+    "saved_output_sigmoid_modified":
+        "x = torch.ones(3, requires_grad=True)\ny = torch.sigmoid(x)\ny.mul_(2)\ny.sum().backward()",
+    "saved_output_tanh_setitem":
+        "x = torch.ones(2, 2, requires_grad=True)\ny = x.tanh()\ny[0, 0] = 5.\ny.sum().backward()",
+    "saved_output_relu_modified":
+        "x = torch.ones(3, requires_grad=True)\ny = x.relu()\ny.add_(1)\ny.sum().backward()",
+    "saved_output_float64":
+        "x = torch.ones(2, dtype=torch.float64, requires_grad=True)\ny = x.exp()\ny.add_(1)\n"
+        "y.sum().backward()",
+    "saved_output_0d": "x = torch.tensor(1., requires_grad=True)\ny = x.sqrt()\ny.mul_(3)\ny.backward()",
+    "saved_input_modified_twice":
+        "x = torch.ones(3, requires_grad=True)\na = x+1\nb = a.sin()\na.mul_(2)\na.add_(1)\n"
+        "b.sum().backward()",
+    "inplace_unsaved_nonleaf_ok":
+        "x = torch.ones(3, requires_grad=True)\na = x + 1\na.mul_(2)\na.sum().backward()\nprint(x.grad)\n"
+        "print(type(a.grad_fn).__name__)",
+    "inplace_int_plus_float": "x = torch.tensor([1, 2])\nx += 1.5",
+    "inplace_broadcast_grow": "x = torch.ones(3)\nx.add_(torch.ones(2, 3))",
+    # --- requires_grad ----------------------------------------------------------------------------------
+    "int_tensor_requires_grad": "torch.tensor([1, 2], requires_grad=True)",
+    "int_requires_grad_": "torch.tensor([1, 2]).requires_grad_()",
+    "int_requires_grad_attr": "x = torch.tensor([1, 2])\nx.requires_grad = True",
+    "int_ones_requires_grad": "torch.ones(2, dtype=torch.int64, requires_grad=True)",
+    "bool_requires_grad": "torch.tensor([True], requires_grad=True)",
+    "arange_int_requires_grad": "torch.arange(3, requires_grad=True)",
+    "nonleaf_requires_grad_false": "x = torch.ones(3, requires_grad=True)\ny = x*2\ny.requires_grad = False",
+    "nonleaf_requires_grad_true": "x = torch.ones(3, requires_grad=True)\ny = x*2\ny.requires_grad = True",
+    "nonleaf_requires_grad_(False)": "x = torch.ones(3, requires_grad=True)\ny = x*2\n"
+                                     "y.requires_grad_(False)",
+    "parameter_int": "nn.Parameter(torch.tensor([1, 2]))",
+    "retain_grad_no_requires_grad": "x = torch.ones(3)\nx.retain_grad()",
+    "register_hook_no_requires_grad": "x = torch.ones(3)\nx.register_hook(lambda g: g)",
+    "hook_wrong_shape":
+        "x = torch.ones(3, requires_grad=True)\nx.register_hook(lambda g: torch.ones(2))\n"
+        "(x*2).sum().backward()",
+    "create_graph_backward_warning":
+        "x = torch.ones(3, requires_grad=True)\n(x*x).sum().backward(create_graph=True)\nprint(x.grad)",
+    # --- shapes / broadcasting ----------------------------------------------------------------------------
+    "broadcast_add": "torch.ones(3) + torch.ones(4)",
+    "broadcast_add_2d": "torch.ones(2, 3) + torch.ones(3, 2)",
+    "broadcast_mul": "torch.ones(2, 3) * torch.ones(2)",
+    "broadcast_sub": "torch.ones(3) - torch.ones(2)",
+    "broadcast_div_3d": "torch.ones(4, 2, 3) / torch.ones(3, 3)",
+    "broadcast_where": "torch.where(torch.ones(3) > 0, torch.ones(3), torch.ones(2))",
+    "matmul_2d": "torch.ones(2, 3) @ torch.ones(2, 3)",
+    "matmul_1d": "torch.ones(3) @ torch.ones(4)",
+    "matmul_2d_1d": "torch.ones(2, 3) @ torch.ones(2)",
+    "matmul_1d_2d": "torch.ones(3) @ torch.ones(2, 3)",
+    "matmul_batched": "torch.ones(2, 2, 3) @ torch.ones(2, 4, 5)",
+    "matmul_0d": "torch.tensor(2.) @ torch.ones(3)",
+    "matmul_dtype": "torch.ones(2, 3) @ torch.ones(3, 2, dtype=torch.float64)",
+    "view_bad_size": "torch.ones(6).view(4)",
+    "reshape_bad_size": "torch.ones(6).reshape(4, 2)",
+    "view_non_contiguous": "torch.ones(2, 3).t().view(6)",
+    "expand_bad": "torch.ones(3).expand(2, 4)",
+    "stack_sizes": "torch.stack([torch.ones(3), torch.ones(2)])",
+    "stack_empty": "torch.stack([])",
+    "cat_sizes": "torch.cat([torch.ones(2, 3), torch.ones(2, 2)])",
+    "cat_zero_dim": "torch.cat([torch.tensor(1.), torch.tensor(2.)])",
+    "index_out_of_range": "torch.ones(3)[3]",
+    "index_out_of_range_2d": "torch.ones(2, 3)[0, 5]",
+    "index_negative_out_of_range": "torch.ones(3)[-4]",
+    "too_many_indices": "torch.ones(3)[0, 0]",
+    "sum_dim_out_of_range": "torch.ones(3).sum(dim=1)",
+    "mean_dim_out_of_range": "torch.ones(2, 3).mean(dim=-3)",
+    "softmax_dim_out_of_range": "F.softmax(torch.ones(3), dim=2)",
+    "unsqueeze_out_of_range": "torch.ones(3).unsqueeze(3)",
+    "transpose_out_of_range": "torch.ones(3, 2).transpose(0, 2)",
+    "max_empty": "torch.ones(0).max()",
+    "mean_int": "torch.tensor([1, 2]).mean()",
+    "int_pow_negative": "torch.tensor([1, 2]) ** -1",
+    "where_not_bool": "torch.where(torch.tensor([1, 0]), torch.ones(2), torch.zeros(2))",
+    "clamp_no_bounds": "torch.ones(2).clamp()",
+    "ragged_list": "torch.tensor([[1, 2], [3]])",
+    "negative_dim_size": "torch.ones(-1)",
+    # --- conversions ---------------------------------------------------------------------------------------
+    "item_many": "torch.ones(3).item()",
+    "item_empty": "torch.ones(0).item()",
+    "numpy_requires_grad": "torch.ones(3, requires_grad=True).numpy()",
+    "numpy_nonleaf": "x = torch.ones(3, requires_grad=True)\n(x*2).numpy()",
+    "float_requires_grad_warning": "print(float(torch.ones(1, requires_grad=True)))",
+    "float_many": "float(torch.ones(3))",
+    "int_many": "int(torch.ones(2))",
+    "bool_many": "bool(torch.ones(2))",
+    "len_0d": "len(torch.tensor(1.))",
+    "iter_0d": "for v in torch.tensor(1.):\n    pass",
+    "tensor_from_tensor_warning": "x = torch.ones(2)\nprint(torch.tensor(x))",
+    "tolist_requires_grad_ok": "print(torch.ones(2, requires_grad=True).tolist())",
+    "item_requires_grad_ok": "print(torch.tensor(2.5, requires_grad=True).item())",
+    # --- autograd.grad ------------------------------------------------------------------------------------
+    "autograd_grad_unused":
+        "x = torch.ones(3, requires_grad=True)\nw = torch.ones(3, requires_grad=True)\n"
+        "torch.autograd.grad((x*2).sum(), [x, w])",
+    "autograd_grad_allow_unused_ok":
+        "x = torch.ones(3, requires_grad=True)\nw = torch.ones(3, requires_grad=True)\n"
+        "print(torch.autograd.grad((x*2).sum(), [x, w], allow_unused=True))",
+    "autograd_grad_output_no_grad":
+        "x = torch.ones(3, requires_grad=True)\ntorch.autograd.grad(torch.ones(3).sum(), x)",
+    "autograd_grad_input_no_grad": "x = torch.ones(3)\ntorch.autograd.grad((x*2).sum(), x)",
+    "autograd_grad_nonscalar": "x = torch.ones(3, requires_grad=True)\ntorch.autograd.grad(x*2, x)",
+    "autograd_grad_twice":
+        "x = torch.ones(3, requires_grad=True)\ny = (x*x).sum()\ntorch.autograd.grad(y, x)\n"
+        "torch.autograd.grad(y, x)",
+    "autograd_grad_leaves_grad_ok":
+        "x = torch.ones(3, requires_grad=True)\ny = (x*x).sum()\nprint(torch.autograd.grad(y, x))\n"
+        "print(x.grad)",
+    "autograd_backward_fn_ok":
+        "x = torch.ones(2, requires_grad=True)\ntorch.autograd.backward((x*3).sum())\nprint(x.grad)",
+    "backward_inputs_no_requires_grad":
+        "x = torch.ones(3, requires_grad=True)\nw = torch.ones(3)\n(x*w).sum().backward(inputs=[w])",
+    # --- losses / nn ---------------------------------------------------------------------------------------
+    "mse_broadcast_warning": "print(F.mse_loss(torch.ones(3, 1), torch.ones(3)))",
+    "mse_not_broadcastable": "F.mse_loss(torch.ones(3), torch.ones(4))",
+    "mseloss_module_warning": "print(nn.MSELoss()(torch.ones(2, 1), torch.zeros(2)))",
+    "cross_entropy_float_target": "F.cross_entropy(torch.ones(2, 3), torch.ones(2))",
+    "cross_entropy_target_out_of_range": "F.cross_entropy(torch.ones(2, 3), torch.tensor([0, 3]))",
+    "cross_entropy_target_negative": "F.cross_entropy(torch.ones(2, 3), torch.tensor([0, -5]))",
+    "cross_entropy_batch_mismatch": "F.cross_entropy(torch.ones(2, 3), torch.tensor([0, 1, 2]))",
+    "cross_entropy_float_indices": "F.cross_entropy(torch.ones(2, 3), torch.tensor([0., 1.]))",
+    "cross_entropy_1d_ok": "print(F.cross_entropy(torch.tensor([1., 2., 3.]), torch.tensor(2)))",
+    "softmax_no_dim_warning": "print(F.softmax(torch.ones(3)))",
+    "log_softmax_no_dim_warning": "print(F.log_softmax(torch.ones(2, 2)))",
+    "linear_feature_mismatch": "lin = nn.Linear(3, 2)\nlin(torch.ones(4, 2))",
+    "linear_1d_mismatch": "lin = nn.Linear(3, 2)\nlin(torch.ones(2))",
+    "linear_int_input": "lin = nn.Linear(3, 2)\nlin(torch.ones(3, dtype=torch.int64))",
+    "linear_float64_input": "lin = nn.Linear(3, 2)\nlin(torch.ones(3, dtype=torch.float64))",
+    "module_without_forward": "class M(nn.Module):\n    pass\nM()(torch.ones(2))",
+    "parameter_before_init":
+        "class M(nn.Module):\n    def __init__(self):\n        self.w = nn.Parameter(torch.ones(2))\nM()",
+    "module_before_init": "class M(nn.Module):\n    def __init__(self):\n        self.l = nn.Linear(2, 2)\n"
+                          "M()",
+    "t_on_3d_warning": "print(torch.ones(2, 2, 2).T.shape)",
+    # --- optim -------------------------------------------------------------------------------------------
+    "optim_nonleaf": "x = torch.ones(3, requires_grad=True)\ntorch.optim.SGD([x*2], lr=0.1)",
+    "optim_empty": "torch.optim.SGD([], lr=0.1)",
+    "optim_tensor_not_list": "torch.optim.SGD(torch.ones(3, requires_grad=True), lr=0.1)",
+    "optim_negative_lr": "torch.optim.SGD([torch.ones(3, requires_grad=True)], lr=-1)",
+    "adam_negative_lr": "torch.optim.Adam([torch.ones(3, requires_grad=True)], lr=-1)",
+    "sgd_default_lr_ok": "o = torch.optim.SGD([torch.ones(3, requires_grad=True)])\nprint(o.defaults['lr'])",
+}
+
+
+# torch emits these with TORCH_WARN_ONCE: only the first time in a process. They are compared in a fresh
+# interpreter each (a learner's program sees them once).
+WARN_ONCE = {"create_graph_backward_warning", "float_requires_grad_warning", "t_on_3d_warning"}
+
+
+
+
+@functools.cache
+def _fresh_outcomes() -> dict:
+    load_engine()
+    names = sorted(WARN_ONCE)
+    sources = tuple(PRELUDE + CASES[n] for n in names)
+    return dict(zip(names, zip(run_fresh(sources, "torch"), run_fresh(sources, ENGINE_NAME))))
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_message_matches_torch(case):
+    if case in WARN_ONCE:
+        want, got = _fresh_outcomes()[case]
+    else:
+        want, got = run_both(CASES[case], PRELUDE)
+    assert got.exc == want.exc
+    assert got.warnings == want.warnings
+    assert got.stdout == want.stdout
+
+
+def test_cases_really_raise_or_warn_on_torch():
+    """Guard against cases that test nothing: every case not named *_ok must raise or warn on torch."""
+    outcomes = {c: run_source(src, "torch", PRELUDE) for c, src in CASES.items() if c not in WARN_ONCE}
+    quiet = sorted(c for c, o in outcomes.items() if not o.exc and not o.warnings)
+    assert quiet == sorted(c for c in outcomes if c.endswith("_ok"))

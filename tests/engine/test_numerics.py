@@ -1,0 +1,66 @@
+"""float32 results are bit-for-bit torch's for learner-sized tensors, as far as numpy allows.
+
+Learners print `loss.item()` (17 significant digits), so one ulp shows. For tensors with fewer than 8
+elements torch's CPU kernels take their scalar path; there, computing a float32 op in float64 and rounding
+once reproduces torch for all but a few values (docs/torch-facts.md (g) has the measured rates), while
+numpy's own float32 kernels differ in 15-40% of values for exp/log/tanh/pow. Each op below must mismatch
+torch on at most `limit` of 3000 values (processed 3 at a time, like a learner's tensors).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from difftest import load_engine, to_numpy, torch
+
+RNG = np.random.default_rng(1234)
+X = (RNG.standard_normal(3000) * 2.5).astype(np.float32)
+XP = (np.abs(X) + np.float32(1e-2)).astype(np.float32)
+Y = (RNG.standard_normal(3000)).astype(np.float32)
+
+# op -> (function of (T, a, b), inputs, max mismatch fraction). Limits: about twice the rate of the
+# "compute in float64, round once" strategy, at least 1%.
+OPS = {
+    "exp": (lambda T, a, b: a.exp(), (X, Y), 0.02),
+    "log": (lambda T, a, b: a.log(), (XP, Y), 0.01),
+    "sin": (lambda T, a, b: a.sin(), (X, Y), 0.10),
+    "cos": (lambda T, a, b: a.cos(), (X, Y), 0.10),
+    "tanh": (lambda T, a, b: a.tanh(), (X, Y), 0.02),
+    "sigmoid": (lambda T, a, b: a.sigmoid(), (X, Y), 0.01),
+    "sqrt": (lambda T, a, b: a.sqrt(), (XP, Y), 0.01),
+    "pow_scalar": (lambda T, a, b: a ** 2.5, (XP, Y), 0.01),
+    "pow_2": (lambda T, a, b: a ** 2, (X, Y), 0.01),
+    "rpow": (lambda T, a, b: 2 ** a, (X, Y), 0.01),
+    "pow_tensor": (lambda T, a, b: a ** b, (XP, Y), 0.02),
+    "div": (lambda T, a, b: a / b, (X, XP), 0.0),
+    "mul_add": (lambda T, a, b: a * b + a, (X, Y), 0.0),
+    "softmax": (lambda T, a, b: T.softmax(a, dim=0), (X, Y), 0.02),
+    "log_softmax": (lambda T, a, b: T.nn.functional.log_softmax(a, dim=0), (X, Y), 0.02),
+    "mse_loss": (lambda T, a, b: T.nn.functional.mse_loss(a, b).reshape(1), (X, Y), 0.01),
+    "mean": (lambda T, a, b: a.mean().reshape(1), (X, Y), 0.01),
+}
+
+
+def _run(lib, fn, a, b):
+    outs = []
+    for i in range(0, len(a), 3):
+        ta = lib.tensor(a[i:i + 3].tolist())
+        tb = lib.tensor(b[i:i + 3].tolist())
+        outs.append(to_numpy(fn(lib, ta, tb)).reshape(-1))
+    return np.concatenate(outs)
+
+
+@pytest.mark.parametrize("name", sorted(OPS))
+def test_float32_bits_match_torch(name):
+    T = load_engine()
+    fn, (a, b), limit = OPS[name]
+    want = _run(torch, fn, a, b)
+    got = _run(T, fn, a, b)
+    assert got.dtype == want.dtype == np.float32
+    same = (got == want) | (np.isnan(got) & np.isnan(want))
+    bad = np.nonzero(~same)[0]
+    rate = len(bad) / len(same)
+    examples = [(float(a[(i // len(want) * 0) + i if len(want) == len(a) else 0]), float(got[i]), float(want[i]))
+                for i in bad[:3]]
+    assert rate <= limit, f"{name}: {rate:.2%} of values differ from torch (limit {limit:.0%}); " \
+                          f"(input, engine, torch) e.g. {examples}"

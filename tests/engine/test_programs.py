@@ -1,0 +1,20 @@
+"""Learner programs (tests/programs.py) print byte-for-byte what Python + real PyTorch print.
+
+Also compared: warnings (category and text) and the uncaught exception, if any.
+"""
+
+from __future__ import annotations
+
+import pytest
+from difftest import run_both
+
+from tests.programs import PROGRAMS
+
+
+@pytest.mark.parametrize("slug", sorted(PROGRAMS))
+def test_program_output_matches_torch(slug):
+    want, got = run_both(PROGRAMS[slug])
+    assert want.exc is None or slug.endswith("_uncaught"), f"program {slug} is broken on torch: {want.exc}"
+    assert got.stdout == want.stdout
+    assert got.warnings == want.warnings
+    assert got.exc == want.exc
