@@ -32,11 +32,35 @@ def op(name, node, args, forward, *grads, saves=None, view=False, variadic=False
     OPS[name] = Op(name, node, args, forward, grads, saves, view, variadic)
 
 
+def _fma(x, y, z):
+    """x·y + z rounded once, as PyTorch's CPU kernels compute `a + alpha * b`, addcmul and lerp (fused)."""
+    z = np.asarray(z)
+    if z.dtype == np.float32:
+        return (np.asarray(x, dtype=np.float64) * y + z).astype(np.float32)
+    return x * y + z
+
+
+def _exact(fn):
+    """fn evaluated in float64 and rounded once: float32 results then match PyTorch's to the last bit far more
+    often than numpy's own float32 kernels do."""
+    def f(a, *args, **kwargs):
+        if a.dtype == np.float32:
+            args = [x.astype(np.float64) if isinstance(x, np.ndarray) and x.dtype == np.float32 else x for x in args]
+            return fn(a.astype(np.float64), *args, **kwargs).astype(np.float32)
+        return fn(a, *args, **kwargs)
+
+    return f
+
+
+_EXP = _exact(np.exp)
+_LOG = _exact(np.log)
+
+
 # --- arithmetic ---------------------------------------------------------------------------------
-op("add", "AddBackward0", ("self", "other"), lambda a, b, alpha=1: a + b if alpha == 1 else a + alpha * b,
+op("add", "AddBackward0", ("self", "other"), lambda a, b, alpha=1: a + b if alpha == 1 else _fma(_f32(alpha, a), b, a),
    ("grad", lambda n, g: g),
    ("alpha · grad", lambda n, g: g if n.attrs.get("alpha", 1) == 1 else g * n.attrs["alpha"]))
-op("sub", "SubBackward0", ("self", "other"), lambda a, b, alpha=1: a - b if alpha == 1 else a - alpha * b,
+op("sub", "SubBackward0", ("self", "other"), lambda a, b, alpha=1: a - b if alpha == 1 else _fma(_f32(-alpha, a), b, a),
    ("grad", lambda n, g: g),
    ("−alpha · grad", lambda n, g: -g if n.attrs.get("alpha", 1) == 1 else g * -n.attrs["alpha"]))
 op("rsub", "RsubBackward1", ("self",), lambda a, other: other - a,
@@ -63,12 +87,12 @@ def _pow_grad(n, g):
     return g * (n["self"] ** (e - 1) * e)
 
 
-op("pow", "PowBackward0", ("self",), lambda a, exponent: a ** exponent,
+op("pow", "PowBackward0", ("self",), _exact(lambda a, exponent: a ** exponent),
    ("exponent · self^(exponent−1) · grad", _pow_grad),
    saves={0: ("self",)})
 
 
-op("pow_tensor", "PowBackward1", ("self", "exponent"), lambda a, b: a ** b,
+op("pow_tensor", "PowBackward1", ("self", "exponent"), _exact(lambda a, b: a ** b),
    ("exponent · self^(exponent−1) · grad", lambda n, g: g * n["exponent"] * n["self"] ** (n["exponent"] - 1)),
    ("result · ln(self) · grad",
     lambda n, g: g * _where_zero(n["self"], n["exponent"], n["result"] * n["self"].log())),
@@ -85,13 +109,17 @@ def _where_zero(base, exponent, value):
     return where(mask, value * 0, value)
 
 
-op("rpow", "PowBackward2", ("self",), lambda e, base: base ** e,
+op("rpow", "PowBackward2", ("self",), _exact(lambda e, base: base ** e),
    ("result · ln(base) · grad", lambda n, g: g * n["result"] * float(np.log(n.attrs["base"]))),
    saves={0: ("result",)})
 
+def _f32(scalar, like):
+    return np.asarray(scalar, dtype=like.dtype if like.dtype.kind == "f" else np.float32)
+
+
 def _addc(a, t1, t2, value, div):
     v = np.asarray(value, dtype=a.dtype)
-    return a + (v * t1 / t2 if div else v * t1 * t2)
+    return a + v * t1 / t2 if div else _fma(v * t1, t2, a)
 
 
 op("addcdiv", "AddcdivBackward0", ("self", "tensor1", "tensor2"),
@@ -111,23 +139,12 @@ op("addcmul", "AddcmulBackward0", ("self", "tensor1", "tensor2"),
 
 def _lerp(a, b, weight):
     w = np.asarray(weight, dtype=a.dtype)
-    return a + w * (b - a) if weight < 0.5 else b - (b - a) * (1 - w)
+    return _fma(w, b - a, a) if abs(weight) < 0.5 else _fma(a - b, 1 - w, b)
 
 
 op("lerp", "LerpBackward0", ("self", "end"), _lerp,
    ("(1 − weight) · grad", lambda n, g: g * (1 - n.attrs["weight"])),
    ("weight · grad", lambda n, g: g * n.attrs["weight"]))
-
-def _exact(fn):
-    """fn evaluated in float64 and rounded once: float32 results then match PyTorch's to the last bit far more
-    often than numpy's own float32 kernels do."""
-    def f(a, *args):
-        if a.dtype == np.float32:
-            return fn(a.astype(np.float64), *args).astype(np.float32)
-        return fn(a, *args)
-
-    return f
-
 
 # --- pointwise ----------------------------------------------------------------------------------
 op("exp", "ExpBackward0", ("self",), _exact(np.exp),
@@ -140,7 +157,7 @@ op("cos", "CosBackward0", ("self",), _exact(np.cos),
    ("−sin(self) · grad", lambda n, g: g * -n["self"].sin()), saves={0: ("self",)})
 op("tanh", "TanhBackward0", ("self",), _exact(np.tanh),
    ("(1 − result²) · grad", lambda n, g: g * (1 - n["result"] * n["result"])), saves={0: ("result",)})
-op("sigmoid", "SigmoidBackward0", ("self",), _exact(lambda a: _sigmoid(a)),
+op("sigmoid", "SigmoidBackward0", ("self",), lambda a: _sigmoid(a),
    ("result · (1 − result) · grad", lambda n, g: g * (n["result"] * (1 - n["result"]))),
    saves={0: ("result",)})
 op("relu", "ReluBackward0", ("self",), lambda a: np.maximum(a, 0, dtype=a.dtype) if a.dtype != bool else a,
@@ -177,8 +194,7 @@ op("clamp", "ClampBackward1", ("self",), _clamp,
 
 
 def _sigmoid(a):
-    with np.errstate(over="ignore"):
-        return (1 / (1 + np.exp(-a))).astype(a.dtype, copy=False)
+    return 1 / (1 + _EXP(-a))
 
 
 op("where", "WhereBackward0", ("self", "other"), lambda a, b, condition, condition_tensor: np.where(condition, a, b),
@@ -441,15 +457,13 @@ op("put_region", "AsStridedScatterBackward0", ("grad",), _put_region_fwd,
 
 
 def _softmax(a, dim):
-    m = np.max(a, axis=dim, keepdims=True)
-    e = np.exp(a - m)
-    return e / np.sum(e, axis=dim, keepdims=True)
+    e = _EXP(a - np.max(a, axis=dim, keepdims=True))
+    return e * (1 / np.sum(e, axis=dim, keepdims=True))
 
 
 def _log_softmax(a, dim):
-    m = np.max(a, axis=dim, keepdims=True)
-    s = a - m
-    return s - np.log(np.sum(np.exp(s), axis=dim, keepdims=True))
+    s = a - np.max(a, axis=dim, keepdims=True)
+    return s - _LOG(np.sum(_EXP(s), axis=dim, keepdims=True))
 
 
 op("softmax", "SoftmaxBackward0", ("self",), _softmax,

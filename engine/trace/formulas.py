@@ -1,19 +1,19 @@
 """Local-derivative formulas from the op table, in words and with the numbers of one backward step."""
 import re
 
+from ..graph import CopySlices
 from .names import number
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 _FUNCTIONS = {"cos", "sin", "ln", "sign", "exp"}
-_SCALAR_ATTRS = ("exponent", "alpha", "value", "weight", "base", "other")
-_DEFAULTS = {"alpha": 1, "value": 1}
+_SCALAR_ATTRS = {"exponent": None, "alpha": 1, "value": 1, "weight": None, "base": None, "other": None}
 SMALL = 4  # tensors up to this many elements are written out in a formula
 
 
 def compact(data):
     """A numpy array in few characters: a number, a short list, or its shape."""
     if data.size == 1:
-        return number(data.reshape(()).item())
+        return number(data.item())
     if data.size <= SMALL:
         return _nested(data.tolist())
     return "⟨" + "×".join(map(str, data.shape)) + "⟩"
@@ -27,9 +27,8 @@ def _nested(x):
 
 def _arg_names(node):
     op = node._op
-    inner = getattr(node, "_inner", None)
-    if inner is not None:  # CopySlices: the base, then the inner op's other inputs
-        return ("self",) + _arg_names(inner)[1:]
+    if isinstance(node, CopySlices):  # the base, then the inner op's other inputs
+        return ("self",) + _arg_names(node._inner)[1:]
     if op is None:
         return tuple(f"input{i}" for i in range(len(node.next_functions)))
     if op.variadic:
@@ -39,65 +38,69 @@ def _arg_names(node):
 
 def in_words(node):
     """'∂/∂self = other · grad; ∂/∂other = self · grad' for the inputs the node sends grads to."""
-    texts = node.formula()
-    names = _arg_names(node)
     parts = [
         f"∂/∂{name} = {text}"
-        for name, text, (fn, _) in zip(names, texts, node.next_functions)
+        for name, text, (fn, _) in zip(_arg_names(node), node.formula(), node.next_functions)
         if fn is not None
     ]
     return "; ".join(parts) or None
 
 
-def _symbols(node, grad):
-    values = {}
-    for k, saved in node._saved.items():
-        values[k] = saved.tensor._data
-    for k in _SCALAR_ATTRS:
-        v = node.attrs.get(k, _DEFAULTS.get(k))
-        if isinstance(v, (int, float)) and not isinstance(v, bool):
-            values.setdefault(k, v)
-    if grad is not None:
-        values["grad"] = grad._data
-    return values
+_templates = {}
 
 
-def _term(v):
-    if isinstance(v, (int, float)):
+def _words(text):
+    """The symbols a formula is written in (all must have values for it to be filled in), or None."""
+    words = _templates.get(text, False)
+    if words is False:
+        words = tuple(dict.fromkeys(w for w in _WORD.findall(text) if w not in _FUNCTIONS)) or None
+        _templates[text] = words
+    return words
+
+
+def _symbol(node, word, grad):
+    """The value a formula's symbol had in this step, as a short text, or None if unknown or too big."""
+    if word == "grad":
+        data = grad._data
+    elif word in node._saved:
+        data = node._saved[word].tensor._data
+    elif word in _SCALAR_ATTRS:
+        v = node.attrs.get(word, _SCALAR_ATTRS[word])
+        if not isinstance(v, (int, float)) or isinstance(v, bool):
+            return None
         text = number(v)
         return f"({text})" if v < 0 else text
-    if v.size > SMALL:
+    else:
         return None
-    text = compact(v)
+    if data.size > SMALL:
+        return None
+    text = compact(data)
     return f"({text})" if text.startswith("-") else text
 
 
-def _with_numbers(text, values):
-    words = _WORD.findall(text)
-    if not words or any(w not in values and w not in _FUNCTIONS for w in words):
+def _with_numbers(text, node, grad):
+    words = _words(text)
+    if words is None:
         return None
     terms = {}
     for w in words:
-        if w in values and w not in terms:
-            t = _term(values[w])
-            if t is None:
-                return None
-            terms[w] = t
+        t = _symbol(node, w, grad)
+        if t is None:
+            return None
+        terms[w] = t
     return _WORD.sub(lambda m: terms.get(m.group(0), m.group(0)), text)
 
 
 def with_numbers(step):
     """The formula of one backward step with the values it used: '∂/∂self = other · grad = 3 · 1 = 3'."""
     node = step.node
-    if not node.next_functions:
+    if not node.next_functions or not step.grads_out:
         return None
-    values = _symbols(node, step.grad_in)
     parts = []
-    for name, text, (fn, _), out in zip(_arg_names(node), node.formula(), node.next_functions,
-                                        step.grads_out or ()):
+    for name, text, (fn, _), out in zip(_arg_names(node), node.formula(), node.next_functions, step.grads_out):
         if fn is None or out is None:
             continue
-        filled = _with_numbers(text, values)
+        filled = _with_numbers(text, node, step.grad_in)
         result = compact(out._data)
         if filled is None or filled == result:
             parts.append(f"∂/∂{name} = {text} = {result}")

@@ -62,6 +62,8 @@ FORBIDDEN_ATTRS = frozenset("""format format_map mro translate to_bytes tofile d
     from_file cell_contents""".split())
 FORBIDDEN_ATTR_PREFIXES = ("f_", "co_", "gi_", "cr_", "ag_", "tb_", "func_", "im_")
 
+_ARRAY_ALLOCATORS = frozenset(["repeat", "resize"])
+
 # Methods whose result size is set by their arguments: only called directly, and sized first.
 SIZED_METHODS = frozenset("join ljust rjust center zfill expandtabs replace extend".split())
 
@@ -690,8 +692,8 @@ class _Runtime:
                  "__g_reraise": _reraise, "__g_slice": slice}
         hooks.update({_CHECKED[symbol]: helper for symbol, helper in self.checked.items()})
         names = {name: getattr(builtins, name) for name in SAFE_BUILTINS}
-        names.update(print=self.print, range=self.range, sum=self.sum, pow=self.pow, repr=self.repr,
-                     __import__=self.import_)
+        names.update(print=self.print, range=self.range, sum=self.sum, pow=self.pow, round=self.round,
+                     repr=self.repr, __import__=self.import_)
         return {"__builtins__": names, "__name__": "__main__", **hooks}
 
     def refuse(self, reason):
@@ -755,12 +757,17 @@ class _Runtime:
     def attr(self, value, name):
         if isinstance(value, ModuleType):
             self.refuse(f"modules are not available to programs ({name!r})")
+        if name in _ARRAY_ALLOCATORS:  # on the arrays that tensor.numpy() returns
+            numpy = sys.modules.get("numpy")
+            if numpy is not None and isinstance(getattr(value, "__self__", None), numpy.ndarray):
+                self.refuse(f"numpy's ndarray.{name}() is not available; use the tensor's methods")
         return value
 
     def settable(self, obj):
         if (isinstance(obj, (type, ModuleType, SafeModule)) or id(obj) in self.shared
                 or _origin(obj) not in self.origins):
-            self.refuse(f"setting attributes of {type(obj).__name__} objects is not allowed")
+            kind = "module" if isinstance(obj, (ModuleType, SafeModule)) else type(obj).__name__
+            self.refuse(f"setting attributes of {kind} objects is not allowed")
         return obj
 
     def method(self, obj, name, *args, **kwargs):
@@ -774,7 +781,8 @@ class _Runtime:
         return self.attr(getattr(obj, name), name)(*args, **kwargs)
 
     def shown(self, obj):
-        """Refuses to turn into text a value whose text would be longer than a run may print."""
+        """Before a value is turned into text: refuses it if the text would be longer than a run may print,
+        else charges its size (so that many f-strings of big values add up)."""
         limit, count, stack = self.budget.limits.max_output_chars, 0, [obj]
         while stack:
             item = stack.pop()
@@ -785,14 +793,14 @@ class _Runtime:
                 stack.extend(item.items())
             elif isinstance(item, _CONTAINERS):
                 stack.extend(item)
+        self.budget.charge_elements(count)
         return obj
 
     def print(self, *args, sep=" ", end="\n", flush=False):
         sep, end = " " if sep is None else sep, "\n" if end is None else end
         if not isinstance(sep, str) or not isinstance(end, str):
             raise TypeError("print(): sep and end must be None or strings")
-        for arg in args:
-            self.shown(arg)
+        self.shown((args, sep, end))
         text = sep.join(map(str, args)) + end
         self.budget.charge_output(len(text))
         self.print_fn(text, end="")
@@ -818,6 +826,11 @@ class _Runtime:
         if isinstance(start, _SEQUENCES):
             self.refuse("sum() can't add up lists, tuples or strings here; use a loop or a comprehension")
         return sum(iterable, start)
+
+    def round(self, number, ndigits=None):
+        if ndigits is not None and abs(operator.index(ndigits)) > MAX_FORMAT_WIDTH:
+            self.refuse(f"round() to more than {MAX_FORMAT_WIDTH:,} digits is not allowed")
+        return round(number) if ndigits is None else round(number, ndigits)
 
     def pow(self, base, exp, mod=None):
         return self.power(base, exp) if mod is None else pow(base, exp, mod)

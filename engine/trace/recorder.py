@@ -45,6 +45,8 @@ class Recorder:
         self._ncalls = 0
         self._pending = []  # per program frame, outermost first: [frame, statement, line, {target: bound object}]
         self._held = []  # grad events of the backward step running now, pushed after its node event
+        self._at = (None, None, None, None)  # (innermost program frame, its instruction, budget steps, line)
+        self.quiet = False
 
     # --- events ---------------------------------------------------------------------------------
     def _push(self, ev):
@@ -55,15 +57,24 @@ class Recorder:
         self.events.append(ev)
         return ev
 
-    def _quiet(self):
+    def _set_calls(self):
         """Inside a backward call without create_graph, the ops computing grads are not the program's."""
-        return self._calls and not self._calls[-1][1]
+        self.quiet = bool(self._calls) and not self._calls[-1][1]
 
     # --- where the program is, and what its statements bound ------------------------------------
     def _sync(self):
         """The program's current line; first names the tensors that statements finished since bound."""
-        frames = []
         f = sys._getframe(1)
+        while f is not None and f.f_code.co_filename != FILENAME:
+            f = f.f_back
+        if f is None:
+            return None
+        steps = self.budget.steps if self.budget is not None else None
+        at = self._at
+        if f is at[0] and f.f_lasti == at[1] and steps == at[2] and steps is not None:
+            return at[3]  # the same instruction still running (no loop went round): nothing new was bound
+        inner = f
+        frames = []
         while f is not None:
             code = f.f_code
             if code.co_filename == FILENAME:
@@ -90,7 +101,9 @@ class Recorder:
         for fr in frames[same:]:
             stmt = statements.at(fr.f_lineno)
             pending.append([fr, stmt, fr.f_lineno, self._snapshot(fr, stmt)])
-        return frames[-1].f_lineno if frames else None
+        line = inner.f_lineno
+        self._at = (inner, inner.f_lasti, steps, line)
+        return line
 
     def _snapshot(self, frame, stmt):
         if not stmt.targets:
@@ -115,6 +128,7 @@ class Recorder:
         while self._pending:
             self._bind(self._pending.pop())
         self._calls.clear()
+        self._set_calls()
 
     def _name(self, text, obj, line):
         if isinstance(obj, Tensor):
@@ -225,13 +239,13 @@ class Recorder:
 
     # --- the engine's callbacks ---------------------------------------------------------------------
     def on_tensor(self, t):
-        if self._quiet():
+        if self.quiet:
             return
         line = self._sync()
         self._leaf(t, self._track(t), line)
 
     def on_op(self, out, op, inputs, attrs):
-        if self._quiet():
+        if self.quiet:
             return
         line = self._sync()
         ids, texts = self._inputs(inputs, line)
@@ -247,7 +261,7 @@ class Recorder:
         self._add_node(out, k, ev)
 
     def on_inplace(self, t, op, inputs, attrs):
-        if self._quiet():
+        if self.quiet:
             return
         line = self._sync()
         owner = t._grad_of
@@ -335,6 +349,7 @@ class Recorder:
                     "seed": value(seeds[0]) if seeds else None, "retain_graph": bool(options["retain_graph"]),
                     "create_graph": bool(options["create_graph"]), "call": call, "api": options["api"]})
         self._calls.append([call, bool(options["create_graph"]), options["api"] == "autograd.grad"])
+        self._set_calls()
 
     def on_step(self, step):
         line = self._sync()
@@ -369,6 +384,7 @@ class Recorder:
         self._flush()
         if self._calls:
             self._calls.pop()
+        self._set_calls()
 
     def on_free(self, node):
         nid = self._fn_node(node)
