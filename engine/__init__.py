@@ -75,7 +75,7 @@ from .functions import (  # noqa: F401
     where,
 )
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
-from .tensor import Size, Tensor  # noqa: F401
+from ._tensor import Size, Tensor  # noqa: F401
 
 __version__ = "2.13.0"
 

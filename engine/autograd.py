@@ -6,7 +6,7 @@ import numpy as np
 from . import grad_mode, messages, observe
 from .backward import steps
 from .grad_mode import enable_grad, no_grad, set_grad_enabled  # noqa: F401 - torch.autograd.no_grad
-from .tensor import Tensor
+from ._tensor import Tensor
 
 
 def _as_list(x):
@@ -63,12 +63,13 @@ def _run(outputs, seeds, nodes, *, retain_graph, create_graph, targets=None, cap
     captured = {}
     ok = False
     try:
-        for step in steps(nodes, seeds, retain_graph=retain_graph, create_graph=create_graph,
-                          targets=targets, capture_only=capture_only):
-            if observe._observers:
-                observe.emit("on_step", step)
-            if step.captured:
-                captured[step.node] = step.grad_in
+        with np.errstate(all="ignore"):  # PyTorch makes inf and nan silently (sqrt'(0), 1/0, …)
+            for step in steps(nodes, seeds, retain_graph=retain_graph, create_graph=create_graph,
+                              targets=targets, capture_only=capture_only):
+                if observe._observers:
+                    observe.emit("on_step", step)
+                if step.captured:
+                    captured[step.node] = step.grad_in
         ok = True
     finally:
         if observe._observers:

@@ -4,7 +4,7 @@ import functools
 import numpy as np
 
 from . import dtypes, grad_mode, graph, messages, observe
-from . import tensor as _t
+from . import _tensor as _t
 
 _quiet = functools.partial(np.errstate, all="ignore")  # PyTorch makes inf and nan without warnings
 
@@ -37,6 +37,24 @@ def result_dtype(inputs):
     )
 
 
+def _same_float(inputs):
+    """The common case, decided fast: float tensors of one dtype, maybe with Python numbers."""
+    first = inputs[0]
+    if type(first) is not _t.Tensor:
+        return None
+    d = first.dtype
+    if not d.is_floating_point:
+        return None
+    for x in inputs[1:]:
+        t = type(x)
+        if t is float or t is int:
+            continue
+        if (t is _t.Tensor or isinstance(x, _t.Tensor)) and x.dtype is d:
+            continue
+        return None
+    return d
+
+
 def as_tensor(x, dtype):
     if isinstance(x, _t.Tensor):
         return x
@@ -49,9 +67,12 @@ def apply(op, inputs, attrs=None, dtype=None):
     Tensor = _t.Tensor
     arrays = [x._data if isinstance(x, Tensor) else x for x in inputs]
     if dtype is None:
-        dtype = result_dtype(inputs)
+        dtype = _same_float(inputs) or result_dtype(inputs)
     try:
-        with _quiet():
+        if op.quiet:
+            with _quiet():
+                out_data = op.forward(*arrays, **attrs)
+        else:
             out_data = op.forward(*arrays, **attrs)
     except ValueError as e:
         raise _shape_error(e, arrays) from None
@@ -75,26 +96,32 @@ def _record(op, inputs, attrs, out, dtype):
     return node
 
 
-def make_node(op, tensors, attrs, out, dtype, originals=None):
+def make_node(op, tensors, attrs, out, dtype, originals=None, save_result=True):
     """The node for op(tensors) -> out. `originals` (in-place ops) are the tensors whose edges it takes
     when `tensors` holds a copy of a value saved from before the op overwrote it."""
     edges_from = originals or tensors
     nexts = tuple(_edge(x) for x in edges_from)
     node = graph.node_class(op.node)(op, nexts, attrs, tuple(x.shape for x in tensors), out.shape, dtype)
-    if op.saves:
-        saved = node._saved
-        for i, need in enumerate(node._need):
-            if not need:
-                continue
-            for name in op.saves.get(i, ()):
-                if name in saved:
-                    continue
-                if name == "result":
-                    saved[name] = graph.SavedTensor(out, node)
-                else:
-                    t = tensors[op.args.index(name)]
-                    saved[name] = graph.SavedTensor(t, None)
+    if any(x.dtype is not dtype for x in tensors):
+        node._dtypes = tuple(x.dtype for x in tensors)
+    for name in _saved_names(op, node):
+        if name != "result":
+            node._saved[name] = graph.SavedTensor(tensors[op.args.index(name)], None)
+        elif save_result:
+            node._saved[name] = graph.SavedTensor(out, node)
     return node
+
+
+def _saved_names(op, node):
+    """What the node keeps: what the derivatives of the inputs that need grad read."""
+    if not op.saves:
+        return ()
+    names = {}
+    for i, need in enumerate(node._need):
+        if need:
+            for name in op.saves.get(i, ()):
+                names[name] = True
+    return names
 
 
 def _shape_error(e, arrays):
@@ -133,14 +160,21 @@ def inplace(op, t, others, attrs=None):
             f"{_TYPE_NAMES[dtype.name]}"
         )
     recording = grad_mode._state["enabled"] and any(isinstance(x, Tensor) and x.requires_grad for x in inputs)
-    tensors = None
+    node = None
     if recording:
+        # Saved inputs keep their version from before the write; a saved `self` is a copy of the old value.
         tensors = [x if isinstance(x, Tensor) else as_tensor(x, dtype) for x in inputs]
-        if any("self" in op.saves.get(i, ()) for i in range(1, len(inputs))):
-            tensors[0] = Tensor._make(t._data.copy(), dtype)  # the value before the write
+        originals = list(tensors)
+        probe = graph.node_class(op.node)(op, tuple(_edge(x) for x in tensors), attrs, (), t.shape, dtype)
+        if "self" in _saved_names(op, probe):
+            tensors[0] = Tensor._make(t._data.copy(), dtype)
+        node = make_node(op, tensors, attrs, t, dtype, originals=originals, save_result=False)
     arrays = [x._data if isinstance(x, Tensor) else x for x in inputs]
     try:
-        with _quiet():
+        if op.quiet:
+            with _quiet():
+                value = op.forward(*arrays, **attrs)
+        else:
             value = op.forward(*arrays, **attrs)
     except ValueError as e:
         raise _shape_error(e, arrays) from None
@@ -150,8 +184,9 @@ def inplace(op, t, others, attrs=None):
         )
     np.copyto(t._data, value, casting="unsafe")
     t._bump()
-    if recording:
-        node = make_node(op, tensors, attrs, t, dtype, originals=[t, *tensors[1:]])
+    if node is not None:
+        if "result" in _saved_names(op, node):
+            node._saved["result"] = graph.SavedTensor(t, node)
         if t._base is None:
             t.grad_fn = node
         else:

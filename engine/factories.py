@@ -6,7 +6,7 @@ import warnings
 import numpy as np
 
 from . import dtypes, messages, observe
-from .tensor import Tensor, _shape_args
+from ._tensor import Tensor, _shape_args
 
 _rng = {"gen": np.random.default_rng(0)}
 

@@ -6,7 +6,7 @@ import numpy as np
 from . import dtypes
 from .dispatch import apply, result_dtype
 from .ops import OPS
-from .tensor import _TYPE_NAMES, Tensor
+from ._tensor import _TYPE_NAMES, Tensor
 
 _return_types = {}
 

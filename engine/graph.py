@@ -32,9 +32,11 @@ class SavedTensor:
 
 
 def _short_name(node):
+    """How PyTorch names a node in the modified-by-an-inplace-operation message."""
     name = type(node).__name__
-    i = name.rfind("Backward")
-    return name[:i] if i > 0 else name
+    if not isinstance(node, (AccumulateGrad, CopySlices)) and "Backward" in name:
+        return name[:-len("Backward0")] if name.endswith("Backward0") else name.replace("Backward", "")
+    return "torch::autograd::" + name
 
 
 class Node:
@@ -42,7 +44,7 @@ class Node:
 
     __slots__ = (
         "next_functions", "_op", "attrs", "_saved", "_seq", "_pre_hooks", "_tensor_hooks", "_retain_hooks", "_hooks",
-        "_freed", "_shapes", "_need", "_out_shape", "_out_dtype", "__weakref__", "metadata",
+        "_freed", "_shapes", "_dtypes", "_need", "_out_shape", "_out_dtype", "__weakref__", "metadata",
     )
 
     def __init__(self, op, next_functions, attrs, shapes, out_shape, out_dtype):
@@ -57,6 +59,7 @@ class Node:
         self._hooks = None
         self._freed = False
         self._shapes = shapes
+        self._dtypes = None
         self._need = tuple(fn is not None for fn, _ in next_functions)
         self._out_shape = out_shape
         self._out_dtype = out_dtype
@@ -95,8 +98,11 @@ class Node:
                 out.append(None)
                 continue
             g = op.grads[0][1](self, grad, i) if op.variadic else op.grads[i][1](self, grad)
-            if g is not None and g.shape != self._shapes[i]:
-                g = g.sum_to_size(self._shapes[i])
+            if g is not None:
+                if g.shape != self._shapes[i]:
+                    g = g.sum_to_size(self._shapes[i])
+                if self._dtypes is not None and g.dtype is not self._dtypes[i]:
+                    g = g.to(self._dtypes[i])  # PyTorch casts each grad to its input's dtype
             out.append(g)
         return tuple(out)
 

@@ -5,7 +5,7 @@ import numpy as np
 
 from . import dispatch, grad_mode, observe
 from .ops import OPS
-from .tensor import Tensor
+from ._tensor import Tensor
 
 
 def _is_advanced(k):
@@ -150,16 +150,18 @@ def _record_setitem(t, np_key, src, advanced):
     def region(a):
         return (parent(a) if parent is not None else a)[np_key]
 
-    if advanced:
-        region_view = _RegionKey(parent, np_key)
-    else:
-        region_view = region
+    if advanced and t._base is None:  # t[tensor] = v is index_put_, not a copy into a view
+        holder = Tensor._make(np.empty(t.shape, dtype=t.dtype.np), t.dtype)
+        t.grad_fn = dispatch.make_node(OPS["index_put"], [holder, src], {"region": _RegionKey(None, np_key)}, t,
+                                       t.dtype, originals=[_EdgeOf(t), src])
+        return
+    region_view = _RegionKey(parent, np_key) if advanced else region
     old_view = Tensor._make(np.empty(np.shape(t._data[np_key]), dtype=t.dtype.np), t.dtype)
     inner = dispatch.make_node(OPS["copy"], [old_view, src], {}, old_view, t.dtype,
                                originals=[_EdgeOf(t), src])
     from .graph import CopySlices
 
-    node = CopySlices(dispatch._edge(base) if base is not t else dispatch._edge(t), base.shape, region_view, inner)
+    node = CopySlices(dispatch._edge(base), base.shape, region_view, inner)
     base.grad_fn = node
     if base is not t:
         t.grad_fn = _as_strided(t, node)

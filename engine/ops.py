@@ -8,10 +8,16 @@ a node keeps only what the inputs that require grad need, as PyTorch does.
 import numpy as np
 
 
+# ops that make inf or nan from finite input; numpy would warn, PyTorch does not
+_UNSAFE = {"div", "log", "pow", "pow_tensor", "rpow", "sqrt", "reciprocal", "exp", "softmax", "log_softmax",
+           "addcdiv", "mean", "mean_dim"}
+
+
 class Op:
-    __slots__ = ("name", "node", "args", "forward", "grads", "saves", "view", "variadic")
+    __slots__ = ("name", "node", "args", "forward", "grads", "saves", "view", "variadic", "quiet")
 
     def __init__(self, name, node, args, forward, grads, saves=None, view=False, variadic=False):
+        self.quiet = name in _UNSAFE
         self.name = name
         self.node = node
         self.args = args
@@ -160,7 +166,7 @@ op("tanh", "TanhBackward0", ("self",), _exact(np.tanh),
 op("sigmoid", "SigmoidBackward0", ("self",), lambda a: _sigmoid(a),
    ("result · (1 − result) · grad", lambda n, g: g * (n["result"] * (1 - n["result"]))),
    saves={0: ("result",)})
-op("relu", "ReluBackward0", ("self",), lambda a: np.maximum(a, 0, dtype=a.dtype) if a.dtype != bool else a,
+op("relu", "ReluBackward0", ("self",), lambda a: np.where(a < 0, np.zeros((), a.dtype), a),
    ("grad · (result > 0)", lambda n, g: g * (n["result"] > 0)), saves={0: ("result",)})
 op("sqrt", "SqrtBackward0", ("self",), np.sqrt,
    ("grad / (2 · result)", lambda n, g: g / (n["result"] * 2)), saves={0: ("result",)})
@@ -168,14 +174,26 @@ op("abs", "AbsBackward0", ("self",), np.abs,
    ("sign(self) · grad", lambda n, g: g * n["self"].sgn()), saves={0: ("self",)})
 op("sgn", "SgnBackward0", ("self",), np.sign,
    ("0", lambda n, g: g * 0))
+op("sign", "SignBackward0", ("self",), np.sign,
+   ("0", lambda n, g: g * 0))
 
 
 def _clamp(a, min=None, max=None):
     if min is not None:
-        a = np.maximum(a, np.asarray(min, dtype=a.dtype))
+        lo = np.asarray(min, dtype=a.dtype)
+        a = np.where(a < lo, lo, a)
     if max is not None:
-        a = np.minimum(a, np.asarray(max, dtype=a.dtype))
+        hi = np.asarray(max, dtype=a.dtype)
+        a = np.where(a > hi, hi, a)
     return a
+
+
+def _clamp_t(n, g, which):
+    s, lo, hi = n["self"], n["min"], n["max"]
+    inside = (s >= lo) & (s <= hi)
+    if which == 0:
+        return g * inside
+    return g * ((s < lo) if which == 1 else (s > hi))
 
 
 def _clamp_mask(n):
@@ -191,6 +209,11 @@ def _clamp_mask(n):
 
 op("clamp", "ClampBackward1", ("self",), _clamp,
    ("grad · (min ≤ self ≤ max)", lambda n, g: g * _clamp_mask(n)), saves={0: ("self",)})
+op("clamp_tensor", "ClampBackward0", ("self", "min", "max"), _clamp,
+   ("grad · (min ≤ self ≤ max)", lambda n, g: _clamp_t(n, g, 0)),
+   ("grad · (self < min)", lambda n, g: _clamp_t(n, g, 1)),
+   ("grad · (self > max)", lambda n, g: _clamp_t(n, g, 2)),
+   saves={0: ("self", "min", "max"), 1: ("self", "min", "max"), 2: ("self", "min", "max")})
 
 
 def _sigmoid(a):
@@ -227,11 +250,11 @@ def _pick(n, g, first):
     return where(a == b, g / 2, where(win, g, g * 0))
 
 
-op("maximum", "MaximumBackward0", ("self", "other"), np.maximum,
+op("maximum", "MaximumBackward0", ("self", "other"), lambda a, b: np.where((a >= b) | np.isnan(a), a, b),
    ("grad where self wins (half on ties)", lambda n, g: _pick(n, g, True)),
    ("grad where other wins (half on ties)", lambda n, g: _pick(n, g, False)),
    saves={0: ("self", "other"), 1: ("self", "other")})
-op("minimum", "MinimumBackward0", ("self", "other"), np.minimum,
+op("minimum", "MinimumBackward0", ("self", "other"), lambda a, b: np.where((a <= b) | np.isnan(a), a, b),
    ("grad where self wins (half on ties)", lambda n, g: _pick(n, g, True)),
    ("grad where other wins (half on ties)", lambda n, g: _pick(n, g, False)),
    saves={0: ("self", "other"), 1: ("self", "other")})
@@ -310,7 +333,7 @@ op("mv", "MvBackward0", ("self", "vec"), np.matmul,
    ("grad ⊗ vec", lambda n, g: g.unsqueeze(1) * n["vec"].unsqueeze(0)),
    ("selfᵀ @ grad", lambda n, g: n["self"].t().mv(g)),
    saves={0: ("vec",), 1: ("self",)})
-op("dot", "DotBackward0", ("self", "tensor"), np.dot,
+op("dot", "DotBackward0", ("self", "tensor"), lambda a, b: np.dot(a, b) + 0,  # BLAS sums from +0
    ("tensor · grad", lambda n, g: g * n["tensor"]),
    ("self · grad", lambda n, g: g * n["self"]),
    saves={0: ("tensor",), 1: ("self",)})
@@ -442,6 +465,9 @@ def _put_region_fwd(g, region, shape):
 op("copy", "CopyBackwards", ("self", "src"), lambda a, src: np.broadcast_to(src, a.shape),
    ("0", lambda n, g: g * 0),
    ("grad of the written region", lambda n, g: g))
+op("index_put", "IndexPutBackward0", ("self", "values"), None,
+   ("grad with the indexed entries zeroed", lambda n, g: _apply("zero_region", g, region=n.attrs["region"])),
+   ("grad at the indices", lambda n, g: _apply("take_region", g, region=n.attrs["region"])))
 op("as_strided", "AsStridedBackward0", ("base",), None,
    ("grad placed in the view's region of zeros",
     lambda n, g: _apply("put_region", g, region=n.attrs["region"], shape=n._shapes[0])))

@@ -4,7 +4,7 @@ from .grad_mode import no_grad
 
 class Optimizer:
     def __init__(self, params, defaults):
-        from .tensor import Tensor
+        from ._tensor import Tensor
 
         if isinstance(params, Tensor):
             raise TypeError(

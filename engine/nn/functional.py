@@ -5,7 +5,7 @@ import numpy as np
 
 from ..dispatch import apply
 from ..ops import OPS
-from ..tensor import _TYPE_NAMES, Tensor
+from .._tensor import _TYPE_NAMES, Tensor
 
 
 def relu(input, inplace=False):
@@ -45,6 +45,9 @@ def linear(input, weight, bias=None):
         return addmm(bias, input, weight.t())
     if input.dim() == 1 and bias is not None:
         return addmm(bias, input.view(1, -1), weight.t()).view(weight.shape[0])
+    if input.dim() > 2 and bias is not None:
+        out = addmm(bias, input.reshape(-1, input.shape[-1]), weight.t())
+        return out.view(*input.shape[:-1], weight.shape[0])
     out = input @ weight.t()
     return out + bias if bias is not None else out
 

@@ -1,6 +1,6 @@
 from .. import messages
 from ..printing import format_tensor
-from ..tensor import Tensor
+from .._tensor import Tensor
 
 
 class Parameter(Tensor):

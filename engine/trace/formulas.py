@@ -20,8 +20,8 @@ def compact(data):
 
 
 def _nested(x):
-    if isinstance(x, list):
-        return "[" + ", ".join(_nested(v) for v in x) + "]"
+    if type(x) is list:
+        return "[" + ", ".join([_nested(v) for v in x]) + "]"
     return number(x)
 
 
@@ -38,24 +38,36 @@ def _arg_names(node):
 
 def in_words(node):
     """'∂/∂self = other · grad; ∂/∂other = self · grad' for the inputs the node sends grads to."""
-    parts = [
-        f"∂/∂{name} = {text}"
-        for name, text, (fn, _) in zip(_arg_names(node), node.formula(), node.next_functions)
-        if fn is not None
-    ]
-    return "; ".join(parts) or None
+    key = (node._op, node._need) if not isinstance(node, CopySlices) else None
+    text = _in_words.get(key, False)
+    if text is False:
+        parts = [
+            f"∂/∂{name} = {formula}"
+            for name, formula, (fn, _) in zip(_arg_names(node), node.formula(), node.next_functions)
+            if fn is not None
+        ]
+        text = "; ".join(parts) or None
+        if key is not None:
+            _in_words[key] = text
+    return text
 
 
+_in_words = {}
 _templates = {}
 
 
-def _words(text):
-    """The symbols a formula is written in (all must have values for it to be filled in), or None."""
-    words = _templates.get(text, False)
-    if words is False:
-        words = tuple(dict.fromkeys(w for w in _WORD.findall(text) if w not in _FUNCTIONS)) or None
-        _templates[text] = words
-    return words
+def _template(text):
+    """(symbols, pieces) of a formula: pieces alternate literal text and symbols; symbols None if none."""
+    t = _templates.get(text)
+    if t is None:
+        pieces = _WORD.split(text)
+        words = _WORD.findall(text)
+        symbols = tuple(dict.fromkeys(w for w in words if w not in _FUNCTIONS)) or None
+        out = [pieces[0]]
+        for w, literal in zip(words, pieces[1:]):
+            out.extend((w, literal))
+        t = _templates[text] = (symbols, out)
+    return t
 
 
 def _symbol(node, word, grad):
@@ -79,16 +91,16 @@ def _symbol(node, word, grad):
 
 
 def _with_numbers(text, node, grad):
-    words = _words(text)
-    if words is None:
+    symbols, pieces = _template(text)
+    if symbols is None:
         return None
     terms = {}
-    for w in words:
+    for w in symbols:
         t = _symbol(node, w, grad)
         if t is None:
             return None
         terms[w] = t
-    return _WORD.sub(lambda m: terms.get(m.group(0), m.group(0)), text)
+    return "".join([terms.get(p, p) if i % 2 else p for i, p in enumerate(pieces)])
 
 
 def with_numbers(step):

@@ -1,15 +1,23 @@
 """The guard: runs a learner's program only after checking it, and then only within budgets.
 
-A program is parsed and checked against an allow-list before anything runs (`check`), then rewritten
-(`compile_program`) so that every loop iteration, function call and comprehension item ticks a `Budget`,
-and so that the operations that can blow up in a single C call (`*`, `+`, `**`, `<<`, `%` on sequences
-and ints, `str.join`, `str.ljust`, `list.extend`, ...) are sized before they run. It then runs with only
-safe builtins (`safe_globals`), whose `__import__` hands out read-only views of the engine as `torch`.
+`check` parses a program and holds it to an allow-list: imports of torch (torch.nn, .nn.functional, .nn.init,
+.optim, .autograd) and math only; functions, lambdas, loops, if/else, comprehensions, try/except/finally,
+`with torch.no_grad()` and the like. Refused: names and attributes starting with `_` (but `_` itself, and
+reading `__name__`), classes, decorators, generators, async, global/nonlocal, match; the builtins that reach
+outside (open, eval, getattr, type, vars, ...); attributes that walk to frames or code (f_*, gi_*, tb_*,
+co_*, ...), format strings with attribute access (format, format_map), or write files (save, tofile, ...).
 
-Nothing here uses threads, signals or `resource`, so the same code guards Pyodide. What it cannot stop:
-a single C-level operation on data crafted to be huge through shared references (`str()` or `==` of lists
-nested a thousand times over, `zip(*many)`) runs to its end; on a server, run programs in a worker process
-with a hard timeout and memory limit as well.
+`compile_program` rewrites it so that every loop iteration, function call and comprehension item ticks a
+`Budget` (steps, seconds, call depth, memory), so that the operations that can blow up in one C call
+(`*`, `+`, `**`, `<<`, `%` on sequences and ints, `str.join`, `str.ljust`, `list.extend`, ...) are sized
+first, and so that attribute reads refuse modules and attribute writes refuse classes, modules, functions
+and the engine's own objects. `safe_globals` gives it a few safe builtins, and an `__import__` that hands
+out read-only views (`SafeModule`) of the engine's public API as `torch`.
+
+No threads, signals or `resource`: the same code guards Pyodide. What it cannot stop is one C-level
+operation on data made huge through shared references (`str()` or `==` of lists nested through repeated
+references, `zip(*many)`, numpy broadcasting on `tensor.numpy()` arrays): on a server, also run programs
+in a worker process with a hard timeout and memory limit.
 
 The engine's factories emit `on_alloc(numel)` to its observers before allocating; `run` adds the budget as
 one (`Budget.on_alloc`), and `charge_elements(n)` charges the budget of the program running now, if any.
@@ -213,10 +221,11 @@ class Budget:
 
     def _check_memory(self, now, line):
         self._next_memory_check = now + 0.01
+        if self._memory_base is None:
+            return
         used = _memory_mb()
-        if self._memory_base is not None and used is not None:
-            if used - self._memory_base > self.limits.max_memory_mb:
-                self.exceed(f"the program used more than {self.limits.max_memory_mb:g} MB of memory", line)
+        if used is not None and used - self._memory_base > self.limits.max_memory_mb:
+            self.exceed(f"the program used more than {self.limits.max_memory_mb:g} MB of memory", line)
 
     def __enter__(self):
         self._token = _ACTIVE.set(self)
@@ -412,7 +421,7 @@ class _Validator(ast.NodeVisitor):
 
 
 def compile_program(source: str, budget: Budget | None = None) -> CodeType:
-    """Checks, instruments and compiles a program. The budget is bound later, by safe_globals."""
+    """Checks, instruments and compiles a program. (The budget is bound at run time, by safe_globals.)"""
     tree = _Instrument().visit(check(source))
     ast.fix_missing_locations(tree)
     try:

@@ -101,15 +101,20 @@ _RENAME = {
 }
 
 
+_floats = {}
+
+
 def number(x):
     """A Python number in few characters: 6.0 -> '6', 1/3 -> '0.3333'."""
-    if isinstance(x, bool) or isinstance(x, int):
+    if type(x) is not float:
         return str(x)
-    if isinstance(x, float):
-        if x.is_integer() and abs(x) < 1e15:
-            return str(int(x))
-        return f"{x:.4g}"
-    return str(x)
+    text = _floats.get(x)
+    if text is None:
+        text = str(int(x)) if x.is_integer() and abs(x) < 1e15 else f"{x:.4g}"
+        if len(_floats) > 4096:
+            _floats.clear()
+        _floats[x] = text
+    return text
 
 
 def _operand(name):

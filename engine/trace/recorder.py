@@ -4,7 +4,7 @@ import weakref
 
 from ..graph import AccumulateGrad
 from ..nn.modules import Module
-from ..tensor import Tensor
+from .._tensor import Tensor
 from . import formulas, names
 
 FILENAME = "<program>"
@@ -109,7 +109,7 @@ class Recorder:
         if not stmt.targets:
             return None
         loc = frame.f_locals
-        return {target: _lookup(loc, target) for target in stmt.targets}
+        return {target: _lookup(loc, frame, target) for target in stmt.targets}
 
     def _bind(self, p):
         frame, _, line, snap = p
@@ -117,7 +117,7 @@ class Recorder:
             return
         loc = frame.f_locals
         for target, old in snap.items():
-            obj = _lookup(loc, target)
+            obj = _lookup(loc, frame, target)
             if obj is not old:
                 snap[target] = obj
                 self._name(".".join(target), obj, line)
@@ -142,7 +142,13 @@ class Recorder:
                     self._set_name(self._node_tid(x, line), f"{text}[{i}]")
 
     def _node_tid(self, t, line):
-        return self._nodes[self._node(t, line)]["tensor"]
+        """The tensor id of t, introducing t if new (a name belongs to the tensor, whatever its version)."""
+        k = self._known.get(id(t))
+        if k is not None and k.ref() is t:
+            return k.tid
+        k = self._track(t)
+        self._leaf(t, k, line)
+        return k.tid
 
     def _set_name(self, tid, text):
         named = self._named
@@ -169,9 +175,14 @@ class Recorder:
         return k
 
     def _leaf(self, t, k, line):
-        ev = {"kind": "leaf", "line": line, "id": len(self._nodes), "tensor": k.tid, "name": self._default_name(t, k),
-              "value": value(t), "shape": list(t._data.shape), "dtype": t.dtype.name,
-              "requires_grad": t.requires_grad}
+        nid = len(self._nodes)
+        fn = t.grad_fn
+        if fn is not None:  # a computed tensor met late (autograd.grad's result, a view rewired in place)
+            self._new_fn(fn, nid)
+        ev = {"kind": "leaf", "line": line, "id": nid, "tensor": k.tid, "name": self._default_name(t, k),
+              "grad_fn": type(fn).__name__ if fn is not None else None, "value": value(t),
+              "shape": list(t._data.shape), "dtype": t.dtype.name, "requires_grad": t.requires_grad,
+              "version": t._vbox[0]}
         return self._add_node(t, k, ev)
 
     def _add_node(self, t, k, ev):
@@ -256,6 +267,7 @@ class Recorder:
         ev = {"kind": "op", "line": line, "id": nid, "tensor": k.tid, "name": names.op_name(op, texts, attrs),
               "op": op.name, "grad_fn": grad_fn, "inputs": ids, "value": value(out),
               "shape": list(out._data.shape), "dtype": out.dtype.name, "requires_grad": grad_fn is not None,
+              "version": out._vbox[0],
               "saved": self._saved(fn, nid, out) if grad_fn else [],
               "formula": formulas.in_words(fn) if grad_fn else None}
         self._add_node(out, k, ev)
@@ -414,8 +426,10 @@ _MISSING = object()
 _HIDDEN_WARNINGS = (DeprecationWarning, PendingDeprecationWarning, ImportWarning, ResourceWarning)
 
 
-def _lookup(loc, target):
+def _lookup(loc, frame, target):
     obj = loc.get(target[0], _MISSING)
+    if obj is _MISSING:  # Python 3.13 shows only the comprehension's variables while one runs inlined
+        obj = frame.f_globals.get(target[0], _MISSING)
     for attr in target[1:]:
         if not isinstance(obj, Module):  # only a module's parameters and submodules are looked up
             return _MISSING

@@ -17,19 +17,17 @@ class Index:
         self.events = events
         self.static = []  # node id -> the fields that never change
         self.intro = []  # node id -> index of the event that introduced it
-        self.changes = []  # node id -> ([event index], [(grad, freed, grad_in, call of grad_in)])
+        self.changes = []  # node id -> ([event index], [(grad, freed, grad_in)])
         self.tensors = {}  # tensor id -> ([event index], [(name, grad)]): the .grad a learner can read
         self.out_len = []  # event index -> length of the output so far
         self.active = []  # event index -> (active node id, sent) or None
-        self.latest_call = []  # event index -> the last backward call started
         self.output = ""
         self._build()
 
     def _set(self, nid, k, **change):
         idx, vals = self.changes[nid]
-        grad, freed, grad_in, call = vals[-1]
-        new = (change.get("grad", grad), change.get("freed", freed), change.get("grad_in", grad_in),
-               change.get("call", call))
+        grad, freed, grad_in = vals[-1]
+        new = (change.get("grad", grad), change.get("freed", freed), change.get("grad_in", grad_in))
         if idx[-1] == k:
             vals[-1] = new
         else:
@@ -48,7 +46,7 @@ class Index:
         grads = {}  # tensor id -> its .grad now
         out = []
         length = 0
-        latest = None
+        flowing = set()  # nodes showing the grad that arrived in the latest backward call
         last_node = None
         for k, ev in enumerate(self.events):
             kind = ev["kind"]
@@ -61,11 +59,11 @@ class Index:
                 while len(self.static) <= nid:
                     self.static.append(None)
                     self.intro.append(k)
-                    self.changes.append(([k], [(None, False, None, None)]))
+                    self.changes.append(([k], [(None, False, None)]))
                 self.static[nid] = static
                 self.intro[nid] = k
                 g = grads.get(tid)
-                self.changes[nid] = ([k], [(g, False, None, None)])
+                self.changes[nid] = ([k], [(g, False, None)])
                 if (kind == "leaf" and ev.get("requires_grad")) or tid in self.tensors:
                     self._log_tensor(tid, k, ev.get("name"), g)
             elif kind in ("grad", "zero_grad"):
@@ -78,40 +76,49 @@ class Index:
             elif kind == "free" and ev["node"] is not None and ev["node"] < len(self.static):
                 self._set(ev["node"], k, freed=True)
             elif kind == "backward":
-                latest = ev["call"]
+                for nid in flowing:
+                    self._set(nid, k, grad_in=None)
+                flowing.clear()
                 last_node = None
             elif kind == "node":
                 last_node = ev
                 if ev["node"] is not None and ev["node"] < len(self.static):
-                    self._set(ev["node"], k, grad_in=ev["grad_in"], call=ev["call"])
+                    self._set(ev["node"], k, grad_in=ev["grad_in"])
+                    flowing.add(ev["node"])
             elif kind == "print":
                 out.append(ev["text"])
                 length += len(ev["text"])
             self.out_len.append(length)
-            self.latest_call.append(latest)
             call = ev.get("call")
             if kind != "backward" and call is not None and last_node is not None and last_node["call"] == call:
                 self.active.append(last_node)
             else:
                 self.active.append(None)
         self.output = "".join(out)
+        self.built = [[None] * len(idx) for idx, _ in self.changes]
+
+    def _node_state(self, nid, j):
+        """What node nid shows after its j-th change (built once, then shared: callers must not mutate it)."""
+        static = self.static[nid]
+        if static is None:
+            return False
+        grad, freed, grad_in = self.changes[nid][1][j]
+        return {**static, "grad": grad, "freed": freed, "grad_in": grad_in}
 
     def state(self, k):
         events = self.events
         if not -1 <= k < len(events):
             raise IndexError(f"step {k} is outside the timeline (-1 … {len(events) - 1})")
-        latest = self.latest_call[k] if k >= 0 else None
         nodes = {}
+        built = self.built
         for nid in range(bisect_right(self.intro, k)):
-            static = self.static[nid]
-            if static is None:
-                continue
-            d = dict(static)
-            idx, vals = self.changes[nid]
-            grad, freed, grad_in, call = vals[0] if len(idx) == 1 else vals[bisect_right(idx, k) - 1]
-            d["grad"], d["freed"] = grad, freed
-            d["grad_in"] = grad_in if call is not None and call == latest else None
-            nodes[nid] = d
+            idx = self.changes[nid][0]
+            j = 0 if len(idx) == 1 else bisect_right(idx, k) - 1
+            d = built[nid][j]
+            if d is None:
+                d = built[nid][j] = self._node_state(nid, j)
+            if d is not False:
+                nodes[nid] = d
         grads = {}
         for idx, vals in self.tensors.values():
             if idx[0] <= k:

@@ -59,17 +59,20 @@ class Outcome:
         return Outcome(ADDRESS.sub("0x…", self.stdout), self.warnings, self.exc)
 
 
-def run_source(source: str, lib: str, prelude: str = "") -> Outcome:
+def run_source(source: str, lib: str, prelude: str = "", python_filters: bool = False) -> Outcome:
     """Exec `source` with `import torch` bound to `lib` ("torch" or the engine). Returns what it printed,
     the warnings it raised (category name, message without torch's "Triggered internally" tail) and the
-    uncaught exception (type name, str(exc))."""
+    uncaught exception (type name, str(exc)).
+
+    python_filters: apply the warning filter a plain `python program.py` run has for UserWarning
+    ("default": shown once per source line), and record each warning's location as (file, line) too."""
     b = dict(builtins.__dict__)
     b["__import__"] = _make_import(lib)
     g = {"__builtins__": b, "__name__": "__main__"}
     out = io.StringIO()
     exc = None
     with warnings.catch_warnings(record=True) as wl:
-        warnings.simplefilter("always")
+        warnings.simplefilter("default" if python_filters else "always")
         try:
             code = compile(prelude + source, "<program>", "exec")
             with contextlib.redirect_stdout(out):
@@ -77,13 +80,16 @@ def run_source(source: str, lib: str, prelude: str = "") -> Outcome:
         except Exception as e:  # noqa: BLE001 - any exception is part of the observed behaviour
             exc = (type(e).__name__, str(e))
     ws = [(w.category.__name__, strip_triggered(str(w.message))) for w in wl]
+    if python_filters:
+        ws = [w + (wr.filename, wr.lineno) for w, wr in zip(ws, wl)]
     return Outcome(out.getvalue(), ws, exc)
 
 
-def run_both(source: str, prelude: str = "") -> tuple[Outcome, Outcome]:
+def run_both(source: str, prelude: str = "", python_filters: bool = False) -> tuple[Outcome, Outcome]:
     """(torch outcome, engine outcome), addresses masked. Skips when the engine cannot be imported."""
     load_engine()
-    return run_source(source, "torch", prelude).masked(), run_source(source, ENGINE_NAME, prelude).masked()
+    return (run_source(source, "torch", prelude, python_filters).masked(),
+            run_source(source, ENGINE_NAME, prelude, python_filters).masked())
 
 
 _FRESH_RUNNER = """
@@ -119,7 +125,7 @@ def to_numpy(t) -> np.ndarray:
     if isinstance(t, torch.Tensor):
         return t.detach().cpu().numpy()
     data = t.detach().tolist()
-    return np.asarray(data, dtype=_np_dtype(t))
+    return np.asarray(data, dtype=_np_dtype(t)).reshape(tuple(t.shape))
 
 
 def _np_dtype(t):

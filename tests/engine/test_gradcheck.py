@@ -54,6 +54,19 @@ def _inplace_view(T, x):
     return a
 
 
+def _inplace_clamp(T, x):
+    a = x * 1
+    a.clamp_(-0.5, 0.5)
+    return a * x
+
+
+def _inplace_pow(T, x):
+    a = x * 1
+    a.pow_(2)
+    a.exp_()
+    return a
+
+
 def _linear(T, x):
     lin = T.nn.Linear(3, 2).double()
     with T.no_grad():
@@ -168,6 +181,8 @@ CASES = {
     "mse_loss_none": (lambda T, a, b: T.nn.functional.mse_loss(a, b, reduction="none"), [((3,), S), ((3,), S)]),
     "inplace_chain": (_inplace_chain, [((3,), S), ((3,), "away0")]),
     "inplace_view": (_inplace_view, [((3,), S)]),
+    "inplace_clamp": (_inplace_clamp, [((6,), "away0")]),
+    "inplace_pow_exp": (_inplace_pow, [((3,), "small")]),
     "linear": (_linear, [((4, 3), S)]),
     "linear_1d": (_linear, [((3,), S)]),
     "mlp": (_mlp, [((4, 3), S), ((3, 5), S), ((5, 2), S)]),

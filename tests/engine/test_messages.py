@@ -98,6 +98,18 @@ CASES = {
     "saved_input_modified_twice":
         "x = torch.ones(3, requires_grad=True)\na = x+1\nb = a.sin()\na.mul_(2)\na.add_(1)\n"
         "b.sum().backward()",
+    "saved_output_clamp_modified":
+        "x = torch.ones(3, requires_grad=True)\ny = x.clamp(0, 2)\nz = y * y\ny.add_(1)\nz.sum().backward()",
+    "saved_input_of_clamp_modified":
+        "x = torch.tensor(2., requires_grad=True)\na = x * 1\nb = a.clamp(-1, 1)\na.mul_(2)\nb.backward()",
+    "saved_copyslices_modified":
+        "x = torch.ones(2, requires_grad=True)\nb = torch.zeros(3)\nb[0] = x[0]\nc = b * b\nb[1] = 2.\n"
+        "c.sum().backward()",
+    "inplace_mul_self":
+        "x = torch.tensor([0.5, -2.0], requires_grad=True)\ny = x * 1\ny.mul_(y)\ny.sum().backward()",
+    "inplace_clamp_then_mul_ok":
+        "x = torch.tensor([1., 2.], requires_grad=True)\ny = x * 1\ny.clamp_(-1, 1)\ny.mul_(2.0)\n"
+        "y.sum().backward()\nprint(x.grad)",
     "inplace_unsaved_nonleaf_ok":
         "x = torch.ones(3, requires_grad=True)\na = x + 1\na.mul_(2)\na.sum().backward()\nprint(x.grad)\n"
         "print(type(a.grad_fn).__name__)",

@@ -18,3 +18,12 @@ def test_program_output_matches_torch(slug):
     assert got.stdout == want.stdout
     assert got.warnings == want.warnings
     assert got.exc == want.exc
+
+
+@pytest.mark.parametrize("slug", sorted(s for s in PROGRAMS if "warning" in s))
+def test_program_warnings_as_plain_python_shows_them(slug):
+    """Under Python's default filter a UserWarning shows once per source line; the engine must warn from
+    the learner's line (stacklevel) so that the same warnings, at the same lines, show."""
+    want, got = run_both(PROGRAMS[slug], python_filters=True)
+    assert want.warnings, "program should warn on torch"
+    assert got.warnings == want.warnings

@@ -277,7 +277,7 @@ def check_program(seed: int, stats: dict) -> None:
             stats["reprs"] += 1
             if np.array_equal(ev, tv, equal_nan=True):
                 stats["repr_compared"] += 1
-                assert repr(e) == repr(t), f"repr of {n}"
+                assert repr(e) == repr(t), f"repr of {n}:\nengine: {e!r}\ntorch:  {t!r}"
             gm.match(t.grad_fn, e.grad_fn, f"{n}.grad_fn")
         gm.match(tenv["root"].grad_fn, eenv["root"].grad_fn, "root.grad_fn")
     except AssertionError as err:

@@ -31,7 +31,7 @@ def _shape_args(shape):
 
 class Tensor:
     __slots__ = (
-        "_data", "dtype", "_requires_grad", "grad_fn", "_grad", "_vbox", "_base", "_view_fn",
+        "_data", "dtype", "_requires_grad", "_grad_fn", "_view_version", "_grad", "_vbox", "_base", "_view_fn",
         "_retains_grad", "_acc", "_grad_of", "__weakref__",
     )
     __array_priority__ = 1000  # numpy scalars defer to Tensor's reflected operators
@@ -43,7 +43,8 @@ class Tensor:
         t._data = data
         t.dtype = dtype
         t._requires_grad = requires_grad
-        t.grad_fn = None
+        t._grad_fn = None
+        t._view_version = 0
         t._grad = None
         t._vbox = [0]
         t._base = None
@@ -67,6 +68,33 @@ class Tensor:
             self._view_fn = lambda a: fwd(parent(a), **attrs)
         self._base = base
         self._vbox = src._vbox
+        self._view_version = src._vbox[0]
+
+    @property
+    def grad_fn(self):
+        fn = self._grad_fn
+        if self._base is not None and self._vbox[0] != self._view_version:
+            fn = self._regenerate_view_grad_fn()
+        return fn
+
+    @grad_fn.setter
+    def grad_fn(self, fn):
+        self._grad_fn = fn
+        self._view_version = self._vbox[0]
+
+    def _regenerate_view_grad_fn(self):
+        """A view whose base was changed in place since: PyTorch rebuilds its grad_fn as an
+        AsStridedBackward0 of the base's current grad_fn."""
+        from .dispatch import _edge
+        from .graph import node_class
+
+        base = self._base
+        self._view_version = self._vbox[0]
+        if base.requires_grad:
+            self._grad_fn = node_class("AsStridedBackward0")(
+                OPS["as_strided"], (_edge(base),), {"region": self._view_fn}, (base.shape,), self.shape, self.dtype
+            )
+        return self._grad_fn
 
     # --- metadata -------------------------------------------------------------------------------
     @property
@@ -379,7 +407,10 @@ class Tensor:
         return _apply(OPS["clone"], (self,))
 
     def contiguous(self):
-        return self
+        return self if self._data.flags.c_contiguous else self.clone()
+
+    def is_contiguous(self):
+        return bool(self._data.flags.c_contiguous)
 
     # --- arithmetic -----------------------------------------------------------------------------
     def __add__(self, other):
@@ -605,7 +636,8 @@ class Tensor:
     def sgn(self):
         return _apply(OPS["sgn"], (self,))
 
-    sign = sgn
+    def sign(self):
+        return _apply(OPS["sign"], (self,))
 
     def square(self):
         return self.pow(2)
@@ -613,6 +645,13 @@ class Tensor:
     def clamp(self, min=None, max=None):
         if min is None and max is None:
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+        if isinstance(min, Tensor) or isinstance(max, Tensor):
+            inf = float("inf")
+            lo = min if min is not None else Tensor._make(np.asarray(-inf, self.dtype.np), self.dtype)
+            hi = max if max is not None else Tensor._make(np.asarray(inf, self.dtype.np), self.dtype)
+            if not isinstance(lo, Tensor) or not isinstance(hi, Tensor):
+                raise TypeError("clamp() received an invalid combination of arguments - got a Tensor and a number")
+            return _apply(OPS["clamp_tensor"], (self, lo, hi))
         return _apply(OPS["clamp"], (self,), {"min": min, "max": max})
 
     clip = clamp
