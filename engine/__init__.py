@@ -1,5 +1,6 @@
 """A pure-Python autograd engine on numpy with PyTorch's semantics: `import engine as torch`."""
 from . import autograd, dtypes, nn, optim  # noqa: F401
+from ._tensor import Size, Tensor  # noqa: F401
 from .dtypes import bool, double, dtype, float, float32, float64, int64, long  # noqa: A004, F401
 from .factories import (  # noqa: F401
     arange,
@@ -30,20 +31,29 @@ from .functions import (  # noqa: F401
     argmax,
     argmin,
     cat,
+    ceil,
     clamp,
     clip,
     clone,
     concat,
     cos,
+    cumsum,
     detach,
     div,
     dot,
     equal,
     exp,
+    expm1,
     flatten,
+    floor,
     is_tensor,
+    isinf,
+    isnan,
     log,
+    log1p,
     log_softmax,
+    logsumexp,
+    masked_fill,
     matmul,
     max,
     maximum,
@@ -53,12 +63,16 @@ from .functions import (  # noqa: F401
     mm,
     mul,
     neg,
+    norm,
     numel,
+    outer,
     permute,
     pow,
     reciprocal,
     relu,
     reshape,
+    round,
+    rsqrt,
     sigmoid,
     sin,
     softmax,
@@ -66,16 +80,18 @@ from .functions import (  # noqa: F401
     square,
     squeeze,
     stack,
+    std,
     sub,
     sum,
     t,
+    tan,
     tanh,
     transpose,
     unsqueeze,
+    var,
     where,
 )
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
-from ._tensor import Size, Tensor  # noqa: F401
 
 __version__ = "2.13.0"
 

@@ -642,6 +642,117 @@ class Tensor:
     def square(self):
         return self.pow(2)
 
+    def _float_op(self, name):
+        return _apply(OPS[name], (self,), dtype=_float_result((self,)))
+
+    def tan(self):
+        return self._float_op("tan")
+
+    def sinh(self):
+        return self._float_op("sinh")
+
+    def cosh(self):
+        return self._float_op("cosh")
+
+    def atan(self):
+        return self._float_op("atan")
+
+    def rsqrt(self):
+        return self._float_op("rsqrt")
+
+    def log1p(self):
+        return self._float_op("log1p")
+
+    def expm1(self):
+        return self._float_op("expm1")
+
+    def log2(self):
+        return self._float_op("log2")
+
+    def log10(self):
+        return self._float_op("log10")
+
+    def floor(self):
+        return _apply(OPS["floor"], (self,))
+
+    def ceil(self):
+        return _apply(OPS["ceil"], (self,))
+
+    def round(self):
+        return _apply(OPS["round"], (self,))
+
+    def trunc(self):
+        return _apply(OPS["trunc"], (self,))
+
+    def isnan(self):
+        return Tensor._make(np.isnan(self._data), dtypes.bool)
+
+    def isinf(self):
+        return Tensor._make(np.isinf(self._data), dtypes.bool)
+
+    def isfinite(self):
+        return Tensor._make(np.isfinite(self._data), dtypes.bool)
+
+    def maximum(self, other):
+        from .functions import maximum
+
+        return maximum(self, other)
+
+    def minimum(self, other):
+        from .functions import minimum
+
+        return minimum(self, other)
+
+    def where(self, condition, other):
+        from .functions import where
+
+        return where(condition, self, other)
+
+    def masked_fill(self, mask, value):
+        return _apply(OPS["masked_fill"], (self,),
+                      {"mask": mask._data, "value": value, "mask_tensor": mask})
+
+    def outer(self, vec2):
+        return self.reshape(-1, 1) * vec2
+
+    ger = outer
+
+    def repeat(self, *sizes):
+        sizes = _shape_args(sizes)
+        if len(sizes) < self._data.ndim:
+            raise RuntimeError(
+                "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor"
+            )
+        return _apply(OPS["repeat"], (self,), {"repeats": sizes})
+
+    def cumsum(self, dim):
+        return _apply(OPS["cumsum"], (self,), {"dim": self._dim(dim)})
+
+    def logsumexp(self, dim, keepdim=False):
+        return _apply(OPS["logsumexp"], (self,), {"dim": self._reduce_dims(dim), "keepdim": keepdim})
+
+    def var(self, dim=None, unbiased=True, keepdim=False, correction=None):
+        correction = (1 if unbiased else 0) if correction is None else correction
+        attrs = {"correction": correction, "keepdim": keepdim}
+        if dim is not None:
+            attrs["dim"] = self._reduce_dims(dim)
+        return _apply(OPS["var"], (self,), attrs)
+
+    def std(self, dim=None, unbiased=True, keepdim=False, correction=None):
+        correction = (1 if unbiased else 0) if correction is None else correction
+        attrs = {"correction": correction, "keepdim": keepdim}
+        if dim is not None:
+            attrs["dim"] = self._reduce_dims(dim)
+        return _apply(OPS["std"], (self,), attrs)
+
+    def norm(self, p=2, dim=None, keepdim=False):
+        if p != 2 and p != "fro":
+            raise NotImplementedError("only the 2-norm is available in this engine")
+        attrs = {"keepdim": keepdim}
+        if dim is not None:
+            attrs["dim"] = self._reduce_dims(dim)
+        return _apply(OPS["norm"], (self,), attrs)
+
     def clamp(self, min=None, max=None):
         if min is None and max is None:
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")

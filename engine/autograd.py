@@ -4,9 +4,9 @@ import warnings
 import numpy as np
 
 from . import grad_mode, messages, observe
+from ._tensor import Tensor
 from .backward import steps
 from .grad_mode import enable_grad, no_grad, set_grad_enabled  # noqa: F401 - torch.autograd.no_grad
-from ._tensor import Tensor
 
 
 def _as_list(x):

@@ -3,8 +3,8 @@ import functools
 
 import numpy as np
 
-from . import dtypes, grad_mode, graph, messages, observe
 from . import _tensor as _t
+from . import dtypes, grad_mode, graph, messages, observe
 
 _quiet = functools.partial(np.errstate, all="ignore")  # PyTorch makes inf and nan without warnings
 
@@ -35,6 +35,20 @@ def result_dtype(inputs):
     return dtypes.promote(
         [(x.dtype, _weight(x)) if isinstance(x, _t.Tensor) else (_scalar_dtype(x), 0) for x in inputs]
     )
+
+
+def _out_numel(op, arrays, attrs):
+    """The size of op's result, known before it is computed (so a budget can refuse it)."""
+    shapes = [a.shape for a in arrays if isinstance(a, np.ndarray)]
+    if "shape" in attrs:
+        return int(np.prod(attrs["shape"], dtype=np.float64))
+    if op.name in ("mm", "addmm", "bmm") and len(shapes) >= 2:
+        a, b = shapes[-2], shapes[-1]
+        return int(np.prod(a[:-1], dtype=np.float64) * b[-1])
+    try:
+        return int(np.prod(np.broadcast_shapes(*shapes), dtype=np.float64))
+    except ValueError:
+        return int(sum(np.prod(s, dtype=np.float64) for s in shapes))
 
 
 def _same_float(inputs):
@@ -68,6 +82,8 @@ def apply(op, inputs, attrs=None, dtype=None):
     arrays = [x._data if isinstance(x, Tensor) else x for x in inputs]
     if dtype is None:
         dtype = _same_float(inputs) or result_dtype(inputs)
+    if observe._observers:
+        observe.emit("on_alloc", _out_numel(op, arrays, attrs))
     try:
         if op.quiet:
             with _quiet():

@@ -4,9 +4,9 @@ import collections
 import numpy as np
 
 from . import dtypes
+from ._tensor import _TYPE_NAMES, Tensor
 from .dispatch import apply, result_dtype
 from .ops import OPS
-from ._tensor import _TYPE_NAMES, Tensor
 
 _return_types = {}
 
@@ -380,6 +380,70 @@ def allclose(a, b, rtol=1e-05, atol=1e-08):
 
 def equal(a, b):
     return a.equal(b)
+
+
+def tan(x):
+    return x.tan()
+
+
+def rsqrt(x):
+    return x.rsqrt()
+
+
+def log1p(x):
+    return x.log1p()
+
+
+def expm1(x):
+    return x.expm1()
+
+
+def floor(x):
+    return x.floor()
+
+
+def ceil(x):
+    return x.ceil()
+
+
+def round(x):  # noqa: A001 - torch.round
+    return x.round()
+
+
+def isnan(x):
+    return x.isnan()
+
+
+def isinf(x):
+    return x.isinf()
+
+
+def outer(x, vec2):
+    return x.outer(vec2)
+
+
+def cumsum(x, dim):
+    return x.cumsum(dim)
+
+
+def logsumexp(x, dim, keepdim=False):
+    return x.logsumexp(dim, keepdim)
+
+
+def var(x, dim=None, unbiased=True, keepdim=False, correction=None):
+    return x.var(dim, unbiased, keepdim, correction=correction)
+
+
+def std(x, dim=None, unbiased=True, keepdim=False, correction=None):
+    return x.std(dim, unbiased, keepdim, correction=correction)
+
+
+def norm(x, p=2, dim=None, keepdim=False):
+    return x.norm(p, dim, keepdim)
+
+
+def masked_fill(x, mask, value):
+    return x.masked_fill(mask, value)
 
 
 def softmax(x, dim):

@@ -4,8 +4,8 @@ CopySlices on the base for assignment."""
 import numpy as np
 
 from . import dispatch, grad_mode, observe
-from .ops import OPS
 from ._tensor import Tensor
+from .ops import OPS
 
 
 def _is_advanced(k):

@@ -7,7 +7,6 @@ a node keeps only what the inputs that require grad need, as PyTorch does.
 """
 import numpy as np
 
-
 # ops that make inf or nan from finite input; numpy would warn, PyTorch does not
 _UNSAFE = {"div", "log", "pow", "pow_tensor", "rpow", "sqrt", "reciprocal", "exp", "softmax", "log_softmax",
            "addcdiv", "mean", "mean_dim"}
@@ -560,3 +559,191 @@ op("mse_loss", "MseLossBackward0", ("self", "target"), _mse,
    ("2 · (self − target) · grad / N", lambda n, g: _mse_back(n, g, 1)),
    ("−2 · (self − target) · grad / N", lambda n, g: _mse_back(n, g, -1)),
    saves={0: ("self", "target"), 1: ("self", "target")})
+
+# --- more pointwise -------------------------------------------------------------------------------
+op("tan", "TanBackward0", ("self",), _exact(np.tan),
+   ("(1 + result²) · grad", lambda n, g: g * (1 + n["result"] * n["result"])), saves={0: ("result",)})
+op("sinh", "SinhBackward0", ("self",), _exact(np.sinh),
+   ("cosh(self) · grad", lambda n, g: g * n["self"].cosh()), saves={0: ("self",)})
+op("cosh", "CoshBackward0", ("self",), _exact(np.cosh),
+   ("sinh(self) · grad", lambda n, g: g * n["self"].sinh()), saves={0: ("self",)})
+op("atan", "AtanBackward0", ("self",), _exact(np.arctan),
+   ("grad / (1 + self²)", lambda n, g: g / (n["self"] * n["self"] + 1)), saves={0: ("self",)})
+op("rsqrt", "RsqrtBackward0", ("self",), _exact(lambda a: 1 / np.sqrt(a)),
+   ("−½ · result³ · grad", lambda n, g: g * (n["result"] ** 3 * -0.5)), saves={0: ("result",)})
+op("log1p", "Log1PBackward0", ("self",), _exact(np.log1p),
+   ("grad / (1 + self)", lambda n, g: g / (n["self"] + 1)), saves={0: ("self",)})
+op("expm1", "Expm1Backward0", ("self",), _exact(np.expm1),
+   ("(result + 1) · grad", lambda n, g: g * (n["result"] + 1)), saves={0: ("result",)})
+op("log2", "Log2Backward0", ("self",), _exact(np.log2),
+   ("grad / (self · ln 2)", lambda n, g: g / (n["self"] * 0.6931471805599453)), saves={0: ("self",)})
+op("log10", "Log10Backward0", ("self",), _exact(np.log10),
+   ("grad / (self · ln 10)", lambda n, g: g / (n["self"] * 2.302585092994046)), saves={0: ("self",)})
+for _name, _fn in (("floor", np.floor), ("ceil", np.ceil), ("round", np.round), ("trunc", np.trunc)):
+    op(_name, _name.capitalize() + "Backward0", ("self",), _fn, ("0", lambda n, g: g * 0))
+for _name in ("tan", "sinh", "cosh", "rsqrt", "log1p", "expm1", "log2", "log10"):
+    OPS[_name].quiet = True
+op("leaky_relu", "LeakyReluBackward0", ("self",),
+   lambda a, negative_slope: np.where(a > 0, a, a * np.asarray(negative_slope, a.dtype)),
+   ("grad · (1 if self > 0 else negative_slope)",
+    lambda n, g: g * ((n["self"] > 0) + (n["self"] <= 0) * n.attrs["negative_slope"])),
+   saves={0: ("self",)})
+
+
+def _softplus(a, beta, threshold):
+    with np.errstate(over="ignore"):
+        soft = _EXP(a * np.asarray(beta, a.dtype))
+        return np.where(a * beta > threshold, a, _LOG(1 + soft) / np.asarray(beta, a.dtype))
+
+
+op("softplus", "SoftplusBackward0", ("self",), _softplus,
+   ("σ(beta · self) · grad", lambda n, g: _softplus_grad(n, g)), saves={0: ("self",)})
+
+
+def _softplus_grad(n, g):
+    from .functions import where
+
+    s, beta, threshold = n["self"], n.attrs["beta"], n.attrs["threshold"]
+    return where(s * beta > threshold, g, g * (s * beta).sigmoid())
+
+
+op("masked_fill", "MaskedFillBackward0", ("self",), lambda a, mask, value, mask_tensor: np.where(mask, value, a),
+   ("grad where not mask, else 0", lambda n, g: _masked(n, g)))
+
+
+def _masked(n, g):
+    from .functions import where
+
+    return where(n.attrs["mask_tensor"], g * 0, g)
+
+
+# --- more reductions --------------------------------------------------------------------------------
+def _var(a, dim=None, correction=1, keepdim=False):
+    n = a.size if dim is None else int(np.prod([a.shape[d] for d in (dim if isinstance(dim, tuple) else (dim,))]))
+    with np.errstate(all="ignore"):
+        return np.var(a, axis=dim, ddof=correction, keepdims=keepdim) if n > correction else \
+            np.full(np.var(a, axis=dim, keepdims=keepdim).shape, np.nan, dtype=a.dtype)
+
+
+def _centered(n):
+    s = n["self"]
+    dim = n.attrs.get("dim")
+    return s - (s.mean() if dim is None else s.mean(dim, keepdim=True))
+
+
+def _dof(n):
+    return _count(n) - n.attrs.get("correction", 1)
+
+
+def _var_grad(n, g):
+    return _expand_back(n, g) * _centered(n) * (2 / _dof(n))
+
+
+def _std_grad(n, g):
+    r = n["result"]
+    dim = n.attrs.get("dim")
+    if dim is not None and not n.attrs.get("keepdim", False):
+        for d in sorted(_dims(dim, len(n._shapes[0]))):
+            r = r.unsqueeze(d)
+    return _expand_back(n, g) * _centered(n) / (r * _dof(n))
+
+
+op("var", "VarBackward0", ("self",), _var,
+   ("2 · (self − mean) · grad / (N − correction)", _var_grad), saves={0: ("self",)})
+op("std", "StdBackward0", ("self",), lambda a, **k: np.sqrt(_var(a, **k)),
+   ("(self − mean) · grad / ((N − correction) · result)", _std_grad), saves={0: ("self", "result")})
+
+
+def _norm(a, dim=None, keepdim=False):
+    return np.sqrt(np.sum(np.asarray(a, dtype=np.float64) ** 2, axis=dim, keepdims=keepdim)).astype(a.dtype)
+
+
+def _norm_grad(n, g):
+    from .functions import where
+
+    r = n["result"]
+    dim = n.attrs.get("dim")
+    if dim is not None and not n.attrs.get("keepdim", False):
+        for d in sorted(_dims(dim, len(n._shapes[0]))):
+            r = r.unsqueeze(d)
+    scale = where(r == 0, r * 0, _expand_back(n, g) / r)
+    return n["self"] * scale
+
+
+op("norm", "LinalgVectorNormBackward0", ("self",), _norm,
+   ("self / result · grad", _norm_grad), saves={0: ("self", "result")})
+
+
+def _logsumexp(a, dim, keepdim):
+    m = np.max(a, axis=dim, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0)
+    out = _LOG(np.sum(_EXP(a - m), axis=dim, keepdims=True)) + m
+    return out if keepdim else np.squeeze(out, axis=dim)
+
+
+def _logsumexp_grad(n, g):
+    r = n["result"]
+    if not n.attrs["keepdim"]:
+        for d in sorted(_dims(n.attrs["dim"], len(n._shapes[0]))):
+            r = r.unsqueeze(d)
+            g = g.unsqueeze(d)
+    return g * (n["self"] - r).exp()
+
+
+op("logsumexp", "LogsumexpBackward0", ("self",), _logsumexp,
+   ("exp(self − result) · grad", _logsumexp_grad), saves={0: ("self", "result")})
+op("cumsum", "CumsumBackward0", ("self",), lambda a, dim: np.cumsum(a, axis=dim, dtype=a.dtype),
+   ("grad summed from the end along dim", lambda n, g: _apply("cumsum_rev", g, dim=n.attrs["dim"])))
+op("cumsum_rev", "FlipBackward0", ("grad",),
+   lambda g, dim: np.flip(np.cumsum(np.flip(g, dim), axis=dim, dtype=g.dtype), dim).copy(),
+   ("grad summed from the start along dim", lambda n, g: _apply("cumsum", g, dim=n.attrs["dim"])))
+
+
+def _repeat_grad(n, g):
+    reps = n.attrs["repeats"]
+    shape = n._shapes[0]
+    lead = len(reps) - len(shape)
+    full = (1,) * lead + tuple(shape)
+    split = []
+    for r, s in zip(reps, full):
+        split += [r, s]
+    out = g.reshape(split).sum(tuple(range(0, 2 * len(reps), 2)))
+    return out.reshape(shape)
+
+
+op("repeat", "RepeatBackward0", ("self",), lambda a, repeats: np.tile(a, repeats),
+   ("grad summed over the copies", _repeat_grad))
+
+
+# --- more losses ------------------------------------------------------------------------------------
+def _bce(x, t, reduction):
+    log_x = np.maximum(_LOG(x), -100)
+    log_1mx = np.maximum(_LOG(1 - x), -100)
+    loss = -(t * log_x + (1 - t) * log_1mx)
+    if reduction == "none":
+        return loss
+    return np.sum(loss) if reduction == "sum" else np.mean(loss)
+
+
+def _bce_grad(n, g):
+    x, t = n["self"], n["target"]
+    if n.attrs["reduction"] == "mean":
+        g = g / x.numel()
+    return g * (x - t) / ((x * (1 - x)).clamp(min=1e-12))
+
+
+op("binary_cross_entropy", "BinaryCrossEntropyBackward0", ("self", "target"), _bce,
+   ("(self − target) / (self · (1 − self)) · grad / N", _bce_grad),
+   ("−log(self / (1 − self)) · grad / N", lambda n, g: _bce_target_grad(n, g)),
+   saves={0: ("self", "target"), 1: ("self",)})
+
+
+def _bce_target_grad(n, g):
+    x = n["self"]
+    if n.attrs["reduction"] == "mean":
+        g = g / x.numel()
+    return g * ((1 - x).log() - x.log())
+
+
+for _name in ("var", "std", "norm", "logsumexp", "binary_cross_entropy", "softplus"):
+    OPS[_name].quiet = True

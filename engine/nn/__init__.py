@@ -1,8 +1,11 @@
 """torch.nn: Parameter, Module and a few layers, and nn.functional."""
 from . import functional, init  # noqa: F401
 from .modules import (  # noqa: F401
+    BCELoss,
     CrossEntropyLoss,
     Identity,
+    L1Loss,
+    LeakyReLU,
     Linear,
     Module,
     MSELoss,

@@ -3,9 +3,9 @@ import warnings
 
 import numpy as np
 
+from .._tensor import _TYPE_NAMES, Tensor
 from ..dispatch import apply
 from ..ops import OPS
-from .._tensor import _TYPE_NAMES, Tensor
 
 
 def relu(input, inplace=False):
@@ -18,6 +18,28 @@ def sigmoid(input):
 
 def tanh(input):
     return input.tanh()
+
+
+def leaky_relu(input, negative_slope=0.01):
+    return apply(OPS["leaky_relu"], (input,), {"negative_slope": negative_slope})
+
+
+def softplus(input, beta=1.0, threshold=20.0):
+    return apply(OPS["softplus"], (input,), {"beta": beta, "threshold": threshold})
+
+
+def binary_cross_entropy(input, target, reduction="mean"):
+    if target.shape != input.shape:
+        raise ValueError(
+            f"Using a target size ({target.shape}) that is different to the input size ({input.shape}) is "
+            "deprecated. Please ensure they have the same size."
+        )
+    return apply(OPS["binary_cross_entropy"], (input, target), {"reduction": reduction})
+
+
+def l1_loss(input, target, reduction="mean"):
+    d = (input - target).abs()
+    return d if reduction == "none" else (d.sum() if reduction == "sum" else d.mean())
 
 
 def softmax(input, dim=None):

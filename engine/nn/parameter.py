@@ -1,6 +1,6 @@
 from .. import messages
-from ..printing import format_tensor
 from .._tensor import Tensor
+from ..printing import format_tensor
 
 
 class Parameter(Tensor):

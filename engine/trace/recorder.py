@@ -1,13 +1,13 @@
 """The observer that turns the engine's callbacks into timeline events (the contract: docs/timeline.md)."""
-import sys
 import weakref
 
+from .._tensor import Tensor
 from ..graph import AccumulateGrad
 from ..nn.modules import Module
-from .._tensor import Tensor
 from . import formulas, names
+from .guard import FILENAME
+from .where import Where
 
-FILENAME = "<program>"
 VALUE_LIMIT = 4096  # tensors with more elements are recorded with "value": null
 
 
@@ -34,7 +34,7 @@ class Recorder:
         self.texts = []
         self.budget = budget
         self.running = True
-        self._statements = names.Statements(source)
+        self._where = Where(names.Statements(source), budget, self._name)
         self._known = {}  # id(tensor) -> _Known
         self._fns = {}  # id(grad_fn) -> (weakref to it, graph node id)
         self._nodes = []  # graph node id -> the event that introduced it
@@ -43,9 +43,7 @@ class Recorder:
         self._grads = {}  # tensor id -> value of its .grad as last recorded
         self._calls = []  # open backward calls: [index, create_graph, capture only (autograd.grad)]
         self._ncalls = 0
-        self._pending = []  # per program frame, outermost first: [frame, statement, line, {target: bound object}]
         self._held = []  # grad events of the backward step running now, pushed after its node event
-        self._at = (None, None, None, None)  # (innermost program frame, its instruction, budget steps, line)
         self.quiet = False
 
     # --- events ---------------------------------------------------------------------------------
@@ -61,75 +59,17 @@ class Recorder:
         """Inside a backward call without create_graph, the ops computing grads are not the program's."""
         self.quiet = bool(self._calls) and not self._calls[-1][1]
 
-    # --- where the program is, and what its statements bound ------------------------------------
     def _sync(self):
-        """The program's current line; first names the tensors that statements finished since bound."""
-        f = sys._getframe(1)
-        while f is not None and f.f_code.co_filename != FILENAME:
-            f = f.f_back
-        if f is None:
-            return None
-        steps = self.budget.steps if self.budget is not None else None
-        at = self._at
-        if f is at[0] and f.f_lasti == at[1] and steps == at[2] and steps is not None:
-            return at[3]  # the same instruction still running (no loop went round): nothing new was bound
-        inner = f
-        frames = []
-        while f is not None:
-            code = f.f_code
-            if code.co_filename == FILENAME:
-                frames.append(f)
-                if code.co_name == "<module>":
-                    break
-            f = f.f_back
-        frames.reverse()
-        pending = self._pending
-        same = 0
-        n = min(len(frames), len(pending))
-        while same < n and pending[same][0] is frames[same]:
-            same += 1
-        while len(pending) > same:
-            self._bind(pending.pop())
-        statements = self._statements
-        for p in pending:
-            fr = p[0]
-            if p[3]:
-                self._bind(p)
-            stmt = statements.at(fr.f_lineno)
-            if stmt is not p[1]:
-                p[1], p[2], p[3] = stmt, fr.f_lineno, self._snapshot(fr, stmt)
-        for fr in frames[same:]:
-            stmt = statements.at(fr.f_lineno)
-            pending.append([fr, stmt, fr.f_lineno, self._snapshot(fr, stmt)])
-        line = inner.f_lineno
-        self._at = (inner, inner.f_lasti, steps, line)
-        return line
-
-    def _snapshot(self, frame, stmt):
-        if not stmt.targets:
-            return None
-        loc = frame.f_locals
-        return {target: _lookup(loc, frame, target) for target in stmt.targets}
-
-    def _bind(self, p):
-        frame, _, line, snap = p
-        if not snap:
-            return
-        loc = frame.f_locals
-        for target, old in snap.items():
-            obj = _lookup(loc, frame, target)
-            if obj is not old:
-                snap[target] = obj
-                self._name(".".join(target), obj, line)
+        return self._where.line()
 
     def finish(self):
         """The program ended: name what its last statements bound, and stop charging the budget."""
         self.running = False
-        while self._pending:
-            self._bind(self._pending.pop())
+        self._where.finish()
         self._calls.clear()
         self._set_calls()
 
+    # --- names ------------------------------------------------------------------------------------
     def _name(self, text, obj, line):
         if isinstance(obj, Tensor):
             self._set_name(self._node_tid(obj, line), text)
@@ -422,17 +362,4 @@ class Recorder:
         self._push({"kind": "error", "line": line, "type": kind, "message": message})
 
 
-_MISSING = object()
 _HIDDEN_WARNINGS = (DeprecationWarning, PendingDeprecationWarning, ImportWarning, ResourceWarning)
-
-
-def _lookup(loc, frame, target):
-    obj = loc.get(target[0], _MISSING)
-    if obj is _MISSING:  # Python 3.13 shows only the comprehension's variables while one runs inlined
-        obj = frame.f_globals.get(target[0], _MISSING)
-    for attr in target[1:]:
-        if not isinstance(obj, Module):  # only a module's parameters and submodules are looked up
-            return _MISSING
-        d = obj.__dict__
-        obj = d["_parameters"].get(attr, d["_modules"].get(attr, _MISSING))
-    return obj

@@ -6,7 +6,8 @@ import numpy as np
 
 from .. import factories, grad_mode, observe, printing
 from . import guard
-from .recorder import FILENAME, Recorder
+from .guard import FILENAME
+from .recorder import Recorder
 from .timeline import Timeline
 
 

@@ -1,0 +1,100 @@
+"""Where the program is at each engine callback, and which names its finished statements bound.
+
+The line is the innermost frame of the program's code. A statement's targets (from names.Statements) are
+read from its frame at the first callback after the statement ran on: a binding that changed since the
+statement started is reported as (target text, object, statement's line).
+"""
+import sys
+
+from ..nn.modules import Module
+from .guard import FILENAME
+
+_MISSING = object()
+
+
+class Where:
+    def __init__(self, statements, budget, on_bound):
+        self._statements = statements
+        self._budget = budget
+        self._on_bound = on_bound
+        self._pending = []  # per program frame, outermost first: [frame, statement, line, {target: object}]
+        self._at = (None, None, None, None)  # (innermost program frame, its instruction, budget steps, line)
+
+    def line(self):
+        """The program's current line (None outside it), after reporting what finished statements bound."""
+        f = sys._getframe(2)
+        while f is not None and f.f_code.co_filename != FILENAME:
+            f = f.f_back
+        if f is None:
+            return None
+        steps = self._budget.steps if self._budget is not None else None
+        at = self._at
+        if f is at[0] and f.f_lasti == at[1] and steps == at[2] and steps is not None:
+            return at[3]  # the same instruction still running, no loop went round: nothing new was bound
+        inner = f
+        frames = []
+        while f is not None:
+            code = f.f_code
+            if code.co_filename == FILENAME:
+                frames.append(f)
+                if code.co_name == "<module>":
+                    break
+            f = f.f_back
+        frames.reverse()
+        pending = self._pending
+        same = 0
+        n = min(len(frames), len(pending))
+        while same < n and pending[same][0] is frames[same]:
+            same += 1
+        while len(pending) > same:  # frames that returned
+            self._bind(pending.pop())
+        statements = self._statements
+        for p in pending:
+            fr = p[0]
+            if p[3]:
+                self._bind(p)
+            stmt = statements.at(fr.f_lineno)
+            if stmt is not p[1]:
+                p[1], p[2], p[3] = stmt, fr.f_lineno, _snapshot(fr, stmt)
+        for fr in frames[same:]:
+            stmt = statements.at(fr.f_lineno)
+            pending.append([fr, stmt, fr.f_lineno, _snapshot(fr, stmt)])
+        line = inner.f_lineno
+        self._at = (inner, inner.f_lasti, steps, line)
+        return line
+
+    def finish(self):
+        """The program ended: report what its last statements bound."""
+        while self._pending:
+            self._bind(self._pending.pop())
+        self._at = (None, None, None, None)
+
+    def _bind(self, p):
+        frame, _, line, snap = p
+        if not snap:
+            return
+        loc = frame.f_locals
+        for target, old in snap.items():
+            obj = _lookup(loc, frame, target)
+            if obj is not old:
+                snap[target] = obj
+                self._on_bound(".".join(target), obj, line)
+
+
+def _snapshot(frame, stmt):
+    if not stmt.targets:
+        return None
+    loc = frame.f_locals
+    return {target: _lookup(loc, frame, target) for target in stmt.targets}
+
+
+def _lookup(loc, frame, target):
+    obj = loc.get(target[0], _MISSING)
+    if obj is _MISSING:  # Python 3.13 shows only the comprehension's variables while one runs inlined
+        obj = frame.f_globals.get(target[0], _MISSING)
+    for attr in target[1:]:
+        if not isinstance(obj, Module):  # only a module's parameters and submodules are looked up
+            return _MISSING
+        d = obj.__dict__
+        obj = d["_parameters"].get(attr, d["_modules"].get(attr, _MISSING))
+    return obj
