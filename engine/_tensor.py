@@ -6,6 +6,8 @@ import numpy as np
 from . import dtypes, grad_mode, messages, observe
 from .ops import OPS
 
+_MODE = grad_mode._state
+_NUMBERS = (int, float)
 _TYPE_NAMES = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
 _C_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "bool": "bool"}
 
@@ -414,22 +416,30 @@ class Tensor:
 
     # --- arithmetic -----------------------------------------------------------------------------
     def __add__(self, other):
+        if _MODE["formula"] and type(other) in _NUMBERS:
+            return _apply(OPS["add_scalar"], (self,), {"other": other})
         return _apply(OPS["add"], (self, other))
 
     __radd__ = __add__
 
     def __sub__(self, other):
+        if _MODE["formula"] and type(other) in _NUMBERS:
+            return _apply(OPS["sub_scalar"], (self,), {"other": other})
         return _apply(OPS["sub"], (self, other))
 
     def __rsub__(self, other):
         return _apply(OPS["rsub"], (self,), {"other": other}, dtype=_dispatch.result_dtype((self, other)))
 
     def __mul__(self, other):
+        if _MODE["formula"] and type(other) in _NUMBERS:
+            return _apply(OPS["mul_scalar"], (self,), {"other": other})
         return _apply(OPS["mul"], (self, other))
 
     __rmul__ = __mul__
 
     def __truediv__(self, other):
+        if _MODE["formula"] and type(other) in _NUMBERS:
+            return _apply(OPS["div_scalar"], (self,), {"other": other}, dtype=_float_result((self, other)))
         return _apply(OPS["div"], (self, other), dtype=_float_result((self, other)))
 
     def __rtruediv__(self, other):
@@ -852,12 +862,8 @@ class Tensor:
         return tuple(shape)
 
     def _viewable(self, shape):
-        v = self._data.view()
-        try:
-            v.shape = shape
-        except AttributeError:
-            return False
-        return True
+        r = self._data.reshape(shape)
+        return r.size == 0 or np.may_share_memory(r, self._data)
 
     def view(self, *shape):
         if len(shape) == 1 and isinstance(shape[0], dtypes.dtype):

@@ -102,7 +102,11 @@ def steps(roots, seeds, *, retain_graph=False, create_graph=False, targets=None,
                         yield NodeStep(node, grad, (), captured=True)
                     continue
             grad = _node_pre_hooks(node, _tensor_hooks(node, grad))
-            out = node.apply(grad)
+            grad_mode._state["formula"] = create_graph
+            try:
+                out = node.apply(grad)
+            finally:
+                grad_mode._state["formula"] = False
             if node._hooks:
                 for hook in tuple(node._hooks):
                     r = hook(out, (grad,))

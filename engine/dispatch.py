@@ -77,9 +77,18 @@ def as_tensor(x, dtype):
 
 def apply(op, inputs, attrs=None, dtype=None):
     """Run `op` on `inputs` (Tensors, or Python numbers in tensor positions) and return the output."""
-    attrs = attrs or {}
+    if attrs is None:
+        attrs = {}
     Tensor = _t.Tensor
-    arrays = [x._data if isinstance(x, Tensor) else x for x in inputs]
+    arrays = []
+    wants_grad = False
+    for x in inputs:
+        if isinstance(x, Tensor):
+            arrays.append(x._data)
+            if not wants_grad and (x._grad_fn is not None or x._requires_grad or x._base is not None):
+                wants_grad = x.requires_grad
+        else:
+            arrays.append(x)
     if dtype is None:
         dtype = _same_float(inputs) or result_dtype(inputs)
     if observe._observers:
@@ -92,12 +101,12 @@ def apply(op, inputs, attrs=None, dtype=None):
             out_data = op.forward(*arrays, **attrs)
     except ValueError as e:
         raise _shape_error(e, arrays) from None
-    if not isinstance(out_data, np.ndarray) or out_data.dtype != dtype.np:
-        out_data = np.asarray(out_data, dtype=dtype.np) if not op.view else out_data
+    if not op.view and (type(out_data) is not np.ndarray or out_data.dtype != dtype.np):
+        out_data = np.asarray(out_data, dtype=dtype.np)
     out = Tensor._make(out_data, dtype)
     if op.view:
         out._make_view_of(inputs[0], op, attrs)
-    if grad_mode._state["enabled"] and any(isinstance(x, Tensor) and x.requires_grad for x in inputs):
+    if wants_grad and grad_mode._state["enabled"]:
         _record(op, inputs, attrs, out, dtype)
     if observe._observers:
         observe.emit("on_op", out, op, inputs, attrs)
@@ -107,36 +116,50 @@ def apply(op, inputs, attrs=None, dtype=None):
 def _record(op, inputs, attrs, out, dtype):
     Tensor = _t.Tensor
     tensors = [x if isinstance(x, Tensor) else as_tensor(x, dtype) for x in inputs]
-    node = make_node(op, tensors, attrs, out, dtype)
-    out.grad_fn = node
-    return node
+    out.grad_fn = make_node(op, tensors, attrs, out, dtype)
 
 
 def make_node(op, tensors, attrs, out, dtype, originals=None, save_result=True):
     """The node for op(tensors) -> out. `originals` (in-place ops) are the tensors whose edges it takes
     when `tensors` holds a copy of a value saved from before the op overwrote it."""
-    edges_from = originals or tensors
-    nexts = tuple(_edge(x) for x in edges_from)
-    node = graph.node_class(op.node)(op, nexts, attrs, tuple(x.shape for x in tensors), out.shape, dtype)
-    if any(x.dtype is not dtype for x in tensors):
-        node._dtypes = tuple(x.dtype for x in tensors)
-    for name in _saved_names(op, node):
-        if name != "result":
-            node._saved[name] = graph.SavedTensor(tensors[op.args.index(name)], None)
-        elif save_result:
-            node._saved[name] = graph.SavedTensor(out, node)
+    nexts = []
+    for x in originals or tensors:
+        fn = x.grad_fn
+        if fn is not None:
+            nexts.append((fn, 0))
+        elif x._requires_grad:
+            nexts.append((x._accumulate_grad(), 0))
+        else:
+            nexts.append((None, 0))
+    cls = op.node_cls
+    if cls is None:
+        cls = op.node_cls = graph.node_class(op.node)
+    node = cls(op, tuple(nexts), attrs, tuple([x._data.shape for x in tensors]), out._data.shape, dtype)
+    for x in tensors:
+        if x.dtype is not dtype:
+            node._dtypes = tuple([x.dtype for x in tensors])
+            break
+    if op.saves:
+        saved = node._saved
+        for name in _saved_names(op, node._need):
+            if name != "result":
+                saved[name] = graph.SavedTensor(tensors[op.args.index(name)], None)
+            elif save_result:
+                saved[name] = graph.SavedTensor(out, node)
     return node
 
 
-def _saved_names(op, node):
-    """What the node keeps: what the derivatives of the inputs that need grad read."""
-    if not op.saves:
-        return ()
-    names = {}
-    for i, need in enumerate(node._need):
-        if need:
-            for name in op.saves.get(i, ()):
-                names[name] = True
+def _saved_names(op, need):
+    """What a node keeps: what the derivatives of its inputs that need grad read (cached per op)."""
+    cache = op.saved_cache
+    names = cache.get(need)
+    if names is None:
+        names = {}
+        for i, flag in enumerate(need):
+            if flag:
+                for name in op.saves.get(i, ()):
+                    names[name] = True
+        names = cache[need] = tuple(names)
     return names
 
 
@@ -181,8 +204,8 @@ def inplace(op, t, others, attrs=None):
         # Saved inputs keep their version from before the write; a saved `self` is a copy of the old value.
         tensors = [x if isinstance(x, Tensor) else as_tensor(x, dtype) for x in inputs]
         originals = list(tensors)
-        probe = graph.node_class(op.node)(op, tuple(_edge(x) for x in tensors), attrs, (), t.shape, dtype)
-        if "self" in _saved_names(op, probe):
+        need = tuple(_edge(x)[0] is not None for x in tensors)
+        if "self" in _saved_names(op, need):
             tensors[0] = Tensor._make(t._data.copy(), dtype)
         node = make_node(op, tensors, attrs, t, dtype, originals=originals, save_result=False)
     arrays = [x._data if isinstance(x, Tensor) else x for x in inputs]
@@ -201,7 +224,7 @@ def inplace(op, t, others, attrs=None):
     np.copyto(t._data, value, casting="unsafe")
     t._bump()
     if node is not None:
-        if "result" in _saved_names(op, node):
+        if "result" in _saved_names(op, node._need):
             node._saved["result"] = graph.SavedTensor(t, node)
         if t._base is None:
             t.grad_fn = node

@@ -1,7 +1,7 @@
 """Grad modes: no_grad, enable_grad, set_grad_enabled, is_grad_enabled."""
 import functools
 
-_state = {"enabled": True}
+_state = {"enabled": True, "formula": False}  # formula: running a node's derivative with create_graph
 
 
 def is_grad_enabled():

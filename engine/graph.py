@@ -60,7 +60,7 @@ class Node:
         self._freed = False
         self._shapes = shapes
         self._dtypes = None
-        self._need = tuple(fn is not None for fn, _ in next_functions)
+        self._need = tuple([fn is not None for fn, _ in next_functions])
         self._out_shape = out_shape
         self._out_dtype = out_dtype
         self.metadata = {}

@@ -110,27 +110,50 @@ def setitem(t, key, value):
     np_key = np_key if isinstance(key, tuple) else np_key[0]
     if not advanced and Ellipsis not in keys:
         np_key = (np_key if isinstance(np_key, tuple) else (np_key,)) + (Ellipsis,)  # a view even for t[0, 0]
-    _check_inplace_view(t)
     if isinstance(value, Tensor):
         src = value
     else:
         src = Tensor._make(np.asarray(value, dtype=t.dtype.np), t.dtype)
     try:
-        region_before = t._data[np_key]
-        np.broadcast_to(src._data, np.shape(region_before))
+        target = np.shape(t._data[np_key])
     except IndexError as e:
         raise IndexError(str(e)) from None
-    except ValueError:
-        raise RuntimeError(
-            f"shape mismatch: value tensor of shape {list(src.shape)} cannot be broadcast to indexing result "
-            f"of shape {list(np.shape(region_before))}"
-        ) from None
+    _check_fits(src, target, advanced)
+    _check_inplace_view(t)
     t._data[np_key] = src._data
     t._bump()
     if grad_mode.is_grad_enabled() and (src.requires_grad or t.requires_grad):
         _record_setitem(t, np_key, src, advanced)
     if observe._observers:
         observe.emit("on_inplace", t, OPS["copy"], (t, value), {"key": np_key})
+
+
+def _check_fits(src, target, advanced):
+    """The value must broadcast to the indexed region; PyTorch words the failure as its expand does."""
+    shape = list(src.shape)
+    if advanced:
+        try:
+            np.broadcast_shapes(tuple(shape), target)
+        except ValueError:
+            raise RuntimeError(
+                f"shape mismatch: value tensor of shape {shape} cannot be broadcast to indexing result of shape "
+                f"{list(target)}"
+            ) from None
+        return
+    while shape and shape[0] == 1 and len(shape) > len(target):
+        shape.pop(0)
+    if len(shape) > len(target):
+        raise RuntimeError(
+            f"expand({src.type()}{{{list(src.shape)}}}, size={list(target)}): the number of sizes provided "
+            f"({len(target)}) must be greater or equal to the number of dimensions in the tensor ({len(shape)})"
+        )
+    lead = len(target) - len(shape)
+    for i, s in enumerate(shape):
+        if s != 1 and s != target[lead + i]:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({target[lead + i]}) must match the existing size ({s}) at "
+                f"non-singleton dimension {lead + i}.  Target sizes: {list(target)}.  Tensor sizes: {shape}"
+            )
 
 
 def _check_inplace_view(t):

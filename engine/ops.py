@@ -13,10 +13,13 @@ _UNSAFE = {"div", "log", "pow", "pow_tensor", "rpow", "sqrt", "reciprocal", "exp
 
 
 class Op:
-    __slots__ = ("name", "node", "args", "forward", "grads", "saves", "view", "variadic", "quiet")
+    __slots__ = ("name", "node", "args", "forward", "grads", "saves", "view", "variadic", "quiet", "node_cls",
+                 "saved_cache")
 
     def __init__(self, name, node, args, forward, grads, saves=None, view=False, variadic=False):
         self.quiet = name in _UNSAFE
+        self.node_cls = None
+        self.saved_cache = {}
         self.name = name
         self.node = node
         self.args = args
@@ -78,6 +81,15 @@ op("div", "DivBackward0", ("self", "other"), lambda a, b: a / b,
    ("grad / other", lambda n, g: g / n["other"]),
    ("−grad · self / other²", lambda n, g: -g * n["self"] / (n["other"] * n["other"])),
    saves={0: ("other",), 1: ("self", "other")})
+# Inside derivative formulas PyTorch multiplies by C++ Scalars: mul.Scalar is MulBackward1, and so on.
+op("mul_scalar", "MulBackward1", ("self",), lambda a, other: a * other,
+   ("other · grad", lambda n, g: g * n.attrs["other"]))
+op("div_scalar", "DivBackward1", ("self",), lambda a, other: a / other,
+   ("grad / other", lambda n, g: g / n.attrs["other"]))
+op("add_scalar", "AddBackward1", ("self",), lambda a, other: a + other,
+   ("grad", lambda n, g: g))
+op("sub_scalar", "SubBackward1", ("self",), lambda a, other: a - other,
+   ("grad", lambda n, g: g))
 op("neg", "NegBackward0", ("self",), np.negative,
    ("−grad", lambda n, g: -g))
 op("reciprocal", "ReciprocalBackward0", ("self",), lambda a: 1 / a,

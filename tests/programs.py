@@ -593,3 +593,65 @@ out.sum().backward()
 print(m.w.grad, m.b.grad)
 print([n for n, _ in m.named_parameters()])
 """)
+
+_add("signed_zeros", """
+import torch
+
+z = torch.tensor([-0.0, 0.0, -1.0, 2.0], requires_grad=True)
+print(-z)
+print(z.relu())
+print(z.clamp(min=0.0))
+print(torch.maximum(z, torch.zeros(4)), torch.minimum(z, torch.zeros(4)))
+print(z * 0, z * -1)
+""")
+
+_add("mixed_dtype_grads", """
+import torch
+
+a = torch.tensor([2.0, -1.0], requires_grad=True)
+b = torch.tensor([0.5, 4.0], dtype=torch.float64, requires_grad=True)
+y = a * 3
+y.retain_grad()
+z = (y * b).sum()
+print(z)
+z.backward()
+print(a.grad)
+print(b.grad)
+print(y.grad)
+""")
+
+_add("inplace_ops_on_intermediates", """
+import torch
+
+x = torch.tensor([0.5, 2.0, -1.5], requires_grad=True)
+y = x * 1
+y.clamp_(-1.0, 1.0)
+y.mul_(2.0)
+z = x * 1
+z.pow_(2)
+w = (x * 1).relu_()
+(y.sum() + z.sum() + w.sum()).backward()
+print(y, z, w)
+print(x.grad)
+v = (x * 2).view(3, 1)
+base = v.view(3)
+base.add_(1)
+print(v)
+""")
+
+_add("warnings_in_loop", """
+import torch
+import torch.nn.functional as F
+
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = x * 2
+for i in range(3):
+    print(i, y.grad)
+print(y.grad)
+pred = torch.tensor([[0.5], [1.5]], requires_grad=True)
+target = torch.tensor([1.0, 1.0])
+for step in range(2):
+    loss = F.mse_loss(pred, target)
+    print(step, loss)
+print(F.softmax(torch.tensor([1.0, 2.0])))
+""")

@@ -1,4 +1,4 @@
-from .. import messages
+from .. import messages, observe
 from .._tensor import Tensor
 from ..printing import format_tensor
 
@@ -17,6 +17,8 @@ class Parameter(Tensor):
             raise RuntimeError(messages.INT_REQUIRES_GRAD)
         p = cls._make(data._data, data.dtype, bool(requires_grad))
         p._vbox = data._vbox
+        if observe._observers:
+            observe.emit("on_tensor", p)
         return p
 
     def __init__(self, data=None, requires_grad=True):

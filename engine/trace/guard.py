@@ -27,6 +27,7 @@ from __future__ import annotations
 import ast
 import builtins
 import contextvars
+import functools
 import importlib
 import math
 import operator
@@ -421,7 +422,15 @@ class _Validator(ast.NodeVisitor):
 
 
 def compile_program(source: str, budget: Budget | None = None) -> CodeType:
-    """Checks, instruments and compiles a program. (The budget is bound at run time, by safe_globals.)"""
+    """Checks, instruments and compiles a program. (The budget is bound at run time, by safe_globals.)
+
+    Code objects are immutable and hold nothing of a run, so the last few programs' are kept (a refused
+    program raises, and is not kept)."""
+    return _compile(source)
+
+
+@functools.lru_cache(maxsize=32)
+def _compile(source: str) -> CodeType:
     tree = _Instrument().visit(check(source))
     ast.fix_missing_locations(tree)
     try:
@@ -635,6 +644,49 @@ def _module_views(modules):
     return views, origins
 
 
+def _views(modules):
+    """The views of the modules a program may import (math's functions that make big ints sized first), the
+    packages they come from, and the ids of everything they hold: no program may set attributes of those."""
+    views, origins = _module_views(modules)
+    if "math" in views:
+        math_view = vars(views["math"])
+        math_view.pop("lcm", None)
+        math_view.update(prod=_prod, **{name: _int_function(getattr(math, name))
+                                        for name in ("factorial", "comb", "perm")})
+    shared = frozenset(id(v) for view in views.values() for v in (view, *vars(view).values()))
+    return views, frozenset(origins), shared
+
+
+@functools.lru_cache(maxsize=1)
+def _default_views():
+    """The engine's views, made once: read-only, and bound to no run (math's functions charge the budget
+    of the program running now)."""
+    return _views(default_modules())
+
+
+def _budget_now():
+    budget = _ACTIVE.get()
+    return budget if budget is not None else Budget()
+
+
+def _prod(iterable, /, *, start=1):
+    mul = _Runtime(_budget_now()).mul
+    for item in iterable:
+        start = mul(start, item)
+    return start
+
+
+def _int_function(fn):
+    def checked(n, *rest):
+        size = operator.index(n)
+        budget = _budget_now()
+        if size * size.bit_length() > budget.limits.max_int_bits:
+            budget.exceed(f"math.{fn.__name__}({size}) is too big")
+        return fn(n, *rest)
+
+    return checked
+
+
 def _reraise():
     """Starts every `except` block: a program may not catch the guard's own errors."""
     error = sys.exc_info()[1]
@@ -682,17 +734,11 @@ def _method_result_len(obj, name, args, kwargs):
 class _Runtime:
     """The helpers an instrumented program calls, bound to one budget."""
 
-    def __init__(self, budget, print_fn, modules):
+    def __init__(self, budget, print_fn=print, modules=None):
         self.budget, self.print_fn = budget, print_fn
         self.max_int_bits = budget.limits.max_int_bits
         self.checked = {"+": self.add, "*": self.mul, "**": self.power, "<<": self.lshift, "%": self.mod}
-        self.views, self.origins = _module_views(modules)
-        self.shared = {id(v) for view in self.views.values() for v in (view, *vars(view).values())}
-        if "math" in self.views:  # math's functions that make big ints, sized first
-            math_view = vars(self.views["math"])
-            math_view.pop("lcm", None)
-            math_view.update(prod=self.prod, **{name: self.int_function(getattr(math, name))
-                                                for name in ("factorial", "comb", "perm")})
+        self.views, self.origins, self.shared = _default_views() if modules is None else _views(modules)
 
     def namespace(self):
         hooks = {"__g_tick": self.budget.tick, "__g_enter": self.budget.enter, "__g_leave": self.budget.leave,
@@ -844,20 +890,6 @@ class _Runtime:
     def pow(self, base, exp, mod=None):
         return self.power(base, exp) if mod is None else pow(base, exp, mod)
 
-    def prod(self, iterable, /, *, start=1):
-        for item in iterable:
-            start = self.mul(start, item)
-        return start
-
-    def int_function(self, fn):
-        def checked(n, *rest):
-            size = operator.index(n)
-            if size * size.bit_length() > self.budget.limits.max_int_bits:
-                self.budget.exceed(f"math.{fn.__name__}({size}) is too big")
-            return fn(n, *rest)
-
-        return checked
-
     def import_(self, name, globals=None, locals=None, fromlist=(), level=0):
         view = self.views.get(name)
         top = self.views.get(name.partition(".")[0])
@@ -876,7 +908,7 @@ def safe_globals(print_fn=print, budget: Budget | None = None, modules=None) -> 
     names a program may import ("torch", "torch.nn", ..., "math") to modules; by default the engine's.
     """
     budget = budget if budget is not None else Budget()
-    return _Runtime(budget, print_fn, default_modules() if modules is None else modules).namespace()
+    return _Runtime(budget, print_fn, modules).namespace()
 
 
 def run(source: str, *, print_fn=print, limits: Limits = Limits(), modules=None,

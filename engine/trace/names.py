@@ -1,5 +1,6 @@
 """Readable names: assignment targets read from the program's AST, and short names for temporaries."""
 import ast
+import functools
 
 
 class Statement:
@@ -84,6 +85,12 @@ class Statements:
 
     def at(self, line):
         return self._by_line.get(line, _NONE)
+
+
+@functools.lru_cache(maxsize=32)
+def statements(source):
+    """Statements(source), kept for the last few programs (it is never changed once made)."""
+    return Statements(source)
 
 
 # --- names for temporaries ---------------------------------------------------------------------------

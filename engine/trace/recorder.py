@@ -34,7 +34,7 @@ class Recorder:
         self.texts = []
         self.budget = budget
         self.running = True
-        self._where = Where(names.Statements(source), budget, self._name)
+        self._where = Where(names.statements(source), budget, self._name)
         self._known = {}  # id(tensor) -> _Known
         self._fns = {}  # id(grad_fn) -> (weakref to it, graph node id)
         self._nodes = []  # graph node id -> the event that introduced it

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.nn.modules import Module
 from engine._tensor import Tensor
+from engine.nn.modules import Module
 from engine.trace import guard, run, state_at
 from tests.programs import PROGRAMS
 from tests.trace.checks import check_timeline, same
