@@ -1,0 +1,68 @@
+"""run_isolated(source): run() in a child process that is killed at a hard time limit and cannot grow past
+a memory limit.
+
+The guard stops what it can see (loops, calls, allocations it is told about) without threads or signals, so
+it also works in Pyodide. One C-level operation on data it cannot size — `str()` of a list nested through
+shared references, say — still runs to its end. On a server that must not hang, run_isolated adds a wall
+the program cannot climb. In Pyodide, which has no processes, it is run() itself.
+"""
+import sys
+
+from .runner import run
+from .timeline import Timeline
+
+_context = None
+
+
+def run_isolated(source, *, seconds=10.0, memory_mb=1024, **limits):
+    if sys.platform == "emscripten":
+        return run(source, **limits)
+    import multiprocessing
+
+    global _context
+    if _context is None:
+        _context = multiprocessing.get_context("forkserver")  # forks from a clean, single-threaded process
+        _context.set_forkserver_preload(["engine", "engine.trace"])
+    receive, send = _context.Pipe(duplex=False)
+    child = _context.Process(target=_child, args=(send, source, memory_mb, limits), daemon=True)
+    child.start()
+    send.close()
+    try:
+        if receive.poll(seconds):
+            return Timeline.from_json(receive.recv_bytes().decode())
+        return _stopped(source, f"the program ran longer than {seconds:g} s and was stopped")
+    except EOFError:
+        return _stopped(source, f"the program used more than {memory_mb} MB of memory and was stopped")
+    finally:
+        receive.close()
+        if child.is_alive():
+            child.kill()
+        child.join()
+
+
+def _child(send, source, memory_mb, limits):
+    _limit_memory(memory_mb)
+    try:
+        text = run(source, **limits).to_json()
+    except MemoryError:
+        return
+    send.send_bytes(text.encode())
+    send.close()
+
+
+def _limit_memory(memory_mb):
+    try:
+        import resource
+
+        with open("/proc/self/statm") as f:
+            pages = int(f.read().split()[0])
+        now = pages * resource.getpagesize()
+        limit = now + memory_mb * 2**20
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    except (ImportError, OSError, ValueError):
+        pass
+
+
+def _stopped(source, message):
+    event = {"kind": "error", "line": None, "type": "BudgetExceeded", "message": message}
+    return Timeline(source=source, events=[event], output="")

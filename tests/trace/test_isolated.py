@@ -1,0 +1,35 @@
+"""run_isolated: the same timeline as run(), and a hard stop for what the in-process guard cannot see."""
+import time
+
+from engine.trace import run
+from engine.trace.isolated import run_isolated
+
+PROGRAM = "import torch\nx = torch.tensor(3.0, requires_grad=True)\ny = x ** 2\ny.backward()\nprint(x.grad)\n"
+NESTED = "a = [0]\nfor i in range(40):\n    a = [a, a]\ns = str(a)\n"
+
+
+def test_same_timeline_as_run():
+    assert run_isolated(PROGRAM).to_json() == run(PROGRAM).to_json()
+
+
+def test_a_c_level_runaway_is_killed_at_the_time_limit():
+    t0 = time.perf_counter()
+    timeline = run_isolated(NESTED, seconds=2.0)
+    assert time.perf_counter() - t0 < 6
+    error = timeline.events[-1]
+    assert error["kind"] == "error"
+    assert "ran longer than 2 s" in error["message"]
+
+
+def test_memory_is_capped():
+    program = "import torch\na = torch.ones(30000).numpy()\nb = a[:, None] * a[None, :]\n"  # 3.6 GB at once
+    timeline = run_isolated(program, memory_mb=200, seconds=20)
+    error = timeline.events[-1]
+    assert error["kind"] == "error"
+    assert "memory" in error["message"] or "too big" in error["message"] or "MemoryError" in error["type"]
+
+
+def test_errors_come_back_as_events():
+    timeline = run_isolated("import torch\ntorch.ones(3).backward()\n")
+    assert timeline.events[-1]["kind"] == "error"
+    assert timeline.events[-1]["line"] == 2
