@@ -10,13 +10,22 @@ import warnings
 
 import numpy as np
 import pytest
-from difftest import GraphMap, load_engine, to_numpy, torch
+from difftest import GraphMap, load_engine, to_numpy, torch, with_known_gaps
 
 from tests.oracle.collect_facts import B_EXPRS, B_MODULE_EXPRS, B_SETUP
 
 # Tensor methods PyTorch has that are outside the engine's documented API: skipped if the engine lacks them.
-NON_API = ("prod", "var", "std", "norm", "log1p", "expm1", "rsqrt", "sign", "floor", "round", "amax", "unbind",
-           "torch.mv", "torch.mm", "F.linear", "mT", "true_divide", ".type(", "argmax", "x.to(")
+NON_API = ("prod", "amax", "unbind", "torch.mv", "torch.mm", "F.linear", "mT", "true_divide", ".type(", "argmax",
+           "x.to(")
+
+# Known disagreements of the engine with torch (strict xfails: drop an entry once the engine is fixed).
+GAPS = {
+    **{f"torch.{f}(x)": f"the engine has Tensor.{f} but no torch.{f}"
+       for f in ("sinh", "cosh", "atan", "log2", "log10", "trunc", "isfinite", "sign")},
+}
+MODULE_GAPS = {
+    "clamp_ with a tensor bound on non-leaf": "clamp_(min=tensor) records ClampBackward1 (torch: ClampBackward0)",
+}
 
 
 def _env(lib):
@@ -35,7 +44,7 @@ def _as_tuple(v):
     return tuple(v) if isinstance(v, (tuple, list)) else (v,)
 
 
-@pytest.mark.parametrize("expr", B_EXPRS)
+@pytest.mark.parametrize("expr", with_known_gaps(B_EXPRS, GAPS))
 def test_expression_graph_matches_torch(expr):
     engine = load_engine()
     tenv, eenv = _env(torch), _env(engine)
@@ -65,7 +74,8 @@ def test_expression_graph_matches_torch(expr):
             assert repr(e) == repr(t)
 
 
-@pytest.mark.parametrize("title, code", B_MODULE_EXPRS, ids=[t for t, _ in B_MODULE_EXPRS])
+@pytest.mark.parametrize("title, code",
+                         with_known_gaps(B_MODULE_EXPRS, MODULE_GAPS, ids=[t for t, _ in B_MODULE_EXPRS]))
 def test_module_and_inplace_graph_matches_torch(title, code):
     engine = load_engine()
     tenv = {"torch": torch, "F": torch.nn.functional, "nn": torch.nn}

@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 
 import pytest
-from difftest import ENGINE_NAME, load_engine, run_both, run_fresh, run_source
+from difftest import ENGINE_NAME, load_engine, run_both, run_fresh, run_source, with_known_gaps
 
 PRELUDE = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
 
@@ -229,6 +229,101 @@ CASES = {
     "module_before_init": "class M(nn.Module):\n    def __init__(self):\n        self.l = nn.Linear(2, 2)\n"
                           "M()",
     "t_on_3d_warning": "print(torch.ones(2, 2, 2).T.shape)",
+    # --- var/std/norm/logsumexp/cumsum/repeat/masked_fill/outer/maximum/clamp ------------------------------
+    "var_dim_out_of_range": "torch.ones(2, 3).var(dim=2)",
+    "std_dim_out_of_range": "torch.ones(2, 3).std(-3)",
+    "norm_dim_out_of_range": "torch.ones(2, 3).norm(dim=3)",
+    "logsumexp_dim_out_of_range": "torch.ones(2, 3).logsumexp(2)",
+    "cumsum_dim_out_of_range": "torch.ones(2, 3).cumsum(3)",
+    "cumsum_negative_dim_out_of_range": "torch.ones(2, 3).cumsum(dim=-3)",
+    "cumsum_0d_dim_out_of_range": "torch.tensor(2.).cumsum(1)",
+    "cumsum_no_dim": "torch.cumsum(torch.ones(3))",
+    "logsumexp_no_dim": "torch.ones(3).logsumexp()",
+    "var_duplicate_dims": "torch.ones(2, 3).var(dim=(0, 0))",
+    "norm_duplicate_dims": "torch.ones(2, 3).norm(dim=(1, -1))",
+    "var_one_element_warning": "print(torch.tensor([1.]).var())",
+    "std_one_element_warning": "print(torch.tensor([1.], requires_grad=True).std())",
+    "var_0d_warning": "print(torch.tensor(3.).var())",
+    "var_dim_of_size_one_warning": "print(torch.ones(2, 1).var(1))",
+    "std_keepdim_size_one_warning": "print(torch.ones(2, 1).std(dim=1, keepdim=True))",
+    "var_0d_dim_warning": "print(torch.tensor(5.).var(0))",
+    "var_empty_warning": "print(torch.zeros(0).var())",
+    "var_correction_too_large": "print(torch.tensor([1., 2.]).var(correction=2))",
+    "var_one_element_backward":
+        "x = torch.tensor([1.], requires_grad=True)\ny = x.var()\ny.backward()\nprint(y, x.grad)",
+    "var_int": "torch.tensor([1, 2, 4]).var()",
+    "std_int": "torch.tensor([1, 2, 4]).std(dim=0, unbiased=False)",
+    "var_bool": "torch.tensor([True, False]).var()",
+    "norm_int": "torch.tensor([3, 4]).norm()",
+    "var_unbiased_and_correction": "torch.ones(2, 3).var(1, unbiased=False, correction=1)",
+    "norm_p1_ok": "print(torch.tensor([3., -4.]).norm(p=1))",
+    "repeat_fewer_dims": "torch.ones(2, 3).repeat(2)",
+    "repeat_no_args": "torch.ones(2, 3).repeat()",
+    "repeat_no_args_0d": "torch.tensor(5.).repeat()",
+    "repeat_negative": "torch.ones(2).repeat(-1)",
+    "repeat_float": "torch.ones(2).repeat(2.5)",
+    "masked_fill_int_mask": "torch.ones(3).masked_fill(torch.tensor([1, 0, 1]), 0.)",
+    "masked_fill_mask_shape": "torch.ones(3).masked_fill(torch.tensor([True, False]), 0.)",
+    "masked_fill_value_1d": "torch.ones(3).masked_fill(torch.tensor([True, False, True]), torch.ones(3))",
+    "masked_fill_list_mask": "torch.ones(3).masked_fill([True, False, True], 0.)",
+    "masked_fill_no_value": "torch.ones(3).masked_fill(torch.tensor([True, False, True]))",
+    "masked_fill__leaf": "x = torch.ones(3, requires_grad=True)\nx.masked_fill_(torch.tensor([True, False, True]), 0.)",
+    "outer_2d": "torch.outer(torch.ones(2, 2), torch.ones(3))",
+    "outer_0d": "torch.outer(torch.tensor(2.), torch.ones(3))",
+    "outer_vec2_2d": "torch.ones(2).outer(torch.ones(2, 1))",
+    "outer_number": "torch.outer(torch.ones(2), 3.0)",
+    "maximum_shapes": "torch.ones(2).maximum(torch.ones(3))",
+    "minimum_shapes": "torch.ones(2).minimum(torch.ones(2, 3))",
+    "maximum_number": "torch.ones(2).maximum(2.0)",
+    "torch_maximum_number": "torch.maximum(torch.ones(2), 2.0)",
+    "where_method_shapes": "torch.ones(2).where(torch.tensor([True, False, True]), 0.)",
+    "clamp_tensor_and_number_kw": "torch.ones(3).clamp(min=torch.zeros(3), max=2.0)",
+    "clamp_tensor_and_number_positional_ok": "print(torch.tensor([-2., 0.5, 3.]).clamp(torch.tensor(0.), 2.0))",
+    "clamp_int_by_float_tensor_ok": "print(torch.tensor([1, 5]).clamp(min=torch.tensor([2.5, 0.5])))",
+    "floor_bool": "torch.tensor([True, False]).floor()",
+    "sign_bool_ok": "print(torch.tensor([True, False]).sign())",
+    "round_decimals_ok": "print(torch.tensor([1.234, 2.5]).round(decimals=1))",
+    "saved_output_tan_modified":
+        "x = torch.ones(3, requires_grad=True)\nz = (x * 2).tan()\nz.add_(1)\nz.sum().backward()",
+    "saved_input_var_modified":
+        "x = torch.ones(3, requires_grad=True)\ny = x.exp()\nz = y.var()\ny.add_(1)\nz.backward()",
+    "saved_output_std_modified":
+        "x = torch.ones(3, requires_grad=True)\nz = (x * 2).std()\nz.add_(1)\nz.backward()",
+    "saved_input_norm_modified":
+        "x = torch.ones(3, requires_grad=True)\ny = x * 2\nz = y.norm()\ny.add_(1)\nz.backward()",
+    "saved_output_logsumexp_modified":
+        "x = torch.ones(3, requires_grad=True)\nz = (x * 2).logsumexp(0)\nz.mul_(2)\nz.backward()",
+    "saved_input_leaky_relu_modified":
+        "x = torch.ones(3, requires_grad=True)\ny = x * 2\nz = F.leaky_relu(y)\ny.add_(1)\nz.sum().backward()",
+    "saved_input_softplus_modified":
+        "x = torch.ones(3, requires_grad=True)\ny = x * 2\nz = F.softplus(y)\ny.add_(1)\nz.sum().backward()",
+    "saved_input_bce_modified":
+        "x = torch.tensor([0.5, 0.25], requires_grad=True)\ny = x * 1\n"
+        "z = F.binary_cross_entropy(y, torch.tensor([1., 0.]))\ny.add_(0.1)\nz.backward()",
+    "saved_input_clamp_tensor_modified":
+        "x = torch.ones(3, requires_grad=True)\ny = x * 2\nz = y.clamp(min=torch.zeros(3))\ny.mul_(2)\n"
+        "z.sum().backward()",
+    # --- leaky_relu/softplus/binary_cross_entropy/l1_loss --------------------------------------------------
+    "leaky_relu_int": "F.leaky_relu(torch.tensor([1, -2]))",
+    "softplus_int": "F.softplus(torch.tensor([1, -2]))",
+    "leaky_relu_inplace_kw_ok": "print(F.leaky_relu(torch.tensor([-2., 3.]), inplace=True))",
+    "leaky_relu_module_inplace_ok": "print(nn.LeakyReLU(0.5, inplace=True))",
+    "bce_size_mismatch": "F.binary_cross_entropy(torch.tensor([0.5, 0.5]), torch.tensor([1.]))",
+    "bce_size_mismatch_2d": "F.binary_cross_entropy(torch.tensor([[0.5, 0.5]]), torch.tensor([1., 0.]))",
+    "bce_input_out_of_range": "F.binary_cross_entropy(torch.tensor([1.5, 0.5]), torch.tensor([1., 0.]))",
+    "bce_input_logits": "nn.BCELoss()(torch.tensor([2., -1.]), torch.tensor([1., 0.]))",
+    "bce_input_nan": "F.binary_cross_entropy(torch.tensor([float('nan'), 0.5]), torch.tensor([1., 0.]))",
+    "bce_target_out_of_range": "F.binary_cross_entropy(torch.tensor([0.5, 0.5]), torch.tensor([2., 0.]))",
+    "bce_long_target": "F.binary_cross_entropy(torch.tensor([0.5, 0.5]), torch.tensor([1, 0]))",
+    "bce_long_input": "F.binary_cross_entropy(torch.tensor([1, 0]), torch.tensor([1, 0]))",
+    "bce_float64_input": "F.binary_cross_entropy(torch.tensor([0.25, 0.5], dtype=torch.float64), "
+                         "torch.tensor([1., 0.]))",
+    "bce_bad_reduction": "F.binary_cross_entropy(torch.tensor([0.5, 0.5]), torch.tensor([1., 0.]), "
+                         "reduction='avg')",
+    "l1_loss_broadcast_warning": "print(F.l1_loss(torch.ones(3, 1), torch.ones(3)))",
+    "l1loss_module_warning": "print(nn.L1Loss()(torch.ones(2, 1), torch.zeros(2)))",
+    "l1_loss_not_broadcastable": "F.l1_loss(torch.ones(3), torch.ones(4))",
+    "l1_loss_bad_reduction": "F.l1_loss(torch.ones(2), torch.ones(2), reduction='avg')",
     # --- optim -------------------------------------------------------------------------------------------
     "optim_nonleaf": "x = torch.ones(3, requires_grad=True)\ntorch.optim.SGD([x*2], lr=0.1)",
     "optim_empty": "torch.optim.SGD([], lr=0.1)",
@@ -236,6 +331,71 @@ CASES = {
     "optim_negative_lr": "torch.optim.SGD([torch.ones(3, requires_grad=True)], lr=-1)",
     "adam_negative_lr": "torch.optim.Adam([torch.ones(3, requires_grad=True)], lr=-1)",
     "sgd_default_lr_ok": "o = torch.optim.SGD([torch.ones(3, requires_grad=True)])\nprint(o.defaults['lr'])",
+}
+
+
+_DOF = "no 'var()/std(): degrees of freedom is <= 0' UserWarning"
+# Known disagreements of the engine with torch (strict xfails: drop an entry once the engine is fixed).
+GAPS = {
+    "cumsum_no_dim": "Python's TypeError text instead of torch's 'missing 1 required positional arguments: \"dim\"'",
+    "logsumexp_no_dim": "Python's TypeError text instead of torch's",
+    "var_duplicate_dims": "numpy's \"duplicate value in 'axis'\" instead of 'dim 0 appears multiple times ...'",
+    "norm_duplicate_dims": "numpy's \"duplicate value in 'axis'\" instead of 'dim 1 appears multiple times ...'",
+    "var_one_element_warning": _DOF,
+    "std_one_element_warning": _DOF,
+    "var_0d_warning": _DOF,
+    "var_dim_of_size_one_warning": _DOF,
+    "std_keepdim_size_one_warning": _DOF,
+    "var_0d_dim_warning": "IndexError: tuple index out of range (torch: nan + warning)",
+    "var_empty_warning": "numpy's RuntimeWarning 'Degrees of freedom <= 0 for slice' instead of torch's UserWarning",
+    "var_correction_too_large": "nan and no warning (torch: inf, divides by max(0, N - correction), + warning)",
+    "var_one_element_backward": "ZeroDivisionError in backward (torch: grad nan)",
+    "var_int": "integer var computed (torch: 'std and var only support floating point and complex dtypes')",
+    "std_int": "integer std computed (torch: RuntimeError)",
+    "var_bool": "bool var computed (torch: RuntimeError)",
+    "norm_int": "integer norm computed (torch: 'linalg.vector_norm: Expected a floating point or complex tensor')",
+    "var_unbiased_and_correction": "accepted (torch: TypeError, unbiased and correction together)",
+    "norm_p1_ok": "NotImplementedError: only the 2-norm",
+    "repeat_no_args": "RuntimeError about dims (torch: TypeError 'repeat() missing 1 required positional arguments')",
+    "repeat_no_args_0d": "returns the tensor (torch: TypeError)",
+    "repeat_negative": "numpy's 'negative dimensions are not allowed' (torch: 'Trying to create tensor with negative "
+                       "dimension -2: [-2]')",
+    "repeat_float": "accepted (torch: TypeError 'must be tuple of ints, not float')",
+    "masked_fill_int_mask": "accepted (torch: 'masked_fill_ only supports boolean masks, ...')",
+    "masked_fill_mask_shape": "numpy's broadcast message (torch: 'The size of tensor a (2) must match ...')",
+    "masked_fill_value_1d": "accepted (torch: 'masked_fill_ only supports a 0-dimensional value tensor ...')",
+    "masked_fill_list_mask": "AttributeError (torch: TypeError 'masked_fill() received an invalid combination ...')",
+    "masked_fill_no_value": "Python's TypeError text (torch: 'masked_fill() received an invalid combination ...')",
+    "masked_fill__leaf": "no Tensor.masked_fill_",
+    "outer_2d": "accepted (torch: 'outer: Expected 1-D argument self, but got 2-D')",
+    "outer_0d": "accepted (torch: 'outer: Expected 1-D argument self, but got 0-D')",
+    "outer_vec2_2d": "accepted (torch: 'outer: Expected 1-D argument vec2, but got 2-D')",
+    "outer_number": "accepted (torch: TypeError 'outer(): argument 'vec2' (position 2) must be Tensor, not float')",
+    "maximum_number": "accepted (torch: TypeError 'maximum(): argument 'other' (position 1) must be Tensor')",
+    "torch_maximum_number": "accepted (torch: TypeError 'maximum(): argument 'other' (position 2) must be Tensor')",
+    "where_method_shapes": "numpy's broadcast message (torch: 'The size of tensor a (3) must match ...')",
+    "clamp_tensor_and_number_kw": "short TypeError text (torch lists the overloads)",
+    "clamp_tensor_and_number_positional_ok": "TypeError (torch accepts clamp(Tensor, number) positionally)",
+    "clamp_int_by_float_tensor_ok": "OverflowError (torch promotes to float)",
+    "floor_bool": "accepted (torch: NotImplementedError '\"floor_vml_cpu\" not implemented for 'Bool'')",
+    "sign_bool_ok": "numpy UFuncTypeError (torch returns the bool tensor)",
+    "round_decimals_ok": "round() takes no decimals",
+    "leaky_relu_int": "accepted (torch: NotImplementedError '\"leaky_relu_cpu\" not implemented for 'Long'')",
+    "softplus_int": "accepted (torch: NotImplementedError '\"softplus_cpu\" not implemented for 'Long'')",
+    "leaky_relu_inplace_kw_ok": "F.leaky_relu has no inplace argument",
+    "leaky_relu_module_inplace_ok": "nn.LeakyReLU has no inplace argument",
+    "bce_input_out_of_range": "nan (torch: 'all elements of input should be between 0 and 1')",
+    "bce_input_logits": "nan (torch: 'all elements of input should be between 0 and 1')",
+    "bce_input_nan": "nan (torch: 'all elements of input should be between 0 and 1')",
+    "bce_target_out_of_range": "computed (torch: 'all elements of target should be between 0 and 1')",
+    "bce_long_target": "computed (torch: 'Found dtype Long but expected Float')",
+    "bce_long_input": "computed (torch: NotImplementedError '\"binary_cross_entropy\" not implemented for 'Long'')",
+    "bce_float64_input": "computed (torch: 'Found dtype Float but expected Double')",
+    "bce_bad_reduction": "computed (torch: ValueError 'avg is not a valid value for reduction')",
+    "l1_loss_broadcast_warning": "no 'Using a target size ... different to the input size' UserWarning",
+    "l1loss_module_warning": "no 'Using a target size ... different to the input size' UserWarning",
+    "l1_loss_not_broadcastable": "no 'Using a target size ...' UserWarning before the RuntimeError",
+    "l1_loss_bad_reduction": "computed (torch: ValueError 'avg is not a valid value for reduction')",
 }
 
 
@@ -254,7 +414,7 @@ def _fresh_outcomes() -> dict:
     return dict(zip(names, zip(run_fresh(sources, "torch"), run_fresh(sources, ENGINE_NAME))))
 
 
-@pytest.mark.parametrize("case", sorted(CASES))
+@pytest.mark.parametrize("case", with_known_gaps(sorted(CASES), GAPS))
 def test_message_matches_torch(case):
     if case in WARN_ONCE:
         want, got = _fresh_outcomes()[case]

@@ -23,7 +23,7 @@ import warnings
 
 import numpy as np
 import pytest
-from difftest import ENGINE_NAME, GraphMap, load_engine, node_name, to_numpy, torch
+from difftest import ENGINE_NAME, GraphMap, load_engine, node_name, to_numpy, torch, with_known_gaps
 
 N_PROGRAMS = 160
 STEPS = (6, 14)
@@ -65,6 +65,21 @@ UNARY = [
     ("torch.where({a} > 0, {a}, 0.5 * {a})", None), ("F.sigmoid({a})", None), ("F.tanh({a})", None),
     ("F.cross_entropy({a}, torch.tensor([1, 0, 2, 1][:{a}.shape[0]]))", "ce"),
     ("F.cross_entropy({a}, torch.tensor([1, 0, 2, 1][:{a}.shape[0]]), reduction='sum')", "ce"),
+    ("{a}.tan()", None), ("torch.tan({a})", None), ("{a}.sinh()", "small"), ("{a}.cosh()", "small"),
+    ("{a}.atan()", None), ("{a}.rsqrt()", "pos"), ("torch.rsqrt({a})", "pos"), ("{a}.log1p()", "pos"),
+    ("torch.log1p({a})", "pos"), ("{a}.expm1()", "small"), ("torch.expm1({a})", "small"), ("{a}.log2()", "pos"),
+    ("{a}.log10()", "pos"), ("{a}.floor()", None), ("torch.floor({a})", None), ("{a}.ceil()", None),
+    ("{a}.round()", None), ("torch.round({a})", None), ("{a}.trunc()", None), ("{a}.sign()", None),
+    ("{a}.cumsum({d})", "dim"), ("torch.cumsum({a}, dim={d})", "dim"), ("{a}.logsumexp({d})", "dim"),
+    ("torch.logsumexp({a}, {d}, keepdim=True)", "dim"), ("{a}.var()", None), ("{a}.var({d})", "dim"),
+    ("{a}.std()", None), ("{a}.std({d}, keepdim=True)", "dim"), ("{a}.var(unbiased=False)", None),
+    ("torch.var({a}, {d}, correction=0)", "dim"), ("torch.std({a}, dim={d}, unbiased=False)", "dim"),
+    ("{a}.norm()", None), ("{a}.norm(dim={d})", "dim"), ("torch.norm({a}, dim={d}, keepdim=True)", "dim"),
+    ("{a}.repeat(2, *[1] * {a}.dim())", None), ("{a}.repeat(*[2] * {a}.dim())", "dim"),
+    ("{a}.masked_fill({a} > 0, {s})", None), ("torch.masked_fill({a}, {a} < 0, 0.0)", None),
+    ("{a}.contiguous()", None), ("{a}.transpose(0, -1).contiguous()", "dim"),
+    ("F.leaky_relu({a})", None), ("F.leaky_relu({a}, 0.2)", None), ("nn.LeakyReLU(0.1)({a})", None),
+    ("F.softplus({a})", None), ("F.softplus({a}, beta=2, threshold=1)", None),
 ]
 BINARY = [
     ("{a} + {b}", None), ("{a} - {b}", None), ("{a} * {b}", None), ("{a} / {b}", "b_nonzero"),
@@ -77,6 +92,13 @@ BINARY = [
     ("torch.maximum({a}, {b})", None), ("torch.minimum({a}, {b})", None), ("F.mse_loss({a}, {b})", "same"),
     ("F.mse_loss({a}, {b}, reduction='sum')", "same"), ("{a} * {b} + {a}", None),
     ("torch.max({a}, {b})", None),
+    ("{a}.maximum({b})", None), ("{a}.minimum({b})", None), ("{a}.where({a} > {b}, {b})", None),
+    ("{a}.clamp(min={b})", None), ("{a}.clamp(max={b})", None), ("torch.clamp({a}, {b}, {b} + 1)", None),
+    ("torch.outer({a}, {b})", "1d"), ("{a}.outer({b})", "1d"), ("F.l1_loss({a}, {b})", "same"),
+    ("F.l1_loss({a}, {b}, reduction='sum')", "same"), ("nn.L1Loss(reduction='none')({a}, {b})", "same"),
+    ("F.binary_cross_entropy({a}.sigmoid(), {b}.sigmoid())", "same"),
+    ("F.binary_cross_entropy(torch.sigmoid({a}), ({b} > 0).float(), reduction='sum')", "same"),
+    ("nn.BCELoss(reduction='none')({a}.sigmoid(), {b}.sigmoid())", "same"),
 ]
 INPLACE = [
     "{a}.add_({s})", "{a}.mul_({s})", "{a}.sub_({b})", "{a}.mul_({b})", "{a}.div_({s})", "{a}.relu_()",
@@ -115,6 +137,8 @@ def _ok(cond, a, b=None) -> bool:
         return bool((an.numel() == 0 or an.min() > 0.1) and (bn.numel() == 0 or bn.abs().max() < 3))
     if cond == "same":
         return a.shape == b.shape
+    if cond == "1d":
+        return a.dim() == b.dim() == 1
     raise AssertionError(cond)
 
 
@@ -324,7 +348,14 @@ def stats():
     yield s
 
 
-@pytest.mark.parametrize("seed", range(N_PROGRAMS))
+# Programs that show a known disagreement of the engine with torch (strict xfails: drop once fixed).
+KNOWN_GAPS = {
+    105: "std backward where the std is 0: engine nan, torch 0",
+    125: "in-place op on a view of an expanded tensor: engine ValueError (numpy read-only), torch writes",
+}
+
+
+@pytest.mark.parametrize("seed", with_known_gaps(range(N_PROGRAMS), KNOWN_GAPS))
 def test_random_program(seed, stats):
     check_program(seed, stats)
 
