@@ -1,4 +1,6 @@
 """A pure-Python autograd engine on numpy with PyTorch's semantics: `import engine as torch`."""
+import numpy as _np
+
 from . import autograd, dtypes, nn, optim  # noqa: F401
 from ._tensor import Size, Tensor  # noqa: F401
 from .dtypes import bool, double, dtype, float, float32, float64, int64, long  # noqa: A004, F401
@@ -94,6 +96,10 @@ from .functions import (  # noqa: F401
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
 
 __version__ = "2.13.0"
+
+# Like PyTorch, the engine makes inf and nan silently (1/0, inf - inf, 0 * inf): numpy's floating-point
+# warnings would be noise no PyTorch user sees. This sets numpy's error state for the importing thread.
+_np.seterr(all="ignore")
 
 
 def is_floating_point(input):

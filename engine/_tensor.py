@@ -736,7 +736,8 @@ class Tensor:
         return _apply(OPS["repeat"], (self,), {"repeats": sizes})
 
     def cumsum(self, dim):
-        return _apply(OPS["cumsum"], (self,), {"dim": self._dim(dim)})
+        dtype = self.dtype if self.dtype.is_floating_point else dtypes.int64
+        return _apply(OPS["cumsum"], (self,), {"dim": self._dim(dim)}, dtype=dtype)
 
     def logsumexp(self, dim, keepdim=False):
         return _apply(OPS["logsumexp"], (self,), {"dim": self._reduce_dims(dim), "keepdim": keepdim})

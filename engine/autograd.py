@@ -33,6 +33,8 @@ def _seeds(outputs, grad_outputs):
                 from .factories import tensor
 
                 g = tensor(g, dtype=out.dtype)
+            if g.dtype is not out.dtype:
+                g = g.to(out.dtype)
             if g.shape != out.shape:
                 if g.numel() == out.numel() and g.numel() == 1:
                     g = g.reshape(out.shape)

@@ -117,7 +117,8 @@ class Node:
         if self._saved and not self._freed:
             self._freed = True
             self._saved = {}
-            observe.emit("on_free", self)
+            if observe._observers:
+                observe.emit("on_free", self)
 
     def register_prehook(self, fn):
         """fn(grad_outputs) -> None or new grad_outputs, before the node runs."""

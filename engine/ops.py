@@ -178,14 +178,14 @@ op("sigmoid", "SigmoidBackward0", ("self",), lambda a: _sigmoid(a),
    ("result · (1 − result) · grad", lambda n, g: g * (n["result"] * (1 - n["result"]))),
    saves={0: ("result",)})
 op("relu", "ReluBackward0", ("self",), lambda a: np.where(a < 0, np.zeros((), a.dtype), a),
-   ("grad · (result > 0)", lambda n, g: g * (n["result"] > 0)), saves={0: ("result",)})
+   ("grad · (result > 0)", lambda n, g: _apply2("threshold_backward", g, n["result"])), saves={0: ("result",)})
 op("sqrt", "SqrtBackward0", ("self",), np.sqrt,
    ("grad / (2 · result)", lambda n, g: g / (n["result"] * 2)), saves={0: ("result",)})
 op("abs", "AbsBackward0", ("self",), np.abs,
    ("sign(self) · grad", lambda n, g: g * n["self"].sgn()), saves={0: ("self",)})
 op("sgn", "SgnBackward0", ("self",), np.sign,
    ("0", lambda n, g: g * 0))
-op("sign", "SignBackward0", ("self",), np.sign,
+op("sign", "SignBackward0", ("self",), lambda a: a.copy() if a.dtype == bool else np.nan_to_num(np.sign(a), nan=0.0),
    ("0", lambda n, g: g * 0))
 
 
@@ -301,10 +301,16 @@ op("sum", "SumBackward0", ("self",), _sum,
    ("grad expanded to self's shape", _expand_back))
 op("sum_dim", "SumBackward1", ("self",), _sum,
    ("grad expanded along dim", _expand_back))
-op("mean", "MeanBackward0", ("self",), lambda a, dim=None, keepdim=False: np.mean(a, axis=dim, keepdims=keepdim),
+def _mean(a, dim=None, keepdim=False):
+    n = a.size if dim is None else int(np.prod([a.shape[d] for d in (dim if isinstance(dim, tuple) else (dim,))]))
+    if n == 0:
+        return np.full(np.sum(a, axis=dim, keepdims=keepdim).shape, np.nan, dtype=a.dtype)
+    return np.mean(a, axis=dim, keepdims=keepdim)
+
+
+op("mean", "MeanBackward0", ("self",), _mean,
    ("grad / numel, expanded", lambda n, g: _expand_back(n, g) / _count(n)))
-op("mean_dim", "MeanBackward1", ("self",),
-   lambda a, dim=None, keepdim=False: np.mean(a, axis=dim, keepdims=keepdim),
+op("mean_dim", "MeanBackward1", ("self",), _mean,
    ("grad / size(dim), expanded", lambda n, g: _expand_back(n, g) / _count(n)))
 
 
@@ -371,7 +377,7 @@ op("squeeze_dim", "SqueezeBackward1", ("self",),
    lambda a, dim: np.squeeze(a, dim) if a.ndim and a.shape[dim] == 1 else a[...],
    ("grad unsqueezed at dim", lambda n, g: g.reshape(n._shapes[0])), view=True)
 op("squeeze_", "SqueezeBackward4", ("self",), lambda a, dim: np.squeeze(a, dim),
-   ("grad unsqueezed at dim", lambda n, g: g.unsqueeze(n.attrs["dim"])), view=True)
+   ("grad unsqueezed at dim", lambda n, g: g.unsqueeze(n.attrs["dim"])))
 op("unbind", "UnbindBackward0", ("self",), lambda a, dim, index: a[(slice(None),) * dim + (index, Ellipsis)],
    ("grad placed at [index] in zeros", lambda n, g: _embed(n, g)), view=True)
 op("transpose", "TransposeBackward0", ("self",), lambda a, dim0, dim1: np.swapaxes(a, dim0, dim1),
@@ -572,6 +578,19 @@ op("mse_loss", "MseLossBackward0", ("self", "target"), _mse,
    ("−2 · (self − target) · grad / N", lambda n, g: _mse_back(n, g, -1)),
    saves={0: ("self", "target"), 1: ("self", "target")})
 
+def _apply2(name, a, b, **attrs):
+    from .dispatch import apply
+
+    return apply(OPS[name], (a, b), attrs)
+
+
+op("threshold_backward", "ThresholdBackwardBackward0", ("grad_output", "self"),
+   lambda g, s: np.where(s > 0, g, np.zeros((), g.dtype)),
+   ("grad where self > 0", lambda n, g: _apply2("threshold_backward", g, n["self"])),
+   ("0", lambda n, g: g * 0),
+   saves={0: ("self",)})
+
+
 # --- more pointwise -------------------------------------------------------------------------------
 op("tan", "TanBackward0", ("self",), _exact(np.tan),
    ("(1 + result²) · grad", lambda n, g: g * (1 + n["result"] * n["result"])), saves={0: ("result",)})
@@ -603,9 +622,8 @@ op("leaky_relu", "LeakyReluBackward0", ("self",),
 
 
 def _softplus(a, beta, threshold):
-    with np.errstate(over="ignore"):
-        soft = _EXP(a * np.asarray(beta, a.dtype))
-        return np.where(a * beta > threshold, a, _LOG(1 + soft) / np.asarray(beta, a.dtype))
+    b = np.asarray(beta, a.dtype)
+    return np.where(a * b > threshold, a, _exact(np.log1p)(_EXP(a * b)) / b)
 
 
 op("softplus", "SoftplusBackward0", ("self",), _softplus,
@@ -631,10 +649,12 @@ def _masked(n, g):
 
 # --- more reductions --------------------------------------------------------------------------------
 def _var(a, dim=None, correction=1, keepdim=False):
+    x = a.astype(np.float64)
     n = a.size if dim is None else int(np.prod([a.shape[d] for d in (dim if isinstance(dim, tuple) else (dim,))]))
     with np.errstate(all="ignore"):
-        return np.var(a, axis=dim, ddof=correction, keepdims=keepdim) if n > correction else \
-            np.full(np.var(a, axis=dim, keepdims=keepdim).shape, np.nan, dtype=a.dtype)
+        mean = np.sum(x, axis=dim, keepdims=True) / n
+        out = np.sum((x - mean) ** 2, axis=dim, keepdims=keepdim) / np.float64(n - correction)
+    return out.astype(a.dtype)
 
 
 def _centered(n):
@@ -652,17 +672,20 @@ def _var_grad(n, g):
 
 
 def _std_grad(n, g):
+    from .functions import where
+
     r = n["result"]
     dim = n.attrs.get("dim")
     if dim is not None and not n.attrs.get("keepdim", False):
         for d in sorted(_dims(dim, len(n._shapes[0]))):
             r = r.unsqueeze(d)
-    return _expand_back(n, g) * _centered(n) / (r * _dof(n))
+    grad = _expand_back(n, g) * _centered(n) / (r * _dof(n))
+    return where(r == 0, 0.0, grad)  # PyTorch: no grad where the std is 0
 
 
 op("var", "VarBackward0", ("self",), _var,
    ("2 · (self − mean) · grad / (N − correction)", _var_grad), saves={0: ("self",)})
-op("std", "StdBackward0", ("self",), lambda a, **k: np.sqrt(_var(a, **k)),
+op("std", "StdBackward0", ("self",), lambda a, **k: np.sqrt(_var(a, **k)).astype(a.dtype),
    ("(self − mean) · grad / ((N − correction) · result)", _std_grad), saves={0: ("self", "result")})
 
 
@@ -704,7 +727,15 @@ def _logsumexp_grad(n, g):
 
 op("logsumexp", "LogsumexpBackward0", ("self",), _logsumexp,
    ("exp(self − result) · grad", _logsumexp_grad), saves={0: ("self", "result")})
-op("cumsum", "CumsumBackward0", ("self",), lambda a, dim: np.cumsum(a, axis=dim, dtype=a.dtype),
+def _cumsum(a, dim):
+    if a.ndim == 0:
+        return a.astype(np.int64 if a.dtype.kind in "bi" else a.dtype)
+    if a.dtype.kind in "bi":
+        return np.cumsum(a, axis=dim, dtype=np.int64)
+    return (np.cumsum(a, axis=dim, dtype=np.float64) + 0).astype(a.dtype)
+
+
+op("cumsum", "CumsumBackward0", ("self",), _cumsum,
    ("grad summed from the end along dim", lambda n, g: _apply("cumsum_rev", g, dim=n.attrs["dim"])))
 op("cumsum_rev", "FlipBackward0", ("grad",),
    lambda g, dim: np.flip(np.cumsum(np.flip(g, dim), axis=dim, dtype=g.dtype), dim).copy(),

@@ -12,9 +12,12 @@ SMALL = 4  # tensors up to this many elements are written out in a formula
 
 def compact(data):
     """A numpy array in few characters: a number, a short list, or its shape."""
-    if data.size == 1:
+    n = data.size
+    if n == 1:
         return number(data.item())
-    if data.size <= SMALL:
+    if n <= SMALL:
+        if data.ndim == 1:
+            return "[" + ", ".join(map(number, data.tolist())) + "]"
         return _nested(data.tolist())
     return "⟨" + "×".join(map(str, data.shape)) + "⟩"
 
@@ -90,13 +93,16 @@ def _symbol(node, word, grad):
     return f"({text})" if text.startswith("-") else text
 
 
-def _with_numbers(text, node, grad):
+def _with_numbers(text, node, grad, known):
+    """The formula's text with its symbols' values; `known` holds the values found so far in this step."""
     symbols, pieces = _template(text)
     if symbols is None:
         return None
     terms = {}
     for w in symbols:
-        t = _symbol(node, w, grad)
+        t = known.get(w, False)
+        if t is False:
+            t = known[w] = _symbol(node, w, grad)
         if t is None:
             return None
         terms[w] = t
@@ -109,10 +115,11 @@ def with_numbers(step):
     if not node.next_functions or not step.grads_out:
         return None
     parts = []
+    known = {}
     for name, text, (fn, _), out in zip(_arg_names(node), node.formula(), node.next_functions, step.grads_out):
         if fn is None or out is None:
             continue
-        filled = _with_numbers(text, node, step.grad_in)
+        filled = _with_numbers(text, node, step.grad_in, known)
         result = compact(out._data)
         if filled is None or filled == result:
             parts.append(f"∂/∂{name} = {text} = {result}")

@@ -279,27 +279,35 @@ def check(source: str) -> ast.Module:
         raise GuardSyntaxError(e.msg, e.lineno) from None
     except (ValueError, RecursionError, MemoryError) as e:
         raise GuardSyntaxError(str(e) or "the program is too complex to parse") from None
-    stack = [(tree, 0)]
-    while stack:  # iteratively, so that the recursive passes below stay shallow
-        node, depth = stack.pop()
-        if depth > MAX_NESTING:
-            raise GuardError("the program is nested too deeply", getattr(node, "lineno", None))
-        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
-    _Validator(tree).visit(tree)
+    _Validator(tree, _scan(tree)).visit(tree)
     return tree
 
 
-def _bound_names(tree):
+def _scan(tree):
+    """The names a program binds; refuses it first if it is nested too deeply for the recursive passes that
+    follow (this one goes iteratively)."""
     names = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            names.add(node.id)
-        elif isinstance(node, (ast.FunctionDef, ast.ExceptHandler)) and node.name:
-            names.add(node.name)
+    stack = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_NESTING:
+            raise GuardError("the program is nested too deeply", getattr(node, "lineno", None))
+        if isinstance(node, ast.Name):
+            if not isinstance(node.ctx, ast.Load):
+                names.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.ExceptHandler)):
+            if node.name:
+                names.add(node.name)
         elif isinstance(node, ast.arg):
             names.add(node.arg)
         elif isinstance(node, ast.alias):
             names.add(node.asname or node.name.partition(".")[0])
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                stack.extend((child, depth + 1) for child in value if isinstance(child, ast.AST))
+            elif isinstance(value, ast.AST):
+                stack.append((value, depth + 1))
     return names
 
 
@@ -318,9 +326,9 @@ def _format_width_ok(spec: str) -> bool:
 
 
 class _Validator(ast.NodeVisitor):
-    def __init__(self, tree):
+    def __init__(self, tree, bound):
         self.line = None
-        self.bound = _bound_names(tree)
+        self.bound = bound
         self.called = set()  # ids of Attribute nodes called right away
 
     def refuse(self, reason):
@@ -432,7 +440,6 @@ def compile_program(source: str, budget: Budget | None = None) -> CodeType:
 @functools.lru_cache(maxsize=32)
 def _compile(source: str) -> CodeType:
     tree = _Instrument().visit(check(source))
-    ast.fix_missing_locations(tree)
     try:
         return compile(tree, FILENAME, "exec", dont_inherit=True)
     except SyntaxError as e:  # e.g. 'return' outside a function
@@ -445,12 +452,26 @@ def _call(name, *args, keywords=()):
     return ast.Call(ast.Name(name, ast.Load()), list(args), list(keywords))
 
 
+def _located(new, like):
+    """Gives the nodes the instrumenter made (those without a location yet) the location of `like`, the node
+    they stand for, as ast.fix_missing_locations would, without walking the program's own nodes."""
+    todo = [new]
+    while todo:
+        node = todo.pop()
+        if "lineno" in node._attributes:
+            if hasattr(node, "lineno"):
+                continue  # the program's node, or one located already, with all inside it
+            ast.copy_location(node, like)
+        todo.extend(ast.iter_child_nodes(node))
+    return new
+
+
 def _stmt(expr, like):
-    return ast.copy_location(ast.Expr(expr), like)
+    return _located(ast.Expr(expr), like)
 
 
 def _assign(name, value, like):
-    return ast.copy_location(ast.Assign([ast.Name(name, ast.Store())], value), like)
+    return _located(ast.Assign([ast.Name(name, ast.Store())], value), like)
 
 
 def _slice_value(node):
@@ -491,7 +512,7 @@ class _Instrument(ast.NodeTransformer):
         symbol = _SYMBOLS[type(node.op)]
         if symbol not in _CHECKED or _cannot_grow(node):
             return node
-        return ast.copy_location(_call(_CHECKED[symbol], node.left, node.right), node)
+        return _located(_call(_CHECKED[symbol], node.left, node.right), node)
 
     def visit_Attribute(self, node):
         """`x.a` becomes `__g_attr(x.a, "a")`, which refuses modules; `x.a = v` becomes `__g_settable(x).a = v`.
@@ -500,9 +521,9 @@ class _Instrument(ast.NodeTransformer):
         by properties point at the program's line."""
         self.generic_visit(node)
         if not isinstance(node.ctx, ast.Load):
-            node.value = _call("__g_settable", node.value)
+            node.value = _located(_call("__g_settable", node.value), node)
             return node
-        return ast.copy_location(_call("__g_attr", node, ast.Constant(node.attr)), node)
+        return _located(_call("__g_attr", node, ast.Constant(node.attr)), node)
 
     def visit_Call(self, node):
         func = node.func
@@ -510,11 +531,11 @@ class _Instrument(ast.NodeTransformer):
             return self.generic_visit(node)
         args = [self.visit(func.value), ast.Constant(func.attr), *(self.visit(a) for a in node.args)]
         keywords = [self.visit(k) for k in node.keywords]
-        return ast.copy_location(_call("__g_method", *args, keywords=keywords), node)
+        return _located(_call("__g_method", *args, keywords=keywords), node)
 
     def visit_FormattedValue(self, node):
         self.generic_visit(node)
-        node.value = _call("__g_shown", node.value)
+        node.value = _located(_call("__g_shown", node.value), node)
         return node
 
     def visit_AugAssign(self, node):
@@ -531,13 +552,13 @@ class _Instrument(ast.NodeTransformer):
             current = ast.Attribute(ast.Name(obj, ast.Load()), target.attr, ast.Load())
             store = ast.Attribute(ast.Name(obj, ast.Load()), target.attr, ast.Store())
             value = _call("__g_inplace", symbol, current, node.value)
-            return [_assign(obj, target.value, node), ast.copy_location(ast.Assign([store], value), node)]
+            return [_assign(obj, target.value, node), _located(ast.Assign([store], value), node)]
         key = self.temp()
         item = ast.Subscript(ast.Name(obj, ast.Load()), ast.Name(key, ast.Load()), ast.Load())
         store = ast.Subscript(ast.Name(obj, ast.Load()), ast.Name(key, ast.Load()), ast.Store())
         value = _call("__g_inplace", symbol, item, node.value)
         return [_assign(obj, target.value, node), _assign(key, _slice_value(target.slice), node),
-                ast.copy_location(ast.Assign([store], value), node)]
+                _located(ast.Assign([store], value), node)]
 
     def visit_For(self, node):
         self.generic_visit(node)
@@ -549,20 +570,20 @@ class _Instrument(ast.NodeTransformer):
     def visit_FunctionDef(self, node):
         self.generic_visit(node)
         leave = ast.Try(body=node.body, handlers=[], orelse=[], finalbody=[_stmt(_call("__g_leave"), node)])
-        node.body = [_stmt(_call("__g_enter", ast.Constant(node.lineno)), node), ast.copy_location(leave, node)]
+        node.body = [_stmt(_call("__g_enter", ast.Constant(node.lineno)), node), _located(leave, node)]
         return node
 
     def visit_Lambda(self, node):
         self.generic_visit(node)
         no_args = ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[],
                                 kwarg=None, defaults=[])
-        node.body = _call("__g_call", ast.Constant(node.lineno), ast.Lambda(no_args, node.body))
+        node.body = _located(_call("__g_call", ast.Constant(node.lineno), ast.Lambda(no_args, node.body)), node)
         return node
 
     def visit_ListComp(self, node):
         self.generic_visit(node)
         for generator in node.generators:
-            generator.ifs.insert(0, _call("__g_tick", ast.Constant(node.lineno)))
+            generator.ifs.insert(0, _located(_call("__g_tick", ast.Constant(node.lineno)), node))
         return node
 
     visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_ListComp

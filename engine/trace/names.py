@@ -65,23 +65,30 @@ class Statements:
             tree = ast.parse(source)
         except (SyntaxError, ValueError):
             return
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.stmt):
-                continue
-            header = _COMPOUND_HEADERS.get(type(node))
-            if header is not None:
-                end = header(node).end_lineno
-            elif hasattr(node, "body"):
-                end = node.lineno
-            else:
-                end = node.end_lineno
-            targets = _targets(node)
-            prev = self._by_line.get(node.lineno)
-            if prev is not None and prev.line == node.lineno:  # `a = x * 2; b = a + 1` on one line
-                targets = tuple(dict.fromkeys(prev.targets + targets))
-            stmt = Statement(node.lineno, targets)
-            for line in range(node.lineno, end + 1):
-                self._by_line[line] = stmt  # ast.walk goes outside in: the innermost statement wins
+        todo = list(reversed(tree.body))
+        while todo:  # statements only, outer before inner: the innermost statement on a line wins
+            node = todo.pop()
+            self._add(node)
+            inner = [*getattr(node, "body", ()), *(s for h in getattr(node, "handlers", ()) for s in h.body),
+                     *(s for case in getattr(node, "cases", ()) for s in case.body),
+                     *getattr(node, "orelse", ()), *getattr(node, "finalbody", ())]
+            todo.extend(reversed(inner))
+
+    def _add(self, node):
+        header = _COMPOUND_HEADERS.get(type(node))
+        if header is not None:
+            end = header(node).end_lineno
+        elif hasattr(node, "body"):
+            end = node.lineno
+        else:
+            end = node.end_lineno
+        targets = _targets(node)
+        prev = self._by_line.get(node.lineno)
+        if prev is not None and prev.line == node.lineno:  # `a = x * 2; b = a + 1` on one line
+            targets = tuple(dict.fromkeys(prev.targets + targets))
+        stmt = Statement(node.lineno, targets)
+        for line in range(node.lineno, end + 1):
+            self._by_line[line] = stmt
 
     def at(self, line):
         return self._by_line.get(line, _NONE)

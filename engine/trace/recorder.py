@@ -35,6 +35,7 @@ class Recorder:
         self.budget = budget
         self.running = True
         self._where = Where(names.statements(source), budget, self._name)
+        self._sync = self._where.line  # the program's line now (called right from the engine's callbacks)
         self._known = {}  # id(tensor) -> _Known
         self._fns = {}  # id(grad_fn) -> (weakref to it, graph node id)
         self._nodes = []  # graph node id -> the event that introduced it
@@ -58,9 +59,6 @@ class Recorder:
     def _set_calls(self):
         """Inside a backward call without create_graph, the ops computing grads are not the program's."""
         self.quiet = bool(self._calls) and not self._calls[-1][1]
-
-    def _sync(self):
-        return self._where.line()
 
     def finish(self):
         """The program ended: name what its last statements bound, and stop charging the budget."""

@@ -22,16 +22,26 @@ class Where:
 
     def line(self):
         """The program's current line (None outside it), after reporting what finished statements bound."""
-        f = sys._getframe(2)
+        f = sys._getframe(1)
         while f is not None and f.f_code.co_filename != FILENAME:
             f = f.f_back
         if f is None:
             return None
         steps = self._budget.steps if self._budget is not None else None
         at = self._at
-        if f is at[0] and f.f_lasti == at[1] and steps == at[2] and steps is not None:
-            return at[3]  # the same instruction still running, no loop went round: nothing new was bound
-        inner = f
+        if f is at[0]:
+            if f.f_lasti == at[1] and steps == at[2] and steps is not None:
+                return at[3]  # the same instruction still running, no loop went round: nothing new was bound
+            self._moved(self._pending, 1)  # the same frame moved on: the frames it was called from did not
+        else:
+            self._enter(f)
+        line = f.f_lineno
+        self._at = (f, f.f_lasti, steps, line)
+        return line
+
+    def _enter(self, inner):
+        """The innermost program frame changed: frames that returned bound their targets, new ones start."""
+        f = inner
         frames = []
         while f is not None:
             code = f.f_code
@@ -48,20 +58,24 @@ class Where:
             same += 1
         while len(pending) > same:  # frames that returned
             self._bind(pending.pop())
+        self._moved(pending, len(pending))
         statements = self._statements
-        for p in pending:
-            fr = p[0]
-            if p[3]:
-                self._bind(p)
-            stmt = statements.at(fr.f_lineno)
-            if stmt is not p[1]:
-                p[1], p[2], p[3] = stmt, fr.f_lineno, _snapshot(fr, stmt)
         for fr in frames[same:]:
             stmt = statements.at(fr.f_lineno)
             pending.append([fr, stmt, fr.f_lineno, _snapshot(fr, stmt)])
-        line = inner.f_lineno
-        self._at = (inner, inner.f_lasti, steps, line)
-        return line
+
+    def _moved(self, pending, moving):
+        """Reports what pending statements bound; the last `moving` frames may be at a new statement."""
+        statements = self._statements
+        first = len(pending) - moving
+        for i, p in enumerate(pending):
+            if p[3]:
+                self._bind(p)
+            if i >= first:
+                fr = p[0]
+                stmt = statements.at(fr.f_lineno)
+                if stmt is not p[1]:
+                    p[1], p[2], p[3] = stmt, fr.f_lineno, _snapshot(fr, stmt)
 
     def finish(self):
         """The program ended: report what its last statements bound."""
@@ -75,7 +89,9 @@ class Where:
             return
         loc = frame.f_locals
         for target, old in snap.items():
-            obj = _lookup(loc, frame, target)
+            obj = loc.get(target[0], _MISSING) if len(target) == 1 else _MISSING
+            if obj is _MISSING:
+                obj = _lookup(loc, frame, target)
             if obj is not old:
                 snap[target] = obj
                 self._on_bound(".".join(target), obj, line)

@@ -302,8 +302,6 @@ def test_gradcheck(name):
 # --- double backward: grads taken with create_graph=True, differentiated again, against torch -------------
 # Known engine disagreements (strict xfails: an engine fix makes these XPASS, so drop the entry then).
 DOUBLE_GAPS = {
-    "relu": "grad of relu under create_graph does not require grad (torch: ThresholdBackwardBackward0)",
-    "F_relu": "grad of relu under create_graph does not require grad (torch: ThresholdBackwardBackward0)",
     "leaky_relu": "grad of leaky_relu under create_graph does not require grad (torch: LeakyReluBackwardBackward0)",
     "leaky_relu_slope": "grad of leaky_relu under create_graph does not require grad",
     "LeakyReLU": "grad of leaky_relu under create_graph does not require grad",

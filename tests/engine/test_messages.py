@@ -378,7 +378,6 @@ GAPS = {
     "clamp_tensor_and_number_positional_ok": "TypeError (torch accepts clamp(Tensor, number) positionally)",
     "clamp_int_by_float_tensor_ok": "OverflowError (torch promotes to float)",
     "floor_bool": "accepted (torch: NotImplementedError '\"floor_vml_cpu\" not implemented for 'Bool'')",
-    "sign_bool_ok": "numpy UFuncTypeError (torch returns the bool tensor)",
     "round_decimals_ok": "round() takes no decimals",
     "leaky_relu_int": "accepted (torch: NotImplementedError '\"leaky_relu_cpu\" not implemented for 'Long'')",
     "softplus_int": "accepted (torch: NotImplementedError '\"softplus_cpu\" not implemented for 'Long'')",

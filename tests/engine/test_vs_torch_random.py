@@ -350,7 +350,6 @@ def stats():
 
 # Programs that show a known disagreement of the engine with torch (strict xfails: drop once fixed).
 KNOWN_GAPS = {
-    105: "std backward where the std is 0: engine nan, torch 0",
     125: "in-place op on a view of an expanded tensor: engine ValueError (numpy read-only), torch writes",
 }
 
