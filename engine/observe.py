@@ -17,6 +17,8 @@ EVENTS = (
     "on_alloc",  # (numel)                        about to allocate numel elements (may raise)
 )
 
+import contextlib
+
 _observers = []
 
 
@@ -38,3 +40,14 @@ def emit(event, *args):
         fn = getattr(o, event, None)
         if fn is not None:
             fn(*args)
+
+
+@contextlib.contextmanager
+def muted():
+    """Nobody listens inside: for the engine's own bookkeeping (an optimizer's arithmetic, initialisers)."""
+    saved = _observers[:]
+    _observers.clear()
+    try:
+        yield
+    finally:
+        _observers[:] = saved

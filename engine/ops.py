@@ -648,13 +648,13 @@ def _masked(n, g):
 
 
 # --- more reductions --------------------------------------------------------------------------------
-def _var(a, dim=None, correction=1, keepdim=False):
+def _var(a, dim=None, correction=1, keepdim=False, exact=False):
     x = a.astype(np.float64)
     n = a.size if dim is None else int(np.prod([a.shape[d] for d in (dim if isinstance(dim, tuple) else (dim,))]))
     with np.errstate(all="ignore"):
         mean = np.sum(x, axis=dim, keepdims=True) / n
         out = np.sum((x - mean) ** 2, axis=dim, keepdims=keepdim) / np.float64(n - correction)
-    return out.astype(a.dtype)
+    return out if exact else out.astype(a.dtype)
 
 
 def _centered(n):
@@ -685,7 +685,7 @@ def _std_grad(n, g):
 
 op("var", "VarBackward0", ("self",), _var,
    ("2 · (self − mean) · grad / (N − correction)", _var_grad), saves={0: ("self",)})
-op("std", "StdBackward0", ("self",), lambda a, **k: np.sqrt(_var(a, **k)).astype(a.dtype),
+op("std", "StdBackward0", ("self",), lambda a, **k: np.sqrt(_var(a, exact=True, **k)).astype(a.dtype),
    ("(self − mean) · grad / ((N − correction) · result)", _std_grad), saves={0: ("self", "result")})
 
 

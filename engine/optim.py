@@ -1,5 +1,23 @@
 """torch.optim: SGD (with momentum) and Adam, step for step as PyTorch's single-tensor code."""
+import functools
+
+from . import observe
 from .grad_mode import no_grad
+from .ops import OPS
+
+
+def _one_step(step):
+    """An optimizer step is one in-place update per parameter for a watcher, not its arithmetic."""
+
+    @functools.wraps(step)
+    def wrapper(self):
+        with no_grad(), observe.muted():
+            updated = step(self)
+        for p in updated:
+            if observe._observers:
+                observe.emit("on_inplace", p, OPS["sub"], (p,), {})
+
+    return wrapper
 
 
 class Optimizer:
@@ -57,8 +75,9 @@ class SGD(Optimizer):
         super().__init__(params, dict(lr=lr, momentum=momentum, dampening=dampening,
                                       weight_decay=weight_decay, nesterov=nesterov, maximize=maximize))
 
-    @no_grad()
+    @_one_step
     def step(self):
+        updated = []
         for group in self.param_groups:
             lr, momentum = group["lr"], group["momentum"]
             for p in group["params"]:
@@ -76,6 +95,8 @@ class SGD(Optimizer):
                         buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
                     grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
                 p.add_(grad, alpha=-lr)
+                updated.append(p)
+        return updated
 
 
 class Adam(Optimizer):
@@ -86,11 +107,12 @@ class Adam(Optimizer):
         super().__init__(params, dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
                                       amsgrad=amsgrad, maximize=maximize))
 
-    @no_grad()
+    @_one_step
     def step(self):
         from .factories import zeros_like
         from .functions import maximum
 
+        updated = []
         for group in self.param_groups:
             beta1, beta2 = group["betas"]
             for p in group["params"]:
@@ -122,3 +144,5 @@ class Adam(Optimizer):
                 else:
                     denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(group["eps"])
                 p.addcdiv_(exp_avg, denom, value=-step_size)
+                updated.append(p)
+        return updated

@@ -3,15 +3,18 @@ import math
 
 import numpy as np
 
-from .. import factories
+from .. import factories, observe
 from ..grad_mode import no_grad
 
 
-def uniform_(tensor, a=0.0, b=1.0):
-    with no_grad():
-        values = factories._rng["gen"].uniform(a, b, tensor.shape).astype(tensor.dtype.np)
-        tensor.copy_(factories.tensor(values))
+def _fill(tensor, values):
+    with no_grad(), observe.muted():
+        tensor.copy_(factories.from_numpy(np.asarray(values, dtype=tensor.dtype.np)))
     return tensor
+
+
+def uniform_(tensor, a=0.0, b=1.0):
+    return _fill(tensor, factories._rng["gen"].uniform(a, b, tensor.shape))
 
 
 def zeros_(tensor):
@@ -30,10 +33,7 @@ def constant_(tensor, val):
 
 
 def normal_(tensor, mean=0.0, std=1.0):
-    with no_grad():
-        values = factories._rng["gen"].normal(mean, std, tensor.shape).astype(tensor.dtype.np)
-        tensor.copy_(factories.tensor(values))
-    return tensor
+    return _fill(tensor, factories._rng["gen"].normal(mean, std, tensor.shape))
 
 
 def kaiming_uniform_(tensor, a=0.0):
@@ -42,5 +42,3 @@ def kaiming_uniform_(tensor, a=0.0):
     bound = gain * math.sqrt(3.0 / fan_in) if fan_in else 0.0
     return uniform_(tensor, -bound, bound)
 
-
-__all__ = ["uniform_", "zeros_", "ones_", "constant_", "normal_", "kaiming_uniform_", "np"]

@@ -1,7 +1,7 @@
 """nn.Module and the layers a small program needs."""
 import math
 
-from .. import factories
+from .. import factories, observe
 from . import functional as F
 from . import init
 from .parameter import Parameter
@@ -17,10 +17,14 @@ class Module:
         if isinstance(value, Parameter):
             if "_parameters" not in self.__dict__:
                 raise AttributeError("cannot assign parameters before Module.__init__() call")
+            self.__dict__.pop(name, None)
+            self._modules.pop(name, None)
             self._parameters[name] = value
         elif isinstance(value, Module):
             if "_modules" not in self.__dict__:
                 raise AttributeError("cannot assign module before Module.__init__() call")
+            self.__dict__.pop(name, None)
+            self._parameters.pop(name, None)
             self._modules[name] = value
         else:
             self.__dict__.get("_parameters", {}).pop(name, None)
@@ -132,14 +136,18 @@ class Linear(Module):
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
-        self.weight = Parameter(factories.empty(out_features, in_features, dtype=dtype))
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if bias:
-            self.bias = Parameter(factories.empty(out_features, dtype=dtype))
-            bound = 1 / math.sqrt(in_features) if in_features > 0 else 0
-            init.uniform_(self.bias, -bound, bound)
-        else:
-            self.bias = None
+        with observe.muted():  # a watcher sees the initialised parameters, not how they were made
+            self.weight = Parameter(factories.empty(out_features, in_features, dtype=dtype))
+            init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+            if not bias:
+                self.bias = None
+            else:
+                self.bias = Parameter(factories.empty(out_features, dtype=dtype))
+                bound = 1 / math.sqrt(in_features) if in_features > 0 else 0
+                init.uniform_(self.bias, -bound, bound)
+        for p in (self.weight, self.bias):
+            if p is not None and observe._observers:
+                observe.emit("on_tensor", p)
 
     def forward(self, input):
         return F.linear(input, self.weight, self.bias)

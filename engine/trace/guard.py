@@ -59,6 +59,8 @@ SAFE_BUILTINS = """abs all any bin bool callable chr dict divmod enumerate filte
     NameError NotImplementedError OverflowError RuntimeError StopIteration TypeError ValueError
     ZeroDivisionError""".split()
 
+_SAFE_BUILTINS = {name: getattr(builtins, name) for name in SAFE_BUILTINS}
+
 # Refused by name at check time unless the program binds the name itself (`input = torch.randn(3)`);
 # none of them is among the builtins a program gets.
 FORBIDDEN_NAMES = frozenset("""open eval exec compile getattr setattr delattr hasattr globals locals vars dir
@@ -354,6 +356,9 @@ class _Validator(ast.NodeVisitor):
         if attr in FORBIDDEN_ATTRS or attr.startswith(FORBIDDEN_ATTR_PREFIXES):
             self.refuse(f"the attribute {attr!r} is not allowed")
 
+    def visit_Constant(self, node):  # (ast.NodeVisitor's looks for visit_Num and the like first)
+        pass
+
     def visit_Name(self, node):
         if not (node.id == "__name__" and isinstance(node.ctx, ast.Load)):
             self.check_name(node.id)
@@ -455,14 +460,20 @@ def _call(name, *args, keywords=()):
 def _located(new, like):
     """Gives the nodes the instrumenter made (those without a location yet) the location of `like`, the node
     they stand for, as ast.fix_missing_locations would, without walking the program's own nodes."""
+    where = like.lineno, like.col_offset, like.end_lineno, like.end_col_offset
     todo = [new]
     while todo:
         node = todo.pop()
         if "lineno" in node._attributes:
             if hasattr(node, "lineno"):
                 continue  # the program's node, or one located already, with all inside it
-            ast.copy_location(node, like)
-        todo.extend(ast.iter_child_nodes(node))
+            node.lineno, node.col_offset, node.end_lineno, node.end_col_offset = where
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                todo.extend(item for item in value if isinstance(item, ast.AST))
+            elif isinstance(value, ast.AST):
+                todo.append(value)
     return new
 
 
@@ -506,6 +517,9 @@ class _Instrument(ast.NodeTransformer):
 
     def tick(self, node):
         return _stmt(_call("__g_tick", ast.Constant(node.lineno)), node)
+
+    def visit_Constant(self, node):
+        return node
 
     def visit_BinOp(self, node):
         self.generic_visit(node)
@@ -767,7 +781,7 @@ class _Runtime:
                  "__g_settable": self.settable, "__g_method": self.method, "__g_shown": self.shown,
                  "__g_reraise": _reraise, "__g_slice": slice}
         hooks.update({_CHECKED[symbol]: helper for symbol, helper in self.checked.items()})
-        names = {name: getattr(builtins, name) for name in SAFE_BUILTINS}
+        names = dict(_SAFE_BUILTINS)
         names.update(print=self.print, range=self.range, sum=self.sum, pow=self.pow, round=self.round,
                      repr=self.repr, __import__=self.import_)
         return {"__builtins__": names, "__name__": "__main__", **hooks}

@@ -1,5 +1,4 @@
 """run(source) -> Timeline: the guard checks and budgets the program, the recorder watches the engine."""
-import traceback
 import warnings
 
 import numpy as np
@@ -41,9 +40,11 @@ def _describe(e):
     if isinstance(e, SyntaxError):
         return type(e).__name__, e.msg, e.lineno
     line = None
-    for frame in traceback.extract_tb(e.__traceback__):
-        if frame.filename == FILENAME:
-            line = frame.lineno
+    tb = e.__traceback__
+    while tb is not None:  # the innermost line of the program's (traceback.extract_tb would read files)
+        if tb.tb_frame.f_code.co_filename == FILENAME:
+            line = tb.tb_lineno
+        tb = tb.tb_next
     return type(e).__name__, str(e), line
 
 

@@ -73,7 +73,6 @@ GAPS = {
     "cosh": "19.6%: glibc coshf's formula (|x| < ln2/2: 1 + t²/(2(1+t)), t = expm1; else 0.5·e + 0.5/e, e = exp(|x|) "
             "rounded to float32, float32 arithmetic) gives 0%",
     "rsqrt": "27.9%: torch computes 1 / sqrt(x) in float32 (two roundings): 0%",
-    "std": "23.7%: sqrt of the float64 var, rounded once: 0%",
     "norm": "16.2%: float32 sum of squares with fused multiply-add, acc = fma(x, x, acc), then float32 sqrt: 0%",
     "bce": "10%: (t − 1)·max(log1p(−x), −100) − t·max(log(x), −100) in float32, logs in float64 rounded: 3.2%",
 }
