@@ -3,6 +3,7 @@
 An observer is any object with some of the methods named in EVENTS; each gets the engine objects
 involved (never copies), so it must not mutate them.
 """
+import contextlib
 
 EVENTS = (
     "on_tensor",  # (tensor)                     a tensor made by a factory, torch.tensor, nn.Parameter
@@ -16,8 +17,6 @@ EVENTS = (
     "on_free",  # (node)                          a node released its saved tensors
     "on_alloc",  # (numel)                        about to allocate numel elements (may raise)
 )
-
-import contextlib
 
 _observers = []
 
