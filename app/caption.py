@@ -1,0 +1,97 @@
+"""The current step in words: "MulBackward0 sends 6.0 to x and 2.0 to y"."""
+
+from __future__ import annotations
+
+from app.format import short
+
+SYMBOLS = {"add": "+", "sub": "−", "mul": "×", "div": "÷", "matmul": "@", "pow": "**"}
+
+
+def node_name(nodes: dict, nid: int | None) -> str:
+    if nid is None:
+        return "a constant"
+    n = nodes.get(nid)
+    if n is None:
+        return f"node {nid}"
+    return n.get("name") or n.get("grad_fn") or n.get("op") or f"node {nid}"
+
+
+def _join(parts: list[str]) -> str:
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _operands(nodes: dict, event: dict) -> str:
+    names = [node_name(nodes, i) if i is not None else "a number" for i in event.get("inputs") or []]
+    op = event.get("op") or "op"
+    if op in SYMBOLS and len(names) == 2:
+        return f"{names[0]} {SYMBOLS[op]} {names[1]}"
+    return f"{op}({', '.join(names)})"
+
+
+def caption(state: dict, total: int) -> str:
+    """One sentence for the event at step k, prefixed by its line."""
+    event = state.get("event")
+    if event is None:
+        return "Before the program runs. Step forward (→) to watch it build the graph."
+    nodes = state["nodes"]
+    where = f"Line {event['line']}: " if event.get("line") else ""
+    return where + _sentence(event, nodes)
+
+
+def formula(state: dict) -> str:
+    """The local derivative of the step, with its numbers, when the step is a backward node or an op."""
+    event = state.get("event") or {}
+    if event.get("kind") in ("node", "op") and event.get("formula"):
+        return event["formula"]
+    return ""
+
+
+def _sentence(e: dict, nodes: dict) -> str:
+    kind = e["kind"]
+    if kind == "leaf":
+        rg = ", requires_grad=True" if e.get("requires_grad") else ""
+        return f"leaf {e.get('name') or 'tensor'} = {short(e['value'])} is created{rg}."
+    if kind == "op":
+        target = e.get("name") or "a temporary"
+        fn = e.get("grad_fn")
+        tail = f"; grad_fn = {fn}" if fn else " (no grad_fn: not recorded)"
+        saved = [s["name"] for s in e.get("saved") or []]
+        saves = f", which saves {_join(saved)}" if fn and saved else ""
+        return f"{target} = {_operands(nodes, e)} = {short(e['value'])}{tail}{saves}."
+    if kind == "inplace":
+        n = nodes.get(e["id"], {})
+        return (f"{n.get('name') or 'a tensor'} is changed in place by {e.get('op')} "
+                f"→ {short(e.get('value'))} (version {e.get('version')}, grad_fn {e.get('grad_fn')}).")
+    if kind == "backward":
+        api = "torch.autograd.grad" if e.get("api") == "autograd.grad" else f"{node_name(nodes, e['root'])}.backward"
+        retain = ", retain_graph=True" if e.get("retain_graph") else ""
+        return f"{api}() starts (call #{e['call'] + 1}) with gradient {short(e.get('seed'))}{retain}."
+    if kind == "node":
+        if e["name"] == "AccumulateGrad":
+            return f"AccumulateGrad receives {short(e.get('grad_in'))} for {node_name(nodes, e['node'])}.grad."
+        sends = [f"{short(g['value'])} to {node_name(nodes, g.get('to'))}" for g in e.get("grads_out") or []]
+        got = f"receives {short(e.get('grad_in'))} and "
+        return f"{e['name']} {got}sends {_join(sends) or 'nothing'}."
+    if kind == "grad":
+        name = e.get("name") or "tensor"
+        if e.get("before") is None:
+            return f"{name}.grad was None, now {short(e['after'])}."
+        return (f"{name}.grad accumulates: {short(e['before'])} + {short(e['contribution'])} "
+                f"= {short(e['after'])}.")
+    if kind == "zero_grad":
+        name = e.get("name") or "tensor"
+        if e.get("how") == "none":
+            return f"{name}.grad is set to None."
+        return f"{name}.grad.zero_() resets it to 0."
+    if kind == "free":
+        n = nodes.get(e["node"], {})
+        return f"{n.get('grad_fn') or 'the node'} frees its saved tensors (retain_graph is False)."
+    if kind == "print":
+        return "print: " + e["text"].rstrip("\n")
+    if kind == "warning":
+        return f"{e.get('category', 'Warning')}: {e.get('message', '')}"
+    if kind == "error":
+        return f"{e.get('type', 'Error')}: {e.get('message', '')}"
+    return kind

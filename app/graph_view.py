@@ -1,0 +1,194 @@
+"""GraphView: the Bokeh figure of the graph. Built once; each step only updates column data."""
+
+from __future__ import annotations
+
+import panel as pn
+import param
+from bokeh.models import (
+    ColumnDataSource,
+    CustomJS,
+    HoverTool,
+    Range1d,
+    TapTool,
+)
+from bokeh.plotting import figure
+from bokeh.transform import dodge
+from panel.viewable import Viewer
+
+from app import graph_model as gm
+from app.store import Store
+
+# How much of the graph may be in view for its labels to be readable: all labels, or node titles only.
+DETAIL = (9, 16)  # (layers, rows)
+TITLES = (16, 30)
+
+# Labels are thinned out as the view holds more nodes (hover still tells everything).
+_LABEL_TOGGLE = f"""
+const layers = (xr.end - xr.start) / {gm.LAYER_GAP}, rows = (yr.end - yr.start) / {gm.ROW_GAP};
+const detail = layers <= {DETAIL[0]} && rows <= {DETAIL[1]};
+const titles = layers <= {TITLES[0]} && rows <= {TITLES[1]};
+if (title.visible !== (titles && !detail)) {{ title.visible = titles && !detail }}
+for (const r of others) {{ if (r.visible !== detail) {{ r.visible = detail }} }}
+"""
+
+
+class GraphView(Viewer):
+    store = param.ClassSelector(class_=Store)
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        self.boxes = ColumnDataSource(data=self._empty_boxes())
+        self.sinks = ColumnDataSource(data=self._empty_sinks())
+        self.edges = ColumnDataSource(data={c: [] for c in (
+            "x0", "y0", "x1", "y1", "cx0", "cy0", "cx1", "cy1", "edge", "colour", "width", "alpha")})
+        self.flow = ColumnDataSource(data={"x": [], "y": [], "text": []})
+        self.badges = ColumnDataSource(data={"x": [], "y": [], "text": [], "fill": [], "tip": []})
+        self.figure = self._figure()
+        self.pane = pn.pane.Bokeh(self.figure, sizing_mode="stretch_both", min_height=320)
+        self.boxes.selected.on_change("indices", self._on_tap_box)
+        self.sinks.selected.on_change("indices", self._on_tap_sink)
+        self.store.param.watch(self._on_graph, "graph")
+        self.store.param.watch(self._on_state, ["state", "selected"])
+        if self.store.graph is not None:
+            self._on_graph()
+
+    @staticmethod
+    def _empty_boxes() -> dict:
+        cols = ("key", "x", "y", "h") + tuple(gm.box_columns(gm.GraphModel(), {"nodes": {}, "k": -1}).keys())
+        return {c: [] for c in cols}
+
+    @staticmethod
+    def _empty_sinks() -> dict:
+        cols = ("key", "x", "y") + tuple(gm.sink_columns(gm.GraphModel(), {"nodes": {}, "k": -1}).keys())
+        return {c: [] for c in cols}
+
+    def _figure(self):
+        p = figure(
+            x_range=Range1d(0, 10), y_range=Range1d(-5, 1), tools="pan,wheel_zoom,box_zoom,reset",
+            active_scroll="wheel_zoom", toolbar_location="right", sizing_mode="stretch_both",
+            output_backend="canvas", min_border=4,
+        )
+        p.axis.visible = False
+        p.grid.visible = False
+        p.outline_line_color = None
+        p.toolbar.logo = None
+        p.background_fill_color = "#fcfcfc"
+        p.bezier("x0", "y0", "x1", "y1", "cx0", "cy0", "cx1", "cy1", source=self.edges,
+                 line_color="colour", line_width="width", line_alpha="alpha")
+        boxes = p.rect("x", "y", gm.BOX_W, "h", source=self.boxes, fill_color="fill", fill_alpha="alpha",
+                       line_color="line", line_width="width", line_alpha="alpha", line_dash="dash",
+                       border_radius=6)
+        sinks = p.ellipse("x", "y", gm.SINK_W, gm.SINK_H, source=self.sinks, fill_color=gm.COLOURS["sink"],
+                          fill_alpha="alpha", line_color="line", line_width="width", line_alpha="alpha")
+        labels = [
+            p.text("x", dodge("y", 0.24), text="title", source=self.boxes, text_align="center",
+                   text_baseline="middle", text_font_size="11px", text_font_style="bold", text_color="#222"),
+            p.text("x", dodge("y", 0.0), text="value", source=self.boxes, text_align="center",
+                   text_baseline="middle", text_font_size="10.5px", text_color="#222"),
+            p.text("x", dodge("y", -0.24), text="fn", source=self.boxes, text_align="center",
+                   text_baseline="middle", text_font_size="9px", text_font_style="italic", text_color="#555"),
+            p.text("x", dodge("y", -0.58), text="grad", source=self.boxes, text_align="center",
+                   text_baseline="middle", text_font_size="11px", text_font_style="bold",
+                   text_color="#7b2cbf"),
+            p.text("x", "y", text="title", source=self.sinks, text_align="center", text_baseline="middle",
+                   text_font_size="8.5px", text_color="#333"),
+        ]
+        p.scatter("x", "y", source=self.flow, size=1, alpha=0)
+        labels.append(p.text("x", "y", text="text", source=self.flow, text_align="center",
+                             text_baseline="middle", text_font_size="11px", text_font_style="bold",
+                             text_color=gm.COLOURS["flow"], background_fill_color="white",
+                             background_fill_alpha=0.9, padding=2))
+        p.circle("x", "y", radius=0.13, source=self.badges, fill_color="fill", line_color="#555")
+        labels.append(p.text("x", "y", text="text", source=self.badges, text_align="center",
+                             text_baseline="middle", text_font_size="9px", text_color="#222"))
+        p.add_tools(
+            TapTool(renderers=[boxes, sinks]),
+            HoverTool(renderers=[boxes], tooltips=[("node", "@title"), ("value", "@tip_value"),
+                                                  ("grad", "@tip_grad"), ("grad_fn", "@fn")]),
+            HoverTool(renderers=[sinks], tooltips=[("AccumulateGrad", "@tip_value"), ("grad", "@tip_grad")]),
+        )
+        for r in p.renderers:  # the store's `selected` draws the outline: Bokeh's selection look is not used
+            r.selection_glyph = None
+            r.nonselection_glyph = None
+        title_only = p.text("x", "y", text="title", source=self.boxes, text_align="center", text_baseline="middle",
+                            text_font_size="9px", text_font_style="bold", text_color="#222")
+        title_only.selection_glyph = title_only.nonselection_glyph = None
+        toggle = CustomJS(args={"xr": p.x_range, "yr": p.y_range, "title": title_only, "others": labels},
+                          code=_LABEL_TOGGLE)
+        for r in (p.x_range, p.y_range):
+            r.js_on_change("start", toggle)
+            r.js_on_change("end", toggle)
+        self._labels = [title_only, *labels]
+        return p
+
+    def _on_tap_box(self, attr, old, new):
+        self._tapped(self.boxes, new)
+
+    def _on_tap_sink(self, attr, old, new):
+        self._tapped(self.sinks, new)
+
+    def _tapped(self, source: ColumnDataSource, indices: list[int]) -> None:
+        if indices:
+            key = source.data["key"][indices[0]]
+            source.selected.indices = []  # so that tapping the same node again is seen again
+            if key.startswith("a") or self.store.state["nodes"].get(int(key[1:])) is not None:
+                self.store.select(key)
+
+    def _on_graph(self, *events):
+        model = self.store.graph
+        static = gm.static_columns(model)
+        state = self.store.state
+        x0, x1, y0, y1 = model.extent
+        # At least a few layers and rows in view, so small graphs do not turn into giant boxes.
+        width, height = max(x1 - x0, 4.5 * gm.LAYER_GAP), max(y1 - y0, 5 * gm.ROW_GAP)
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        layers, rows = width / gm.LAYER_GAP, height / gm.ROW_GAP
+        detail = layers <= DETAIL[0] and rows <= DETAIL[1]
+        with pn.io.hold():
+            self.boxes.selected.indices = []
+            self.sinks.selected.indices = []
+            self.boxes.data = {**static["boxes"], **gm.box_columns(model, state, self.store.selected)}
+            self.sinks.data = {**static["sinks"], **gm.sink_columns(model, state, self.store.selected)}
+            self.edges.data = {**gm.edge_geometry(model), **gm.edge_columns(model, state)}
+            self.flow.data = gm.flow_columns(model, state)
+            self.badges.data = gm.badge_columns(model, state)
+            self.figure.x_range.update(start=cx - width / 2, end=cx + width / 2,
+                                       reset_start=cx - width / 2, reset_end=cx + width / 2)
+            self.figure.y_range.update(start=cy - height / 2, end=cy + height / 2,
+                                       reset_start=cy - height / 2, reset_end=cy + height / 2)
+            for r in self._labels[1:]:
+                r.visible = detail
+            self._labels[0].visible = layers <= TITLES[0] and rows <= TITLES[1] and not detail
+
+    def _on_state(self, *events):
+        model, state = self.store.graph, self.store.state
+        if model is None or state is None or any(e.name == "graph" for e in events):
+            return
+        selected = self.store.selected
+        with pn.io.hold():
+            _patch(self.boxes, gm.box_columns(model, state, selected))
+            _patch(self.sinks, gm.sink_columns(model, state, selected))
+            _patch(self.edges, gm.edge_columns(model, state))
+            _patch(self.flow, gm.flow_columns(model, state))
+            _patch(self.badges, gm.badge_columns(model, state))
+
+    def __panel__(self):
+        return self.pane
+
+
+def _patch(source: ColumnDataSource, columns: dict[str, list]) -> None:
+    """Send only what changed: a patch of the changed rows, whole columns when many rows change, and the
+    whole data when the number of rows changes (then `columns` must hold every column of the source)."""
+    data = source.data
+    if any(len(data[name]) != len(new) for name, new in columns.items()):
+        source.data = columns
+        return
+    patches: dict[str, list] = {}
+    for name, new in columns.items():
+        changed = [(i, v) for i, (o, v) in enumerate(zip(data[name], new)) if o != v]
+        if len(changed) > 50:
+            data[name] = new
+        elif changed:
+            patches[name] = changed
+    if patches:
+        source.patch(patches)

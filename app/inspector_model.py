@@ -1,0 +1,86 @@
+"""What the inspector lists for the clicked node at step k, as (label, text) rows."""
+
+from __future__ import annotations
+
+from app.caption import node_name
+from app.format import short
+
+
+def next_functions(nodes: dict, node: dict) -> str:
+    """PyTorch's `grad_fn.next_functions`, e.g. `((AccumulateGrad, 0), (None, 0))`."""
+    if not node.get("grad_fn"):
+        return "—"
+    parts = []
+    for i in node.get("inputs") or []:
+        n = nodes.get(i) if i is not None else None
+        if n is None:
+            fn = "None"
+        elif n["kind"] == "leaf":
+            fn = "AccumulateGrad" if n.get("requires_grad") else "None"
+        else:
+            fn = n.get("grad_fn") or "None"
+        parts.append(f"({fn}, 0)")
+    return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
+
+
+def last_formula(events: list[dict], k: int, nid: int, name: str | None = None) -> str | None:
+    """The formula with numbers from this node's latest backward step at or before k."""
+    for e in reversed(events[: k + 1]):
+        if e["kind"] == "node" and e["node"] == nid and (name is None or e["name"] == name):
+            return e.get("formula") or None
+    return None
+
+
+def rows(events: list[dict], state: dict, selected: str | None) -> tuple[str, list[tuple[str, str]]]:
+    """(heading, rows) for the node with key `t<id>` or `a<id>`; a hint when nothing is selected."""
+    if not selected:
+        return "Inspector", [("", "Click a node in the graph to see its value, grad and grad_fn.")]
+    nodes = state["nodes"]
+    nid = int(selected[1:])
+    node = nodes.get(nid)
+    if node is None:
+        return "Inspector", [("", "This node has not been computed yet at this step.")]
+    if selected.startswith("a"):
+        return _sink(events, state, nid, node)
+    k = state["k"]
+    heading = node.get("name") or node.get("grad_fn") or node.get("op") or f"node {nid}"
+    out = [
+        ("value", short(node["value"], limit=64)),
+        ("grad", short(node.get("grad"), limit=64)),
+        ("shape", f"torch.Size({list(node.get('shape') or [])})"),
+        ("dtype", f"torch.{node.get('dtype')}"),
+        ("requires_grad", str(bool(node.get("requires_grad")))),
+        ("is_leaf", str(node["kind"] == "leaf" or not node.get("grad_fn"))),
+        ("grad_fn", node.get("grad_fn") or "None"),
+    ]
+    if node.get("grad_fn"):
+        inputs = ", ".join(node_name(nodes, i) if i is not None else "a number" for i in node.get("inputs") or [])
+        out.append(("inputs", inputs or "—"))
+        out.append(("next_functions", next_functions(nodes, node)))
+        saved = node.get("saved") or []
+        if saved:
+            state_word = "freed" if node.get("freed") else "kept"
+            listed = ", ".join(
+                f"{s['name']} = {node_name(nodes, s.get('node')) if s.get('node') is not None else 'result'}"
+                for s in saved
+            )
+            out.append(("saved tensors", f"{listed} ({state_word})"))
+        else:
+            out.append(("saved tensors", "none"))
+    out.append(("version", str(node.get("version") or 0)))
+    with_numbers = last_formula(events, k, nid) if node.get("grad_fn") else None
+    if with_numbers:
+        out.append(("vjp", with_numbers))
+    elif node.get("formula"):
+        out.append(("vjp", node["formula"]))
+    return heading, out
+
+
+def _sink(events: list[dict], state: dict, nid: int, leaf: dict) -> tuple[str, list[tuple[str, str]]]:
+    name = leaf.get("name") or "leaf"
+    out = [
+        ("accumulates into", f"{name}.grad"),
+        (f"{name}.grad", short(leaf.get("grad"), limit=64)),
+        ("vjp", f"{name}.grad += grad  (first time: {name}.grad = grad)"),
+    ]
+    return "AccumulateGrad", out

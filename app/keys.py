@@ -1,0 +1,27 @@
+"""ArrowKeys: counts presses of ← and → anywhere on the page (not while typing in the editor or a field)."""
+
+from __future__ import annotations
+
+import param
+from panel.custom import JSComponent
+
+
+class ArrowKeys(JSComponent):
+    left = param.Integer(default=0)
+    right = param.Integer(default=0)
+
+    _esm = """
+export function render({ model }) {
+  const typing = (e) => e.composedPath().some((el) => el.classList && (
+    el.classList.contains('ace_editor') || el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' ||
+    el.tagName === 'SELECT'))
+  const onKey = (e) => {
+    if (e.altKey || e.ctrlKey || e.metaKey || typing(e)) { return }
+    if (e.key === 'ArrowLeft') { model.left += 1; e.preventDefault() }
+    else if (e.key === 'ArrowRight') { model.right += 1; e.preventDefault() }
+  }
+  document.addEventListener('keydown', onKey)
+  model.on('remove', () => document.removeEventListener('keydown', onKey))
+  return document.createElement('span')
+}
+"""

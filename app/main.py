@@ -1,0 +1,7 @@
+"""`panel serve app/main.py`: one page per session, from the URL's query (?example=, ?code=, &step=)."""
+
+import panel as pn
+
+from app.page import create
+
+create(dict(pn.state.session_args)).servable(title="Autograd Explorer")

@@ -1,0 +1,125 @@
+"""The whole page for one session, built from a query dict, with no server needed."""
+
+from __future__ import annotations
+
+from html import escape
+
+import panel as pn
+
+from app import links
+from app.builder import Builder
+from app.console import Console
+from app.controls import Controls
+from app.grad_history import GradHistory
+from app.graph_view import GraphView
+from app.inspector import Inspector
+from app.program import Program
+from app.store import Store
+
+TITLE = "Autograd Explorer"
+ACCENT = "#3b5b92"
+
+SIDEBAR_WIDTH = 400
+
+
+class Explorer:
+    """One session's store and views; `page()` composes them (a header, the program on the left, the graph
+    and its panels on the right). Panel templates cost about a second per session here, so none is used."""
+
+    def __init__(self, query: dict | None = None):
+        pn.extension("codeeditor", notifications=False)
+        link = links.parse(query or {})
+        self.store = Store()
+        self.store.load(link.source, step=link.step, example=link.example)
+        if link.problem:
+            self.store.problem = link.problem
+        self.graph = GraphView(store=self.store)
+        self.controls = Controls(store=self.store)
+        self.inspector = Inspector(store=self.store)
+        self.history = GradHistory(store=self.store)
+        self.console = Console(store=self.store)
+        self.program = Program(store=self.store, figure=self.graph.figure)
+        self.builder = Builder(store=self.store)
+        self.alert = pn.pane.HTML(
+            f'<div class="link-problem">⚠ {escape(self.store.problem)}</div>', visible=bool(self.store.problem),
+            sizing_mode="stretch_width", margin=(4, 10), stylesheets=[_ALERT_CSS],
+        )
+
+    def sidebar(self) -> pn.Column:
+        return pn.Column(
+            self.program,
+            _section("Visual builder · writes the code above and reruns it", self.builder),
+            pn.pane.HTML(_LEGEND, margin=(6, 10)),
+            width=SIDEBAR_WIDTH, sizing_mode="stretch_height", scroll=True, css_classes=["sidebar"],
+            styles={"background": "#f7f8fa", "border-right": "1px solid #e1e4e8"},
+        )
+
+    def main(self) -> pn.Column:
+        panels = pn.Row(
+            _card("Inspector", self.inspector, "inspector-card"),
+            _card(".grad history", self.history, "history-card"),
+            _card("Console", self.console, "console-card"),
+            sizing_mode="stretch_width", height=250,
+        )
+        graph = pn.Column(self.graph, sizing_mode="stretch_both", min_height=300,
+                          styles={"border": "1px solid #e3e3e3", "border-radius": "4px"}, margin=(0, 8))
+        return pn.Column(self.alert, self.controls, graph, panels, sizing_mode="stretch_both")
+
+    def page(self) -> pn.Column:
+        header = pn.pane.HTML(_HEADER, sizing_mode="stretch_width", height=48, margin=0,
+                              styles={"background": ACCENT})
+        return pn.Column(header, pn.Row(self.sidebar(), self.main(), sizing_mode="stretch_both"),
+                         sizing_mode="stretch_both", margin=0)
+
+
+def _section(title: str, body) -> pn.Column:
+    return pn.Column(
+        pn.pane.HTML(f'<div class="section-title">{title}</div>', margin=(12, 10, 0, 10), stylesheets=[_TITLE_CSS]),
+        body, sizing_mode="stretch_width",
+    )
+
+
+def _card(title: str, body, css: str) -> pn.Column:
+    return pn.Column(
+        pn.pane.HTML(f'<div class="section-title">{title}</div>', margin=(2, 8, 0, 8), stylesheets=[_TITLE_CSS]),
+        body, sizing_mode="stretch_both", css_classes=[css], margin=(6, 4),
+        styles={"border": "1px solid #e3e3e3", "border-radius": "4px", "overflow": "auto", "background": "white"},
+    )
+
+
+_ALERT_CSS = """
+.link-problem { background: #fff4e5; border: 1px solid #f0a500; border-radius: 4px; padding: 8px 12px;
+  font-size: 14px; color: #663c00; }
+"""
+
+_TITLE_CSS = """
+.section-title { font-size: 11.5px; font-weight: 700; letter-spacing: .06em; text-transform: uppercase;
+  color: #3b5b92; }
+"""
+
+
+def create(query: dict | None = None) -> pn.Column:
+    """The full page for a query dict like {"example": slug, "code": base64url, "step": k|"end"}."""
+    return Explorer(query).page()
+
+
+_HEADER = f"""
+<div style="display:flex;align-items:baseline;gap:14px;padding:10px 18px;color:white;
+  font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif">
+  <span style="font-size:20px;font-weight:600">{TITLE}</span>
+  <span style="font-size:13px;opacity:.85">PyTorch's autograd, one backward step at a time</span>
+</div>
+"""
+
+
+_LEGEND = """
+<div style="font-size:12px;color:#444;line-height:1.7">
+<span style="background:#add8e6;border:1px solid #555;padding:0 6px;border-radius:3px">leaf</span>
+<span style="background:#d3d3d3;border:1px solid #555;padding:0 6px;border-radius:3px">op (grad_fn)</span>
+<span style="background:#caff70;border:1px solid #555;padding:0 6px;border-radius:3px">output</span>
+<span style="background:#ececec;border:1px solid #555;padding:0 6px;border-radius:10px">AccumulateGrad</span>
+<span style="background:#ffa500;border:1px solid #555;padding:0 5px;border-radius:9px">saved</span>
+<span style="color:#d62728;font-weight:bold">→ gradient flowing</span><br>
+Keys: ← → step. Click a node to inspect it; scroll to zoom.
+</div>
+"""

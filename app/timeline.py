@@ -1,0 +1,47 @@
+"""The one door to the recorder: run a program into a Timeline, and the state shown at step k.
+
+Also small pure helpers over `timeline.events` that several views share.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.trace import state_at  # noqa: F401  (the app's only way in to the engine)
+from engine.trace.isolated import run_isolated
+
+
+def run(source: str, **limits: Any) -> Any:
+    """Under `panel serve` the program runs in a child process with a hard time and memory wall (a public
+    server must not hang on one C-level call the guard cannot size); in Pyodide it runs in place."""
+    return run_isolated(source, **limits)
+
+STEP_KINDS = ("node", "grad", "free")
+
+
+def backward_starts(events: list[dict]) -> list[int]:
+    """Indices of the events that start a backward (or autograd.grad) call."""
+    return [i for i, e in enumerate(events) if e["kind"] == "backward"]
+
+
+def last_step_index(events: list[dict]) -> list[int | None]:
+    """For every k, the index of the latest `node` event of the backward call running at k, or None."""
+    out: list[int | None] = []
+    current = None
+    for i, e in enumerate(events):
+        kind = e["kind"]
+        if kind == "node":
+            current = i
+        elif kind not in STEP_KINDS:
+            current = None
+        out.append(current)
+    return out
+
+
+def error_of(timeline: Any) -> dict | None:
+    events = timeline.events
+    return events[-1] if events and events[-1]["kind"] == "error" else None
+
+
+def has_graph(timeline: Any) -> bool:
+    return any(e["kind"] in ("leaf", "op") for e in timeline.events)

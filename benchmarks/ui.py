@@ -1,0 +1,204 @@
+"""UI latency of the explorer, measured in Chromium against `panel serve app/main.py`.
+
+    .venv/bin/python benchmarks/ui.py [--steps 40] [--sessions 20]
+
+Prints, for a ~100-node graph and a ~1,000-node scalar-op MLP: the median time from a step (→ key) to the
+graph and the inspector (a node is selected) repainted; the time to lay the big graph out; and for N
+concurrent sessions stepping at once, the p95 step latency, errors, and whether any session saw another's
+program. First it measures the floor: the same key → repaint round trip for a trivial Panel app (one
+text box), which says how fast this machine is right now.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "app")]
+
+from browser import CHROMIUM, CHROMIUM_ARGS, NODE_XY, VIEWPORT, panel_server  # noqa: E402
+from playwright.async_api import async_playwright  # noqa: E402
+
+from app import graph_model  # noqa: E402
+from app import timeline as tl  # noqa: E402
+from app.examples import BY_SLUG  # noqa: E402
+from app.links import encode_code  # noqa: E402
+
+# Presses → (or ←) and resolves with the milliseconds until the step counter has changed and the browser
+# has painted the frame after it. The counter, graph sources and inspector arrive in one batch.
+STEP_JS = """
+async (key) => {
+  const deep = (root, sel) => {
+    const hit = root.querySelector(sel)
+    if (hit) return hit
+    for (const el of root.querySelectorAll('*')) {
+      if (el.shadowRoot) { const found = deep(el.shadowRoot, sel); if (found) return found }
+    }
+    return null
+  }
+  window.__counter = window.__counter && window.__counter.isConnected ? window.__counter : deep(document, '.counter')
+  const counter = window.__counter
+  const before = counter.textContent
+  const frame = () => new Promise((resolve) => requestAnimationFrame(resolve))
+  const t0 = performance.now()
+  document.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, composed: true }))
+  while (true) {
+    await frame()
+    const now = window.__counter.isConnected ? window.__counter : deep(document, '.counter')
+    window.__counter = now
+    if (now && now.textContent !== before) break
+    if (performance.now() - t0 > 10000) return -1
+  }
+  await frame()
+  return performance.now() - t0
+}
+"""
+
+async def open_page(browser, url: str, query: str):
+    context = await browser.new_context(viewport=VIEWPORT)
+    page = await context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    await page.goto(f"{url}?{query}")
+    await page.wait_for_selector(".caption-text", timeout=60_000)
+    return context, page, errors
+
+
+async def select_node(page, key: str) -> None:
+    xy = await page.evaluate(NODE_XY, key)
+    if xy:
+        await page.mouse.click(*xy)
+        await page.wait_for_selector(".inspector h3", timeout=10_000)
+
+
+async def step_times(page, steps: int, key: str = "ArrowRight") -> list[float]:
+    times = []
+    for _ in range(steps):
+        ms = await page.evaluate(STEP_JS, key)
+        if ms >= 0:
+            times.append(ms)
+    return times
+
+
+FLOOR_APP = """
+import panel as pn
+from app.html_box import HtmlBox
+from app.keys import ArrowKeys
+
+keys = ArrowKeys(width=0, height=0)
+box = HtmlBox('<span class="counter">step 0 / 1</span><div class="caption-text">-</div>', width=200, height=30)
+
+
+def step(event):
+    box.text = f'<span class="counter">step {event.new} / 1</span><div class="caption-text">-</div>'
+
+
+keys.param.watch(step, "right")
+pn.Column(keys, box.pane).servable()
+"""
+
+
+async def floor(browser, steps: int) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        script = Path(folder) / "main.py"
+        script.write_text(FLOOR_APP)
+        with panel_server(app=str(script)) as url:
+            context, page, _ = await open_page(browser, url, "")
+            await step_times(page, 3)
+            times = await step_times(page, steps)
+            print(f"floor: a trivial Panel app, key → repaint: median {statistics.median(times):6.1f} ms,"
+                  f" p95 {percentile(times, 95):6.1f} ms")
+            await context.close()
+
+
+def start_step(slug: str) -> int:
+    """Just before the first backward call: the steps measured then cover backward node steps."""
+    events = tl.run(BY_SLUG[slug].source).events
+    return max(tl.backward_starts(events)[0] - 2, 0)
+
+
+def layout_ms(slug: str) -> tuple[int, float]:
+    timeline = tl.run(BY_SLUG[slug].source)
+    nodes = tl.state_at(timeline, len(timeline.events) - 1)["nodes"]
+    start = time.perf_counter()
+    model = graph_model.build(timeline.events, nodes)
+    return len(model.boxes) + len(model.sinks), (time.perf_counter() - start) * 1000
+
+
+async def single(browser, url: str, slug: str, steps: int) -> None:
+    context, page, errors = await open_page(browser, url, f"example={slug}&step={start_step(slug)}")
+    await select_node(page, "t0")
+    await step_times(page, 3)  # warm up
+    times = await step_times(page, steps)
+    nodes, lay = layout_ms(slug)
+    print(f"{slug:12s} {nodes:5d} graph nodes: step → graph + inspector painted:"
+          f" median {statistics.median(times):6.1f} ms, p95 {percentile(times, 95):6.1f} ms over {len(times)} steps;"
+          f" layout {lay:.1f} ms;"
+          f" page errors: {len(errors)}")
+    await context.close()
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))] if ordered else float("nan")
+
+
+def session_program(i: int) -> str:
+    return f"import torch\n\nx = torch.tensor({i}.0, requires_grad=True)\ny = x * x * {i + 1}\ny.backward()\n" \
+           f"print('session {i}', x.grad)\n"
+
+
+async def concurrent(browser, url: str, sessions: int, steps: int) -> None:
+    opened = [await open_page(browser, url, f"code={encode_code(session_program(i))}&step=-1")
+              for i in range(sessions)]
+
+    async def run(page) -> list[float]:
+        forward = await step_times(page, steps)
+        back = await step_times(page, steps // 2, "ArrowLeft")
+        return forward + back
+
+    start = time.perf_counter()
+    results = await asyncio.gather(*(run(page) for _, page, _ in opened))
+    wall = time.perf_counter() - start
+    leaks = 0
+    for i, (_, page, _) in enumerate(opened):
+        await page.keyboard.press("End")
+        source = await page.locator(".editor .ace_editor").evaluate("el => el.env.editor.getValue()")
+        leaks += source != session_program(i)
+    times = [t for r in results for t in r]
+    errors = sum(len(e) for _, _, e in opened)
+    print(f"{sessions} concurrent sessions, {len(times)} steps in {wall:.1f} s: p95 {percentile(times, 95):.1f} ms,"
+          f" median {statistics.median(times):.1f} ms; page errors: {errors}; sessions showing another's program: "
+          f"{leaks}")
+    for context, _, _ in opened:
+        await context.close()
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--steps", type=int, default=40)
+    parser.add_argument("--sessions", type=int, default=20)
+    parser.add_argument("--only", choices=["floor", "small", "big", "sessions"], help="run one measure only")
+    args = parser.parse_args()
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        if args.only in (None, "floor"):
+            await floor(browser, args.steps)
+        with panel_server() as url:
+            if args.only in (None, "small"):
+                await single(browser, url, "chain-100", args.steps)
+            if args.only in (None, "big"):
+                await single(browser, url, "scalar-mlp", args.steps)
+            if args.only in (None, "sessions"):
+                await concurrent(browser, url, args.sessions, 10)
+        await browser.close()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,173 @@
+"""Helpers shared by the browser tests and benchmarks/ui.py: a `panel serve` of the app on a free port,
+Chromium through Playwright, the real-PyTorch oracle, and reading what the page shows."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+TORCH_PYTHON = ROOT / ".venv-torch" / "bin" / "python"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+VIEWPORT = {"width": 1280, "height": 800}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def panel_server(extra_args: tuple[str, ...] = (), app: str = "app/main.py"):
+    """Serve a Panel script (the explorer's app/main.py) on a free port; yields the app's URL."""
+    port = free_port()
+    ARTIFACTS.mkdir(exist_ok=True)
+    log = open(ARTIFACTS / f"panel-serve-{port}.log", "w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "panel", "serve", app, "--port", str(port), "--address", "127.0.0.1",
+         "--allow-websocket-origin", f"127.0.0.1:{port}", *extra_args],
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": str(ROOT)},
+    )
+    url = f"http://127.0.0.1:{port}/{Path(app).stem}"
+    try:
+        deadline = time.time() + 60
+        while True:
+            try:
+                urllib.request.urlopen(url, timeout=5).read()
+                break
+            except OSError:
+                if proc.poll() is not None or time.time() > deadline:
+                    raise RuntimeError(f"panel serve did not start; see {log.name}") from None
+                time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+def open_app(page, url: str, query: str = "") -> None:
+    page.goto(url + (("?" + query) if query else ""))
+    page.wait_for_selector(".caption-text", timeout=30_000)
+    page.wait_for_function("() => !document.querySelector('.pn-loading')", timeout=30_000)
+
+
+def counter(page) -> tuple[int, int]:
+    text = page.locator(".counter").inner_text()
+    shown, total = text.replace("step", "").split("/")
+    return int(shown), int(total)
+
+
+def wait_counter(page, shown: int, timeout_ms: float = 10_000) -> None:
+    wait_for(lambda: counter(page)[0] == shown, timeout_ms)
+
+
+def wait_for(check, timeout_ms: float = 10_000) -> None:
+    deadline = time.time() + timeout_ms / 1000
+    while not check():
+        if time.time() > deadline:
+            raise TimeoutError("the page did not show it in time")
+        time.sleep(0.02)
+
+
+def editor_text(page) -> str:
+    return page.locator(".editor .ace_editor").evaluate("el => el.env.editor.getValue()")
+
+
+def console_stdout(page) -> str:
+    return page.locator(".console pre.stdout").text_content()
+
+
+def console_stderr(page) -> str:
+    el = page.locator(".console pre.stderr")
+    return el.text_content() if el.count() else ""
+
+
+def grads_shown(page) -> dict[str, str]:
+    out = {}
+    for span in page.locator(".now .g").all():
+        out[span.get_attribute("data-name")] = span.locator("b").inner_text()
+    return out
+
+
+# Pixel position of a graph node (by its key, e.g. "t0") inside the page, from Bokeh's own scales.
+NODE_XY = """
+(key) => {
+  for (const pv of Bokeh.index.all_views()) {
+    if (!pv.frame || !pv.renderer_views) continue;
+    for (const [model, rv] of pv.renderer_views) {
+      const data = model.data_source && model.data_source.data;
+      if (!data || !data.key) continue;
+      const i = [...data.key].indexOf(key);
+      if (i < 0) continue;
+      const box = pv.canvas_view.el.getBoundingClientRect();
+      return [box.left + pv.frame.x_scale.compute(data.x[i]), box.top + pv.frame.y_scale.compute(data.y[i])];
+    }
+  }
+  return null;
+}
+"""
+
+
+def node_xy(page, key: str) -> tuple[float, float]:
+    xy = page.evaluate(NODE_XY, key)
+    if xy is None:
+        raise LookupError(f"node {key} is not on the canvas")
+    return xy[0], xy[1]
+
+
+class Oracle:
+    """One long-lived real-PyTorch process: runs a program, returns stdout, warnings, error and .grads."""
+
+    SCRIPT = r'''
+import contextlib, io, json, re, sys, warnings
+import torch
+for line in sys.stdin:
+    job = json.loads(line)
+    ns, out = {}, io.StringIO()
+    error = None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            with contextlib.redirect_stdout(out):
+                exec(compile(job["source"], "<program>", "exec"), ns)
+        except Exception as e:
+            error = {"type": type(e).__name__, "message": str(e)}
+    grads = {}
+    for name in job["names"]:
+        try:
+            g = eval(re.sub(r"\.(\d+)", r"[\1]", name) + ".grad", ns)
+        except Exception:
+            continue
+        grads[name] = None if g is None else g.tolist()
+    warns = [{"category": w.category.__name__, "message": str(w.message)} for w in caught]
+    print(json.dumps({"stdout": out.getvalue(), "error": error, "grads": grads, "warnings": warns}), flush=True)
+'''
+
+    def __init__(self):
+        self.proc = subprocess.Popen([str(TORCH_PYTHON), "-c", self.SCRIPT], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True, cwd=ROOT)
+
+    def run(self, source: str, names: list[str] = ()) -> dict:
+        self.proc.stdin.write(json.dumps({"source": source, "names": list(names)}) + "\n")
+        self.proc.stdin.flush()
+        return json.loads(self.proc.stdout.readline())
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait(10)

@@ -1,0 +1,44 @@
+"""The page builds without a server for every example and link, and sessions share no state."""
+
+import pytest
+
+from app.examples import EXAMPLES
+from app.page import Explorer, create
+
+
+@pytest.mark.parametrize("slug", [e.slug for e in EXAMPLES if not e.slug.startswith("scalar")])
+def test_every_example_builds_and_steps_through(slug):
+    explorer = Explorer({"example": slug, "step": "end"})
+    store = explorer.store
+    assert store.k == store.last
+    store.select("t0")
+    for k in range(store.last, -2, -max(1, store.last // 25)):
+        store.goto(k)
+    assert explorer.controls.caption.text
+    assert "Click a node" not in explorer.inspector.box.text
+
+
+def test_create_returns_a_page_and_shows_link_problems():
+    page = create({"code": ["%%%"]})
+    assert page is not None
+    explorer = Explorer({"code": ["%%%"]})
+    assert explorer.alert.visible and "broken" in explorer.alert.object
+
+
+def test_sessions_are_isolated():
+    one, two = Explorer({"example": "accumulate"}), Explorer({"example": "accumulate"})
+    one.store.load("import torch\nx = torch.tensor(1.0)\nprint(x)\n")
+    one.store.goto(0)
+    one.store.select("t0")
+    assert two.store.source != one.store.source and two.store.selected is None
+    assert two.program.editor.value == two.store.source
+    assert "tensor(1.)" not in two.console.box.text
+
+
+def test_failed_rerun_keeps_the_last_good_graph():
+    explorer = Explorer({"example": "accumulate"})
+    graph = explorer.store.graph
+    explorer.store.load("import torch\nx = (\n")
+    assert explorer.store.graph is graph
+    assert "SyntaxError" in explorer.console.box.text
+    assert explorer.program.editor.annotations and explorer.program.editor.annotations[0]["type"] == "error"

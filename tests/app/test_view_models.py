@@ -1,0 +1,146 @@
+"""Views as pure functions of (timeline, k): the data each Bokeh source and pane gets."""
+
+import pytest
+
+from app import graph_model as gm
+from app import timeline as tl
+from app.caption import caption
+from app.console import console_parts
+from app.history_model import history
+from app.inspector_model import rows
+
+PROGRAM = """import torch
+
+x = torch.tensor(3.0, requires_grad=True)
+y = torch.tensor(2.0, requires_grad=True)
+z = x * y + x
+z.backward()
+print(x.grad)
+"""
+
+
+@pytest.fixture
+def mul(record):
+    timeline = record(PROGRAM)
+    events = timeline.events
+    final = tl.state_at(timeline, len(events) - 1)
+    return timeline, gm.build(events, final["nodes"])
+
+
+def index_of(events, **match):
+    return next(i for i, e in enumerate(events) if all(e.get(k) == v for k, v in match.items()))
+
+
+def by_name(model, state, column):
+    cols = gm.box_columns(model, state)
+    return {state["nodes"][n]["name"]: cols[column][i] for i, n in enumerate(model.boxes)
+            if n in state["nodes"] and state["nodes"][n]["name"]}
+
+
+def test_graph_has_leaves_ops_sinks_and_fan_in(mul):
+    timeline, model = mul
+    kinds = sorted(model.kinds.values())
+    assert kinds.count("leaf") == 2 and kinds.count("output") == 1 and kinds.count("op") == 1
+    assert len(model.sinks) == 2
+    x = next(n for n in model.boxes if model.kinds[n] == "leaf")
+    users = [v for u, v in model.edges if u == gm.key(x)]
+    assert len(users) == 2, "x feeds both the product and the sum"
+    xs = {k: p[0] for k, p in model.pos.items()}
+    for u, v in model.edges:
+        assert xs[u] < xs[v]
+
+
+def test_nodes_appear_step_by_step_and_grads_only_after_their_grad_event(mul):
+    timeline, model = mul
+    events = timeline.events
+    before = gm.box_columns(model, tl.state_at(timeline, -1))
+    assert set(before["alpha"]) == {gm.GHOST_ALPHA} and set(before["title"]) == {""}
+    forward_done = tl.backward_starts(events)[0] - 1
+    built = tl.state_at(timeline, forward_done)
+    assert set(gm.box_columns(model, built)["alpha"]) == {1.0}
+    assert set(by_name(model, built, "grad").values()) == {""}
+    k_x = index_of(events, kind="grad", name="x")
+    assert by_name(model, tl.state_at(timeline, k_x - 1), "grad")["x"] == ""
+    assert by_name(model, tl.state_at(timeline, k_x), "grad")["x"] == "grad 3.0"
+
+
+def test_backward_step_highlights_node_and_labels_the_flowing_grads(mul):
+    timeline, model = mul
+    events = timeline.events
+    k = index_of(events, kind="node", name="MulBackward0")
+    state = tl.state_at(timeline, k)
+    active = gm.active_key(model, state)
+    assert model.kinds[int(active[1:])] == "op"
+    assert sorted(gm.flow_columns(model, state)["text"]) == ["2.0", "3.0"]
+    edges = gm.edge_columns(model, state)
+    segments = gm.edge_geometry(model)["edge"]
+    assert len({segments[i] for i, c in enumerate(edges["colour"]) if c == gm.COLOURS["flow"]}) == 2
+    cols = gm.box_columns(model, state)
+    assert cols["line"][model.boxes.index(int(active[1:]))] == gm.COLOURS["active"]
+    k_acc = index_of(events, kind="node", name="AccumulateGrad")
+    assert gm.active_key(model, tl.state_at(timeline, k_acc)).startswith("a")
+
+
+def test_saved_tensors_orange_then_grey_once_freed(mul):
+    timeline, model = mul
+    events = timeline.events
+    k_free = index_of(events, kind="free")
+    assert gm.COLOURS["saved"] in gm.badge_columns(model, tl.state_at(timeline, k_free - 1))["fill"]
+    after = gm.badge_columns(model, tl.state_at(timeline, k_free))
+    assert gm.COLOURS["freed"] in after["fill"] and gm.COLOURS["saved"] not in after["fill"]
+
+
+def test_caption_in_words(mul):
+    timeline, model = mul
+    events = timeline.events
+    total = len(events)
+    assert caption(tl.state_at(timeline, -1), total).startswith("Before the program runs")
+    k = index_of(events, kind="node", name="MulBackward0")
+    assert caption(tl.state_at(timeline, k), total).endswith("sends 2.0 to x and 3.0 to y.")
+    k_x = index_of(events, kind="grad", name="x")
+    assert "x.grad" in caption(tl.state_at(timeline, k_x), total)
+
+
+def test_inspector_rows(mul):
+    timeline, model = mul
+    events = timeline.events
+    last = tl.state_at(timeline, len(events) - 1)
+    prod = next(n for n in model.boxes if model.kinds[n] == "op")
+    heading, table = rows(events, last, gm.key(prod))
+    table = dict(table)
+    assert heading == "x * y"
+    assert table["value"] == "6.0" and table["grad_fn"] == "MulBackward0"
+    assert table["next_functions"] == "((AccumulateGrad, 0), (AccumulateGrad, 0))"
+    assert "freed" in table["saved tensors"]
+    assert table["vjp"] == "∂/∂self = other · grad = 2 · 1 = 2; ∂/∂other = self · grad = 3 · 1 = 3"
+    x = next(n for n in model.boxes if last["nodes"][n]["name"] == "x")
+    assert dict(rows(events, last, gm.key(x))[1])["grad"] == "3.0"
+    assert rows(events, last, None)[1][0][1].startswith("Click a node")
+
+
+def test_grad_history_and_console(mul):
+    timeline, model = mul
+    h = history(timeline.events)
+    assert h.calls == 1
+    assert dict(zip(h.lines["name"], h.lines["ys"])) == {"y.grad": [3.0], "x.grad": [3.0]}
+    assert h.loss["y"] == [9.0]
+    out, err = console_parts(timeline.events, len(timeline.events) - 1)
+    assert out == "tensor(3.)\n" and err == ""
+    assert console_parts(timeline.events, 0) == ("", "")
+
+
+def test_history_marks_zero_and_none():
+    events = [
+        {"kind": "backward", "call": 0, "root": 1, "line": 1},
+        {"kind": "grad", "name": "x", "after": 2.0, "line": 1},
+        {"kind": "backward", "call": 1, "root": 1, "line": 2},
+        {"kind": "grad", "name": "x", "after": 5.0, "line": 2},
+        {"kind": "zero_grad", "name": "x", "how": "zero_", "line": 3},
+        {"kind": "backward", "call": 2, "root": 1, "line": 4},
+        {"kind": "grad", "name": "x", "after": 3.0, "line": 4},
+    ]
+    h = history(events)
+    assert h.lines["ys"] == [[2.0, 5.0, 0.0, 3.0]]
+    assert h.lines["xs"] == [[1.0, 2.0, 2.5, 3.0]]
+    assert h.points["marker"] == ["circle", "circle", "square", "circle"]
+    assert h.now == [1.0, 1.0, 2.0, 2.0, 2.5, 3.0, 3.0]
