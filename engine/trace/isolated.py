@@ -11,6 +11,7 @@ import sys
 from .runner import run
 from .timeline import Timeline
 
+
 def run_isolated(source, *, seconds=10.0, memory_mb=1024, **limits):
     if sys.platform == "emscripten":
         return run(source, **limits)
