@@ -1,0 +1,127 @@
+"""How fast the static site starts: cold first paint, time to interactive, bytes transferred, wasm heap, and a
+second visit, in headless Chromium with a fresh profile against dist/ served on 127.0.0.1.
+
+    .venv/bin/python benchmarks/site.py [--runs 3] [--no-build]
+
+Time to interactive: from navigation until the live app has answered a click (the "backward call ⇥" button
+moves the step counter). Bytes: what the static server sent (no compression on the wire beyond the .gz
+files the build made). The machine's load average is printed beside the figures: on a shared 2-core
+machine it changes them a lot.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from tests.site import sitekit  # noqa: E402
+
+LCP = """
+(() => {
+  window.__lcp = null;
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__lcp = e.startTime; })
+    .observe({type: 'largest-contentful-paint', buffered: true});
+})();
+"""
+
+
+def counter(page) -> int:
+    text = page.locator(".counter").inner_text()
+    return int(text.replace("step", "").split("/")[0])
+
+
+def answer_a_click(page, timeout_s: float = 60) -> float:
+    """Click "backward call ⇥" and wait until the step counter moves; returns the seconds it took."""
+    before = counter(page)
+    t0 = time.time()
+    page.locator(".next-call button").click()
+    while counter(page) == before:
+        if time.time() - t0 > timeout_s:
+            raise TimeoutError("the app did not answer the click")
+        time.sleep(0.005)
+    return time.time() - t0
+
+
+def one_run(pw, url: str, served: sitekit.Served) -> dict:
+    profile = sitekit.fresh_profile()
+    context = pw.chromium.launch_persistent_context(profile.name, executable_path=sitekit.CHROMIUM,
+                                                    args=sitekit.CHROMIUM_ARGS, headless=True,
+                                                    viewport=sitekit.VIEWPORT)
+    watch = sitekit.watch_context(context, url)
+    page = context.pages[0] if context.pages else context.new_page()
+    page.add_init_script(LCP)
+    mark = served.mark()
+    t0 = time.time()
+    page.goto(url)
+    site = sitekit.wait_ready(page)
+    click = answer_a_click(page)
+    tti = time.time() - t0
+    cold = served.since(mark)
+    cold_bytes = sum(n for _, _, n in cold)
+    if os.environ.get("SITE_BENCH_DEBUG"):
+        seen = {}
+        for path, _, n in cold:
+            seen.setdefault(path.split("?")[0], []).append(n)
+        print({k: v for k, v in seen.items() if len(v) > 1 or v[0] > 300_000})
+    paint = page.evaluate("() => ({lcp: window.__lcp, fcp: performance.getEntriesByName('first-contentful-paint')"
+                          "[0]?.startTime, snapshot: window.site.prerendered})")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=60_000)
+    time.sleep(1.0)  # let the service worker finish storing
+    mark = served.mark()
+    t1 = time.time()
+    page.goto(url)
+    sitekit.wait_ready(page)
+    answer_a_click(page)
+    second = time.time() - t1
+    second_bytes = sum(n for _, _, n in served.since(mark))
+    context.close()
+    profile.cleanup()
+    if watch.external:
+        raise AssertionError(f"requests to other hosts: {watch.external}")
+    return {
+        "first_paint_ms": paint["snapshot"], "lcp_ms": paint["lcp"], "fcp_ms": paint["fcp"],
+        "ready_s": site["timings"]["ready"] / 1000, "click_s": click, "tti_s": tti,
+        "bytes": cold_bytes, "heap": site["timings"]["heap"], "phases": site["timings"],
+        "second_tti_s": second, "second_bytes": second_bytes,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--no-build", action="store_true", help="measure the dist/ that is there")
+    args = parser.parse_args()
+    if args.no_build:
+        os.environ["SITE_SKIP_BUILD"] = "1"
+    dist = sitekit.ensure_built()
+    runs = []
+    with sitekit.static_server(dist) as (url, served), sync_playwright() as pw:
+        for i in range(args.runs):
+            load = os.getloadavg()[0]
+            r = one_run(pw, url, served)
+            r["load"] = load
+            runs.append(r)
+            print(f"run {i + 1}: first paint {r['first_paint_ms']} ms (LCP {r['lcp_ms'] or 0:.0f} ms), "
+                  f"interactive {r['tti_s']:.1f} s (ready {r['ready_s']:.1f} s + click {r['click_s']:.2f} s), "
+                  f"{r['bytes'] / 1e6:.1f} MB, wasm heap {r['heap'] / 2**20:.0f} MiB; second visit "
+                  f"{r['second_tti_s']:.1f} s, {r['second_bytes'] / 1e3:.0f} kB; load average {load:.1f}",
+                  flush=True)
+            print(f"       phases (ms from worker start): {r['phases']}", flush=True)
+    med = {k: statistics.median(r[k] for r in runs) for k in ("first_paint_ms", "tti_s", "bytes", "heap",
+                                                               "second_tti_s", "second_bytes", "load")}
+    print(f"\nsite (median of {len(runs)}): cold first paint {med['first_paint_ms']:.0f} ms · time to interactive "
+          f"{med['tti_s']:.1f} s · {med['bytes'] / 1e6:.1f} MB transferred · wasm heap {med['heap'] / 2**20:.0f} MiB "
+          f"· second visit {med['second_tti_s']:.1f} s, {med['second_bytes'] / 1e3:.0f} kB · load average "
+          f"{med['load']:.1f} on {os.cpu_count()} cores")
+
+
+if __name__ == "__main__":
+    main()

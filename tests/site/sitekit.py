@@ -1,0 +1,168 @@
+"""Helpers for the static-site tests and benchmarks/site.py: build dist/ once, serve it on 127.0.0.1 with a
+static server that counts the bytes it sends, and drive Debian's Chromium through Playwright with every
+request to another host blocked and recorded."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import http.server
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+DIST = ROOT / "dist"
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+VIEWPORT = {"width": 1280, "height": 800}
+READY_TIMEOUT_MS = 180_000
+
+_built = False
+
+
+def ensure_built() -> Path:
+    """Run build.py once per test session (it is cached, so this is quick after the first time). Set
+    SITE_SKIP_BUILD=1 to test the dist/ that is there."""
+    global _built
+    if not _built and os.environ.get("SITE_SKIP_BUILD") != "1":
+        proc = subprocess.run([sys.executable, str(ROOT / "build.py")], cwd=ROOT, capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise RuntimeError(f"build.py failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
+        _built = True
+    if not (DIST / "manifest.json").exists():
+        raise RuntimeError("dist/ is not built")
+    return DIST
+
+
+@dataclass
+class Served:
+    """What the static server sent: (path, status, bytes) for every request."""
+    log: list[tuple[str, int, int]] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def bytes_sent(self) -> int:
+        with self.lock:
+            return sum(n for _, _, n in self.log)
+
+    def mark(self) -> int:
+        with self.lock:
+            return len(self.log)
+
+    def since(self, mark: int) -> list[tuple[str, int, int]]:
+        with self.lock:
+            return list(self.log[mark:])
+
+    def errors(self) -> list[tuple[str, int, int]]:
+        with self.lock:
+            return [entry for entry in self.log if entry[1] >= 400]
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    served: Served
+
+    def log_message(self, format, *args):  # noqa: A002 - quiet
+        pass
+
+    def send_response(self, code, message=None):
+        self._status = code
+        super().send_response(code, message)
+
+    def end_headers(self):
+        self._sent = getattr(self, "_sent", 0) + 200  # roughly the header block
+        super().end_headers()
+
+    def copyfile(self, source, outputfile):
+        n = 0
+        while chunk := source.read(1 << 16):
+            outputfile.write(chunk)
+            n += len(chunk)
+        self._sent = getattr(self, "_sent", 0) + n
+
+    def handle_one_request(self):
+        self._sent, self._status = 0, 0
+        super().handle_one_request()
+        if self._status:
+            with self.served.lock:
+                self.served.log.append((self.path, self._status, self._sent))
+
+
+@contextlib.contextmanager
+def static_server(root: Path):
+    """Serve `root` on 127.0.0.1 like `python -m http.server` (no compression); yields (url, Served)."""
+    served = Served()
+    handler = functools.partial(type("Handler", (_Handler,), {"served": served}), directory=str(root))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/", served
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@dataclass
+class Watch:
+    """Requests to other hosts (blocked), failed requests and errors seen by one browser context."""
+    external: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    console: list[str] = field(default_factory=list)
+
+
+def watch_context(context, origin: str) -> Watch:
+    w = Watch()
+
+    def route(r):
+        url = r.request.url
+        if url.startswith(origin) or url.startswith(("blob:", "data:")):
+            r.continue_()
+        else:
+            w.external.append(url)
+            r.abort()
+
+    context.route("**/*", route)
+    context.on("request", lambda req: None if req.url.startswith((origin, "blob:", "data:"))
+               else w.external.append(req.url))
+    context.on("requestfailed", lambda req: w.failed.append(f"{req.url}: {req.failure}"))
+    return w
+
+
+def watch_page(page, w: Watch) -> None:
+    page.on("pageerror", lambda e: w.errors.append(str(e)))
+    page.on("console", lambda m: w.console.append(f"{m.type}: {m.text}"))
+
+
+def launch(playwright):
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+
+
+def wait_ready(page, timeout_ms: float = READY_TIMEOUT_MS) -> dict:
+    """Wait until the live app has replaced the prerendered view; returns window.site."""
+    page.wait_for_function("() => window.site && (window.site.ready || window.site.errors.length)",
+                           timeout=timeout_ms)
+    site = page.evaluate("() => ({ready: site.ready, errors: site.errors, timings: site.timings, "
+                         "prerendered: site.prerendered})")
+    if site["errors"]:
+        raise AssertionError(f"the site reported errors: {site['errors']}")
+    return site
+
+
+def open_site(page, url: str, query: str = "") -> dict:
+    t0 = time.time()
+    page.goto(url + (("?" + query) if query else ""))
+    site = wait_ready(page)
+    site["wall"] = time.time() - t0
+    return site
+
+
+def fresh_profile() -> tempfile.TemporaryDirectory:
+    return tempfile.TemporaryDirectory(prefix="site-profile-")

@@ -1,0 +1,169 @@
+"""The static site (dist/, from build.py) in Debian's Chromium, served on 127.0.0.1, with every request to
+another host blocked and counted: the prerendered view, the live app in Pyodide, deep links checked against
+real PyTorch, the inspector, rewinding, and a reload that restores the program and step from the cache.
+
+Screenshots land in test-artifacts/site-*.png.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+pytest.importorskip("playwright")
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from tests.app.browser import TORCH_PYTHON, Oracle, console_stdout, counter, grads_shown, node_xy  # noqa: E402
+from tests.site import sitekit  # noqa: E402
+
+# The longest time between two animation frames while Python loads: the page must never freeze.
+FRAME_GAPS = """
+(() => {
+  window.__gaps = {max: 0, last: performance.now()};
+  const tick = (t) => { const g = window.__gaps; g.max = Math.max(g.max, t - g.last); g.last = t;
+                        requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+})();
+"""
+
+
+@pytest.fixture(scope="module")
+def site():
+    dist = sitekit.ensure_built()
+    with sitekit.static_server(dist) as (url, served):
+        yield url, served
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as p:
+        b = sitekit.launch(p)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def oracle():
+    if not TORCH_PYTHON.exists():
+        pytest.skip("the real-PyTorch oracle (.venv-torch) is not set up")
+    o = Oracle()
+    yield o
+    o.close()
+
+
+@pytest.fixture
+def tab(browser, site, request):
+    """A fresh browser context (empty cache, no service worker) with a page, watched."""
+    url, served = site
+    context = browser.new_context(viewport=sitekit.VIEWPORT)
+    watch = sitekit.watch_context(context, url)
+    page = context.new_page()
+    page.add_init_script(FRAME_GAPS)
+    sitekit.watch_page(page, watch)
+    mark = served.mark()
+    yield page, watch
+    sitekit.ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(sitekit.ARTIFACTS / f"site-{request.node.name.replace('/', '_')}.png"))
+    context.close()
+    assert watch.external == [], f"requests to other hosts: {watch.external}"
+    assert not [e for e in served.since(mark) if e[1] >= 400], f"missing files: {served.since(mark)}"
+    assert watch.errors == [], watch.errors
+
+
+def shot(page, name: str) -> None:
+    sitekit.ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(sitekit.ARTIFACTS / f"site-{name}.png"))
+
+
+def wait_counter(page, shown: int, timeout_s: float = 30) -> None:
+    deadline = time.time() + timeout_s
+    while counter(page)[0] != shown:
+        if time.time() > deadline:
+            raise AssertionError(f"the page shows step {counter(page)[0]}, not {shown}")
+        time.sleep(0.02)
+
+
+def test_default_page_shows_a_prerendered_view_then_the_live_app(tab, site):
+    page, watch = tab
+    url, served = site
+    page.goto(url)
+    page.wait_for_function("() => window.site && (window.site.prerendered || window.site.ready)", timeout=30_000)
+    assert page.locator("#site-loading").count() == 1 or page.evaluate("site.ready")
+    shot(page, "loading")
+    info = sitekit.wait_ready(page)
+    assert info["prerendered"] is not None and info["prerendered"] < info["timings"]["ready"]
+    assert page.locator("#site-loading").count() == 0
+    gap = page.evaluate("window.__gaps.max")
+    assert gap < 3000, f"the page froze for {gap:.0f} ms while Python loaded"
+    shown, total = counter(page)
+    assert total > 0
+    shot(page, "ready")
+    # The live app answers: clicking a graph node fills the inspector.
+    x, y = node_xy(page, "t0")
+    page.mouse.click(x, y)
+    page.wait_for_selector(".inspector h3", timeout=30_000)
+    assert page.locator(".inspector h3").inner_text() == "x"
+    shot(page, "inspector")
+    print(f"\nprerendered view at {info['prerendered']} ms, ready at {info['timings']['ready']} ms, "
+          f"{served.bytes_sent() / 1e6:.1f} MB served, longest frame gap {gap:.0f} ms, timings {info['timings']}")
+
+
+@pytest.mark.parametrize("slug", ["square-of-sum", "accumulate"])
+def test_example_deep_link_matches_pytorch_then_rewinds(tab, site, oracle, slug):
+    from app.examples import BY_SLUG
+    from app.format import short
+
+    page, watch = tab
+    url, _ = site
+    sitekit.open_site(page, url, f"example={slug}&step=end")
+    shown, total = counter(page)
+    assert shown == total
+    grads = grads_shown(page)
+    truth = oracle.run(BY_SLUG[slug].source, list(grads))
+    assert console_stdout(page) == truth["stdout"]
+    expected = {name: short(value, limit=8) for name, value in truth["grads"].items()}
+    assert expected and {name: grads[name] for name in expected} == expected
+    assert f"example={slug}" in page.evaluate("location.search")
+    shot(page, f"{slug}-end")
+    # Rewind, one backward call at a time, until the leaves are shown without a .grad: before any backward.
+    for _ in range(4):
+        before = counter(page)[0]
+        page.locator(".prev-call button").click()
+        deadline = time.time() + 30
+        while counter(page)[0] == before:
+            assert time.time() < deadline, "the rewind button did not move the step"
+            time.sleep(0.02)
+        time.sleep(0.3)  # the graph and .grad views follow the counter
+        shown_now = grads_shown(page)
+        if shown_now and all(v == "None" for v in shown_now.values()):
+            break
+    assert shown_now and all(v == "None" for v in shown_now.values()), f"after rewinding: {shown_now}"
+    assert 0 < counter(page)[0] < total
+    shot(page, f"{slug}-rewound")
+
+
+def test_reload_restores_program_and_step_from_the_cache(tab, site):
+    page, watch = tab
+    url, served = site
+    first = sitekit.open_site(page, url, "example=accumulate&step=5")
+    start = counter(page)[0]
+    page.locator(".next-call button").click()
+    page.wait_for_function("() => !location.search.includes('step=5')", timeout=30_000)
+    deadline = time.time() + 30
+    while counter(page)[0] == start:
+        assert time.time() < deadline, "the next-call button did not move the step"
+        time.sleep(0.02)
+    step = counter(page)[0]
+    assert step > start and "example=accumulate" in page.evaluate("location.search")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=30_000)
+    # A second visit, with no query at all: the same program and step come back, from the cache.
+    mark = served.mark()
+    second = sitekit.open_site(page, url)
+    wait_counter(page, step)
+    assert "example=accumulate" in page.evaluate("location.search")
+    again = sum(n for _, _, n in served.since(mark))
+    shot(page, "second-visit")
+    print(f"\nfirst visit ready in {first['wall']:.1f}s, second visit in {second['wall']:.1f}s "
+          f"with {again / 1e3:.0f} kB from the server")
+    assert again < 1_000_000, f"the second visit downloaded {again} bytes again"
