@@ -30,7 +30,7 @@ def tiny_graph(lib):
         x = lib.tensor([0.5, -1.0, 2.0], requires_grad=True)
         w = lib.tensor([1.5, 0.25, -0.5], requires_grad=True)
         h = x
-        for i in range(50):  # 4 ops per round: 200 ops
+        for _ in range(50):  # 4 ops per round: 200 ops
             h = (h * w + 0.1).tanh() - x * 0.01
         h.sum().backward()
     return run
