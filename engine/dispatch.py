@@ -1,5 +1,6 @@
 """Running an op of the table: compute forward on numpy, and when grad is recorded, make its node."""
 import functools
+import math
 
 import numpy as np
 
@@ -41,14 +42,16 @@ def _out_numel(op, arrays, attrs):
     """The size of op's result, known before it is computed (so a budget can refuse it)."""
     shapes = [a.shape for a in arrays if isinstance(a, np.ndarray)]
     if "shape" in attrs:
-        return int(np.prod(attrs["shape"], dtype=np.float64))
+        return math.prod(map(int, attrs["shape"]))
     if op.name in ("mm", "addmm", "bmm") and len(shapes) >= 2:
         a, b = shapes[-2], shapes[-1]
-        return int(np.prod(a[:-1], dtype=np.float64) * b[-1])
+        return math.prod(a[:-1]) * b[-1]
+    if all(s == shapes[0] for s in shapes[1:]):
+        return math.prod(shapes[0]) if shapes else 1
     try:
-        return int(np.prod(np.broadcast_shapes(*shapes), dtype=np.float64))
+        return math.prod(np.broadcast_shapes(*shapes))
     except ValueError:
-        return int(sum(np.prod(s, dtype=np.float64) for s in shapes))
+        return sum(map(math.prod, shapes))
 
 
 def _same_float(inputs):

@@ -19,6 +19,7 @@ EVENTS = (
 )
 
 _observers = []
+_muted = [0]
 
 
 def add(observer):
@@ -35,6 +36,8 @@ def active():
 
 
 def emit(event, *args):
+    if _muted[0] and event != "on_alloc":
+        return
     for o in tuple(_observers):
         fn = getattr(o, event, None)
         if fn is not None:
@@ -43,10 +46,10 @@ def emit(event, *args):
 
 @contextlib.contextmanager
 def muted():
-    """Nobody listens inside: for the engine's own bookkeeping (an optimizer's arithmetic, initialisers)."""
-    saved = _observers[:]
-    _observers.clear()
+    """Watchers hear nothing inside: the engine's own bookkeeping (an optimizer's arithmetic, initialisers).
+    Allocations are still reported, so a budget still refuses them."""
+    _muted[0] += 1
     try:
         yield
     finally:
-        _observers[:] = saved
+        _muted[0] -= 1

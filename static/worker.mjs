@@ -80,17 +80,24 @@ async function download(rel) {
 const TYPES = { wasm: 'application/wasm', json: 'application/json', js: 'text/javascript', mjs: 'text/javascript' };
 
 function prefetch() {
-  for (const rel of manifest.preload) {
+  // pyodide.asm.js and the wasm come first, alone: on a slow link or a busy server they are the critical
+  // path (Python starts while the rest downloads). The others start as soon as pyodide.asm.js is in.
+  let first = null;
+  manifest.preload.forEach((rel, i) => {
     const entry = manifest.files[rel];
     total += entry.gz || entry.size;
     const url = new URL(rel, base).href;
+    const gate = i < 2 || first === null ? Promise.resolve() : first.catch(() => {});
+    let job;
     if (rel.endsWith('.wasm')) {
       // Compiled while it streams in: hand Pyodide the live stream.
-      downloads.set(url, openStream(rel).then((s) => new Response(s, { headers: { 'Content-Type': TYPES.wasm } })));
+      job = gate.then(() => openStream(rel)).then((s) => new Response(s, { headers: { 'Content-Type': TYPES.wasm } }));
     } else {
-      downloads.set(url, download(rel));
+      job = gate.then(() => download(rel));
     }
-  }
+    if (i === 0) first = job;
+    downloads.set(url, job);
+  });
   for (const p of downloads.values()) p.catch(() => {});
   Promise.allSettled([...downloads.values()]).then(() => mark('downloaded'));
 }

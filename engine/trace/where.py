@@ -89,9 +89,7 @@ class Where:
             return
         loc = frame.f_locals
         for target, old in snap.items():
-            obj = loc.get(target[0], _MISSING) if len(target) == 1 else _MISSING
-            if obj is _MISSING:
-                obj = _lookup(loc, frame, target)
+            obj = _lookup(loc, frame, target)
             if obj is not old:
                 snap[target] = obj
                 self._on_bound(".".join(target), obj, line)

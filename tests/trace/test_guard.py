@@ -383,6 +383,16 @@ def test_the_engine_charges_its_allocations():
     assert caught.value.line == 3
 
 
+@pytest.mark.parametrize("source", [
+    "import torch\nlayer = torch.nn.Linear(100000, 100000)",  # allocated while the engine mutes its watchers
+    "import torch\ny = torch.ones(40000, 1) * torch.ones(1, 40000)",  # an op's result, sized before computed
+])
+def test_the_engine_charges_what_it_allocates_inside(source):
+    with pytest.raises(BudgetExceeded, match="elements at once") as caught:
+        run(source, modules=None)
+    assert caught.value.line == 2
+
+
 def test_check_returns_the_tree_and_compile_program_code():
     tree = guard.check("import torch\nx = 1")
     assert isinstance(tree, guard.ast.Module)
@@ -408,6 +418,21 @@ def test_the_modules_a_program_sees_are_public_views():
     assert {"tensor", "ones", "Tensor", "no_grad", "pi", "float32", "nn", "optim", "autograd"} <= names
     assert not names & {"os", "sys", "np", "Path", "loader", "registry", "save", "charge_elements"}
     assert "lcm" not in vars(namespace["math"])
+
+
+def test_runs_share_only_what_cannot_change():
+    """The checked code of a program and the engine's views are kept across runs (sessions): each run still
+    starts with fresh globals, and the shared views stay read-only."""
+    source = "import torch\ntry:\n    seen\nexcept NameError:\n    seen = 0\nseen = seen + 1\nprint(seen)"
+    outputs = []
+    for _ in range(2):
+        namespace = guard.run(source, print_fn=lambda text, end: outputs.append(text))
+    assert outputs == ["1\n", "1\n"]
+    assert guard.compile_program(source) is guard.compile_program(source)
+    assert namespace["torch"] is guard.run("import torch")["torch"]
+    for attempt in ("torch.tensor = print", "torch.nn.Linear = print", "torch.tensor.x = 1", "math.prod.x = 1"):
+        with pytest.raises(GuardError, match="not allowed|read-only"):
+            guard.run(f"import torch, math\n{attempt}")
 
 
 # --- the escape corpus ------------------------------------------------------------------------------

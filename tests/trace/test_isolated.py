@@ -1,8 +1,13 @@
 """run_isolated: the same timeline as run(), and a hard stop for what the in-process guard cannot see."""
+import sys
 import time
+
+import pytest
 
 from engine.trace import run
 from engine.trace.isolated import run_isolated
+
+pytestmark = pytest.mark.skipif(sys.platform == "emscripten", reason="no processes in Pyodide: run_isolated is run")
 
 PROGRAM = "import torch\nx = torch.tensor(3.0, requires_grad=True)\ny = x ** 2\ny.backward()\nprint(x.grad)\n"
 NESTED = "a = [0]\nfor i in range(40):\n    a = [a, a]\ns = str(a)\n"
