@@ -177,7 +177,15 @@ op("tanh", "TanhBackward0", ("self",), _exact(np.tanh),
 op("sigmoid", "SigmoidBackward0", ("self",), lambda a: _sigmoid(a),
    ("result · (1 − result) · grad", lambda n, g: g * (n["result"] * (1 - n["result"]))),
    saves={0: ("result",)})
-op("relu", "ReluBackward0", ("self",), lambda a: np.where(a < 0, np.zeros((), a.dtype), a),
+def _relu(a):
+    out = np.maximum(a, np.zeros((), a.dtype))
+    negative_zero = np.signbit(a) & (a == 0)  # PyTorch keeps relu(-0.) = -0.
+    if negative_zero.any():
+        out[negative_zero] = a[negative_zero]
+    return out
+
+
+op("relu", "ReluBackward0", ("self",), _relu,
    ("grad · (result > 0)", lambda n, g: _apply2("threshold_backward", g, n["result"])), saves={0: ("result",)})
 op("sqrt", "SqrtBackward0", ("self",), np.sqrt,
    ("grad / (2 · result)", lambda n, g: g / (n["result"] * 2)), saves={0: ("result",)})
@@ -585,7 +593,7 @@ def _apply2(name, a, b, **attrs):
 
 
 op("threshold_backward", "ThresholdBackwardBackward0", ("grad_output", "self"),
-   lambda g, s: np.where(s > 0, g, np.zeros((), g.dtype)),
+   lambda g, s: g * (s > 0) + np.zeros((), g.dtype),  # + 0 turns the -0 of a masked negative grad into 0
    ("grad where self > 0", lambda n, g: _apply2("threshold_backward", g, n["self"])),
    ("0", lambda n, g: g * 0),
    saves={0: ("self",)})
