@@ -96,14 +96,7 @@ def apply(op, inputs, attrs=None, dtype=None):
         dtype = _same_float(inputs) or result_dtype(inputs)
     if observe._observers:
         observe.emit("on_alloc", _out_numel(op, arrays, attrs))
-    try:
-        if op.quiet:
-            with _quiet():
-                out_data = op.forward(*arrays, **attrs)
-        else:
-            out_data = op.forward(*arrays, **attrs)
-    except ValueError as e:
-        raise _shape_error(e, arrays) from None
+    out_data = _forward(op, arrays, attrs)
     if not op.view and (type(out_data) is not np.ndarray or out_data.dtype != dtype.np):
         out_data = np.asarray(out_data, dtype=dtype.np)
     out = Tensor._make(out_data, dtype)
@@ -114,6 +107,16 @@ def apply(op, inputs, attrs=None, dtype=None):
     if observe._observers:
         observe.emit("on_op", out, op, inputs, attrs)
     return out
+
+
+def _forward(op, arrays, attrs):
+    try:
+        if op.quiet:
+            with _quiet():
+                return op.forward(*arrays, **attrs)
+        return op.forward(*arrays, **attrs)
+    except ValueError as e:
+        raise _shape_error(e, arrays) from None
 
 
 def _record(op, inputs, attrs, out, dtype):
@@ -212,14 +215,7 @@ def inplace(op, t, others, attrs=None):
             tensors[0] = Tensor._make(t._data.copy(), dtype)
         node = make_node(op, tensors, attrs, t, dtype, originals=originals, save_result=False)
     arrays = [x._data if isinstance(x, Tensor) else x for x in inputs]
-    try:
-        if op.quiet:
-            with _quiet():
-                value = op.forward(*arrays, **attrs)
-        else:
-            value = op.forward(*arrays, **attrs)
-    except ValueError as e:
-        raise _shape_error(e, arrays) from None
+    value = _forward(op, arrays, attrs)
     if np.shape(value) != t.shape:
         raise RuntimeError(
             f"output with shape {list(t.shape)} doesn't match the broadcast shape {list(np.shape(value))}"

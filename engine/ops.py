@@ -679,14 +679,19 @@ def _var_grad(n, g):
     return _expand_back(n, g) * _centered(n) * (2 / _dof(n))
 
 
-def _std_grad(n, g):
-    from .functions import where
-
-    r = n["result"]
+def _kept(n, t):
+    """A reduction's result with the reduced dims put back (size 1), to broadcast against the input."""
     dim = n.attrs.get("dim")
     if dim is not None and not n.attrs.get("keepdim", False):
         for d in sorted(_dims(dim, len(n._shapes[0]))):
-            r = r.unsqueeze(d)
+            t = t.unsqueeze(d)
+    return t
+
+
+def _std_grad(n, g):
+    from .functions import where
+
+    r = _kept(n, n["result"])
     grad = _expand_back(n, g) * _centered(n) / (r * _dof(n))
     return where(r == 0, 0.0, grad)  # PyTorch: no grad where the std is 0
 
@@ -704,11 +709,7 @@ def _norm(a, dim=None, keepdim=False):
 def _norm_grad(n, g):
     from .functions import where
 
-    r = n["result"]
-    dim = n.attrs.get("dim")
-    if dim is not None and not n.attrs.get("keepdim", False):
-        for d in sorted(_dims(dim, len(n._shapes[0]))):
-            r = r.unsqueeze(d)
+    r = _kept(n, n["result"])
     scale = where(r == 0, r * 0, _expand_back(n, g) / r)
     return n["self"] * scale
 
