@@ -87,15 +87,11 @@ class Tensor:
     def _regenerate_view_grad_fn(self):
         """A view whose base was changed in place since: PyTorch rebuilds its grad_fn as an
         AsStridedBackward0 of the base's current grad_fn."""
-        from .dispatch import _edge
-        from .graph import node_class
+        from .dispatch import _edge, as_strided
 
-        base = self._base
         self._view_version = self._vbox[0]
-        if base.requires_grad:
-            self._grad_fn = node_class("AsStridedBackward0")(
-                OPS["as_strided"], (_edge(base),), {"region": self._view_fn}, (base.shape,), self.shape, self.dtype
-            )
+        if self._base.requires_grad:
+            self._grad_fn = as_strided(self, _edge(self._base))
         return self._grad_fn
 
     # --- metadata -------------------------------------------------------------------------------

@@ -128,19 +128,11 @@ def _record(op, inputs, attrs, out, dtype):
 def make_node(op, tensors, attrs, out, dtype, originals=None, save_result=True):
     """The node for op(tensors) -> out. `originals` (in-place ops) are the tensors whose edges it takes
     when `tensors` holds a copy of a value saved from before the op overwrote it."""
-    nexts = []
-    for x in originals or tensors:
-        fn = x.grad_fn
-        if fn is not None:
-            nexts.append((fn, 0))
-        elif x._requires_grad:
-            nexts.append((x._accumulate_grad(), 0))
-        else:
-            nexts.append((None, 0))
+    nexts = tuple([_edge(x) for x in originals or tensors])
     cls = op.node_cls
     if cls is None:
         cls = op.node_cls = graph.node_class(op.node)
-    node = cls(op, tuple(nexts), attrs, tuple([x._data.shape for x in tensors]), out._data.shape, dtype)
+    node = cls(op, nexts, attrs, tuple([x._data.shape for x in tensors]), out._data.shape, dtype)
     for x in tensors:
         if x.dtype is not dtype:
             node._dtypes = tuple([x.dtype for x in tensors])
@@ -240,11 +232,16 @@ _TYPE_NAMES = {"int64": "Long", "bool": "Bool", "float32": "Float", "float64": "
 def rewire_view(view, inner):
     """An in-place op `inner` on a view: its base gets a CopySlices over the view's region, and the view
     becomes an AsStridedBackward0 of the base, as in PyTorch."""
-    from .ops import OPS
-
     base = view._base
     node = graph.CopySlices(_edge(base), base.shape, view._view_fn, inner)
     base.grad_fn = node
-    view.grad_fn = graph.node_class("AsStridedBackward0")(
-        OPS["as_strided"], ((node, 0),), {"region": view._view_fn}, (base.shape,), view.shape, view.dtype
+    view.grad_fn = as_strided(view, (node, 0))
+
+
+def as_strided(view, base_edge):
+    """The grad_fn PyTorch gives a view whose base was written in place: the view's region of the base."""
+    from .ops import OPS
+
+    return graph.node_class("AsStridedBackward0")(
+        OPS["as_strided"], (base_edge,), {"region": view._view_fn}, (view._base.shape,), view.shape, view.dtype
     )

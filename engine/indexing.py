@@ -187,7 +187,7 @@ def _record_setitem(t, np_key, src, advanced):
     node = CopySlices(dispatch._edge(base), base.shape, region_view, inner)
     base.grad_fn = node
     if base is not t:
-        t.grad_fn = _as_strided(t, node)
+        t.grad_fn = dispatch.as_strided(t, (node, 0))
 
 
 class _RegionKey:
@@ -222,11 +222,3 @@ class _EdgeOf:
 
     def _accumulate_grad(self):
         return self._t._accumulate_grad()
-
-
-def _as_strided(view, node):
-    from .graph import node_class
-
-    return node_class("AsStridedBackward0")(
-        OPS["as_strided"], ((node, 0),), {"region": view._view_fn}, (view._base.shape,), view.shape, view.dtype
-    )
