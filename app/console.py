@@ -60,7 +60,7 @@ class Console(Viewer):
         self.box.text = self._html()
 
     def __panel__(self):
-        return self.box.pane
+        return self.box
 
 
 _CSS = """

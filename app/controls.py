@@ -14,13 +14,17 @@ from app.keys import ArrowKeys
 from app.store import Store
 
 
+class _Player(pn.widgets.Player):
+    _debounce = 0  # a step is handled at once, not after Panel's 50 ms debounce
+
+
 class Controls(Viewer):
     store = param.ClassSelector(class_=Store)
 
     def __init__(self, **params):
         super().__init__(**params)
         s = self.store
-        self.player = pn.widgets.Player(
+        self.player = _Player(
             start=-1, end=max(s.last, 0), value=s.k, interval=700, loop_policy="once", show_loop_controls=False,
             visible_buttons=["slower", "first", "previous", "pause", "play", "next", "last", "faster"],
             show_value=False, sizing_mode="stretch_width", height=76, scale_buttons=0.85,
@@ -60,9 +64,9 @@ class Controls(Viewer):
 
     def __panel__(self):
         return pn.Column(
-            pn.Row(self.prev_call, self.player, self.next_call, self.counter.pane, self.keys,
+            pn.Row(self.prev_call, self.player, self.next_call, self.counter, self.keys,
                    sizing_mode="stretch_width", align="center"),
-            self.caption.pane,
+            self.caption,
             sizing_mode="stretch_width",
         )
 

@@ -102,7 +102,7 @@ class GradHistory(Viewer):
                 source.data["alpha"] = new
 
     def __panel__(self):
-        return pn.Column(self.current.pane, self.empty, self.grad_pane, self.loss_pane, sizing_mode="stretch_both")
+        return pn.Column(self.current, self.empty, self.grad_pane, self.loss_pane, sizing_mode="stretch_both")
 
 
 def grads_now_html(state: dict | None) -> str:

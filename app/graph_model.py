@@ -234,14 +234,21 @@ def edge_geometry(model: GraphModel) -> dict[str, list]:
 
 
 def _edge_geometry(model: GraphModel) -> dict[str, list]:
-    """One row per curve segment; column `edge` says which edge it belongs to. A long edge passes
-    straight through each of its bend points, so it runs between the nodes of the layers it crosses."""
+    """One row per curve segment; column `edge` says which edge it belongs to. A long edge leaves and
+    enters its nodes in a curve and runs between them as a polyline through its bend points (which sit
+    between the nodes of the layers it crosses), thinned to the points where its course changes."""
     seen: dict[tuple[str, str], int] = {}
     cols: dict[str, list] = {c: [] for c in ("x0", "y0", "x1", "y1", "cx0", "cy0", "cx1", "cy1", "edge")}
 
     def curve(e: int, a: tuple[float, float], b: tuple[float, float], bend: float = 0.0) -> None:
         mid = (a[0] + b[0]) / 2
         for c, value in zip(cols, (a[0], a[1], b[0], b[1], mid, a[1] + bend, mid, b[1] + bend, e)):
+            cols[c].append(value)
+
+    def line(e: int, a: tuple[float, float], b: tuple[float, float]) -> None:
+        third = ((b[0] - a[0]) / 3, (b[1] - a[1]) / 3)
+        control = (a[0] + third[0], a[1] + third[1], b[0] - third[0], b[1] - third[1])
+        for c, value in zip(cols, (a[0], a[1], b[0], b[1], *control, e)):
             cols[c].append(value)
 
     for e, (u, v) in enumerate(model.edges):
@@ -254,14 +261,34 @@ def _edge_geometry(model: GraphModel) -> dict[str, list]:
             seen[(u, v)] = dup + 1
             curve(e, start, end, 0.3 * ((dup + 1) // 2) * (1 if dup % 2 else -1))
             continue
-        at = start
-        for layer, row in bends:
-            x, y = layer * LAYER_GAP, -row * ROW_GAP
-            curve(e, at, (x - BOX_W / 2, y))
-            curve(e, (x - BOX_W / 2, y), (x + BOX_W / 2, y))
-            at = (x + BOX_W / 2, y)
-        curve(e, at, end)
+        path = [(layer * LAYER_GAP, -row * ROW_GAP) for layer, row in bends]
+        path = [(path[0][0] - BOX_W / 2, path[0][1]), *path, (path[-1][0] + BOX_W / 2, path[-1][1])]
+        curve(e, start, path[0])
+        kept = _thin(path)
+        for a, b in zip(kept, kept[1:]):
+            line(e, a, b)
+        curve(e, path[-1], end)
     return cols
+
+
+def _thin(points: list[tuple[float, float]], tolerance: float = 0.1) -> list[tuple[float, float]]:
+    """Ramer-Douglas-Peucker: the fewest points whose polyline stays within `tolerance` of all of them."""
+    keep = {0, len(points) - 1}
+    spans = [(0, len(points) - 1)]
+    while spans:
+        i, j = spans.pop()
+        (ax, ay), (bx, by) = points[i], points[j]
+        length = max(((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5, 1e-12)
+        far, worst = None, tolerance
+        for m in range(i + 1, j):
+            px, py = points[m]
+            d = abs((bx - ax) * (ay - py) - (ax - px) * (by - ay)) / length
+            if d > worst:
+                far, worst = m, d
+        if far is not None:
+            keep.add(far)
+            spans += [(i, far), (far, j)]
+    return [points[m] for m in sorted(keep)]
 
 
 def edge_columns(model: GraphModel, state: dict) -> dict[str, list]:

@@ -22,6 +22,10 @@ from app.store import Store
 DETAIL = (9, 16)  # (layers, rows)
 TITLES = (16, 30)
 
+# Each text column of the boxes has its own source: Bokeh measures every label of a source again when any
+# column of it changes, and a backward step changes only a grad or two and an outline.
+LABELS = ("title", "value", "fn", "grad")
+
 # Labels are thinned out as the view holds more nodes (hover still tells everything).
 _LABEL_TOGGLE = f"""
 const layers = (xr.end - xr.start) / {gm.LAYER_GAP}, rows = (yr.end - yr.start) / {gm.ROW_GAP};
@@ -39,6 +43,8 @@ class GraphView(Viewer):
         super().__init__(**params)
         self.boxes = ColumnDataSource(data=self._empty_boxes())
         self.sinks = ColumnDataSource(data=self._empty_sinks())
+        self.labels = {name: ColumnDataSource(data={"x": [], "y": [], name: []}) for name in LABELS}
+        self.sink_labels = ColumnDataSource(data={"x": [], "y": [], "title": []})
         self.edges = ColumnDataSource(data={c: [] for c in (
             "x0", "y0", "x1", "y1", "cx0", "cy0", "cx1", "cy1", "edge", "colour", "width", "alpha")})
         self.flow = ColumnDataSource(data={"x": [], "y": [], "text": []})
@@ -81,16 +87,16 @@ class GraphView(Viewer):
         sinks = p.ellipse("x", "y", gm.SINK_W, gm.SINK_H, source=self.sinks, fill_color=gm.COLOURS["sink"],
                           fill_alpha="alpha", line_color="line", line_width="width", line_alpha="alpha")
         labels = [
-            p.text("x", dodge("y", 0.24), text="title", source=self.boxes, text_align="center",
+            p.text("x", dodge("y", 0.24), text="title", source=self.labels["title"], text_align="center",
                    text_baseline="middle", text_font_size="11px", text_font_style="bold", text_color="#222"),
-            p.text("x", dodge("y", 0.0), text="value", source=self.boxes, text_align="center",
+            p.text("x", dodge("y", 0.0), text="value", source=self.labels["value"], text_align="center",
                    text_baseline="middle", text_font_size="10.5px", text_color="#222"),
-            p.text("x", dodge("y", -0.24), text="fn", source=self.boxes, text_align="center",
+            p.text("x", dodge("y", -0.24), text="fn", source=self.labels["fn"], text_align="center",
                    text_baseline="middle", text_font_size="9px", text_font_style="italic", text_color="#555"),
-            p.text("x", dodge("y", -0.58), text="grad", source=self.boxes, text_align="center",
+            p.text("x", dodge("y", -0.58), text="grad", source=self.labels["grad"], text_align="center",
                    text_baseline="middle", text_font_size="11px", text_font_style="bold",
                    text_color="#7b2cbf"),
-            p.text("x", "y", text="title", source=self.sinks, text_align="center", text_baseline="middle",
+            p.text("x", "y", text="title", source=self.sink_labels, text_align="center", text_baseline="middle",
                    text_font_size="8.5px", text_color="#333"),
         ]
         p.scatter("x", "y", source=self.flow, size=1, alpha=0)
@@ -110,8 +116,8 @@ class GraphView(Viewer):
         for r in p.renderers:  # the store's `selected` draws the outline: Bokeh's selection look is not used
             r.selection_glyph = None
             r.nonselection_glyph = None
-        title_only = p.text("x", "y", text="title", source=self.boxes, text_align="center", text_baseline="middle",
-                            text_font_size="9px", text_font_style="bold", text_color="#222")
+        title_only = p.text("x", "y", text="title", source=self.labels["title"], text_align="center",
+                            text_baseline="middle", text_font_size="9px", text_font_style="bold", text_color="#222")
         title_only.selection_glyph = title_only.nonselection_glyph = None
         toggle = CustomJS(args={"xr": p.x_range, "yr": p.y_range, "title": title_only, "others": labels},
                           code=_LABEL_TOGGLE)
@@ -147,8 +153,14 @@ class GraphView(Viewer):
         with pn.io.hold():
             self.boxes.selected.indices = []
             self.sinks.selected.indices = []
-            self.boxes.data = {**static["boxes"], **gm.box_columns(model, state, self.store.selected)}
-            self.sinks.data = {**static["sinks"], **gm.sink_columns(model, state, self.store.selected)}
+            boxes = gm.box_columns(model, state, self.store.selected)
+            sinks = gm.sink_columns(model, state, self.store.selected)
+            self.boxes.data = {**static["boxes"], **boxes}
+            self.sinks.data = {**static["sinks"], **sinks}
+            at = {"x": static["boxes"]["x"], "y": static["boxes"]["y"]}
+            for name, source in self.labels.items():
+                source.data = {**at, name: boxes[name]}
+            self.sink_labels.data = {"x": static["sinks"]["x"], "y": static["sinks"]["y"], "title": sinks["title"]}
             self.edges.data = {**gm.edge_geometry(model), **gm.edge_columns(model, state)}
             self.flow.data = gm.flow_columns(model, state)
             self.badges.data = gm.badge_columns(model, state)
@@ -166,8 +178,13 @@ class GraphView(Viewer):
             return
         selected = self.store.selected
         with pn.io.hold():
-            _patch(self.boxes, gm.box_columns(model, state, selected))
-            _patch(self.sinks, gm.sink_columns(model, state, selected))
+            boxes = gm.box_columns(model, state, selected)
+            sinks = gm.sink_columns(model, state, selected)
+            _patch(self.boxes, boxes)
+            _patch(self.sinks, sinks)
+            for name, source in self.labels.items():
+                _patch(source, {name: boxes[name]})
+            _patch(self.sink_labels, {"title": sinks["title"]})
             _patch(self.edges, gm.edge_columns(model, state))
             _patch(self.flow, gm.flow_columns(model, state))
             _patch(self.badges, gm.badge_columns(model, state))

@@ -37,7 +37,7 @@ class Inspector(Viewer):
         self.box.text = self._html()
 
     def __panel__(self):
-        return self.box.pane
+        return self.box
 
 
 _CSS = """

@@ -10,6 +10,8 @@ class ArrowKeys(JSComponent):
     left = param.Integer(default=0)
     right = param.Integer(default=0)
 
+    _debounce = 0  # handled at once, not after Panel's 50 ms debounce
+
     _esm = """
 export function render({ model }) {
   const typing = (e) => e.composedPath().some((el) => el.classList && (

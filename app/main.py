@@ -3,5 +3,7 @@
 import panel as pn
 
 from app.page import create
+from app.serving import send_without_delay
 
+send_without_delay()
 create(dict(pn.state.session_args)).servable(title="Autograd Explorer")

@@ -30,8 +30,9 @@ from app import timeline as tl  # noqa: E402
 from app.examples import BY_SLUG  # noqa: E402
 from app.links import encode_code  # noqa: E402
 
-# Presses → (or ←) and resolves with the milliseconds until the step counter has changed and the browser
-# has painted the frame after it. The counter, graph sources and inspector arrive in one batch.
+# Presses → (or ←) and resolves with the milliseconds until the step counter has changed (polled every
+# millisecond) and the browser has run the next animation frame, where Bokeh paints its canvas. The counter,
+# graph sources and inspector arrive in one batch.
 STEP_JS = """
 async (key) => {
   const deep = (root, sel) => {
@@ -48,8 +49,9 @@ async (key) => {
   const frame = () => new Promise((resolve) => requestAnimationFrame(resolve))
   const t0 = performance.now()
   document.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, composed: true }))
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 1))
   while (true) {
-    await frame()
+    await tick()
     const now = window.__counter.isConnected ? window.__counter : deep(document, '.counter')
     window.__counter = now
     if (now && now.textContent !== before) break
@@ -90,7 +92,9 @@ FLOOR_APP = """
 import panel as pn
 from app.html_box import HtmlBox
 from app.keys import ArrowKeys
+from app.serving import send_without_delay
 
+send_without_delay()
 keys = ArrowKeys(width=0, height=0)
 box = HtmlBox('<span class="counter">step 0 / 1</span><div class="caption-text">-</div>', width=200, height=30)
 
@@ -100,7 +104,7 @@ def step(event):
 
 
 keys.param.watch(step, "right")
-pn.Column(keys, box.pane).servable()
+pn.Column(keys, box).servable()
 """
 
 
