@@ -157,10 +157,12 @@ class GraphView(Viewer):
             sinks = gm.sink_columns(model, state, self.store.selected)
             self.boxes.data = {**static["boxes"], **boxes}
             self.sinks.data = {**static["sinks"], **sinks}
+            # Each source gets lists of its own: a patch changes a source's lists in place.
             at = {"x": static["boxes"]["x"], "y": static["boxes"]["y"]}
             for name, source in self.labels.items():
-                source.data = {**at, name: boxes[name]}
-            self.sink_labels.data = {"x": static["sinks"]["x"], "y": static["sinks"]["y"], "title": sinks["title"]}
+                source.data = {**at, name: list(boxes[name])}
+            self.sink_labels.data = {"x": static["sinks"]["x"], "y": static["sinks"]["y"],
+                                     "title": list(sinks["title"])}
             self.edges.data = {**gm.edge_geometry(model), **gm.edge_columns(model, state)}
             self.flow.data = gm.flow_columns(model, state)
             self.badges.data = gm.badge_columns(model, state)

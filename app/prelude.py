@@ -1,0 +1,83 @@
+"""Steps without Python: every step of a page's program recorded as the Bokeh document patches that move the
+page from one step to the next (and back).
+
+The static site shows the default example's page before Python has started in the browser; the page applies
+these patches itself when the learner steps (keys, the player, its slider, the backward-call buttons), so the
+stepping answers at once. Once Python runs, it takes over at the step the learner reached.
+"""
+
+from __future__ import annotations
+
+import json
+
+from bokeh.core.serialization import Serializer
+from bokeh.document import Document
+from bokeh.document.events import DocumentPatchedEvent
+from panel.io.state import set_curdoc
+
+from app import timeline as tl
+from app.page import Explorer
+
+
+def record(explorer: Explorer, document: Document) -> dict:
+    """The patches of every step of `explorer`'s page, built into `document` (which is left at the step it
+    was at): `forward[k]` moves the page from step k - 1 to k, `backward[k]` from step k to k - 1, for k in
+    0 … last (step -1 is before the program's first event).
+
+    Returns {"example", "k", "last", "starts", "forward", "backward", "ids"}: `ids` names the models the
+    page listens to (the player, the arrow keys, the two backward-call buttons, the code editor)."""
+    store = explorer.store
+    start = store.k
+    events: list = []
+
+    def collect(event) -> None:
+        if isinstance(event, DocumentPatchedEvent):
+            events.append(event)
+
+    def patch_to(k: int) -> dict:
+        events.clear()
+        with set_curdoc(document):
+            store.goto(k)
+        serializer = Serializer(references=document.models.synced_references, deferred=False)
+        patch = {"events": serializer.encode(list(events))}
+        document.models.flush_synced(lambda model: not serializer.has_ref(model))
+        return json.loads(json.dumps(patch))
+
+    with set_curdoc(document):
+        store.goto(-1)
+    document.on_change(collect)
+    try:
+        forward = [patch_to(k) for k in range(0, store.last + 1)]
+        backward = [patch_to(k) for k in range(store.last - 1, -2, -1)][::-1]
+    finally:
+        document.callbacks.remove_on_change(collect)
+        with set_curdoc(document):
+            store.goto(start)
+    return {
+        "example": store.example,
+        "k": start,
+        "last": store.last,
+        "starts": tl.backward_starts(store.timeline.events),
+        "forward": forward,
+        "backward": backward,
+        "ids": _control_ids(document),
+    }
+
+
+def _control_ids(document: Document) -> dict[str, str]:
+    found: dict[str, list[str]] = {"player": [], "keys": [], "prev_call": [], "next_call": [], "editor": []}
+    for model in document.models:
+        name = type(model).__name__
+        if name == "Player":
+            found["player"].append(model.id)
+        elif name == "AcePlot":
+            found["editor"].append(model.id)
+        elif "esm" in model.properties() and {"left", "right"} <= set(model.data.properties()):
+            found["keys"].append(model.data.id)
+        for css in ("prev-call", "next-call"):
+            if css in (getattr(model, "css_classes", None) or []) and name == "Button":
+                found[css.replace("-", "_")].append(model.id)
+    for what, ids in found.items():
+        if len(ids) != 1:
+            raise LookupError(f"the page should have one {what} model, it has {len(ids)}")
+    return {what: ids[0] for what, ids in found.items()}

@@ -1,0 +1,88 @@
+"""The recorded step patches take a copy of the page's document to exactly the document Python shows."""
+
+import json
+
+import pytest
+from bokeh.document import Document
+from bokeh.embed.util import standalone_docs_json_and_render_items
+from panel.io.document import MockSessionContext
+from panel.io.state import set_curdoc, state
+
+from app import prelude
+from app.page import Explorer
+
+
+def built(query: dict) -> tuple[Explorer, Document]:
+    document = Document()
+    document._session_context = lambda: MockSessionContext(document=document)
+    with set_curdoc(document):
+        explorer = Explorer(query)
+        explorer.page().server_doc(doc=document)
+        state._on_load(None)
+    return explorer, document
+
+
+def as_json(document: Document) -> str:
+    """The document's models as text, as a page would read them; a number is a number (0 and 0.0 agree)."""
+    (doc_json,) = standalone_docs_json_and_render_items(replica(document))[0].values()
+    return json.dumps(_unordered(json.loads(json.dumps(doc_json["roots"]), parse_int=float)), sort_keys=True)
+
+
+def _unordered(value):
+    """Maps (a source's columns) as dicts: the order of their entries does not matter."""
+    if isinstance(value, dict):
+        if value.get("type") == "map" and "entries" in value:
+            return {str(k): _unordered(v) for k, v in value["entries"]}
+        return {k: _unordered(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_unordered(v) for v in value]
+    return value
+
+
+def replica(document: Document) -> Document:
+    (doc_json,) = standalone_docs_json_and_render_items(document)[0].values()
+    return Document.from_json(json.loads(json.dumps(doc_json)))
+
+
+def apply(document: Document, patch: dict) -> None:
+    """As BokehJS applies a patch: new data for some columns of a source keeps its other columns."""
+    patch = json.loads(json.dumps(patch))
+    for event in patch["events"]:
+        if event["kind"] == "ColumnDataChanged" and event.get("cols"):
+            current = document.get_model_by_id(event["model"]["id"]).data
+            entries = event["data"]["entries"]
+            named = {name for name, _ in entries}
+            entries += [[name, list(column)] for name, column in current.items() if name not in named]
+    document.apply_json_patch(patch)
+
+
+@pytest.mark.parametrize("query", [{}, {"example": "vector", "step": "end"}])
+def test_replaying_the_patches_reaches_the_document_python_shows(query):
+    explorer, document = built(query)
+    copy = replica(document)
+    steps = prelude.record(explorer, document)
+    store = explorer.store
+    assert steps["k"] == store.k and steps["last"] == store.last
+    assert len(steps["forward"]) == len(steps["backward"]) == store.last + 1
+    assert as_json(copy) == as_json(document)  # recording left the page where it was
+
+    k = steps["k"]
+    for target in (store.last, -1, min(2, store.last), store.last // 2, store.last):
+        while k < target:
+            k += 1
+            apply(copy, steps["forward"][k])
+        while k > target:
+            apply(copy, steps["backward"][k])
+            k -= 1
+        with set_curdoc(document):
+            store.goto(target)
+        assert as_json(copy) == as_json(document), f"step {target}"
+
+
+def test_the_models_the_page_listens_to_are_found():
+    explorer, document = built({})
+    ids = prelude.record(explorer, document)["ids"]
+    assert document.get_model_by_id(ids["player"]).value == explorer.store.k
+    assert document.get_model_by_id(ids["editor"]).code == explorer.store.source
+    assert "right" in document.get_model_by_id(ids["keys"]).properties()
+    assert "next-call" in document.get_model_by_id(ids["next_call"]).css_classes
