@@ -590,9 +590,10 @@ def load_entry(entry: str):
     return getattr(importlib.import_module(module), func)
 
 
-def render_page(entry: str, query: dict[str, str]) -> tuple[str, str, int]:
+def render_page(entry: str, query: dict[str, str]) -> tuple[str, str, int, str]:
     """Run the app natively and render its page as panel's own converter does (template, resources).
-    Returns (the page with empty roots, the same page with the document prerendered, number of roots)."""
+    Returns (the page with empty roots, the same page with the document prerendered, number of roots, the
+    prelude: the document and the patches of its every step as JSON, or "" when the app records none)."""
     os.environ["PANEL_CDN_ROOT"] = PANEL_ROOT_URL
     os.environ.setdefault("BOKEH_RESOURCES", "cdn")
     from bokeh.core.json_encoder import serialize_json
@@ -607,14 +608,24 @@ def render_page(entry: str, query: dict[str, str]) -> tuple[str, str, int]:
     from panel.io.state import set_curdoc, state
     from panel.theme.base import design_template_variables
 
-    build_page = load_entry(entry)
+    module = importlib.import_module(entry.partition(":")[0])
+    explorer = getattr(module, "Explorer", None)
     document = Document()
     document._session_context = lambda: MockSessionContext(document=document)
     with set_curdoc(document):
-        page = build_page(dict(query))
+        if explorer is not None:
+            explorer = explorer(dict(query))
+            page = explorer.page()
+        else:
+            page = load_entry(entry)(dict(query))
         page.server_doc(doc=document)
         state._on_load(None)
     docs_json, render_items = standalone_docs_json_and_render_items(document)
+    prelude = ""
+    if explorer is not None:
+        steps = importlib.import_module(f"{module.__package__}.prelude").record(explorer, document)
+        prelude = serialize_json({"docs_json": docs_json, "render_items": [r.to_json() for r in render_items],
+                                  "root_ids": [root.id for root in document.roots], **steps})
     render_item = render_items[0]
     json_id = make_id()
     plot_script = wrap_in_script_tag(html.escape(serialize_json(docs_json), quote=False), "application/json",
@@ -633,7 +644,7 @@ def render_page(entry: str, query: dict[str, str]) -> tuple[str, str, int]:
                    roots=render_item.roots, manifest=None, dist_url=CDN_DIST, pyodide=True)
     page_html = template.render({**context, "plot_script": "<!--site:body-->"})
     prerendered = template.render({**context, "plot_script": plot_script})
-    return page_html, prerendered, len(document.roots)
+    return page_html, prerendered, len(document.roots), prelude
 
 
 UUID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")
@@ -861,8 +872,10 @@ def build(args: argparse.Namespace) -> dict:
         sys.path.insert(0, str(Path(args.app_src).resolve()))
     else:
         sys.path.insert(0, str(ROOT))
-    page_html, prerendered, n_roots = render_page(args.app, {})
-    prerendered, page_html = stabilize([prerendered, page_html])
+    page_html, prerendered, n_roots, prelude = render_page(args.app, {})
+    prerendered, page_html, prelude = stabilize([prerendered, page_html, prelude])
+    if prelude:
+        site.add("static/prelude.json", prelude.encode())
     page_html = defer_scripts(localize(page_html))
     hide_spinner = "<style>#loader { display: none !important; }</style>"
     prerendered = localize(prerendered).replace("<!--site:head-->", hide_spinner)
@@ -918,6 +931,7 @@ def build(args: argparse.Namespace) -> dict:
         "files": manifest_files,
         "panel_cdn_root": PANEL_ROOT_URL,
         "page_scripts": page_scripts,
+        "prelude": "static/prelude.json" if prelude else None,
     }
     for name in ("loader.js", "loader.css", "worker.mjs", "boot.py"):
         data = (STATIC / name).read_bytes()
@@ -934,7 +948,7 @@ def build(args: argparse.Namespace) -> dict:
     site.add("sw.js", sw.encode())
     site.add("manifest.json", json.dumps(manifest, indent=1, sort_keys=True).encode())
     # The page carries only what its loader and worker need (manifest.json has every file).
-    needed = set(manifest["preload"]) | set(manifest["page_scripts"]) | {"pyodide/pyodide.mjs"}
+    needed = set(manifest["preload"]) | set(manifest["page_scripts"]) | {"pyodide/pyodide.mjs", "static/prelude.json"}
     page_manifest = {**manifest, "files": {r: e for r, e in manifest_files.items() if r in needed}}
     page_manifest.pop("precache")
     head = (f'<link rel="stylesheet" href="static/loader.css?v={manifest["version"]}">\n'

@@ -37,6 +37,9 @@ except ImportError:
         panel.util.HTML_SANITIZER._sanitize = lambda text: html.escape(text, quote=False)
 
 
+_shown = {}
+
+
 def _build(entry, query, post_query):
     """The page for `query`. When the app exposes `Explorer(query)` with a `.store` (app/__init__.py), the
     page also reports every change of program or step as a share query (the URL the page should show)."""
@@ -49,6 +52,7 @@ def _build(entry, query, post_query):
 
     explorer = explorer_cls(query)
     store = explorer.store
+    _shown["explorer"] = explorer
 
     def report(*_):
         post_query(query_string(store.source, store.k, store.example))
@@ -78,3 +82,15 @@ def link(send_patch):
 def apply_patch(patch):
     """Apply a change made in the page (a click, a typed value) to the Python document."""
     state.curdoc.apply_json_patch(_convert_json_patch(patch), setter="js")
+
+
+def carry_over(k, source):
+    """Continue where the page got to while it stepped without Python: the editor's text (not run) and the
+    step (None where the page did not change them)."""
+    explorer = _shown.get("explorer")
+    if explorer is None:
+        return
+    if source is not None:
+        explorer.program.editor.value = source
+    if k is not None:
+        explorer.store.goto(int(k))

@@ -1,12 +1,16 @@
 // The page side of the site. The page shows a prerendered view of the default example at once (rendered by
-// build.py), while a Web Worker (static/worker.mjs) loads Pyodide and the app; then the live document
-// replaces the prerendered one and every change is sent both ways (Panel's worker protocol).
+// build.py), while a Web Worker (static/worker.mjs) loads Pyodide and the app. As soon as BokehJS has run,
+// the default example's recorded document (the prelude) replaces the picture and steps without Python;
+// then the live document replaces it at the step reached, and every change is sent both ways (Panel's
+// worker protocol). site.interactive / site.ready: when each came (ms since navigation).
 (() => {
   'use strict';
   const manifest = window.SITE_MANIFEST;
   const base = new URL('.', document.baseURI).href;
   const STORE = 'autograd-explorer:query';
-  const site = (window.site = { ready: false, errors: [], logs: [], timings: {}, prerendered: null });
+  const site = (window.site = {
+    ready: false, errors: [], logs: [], timings: {}, prerendered: null, interactive: null,
+  });
 
   // The first paint is a snapshot of the default page (taken by build.py), shown until the live app replaces
   // it. site.prerendered: when it is on screen (ms since navigation start), for the benchmark and tests.
@@ -33,6 +37,7 @@
       script.text = text;
       document.head.appendChild(script);
     }
+    site.scripts = Math.round(performance.now());
     window.dispatchEvent(new Event('site-scripts'));
   })();
   scriptsLoaded.catch((e) => showError(String(e)));
@@ -66,6 +71,20 @@
   remember();
   const query = Object.fromEntries(new URLSearchParams(location.search));
 
+  // --- steps before Python: the prelude -----------------------------------------------------------
+  // For the default example, build.py recorded the page's document and, for every step, the patches that
+  // move it there (app/prelude.py). The page shows that document as soon as BokehJS runs and steps it
+  // itself (keys, player, slider, backward-call buttons) until Python takes over at the step reached.
+  const preludeFile = manifest.prelude && manifest.files[manifest.prelude];
+  const preludeLoaded = preludeFile && !query.code ? (async () => {
+    const url = `${manifest.prelude}${preludeFile.gz ? '.gz' : ''}?v=${preludeFile.sha256.slice(0, 12)}`;
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`could not load ${manifest.prelude}: HTTP ${response.status}`);
+    const body = preludeFile.gz ? response.body.pipeThrough(new DecompressionStream('gzip')) : response.body;
+    const prelude = await new Response(body).json();
+    return !query.example || query.example === prelude.example ? prelude : null;
+  })().catch((e) => { console.warn('prelude:', e); return null; }) : Promise.resolve(null);
+
   // --- loading screen ----------------------------------------------------------------------------
   const overlay = document.createElement('div');
   overlay.id = 'site-loading';
@@ -79,6 +98,7 @@
     </div>`;
   document.body.appendChild(overlay);
   const fill = overlay.querySelector('.site-loading-fill');
+  const note = overlay.querySelector('.site-loading-note');
   const text = overlay.querySelector('.site-loading-text');
   const PHASES = { 'Downloading': 0, 'Installing packages': 0.8, 'Starting the app': 0.9 };
   const mb = (n) => (n / 1e6).toFixed(1);
@@ -114,9 +134,18 @@
 
   async function render(msg) {
     await domReady; // the deferred Bokeh and Panel scripts have run
-    const docs_json = JSON.parse(msg.docs_json);
-    const render_items = JSON.parse(msg.render_items);
-    const root_ids = JSON.parse(msg.root_ids);
+    const carry = still && {
+      k: still.k !== still.k0 ? still.k : null,
+      source: editorText() !== still.source0 ? editorText() : null,
+    };
+    still = null;
+    jsdoc = await embed(JSON.parse(msg.docs_json), JSON.parse(msg.render_items), JSON.parse(msg.root_ids));
+    jsdoc.on_change(sendChange, false);
+    worker.postMessage({ type: 'rendered', carry });
+  }
+
+  // Shows a document in the page's root slots, in place of the snapshot or of the document shown before.
+  async function embed(docs_json, render_items, root_ids) {
     const els = [...document.querySelectorAll('[data-root-id]')];
     const slots = els.map((el) => [el.getAttribute('data-root-id'), el.id]).sort((a, b) => (a[0] < b[0] ? -1 : 1));
     if (slots.length !== root_ids.length) {
@@ -130,9 +159,81 @@
     for (const el of els) el.innerHTML = '';
     const [views] = await Bokeh.embed.embed_items(docs_json, render_items);
     if (snapshot) snapshot.remove();
-    jsdoc = [...views.roots.values()][0].model.document;
-    jsdoc.on_change(sendChange, false);
-    worker.postMessage({ type: 'rendered' });
+    return [...views.roots.values()][0].model.document;
+  }
+
+  // --- stepping with the prelude while Python starts ------------------------------------------------
+  let still = null; // {prelude, k, k0, source0} while the prelude's document is the one shown
+
+  async function showPrelude(prelude) {
+    await domReady;
+    if (jsdoc || !prelude) return; // Python was first, or there is no prelude for this page
+    const step = query.step === undefined ? prelude.k : query.step === 'end' ? prelude.last
+      : /^-?\d+$/.test(query.step) ? Number(query.step) : null;
+    if (step === null) return; // a malformed step: Python explains it
+    const t0 = performance.now();
+    jsdoc = await embed(prelude.docs_json, prelude.render_items, prelude.root_ids);
+    site.embed = Math.round(performance.now() - t0);
+    still = { prelude, k: prelude.k };
+    stillGoto(step);
+    still.k0 = still.k;
+    still.source0 = editorText();
+    jsdoc.on_change(stillChange, false);
+    overlay.classList.add('site-still');
+    note.textContent = 'You can step through this example now; running code, the builder and the inspector '
+      + 'start once Python is ready.';
+    site.interactive = Math.round(performance.now());
+  }
+
+  function editorText() {
+    const editor = still && jsdoc.get_model_by_id(still.prelude.ids.editor);
+    return editor ? editor.code : null;
+  }
+
+  function stillGoto(target) {
+    const { prelude } = still;
+    target = Math.max(-1, Math.min(Math.round(target), prelude.last));
+    patching += 1;
+    try {
+      while (still.k < target) {
+        still.k += 1;
+        jsdoc.apply_json_patch(structuredClone(prelude.forward[still.k]));
+      }
+      while (still.k > target) {
+        jsdoc.apply_json_patch(structuredClone(prelude.backward[still.k]));
+        still.k -= 1;
+      }
+    } finally {
+      patching -= 1;
+    }
+  }
+
+  // The page's own changes while the prelude is shown: steps are answered here, the rest waits for Python.
+  function stillChange(event) {
+    if (patching > 0 || !still) return;
+    const { ids, starts, last } = still.prelude;
+    const id = event.model && event.model.id;
+    if (id === ids.player && event.attr === 'value') return stillGoto(event.model.value);
+    if (id === ids.player && event.attr === 'value_throttled') return;
+    if (id === ids.keys && (event.attr === 'left' || event.attr === 'right')) {
+      return stillGoto(still.k + (event.attr === 'right' ? 1 : -1));
+    }
+    const clicked = event.msg_type === 'bokeh_event' && event.msg_data && event.msg_data.event_name === 'button_click'
+      && event.msg_data.origin && event.msg_data.origin.id;
+    if (clicked === ids.next_call) {
+      const later = starts.filter((i) => i > still.k);
+      return stillGoto(later.length ? later[0] : last);
+    }
+    if (clicked === ids.prev_call) {
+      const earlier = starts.filter((i) => i < still.k);
+      return stillGoto(earlier.length ? earlier[earlier.length - 1] : -1);
+    }
+    if (id === ids.editor) return; // typing is kept and handed to Python
+    if (event.msg_type === 'bokeh_event' || (event.model && event.attr && !/^(inner_|outer_|visible)/.test(event.attr))) {
+      overlay.classList.remove('site-nudge');
+      void overlay.offsetWidth; // restart the animation
+      overlay.classList.add('site-nudge');
+    }
   }
 
   worker.onmessage = async (event) => {
@@ -176,7 +277,10 @@
     }
   };
   worker.onerror = (e) => showError(e.message || 'the Python worker failed to start');
-  worker.postMessage({ type: 'init', manifest, base, query });
+  // Python starts once the prelude is on screen: on two cores, compiling Pyodide's wasm beside the page's
+  // first render slows both, and Python gets no slower for starting a second later.
+  preludeLoaded.then(showPrelude).catch((e) => console.warn('prelude:', e))
+    .then(() => worker.postMessage({ type: 'init', manifest, base, query }));
 
   // --- a faster second visit, and offline: the service worker keeps every file --------------------
   if ('serviceWorker' in navigator && location.protocol !== 'file:') {

@@ -1,6 +1,8 @@
 // The Python side of the site: Pyodide, the packages and the app run here, off the page's thread.
 //
-// Messages (page -> worker):  init {manifest, base, query} · rendered · patch {patch}
+// Messages (page -> worker):  init {manifest, base, query} · patch {patch}
+//                             rendered {carry: null | {k, source}: the step and the editor text the page
+//                             reached while it stepped without Python (null where unchanged)}
 // Messages (worker -> page):  progress {phase, loaded, total} · render {docs_json, render_items, root_ids}
 //                             query {query: the share query of the program and step shown}
 //                             ready {timings} · patch {patch, buffers} · idle · log {text} · error {message}
@@ -210,6 +212,7 @@ self.onmessage = async (event) => {
       await start(msg);
     } else if (msg.type === 'rendered') {
       boot.get('link')(sendPatch);
+      if (msg.carry) boot.get('carry_over')(msg.carry.k, msg.carry.source);
       mark('linked');
       timings.heap = pyodide._module.HEAPU8.length;
       self.postMessage({ type: 'ready', timings });

@@ -156,6 +156,12 @@ def wait_ready(page, timeout_ms: float = READY_TIMEOUT_MS) -> dict:
     return site
 
 
+def wait_interactive(page, timeout_ms: float = READY_TIMEOUT_MS) -> None:
+    """Wait until the page answers steps: with the prelude's document (before Python) or the live app."""
+    page.wait_for_function("() => window.site && (window.site.interactive || window.site.ready || "
+                           "window.site.errors.length)", timeout=timeout_ms)
+
+
 def open_site(page, url: str, query: str = "") -> dict:
     t0 = time.time()
     page.goto(url + (("?" + query) if query else ""))

@@ -14,7 +14,15 @@ import pytest
 pytest.importorskip("playwright")
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from tests.app.browser import TORCH_PYTHON, Oracle, console_stdout, counter, grads_shown, node_xy  # noqa: E402
+from tests.app.browser import (  # noqa: E402
+    TORCH_PYTHON,
+    Oracle,
+    console_stdout,
+    counter,
+    editor_text,
+    grads_shown,
+    node_xy,
+)
 from tests.site import sitekit  # noqa: E402
 
 # The longest time between two animation frames while Python loads: the page must never freeze.
@@ -107,6 +115,51 @@ def test_default_page_shows_a_prerendered_view_then_the_live_app(tab, site):
     shot(page, "inspector")
     print(f"\nprerendered view at {info['prerendered']} ms, ready at {info['timings']['ready']} ms, "
           f"{served.bytes_sent() / 1e6:.1f} MB served, longest frame gap {gap:.0f} ms, timings {info['timings']}")
+
+
+def caption(page) -> str:
+    return page.locator(".caption-text").inner_text()
+
+
+def test_default_example_steps_before_python_then_python_goes_on_from_there(tab, site):
+    """The prelude: the default page steps at once, without Python; Python then shows the same step, with
+    the same caption and .grad values, and keeps what was typed in the editor."""
+    page, watch = tab
+    url, _ = site
+    page.goto(url)
+    sitekit.wait_interactive(page)
+    assert page.evaluate("site.interactive") and not page.evaluate("site.ready"), "no steps before Python"
+    start, total = counter(page)
+    page.keyboard.press("ArrowRight")
+    wait_counter(page, start + 1)
+    page.locator(".next-call button").click()  # to the start of the second backward call
+    deadline = time.time() + 10
+    while counter(page)[0] == start + 1:
+        assert time.time() < deadline, "the backward-call button did not move the step"
+        time.sleep(0.02)
+    jumped = counter(page)[0]
+    assert start + 1 < jumped < total
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowLeft")
+    wait_counter(page, jumped + 1)
+    time.sleep(0.3)
+    before = counter(page), caption(page), grads_shown(page)
+    typed = editor_text(page) + "print('kept')\n"
+    page.locator(".editor .ace_editor").evaluate("(el, text) => el.env.editor.setValue(text, 1)", typed)
+    shot(page, "prelude-stepped")
+    assert not page.evaluate("site.ready"), "Python was ready before the prelude could be checked"
+
+    sitekit.wait_ready(page)
+    time.sleep(0.5)
+    assert (counter(page), caption(page), grads_shown(page)) == before
+    assert editor_text(page) == typed
+    page.keyboard.press("ArrowRight")
+    wait_counter(page, jumped + 2)
+    x, y = node_xy(page, "t0")
+    page.mouse.click(x, y)
+    page.wait_for_selector(".inspector h3", timeout=30_000)
+    shot(page, "prelude-handed-over")
 
 
 @pytest.mark.parametrize("slug", ["square-of-sum", "accumulate"])
