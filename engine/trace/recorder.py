@@ -41,6 +41,7 @@ class Recorder:
         self._nodes = []  # graph node id -> the event that introduced it
         self._versions = {}  # tensor id -> its graph node ids
         self._named = set()  # graph node ids named after an assignment target
+        self._temps = {}  # value-based name -> how many unnamed tensors have had it
         self._grads = {}  # tensor id -> value of its .grad as last recorded
         self._calls = []  # open backward calls: [index, create_graph, capture only (autograd.grad)]
         self._ncalls = 0
@@ -141,7 +142,9 @@ class Recorder:
         owner = t._grad_of
         if owner is not None and owner._grad is t:
             return self._tensor_name(owner) + ".grad"
-        return names.leaf_name(t._data)
+        text = names.leaf_name(t._data)
+        seen = self._temps[text] = self._temps.get(text, 0) + 1
+        return text if seen == 1 else f"{text} #{seen}"  # two temporaries of one value stay apart
 
     def _tensor_name(self, t):
         k = self._known.get(id(t))
