@@ -590,23 +590,14 @@ def load_entry(entry: str):
     return getattr(importlib.import_module(module), func)
 
 
-def render_page(entry: str, query: dict[str, str]) -> tuple[str, str, int, str]:
-    """Run the app natively and render its page as panel's own converter does (template, resources).
-    Returns (the page with empty roots, the same page with the document prerendered, number of roots, the
-    prelude: the document and the patches of its every step as JSON, or "" when the app records none)."""
+def build_document(entry: str, query: dict[str, str]):
+    """Run the app natively for `query`: (its Bokeh document, the app's Explorer or None when the entry
+    module has none)."""
     os.environ["PANEL_CDN_ROOT"] = PANEL_ROOT_URL
     os.environ.setdefault("BOKEH_RESOURCES", "cdn")
-    from bokeh.core.json_encoder import serialize_json
-    from bokeh.core.templates import FILE, MACROS, get_env
     from bokeh.document import Document
-    from bokeh.embed.elements import script_for_render_items
-    from bokeh.embed.util import standalone_docs_json_and_render_items
-    from bokeh.embed.wrappers import wrap_in_script_tag
-    from bokeh.util.serialization import make_id
     from panel.io.document import MockSessionContext
-    from panel.io.resources import BASE_TEMPLATE, CDN_DIST, Resources, bundle_resources
     from panel.io.state import set_curdoc, state
-    from panel.theme.base import design_template_variables
 
     module = importlib.import_module(entry.partition(":")[0])
     explorer = getattr(module, "Explorer", None)
@@ -620,12 +611,63 @@ def render_page(entry: str, query: dict[str, str]) -> tuple[str, str, int, str]:
             page = load_entry(entry)(dict(query))
         page.server_doc(doc=document)
         state._on_load(None)
+    return document, explorer
+
+
+MAX_PRELUDE_STEPS = 500  # longer programs (the 1,000-node MLP) wait for Python
+
+
+def prelude_json(entry: str, document, explorer) -> str:
+    """The page's document and the patches of its every step (app/prelude.py) as JSON, for the page to
+    step before Python has started; "" when the app records none or the program is too long."""
+    from bokeh.core.json_encoder import serialize_json
+    from bokeh.embed.util import standalone_docs_json_and_render_items
+
+    if explorer is None or explorer.store.last > MAX_PRELUDE_STEPS:
+        return ""
+    package = importlib.import_module(entry.partition(":")[0]).__package__
     docs_json, render_items = standalone_docs_json_and_render_items(document)
-    prelude = ""
-    if explorer is not None:
-        steps = importlib.import_module(f"{module.__package__}.prelude").record(explorer, document)
-        prelude = serialize_json({"docs_json": docs_json, "render_items": [r.to_json() for r in render_items],
-                                  "root_ids": [root.id for root in document.roots], **steps})
+    steps = importlib.import_module(f"{package}.prelude").record(explorer, document)
+    return serialize_json({"docs_json": docs_json, "render_items": [r.to_json() for r in render_items],
+                           "root_ids": [root.id for root in document.roots], **steps})
+
+
+def example_preludes(entry: str, skip: str | None) -> dict[str, str]:
+    """The prelude of every example of the app but `skip` (already recorded with the default page)."""
+    package = importlib.import_module(entry.partition(":")[0]).__package__
+    try:
+        examples = importlib.import_module(f"{package}.examples").EXAMPLES
+    except ModuleNotFoundError:
+        return {}
+    out = {}
+    for example in examples:
+        if example.slug != skip:
+            document, explorer = build_document(entry, {"example": example.slug})
+            text = prelude_json(entry, document, explorer)
+            if text:
+                out[example.slug] = stabilize([text])[0]
+    return out
+
+
+def render_page(entry: str, query: dict[str, str]) -> tuple[str, str, int, str, str | None]:
+    """Run the app natively and render its page as panel's own converter does (template, resources).
+    Returns (the page with empty roots, the same page with the document prerendered, number of roots, the
+    page's prelude (see prelude_json), the slug of the example it shows or None)."""
+    os.environ["PANEL_CDN_ROOT"] = PANEL_ROOT_URL
+    os.environ.setdefault("BOKEH_RESOURCES", "cdn")
+    from bokeh.core.json_encoder import serialize_json
+    from bokeh.core.templates import FILE, MACROS, get_env
+    from bokeh.embed.elements import script_for_render_items
+    from bokeh.embed.util import standalone_docs_json_and_render_items
+    from bokeh.embed.wrappers import wrap_in_script_tag
+    from bokeh.util.serialization import make_id
+    from panel.io.resources import BASE_TEMPLATE, CDN_DIST, Resources, bundle_resources
+    from panel.io.state import set_curdoc
+    from panel.theme.base import design_template_variables
+
+    document, explorer = build_document(entry, query)
+    docs_json, render_items = standalone_docs_json_and_render_items(document)
+    prelude = prelude_json(entry, document, explorer)
     render_item = render_items[0]
     json_id = make_id()
     plot_script = wrap_in_script_tag(html.escape(serialize_json(docs_json), quote=False), "application/json",
@@ -644,7 +686,7 @@ def render_page(entry: str, query: dict[str, str]) -> tuple[str, str, int, str]:
                    roots=render_item.roots, manifest=None, dist_url=CDN_DIST, pyodide=True)
     page_html = template.render({**context, "plot_script": "<!--site:body-->"})
     prerendered = template.render({**context, "plot_script": plot_script})
-    return page_html, prerendered, len(document.roots), prelude
+    return page_html, prerendered, len(document.roots), prelude, explorer and explorer.store.example
 
 
 UUID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")
@@ -872,10 +914,13 @@ def build(args: argparse.Namespace) -> dict:
         sys.path.insert(0, str(Path(args.app_src).resolve()))
     else:
         sys.path.insert(0, str(ROOT))
-    page_html, prerendered, n_roots, prelude = render_page(args.app, {})
+    page_html, prerendered, n_roots, prelude, default_example = render_page(args.app, {})
     prerendered, page_html, prelude = stabilize([prerendered, page_html, prelude])
-    if prelude:
-        site.add("static/prelude.json", prelude.encode())
+    log("recording the examples' steps (preludes)")
+    preludes = {default_example: prelude} if prelude else {}
+    preludes.update(example_preludes(args.app, default_example))
+    for slug, text in preludes.items():
+        site.add(f"static/prelude/{slug}.json", text.encode())
     page_html = defer_scripts(localize(page_html))
     hide_spinner = "<style>#loader { display: none !important; }</style>"
     prerendered = localize(prerendered).replace("<!--site:head-->", hide_spinner)
@@ -931,7 +976,8 @@ def build(args: argparse.Namespace) -> dict:
         "files": manifest_files,
         "panel_cdn_root": PANEL_ROOT_URL,
         "page_scripts": page_scripts,
-        "prelude": "static/prelude.json" if prelude else None,
+        "preludes": {slug: f"static/prelude/{slug}.json" for slug in sorted(preludes)},
+        "default_example": default_example,
     }
     for name in ("loader.js", "loader.css", "worker.mjs", "boot.py"):
         data = (STATIC / name).read_bytes()
@@ -948,7 +994,8 @@ def build(args: argparse.Namespace) -> dict:
     site.add("sw.js", sw.encode())
     site.add("manifest.json", json.dumps(manifest, indent=1, sort_keys=True).encode())
     # The page carries only what its loader and worker need (manifest.json has every file).
-    needed = set(manifest["preload"]) | set(manifest["page_scripts"]) | {"pyodide/pyodide.mjs", "static/prelude.json"}
+    needed = (set(manifest["preload"]) | set(manifest["page_scripts"]) | set(manifest["preludes"].values())
+              | {"pyodide/pyodide.mjs"})
     page_manifest = {**manifest, "files": {r: e for r, e in manifest_files.items() if r in needed}}
     page_manifest.pop("precache")
     head = (f'<link rel="stylesheet" href="static/loader.css?v={manifest["version"]}">\n'

@@ -1,6 +1,6 @@
 // The page side of the site. The page shows a prerendered view of the default example at once (rendered by
 // build.py), while a Web Worker (static/worker.mjs) loads Pyodide and the app. As soon as BokehJS has run,
-// the default example's recorded document (the prelude) replaces the picture and steps without Python;
+// the example's recorded document (its prelude) replaces the picture and steps without Python;
 // then the live document replaces it at the step reached, and every change is sent both ways (Panel's
 // worker protocol). site.interactive / site.ready: when each came (ms since navigation).
 (() => {
@@ -21,8 +21,11 @@
   }
   // BokehJS and Panel's bundle, gzipped (build.py took them out of the page), run in order; a copy goes to the
   // service worker's cache for the next visit.
+  // What the page fetches itself also goes to the service worker's cache (it controls the next visit only).
+  const pageCache = 'caches' in window
+    ? caches.open(`autograd-explorer-${manifest.version}`).catch(() => null) : Promise.resolve(null);
   const scriptsLoaded = (async () => {
-    const cache = 'caches' in window ? await caches.open(`autograd-explorer-${manifest.version}`).catch(() => null) : null;
+    const cache = await pageCache;
     const texts = await Promise.all(manifest.page_scripts.map(async (rel) => {
       const entry = manifest.files[rel];
       const url = entry.gz ? `${rel}.gz?v=${entry.sha256.slice(0, 12)}` : `${rel}?v=${entry.sha256.slice(0, 12)}`;
@@ -72,17 +75,19 @@
   const query = Object.fromEntries(new URLSearchParams(location.search));
 
   // --- steps before Python: the prelude -----------------------------------------------------------
-  // For the default example, build.py recorded the page's document and, for every step, the patches that
-  // move it there (app/prelude.py). The page shows that document as soon as BokehJS runs and steps it
+  // For each example (but the longest), build.py recorded the page's document and, for every step, the
+  // patches that move it there (app/prelude.py). The page shows that document as soon as BokehJS runs and steps it
   // itself (keys, player, slider, backward-call buttons) until Python takes over at the step reached.
-  const preludeFile = manifest.prelude && manifest.files[manifest.prelude];
-  const preludeLoaded = preludeFile && !query.code ? (async () => {
-    const url = `${manifest.prelude}${preludeFile.gz ? '.gz' : ''}?v=${preludeFile.sha256.slice(0, 12)}`;
+  const preludeRel = !query.code && (manifest.preludes || {})[query.example || manifest.default_example];
+  const preludeLoaded = preludeRel ? (async () => {
+    const entry = manifest.files[preludeRel];
+    const url = `${preludeRel}${entry.gz ? '.gz' : ''}?v=${entry.sha256.slice(0, 12)}`;
     const response = await fetch(url);
-    if (!response.ok) throw new Error(`could not load ${manifest.prelude}: HTTP ${response.status}`);
-    const body = preludeFile.gz ? response.body.pipeThrough(new DecompressionStream('gzip')) : response.body;
-    const prelude = await new Response(body).json();
-    return !query.example || query.example === prelude.example ? prelude : null;
+    if (!response.ok) throw new Error(`could not load ${preludeRel}: HTTP ${response.status}`);
+    const cache = await pageCache;
+    if (cache) cache.put(url, response.clone()).catch(() => {});
+    const body = entry.gz ? response.body.pipeThrough(new DecompressionStream('gzip')) : response.body;
+    return new Response(body).json();
   })().catch((e) => { console.warn('prelude:', e); return null; }) : Promise.resolve(null);
 
   // --- loading screen ----------------------------------------------------------------------------

@@ -170,6 +170,7 @@ def test_example_deep_link_matches_pytorch_then_rewinds(tab, site, oracle, slug)
     page, watch = tab
     url, _ = site
     sitekit.open_site(page, url, f"example={slug}&step=end")
+    assert page.evaluate("site.interactive < site.timings.ready"), "the deep link did not step before Python"
     shown, total = counter(page)
     assert shown == total
     grads = grads_shown(page)
