@@ -601,6 +601,7 @@ def build_document(entry: str, query: dict[str, str]):
 
     module = importlib.import_module(entry.partition(":")[0])
     explorer = getattr(module, "Explorer", None)
+    explorer = explorer if hasattr(explorer, "page") else None
     document = Document()
     document._session_context = lambda: MockSessionContext(document=document)
     with set_curdoc(document):

@@ -40,8 +40,9 @@ class Controls(Viewer):
         self.prev_call.on_click(lambda e: s.prev_call())
         self.next_call.on_click(lambda e: s.next_call())
         self.player.param.watch(self._on_player, "value")
-        self.keys.param.watch(lambda e: s.step(-1), "left")
-        self.keys.param.watch(lambda e: s.step(1), "right")
+        # Presses made while Python was busy arrive together: step by how many there were.
+        self.keys.param.watch(lambda e: s.step(e.old - e.new), "left")
+        self.keys.param.watch(lambda e: s.step(e.new - e.old), "right")
         s.param.watch(self._on_state, ["state", "timeline"])
         self._on_state()
 

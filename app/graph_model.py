@@ -261,8 +261,7 @@ def _edge_geometry(model: GraphModel) -> dict[str, list]:
             seen[(u, v)] = dup + 1
             curve(e, start, end, 0.3 * ((dup + 1) // 2) * (1 if dup % 2 else -1))
             continue
-        path = [(layer * LAYER_GAP, -row * ROW_GAP) for layer, row in bends]
-        path = [(path[0][0] - BOX_W / 2, path[0][1]), *path, (path[-1][0] + BOX_W / 2, path[-1][1])]
+        path = [(layer * LAYER_GAP + side * BOX_W / 2, -row * ROW_GAP) for layer, row in bends for side in (-1, 1)]
         curve(e, start, path[0])
         kept = _thin(path)
         for a, b in zip(kept, kept[1:]):
@@ -271,8 +270,10 @@ def _edge_geometry(model: GraphModel) -> dict[str, list]:
     return cols
 
 
-def _thin(points: list[tuple[float, float]], tolerance: float = 0.1) -> list[tuple[float, float]]:
-    """Ramer-Douglas-Peucker: the fewest points whose polyline stays within `tolerance` of all of them."""
+def _thin(points: list[tuple[float, float]], tolerance: float = 0.2) -> list[tuple[float, float]]:
+    """Ramer-Douglas-Peucker: the fewest points whose polyline stays within `tolerance` of all of them (a
+    bend's points are where a box of its layer would be: 0.2 keeps the line well clear of the boxes
+    beside it, a row away)."""
     keep = {0, len(points) - 1}
     spans = [(0, len(points) - 1)]
     while spans:

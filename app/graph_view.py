@@ -157,7 +157,7 @@ class GraphView(Viewer):
             sinks = gm.sink_columns(model, state, self.store.selected)
             self.boxes.data = {**static["boxes"], **boxes}
             self.sinks.data = {**static["sinks"], **sinks}
-            # Each source gets lists of its own: a patch changes a source's lists in place.
+            # Each source gets text lists of its own: a patch changes a source's lists in place.
             at = {"x": static["boxes"]["x"], "y": static["boxes"]["y"]}
             for name, source in self.labels.items():
                 source.data = {**at, name: list(boxes[name])}
@@ -200,13 +200,13 @@ def _patch(source: ColumnDataSource, columns: dict[str, list]) -> None:
     whole data when the number of rows changes (then `columns` must hold every column of the source)."""
     data = source.data
     if any(len(data[name]) != len(new) for name, new in columns.items()):
-        source.data = columns
+        source.data = {name: list(new) for name, new in columns.items()}
         return
     patches: dict[str, list] = {}
     for name, new in columns.items():
         changed = [(i, v) for i, (o, v) in enumerate(zip(data[name], new)) if o != v]
         if len(changed) > 50:
-            data[name] = new
+            data[name] = list(new)  # a list of its own: the next patch changes it in place
         elif changed:
             patches[name] = changed
     if patches:

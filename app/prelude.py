@@ -25,7 +25,8 @@ def record(explorer: Explorer, document: Document) -> dict:
     0 … last (step -1 is before the program's first event).
 
     Returns {"example", "k", "last", "starts", "forward", "backward", "ids"}: `ids` names the models the
-    page listens to (the player, the arrow keys, the two backward-call buttons, the code editor)."""
+    page listens to (the player, the arrow keys, the two backward-call buttons, the code editor, the
+    examples menu, whose values are the examples' slugs)."""
     store = explorer.store
     start = store.k
     events: list = []
@@ -65,7 +66,8 @@ def record(explorer: Explorer, document: Document) -> dict:
 
 
 def _control_ids(document: Document) -> dict[str, str]:
-    found: dict[str, list[str]] = {"player": [], "keys": [], "prev_call": [], "next_call": [], "editor": []}
+    found: dict[str, list[str]] = {what: [] for what in ("player", "keys", "prev_call", "next_call", "editor",
+                                                          "examples")}
     for model in document.models:
         name = type(model).__name__
         if name == "Player":
@@ -74,9 +76,9 @@ def _control_ids(document: Document) -> dict[str, str]:
             found["editor"].append(model.id)
         elif "esm" in model.properties() and {"left", "right"} <= set(model.data.properties()):
             found["keys"].append(model.data.id)
-        for css in ("prev-call", "next-call"):
-            if css in (getattr(model, "css_classes", None) or []) and name == "Button":
-                found[css.replace("-", "_")].append(model.id)
+        for css, what in (("prev-call", "prev_call"), ("next-call", "next_call"), ("examples", "examples")):
+            if css in (getattr(model, "css_classes", None) or []) and name in ("Button", "CustomSelect"):
+                found[what].append(model.id)
     for what, ids in found.items():
         if len(ids) != 1:
             raise LookupError(f"the page should have one {what} model, it has {len(ids)}")

@@ -62,12 +62,14 @@ def _build(entry, query, post_query):
     return explorer.page()
 
 
-async def render(entry, query_json, post_query):
-    """Build the page for `query` (dict of the URL's query parameters); returns what the page needs to
-    show it: (docs_json, render_items, root_ids, milliseconds spent importing Panel)."""
+async def render(entry, query_json, post_query, carry_json=None):
+    """Build the page for `query` (dict of the URL's query parameters), then bring it to where the page got
+    without Python (see carry_over); returns what the page needs to show it: (docs_json, render_items,
+    root_ids, milliseconds spent importing Panel)."""
     t0 = time.perf_counter()
     init_doc()
     page = _build(entry, json.loads(query_json), post_query)
+    carry_over(carry_json)
     page.server_doc(doc=state.curdoc)
     docs_json, render_items, root_ids = await write_doc()
     print(f"[site] page built in {time.perf_counter() - t0:.2f}s (panel import {_import_seconds:.2f}s)")
@@ -84,13 +86,17 @@ def apply_patch(patch):
     state.curdoc.apply_json_patch(_convert_json_patch(patch), setter="js")
 
 
-def carry_over(k, source):
-    """Continue where the page got to while it stepped without Python: the editor's text (not run) and the
-    step (None where the page did not change them)."""
+def carry_over(carry_json):
+    """Go on from where the page got while it stepped without Python: carry_json is null or
+    {"example", "k", "source"}, the example, step and editor text it shows (the text is not run)."""
     explorer = _shown.get("explorer")
-    if explorer is None:
+    carry = json.loads(carry_json) if carry_json else None
+    if not carry or explorer is None:
         return
-    if source is not None:
-        explorer.program.editor.value = source
-    if k is not None:
-        explorer.store.goto(int(k))
+    store, program = explorer.store, getattr(explorer, "program", None)
+    if carry.get("example") and carry["example"] != store.example and program is not None:
+        program.examples.value = carry["example"]
+    if carry.get("source") is not None and program is not None and program.editor.value != carry["source"]:
+        program.editor.value = carry["source"]
+    if carry.get("k") is not None and carry["k"] != store.k:
+        store.goto(int(carry["k"]))

@@ -12,8 +12,8 @@
     ready: false, errors: [], logs: [], timings: {}, prerendered: null, interactive: null,
   });
 
-  // The first paint is a snapshot of the default page (taken by build.py), shown until the live app replaces
-  // it. site.prerendered: when it is on screen (ms since navigation start), for the benchmark and tests.
+  // The first paint is a snapshot of the default page (taken by build.py), shown until a document (the
+  // prelude's, or the live app's) replaces it. site.prerendered: when it is on screen (ms since navigation start), for the benchmark and tests.
   const snapshot = document.getElementById('site-snapshot');
   if (snapshot) {
     const shown = () => requestAnimationFrame(() => { site.prerendered = Math.round(performance.now()); });
@@ -40,7 +40,6 @@
       script.text = text;
       document.head.appendChild(script);
     }
-    site.scripts = Math.round(performance.now());
     window.dispatchEvent(new Event('site-scripts'));
   })();
   scriptsLoaded.catch((e) => showError(String(e)));
@@ -76,19 +75,23 @@
 
   // --- steps before Python: the prelude -----------------------------------------------------------
   // For each example (but the longest), build.py recorded the page's document and, for every step, the
-  // patches that move it there (app/prelude.py). The page shows that document as soon as BokehJS runs and steps it
-  // itself (keys, player, slider, backward-call buttons) until Python takes over at the step reached.
-  const preludeRel = !query.code && (manifest.preludes || {})[query.example || manifest.default_example];
-  const preludeLoaded = preludeRel ? (async () => {
-    const entry = manifest.files[preludeRel];
-    const url = `${preludeRel}${entry.gz ? '.gz' : ''}?v=${entry.sha256.slice(0, 12)}`;
+  // patches that move it there (app/prelude.py). The page shows that document as soon as BokehJS runs and
+  // steps it itself (keys, player, slider, backward-call buttons; another example from the menu) until
+  // Python takes over where the learner got to.
+  async function loadPrelude(slug) {
+    const rel = (manifest.preludes || {})[slug];
+    if (!rel) return null;
+    const entry = manifest.files[rel];
+    const url = `${rel}${entry.gz ? '.gz' : ''}?v=${entry.sha256.slice(0, 12)}`;
     const response = await fetch(url);
-    if (!response.ok) throw new Error(`could not load ${preludeRel}: HTTP ${response.status}`);
+    if (!response.ok) throw new Error(`could not load ${rel}: HTTP ${response.status}`);
     const cache = await pageCache;
     if (cache) cache.put(url, response.clone()).catch(() => {});
     const body = entry.gz ? response.body.pipeThrough(new DecompressionStream('gzip')) : response.body;
     return new Response(body).json();
-  })().catch((e) => { console.warn('prelude:', e); return null; }) : Promise.resolve(null);
+  }
+  const preludeLoaded = query.code ? Promise.resolve(null)
+    : loadPrelude(query.example || manifest.default_example).catch((e) => { console.warn('prelude:', e); return null; });
 
   // --- loading screen ----------------------------------------------------------------------------
   const overlay = document.createElement('div');
@@ -139,14 +142,22 @@
 
   async function render(msg) {
     await domReady; // the deferred Bokeh and Panel scripts have run
-    const carry = still && {
-      k: still.k !== still.k0 ? still.k : null,
-      source: editorText() !== still.source0 ? editorText() : null,
-    };
-    still = null;
-    jsdoc = await embed(JSON.parse(msg.docs_json), JSON.parse(msg.render_items), JSON.parse(msg.root_ids));
-    jsdoc.on_change(sendChange, false);
-    worker.postMessage({ type: 'rendered', carry });
+    live = true;
+    await serially(async () => {
+      const carry = carryOver();
+      still = null;
+      jsdoc = await embed(JSON.parse(msg.docs_json), JSON.parse(msg.render_items), JSON.parse(msg.root_ids));
+      jsdoc.on_change(sendChange, false);
+      worker.postMessage({ type: 'rendered', carry });
+    });
+  }
+
+  // One document is embedded at a time; once Python's has been asked for, no prelude is shown any more.
+  let live = false, embedding = Promise.resolve();
+  function serially(job) {
+    const run = embedding.then(job);
+    embedding = run.catch(() => {});
+    return run;
   }
 
   // Shows a document in the page's root slots, in place of the snapshot or of the document shown before.
@@ -168,26 +179,48 @@
   }
 
   // --- stepping with the prelude while Python starts ------------------------------------------------
-  let still = null; // {prelude, k, k0, source0} while the prelude's document is the one shown
+  let still = null; // {prelude, k} while a prelude's document is the one shown
 
-  async function showPrelude(prelude) {
+  function stepOf(prelude, step) {
+    return step === undefined ? prelude.k : step === 'end' ? prelude.last
+      : /^-?\d+$/.test(step) && Number(step) >= -1 ? Number(step) : null;
+  }
+
+  async function showPrelude(prelude, step) {
+    if (!prelude || step === null) return; // no prelude, or a malformed step: Python explains it
     await domReady;
-    if (jsdoc || !prelude) return; // Python was first, or there is no prelude for this page
-    const step = query.step === undefined ? prelude.k : query.step === 'end' ? prelude.last
-      : /^-?\d+$/.test(query.step) ? Number(query.step) : null;
-    if (step === null) return; // a malformed step: Python explains it
-    const t0 = performance.now();
-    jsdoc = await embed(prelude.docs_json, prelude.render_items, prelude.root_ids);
-    site.embed = Math.round(performance.now() - t0);
-    still = { prelude, k: prelude.k };
-    stillGoto(step);
-    still.k0 = still.k;
-    still.source0 = editorText();
-    jsdoc.on_change(stillChange, false);
+    await serially(async () => {
+      if (live) return;
+      still = null;
+      jsdoc = await embed(prelude.docs_json, prelude.render_items, prelude.root_ids);
+      still = { prelude, k: prelude.k };
+      stillGoto(step);
+      jsdoc.on_change(stillChange, false);
+    });
+    if (!still) return;
     overlay.classList.add('site-still');
-    note.textContent = 'You can step through this example now; running code, the builder and the inspector '
+    note.textContent = 'You can step through the examples now; running code, the builder and the inspector '
       + 'start once Python is ready.';
-    site.interactive = Math.round(performance.now());
+    site.interactive = site.interactive || Math.round(performance.now());
+  }
+
+  async function switchExample(slug) {
+    const prelude = slug ? await loadPrelude(slug).catch(() => null) : null;
+    if (!prelude) return nudge();
+    await showPrelude(prelude, prelude.k);
+    if (still) history.replaceState(history.state, '', `${location.pathname}?example=${slug}${location.hash}`);
+  }
+
+  // What the page shows while it steps without Python, for Python to build its page there and to go on
+  // from there once it is shown (the editor's text is kept, not run).
+  function carryOver() {
+    return still && { example: still.prelude.example, k: still.k, source: editorText() };
+  }
+
+  function nudge() {
+    overlay.classList.remove('site-nudge');
+    void overlay.offsetWidth; // restart the animation
+    overlay.classList.add('site-nudge');
   }
 
   function editorText() {
@@ -201,8 +234,8 @@
     patching += 1;
     try {
       while (still.k < target) {
+        jsdoc.apply_json_patch(structuredClone(prelude.forward[still.k + 1]));
         still.k += 1;
-        jsdoc.apply_json_patch(structuredClone(prelude.forward[still.k]));
       }
       while (still.k > target) {
         jsdoc.apply_json_patch(structuredClone(prelude.backward[still.k]));
@@ -223,8 +256,8 @@
     if (id === ids.keys && (event.attr === 'left' || event.attr === 'right')) {
       return stillGoto(still.k + (event.attr === 'right' ? 1 : -1));
     }
-    const clicked = event.msg_type === 'bokeh_event' && event.msg_data && event.msg_data.event_name === 'button_click'
-      && event.msg_data.origin && event.msg_data.origin.id;
+    const name = event.msg_type === 'bokeh_event' && event.msg_data ? event.msg_data.event_name : null;
+    const clicked = name === 'button_click' && event.msg_data.origin ? event.msg_data.origin.id : null;
     if (clicked === ids.next_call) {
       const later = starts.filter((i) => i > still.k);
       return stillGoto(later.length ? later[0] : last);
@@ -234,10 +267,12 @@
       return stillGoto(earlier.length ? earlier[earlier.length - 1] : -1);
     }
     if (id === ids.editor) return; // typing is kept and handed to Python
-    if (event.msg_type === 'bokeh_event' || (event.model && event.attr && !/^(inner_|outer_|visible)/.test(event.attr))) {
-      overlay.classList.remove('site-nudge');
-      void overlay.offsetWidth; // restart the animation
-      overlay.classList.add('site-nudge');
+    if (id === ids.examples && event.attr === 'value') {
+      return switchExample(event.model.value); // the menu's values are the examples' slugs
+    }
+    // Anything else the learner does (Run, the builder, a node) needs Python: say it is coming.
+    if (['button_click', 'tap', 'menu_item_click'].includes(name) || ['value', 'indices'].includes(event.attr)) {
+      nudge();
     }
   }
 
@@ -245,6 +280,7 @@
     const msg = event.data;
     switch (msg.type) {
       case 'progress': showProgress(msg); break;
+      case 'carry?': worker.postMessage({ type: 'carry', carry: carryOver() }); break;
       case 'render':
         try { await render(msg); } catch (e) { showError(String(e)); }
         break;
@@ -284,7 +320,8 @@
   worker.onerror = (e) => showError(e.message || 'the Python worker failed to start');
   // Python starts once the prelude is on screen: on two cores, compiling Pyodide's wasm beside the page's
   // first render slows both, and Python gets no slower for starting a second later.
-  preludeLoaded.then(showPrelude).catch((e) => console.warn('prelude:', e))
+  preludeLoaded.then((prelude) => prelude && showPrelude(prelude, stepOf(prelude, query.step)))
+    .catch((e) => console.warn('prelude:', e))
     .then(() => worker.postMessage({ type: 'init', manifest, base, query }));
 
   // --- a faster second visit, and offline: the service worker keeps every file --------------------

@@ -1,9 +1,9 @@
 // The Python side of the site: Pyodide, the packages and the app run here, off the page's thread.
 //
 // Messages (page -> worker):  init {manifest, base, query} · patch {patch}
-//                             rendered {carry: null | {k, source}: the step and the editor text the page
-//                             reached while it stepped without Python (null where unchanged)}
-// Messages (worker -> page):  progress {phase, loaded, total} · render {docs_json, render_items, root_ids}
+//                             carry {carry}, the answer to carry?, and rendered {carry}: carry is null or
+//                             {example, k, source}, what the page shows while it steps without Python
+// Messages (worker -> page):  progress {phase, loaded, total} · carry? · render {docs_json, render_items, root_ids}
 //                             query {query: the share query of the program and step shown}
 //                             ready {timings} · patch {patch, buffers} · idle · log {text} · error {message}
 //
@@ -16,6 +16,7 @@ const timings = {};
 const mark = (name) => { timings[name] = Math.round(performance.now() - T0); };
 
 let manifest, base, pyodide, boot;
+let carried = null; // resolves the page's answer to 'carry?' 
 const originalFetch = globalThis.fetch.bind(globalThis);
 const downloads = new Map(); // absolute URL (no query) -> Promise<ArrayBuffer | Response>
 let loaded = 0, total = 0, phase = 'Downloading';
@@ -165,7 +166,13 @@ async function start(msg) {
   boot = ns;
   mark('boot');
   const postQuery = (query) => self.postMessage({ type: 'query', query });
-  const result = await ns.get('render')(manifest.entry, JSON.stringify(msg.query), postQuery);
+  // Where the page got to while it stepped without Python: the page is built there.
+  const carry = await new Promise((resolve) => {
+    carried = resolve;
+    self.postMessage({ type: 'carry?' });
+  });
+  const result = await ns.get('render')(manifest.entry, JSON.stringify(msg.query), postQuery,
+    carry ? JSON.stringify(carry) : null);
   const [docs_json, render_items, root_ids, imported] = result.toJs();
   result.destroy();
   timings.import = imported;
@@ -212,10 +219,19 @@ self.onmessage = async (event) => {
       await start(msg);
     } else if (msg.type === 'rendered') {
       boot.get('link')(sendPatch);
-      if (msg.carry) boot.get('carry_over')(msg.carry.k, msg.carry.source);
+      if (msg.carry) {
+        try {
+          boot.get('carry_over')(JSON.stringify(msg.carry));
+        } catch (err) { // the live app works anyway, at the step it was built at
+          self.postMessage({ type: 'log', text: `could not carry the step over: ${err}`, error: true });
+        }
+      }
       mark('linked');
       timings.heap = pyodide._module.HEAPU8.length;
       self.postMessage({ type: 'ready', timings });
+    } else if (msg.type === 'carry') {
+      if (carried) carried(msg.carry);
+      carried = null;
     } else if (msg.type === 'patch') {
       try {
         await boot.get('apply_patch')(msg.patch);

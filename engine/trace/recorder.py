@@ -41,7 +41,7 @@ class Recorder:
         self._nodes = []  # graph node id -> the event that introduced it
         self._versions = {}  # tensor id -> its graph node ids
         self._named = set()  # graph node ids named after an assignment target
-        self._temps = {}  # value-based name -> how many unnamed tensors have had it
+        self._temps = set()  # value-based names held by tensors not named by an assignment (yet)
         self._grads = {}  # tensor id -> value of its .grad as last recorded
         self._calls = []  # open backward calls: [index, create_graph, capture only (autograd.grad)]
         self._ncalls = 0
@@ -69,16 +69,16 @@ class Recorder:
         self._set_calls()
 
     # --- names ------------------------------------------------------------------------------------
-    def _name(self, text, obj, line):
+    def _name(self, text, obj, line, depth=0):
         if isinstance(obj, Tensor):
             self._set_name(self._node_tid(obj, line), text)
         elif isinstance(obj, Module):
             for pname, p in obj.named_parameters():
                 self._set_name(self._node_tid(p, line), f"{text}.{pname}")
-        elif isinstance(obj, (list, tuple)) and len(obj) <= 64:
+        elif isinstance(obj, (list, tuple)) and len(obj) <= 64 and depth < 3:
             for i, x in enumerate(obj):
-                if isinstance(x, Tensor):
-                    self._set_name(self._node_tid(x, line), f"{text}[{i}]")
+                if isinstance(x, (Tensor, list, tuple)):
+                    self._name(f"{text}[{i}]", x, line, depth + 1)  # w[i], and w[i][j] in a list of lists
 
     def _node_tid(self, t, line):
         """The tensor id of t, introducing t if new (a name belongs to the tensor, whatever its version)."""
@@ -93,6 +93,7 @@ class Recorder:
         named = self._named
         for nid in self._versions[tid]:
             if nid not in named:
+                self._temps.discard(self._nodes[nid]["name"])
                 self._nodes[nid]["name"] = text
                 named.add(nid)
 
@@ -142,9 +143,12 @@ class Recorder:
         owner = t._grad_of
         if owner is not None and owner._grad is t:
             return self._tensor_name(owner) + ".grad"
-        text = names.leaf_name(t._data)
-        seen = self._temps[text] = self._temps.get(text, 0) + 1
-        return text if seen == 1 else f"{text} #{seen}"  # two temporaries of one value stay apart
+        text, n = names.leaf_name(t._data), 1
+        while (f"{text} #{n}" if n > 1 else text) in self._temps:  # two temporaries of one value stay apart
+            n += 1
+        name = f"{text} #{n}" if n > 1 else text
+        self._temps.add(name)
+        return name
 
     def _tensor_name(self, t):
         k = self._known.get(id(t))

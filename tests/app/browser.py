@@ -150,11 +150,13 @@ for line in sys.stdin:
             error = {"type": type(e).__name__, "message": str(e)}
     grads = {}
     for name in job["names"]:
+        if not re.fullmatch(r"[A-Za-z_][\w.\[\]]*", name):
+            continue  # a temporary's name ("0.5 #2"), not a path to a tensor of the program
         try:
             g = eval(re.sub(r"\.(\d+)", r"[\1]", name) + ".grad", ns)
+            grads[name] = None if g is None else g.tolist()
         except Exception:
             continue
-        grads[name] = None if g is None else g.tolist()
     warns = [{"category": w.category.__name__, "message": str(w.message)} for w in caught]
     print(json.dumps({"stdout": out.getvalue(), "error": error, "grads": grads, "warnings": warns}), flush=True)
 '''

@@ -75,3 +75,40 @@ def test_previous_that_no_longer_fits_is_ignored():
     before = layered_layout(["a", "b"], [("a", "b")])
     after = layered_layout(["a", "b"], [("b", "a")], previous=before)
     assert after.places["b"][0] < after.places["a"][0]
+
+
+def test_long_edges_run_clear_of_the_boxes_they_pass():
+    """The thinned polyline of a long edge stays within 0.2 of each of its bend points, so it never crosses
+    a box of a layer it passes through (boxes are 0.8 high on rows 1.3 apart)."""
+    from app import graph_model as gm
+    from app import timeline as tl
+    from app.examples import BY_SLUG
+
+    for slug in ("chain-100", "mlp-step", "scalar-mlp"):
+        timeline = tl.run(BY_SLUG[slug].source)
+        model = gm.build(timeline.events, tl.state_at(timeline, len(timeline.events) - 1)["nodes"])
+        geometry = gm.edge_geometry(model)
+        boxes = [model.pos[gm.key(n)] for n in model.boxes]
+        for row in range(len(geometry["edge"])):
+            (x0, y0), (x1, y1) = (geometry["x0"][row], geometry["y0"][row]), (geometry["x1"][row], geometry["y1"][row])
+            if model.layout.routes.get(geometry["edge"][row]) is None or x1 - x0 < 1e-9:
+                continue  # an edge between neighbouring layers, or a curve into a node
+            for bx, by in boxes:
+                left, right = max(x0, bx - gm.BOX_W / 2), min(x1, bx + gm.BOX_W / 2)
+                if left >= right:
+                    continue
+                ys = [y0 + (y1 - y0) * (x - x0) / (x1 - x0) for x in (left, right)]
+                assert min(ys) >= by + gm.BOX_H / 2 or max(ys) <= by - gm.BOX_H / 2, f"{slug}: an edge crosses a box"
+
+
+def test_thinning_keeps_the_ends_and_stays_within_tolerance():
+    from app.graph_model import _thin
+
+    rng = random.Random(1)
+    points = [(i * 1.0, rng.choice([0.0, 0.05, -0.05, 1.3])) for i in range(60)]
+    kept = _thin(points, 0.2)
+    assert kept[0] == points[0] and kept[-1] == points[-1] and len(kept) < len(points)
+    for px, py in points:
+        for (ax, ay), (bx, by) in zip(kept, kept[1:]):
+            if ax <= px <= bx:
+                assert abs(ay + (by - ay) * (px - ax) / (bx - ax) - py) <= 0.2 + 1e-9

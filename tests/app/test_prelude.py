@@ -9,6 +9,7 @@ from panel.io.document import MockSessionContext
 from panel.io.state import set_curdoc, state
 
 from app import prelude
+from app.examples import BY_SLUG
 from app.page import Explorer
 
 
@@ -56,7 +57,7 @@ def apply(document: Document, patch: dict) -> None:
     document.apply_json_patch(patch)
 
 
-@pytest.mark.parametrize("query", [{}, {"example": "vector", "step": "end"}])
+@pytest.mark.parametrize("query", [{}, {"example": "vector", "step": "end"}, {"example": "chain-100"}])
 def test_replaying_the_patches_reaches_the_document_python_shows(query):
     explorer, document = built(query)
     copy = replica(document)
@@ -67,7 +68,7 @@ def test_replaying_the_patches_reaches_the_document_python_shows(query):
     assert as_json(copy) == as_json(document)  # recording left the page where it was
 
     k = steps["k"]
-    for target in (store.last, -1, min(2, store.last), store.last // 2, store.last):
+    for target in (k - 1, store.last, -1, min(2, store.last), store.last // 2, store.last):
         while k < target:
             k += 1
             apply(copy, steps["forward"][k])
@@ -81,8 +82,11 @@ def test_replaying_the_patches_reaches_the_document_python_shows(query):
 
 def test_the_models_the_page_listens_to_are_found():
     explorer, document = built({})
-    ids = prelude.record(explorer, document)["ids"]
+    steps = prelude.record(explorer, document)
+    ids = steps["ids"]
     assert document.get_model_by_id(ids["player"]).value == explorer.store.k
     assert document.get_model_by_id(ids["editor"]).code == explorer.store.source
     assert "right" in document.get_model_by_id(ids["keys"]).properties()
     assert "next-call" in document.get_model_by_id(ids["next_call"]).css_classes
+    menu = document.get_model_by_id(ids["examples"])
+    assert menu.value == explorer.store.example and ("pow-sum", BY_SLUG["pow-sum"].title) in menu.options

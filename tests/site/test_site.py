@@ -162,6 +162,30 @@ def test_default_example_steps_before_python_then_python_goes_on_from_there(tab,
     shot(page, "prelude-handed-over")
 
 
+def test_another_example_before_python_is_kept_by_python(tab, site):
+    from app.examples import BY_SLUG
+
+    page, watch = tab
+    url, _ = site
+    page.goto(url + "?example=accumulate")
+    sitekit.wait_interactive(page)
+    assert not page.evaluate("site.ready"), "Python was ready before the prelude could be checked"
+    page.locator(".examples select").select_option(label=BY_SLUG["pow-sum"].title)
+    page.wait_for_function("() => location.search.includes('example=pow-sum')", timeout=10_000)
+    assert editor_text(page) == BY_SLUG["pow-sum"].source
+    start = counter(page)[0]
+    page.keyboard.press("ArrowRight")
+    wait_counter(page, start + 1)
+    before = counter(page), caption(page)
+    assert not page.evaluate("site.ready"), "Python was ready before the prelude could be checked"
+
+    sitekit.wait_ready(page)
+    time.sleep(0.5)
+    assert (counter(page), caption(page)) == before
+    assert editor_text(page) == BY_SLUG["pow-sum"].source and "example=pow-sum" in page.evaluate("location.search")
+    shot(page, "prelude-other-example")
+
+
 @pytest.mark.parametrize("slug", ["square-of-sum", "accumulate"])
 def test_example_deep_link_matches_pytorch_then_rewinds(tab, site, oracle, slug):
     from app.examples import BY_SLUG

@@ -108,6 +108,20 @@ def test_names_follow_the_program():
     assert {"lin.weight", "lin.bias", "X", "Y", "pred", "loss"} <= {ev.get("name") for ev in lin.events}
 
 
+def test_temporaries_of_one_value_keep_their_own_grads():
+    t = run("import torch\nx = torch.tensor(2.0, requires_grad=True)\nw = torch.tensor(0.5, requires_grad=True)\n"
+            "loss = sum(torch.tensor(0.5, requires_grad=True) * x for i in range(2))\nloss.backward()\n")
+    leaves = [e["name"] for e in t.events if e["kind"] == "leaf"]
+    assert leaves == ["x", "w", "0.5", "0.5 #2"]  # a named tensor leaves the value's name free
+    assert state_at(t, len(t.events) - 1)["grads"] == {"x": 1.0, "w": None, "0.5": 2.0, "0.5 #2": 2.0}
+
+
+def test_items_of_nested_lists_are_named_by_their_indices():
+    t = run("import torch\nw = [[torch.tensor(0.5, requires_grad=True) for j in range(2)] for i in range(2)]\n"
+            "loss = w[0][0] * w[1][1] + w[0][1]\nloss.backward()\n")
+    assert [e["name"] for e in t.events if e["kind"] == "leaf"] == ["w[0][0]", "w[0][1]", "w[1][0]", "w[1][1]"]
+
+
 def test_warnings_are_events_not_output():
     t = run(PROGRAMS["nonleaf_grad_warning"])
     warning = next(ev for ev in t.events if ev["kind"] == "warning")
