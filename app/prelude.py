@@ -1,9 +1,9 @@
 """Steps without Python: every step of a page's program recorded as the Bokeh document patches that move the
-page from one step to the next (and back).
+page from one step to the next (and back), and for small programs the clicks on its nodes.
 
-The static site shows the default example's page before Python has started in the browser; the page applies
-these patches itself when the learner steps (keys, the player, its slider, the backward-call buttons), so the
-stepping answers at once. Once Python runs, it takes over at the step the learner reached.
+The static site shows an example's page before Python has started in the browser; the page applies these
+patches itself when the learner steps (keys, the player, its slider, the backward-call buttons) or clicks a
+node, so it answers at once. Once Python runs, it takes over where the learner got to.
 """
 
 from __future__ import annotations
@@ -18,42 +18,59 @@ from panel.io.state import set_curdoc
 from app import timeline as tl
 from app.page import Explorer
 
+MAX_SELECTIONS = 1500  # node × step pairs of a program whose inspector works before Python
+
 
 def record(explorer: Explorer, document: Document) -> dict:
-    """The patches of every step of `explorer`'s page, built into `document` (which is left at the step it
-    was at): `forward[k]` moves the page from step k - 1 to k, `backward[k]` from step k to k - 1, for k in
-    0 … last (step -1 is before the program's first event).
+    """The patches of every step of `explorer`'s page, built into `document` (which is left as it was):
+    `forward[k]` moves the page from step k - 1 to k, `backward[k]` from step k to k - 1, for k in
+    0 … last (step -1 is before the program's first event). For a small program also the clicks on its
+    nodes: `select[k + 1][key]` is [the patch that selects node `key` at step k (nothing selected before),
+    the patch that clears it again], and `tappable[k + 1]` the nodes a click selects at step k.
 
-    Returns {"example", "k", "last", "starts", "forward", "backward", "ids"}: `ids` names the models the
-    page listens to (the player, the arrow keys, the two backward-call buttons, the code editor, the
-    examples menu, whose values are the examples' slugs)."""
+    Returns {"example", "k", "last", "starts", "forward", "backward", "select", "tappable", "ids"}: `ids`
+    names the models the page listens to (the player, the arrow keys, the two backward-call buttons, the
+    code editor, the examples menu, whose values are the examples' slugs, and the graph's two sources of
+    nodes, whose "key" column names them)."""
     store = explorer.store
-    start = store.k
+    start, selected = store.k, store.selected
     events: list = []
 
     def collect(event) -> None:
         if isinstance(event, DocumentPatchedEvent):
             events.append(event)
 
-    def patch_to(k: int) -> dict:
+    def patch_of(change) -> dict:
         events.clear()
         with set_curdoc(document):
-            store.goto(k)
+            change()
         serializer = Serializer(references=document.models.synced_references, deferred=False)
         patch = {"events": serializer.encode(list(events))}
         document.models.flush_synced(lambda model: not serializer.has_ref(model))
         return json.loads(json.dumps(patch))
 
+    keys = [*explorer.graph.boxes.data["key"], *explorer.graph.sinks.data["key"]]
+    small = len(keys) * (store.last + 2) <= MAX_SELECTIONS
+    select: list[dict] = []
+    tappable: list[list[str]] = []
     with set_curdoc(document):
+        store.select(None)
         store.goto(-1)
     document.on_change(collect)
     try:
-        forward = [patch_to(k) for k in range(0, store.last + 1)]
-        backward = [patch_to(k) for k in range(store.last - 1, -2, -1)][::-1]
+        forward = [patch_of(lambda k=k: store.goto(k)) for k in range(0, store.last + 1)]
+        backward = [patch_of(lambda k=k: store.goto(k)) for k in range(store.last - 1, -2, -1)][::-1]
+        for k in range(-1, store.last + 1) if small else ():
+            with set_curdoc(document):
+                store.goto(k)
+            select.append({key: [patch_of(lambda key=key: store.select(key)), patch_of(lambda: store.select(None))]
+                           for key in keys})
+            tappable.append([key for key in keys if key.startswith("a") or int(key[1:]) in store.state["nodes"]])
     finally:
         document.callbacks.remove_on_change(collect)
         with set_curdoc(document):
             store.goto(start)
+            store.select(selected)
     return {
         "example": store.example,
         "k": start,
@@ -61,7 +78,9 @@ def record(explorer: Explorer, document: Document) -> dict:
         "starts": tl.backward_starts(store.timeline.events),
         "forward": forward,
         "backward": backward,
-        "ids": _control_ids(document),
+        "select": select if small else None,
+        "tappable": tappable if small else None,
+        "ids": {**_control_ids(document), "boxes": explorer.graph.boxes.id, "sinks": explorer.graph.sinks.id},
     }
 
 

@@ -88,7 +88,8 @@ def apply_patch(patch):
 
 def carry_over(carry_json):
     """Go on from where the page got while it stepped without Python: carry_json is null or
-    {"example", "k", "source"}, the example, step and editor text it shows (the text is not run)."""
+    {"example", "k", "source", "selected"}: the example, step, editor text (not run) and inspected node it
+    shows."""
     explorer = _shown.get("explorer")
     carry = json.loads(carry_json) if carry_json else None
     if not carry or explorer is None:
@@ -100,3 +101,5 @@ def carry_over(carry_json):
         program.editor.value = carry["source"]
     if carry.get("k") is not None and carry["k"] != store.k:
         store.goto(int(carry["k"]))
+    if carry.get("selected") != store.selected:
+        store.select(carry.get("selected"))

@@ -193,14 +193,14 @@
       if (live) return;
       still = null;
       jsdoc = await embed(prelude.docs_json, prelude.render_items, prelude.root_ids);
-      still = { prelude, k: prelude.k };
+      still = { prelude, k: prelude.k, selected: null };
       stillGoto(step);
       jsdoc.on_change(stillChange, false);
     });
     if (!still) return;
     overlay.classList.add('site-still');
-    note.textContent = 'You can step through the examples now; running code, the builder and the inspector '
-      + 'start once Python is ready.';
+    note.textContent = 'You can step through the examples and click their nodes now; running code and the '
+      + 'builder start once Python is ready.';
     site.interactive = site.interactive || Math.round(performance.now());
   }
 
@@ -214,7 +214,7 @@
   // What the page shows while it steps without Python, for Python to build its page there and to go on
   // from there once it is shown (the editor's text is kept, not run).
   function carryOver() {
-    return still && { example: still.prelude.example, k: still.k, source: editorText() };
+    return still && { example: still.prelude.example, k: still.k, source: editorText(), selected: still.selected };
   }
 
   function nudge() {
@@ -231,8 +231,11 @@
   function stillGoto(target) {
     const { prelude } = still;
     target = Math.max(-1, Math.min(Math.round(target), prelude.last));
+    if (target === still.k) return;
     patching += 1;
     try {
+      const selected = still.selected;
+      if (selected) stillSelect(null);
       while (still.k < target) {
         jsdoc.apply_json_patch(structuredClone(prelude.forward[still.k + 1]));
         still.k += 1;
@@ -241,9 +244,33 @@
         jsdoc.apply_json_patch(structuredClone(prelude.backward[still.k]));
         still.k -= 1;
       }
+      if (selected) stillSelect(selected);
     } finally {
       patching -= 1;
     }
+  }
+
+  // The node shown in the inspector (null: none), with the patches recorded for a click on it at this step.
+  function stillSelect(key) {
+    const at = still.prelude.select[still.k + 1];
+    patching += 1;
+    try {
+      if (still.selected) jsdoc.apply_json_patch(structuredClone(at[still.selected][1]));
+      if (key) jsdoc.apply_json_patch(structuredClone(at[key][0]));
+      still.selected = key;
+    } finally {
+      patching -= 1;
+    }
+  }
+
+  // A click on a node of the graph (Bokeh's tap selects its row; Python empties the selection again).
+  function stillTap(source, indices) {
+    if (!indices.length) return;
+    const key = source.data.key[indices[0]];
+    patching += 1;
+    try { source.selected.indices = []; } finally { patching -= 1; }
+    if (!still.prelude.select) return nudge(); // a program too big to record every click: Python shows it
+    if (still.prelude.tappable[still.k + 1].includes(key)) stillSelect(key);
   }
 
   // The page's own changes while the prelude is shown: steps are answered here, the rest waits for Python.
@@ -267,6 +294,10 @@
       return stillGoto(earlier.length ? earlier[earlier.length - 1] : -1);
     }
     if (id === ids.editor) return; // typing is kept and handed to Python
+    for (const sourceId of [ids.boxes, ids.sinks]) {
+      const source = jsdoc.get_model_by_id(sourceId);
+      if (source && id === source.selected.id && event.attr === 'indices') return stillTap(source, event.model.indices);
+    }
     if (id === ids.examples && event.attr === 'value') {
       return switchExample(event.model.value); // the menu's values are the examples' slugs
     }

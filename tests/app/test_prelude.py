@@ -80,6 +80,26 @@ def test_replaying_the_patches_reaches_the_document_python_shows(query):
         assert as_json(copy) == as_json(document), f"step {target}"
 
 
+def test_clicking_a_node_replays_the_inspector_python_shows():
+    explorer, document = built({})
+    copy = replica(document)
+    steps = prelude.record(explorer, document)
+    store = explorer.store
+    k = steps["k"]
+    key = steps["tappable"][k + 1][0]
+    apply(copy, steps["select"][k + 1][key][0])
+    with set_curdoc(document):
+        store.select(key)
+    assert as_json(copy) == as_json(document)
+    # A step with the node still selected: clear it, step, select it again.
+    for patch in (steps["select"][k + 1][key][1], steps["forward"][k + 1], steps["select"][k + 2][key][0]):
+        apply(copy, patch)
+    with set_curdoc(document):
+        store.goto(k + 1)
+    assert as_json(copy) == as_json(document) and "<h3>" in explorer.inspector.box.text
+    assert not [t for t in steps["tappable"][0] if t.startswith("t")], "no node exists before the program runs"
+
+
 def test_the_models_the_page_listens_to_are_found():
     explorer, document = built({})
     steps = prelude.record(explorer, document)

@@ -122,8 +122,9 @@ def caption(page) -> str:
 
 
 def test_default_example_steps_before_python_then_python_goes_on_from_there(tab, site):
-    """The prelude: the default page steps at once, without Python; Python then shows the same step, with
-    the same caption and .grad values, and keeps what was typed in the editor."""
+    """The prelude: the default page steps at once, without Python, and a click on a node fills the
+    inspector; Python then shows the same step, caption, .grad values and inspector, and keeps what was
+    typed in the editor."""
     page, watch = tab
     url, _ = site
     page.goto(url)
@@ -143,8 +144,12 @@ def test_default_example_steps_before_python_then_python_goes_on_from_there(tab,
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowLeft")
     wait_counter(page, jumped + 1)
+    x, y = node_xy(page, "t0")
+    page.mouse.click(x, y)
+    page.wait_for_selector(".inspector h3", timeout=10_000)  # the inspector, before Python too
+    assert page.locator(".inspector h3").inner_text() == "x"
     time.sleep(0.3)
-    before = counter(page), caption(page), grads_shown(page)
+    before = counter(page), caption(page), grads_shown(page), page.locator(".inspector").inner_text()
     typed = editor_text(page) + "print('kept')\n"
     page.locator(".editor .ace_editor").evaluate("(el, text) => el.env.editor.setValue(text, 1)", typed)
     shot(page, "prelude-stepped")
@@ -152,13 +157,10 @@ def test_default_example_steps_before_python_then_python_goes_on_from_there(tab,
 
     sitekit.wait_ready(page)
     time.sleep(0.5)
-    assert (counter(page), caption(page), grads_shown(page)) == before
+    assert (counter(page), caption(page), grads_shown(page), page.locator(".inspector").inner_text()) == before
     assert editor_text(page) == typed
     page.keyboard.press("ArrowRight")
     wait_counter(page, jumped + 2)
-    x, y = node_xy(page, "t0")
-    page.mouse.click(x, y)
-    page.wait_for_selector(".inspector h3", timeout=30_000)
     shot(page, "prelude-handed-over")
 
 
