@@ -162,6 +162,26 @@ def wait_interactive(page, timeout_ms: float = READY_TIMEOUT_MS) -> None:
                            "window.site.errors.length)", timeout=timeout_ms)
 
 
+class HeldPython:
+    """Holds back the download of Pyodide's wasm (the worker's request) until release(): the page stays
+    without Python for as long as a test needs."""
+
+    def __init__(self, page):
+        self.routes, self.released = [], False
+        page.route("**/pyodide.asm.wasm*", self._on_request)
+
+    def _on_request(self, route) -> None:
+        if self.released:
+            route.fallback()
+        else:
+            self.routes.append(route)
+
+    def release(self) -> None:
+        self.released = True
+        for route in self.routes:
+            route.fallback()
+
+
 def open_site(page, url: str, query: str = "") -> dict:
     t0 = time.time()
     page.goto(url + (("?" + query) if query else ""))
