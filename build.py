@@ -590,11 +590,16 @@ def load_entry(entry: str):
     return getattr(importlib.import_module(module), func)
 
 
+def site_resources() -> None:
+    """Panel names its files under the site's own copy (set before Panel renders any resources)."""
+    os.environ["PANEL_CDN_ROOT"] = PANEL_ROOT_URL
+    os.environ.setdefault("BOKEH_RESOURCES", "cdn")
+
+
 def build_document(entry: str, query: dict[str, str]):
     """Run the app natively for `query`: (its Bokeh document, the app's Explorer or None when the entry
     module has none)."""
-    os.environ["PANEL_CDN_ROOT"] = PANEL_ROOT_URL
-    os.environ.setdefault("BOKEH_RESOURCES", "cdn")
+    site_resources()
     from bokeh.document import Document
     from panel.io.document import MockSessionContext
     from panel.io.state import set_curdoc, state
@@ -654,8 +659,7 @@ def render_page(entry: str, query: dict[str, str]) -> tuple[str, str, int, str, 
     """Run the app natively and render its page as panel's own converter does (template, resources).
     Returns (the page with empty roots, the same page with the document prerendered, number of roots, the
     page's prelude (see prelude_json), the slug of the example it shows or None)."""
-    os.environ["PANEL_CDN_ROOT"] = PANEL_ROOT_URL
-    os.environ.setdefault("BOKEH_RESOURCES", "cdn")
+    site_resources()
     from bokeh.core.json_encoder import serialize_json
     from bokeh.core.templates import FILE, MACROS, get_env
     from bokeh.embed.elements import script_for_render_items

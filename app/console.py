@@ -4,11 +4,7 @@ from __future__ import annotations
 
 from html import escape
 
-import param
-from panel.viewable import Viewer
-
-from app.html_box import HtmlBox
-from app.store import Store
+from app.html_box import HtmlView
 
 
 def console_parts(events: list[dict], k: int, run_error: dict | None = None) -> tuple[str, str]:
@@ -33,13 +29,18 @@ def _error_text(e: dict) -> str:
     return f"{where}{e.get('type', 'Error')}: {e.get('message', '')}\n"
 
 
-class Console(Viewer):
-    store = param.ClassSelector(class_=Store)
+_CSS = """
+.console { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12.5px; }
+.console pre { margin: 0; white-space: pre; overflow-x: auto; }
+.console pre.stdout { color: #1b1b1b; }
+.console pre.stderr { color: #b00020; margin-top: 4px; white-space: pre-wrap; word-break: break-word; }
+.console .note { color: #888; font-family: system-ui, sans-serif; font-size: 11.5px; margin-top: 6px; }
+"""
 
-    def __init__(self, **params):
-        super().__init__(**params)
-        self.box = HtmlBox(self._html(), css=_CSS, sizing_mode="stretch_both")
-        self.store.param.watch(self._update, ["state", "run_error"])
+
+class Console(HtmlView):
+    watches = ["state", "run_error"]
+    css = _CSS
 
     def _html(self) -> str:
         store = self.store
@@ -55,18 +56,3 @@ class Console(Viewer):
             + (f'<div class="note">{note}</div>' if note else "")
             + "</div>"
         )
-
-    def _update(self, *events):
-        self.box.text = self._html()
-
-    def __panel__(self):
-        return self.box
-
-
-_CSS = """
-.console { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12.5px; }
-.console pre { margin: 0; white-space: pre; overflow-x: auto; }
-.console pre.stdout { color: #1b1b1b; }
-.console pre.stderr { color: #b00020; margin-top: 4px; white-space: pre-wrap; word-break: break-word; }
-.console .note { color: #888; font-family: system-ui, sans-serif; font-size: 11.5px; margin-top: 6px; }
-"""

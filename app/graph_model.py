@@ -63,6 +63,11 @@ def sink_key(node_id: int) -> str:
     return f"a{node_id}"
 
 
+def selectable(k: str, state: dict) -> bool:
+    """Whether a click on node `k` selects it at this step: an AccumulateGrad always, a box once it exists."""
+    return k.startswith("a") or int(k[1:]) in state["nodes"]
+
+
 def build(events: list[dict], nodes: dict[int, dict], previous: GraphModel | None = None) -> GraphModel:
     """Lay out every node of the timeline once, so stepping only changes colours and labels.
 

@@ -137,7 +137,7 @@ class GraphView(Viewer):
         if indices:
             key = source.data["key"][indices[0]]
             source.selected.indices = []  # so that tapping the same node again is seen again
-            if key.startswith("a") or self.store.state["nodes"].get(int(key[1:])) is not None:
+            if gm.selectable(key, self.store.state):
                 self.store.select(key)
 
     def _on_graph(self, *events):

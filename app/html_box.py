@@ -4,8 +4,13 @@ costs about 25 ms per step here."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import param
 from panel.custom import JSComponent
+from panel.viewable import Viewer
+
+from app.store import Store
 
 _FILL = """
 :host { overflow: auto; }
@@ -29,3 +34,25 @@ export function render({ model }) {
     def __init__(self, text: str = "", css: str = "", **layout):
         layout.setdefault("margin", (5, 10))  # as a Panel pane's
         super().__init__(text=text, stylesheets=[_FILL + css], **layout)
+
+
+class HtmlView(Viewer):
+    """A view that is one HtmlBox of `_html()`, drawn again when the store's params in `watches` change."""
+
+    store = param.ClassSelector(class_=Store)
+    watches: ClassVar[list[str]] = []
+    css: ClassVar[str] = ""
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        self.box = HtmlBox(self._html(), css=self.css, sizing_mode="stretch_both")
+        self.store.param.watch(self._update, self.watches)
+
+    def _html(self) -> str:
+        raise NotImplementedError
+
+    def _update(self, *events):
+        self.box.text = self._html()
+
+    def __panel__(self):
+        return self.box

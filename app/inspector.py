@@ -4,21 +4,22 @@ from __future__ import annotations
 
 from html import escape
 
-import param
-from panel.viewable import Viewer
-
 from app import inspector_model
-from app.html_box import HtmlBox
-from app.store import Store
+from app.html_box import HtmlView
+
+_CSS = """
+.inspector h3 { margin: 0 0 6px 0; font-size: 15px; font-family: ui-monospace, monospace; }
+.inspector table { border-collapse: collapse; width: 100%; font-size: 12.5px; }
+.inspector th { text-align: left; color: #555; font-weight: 600; padding: 2px 10px 2px 0; vertical-align: top;
+  white-space: nowrap; }
+.inspector td { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; padding: 2px 0; word-break: break-word; }
+.inspector td.hint { font-family: inherit; color: #666; }
+"""
 
 
-class Inspector(Viewer):
-    store = param.ClassSelector(class_=Store)
-
-    def __init__(self, **params):
-        super().__init__(**params)
-        self.box = HtmlBox(self._html(), css=_CSS, sizing_mode="stretch_both")
-        self.store.param.watch(self._update, ["state", "selected"])
+class Inspector(HtmlView):
+    watches = ["state", "selected"]
+    css = _CSS
 
     def _html(self) -> str:
         store = self.store
@@ -32,19 +33,3 @@ class Inspector(Viewer):
         )
         head = f"<h3>{escape(heading)}</h3>" if store.selected else ""
         return f'<div class="inspector">{head}<table>{body}</table></div>'
-
-    def _update(self, *events):
-        self.box.text = self._html()
-
-    def __panel__(self):
-        return self.box
-
-
-_CSS = """
-.inspector h3 { margin: 0 0 6px 0; font-size: 15px; font-family: ui-monospace, monospace; }
-.inspector table { border-collapse: collapse; width: 100%; font-size: 12.5px; }
-.inspector th { text-align: left; color: #555; font-weight: 600; padding: 2px 10px 2px 0; vertical-align: top;
-  white-space: nowrap; }
-.inspector td { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; padding: 2px 0; word-break: break-word; }
-.inspector td.hint { font-family: inherit; color: #666; }
-"""

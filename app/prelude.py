@@ -15,7 +15,7 @@ from bokeh.document import Document
 from bokeh.document.events import DocumentPatchedEvent
 from panel.io.state import set_curdoc
 
-from app import timeline as tl
+from app import graph_model as gm
 from app.page import Explorer
 
 MAX_SELECTIONS = 1500  # node × step pairs of a program whose inspector works before Python
@@ -28,7 +28,8 @@ def record(explorer: Explorer, document: Document) -> dict:
     nodes: `select[k + 1][key]` is [the patch that selects node `key` at step k (nothing selected before),
     the patch that clears it again], and `tappable[k + 1]` the nodes a click selects at step k.
 
-    Returns {"example", "k", "last", "starts", "forward", "backward", "select", "tappable", "ids"}: `ids`
+    Returns {"example", "k", "last", "forward", "backward", "select", "tappable", "next_call", "prev_call",
+    "ids"}: `next_call[k + 1]` / `prev_call[k + 1]` are where the backward-call buttons go from step k; `ids`
     names the models the page listens to (the player, the arrow keys, the two backward-call buttons, the
     code editor, the examples menu, whose values are the examples' slugs, and the graph's two sources of
     nodes, whose "key" column names them)."""
@@ -65,7 +66,7 @@ def record(explorer: Explorer, document: Document) -> dict:
                 store.goto(k)
             select.append({key: [patch_of(lambda key=key: store.select(key)), patch_of(lambda: store.select(None))]
                            for key in keys})
-            tappable.append([key for key in keys if key.startswith("a") or int(key[1:]) in store.state["nodes"]])
+            tappable.append([key for key in keys if gm.selectable(key, store.state)])
     finally:
         document.callbacks.remove_on_change(collect)
         with set_curdoc(document):
@@ -75,7 +76,8 @@ def record(explorer: Explorer, document: Document) -> dict:
         "example": store.example,
         "k": start,
         "last": store.last,
-        "starts": tl.backward_starts(store.timeline.events),
+        "next_call": [store.next_call_step(k) for k in range(-1, store.last + 1)],
+        "prev_call": [store.prev_call_step(k) for k in range(-1, store.last + 1)],
         "forward": forward,
         "backward": backward,
         "select": select if small else None,

@@ -66,13 +66,19 @@ class Store(param.Parameterized):
 
     def next_call(self) -> None:
         """Jump to the start of the next backward call (or the end)."""
-        later = [i for i in tl.backward_starts(self.timeline.events) if i > self.k]
-        self.goto(later[0] if later else self.last)
+        self.goto(self.next_call_step(self.k))
 
     def prev_call(self) -> None:
         """Jump to the start of the current backward call, or of the one before when already there."""
-        earlier = [i for i in tl.backward_starts(self.timeline.events) if i < self.k]
-        self.goto(earlier[-1] if earlier else -1)
+        self.goto(self.prev_call_step(self.k))
+
+    def next_call_step(self, k: int) -> int:
+        later = [i for i in tl.backward_starts(self.timeline.events) if i > k]
+        return later[0] if later else self.last
+
+    def prev_call_step(self, k: int) -> int:
+        earlier = [i for i in tl.backward_starts(self.timeline.events) if i < k]
+        return earlier[-1] if earlier else -1
 
     def select(self, key: str | None) -> None:
         self._apply(selected=key)

@@ -19,22 +19,22 @@
     const shown = () => requestAnimationFrame(() => { site.prerendered = Math.round(performance.now()); });
     if (snapshot.complete) shown(); else snapshot.addEventListener('load', shown, { once: true });
   }
-  // BokehJS and Panel's bundle, gzipped (build.py took them out of the page), run in order; a copy goes to the
-  // service worker's cache for the next visit.
-  // What the page fetches itself also goes to the service worker's cache (it controls the next visit only).
+  // A file of the site, inflated when build.py gzipped it; a copy goes to the service worker's cache, which
+  // controls the next visit only.
   const pageCache = 'caches' in window
     ? caches.open(`autograd-explorer-${manifest.version}`).catch(() => null) : Promise.resolve(null);
-  const scriptsLoaded = (async () => {
+  async function fetchFile(rel) {
+    const entry = manifest.files[rel];
+    const url = `${rel}${entry.gz ? '.gz' : ''}?v=${entry.sha256.slice(0, 12)}`;
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`could not load ${rel}: HTTP ${response.status}`);
     const cache = await pageCache;
-    const texts = await Promise.all(manifest.page_scripts.map(async (rel) => {
-      const entry = manifest.files[rel];
-      const url = entry.gz ? `${rel}.gz?v=${entry.sha256.slice(0, 12)}` : `${rel}?v=${entry.sha256.slice(0, 12)}`;
-      const response = await fetch(url);
-      if (!response.ok) throw new Error(`could not load ${rel}: HTTP ${response.status}`);
-      if (cache) cache.put(url, response.clone()).catch(() => {});
-      const body = entry.gz ? response.body.pipeThrough(new DecompressionStream('gzip')) : response.body;
-      return new Response(body).text();
-    }));
+    if (cache) cache.put(url, response.clone()).catch(() => {});
+    return new Response(entry.gz ? response.body.pipeThrough(new DecompressionStream('gzip')) : response.body);
+  }
+  // BokehJS and Panel's bundle (build.py took them out of the page), run in order.
+  const scriptsLoaded = (async () => {
+    const texts = await Promise.all(manifest.page_scripts.map(async (rel) => (await fetchFile(rel)).text()));
     for (const text of texts) {
       const script = document.createElement('script');
       script.text = text;
@@ -80,15 +80,7 @@
   // Python takes over where the learner got to.
   async function loadPrelude(slug) {
     const rel = (manifest.preludes || {})[slug];
-    if (!rel) return null;
-    const entry = manifest.files[rel];
-    const url = `${rel}${entry.gz ? '.gz' : ''}?v=${entry.sha256.slice(0, 12)}`;
-    const response = await fetch(url);
-    if (!response.ok) throw new Error(`could not load ${rel}: HTTP ${response.status}`);
-    const cache = await pageCache;
-    if (cache) cache.put(url, response.clone()).catch(() => {});
-    const body = entry.gz ? response.body.pipeThrough(new DecompressionStream('gzip')) : response.body;
-    return new Response(body).json();
+    return rel ? (await fetchFile(rel)).json() : null;
   }
   const preludeLoaded = query.code ? Promise.resolve(null)
     : loadPrelude(query.example || manifest.default_example).catch((e) => { console.warn('prelude:', e); return null; });
@@ -179,7 +171,7 @@
   }
 
   // --- stepping with the prelude while Python starts ------------------------------------------------
-  let still = null; // {prelude, k} while a prelude's document is the one shown
+  let still = null; // {prelude, k, selected, taps} while a prelude's document is the one shown
 
   function stepOf(prelude, step) {
     return step === undefined ? prelude.k : step === 'end' ? prelude.last
@@ -193,7 +185,10 @@
       if (live) return;
       still = null;
       jsdoc = await embed(prelude.docs_json, prelude.render_items, prelude.root_ids);
-      still = { prelude, k: prelude.k, selected: null };
+      // The graph's node sources, by the id of their selection (which a click on a node changes).
+      const sources = [prelude.ids.boxes, prelude.ids.sinks].map((id) => jsdoc.get_model_by_id(id));
+      const taps = new Map(sources.map((source) => [source.selected.id, source]));
+      still = { prelude, k: prelude.k, selected: null, taps };
       stillGoto(step);
       jsdoc.on_change(stillChange, false);
     });
@@ -276,7 +271,7 @@
   // The page's own changes while the prelude is shown: steps are answered here, the rest waits for Python.
   function stillChange(event) {
     if (patching > 0 || !still) return;
-    const { ids, starts, last } = still.prelude;
+    const { ids } = still.prelude;
     const id = event.model && event.model.id;
     if (id === ids.player && event.attr === 'value') return stillGoto(event.model.value);
     if (id === ids.player && event.attr === 'value_throttled') return;
@@ -285,19 +280,11 @@
     }
     const name = event.msg_type === 'bokeh_event' && event.msg_data ? event.msg_data.event_name : null;
     const clicked = name === 'button_click' && event.msg_data.origin ? event.msg_data.origin.id : null;
-    if (clicked === ids.next_call) {
-      const later = starts.filter((i) => i > still.k);
-      return stillGoto(later.length ? later[0] : last);
-    }
-    if (clicked === ids.prev_call) {
-      const earlier = starts.filter((i) => i < still.k);
-      return stillGoto(earlier.length ? earlier[earlier.length - 1] : -1);
-    }
+    if (clicked === ids.next_call) return stillGoto(still.prelude.next_call[still.k + 1]);
+    if (clicked === ids.prev_call) return stillGoto(still.prelude.prev_call[still.k + 1]);
     if (id === ids.editor) return; // typing is kept and handed to Python
-    for (const sourceId of [ids.boxes, ids.sinks]) {
-      const source = jsdoc.get_model_by_id(sourceId);
-      if (source && id === source.selected.id && event.attr === 'indices') return stillTap(source, event.model.indices);
-    }
+    const tapped = event.attr === 'indices' && still.taps.get(id);
+    if (tapped) return stillTap(tapped, event.model.indices);
     if (id === ids.examples && event.attr === 'value') {
       return switchExample(event.model.value); // the menu's values are the examples' slugs
     }
