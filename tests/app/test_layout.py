@@ -51,9 +51,9 @@ def test_fan_in_duplicates_and_leaves_pulled_next_to_their_user():
 
 def test_thousand_nodes_fast_and_clean():
     nodes, edges = random_dag(1000)
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: a loaded machine does not make it fail
     layout = layered_layout(nodes, edges)
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 1.0
     assert_clean(layout, edges)
 
 

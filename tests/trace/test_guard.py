@@ -620,7 +620,7 @@ def test_endless_loop_stops_within_the_default_two_seconds():
     start = time.perf_counter()
     with pytest.raises(BudgetExceeded, match="ran longer than 2 s") as caught:
         run("x = 0\nwhile True:\n    x = x + 1", limits=Limits())
-    assert time.perf_counter() - start < 2.5
+    assert time.perf_counter() - start < 2 + 1  # the limit, plus a second for a loaded machine
     assert caught.value.line == 2 and caught.value.kind == "BudgetExceeded"  # the loop's line
 
 

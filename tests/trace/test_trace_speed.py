@@ -1,5 +1,6 @@
 """Stepping costs nothing noticeable: state_at on a timeline of over 1,000 graph nodes, at any step,
-forwards or backwards, stays well under 10 ms a call."""
+forwards or backwards, stays well under 10 ms a call. Measured in CPU time of this process, so that other
+processes on a loaded machine do not count."""
 
 from __future__ import annotations
 
@@ -28,8 +29,8 @@ def test_state_at_is_fast_on_a_thousand_node_timeline():
     nodes = len(state_at(timeline, n - 1)["nodes"])
     assert nodes > 1000
     steps = random.Random(0).sample(range(-1, n), 200) + list(range(n - 1, n - 101, -1))
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for k in steps:
         state_at(timeline, k)
-    per_call = (time.perf_counter() - t0) / len(steps)
+    per_call = (time.process_time() - t0) / len(steps)
     assert per_call < 0.010, f"{per_call * 1000:.1f} ms per state_at call on {nodes} nodes"
