@@ -7,8 +7,8 @@ import param
 from panel.viewable import Viewer
 
 from app import builder_code as code
-from app.format import numel
 from app.store import Store
+from engine.trace.text import numel
 
 
 class Builder(Viewer):

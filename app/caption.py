@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from app.format import short
-
-SYMBOLS = {"add": "+", "sub": "−", "mul": "×", "div": "÷", "matmul": "@", "pow": "**"}
+from engine.trace.text import short
 
 
 def node_name(nodes: dict, nid: int | None) -> str:
@@ -23,11 +21,12 @@ def _join(parts: list[str]) -> str:
 
 
 def _operands(nodes: dict, event: dict) -> str:
+    """The op as the program wrote it, with its inputs' names as they are now: `a * b`, `x.exp()`."""
     names = [node_name(nodes, i) if i is not None else "a number" for i in event.get("inputs") or []]
-    op = event.get("op") or "op"
-    if op in SYMBOLS and len(names) == 2:
-        return f"{names[0]} {SYMBOLS[op]} {names[1]}"
-    return f"{op}({', '.join(names)})"
+    expr = event.get("expr")
+    if expr is None:
+        return f"{event.get('op') or 'op'}({', '.join(names)})"
+    return expr.format(*(f"({n})" if " " in n else n for n in names))
 
 
 def caption(state: dict, total: int) -> str:

@@ -10,10 +10,10 @@ from bokeh.models import BasicTicker, ColumnDataSource, FixedTicker, HoverTool, 
 from bokeh.plotting import figure
 from panel.viewable import Viewer
 
-from app.format import short
 from app.history_model import History, alphas
 from app.html_box import HtmlBox
 from app.store import Store
+from engine.trace.text import short
 
 MAX_LEGEND = 6
 

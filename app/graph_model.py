@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from app.format import compact, short
 from app.layout import Layout, layered_layout
 from app.timeline import last_step_index
+from engine.trace.text import compact, short
 
 LAYER_GAP = 2.4
 ROW_GAP = 1.3  # a node is 0.8 high: the gap below it holds its grad label

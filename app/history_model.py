@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from app.format import flat, number
+from engine.trace.text import flat, number
 
 MAX_ELEMENTS = 4
 MAX_SERIES = 12

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.caption import node_name
-from app.format import short
+from engine.trace.text import short
 
 
 def next_functions(nodes: dict, node: dict) -> str:

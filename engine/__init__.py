@@ -1,8 +1,13 @@
-"""A pure-Python autograd engine on numpy with PyTorch's semantics: `import engine as torch`."""
+"""A pure-Python autograd engine on numpy with PyTorch's semantics: `import engine as torch`.
+
+Layers import one way, bottom up (tests/engine/test_layers.py keeps it so):
+dtypes, messages, observe, grad_mode, printing → ops → graph, backward → tensor, dispatch, methods, logic →
+factories, functions, indexing, nn, optim → autograd → trace.
+The torch.* functions that are an op's spelling come from the op table (engine/methods.py).
+"""
 import numpy as _np
 
-from . import autograd, dtypes, nn, optim  # noqa: F401
-from ._tensor import Size, Tensor  # noqa: F401
+from . import autograd, dtypes, indexing, logic, methods, nn, optim  # noqa: F401
 from .dtypes import bool, double, dtype, float, float32, float64, int64, long  # noqa: A004, F401
 from .factories import (  # noqa: F401
     arange,
@@ -26,84 +31,18 @@ from .factories import (  # noqa: F401
     zeros,
     zeros_like,
 )
-from .functions import (  # noqa: F401
-    abs,
-    add,
-    allclose,
-    argmax,
-    argmin,
-    cat,
-    ceil,
-    clamp,
-    clip,
-    clone,
-    concat,
-    cos,
-    cumsum,
-    detach,
-    div,
-    dot,
-    equal,
-    exp,
-    expm1,
-    flatten,
-    floor,
-    is_tensor,
-    isinf,
-    isnan,
-    log,
-    log1p,
-    log_softmax,
-    logsumexp,
-    masked_fill,
-    matmul,
-    max,
-    maximum,
-    mean,
-    min,
-    minimum,
-    mm,
-    mul,
-    neg,
-    norm,
-    numel,
-    outer,
-    permute,
-    pow,
-    reciprocal,
-    relu,
-    reshape,
-    round,
-    rsqrt,
-    sigmoid,
-    sin,
-    softmax,
-    sqrt,
-    square,
-    squeeze,
-    stack,
-    std,
-    sub,
-    sum,
-    t,
-    tan,
-    tanh,
-    transpose,
-    unsqueeze,
-    var,
-    where,
-)
+from .functions import detach, is_floating_point, is_tensor, numel, where  # noqa: F401
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
+from .tensor import Size, Tensor  # noqa: F401
+
+globals().update(methods.FUNCTIONS)
+globals().update(logic.FUNCTIONS)
 
 __version__ = "2.13.0"
 
 # Like PyTorch, the engine makes inf and nan silently (1/0, inf - inf, 0 * inf): numpy's floating-point
 # warnings would be noise no PyTorch user sees. This sets numpy's error state for the importing thread.
 _np.seterr(all="ignore")
-
-
-def is_floating_point(input):
-    return input.is_floating_point()
 
 
 def inference_mode(mode=True):

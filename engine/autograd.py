@@ -4,9 +4,10 @@ import warnings
 import numpy as np
 
 from . import grad_mode, messages, observe
-from ._tensor import Tensor
 from .backward import steps
+from .factories import tensor, zeros_like
 from .grad_mode import enable_grad, no_grad, set_grad_enabled  # noqa: F401 - torch.autograd.no_grad
+from .tensor import Tensor
 
 
 def _as_list(x):
@@ -30,8 +31,6 @@ def _seeds(outputs, grad_outputs):
             g = Tensor._make(np.ones(out.shape, dtype=out.dtype.np), out.dtype)
         else:
             if not isinstance(g, Tensor):
-                from .factories import tensor
-
                 g = tensor(g, dtype=out.dtype)
             if g.dtype is not out.dtype:
                 g = g.to(out.dtype)
@@ -131,8 +130,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         g = captured.get(node)
         if g is None:
             if materialize_grads:
-                from .factories import zeros_like
-
                 g = zeros_like(t)
             elif not allow_unused:
                 raise RuntimeError(
@@ -144,5 +141,12 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         result.append(g)
     return tuple(result)
 
+
+def _tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+    """Tensor.backward: torch.autograd.backward of this one tensor."""
+    backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+
+Tensor.backward = _tensor_backward
 
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "grad_mode"]

@@ -4,38 +4,12 @@ import math
 
 import numpy as np
 
-from . import _tensor as _t
-from . import dtypes, grad_mode, graph, messages, observe
+from . import grad_mode, graph, messages, observe
+from .graph import edge
+from .ops import result_dtype
+from .tensor import Tensor
 
 _quiet = functools.partial(np.errstate, all="ignore")  # PyTorch makes inf and nan without warnings
-
-
-def _edge(t):
-    if t.grad_fn is not None:
-        return (t.grad_fn, 0)
-    if t._requires_grad:
-        return (t._accumulate_grad(), 0)
-    return (None, 0)
-
-
-def _weight(x):
-    if isinstance(x, _t.Tensor):
-        return x._data.ndim and 2 or 1
-    return 0
-
-
-def _scalar_dtype(x):
-    if isinstance(x, bool):
-        return dtypes.bool
-    if isinstance(x, int):
-        return dtypes.int64
-    return dtypes.float32
-
-
-def result_dtype(inputs):
-    return dtypes.promote(
-        [(x.dtype, _weight(x)) if isinstance(x, _t.Tensor) else (_scalar_dtype(x), 0) for x in inputs]
-    )
 
 
 def _out_numel(op, arrays, attrs):
@@ -57,7 +31,7 @@ def _out_numel(op, arrays, attrs):
 def _same_float(inputs):
     """The common case, decided fast: float tensors of one dtype, maybe with Python numbers."""
     first = inputs[0]
-    if type(first) is not _t.Tensor:
+    if type(first) is not Tensor:
         return None
     d = first.dtype
     if not d.is_floating_point:
@@ -66,23 +40,22 @@ def _same_float(inputs):
         t = type(x)
         if t is float or t is int:
             continue
-        if (t is _t.Tensor or isinstance(x, _t.Tensor)) and x.dtype is d:
+        if (t is Tensor or isinstance(x, Tensor)) and x.dtype is d:
             continue
         return None
     return d
 
 
 def as_tensor(x, dtype):
-    if isinstance(x, _t.Tensor):
+    if isinstance(x, Tensor):
         return x
-    return _t.Tensor._make(np.asarray(x, dtype=dtype.np), dtype)
+    return Tensor._make(np.asarray(x, dtype=dtype.np), dtype)
 
 
 def apply(op, inputs, attrs=None, dtype=None):
     """Run `op` on `inputs` (Tensors, or Python numbers in tensor positions) and return the output."""
     if attrs is None:
         attrs = {}
-    Tensor = _t.Tensor
     arrays = []
     wants_grad = False
     for x in inputs:
@@ -116,11 +89,10 @@ def _forward(op, arrays, attrs):
                 return op.forward(*arrays, **attrs)
         return op.forward(*arrays, **attrs)
     except ValueError as e:
-        raise _shape_error(e, arrays) from None
+        raise shape_error(e, arrays) from None
 
 
 def _record(op, inputs, attrs, out, dtype):
-    Tensor = _t.Tensor
     tensors = [x if isinstance(x, Tensor) else as_tensor(x, dtype) for x in inputs]
     out.grad_fn = make_node(op, tensors, attrs, out, dtype)
 
@@ -128,7 +100,7 @@ def _record(op, inputs, attrs, out, dtype):
 def make_node(op, tensors, attrs, out, dtype, originals=None, save_result=True):
     """The node for op(tensors) -> out. `originals` (in-place ops) are the tensors whose edges it takes
     when `tensors` holds a copy of a value saved from before the op overwrote it."""
-    nexts = tuple([_edge(x) for x in originals or tensors])
+    nexts = tuple([edge(x) for x in originals or tensors])
     cls = op.node_cls
     if cls is None:
         cls = op.node_cls = graph.node_class(op.node)
@@ -161,7 +133,7 @@ def _saved_names(op, need):
     return names
 
 
-def _shape_error(e, arrays):
+def shape_error(e, arrays):
     shapes = [a.shape for a in arrays if isinstance(a, np.ndarray)]
     if len(shapes) >= 2 and "broadcast" in str(e):
         a, b = shapes[0], shapes[1]
@@ -183,26 +155,24 @@ def check_inplace(t):
         raise RuntimeError(messages.VIEW_OF_LEAF_INPLACE)
 
 
-def inplace(op, t, others, attrs=None):
-    """`t.<op>_(*others)`: write op(t, *others) into t's memory, bump its version, rewire its grad_fn."""
+def inplace(op, t, others, attrs=None, result=None):
+    """`t.<op>_(*others)`: write op(t, *others) into t's memory, bump its version, rewire its grad_fn.
+    result: the dtype the out-of-place op would give (default: the inputs promoted)."""
     attrs = attrs or {}
-    Tensor = _t.Tensor
     check_inplace(t)
     inputs = (t, *others)
     dtype = t.dtype
-    promoted = result_dtype(inputs)
+    promoted = result or result_dtype(inputs)
     if promoted._rank > dtype._rank and promoted.is_floating_point != dtype.is_floating_point:
         raise RuntimeError(
-            f"result type {_TYPE_NAMES[promoted.name]} can't be cast to the desired output type "
-            f"{_TYPE_NAMES[dtype.name]}"
-        )
+            f"result type {promoted.type_name} can't be cast to the desired output type {dtype.type_name}")
     recording = grad_mode._state["enabled"] and any(isinstance(x, Tensor) and x.requires_grad for x in inputs)
     node = None
     if recording:
         # Saved inputs keep their version from before the write; a saved `self` is a copy of the old value.
         tensors = [x if isinstance(x, Tensor) else as_tensor(x, dtype) for x in inputs]
         originals = list(tensors)
-        need = tuple(_edge(x)[0] is not None for x in tensors)
+        need = tuple(edge(x)[0] is not None for x in tensors)
         if "self" in _saved_names(op, need):
             tensors[0] = Tensor._make(t._data.copy(), dtype)
         node = make_node(op, tensors, attrs, t, dtype, originals=originals, save_result=False)
@@ -226,22 +196,10 @@ def inplace(op, t, others, attrs=None):
     return t
 
 
-_TYPE_NAMES = {"int64": "Long", "bool": "Bool", "float32": "Float", "float64": "Double"}
-
-
 def rewire_view(view, inner):
     """An in-place op `inner` on a view: its base gets a CopySlices over the view's region, and the view
     becomes an AsStridedBackward0 of the base, as in PyTorch."""
     base = view._base
-    node = graph.CopySlices(_edge(base), base.shape, view._view_fn, inner)
+    node = graph.CopySlices(edge(base), base.shape, view._view_fn, inner)
     base.grad_fn = node
-    view.grad_fn = as_strided(view, (node, 0))
-
-
-def as_strided(view, base_edge):
-    """The grad_fn PyTorch gives a view whose base was written in place: the view's region of the base."""
-    from .ops import OPS
-
-    return graph.node_class("AsStridedBackward0")(
-        OPS["as_strided"], (base_edge,), {"region": view._view_fn}, (view._base.shape,), view.shape, view.dtype
-    )
+    view.grad_fn = graph.as_strided(view, (node, 0))

@@ -3,13 +3,18 @@ import numpy as np
 
 
 class dtype:
-    __slots__ = ("name", "np", "is_floating_point", "_rank")
+    """name: torch's (float32); type_name: of its tensor type (FloatTensor); c_name: of its C++ type (float),
+    as PyTorch's messages say them."""
 
-    def __init__(self, name, np_dtype, is_floating_point, rank):
+    __slots__ = ("name", "np", "is_floating_point", "_rank", "type_name", "c_name")
+
+    def __init__(self, name, np_dtype, is_floating_point, rank, type_name, c_name):
         self.name = name
         self.np = np.dtype(np_dtype)
         self.is_floating_point = is_floating_point
         self._rank = rank
+        self.type_name = type_name
+        self.c_name = c_name
 
     def __repr__(self):
         return f"torch.{self.name}"
@@ -18,10 +23,10 @@ class dtype:
         return (_by_name, (self.name,))
 
 
-bool = dtype("bool", np.bool_, False, 0)  # noqa: A001 - torch.bool
-int64 = dtype("int64", np.int64, False, 1)
-float32 = dtype("float32", np.float32, True, 2)
-float64 = dtype("float64", np.float64, True, 3)
+bool = dtype("bool", np.bool_, False, 0, "Bool", "bool")  # noqa: A001 - torch.bool
+int64 = dtype("int64", np.int64, False, 1, "Long", "long int")
+float32 = dtype("float32", np.float32, True, 2, "Float", "float")
+float64 = dtype("float64", np.float64, True, 3, "Double", "double")
 long = int64
 float = float32  # noqa: A001 - torch.float
 double = float64

@@ -6,7 +6,8 @@ import warnings
 import numpy as np
 
 from . import dtypes, messages, observe
-from ._tensor import Tensor, _shape_args
+from .ops import shape_args
+from .tensor import Tensor
 
 _rng = {"gen": np.random.default_rng(0)}
 
@@ -114,7 +115,7 @@ def from_numpy(arr):
 
 
 def _filled(value, size, dtype, requires_grad):
-    shape = _alloc(_shape_args(size))
+    shape = _alloc(shape_args(size))
     dtype = dtype or dtypes.float32
     return _finish(np.full(shape, value, dtype=dtype.np), dtype, requires_grad)
 
@@ -154,13 +155,13 @@ def full_like(t, fill_value, dtype=None, requires_grad=False):
 
 
 def rand(*size, dtype=None, requires_grad=False, generator=None, device=None):
-    shape = _alloc(_shape_args(size))
+    shape = _alloc(shape_args(size))
     dtype = dtype or dtypes.float32
     return _finish(_rng["gen"].random(shape).astype(dtype.np), dtype, requires_grad)
 
 
 def randn(*size, dtype=None, requires_grad=False, generator=None, device=None):
-    shape = _alloc(_shape_args(size))
+    shape = _alloc(shape_args(size))
     dtype = dtype or dtypes.float32
     return _finish(_rng["gen"].standard_normal(shape).astype(dtype.np), dtype, requires_grad)
 

@@ -1,7 +1,9 @@
-"""The nodes of the backward graph: grad_fn objects, AccumulateGrad, saved tensors."""
+"""The nodes of the backward graph: grad_fn objects, AccumulateGrad, CopySlices, saved tensors, and the edges
+between them."""
 import itertools
 
 from . import messages, observe
+from .ops import OPS, region_grad
 
 _sequence = itertools.count()
 
@@ -34,7 +36,7 @@ class SavedTensor:
 def _short_name(node):
     """How PyTorch names a node in the modified-by-an-inplace-operation message."""
     name = type(node).__name__
-    if not isinstance(node, (AccumulateGrad, CopySlices)) and "Backward" in name:
+    if not isinstance(node, (AccumulateGrad, CopySlices)) and "Backward" in name and not name.endswith("Backwards"):
         return name[:-len("Backward0")] if name.endswith("Backward0") else name.replace("Backward", "")
     return "torch::autograd::" + name
 
@@ -125,20 +127,20 @@ class Node:
         if self._pre_hooks is None:
             self._pre_hooks = []
         self._pre_hooks.append(fn)
-        return _Handle(self._pre_hooks, fn)
+        return Handle(self._pre_hooks, fn)
 
     def _register_tensor_hook(self, fn):
         if self._tensor_hooks is None:
             self._tensor_hooks = []
         self._tensor_hooks.append(fn)
-        return _Handle(self._tensor_hooks, fn)
+        return Handle(self._tensor_hooks, fn)
 
     def register_hook(self, fn):
         """fn(grad_inputs, grad_outputs) -> None or new grad_inputs, after the node ran."""
         if self._hooks is None:
             self._hooks = []
         self._hooks.append(fn)
-        return _Handle(self._hooks, fn)
+        return Handle(self._hooks, fn)
 
     def __repr__(self):
         return f"<{type(self).__name__} object at {id(self):#x}>"
@@ -166,7 +168,9 @@ class AccumulateGrad(Node):
         return ()
 
 
-class _Handle:
+class Handle:
+    """What register_hook returns: .remove() unregisters the hook."""
+
     __slots__ = ("_list", "_fn")
 
     def __init__(self, lst, fn):
@@ -204,8 +208,6 @@ class CopySlices(Node):
         self._need = (base_edge[0] is not None,) + inner._need[1:]
 
     def apply(self, grad):
-        from .ops import region_grad
-
         return region_grad(self, grad)
 
     def release(self):
@@ -219,3 +221,18 @@ class CopySlices(Node):
 
 
 _node_classes["CopySlices"] = CopySlices
+
+
+def edge(t):
+    """The (node, input number) a grad for tensor t goes to: its grad_fn, its AccumulateGrad, or nowhere."""
+    if t.grad_fn is not None:
+        return (t.grad_fn, 0)
+    if t._requires_grad:
+        return (t._accumulate_grad(), 0)
+    return (None, 0)
+
+
+def as_strided(view, base_edge):
+    """The grad_fn PyTorch gives a view whose base was written in place: the view's region of the base."""
+    return node_class("AsStridedBackward0")(
+        OPS["as_strided"], (base_edge,), {"region": view._view_fn}, (view._base.shape,), view.shape, view.dtype)

@@ -3,9 +3,9 @@
 CopySlices on the base for assignment."""
 import numpy as np
 
-from . import dispatch, grad_mode, observe
-from ._tensor import Tensor
+from . import dispatch, grad_mode, graph, messages, observe
 from .ops import OPS
+from .tensor import Tensor
 
 
 def _is_advanced(k):
@@ -161,8 +161,6 @@ def _check_inplace_view(t):
     if grad_mode.is_grad_enabled():
         base = t._base if t._base is not None else t
         if base.grad_fn is None and base._requires_grad:
-            from . import messages
-
             raise RuntimeError(messages.VIEW_OF_LEAF_INPLACE)
 
 
@@ -182,12 +180,10 @@ def _record_setitem(t, np_key, src, advanced):
     old_view = Tensor._make(np.empty(np.shape(t._data[np_key]), dtype=t.dtype.np), t.dtype)
     inner = dispatch.make_node(OPS["copy"], [old_view, src], {}, old_view, t.dtype,
                                originals=[_EdgeOf(t), src])
-    from .graph import CopySlices
-
-    node = CopySlices(dispatch._edge(base), base.shape, region_view, inner)
+    node = graph.CopySlices(graph.edge(base), base.shape, region_view, inner)
     base.grad_fn = node
     if base is not t:
-        t.grad_fn = dispatch.as_strided(t, (node, 0))
+        t.grad_fn = graph.as_strided(t, (node, 0))
 
 
 class _RegionKey:
@@ -222,3 +218,7 @@ class _EdgeOf:
 
     def _accumulate_grad(self):
         return self._t._accumulate_grad()
+
+
+Tensor.__getitem__ = getitem
+Tensor.__setitem__ = setitem

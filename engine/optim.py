@@ -2,8 +2,10 @@
 import functools
 
 from . import observe
+from .factories import zeros_like
 from .grad_mode import no_grad
 from .ops import OPS
+from .tensor import Tensor
 
 
 def _one_step(step):
@@ -22,8 +24,6 @@ def _one_step(step):
 
 class Optimizer:
     def __init__(self, params, defaults):
-        from ._tensor import Tensor
-
         if isinstance(params, Tensor):
             raise TypeError(
                 "params argument given to the optimizer should be an iterable of Tensors or dicts, but got "
@@ -109,9 +109,6 @@ class Adam(Optimizer):
 
     @_one_step
     def step(self):
-        from .factories import zeros_like
-        from .functions import maximum
-
         updated = []
         for group in self.param_groups:
             beta1, beta2 = group["betas"]
@@ -139,7 +136,7 @@ class Adam(Optimizer):
                 bias_correction2_sqrt = bias_correction2**0.5
                 if group["amsgrad"]:
                     m = state["max_exp_avg_sq"]
-                    m.copy_(maximum(m, exp_avg_sq))
+                    m.copy_(m.maximum(exp_avg_sq))
                     denom = (m.sqrt() / bias_correction2_sqrt).add_(group["eps"])
                 else:
                     denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(group["eps"])

@@ -1,7 +1,7 @@
 """nn.Module and the layers a small program needs."""
 import math
 
-from .. import factories, observe
+from .. import dtypes, factories, observe
 from . import functional as F
 from . import init
 from .parameter import Parameter
@@ -103,13 +103,9 @@ class Module:
         return self
 
     def double(self):
-        from .. import dtypes
-
         return self.to(dtypes.float64)
 
     def float(self):
-        from .. import dtypes
-
         return self.to(dtypes.float32)
 
     def state_dict(self):

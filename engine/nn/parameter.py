@@ -1,6 +1,6 @@
-from .. import messages, observe
-from .._tensor import Tensor
+from .. import factories, messages, observe
 from ..printing import format_tensor
+from ..tensor import Tensor
 
 
 class Parameter(Tensor):
@@ -9,8 +9,6 @@ class Parameter(Tensor):
     __slots__ = ()
 
     def __new__(cls, data=None, requires_grad=True):
-        from .. import factories
-
         if data is None:
             data = factories.empty(0)
         if requires_grad and not data.dtype.is_floating_point:

@@ -2,30 +2,12 @@
 import re
 
 from ..graph import CopySlices
-from .names import number
+from .text import number, short_array
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 _FUNCTIONS = {"cos", "sin", "ln", "sign", "exp"}
 _SCALAR_ATTRS = {"exponent": None, "alpha": 1, "value": 1, "weight": None, "base": None, "other": None}
 SMALL = 4  # tensors up to this many elements are written out in a formula
-
-
-def compact(data):
-    """A numpy array in few characters: a number, a short list, or its shape."""
-    n = data.size
-    if n == 1:
-        return number(data.item())
-    if n <= SMALL:
-        if data.ndim == 1:
-            return "[" + ", ".join(map(number, data.tolist())) + "]"
-        return _nested(data.tolist())
-    return "⟨" + "×".join(map(str, data.shape)) + "⟩"
-
-
-def _nested(x):
-    if type(x) is list:
-        return "[" + ", ".join([_nested(v) for v in x]) + "]"
-    return number(x)
 
 
 def _arg_names(node):
@@ -89,7 +71,7 @@ def _symbol(node, word, grad):
         return None
     if data.size > SMALL:
         return None
-    text = compact(data)
+    text = short_array(data, SMALL)
     return f"({text})" if text.startswith("-") else text
 
 
@@ -120,7 +102,7 @@ def with_numbers(step):
         if fn is None or out is None:
             continue
         filled = _with_numbers(text, node, step.grad_in, known)
-        result = compact(out._data)
+        result = short_array(out._data, SMALL)
         if filled is None or filled == result:
             parts.append(f"∂/∂{name} = {text} = {result}")
         else:

@@ -1,4 +1,4 @@
-"""Readable names: assignment targets read from the program's AST, and short names for temporaries."""
+"""Assignment targets read from the program's AST: what each statement binds, so the recorder can name tensors."""
 import ast
 import functools
 
@@ -98,80 +98,3 @@ class Statements:
 def statements(source):
     """Statements(source), kept for the last few programs (it is never changed once made)."""
     return Statements(source)
-
-
-# --- names for temporaries ---------------------------------------------------------------------------
-MAX_LEN = 28
-
-_INFIX = {"add": "+", "sub": "-", "mul": "*", "div": "/", "mm": "@", "mv": "@", "bmm": "@", "pow_tensor": "**"}
-_METHOD = {
-    "exp", "log", "sin", "cos", "tanh", "sigmoid", "relu", "sqrt", "abs", "sgn", "clone", "t", "sum", "mean",
-    "max", "min", "softmax", "log_softmax", "reciprocal", "view", "unsqueeze", "squeeze", "transpose",
-    "permute", "expand", "clamp", "dot", "where", "maximum", "minimum", "flatten",
-}
-_RENAME = {
-    "sum_dim": "sum", "mean_dim": "mean", "max_dim": "max", "min_dim": "min", "squeeze_dim": "squeeze",
-    "squeeze_": "squeeze", "unsafe_view": "reshape", "to_copy": "to", "pow_tensor": "pow",
-}
-
-
-_floats = {}
-
-
-def number(x):
-    """A Python number in few characters: 6.0 -> '6', 1/3 -> '0.3333'."""
-    if type(x) is not float:
-        return str(x)
-    text = _floats.get(x)
-    if text is None:
-        text = str(int(x)) if x.is_integer() and abs(x) < 1e15 else f"{x:.4g}"
-        if len(_floats) > 4096:
-            _floats.clear()
-        _floats[x] = text
-    return text
-
-
-def _operand(name):
-    return f"({name})" if " " in name else name
-
-
-def op_name(op, names, attrs):
-    """A readable name for the output of `op` applied to inputs called `names` (numbers already texts)."""
-    a = names[0] if names else ""
-    n = op.name
-    if n in _INFIX and len(names) == 2:
-        text = f"{_operand(a)} {_INFIX[n]} {_operand(names[1])}"
-    elif n == "pow":
-        text = f"{_operand(a)}**{number(attrs.get('exponent'))}"
-    elif n == "rsub":
-        text = f"{number(attrs.get('other'))} - {_operand(a)}"
-    elif n == "rpow":
-        text = f"{number(attrs.get('base'))}**{_operand(a)}"
-    elif n == "neg":
-        text = f"-{_operand(a)}"
-    elif n == "select" and attrs.get("dim") == 0:
-        text = f"{_operand(a)}[{attrs.get('index')}]"
-    elif n in ("select", "slice", "index", "unbind"):
-        text = f"{_operand(a)}[…]"
-    elif n in ("stack", "cat"):
-        text = f"{n}({', '.join(names)})"
-    else:
-        m = _RENAME.get(n, n)
-        if m in _METHOD or n in _RENAME:
-            rest = ", ".join(names[1:])
-            text = f"{_operand(a)}.{m}({rest})"
-        else:
-            text = f"{m}({', '.join(names)})"
-    if len(text) > MAX_LEN:
-        text = f"… {_INFIX[n]} …" if n in _INFIX else f"{_RENAME.get(n, n)}(…)"
-    return text
-
-
-def leaf_name(data):
-    """A readable name for an unnamed tensor: its value when short, else its shape."""
-    if data.size == 1 and data.ndim <= 1:
-        v = number(data.reshape(()).item())
-        return v if data.ndim == 0 else f"[{v}]"
-    if data.ndim == 1 and data.size <= 3:
-        return "[" + ", ".join(number(v) for v in data.tolist()) + "]"
-    return "tensor " + "×".join(map(str, data.shape))

@@ -1,11 +1,12 @@
 """The observer that turns the engine's callbacks into timeline events (the contract: docs/timeline.md)."""
 import weakref
 
-from .._tensor import Tensor
 from ..graph import AccumulateGrad
 from ..nn.modules import Module
-from . import formulas, names
+from ..tensor import Tensor
+from . import formulas, labels, names
 from .guard import FILENAME
+from .text import number, short_array
 from .where import Where
 
 VALUE_LIMIT = 4096  # tensors with more elements are recorded with "value": null
@@ -143,7 +144,7 @@ class Recorder:
         owner = t._grad_of
         if owner is not None and owner._grad is t:
             return self._tensor_name(owner) + ".grad"
-        text, n = names.leaf_name(t._data), 1
+        text, n = labels.leaf_label(t._data), 1
         while (f"{text} #{n}" if n > 1 else text) in self._temps:  # two temporaries of one value stay apart
             n += 1
         name = f"{text} #{n}" if n > 1 else text
@@ -154,7 +155,7 @@ class Recorder:
         k = self._known.get(id(t))
         if k is not None and k.ref() is t and k.node is not None:
             return self._nodes[k.node]["name"]
-        return names.leaf_name(t._data)
+        return labels.leaf_label(t._data)
 
     def _fn_node(self, fn):
         e = self._fns.get(id(fn))
@@ -190,7 +191,7 @@ class Recorder:
                 texts.append(self._nodes[nid]["name"])
             else:
                 ids.append(None)
-                texts.append(names.number(x) if isinstance(x, (int, float)) else "…")
+                texts.append(number(x) if isinstance(x, (int, float)) else "…")
         return ids, texts
 
     # --- the engine's callbacks ---------------------------------------------------------------------
@@ -209,8 +210,9 @@ class Recorder:
         nid = len(self._nodes)
         fn = out.grad_fn
         grad_fn = self._new_fn(fn, nid)
-        ev = {"kind": "op", "line": line, "id": nid, "tensor": k.tid, "name": names.op_name(op, texts, attrs),
-              "op": op.name, "grad_fn": grad_fn, "inputs": ids, "value": value(out),
+        ev = {"kind": "op", "line": line, "id": nid, "tensor": k.tid, "name": labels.op_label(op, texts, attrs),
+              "op": op.name, "expr": labels.template(op, len(ids), attrs), "grad_fn": grad_fn, "inputs": ids,
+              "value": value(out),
               "shape": list(out._data.shape), "dtype": out.dtype.name, "requires_grad": grad_fn is not None,
               "version": out._vbox[0],
               "saved": self._saved(fn, nid, out) if grad_fn else [],
@@ -317,7 +319,7 @@ class Recorder:
             nid = self._node(node.variable, line)
             formula = None
             if ran and step.grad_in is not None:
-                formula = f"{self._nodes[nid]['name']}.grad += {formulas.compact(step.grad_in._data)}"
+                formula = f"{self._nodes[nid]['name']}.grad += {short_array(step.grad_in._data, formulas.SMALL)}"
         else:
             nid = self._fn_node(node)
             formula = formulas.with_numbers(step)

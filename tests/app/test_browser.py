@@ -10,7 +10,7 @@ import base64
 import pytest
 
 from app.examples import EXAMPLES
-from app.format import short
+from engine.trace.text import short
 
 pytest.importorskip("playwright")
 from browser import (  # noqa: E402

@@ -112,7 +112,7 @@ def test_inspector_rows(mul):
     assert table["value"] == "6.0" and table["grad_fn"] == "MulBackward0"
     assert table["next_functions"] == "((AccumulateGrad, 0), (AccumulateGrad, 0))"
     assert "freed" in table["saved tensors"]
-    assert table["vjp"] == "∂/∂self = other · grad = 2 · 1 = 2; ∂/∂other = self · grad = 3 · 1 = 3"
+    assert table["vjp"] == "∂/∂self = other · grad = 2.0 · 1.0 = 2.0; ∂/∂other = self · grad = 3.0 · 1.0 = 3.0"
     x = next(n for n in model.boxes if last["nodes"][n]["name"] == "x")
     assert dict(rows(events, last, gm.key(x))[1])["grad"] == "3.0"
     assert rows(events, last, None)[1][0][1].startswith("Click a node")

@@ -19,13 +19,8 @@ NON_API = ("prod", "amax", "unbind", "torch.mv", "torch.mm", "F.linear", "mT", "
            "x.to(")
 
 # Known disagreements of the engine with torch (strict xfails: drop an entry once the engine is fixed).
-GAPS = {
-    **{f"torch.{f}(x)": f"the engine has Tensor.{f} but no torch.{f}"
-       for f in ("sinh", "cosh", "atan", "log2", "log10", "trunc", "isfinite", "sign")},
-}
-MODULE_GAPS = {
-    "clamp_ with a tensor bound on non-leaf": "clamp_(min=tensor) records ClampBackward1 (torch: ClampBackward0)",
-}
+GAPS = {}
+MODULE_GAPS = {}
 
 
 def _env(lib):

@@ -78,6 +78,37 @@ def _linear(T, x):
     return lin(x)
 
 
+def _view_of_changed_base(T, a):
+    b = a * 2
+    v = b[0]
+    b.mul_(3)  # v's grad_fn is now an AsStridedBackward0 of b's
+    return v * a[0]
+
+
+def _filled(T, a):
+    b = a * 1
+    b.fill_(2.0)
+    return b * a
+
+
+def _zeroed(T, a):
+    b = a * 1
+    b.zero_()
+    return b + a
+
+
+def _index_put(T, a, c):
+    b = a * 1
+    b[T.tensor([0, 2])] = c
+    return b * a
+
+
+def _copied(T, a, c):
+    b = a * 1
+    b.copy_(c * 2)
+    return b * a
+
+
 def _mlp(T, x, w1, w2):
     return T.tanh(x @ w1).relu() @ w2
 
@@ -264,6 +295,24 @@ CASES = {
     "clamp_tensor": (lambda T, a, b: a.clamp(min=b, max=b + 1), [((2, 3), S), ((3,), S)]),
     "clamp_tensor_min": (lambda T, a, b: T.clamp(a, min=b), [((2, 3), S), ((2, 3), S)]),
     "clamp_tensor_max": (lambda T, a, b: a.clamp(max=b), [((2, 3), S), ((), S)]),
+    "addcmul": (lambda T, a, b, c: a.addcmul(b, c, value=0.5), [((2, 3), S), ((2, 3), S), ((3,), S)]),
+    "addcdiv": (lambda T, a, b, c: T.addcdiv(a, b, c, value=2), [((2, 3), S), ((2, 3), S), ((2, 3), "away0")]),
+    "lerp": (lambda T, a, b: a.lerp(b, 0.3), [((2, 3), S), ((2, 3), S)]),
+    "lerp_high": (lambda T, a, b: T.lerp(a, b, 0.7), [((3,), S), ((3,), S)]),
+    "alias": (lambda T, a: a[...] * a, [((2, 3), S)]),
+    "view_of_changed_base": (_view_of_changed_base, [((2, 3), S)]),
+    "fill_": (_filled, [((3,), S)]),
+    "zero_": (_zeroed, [((3,), S)]),
+    "index_put": (_index_put, [((3, 2), S), ((2, 2), S)]),
+    "copy_": (_copied, [((3,), S), ((3,), S)]),
+    "to_copy": (lambda T, a: (a.float() * 0).double() + a, [((3,), S)]),
+    "select_squared": (lambda T, a: a[1] ** 2, [((2, 3), S)]),
+    "slice_squared": (lambda T, a: a[:, 1:] ** 2, [((2, 3), S)]),
+    "index_squared": (lambda T, a: a[T.tensor([0, 2])] ** 2, [((3, 2), S)]),
+    "max_dim_squared": (lambda T, a: a.max(1)[0] ** 2, [((2, 3), S)]),
+    "silu": (lambda T, a: T.nn.functional.silu(a), [((2, 3), S)]),
+    "nll_loss_squared": (lambda T, a: T.nn.functional.nll_loss(a.log_softmax(1), T.tensor([2, 0, 1])) ** 2,
+                         [((3, 4), S)]),
 }
 
 

@@ -366,7 +366,6 @@ GAPS = {
     "masked_fill_value_1d": "accepted (torch: 'masked_fill_ only supports a 0-dimensional value tensor ...')",
     "masked_fill_list_mask": "AttributeError (torch: TypeError 'masked_fill() received an invalid combination ...')",
     "masked_fill_no_value": "Python's TypeError text (torch: 'masked_fill() received an invalid combination ...')",
-    "masked_fill__leaf": "no Tensor.masked_fill_",
     "outer_2d": "accepted (torch: 'outer: Expected 1-D argument self, but got 2-D')",
     "outer_0d": "accepted (torch: 'outer: Expected 1-D argument self, but got 0-D')",
     "outer_vec2_2d": "accepted (torch: 'outer: Expected 1-D argument vec2, but got 2-D')",

@@ -194,7 +194,7 @@ def test_another_example_before_python_is_kept_by_python(tab, site):
 @pytest.mark.parametrize("slug", ["square-of-sum", "accumulate"])
 def test_example_deep_link_matches_pytorch_then_rewinds(tab, site, oracle, slug):
     from app.examples import BY_SLUG
-    from app.format import short
+    from engine.trace.text import short
 
     page, watch = tab
     url, _ = site

@@ -11,8 +11,8 @@ NODE_KINDS = ("leaf", "op", "inplace")
 # The fields docs/timeline.md promises for each kind (besides "kind" and "line"; `call` inside backward).
 FIELDS = {
     "leaf": {"id", "tensor", "name", "grad_fn", "value", "shape", "dtype", "requires_grad", "version"},
-    "op": {"id", "tensor", "name", "op", "grad_fn", "inputs", "value", "shape", "dtype", "requires_grad", "version",
-           "saved", "formula"},
+    "op": {"id", "tensor", "name", "op", "expr", "grad_fn", "inputs", "value", "shape", "dtype", "requires_grad",
+           "version", "saved", "formula"},
     "inplace": {"id", "tensor", "name", "op", "grad_fn", "inputs", "version", "value", "shape", "dtype",
                 "requires_grad", "saved", "formula"},
     "backward": {"root", "seed", "retain_graph", "create_graph", "call", "api"},

@@ -1,0 +1,73 @@
+"""Comparisons and logic: results without grad (bool tensors, or Python bools), so they are not ops of the table.
+Each is declared once here with its Tensor method, dunder and torch function names."""
+import numpy as np
+
+from . import dispatch, dtypes
+from .tensor import Tensor
+
+FUNCTIONS = {}  # torch.<name>
+
+
+def _compare(fn):
+    def compare(self, other):
+        b = other._data if isinstance(other, Tensor) else other
+        try:
+            return Tensor._make(np.asarray(fn(self._data, b)), dtypes.bool)
+        except ValueError as e:
+            raise dispatch.shape_error(e, [self._data, np.asarray(b)]) from None
+
+    return compare
+
+
+def _logical(logical, bitwise):
+    return _compare(lambda a, b: (logical if a.dtype == bool else bitwise)(a, b))
+
+
+def _unary(fn, dtype=dtypes.bool):
+    return lambda self: Tensor._make(np.asarray(fn(self._data)), dtype)
+
+
+def _equal(self, other):
+    return self.shape == other.shape and bool(np.array_equal(self._data, other._data))
+
+
+def _allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return bool(np.allclose(self._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+def _invert(self):
+    return Tensor._make(~self._data, self.dtype)
+
+
+# (method names, dunder, torch function names, implementation)
+DECLARED = [
+    (("eq",), "__eq__", ("eq",), _compare(np.equal)),
+    (("ne", "not_equal"), "__ne__", ("ne", "not_equal"), _compare(np.not_equal)),
+    (("lt", "less"), "__lt__", ("lt", "less"), _compare(np.less)),
+    (("le", "less_equal"), "__le__", ("le", "less_equal"), _compare(np.less_equal)),
+    (("gt", "greater"), "__gt__", ("gt", "greater"), _compare(np.greater)),
+    (("ge", "greater_equal"), "__ge__", ("ge", "greater_equal"), _compare(np.greater_equal)),
+    ((), "__and__", (), _logical(np.logical_and, np.bitwise_and)),
+    ((), "__or__", (), _logical(np.logical_or, np.bitwise_or)),
+    ((), "__xor__", (), _logical(np.logical_xor, np.bitwise_xor)),
+    (("logical_and",), None, ("logical_and",), _compare(np.logical_and)),
+    (("logical_or",), None, ("logical_or",), _compare(np.logical_or)),
+    (("logical_xor",), None, ("logical_xor",), _compare(np.logical_xor)),
+    (("logical_not",), None, ("logical_not",), _unary(np.logical_not)),
+    (("bitwise_not",), "__invert__", ("bitwise_not",), _invert),
+    (("isnan",), None, ("isnan",), _unary(np.isnan)),
+    (("isinf",), None, ("isinf",), _unary(np.isinf)),
+    (("isfinite",), None, ("isfinite",), _unary(np.isfinite)),
+    (("all",), None, ("all",), _unary(np.all)),
+    (("any",), None, ("any",), _unary(np.any)),
+    (("equal",), None, ("equal",), _equal),
+    (("allclose",), None, ("allclose",), _allclose),
+]
+
+for _methods, _dunder, _functions, _fn in DECLARED:
+    for _name in _methods:
+        setattr(Tensor, _name, _fn)
+    if _dunder:
+        setattr(Tensor, _dunder, _fn)
+    for _name in _functions:
+        FUNCTIONS[_name] = _fn

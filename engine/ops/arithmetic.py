@@ -1,0 +1,185 @@
+"""Arithmetic: + − × ÷ ** and their scalar forms, negation, reciprocal, addcmul/addcdiv/lerp."""
+import numpy as np
+
+from .. import grad_mode
+from .rounding import exact, fma, scalar_like
+from .table import OPS, Spelling, composite, is_number, op, result_dtype
+
+_MODE = grad_mode._state  # "formula": computing a derivative with create_graph, where numbers are C++ Scalars
+
+
+def _alpha(name, scalar):
+    """x.add(y, alpha=…): inside derivative formulas a number operand is PyTorch's Scalar overload (AddBackward1)."""
+    def bind(self, other, alpha=1):
+        if alpha != 1:
+            return OPS[name], (self, other), {"alpha": alpha}, None
+        if _MODE["formula"] and is_number(other):
+            return OPS[scalar], (self,), {"other": other}, None
+        return OPS[name], (self, other), None, None
+
+    return bind
+
+
+op("add", "AddBackward0", ("self", "other"), lambda a, b, alpha=1: a + b if alpha == 1 else fma(
+    scalar_like(alpha, a), b, a),
+   ("grad", lambda n, g: g),
+   ("alpha · grad", lambda n, g: g if n.attrs.get("alpha", 1) == 1 else g * n.attrs["alpha"]),
+   spell=Spelling(method="add", function="add", inplace="add_", infix="+", rinfix="+", number_first=True),
+   bind=_alpha("add", "add_scalar"))
+op("sub", "SubBackward0", ("self", "other"), lambda a, b, alpha=1: a - b if alpha == 1 else fma(
+    scalar_like(-alpha, a), b, a),
+   ("grad", lambda n, g: g),
+   ("−alpha · grad", lambda n, g: -g if n.attrs.get("alpha", 1) == 1 else g * -n.attrs["alpha"]),
+   spell=Spelling(method=("sub", "subtract"), function=("sub", "subtract"), inplace="sub_", infix="-",
+                  number_first=True),
+   bind=_alpha("sub", "sub_scalar"))
+op("rsub", "RsubBackward1", ("self",), lambda a, other: other - a,
+   ("−grad", lambda n, g: -g),
+   spell=Spelling(rinfix="-", name="{other} - {0}"),
+   bind=lambda self, other: (OPS["rsub"], (self,), {"other": other}, result_dtype((self, other))))
+
+
+def _bind_mul(self, other):
+    if _MODE["formula"] and is_number(other):
+        return OPS["mul_scalar"], (self,), {"other": other}, None
+    return OPS["mul"], (self, other), None, None
+
+
+def _bind_div(self, other):
+    dtype = result_dtype((self, other), "float")
+    if _MODE["formula"] and is_number(other):
+        return OPS["div_scalar"], (self,), {"other": other}, dtype
+    return OPS["div"], (self, other), None, dtype
+
+
+op("mul", "MulBackward0", ("self", "other"), lambda a, b: a * b,
+   ("other · grad", lambda n, g: g * n["other"]),
+   ("self · grad", lambda n, g: g * n["self"]),
+   saves={0: ("other",), 1: ("self",)},
+   spell=Spelling(method=("mul", "multiply"), function=("mul", "multiply"), inplace="mul_", infix="*",
+                  rinfix="*", number_first=True),
+   bind=_bind_mul)
+op("div", "DivBackward0", ("self", "other"), lambda a, b: a / b,
+   ("grad / other", lambda n, g: g / n["other"]),
+   ("−grad · self / other²", lambda n, g: -g * n["self"] / (n["other"] * n["other"])),
+   saves={0: ("other",), 1: ("self", "other")}, quiet=True,
+   spell=Spelling(method=("div", "divide", "true_divide"), function=("div", "divide", "true_divide"),
+                  inplace="div_", infix="/", number_first=True),
+   bind=_bind_div)
+# Inside derivative formulas PyTorch multiplies by C++ Scalars: mul.Scalar is MulBackward1, and so on.
+op("mul_scalar", "MulBackward1", ("self",), lambda a, other: a * other,
+   ("other · grad", lambda n, g: g * n.attrs["other"]), spell=Spelling(infix="*"), bind=False)
+op("div_scalar", "DivBackward1", ("self",), lambda a, other: a / other,
+   ("grad / other", lambda n, g: g / n.attrs["other"]), spell=Spelling(infix="/"), bind=False)
+op("add_scalar", "AddBackward1", ("self",), lambda a, other: a + other,
+   ("grad", lambda n, g: g), spell=Spelling(infix="+"), bind=False)
+op("sub_scalar", "SubBackward1", ("self",), lambda a, other: a - other,
+   ("grad", lambda n, g: g), spell=Spelling(infix="-"), bind=False)
+op("neg", "NegBackward0", ("self",), np.negative,
+   ("−grad", lambda n, g: -g),
+   spell=Spelling(method=("neg", "negative"), function=("neg", "negative"), inplace=("neg_", "negative_"),
+                  prefix="-", name="-{0}"))
+op("reciprocal", "ReciprocalBackward0", ("self",), lambda a: 1 / a,
+   ("−grad · result²", lambda n, g: -g * n["result"] * n["result"]),
+   saves={0: ("result",)}, quiet=True, spell=Spelling(method="reciprocal", function="reciprocal",
+                                                      inplace="reciprocal_"), dtype="float")
+
+
+@composite(Spelling(rinfix="/"))
+def rtruediv(self, other):
+    return self.reciprocal() * other
+
+
+def _pow_grad(n, g):
+    e = n.attrs["exponent"]
+    if e == 0:
+        return g * 0
+    return g * (n["self"] ** (e - 1) * e)
+
+
+def _bind_pow(self, exponent):
+    if is_number(self):  # torch.pow(2, x)
+        return OPS["rpow"], (exponent,), {"base": self}, result_dtype((exponent, self))
+    if hasattr(exponent, "_data"):
+        return OPS["pow_tensor"], (self, exponent), None, None
+    return OPS["pow"], (self,), {"exponent": exponent}, result_dtype((self, exponent))
+
+
+_POW = Spelling(method="pow", function="pow", inplace="pow_", infix="**", name="{0}**{exponent}")
+op("pow", "PowBackward0", ("self",), exact(lambda a, exponent: a ** exponent),
+   ("exponent · self^(exponent−1) · grad", _pow_grad),
+   saves={0: ("self",)}, quiet=True, spell=_POW, bind=_bind_pow)
+
+
+def _where_zero(base, exponent, value):
+    """PyTorch's pow derivative w.r.t. the exponent is 0 where base == 0 and exponent >= 0."""
+    mask = (base == 0) & (exponent >= 0)
+    if not mask._data.any():
+        return value
+    return (value * 0).where(mask, value)
+
+
+op("pow_tensor", "PowBackward1", ("self", "exponent"), exact(lambda a, b: a ** b),
+   ("exponent · self^(exponent−1) · grad", lambda n, g: g * n["exponent"] * n["self"] ** (n["exponent"] - 1)),
+   ("result · ln(self) · grad",
+    lambda n, g: g * _where_zero(n["self"], n["exponent"], n["result"] * n["self"].log())),
+   saves={0: ("self", "exponent"), 1: ("self", "exponent", "result")}, quiet=True,
+   spell=Spelling(method="pow", function="pow", inplace="pow_", infix="**"), bind=_bind_pow)
+op("rpow", "PowBackward2", ("self",), exact(lambda e, base: base ** e),
+   ("result · ln(base) · grad", lambda n, g: g * n["result"] * float(np.log(n.attrs["base"]))),
+   saves={0: ("result",)}, quiet=True,
+   spell=Spelling(rinfix="**", name="{base}**{0}"),
+   bind=lambda self, base: (OPS["rpow"], (self,), {"base": base}, result_dtype((self, base))))
+
+
+@composite(Spelling(method="square", function="square"))
+def square(self):
+    return self.pow(2)
+
+
+def _addc(a, t1, t2, value, div):
+    v = np.asarray(value, dtype=a.dtype)
+    return a + v * t1 / t2 if div else fma(v * t1, t2, a)
+
+
+def _bind_value(name):
+    def bind(self, tensor1, tensor2, value=1):
+        return OPS[name], (self, tensor1, tensor2), {"value": value}, None
+
+    return bind
+
+
+op("addcdiv", "AddcdivBackward0", ("self", "tensor1", "tensor2"),
+   lambda a, t1, t2, value=1: _addc(a, t1, t2, value, True),
+   ("grad", lambda n, g: g),
+   ("value · grad / tensor2", lambda n, g: g * n.attrs.get("value", 1) / n["tensor2"]),
+   ("−value · grad · tensor1 / tensor2²",
+    lambda n, g: -g * n.attrs.get("value", 1) * n["tensor1"] / (n["tensor2"] * n["tensor2"])),
+   saves={1: ("tensor2",), 2: ("tensor1", "tensor2")}, quiet=True,
+   spell=Spelling(method="addcdiv", function="addcdiv", inplace="addcdiv_"), bind=_bind_value("addcdiv"))
+op("addcmul", "AddcmulBackward0", ("self", "tensor1", "tensor2"),
+   lambda a, t1, t2, value=1: _addc(a, t1, t2, value, False),
+   ("grad", lambda n, g: g),
+   ("value · grad · tensor2", lambda n, g: g * n["tensor2"] * n.attrs.get("value", 1)),
+   ("value · grad · tensor1", lambda n, g: g * n["tensor1"] * n.attrs.get("value", 1)),
+   saves={1: ("tensor2",), 2: ("tensor1",)},
+   spell=Spelling(method="addcmul", function="addcmul", inplace="addcmul_"), bind=_bind_value("addcmul"))
+
+
+def _lerp(a, b, weight):
+    w = np.asarray(weight, dtype=a.dtype)
+    return fma(w, b - a, a) if abs(weight) < 0.5 else fma(a - b, 1 - w, b)
+
+
+def _bind_lerp(self, end, weight):
+    if end.dtype is not self.dtype:
+        raise RuntimeError(f"expected dtype {self.dtype.c_name} for `end` but got dtype {end.dtype.c_name}")
+    if not self.dtype.is_floating_point:
+        raise NotImplementedError(f'"lerp_kernel_scalar" not implemented for \'{self.dtype.type_name}\'')
+    return OPS["lerp"], (self, end), {"weight": weight}, None
+
+
+op("lerp", "LerpBackward0", ("self", "end"), _lerp,
+   ("(1 − weight) · grad", lambda n, g: g * (1 - n.attrs["weight"])),
+   ("weight · grad", lambda n, g: g * n.attrs["weight"]),
+   spell=Spelling(method="lerp", function="lerp", inplace="lerp_"), bind=_bind_lerp)

@@ -1,0 +1,63 @@
+"""Joining tensors: cat and stack (variadic: one grad formula for every input)."""
+import numpy as np
+
+from .table import OPS, Spelling, op, result_dtype
+
+
+def _split_back(n, g, i):
+    dim = n.attrs["dim"]
+    if n._op.name == "stack":
+        return g.select(dim, i)
+    start = sum(s[dim] for s in n._shapes[:i])
+    return g.narrow(dim, start, n._shapes[i][dim])
+
+
+def _tensors(name, tensors):
+    tensors = list(tensors)
+    for i, t in enumerate(tensors):
+        if not hasattr(t, "_data"):
+            raise TypeError(f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, not "
+                            f"{type(t).__name__}" if i == 0 else
+                            f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}")
+    return tensors
+
+
+def _bind_stack(tensors, dim=0):
+    tensors = _tensors("stack", tensors)
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    shape = tensors[0].shape
+    for i, t in enumerate(tensors):
+        if t.shape != shape:
+            raise RuntimeError(
+                f"stack expects each tensor to be equal size, but got {list(shape)} at entry 0 and "
+                f"{list(t.shape)} at entry {i}")
+    d = tensors[0]._dim(dim, tensors[0].dim() + 1)
+    return OPS["stack"], tuple(tensors), {"dim": d}, result_dtype(tensors)
+
+
+def _bind_cat(tensors, dim=0):
+    tensors = _tensors("cat", tensors)
+    if not tensors:
+        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+    for i, t in enumerate(tensors):
+        if t.dim() == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
+    d = tensors[0]._dim(dim)
+    ref = tensors[0].shape
+    for i, t in enumerate(tensors):
+        if t.dim() != len(ref):
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {len(ref)} and {t.dim()}")
+        for j in range(len(ref)):
+            if j != d and t.shape[j] != ref[j]:
+                raise RuntimeError(
+                    f"Sizes of tensors must match except in dimension {d}. Expected size {ref[j]} but got "
+                    f"size {t.shape[j]} for tensor number {i} in the list.")
+    return OPS["cat"], tuple(tensors), {"dim": d}, result_dtype(tensors)
+
+
+op("stack", "StackBackward0", ("tensors",), lambda *a, dim: np.stack(a, axis=dim),
+   ("grad[i] along dim", _split_back), variadic=True, spell=Spelling(function="stack"), bind=_bind_stack)
+op("cat", "CatBackward0", ("tensors",), lambda *a, dim: np.concatenate(a, axis=dim),
+   ("grad's slice of input i along dim", _split_back), variadic=True,
+   spell=Spelling(function=("cat", "concat", "concatenate")), bind=_bind_cat)

@@ -1,0 +1,228 @@
+"""Element-wise functions: exp/log/trig, activations, rounding, clamp, where, maximum/minimum, fills."""
+import numpy as np
+
+from .rounding import EXP, exact
+from .table import OPS, Spelling, composite, method, op, result_dtype
+
+
+def _unary(name, node, forward, formula, vjp, saves=None, dtype="float", inplace=True, functional=(), quiet=False):
+    spell = Spelling(method=name, function=name, inplace=name + "_" if inplace else (), functional=functional)
+    op(name, node, ("self",), forward, (formula, vjp), saves={0: (saves,)} if saves else None, dtype=dtype,
+       spell=spell, quiet=quiet)
+
+
+def _sigmoid(a):
+    return 1 / (1 + EXP(-a))
+
+
+def _relu(a):
+    out = np.maximum(a, np.zeros((), a.dtype))
+    negative_zero = np.signbit(a) & (a == 0)  # PyTorch keeps relu(-0.) = -0.
+    if negative_zero.any():
+        out[negative_zero] = a[negative_zero]
+    return out
+
+
+_unary("exp", "ExpBackward0", exact(np.exp), "result · grad", lambda n, g: g * n["result"], "result", quiet=True)
+_unary("log", "LogBackward0", exact(np.log), "grad / self", lambda n, g: g / n["self"], "self", quiet=True)
+_unary("sin", "SinBackward0", exact(np.sin), "cos(self) · grad", lambda n, g: g * n["self"].cos(), "self")
+_unary("cos", "CosBackward0", exact(np.cos), "−sin(self) · grad", lambda n, g: g * -n["self"].sin(), "self")
+_unary("tan", "TanBackward0", exact(np.tan), "(1 + result²) · grad",
+       lambda n, g: g * (1 + n["result"] * n["result"]), "result", quiet=True)
+_unary("tanh", "TanhBackward0", exact(np.tanh), "(1 − result²) · grad",
+       lambda n, g: g * (1 - n["result"] * n["result"]), "result", functional="tanh")
+_unary("sigmoid", "SigmoidBackward0", _sigmoid, "result · (1 − result) · grad",
+       lambda n, g: g * (n["result"] * (1 - n["result"])), "result", functional="sigmoid")
+_unary("sqrt", "SqrtBackward0", np.sqrt, "grad / (2 · result)", lambda n, g: g / (n["result"] * 2), "result",
+       quiet=True)
+_unary("rsqrt", "RsqrtBackward0", exact(lambda a: 1 / np.sqrt(a)), "−½ · result³ · grad",
+       lambda n, g: g * (n["result"] ** 3 * -0.5), "result", quiet=True)
+_unary("sinh", "SinhBackward0", exact(np.sinh), "cosh(self) · grad", lambda n, g: g * n["self"].cosh(), "self",
+       quiet=True)
+_unary("cosh", "CoshBackward0", exact(np.cosh), "sinh(self) · grad", lambda n, g: g * n["self"].sinh(), "self",
+       quiet=True)
+_unary("atan", "AtanBackward0", exact(np.arctan), "grad / (1 + self²)",
+       lambda n, g: g / (n["self"] * n["self"] + 1), "self")
+_unary("log1p", "Log1PBackward0", exact(np.log1p), "grad / (1 + self)", lambda n, g: g / (n["self"] + 1), "self",
+       quiet=True)
+_unary("expm1", "Expm1Backward0", exact(np.expm1), "(result + 1) · grad", lambda n, g: g * (n["result"] + 1),
+       "result", quiet=True)
+_unary("log2", "Log2Backward0", exact(np.log2), "grad / (self · ln 2)",
+       lambda n, g: g / (n["self"] * 0.6931471805599453), "self", quiet=True)
+_unary("log10", "Log10Backward0", exact(np.log10), "grad / (self · ln 10)",
+       lambda n, g: g / (n["self"] * 2.302585092994046), "self", quiet=True)
+_unary("relu", "ReluBackward0", _relu, "grad · (result > 0)",
+       lambda n, g: g._op("threshold_backward", n["result"]), "result", dtype=None)
+op("abs", "AbsBackward0", ("self",), np.abs, ("sign(self) · grad", lambda n, g: g * n["self"].sgn()),
+   saves={0: ("self",)}, spell=Spelling(method=("abs", "absolute"), function=("abs", "absolute"),
+                                         inplace=("abs_", "absolute_"), prefix="abs"))
+_unary("sgn", "SgnBackward0", np.sign, "0", lambda n, g: g * 0, dtype=None)
+_unary("sign", "SignBackward0", lambda a: a.copy() if a.dtype == bool else np.nan_to_num(np.sign(a), nan=0.0),
+       "0", lambda n, g: g * 0, dtype=None)
+for _name, _fn in (("floor", np.floor), ("ceil", np.ceil), ("round", np.round), ("trunc", np.trunc)):
+    _unary(_name, _name.capitalize() + "Backward0", _fn, "0", lambda n, g: g * 0, dtype=None)
+
+op("threshold_backward", "ThresholdBackwardBackward0", ("grad_output", "self"),
+   lambda g, s: g * (s > 0) + np.zeros((), g.dtype),  # + 0 turns the -0 of a masked negative grad into 0
+   ("grad where self > 0", lambda n, g: g._op("threshold_backward", n["self"])),
+   ("0", lambda n, g: g * 0),
+   saves={0: ("self",)})
+
+
+# --- clamp --------------------------------------------------------------------------------------------
+def _clamp(a, min=None, max=None):
+    if min is not None:
+        lo = np.asarray(min, dtype=a.dtype)
+        a = np.where(a < lo, lo, a)
+    if max is not None:
+        hi = np.asarray(max, dtype=a.dtype)
+        a = np.where(a > hi, hi, a)
+    return a
+
+
+def _clamp_t(n, g, which):
+    s, lo, hi = n["self"], n["min"], n["max"]
+    if which == 0:
+        return g * ((s >= lo) & (s <= hi))
+    return g * ((s < lo) if which == 1 else (s > hi))
+
+
+def _clamp_mask(n):
+    s = n["self"]
+    lo, hi = n.attrs.get("min"), n.attrs.get("max")
+    mask = None
+    if lo is not None:
+        mask = s >= lo
+    if hi is not None:
+        mask = (s <= hi) if mask is None else mask & (s <= hi)
+    return mask
+
+
+def _bind_clamp(self, min=None, max=None):  # noqa: A002 - PyTorch's argument names
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if hasattr(min, "_data") or hasattr(max, "_data"):
+        lo = min if min is not None else self._constant(float("-inf"))
+        hi = max if max is not None else self._constant(float("inf"))
+        if not hasattr(lo, "_data") or not hasattr(hi, "_data"):
+            raise TypeError("clamp() received an invalid combination of arguments - got a Tensor and a number")
+        return OPS["clamp_tensor"], (self, lo, hi), None, None
+    return OPS["clamp"], (self,), {"min": min, "max": max}, None
+
+
+_CLAMP = Spelling(method=("clamp", "clip"), function=("clamp", "clip"), inplace=("clamp_", "clip_"))
+op("clamp", "ClampBackward1", ("self",), _clamp,
+   ("grad · (min ≤ self ≤ max)", lambda n, g: g * _clamp_mask(n)), saves={0: ("self",)},
+   spell=_CLAMP, bind=_bind_clamp)
+op("clamp_tensor", "ClampBackward0", ("self", "min", "max"), _clamp,
+   ("grad · (min ≤ self ≤ max)", lambda n, g: _clamp_t(n, g, 0)),
+   ("grad · (self < min)", lambda n, g: _clamp_t(n, g, 1)),
+   ("grad · (self > max)", lambda n, g: _clamp_t(n, g, 2)),
+   saves={0: ("self", "min", "max"), 1: ("self", "min", "max"), 2: ("self", "min", "max")},
+   spell=_CLAMP, bind=_bind_clamp)
+
+
+@composite(Spelling(method="clamp_min", function="clamp_min"))
+def clamp_min(self, min):  # noqa: A002
+    return self.clamp(min=min)
+
+
+@composite(Spelling(method="clamp_max", function="clamp_max"))
+def clamp_max(self, max):  # noqa: A002
+    return self.clamp(max=max)
+
+
+# --- selection --------------------------------------------------------------------------------------
+def _where(n, g, first):
+    c = n.attrs["condition_tensor"]
+    z = g * 0
+    return g.where(c, z) if first else z.where(c, g)
+
+
+def bind_where(condition, input, other):  # noqa: A002
+    if condition.dtype.name != "bool":
+        raise RuntimeError(
+            "where expected condition to be a boolean tensor, but got a tensor with dtype "
+            + condition.dtype.type_name)
+    return (OPS["where"], (input, other), {"condition": condition._data, "condition_tensor": condition},
+            result_dtype((input, other)))
+
+
+op("where", "WhereBackward0", ("self", "other"), lambda a, b, condition, condition_tensor: np.where(condition, a, b),
+   ("grad where condition, else 0", lambda n, g: _where(n, g, True)),
+   ("grad where not condition, else 0", lambda n, g: _where(n, g, False)),
+   spell=Spelling(name="where({0}, {1})"), bind=bind_where)
+
+
+@composite(Spelling(method="where"))
+def where_method(self, condition, other):
+    """x.where(condition, y) is torch.where(condition, x, y)."""
+    return self._apply(*bind_where(condition, self, other))
+
+
+def _pick(n, g, first):
+    a, b = n["self"], n["other"]
+    if n._op.name == "maximum":
+        win = a > b if first else b > a
+    else:
+        win = a < b if first else b < a
+    return (g / 2).where(a == b, g.where(win, g * 0))
+
+
+for _name, _keep in (("maximum", lambda a, b: (a >= b) | np.isnan(a)),
+                     ("minimum", lambda a, b: (a <= b) | np.isnan(a))):
+    op(_name, _name.capitalize() + "Backward0", ("self", "other"),
+       lambda a, b, keep=_keep: np.where(keep(a, b), a, b),
+       ("grad where self wins (half on ties)", lambda n, g: _pick(n, g, True)),
+       ("grad where other wins (half on ties)", lambda n, g: _pick(n, g, False)),
+       saves={0: ("self", "other"), 1: ("self", "other")}, spell=method(_name))
+
+
+def _masked(n, g):
+    return (g * 0).where(n.attrs["mask_tensor"], g)
+
+
+op("masked_fill", "MaskedFillBackward0", ("self",), lambda a, mask, value, mask_tensor: np.where(mask, value, a),
+   ("grad where not mask, else 0", _masked),
+   spell=Spelling(method="masked_fill", function="masked_fill", inplace="masked_fill_"),
+   bind=lambda self, mask, value: (OPS["masked_fill"], (self,), {"mask": mask._data, "value": value,
+                                                                    "mask_tensor": mask}, None))
+op("zero", "ZeroBackward0", ("self",), np.zeros_like, ("0", lambda n, g: g * 0), spell=Spelling(inplace="zero_"))
+op("fill", "FillBackward2", ("self",), lambda a, value: np.full_like(a, value), ("0", lambda n, g: g * 0),
+   spell=Spelling(inplace="fill_"), bind=lambda self, value: (OPS["fill"], (self,), {"value": value}, None))
+
+
+# --- activations with parameters ----------------------------------------------------------------------
+op("leaky_relu", "LeakyReluBackward0", ("self",),
+   lambda a, negative_slope: np.where(a > 0, a, a * np.asarray(negative_slope, a.dtype)),
+   ("grad · (1 if self > 0 else negative_slope)",
+    lambda n, g: g * ((n["self"] > 0) + (n["self"] <= 0) * n.attrs["negative_slope"])),
+   saves={0: ("self",)}, spell=Spelling(functional="leaky_relu"),
+   bind=lambda self, negative_slope=0.01: (OPS["leaky_relu"], (self,), {"negative_slope": negative_slope}, None))
+
+
+def _softplus(a, beta, threshold):
+    b = np.asarray(beta, a.dtype)
+    return np.where(a * b > threshold, a, exact(np.log1p)(EXP(a * b)) / b)
+
+
+def _softplus_grad(n, g):
+    s, beta, threshold = n["self"], n.attrs["beta"], n.attrs["threshold"]
+    return g.where(s * beta > threshold, g * (s * beta).sigmoid())
+
+
+op("softplus", "SoftplusBackward0", ("self",), _softplus,
+   ("σ(beta · self) · grad", _softplus_grad), saves={0: ("self",)}, quiet=True,
+   spell=Spelling(functional="softplus"),
+   bind=lambda self, beta=1.0, threshold=20.0: (OPS["softplus"], (self,), {"beta": beta, "threshold": threshold},
+                                                None))
+
+
+def _silu_grad(n, g):
+    s = n["self"].sigmoid()
+    return g * (s * (1 + n["self"] * (1 - s)))
+
+
+op("silu", "SiluBackward0", ("self",), lambda a: a * _sigmoid(a),
+   ("σ(self) · (1 + self · (1 − σ(self))) · grad", _silu_grad), saves={0: ("self",)},
+   spell=Spelling(functional="silu"))

@@ -1,0 +1,296 @@
+"""Reductions: sum, mean, max/min, var/std, norm, logsumexp, cumsum, argmax/argmin."""
+import collections
+
+import numpy as np
+
+from .. import dtypes
+from .rounding import EXP, LOG
+from .table import OPS, Spelling, composite, dims, op, shape_args
+
+
+def _sum(a, dim=None, keepdim=False):
+    return np.sum(a, axis=dim, keepdims=keepdim, dtype=a.dtype if a.dtype.kind == "f" else np.int64)
+
+
+def _kept(n, t):
+    """A reduction's result with the reduced dims put back (size 1), to broadcast against the input."""
+    dim = n.attrs.get("dim")
+    if dim is not None and not n.attrs.get("keepdim", False):
+        for d in sorted(dims(dim, len(n._shapes[0]))):
+            t = t.unsqueeze(d)
+    return t
+
+
+def _expand_back(n, g):
+    return _kept(n, g).expand(n._shapes[0])
+
+
+def _count(n):
+    shape = n._shapes[0]
+    dim = n.attrs.get("dim")
+    if dim is None:
+        return int(np.prod(shape, dtype=np.int64))
+    return int(np.prod([shape[d] for d in dims(dim, len(shape))], dtype=np.int64))
+
+
+def _reduce(name, dim_name):
+    """bind for x.name() / x.name(dim, keepdim): the whole tensor, or along dims."""
+    def bind(self, dim=None, keepdim=False, dtype=None):
+        if name == "mean" and not self.dtype.is_floating_point:
+            raise RuntimeError(
+                "mean(): could not infer output dtype. Input dtype must be either a floating point or "
+                f"complex dtype. Got: {self.dtype.type_name}")
+        out = dtype or (self.dtype if self.dtype.is_floating_point else dtypes.int64)
+        if dim is None:
+            return OPS[name], (self,), None, out
+        return OPS[dim_name], (self,), {"dim": self._reduce_dims(dim), "keepdim": keepdim}, out
+
+    return bind
+
+
+def _mean(a, dim=None, keepdim=False):
+    n = a.size if dim is None else int(np.prod([a.shape[d] for d in (dim if isinstance(dim, tuple) else (dim,))]))
+    if n == 0:
+        return np.full(np.sum(a, axis=dim, keepdims=keepdim).shape, np.nan, dtype=a.dtype)
+    return np.mean(a, axis=dim, keepdims=keepdim)
+
+
+_SUM, _SUM_BIND = Spelling(method="sum", function="sum"), _reduce("sum", "sum_dim")
+_MEAN, _MEAN_BIND = Spelling(method="mean", function="mean"), _reduce("mean", "mean_dim")
+op("sum", "SumBackward0", ("self",), _sum, ("grad expanded to self's shape", _expand_back),
+   spell=_SUM, bind=_SUM_BIND)
+op("sum_dim", "SumBackward1", ("self",), _sum, ("grad expanded along dim", _expand_back),
+   spell=_SUM, bind=_SUM_BIND)
+op("mean", "MeanBackward0", ("self",), _mean,
+   ("grad / numel, expanded", lambda n, g: _expand_back(n, g) / _count(n)), quiet=True,
+   spell=_MEAN, bind=_MEAN_BIND)
+op("mean_dim", "MeanBackward1", ("self",), _mean,
+   ("grad / size(dim), expanded", lambda n, g: _expand_back(n, g) / _count(n)), quiet=True,
+   spell=_MEAN, bind=_MEAN_BIND)
+
+
+@composite(Spelling(method="sum_to_size"))
+def sum_to_size(self, *size):
+    shape = shape_args(size)
+    lead = self._data.ndim - len(shape)
+    ds = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape) if s == 1 and self._data.shape[lead + i] != 1)
+    if not ds:
+        return self
+    out = self.sum(ds, keepdim=True)
+    return out.view(shape) if out.shape != shape else out
+
+
+# --- max / min ------------------------------------------------------------------------------------
+def _evenly(n, g):
+    s, r = n["self"], n["result"]
+    mask = s == r
+    return mask * (g / mask.sum())
+
+
+def _select_reduce(n, g):
+    """The grad of a max/min along dim: g placed at the chosen index of each row, zeros elsewhere."""
+    a = n.attrs
+    dim, shape = a["dim"], n._shapes[0]
+    idx = a["indices"] if a["keepdim"] else np.expand_dims(a["indices"], dim)
+    grid = np.indices(idx.shape, sparse=True)
+    key = tuple(idx if d == dim else grid[d] for d in range(len(shape)))
+    if not a["keepdim"]:
+        g = g.unsqueeze(dim)
+    return g._op("scatter", shape=shape, key=key)
+
+
+def _take(a, dim, keepdim, indices):
+    return np.take_along_axis(a, np.expand_dims(indices, dim) if not keepdim else indices, dim).reshape(indices.shape)
+
+
+for _which in ("max", "min"):
+    op(_which, _which.capitalize() + "Backward1", ("self",), getattr(np, _which),
+       (f"grad shared evenly by the {_which}ima", _evenly), saves={0: ("self", "result")},
+       spell=Spelling(method=_which, function=_which), bind=False)
+    op(f"{_which}_dim", _which.capitalize() + "Backward0", ("self",), _take,
+       (f"grad to the arg-{_which} of each row", _select_reduce), spell=Spelling(method=_which, function=_which),
+       bind=False)
+
+op("scatter", "ScatterBackward0", ("grad",), lambda g, shape, key: _scatter(g, shape, key),
+   ("grad taken at the indices", lambda n, g: g._op("index", key=n.attrs["key"])))
+
+
+def _scatter(g, shape, key):
+    out = np.zeros(shape, dtype=g.dtype)
+    out[key] = g
+    return out
+
+
+_return_types = {}
+
+
+def named(name):
+    """torch.return_types.max and friends: (values, indices) named tuples."""
+    if name not in _return_types:
+        cls = collections.namedtuple(name, ["values", "indices"])
+        cls.__repr__ = lambda self: f"torch.return_types.{name}(\nvalues={self.values!r},\nindices={self.indices!r})"
+        _return_types[name] = cls
+    return _return_types[name]
+
+
+def _minmax(x, dim, keepdim, which):
+    if hasattr(dim, "_data"):  # torch.max(x, y) is maximum
+        return x._op("maximum" if which == "max" else "minimum", dim)
+    if dim is None:
+        if x.numel() == 0:
+            raise RuntimeError(
+                f"{which}(): Expected reduction dim to be specified for input.numel() == 0. "
+                "Specify the reduction dim with the 'dim' argument.")
+        return x._apply(OPS[which], (x,), None, x.dtype)
+    d = x._dim(dim)
+    arg = np.argmax if which == "max" else np.argmin
+    data = x._data if x._data.ndim else x._data.reshape(1)
+    idx = arg(data, axis=d)
+    if keepdim and x._data.ndim:
+        idx = np.expand_dims(idx, d)
+    idx = np.asarray(idx, dtype=np.int64)
+    values = x._apply(OPS[which + "_dim"], (x,), {"dim": d, "keepdim": keepdim, "indices": idx}, x.dtype)
+    return named(which)(values, x._new(idx, dtypes.int64))
+
+
+@composite(Spelling(method="max", function="max"))
+def max(self, dim=None, keepdim=False):  # noqa: A001 - torch.max
+    return _minmax(self, dim, keepdim, "max")
+
+
+@composite(Spelling(method="min", function="min"))
+def min(self, dim=None, keepdim=False):  # noqa: A001 - torch.min
+    return _minmax(self, dim, keepdim, "min")
+
+
+def _arg(t, fn, dim, keepdim):
+    if dim is None:
+        return t._new(fn(t._data), dtypes.int64)
+    out = fn(t._data, axis=t._dim(dim))
+    if keepdim:
+        out = np.expand_dims(out, t._dim(dim))
+    return t._new(out, dtypes.int64)
+
+
+@composite(Spelling(method="argmax", function="argmax"))
+def argmax(self, dim=None, keepdim=False):
+    return _arg(self, np.argmax, dim, keepdim)
+
+
+@composite(Spelling(method="argmin", function="argmin"))
+def argmin(self, dim=None, keepdim=False):
+    return _arg(self, np.argmin, dim, keepdim)
+
+
+# --- var, std, norm, logsumexp ----------------------------------------------------------------------
+def _var(a, dim=None, correction=1, keepdim=False, exact=False):
+    x = a.astype(np.float64)
+    n = a.size if dim is None else int(np.prod([a.shape[d] for d in (dim if isinstance(dim, tuple) else (dim,))]))
+    with np.errstate(all="ignore"):
+        mean = np.sum(x, axis=dim, keepdims=True) / n
+        out = np.sum((x - mean) ** 2, axis=dim, keepdims=keepdim) / np.float64(n - correction)
+    return out if exact else out.astype(a.dtype)
+
+
+def _centered(n):
+    s = n["self"]
+    dim = n.attrs.get("dim")
+    return s - (s.mean() if dim is None else s.mean(dim, keepdim=True))
+
+
+def _dof(n):
+    return _count(n) - n.attrs.get("correction", 1)
+
+
+def _var_grad(n, g):
+    return _expand_back(n, g) * _centered(n) * (2 / _dof(n))
+
+
+def _std_grad(n, g):
+    r = _kept(n, n["result"])
+    grad = _expand_back(n, g) * _centered(n) / (r * _dof(n))
+    return grad.where(r != 0, 0.0)  # PyTorch: no grad where the std is 0
+
+
+def _spread(name):
+    def bind(self, dim=None, unbiased=True, keepdim=False, correction=None):
+        correction = (1 if unbiased else 0) if correction is None else correction
+        attrs = {"correction": correction, "keepdim": keepdim}
+        if dim is not None:
+            attrs["dim"] = self._reduce_dims(dim)
+        return OPS[name], (self,), attrs, None
+
+    return bind
+
+
+op("var", "VarBackward0", ("self",), _var,
+   ("2 · (self − mean) · grad / (N − correction)", _var_grad), saves={0: ("self",)}, quiet=True,
+   spell=Spelling(method="var", function="var"), bind=_spread("var"))
+op("std", "StdBackward0", ("self",), lambda a, **k: np.sqrt(_var(a, exact=True, **k)).astype(a.dtype),
+   ("(self − mean) · grad / ((N − correction) · result)", _std_grad), saves={0: ("self", "result")}, quiet=True,
+   spell=Spelling(method="std", function="std"), bind=_spread("std"))
+
+
+def _norm(a, dim=None, keepdim=False):
+    return np.sqrt(np.sum(np.asarray(a, dtype=np.float64) ** 2, axis=dim, keepdims=keepdim)).astype(a.dtype)
+
+
+def _norm_grad(n, g):
+    r = _kept(n, n["result"])
+    scale = (r * 0).where(r == 0, _expand_back(n, g) / r)
+    return n["self"] * scale
+
+
+def _bind_norm(self, p=2, dim=None, keepdim=False):
+    if p != 2 and p != "fro":
+        raise NotImplementedError("only the 2-norm is available in this engine")
+    attrs = {"keepdim": keepdim}
+    if dim is not None:
+        attrs["dim"] = self._reduce_dims(dim)
+    return OPS["norm"], (self,), attrs, None
+
+
+op("norm", "LinalgVectorNormBackward0", ("self",), _norm,
+   ("self / result · grad", _norm_grad), saves={0: ("self", "result")}, quiet=True,
+   spell=Spelling(method="norm", function="norm"), bind=_bind_norm)
+
+
+def _logsumexp(a, dim, keepdim):
+    m = np.max(a, axis=dim, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0)
+    out = LOG(np.sum(EXP(a - m), axis=dim, keepdims=True)) + m
+    return out if keepdim else np.squeeze(out, axis=dim)
+
+
+def _logsumexp_grad(n, g):
+    r = n["result"]
+    if not n.attrs["keepdim"]:
+        for d in sorted(dims(n.attrs["dim"], len(n._shapes[0]))):
+            r = r.unsqueeze(d)
+            g = g.unsqueeze(d)
+    return g * (n["self"] - r).exp()
+
+
+op("logsumexp", "LogsumexpBackward0", ("self",), _logsumexp,
+   ("exp(self − result) · grad", _logsumexp_grad), saves={0: ("self", "result")}, quiet=True,
+   spell=Spelling(method="logsumexp", function="logsumexp"),
+   bind=lambda self, dim, keepdim=False: (OPS["logsumexp"], (self,), {"dim": self._reduce_dims(dim),
+                                                                       "keepdim": keepdim}, None))
+
+
+def _cumsum(a, dim):
+    if a.ndim == 0:
+        return a.astype(np.int64 if a.dtype.kind in "bi" else a.dtype)
+    if a.dtype.kind in "bi":
+        return np.cumsum(a, axis=dim, dtype=np.int64)
+    return (np.cumsum(a, axis=dim, dtype=np.float64) + 0).astype(a.dtype)
+
+
+op("cumsum", "CumsumBackward0", ("self",), _cumsum,
+   ("grad summed from the end along dim", lambda n, g: g._op("cumsum_rev", dim=n.attrs["dim"])),
+   spell=Spelling(method="cumsum", function="cumsum"),
+   bind=lambda self, dim: (OPS["cumsum"], (self,), {"dim": self._dim(dim)},
+                           self.dtype if self.dtype.is_floating_point else dtypes.int64))
+op("cumsum_rev", "FlipBackward0", ("grad",),
+   lambda g, dim: np.flip(np.cumsum(np.flip(g, dim), axis=dim, dtype=g.dtype), dim).copy(),
+   ("grad summed from the start along dim", lambda n, g: g._op("cumsum", dim=n.attrs["dim"])))

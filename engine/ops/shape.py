@@ -1,0 +1,300 @@
+"""Shapes and views: view/reshape, (un)squeeze, transpose/permute, expand, select/slice/index, clone, casts.
+
+Views share their input's memory and version counter (op(..., view=True)); PyTorch names their nodes after the
+view op, and regenerates them as AsStridedBackward0 when the base is written in place (engine/graph.py).
+"""
+import warnings
+
+import numpy as np
+
+from .. import dtypes, messages
+from .table import OPS, Spelling, composite, method, op, shape_args
+
+
+def _infer_shape(t, shape):
+    shape = list(shape_args(shape))
+    n = t._data.size
+    if shape.count(-1) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    if -1 in shape:
+        known = 1
+        for s in shape:
+            if s != -1:
+                known *= s
+        if known == 0 or n % known:
+            raise RuntimeError(f"shape '{list(shape_args(shape))}' is invalid for input of size {n}")
+        shape[shape.index(-1)] = n // known
+    if int(np.prod(shape, dtype=np.int64)) != n:
+        raise RuntimeError(f"shape '{shape}' is invalid for input of size {n}")
+    return tuple(shape)
+
+
+def _viewable(t, shape):
+    r = t._data.reshape(shape)
+    return r.size == 0 or np.may_share_memory(r, t._data)
+
+
+def _bind_view(self, *shape):
+    if len(shape) == 1 and isinstance(shape[0], dtypes.dtype):
+        raise RuntimeError("view(dtype) is not supported")
+    shape = _infer_shape(self, shape)
+    if not _viewable(self, shape):
+        raise RuntimeError(
+            "view size is not compatible with input tensor's size and stride (at least one dimension "
+            "spans across two contiguous subspaces). Use .reshape(...) instead.")
+    return OPS["view"], (self,), {"shape": shape}, None
+
+
+op("view", "ViewBackward0", ("self",), lambda a, shape: a.reshape(shape),
+   ("grad reshaped to self's shape", lambda n, g: g.reshape(n._shapes[0])), view=True,
+   spell=Spelling(method="view"), bind=_bind_view)
+op("unsafe_view", "UnsafeViewBackward0", ("self",), lambda a, shape: a.reshape(shape).copy(),
+   ("grad reshaped to self's shape", lambda n, g: g.reshape(n._shapes[0])),
+   spell=Spelling(method="reshape"), bind=False)
+
+
+@composite(Spelling(method="reshape", function="reshape"))
+def reshape(self, *shape):
+    shape = _infer_shape(self, shape)
+    if _viewable(self, shape):
+        return self._apply(OPS["view"], (self,), {"shape": shape})
+    return self._apply(OPS["unsafe_view"], (self.clone(),), {"shape": shape})
+
+
+@composite(Spelling(method="view_as"))
+def view_as(self, other):
+    return self.view(other.shape)
+
+
+@composite(Spelling(method="reshape_as"))
+def reshape_as(self, other):
+    return self.reshape(other.shape)
+
+
+@composite(Spelling(method="flatten", function="flatten"))
+def flatten(self, start_dim=0, end_dim=-1):
+    if self._data.ndim == 0:
+        return self.reshape(1)
+    s, e = self._dim(start_dim), self._dim(end_dim)
+    if s == e:
+        return self
+    shape = self.shape
+    return self.reshape(shape[:s] + (-1,) + shape[e + 1:])
+
+
+op("unsqueeze", "UnsqueezeBackward0", ("self",), lambda a, dim: np.expand_dims(a, dim),
+   ("grad squeezed at dim", lambda n, g: g.squeeze(n.attrs["dim"])), view=True,
+   spell=method("unsqueeze"),
+   bind=lambda self, dim: (OPS["unsqueeze"], (self,), {"dim": self._dim(dim, self._data.ndim + 1)}, None))
+
+
+def _bind_squeeze(self, dim=None):
+    if dim is None:
+        return OPS["squeeze"], (self,), None, None
+    return OPS["squeeze_dim"], (self,), {"dim": self._dim(dim)}, None
+
+
+op("squeeze", "SqueezeBackward0", ("self",), lambda a: np.squeeze(a),
+   ("grad reshaped to self's shape", lambda n, g: g.reshape(n._shapes[0])), view=True,
+   spell=method("squeeze"), bind=_bind_squeeze)
+op("squeeze_dim", "SqueezeBackward1", ("self",),
+   lambda a, dim: np.squeeze(a, dim) if a.ndim and a.shape[dim] == 1 else a[...],
+   ("grad unsqueezed at dim", lambda n, g: g.reshape(n._shapes[0])), view=True,
+   spell=method("squeeze"), bind=_bind_squeeze)
+op("squeeze_", "SqueezeBackward4", ("self",), lambda a, dim: np.squeeze(a, dim),  # matmul's 1-d @ 2-d
+   ("grad unsqueezed at dim", lambda n, g: g.unsqueeze(n.attrs["dim"])), spell=Spelling(method="squeeze"),
+   bind=False)
+
+
+def _bind_transpose(self, dim0, dim1):
+    return OPS["transpose"], (self,), {"dim0": self._dim(dim0), "dim1": self._dim(dim1)}, None
+
+
+op("transpose", "TransposeBackward0", ("self",), lambda a, dim0, dim1: np.swapaxes(a, dim0, dim1),
+   ("grad transposed back", lambda n, g: g.transpose(n.attrs["dim0"], n.attrs["dim1"])), view=True,
+   spell=Spelling(method=("transpose", "swapaxes"), function=("transpose", "swapaxes")), bind=_bind_transpose)
+
+
+def _bind_t(self):
+    if self._data.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {self._data.ndim}D")
+    return OPS["t"], (self,), None, None
+
+
+op("t", "TBackward0", ("self",), lambda a: a.T, ("gradᵀ", lambda n, g: g.t()), view=True,
+   spell=method("t"), bind=_bind_t)
+
+
+def transposed(self):
+    """Tensor.T: all dims reversed (PyTorch warns unless the tensor is 2-d)."""
+    if self._data.ndim != 2:
+        warnings.warn(messages.T_NOT_2D, UserWarning, stacklevel=3)  # transposed, Tensor.T, the caller
+    if self._data.ndim < 2:
+        return self
+    return self.permute(tuple(range(self._data.ndim - 1, -1, -1)))
+
+
+op("permute", "PermuteBackward0", ("self",), lambda a, dims: np.transpose(a, dims),
+   ("grad permuted back", lambda n, g: g.permute(tuple(np.argsort(n.attrs["dims"]).tolist()))), view=True,
+   spell=method("permute"),
+   bind=lambda self, *dims: (OPS["permute"], (self,), {"dims": tuple(self._dim(d) for d in shape_args(dims))},
+                             None))
+
+
+def _bind_expand(self, *sizes):
+    sizes = shape_args(sizes)
+    lead = len(sizes) - self._data.ndim
+    shape = tuple(self._data.shape[i - lead] if s == -1 else s for i, s in enumerate(sizes))
+    for i, s in enumerate(self._data.shape):
+        if s != 1 and s != shape[lead + i]:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({shape[lead + i]}) must match the existing size ({s}) "
+                f"at non-singleton dimension {lead + i}.  Target sizes: {list(sizes)}.  "
+                f"Tensor sizes: {list(self._data.shape)}")
+    return OPS["expand"], (self,), {"shape": shape}, None
+
+
+op("expand", "ExpandBackward0", ("self",), lambda a, shape: np.broadcast_to(a, shape),
+   ("grad summed over the expanded dims", lambda n, g: g.sum_to_size(n._shapes[0])), view=True,
+   spell=Spelling(method="expand"), bind=_bind_expand)
+
+
+@composite(Spelling(method="expand_as"))
+def expand_as(self, other):
+    return self.expand(other.shape)
+
+
+# --- picking parts: select, slice, index ------------------------------------------------------------
+# The grad of a part is placed into zeros of the whole; PyTorch names that op after the part's backward
+# (SelectBackwardBackward0, …), which is what a graph made with create_graph=True shows.
+def _placed(fwd_op):
+    def vjp(n, g):
+        return g._op(fwd_op, shape=n._shapes[0], **{k: v for k, v in n.attrs.items() if k != "shape"})
+
+    return vjp
+
+
+def _place_fwd(g, shape, **part):
+    out = np.zeros(shape, dtype=g.dtype)
+    np.add.at(out, _key_of(part), g)
+    return out
+
+
+def _key_of(part):
+    if "key" in part:
+        return part["key"]
+    if "index" in part:
+        return (slice(None),) * part["dim"] + (part["index"],)
+    return (slice(None),) * part["dim"] + (slice(part["start"], part["stop"], part["step"]),)
+
+
+op("select_backward", "SelectBackwardBackward0", ("grad",), _place_fwd,
+   ("grad at [index]", lambda n, g: g._op("select", dim=n.attrs["dim"], index=n.attrs["index"])))
+op("slice_backward", "SliceBackwardBackward0", ("grad",), _place_fwd,
+   ("grad's slice", lambda n, g: g._op("slice", **{k: n.attrs[k] for k in ("dim", "start", "stop", "step")})))
+op("index_put_impl", "IndexPutImplBackward0", ("grad",), _place_fwd,
+   ("grad taken at the indices", lambda n, g: g._op("index", key=n.attrs["key"])))
+
+
+def _bind_select(self, dim, index):
+    dim = self._dim(dim)
+    size = self._data.shape[dim]
+    if not -size <= index < size:
+        raise IndexError(
+            f"select(): index {index} out of range for tensor of size {list(self.shape)} at dimension {dim}")
+    return OPS["select"], (self,), {"dim": dim, "index": index % size}, None
+
+
+def _select_name(names, attrs):
+    return f"{names[0]}[{attrs.get('index')}]" if attrs.get("dim") == 0 else f"{names[0]}[…]"
+
+
+op("select", "SelectBackward0", ("self",), lambda a, dim, index: a[(slice(None),) * dim + (index, Ellipsis)],
+   ("grad placed at [index] in zeros", _placed("select_backward")), view=True,
+   spell=Spelling(method="select", function="select", name=_select_name), bind=_bind_select)
+
+
+def _bind_narrow(self, dim, start, length):
+    dim = self._dim(dim)
+    return OPS["slice"], (self,), {"dim": dim, "start": start, "stop": start + length, "step": 1}, None
+
+
+op("slice", "SliceBackward0", ("self",),
+   lambda a, dim, start, stop, step: a[(slice(None),) * dim + (slice(start, stop, step),)],
+   ("grad placed in the slice of zeros", _placed("slice_backward")), view=True,
+   spell=Spelling(method="narrow", function="narrow", name="{0}[…]"), bind=_bind_narrow)
+op("alias", "AliasBackward0", ("self",), lambda a: a[...], ("grad", lambda n, g: g), view=True,
+   spell=Spelling(name="{0}[…]"), bind=False)
+op("index", "IndexBackward0", ("self",), lambda a, key: a[key],
+   ("grad added at the indices of zeros", _placed("index_put_impl")), spell=Spelling(name="{0}[…]"), bind=False)
+
+
+# --- copies and casts ---------------------------------------------------------------------------------
+op("clone", "CloneBackward0", ("self",), lambda a: a.copy(), ("grad", lambda n, g: g), spell=method("clone"))
+
+
+@composite(Spelling(method="contiguous"))
+def contiguous(self):
+    return self if self._data.flags.c_contiguous else self.clone()
+
+
+op("to_copy", "ToCopyBackward0", ("self",), lambda a, dtype, src_dtype: a.astype(dtype),
+   ("grad cast back", lambda n, g: g.to(n.attrs["src_dtype"])), spell=Spelling(method="to"), bind=False)
+
+
+@composite(Spelling(method="to"))
+def to(self, *args, **kwargs):
+    dtype = kwargs.get("dtype")
+    for a in args:
+        if isinstance(a, dtypes.dtype):
+            dtype = a
+    if dtype is None or dtype is self.dtype:
+        return self
+    return self._apply(OPS["to_copy"], (self,), {"dtype": dtype.np, "src_dtype": self.dtype}, dtype)
+
+
+def _cast(name, dtype):
+    def cast(self):
+        return self.to(dtype)
+
+    cast.__name__ = name
+    composite(Spelling(method=name))(cast)
+
+
+for _name, _dtype in (("float", dtypes.float32), ("double", dtypes.float64), ("long", dtypes.int64),
+                      ("int", dtypes.int64), ("bool", dtypes.bool)):
+    _cast(_name, _dtype)
+
+
+@composite(Spelling(method="type"))
+def tensor_type(self, dtype=None):
+    if dtype is None:
+        return f"torch.{self.dtype.type_name}Tensor"
+    return self.to(dtype)
+
+
+@composite(Spelling(method="cpu"))
+def cpu(self):
+    return self
+
+
+# --- repeat --------------------------------------------------------------------------------------------
+def _repeat_grad(n, g):
+    reps = n.attrs["repeats"]
+    shape = n._shapes[0]
+    full = (1,) * (len(reps) - len(shape)) + tuple(shape)
+    split = []
+    for r, s in zip(reps, full):
+        split += [r, s]
+    return g.reshape(split).sum(tuple(range(0, 2 * len(reps), 2))).reshape(shape)
+
+
+def _bind_repeat(self, *sizes):
+    sizes = shape_args(sizes)
+    if len(sizes) < self._data.ndim:
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
+    return OPS["repeat"], (self,), {"repeats": sizes}, None
+
+
+op("repeat", "RepeatBackward0", ("self",), lambda a, repeats: np.tile(a, repeats),
+   ("grad summed over the copies", _repeat_grad), spell=Spelling(method="repeat"), bind=_bind_repeat)

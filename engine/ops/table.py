@@ -1,0 +1,159 @@
+"""What an op declaration holds, and the table of all of them.
+
+An op is declared once (`op(...)` in the modules of this package, by kind) with everything known about it:
+
+- its numpy forward, PyTorch's node name, its tensor arguments, and per argument the derivative as a formula in
+  words and as a vjp written with Tensor methods (so `create_graph=True` differentiates it again);
+- what its node saves for backward (`saves`), whether its result is a view, whether its forward may make inf or
+  nan silently (`quiet`);
+- how a user writes it (`Spelling`: Tensor methods, torch functions, nn.functional functions, an infix operator,
+  an in-place twin) and `bind`, which turns those arguments into (op, inputs, attrs, dtype).
+
+Tensor methods, torch.* and nn.functional functions, the tracer's names and captions are derived from it
+(engine/methods.py, engine/trace/names.py); nothing lists ops again.
+"""
+from .. import dtypes
+
+
+class Spelling:
+    """How a user writes an op. `infix` is the symbol of `a ⊕ b` (and `a ⊕= b` when there is an in-place twin);
+    `rinfix` the symbol of `b ⊕ a` where the op's self is the right operand; `name` overrides how the tracer
+    names the result: a format string over the input names ({0}, {1}) and the attrs."""
+
+    __slots__ = ("method", "function", "functional", "inplace", "infix", "rinfix", "prefix", "name",
+                 "number_first")
+
+    def __init__(self, method=(), function=(), functional=(), inplace=(), infix=None, rinfix=None, prefix=None,
+                 name=None, number_first=False):
+        self.method = _names(method)
+        self.function = _names(function)
+        self.functional = _names(functional)
+        self.inplace = _names(inplace)
+        self.infix = infix
+        self.rinfix = rinfix
+        self.prefix = prefix  # `-x`, `abs(x)`: a unary operator
+        self.name = name
+        self.number_first = number_first  # torch.add(2, x): the torch function takes a number as its input
+
+    @property
+    def shown(self):
+        """The word a learner knows the op by (`sum` for sum and sum_dim)."""
+        for names in (self.method, self.function, self.functional):
+            if names:
+                return names[0]
+        return None
+
+
+def _names(x):
+    return (x,) if isinstance(x, str) else tuple(x)
+
+
+def method(name, inplace=False, function=True):
+    """The common spelling: `x.name()`, `torch.name(x)`, and `x.name_()` when there is an in-place twin."""
+    return Spelling(method=name, function=name if function else (), inplace=name + "_" if inplace else ())
+
+
+class Op:
+    __slots__ = ("name", "node", "args", "forward", "grads", "saves", "view", "variadic", "quiet", "spelling",
+                 "bind", "node_cls", "saved_cache")
+
+    def __init__(self, name, node, args, forward, grads, saves, view, variadic, quiet, spelling, bind):
+        self.name = name
+        self.node = node
+        self.args = args
+        self.forward = forward
+        self.grads = grads
+        self.saves = saves or {}
+        self.view = view
+        self.variadic = variadic
+        self.quiet = quiet
+        self.spelling = spelling
+        self.bind = bind
+        self.node_cls = None  # the Node subclass named `node`, made on first use (engine/graph.py)
+        self.saved_cache = {}
+
+    def __repr__(self):
+        return f"Op({self.name})"
+
+
+OPS = {}
+
+
+def op(name, node, args, forward, *grads, saves=None, view=False, variadic=False, quiet=False, spell=None,
+       bind=None, dtype=None):
+    """Declares an op. grads: one (formula, vjp(node, grad)) per argument (one for all when variadic).
+    bind(*args, **kwargs) -> (op, inputs, attrs, dtype): how a user call becomes this op; by default the
+    user passes the tensor arguments positionally and the result dtype follows `dtype` (see result_dtype).
+    bind=False: users reach the op through a composite (`max` returns values and indices), or never."""
+    entry = Op(name, node, args, forward, grads, saves, view, variadic, quiet, spell, None)
+    entry.bind = (bind or None) if bind is not None else _positional(entry, dtype)
+    OPS[name] = entry
+    return entry
+
+
+def _positional(entry, rule):
+    if rule is None:
+        def bind(*inputs):
+            return entry, inputs, None, None
+    else:
+        def bind(*inputs):
+            return entry, inputs, None, result_dtype(inputs, rule)
+    return bind
+
+
+def _weight(x):
+    if isinstance(x, (bool, int, float)):
+        return 0
+    return 2 if x._data.ndim else 1
+
+
+def _scalar_dtype(x):
+    if isinstance(x, bool):
+        return dtypes.bool
+    if isinstance(x, int):
+        return dtypes.int64
+    return dtypes.float32
+
+
+def result_dtype(inputs, rule=None):
+    """The dtype of an op's result. rule None: PyTorch's type promotion of the inputs (tensors and numbers);
+    "float": the same, but integers and bools give float32 (exp, sqrt, division)."""
+    if len(inputs) == 1 and hasattr(inputs[0], "dtype"):  # the common case, decided fast
+        d = inputs[0].dtype
+        return d if d.is_floating_point or rule is None else dtypes.float32
+    d = dtypes.promote([(x.dtype, _weight(x)) if hasattr(x, "dtype") else (_scalar_dtype(x), 0) for x in inputs])
+    if rule == "float" and not d.is_floating_point:
+        return dtypes.float32
+    return d
+
+
+def is_number(x):
+    return type(x) in (int, float)
+
+
+def shape_args(shape):
+    """A shape given as sizes or as one tuple/list (`ones(2, 3)`, `ones((2, 3))`) as a tuple of ints."""
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        shape = shape[0]
+    return tuple(int(s) for s in shape)
+
+
+def dims(dim, ndim):
+    """A reduction's dims as a tuple of non-negative ints."""
+    ds = dim if isinstance(dim, tuple) else (dim,)
+    return tuple(d % ndim if ndim else 0 for d in ds)
+
+
+
+COMPOSITES = {}
+
+
+def composite(spell):
+    """Declares a user-facing function built from other ops with Tensor methods (it has no node of its own):
+    `x.square()` is a pow, `2 / x` is a reciprocal times 2. A composite may take over a name that an op also
+    spells (matmul's `@` over mm's): the op's spelling then only names its results in the tracer."""
+    def register(fn):
+        COMPOSITES[fn.__name__] = (fn, spell)
+        return fn
+
+    return register

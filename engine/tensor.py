@@ -1,0 +1,377 @@
+"""The Tensor: a numpy array plus what autograd needs (requires_grad, grad_fn, grad, version, views).
+
+This module holds its state and the behaviour that is not an op. The ops' methods (`x.exp()`, `x + y`, `x.sum()`,
+`x.add_()`, …) are derived from the op table by engine/methods.py; `backward` is added by engine/autograd.py and
+indexing (`x[i]`, `x[i] = v`) by engine/indexing.py.
+"""
+import warnings
+
+import numpy as np
+
+from . import grad_mode, graph, messages, observe
+from .ops import transposed
+from .printing import format_tensor
+
+
+class Size(tuple):
+    def __repr__(self):
+        return f"torch.Size({list(self)})"
+
+    __str__ = __repr__
+
+    def numel(self):
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+
+class Tensor:
+    __slots__ = (
+        "_data", "dtype", "_requires_grad", "_grad_fn", "_view_version", "_grad", "_vbox", "_base", "_view_fn",
+        "_retains_grad", "_acc", "_grad_of", "__weakref__",
+    )
+    __array_priority__ = 1000  # numpy scalars defer to Tensor's reflected operators
+
+    # --- construction ---------------------------------------------------------------------------
+    @classmethod
+    def _make(cls, data, dtype, requires_grad=False):
+        t = object.__new__(cls)
+        t._data = data
+        t.dtype = dtype
+        t._requires_grad = requires_grad
+        t._grad_fn = None
+        t._view_version = 0
+        t._grad = None
+        t._vbox = [0]
+        t._base = None
+        t._view_fn = None
+        t._retains_grad = False
+        t._acc = None
+        t._grad_of = None
+        return t
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("use torch.tensor(data) to make a tensor")
+
+    def _make_view_of(self, src, op, attrs):
+        """Mark self as a view of src: same memory, same version counter, a way back to the base region."""
+        base = src._base if src._base is not None else src
+        parent = src._view_fn
+        fwd = op.forward
+        if parent is None:
+            self._view_fn = lambda a: fwd(a, **attrs)
+        else:
+            self._view_fn = lambda a: fwd(parent(a), **attrs)
+        self._base = base
+        self._vbox = src._vbox
+        self._view_version = src._vbox[0]
+
+    @property
+    def grad_fn(self):
+        fn = self._grad_fn
+        if self._base is not None and self._vbox[0] != self._view_version:
+            fn = self._regenerate_view_grad_fn()
+        return fn
+
+    @grad_fn.setter
+    def grad_fn(self, fn):
+        self._grad_fn = fn
+        self._view_version = self._vbox[0]
+
+    def _regenerate_view_grad_fn(self):
+        """A view whose base was changed in place since: PyTorch rebuilds its grad_fn as an
+        AsStridedBackward0 of the base's current grad_fn."""
+        self._view_version = self._vbox[0]
+        if self._base.requires_grad:
+            self._grad_fn = graph.as_strided(self, graph.edge(self._base))
+        return self._grad_fn
+
+    # --- metadata -------------------------------------------------------------------------------
+    @property
+    def shape(self):
+        return Size(self._data.shape)
+
+    def size(self, dim=None):
+        if dim is None:
+            return Size(self._data.shape)
+        return self._data.shape[self._dim(dim)]
+
+    def dim(self):
+        return self._data.ndim
+
+    ndim = property(dim)
+
+    def numel(self):
+        return int(self._data.size)
+
+    nelement = numel
+
+    def _dim(self, dim, ndim=None):
+        n = self._data.ndim if ndim is None else ndim
+        m = max(n, 1)
+        if not -m <= dim < m:
+            raise IndexError(
+                f"Dimension out of range (expected to be in range of [{-m}, {m - 1}], but got {dim})"
+            )
+        return dim % m
+
+    @property
+    def device(self):
+        return "cpu"
+
+    @property
+    def is_cuda(self):
+        return False
+
+    def is_floating_point(self):
+        return self.dtype.is_floating_point
+
+    def _type_desc(self):
+        return f"torch.{self.dtype.type_name}Tensor [{', '.join(map(str, self.shape))}]"
+
+    @property
+    def _version(self):
+        return self._vbox[0]
+
+    def _bump(self):
+        self._vbox[0] += 1
+
+    # --- autograd state -------------------------------------------------------------------------
+    @property
+    def requires_grad(self):
+        return self.grad_fn is not None or self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value):
+        if self.grad_fn is not None:
+            raise RuntimeError(messages.NON_LEAF_REQUIRES_GRAD if not value else messages.NON_LEAF_REQUIRES_GRAD_SHORT)
+        if value and not self.dtype.is_floating_point:
+            raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+        self._requires_grad = bool(value)
+
+    def requires_grad_(self, requires_grad=True):
+        if requires_grad and not self.dtype.is_floating_point:
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if self.grad_fn is not None and not requires_grad:
+            raise RuntimeError(messages.NON_LEAF_REQUIRES_GRAD)
+        if self.grad_fn is None:
+            self._requires_grad = bool(requires_grad)
+        return self
+
+    @property
+    def is_leaf(self):
+        return self.grad_fn is None
+
+    @property
+    def grad(self):
+        if self.grad_fn is not None and not self._retains_grad and self._grad is None:
+            warnings.warn(messages.NON_LEAF_GRAD, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value):
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(
+                    f"assigned grad expected to be a Tensor or None but got grad of type {type(value).__name__}"
+                )
+            if value.dtype is not self.dtype:
+                raise RuntimeError(messages.GRAD_DTYPE.format(got=value.dtype.c_name, want=self.dtype.type_name))
+            if value.shape != self.shape:
+                raise RuntimeError(messages.GRAD_SIZE.format(got=list(value.shape), want=list(self.shape)))
+            value._grad_of = self
+        self._grad = value
+        if observe._observers:
+            observe.emit("on_grad_set", self, "none" if value is None else "set")
+
+    @grad.deleter
+    def grad(self):
+        self.grad = None
+
+    @property
+    def retains_grad(self):
+        return self._retains_grad
+
+    def retain_grad(self):
+        if not self.requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self.grad_fn is None or self._retains_grad:
+            return
+        self._retains_grad = True
+        fn = self.grad_fn
+        if fn._retain_hooks is None:
+            fn._retain_hooks = []
+        fn._retain_hooks.append(self)
+
+    def register_hook(self, hook):
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        node = self.grad_fn if self.grad_fn is not None else self._accumulate_grad()
+
+        def checked(grad):
+            out = hook(grad)
+            if out is not None and out.shape != grad.shape:
+                name = getattr(hook, "__name__", type(hook).__name__)
+                raise RuntimeError(f"hook '{name}' has changed the size of value")
+            return out
+
+        return node._register_tensor_hook(checked)
+
+    def register_post_accumulate_grad_hook(self, hook):
+        if self.grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+        acc = self._accumulate_grad()
+        if acc._post_accumulate is None:
+            acc._post_accumulate = []
+        acc._post_accumulate.append(hook)
+        return graph.Handle(acc._post_accumulate, hook)
+
+    def _accumulate_grad(self):
+        if self._acc is None:
+            self._acc = graph.AccumulateGrad(self)
+        return self._acc
+
+    def _accumulate(self, g):
+        """AccumulateGrad's work: the first grad is stored, later ones are added in place."""
+        before = self._grad
+        before_value = before._data.copy() if (observe._observers and before is not None) else None
+        if grad_mode._state["enabled"]:  # create_graph=True: keep the grad's own graph
+            if before is None:
+                new = Tensor._make(np.empty(self.shape, dtype=self.dtype.np), self.dtype)
+                new.copy_(g)
+            else:
+                new = before + g
+            new._grad_of = self
+            self._grad = new
+        elif before is None:
+            new = Tensor._make(np.array(np.broadcast_to(g._data, self.shape), dtype=self.dtype.np), self.dtype)
+            new._grad_of = self
+            self._grad = new
+        else:
+            np.add(before._data, g._data, out=before._data, casting="unsafe")
+            before._bump()
+        if observe._observers:
+            observe.emit("on_grad", self, before_value, g)
+
+    def detach(self):
+        t = Tensor._make(self._data, self.dtype)
+        t._vbox = self._vbox
+        return t
+
+    def detach_(self):
+        if self._base is not None:
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel "
+                "(DDP) for training, and gradient_as_bucket_view is set as True, gradients are views of DDP "
+                "buckets, and hence detach_() cannot be called on these gradients. To fix this error, please "
+                "refer to the Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
+            )
+        self.grad_fn = None
+        self._requires_grad = False
+        return self
+
+    @property
+    def data(self):
+        return Tensor._make(self._data, self.dtype)
+
+    @data.setter
+    def data(self, value):
+        self._data = value._data
+        self.dtype = value.dtype
+
+    # --- conversion -----------------------------------------------------------------------------
+    def item(self):
+        if self._data.size != 1:
+            raise RuntimeError(messages.ITEM_MANY.format(n=self._data.size))
+        return self._data.reshape(()).item()
+
+    def tolist(self):
+        return self._data.tolist()
+
+    def numpy(self):
+        if self.requires_grad:
+            raise RuntimeError(messages.NUMPY_REQUIRES_GRAD)
+        return self._data
+
+    def __array__(self, dtype=None, copy=None):
+        if self.requires_grad:
+            raise RuntimeError(messages.NUMPY_REQUIRES_GRAD)
+        return self._data if dtype is None else self._data.astype(dtype)
+
+    def __float__(self):
+        return float(self._scalar())
+
+    def __int__(self):
+        return int(self._scalar())
+
+    def _scalar(self):
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        if self.requires_grad:
+            warnings.warn(messages.SCALAR_REQUIRES_GRAD, UserWarning, stacklevel=3)
+        return self.item()
+
+    def __index__(self):
+        if self.dtype.is_floating_point or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    def __bool__(self):
+        if self._data.size != 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self.item())
+
+    def __len__(self):
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter([self[i] for i in range(self._data.shape[0])])
+
+    def __hash__(self):
+        return id(self)
+
+    def __repr__(self, *, tensor_contents=None):
+        suffixes = []
+        if self.grad_fn is not None:
+            suffixes.append(f"grad_fn=<{type(self.grad_fn).__name__}>")
+        elif self._requires_grad:
+            suffixes.append("requires_grad=True")
+        return format_tensor(self._data, self.dtype.name, suffixes)
+
+    __str__ = __repr__
+
+    def __format__(self, spec):
+        if self._data.ndim == 0 and type(self) is Tensor:
+            return self.item().__format__(spec)
+        return object.__format__(self, spec)
+
+    def is_contiguous(self):
+        return bool(self._data.flags.c_contiguous)
+
+    @property
+    def T(self):
+        return transposed(self)
+
+    @property
+    def mT(self):
+        return self.transpose(-2, -1)
+
+    # --- for the op table's bind and vjp functions ----------------------------------------------------
+    def _reduce_dims(self, dim):
+        if isinstance(dim, (list, tuple)):
+            return tuple(self._dim(d) for d in dim)
+        return self._dim(dim)
+
+    def _new(self, array, dtype):
+        """A tensor of `array` that no observer hears of (indices, masks made by the engine itself)."""
+        return Tensor._make(np.asarray(array, dtype=dtype.np), dtype)
+
+    def _constant(self, value):
+        """A 0-d tensor of self's dtype holding value."""
+        return Tensor._make(np.asarray(value, dtype=self.dtype.np), self.dtype)
+

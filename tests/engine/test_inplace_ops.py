@@ -1,0 +1,99 @@
+"""Every in-place twin of the op table (`x.exp_()`, `x.clamp_(…)`, …) behaves as torch's: on a non-leaf (its
+grad_fn, version counter, values and grads), on a view of a non-leaf (CopySlices on the base), on a leaf that
+requires grad (the error), on an integer tensor (the cast error), and after it outdated a saved tensor (the
+error at backward). The list of twins is derived from the op table, so a new one fails here until it has args.
+"""
+from __future__ import annotations
+
+import pytest
+from difftest import ENGINE_NAME, run_both
+
+from engine.ops import OPS
+
+TWINS = sorted({name for op in OPS.values() if op.spelling and op.bind for name in op.spelling.inplace})
+
+# twin -> (input values, arguments): inputs chosen inside each op's domain
+POS = "[0.5, 1.5, 2.0]"
+ANY = "[-1.5, 0.25, 2.0]"
+SMALL = "[-0.5, 0.25, 0.75]"
+ARGS = {
+    "abs_": (ANY, ""), "absolute_": (ANY, ""), "add_": (ANY, "torch.tensor([1.0, 2.0, 3.0]), alpha=2"),
+    "addcdiv_": (ANY, "torch.tensor([1.0, 2.0, 3.0]), torch.tensor([2.0, 4.0, 8.0]), value=0.5"),
+    "addcmul_": (ANY, "torch.tensor([1.0, 2.0, 3.0]), torch.tensor([2.0, 4.0, 8.0]), value=0.5"),
+    "atan_": (ANY, ""), "ceil_": (ANY, ""), "clamp_": (ANY, "-0.5, 0.5"), "clip_": (ANY, "min=0.0"),
+    "copy_": (ANY, "torch.tensor([7.0, 8.0, 9.0])"), "cos_": (ANY, ""), "cosh_": (ANY, ""),
+    "div_": (ANY, "torch.tensor([2.0, 4.0, 8.0])"), "exp_": (ANY, ""), "expm1_": (ANY, ""), "fill_": (ANY, "2.5"),
+    "floor_": (ANY, ""), "lerp_": (ANY, "torch.tensor([1.0, 2.0, 3.0]), 0.25"), "log10_": (POS, ""),
+    "log1p_": (POS, ""), "log2_": (POS, ""), "log_": (POS, ""),
+    "masked_fill_": (ANY, "torch.tensor([True, False, True]), -1.0"), "mul_": (ANY, "3.0"), "neg_": (ANY, ""),
+    "negative_": (ANY, ""), "pow_": (POS, "2"), "reciprocal_": (POS, ""), "relu_": (ANY, ""), "round_": (ANY, ""),
+    "rsqrt_": (POS, ""), "sgn_": (ANY, ""), "sigmoid_": (ANY, ""), "sign_": (ANY, ""), "sin_": (ANY, ""),
+    "sinh_": (ANY, ""), "sqrt_": (POS, ""), "sub_": (ANY, "torch.tensor([1.0, 2.0, 3.0])"), "tan_": (SMALL, ""),
+    "tanh_": (ANY, ""), "trunc_": (ANY, ""), "zero_": (ANY, ""),
+}
+
+CASES = {
+    "non_leaf": """
+x = torch.tensor({x}, requires_grad=True)
+y = x * 1
+print(y._version)
+r = y.{op}({args})
+print(r is y, y._version, type(y.grad_fn).__name__)
+print(y)
+(y * torch.tensor([1.0, 2.0, 3.0])).sum().backward()
+print(x.grad)
+""",
+    "view_of_non_leaf": """
+x = torch.tensor([{x}, {x}], requires_grad=True)
+y = x * 1
+y[1].{op}({args})
+print(y._version, type(y.grad_fn).__name__)
+print(y)
+(y * 2).sum().backward()
+print(x.grad)
+""",
+    "leaf": """
+x = torch.tensor({x}, requires_grad=True)
+x.{op}({args})
+""",
+    "outdated_saved": """
+x = torch.tensor({x}, requires_grad=True)
+y = x * 1
+z = y * y
+y.{op}({args})
+z.sum().backward()
+""",
+    "no_grad": """
+x = torch.tensor({x}, requires_grad=True)
+with torch.no_grad():
+    x.{op}({args})
+print(x, x._version, x.grad_fn)
+""",
+}
+
+INT_SAFE = {"abs_", "absolute_", "neg_", "negative_", "zero_", "fill_", "clamp_", "clip_", "mul_", "copy_", "sign_",
+            "sgn_", "add_", "sub_", "masked_fill_", "relu_", "pow_", "floor_", "ceil_", "round_", "trunc_"}
+
+
+def test_every_twin_has_arguments():
+    assert sorted(ARGS) == TWINS
+
+
+@pytest.mark.skipif(ENGINE_NAME != "engine", reason="the twins of the engine's op table")
+@pytest.mark.parametrize("case", sorted(CASES))
+@pytest.mark.parametrize("op", TWINS)
+def test_in_place_twin_matches_torch(op, case):
+    x, args = ARGS[op]
+    want, got = run_both("import torch\n" + CASES[case].format(op=op, x=x, args=args))
+    assert got.stdout == want.stdout
+    assert got.exc == want.exc
+    assert got.warnings == want.warnings
+
+
+@pytest.mark.skipif(ENGINE_NAME != "engine", reason="the twins of the engine's op table")
+@pytest.mark.parametrize("op", sorted(set(TWINS) - INT_SAFE))
+def test_float_result_into_an_integer_tensor_fails_as_in_torch(op):
+    _, args = ARGS[op]
+    want, got = run_both(f"import torch\nx = torch.tensor([1, 2, 3])\nx.{op}({args})\n")
+    assert want.exc is not None
+    assert got.exc == want.exc
