@@ -1,8 +1,7 @@
 # Source: d2l-ai/d2l-en chapter_preliminaries/autograd.md, the PyTorch tab ("Dive into Deep Learning", §2.5
 #   Automatic Differentiation, by Zhang, Lipton, Li and Smola; https://github.com/d2l-ai/d2l-en; the book's
 #   sample code is MIT-0, its text CC BY-SA 4.0).
-# Category: tensors and autograd basics (.grad accumulation, non-scalar backward, detach, control flow,
-#   higher-order grads)
+# Category: autograd basics — .grad accumulation, non-scalar backward, detach, control flow, higher-order
 # Adaptations:
 #  - the notebook cells' bare expressions (whose value the notebook shows) are wrapped in print().
 #  - torch.manual_seed(0) added before `a = torch.randn(size=(), ...)` (unseeded in the book).

@@ -1,7 +1,7 @@
 # Source: d2l-ai/d2l-zh chapter_linear-networks/linear-regression-concise.md, the PyTorch tab ("动手学深度学习"
 #   / Dive into Deep Learning, §3.3 concise linear regression; https://github.com/d2l-ai/d2l-zh; the book's
 #   sample code is MIT-0), commit 08b2b50.
-# Category: DataLoader / TensorDataset (shuffle), nn.Sequential, in-place init (normal_, fill_), MSELoss, SGD
+# Category: DataLoader and TensorDataset — shuffle; nn.Sequential, normal_/fill_ init, MSELoss, SGD
 # Adaptations:
 #  - `from d2l import torch as d2l` is not available: d2l.synthetic_data is the function defined in §3.2
 #    (copied here), d2l.tensor -> torch.tensor, d2l.reshape(x, s) -> x.reshape(s).

@@ -1,7 +1,7 @@
 # Source: d2l-ai/d2l-zh chapter_linear-networks/linear-regression-scratch.md, the PyTorch tab ("动手学深度学习"
 #   / Dive into Deep Learning, §3.2 linear regression from scratch; https://github.com/d2l-ai/d2l-zh; the
 #   book's sample code is MIT-0), commit 078ab0d.
-# Category: training loops (hand-written SGD over minibatches), seeded random programs (torch.normal)
+# Category: training loops — hand-written minibatch SGD, torch.normal
 # Adaptations:
 #  - `from d2l import torch as d2l` is not available: its aliases are replaced by what they alias in the
 #    d2l package (d2l.normal -> torch.normal, d2l.matmul -> torch.matmul, d2l.reshape(x, s) -> x.reshape(s),

@@ -1,7 +1,7 @@
 # Source: d2l-ai/d2l-zh chapter_linear-networks/softmax-regression-scratch.md, the PyTorch tab
 #   ("动手学深度学习" / Dive into Deep Learning, §3.6 softmax regression from scratch;
 #   https://github.com/d2l-ai/d2l-zh; the book's sample code is MIT-0), commit 02b0536.
-# Category: training loops (hand-written softmax, cross-entropy by indexing, accuracy), DataLoader
+# Category: training loops — hand-written softmax and cross-entropy, DataLoader
 # Adaptations:
 #  - no download: Fashion-MNIST is replaced by TensorDatasets of 512 training and 256 test random 1x28x28
 #    images with random labels in DataLoaders (batch 256, training shuffled), drawn with

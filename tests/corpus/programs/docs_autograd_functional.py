@@ -1,6 +1,6 @@
 # Source: pytorch/pytorch torch/autograd/functional.py docstrings of vjp, jvp, jacobian, hessian, vhp and hvp
 #   (https://github.com/pytorch/pytorch, BSD-3-Clause), as shipped in torch 2.13.0.
-# Category: autograd.grad / higher-order grads (functional API)
+# Category: autograd.grad, higher-order, functional API — vjp, jvp, jacobian, hessian, vhp, hvp
 # Adaptations:
 #  - `from torch.autograd.functional import ...` added; the `>>>` prompts are dropped and echoed results
 #    printed; torch.manual_seed(0) added (the examples' torch.rand is unseeded).

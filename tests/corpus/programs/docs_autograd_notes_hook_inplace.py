@@ -1,6 +1,6 @@
 # Source: pytorch/pytorch docs/source/notes/autograd.rst, "Backward Hooks execution" / "Behavior of Tensor
 #   hooks when Tensor is modified in-place" (https://github.com/pytorch/pytorch, BSD-3-Clause).
-# Category: hooks and in-place ops
+# Category: hooks — a tensor hook and an in-place op
 # Adaptations:
 #  - the note leaves `fn` undefined: here it prints the gradient it receives; the grad of the leaf is printed.
 import torch

@@ -1,6 +1,6 @@
 # Source: pytorch/pytorch docs/source/notes/autograd.rst, "Excluding subgraphs from backward" /
 #   requires_grad (https://github.com/pytorch/pytorch, BSD-3-Clause), commit 01bcc2a.
-# Category: tensors and autograd basics
+# Category: autograd basics — requires_grad propagation
 # Adaptations:
 #  - the REPL example's `>>>` prompts are dropped and the echoed expressions are printed;
 #    torch.manual_seed(0) added (the example's randn is unseeded).

@@ -1,6 +1,6 @@
 # Source: pytorch/pytorch docs/source/notes/autograd.rst, "Saved tensors" and "Hooks for saved tensors"
 #   (https://github.com/pytorch/pytorch, BSD-3-Clause), the 2.x version of the note.
-# Category: hooks (saved tensors: _saved_*, _raw_saved_*, saved_tensors_hooks)
+# Category: hooks — saved tensors: _saved_*, _raw_saved_*, saved_tensors_hooks
 # Adaptations:
 #  - torch.manual_seed(0) added (the examples' randn is unseeded).
 #  - the note's pack_hook / unpack_hook write files; here they print (the note allows any pair whose unpack

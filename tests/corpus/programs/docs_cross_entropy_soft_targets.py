@@ -1,7 +1,7 @@
 # Source: pytorch/pytorch torch/nn/modules/loss.py docstring of CrossEntropyLoss, "Example of target with
 #   incorrectly specified class probabilities" (https://github.com/pytorch/pytorch, BSD-3-Clause), as
 #   shipped in torch 2.13.0.
-# Category: losses (CrossEntropyLoss with probability targets) and seeded random programs
+# Category: losses — CrossEntropyLoss with probability targets (seeded)
 # Adaptations:
 #  - the `>>>` prompts are dropped and echoed expressions printed; the seed is the docstring's own.
 import torch

@@ -1,6 +1,6 @@
 # Source: pytorch/pytorch torch/utils/data/dataset.py docstring of random_split, and the DataLoader
 #   shuffle/generator arguments (https://github.com/pytorch/pytorch, BSD-3-Clause), as shipped in torch 2.13.0.
-# Category: DataLoader / TensorDataset (random_split, shuffle with a Generator)
+# Category: DataLoader and TensorDataset — random_split, shuffle with a Generator
 # Adaptations:
 #  - the `>>>` prompts are dropped and the splits' indices printed; a TensorDataset + DataLoader with
 #    shuffle=True and a seeded Generator is added to show the batches.

@@ -1,6 +1,6 @@
 # Source: pytorch/pytorch docs/source/notes/extending.rst, "Extending torch.autograd" (the 2.x version with
 #   setup_context; https://github.com/pytorch/pytorch, BSD-3-Clause), commit 9457fcf.
-# Category: custom autograd.Function (setup_context, needs_input_grad, set_materialize_grads, gradcheck)
+# Category: custom autograd.Function — setup_context, needs_input_grad, set_materialize_grads, gradcheck
 # Adaptations:
 #  - `from torch.autograd import Function` added (the note's listings assume it).
 #  - torch.manual_seed(0) added (gradcheck's inputs are unseeded randn); the gradcheck input sizes cut from

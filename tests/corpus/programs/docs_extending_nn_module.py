@@ -1,7 +1,7 @@
 # Source: pytorch/pytorch docs/source/notes/extending.rst, "Extending torch.nn" / "Adding a Module"
 #   (with the LinearFunction of "Extending torch.autograd", the combined-forward version of the note;
 #   https://github.com/pytorch/pytorch, BSD-3-Clause), commit 0337521.
-# Category: nn.Module subclasses with a custom autograd.Function (register_parameter, extra_repr)
+# Category: custom autograd.Function — inside an nn.Module (register_parameter, extra_repr)
 # Adaptations:
 #  - `from torch.autograd import Function` and `import torch.nn as nn` added (the note assumes them);
 #    torch.manual_seed(0) added (the module's uniform_ init is unseeded).

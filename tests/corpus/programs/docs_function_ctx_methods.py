@@ -1,8 +1,7 @@
 # Source: pytorch/pytorch torch/autograd/function.py docstrings of Function, FunctionCtx.save_for_backward,
 #   mark_dirty, mark_non_differentiable and set_materialize_grads (https://github.com/pytorch/pytorch,
 #   BSD-3-Clause), commit 006b3e6.
-# Category: custom autograd.Function (once_differentiable, mark_dirty, mark_non_differentiable,
-#   set_materialize_grads) and in-place version errors
+# Category: custom autograd.Function — once_differentiable, mark_dirty, mark_non_differentiable
 # Adaptations:
 #  - `from torch.autograd import Function` and `from torch.autograd.function import once_differentiable`
 #    added (the docstrings assume them); the `>>>` prompts are dropped.

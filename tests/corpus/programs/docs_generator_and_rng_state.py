@@ -1,7 +1,7 @@
 # Source: pytorch/pytorch docstrings of torch.Generator.set_state, get_state, manual_seed and initial_seed
 #   (https://github.com/pytorch/pytorch, BSD-3-Clause; read as `torch.Generator.set_state.__doc__` etc. of
 #   torch 2.13.0), and torch.get_rng_state / set_rng_state / initial_seed (torch/random.py, no example there).
-# Category: seeded random programs (Generator objects, RNG state)
+# Category: seeded random numbers — Generator objects, RNG state
 # Adaptations:
 #  - the Generator docstrings' `>>>` examples are combined into one program with their results printed;
 #    the draws from the seeded generator and the get/set_rng_state round trip (whose functions have no

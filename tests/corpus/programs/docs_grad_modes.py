@@ -1,6 +1,6 @@
 # Source: pytorch/pytorch torch/autograd/grad_mode.py docstrings of no_grad, enable_grad, set_grad_enabled
 #   and inference_mode (https://github.com/pytorch/pytorch, BSD-3-Clause), as shipped in torch 2.13.0.
-# Category: no_grad / enable_grad / inference_mode
+# Category: no_grad, detach, grad modes — no_grad, enable_grad, set_grad_enabled, inference_mode
 # Adaptations:
 #  - the REPL examples' `>>>` prompts are dropped and echoed expressions printed; the four examples run in
 #    one program (each redefines its names).

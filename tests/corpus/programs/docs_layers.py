@@ -1,6 +1,6 @@
 # Source: pytorch/pytorch torch/nn/modules docstrings of Linear, Flatten, Dropout, Softmax, LogSoftmax,
 #   Embedding (https://github.com/pytorch/pytorch, BSD-3-Clause), as shipped in torch 2.13.0.
-# Category: seeded random programs (module inits, dropout) and nn layers
+# Category: seeded random numbers — module inits, Dropout, Embedding, Softmax layers
 # Adaptations:
 #  - `import torch.nn as nn` added; torch.manual_seed(0) added (the examples are unseeded); `>>>` prompts
 #    dropped and echoed results printed; sizes of Linear's example cut from 128 to 4 rows.

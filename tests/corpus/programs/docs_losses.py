@@ -2,7 +2,7 @@
 #   BCEWithLogitsLoss, HuberLoss, SmoothL1Loss, KLDivLoss and torch.nn.functional.cross_entropy, nll_loss,
 #   binary_cross_entropy, binary_cross_entropy_with_logits (torch/nn/modules/loss.py,
 #   torch/nn/functional.py; https://github.com/pytorch/pytorch, BSD-3-Clause), as shipped in torch 2.13.0.
-# Category: losses (MSE / L1 / CE / NLL / BCE / Huber / KL)
+# Category: losses — MSE, L1, CE, NLL, BCE, Huber, SmoothL1, KL
 # Adaptations:
 #  - imports added; torch.manual_seed(0) added (the examples' inputs are unseeded); each loss value and
 #    input gradient is printed.

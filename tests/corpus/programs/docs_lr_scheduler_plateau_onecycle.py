@@ -1,6 +1,6 @@
 # Source: pytorch/pytorch torch/optim/lr_scheduler.py docstrings of ReduceLROnPlateau, OneCycleLR and
 #   CyclicLR (https://github.com/pytorch/pytorch, BSD-3-Clause), as shipped in torch 2.13.0.
-# Category: lr_scheduler
+# Category: optimizers and lr schedulers — ReduceLROnPlateau, OneCycleLR, CyclicLR
 # Adaptations:
 #  - the docstrings assume a `model`, a `data_loader` and `train_batch(...)`/`validate(...)`: here a
 #    nn.Linear(2, 1) on a TensorDataset of 8 random points (batch size 4), seeded with torch.manual_seed(0),

@@ -1,7 +1,7 @@
 # Source: pytorch/pytorch torch/optim/lr_scheduler.py docstrings of StepLR, MultiStepLR, ConstantLR,
 #   LinearLR, ExponentialLR, PolynomialLR, CosineAnnealingLR, LambdaLR, MultiplicativeLR, SequentialLR,
 #   ChainedScheduler (https://github.com/pytorch/pytorch, BSD-3-Clause), as shipped in torch 2.13.0.
-# Category: lr_scheduler
+# Category: optimizers and lr schedulers — StepLR to ChainedScheduler
 # Adaptations:
 #  - the docstrings assume an `optimizer` with lr = 0.05 and call `train(...)`/`validate(...)`: here each
 #    scheduler gets a fresh optim.SGD over one parameter with lr=0.05, the epoch body is

@@ -1,6 +1,6 @@
 # Source: pytorch/pytorch torch/nn/modules/module.py docstrings of Module.apply, Module.named_modules and
 #   Module.modules (https://github.com/pytorch/pytorch, BSD-3-Clause), as shipped in torch 2.13.0.
-# Category: nn.Module (apply, modules, named_modules, repr)
+# Category: nn.Module — apply, modules, named_modules, repr
 # Adaptations:
 #  - `import torch.nn as nn` added; the `>>>` prompts are dropped and `net.apply(...)`'s returned module,
 #    which the REPL echoes, is printed.

@@ -1,6 +1,6 @@
 # Source: pytorch/pytorch torch/autograd/graph.py docstring of register_multi_grad_hook
 #   (https://github.com/pytorch/pytorch, BSD-3-Clause), as shipped in torch 2.13.0.
-# Category: hooks (multi-grad hooks, backward(inputs=...))
+# Category: hooks — register_multi_grad_hook, backward(inputs=...)
 # Adaptations:
 #  - the REPL example's `>>>` prompts are dropped; torch.manual_seed(0) added (the example's rand is unseeded).
 import torch

@@ -1,7 +1,7 @@
 # Source: pytorch/pytorch torch/nn/init.py docstrings of uniform_, normal_, constant_, ones_, zeros_, eye_,
 #   xavier_uniform_, xavier_normal_, kaiming_uniform_, kaiming_normal_, trunc_normal_, orthogonal_, sparse_
 #   and calculate_gain (https://github.com/pytorch/pytorch, BSD-3-Clause), as shipped in torch 2.13.0.
-# Category: seeded random programs (nn.init)
+# Category: seeded random numbers — nn.init
 # Adaptations:
 #  - `import torch.nn as nn` added; torch.manual_seed(0) added; each example's result is printed.
 import torch

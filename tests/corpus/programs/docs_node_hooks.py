@@ -1,6 +1,6 @@
 # Source: pytorch/pytorch torch/autograd/graph.py docstrings of Node.name, Node.register_hook and
 #   Node.register_prehook (https://github.com/pytorch/pytorch, BSD-3-Clause), as shipped in torch 2.13.0.
-# Category: hooks (graph node hooks)
+# Category: hooks — graph Node hooks and prehooks
 # Adaptations:
 #  - the REPL examples' `>>>` prompts are dropped; the three examples run in one program.
 import torch

@@ -1,6 +1,6 @@
 # Source: pytorch/pytorch torch/nn/functional.py docstring of one_hot (https://github.com/pytorch/pytorch,
 #   BSD-3-Clause), as shipped in torch 2.13.0.
-# Category: tensors (F.one_hot)
+# Category: tensors — F.one_hot
 # Adaptations:
 #  - `import torch.nn.functional as F` added; `>>>` prompts dropped and echoed results printed.
 import torch

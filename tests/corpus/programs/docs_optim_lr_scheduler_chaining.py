@@ -1,6 +1,6 @@
 # Source: pytorch/pytorch docs/source/optim.md, "How to adjust learning rate" (ExponentialLR, and chaining
 #   ExponentialLR with MultiStepLR; https://github.com/pytorch/pytorch, BSD-3-Clause), commit 0126d60.
-# Category: optimizers and lr_scheduler
+# Category: optimizers and lr schedulers — ExponentialLR chained with MultiStepLR
 # Adaptations:
 #  - the snippets assume `model`, `dataset` and `loss_fn`: nn.Linear(3, 1), two random (input, target)
 #    pairs and nn.MSELoss, seeded with torch.manual_seed(0); ExponentialLR and MultiStepLR imported from

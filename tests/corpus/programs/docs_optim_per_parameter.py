@@ -1,7 +1,7 @@
 # Source: pytorch/pytorch docs/source/optim.md, "How to use an optimizer": constructing it, per-parameter
 #   options, taking an optimization step, `optimizer.step(closure)` (https://github.com/pytorch/pytorch,
 #   BSD-3-Clause), commit 0126d60.
-# Category: optimizers (param groups, momentum, weight_decay, closure)
+# Category: optimizers and lr schedulers — param groups, momentum, weight_decay, step(closure)
 # Adaptations:
 #  - the snippets assume a `model` with `base` and `classifier` parts, a `dataset` and a `loss_fn`: a small
 #    nn.Module with those two parts, four random (input, target) pairs and nn.MSELoss are set up at the top,

@@ -1,6 +1,6 @@
 # Source: pytorch/pytorch torch/_torch_docs.py docstrings of torch.rand, randn, randint, randperm, normal,
 #   multinomial, bernoulli (https://github.com/pytorch/pytorch, BSD-3-Clause), as shipped in torch 2.13.0.
-# Category: seeded random programs (torch's CPU generator)
+# Category: seeded random numbers — rand, randn, randint, randperm, normal, multinomial, bernoulli
 # Adaptations:
 #  - the `>>>` prompts are dropped and echoed results printed; torch.manual_seed(0) added (the docstrings'
 #    values come from unseeded runs); multinomial's "ERROR!" line is printed inside try/except.

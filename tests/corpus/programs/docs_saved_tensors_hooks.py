@@ -1,6 +1,6 @@
 # Source: pytorch/pytorch torch/autograd/graph.py docstring of saved_tensors_hooks
 #   (https://github.com/pytorch/pytorch, BSD-3-Clause), as shipped in torch 2.13.0.
-# Category: hooks (saved tensors)
+# Category: hooks — saved_tensors_hooks
 # Adaptations:
 #  - the REPL example's `>>>` prompts are dropped.
 import torch

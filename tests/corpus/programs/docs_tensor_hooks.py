@@ -1,7 +1,7 @@
 # Source: pytorch/pytorch torch/_tensor.py docstrings of Tensor.register_hook and
 #   Tensor.register_post_accumulate_grad_hook (https://github.com/pytorch/pytorch, BSD-3-Clause), as shipped
 #   in torch 2.13.0.
-# Category: hooks (tensor hooks)
+# Category: hooks — Tensor.register_hook, post-accumulate-grad hooks
 # Adaptations:
 #  - the REPL examples' `>>>` prompts are dropped and echoed expressions printed; the second example's v is
 #    printed after a second backward once its hook is removed.

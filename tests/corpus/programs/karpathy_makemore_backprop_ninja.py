@@ -2,7 +2,7 @@
 #   Part 4: Becoming a Backprop Ninja", by Andrej Karpathy, MIT licence), commit 00cb06c: the setup cells,
 #   Exercise 1 (manual backprop through every intermediate, checked against retain_grad'ed .grad) and
 #   Exercise 2 (cross_entropy's backward in one go).
-# Category: retain_grad / .grad of intermediates, manual backward vs autograd, seeded random programs
+# Category: grad accumulation, retain_graph, retain_grad — retain_grad on every intermediate, manual backward
 # Adaptations:
 #  - names.txt is not available: `words` is an inline list of names covering all 26 letters.
 #  - torch.manual_seed(0) added: bngain / bnbias are drawn from the global generator unseeded.

@@ -1,7 +1,7 @@
 # Source: karpathy/nn-zero-to-hero lectures/makemore/makemore_part1_bigrams.ipynb, the neural-net cells from
 #   "randomly initialize 27 neurons' weights" to the first optimization step ("The spelled-out intro to
 #   language modeling: building makemore", by Andrej Karpathy, MIT licence).
-# Category: seeded random programs (torch.Generator, randn), one_hot, indexing losses
+# Category: seeded random numbers — Generator, randn, one_hot, indexing loss
 # Adaptations:
 #  - names.txt is not available: `words` is an inline list of names covering all 26 letters (the vocabulary
 #    the lecture builds from names.txt is the same 27 characters); the lecture's xs, ys for `words[:1]`

@@ -1,7 +1,7 @@
 # Source: karpathy/nn-zero-to-hero lectures/makemore/makemore_part1_bigrams.ipynb, the last cells
 #   ("OPTIMIZATION ... but this time actually": create the dataset, gradient descent, sample from the
 #   'neural net' model; by Andrej Karpathy, MIT licence).
-# Category: training loops and seeded sampling (Generator, randn, multinomial)
+# Category: training loops — bigram net, Generator, multinomial sampling
 # Adaptations:
 #  - names.txt is not available: `words` is an inline list of names covering all 26 letters.
 #  - the gradient-descent cell runs `for k in range(1)` in the notebook (re-run by hand); here 20 steps.

@@ -1,7 +1,7 @@
 # Source: karpathy/nn-zero-to-hero lectures/makemore/makemore_part2_mlp.ipynb ("Building makemore Part 2:
 #   MLP", by Andrej Karpathy, MIT licence), commit 02fd9b5: the vocabulary, build_dataset, the "made
 #   respectable" training and the sampling cells.
-# Category: training loops and seeded random programs (Generator, randn, randint, cross_entropy, multinomial)
+# Category: training loops — MLP, randint minibatches, cross_entropy, multinomial sampling
 # Adaptations:
 #  - names.txt is not available: `words` is an inline list of names covering all 26 letters.
 #  - torch.manual_seed(0) added: the training loop's minibatch `torch.randint` uses the global generator

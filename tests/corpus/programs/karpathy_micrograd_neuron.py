@@ -1,7 +1,7 @@
 # Source: karpathy/nn-zero-to-hero lectures/micrograd/micrograd_lecture_first_half_roughly.ipynb, the cell
 #   that checks the neuron against PyTorch ("The spelled-out intro to neural networks and backpropagation",
 #   by Andrej Karpathy, MIT licence).
-# Category: tensors and autograd basics (torch.Tensor constructor, float64, tanh)
+# Category: autograd basics — torch.Tensor constructor, float64, tanh
 # Adaptations: none.
 import torch
 x1 = torch.Tensor([2.0]).double()                ; x1.requires_grad = True

@@ -1,6 +1,6 @@
 # Source: karpathy/micrograd test/test_engine.py (https://github.com/karpathy/micrograd, by Andrej Karpathy,
 #   MIT licence), commit 2e696df.
-# Category: tensors and autograd basics (float64 scalars, relu/tanh/exp, reused subexpressions)
+# Category: autograd basics — float64 scalars, relu, tanh, exp
 # Adaptations:
 #  - only the PyTorch half of each test: the micrograd Value half is dropped, and the asserts that compared
 #    the two become prints of PyTorch's forward values and gradients (ypt.data.item(), xpt.grad.item(), ...).

@@ -1,7 +1,7 @@
 # Source: pytorch/tutorials beginner_source/basics/autogradqs_tutorial.py
 #   ("Automatic Differentiation with torch.autograd", Learn the Basics; https://github.com/pytorch/tutorials,
 #   BSD-3-Clause), commit 1532c0d.
-# Category: tensors and autograd basics
+# Category: autograd basics — BCE with logits, no_grad, detach, non-scalar backward
 # Adaptations:
 #  - torch.manual_seed(0) added before w and b are drawn (the original is unseeded).
 #  - the prose docstring and comment-only torchviz / TORCH_LOGS notes are dropped.

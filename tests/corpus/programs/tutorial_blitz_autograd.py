@@ -1,7 +1,7 @@
 # Source: pytorch/tutorials beginner_source/blitz/autograd_tutorial.py, the 2018-2019 version
 #   ("Autograd: automatic differentiation", 60 Minute Blitz; https://github.com/pytorch/tutorials,
 #   BSD-3-Clause), commit 05f04cb.
-# Category: tensors and autograd basics
+# Category: autograd basics — grad_fn, requires_grad_, vector-Jacobian product, no_grad
 # Adaptations:
 #  - torch.manual_seed(0) added before the first random tensor (the original is unseeded).
 #  - the module docstring is dropped.

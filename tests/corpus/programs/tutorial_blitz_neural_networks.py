@@ -1,6 +1,6 @@
 # Source: pytorch/tutorials beginner_source/blitz/neural_networks_tutorial.py
 #   ("Neural Networks", 60 Minute Blitz; https://github.com/pytorch/tutorials, BSD-3-Clause), commit 06dc977.
-# Category: nn.Module subclasses (LeNet with Conv2d / max_pool2d)
+# Category: nn.Module — LeNet with Conv2d and max_pool2d
 # Adaptations:
 #  - torch.manual_seed(0) added (the original draws input, weights and grad_output unseeded).
 #  - the prose docstring is dropped.

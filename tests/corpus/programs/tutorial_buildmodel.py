@@ -1,7 +1,7 @@
 # Source: pytorch/tutorials beginner_source/basics/buildmodel_tutorial.py
 #   ("Build the Neural Network", Learn the Basics; https://github.com/pytorch/tutorials, BSD-3-Clause),
 #   commit 07a339e.
-# Category: nn.Module subclasses
+# Category: nn.Module — Flatten, Sequential, Softmax, named_parameters
 # Adaptations:
 #  - torch.manual_seed(0) added (the original draws the input images and the layers' weights unseeded).
 #  - unused imports of os, DataLoader and torchvision dropped; the prose docstring is dropped.

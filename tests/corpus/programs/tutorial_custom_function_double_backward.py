@@ -1,7 +1,7 @@
 # Source: pytorch/tutorials intermediate_source/custom_function_double_backward_tutorial.py
 #   ("Double Backward with Custom Functions"; https://github.com/pytorch/tutorials, BSD-3-Clause),
 #   commit 0ece40a.
-# Category: custom autograd.Function and higher-order grads (gradcheck / gradgradcheck)
+# Category: custom autograd.Function — double backward, gradcheck, gradgradcheck
 # Adaptations:
 #  - torchviz is not available: each `torchviz.make_dot((grad_x, x, out), ...)` is replaced by
 #    `print(grad_x, out)`; gradcheck's and gradgradcheck's results are printed.

@@ -1,6 +1,6 @@
 # Source: pytorch/tutorials beginner_source/examples_nn/dynamic_net.py
 #   (https://github.com/pytorch/tutorials, "Learning PyTorch with Examples", BSD-3-Clause), commit 1d18970.
-# Category: nn.Module subclasses
+# Category: nn.Module — dynamic control flow, weight sharing, SGD momentum
 # Adaptations:
 #  - torch.manual_seed(0) and random.seed(0) added (the original is unseeded).
 #  - iterations cut from 30000 to 600 and the print period from 2000 to 100 (learner scale);

@@ -1,6 +1,6 @@
 # Source: pytorch/tutorials beginner_source/former_torchies/autograd_tutorial.py
 #   ("Autograd" for former Torch users; https://github.com/pytorch/tutorials, BSD-3-Clause), commit 6d0edbb.
-# Category: retain_graph and .grad accumulation
+# Category: grad accumulation, retain_graph, retain_grad — retain_graph and accumulation
 # Adaptations:
 #  - torch.manual_seed(0) added before the first random tensor (the original is unseeded).
 #  - the module docstring is dropped.

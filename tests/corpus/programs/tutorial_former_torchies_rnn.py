@@ -1,6 +1,6 @@
 # Source: pytorch/tutorials beginner_source/former_torchies/nnft_tutorial.py, "Example 2: Recurrent Net"
 #   ("nn package" for former Torch users; https://github.com/pytorch/tutorials, BSD-3-Clause), commit 0a7e686.
-# Category: nn.Module subclasses (weight sharing across time steps)
+# Category: nn.Module — weight sharing across time steps
 # Adaptations:
 #  - torch.manual_seed(0) added (the original is unseeded); the example ends with loss.backward() and prints
 #    nothing, so the loss and one gradient norm are printed at the end.

@@ -1,7 +1,7 @@
 # Source: pytorch/tutorials beginner_source/introyt/autogradyt_tutorial.py, "A Simple Example"
 #   ("The Fundamentals of Autograd", Introduction to PyTorch on YouTube; https://github.com/pytorch/tutorials,
 #   BSD-3-Clause), commit 199e953.
-# Category: tensors and autograd basics
+# Category: autograd basics — grad_fn.next_functions chain
 # Adaptations:
 #  - matplotlib import and the plt.plot(...) calls dropped (no plots); nothing random here.
 import torch

@@ -1,7 +1,7 @@
 # Source: pytorch/tutorials beginner_source/introyt/autogradyt_tutorial.py, "The High-Level API"
 #   ("The Fundamentals of Autograd", Introduction to PyTorch on YouTube; https://github.com/pytorch/tutorials,
 #   BSD-3-Clause), commit 199e953.
-# Category: autograd.grad / functional API
+# Category: autograd.grad, higher-order, functional API — jacobian, vjp
 # Adaptations:
 #  - torch.manual_seed(0) added (the original is unseeded).
 #  - the notebook cells' last expressions (whose value the notebook shows) are wrapped in print().

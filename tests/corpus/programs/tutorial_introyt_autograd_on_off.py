@@ -1,7 +1,7 @@
 # Source: pytorch/tutorials beginner_source/introyt/autogradyt_tutorial.py, "Turning Autograd Off and On"
 #   and the vector-Jacobian example ("The Fundamentals of Autograd", Introduction to PyTorch on YouTube;
 #   https://github.com/pytorch/tutorials, BSD-3-Clause), commit 199e953.
-# Category: no_grad / detach and non-scalar backward
+# Category: no_grad, detach, grad modes — requires_grad flag, no_grad decorator, detach
 # Adaptations:
 #  - torch.manual_seed(0) added before the first random tensor (the original is unseeded).
 #  - the autograd profiler section in between is left out (it prints timings).

@@ -1,7 +1,7 @@
 # Source: pytorch/tutorials beginner_source/introyt/autogradyt_tutorial.py, "Autograd in Training"
 #   ("The Fundamentals of Autograd", Introduction to PyTorch on YouTube; https://github.com/pytorch/tutorials,
 #   BSD-3-Clause), commit 199e953.
-# Category: .grad accumulation and zero_grad
+# Category: grad accumulation, retain_graph, retain_grad — accumulation and zero_grad
 # Adaptations:
 #  - torch.manual_seed(0) added before the inputs and the model are drawn (the original is unseeded).
 #  - the last line printed `model.layer2.weight.grad[0][0:10]` after optimizer.zero_grad(); since torch 2.0

@@ -1,7 +1,7 @@
 # Source: pytorch/tutorials beginner_source/understanding_leaf_vs_nonleaf_tutorial.py
 #   ("Understanding requires_grad, retain_grad, Leaf, and Non-leaf Tensors", by Justin Silver;
 #   https://github.com/pytorch/tutorials, BSD-3-Clause), commit 166b898.
-# Category: retain_grad, leaf vs non-leaf, the non-leaf .grad warning
+# Category: grad accumulation, retain_graph, retain_grad — retain_grad, is_leaf, the non-leaf .grad warning
 # Adaptations: none but the prose docstring and comment blocks dropped (nothing random).
 import torch
 import torch.nn.functional as F

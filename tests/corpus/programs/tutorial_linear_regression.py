@@ -1,7 +1,7 @@
 # Source: pytorch/tutorials beginner_source/linear_regression_tutorial.py
 #   ("Linear Regression in PyTorch Tutorial", by Jack Snowdon; https://github.com/pytorch/tutorials,
 #   BSD-3-Clause), commit b57bc73.
-# Category: nn.Module subclasses and optim.SGD
+# Category: nn.Module — a Linear model trained with SGD
 # Adaptations:
 #  - torch.manual_seed(0) added before the model is built (nn.Linear's init is unseeded in the original).
 import torch

@@ -1,7 +1,7 @@
 # Source: pytorch/tutorials beginner_source/math_behind_training_tutorial.py
 #   ("Visualizing the Mathematics Behind Neural Network Training", by Aditya Mehra;
 #   https://github.com/pytorch/tutorials, BSD-3-Clause), commit be646f4.
-# Category: seeded random programs and training loops
+# Category: training loops — nn.Linear vs matmul, graph walk, SGD (seeded)
 # Adaptations:
 #  - none but the prose docstring and comment blocks dropped; the seeds are the tutorial's own.
 import torch

@@ -1,7 +1,7 @@
 # Source: pytorch/tutorials beginner_source/nn_tutorial.py, sections "Refactor using Dataset" to "Create
 #   fit() and get_data()" ("What is torch.nn really?", by Jeremy Howard, fast.ai;
 #   https://github.com/pytorch/tutorials, BSD-3-Clause), commit 05e7ce2.
-# Category: DataLoader / TensorDataset
+# Category: DataLoader and TensorDataset — TensorDataset slicing, DataLoader, shuffle
 # Adaptations:
 #  - no download: MNIST is replaced by 320 training and 128 validation random images and labels drawn with
 #    torch.manual_seed(0); the same seed drives DataLoader's shuffle and nn.Linear's init.

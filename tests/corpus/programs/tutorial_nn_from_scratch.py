@@ -1,7 +1,7 @@
 # Source: pytorch/tutorials beginner_source/nn_tutorial.py, sections "MNIST data setup" to "Using
 #   torch.nn.functional" ("What is torch.nn really?", by Jeremy Howard, fast.ai;
 #   https://github.com/pytorch/tutorials, BSD-3-Clause), commit 05e7ce2.
-# Category: training loops (hand-written model, loss and SGD)
+# Category: training loops — hand-written model, loss and SGD
 # Adaptations:
 #  - no download: MNIST (50,000 images) is replaced by 320 random images and labels drawn with
 #    torch.manual_seed(0) (torch.rand / torch.randint), already tensors, so `map(torch.tensor, ...)` is dropped.

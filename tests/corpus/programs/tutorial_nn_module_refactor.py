@@ -1,7 +1,7 @@
 # Source: pytorch/tutorials beginner_source/nn_tutorial.py, sections "Refactor using nn.Module",
 #   "Refactor using nn.Linear" and "Refactor using optim" ("What is torch.nn really?", by Jeremy Howard,
 #   fast.ai; https://github.com/pytorch/tutorials, BSD-3-Clause), commit 05e7ce2.
-# Category: nn.Module subclasses and optim.SGD
+# Category: nn.Module — Parameter, Linear, optim.SGD
 # Adaptations:
 #  - no download: MNIST is replaced by 320 random images and labels drawn with torch.manual_seed(0).
 #  - the names the tutorial set up in earlier sections (n, bs, lr, epochs, the first mini-batch xb, yb,

@@ -1,7 +1,7 @@
 # Source: pytorch/tutorials beginner_source/basics/optimization_tutorial.py
 #   ("Optimizing Model Parameters", Learn the Basics; https://github.com/pytorch/tutorials, BSD-3-Clause),
 #   commit 009a87b.
-# Category: training loops, losses (CrossEntropyLoss), DataLoader
+# Category: training loops — CrossEntropyLoss, DataLoader, train and test loops
 # Adaptations:
 #  - no download: FashionMNIST (60,000 + 10,000 images) is replaced by TensorDatasets of 256 training and
 #    128 test random 1x28x28 images with random labels, drawn with torch.manual_seed(0), which also seeds

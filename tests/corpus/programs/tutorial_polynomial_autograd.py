@@ -1,6 +1,6 @@
 # Source: pytorch/tutorials beginner_source/examples_autograd/polynomial_autograd.py
 #   (https://github.com/pytorch/tutorials, "Learning PyTorch with Examples", BSD-3-Clause), commit 02e5a75.
-# Category: training loops
+# Category: training loops — autograd and a manual SGD update
 # Adaptations:
 #  - torch.manual_seed(0) added before the weights are drawn (the original is unseeded).
 #  - iterations cut from 2000 to 500 (learner scale); the docstring is dropped.

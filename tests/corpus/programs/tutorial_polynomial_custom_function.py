@@ -1,6 +1,6 @@
 # Source: pytorch/tutorials beginner_source/examples_autograd/polynomial_custom_function.py
 #   (https://github.com/pytorch/tutorials, "Learning PyTorch with Examples", BSD-3-Clause), commit 02ed6c5.
-# Category: custom autograd.Function
+# Category: custom autograd.Function — Legendre polynomial
 # Adaptations:
 #  - iterations cut from 2000 to 500 (learner scale); the docstring is dropped. (No randomness: the
 #    weights are torch.full.)

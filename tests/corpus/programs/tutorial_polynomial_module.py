@@ -1,6 +1,6 @@
 # Source: pytorch/tutorials beginner_source/examples_nn/polynomial_module.py
 #   (https://github.com/pytorch/tutorials, "Learning PyTorch with Examples", BSD-3-Clause), commit 1d18970.
-# Category: nn.Module subclasses
+# Category: nn.Module — Parameters, SGD
 # Adaptations:
 #  - torch.manual_seed(0) added before the parameters are drawn (the original is unseeded).
 #  - iterations cut from 2000 to 500 (learner scale); the docstring is dropped.

@@ -1,6 +1,6 @@
 # Source: pytorch/tutorials beginner_source/examples_nn/polynomial_optim.py
 #   (https://github.com/pytorch/tutorials, "Learning PyTorch with Examples", BSD-3-Clause), commit 02d7694.
-# Category: optimizers
+# Category: optimizers and lr schedulers — SGD
 # Adaptations:
 #  - torch.manual_seed(0) added before nn.Linear draws its initial weights (the original is unseeded).
 #  - iterations cut from 2000 to 500 (learner scale); the docstring is dropped.

@@ -1,6 +1,6 @@
 # Source: pytorch/tutorials beginner_source/examples_tensor/polynomial_tensor.py
 #   (https://github.com/pytorch/tutorials, "Learning PyTorch with Examples", BSD-3-Clause), commit 088bc52.
-# Category: training loops
+# Category: training loops — manual gradients, no autograd
 # Adaptations:
 #  - torch.manual_seed(0) added before the weights are drawn (the original draws them unseeded).
 #  - iterations cut from 2000 to 500 (learner scale); the module docstring is dropped.

@@ -1,6 +1,6 @@
 # Source: pytorch/tutorials intermediate_source/autograd_saved_tensors_hooks_tutorial.py
 #   ("Hooks for autograd saved tensors"; https://github.com/pytorch/tutorials, BSD-3-Clause), commit 4a7bbb9.
-# Category: hooks (saved tensors: _saved_*, saved_tensors_hooks, save_on_cpu)
+# Category: hooks — saved tensors: _saved_*, saved_tensors_hooks, save_on_cpu
 # Adaptations:
 #  - torch.manual_seed(0) added (the original is unseeded).
 #  - the sections that write saved tensors to disk (uuid, tempfile, torch.save/load, nn.DataParallel) are

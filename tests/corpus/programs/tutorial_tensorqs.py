@@ -1,6 +1,6 @@
 # Source: pytorch/tutorials beginner_source/basics/tensorqs_tutorial.py
 #   ("Tensors", Learn the Basics; https://github.com/pytorch/tutorials, BSD-3-Clause), commit 0dea8a1.
-# Category: tensors and autograd basics
+# Category: tensors — creation, indexing, cat, matmul, in-place, NumPy bridge
 # Adaptations:
 #  - torch.manual_seed(0) added before the first random tensor (the original is unseeded).
 #  - the prose docstring is dropped.

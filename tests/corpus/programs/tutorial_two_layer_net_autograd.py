@@ -1,6 +1,6 @@
 # Source: pytorch/tutorials beginner_source/examples_autograd/two_layer_net_autograd.py
 #   (https://github.com/pytorch/tutorials, "Learning PyTorch with Examples", BSD-3-Clause), commit 15bfd25.
-# Category: training loops
+# Category: training loops — autograd and a manual SGD update
 # Adaptations:
 #  - torch.manual_seed(0) added before the data and weights are drawn (the original is unseeded).
 #  - D_in cut from 1000 to 100 and iterations from 500 to 200 (learner scale); the docstring is dropped.

@@ -1,6 +1,6 @@
 # Source: pytorch/tutorials beginner_source/examples_autograd/two_layer_net_custom_function.py
 #   (https://github.com/pytorch/tutorials, "Learning PyTorch with Examples", BSD-3-Clause), commit 4ba1262.
-# Category: custom autograd.Function
+# Category: custom autograd.Function — ReLU
 # Adaptations:
 #  - torch.manual_seed(0) added before the data and weights are drawn (the original is unseeded).
 #  - D_in cut from 1000 to 100 and iterations from 500 to 50 (learner scale); the docstring is dropped.

@@ -1,6 +1,6 @@
 # Source: pytorch/tutorials beginner_source/examples_nn/two_layer_net_module.py
 #   (https://github.com/pytorch/tutorials, "Learning PyTorch with Examples", BSD-3-Clause), commit 6f53cd7.
-# Category: nn.Module subclasses
+# Category: nn.Module — TwoLayerNet, SGD
 # Adaptations:
 #  - torch.manual_seed(0) added before the data and the layers' weights are drawn (the original is unseeded).
 #  - D_in cut from 1000 to 100 and iterations from 500 to 50 (learner scale); the docstring is dropped.

@@ -1,6 +1,6 @@
 # Source: pytorch/tutorials beginner_source/examples_tensor/two_layer_net_tensor.py
 #   (https://github.com/pytorch/tutorials, "Learning PyTorch with Examples", BSD-3-Clause), commit 0ad33d6.
-# Category: training loops
+# Category: training loops — manual gradients, no autograd
 # Adaptations:
 #  - torch.manual_seed(0) added before the data and weights are drawn (the original is unseeded).
 #  - D_in cut from 1000 to 100 and iterations from 500 to 50 (learner scale); the docstring is dropped.

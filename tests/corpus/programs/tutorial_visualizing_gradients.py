@@ -1,7 +1,7 @@
 # Source: pytorch/tutorials intermediate_source/visualizing_gradients_tutorial.py
 #   ("Visualizing Gradients", by Justin Silver; https://github.com/pytorch/tutorials, BSD-3-Clause),
 #   commit 4577e7a.
-# Category: hooks (module forward hooks registering tensor hooks), BatchNorm1d, optim.SGD momentum
+# Category: hooks — module forward hooks registering tensor hooks, BatchNorm1d
 # Adaptations:
 #  - torch.manual_seed(0) added (the original's dummy data and models are unseeded).
 #  - epochs cut from 10 to 3; matplotlib dropped: the plotted average gradients are printed instead.

@@ -1,6 +1,6 @@
 # Source: pytorch/tutorials recipes_source/recipes/what_is_state_dict.py ("What is a state_dict in PyTorch";
 #   https://github.com/pytorch/tutorials, BSD-3-Clause), commit 0a7e686.
-# Category: nn.Module state_dict and optimizer state_dict
+# Category: nn.Module — state_dict and optimizer state_dict
 # Adaptations: none but the prose docstring dropped (the recipe never calls forward, so its missing
 #   `import torch.nn.functional as F` does not matter; nothing random is printed).
 import torch

@@ -1,0 +1,47 @@
+"""The conformance corpus: public PyTorch teaching programs, one file each in tests/corpus/programs/.
+
+Each file starts with a header of comment lines:
+    # Source: <repository and path, or URL; author and licence as given there>
+    # Category: <one of CATEGORIES> — <what it exercises>
+    # Ends with: <the uncaught exception PyTorch raises>        (only for programs that end with one)
+    # Adaptations: <every change made to the original, or "none">
+and is otherwise the original code. tests/engine/test_corpus.py and tests/trace/test_corpus_trace.py run them;
+benchmarks/corpus.py counts how many the engine and the runner get right.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+DIR = Path(__file__).resolve().parent / "programs"
+
+CATEGORIES = (
+    "autograd basics", "tensors", "grad accumulation, retain_graph, retain_grad", "no_grad, detach, grad modes",
+    "autograd.grad, higher-order, functional API", "hooks", "in-place ops and version errors",
+    "custom autograd.Function", "nn.Module", "training loops", "optimizers and lr schedulers", "losses",
+    "seeded random numbers", "DataLoader and TensorDataset",
+)
+
+PROGRAMS: dict[str, str] = {p.stem: p.read_text(encoding="utf-8") for p in sorted(DIR.glob("*.py"))}
+
+_FIELD = re.compile(r"^# (Source|Category|Ends with|Adaptations):(.*)$")
+
+
+def header(source: str) -> dict[str, str]:
+    """The header's fields (continuation lines start with '#   ' or '#  - ' and are joined to their field)."""
+    fields: dict[str, str] = {}
+    key = None
+    for line in source.splitlines():
+        if not line.startswith("#"):
+            break
+        m = _FIELD.match(line)
+        if m:
+            key = m.group(1)
+            fields[key] = m.group(2).strip()
+        elif key is not None:
+            fields[key] = (fields[key] + " " + line.lstrip("# ").strip()).strip()
+    return fields
+
+
+def category(slug: str) -> str:
+    return header(PROGRAMS[slug])["Category"].split(" — ")[0]
