@@ -22,6 +22,11 @@ CATEGORIES = (
     "seeded random numbers", "DataLoader and TensorDataset",
 )
 
+# For engine.trace.run: its wall-clock budget (2 s by default, for a learner's live program) would make the corpus
+# checks depend on the machine's speed and load, so each program gets 10 minutes; the other budgets (steps,
+# elements, events, memory) keep their defaults.
+RUNNER_LIMITS = {"max_seconds": 600.0}
+
 PROGRAMS: dict[str, str] = {p.stem: p.read_text(encoding="utf-8") for p in sorted(DIR.glob("*.py"))}
 
 _FIELD = re.compile(r"^# (Source|Category|Ends with|Adaptations):(.*)$")

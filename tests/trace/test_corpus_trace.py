@@ -11,21 +11,16 @@ import pytest
 import torch  # noqa: F401 - the oracle must be there (tests/requirements-oracle.txt)
 
 from engine.trace import run
-from tests.corpus.corpus import PROGRAMS
+from tests.corpus.corpus import PROGRAMS, RUNNER_LIMITS
 from tests.corpus.gaps import RUNNER_GAPS
 from tests.engine.difftest import printed_alike, run_source, with_known_gaps
 from tests.trace.torch_side import mask
-
-# The runner's wall-clock budget (2 s by default, for a learner's live program) would make this test depend on
-# the machine's speed and load: the corpus checks what the runner records, so each program gets 10 minutes.
-# The other budgets (steps, elements, events, memory) keep their defaults.
-LIMITS = {"max_seconds": 600.0}
 
 
 @pytest.mark.parametrize("slug", with_known_gaps(sorted(PROGRAMS), RUNNER_GAPS))
 def test_runner_records_what_pytorch_prints(slug):
     want = run_source(PROGRAMS[slug], "torch").masked()
-    timeline = run(PROGRAMS[slug], **LIMITS)
+    timeline = run(PROGRAMS[slug], **RUNNER_LIMITS)  # a generous wall-clock budget: see RUNNER_LIMITS
     got = mask(timeline.output)
     assert printed_alike(got, want.stdout), f"runner:\n{got}\n\ntorch:\n{want.stdout}"
     error = (timeline.error["type"], timeline.error["message"]) if timeline.error else None
