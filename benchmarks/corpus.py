@@ -27,8 +27,9 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "engine")]
 import torch  # noqa: E402
 from difftest import ADDRESS, printed_alike, run_source  # noqa: E402
 
+import engine  # noqa: E402
 from engine.trace import run  # noqa: E402
-from tests.corpus.corpus import CATEGORIES, PROGRAMS, RUNNER_LIMITS, category  # noqa: E402
+from tests.corpus.corpus import CATEGORIES, PROGRAMS, RUNNER_LIMITS, category, reset_globals  # noqa: E402
 from tests.corpus.gaps import ENGINE_GAPS, RUNNER_GAPS, family  # noqa: E402
 
 KINDS = ("identical", "alike", "differ", "error")
@@ -68,9 +69,11 @@ def main() -> None:
     for slug, source in PROGRAMS.items():
         want = run_source(source, "torch").masked()
         got = run_source(source, "engine").masked()
+        reset_globals(torch, engine)
         results["engine"][slug] = verdict(want, got.stdout, got.warnings, got.exc)
         notes["engine"][slug] = what_went_wrong(want, got.stdout, got.exc)
         timeline = run(source, **RUNNER_LIMITS)
+        reset_globals(torch)
         out = ADDRESS.sub("0x…", timeline.output)
         error = (timeline.error["type"], timeline.error["message"]) if timeline.error else None
         results["runner"][slug] = verdict(want, out, want.warnings, error)
