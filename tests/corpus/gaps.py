@@ -100,7 +100,7 @@ ENGINE_GAPS: dict[str, str] = {
 GUARD_REFUSES: dict[str, str] = {
     "d2l_linear_regression_concise": "guard: import numpy",
     "d2l_linear_regression_scratch": "guard: import random",
-    "d2l_softmax_regression_scratch": "guard: names starting with '_' (def _loader)",
+    "d2l_softmax_regression_scratch": "guard: classes",
     "docs_autograd_functional": "guard: import torch.autograd.functional",
     "docs_autograd_notes_saved_tensors": "guard: attributes starting with '_' (grad_fn._saved_self)",
     "docs_data_random_split": "guard: import torch.utils.data",

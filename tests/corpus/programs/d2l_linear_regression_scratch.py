@@ -7,7 +7,6 @@
 #    d2l package (d2l.normal -> torch.normal, d2l.matmul -> torch.matmul, d2l.reshape(x, s) -> x.reshape(s),
 #    d2l.tensor -> torch.tensor); the scatter plot is dropped.
 #  - torch.manual_seed(0) and random.seed(0) added (the book is unseeded); 1000 examples cut to 200.
-#  - the Chinese comments are translated in place.
 import torch
 import random
 
@@ -15,7 +14,7 @@ torch.manual_seed(0)
 random.seed(0)
 
 def synthetic_data(w, b, num_examples):  #@save
-    """Generate y = Xw + b + noise."""
+    """生成 y = Xw + b + 噪声。"""
     X = torch.normal(0, 1, (num_examples, len(w)))
     y = torch.matmul(X, w) + b
     y += torch.normal(0, 0.01, y.shape)
@@ -30,7 +29,7 @@ print('features:', features[0],'\nlabel:', labels[0])
 def data_iter(batch_size, features, labels):
     num_examples = len(features)
     indices = list(range(num_examples))
-    # the examples are read at random, in no particular order
+    # 这些样本是随机读取的，没有特定的顺序
     random.shuffle(indices)
     for i in range(0, num_examples, batch_size):
         batch_indices = torch.tensor(
@@ -47,15 +46,15 @@ w = torch.normal(0, 0.01, size=(2,1), requires_grad=True)
 b = torch.zeros(1, requires_grad=True)
 
 def linreg(X, w, b):  #@save
-    """The linear regression model."""
+    """线性回归模型。"""
     return torch.matmul(X, w) + b
 
 def squared_loss(y_hat, y):  #@save
-    """Squared loss."""
+    """均方损失。"""
     return (y_hat - y.reshape(y_hat.shape)) ** 2 / 2
 
 def sgd(params, lr, batch_size):  #@save
-    """Minibatch stochastic gradient descent."""
+    """小批量随机梯度下降。"""
     with torch.no_grad():
         for param in params:
             param -= lr * param.grad / batch_size
@@ -68,14 +67,14 @@ loss = squared_loss
 
 for epoch in range(num_epochs):
     for X, y in data_iter(batch_size, features, labels):
-        l = loss(net(X, w, b), y)  # minibatch loss in `X` and `y`
-        # `l` has shape (`batch_size`, 1) and is not a scalar: its elements are added together
-        # and the gradient with respect to [`w`, `b`] is computed from that
+        l = loss(net(X, w, b), y)  # `X`和`y`的小批量损失
+        # 因为`l`形状是(`batch_size`, 1)，而不是一个标量。`l`中的所有元素被加到一起，
+        # 并以此计算关于[`w`, `b`]的梯度
         l.sum().backward()
-        sgd([w, b], lr, batch_size)  # update the parameters with their gradients
+        sgd([w, b], lr, batch_size)  # 使用参数的梯度更新参数
     with torch.no_grad():
         train_l = loss(net(features, w, b), labels)
         print(f'epoch {epoch + 1}, loss {float(train_l.mean()):f}')
 
-print(f'error in estimating w: {true_w - w.reshape(true_w.shape)}')
-print(f'error in estimating b: {true_b - b}')
+print(f'w的估计误差: {true_w - w.reshape(true_w.shape)}')
+print(f'b的估计误差: {true_b - b}')

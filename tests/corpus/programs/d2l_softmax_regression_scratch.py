@@ -3,9 +3,9 @@
 #   https://github.com/d2l-ai/d2l-zh; the book's sample code is MIT-0), commit 02b0536.
 # Category: training loops — hand-written softmax and cross-entropy, DataLoader
 # Adaptations:
-#  - no download: Fashion-MNIST is replaced by TensorDatasets of 512 training and 256 test random 1x28x28
-#    images with random labels in DataLoaders (batch 256, training shuffled), drawn with
-#    torch.manual_seed(0), which also seeds W (the book is unseeded).
+#  - no download: d2l.load_data_fashion_mnist is replaced by a function of that name returning DataLoaders
+#    (batch 256, training shuffled) over TensorDatasets of 512 training and 256 test random 1x28x28 images
+#    with random labels, drawn with torch.manual_seed(0), which also seeds W (the book is unseeded).
 #  - `from d2l import torch as d2l` is not available: its aliases are replaced by what they alias
 #    (d2l.tensor -> torch.tensor, d2l.reduce_sum(x, ...) -> x.sum(...), d2l.exp -> torch.exp, d2l.normal ->
 #    torch.normal, d2l.matmul -> torch.matmul, d2l.reshape(x, s) -> x.reshape(s), d2l.log -> torch.log,
@@ -13,17 +13,19 @@
 #    d2l.sgd is the §3.2 function, copied here).
 #  - the Animator plot and the image-grid prediction are dropped: train_ch3 prints each epoch's metrics;
 #    its accuracy asserts (which random labels cannot meet) are dropped; epochs cut from 10 to 3.
-#  - bare notebook expressions are printed; Chinese text translated.
+#  - bare notebook expressions are printed.
 import torch
 
 torch.manual_seed(0)
 
-def _loader(n, shuffle):
-    ds = torch.utils.data.TensorDataset(torch.rand(n, 1, 28, 28), torch.randint(0, 10, (n,)))
-    return torch.utils.data.DataLoader(ds, batch_size, shuffle=shuffle)
+def load_data_fashion_mnist(batch_size):
+    def loader(n, shuffle):
+        ds = torch.utils.data.TensorDataset(torch.rand(n, 1, 28, 28), torch.randint(0, 10, (n,)))
+        return torch.utils.data.DataLoader(ds, batch_size, shuffle=shuffle)
+    return loader(512, True), loader(256, False)
 
 batch_size = 256
-train_iter, test_iter = _loader(512, True), _loader(256, False)
+train_iter, test_iter = load_data_fashion_mnist(batch_size)
 
 num_inputs = 784
 num_outputs = 10
@@ -37,7 +39,7 @@ print(X.sum(0, keepdim=True), X.sum(1, keepdim=True))
 def softmax(X):
     X_exp = torch.exp(X)
     partition = X_exp.sum(1, keepdim=True)
-    return X_exp / partition  # broadcasting is applied here
+    return X_exp / partition  # 这里应用了广播机制
 
 X = torch.normal(0, 1, (2, 5))
 X_prob = softmax(X)
@@ -56,7 +58,7 @@ def cross_entropy(y_hat, y):
 print(cross_entropy(y_hat, y))
 
 def accuracy(y_hat, y):  #@save
-    """Count the correct predictions."""
+    """计算预测正确的数量"""
     if len(y_hat.shape) > 1 and y_hat.shape[1] > 1:
         y_hat = y_hat.argmax(axis=1)
     cmp = y_hat.type(y.dtype) == y
@@ -65,17 +67,17 @@ def accuracy(y_hat, y):  #@save
 print(accuracy(y_hat, y) / len(y))
 
 def evaluate_accuracy(net, data_iter):  #@save
-    """Compute the accuracy of a model on a dataset."""
+    """计算在指定数据集上模型的精度"""
     if isinstance(net, torch.nn.Module):
-        net.eval()  # set the model to evaluation mode
-    metric = Accumulator(2)  # correct predictions, predictions
+        net.eval()  # 将模型设置为评估模式
+    metric = Accumulator(2)  # 正确预测数、预测总数
     with torch.no_grad():
         for X, y in data_iter:
             metric.add(accuracy(net(X), y), y.numel())
     return metric[0] / metric[1]
 
 class Accumulator:  #@save
-    """Sum over n variables."""
+    """在n个变量上累加"""
     def __init__(self, n):
         self.data = [0.0] * n
 
@@ -91,31 +93,31 @@ class Accumulator:  #@save
 print(evaluate_accuracy(net, test_iter))
 
 def train_epoch_ch3(net, train_iter, loss, updater):  #@save
-    """Train a model for one epoch (defined in chapter 3)."""
-    # set the model to training mode
+    """训练模型一个迭代周期（定义见第3章）"""
+    # 将模型设置为训练模式
     if isinstance(net, torch.nn.Module):
         net.train()
-    # training loss sum, training accuracy sum, number of examples
+    # 训练损失总和、训练准确度总和、样本数
     metric = Accumulator(3)
     for X, y in train_iter:
-        # compute gradients and update parameters
+        # 计算梯度并更新参数
         y_hat = net(X)
         l = loss(y_hat, y)
         if isinstance(updater, torch.optim.Optimizer):
-            # PyTorch's built-in optimizer and loss
+            # 使用PyTorch内置的优化器和损失函数
             updater.zero_grad()
             l.mean().backward()
             updater.step()
         else:
-            # custom optimizer and loss
+            # 使用定制的优化器和损失函数
             l.sum().backward()
             updater(X.shape[0])
         metric.add(float(l.sum()), accuracy(y_hat, y), y.numel())
-    # return training loss and training accuracy
+    # 返回训练损失和训练精度
     return metric[0] / metric[2], metric[1] / metric[2]
 
 def train_ch3(net, train_iter, test_iter, loss, num_epochs, updater):  #@save
-    """Train a model (defined in chapter 3)."""
+    """训练模型（定义见第3章）"""
     for epoch in range(num_epochs):
         train_metrics = train_epoch_ch3(net, train_iter, loss, updater)
         test_acc = evaluate_accuracy(net, test_iter)
@@ -123,7 +125,7 @@ def train_ch3(net, train_iter, test_iter, loss, num_epochs, updater):  #@save
     train_loss, train_acc = train_metrics
 
 def sgd(params, lr, batch_size):  #@save
-    """Minibatch stochastic gradient descent."""
+    """小批量随机梯度下降。"""
     with torch.no_grad():
         for param in params:
             param -= lr * param.grad / batch_size

@@ -5,8 +5,8 @@
 #  - torch.manual_seed(0) added before the data and the layers' weights are drawn (the original is unseeded).
 #  - D_in cut from 1000 to 100 and iterations from 500 to 50 (learner scale); the docstring is dropped.
 #  - this (2017) version's APIs removed from torch since: `Variable(...)` wrappers dropped,
-#    `MSELoss(size_average=False)` is `MSELoss(reduction='sum')`, `loss.data[0]` is `loss.item()` (as in
-#    the later versions of the same file).
+#    `MSELoss(size_average=False)` is `MSELoss(reduction='sum')`, `loss.data[0]` is `loss.item()` (as
+#    two_layer_net_nn.py of the same tutorial has them).
 import torch
 
 
