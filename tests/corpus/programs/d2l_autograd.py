@@ -1,7 +1,7 @@
 # Source: d2l-ai/d2l-en chapter_preliminaries/autograd.md, the PyTorch tab ("Dive into Deep Learning", §2.5
-#   Automatic Differentiation, by Zhang, Lipton, Li and Smola; https://github.com/d2l-ai/d2l-en; the book's
-#   sample code is MIT-0, its text CC BY-SA 4.0).
-# Category: autograd basics — .grad accumulation, non-scalar backward, detach, control flow, higher-order
+#   Automatic Differentiation, by Zhang, Lipton, Li and Smola; https://github.com/d2l-ai/d2l-en; sample code
+#   under the MIT-0 licence of LICENSE-SAMPLECODE), commit c613498.
+# Category: autograd basics — .grad accumulation, non-scalar backward, detach, control flow
 # Adaptations:
 #  - the notebook cells' bare expressions (whose value the notebook shows) are wrapped in print().
 #  - torch.manual_seed(0) added before `a = torch.randn(size=(), ...)` (unseeded in the book).
@@ -31,24 +31,19 @@ print(x.grad)
 
 x.grad.zero_()
 y = x * x
-y.backward(gradient=torch.ones(len(y)))  # Equivalently: y.sum().backward()
+y.backward(gradient=torch.ones(len(y)))  # Faster: y.sum().backward()
 print(x.grad)
 
 x.grad.zero_()
 y = x * x
 u = y.detach()
 z = u * x
-
 z.sum().backward()
 print(x.grad == u)
 
 x.grad.zero_()
 y.sum().backward()
 print(x.grad == 2 * x)
-
-with torch.no_grad():
-    y = 2 * torch.dot(x, x)
-print(y.requires_grad)  # False: y is detached from the graph
 
 def f(a):
     b = a * 2
@@ -65,8 +60,3 @@ d = f(a)
 d.backward()
 
 print(a.grad == d / a)
-
-x3 = torch.tensor(2.0, requires_grad=True)
-dy = torch.autograd.grad(x3 ** 3, x3, create_graph=True)[0]  # 3x^2 = 12
-d2y = torch.autograd.grad(dy, x3)[0]                          # 6x  = 12
-print(dy, d2y)

@@ -1,6 +1,6 @@
-# Source: d2l-ai/d2l-zh chapter_linear-networks/linear-regression-scratch.md, the PyTorch tab ("动手学深度学习"
-#   / Dive into Deep Learning, §3.2 linear regression from scratch; https://github.com/d2l-ai/d2l-zh; the
-#   book's sample code is MIT-0), commit 078ab0d.
+# Source: d2l-ai/d2l-en chapter_linear-networks/linear-regression-scratch.md on the r0.17 branch, the PyTorch
+#   tab ("Dive into Deep Learning" 0.17, §3.2 Linear Regression Implementation from Scratch, by Zhang, Lipton,
+#   Li and Smola; https://github.com/d2l-ai/d2l-en; sample code under the MIT-0 licence of LICENSE-SAMPLECODE).
 # Category: training loops — hand-written minibatch SGD, torch.normal
 # Adaptations:
 #  - `from d2l import torch as d2l` is not available: its aliases are replaced by what they alias in the
@@ -14,7 +14,7 @@ torch.manual_seed(0)
 random.seed(0)
 
 def synthetic_data(w, b, num_examples):  #@save
-    """生成 y = Xw + b + 噪声。"""
+    """Generate y = Xw + b + noise."""
     X = torch.normal(0, 1, (num_examples, len(w)))
     y = torch.matmul(X, w) + b
     y += torch.normal(0, 0.01, y.shape)
@@ -29,7 +29,7 @@ print('features:', features[0],'\nlabel:', labels[0])
 def data_iter(batch_size, features, labels):
     num_examples = len(features)
     indices = list(range(num_examples))
-    # 这些样本是随机读取的，没有特定的顺序
+    # The examples are read at random, in no particular order
     random.shuffle(indices)
     for i in range(0, num_examples, batch_size):
         batch_indices = torch.tensor(
@@ -46,15 +46,15 @@ w = torch.normal(0, 0.01, size=(2,1), requires_grad=True)
 b = torch.zeros(1, requires_grad=True)
 
 def linreg(X, w, b):  #@save
-    """线性回归模型。"""
+    """The linear regression model."""
     return torch.matmul(X, w) + b
 
 def squared_loss(y_hat, y):  #@save
-    """均方损失。"""
+    """Squared loss."""
     return (y_hat - y.reshape(y_hat.shape)) ** 2 / 2
 
 def sgd(params, lr, batch_size):  #@save
-    """小批量随机梯度下降。"""
+    """Minibatch stochastic gradient descent."""
     with torch.no_grad():
         for param in params:
             param -= lr * param.grad / batch_size
@@ -67,14 +67,13 @@ loss = squared_loss
 
 for epoch in range(num_epochs):
     for X, y in data_iter(batch_size, features, labels):
-        l = loss(net(X, w, b), y)  # `X`和`y`的小批量损失
-        # 因为`l`形状是(`batch_size`, 1)，而不是一个标量。`l`中的所有元素被加到一起，
-        # 并以此计算关于[`w`, `b`]的梯度
+        l = loss(net(X, w, b), y)  # Minibatch loss in `X` and `y`
+        # Compute gradient on `l` with respect to [`w`, `b`]
         l.sum().backward()
-        sgd([w, b], lr, batch_size)  # 使用参数的梯度更新参数
+        sgd([w, b], lr, batch_size)  # Update parameters using their gradient
     with torch.no_grad():
         train_l = loss(net(features, w, b), labels)
         print(f'epoch {epoch + 1}, loss {float(train_l.mean()):f}')
 
-print(f'w的估计误差: {true_w - w.reshape(true_w.shape)}')
-print(f'b的估计误差: {true_b - b}')
+print(f'error in estimating w: {true_w - w.reshape(true_w.shape)}')
+print(f'error in estimating b: {true_b - b}')

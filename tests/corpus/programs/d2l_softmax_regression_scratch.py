@@ -1,6 +1,7 @@
-# Source: d2l-ai/d2l-zh chapter_linear-networks/softmax-regression-scratch.md, the PyTorch tab
-#   ("动手学深度学习" / Dive into Deep Learning, §3.6 softmax regression from scratch;
-#   https://github.com/d2l-ai/d2l-zh; the book's sample code is MIT-0), commit 02b0536.
+# Source: d2l-ai/d2l-en chapter_linear-networks/softmax-regression-scratch.md on the r0.17 branch, the PyTorch
+#   tab ("Dive into Deep Learning" 0.17, §3.6 Implementation of Softmax Regression from Scratch, by Zhang,
+#   Lipton, Li and Smola; https://github.com/d2l-ai/d2l-en; sample code under the MIT-0 licence of
+#   LICENSE-SAMPLECODE).
 # Category: training loops — hand-written softmax and cross-entropy, DataLoader
 # Adaptations:
 #  - no download: d2l.load_data_fashion_mnist is replaced by a function of that name returning DataLoaders
@@ -39,7 +40,7 @@ print(X.sum(0, keepdim=True), X.sum(1, keepdim=True))
 def softmax(X):
     X_exp = torch.exp(X)
     partition = X_exp.sum(1, keepdim=True)
-    return X_exp / partition  # 这里应用了广播机制
+    return X_exp / partition  # The broadcasting mechanism is applied here
 
 X = torch.normal(0, 1, (2, 5))
 X_prob = softmax(X)
@@ -58,7 +59,7 @@ def cross_entropy(y_hat, y):
 print(cross_entropy(y_hat, y))
 
 def accuracy(y_hat, y):  #@save
-    """计算预测正确的数量"""
+    """Compute the number of correct predictions."""
     if len(y_hat.shape) > 1 and y_hat.shape[1] > 1:
         y_hat = y_hat.argmax(axis=1)
     cmp = y_hat.type(y.dtype) == y
@@ -67,17 +68,18 @@ def accuracy(y_hat, y):  #@save
 print(accuracy(y_hat, y) / len(y))
 
 def evaluate_accuracy(net, data_iter):  #@save
-    """计算在指定数据集上模型的精度"""
+    """Compute the accuracy for a model on a dataset."""
     if isinstance(net, torch.nn.Module):
-        net.eval()  # 将模型设置为评估模式
-    metric = Accumulator(2)  # 正确预测数、预测总数
+        net.eval()  # Set the model to evaluation mode
+    metric = Accumulator(2)  # No. of correct predictions, no. of predictions
+
     with torch.no_grad():
         for X, y in data_iter:
             metric.add(accuracy(net(X), y), y.numel())
     return metric[0] / metric[1]
 
 class Accumulator:  #@save
-    """在n个变量上累加"""
+    """For accumulating sums over `n` variables."""
     def __init__(self, n):
         self.data = [0.0] * n
 
@@ -93,31 +95,31 @@ class Accumulator:  #@save
 print(evaluate_accuracy(net, test_iter))
 
 def train_epoch_ch3(net, train_iter, loss, updater):  #@save
-    """训练模型一个迭代周期（定义见第3章）"""
-    # 将模型设置为训练模式
+    """The training loop defined in Chapter 3."""
+    # Set the model to training mode
     if isinstance(net, torch.nn.Module):
         net.train()
-    # 训练损失总和、训练准确度总和、样本数
+    # Sum of training loss, sum of training accuracy, no. of examples
     metric = Accumulator(3)
     for X, y in train_iter:
-        # 计算梯度并更新参数
+        # Compute gradients and update parameters
         y_hat = net(X)
         l = loss(y_hat, y)
         if isinstance(updater, torch.optim.Optimizer):
-            # 使用PyTorch内置的优化器和损失函数
+            # Using PyTorch in-built optimizer & loss criterion
             updater.zero_grad()
             l.mean().backward()
             updater.step()
         else:
-            # 使用定制的优化器和损失函数
+            # Using custom built optimizer & loss criterion
             l.sum().backward()
             updater(X.shape[0])
         metric.add(float(l.sum()), accuracy(y_hat, y), y.numel())
-    # 返回训练损失和训练精度
+    # Return training loss and training accuracy
     return metric[0] / metric[2], metric[1] / metric[2]
 
 def train_ch3(net, train_iter, test_iter, loss, num_epochs, updater):  #@save
-    """训练模型（定义见第3章）"""
+    """Train a model (defined in Chapter 3)."""
     for epoch in range(num_epochs):
         train_metrics = train_epoch_ch3(net, train_iter, loss, updater)
         test_acc = evaluate_accuracy(net, test_iter)
@@ -125,7 +127,7 @@ def train_ch3(net, train_iter, test_iter, loss, num_epochs, updater):  #@save
     train_loss, train_acc = train_metrics
 
 def sgd(params, lr, batch_size):  #@save
-    """小批量随机梯度下降。"""
+    """Minibatch stochastic gradient descent."""
     with torch.no_grad():
         for param in params:
             param -= lr * param.grad / batch_size

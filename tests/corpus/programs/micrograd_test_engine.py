@@ -4,7 +4,8 @@
 # Adaptations:
 #  - only the PyTorch half of each test: the micrograd Value half is dropped, and the asserts that compared
 #    the two become prints of PyTorch's forward values and gradients (ypt.data.item(), xpt.grad.item(), ...).
-#  - the test functions are called at the end (pytest collected them).
+#  - test_unary_tensor_fn loses its micrograd argument (value_fn); the test functions are called at the end
+#    (pytest collected them).
 import torch
 
 def test_sanity_check():
