@@ -7,6 +7,12 @@ Each file starts with a header of comment lines:
     # Adaptations: <every change made to the original, or "none">
 and is otherwise the original code. tests/engine/test_corpus.py and tests/trace/test_corpus_trace.py run them;
 benchmarks/corpus.py counts how many the engine and the runner get right.
+
+Adding a program: take it from public teaching material, change only what cannot run here (downloads and
+datasets become small data drawn with torch itself, plots become prints, CUDA goes, sizes shrink to a learner's
+scale), seed every random draw, list each change under Adaptations, check it on PyTorch
+(`.venv-torch/bin/python tests/corpus/programs/<slug>.py`), then run the two tests: where the engine or the
+runner falls short, add the program to tests/corpus/gaps.py with the family that blocks it.
 """
 from __future__ import annotations
 
