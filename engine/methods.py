@@ -45,6 +45,14 @@ def _in_place(bind):
     return method
 
 
+def _in_place_function(bind):
+    def function(input, *args, **kwargs):  # noqa: A002 - PyTorch's argument name
+        op, inputs, attrs, dtype = bind(input, *args, **kwargs)
+        return dispatch.inplace(op, input, inputs[1:], attrs, dtype)
+
+    return function
+
+
 def _wrapped(x):
     """A Python number given where torch takes a tensor (torch.add(2, x)): a 0-d tensor."""
     kind = dtypes.bool if isinstance(x, bool) else dtypes.int64 if isinstance(x, int) else dtypes.float32
@@ -118,6 +126,8 @@ def _derive():
             claim("function", functions, name, bind, _function, bind, spell.number_first)
         for name in spell.functional:
             claim("functional", functional, name, bind, _function, bind, False)
+        for name in spell.inplace_function:
+            claim("function", functions, name, ("inplace", bind), _in_place_function, bind)
     return methods, functions, functional
 
 

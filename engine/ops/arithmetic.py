@@ -3,7 +3,7 @@ import numpy as np
 
 from .. import grad_mode
 from .rounding import exact, fma, scalar_like
-from .table import OPS, Spelling, composite, is_number, op, result_dtype
+from .table import OPS, Spelling, composite, is_number, op, result_dtype, unary
 
 _MODE = grad_mode._state  # "formula": computing a derivative with create_graph, where numbers are C++ Scalars
 
@@ -78,11 +78,10 @@ op("sub_scalar", "SubBackward1", ("self",), lambda a, other: a - other,
 op("neg", "NegBackward0", ("self",), np.negative,
    ("−grad", lambda n, g: -g),
    spell=Spelling(method=("neg", "negative"), function=("neg", "negative"), inplace=("neg_", "negative_"),
-                  prefix="-", name="-{0}"))
+                  inplace_function=("neg_", "negative_"), prefix="-", name="-{0}"))
 op("reciprocal", "ReciprocalBackward0", ("self",), lambda a: 1 / a,
    ("−grad · result²", lambda n, g: -g * n["result"] * n["result"]),
-   saves={0: ("result",)}, quiet=True, spell=Spelling(method="reciprocal", function="reciprocal",
-                                                      inplace="reciprocal_"), dtype="float")
+   saves={0: ("result",)}, quiet=True, spell=unary("reciprocal"), dtype="float")
 
 
 @composite(Spelling(rinfix="/"))

@@ -2,11 +2,11 @@
 import numpy as np
 
 from .rounding import EXP, exact
-from .table import OPS, Spelling, composite, method, op, result_dtype
+from .table import OPS, Spelling, composite, method, op, result_dtype, unary
 
 
-def _unary(name, node, forward, formula, vjp, saves=None, dtype="float", inplace=True, functional=(), quiet=False):
-    spell = Spelling(method=name, function=name, inplace=name + "_" if inplace else (), functional=functional)
+def _unary(name, node, forward, formula, vjp, saves=None, dtype="float", functional=(), quiet=False, spell=None):
+    spell = spell or unary(name, functional=functional)
     op(name, node, ("self",), forward, (formula, vjp), saves={0: (saves,)} if saves else None, dtype=dtype,
        spell=spell, quiet=quiet)
 
@@ -55,10 +55,10 @@ _unary("relu", "ReluBackward0", _relu, "grad · (result > 0)",
        lambda n, g: g._op("threshold_backward", n["result"]), "result", dtype=None)
 op("abs", "AbsBackward0", ("self",), np.abs, ("sign(self) · grad", lambda n, g: g * n["self"].sgn()),
    saves={0: ("self",)}, spell=Spelling(method=("abs", "absolute"), function=("abs", "absolute"),
-                                         inplace=("abs_", "absolute_"), prefix="abs"))
-_unary("sgn", "SgnBackward0", np.sign, "0", lambda n, g: g * 0, dtype=None)
+                                         inplace=("abs_", "absolute_"), inplace_function="abs_", prefix="abs"))
+_unary("sgn", "SgnBackward0", np.sign, "0", lambda n, g: g * 0, dtype=None, spell=method("sgn", inplace=True))
 _unary("sign", "SignBackward0", lambda a: a.copy() if a.dtype == bool else np.nan_to_num(np.sign(a), nan=0.0),
-       "0", lambda n, g: g * 0, dtype=None)
+       "0", lambda n, g: g * 0, dtype=None, spell=method("sign", inplace=True))
 for _name, _fn in (("floor", np.floor), ("ceil", np.ceil), ("round", np.round), ("trunc", np.trunc)):
     _unary(_name, _name.capitalize() + "Backward0", _fn, "0", lambda n, g: g * 0, dtype=None)
 
@@ -110,7 +110,8 @@ def _bind_clamp(self, min=None, max=None):  # noqa: A002 - PyTorch's argument na
     return OPS["clamp"], (self,), {"min": min, "max": max}, None
 
 
-_CLAMP = Spelling(method=("clamp", "clip"), function=("clamp", "clip"), inplace=("clamp_", "clip_"))
+_CLAMP = Spelling(method=("clamp", "clip"), function=("clamp", "clip"), inplace=("clamp_", "clip_"),
+                  inplace_function=("clamp_", "clip_"))
 op("clamp", "ClampBackward1", ("self",), _clamp,
    ("grad · (min ≤ self ≤ max)", lambda n, g: g * _clamp_mask(n)), saves={0: ("self",)},
    spell=_CLAMP, bind=_bind_clamp)
@@ -187,9 +188,11 @@ op("masked_fill", "MaskedFillBackward0", ("self",), lambda a, mask, value, mask_
    spell=Spelling(method="masked_fill", function="masked_fill", inplace="masked_fill_"),
    bind=lambda self, mask, value: (OPS["masked_fill"], (self,), {"mask": mask._data, "value": value,
                                                                     "mask_tensor": mask}, None))
-op("zero", "ZeroBackward0", ("self",), np.zeros_like, ("0", lambda n, g: g * 0), spell=Spelling(inplace="zero_"))
+op("zero", "ZeroBackward0", ("self",), np.zeros_like, ("0", lambda n, g: g * 0),
+   spell=Spelling(inplace="zero_", inplace_function="zero_"))
 op("fill", "FillBackward2", ("self",), lambda a, value: np.full_like(a, value), ("0", lambda n, g: g * 0),
-   spell=Spelling(inplace="fill_"), bind=lambda self, value: (OPS["fill"], (self,), {"value": value}, None))
+   spell=Spelling(inplace="fill_", inplace_function="fill_"),
+   bind=lambda self, value: (OPS["fill"], (self,), {"value": value}, None))
 
 
 # --- activations with parameters ----------------------------------------------------------------------

@@ -20,15 +20,16 @@ class Spelling:
     `rinfix` the symbol of `b ⊕ a` where the op's self is the right operand; `name` overrides how the tracer
     names the result: a format string over the input names ({0}, {1}) and the attrs."""
 
-    __slots__ = ("method", "function", "functional", "inplace", "infix", "rinfix", "prefix", "name",
-                 "number_first")
+    __slots__ = ("method", "function", "functional", "inplace", "inplace_function", "infix", "rinfix", "prefix",
+                 "name", "number_first")
 
-    def __init__(self, method=(), function=(), functional=(), inplace=(), infix=None, rinfix=None, prefix=None,
-                 name=None, number_first=False):
+    def __init__(self, method=(), function=(), functional=(), inplace=(), inplace_function=(), infix=None,
+                 rinfix=None, prefix=None, name=None, number_first=False):
         self.method = _names(method)
         self.function = _names(function)
         self.functional = _names(functional)
         self.inplace = _names(inplace)
+        self.inplace_function = _names(inplace_function)  # torch.sin_(x)
         self.infix = infix
         self.rinfix = rinfix
         self.prefix = prefix  # `-x`, `abs(x)`: a unary operator
@@ -51,6 +52,12 @@ def _names(x):
 def method(name, inplace=False, function=True):
     """The common spelling: `x.name()`, `torch.name(x)`, and `x.name_()` when there is an in-place twin."""
     return Spelling(method=name, function=name if function else (), inplace=name + "_" if inplace else ())
+
+
+def unary(name, inplace=True, functional=()):
+    """A unary function's spelling: `x.name()`, `torch.name(x)`, `x.name_()`, `torch.name_(x)`."""
+    twin = name + "_" if inplace else ()
+    return Spelling(method=name, function=name, inplace=twin, inplace_function=twin, functional=functional)
 
 
 class Op:

@@ -18,7 +18,6 @@ CUDA = "torch.cuda missing"
 TENSOR_CTOR = "torch.Tensor(data) constructor refused"
 FLATTEN = "nn.Flatten missing"
 CONV = "nn.Conv2d / F.max_pool2d missing"
-INPLACE_UNARY = "in-place unary ops missing (sin_, cos_)"
 
 # What the engine (imported as torch) does differently from PyTorch, program by program.
 ENGINE_GAPS: dict[str, str] = {
@@ -27,7 +26,6 @@ ENGINE_GAPS: dict[str, str] = {
     "d2l_linear_regression_scratch": f"torch.normal missing; {SEED}",
     "d2l_softmax_regression_scratch": f"{DATA}; {SEED}",
     "docs_autograd_functional": f"{FUNCTIONAL}; {SEED}",
-    "docs_autograd_notes_hook_inplace": INPLACE_UNARY,
     "docs_autograd_notes_saved_tensors": f"grad_fn._saved_result is the output itself (PyTorch unpacks a new tensor), "
                                          f"_raw_saved_* missing; {SEED}",
     "docs_cross_entropy_soft_targets": f"{SEED}; Tensor.sum(axis=...) keyword refused",
@@ -71,7 +69,6 @@ ENGINE_GAPS: dict[str, str] = {
     "tutorial_introyt_autograd_functional": f"{SEED}; {FUNCTIONAL}",
     "tutorial_introyt_autograd_on_off": SEED,
     "tutorial_introyt_autograd_training": SEED,
-    "tutorial_introyt_inplace_leaf_error": INPLACE_UNARY,
     "tutorial_linear_regression": SEED,
     "tutorial_math_behind_training": f"{SEED}; Tensor.all(dim=...) keyword refused",
     "tutorial_nn_dataloader": DATA,

@@ -80,6 +80,26 @@ def test_every_twin_has_arguments():
 
 
 @pytest.mark.skipif(ENGINE_NAME != "engine", reason="the twins of the engine's op table")
+def test_the_torch_functions_of_the_twins_are_torchs():
+    import torch
+
+    import engine
+
+    assert [n for n in TWINS if hasattr(engine, n)] == [n for n in TWINS if hasattr(torch, n)]
+
+
+@pytest.mark.skipif(ENGINE_NAME != "engine", reason="the twins of the engine's op table")
+@pytest.mark.parametrize("op", [n for n in TWINS if n in ("sin_", "exp_", "clamp_", "fill_", "zero_", "relu_")])
+def test_torch_level_twin_matches_torch(op):
+    x, args = ARGS[op]
+    comma = ", " if args else ""
+    want, got = run_both(f"import torch\nx = torch.tensor({x}, requires_grad=True)\ny = x * 1\n"
+                         f"r = torch.{op}(y{comma}{args})\nprint(r is y, y, y._version)\n"
+                         f"a = torch.tensor({x}, requires_grad=True)\ntorch.{op}(a{comma}{args})\n")
+    assert (got.stdout, got.exc) == (want.stdout, want.exc)
+
+
+@pytest.mark.skipif(ENGINE_NAME != "engine", reason="the twins of the engine's op table")
 @pytest.mark.parametrize("case", sorted(CASES))
 @pytest.mark.parametrize("op", TWINS)
 def test_in_place_twin_matches_torch(op, case):
