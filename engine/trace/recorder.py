@@ -4,17 +4,13 @@ import weakref
 from ..graph import AccumulateGrad
 from ..nn.modules import Module
 from ..tensor import Tensor
-from . import formulas, labels, names
+from . import formulas, labels, names, values
 from .guard import FILENAME
 from .text import number, short_array
 from .where import Where
 
-VALUE_LIMIT = 4096  # tensors with more elements are recorded with "value": null
-
-
 def value(t):
-    d = t._data
-    return d.tolist() if d.size <= VALUE_LIMIT else None
+    return values.record(t._data)
 
 
 class _Known:
@@ -267,7 +263,7 @@ class Recorder:
         nid = self._node(t, line)
         tid = self._nodes[nid]["tensor"]
         if t.grad_fn is None:  # a leaf: the engine gives the value before (None: there was no grad)
-            before = before.tolist() if before is not None and before.size <= VALUE_LIMIT else None
+            before = values.record(before) if before is not None else None
         else:
             before = self._grads.get(tid)
         after = value(t._grad)
