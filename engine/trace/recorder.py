@@ -9,6 +9,7 @@ from .guard import FILENAME
 from .text import number, short_array
 from .where import Where
 
+
 def value(t):
     return values.record(t._data)
 
