@@ -5,7 +5,7 @@ from .._tensor import Tensor
 from ..graph import AccumulateGrad
 from ..nn.modules import Module
 from . import formulas, names
-from .guard import FILENAME
+from .errors import FILENAME
 from .where import Where
 
 VALUE_LIMIT = 4096  # tensors with more elements are recorded with "value": null
@@ -29,12 +29,13 @@ class _Known:
 
 
 class Recorder:
-    def __init__(self, source, budget=None):
+    def __init__(self, statements, budget=None):
+        """statements: the program's names.Statements (what each line binds)."""
         self.events = []
         self.texts = []
         self.budget = budget
         self.running = True
-        self._where = Where(names.statements(source), budget, self._name)
+        self._where = Where(statements, budget, self._name)
         self._sync = self._where.line  # the program's line now (called right from the engine's callbacks)
         self._known = {}  # id(tensor) -> _Known
         self._fns = {}  # id(grad_fn) -> (weakref to it, graph node id)

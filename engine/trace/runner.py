@@ -5,7 +5,8 @@ import numpy as np
 
 from .. import factories, grad_mode, observe, printing
 from . import guard
-from .guard import FILENAME
+from .errors import FILENAME
+from .names import Statements
 from .recorder import Recorder
 from .timeline import Timeline
 
@@ -13,14 +14,21 @@ from .timeline import Timeline
 def run(source, **limits):
     """Runs a learner's program on the engine and returns its timeline (limits: fields of guard.Limits)."""
     budget = guard.Budget(guard.Limits(**limits))
-    rec = Recorder(source, budget)
+    try:
+        program = guard.load(source)  # parsed once: the recorder reads its statements, the guard runs it
+    except guard.GuardError as e:
+        rec = Recorder(Statements(), budget)
+        rec.finish()
+        rec.on_error(*_describe(e))
+        return Timeline(source=source, events=rec.events, output="")
+    rec = Recorder(program.statements, budget)
     saved = _engine_state()
     observe.add(rec)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("always")
             warnings.showwarning = rec.on_warning
-            guard.run(source, print_fn=rec.on_print, budget=budget)
+            guard.run(program, print_fn=rec.on_print, budget=budget)
     except Exception as e:  # noqa: BLE001 - every error of the program becomes its last event
         error = e
     else:

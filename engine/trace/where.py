@@ -7,7 +7,7 @@ statement started is reported as (target text, object, statement's line).
 import sys
 
 from ..nn.modules import Module
-from .guard import FILENAME
+from .errors import FILENAME
 
 _MISSING = object()
 

@@ -6,6 +6,7 @@ the real engine is used too when it is importable.
 
 from __future__ import annotations
 
+import ast
 import builtins
 import math
 import sys
@@ -395,7 +396,7 @@ def test_the_engine_charges_what_it_allocates_inside(source):
 
 def test_check_returns_the_tree_and_compile_program_code():
     tree = guard.check("import torch\nx = 1")
-    assert isinstance(tree, guard.ast.Module)
+    assert isinstance(tree, ast.Module)
     code = guard.compile_program("x = 1", guard.Budget())
     namespace = guard.safe_globals(print, guard.Budget(), FAKE)
     exec(code, namespace)
@@ -631,7 +632,7 @@ def test_step_budget():
 
 
 def test_memory_budget_where_the_platform_reports_memory():
-    if guard._memory_mb() is None:
+    if guard.memory_mb() is None:
         pytest.skip("no /proc/self/statm here")
     program = "keep = []\na = list(range(10 ** 6))\nwhile True:\n    keep.append(list(a))"
     with pytest.raises(BudgetExceeded, match="more than 100 MB") as caught:
