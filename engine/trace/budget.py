@@ -32,7 +32,7 @@ _ACTIVE: contextvars.ContextVar[Budget | None] = contextvars.ContextVar("guard_b
 
 
 class Budget:
-    """What one run may still spend. Once exceeded it stays exceeded: every later tick raises again.
+    """What one run may still spend. Once exceeded or closed it stays so: every later tick raises again.
 
     `with budget:` makes it the budget that `charge_elements` charges, and raises its error at the end
     if the program swallowed it (a `return` in a `finally`).
@@ -94,6 +94,17 @@ class Budget:
         self.events += n
         if self.events > self.limits.max_events:
             self.exceed(f"the program made more than {self.limits.max_events:,} events", line)
+
+    def check(self) -> None:
+        """Raises if the budget is spent or closed."""
+        if self.error:
+            self._raise_again()
+
+    def close(self) -> None:
+        """The run is over: from now on every tick and charge raises, so no code of the program runs any more
+        (a method the engine or the recorder calls, a generator closed when it is collected)."""
+        if self.error is None:
+            self.error = BudgetExceeded("the program has ended: its code cannot run any more")
 
     def exceed(self, reason: str, line: int | None = None):
         self.error = BudgetExceeded(reason, program_line() if line is None else line)

@@ -15,12 +15,14 @@ from .names import Statements
 
 @dataclass(frozen=True)
 class Program:
-    """A checked program: the code to run and the statements the recorder names bindings after. Holds
-    nothing of a run, so the last few programs' are kept and shared by runs."""
+    """A checked program: the code to run (each refused statement a raise of its GuardError), the statements
+    the recorder names bindings after, and the refusals. Holds nothing of a run, so the last few programs'
+    are kept and shared by runs."""
 
     source: str
     code: CodeType
     statements: Statements
+    refusals: tuple[GuardError, ...]
 
 
 def parse(source: str) -> ast.Module:
@@ -36,21 +38,32 @@ def parse(source: str) -> ast.Module:
 
 
 def check(source: str) -> ast.Module:
-    """Parses and validates a program; raises GuardError (GuardSyntaxError for bad syntax)."""
+    """Parses and validates a whole program: raises GuardSyntaxError for bad syntax, or the GuardError of its
+    first refused statement (load, which runs programs, refuses statements one by one instead)."""
     tree = parse(source)
-    allowlist.check(tree)
+    refused = allowlist.check(tree)
+    if refused:
+        raise min(refused.values(), key=lambda e: e.line or 0)
     return tree
 
 
 @functools.lru_cache(maxsize=32)
 def load(source: str) -> Program:
-    """Checks, reads, instruments and compiles a program (a refused program raises, and is not kept)."""
-    tree = check(source)
+    """Checks, reads, instruments and compiles a program. Raises only for what leaves nothing to run (bad
+    syntax, too long, nested too deeply), and then keeps nothing."""
+    tree = parse(source)
+    refused = allowlist.check(tree)
     statements = Statements(tree)  # before the instrumenter rewrites the tree
+    if refused:  # a refused statement is replaced: Python's own compile errors in it must still show
+        _compile(tree)
+    code = _compile(instrument(tree, refused))
+    return Program(source, code, statements, tuple(sorted(refused.values(), key=lambda e: e.line or 0)))
+
+
+def _compile(tree):
     try:
-        code = compile(instrument(tree), FILENAME, "exec", dont_inherit=True)
+        return compile(tree, FILENAME, "exec", dont_inherit=True)
     except SyntaxError as e:  # e.g. 'return' outside a function
         raise GuardSyntaxError(e.msg, e.lineno) from None
     except (RecursionError, MemoryError):
         raise GuardError("the program is too complex to compile") from None
-    return Program(source, code, statements)

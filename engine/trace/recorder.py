@@ -71,10 +71,12 @@ class Recorder:
 
     # --- names ------------------------------------------------------------------------------------
     def _name(self, text, obj, line, depth=0):
+        if text == "self" or text.startswith("self."):
+            return  # a module's own attributes, set in its methods: named after the module once it is bound
         if isinstance(obj, Tensor):
             self._set_name(self._node_tid(obj, line), text)
         elif isinstance(obj, Module):
-            for pname, p in obj.named_parameters():
+            for pname, p in _named_parameters(obj):
                 self._set_name(self._node_tid(p, line), f"{text}.{pname}")
         elif isinstance(obj, (list, tuple)) and len(obj) <= 64 and depth < 3:
             for i, x in enumerate(obj):
@@ -366,6 +368,22 @@ class Recorder:
 
     def on_error(self, kind, message, line):
         self._push({"kind": "error", "line": line, "type": kind, "message": message})
+
+
+def _named_parameters(module):
+    """module.named_parameters(), read from the modules' dicts: no method of a program's subclass runs (the
+    recorder names bindings after the program ended too)."""
+    seen, found, todo = set(), [], [("", module)]
+    while todo:
+        prefix, m = todo.pop()
+        d = m.__dict__
+        for name, p in d.get("_parameters", {}).items():
+            if isinstance(p, Tensor) and id(p) not in seen:
+                seen.add(id(p))
+                found.append((prefix + name, p))
+        todo.extend(reversed([(f"{prefix}{name}.", sub) for name, sub in d.get("_modules", {}).items()
+                              if isinstance(sub, Module)]))
+    return found
 
 
 _HIDDEN_WARNINGS = (DeprecationWarning, PendingDeprecationWarning, ImportWarning, ResourceWarning)

@@ -1,5 +1,6 @@
-"""The helpers an instrumented program calls (the `__g_*` hooks and the builtins it gets), bound to one
-budget: sizing before the C calls that can blow up, attribute checks, print, range, import.
+"""The helpers an instrumented program calls (the `_g_*` hooks and the builtins it gets), bound to one
+budget: sizing before the C calls that can blow up, attribute checks, format checks, print, range, import,
+and the program's classes (classes.Classes).
 
 No threads, signals or `resource`: the same code guards Pyodide. What it cannot stop is one C-level
 operation on data made huge through shared references (`str()` or `==` of lists nested through repeated
@@ -12,10 +13,13 @@ import builtins
 import functools
 import math
 import operator
+import string
 import sys
 from types import ModuleType
 
+from .allowlist import CALL_ONLY, attribute_refusal, call_only_refusal
 from .budget import Budget, budget_now
+from .classes import Classes, engine_bases
 from .errors import GuardError, program_line
 from .instrument import CHECKED
 from .module_views import SafeModule, default_modules, module_views, origin
@@ -29,13 +33,18 @@ from .sizing import (
     result_len,
 )
 
-SAFE_BUILTINS = """abs all any bin bool callable chr dict divmod enumerate filter float frozenset hex int
-    isinstance len list map max min next oct ord reversed round set sorted str tuple zip
+SAFE_BUILTINS = """abs all any bin bool callable chr dict divmod enumerate filter float frozenset hash hex id
+    int isinstance issubclass len list map max min next oct ord reversed round set slice sorted str tuple zip
+    property staticmethod classmethod super object NotImplemented
     ArithmeticError AssertionError AttributeError Exception ImportError IndexError KeyError LookupError
     NameError NotImplementedError OverflowError RuntimeError StopIteration TypeError ValueError
-    ZeroDivisionError""".split()
+    ZeroDivisionError""".split()  # super and object: only as the checker lets them be written
 
 _SAFE_BUILTINS = {name: getattr(builtins, name) for name in SAFE_BUILTINS}
+# The classes among them that type(x) gives as themselves (not super: super(type, obj) walks).
+_BUILTIN_TYPES = frozenset(v for v in _SAFE_BUILTINS.values() if isinstance(v, type)) - {super, object}
+_FORMATTER = string.Formatter()
+_TRACE = __name__.rpartition(".")[0] + "."  # the guard's own objects: never the program's to change
 
 _INPLACE = {"+": operator.iadd, "*": operator.imul, "**": operator.ipow, "<<": operator.ilshift, "%": operator.imod}
 _ARRAY_ALLOCATORS = frozenset(["repeat", "resize"])
@@ -51,7 +60,7 @@ def views(modules):
         math_view.update(prod=_prod, **{name: _int_function(getattr(math, name))
                                         for name in ("factorial", "comb", "perm")})
     shared = frozenset(id(v) for view in found.values() for v in (view, *vars(view).values()))
-    return found, frozenset(origins), shared
+    return found, frozenset(origins), shared, engine_bases(found)
 
 
 @functools.lru_cache(maxsize=1)
@@ -79,13 +88,6 @@ def _int_function(fn):
     return checked
 
 
-def _reraise():
-    """Starts every `except` block: a program may not catch the guard's own errors."""
-    error = sys.exc_info()[1]
-    if isinstance(error, GuardError):
-        raise error
-
-
 class Runtime:
     """The helpers an instrumented program calls, bound to one budget."""
 
@@ -93,21 +95,36 @@ class Runtime:
         self.budget, self.print_fn = budget, print_fn
         self.max_int_bits = budget.limits.max_int_bits
         self.checked = {"+": self.add, "*": self.mul, "**": self.power, "<<": self.lshift, "%": self.mod}
-        self.views, self.origins, self.shared = default_views() if modules is None else views(modules)
+        self.views, self.origins, self.shared, bases = default_views() if modules is None else views(modules)
+        self.classes = Classes(budget, self.origins, self.shared, bases, _BUILTIN_TYPES)
 
     def namespace(self):
-        hooks = {"__g_tick": self.budget.tick, "__g_enter": self.budget.enter, "__g_leave": self.budget.leave,
-                 "__g_call": self.call, "__g_inplace": self.inplace, "__g_attr": self.attr,
-                 "__g_settable": self.settable, "__g_method": self.method, "__g_shown": self.shown,
-                 "__g_reraise": _reraise, "__g_slice": slice}
+        hooks = {"_g_tick": self.budget.tick, "_g_enter": self.budget.enter, "_g_leave": self.budget.leave,
+                 "_g_call": self.call, "_g_inplace": self.inplace, "_g_attr": self.attr,
+                 "_g_settable": self.settable, "_g_method": self.method, "_g_shown": self.shown,
+                 "_g_reraise": self.reraise, "_g_refuse": self.refused, "_g_slice": slice}
         hooks.update({CHECKED[symbol]: helper for symbol, helper in self.checked.items()})
         names = dict(_SAFE_BUILTINS)
         names.update(print=self.print, range=self.range, sum=self.sum, pow=self.pow, round=self.round,
-                     repr=self.repr, __import__=self.import_)
+                     repr=self.repr, type=self.type_, iter=self.iter_, getattr=self.getattr_,
+                     hasattr=self.hasattr_, format=self.format_, __import__=self.import_,
+                     __build_class__=self.classes.build)
         return {"__builtins__": names, "__name__": "__main__", **hooks}
 
     def refuse(self, reason):
         raise GuardError(reason, program_line())
+
+    def refused(self, reason, line):
+        """A statement the checker refused, reached."""
+        raise GuardError(reason, line)
+
+    def reraise(self):
+        """Starts every `except` block: a program may not catch the guard's own errors, nor run code once its
+        budget is spent or closed (a generator closed after its program ended)."""
+        error = sys.exc_info()[1]
+        if isinstance(error, GuardError):
+            raise error
+        self.budget.check()
 
     def call(self, line, thunk):
         self.budget.enter(line)
@@ -165,6 +182,8 @@ class Runtime:
                     self.refuse(f"'%' format widths must be numbers up to {MAX_FORMAT_WIDTH:,}")
 
     def attr(self, value, name):
+        if name == "__class__":
+            return self.classes.visible(value)
         if isinstance(value, ModuleType):
             self.refuse(f"modules are not available to programs ({name!r})")
         if name in _ARRAY_ALLOCATORS:  # on the arrays that tensor.numpy() returns
@@ -174,21 +193,85 @@ class Runtime:
         return value
 
     def settable(self, obj):
+        if self.classes.owns(obj):
+            return obj
         if (isinstance(obj, (type, ModuleType, SafeModule)) or id(obj) in self.shared
-                or origin(obj) not in self.origins):
+                or origin(obj) not in self.origins or type(obj).__module__.startswith(_TRACE)):
             kind = "module" if isinstance(obj, (ModuleType, SafeModule)) else type(obj).__name__
             self.refuse(f"setting attributes of {kind} objects is not allowed")
         return obj
 
-    def method(self, obj, name, *args, **kwargs):
+    def method(self, obj, name, /, *args, **kwargs):
         if (obj is str or obj is bytes or obj is list) and args:  # str.join(sep, items)
             obj, args = args[0], args[1:]
+        if name == "format" and isinstance(obj, str):
+            self.check_format(obj)
+            self.shown((args, kwargs))
         if name in ("join", "extend") and isinstance(obj, (str, bytes, list)) and args:
             args = (list(args[0]), *args[1:])
         n = method_result_len(obj, name, args, kwargs)
         if n:
             self.budget.charge_elements(n)
         return self.attr(getattr(obj, name), name)(*args, **kwargs)
+
+    def check_format(self, text):
+        """`text.format(...)` reads only its arguments: no `{0.attr}` or `{0[key]}`, no `{:{width}}`."""
+        for _, field, spec, _ in _FORMATTER.parse(text):
+            if field and not (field.isdecimal() or field.isidentifier()):
+                self.refuse("format fields may only be numbers or names, as in '{0}' or '{loss}', not "
+                            f"look-ups ({'{' + field + '}'!r})")
+            if spec:
+                if "{" in spec:
+                    self.refuse("format specs cannot contain {fields}")
+                self.check_spec(spec)
+
+    def check_spec(self, spec):
+        if not format_width_ok(spec):
+            self.refuse(f"format widths over {MAX_FORMAT_WIDTH:,} are not allowed")
+
+    def format_(self, value, spec=""):
+        if isinstance(spec, str):
+            self.check_spec(spec)
+        return format(self.shown(value), spec)
+
+    def type_(self, *args, **kwargs):
+        if len(args) == 3:
+            self.refuse("type() with three arguments makes a class: write a class statement instead")
+        if len(args) != 1 or kwargs:
+            raise TypeError("type() takes 1 or 3 arguments")
+        return self.classes.visible(type(args[0]))
+
+    def check_attr_name(self, name):
+        if not isinstance(name, str):
+            raise TypeError(f"attribute name must be string, not '{type(name).__name__}'")
+        reason = attribute_refusal(name) or (call_only_refusal(name) if name in CALL_ONLY else None)
+        if reason:
+            self.refuse(reason)
+
+    def getattr_(self, obj, name, *default):
+        self.check_attr_name(name)
+        if len(default) > 1:
+            raise TypeError(f"getattr expected at most 3 arguments, got {2 + len(default)}")
+        try:
+            value = getattr(obj, name)
+        except AttributeError:
+            if default:
+                return default[0]
+            raise
+        return self.attr(value, name)
+
+    def hasattr_(self, obj, name):
+        self.check_attr_name(name)
+        try:
+            self.attr(getattr(obj, name), name)
+        except AttributeError:
+            return False
+        return True
+
+    def iter_(self, obj, *sentinel):
+        if sentinel:
+            self.refuse("iter(callable, sentinel) is not available: use a while loop")
+        return iter(obj)
 
     def shown(self, obj):
         """Before a value is turned into text: refuses it if the text would be longer than a run may print,
