@@ -7,7 +7,7 @@ import os
 import time
 from dataclasses import dataclass
 
-from .errors import BudgetExceeded, program_line
+from .errors import BudgetExceeded, GuardError, program_line
 
 try:
     _PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
@@ -32,7 +32,8 @@ _ACTIVE: contextvars.ContextVar[Budget | None] = contextvars.ContextVar("guard_b
 
 
 class Budget:
-    """What one run may still spend. Once exceeded or closed it stays so: every later tick raises again.
+    """What one run may still spend. Once exceeded, closed or stopped by a refusal it stays so: every later
+    tick raises again (a program cannot swallow the guard's errors with a `return` in a `finally`).
 
     `with budget:` makes it the budget that `charge_elements` charges, and raises its error at the end
     if the program swallowed it (a `return` in a `finally`).
@@ -107,11 +108,16 @@ class Budget:
             self.error = BudgetExceeded("the program has ended: its code cannot run any more")
 
     def exceed(self, reason: str, line: int | None = None):
-        self.error = BudgetExceeded(reason, program_line() if line is None else line)
-        raise self.error
+        self.stop(BudgetExceeded(reason, program_line() if line is None else line))
+
+    def stop(self, error: GuardError):
+        """Ends the run on a guard's error (a refusal, the budget exceeded): every later tick raises it again."""
+        if self.error is None:
+            self.error = error
+        raise error
 
     def _raise_again(self):
-        raise BudgetExceeded(self.error.reason, self.error.line)
+        raise type(self.error)(self.error.reason, self.error.line)
 
     def _check_memory(self, now, line):
         self._next_memory_check = now + 0.01
@@ -127,7 +133,7 @@ class Budget:
 
     def __exit__(self, exc_type, exc, tb):
         _ACTIVE.reset(self._token)
-        if self.error and not isinstance(exc, BudgetExceeded):
+        if self.error and not isinstance(exc, GuardError):
             self._raise_again()
         return False
 

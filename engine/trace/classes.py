@@ -89,7 +89,7 @@ class Classes:
         self.names = {}  # id(class) -> (class, its ClassName)
 
     def refuse(self, reason):
-        raise GuardError(reason, program_line())
+        self.budget.stop(GuardError(reason, program_line()))
 
     def build(self, func, name, *bases, **keywords):
         """`class name(*bases): body` (func runs the body): Python's __build_class__ after the checks."""

@@ -112,11 +112,11 @@ class Runtime:
         return {"__builtins__": names, "__name__": "__main__", **hooks}
 
     def refuse(self, reason):
-        raise GuardError(reason, program_line())
+        self.budget.stop(GuardError(reason, program_line()))
 
     def refused(self, reason, line):
         """A statement the checker refused, reached."""
-        raise GuardError(reason, line)
+        self.budget.stop(GuardError(reason, line))
 
     def reraise(self):
         """Starts every `except` block: a program may not catch the guard's own errors, nor run code once its

@@ -267,6 +267,10 @@ RUNAWAY = {
     "finally_return": ("def f():\n    try:\n        while True:\n            pass\n    finally:\n"
                        "        return 1\nf()\nprint('not reached')", B, 3, "ran longer than"),
     "catch_a_refusal": ("try:\n    import os\nexcept Exception:\n    print('caught')", E, 2, "('os')"),
+    "finally_return_refusal": ("def f():\n    try:\n        import os\n    finally:\n        return 1\nf()\n"
+                               "print('not reached')", E, 3, "('os')"),
+    "finally_return_runtime_refusal": ("def f():\n    try:\n        '{0.__class__}'.format(1)\n    finally:\n"
+                                       "        return 1\nf()\nprint('not reached')", E, 3, "not look-ups"),
     "busy_comprehensions": ("while 1:\n    x = [y for y in range(10)]", B, ANY, "ran longer than"),
     "endless_comprehension": ("a = [1]\nb = [a.append(x) for x in a]", B, 2, "ran longer than"),
     "endless_generator": ("def g():\n    while True:\n        yield 1\nx = list(g())", B, 2, "ran longer than"),
