@@ -18,6 +18,7 @@ the instrumenter turns it into a raise of the GuardError at that statement, when
 nothing to run (a syntax error, a program too long or nested too deeply) refuses the whole program.
 """
 from __future__ import annotations
+import __future__
 
 import ast
 import re
@@ -37,6 +38,8 @@ ENGINE_MODULES = {
     "torch.autograd": "engine.autograd",
 }
 ALLOWED_IMPORTS = frozenset([*ENGINE_MODULES, "math"])
+# `from __future__ import print_function` (older tutorials start so): directives to the compiler, no module.
+FUTURE_FEATURES = frozenset(__future__.all_feature_names)
 
 # Refused by name unless the program binds the name itself (`input = torch.randn(3)`); none of them is
 # among the builtins a program gets (but `object`, which only a class's bases may name).
@@ -367,6 +370,12 @@ class _Checker(ast.NodeVisitor):
             self.check_name(alias.asname or alias.name.partition(".")[0])
 
     def visit_ImportFrom(self, node):
+        if node.module == "__future__" and not node.level:
+            for alias in node.names:
+                if alias.name not in FUTURE_FEATURES:
+                    self.refuse(f"{alias.name!r} is not a __future__ feature")
+                self.check_name(alias.asname or alias.name)
+            return
         if node.level or node.module not in ALLOWED_IMPORTS:
             module = "." * node.level + (node.module or "")
             self.refuse(f"imports other than torch and math are not allowed ({module!r})")

@@ -8,6 +8,7 @@ references, `zip(*many)`, numpy broadcasting on `tensor.numpy()` arrays): on a s
 in a worker process with a hard timeout and memory limit.
 """
 from __future__ import annotations
+import __future__
 
 import builtins
 import functools
@@ -44,6 +45,7 @@ _SAFE_BUILTINS = {name: getattr(builtins, name) for name in SAFE_BUILTINS}
 # The classes among them that type(x) gives as themselves (not super: super(type, obj) walks).
 _BUILTIN_TYPES = frozenset(v for v in _SAFE_BUILTINS.values() if isinstance(v, type)) - {super, object}
 _FORMATTER = string.Formatter()
+_FUTURE = SafeModule("__future__", {name: getattr(__future__, name) for name in __future__.all_feature_names})
 _TRACE = __name__.rpartition(".")[0] + "."  # the guard's own objects: never the program's to change
 
 _INPLACE = {"+": operator.iadd, "*": operator.imul, "**": operator.ipow, "<<": operator.ilshift, "%": operator.imod}
@@ -329,6 +331,8 @@ class Runtime:
         return self.power(base, exp) if mod is None else pow(base, exp, mod)
 
     def import_(self, name, globals=None, locals=None, fromlist=(), level=0):
+        if name == "__future__" and not level:
+            return _FUTURE
         view = self.views.get(name)
         top = self.views.get(name.partition(".")[0])
         if view is None or top is None or level:

@@ -252,6 +252,12 @@ def test_learner_language_runs_as_in_plain_python(name):
     assert run(source, limits=Limits(max_seconds=5)) == run_plain(source, FAKE)
 
 
+def test_future_imports_are_directives_to_the_compiler():
+    source = ("from __future__ import annotations, print_function, division\n"
+              "def f(x: not_defined) -> int:\n    return x / 2\nprint(f(1), f.__name__, annotations.optional)\n")
+    assert run(source) == "0.5 f (3, 7, 0, 'beta', 1)\n"
+
+
 # --- on the engine: the same output as real PyTorch -----------------------------------------------------
 
 WITH_TORCH = {
