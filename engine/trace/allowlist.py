@@ -299,6 +299,8 @@ class _Checker(ast.NodeVisitor):
             self.scopes.pop()
 
     def visit_Lambda(self, node):
+        if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(node.body)):
+            self.refuse("a generator is a def with yield, not a lambda")  # (its code could not tick)
         self.visit(node.args)
         self.scopes.append(_Scope("def", "<lambda>"))
         try:

@@ -42,7 +42,8 @@ class Budget:
     def __init__(self, limits: Limits = Limits()):
         self.limits = limits
         self.steps = self.depth = self.elements = self.output = self.events = 0
-        self.error: BudgetExceeded | None = None
+        self.error: GuardError | None = None
+        self.closed = False
         self.started = time.perf_counter()
         self.deadline = self.started + limits.max_seconds
         self._memory_base = memory_mb() if limits.max_memory_mb is not None else None
@@ -104,6 +105,7 @@ class Budget:
     def close(self) -> None:
         """The run is over: from now on every tick and charge raises, so no code of the program runs any more
         (a method the engine or the recorder calls, a generator closed when it is collected)."""
+        self.closed = True
         if self.error is None:
             self.error = BudgetExceeded("the program has ended: its code cannot run any more")
 

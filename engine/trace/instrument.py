@@ -7,7 +7,8 @@ up in one C call (`*`, `+`, `**`, `<<`, `%` on sequences and ints, `str.join`, `
 ...) and `str.format` go through helpers that size or check them first; attribute reads go through a helper
 that refuses modules and shows classes as runtime.visible_class does, attribute writes through one that
 refuses classes, modules, functions and the engine's own objects; every `except` block starts by re-raising
-the guard's own errors; each statement the checker refused becomes a raise of its GuardError.
+the guard's own errors; a `with` block's exit is skipped once the run is over; each statement the checker
+refused becomes a raise of its GuardError.
 """
 from __future__ import annotations
 
@@ -198,6 +199,12 @@ class _Instrument(ast.NodeTransformer):
         return node
 
     visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_ListComp
+
+    def visit_With(self, node):
+        self.generic_visit(node)
+        for item in node.items:  # a generator closed after its run must not undo what the runner restored
+            item.context_expr = _located(_call("_g_context", item.context_expr), item.context_expr)
+        return node
 
     def visit_Try(self, node):
         self.generic_visit(node)

@@ -90,6 +90,21 @@ def _int_function(fn):
     return checked
 
 
+class _Context:
+    __slots__ = ("manager", "budget")
+
+    def __init__(self, manager, budget):
+        self.manager, self.budget = manager, budget
+
+    def __enter__(self):
+        return type(self.manager).__enter__(self.manager)
+
+    def __exit__(self, *exc):
+        if self.budget.closed:
+            return False
+        return type(self.manager).__exit__(self.manager, *exc)
+
+
 class Runtime:
     """The helpers an instrumented program calls, bound to one budget."""
 
@@ -104,7 +119,8 @@ class Runtime:
         hooks = {"_g_tick": self.budget.tick, "_g_enter": self.budget.enter, "_g_leave": self.budget.leave,
                  "_g_call": self.call, "_g_inplace": self.inplace, "_g_attr": self.attr,
                  "_g_settable": self.settable, "_g_method": self.method, "_g_shown": self.shown,
-                 "_g_reraise": self.reraise, "_g_refuse": self.refused, "_g_slice": slice}
+                 "_g_reraise": self.reraise, "_g_refuse": self.refused, "_g_context": self.context,
+                 "_g_slice": slice}
         hooks.update({CHECKED[symbol]: helper for symbol, helper in self.checked.items()})
         names = dict(_SAFE_BUILTINS)
         names.update(print=self.print, range=self.range, sum=self.sum, pow=self.pow, round=self.round,
@@ -115,6 +131,11 @@ class Runtime:
 
     def refuse(self, reason):
         self.budget.stop(GuardError(reason, program_line()))
+
+    def context(self, manager):
+        """`with manager:` whose exit is skipped once the run is over: a generator suspended in a
+        `with torch.enable_grad():` and collected later must not set the grad mode of later runs."""
+        return _Context(manager, self.budget)
 
     def refused(self, reason, line):
         """A statement the checker refused, reached."""

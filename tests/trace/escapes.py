@@ -18,6 +18,7 @@ WALKS = {
     "generator_frame": ("g = (x for x in [])\ng.gi_frame.f_back.f_globals", E, 2, "is not allowed"),
     "generator_code": ("g = (x for x in [1])\ng.gi_code", E, 2, "'gi_code'"),
     "generator_function_frame": ("def g():\n    yield 1\nx = g()\nnext(x)\nx.gi_frame", E, 5, "'gi_frame'"),
+    "lambda_generator": ("g = lambda: (yield)\nx = g()", E, 1, "not a lambda"),
     "generator_yieldfrom": ("def g():\n    yield from [1]\nx = g()\nx.gi_yieldfrom", E, 4, "'gi_yieldfrom'"),
     "frame_attribute": ("def f():\n    pass\nf.f_back", E, 3, "'f_back'"),
     "sys_getframe": ("import sys\nsys._getframe()", E, 1, "('sys')"),

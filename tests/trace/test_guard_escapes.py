@@ -103,6 +103,21 @@ def test_no_function_method_or_generator_of_a_program_runs_after_its_run():
     assert printed == []  # neither the finally block nor the bare except ran
 
 
+def test_a_generator_collected_after_its_run_changes_no_engine_state():
+    """A generator suspended inside `with torch.enable_grad():`, kept alive by a reference cycle, is closed
+    when the garbage collector finds it, after its run: its `with` block's exit must not set the grad mode
+    that the runner restored (every later program would run without grad)."""
+    import engine
+
+    source = ("import torch\ntorch.set_grad_enabled(False)\ndef g():\n    with torch.enable_grad():\n"
+              "        yield 1\nclass Holder:\n    pass\nh = Holder()\nh.me = h\nh.gen = g()\nnext(h.gen)\n")
+    assert trace(source).error is None
+    gc.collect()
+    assert engine.is_grad_enabled()
+    later = trace("import torch\nx = torch.ones(1, requires_grad=True)\nprint((x * 2).requires_grad)\n")
+    assert later.output == "True\n"
+
+
 def test_a_finished_budget_refuses_every_tick():
     budget = guard.Budget()
     budget.close()
