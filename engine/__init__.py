@@ -32,7 +32,17 @@ from .factories import (  # noqa: F401
     zeros_like,
 )
 from .functions import detach, is_floating_point, is_tensor, numel, where  # noqa: F401
-from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
+from .grad_mode import (  # noqa: F401
+    enable_grad,
+    inference_mode,
+    is_anomaly_check_nan_enabled,
+    is_anomaly_enabled,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_anomaly_enabled,
+    set_grad_enabled,
+)
 from .tensor import Size, Tensor  # noqa: F401
 
 globals().update(methods.FUNCTIONS)
@@ -43,7 +53,3 @@ __version__ = "2.13.0"
 # Like PyTorch, the engine makes inf and nan silently (1/0, inf - inf, 0 * inf): numpy's floating-point
 # warnings would be noise no PyTorch user sees. This sets numpy's error state for the importing thread.
 _np.seterr(all="ignore")
-
-
-def inference_mode(mode=True):
-    return no_grad() if mode else enable_grad()

@@ -1,18 +1,23 @@
 """The backward pass as a generator of node steps, in PyTorch's execution order.
 
 A node runs once every grad for it has arrived; among ready nodes the one created last runs first
-(AccumulateGrad nodes count as newest, so a leaf's grad is written as soon as it is complete).
+(AccumulateGrad nodes count as newest, so a leaf's grad is written as soon as it is complete). A node with
+several outputs (a custom Function's) gets a tuple of grads, one per output (None where none arrived).
 `Tensor.backward()` and `autograd.grad()` drain this generator; the explorer's tracer watches the same
 steps, so there is one backward pass, not two.
 """
 import heapq
+import itertools
+
+import numpy as np
 
 from . import grad_mode, observe
 from .graph import AccumulateGrad
 
 
 class NodeStep:
-    """What one node did: the grad that arrived (fan-in summed) and what it sent along next_functions."""
+    """What one node did: the grad that arrived (fan-in summed; a tuple for a node with several outputs) and
+    what it sent along next_functions."""
 
     __slots__ = ("node", "grad_in", "grads_out", "captured")
 
@@ -69,27 +74,61 @@ def _needed(nodes, targets):
     return needed
 
 
-def steps(roots, seeds, *, retain_graph=False, create_graph=False, targets=None, capture_only=False):
-    """Run the backward pass from `roots` (nodes) seeded with `seeds`, yielding a NodeStep per node.
+_tasks = []  # the backward passes running now, innermost last: [task id, nodes it runs (None: every reachable one)]
+_task_ids = itertools.count()
+
+
+def current_graph_task_id():
+    """The id of the backward pass running now (-1 outside one), as torch._C._current_graph_task_id."""
+    return _tasks[-1][0] if _tasks else -1
+
+
+def will_engine_execute_node(node):
+    """Whether the backward pass running now runs `node` (torch._C._will_engine_execute_node)."""
+    if not _tasks:
+        raise RuntimeError("_will_engine_execute_node should only be called during the backward pass")
+    _, reachable, needed = _tasks[-1]
+    return node in reachable and (needed is None or node in needed)
+
+
+def _add(buffers, fn, nr, g):
+    """Adds grad g for output nr of node fn to what has arrived there."""
+    if fn._n_outputs == 1:
+        prev = buffers.get(fn)
+        buffers[fn] = g if prev is None else prev + g
+    else:
+        slots = buffers.get(fn)
+        if slots is None:
+            slots = buffers[fn] = [None] * fn._n_outputs
+        slots[nr] = g if slots[nr] is None else slots[nr] + g
+
+
+def steps(edges, seeds, *, retain_graph=False, create_graph=False, targets=None, capture_only=False):
+    """Run the backward pass from the root `edges` ((node, output number) pairs) seeded with `seeds`, yielding
+    a NodeStep per node.
 
     targets: nodes whose incoming grad is wanted (autograd.grad's inputs, backward's inputs=); with
     capture_only the grads are captured (step.captured) instead of accumulated into .grad.
     """
+    roots = [node for node, _ in edges]
     deps, reachable = _dependencies(roots)
     needed = _needed(reachable, targets) if targets is not None else None
     buffers = {}
     ready = []
-    for node, seed in zip(roots, seeds):
-        buffers[node] = buffers[node] + seed if node in buffers else seed
+    for (node, nr), seed in zip(edges, seeds):
+        _add(buffers, node, nr, seed)
     for node in dict.fromkeys(roots):
         if deps.get(node, 0) == 0:
             heapq.heappush(ready, _Ready(node))
     prev_mode = grad_mode.is_grad_enabled()
+    _tasks.append((next(_task_ids), reachable, needed))
     try:
         while ready:
             node = heapq.heappop(ready).node
             grad_mode._set(create_graph)
             grad = buffers.pop(node, None)
+            if node._n_outputs != 1:
+                grad = tuple(grad) if grad is not None else (None,) * node._n_outputs
             is_target = targets is not None and node in targets
             if needed is not None:
                 run = any(fn in needed for fn, _ in node.next_functions if fn is not None)
@@ -104,20 +143,18 @@ def steps(roots, seeds, *, retain_graph=False, create_graph=False, targets=None,
             grad = _node_pre_hooks(node, _tensor_hooks(node, grad))
             grad_mode._state["formula"] = create_graph
             try:
-                out = node.apply(grad)
+                out = node._apply(grad)
             finally:
                 grad_mode._state["formula"] = False
             if node._hooks:
-                for hook in tuple(node._hooks):
-                    r = hook(out, (grad,))
-                    if r is not None:
-                        out = tuple(r)
-            for (fn, _), g in zip(node.next_functions, out):
+                out = _node_hooks(node, out, grad)
+            if grad_mode._state["anomaly"] and grad_mode._state["anomaly_nan"]:
+                _check_nan(node, out)
+            for (fn, nr), g in zip(node.next_functions, out):
                 if fn is None:
                     continue
                 if g is not None:
-                    prev = buffers.get(fn)
-                    buffers[fn] = g if prev is None else prev + g
+                    _add(buffers, fn, nr, g)
                 deps[fn] -= 1
                 if deps[fn] == 0:
                     heapq.heappush(ready, _Ready(fn))
@@ -127,6 +164,7 @@ def steps(roots, seeds, *, retain_graph=False, create_graph=False, targets=None,
                 node.release()
     finally:
         grad_mode._set(prev_mode)
+        _tasks.pop()
 
 
 class _Ready:
@@ -144,29 +182,86 @@ class _Ready:
 
 
 def _tensor_hooks(node, grad):
-    """Hooks registered with Tensor.register_hook, then retain_grad's, which always runs last."""
+    """Hooks registered with Tensor.register_hook ((output number, hook) pairs), then retain_grad's, which
+    always runs last."""
+    if node._n_outputs != 1:
+        grads = list(grad)
+        for nr, hook in tuple(node._tensor_hooks or ()):
+            if grads[nr] is not None:
+                r = hook(grads[nr])
+                if r is not None:
+                    grads[nr] = r
+        for t in node._retain_hooks or ():
+            if t.grad_fn is node and grads[t._output_nr] is not None:
+                _retain(t, grads[t._output_nr])
+        return tuple(grads)
     if grad is None:
         return grad
     if node._tensor_hooks:
-        for hook in tuple(node._tensor_hooks):
+        for _, hook in tuple(node._tensor_hooks):
             r = hook(grad)
             if r is not None:
                 grad = r
     if node._retain_hooks:
         for t in node._retain_hooks:
-            if t.grad_fn is not node:
-                continue
-            t._grad = grad.clone() if t._grad is None else t._grad + grad
-            t._grad._grad_of = t
-            if observe._observers:
-                observe.emit("on_grad", t, None, grad)
+            if t.grad_fn is node:
+                _retain(t, grad)
     return grad
+
+
+def _retain(t, grad):
+    t._grad = grad.clone() if t._grad is None else t._grad + grad
+    t._grad._grad_of = t
+    if observe._observers:
+        observe.emit("on_grad", t, None, grad)
 
 
 def _node_pre_hooks(node, grad):
+    """grad_fn.register_prehook's hooks: hook(grad_outputs) -> None or new grad_outputs."""
     if node._pre_hooks:
+        single = node._n_outputs == 1
+        grads = (grad,) if single else grad
         for hook in tuple(node._pre_hooks):
-            r = hook((grad,))
+            r = hook(grads)
             if r is not None:
-                grad = r[0]
+                grads = _checked(hook, grads, r, replace_none=True)
+        grad = grads[0] if single else grads
     return grad
+
+
+def _node_hooks(node, out, grad):
+    """grad_fn.register_hook's hooks: hook(grad_inputs, grad_outputs) -> None or new grad_inputs."""
+    grads = (grad,) if node._n_outputs == 1 else grad
+    for hook in tuple(node._hooks):
+        r = hook(out, grads)
+        if r is not None:
+            out = _checked(hook, out, r, replace_none=False)
+    return out
+
+
+def _checked(hook, old, new, replace_none):
+    """A hook's replacement for a tuple of grads, checked as PyTorch checks it."""
+    name = getattr(hook, "__name__", type(hook).__name__)
+    if not isinstance(new, tuple):
+        raise TypeError(f"expected tuple, but hook returned '{type(new).__name__}'")
+    if len(new) != len(old):
+        raise RuntimeError(f"hook '{name}' has returned an incorrect number of values (got {len(new)}, but "
+                           f"expected {len(old)})")
+    for a, b in zip(old, new):
+        if a is None:
+            if b is not None and not replace_none:
+                raise RuntimeError("can't replace a None gradient with a non-None value")
+        elif b is not None:
+            if b.dtype is not a.dtype:
+                raise RuntimeError(f"hook '{name}' has changed the type of value (was torch.{a.dtype.type_name}"
+                                   f"Tensor got torch.{b.dtype.type_name}Tensor)")
+            if b.shape != a.shape:
+                raise RuntimeError(f"hook '{name}' has changed the size of value")
+    return new
+
+
+def _check_nan(node, out):
+    """set_detect_anomaly(True): a node that sends nan stops the backward pass."""
+    for i, g in enumerate(out):
+        if g is not None and np.isnan(g._data).any():
+            raise RuntimeError(f"Function '{type(node).__name__}' returned nan values in its {i}th output.")

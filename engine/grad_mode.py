@@ -1,15 +1,23 @@
-"""Grad modes: no_grad, enable_grad, set_grad_enabled, is_grad_enabled."""
+"""Grad modes: no_grad, enable_grad, set_grad_enabled, is_grad_enabled, inference_mode; anomaly detection."""
 import functools
 
-_state = {"enabled": True, "formula": False}  # formula: running a node's derivative with create_graph
+# grad: the grad mode a program sets; inference: inside inference_mode; enabled: whether ops record a graph
+# (grad mode on and not in inference mode); formula: running a node's derivative with create_graph;
+# anomaly, anomaly_nan: torch.autograd.set_detect_anomaly(mode, check_nan).
+_state = {"enabled": True, "grad": True, "inference": False, "formula": False, "anomaly": False, "anomaly_nan": True}
 
 
 def is_grad_enabled():
-    return _state["enabled"]
+    return _state["grad"]
+
+
+def is_inference_mode_enabled():
+    return _state["inference"]
 
 
 def _set(mode):
-    _state["enabled"] = bool(mode)
+    _state["grad"] = bool(mode)
+    _state["enabled"] = bool(mode) and not _state["inference"]
 
 
 class _GradMode:
@@ -18,7 +26,7 @@ class _GradMode:
     _mode = True
 
     def __enter__(self):
-        self._prev = _state["enabled"]
+        self._prev = _state["grad"]
         _set(self._mode)
 
     def __exit__(self, *exc):
@@ -34,7 +42,7 @@ class _GradMode:
         return wrapper
 
     def __repr__(self):
-        return f"<torch.autograd.grad_mode.{type(self).__name__} object>"
+        return f"<torch.autograd.grad_mode.{type(self).__name__} object at {id(self):#x}>"
 
 
 class no_grad(_GradMode):
@@ -48,7 +56,7 @@ class enable_grad(_GradMode):
 class set_grad_enabled(_GradMode):
     def __init__(self, mode):
         self._mode = bool(mode)
-        self._prev = _state["enabled"]
+        self._prev = _state["grad"]
         _set(mode)
 
     def __enter__(self):
@@ -64,3 +72,52 @@ class set_grad_enabled(_GradMode):
                 return fn(*args, **kwargs)
 
         return wrapper
+
+    def __repr__(self):
+        return f"torch.autograd.grad_mode.set_grad_enabled(mode={self._mode})"
+
+
+class inference_mode(_GradMode):
+    """No graph is recorded, whatever the grad mode; tensors made inside are inference tensors (no version
+    counter, not to be saved for backward or changed in place outside)."""
+
+    def __new__(cls, mode=True):
+        if callable(mode) and not isinstance(mode, bool):  # @torch.inference_mode without parentheses
+            return cls()(mode)
+        return super().__new__(cls)
+
+    def __init__(self, mode=True):
+        self._mode = bool(mode)
+
+    def __enter__(self):
+        self._prev = (_state["grad"], _state["inference"])
+        _state["inference"] = self._mode
+        _set(not self._mode)
+
+    def __exit__(self, *exc):
+        grad, _state["inference"] = self._prev
+        _set(grad)
+        return False
+
+    def __call__(self, fn):
+        mode = self._mode
+
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with inference_mode(mode):
+                return fn(*args, **kwargs)
+
+        return wrapper
+
+
+def is_anomaly_enabled():
+    return _state["anomaly"]
+
+
+def is_anomaly_check_nan_enabled():
+    return _state["anomaly_nan"]
+
+
+def set_anomaly_enabled(enabled, check_nan=True):
+    _state["anomaly"] = bool(enabled)
+    _state["anomaly_nan"] = bool(check_nan)

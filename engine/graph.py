@@ -2,35 +2,124 @@
 between them."""
 import itertools
 
-from . import messages, observe
+from . import grad_mode, messages, observe
 from .ops import OPS, region_grad
+
+_MODE = grad_mode._state
+_set_grad = grad_mode._set
 
 _sequence = itertools.count()
 
 
+_hooks_stack = []  # saved_tensors_hooks: (pack, unpack) pairs, innermost last; a str disables them (its error)
+_handle_ids = itertools.count()
+
+
 class SavedTensor:
-    """A tensor a node keeps for its backward, with the version it had when saved."""
+    """What a node keeps of a tensor for its backward (torch._C._autograd.SavedTensor), with the version it had;
+    torch/csrc/autograd/saved_variable.cpp is the model.
 
-    __slots__ = ("tensor", "version", "producer")
+    Unpacked, an input is the input itself; an output (`producer` is its node) a new tensor of the same data
+    whose grad_fn is that node; with pack/unpack hooks, what unpack returns, made a new tensor with the saved
+    tensor's place in the graph. `tensor` stays for the explorer, which shows which tensor was saved."""
 
-    def __init__(self, tensor, producer):
+    __slots__ = ("tensor", "version", "producer", "original", "freed", "packed", "unpack_hook", "meta",
+                 "__weakref__")
+
+    def __init__(self, tensor, producer, hooks=True):
         self.tensor = tensor
-        self.version = tensor._version
         self.producer = producer  # a saved output names its own node when the version check fails
+        self.freed = False
+        self.unpack_hook = None
+        if tensor is None:
+            return
+        if tensor._inference:
+            raise RuntimeError(messages.INFERENCE_SAVED)
+        self.version = tensor._vbox[0]
+        self.original = producer is None  # PyTorch keeps inputs (and leaves) as they are
+        if hooks and _hooks_stack:
+            top = _hooks_stack[-1]
+            if isinstance(top, str):
+                raise RuntimeError(top)
+            self.original = False
+            self._pack(*top, tensor)
+
+    def _pack(self, pack, unpack, arg):
+        """Keep what pack(arg) returns (under no_grad), and the tensor's place in the graph to unpack it to."""
+        t = self.tensor
+        leaf = t.grad_fn is None and self.producer is None
+        self.meta = (None if leaf or self.producer is not None else t.grad_fn,
+                     t._output_nr, leaf and t._requires_grad, t._accumulate_grad() if leaf and t._requires_grad
+                     else None)
+        prev = _MODE["grad"]
+        _set_grad(False)
+        try:
+            self.packed = pack(arg)
+        finally:
+            _set_grad(prev)
+        if t._vbox[0] != self.version:
+            raise RuntimeError(messages.PACK_HOOK_INPLACE)
+        self.unpack_hook = unpack
+
+    def register_hooks(self, pack_hook, unpack_hook):
+        if self.unpack_hook is not None:
+            raise RuntimeError(messages.HOOKS_ALREADY_SET)
+        if self.freed:
+            raise RuntimeError(messages.REGISTER_HOOKS_FREED)
+        if self.tensor is None:
+            raise RuntimeError("Calling register_hooks on a saved tensor with value None is forbidden")
+        self.original = False
+        self._pack(pack_hook, unpack_hook, self.tensor.detach())
 
     def unpack(self):
         t = self.tensor
-        if t._version != self.version:
+        if t is None:
+            return None
+        if self.unpack_hook is not None:
+            data = self.unpack_hook(self.packed)
+            if not hasattr(data, "_vbox"):
+                raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got result of "
+                                f"type {type(data).__name__}")
+            fn, nr, requires_grad, acc = self.meta
+            if fn is None and self.producer is not None:
+                fn = self.producer
+            if fn is None and not requires_grad and not data.requires_grad:
+                return data
+            return _alias(data, fn, nr, requires_grad, acc)
+        fn = t.grad_fn if self.original else self.producer
+        if t._vbox[0] != self.version:
             producer = ""
-            fn = self.producer if self.producer is not None else t.grad_fn
             if fn is not None:
-                producer = f", which is output 0 of {_short_name(fn)},"
-            raise RuntimeError(
-                messages.MODIFIED_SAVED.format(
-                    desc=t._type_desc(), producer=producer, version=t._version, expected=self.version
-                )
-            )
-        return t
+                nr = 0 if self.original else t._output_nr
+                producer = f", which is output {nr} of {_short_name(fn)},"
+            text = messages.MODIFIED_SAVED if not _MODE["anomaly"] else messages.MODIFIED_SAVED_ANOMALY
+            raise RuntimeError(text.format(desc=t._type_desc(), producer=producer, version=t._vbox[0],
+                                           expected=self.version))
+        if self.original:
+            return t
+        return _alias(t, fn, t._output_nr, False, None)
+
+    def __repr__(self):
+        return f"<torch._C._autograd.SavedTensor object at {id(self):#x}>"
+
+
+def _freed_saved_tensor():
+    s = SavedTensor(None, None)
+    s.freed = True
+    return s
+
+
+def _alias(t, fn, nr, requires_grad, acc):
+    """A new tensor of t's data (sharing its version counter) that sends its grad along (fn, nr), or to the leaf
+    whose AccumulateGrad is acc."""
+    new = t.detach()
+    if fn is not None:
+        new.grad_fn = fn
+        new._output_nr = nr
+    elif requires_grad:
+        new._requires_grad = True
+        new._acc = acc
+    return new
 
 
 def _short_name(node):
@@ -48,6 +137,7 @@ class Node:
         "next_functions", "_op", "attrs", "_saved", "_seq", "_pre_hooks", "_tensor_hooks", "_retain_hooks", "_hooks",
         "_freed", "_shapes", "_dtypes", "_need", "_out_shape", "_out_dtype", "__weakref__", "metadata",
     )
+    _n_outputs = 1  # how many tensors this node is the grad_fn of (a custom Function's node may have several)
 
     def __init__(self, op, next_functions, attrs, shapes, out_shape, out_dtype):
         self._op = op
@@ -77,21 +167,34 @@ class Node:
         return self._saved[key].unpack()
 
     def __getattr__(self, name):
-        if name.startswith("_saved_"):
-            key = name[len("_saved_"):]
-            if key in self._saved or self._freed:
-                return self[key]
-            if key in self.attrs:
-                return self.attrs[key]
-            if key.endswith("_sym_sizes") and self._shapes:
-                return tuple(self._shapes[0])
+        """grad_fn._saved_<name> and _raw_saved_<name>, named as PyTorch names them (see saved_attributes)."""
+        if name.startswith(("_saved_", "_raw_saved_")):
+            raw = name.startswith("_raw")
+            key = name[len("_raw_saved_" if raw else "_saved_"):]
+            kind = saved_attributes(self).get(key)
+            if kind == "tensor":
+                saved = self._saved.get(key)
+                if raw:
+                    if saved is None:
+                        freed = self._freed and key in self._freed
+                        return _freed_saved_tensor() if freed else SavedTensor(None, None)
+                    return saved
+                if saved is not None or self._freed and key in self._freed:
+                    return self[key]
+                return None
+            if kind is not None and not raw:
+                return kind(self)
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
-    @property
-    def saved_tensors(self):
-        return {k: v.tensor for k, v in self._saved.items()}
+    def __dir__(self):
+        names = saved_attributes(self)
+        extra = [f"_saved_{k}" for k in names] + [f"_raw_saved_{k}" for k, v in names.items() if v == "tensor"]
+        return sorted(set(object.__dir__(self)) | set(extra))
 
-    def apply(self, grad):
+    def _sequence_nr(self):
+        return 2**64 - 1 if self._seq == float("inf") else self._seq
+
+    def _apply(self, grad):
         """The grads this node sends along next_functions, given the grad of its output."""
         op = self._op
         out = []
@@ -117,7 +220,7 @@ class Node:
 
     def release(self):
         if self._saved and not self._freed:
-            self._freed = True
+            self._freed = tuple(self._saved)  # the names freed: reading one now raises
             self._saved = {}
             if observe._observers:
                 observe.emit("on_free", self)
@@ -129,11 +232,12 @@ class Node:
         self._pre_hooks.append(fn)
         return Handle(self._pre_hooks, fn)
 
-    def _register_tensor_hook(self, fn):
+    def _register_tensor_hook(self, fn, output_nr=0):
         if self._tensor_hooks is None:
             self._tensor_hooks = []
-        self._tensor_hooks.append(fn)
-        return Handle(self._tensor_hooks, fn)
+        entry = (output_nr, fn)
+        self._tensor_hooks.append(entry)
+        return Handle(self._tensor_hooks, entry)
 
     def register_hook(self, fn):
         """fn(grad_inputs, grad_outputs) -> None or new grad_inputs, after the node ran."""
@@ -157,7 +261,7 @@ class AccumulateGrad(Node):
         self.variable = variable
         self._post_accumulate = None
 
-    def apply(self, grad):
+    def _apply(self, grad):
         if grad is not None:
             self.variable._accumulate(grad)
             for hook in tuple(self._post_accumulate or ()):
@@ -169,17 +273,27 @@ class AccumulateGrad(Node):
 
 
 class Handle:
-    """What register_hook returns: .remove() unregisters the hook."""
+    """What register_hook returns (torch.utils.hooks.RemovableHandle): .remove() unregisters the hook."""
 
-    __slots__ = ("_list", "_fn")
+    __slots__ = ("_list", "_fn", "id")
 
     def __init__(self, lst, fn):
         self._list = lst
         self._fn = fn
+        self.id = next(_handle_ids)
 
     def remove(self):
         if self._fn in self._list:
             self._list.remove(self._fn)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+    def __repr__(self):
+        return f"<torch.utils.hooks.RemovableHandle object at {id(self):#x}>"
 
 
 _node_classes = {}
@@ -207,12 +321,12 @@ class CopySlices(Node):
         self._saved = inner._saved
         self._need = (base_edge[0] is not None,) + inner._need[1:]
 
-    def apply(self, grad):
+    def _apply(self, grad):
         return region_grad(self, grad)
 
     def release(self):
         if self._saved:
-            self._inner._freed = True
+            self._inner._freed = tuple(self._saved)
             self._inner._saved = {}
         Node.release(self)
 
@@ -225,8 +339,9 @@ _node_classes["CopySlices"] = CopySlices
 
 def edge(t):
     """The (node, input number) a grad for tensor t goes to: its grad_fn, its AccumulateGrad, or nowhere."""
-    if t.grad_fn is not None:
-        return (t.grad_fn, 0)
+    fn = t.grad_fn
+    if fn is not None:
+        return (fn, t._output_nr)
     if t._requires_grad:
         return (t._accumulate_grad(), 0)
     return (None, 0)
@@ -236,3 +351,24 @@ def as_strided(view, base_edge):
     """The grad_fn PyTorch gives a view whose base was written in place: the view's region of the base."""
     return node_class("AsStridedBackward0")(
         OPS["as_strided"], (base_edge,), {"region": view._view_fn}, (view._base.shape,), view.shape, view.dtype)
+
+
+def saved_attributes(node):
+    """What `grad_fn._saved_<name>` reads for each name: "tensor" for a saved tensor (None when this node did not
+    need it), else a function of the node giving the saved value."""
+    op = node._op
+    if op is None or isinstance(node, CopySlices):
+        return {}
+    names = op.saved_cache.get("attributes")
+    if names is None:
+        names = {}
+        for group in op.saves.values():
+            for name in group:
+                names[name] = "tensor"
+        op.saved_cache["attributes"] = names
+    extra = {k: _attr_getter(k) for k in node.attrs if k not in names}
+    return {**names, **extra} if extra else names
+
+
+def _attr_getter(key):
+    return lambda node: node.attrs[key]

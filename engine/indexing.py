@@ -122,7 +122,7 @@ def setitem(t, key, value):
     _check_inplace_view(t)
     t._data[np_key] = src._data
     t._bump()
-    if grad_mode.is_grad_enabled() and (src.requires_grad or t.requires_grad):
+    if grad_mode._state["enabled"] and (src.requires_grad or t.requires_grad):
         _record_setitem(t, np_key, src, advanced)
     if observe._observers:
         observe.emit("on_inplace", t, OPS["copy"], (t, value), {"key": np_key})
@@ -158,7 +158,7 @@ def _check_fits(src, target, advanced):
 
 def _check_inplace_view(t):
     """t[key] = v writes through a view of t: a leaf that requires grad gets the view message."""
-    if grad_mode.is_grad_enabled():
+    if grad_mode._state["enabled"]:
         base = t._base if t._base is not None else t
         if base.grad_fn is None and base._requires_grad:
             raise RuntimeError(messages.VIEW_OF_LEAF_INPLACE)
@@ -213,6 +213,7 @@ class _EdgeOf:
 
     def __init__(self, t):
         self.grad_fn = t.grad_fn
+        self._output_nr = t._output_nr
         self._requires_grad = t._requires_grad
         self._t = t
 

@@ -66,3 +66,35 @@ CREATE_GRAPH_CYCLE = (
     "avoid this. If you have to use this function, make sure to reset the .grad fields of your parameters to "
     "None after use to break the cycle and avoid the leak."
 )
+INFERENCE_VERSION = "Inference tensors do not track version counter."
+INFERENCE_SAVED = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode in "
+    "computation tracked by autograd. To work around this, you can make a clone to get a normal tensor and use "
+    "it in autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`."
+)
+INFERENCE_INPLACE = (
+    "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get a "
+    "normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more details."
+)
+INFERENCE_REQUIRES_GRAD = "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed."
+PACK_HOOK_INPLACE = (
+    "A saved tensor pack hook is modifying its input in place. Tensors provided as input to pack hook cannot be "
+    "modified by in-place operations as this can lead to unexpected side-effects. Please open an issue if you "
+    "need to perform in-place operations on the input to a pack hook."
+)
+HOOKS_ALREADY_SET = (
+    "Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only one pair of hooks "
+    "is allowed at a time."
+)
+ONCE_DIFFERENTIABLE = "trying to differentiate twice a function that was marked with @once_differentiable"
+MODIFIED_SAVED_ANOMALY = (
+    "one of the variables needed for gradient computation has been modified by an inplace operation: "
+    "[{desc}]{producer} is at version {version}; expected version {expected} instead. Hint: the backtrace further "
+    "above shows the operation that failed to compute its gradient. The variable in question was changed in there "
+    "or anywhere later. Good luck!"
+)
+REGISTER_HOOKS_FREED = (
+    "Calling register_hooks on a saved tensor after it has been freed. Saved intermediate values of the graph are "
+    "freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward through "
+    "the graph a second time or if you need to access saved variables after calling backward."
+)

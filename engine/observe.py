@@ -8,6 +8,8 @@ import contextlib
 EVENTS = (
     "on_tensor",  # (tensor)                     a tensor made by a factory, torch.tensor, nn.Parameter
     "on_op",  # (out, op, inputs, attrs)          an op ran in the forward pass (out.grad_fn may be None)
+    "on_function",  # (outputs, cls, args, node)  a custom autograd.Function was applied: outputs as apply returns
+    #                                              them (a tuple, non-tensors included), node its grad_fn or None
     "on_inplace",  # (tensor, op, inputs, attrs)  tensor was changed in place (version already bumped)
     "on_backward",  # (roots, seeds, options)      a backward / autograd.grad call starts
     "on_step",  # (step)                          one backward node step ran (a backward.NodeStep)

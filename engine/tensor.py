@@ -12,6 +12,8 @@ from . import grad_mode, graph, messages, observe
 from .ops import transposed
 from .printing import format_tensor
 
+_MODE = grad_mode._state
+
 
 class Size(tuple):
     def __repr__(self):
@@ -29,7 +31,7 @@ class Size(tuple):
 class Tensor:
     __slots__ = (
         "_data", "dtype", "_requires_grad", "_grad_fn", "_view_version", "_grad", "_vbox", "_base", "_view_fn",
-        "_retains_grad", "_acc", "_grad_of", "__weakref__",
+        "_retains_grad", "_acc", "_grad_of", "_output_nr", "_inference", "__weakref__",
     )
     __array_priority__ = 1000  # numpy scalars defer to Tensor's reflected operators
 
@@ -49,6 +51,8 @@ class Tensor:
         t._retains_grad = False
         t._acc = None
         t._grad_of = None
+        t._output_nr = 0  # which output of its grad_fn this is (a custom Function may have several)
+        t._inference = _MODE["inference"]
         return t
 
     def __init__(self, *args, **kwargs):
@@ -65,6 +69,7 @@ class Tensor:
             self._view_fn = lambda a: fwd(parent(a), **attrs)
         self._base = base
         self._vbox = src._vbox
+        self._inference = src._inference
         self._view_version = src._vbox[0]
 
     @property
@@ -78,6 +83,11 @@ class Tensor:
     def grad_fn(self, fn):
         self._grad_fn = fn
         self._view_version = self._vbox[0]
+        self._output_nr = 0
+
+    @property
+    def output_nr(self):
+        return self._output_nr
 
     def _regenerate_view_grad_fn(self):
         """A view whose base was changed in place since: PyTorch rebuilds its grad_fn as an
@@ -85,6 +95,7 @@ class Tensor:
         self._view_version = self._vbox[0]
         if self._base.requires_grad:
             self._grad_fn = graph.as_strided(self, graph.edge(self._base))
+            self._output_nr = 0
         return self._grad_fn
 
     # --- metadata -------------------------------------------------------------------------------
@@ -132,7 +143,12 @@ class Tensor:
 
     @property
     def _version(self):
+        if self._inference:
+            raise RuntimeError(messages.INFERENCE_VERSION)
         return self._vbox[0]
+
+    def is_inference(self):
+        return self._inference
 
     def _bump(self):
         self._vbox[0] += 1
@@ -148,6 +164,8 @@ class Tensor:
             raise RuntimeError(messages.NON_LEAF_REQUIRES_GRAD if not value else messages.NON_LEAF_REQUIRES_GRAD_SHORT)
         if value and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+        if value and self._inference and not _MODE["inference"]:
+            raise RuntimeError(messages.INFERENCE_REQUIRES_GRAD)
         self._requires_grad = bool(value)
 
     def requires_grad_(self, requires_grad=True):
@@ -155,6 +173,8 @@ class Tensor:
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
         if self.grad_fn is not None and not requires_grad:
             raise RuntimeError(messages.NON_LEAF_REQUIRES_GRAD)
+        if requires_grad and self._inference and not _MODE["inference"]:
+            raise RuntimeError(messages.INFERENCE_REQUIRES_GRAD)
         if self.grad_fn is None:
             self._requires_grad = bool(requires_grad)
         return self
@@ -216,7 +236,7 @@ class Tensor:
                 raise RuntimeError(f"hook '{name}' has changed the size of value")
             return out
 
-        return node._register_tensor_hook(checked)
+        return node._register_tensor_hook(checked, self._output_nr)
 
     def register_post_accumulate_grad_hook(self, hook):
         if self.grad_fn is not None:
@@ -257,6 +277,7 @@ class Tensor:
     def detach(self):
         t = Tensor._make(self._data, self.dtype)
         t._vbox = self._vbox
+        t._inference = self._inference
         return t
 
     def detach_(self):
@@ -273,7 +294,9 @@ class Tensor:
 
     @property
     def data(self):
-        return Tensor._make(self._data, self.dtype)
+        t = Tensor._make(self._data, self.dtype)
+        t._inference = self._inference
+        return t
 
     @data.setter
     def data(self, value):
@@ -290,12 +313,12 @@ class Tensor:
         return self._data.tolist()
 
     def numpy(self):
-        if self.requires_grad:
+        if self.requires_grad and _MODE["grad"]:
             raise RuntimeError(messages.NUMPY_REQUIRES_GRAD)
         return self._data
 
     def __array__(self, dtype=None, copy=None):
-        if self.requires_grad:
+        if self.requires_grad and _MODE["grad"]:
             raise RuntimeError(messages.NUMPY_REQUIRES_GRAD)
         return self._data if dtype is None else self._data.astype(dtype)
 

@@ -12,7 +12,7 @@ from .table import Spelling, op
 def region_grad(node, grad):
     """CopySlices: the written region's grad goes through the inner op, the rest to the old base."""
     region = node._region
-    inner = node._inner.apply(grad._op("take_region", region=region))
+    inner = node._inner._apply(grad._op("take_region", region=region))
     base = None
     if node._need[0]:
         base = grad._op("zero_region", region=region)

@@ -36,6 +36,9 @@ ENGINE_MODULES = {
     "torch.nn.init": "engine.nn.init",
     "torch.optim": "engine.optim",
     "torch.autograd": "engine.autograd",
+    "torch.autograd.function": "engine.autograd.function",
+    "torch.autograd.functional": "engine.autograd.functional",
+    "torch.autograd.graph": "engine.autograd.graph",
 }
 ALLOWED_IMPORTS = frozenset([*ENGINE_MODULES, "math"])
 # `from __future__ import print_function` (older tutorials start so): directives to the compiler, no module.

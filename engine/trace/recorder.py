@@ -1,10 +1,11 @@
 """The observer that turns the engine's callbacks into timeline events (the contract: docs/timeline.md)."""
 import weakref
 
+from ..autograd.function import BackwardCFunction
 from ..graph import AccumulateGrad
 from ..nn.modules import Module
 from ..tensor import Tensor
-from . import formulas, labels, values
+from . import formulas, functions, labels, values
 from .errors import FILENAME
 from .text import number, short_array
 from .where import Where
@@ -27,8 +28,9 @@ class _Known:
 
 
 class Recorder:
-    def __init__(self, statements, budget=None):
-        """statements: the program's names.Statements (what each line binds)."""
+    def __init__(self, statements, budget=None, source=""):
+        """statements: the program's names.Statements (what each line binds); source: the program's text (the
+        inspector shows a custom Function's backward code from it)."""
         self.events = []
         self.texts = []
         self.budget = budget
@@ -45,6 +47,8 @@ class Recorder:
         self._calls = []  # open backward calls: [index, create_graph, capture only (autograd.grad)]
         self._ncalls = 0
         self._held = []  # grad events of the backward step running now, pushed after its node event
+        self._functions = {}  # id(a custom Function's node) -> (weakref to it, its outputs' node ids, inputs' names)
+        self._sources = functions.Sources(source, FILENAME)
         self.quiet = False
 
     # --- events ---------------------------------------------------------------------------------
@@ -219,6 +223,57 @@ class Recorder:
               "formula": formulas.in_words(fn) if grad_fn else None}
         self._add_node(out, k, ev)
 
+    def on_function(self, outputs, cls, args, node):
+        """A custom autograd.Function was applied: each tensor output becomes a graph node (an input the Function
+        changed in place, marked dirty, a new version of that input); its node is the first output's."""
+        if self.quiet:
+            return
+        line = self._sync()
+        tensors = [a for a in args if isinstance(a, Tensor)]
+        ids, texts = [], []
+        for x in tensors:
+            k = self._known.get(id(x))
+            dirty = any(x is o for o in outputs)
+            nid = k.node if dirty and k is not None and k.ref() is x and k.node is not None else self._node(x, line)
+            ids.append(nid)
+            texts.append(self._nodes[nid]["name"])
+        expr = functions.label_parts(cls, args)
+        outs = [o for o in outputs if isinstance(o, Tensor)]
+        planned = {id(o): len(self._nodes) + j for j, o in enumerate(outs)}
+        saved, formula = [], None
+        if node is not None:
+            for key, s in node._saved.items():
+                t = s.tensor
+                k = self._known.get(id(t))
+                at = planned.get(id(t)) if any(t is o for o in outs) else (
+                    k.node if k is not None and k.ref() is t and k.version == s.version else None)
+                saved.append({"name": key, "node": at})
+            formula = self._sources.backward_code(node)
+            self._functions[id(node)] = (weakref.ref(node), [planned.get(id(o)) if isinstance(o, Tensor) else None
+                                                             for o in outputs], functions.input_names(cls, args))
+        several = len(outputs) > 1
+        first = True
+        for i, out in enumerate(outputs):
+            if not isinstance(out, Tensor):
+                continue
+            k = self._known.get(id(out))
+            dirty = k is not None and k.ref() is out and any(out is x for x in tensors)
+            if not dirty:
+                k = self._track(out)
+            nid = planned[id(out)]
+            ours = node is not None and out.grad_fn is node
+            if ours and first:
+                self._fns[id(node)] = (weakref.ref(node), nid)
+            ev = {"kind": "inplace" if dirty else "op", "line": line, "id": nid, "tensor": k.tid,
+                  "name": self._default_name(out, k) if dirty else functions.label(expr, texts, i if several else None),
+                  "op": cls.__name__, "expr": expr + (f"[{i}]" if several else ""),
+                  "grad_fn": type(node).__name__ if ours else None, "inputs": ids, "value": value(out),
+                  "shape": list(out._data.shape), "dtype": out.dtype.name, "requires_grad": out.requires_grad,
+                  "version": out._vbox[0], "saved": saved if ours and first else [],
+                  "formula": formula if ours and first else None}
+            first = first and not ours
+            self._add_node(out, k, ev)
+
     def on_inplace(self, t, op, inputs, attrs):
         if self.quiet:
             return
@@ -315,28 +370,48 @@ class Recorder:
         node = step.node
         # a captured step with nothing sent out did not run: autograd.grad only took the grad arriving there
         ran = not (step.captured and not step.grads_out and (node.next_functions or self._calls[-1][2]))
+        grad_in, grads_in = step.grad_in, None
+        if isinstance(grad_in, tuple):  # a node with several outputs: one grad per output
+            grads_in = [value(g) if g is not None else None for g in grad_in]
+            grad_in = grad_in[0]
         if isinstance(node, AccumulateGrad):
             nid = self._node(node.variable, line)
             formula = None
-            if ran and step.grad_in is not None:
-                formula = f"{self._nodes[nid]['name']}.grad += {short_array(step.grad_in._data, formulas.SMALL)}"
+            if ran and grad_in is not None:
+                formula = f"{self._nodes[nid]['name']}.grad += {short_array(grad_in._data, formulas.SMALL)}"
+        elif isinstance(node, BackwardCFunction):
+            nid = self._fn_node(node)
+            entry = self._function(node)
+            names = entry[2] if entry is not None else [f"input{i}" for i in range(len(node.next_functions))]
+            formula = functions.with_numbers(self._sources.backward_code(node), names, step)
         else:
             nid = self._fn_node(node)
-            formula = formulas.with_numbers(step)
-        grads_out = [{"to": self._edge(fn, line), "value": value(g) if g is not None else None}
-                     for (fn, _), g in zip(node.next_functions, step.grads_out or ())]
-        self._push({"kind": "node", "line": line, "name": type(node).__name__, "node": nid,
-                    "grad_in": value(step.grad_in) if step.grad_in is not None else None, "grads_out": grads_out,
-                    "formula": formula, "ran": ran, "captured": bool(step.captured)})
+            formula = formulas.with_numbers(step) if grads_in is None else None
+        grads_out = [{"to": self._edge(fn, nr, line), "value": value(g) if g is not None else None}
+                     for (fn, nr), g in zip(node.next_functions, step.grads_out or ())]
+        ev = {"kind": "node", "line": line, "name": type(node).__name__, "node": nid,
+              "grad_in": value(grad_in) if grad_in is not None else None, "grads_out": grads_out,
+              "formula": formula, "ran": ran, "captured": bool(step.captured)}
+        if grads_in is not None:
+            ev["grads_in"] = grads_in
+        self._push(ev)
         self._flush()
 
-    def _edge(self, fn, line):
+    def _function(self, node):
+        entry = self._functions.get(id(node))
+        return entry if entry is not None and entry[0]() is node else None
+
+    def _edge(self, fn, nr, line):
         if fn is None:
             return None
         if isinstance(fn, AccumulateGrad):
             t = fn.variable
             k = self._known.get(id(t))
             return k.node if k is not None and k.ref() is t else self._node(t, line)
+        if nr:
+            entry = self._function(fn)
+            if entry is not None and nr < len(entry[1]) and entry[1][nr] is not None:
+                return entry[1][nr]
         return self._fn_node(fn)
 
     def on_backward_end(self, outputs, ok):

@@ -21,7 +21,7 @@ def run(source, **limits):
         rec.finish()
         rec.on_error(*_describe(e))
         return Timeline(source=source, events=rec.events, output="")
-    rec = Recorder(program.statements, budget)
+    rec = Recorder(program.statements, budget, source)
     errors = []
     saved = _engine_state()
     observe.add(rec)

@@ -1,13 +1,13 @@
-"""torch.autograd: backward() and grad(), both draining backward.steps()."""
+"""torch.autograd.backward() and torch.autograd.grad(), both draining backward.steps()."""
 import warnings
 
 import numpy as np
 
-from . import grad_mode, messages, observe
-from .backward import steps
-from .factories import tensor, zeros_like
-from .grad_mode import enable_grad, no_grad, set_grad_enabled  # noqa: F401 - torch.autograd.no_grad
-from .tensor import Tensor
+from .. import messages, observe
+from ..backward import steps
+from ..factories import tensor, zeros_like
+from ..graph import edge
+from ..tensor import Tensor
 
 
 def _as_list(x):
@@ -45,16 +45,21 @@ def _seeds(outputs, grad_outputs):
     return seeds
 
 
-def _root_nodes(outputs):
-    nodes = []
+def _root_edges(outputs):
+    edges = []
     for i, out in enumerate(outputs):
-        if out.grad_fn is not None:
-            nodes.append(out.grad_fn)
-        elif out._requires_grad:
-            nodes.append(out._accumulate_grad())
-        else:
+        e = edge(out)
+        if e[0] is None:
             raise RuntimeError(messages.NO_GRAD_FN.format(i=i))
-    return nodes
+        edges.append(e)
+    return edges
+
+
+def _captured(captured, t):
+    """The grad captured for tensor t (an output of a node with several outputs gets its own)."""
+    fn, nr = edge(t)
+    g = captured.get(fn)
+    return g[nr] if fn._n_outputs != 1 and g is not None else g
 
 
 def _run(outputs, seeds, nodes, *, retain_graph, create_graph, targets=None, capture_only=False, api):
@@ -83,7 +88,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     grads = _as_list(grad_tensors) if grad_tensors is not None else [None] * len(outputs)
     if retain_graph is None:
         retain_graph = create_graph
-    nodes = _root_nodes(outputs)
+    nodes = _root_edges(outputs)
     seeds = _seeds(outputs, grads)
     if create_graph:
         warnings.warn(messages.CREATE_GRAPH_CYCLE, UserWarning, stacklevel=3)
@@ -101,8 +106,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     captured = _run(outputs, seeds, nodes, retain_graph=retain_graph, create_graph=create_graph,
                     targets=targets, api="backward")
     if targets:
-        for node, g in captured.items():
-            t = targets[node]
+        for t in dict.fromkeys(inputs):
+            g = _captured(captured, t)
             if t.grad_fn is not None and g is not None:  # a non-leaf named in inputs= gets its .grad
                 t._grad = g.clone() if t._grad is None else t._grad + g
 
@@ -114,7 +119,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     grads = _as_list(grad_outputs) if grad_outputs is not None else [None] * len(outputs)
     if retain_graph is None:
         retain_graph = create_graph
-    nodes = _root_nodes(outputs)
+    nodes = _root_edges(outputs)
     for t in inputs:
         if not t.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
@@ -126,8 +131,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                     targets=targets, capture_only=True, api="autograd.grad")
     result = []
     for i, t in enumerate(inputs):
-        node = t.grad_fn if t.grad_fn is not None else t._accumulate_grad()
-        g = captured.get(node)
+        g = _captured(captured, t)
         if g is None:
             if materialize_grads:
                 g = zeros_like(t)
@@ -148,5 +152,3 @@ def _tensor_backward(self, gradient=None, retain_graph=None, create_graph=False,
 
 
 Tensor.backward = _tensor_backward
-
-__all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "grad_mode"]
