@@ -6,7 +6,7 @@ import numpy as np
 
 from . import grad_mode, graph, messages, observe
 from .graph import edge
-from .ops import result_dtype
+from .ops import kept, result_dtype
 from .tensor import Tensor
 
 _quiet = functools.partial(np.errstate, all="ignore")  # PyTorch makes inf and nan without warnings
@@ -94,12 +94,14 @@ def _forward(op, arrays, attrs):
 
 def _record(op, inputs, attrs, out, dtype):
     tensors = [x if isinstance(x, Tensor) else as_tensor(x, dtype) for x in inputs]
-    out.grad_fn = make_node(op, tensors, attrs, out, dtype)
+    numbers = () if len(tensors) == 1 else [i for i, x in enumerate(inputs) if not isinstance(x, Tensor)]
+    out.grad_fn = make_node(op, tensors, attrs, out, dtype, numbers=numbers)
 
 
-def make_node(op, tensors, attrs, out, dtype, originals=None, save_result=True):
+def make_node(op, tensors, attrs, out, dtype, originals=None, save_result=True, numbers=()):
     """The node for op(tensors) -> out. `originals` (in-place ops) are the tensors whose edges it takes
-    when `tensors` holds a copy of a value saved from before the op overwrote it."""
+    when `tensors` holds a copy of a value saved from before the op overwrote it; `numbers`: the positions of
+    tensors made of Python numbers (saved_tensors_hooks do not see them)."""
     nexts = tuple([edge(x) for x in originals or tensors])
     cls = op.node_cls
     if cls is None:
@@ -111,25 +113,39 @@ def make_node(op, tensors, attrs, out, dtype, originals=None, save_result=True):
             break
     if op.saves:
         saved = node._saved
-        for name in _saved_names(op, node._need):
+        names, strides = _saved_names(op, node._need)
+        for name in names:
             if name != "result":
-                saved[name] = graph.SavedTensor(tensors[op.args.index(name)], None)
+                i = op.args.index(name)
+                saved[name] = graph.SavedTensor(tensors[i], None, hooks=i not in numbers)
             elif save_result:
                 saved[name] = graph.SavedTensor(out, node)
+        if strides:
+            node._meta = {name: _strides(tensors[op.args.index(name[:-len("_sym_strides")])]) for name in strides}
     return node
 
 
+def _strides(t):
+    """A tensor's strides in elements, as x.stride() gives them."""
+    size = t._data.itemsize
+    return tuple(s // size for s in t._data.strides)
+
+
 def _saved_names(op, need):
-    """What a node keeps: what the derivatives of its inputs that need grad read (cached per op)."""
+    """What a node saves: the tensors that the derivatives of its inputs that need grad read (the result always),
+    and the strides they read (see ops.table.kept); cached per op."""
     cache = op.saved_cache
     names = cache.get(need)
     if names is None:
-        names = {}
+        kinds = kept(op)
+        found = {name: True for name, kind in kinds.items() if name == "result"}
         for i, flag in enumerate(need):
             if flag:
-                for name in op.saves.get(i, ()):
-                    names[name] = True
-        names = cache[need] = tuple(names)
+                for decl in op.saves.get(i, ()):
+                    if kinds.get(decl) == "tensor" or decl.endswith("_sym_strides"):
+                        found[decl] = True
+        names = cache[need] = (tuple(n for n in found if kinds[n] == "tensor"),
+                               tuple(n for n in found if kinds[n] == "meta"))
     return names
 
 
@@ -173,7 +189,7 @@ def inplace(op, t, others, attrs=None, result=None):
         tensors = [x if isinstance(x, Tensor) else as_tensor(x, dtype) for x in inputs]
         originals = list(tensors)
         need = tuple(edge(x)[0] is not None for x in tensors)
-        if "self" in _saved_names(op, need):
+        if "self" in _saved_names(op, need)[0]:
             tensors[0] = Tensor._make(t._data.copy(), dtype)
         node = make_node(op, tensors, attrs, t, dtype, originals=originals, save_result=False)
     arrays = [x._data if isinstance(x, Tensor) else x for x in inputs]
@@ -185,7 +201,7 @@ def inplace(op, t, others, attrs=None, result=None):
     np.copyto(t._data, value, casting="unsafe")
     t._bump()
     if node is not None:
-        if "result" in _saved_names(op, node._need):
+        if "result" in _saved_names(op, node._need)[0]:
             node._saved["result"] = graph.SavedTensor(t, node)
         if t._base is None:
             t.grad_fn = node

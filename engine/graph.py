@@ -1,9 +1,12 @@
 """The nodes of the backward graph: grad_fn objects, AccumulateGrad, CopySlices, saved tensors, and the edges
 between them."""
+import inspect
 import itertools
+import math
 
 from . import grad_mode, messages, observe
-from .ops import OPS, region_grad
+from .ops import OPS, kept, region_grad
+from .ops.table import META
 
 _MODE = grad_mode._state
 _set_grad = grad_mode._set
@@ -135,7 +138,7 @@ class Node:
 
     __slots__ = (
         "next_functions", "_op", "attrs", "_saved", "_seq", "_pre_hooks", "_tensor_hooks", "_retain_hooks", "_hooks",
-        "_freed", "_shapes", "_dtypes", "_need", "_out_shape", "_out_dtype", "__weakref__", "metadata",
+        "_freed", "_shapes", "_dtypes", "_need", "_out_shape", "_out_dtype", "__weakref__", "metadata", "_meta",
     )
     _n_outputs = 1  # how many tensors this node is the grad_fn of (a custom Function's node may have several)
 
@@ -156,6 +159,7 @@ class Node:
         self._out_shape = out_shape
         self._out_dtype = out_dtype
         self.metadata = {}
+        self._meta = None  # the input strides PyTorch's node keeps (`self_sym_strides`), when it keeps them
 
     def name(self):
         return type(self).__name__
@@ -354,21 +358,59 @@ def as_strided(view, base_edge):
 
 
 def saved_attributes(node):
-    """What `grad_fn._saved_<name>` reads for each name: "tensor" for a saved tensor (None when this node did not
-    need it), else a function of the node giving the saved value."""
+    """What `grad_fn._saved_<name>` reads, per name (ops.table.kept): "tensor" for a saved tensor (None when this
+    node did not need it), else a function of the node giving the value kept."""
     op = node._op
     if op is None or isinstance(node, CopySlices):
         return {}
-    names = op.saved_cache.get("attributes")
-    if names is None:
-        names = {}
-        for group in op.saves.values():
-            for name in group:
-                names[name] = "tensor"
-        op.saved_cache["attributes"] = names
-    extra = {k: _attr_getter(k) for k in node.attrs if k not in names}
-    return {**names, **extra} if extra else names
+    getters = op.saved_cache.get("getters")
+    if getters is None:
+        defaults = _defaults(op.forward)
+        getters = op.saved_cache["getters"] = {
+            name: "tensor" if kind == "tensor" else _meta_getter(op, name) if kind == "meta"
+            else _attr_getter(name, defaults.get(name), kind == "list") for name, kind in kept(op).items()}
+    return getters
 
 
-def _attr_getter(key):
-    return lambda node: node.attrs[key]
+def _defaults(forward):
+    try:
+        params = inspect.signature(forward).parameters.values()
+    except (TypeError, ValueError):  # numpy's ufuncs
+        return {}
+    return {p.name: p.default for p in params if p.default is not inspect.Parameter.empty}
+
+
+_INT64 = frozenset("dim dim0 dim1 dims index start end step repeats ignore_index".split())  # int64_t in ATen
+_REDUCTION = {"none": 0, "mean": 1, "sum": 2}  # at::Reduction
+
+
+def _attr_getter(name, default, is_list):
+    """An attribute as PyTorch's node gives it: an int64 argument read as unsigned (-1 is 2**64 - 1), a list of
+    ints as a tuple, a reduction as its enum value."""
+    def fix(v):
+        if name in _INT64 and type(v) is int and v < 0:
+            return v + 2**64
+        return v
+
+    def get(node):
+        v = node.attrs.get(name, default)
+        if name == "reduction" and isinstance(v, str):
+            return _REDUCTION[v]
+        if is_list and v is not None:
+            return tuple(fix(x) for x in (v if isinstance(v, (tuple, list)) else (v,)))
+        return fix(v)
+
+    return get
+
+
+def _meta_getter(op, name):
+    """An input's sizes or element count (kept whatever needs grad) or strides (kept with the saved tensors)."""
+    for suffix in META:
+        if name.endswith(suffix):
+            i = op.args.index(name[:-len(suffix)])
+            break
+    if suffix == "_sym_sizes":
+        return lambda node: tuple(node._shapes[i])
+    if suffix == "_sym_numel":
+        return lambda node: math.prod(node._shapes[i])
+    return lambda node: (node._meta or {}).get(name, ())

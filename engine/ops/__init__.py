@@ -2,4 +2,4 @@
 from . import arithmetic, joins, linalg, nn, pointwise, reductions, regions, shape  # noqa: F401 - they declare
 from .regions import region_grad  # noqa: F401
 from .shape import transposed  # noqa: F401
-from .table import COMPOSITES, OPS, Op, Spelling, result_dtype, shape_args  # noqa: F401
+from .table import COMPOSITES, OPS, Op, Spelling, kept, result_dtype, shape_args  # noqa: F401

@@ -24,17 +24,19 @@ op("add", "AddBackward0", ("self", "other"), lambda a, b, alpha=1: a + b if alph
     scalar_like(alpha, a), b, a),
    ("grad", lambda n, g: g),
    ("alpha · grad", lambda n, g: g if n.attrs.get("alpha", 1) == 1 else g * n.attrs["alpha"]),
+   saves={1: ("alpha",)},
    spell=Spelling(method="add", function="add", inplace="add_", infix="+", rinfix="+", number_first=True),
    bind=_alpha("add", "add_scalar"))
 op("sub", "SubBackward0", ("self", "other"), lambda a, b, alpha=1: a - b if alpha == 1 else fma(
     scalar_like(-alpha, a), b, a),
    ("grad", lambda n, g: g),
    ("−alpha · grad", lambda n, g: -g if n.attrs.get("alpha", 1) == 1 else g * -n.attrs["alpha"]),
+   saves={1: ("alpha",)},
    spell=Spelling(method=("sub", "subtract"), function=("sub", "subtract"), inplace="sub_", infix="-",
                   number_first=True),
    bind=_alpha("sub", "sub_scalar"))
-op("rsub", "RsubBackward1", ("self",), lambda a, other: other - a,
-   ("−grad", lambda n, g: -g),
+op("rsub", "RsubBackward1", ("self",), lambda a, other, alpha=1: other - a,
+   ("−grad", lambda n, g: -g), saves={0: ("alpha",)},
    spell=Spelling(rinfix="-", name="{other} - {0}"),
    bind=lambda self, other: (OPS["rsub"], (self,), {"other": other}, result_dtype((self, other))))
 
@@ -107,7 +109,7 @@ def _bind_pow(self, exponent):
 _POW = Spelling(method="pow", function="pow", inplace="pow_", infix="**", name="{0}**{exponent}")
 op("pow", "PowBackward0", ("self",), exact(lambda a, exponent: a ** exponent),
    ("exponent · self^(exponent−1) · grad", _pow_grad),
-   saves={0: ("self",)}, quiet=True, spell=_POW, bind=_bind_pow)
+   saves={0: ("self", "exponent")}, quiet=True, spell=_POW, bind=_bind_pow)
 
 
 def _where_zero(base, exponent, value):
@@ -154,14 +156,14 @@ op("addcdiv", "AddcdivBackward0", ("self", "tensor1", "tensor2"),
    ("value · grad / tensor2", lambda n, g: g * n.attrs.get("value", 1) / n["tensor2"]),
    ("−value · grad · tensor1 / tensor2²",
     lambda n, g: -g * n.attrs.get("value", 1) * n["tensor1"] / (n["tensor2"] * n["tensor2"])),
-   saves={1: ("tensor2",), 2: ("tensor1", "tensor2")}, quiet=True,
+   saves={0: ("tensor2", "value"), 1: ("tensor2",), 2: ("tensor1", "tensor2")}, quiet=True,
    spell=Spelling(method="addcdiv", function="addcdiv", inplace="addcdiv_"), bind=_bind_value("addcdiv"))
 op("addcmul", "AddcmulBackward0", ("self", "tensor1", "tensor2"),
    lambda a, t1, t2, value=1: _addc(a, t1, t2, value, False),
    ("grad", lambda n, g: g),
    ("value · grad · tensor2", lambda n, g: g * n["tensor2"] * n.attrs.get("value", 1)),
    ("value · grad · tensor1", lambda n, g: g * n["tensor1"] * n.attrs.get("value", 1)),
-   saves={1: ("tensor2",), 2: ("tensor1",)},
+   saves={0: ("value",), 1: ("tensor2",), 2: ("tensor1",)},
    spell=Spelling(method="addcmul", function="addcmul", inplace="addcmul_"), bind=_bind_value("addcmul"))
 
 
@@ -180,5 +182,5 @@ def _bind_lerp(self, end, weight):
 
 op("lerp", "LerpBackward0", ("self", "end"), _lerp,
    ("(1 − weight) · grad", lambda n, g: g * (1 - n.attrs["weight"])),
-   ("weight · grad", lambda n, g: g * n.attrs["weight"]),
+   ("weight · grad", lambda n, g: g * n.attrs["weight"]), saves={0: ("weight",)},
    spell=Spelling(method="lerp", function="lerp", inplace="lerp_"), bind=_bind_lerp)

@@ -57,7 +57,8 @@ def _bind_cat(tensors, dim=0):
 
 
 op("stack", "StackBackward0", ("tensors",), lambda *a, dim: np.stack(a, axis=dim),
-   ("grad[i] along dim", _split_back), variadic=True, spell=Spelling(function="stack"), bind=_bind_stack)
+   ("grad[i] along dim", _split_back), variadic=True, saves={0: ("dim",)}, spell=Spelling(function="stack"),
+   bind=_bind_stack)
 op("cat", "CatBackward0", ("tensors",), lambda *a, dim: np.concatenate(a, axis=dim),
-   ("grad's slice of input i along dim", _split_back), variadic=True,
+   ("grad's slice of input i along dim", _split_back), variadic=True, saves={0: ("dim",)},
    spell=Spelling(function=("cat", "concat", "concatenate")), bind=_bind_cat)

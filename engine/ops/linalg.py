@@ -65,7 +65,8 @@ def _bind_dot(a, b):
 op("mm", "MmBackward0", ("self", "mat2"), np.matmul,
    ("grad @ mat2ᵀ", lambda n, g: g.mm(n["mat2"].t())),
    ("selfᵀ @ grad", lambda n, g: n["self"].t().mm(g)),
-   saves={0: ("mat2",), 1: ("self",)}, spell=Spelling(method="mm", function="mm", infix="@"), bind=_bind_mm)
+   saves={0: ("mat2", "self_sym_sizes", "self_sym_strides"), 1: ("self", "mat2_sym_sizes", "mat2_sym_strides")},
+   spell=Spelling(method="mm", function="mm", infix="@"), bind=_bind_mm)
 op("mv", "MvBackward0", ("self", "vec"), np.matmul,
    ("grad ⊗ vec", lambda n, g: g.unsqueeze(1) * n["vec"].unsqueeze(0)),
    ("selfᵀ @ grad", lambda n, g: n["self"].t().mv(g)),
@@ -78,11 +79,12 @@ op("bmm", "BmmBackward0", ("self", "mat2"), np.matmul,
    ("grad @ mat2ᵀ", lambda n, g: g.bmm(n["mat2"].transpose(1, 2))),
    ("selfᵀ @ grad", lambda n, g: n["self"].transpose(1, 2).bmm(g)),
    saves={0: ("mat2",), 1: ("self",)}, spell=Spelling(method="bmm", function="bmm", infix="@"), bind=_bind_bmm)
-op("addmm", "AddmmBackward0", ("self", "mat1", "mat2"), lambda b, m1, m2: b + m1 @ m2,
+op("addmm", "AddmmBackward0", ("self", "mat1", "mat2"), lambda b, m1, m2, beta=1, alpha=1: b + m1 @ m2,
    ("grad", lambda n, g: g),
    ("grad @ mat2ᵀ", lambda n, g: g.mm(n["mat2"].t())),
    ("mat1ᵀ @ grad", lambda n, g: n["mat1"].t().mm(g)),
-   saves={1: ("mat2",), 2: ("mat1",)}, spell=method("addmm"), bind=_bind_addmm)
+   saves={0: ("alpha", "beta"), 1: ("mat2", "mat1_sym_sizes", "mat1_sym_strides"),
+          2: ("mat1", "mat2_sym_sizes", "mat2_sym_strides")}, spell=method("addmm"), bind=_bind_addmm)
 
 
 @composite(Spelling(method="matmul", function="matmul", infix="@"))

@@ -32,12 +32,12 @@ def _softmax_bind(name):
 op("softmax", "SoftmaxBackward0", ("self",), _softmax,
    ("result · (grad − Σ grad·result)",
     lambda n, g: n["result"] * (g - (g * n["result"]).sum(n.attrs["dim"], keepdim=True))),
-   saves={0: ("result",)}, quiet=True,
+   saves={0: ("result", "dim")}, quiet=True,
    spell=Spelling(method="softmax", function="softmax", functional="softmax"), bind=_softmax_bind("softmax"))
 op("log_softmax", "LogSoftmaxBackward0", ("self",), _log_softmax,
    ("grad − exp(result) · Σ grad",
     lambda n, g: g - n["result"].exp() * g.sum(n.attrs["dim"], keepdim=True)),
-   saves={0: ("result",)}, quiet=True,
+   saves={0: ("result", "dim")}, quiet=True,
    spell=Spelling(method="log_softmax", function="log_softmax", functional="log_softmax"),
    bind=_softmax_bind("log_softmax"))
 
@@ -88,7 +88,7 @@ def _bind_nll(input, target, reduction="mean"):  # noqa: A002
 
 
 op("nll_loss", "NllLossBackward0", ("self",), _nll, ("−grad / N at each target", _nll_back),
-   spell=Spelling(functional="nll_loss"), bind=_bind_nll)
+   saves={0: ("self", "reduction", "weight")}, spell=Spelling(functional="nll_loss"), bind=_bind_nll)
 op("nll_embed", "NllLossBackwardBackward0", ("grad",), _nll_embed_fwd, ("grad at each target", _nll_take))
 
 
@@ -125,7 +125,8 @@ def _bind_mse(input, target, reduction="mean"):  # noqa: A002
 op("mse_loss", "MseLossBackward0", ("self", "target"), _mse,
    ("2 · (self − target) · grad / N", lambda n, g: _mse_back(n, g, 1)),
    ("−2 · (self − target) · grad / N", lambda n, g: _mse_back(n, g, -1)),
-   saves={0: ("self", "target"), 1: ("self", "target")}, spell=Spelling(functional="mse_loss"), bind=_bind_mse)
+   saves={0: ("self", "target", "reduction"), 1: ("self", "target")}, spell=Spelling(functional="mse_loss"),
+   bind=_bind_mse)
 
 
 def _bce(x, t, reduction):
@@ -162,5 +163,5 @@ def _bind_bce(input, target, reduction="mean"):  # noqa: A002
 op("binary_cross_entropy", "BinaryCrossEntropyBackward0", ("self", "target"), _bce,
    ("(self − target) / (self · (1 − self)) · grad / N", _bce_grad),
    ("−log(self / (1 − self)) · grad / N", _bce_target_grad),
-   saves={0: ("self", "target"), 1: ("self",)}, quiet=True,
+   saves={0: ("self", "target", "reduction", "weight"), 1: ("self",)}, quiet=True,
    spell=Spelling(functional="binary_cross_entropy"), bind=_bind_bce)

@@ -113,7 +113,7 @@ def _bind_clamp(self, min=None, max=None):  # noqa: A002 - PyTorch's argument na
 _CLAMP = Spelling(method=("clamp", "clip"), function=("clamp", "clip"), inplace=("clamp_", "clip_"),
                   inplace_function=("clamp_", "clip_"))
 op("clamp", "ClampBackward1", ("self",), _clamp,
-   ("grad · (min ≤ self ≤ max)", lambda n, g: g * _clamp_mask(n)), saves={0: ("self",)},
+   ("grad · (min ≤ self ≤ max)", lambda n, g: g * _clamp_mask(n)), saves={0: ("self", "min", "max")},
    spell=_CLAMP, bind=_bind_clamp)
 op("clamp_tensor", "ClampBackward0", ("self", "min", "max"), _clamp,
    ("grad · (min ≤ self ≤ max)", lambda n, g: _clamp_t(n, g, 0)),
@@ -135,7 +135,7 @@ def clamp_max(self, max):  # noqa: A002
 
 # --- selection --------------------------------------------------------------------------------------
 def _where(n, g, first):
-    c = n.attrs["condition_tensor"]
+    c = n.attrs["condition"]
     z = g * 0
     return g.where(c, z) if first else z.where(c, g)
 
@@ -145,13 +145,13 @@ def bind_where(condition, input, other):  # noqa: A002
         raise RuntimeError(
             "where expected condition to be a boolean tensor, but got a tensor with dtype "
             + condition.dtype.type_name)
-    return (OPS["where"], (input, other), {"condition": condition._data, "condition_tensor": condition},
+    return (OPS["where"], (input, other), {"condition": condition},
             result_dtype((input, other)))
 
 
-op("where", "WhereBackward0", ("self", "other"), lambda a, b, condition, condition_tensor: np.where(condition, a, b),
+op("where", "WhereBackward0", ("self", "other"), lambda a, b, condition: np.where(condition._data, a, b),
    ("grad where condition, else 0", lambda n, g: _where(n, g, True)),
-   ("grad where not condition, else 0", lambda n, g: _where(n, g, False)),
+   ("grad where not condition, else 0", lambda n, g: _where(n, g, False)), saves={0: ("condition",)},
    spell=Spelling(name="where({0}, {1})"), bind=bind_where)
 
 
@@ -180,14 +180,13 @@ for _name, _keep in (("maximum", lambda a, b: (a >= b) | np.isnan(a)),
 
 
 def _masked(n, g):
-    return (g * 0).where(n.attrs["mask_tensor"], g)
+    return (g * 0).where(n.attrs["mask"], g)
 
 
-op("masked_fill", "MaskedFillBackward0", ("self",), lambda a, mask, value, mask_tensor: np.where(mask, value, a),
-   ("grad where not mask, else 0", _masked),
+op("masked_fill", "MaskedFillBackward0", ("self",), lambda a, mask, value: np.where(mask._data, value, a),
+   ("grad where not mask, else 0", _masked), saves={0: ("mask",)},
    spell=Spelling(method="masked_fill", function="masked_fill", inplace="masked_fill_"),
-   bind=lambda self, mask, value: (OPS["masked_fill"], (self,), {"mask": mask._data, "value": value,
-                                                                    "mask_tensor": mask}, None))
+   bind=lambda self, mask, value: (OPS["masked_fill"], (self,), {"mask": mask, "value": value}, None))
 op("zero", "ZeroBackward0", ("self",), np.zeros_like, ("0", lambda n, g: g * 0),
    spell=Spelling(inplace="zero_", inplace_function="zero_"))
 op("fill", "FillBackward2", ("self",), lambda a, value: np.full_like(a, value), ("0", lambda n, g: g * 0),
@@ -200,7 +199,7 @@ op("leaky_relu", "LeakyReluBackward0", ("self",),
    lambda a, negative_slope: np.where(a > 0, a, a * np.asarray(negative_slope, a.dtype)),
    ("grad · (1 if self > 0 else negative_slope)",
     lambda n, g: g * ((n["self"] > 0) + (n["self"] <= 0) * n.attrs["negative_slope"])),
-   saves={0: ("self",)}, spell=Spelling(functional="leaky_relu"),
+   saves={0: ("self", "negative_slope")}, spell=Spelling(functional="leaky_relu"),
    bind=lambda self, negative_slope=0.01: (OPS["leaky_relu"], (self,), {"negative_slope": negative_slope}, None))
 
 
@@ -215,9 +214,9 @@ def _softplus_grad(n, g):
 
 
 op("softplus", "SoftplusBackward0", ("self",), _softplus,
-   ("σ(beta · self) · grad", _softplus_grad), saves={0: ("self",)}, quiet=True,
+   ("σ(beta · self) · grad", _softplus_grad), saves={0: ("self", "beta", "threshold")}, quiet=True,
    spell=Spelling(functional="softplus"),
-   bind=lambda self, beta=1.0, threshold=20.0: (OPS["softplus"], (self,), {"beta": beta, "threshold": threshold},
+   bind=lambda self, beta=1, threshold=20: (OPS["softplus"], (self,), {"beta": beta, "threshold": threshold},
                                                 None))
 
 

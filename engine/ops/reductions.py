@@ -58,14 +58,16 @@ def _mean(a, dim=None, keepdim=False):
 _SUM, _SUM_BIND = Spelling(method="sum", function="sum"), _reduce("sum", "sum_dim")
 _MEAN, _MEAN_BIND = Spelling(method="mean", function="mean"), _reduce("mean", "mean_dim")
 op("sum", "SumBackward0", ("self",), _sum, ("grad expanded to self's shape", _expand_back),
-   spell=_SUM, bind=_SUM_BIND)
+   saves={0: ("self_sym_sizes",)}, spell=_SUM, bind=_SUM_BIND)
 op("sum_dim", "SumBackward1", ("self",), _sum, ("grad expanded along dim", _expand_back),
-   spell=_SUM, bind=_SUM_BIND)
+   saves={0: ("dim[]", "keepdim", "self_sym_sizes")}, spell=_SUM, bind=_SUM_BIND)
 op("mean", "MeanBackward0", ("self",), _mean,
    ("grad / numel, expanded", lambda n, g: _expand_back(n, g) / _count(n)), quiet=True,
+   saves={0: ("self_sym_sizes", "self_sym_numel")},
    spell=_MEAN, bind=_MEAN_BIND)
 op("mean_dim", "MeanBackward1", ("self",), _mean,
    ("grad / size(dim), expanded", lambda n, g: _expand_back(n, g) / _count(n)), quiet=True,
+   saves={0: ("dim[]", "keepdim", "self_sym_sizes", "self_sym_numel")},
    spell=_MEAN, bind=_MEAN_BIND)
 
 
@@ -108,8 +110,8 @@ for _which in ("max", "min"):
        (f"grad shared evenly by the {_which}ima", _evenly), saves={0: ("self", "result")},
        spell=Spelling(method=_which, function=_which), bind=False)
     op(f"{_which}_dim", _which.capitalize() + "Backward0", ("self",), _take,
-       (f"grad to the arg-{_which} of each row", _select_reduce), spell=Spelling(method=_which, function=_which),
-       bind=False)
+       (f"grad to the arg-{_which} of each row", _select_reduce), saves={0: ("dim", "keepdim", "self_sym_sizes")},
+       spell=Spelling(method=_which, function=_which), bind=False)
 
 op("scatter", "ScatterBackward0", ("grad",), lambda g, shape, key: _scatter(g, shape, key),
    ("grad taken at the indices", lambda n, g: g._op("index", key=n.attrs["key"])))
@@ -224,14 +226,16 @@ def _spread(name):
 
 
 op("var", "VarBackward0", ("self",), _var,
-   ("2 · (self − mean) · grad / (N − correction)", _var_grad), saves={0: ("self",)}, quiet=True,
+   ("2 · (self − mean) · grad / (N − correction)", _var_grad),
+   saves={0: ("self", "dim[]", "correction", "keepdim")}, quiet=True,
    spell=Spelling(method="var", function="var"), bind=_spread("var"))
 op("std", "StdBackward0", ("self",), lambda a, **k: np.sqrt(_var(a, exact=True, **k)).astype(a.dtype),
-   ("(self − mean) · grad / ((N − correction) · result)", _std_grad), saves={0: ("self", "result")}, quiet=True,
+   ("(self − mean) · grad / ((N − correction) · result)", _std_grad),
+   saves={0: ("self", "result", "dim[]", "correction", "keepdim")}, quiet=True,
    spell=Spelling(method="std", function="std"), bind=_spread("std"))
 
 
-def _norm(a, dim=None, keepdim=False):
+def _norm(a, dim=None, keepdim=False, ord=2):  # noqa: A002 - PyTorch's name; only the 2-norm here
     return np.sqrt(np.sum(np.asarray(a, dtype=np.float64) ** 2, axis=dim, keepdims=keepdim)).astype(a.dtype)
 
 
@@ -244,14 +248,14 @@ def _norm_grad(n, g):
 def _bind_norm(self, p=2, dim=None, keepdim=False):
     if p != 2 and p != "fro":
         raise NotImplementedError("only the 2-norm is available in this engine")
-    attrs = {"keepdim": keepdim}
+    attrs = {"keepdim": keepdim, "ord": p}
     if dim is not None:
         attrs["dim"] = self._reduce_dims(dim)
     return OPS["norm"], (self,), attrs, None
 
 
 op("norm", "LinalgVectorNormBackward0", ("self",), _norm,
-   ("self / result · grad", _norm_grad), saves={0: ("self", "result")}, quiet=True,
+   ("self / result · grad", _norm_grad), saves={0: ("self", "result", "dim[]", "keepdim", "ord")}, quiet=True,
    spell=Spelling(method="norm", function="norm"), bind=_bind_norm)
 
 
@@ -272,7 +276,7 @@ def _logsumexp_grad(n, g):
 
 
 op("logsumexp", "LogsumexpBackward0", ("self",), _logsumexp,
-   ("exp(self − result) · grad", _logsumexp_grad), saves={0: ("self", "result")}, quiet=True,
+   ("exp(self − result) · grad", _logsumexp_grad), saves={0: ("self", "result", "dim[]", "keepdim")}, quiet=True,
    spell=Spelling(method="logsumexp", function="logsumexp"),
    bind=lambda self, dim, keepdim=False: (OPS["logsumexp"], (self,), {"dim": self._reduce_dims(dim),
                                                                        "keepdim": keepdim}, None))
@@ -287,7 +291,7 @@ def _cumsum(a, dim):
 
 
 op("cumsum", "CumsumBackward0", ("self",), _cumsum,
-   ("grad summed from the end along dim", lambda n, g: g._op("cumsum_rev", dim=n.attrs["dim"])),
+   ("grad summed from the end along dim", lambda n, g: g._op("cumsum_rev", dim=n.attrs["dim"])), saves={0: ("dim",)},
    spell=Spelling(method="cumsum", function="cumsum"),
    bind=lambda self, dim: (OPS["cumsum"], (self,), {"dim": self._dim(dim)},
                            self.dtype if self.dtype.is_floating_point else dtypes.int64))

@@ -47,10 +47,10 @@ def _bind_view(self, *shape):
 
 op("view", "ViewBackward0", ("self",), lambda a, shape: a.reshape(shape),
    ("grad reshaped to self's shape", lambda n, g: g.reshape(n._shapes[0])), view=True,
-   spell=Spelling(method="view"), bind=_bind_view)
+   saves={0: ("self_sym_sizes",)}, spell=Spelling(method="view"), bind=_bind_view)
 op("unsafe_view", "UnsafeViewBackward0", ("self",), lambda a, shape: a.reshape(shape).copy(),
    ("grad reshaped to self's shape", lambda n, g: g.reshape(n._shapes[0])),
-   spell=Spelling(method="reshape"), bind=False)
+   saves={0: ("self_sym_sizes",)}, spell=Spelling(method="reshape"), bind=False)
 
 
 @composite(Spelling(method="reshape", function="reshape"))
@@ -83,7 +83,7 @@ def flatten(self, start_dim=0, end_dim=-1):
 
 
 op("unsqueeze", "UnsqueezeBackward0", ("self",), lambda a, dim: np.expand_dims(a, dim),
-   ("grad squeezed at dim", lambda n, g: g.squeeze(n.attrs["dim"])), view=True,
+   ("grad squeezed at dim", lambda n, g: g.squeeze(n.attrs["dim"])), view=True, saves={0: ("dim",)},
    spell=method("unsqueeze"),
    bind=lambda self, dim: (OPS["unsqueeze"], (self,), {"dim": self._dim(dim, self._data.ndim + 1)}, None))
 
@@ -96,13 +96,14 @@ def _bind_squeeze(self, dim=None):
 
 op("squeeze", "SqueezeBackward0", ("self",), lambda a: np.squeeze(a),
    ("grad reshaped to self's shape", lambda n, g: g.reshape(n._shapes[0])), view=True,
-   spell=method("squeeze"), bind=_bind_squeeze)
+   saves={0: ("self_sym_sizes",)}, spell=method("squeeze"), bind=_bind_squeeze)
 op("squeeze_dim", "SqueezeBackward1", ("self",),
    lambda a, dim: np.squeeze(a, dim) if a.ndim and a.shape[dim] == 1 else a[...],
    ("grad unsqueezed at dim", lambda n, g: g.reshape(n._shapes[0])), view=True,
-   spell=method("squeeze"), bind=_bind_squeeze)
+   saves={0: ("dim", "self_sym_sizes")}, spell=method("squeeze"), bind=_bind_squeeze)
 op("squeeze_", "SqueezeBackward4", ("self",), lambda a, dim: np.squeeze(a, dim),  # matmul's 1-d @ 2-d
-   ("grad unsqueezed at dim", lambda n, g: g.unsqueeze(n.attrs["dim"])), spell=Spelling(method="squeeze"),
+   ("grad unsqueezed at dim", lambda n, g: g.unsqueeze(n.attrs["dim"])), saves={0: ("dim", "self_sym_sizes")},
+   spell=Spelling(method="squeeze"),
    bind=False)
 
 
@@ -112,6 +113,7 @@ def _bind_transpose(self, dim0, dim1):
 
 op("transpose", "TransposeBackward0", ("self",), lambda a, dim0, dim1: np.swapaxes(a, dim0, dim1),
    ("grad transposed back", lambda n, g: g.transpose(n.attrs["dim0"], n.attrs["dim1"])), view=True,
+   saves={0: ("dim0", "dim1")},
    spell=Spelling(method=("transpose", "swapaxes"), function=("transpose", "swapaxes")), bind=_bind_transpose)
 
 
@@ -136,6 +138,7 @@ def transposed(self):
 
 op("permute", "PermuteBackward0", ("self",), lambda a, dims: np.transpose(a, dims),
    ("grad permuted back", lambda n, g: g.permute(tuple(np.argsort(n.attrs["dims"]).tolist()))), view=True,
+   saves={0: ("dims[]",)},
    spell=method("permute"),
    bind=lambda self, *dims: (OPS["permute"], (self,), {"dims": tuple(self._dim(d) for d in shape_args(dims))},
                              None))
@@ -156,6 +159,7 @@ def _bind_expand(self, *sizes):
 
 op("expand", "ExpandBackward0", ("self",), lambda a, shape: np.broadcast_to(a, shape),
    ("grad summed over the expanded dims", lambda n, g: g.sum_to_size(n._shapes[0])), view=True,
+   saves={0: ("self_sym_sizes",)},
    spell=Spelling(method="expand"), bind=_bind_expand)
 
 
@@ -211,6 +215,7 @@ def _select_name(names, attrs):
 
 op("select", "SelectBackward0", ("self",), lambda a, dim, index: a[(slice(None),) * dim + (index, Ellipsis)],
    ("grad placed at [index] in zeros", _placed("select_backward")), view=True,
+   saves={0: ("dim", "index", "self_sym_sizes")},
    spell=Spelling(method="select", function="select", name=_select_name), bind=_bind_select)
 
 
@@ -222,11 +227,13 @@ def _bind_narrow(self, dim, start, length):
 op("slice", "SliceBackward0", ("self",),
    lambda a, dim, start, stop, step: a[(slice(None),) * dim + (slice(start, stop, step),)],
    ("grad placed in the slice of zeros", _placed("slice_backward")), view=True,
+   saves={0: ("dim", "start", "step", "self_sym_sizes")},
    spell=Spelling(method="narrow", function="narrow", name="{0}[…]"), bind=_bind_narrow)
 op("alias", "AliasBackward0", ("self",), lambda a: a[...], ("grad", lambda n, g: g), view=True,
    spell=Spelling(name="{0}[…]"), bind=False)
 op("index", "IndexBackward0", ("self",), lambda a, key: a[key],
-   ("grad added at the indices of zeros", _placed("index_put_impl")), spell=Spelling(name="{0}[…]"), bind=False)
+   ("grad added at the indices of zeros", _placed("index_put_impl")), saves={0: ("self_sym_sizes",)},
+   spell=Spelling(name="{0}[…]"), bind=False)
 
 
 # --- copies and casts ---------------------------------------------------------------------------------
@@ -297,4 +304,5 @@ def _bind_repeat(self, *sizes):
 
 
 op("repeat", "RepeatBackward0", ("self",), lambda a, repeats: np.tile(a, repeats),
-   ("grad summed over the copies", _repeat_grad), spell=Spelling(method="repeat"), bind=_bind_repeat)
+   ("grad summed over the copies", _repeat_grad), saves={0: ("repeats[]", "self_sym_sizes")},
+   spell=Spelling(method="repeat"), bind=_bind_repeat)

@@ -89,6 +89,8 @@ OPS = {}
 def op(name, node, args, forward, *grads, saves=None, view=False, variadic=False, quiet=False, spell=None,
        bind=None, dtype=None):
     """Declares an op. grads: one (formula, vjp(node, grad)) per argument (one for all when variadic).
+    saves: per argument, what its vjp reads back: inputs and `result` (saved tensors, kept only when that
+    argument needs grad; the result always), and what PyTorch's node keeps besides (see `kept`).
     bind(*args, **kwargs) -> (op, inputs, attrs, dtype): how a user call becomes this op; by default the
     user passes the tensor arguments positionally and the result dtype follows `dtype` (see result_dtype).
     bind=False: users reach the op through a composite (`max` returns values and indices), or never."""
@@ -150,6 +152,30 @@ def dims(dim, ndim):
     ds = dim if isinstance(dim, tuple) else (dim,)
     return tuple(d % ndim if ndim else 0 for d in ds)
 
+
+
+META = ("_sym_sizes", "_sym_numel", "_sym_strides")
+
+
+def kept(op):
+    """What op's node keeps, read from its `saves` declaration (cached): name -> "tensor" (an input or the
+    result), "meta" (`self_sym_sizes`, `_sym_numel`, `_sym_strides`: an input's sizes, element count or strides),
+    "list" (an attribute PyTorch keeps as a list of ints, declared as `dim[]`) or "attr" (an attribute, from the
+    node's attrs or the forward's default). They are grad_fn._saved_<name>, as PyTorch names them."""
+    kinds = op.saved_cache.get("kept")
+    if kinds is None:
+        kinds = {}
+        for group in op.saves.values():
+            for decl in group:
+                name = decl[:-2] if decl.endswith("[]") else decl
+                if name in op.args or name == "result":
+                    kinds[name] = "tensor"
+                elif name.endswith(META):
+                    kinds[name] = "meta"
+                else:
+                    kinds[name] = "list" if decl.endswith("[]") else "attr"
+        op.saved_cache["kept"] = kinds
+    return kinds
 
 
 COMPOSITES = {}
