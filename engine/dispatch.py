@@ -94,14 +94,15 @@ def _forward(op, arrays, attrs):
 
 def _record(op, inputs, attrs, out, dtype):
     tensors = [x if isinstance(x, Tensor) else as_tensor(x, dtype) for x in inputs]
-    numbers = () if len(tensors) == 1 else [i for i, x in enumerate(inputs) if not isinstance(x, Tensor)]
+    numbers = None if len(tensors) == 1 else {i: x for i, x in enumerate(inputs) if not isinstance(x, Tensor)}
     out.grad_fn = make_node(op, tensors, attrs, out, dtype, numbers=numbers)
 
 
-def make_node(op, tensors, attrs, out, dtype, originals=None, save_result=True, numbers=()):
+def make_node(op, tensors, attrs, out, dtype, originals=None, save_result=True, numbers=None):
     """The node for op(tensors) -> out. `originals` (in-place ops) are the tensors whose edges it takes
-    when `tensors` holds a copy of a value saved from before the op overwrote it; `numbers`: the positions of
-    tensors made of Python numbers (saved_tensors_hooks do not see them)."""
+    when `tensors` holds a copy of a value saved from before the op overwrote it; `numbers`: position -> the
+    Python number the tensor there was made of (saved_tensors_hooks do not see those; grad_fn._saved_other
+    shows it as PyTorch's wrapped number, an int64, float64 or bool tensor)."""
     nexts = tuple([edge(x) for x in originals or tensors])
     cls = op.node_cls
     if cls is None:
@@ -117,7 +118,10 @@ def make_node(op, tensors, attrs, out, dtype, originals=None, save_result=True, 
         for name in names:
             if name != "result":
                 i = op.args.index(name)
-                saved[name] = graph.SavedTensor(tensors[i], None, hooks=i not in numbers)
+                if numbers and i in numbers:
+                    saved[name] = graph.SavedTensor(tensors[i], None, hooks=False, number=numbers[i])
+                else:
+                    saved[name] = graph.SavedTensor(tensors[i], None)
             elif save_result:
                 saved[name] = graph.SavedTensor(out, node)
         if strides:
@@ -191,7 +195,8 @@ def inplace(op, t, others, attrs=None, result=None):
         need = tuple(edge(x)[0] is not None for x in tensors)
         if "self" in _saved_names(op, need)[0]:
             tensors[0] = Tensor._make(t._data.copy(), dtype)
-        node = make_node(op, tensors, attrs, t, dtype, originals=originals, save_result=False)
+        numbers = {i: x for i, x in enumerate(inputs) if not isinstance(x, Tensor)}
+        node = make_node(op, tensors, attrs, t, dtype, originals=originals, save_result=False, numbers=numbers)
     arrays = [x._data if isinstance(x, Tensor) else x for x in inputs]
     value = _forward(op, arrays, attrs)
     if np.shape(value) != t.shape:

@@ -4,7 +4,7 @@ import inspect
 import itertools
 import math
 
-from . import grad_mode, messages, observe
+from . import dtypes, grad_mode, messages, observe
 from .ops import OPS, kept, region_grad
 from .ops.table import META
 
@@ -26,12 +26,13 @@ class SavedTensor:
     whose grad_fn is that node; with pack/unpack hooks, what unpack returns, made a new tensor with the saved
     tensor's place in the graph. `tensor` stays for the explorer, which shows which tensor was saved."""
 
-    __slots__ = ("tensor", "version", "producer", "original", "freed", "packed", "unpack_hook", "meta",
+    __slots__ = ("tensor", "version", "producer", "original", "freed", "packed", "unpack_hook", "meta", "number",
                  "__weakref__")
 
-    def __init__(self, tensor, producer, hooks=True):
+    def __init__(self, tensor, producer, hooks=True, number=None):
         self.tensor = tensor
         self.producer = producer  # a saved output names its own node when the version check fails
+        self.number = number  # the Python number a saved input was made of
         self.freed = False
         self.unpack_hook = None
         if tensor is None:
@@ -104,6 +105,13 @@ class SavedTensor:
 
     def __repr__(self):
         return f"<torch._C._autograd.SavedTensor object at {id(self):#x}>"
+
+
+def _wrapped_number(saved):
+    """A Python number an op saved, as PyTorch keeps it: a 0-d tensor of the number's own type."""
+    v = saved.number
+    dtype = dtypes.bool if isinstance(v, bool) else dtypes.int64 if isinstance(v, int) else dtypes.float64
+    return saved.tensor._new(v, dtype)
 
 
 def _freed_saved_tensor():
@@ -183,6 +191,8 @@ class Node:
                         freed = self._freed and key in self._freed
                         return _freed_saved_tensor() if freed else SavedTensor(None, None)
                     return saved
+                if saved is not None and saved.number is not None:
+                    return _wrapped_number(saved)
                 if saved is not None or self._freed and key in self._freed:
                     return self[key]
                 return None
@@ -265,6 +275,9 @@ class AccumulateGrad(Node):
         self.variable = variable
         self._post_accumulate = None
 
+    def name(self):
+        return "torch::autograd::AccumulateGrad"
+
     def _apply(self, grad):
         if grad is not None:
             self.variable._accumulate(grad)
@@ -324,6 +337,9 @@ class CopySlices(Node):
         self._region = region
         self._saved = inner._saved
         self._need = (base_edge[0] is not None,) + inner._need[1:]
+
+    def name(self):
+        return "torch::autograd::CopySlices"
 
     def _apply(self, grad):
         return region_grad(self, grad)

@@ -19,7 +19,7 @@ from ..tensor import Tensor
 _MODE = grad_mode._state
 
 _INPUT_RETURNED_AS_IS = (
-    "A input that has been returned as-is as output is being saved for backward. This is not supported if you "
+    "An input that has been returned as-is as output is being saved for backward. This is not supported if you "
     "override setup_context. You should return and save a view of the input instead, e.g. with x.view_as(x) or "
     "setup ctx inside the forward function itself."
 )
@@ -243,6 +243,9 @@ class Function(FunctionCtx):
             kwargs = {}
         args = _positional(cls, args, kwargs, has_ctx=not setup)
         return _apply(cls, args, setup)
+
+
+Function._backward_cls = type("FunctionBackward", (BackwardCFunction,), {"_forward_cls": Function})
 
 
 class InplaceFunction(Function):
