@@ -74,7 +74,7 @@ def _needed(nodes, targets):
     return needed
 
 
-_tasks = []  # the backward passes running now, innermost last: [task id, nodes it runs (None: every reachable one)]
+_tasks = []  # the backward passes running now, innermost last: (id, reachable nodes, needed ones or None, grad())
 _task_ids = itertools.count()
 
 
@@ -87,7 +87,10 @@ def will_engine_execute_node(node):
     """Whether the backward pass running now runs `node` (torch._C._will_engine_execute_node)."""
     if not _tasks:
         raise RuntimeError("_will_engine_execute_node should only be called during the backward pass")
-    _, reachable, needed = _tasks[-1]
+    _, reachable, needed, capture_only = _tasks[-1]
+    if capture_only and isinstance(node, AccumulateGrad):
+        raise RuntimeError("A leaf node was passed to _will_engine_execute_node but we are currently running "
+                           "autograd.grad(). This is currently not supported.")
     return node in reachable and (needed is None or node in needed)
 
 
@@ -121,7 +124,7 @@ def steps(edges, seeds, *, retain_graph=False, create_graph=False, targets=None,
         if deps.get(node, 0) == 0:
             heapq.heappush(ready, _Ready(node))
     prev_mode = grad_mode.is_grad_enabled()
-    _tasks.append((next(_task_ids), reachable, needed))
+    _tasks.append((next(_task_ids), reachable, needed, capture_only))
     try:
         while ready:
             node = heapq.heappop(ready).node

@@ -95,7 +95,9 @@ def _forward(op, arrays, attrs):
 def _record(op, inputs, attrs, out, dtype):
     tensors = [x if isinstance(x, Tensor) else as_tensor(x, dtype) for x in inputs]
     numbers = None if len(tensors) == 1 else {i: x for i, x in enumerate(inputs) if not isinstance(x, Tensor)}
-    out.grad_fn = make_node(op, tensors, attrs, out, dtype, numbers=numbers)
+    node = out.grad_fn = make_node(op, tensors, attrs, out, dtype, save_result=False, numbers=numbers)
+    if op.saves and "result" in kept(op):  # saved once it is the node's output, as PyTorch saves outputs
+        node._saved["result"] = graph.SavedTensor(out, node)
 
 
 def make_node(op, tensors, attrs, out, dtype, originals=None, save_result=True, numbers=None):

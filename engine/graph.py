@@ -14,7 +14,8 @@ _set_grad = grad_mode._set
 _sequence = itertools.count()
 
 
-_hooks_stack = []  # saved_tensors_hooks: (pack, unpack) pairs, innermost last; a str disables them (its error)
+_hooks_stack = []  # saved_tensors_hooks: (pack, unpack) pairs, innermost last
+_hooks_disabled = [None]  # disable_saved_tensors_hooks: the error a saved_tensors_hooks raises (None: enabled)
 _handle_ids = itertools.count()
 
 
@@ -41,12 +42,9 @@ class SavedTensor:
             raise RuntimeError(messages.INFERENCE_SAVED)
         self.version = tensor._vbox[0]
         self.original = producer is None  # PyTorch keeps inputs (and leaves) as they are
-        if hooks and _hooks_stack:
-            top = _hooks_stack[-1]
-            if isinstance(top, str):
-                raise RuntimeError(top)
+        if hooks and _hooks_stack and _hooks_disabled[0] is None:
             self.original = False
-            self._pack(*top, tensor)
+            self._pack(*_hooks_stack[-1], tensor)
 
     def _pack(self, pack, unpack, arg):
         """Keep what pack(arg) returns (under no_grad), and the tensor's place in the graph to unpack it to."""
@@ -244,21 +242,21 @@ class Node:
         if self._pre_hooks is None:
             self._pre_hooks = []
         self._pre_hooks.append(fn)
-        return Handle(self._pre_hooks, fn)
+        return RemovableHandle(self._pre_hooks, fn)
 
     def _register_tensor_hook(self, fn, output_nr=0):
         if self._tensor_hooks is None:
             self._tensor_hooks = []
         entry = (output_nr, fn)
         self._tensor_hooks.append(entry)
-        return Handle(self._tensor_hooks, entry)
+        return RemovableHandle(self._tensor_hooks, entry)
 
     def register_hook(self, fn):
         """fn(grad_inputs, grad_outputs) -> None or new grad_inputs, after the node ran."""
         if self._hooks is None:
             self._hooks = []
         self._hooks.append(fn)
-        return Handle(self._hooks, fn)
+        return RemovableHandle(self._hooks, fn)
 
     def __repr__(self):
         return f"<{type(self).__name__} object at {id(self):#x}>"
@@ -289,7 +287,7 @@ class AccumulateGrad(Node):
         return ()
 
 
-class Handle:
+class RemovableHandle:
     """What register_hook returns (torch.utils.hooks.RemovableHandle): .remove() unregisters the hook."""
 
     __slots__ = ("_list", "_fn", "id")

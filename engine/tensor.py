@@ -245,7 +245,7 @@ class Tensor:
         if acc._post_accumulate is None:
             acc._post_accumulate = []
         acc._post_accumulate.append(hook)
-        return graph.Handle(acc._post_accumulate, hook)
+        return graph.RemovableHandle(acc._post_accumulate, hook)
 
     def _accumulate_grad(self):
         if self._acc is None:

@@ -41,9 +41,8 @@ class saved_tensors_hooks:
         self.unpack_hook = unpack_hook
 
     def __enter__(self):
-        top = _graph._hooks_stack[-1] if _graph._hooks_stack else None
-        if isinstance(top, str):
-            raise RuntimeError(top)
+        if _graph._hooks_disabled[0] is not None:
+            raise RuntimeError(_graph._hooks_disabled[0])
         _graph._hooks_stack.append((self.pack_hook, self.unpack_hook))
 
     def __exit__(self, *args):
@@ -59,16 +58,18 @@ class save_on_cpu(saved_tensors_hooks):
 
 @contextlib.contextmanager
 def disable_saved_tensors_hooks(error_message):
-    _graph._hooks_stack.append(error_message)
+    """Inside, saved_tensors_hooks raise RuntimeError(error_message), and hooks already set are not used."""
+    prev = _graph._hooks_disabled[0]
+    _graph._hooks_disabled[0] = error_message
     try:
         yield
     finally:
-        _graph._hooks_stack.remove(error_message)
+        _graph._hooks_disabled[0] = prev
 
 
-class _MultiHandle(_graph.Handle):
+class _MultiHandle(_graph.RemovableHandle):
     def __init__(self, handles):
-        _graph.Handle.__init__(self, [], None)
+        _graph.RemovableHandle.__init__(self, [], None)
         self._handles = handles
 
     def remove(self):
