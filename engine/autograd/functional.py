@@ -232,7 +232,10 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
                                            "This is not allowed in strict mode when create_graph=True.")
                     row.append(g)
             result.append(tuple(_STACK(row, dim=0).view(out.size() + x.size()) for row, x in zip(rows, inputs)))
-        return _unpack(_leave(tuple(result), create_graph), (out_tuple, in_tuple))
+        result = _leave(tuple(result), create_graph)
+        if strategy == "forward-mode":  # PyTorch's forward-mode path builds lists where the other builds tuples
+            result = [list(per_output) for per_output in result]
+        return _unpack(result, (out_tuple, in_tuple))
 
 
 def hessian(func, inputs, create_graph=False, strict=False, vectorize=False, outer_jacobian_strategy="reverse-mode"):
