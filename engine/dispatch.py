@@ -177,6 +177,12 @@ def check_inplace(t):
         raise RuntimeError(messages.VIEW_OF_LEAF_INPLACE)
 
 
+def check_inference_write(t):
+    """An inference tensor written outside inference_mode: PyTorch writes it, then raises."""
+    if t._inference and not grad_mode._state["inference"]:
+        raise RuntimeError(messages.INFERENCE_INPLACE)
+
+
 def inplace(op, t, others, attrs=None, result=None):
     """`t.<op>_(*others)`: write op(t, *others) into t's memory, bump its version, rewire its grad_fn.
     result: the dtype the out-of-place op would give (default: the inputs promoted)."""
@@ -206,6 +212,7 @@ def inplace(op, t, others, attrs=None, result=None):
             f"output with shape {list(t.shape)} doesn't match the broadcast shape {list(np.shape(value))}"
         )
     np.copyto(t._data, value, casting="unsafe")
+    check_inference_write(t)
     t._bump()
     if node is not None:
         if "result" in _saved_names(op, node._need)[0]:
