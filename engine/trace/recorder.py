@@ -266,11 +266,12 @@ class Recorder:
                 self._fns[id(node)] = (weakref.ref(node), nid)
             ev = {"kind": "inplace" if dirty else "op", "line": line, "id": nid, "tensor": k.tid,
                   "name": self._default_name(out, k) if dirty else functions.label(expr, texts, i if several else None),
-                  "op": cls.__name__, "expr": expr + (f"[{i}]" if several else ""),
-                  "grad_fn": type(node).__name__ if ours else None, "inputs": ids, "value": value(out),
-                  "shape": list(out._data.shape), "dtype": out.dtype.name, "requires_grad": out.requires_grad,
-                  "version": out._vbox[0], "saved": saved if ours and first else [],
-                  "formula": formula if ours and first else None}
+                  "op": cls.__name__, "grad_fn": type(node).__name__ if ours else None, "inputs": ids,
+                  "value": value(out), "shape": list(out._data.shape), "dtype": out.dtype.name,
+                  "requires_grad": out.requires_grad, "version": out._vbox[0],
+                  "saved": saved if ours and first else [], "formula": formula if ours and first else None}
+            if not dirty:
+                ev["expr"] = expr + (f"[{i}]" if several else "")
             first = first and not ours
             self._add_node(out, k, ev)
 

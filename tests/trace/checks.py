@@ -24,7 +24,7 @@ FIELDS = {
     "warning": {"category", "message"},
     "error": {"type", "message"},
 }
-OPTIONAL = {"call", "how"}
+OPTIONAL = {"call", "how", "grads_in"}  # grads_in: a node with several outputs (a custom Function's)
 STATE_KEYS = {"k", "event", "nodes", "active", "sent", "grads", "call", "output"}
 NODE_KEYS = {"id", "tensor", "name", "kind", "op", "grad_fn", "inputs", "value", "shape", "dtype", "requires_grad",
              "version", "grad", "freed", "saved", "formula", "grad_in"}
