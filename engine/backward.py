@@ -157,7 +157,11 @@ def steps(edges, seeds, *, retain_graph=False, create_graph=False, targets=None,
                 if fn is None:
                     continue
                 if g is not None:
-                    _add(buffers, fn, nr, g)
+                    if fn._n_outputs == 1:
+                        prev = buffers.get(fn)
+                        buffers[fn] = g if prev is None else prev + g
+                    else:
+                        _add(buffers, fn, nr, g)
                 deps[fn] -= 1
                 if deps[fn] == 0:
                     heapq.heappush(ready, _Ready(fn))

@@ -93,11 +93,15 @@ def _forward(op, arrays, attrs):
 
 
 def _record(op, inputs, attrs, out, dtype):
-    tensors = [x if isinstance(x, Tensor) else as_tensor(x, dtype) for x in inputs]
-    numbers = None if len(tensors) == 1 else {i: x for i, x in enumerate(inputs) if not isinstance(x, Tensor)}
-    node = out.grad_fn = make_node(op, tensors, attrs, out, dtype, save_result=False, numbers=numbers)
-    if op.saves and "result" in kept(op):  # saved once it is the node's output, as PyTorch saves outputs
-        node._saved["result"] = graph.SavedTensor(out, node)
+    tensors, numbers = [], None
+    for i, x in enumerate(inputs):
+        if isinstance(x, Tensor):
+            tensors.append(x)
+        else:
+            tensors.append(as_tensor(x, dtype))
+            numbers = numbers or {}
+            numbers[i] = x
+    out.grad_fn = make_node(op, tensors, attrs, out, dtype, numbers=numbers)
 
 
 def make_node(op, tensors, attrs, out, dtype, originals=None, save_result=True, numbers=None):
@@ -124,7 +128,8 @@ def make_node(op, tensors, attrs, out, dtype, originals=None, save_result=True, 
                     saved[name] = graph.SavedTensor(tensors[i], None, hooks=False, number=numbers[i])
                 else:
                     saved[name] = graph.SavedTensor(tensors[i], None)
-            elif save_result:
+            elif save_result:  # saved once it is the node's output (last), as PyTorch saves outputs
+                out.grad_fn = node
                 saved[name] = graph.SavedTensor(out, node)
         if strides:
             node._meta = {name: _strides(tensors[op.args.index(name[:-len("_sym_strides")])]) for name in strides}
@@ -144,12 +149,14 @@ def _saved_names(op, need):
     names = cache.get(need)
     if names is None:
         kinds = kept(op)
-        found = {name: True for name, kind in kinds.items() if name == "result"}
+        found = {}
         for i, flag in enumerate(need):
             if flag:
                 for decl in op.saves.get(i, ()):
-                    if kinds.get(decl) == "tensor" or decl.endswith("_sym_strides"):
+                    if kinds.get(decl) == "tensor" and decl != "result" or decl.endswith("_sym_strides"):
                         found[decl] = True
+        if "result" in kinds:
+            found["result"] = True
         names = cache[need] = (tuple(n for n in found if kinds[n] == "tensor"),
                                tuple(n for n in found if kinds[n] == "meta"))
     return names
