@@ -10,6 +10,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from app.site import site_hooks
 from sitebuild import manifest as mf
 from sitebuild import pins
 from sitebuild.base import CACHE, BuildError, log, sha256_bytes
@@ -23,7 +24,6 @@ from sitebuild.snapshot import snapshot
 from sitebuild.urls import BOKEH_URL, PANEL_ROOT_URL
 from sitebuild.wheels import process_stdlib, process_wheel, wheel_tree
 
-APP_ENTRY = "app.page:create"
 HIDE_SPINNER = "<style>#loader { display: none !important; }</style>"  # the snapshot is the first paint
 
 
@@ -37,7 +37,6 @@ class Page:
     preludes: dict[str, str]  # slug: the example's recorded steps (JSON)
     default_example: str | None
     scripts: list[str]  # what static/loader.js loads, in order
-    entry: str = APP_ENTRY
 
 
 def assemble(dist: Path, test_wheels: bool = True) -> dict:
@@ -122,11 +121,12 @@ def add_bokeh_js(site: Site) -> None:
 def add_page(site: Site) -> Page:
     """The app's page and every example's prelude (the app run here), and Panel's files the page uses."""
     log("rendering the default page (prerendered view)")
-    page_html, prerendered, roots, prelude, default_example = render_page(APP_ENTRY, {})
+    hooks = site_hooks()
+    page_html, prerendered, roots, prelude, default_example = render_page(hooks, {})
     prerendered, page_html, prelude = stabilize([prerendered, page_html, prelude])
     log("recording the examples' steps (preludes)")
     preludes = {default_example: prelude} if prelude else {}
-    preludes.update(example_preludes(APP_ENTRY, default_example))
+    preludes.update(example_preludes(hooks, default_example))
     for slug, text in preludes.items():
         site.add(f"static/prelude/{slug}.json", text.encode())
     page_html = defer_scripts(localize(page_html))

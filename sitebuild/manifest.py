@@ -76,7 +76,6 @@ def site_manifest(files: dict[str, dict], packages: dict[str, dict], pure: set[s
     return {
         "version": version,
         "pyodide": PYODIDE_VERSION,
-        "entry": page.entry,
         "roots": page.roots,
         "packages": sorted(packages),
         "pure": sorted(n for n in packages if n in pure),

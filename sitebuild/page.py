@@ -6,9 +6,20 @@ from __future__ import annotations
 import html
 import re
 
+from bokeh.core.json_encoder import serialize_json
+from bokeh.core.templates import FILE, MACROS, get_env
+from bokeh.embed.elements import script_for_render_items
+from bokeh.embed.util import standalone_docs_json_and_render_items
+from bokeh.embed.wrappers import wrap_in_script_tag
+from bokeh.util.serialization import make_id
+from panel.io.resources import BASE_TEMPLATE, CDN_DIST, Resources, bundle_resources
+from panel.io.state import set_curdoc
+from panel.theme.base import design_template_variables
+
+from app.site import SiteHooks
 from sitebuild.base import BuildError
-from sitebuild.preludes import build_document, prelude_json
-from sitebuild.urls import BOKEH_URL
+from sitebuild.preludes import prelude_json
+from sitebuild.urls import BOKEH_URL, PANEL_ROOT_URL
 
 CDN_BOKEH = re.compile(r"https://cdn\.bokeh\.org/bokeh/release/bokeh-((?:[a-z]+-)?)\d+\.\d+\.\d+(?:\.dev\d+)?"
                        r"\.min\.js")
@@ -18,23 +29,15 @@ LOADER_SCRIPTS = re.compile(r'<script defer[^>]*src="((?:static/bokeh/bokeh[-a-z
                             r'\.min\.js)"[^>]*></script>\s*')
 
 
-def render_page(entry: str, query: dict[str, str]) -> tuple[str, str, int, str, str | None]:
+def render_page(hooks: SiteHooks, query: dict[str, str]) -> tuple[str, str, int, str, str | None]:
     """Run the app natively and render its page as panel's own converter does (template, resources).
     Returns (the page with empty roots, the same page with the document prerendered, number of roots, the
     page's prelude (see prelude_json), the slug of the example it shows or None)."""
-    from bokeh.core.json_encoder import serialize_json
-    from bokeh.core.templates import FILE, MACROS, get_env
-    from bokeh.embed.elements import script_for_render_items
-    from bokeh.embed.util import standalone_docs_json_and_render_items
-    from bokeh.embed.wrappers import wrap_in_script_tag
-    from bokeh.util.serialization import make_id
-    from panel.io.resources import BASE_TEMPLATE, CDN_DIST, Resources, bundle_resources
-    from panel.io.state import set_curdoc
-    from panel.theme.base import design_template_variables
-
-    document, explorer = build_document(entry, query)
+    if not CDN_DIST.startswith(PANEL_ROOT_URL):
+        raise BuildError("Panel was imported before PANEL_CDN_ROOT was set: build with sitebuild.build()")
+    explorer, document = hooks.document(query)
     docs_json, render_items = standalone_docs_json_and_render_items(document)
-    prelude = prelude_json(entry, document, explorer)
+    prelude = prelude_json(hooks, explorer, document)
     render_item = render_items[0]
     json_id = make_id()
     plot_script = wrap_in_script_tag(html.escape(serialize_json(docs_json), quote=False), "application/json",
@@ -53,7 +56,7 @@ def render_page(entry: str, query: dict[str, str]) -> tuple[str, str, int, str, 
                    roots=render_item.roots, manifest=None, dist_url=CDN_DIST, pyodide=True)
     page_html = template.render({**context, "plot_script": "<!--site:body-->"})
     prerendered = template.render({**context, "plot_script": plot_script})
-    return page_html, prerendered, len(document.roots), prelude, explorer and explorer.store.example
+    return page_html, prerendered, len(document.roots), prelude, explorer.store.example
 
 
 def defer_scripts(page_html: str) -> str:
