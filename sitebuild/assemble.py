@@ -37,6 +37,7 @@ class Page:
     preludes: dict[str, str]  # slug: the example's recorded steps (JSON)
     default_example: str | None
     scripts: list[str]  # what static/loader.js loads, in order
+    icon: bytes  # favicon.ico
 
 
 def assemble(dist: Path, test_wheels: bool = True) -> dict:
@@ -60,7 +61,7 @@ def assemble(dist: Path, test_wheels: bool = True) -> dict:
     mf.add_manifest(site, manifest)
     page_html = mf.with_loader(page.html, manifest)
     site.add(".nojekyll", b"")
-    site.add("favicon.ico", wheel_tree(_dl(pins.pure_wheel("panel").file_name), "panel/dist/")["images/favicon.ico"])
+    site.add("favicon.ico", page.icon)
     site.add("index.html", page_html.replace("<!--site:snapshot-->", "").encode())
     log("writing")
     site.write()
@@ -68,10 +69,6 @@ def assemble(dist: Path, test_wheels: bool = True) -> dict:
     total = sum(len(d) for r, d in site.files.items())
     log(f"wrote {dist} ({len(site.files)} files, {total / 1e6:.1f} MB on disk) in {time.time() - t0:.1f}s")
     return manifest
-
-
-def _dl(file_name: str) -> Path:
-    return CACHE / "dl" / file_name
 
 
 def add_wheels(site: Site, official_lock: dict) -> tuple[dict[str, dict], set[str]]:
@@ -113,7 +110,7 @@ def write_test_wheels(official_lock: dict | None) -> None:
 
 def add_bokeh_js(site: Site) -> None:
     """BokehJS, served as plain files."""
-    for rel, data in wheel_tree(_dl(pins.pure_wheel("bokeh").file_name), "bokeh/server/static/").items():
+    for rel, data in wheel_tree(fetch_pypi(*pins.pure_wheel("bokeh")), "bokeh/server/static/").items():
         if re.fullmatch(r"js/bokeh(-[a-z]+)?\.min\.js", rel):
             site.add(BOKEH_URL + rel.removeprefix("js/"), data)
 
@@ -131,25 +128,27 @@ def add_page(site: Site) -> Page:
         site.add(f"static/prelude/{slug}.json", text.encode())
     page_html = defer_scripts(localize(page_html))
     prerendered = localize(prerendered).replace("<!--site:head-->", HIDE_SPINNER)
-    add_panel_files(site, prerendered)
+    icon = add_panel_files(site, prerendered)
     missing = [u for u in local_urls(page_html) if u.removeprefix("./") not in site.files]
     if missing:
         raise BuildError("index.html refers to files the site does not have: " + ", ".join(missing))
     page_html, scripts = take_loader_scripts(page_html)
-    return Page(page_html, prerendered, roots, preludes, default_example, scripts)
+    return Page(page_html, prerendered, roots, preludes, default_example, scripts, icon)
 
 
-def add_panel_files(site: Site, prerendered: str) -> None:
+def add_panel_files(site: Site, prerendered: str) -> bytes:
     """Panel's own JS/CSS, and of its vendored libraries (dist/bundled/<name>/) those the page refers to
-    (in the prerendered document's stylesheets) plus the templates' themes."""
+    (in the prerendered document's stylesheets) plus the templates' themes; returns Panel's icon."""
     pin = pins.pure_wheel("panel")
     url = f"{PANEL_ROOT_URL}{pin.requirement.split('==')[1]}/dist/"
     used = set(re.findall(r"bundled/([^/\"']+)/", prerendered)) | {"theme"}
-    for rel, data in wheel_tree(_dl(pin.file_name), "panel/dist/").items():
+    files = wheel_tree(fetch_pypi(*pin), "panel/dist/")
+    for rel, data in files.items():
         if re.search(r"\.(map|ts)$|^(dts|lib)/|^panel\.js$|^panel\.json$", rel):
             continue
         if not rel.startswith("bundled/") or rel.split("/")[1] in used:
             site.add(url + rel, data)
+    return files["images/favicon.ico"]
 
 
 def add_snapshot(site: Site, page_html: str, prerendered: str) -> None:
