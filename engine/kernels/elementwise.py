@@ -10,12 +10,13 @@ library (libtorch_cpu exports the MKL and SLEEF symbols):
    rounded float32 result (computed in float64, then rounded), which is what VML's "high accuracy" mode
    aims at: within 1 ulp of torch everywhere, and bit-equal far more often than numpy's own float32 loops
    (benchmarks/kernels.py prints the rates). float64 inputs go through the same VML in double.
-2. `cpu_kernel_vec` ops (sigmoid, sinh, cosh, expm1, log1p, rsqrt): a contiguous run of n elements is
+2. at::vml ops that MKL does not take (expm1, log1p: commented out of vml.h's MKL list) run SLEEF on every
+   element (vec::map loads the last, partial vector): exact.
+3. `cpu_kernel_vec` ops (sigmoid, sinh, cosh, rsqrt): a contiguous run of n elements is
    done in blocks of 2 vectors (16 float32) by torch's Vectorized<float> — SLEEF for the transcendental
    part — and the last n % 16 by the scalar lambda, i.e. the C library (glibc). `vectorised_split`
    reproduces that split; the SLEEF part is exact (sleef.py), the glibc part is exact for expf,
-   expm1f, sinhf, coshf (libm.py), so sigmoid, sinh, cosh, expm1 are exact; log1p's tail is taken as
-   correctly rounded (glibc log1pf is within an ulp of it; 99.4% equal here).
+   sinhf, coshf (libm.py), so sigmoid, sinh and cosh are exact.
 Only float32 is modelled; float64 inputs get the correctly rounded float64 result (VML's double, SLEEF's
 *d4 functions and glibc's double functions are all within an ulp of it).
 """
@@ -90,10 +91,10 @@ sinh = _f32_only(sleef.sinhf, libm.sinhf, np.sinh)
 sinh.__doc__ = """torch.sinh: SLEEF sinhf_u10 on vector blocks, glibc sinhf on the tail."""
 cosh = _f32_only(sleef.coshf, libm.coshf, np.cosh)
 cosh.__doc__ = """torch.cosh: SLEEF coshf_u10 on vector blocks, glibc coshf on the tail."""
-expm1 = _f32_only(sleef.expm1f, libm.expm1f, np.expm1)
-expm1.__doc__ = """torch.expm1: SLEEF expm1f_u10 on vector blocks, glibc expm1f on the tail."""
-log1p = _f32_only(sleef.log1pf, lambda a: correctly_rounded(np.log1p, a), np.log1p)
-log1p.__doc__ = """torch.log1p: SLEEF log1pf_u10 on vector blocks; tail glibc log1pf (correctly rounded here)."""
+expm1 = _f32_only(sleef.expm1f, sleef.expm1f, np.expm1)
+expm1.__doc__ = """torch.expm1: SLEEF expm1f_u10 on every element (at::vml's vec::map, partial last vector)."""
+log1p = _f32_only(sleef.log1pf, sleef.log1pf, np.log1p)
+log1p.__doc__ = """torch.log1p: SLEEF log1pf_u10 on every element (at::vml's vec::map, partial last vector)."""
 
 
 def rsqrt(a):
