@@ -6,8 +6,8 @@ torch's CPU kernels are built with FMA contraction on AVX2/AVX-512 (`a * b + c` 
 - float32: a·b is exact in float64 (24 + 24 bits); the sum with c is rounded to float64 *to odd*, which is
   then rounded to float32 without a double-rounding error (Boldo & Melquiond 2008: odd rounding to p + 2
   bits or more, then nearest, is nearest).
-- float64: a·b = ph + pl exactly (Dekker's product with Veltkamp's split), then the sum of three doubles is
-  rounded once by the same authors' algorithm: RN(th + RO(tl + ul)) with (uh, ul) = TwoSum(c... ).
+- float64: a·b = uh + ul exactly (Dekker's product with Veltkamp's split); with (th, tl) = TwoSum(c, uh),
+  the result is RN(th + RO(tl + ul)) — the same authors' correctly rounded sum of three doubles.
 Both are exact for all finite inputs whose product neither overflows nor falls below 2⁻⁹⁶⁹ (float64) —
 far outside what learners compute.
 """
