@@ -18,19 +18,26 @@ benchmarks/kernels.py prints how often each order matches this machine's torch.
 
 import numpy as np
 
-from .fma import fma32, fma64
+from .fma import fma64, round32
 
 
 def _chain(a, b, fused, acc=None):
-    """Σ_k a[..., k, None] * b[k] over the contraction axis, left to right; a: (m, k), b: (k, n)."""
+    """Σ_k a[:, k]·b[k, :] left to right from 0; a: (m, k), b: (k, n)."""
     m, k = a.shape
     n = b.shape[1]
     dt = np.result_type(a, b)
     out = np.zeros((m, n), dt) if acc is None else np.array(np.broadcast_to(acc, (m, n)), dt)
-    fma = fma32 if dt == np.float32 else fma64
+    if not fused:
+        for p in range(k):
+            out = out + a[:, p:p + 1] * b[p:p + 1, :]
+        return out
+    if dt == np.float32:   # products are exact in float64: one add and a checked rounding per step
+        a64, b64, out = a.astype(np.float64), b.astype(np.float64), out.astype(np.float64)
+        for p in range(k):
+            out = round32(a64[:, p:p + 1] * b64[p:p + 1, :], out).astype(np.float64)
+        return out.astype(np.float32)
     for p in range(k):
-        col, row = a[:, p:p + 1], b[p:p + 1, :]
-        out = fma(col, row, out) if fused else out + col * row
+        out = fma64(a[:, p:p + 1], b[p:p + 1, :], out)
     return out
 
 

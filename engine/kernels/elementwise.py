@@ -21,6 +21,8 @@ Only float32 is modelled; float64 inputs get the correctly rounded float64 resul
 *d4 functions and glibc's double functions are all within an ulp of it).
 """
 
+import math
+
 import numpy as np
 
 from . import libm, sleef
@@ -115,13 +117,11 @@ def _vml(f64_fn, name):
 
 
 def _erf(x):
-    from math import erf
-    return np.vectorize(erf, otypes=[np.float64])(x) if np.size(x) else np.asarray(x, np.float64)
+    return np.vectorize(math.erf, otypes=[np.float64])(x) if np.size(x) else np.asarray(x, np.float64)
 
 
 def _erfc(x):
-    from math import erfc
-    return np.vectorize(erfc, otypes=[np.float64])(x) if np.size(x) else np.asarray(x, np.float64)
+    return np.vectorize(math.erfc, otypes=[np.float64])(x) if np.size(x) else np.asarray(x, np.float64)
 
 
 sin, cos, tan = _vml(np.sin, "sin"), _vml(np.cos, "cos"), _vml(np.tan, "tan")

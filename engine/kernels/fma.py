@@ -3,9 +3,9 @@
 torch's CPU kernels are built with FMA contraction on AVX2/AVX-512 (`a * b + c` in C++ compiles to one
 `vfmadd`, rounding once), so reproducing them needs `fma(a, b, c)` = the exact a·b + c rounded once.
 
-- float32: a·b is exact in float64 (24 + 24 bits); the sum with c is rounded to float64 *to odd*, which is
-  then rounded to float32 without a double-rounding error (Boldo & Melquiond 2008: odd rounding to p + 2
-  bits or more, then nearest, is nearest).
+- float32: a·b is exact in float64 (24 + 24 bits); the sum with c rounded to float64 then to float32 is
+  the single rounding except where the float64 sum lands exactly on a float32 midpoint; there it is
+  nudged by the sign of its error (odd rounding, Boldo & Melquiond 2008) before the second rounding.
 - float64: a·b = uh + ul exactly (Dekker's product with Veltkamp's split); with (th, tl) = TwoSum(c, uh),
   the result is RN(th + RO(tl + ul)) — the same authors' correctly rounded sum of three doubles.
 Both are exact for all finite inputs whose product neither overflows nor falls below 2⁻⁹⁶⁹ (float64) —
@@ -36,9 +36,21 @@ def fma32(a, b, c):
     """float32 fma(a, b, c): a·b + c rounded once to float32."""
     a, b, c = (np.asarray(v, np.float32).astype(np.float64) for v in (a, b, c))
     with np.errstate(invalid="ignore", over="ignore"):
-        s, e = two_sum(a * b, c)
-        e = np.where(np.isfinite(s), e, 0.0)
-        return _round_to_odd(s, e).astype(np.float32)
+        return round32(a * b, c)
+
+
+def round32(p, c):
+    """RN32(p + c) for float64 p, c with p + c needing at most 53 + 53 bits (an exact float32 product plus a
+    float32): fl64(p + c) rounds again correctly to float32 unless it lands exactly on a float32 midpoint,
+    where the sign of the first rounding's error decides (the odd-rounding fix, applied only there)."""
+    s = p + c
+    mid = (s.view(np.int64) & 0x1FFFFFFF) == 0x10000000
+    if mid.any():
+        bb = s - p
+        e = (p - (s - bb)) + (c - bb)
+        fix = mid & (e != 0) & np.isfinite(s)
+        s = np.where(fix, np.nextafter(s, np.where(e > 0, np.inf, -np.inf)), s)
+    return s.astype(np.float32)
 
 
 def _split(a):
