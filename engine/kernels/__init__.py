@@ -11,7 +11,7 @@ arith       add/sub with alpha, addcmul, addcdiv: the fused roundings of the opt
 sleef       SLEEF's u10 float32 functions (exp, log, sinh, cosh, tanh, expm1, log1p), AVX2 variant (exact)
 libm        glibc's expf, expm1f, sinhf, coshf: torch's scalar loops (exact vs glibc 2.36)
 elementwise unary ops with torch's vector/scalar split; MKL VML ops as correctly rounded (within 1 ulp)
-softmax     softmax, log_softmax, nll_loss, cross_entropy (exact)
+logits      softmax, log_softmax, nll_loss, cross_entropy (exact)
 blas        dot, mv, mm, addmm, matmul in a fixed order (MKL's own order is not reproducible; ≤ a few ulps)
 
 Imports numpy only; runs in Pyodide.
@@ -42,9 +42,9 @@ from .elementwise import (
                           tanh,
 )
 from .fma import fma, fma32, fma64
+from .logits import cross_entropy, log_softmax, nll_loss, softmax
 from .ranges import arange, linspace
 from .reduce import mean, mse_loss, sum
-from .softmax import cross_entropy, log_softmax, nll_loss, softmax
 
 __all__ = ["acos", "add", "addcdiv", "addcmul", "addmm", "arange", "asin", "atan", "cos", "cosh",
            "cross_entropy", "dot", "erf", "erfc", "exp", "expm1", "fma", "fma32", "fma64", "linspace", "log",

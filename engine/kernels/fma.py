@@ -34,9 +34,8 @@ def _round_to_odd(s, e):
 
 def fma32(a, b, c):
     """float32 fma(a, b, c): a·b + c rounded once to float32."""
-    a, b, c = (np.asarray(v, np.float32).astype(np.float64) for v in (a, b, c))
-    with np.errstate(invalid="ignore", over="ignore"):
-        return round32(a * b, c)
+    a, b, c = (v.astype(np.float64) if isinstance(v, np.ndarray) else np.float64(np.float32(v)) for v in (a, b, c))
+    return round32(a * b, c)
 
 
 def round32(p, c):

@@ -28,7 +28,8 @@ _C2 = float.fromhex("0x1.62e42ff0c52d6p-1") / _N
 
 
 def expf(x):
-    """glibc expf, elementwise on a float32 array."""
+    """glibc expf, elementwise on a float32 array. The cubic is evaluated without fma first; only results
+    within 2⁻⁴⁰ of a float32 rounding boundary (where an fma could matter) are evaluated again with fmas."""
     x = np.asarray(x, np.float32)
     xd = x.astype(np.float64)
     with np.errstate(all="ignore"):
@@ -37,7 +38,10 @@ def expf(x):
         ki = kd.view(np.uint64)
         r = z - (kd - _SHIFT)
         s = (_TAB[ki % np.uint64(_N)] + (ki << np.uint64(47))).view(np.float64)
-        y = fma64(fma64(_C0, r, _C1), r * r, fma64(_C2, r, 1.0)) * s
+        y = ((_C0 * r + _C1) * (r * r) + (_C2 * r + 1.0)) * s
+        near = np.abs((y.view(np.int64) & 0x1FFFFFFF) - 0x10000000) < 0x2000
+        if near.any():
+            y = np.where(near, fma64(fma64(_C0, r, _C1), r * r, fma64(_C2, r, 1.0)) * s, y)
         out = y.astype(np.float32)
         out = np.where(x > np.float32(float.fromhex("0x1.62e42ep6")), np.float32(np.inf), out)
         out = np.where(x < np.float32(float.fromhex("-0x1.9fe368p6")), np.float32(0), out)
@@ -89,6 +93,11 @@ def expm1f(x):
         return np.where(np.isnan(x), x, np.where(np.isinf(x), np.where(neg, f(-1), x), out)).astype(f)
 
 
+def _where_needed(mask, fn, arg, default):
+    """fn(arg) where mask holds (fn evaluated only if some element needs it)."""
+    return np.where(mask, fn(arg), default) if mask.any() else default
+
+
 def sinhf(x):
     """glibc sinhf (sysdeps/ieee754/flt-32/e_sinhf.c): float arithmetic on expm1f and expf of |x|."""
     x = np.asarray(x, np.float32)
@@ -97,12 +106,10 @@ def sinhf(x):
     ax = np.abs(x)
     with np.errstate(all="ignore"):
         t = expm1f(ax)
-        small = h * (np.float32(2) * t - t * t / (t + one))
-        mid = h * (t + t / (t + one))
-        big = h * expf(ax)
-        w = expf(half * ax)
-        huge = (h * w) * w
-        out = np.where(ax < 1, small, np.where(ax < 22, mid, np.where(ax < np.float32(88.7216796875), big, huge)))
+        out = np.where(ax < 1, h * (np.float32(2) * t - t * t / (t + one)), h * (t + t / (t + one)))
+        out = _where_needed(ax >= 22, lambda a: h * expf(a), ax, out)
+        out = _where_needed(ax >= np.float32(88.7216796875), lambda a: (h * expf(half * a)) * expf(half * a),
+                            ax, out)
         out = np.where(ax < np.float32(2.0 ** -28), x, out)
         return np.where(np.isfinite(x), out, x + x).astype(np.float32)
 
@@ -112,15 +119,17 @@ def coshf(x):
     x = np.asarray(x, np.float32)
     one, half = np.float32(1), np.float32(0.5)
     ax = np.abs(x)
+    small = ax < np.float32(0.34657359)
     with np.errstate(all="ignore"):
-        t = expm1f(ax)
-        w = one + t
-        small = np.where(ax < np.float32(2.0 ** -55), w, one + (t * t) / (w + w))
         e = expf(ax)
-        mid = half * e + half / e
-        big = half * e
-        w2 = expf(half * ax)
-        huge = (half * w2) * w2
-        out = np.where(ax < np.float32(0.34657359), small,
-                       np.where(ax < 9, mid, np.where(ax < np.float32(88.7216796875), big, huge)))
+        out = np.where(ax < 9, half * e + half / e, half * e)
+
+        def near_one(a):
+            t = expm1f(a)
+            w = one + t
+            return np.where(a < np.float32(2.0 ** -55), w, one + (t * t) / (w + w))
+
+        out = _where_needed(small, near_one, ax, out)
+        out = _where_needed(ax >= np.float32(88.7216796875), lambda a: (half * expf(half * a)) * expf(half * a),
+                            ax, out)
         return np.where(np.isfinite(x), out, x * x).astype(np.float32)

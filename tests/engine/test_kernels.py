@@ -10,6 +10,8 @@ printed by benchmarks/kernels.py.
 
 from __future__ import annotations
 
+import ast
+import pathlib
 import platform
 from fractions import Fraction
 
@@ -286,9 +288,6 @@ def test_matmuls_within_an_ulp_per_step(fused):
 
 def test_kernels_sit_at_the_bottom_layer():
     """numpy and the standard library only: no engine module, so every layer above may use them."""
-    import ast
-    import pathlib
-
     allowed = {"numpy", "math", "decimal"}
     for path in pathlib.Path(K.__file__).parent.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
