@@ -96,6 +96,8 @@ CASES = [
      lambda a, b, c: K.addcmul(a, b, c, 0.1), lambda a, b, c: a + F(0.1) * b * c),
     ("addcdiv", triple, lambda a, b, c: torch.addcdiv(T(a), T(b), T(c), value=0.1).numpy(),
      lambda a, b, c: K.addcdiv(a, b, c, 0.1), lambda a, b, c: a + F(0.1) * b / c),
+    ("lerp", pair, lambda a, b: torch.lerp(T(a), T(b), 0.1).numpy(), lambda a, b: K.lerp(a, b, 0.1),
+     lambda a, b: a + F(0.1) * (b - a)),
     ("sigmoid", normal, lambda x: torch.sigmoid(T(x)).numpy(), K.sigmoid, lambda x: F(1) / (F(1) + np.exp(-x))),
     unary("sinh"), unary("cosh"), unary("expm1"), unary("log1p", gen=positive),
     ("rsqrt", positive, lambda x: torch.rsqrt(T(x)).numpy(), K.rsqrt,

@@ -7,7 +7,7 @@ elsewhere is said where it matters (vector width, FMA, threads, MKL). Modules, b
 fma         correctly rounded fused multiply-add for float32/float64 (numpy has none)
 reduce      sum, mean, mse_loss: ATen's cascade sum through TensorIterator's dim order (exact)
 ranges      linspace, arange: the factories' fma-based fills (exact)
-arith       add/sub with alpha, addcmul, addcdiv: the fused roundings of the optimizers' updates (exact)
+arith       add/sub with alpha, addcmul, addcdiv, lerp: the fused roundings of the optimizers' updates (exact)
 sleef       SLEEF's u10 float32 functions (exp, log, sinh, cosh, tanh, expm1, log1p), AVX2 variant (exact)
 libm        glibc's expf, expm1f, sinhf, coshf: torch's scalar loops (exact vs glibc 2.36)
 elementwise unary ops with torch's vector/scalar split; MKL VML ops as correctly rounded (within 1 ulp)
@@ -17,7 +17,7 @@ blas        dot, mv, mm, addmm, matmul in a fixed order (MKL's own order is not 
 Imports numpy only; runs in Pyodide.
 """
 
-from .arith import add, addcdiv, addcmul, sub
+from .arith import add, addcdiv, addcmul, lerp, sub
 from .blas import addmm, dot, matmul, mm, mv
 from .elementwise import (
                           acos,
@@ -47,6 +47,6 @@ from .ranges import arange, linspace
 from .reduce import mean, mse_loss, sum
 
 __all__ = ["acos", "add", "addcdiv", "addcmul", "addmm", "arange", "asin", "atan", "cos", "cosh",
-           "cross_entropy", "dot", "erf", "erfc", "exp", "expm1", "fma", "fma32", "fma64", "linspace", "log",
+           "cross_entropy", "dot", "erf", "erfc", "exp", "expm1", "fma", "fma32", "fma64", "lerp", "linspace", "log",
            "log1p", "log2", "log10", "log_softmax", "matmul", "mean", "mm", "mse_loss", "mv", "nll_loss",
            "rsqrt", "sigmoid", "sin", "sinh", "softmax", "sqrt", "sub", "sum", "tan", "tanh"]

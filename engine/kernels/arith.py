@@ -37,3 +37,11 @@ def addcdiv(a, b, c, value=1):
     """torch.addcdiv(a, b, c, value=value) = a + (value·b) / c, three roundings (a division cannot fuse)."""
     dt = _dtype(a, b, c)
     return np.asarray(a, dt) + (np.asarray(b, dt) * dt.type(value)) / np.asarray(c, dt)
+
+
+def lerp(a, b, weight):
+    """torch.lerp(a, b, weight) (Lerp.h): |weight| < 0.5 → fma(weight, b - a, a), else fma(-(b - a), 1 - weight, b)."""
+    dt = _dtype(a, b, weight) if isinstance(weight, np.ndarray) else _dtype(a, b)
+    a, b, w = np.asarray(a, dt), np.asarray(b, dt), np.asarray(weight, dt)
+    diff = b - a
+    return np.where(np.abs(w) < dt.type(0.5), fma(w, diff, a, dt), fma(-diff, dt.type(1) - w, b, dt)).astype(dt)

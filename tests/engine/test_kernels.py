@@ -188,7 +188,7 @@ def test_arange_values(dtype):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("op", ["add", "sub", "addcmul", "addcdiv"])
+@pytest.mark.parametrize("op", ["add", "sub", "addcmul", "addcdiv", "lerp"])
 def test_fused_updates(op, dtype):
     rng = np.random.default_rng(9)
     for n in (1, 5, 16, 17, 1000):
@@ -197,6 +197,10 @@ def test_fused_updates(op, dtype):
         v = float(rng.standard_normal())
         if op in ("add", "sub"):
             want, got = getattr(torch, op)(T(a), T(b), alpha=v), getattr(K, op)(a, b, v)
+        elif op == "lerp":
+            w = float(rng.uniform(-0.5, 1.5)) if n > 1 else 0.5
+            want, got = torch.lerp(T(a), T(b), w), K.lerp(a, b, w)
+            check(K.lerp(a, b, c / (c + 1)), torch.lerp(T(a), T(b), T(c / (c + 1))).numpy(), FMA_BUILD, steps=3)
         else:
             want, got = getattr(torch, op)(T(a), T(b), T(c), value=v), getattr(K, op)(a, b, c, v)
         check(got, want.numpy(), FMA_BUILD or op == "addcdiv", steps=3)
