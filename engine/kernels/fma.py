@@ -34,8 +34,11 @@ def _round_to_odd(s, e):
 
 def fma32(a, b, c):
     """float32 fma(a, b, c): a·b + c rounded once to float32."""
-    a, b, c = (v.astype(np.float64) if isinstance(v, np.ndarray) else np.float64(np.float32(v)) for v in (a, b, c))
-    return round32(a * b, c)
+    return round32(_f64(a) * _f64(b), _f64(c))
+
+
+def _f64(v):
+    return v.astype(np.float64) if isinstance(v, np.ndarray) else np.float64(np.float32(v))
 
 
 def round32(p, c):

@@ -37,22 +37,23 @@ def _combine_lanes(v, op):
 
 
 def _map_reduce_all(x, fn, op):
-    """vec::map_reduce_all over the last axis of x (rows independent)."""
+    """vec::map_reduce_all over the last axis of x (rows independent); fn is elementwise, so it is applied
+    to the whole row at once."""
     n = x.shape[-1]
+    v = fn(x)
     if n < LANES:
-        v = fn(x)
         acc = v[..., 0]
         for i in range(1, n):
             acc = op(acc, v[..., i])
         return acc
     full = n // LANES
-    acc = fn(x[..., :LANES])
+    acc = v[..., :LANES]
     for k in range(1, full):
-        acc = op(acc, fn(x[..., k * LANES:(k + 1) * LANES]))
+        acc = op(acc, v[..., k * LANES:(k + 1) * LANES])
     rest = n - full * LANES
     if rest:
         acc = acc.copy()
-        acc[..., :rest] = op(acc[..., :rest], fn(x[..., full * LANES:]))
+        acc[..., :rest] = op(acc[..., :rest], v[..., full * LANES:])
     return _combine_lanes(acc, op)
 
 
