@@ -5,11 +5,12 @@ library (libtorch_cpu exports the MKL and SLEEF symbols):
 
 1. MKL VML (vmsSin, vmsLn, ... in VML_HA mode, through at::vml) for sin, cos, tan, exp, log, log2, log10,
    sqrt, tanh, atan, asin, acos, erf, erfc on x86 builds with MKL: 100% of torch's bits on this machine.
-   VML is closed and dispatches per CPU (AVX-512 machines run other code; on this AMD EPYC its sqrt is
-   not even correctly rounded), so it cannot be replayed from numpy. `vml_like` gives the correctly
-   rounded float32 result (computed in float64, then rounded), which is what VML's "high accuracy" mode
-   aims at: within 1 ulp of torch everywhere, and bit-equal far more often than numpy's own float32 loops
-   (benchmarks/kernels.py prints the rates). float64 inputs go through the same VML in double.
+   VML is closed and picks its code by CPU (an Intel machine gave the correctly rounded sqrt where this
+   AMD EPYC's VML does not), so it cannot be replayed from numpy. These functions return the correctly
+   rounded result (`correctly_rounded`: float64, then one rounding), which is what VML's "high
+   accuracy" mode approximates to < 1 ulp: so within 1 ulp of torch everywhere, and bit-equal far
+   more often than numpy's own float32 loops (benchmarks/kernels.py prints the rates). float64 inputs
+   go through the same VML in double.
 2. at::vml ops that MKL does not take (expm1, log1p: commented out of vml.h's MKL list) run SLEEF on every
    element (vec::map loads the last, partial vector): exact.
 3. `cpu_kernel_vec` ops (sigmoid, sinh, cosh, rsqrt): a contiguous run of n elements is

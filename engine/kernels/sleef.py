@@ -6,9 +6,9 @@ sinh/cosh/expm1/log1p) call these. Each function below is the SLEEF source (src/
 src/common/df.h, with the AVX2 helpers: `vmla` = fused multiply-add, `vrint` = round half to even) replayed
 operation by operation in float32, so the bits are SLEEF's for every finite input in range; checked
 against the Sleef_*f8_u10avx2 symbols of torch's own library (tests/engine/test_kernels.py checks against
-torch). AVX-512 builds run the *f16_u10avx512f variants, the same algorithms with the same roundings
-except where SLEEF's source switches on ENABLE_AVX512F (vgetexp/vgetmant/vfixup for log's argument
-reduction and special values) — identical results for normal inputs.
+torch). AVX-512 kernels would call the *f16_u10avx512f variants: the same operations, except that SLEEF's
+source switches log's argument reduction and special cases to vgetexp/vgetmant/vfixup under ENABLE_AVX512F
+(the same reduction to [0.75, 1.5), so equal results are expected for normal inputs; not measured here).
 """
 
 import numpy as np
