@@ -65,7 +65,6 @@ ENGINE_GAPS: dict[str, str] = {
     "tutorial_dynamic_net": SEED,
     "tutorial_former_torchies_autograd": SEED,
     "tutorial_former_torchies_rnn": SEED,
-    "tutorial_introyt_autograd_basics": "float32 kernels: linspace (6 of 25 values off by an ulp) and sin",
     "tutorial_introyt_autograd_functional": f"{SEED}; {FUNCTIONAL}",
     "tutorial_introyt_autograd_on_off": SEED,
     "tutorial_introyt_autograd_training": SEED,
