@@ -146,7 +146,7 @@ def bind_where(condition, input, other):  # noqa: A002
 op("where", "WhereBackward0", ("self", "other"), lambda a, b, condition, condition_tensor: np.where(condition, a, b),
    ("grad where condition, else 0", lambda n, g: _where(n, g, True)),
    ("grad where not condition, else 0", lambda n, g: _where(n, g, False)),
-   spell=Spelling(name="where({0}, {1})"), bind=bind_where)
+   spell=Spelling(name="where(…, {0}, {1})"), bind=bind_where)  # torch.where: engine/functions.py
 
 
 @composite(Spelling(method="where"))
@@ -194,7 +194,8 @@ op("leaky_relu", "LeakyReluBackward0", ("self",),
    lambda a, negative_slope: np.where(a > 0, a, a * np.asarray(negative_slope, a.dtype)),
    ("grad · (1 if self > 0 else negative_slope)",
     lambda n, g: g * ((n["self"] > 0) + (n["self"] <= 0) * n.attrs["negative_slope"])),
-   saves={0: ("self",)}, spell=Spelling(functional="leaky_relu"), bind=False)  # F.leaky_relu: nn/functional.py
+   saves={0: ("self",)}, bind=False,  # F.leaky_relu(x, slope, inplace): engine/nn/functional.py
+   spell=Spelling(functional="leaky_relu", name=lambda s, a: f"leaky_relu({s[0]}, {a['negative_slope']!r})"))
 
 
 def _softplus(a, beta, threshold):

@@ -109,8 +109,9 @@ for _which in ("max", "min"):
        (f"grad shared evenly by the {_which}ima", _evenly), saves={0: ("self", "result")},
        spell=Spelling(method=_which, function=_which), bind=False)
     op(f"{_which}_dim", _which.capitalize() + "Backward0", ("self",), _take,
-       (f"grad to the arg-{_which} of each row", _select_reduce), spell=Spelling(method=_which, function=_which),
-       bind=False)
+       (f"grad to the arg-{_which} of each row", _select_reduce), bind=False,
+       spell=Spelling(method=_which, function=_which,
+                      name=lambda s, a, w=_which: f"{s[0]}.{w}({a['dim']}{', keepdim=True' * a['keepdim']}).values"))
 
 op("scatter", "ScatterBackward0", ("grad",), lambda g, shape, key: _scatter(g, shape, key),
    ("grad taken at the indices", lambda n, g: g._op("index", key=n.attrs["key"])))

@@ -311,6 +311,7 @@ CASES = {
     "index_squared": (lambda T, a: a[T.tensor([0, 2])] ** 2, [((3, 2), S)]),
     "max_dim_squared": (lambda T, a: a.max(1)[0] ** 2, [((2, 3), S)]),
     "silu": (lambda T, a: T.nn.functional.silu(a), [((2, 3), S)]),
+    "sgn": (lambda T, a: a.sgn() * a + T.sgn(a), [((2, 3), "away0")]),
     "nll_loss_squared": (lambda T, a: T.nn.functional.nll_loss(a.log_softmax(1), T.tensor([2, 0, 1])) ** 2,
                          [((3, 4), S)]),
 }
