@@ -8,7 +8,7 @@ from . import dispatch, dtypes, messages
 from .factories import _alloc, _finish
 from .generator import Generator, default_generator, draws
 from .ops import OPS
-from .ops.random import check_generator, check_std_tensor, random_span
+from .ops.random import check_generator, check_std_tensor, invalid_arguments, random_span
 from .tensor import Size, Tensor
 
 __all__ = ["Generator", "default_generator", "get_rng_state", "initial_seed", "manual_seed", "seed",
@@ -56,30 +56,6 @@ def set_rng_state(new_state):
 
 
 # --- factories ----------------------------------------------------------------------------------------------
-_OPTIONS = ("*, torch.Generator generator, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, "
-            "torch.device device = None, bool pin_memory = False, bool requires_grad = False")
-_SIGNATURES = {name: [f"({args}, {_OPTIONS})", f"({args}, {_OPTIONS.replace('torch.Generator generator, ', '')})"]
-               for name, args in (("rand", "tuple of ints size"), ("randn", "tuple of ints size"),
-                                  ("randperm", "int n"))}
-_SIGNATURES["randint"] = [s for args in ("int high, tuple of ints size", "int low, int high, tuple of ints size")
-                          for s in (f"({args}, {_OPTIONS})",
-                                    f"({args}, {_OPTIONS.replace('torch.Generator generator, ', '')})")]
-_SIGNATURES["normal"] = [
-    "(Tensor mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)",
-    "(Tensor mean, float std = 1, *, torch.Generator generator = None, Tensor out = None)",
-    "(float mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)",
-    "(float mean, float std, tuple of ints size, *, torch.Generator generator = None, Tensor out = None, "
-    "torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
-    "bool requires_grad = False)"]
-
-
-def invalid_arguments(name, args, kwargs):
-    """torch's TypeError for a call that matches none of a function's signatures."""
-    got = ", ".join([type(a).__name__ for a in args] + [f"{k}={type(v).__name__}" for k, v in kwargs.items()])
-    return TypeError(f"{name}() received an invalid combination of arguments - got ({got}), but expected one of:\n"
-                     + "".join(f" * {s}\n" for s in _SIGNATURES[name]))
-
-
 def _is_int(x):
     return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
 
@@ -111,21 +87,25 @@ def _empty(shape):
     return lambda dtype: np.empty(shape, dtype=dtype.np)
 
 
-def _generator(name, generator):
+def _generator(name, generator, args=None):
+    """The generator to draw from; a wrong one is refused as torch refuses it (for functions with several
+    signatures: none matches)."""
+    if args is not None and generator is not None and not isinstance(generator, Generator):
+        raise invalid_arguments(name, args, {"generator": generator})
     check_generator(generator, name)
     return default_generator if generator is None else generator
 
 
 def rand(*sizes, size=None, generator=None, dtype=None, requires_grad=False, device=None):
     shape = _shape("rand", sizes, size, {})
-    gen = _generator("rand", generator)
+    gen = _generator("rand", generator, sizes)
     return _float_tensor(_empty(shape), dtype, requires_grad, "check_uniform_bounds",
                          lambda a: draws.uniform(gen, a, 0, 1))
 
 
 def randn(*sizes, size=None, generator=None, dtype=None, requires_grad=False, device=None):
     shape = _shape("randn", sizes, size, {})
-    gen = _generator("randn", generator)
+    gen = _generator("randn", generator, sizes)
     return _float_tensor(_empty(shape), dtype, requires_grad, "normal_kernel_cpu",
                          lambda a: draws.normal(gen, a, 0, 1))
 
@@ -153,7 +133,7 @@ def randint(*args, size=None, low=None, high=None, generator=None, dtype=None, r
             raise TypeError(f"randint(): argument '{which[i]}' (position {i + 1}) must be int, not {type(b).__name__}")
     low, high = (0, bounds[0]) if len(bounds) == 1 else bounds
     shape = _shape("randint", (size,), None, {})
-    gen = _generator("randint", generator)
+    gen = _generator("randint", generator, args + ([size] if size is not None else []))
     dtype = dtype or dtypes.int64
     return _random_tensor(np.empty(shape, dtype=dtype.np), dtype, int(low), int(high), gen, requires_grad)
 
@@ -162,7 +142,7 @@ def randperm(n, *, generator=None, dtype=None, requires_grad=False, device=None)
     if not _is_int(n):
         raise invalid_arguments("randperm", (n,), {})
     _alloc((int(n),))
-    gen = _generator("randperm", generator)
+    gen = _generator("randperm", generator, (n,))
     dtype = dtype or dtypes.int64
     if dtype.is_floating_point and n > (1 << (np.finfo(dtype.np).nmant + 1)) + 1:
         raise RuntimeError(f"n cannot be greater than 2^{np.finfo(dtype.np).nmant + 1}+1 for "
@@ -173,7 +153,7 @@ def randperm(n, *, generator=None, dtype=None, requires_grad=False, device=None)
 def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, requires_grad=False, device=None):
     """torch.normal(mean, std, size) of numbers is a factory; with a tensor mean or std it is an op whose node
     (NormalBackward1/2/3) passes zeros back."""
-    gen = _generator("normal", generator)
+    gen = _generator("normal", generator, (mean, std) if size is None else (mean, std, size))
     mean_t, std_t = isinstance(mean, Tensor), isinstance(std, Tensor)
     if not mean_t and not std_t:
         if size is None:
@@ -218,13 +198,13 @@ def _like(t):
 
 
 def rand_like(input, *, dtype=None, requires_grad=False, device=None, generator=None):  # noqa: A002
-    gen = _generator("rand_like", generator)
+    gen = _generator("rand_like", generator, (input,))
     return _float_tensor(_like(input), dtype or input.dtype, requires_grad, "check_uniform_bounds",
                          lambda a: draws.uniform(gen, a, 0, 1))
 
 
 def randn_like(input, *, dtype=None, requires_grad=False, device=None, generator=None):  # noqa: A002
-    gen = _generator("randn_like", generator)
+    gen = _generator("randn_like", generator, (input,))
     return _float_tensor(_like(input), dtype or input.dtype, requires_grad, "normal_kernel_cpu",
                          lambda a: draws.normal(gen, a, 0, 1))
 
@@ -234,7 +214,8 @@ def randint_like(input, low=0, high=None, *, dtype=None, requires_grad=False, de
         low, high = 0, low
     dtype = dtype or input.dtype
     like = _like(input)(dtype)
-    return _random_tensor(like, dtype, int(low), int(high), _generator("randint_like", generator), requires_grad)
+    gen = _generator("randint_like", generator, (input, low, high) if low else (input, high))
+    return _random_tensor(like, dtype, int(low), int(high), gen, requires_grad)
 
 
 def multinomial(input, num_samples, replacement=False, *, generator=None):  # noqa: A002

@@ -43,6 +43,9 @@ class Generator:
     def device(self):
         return "cpu"
 
+    def __repr__(self):
+        return f"<torch._C.Generator object at {hex(id(self))}>"
+
     def manual_seed(self, seed):
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
             raise RuntimeError(f"manual_seed expected a long, but got {type(seed).__name__}")

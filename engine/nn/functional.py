@@ -37,7 +37,8 @@ def cross_entropy(input, target, reduction="mean"):  # noqa: A002
 
 def dropout(input, p=0.5, training=True, inplace=False):  # noqa: A002
     """Zeroes each element with probability p and scales the rest by 1 / (1 - p), as ATen's _dropout on the CPU:
-    noise = bernoulli_(1 - p) / (1 - p) drawn into a tensor like the input, then input * noise (MulBackward0)."""
+    noise = bernoulli_(1 - p) / (1 - p) drawn into a tensor laid out like the input (so a transposed input gets
+    its mask in its memory order), then input * noise (MulBackward0)."""
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if p == 0 or not training or input.numel() == 0:
@@ -46,6 +47,6 @@ def dropout(input, p=0.5, training=True, inplace=False):  # noqa: A002
     if p == 1:
         noise = input._constant(0)
     else:
-        keep = draws.bernoulli(generator.default_generator, np.empty(input.shape, dtype=dtype.np), 1 - p)
+        keep = draws.bernoulli(generator.default_generator, np.empty_like(input._data), 1 - p)  # input's layout
         noise = input._new(keep / dtype.np.type(1 - p) if dtype.is_floating_point else keep, dtype)
     return input.mul_(noise) if inplace else input.mul(noise)

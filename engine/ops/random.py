@@ -8,6 +8,7 @@ import warnings
 import numpy as np
 
 from .. import dtypes, generator
+from .. import generator as generator_module
 from ..generator import draws
 from .table import OPS, Spelling, op
 
@@ -54,6 +55,43 @@ def _positional(fname, args, kwargs, names, defaults):
             raise TypeError(f"{fname}() got an unexpected keyword argument '{k}'")
         values[k] = v
     return [values[n] for n in names]
+
+
+# --- the TypeError of a call that matches none of a function's signatures ----------------------------------------
+_KW = ("torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
+       "bool requires_grad = False")
+_OUT = "Tensor out = None, " + _KW
+_LIKE = "torch.memory_format memory_format = None, " + _KW
+
+
+def _twice(heads, options):
+    """Each signature as torch lists it: with a generator (required), then without."""
+    return [f"({head}, *, {gen}{options})" for head in heads for gen in ("torch.Generator generator, ", "")]
+
+
+SIGNATURES = {
+    "rand": _twice(["tuple of ints size"], _OUT),
+    "randn": _twice(["tuple of ints size"], _OUT),
+    "randperm": _twice(["int n"], _OUT),
+    "randint": _twice(["int high, tuple of ints size", "int low, int high, tuple of ints size"], _OUT),
+    "rand_like": _twice(["Tensor input"], _LIKE),
+    "randn_like": _twice(["Tensor input"], _LIKE),
+    "randint_like": _twice(["Tensor input, int low, int high", "Tensor input, Tensor high", "Tensor input, int high"],
+                           _LIKE),
+    "bernoulli": ["(Tensor input, *, torch.Generator generator = None, Tensor out = None)",
+                  "(Tensor input, float p, *, torch.Generator generator = None)"],
+    "normal": ["(Tensor mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)",
+               "(Tensor mean, float std = 1, *, torch.Generator generator = None, Tensor out = None)",
+               "(float mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)",
+               f"(float mean, float std, tuple of ints size, *, torch.Generator generator = None, {_OUT})"],
+}
+
+
+def invalid_arguments(name, args, kwargs):
+    """torch's TypeError for a call that matches none of a function's signatures."""
+    got = ", ".join([type(a).__name__ for a in args] + [f"{k}={type(v).__name__}" for k, v in kwargs.items()])
+    return TypeError(f"{name}() received an invalid combination of arguments - got ({got}), but expected one of:\n"
+                     + "".join(f" * {s}\n" for s in SIGNATURES[name]))
 
 
 # --- uniform_ -------------------------------------------------------------------------------------------------
@@ -285,7 +323,8 @@ def check_std_tensor(std):
 
 # --- torch.bernoulli, Tensor.bernoulli --------------------------------------------------------------------------
 def _bind_bernoulli(self, p=None, *, generator=None):
-    check_generator(generator, "bernoulli")
+    if generator is not None and not isinstance(generator, generator_module.Generator):
+        raise invalid_arguments("bernoulli", (self,) if p is None else (self, p), {"generator": generator})
     if p is None:
         check_probabilities(self)
         return OPS["bernoulli"], (self,), {"generator": generator}, self.dtype
