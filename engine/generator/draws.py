@@ -27,9 +27,9 @@ def _fused():
     return CPU_CAPABILITY != "DEFAULT"
 
 
-def _muladd(a, b, c, dtype):
-    """a * b + c as the kernel computes it: fused when GCC built it for AVX2/AVX512."""
-    if _fused():
+def _muladd(a, b, c, dtype, fused=None):
+    """a * b + c as the kernel computes it: fused when GCC built it for AVX2/AVX512 (or the code calls fma)."""
+    if _fused() if fused is None else fused:
         return fma64(a, b, c) if dtype == np.float64 else fma32(a, b, c)
     return (np.asarray(a, dtype) * dtype.type(b) + dtype.type(c)).astype(dtype)
 
@@ -104,9 +104,13 @@ def _normal_fill(gen, n, mean, std, dtype):
     first); when n is not a multiple of 16 the last 16 are drawn again and redone."""
     data = unit(gen, n, dtype)
     full = n - n % 16
-    data[:full] = _normal_16(data[:full].reshape(-1, 16), mean, std, dtype).reshape(-1)
+    blocks = data[:full]
     if n % 16:
-        data[n - 16:] = _normal_16(unit(gen, 16, dtype).reshape(1, 16), mean, std, dtype).reshape(-1)
+        blocks = np.concatenate([blocks, unit(gen, 16, dtype)])  # the redrawn last 16, done with the rest
+    done = _normal_16(blocks.reshape(-1, 16), mean, std, dtype).reshape(-1)
+    data[:full] = done[:full]
+    if n % 16:
+        data[n - 16:] = done[full:]
     return data
 
 
@@ -116,7 +120,7 @@ def _normal_16(blocks, mean, std, dtype):
         radius = np.sqrt(np.float32(-2) * log256_ps(u1))
         sin, cos = sincos256_ps(np.float32(2 * math.pi) * u2)
         first, second = radius * cos, radius * sin
-    elif dtype == np.float32:  # normal_fill_16<float>: float libm functions, theta rounded from double
+    elif dtype == np.float32:  # NormalFill16<float>: float libm functions, theta rounded from double, std::fma
         radius = np.sqrt(np.float32(-2) * _float_fn(math.log, u1))
         theta = (2 * math.pi * u2.astype(np.float64)).astype(np.float32)
         first, second = radius * _float_fn(math.cos, theta), radius * _float_fn(math.sin, theta)
@@ -124,7 +128,7 @@ def _normal_16(blocks, mean, std, dtype):
         radius = np.sqrt(-2 * libm(math.log, u1))
         theta = 2 * math.pi * u2
         first, second = radius * libm(math.cos, theta), radius * libm(math.sin, theta)
-    return np.concatenate([_muladd(first, std, mean, dtype), _muladd(second, std, mean, dtype)], axis=1)
+    return np.concatenate([_muladd(first, std, mean, dtype, True), _muladd(second, std, mean, dtype, True)], axis=1)
 
 
 def libm(fn, x):

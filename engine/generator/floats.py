@@ -51,12 +51,23 @@ def fma64(a, b, c):
     return np.asarray(sh + _round_odd(v, err))
 
 
+_HALF_ULP32 = np.int64(1 << 28)  # a float64 whose 29 low bits are this lies halfway between two float32s
+_LOW29 = np.int64((1 << 29) - 1)
+
+
 def fma32(a, b, c):
-    """a * b + c in float32 with one rounding: the product is exact in float64, the sum rounded to odd there."""
-    a, b, c = (np.asarray(x, dtype=np.float32).astype(np.float64) for x in (a, b, c))
-    p = a * b
-    s, err = _two_sum(p, c)
-    return np.asarray(_round_odd(s, err)).astype(np.float32)
+    """a * b + c in float32 with one rounding. The product is exact in float64 and rounding the float64 sum to
+    float32 is already right unless that sum fell exactly halfway between two float32s (or near the subnormals):
+    only then is the sum redone, rounded to odd."""
+    a, b, c = (np.asarray(x, dtype=np.float32) for x in (a, b, c))
+    p = np.multiply(a, b, dtype=np.float64)
+    s = np.add(p, c, dtype=np.float64)
+    suspect = ((s.view(np.int64) & _LOW29) == _HALF_ULP32) | (np.abs(s) < 2.0 ** -125)
+    if suspect.any():
+        p, c = np.broadcast_arrays(p, c.astype(np.float64))
+        s, err = _two_sum(p, c)
+        s = _round_odd(s, err)
+    return np.asarray(s).astype(np.float32)
 
 
 def _bits(x):

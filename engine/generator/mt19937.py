@@ -1,12 +1,10 @@
 """PyTorch's CPU random engine: the 32-bit Mersenne Twister of aten/src/ATen/core/MT19937RNGEngine.h, its
-state fields (seed, left, seeded, next, state) kept as PyTorch keeps them, the twist done on numpy arrays."""
+state fields (seed, left, seeded, next, state) kept as PyTorch keeps them (a block of 624 words is read until
+`left` runs out, then twisted)."""
 import numpy as np
 
 N = 624
-M = 397
-MATRIX_A = np.uint32(0x9908B0DF)
-UPPER = np.uint32(0x80000000)
-LOWER = np.uint32(0x7FFFFFFF)
+_NUMPY = np.random.MT19937(0)  # its state is set before each use: the twist and tempering, done in C
 
 
 class MT19937:
@@ -33,41 +31,25 @@ class MT19937:
         other.state = self.state.copy()
         return other
 
-    def _twist(self):
-        s = self.state
-        # state[i] = state[i + M] ^ twist(state[i], state[i + 1]), in place and in order: done in three slices
-        # whose right-hand sides are already final when read.
-        for lo, hi in ((0, N - M), (N - M, 2 * (N - M)), (2 * (N - M), N - 1)):
-            s[lo:hi] = s[(lo + M) % N:(hi + M - 1) % N + 1] ^ _twist(s[lo:hi], s[lo + 1:hi + 1])
-        s[N - 1] = s[M - 1] ^ _twist(s[N - 1:N], s[0:1])[0]
-        self.left = N
-        self.next = 0
-
     def words(self, n):
-        """The next n 32-bit outputs, as uint32."""
-        out = np.empty(n, dtype=np.uint32)
-        done = 0
-        while done < n:
-            self.left -= 1
-            if self.left == 0:
-                self._twist()
-            take = min(n - done, self.left, N - self.next)  # reads until the one that twists again
-            if take == 0:  # a state torch would read past its array with (next == 624 and left > 1)
-                self._twist()
-                continue
-            out[done:done + take] = self.state[self.next:self.next + take]
-            self.next += take
-            self.left -= take - 1
-            done += take
-        return _temper(out)
+        """The next n 32-bit outputs, as uint32: those left in the current block, then (twisting the state for
+        each new block) numpy's MT19937, which is the same reference generator, run from this state."""
+        k = max(0, min(n, self.left - 1, N - self.next))  # the reads before the one that twists
+        head = _temper(self.state[self.next:self.next + k])
+        self.next += k
+        self.left -= k
+        if k == n:
+            return head
+        _NUMPY.state = {"bit_generator": "MT19937", "state": {"key": self.state, "pos": N}}
+        tail = _NUMPY.random_raw(n - k).astype(np.uint32)
+        after = _NUMPY.state["state"]
+        self.state = np.array(after["key"], dtype=np.uint32)
+        self.next = int(after["pos"])
+        self.left = N + 1 - self.next
+        return np.concatenate([head, tail])
 
     def is_valid(self):
         return bool(self.seeded) and 0 < self.left <= N and self.next <= N
-
-
-def _twist(u, v):
-    y = (u & UPPER) | (v & LOWER)
-    return (y >> np.uint32(1)) ^ np.where(v & np.uint32(1), MATRIX_A, np.uint32(0))
 
 
 def _temper(y):
