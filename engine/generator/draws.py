@@ -6,9 +6,9 @@ Each function returns a new numpy array shaped like `like`, the array the values
 (torch's cpu_serial_kernel over a TensorIterator) draw in the order of `like`'s memory, which for a view is not
 its logical order; `normal_` takes a vectorised path only for contiguous float tensors of 16 or more elements.
 
-CPU_CAPABILITY is the kernel build torch dispatches to: "AVX2" (most x86-64 machines: fused multiply-adds, the
-Cephes log/sincos of avx_mathfun.h in normal_), "DEFAULT" (ATEN_CPU_CAPABILITY=default: no fusing, libm float
-functions) or "AVX512" (libm float functions, fused multiply-adds).
+CPU_CAPABILITY is the kernel build torch dispatches to: "AVX2" (most x86-64 machines: GCC fuses a * b + c, and
+normal_ uses the Cephes log/sincos of avx_mathfun.h), "DEFAULT" (ATEN_CPU_CAPABILITY=default: no fusing but where
+the code calls std::fma; libm float functions in normal_) or "AVX512" (fused, libm float functions).
 """
 import math
 
