@@ -30,6 +30,8 @@ PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#1
 
 
 def _components(value: object, name: str) -> list[tuple[str, float]]:
+    if isinstance(value, dict):  # a big tensor's summary
+        return [(f"‖{name}.grad‖", value["norm"])]
     values = flat(value)
     if len(values) == 1:
         return [(f"{name}.grad", float(values[0]))]
@@ -52,7 +54,7 @@ def history(events: list[dict]) -> History:
             call = e["call"] if e.get("call") is not None else call + 1
             x = call + 1.0
             root = values_of.get(e["root"])
-            if root is not None and len(flat(root)) == 1:
+            if root is not None and not isinstance(root, dict) and len(flat(root)) == 1:
                 h.loss["x"].append(x)
                 h.loss["y"].append(float(flat(root)[0]))
                 h.loss["text"].append(number(flat(root)[0]))

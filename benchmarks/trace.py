@@ -26,7 +26,7 @@ sys.path[:0] = [str(ROOT)]
 
 
 import engine  # noqa: E402
-from engine.trace import guard, names, run  # noqa: E402
+from engine.trace import guard, run  # noqa: E402
 from tests.programs import PROGRAMS  # noqa: E402
 from tests.trace.corpus import TRACE_PROGRAMS  # noqa: E402
 
@@ -58,8 +58,7 @@ def guarded(source):
 
 
 def cold(source):
-    guard._compile.cache_clear()
-    names.statements.cache_clear()
+    guard.load.cache_clear()
     return run(source)
 
 

@@ -5,7 +5,7 @@ import warnings
 
 import numpy as np
 
-from . import dtypes, messages, observe
+from . import dtypes, kernels, messages, observe
 from .ops import shape_args
 from .tensor import Tensor
 
@@ -155,14 +155,14 @@ def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None
         dtype = dtypes.int64 if is_int else dtypes.float32
     n = builtins.max(0, math.ceil((end - start) / step))
     _alloc((n,))
-    data = (start + np.arange(n, dtype=np.float64) * step) if dtype.is_floating_point else np.arange(start, end, step)
+    data = kernels.arange(start, end, step, dtype.np) if dtype.is_floating_point else np.arange(start, end, step)
     return _finish(np.asarray(data, dtype=dtype.np), dtype, requires_grad)
 
 
 def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
     dtype = dtype or dtypes.float32
     _alloc((steps,))
-    return _finish(np.linspace(start, end, steps, dtype=np.float64).astype(dtype.np), dtype, requires_grad)
+    return _finish(kernels.linspace(start, end, steps, dtype.np), dtype, requires_grad)
 
 
 def eye(n, m=None, dtype=None, requires_grad=False):

@@ -1,8 +1,8 @@
 """Arithmetic: + − × ÷ ** and their scalar forms, negation, reciprocal, addcmul/addcdiv/lerp."""
 import numpy as np
 
-from .. import grad_mode
-from .rounding import exact, fma, scalar_like
+from .. import grad_mode, kernels
+from .rounding import exact
 from .table import OPS, Spelling, composite, is_number, op, result_dtype, unary
 
 _MODE = grad_mode._state  # "formula": computing a derivative with create_graph, where numbers are C++ Scalars
@@ -20,14 +20,12 @@ def _alpha(name, scalar):
     return bind
 
 
-op("add", "AddBackward0", ("self", "other"), lambda a, b, alpha=1: a + b if alpha == 1 else fma(
-    scalar_like(alpha, a), b, a),
+op("add", "AddBackward0", ("self", "other"), lambda a, b, alpha=1: a + b if alpha == 1 else kernels.add(a, b, alpha),
    ("grad", lambda n, g: g),
    ("alpha · grad", lambda n, g: g if n.attrs.get("alpha", 1) == 1 else g * n.attrs["alpha"]),
    spell=Spelling(method="add", function="add", inplace="add_", infix="+", rinfix="+", number_first=True),
    bind=_alpha("add", "add_scalar"))
-op("sub", "SubBackward0", ("self", "other"), lambda a, b, alpha=1: a - b if alpha == 1 else fma(
-    scalar_like(-alpha, a), b, a),
+op("sub", "SubBackward0", ("self", "other"), lambda a, b, alpha=1: a - b if alpha == 1 else kernels.sub(a, b, alpha),
    ("grad", lambda n, g: g),
    ("−alpha · grad", lambda n, g: -g if n.attrs.get("alpha", 1) == 1 else g * -n.attrs["alpha"]),
    spell=Spelling(method=("sub", "subtract"), function=("sub", "subtract"), inplace="sub_", infix="-",
@@ -136,11 +134,6 @@ def square(self):
     return self.pow(2)
 
 
-def _addc(a, t1, t2, value, div):
-    v = np.asarray(value, dtype=a.dtype)
-    return a + v * t1 / t2 if div else fma(v * t1, t2, a)
-
-
 def _bind_value(name):
     def bind(self, tensor1, tensor2, value=1):
         return OPS[name], (self, tensor1, tensor2), {"value": value}, None
@@ -149,7 +142,7 @@ def _bind_value(name):
 
 
 op("addcdiv", "AddcdivBackward0", ("self", "tensor1", "tensor2"),
-   lambda a, t1, t2, value=1: _addc(a, t1, t2, value, True),
+   kernels.addcdiv,
    ("grad", lambda n, g: g),
    ("value · grad / tensor2", lambda n, g: g * n.attrs.get("value", 1) / n["tensor2"]),
    ("−value · grad · tensor1 / tensor2²",
@@ -157,17 +150,12 @@ op("addcdiv", "AddcdivBackward0", ("self", "tensor1", "tensor2"),
    saves={1: ("tensor2",), 2: ("tensor1", "tensor2")}, quiet=True,
    spell=Spelling(method="addcdiv", function="addcdiv", inplace="addcdiv_"), bind=_bind_value("addcdiv"))
 op("addcmul", "AddcmulBackward0", ("self", "tensor1", "tensor2"),
-   lambda a, t1, t2, value=1: _addc(a, t1, t2, value, False),
+   kernels.addcmul,
    ("grad", lambda n, g: g),
    ("value · grad · tensor2", lambda n, g: g * n["tensor2"] * n.attrs.get("value", 1)),
    ("value · grad · tensor1", lambda n, g: g * n["tensor1"] * n.attrs.get("value", 1)),
    saves={1: ("tensor2",), 2: ("tensor1",)},
    spell=Spelling(method="addcmul", function="addcmul", inplace="addcmul_"), bind=_bind_value("addcmul"))
-
-
-def _lerp(a, b, weight):
-    w = np.asarray(weight, dtype=a.dtype)
-    return fma(w, b - a, a) if abs(weight) < 0.5 else fma(a - b, 1 - w, b)
 
 
 def _bind_lerp(self, end, weight):
@@ -178,7 +166,7 @@ def _bind_lerp(self, end, weight):
     return OPS["lerp"], (self, end), {"weight": weight}, None
 
 
-op("lerp", "LerpBackward0", ("self", "end"), _lerp,
+op("lerp", "LerpBackward0", ("self", "end"), kernels.lerp,
    ("(1 − weight) · grad", lambda n, g: g * (1 - n.attrs["weight"])),
    ("weight · grad", lambda n, g: g * n.attrs["weight"]),
    spell=Spelling(method="lerp", function="lerp", inplace="lerp_"), bind=_bind_lerp)

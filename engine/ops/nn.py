@@ -3,16 +3,21 @@ import warnings
 
 import numpy as np
 
+from .. import kernels
 from .rounding import EXP, LOG
 from .table import OPS, Spelling, op
 
 
 def _softmax(a, dim):
+    if a.dtype == np.float32:
+        return kernels.softmax(a, dim)
     e = EXP(a - np.max(a, axis=dim, keepdims=True))
     return e * (1 / np.sum(e, axis=dim, keepdims=True))
 
 
 def _log_softmax(a, dim):
+    if a.dtype == np.float32:
+        return kernels.log_softmax(a, dim)
     s = a - np.max(a, axis=dim, keepdims=True)
     return s - LOG(np.sum(EXP(s), axis=dim, keepdims=True))
 
@@ -44,6 +49,8 @@ op("log_softmax", "LogSoftmaxBackward0", ("self",), _log_softmax,
 
 # --- nll_loss ------------------------------------------------------------------------------------------
 def _nll(a, target, reduction, weight_sum):
+    if a.dtype == np.float32:
+        return kernels.nll_loss(a, target, reduction=reduction)
     picked = -a[np.arange(a.shape[0]), target] if a.ndim == 2 else -a[target]
     if reduction == "none":
         return picked
@@ -94,10 +101,7 @@ op("nll_embed", "NllLossBackwardBackward0", ("grad",), _nll_embed_fwd, ("grad at
 
 # --- mse_loss, binary_cross_entropy -------------------------------------------------------------------
 def _mse(a, b, reduction):
-    d = (a - b) ** 2
-    if reduction == "none":
-        return d
-    return np.sum(d) if reduction == "sum" else np.mean(d)
+    return kernels.mse_loss(a, b, reduction)
 
 
 def _mse_back(n, g, sign):

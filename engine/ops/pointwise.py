@@ -1,6 +1,7 @@
 """Element-wise functions: exp/log/trig, activations, rounding, clamp, where, maximum/minimum, fills."""
 import numpy as np
 
+from .. import kernels
 from .rounding import EXP, exact
 from .table import OPS, Spelling, composite, method, op, result_dtype, unary
 
@@ -9,10 +10,6 @@ def _unary(name, node, forward, formula, vjp, saves=None, dtype="float", functio
     spell = spell or unary(name, functional=functional)
     op(name, node, ("self",), forward, (formula, vjp), saves={0: (saves,)} if saves else None, dtype=dtype,
        spell=spell, quiet=quiet)
-
-
-def _sigmoid(a):
-    return 1 / (1 + EXP(-a))
 
 
 def _relu(a):
@@ -31,21 +28,21 @@ _unary("tan", "TanBackward0", exact(np.tan), "(1 + result²) · grad",
        lambda n, g: g * (1 + n["result"] * n["result"]), "result", quiet=True)
 _unary("tanh", "TanhBackward0", exact(np.tanh), "(1 − result²) · grad",
        lambda n, g: g * (1 - n["result"] * n["result"]), "result", functional="tanh")
-_unary("sigmoid", "SigmoidBackward0", _sigmoid, "result · (1 − result) · grad",
+_unary("sigmoid", "SigmoidBackward0", kernels.sigmoid, "result · (1 − result) · grad",
        lambda n, g: g * (n["result"] * (1 - n["result"])), "result", functional="sigmoid")
 _unary("sqrt", "SqrtBackward0", np.sqrt, "grad / (2 · result)", lambda n, g: g / (n["result"] * 2), "result",
        quiet=True)
-_unary("rsqrt", "RsqrtBackward0", exact(lambda a: 1 / np.sqrt(a)), "−½ · result³ · grad",
+_unary("rsqrt", "RsqrtBackward0", kernels.rsqrt, "−½ · result³ · grad",
        lambda n, g: g * (n["result"] ** 3 * -0.5), "result", quiet=True)
-_unary("sinh", "SinhBackward0", exact(np.sinh), "cosh(self) · grad", lambda n, g: g * n["self"].cosh(), "self",
+_unary("sinh", "SinhBackward0", kernels.sinh, "cosh(self) · grad", lambda n, g: g * n["self"].cosh(), "self",
        quiet=True)
-_unary("cosh", "CoshBackward0", exact(np.cosh), "sinh(self) · grad", lambda n, g: g * n["self"].sinh(), "self",
+_unary("cosh", "CoshBackward0", kernels.cosh, "sinh(self) · grad", lambda n, g: g * n["self"].sinh(), "self",
        quiet=True)
 _unary("atan", "AtanBackward0", exact(np.arctan), "grad / (1 + self²)",
        lambda n, g: g / (n["self"] * n["self"] + 1), "self")
-_unary("log1p", "Log1PBackward0", exact(np.log1p), "grad / (1 + self)", lambda n, g: g / (n["self"] + 1), "self",
+_unary("log1p", "Log1PBackward0", kernels.log1p, "grad / (1 + self)", lambda n, g: g / (n["self"] + 1), "self",
        quiet=True)
-_unary("expm1", "Expm1Backward0", exact(np.expm1), "(result + 1) · grad", lambda n, g: g * (n["result"] + 1),
+_unary("expm1", "Expm1Backward0", kernels.expm1, "(result + 1) · grad", lambda n, g: g * (n["result"] + 1),
        "result", quiet=True)
 _unary("log2", "Log2Backward0", exact(np.log2), "grad / (self · ln 2)",
        lambda n, g: g / (n["self"] * 0.6931471805599453), "self", quiet=True)
@@ -226,6 +223,6 @@ def _silu_grad(n, g):
     return g * (s * (1 + n["self"] * (1 - s)))
 
 
-op("silu", "SiluBackward0", ("self",), lambda a: a * _sigmoid(a),
+op("silu", "SiluBackward0", ("self",), lambda a: a * kernels.sigmoid(a),
    ("σ(self) · (1 + self · (1 − σ(self))) · grad", _silu_grad), saves={0: ("self",)},
    spell=Spelling(functional="silu"))

@@ -3,13 +3,13 @@ import collections
 
 import numpy as np
 
-from .. import dtypes
+from .. import dtypes, kernels
 from .rounding import EXP, LOG
 from .table import OPS, Spelling, composite, dims, op, shape_args
 
 
 def _sum(a, dim=None, keepdim=False):
-    return np.sum(a, axis=dim, keepdims=keepdim, dtype=a.dtype if a.dtype.kind == "f" else np.int64)
+    return kernels.sum(a, axis=dim, keepdims=keepdim)
 
 
 def _kept(n, t):
@@ -49,10 +49,7 @@ def _reduce(name, dim_name):
 
 
 def _mean(a, dim=None, keepdim=False):
-    n = a.size if dim is None else int(np.prod([a.shape[d] for d in (dim if isinstance(dim, tuple) else (dim,))]))
-    if n == 0:
-        return np.full(np.sum(a, axis=dim, keepdims=keepdim).shape, np.nan, dtype=a.dtype)
-    return np.mean(a, axis=dim, keepdims=keepdim)
+    return kernels.mean(a, axis=dim, keepdims=keepdim)
 
 
 _SUM, _SUM_BIND = Spelling(method="sum", function="sum"), _reduce("sum", "sum_dim")

@@ -1,6 +1,5 @@
 """Assignment targets read from the program's AST: what each statement binds, so the recorder can name tensors."""
 import ast
-import functools
 
 
 class Statement:
@@ -57,15 +56,12 @@ _COMPOUND_HEADERS = {
 
 
 class Statements:
-    """Line -> the innermost statement on it (a compound statement owns only its header lines)."""
+    """Line -> the innermost statement on it (a compound statement owns only its header lines), from the
+    program's tree as parsed (None: no statements)."""
 
-    def __init__(self, source):
+    def __init__(self, tree=None):
         self._by_line = {}
-        try:
-            tree = ast.parse(source)
-        except (SyntaxError, ValueError):
-            return
-        todo = list(reversed(tree.body))
+        todo = list(reversed(tree.body)) if tree is not None else []
         while todo:  # statements only, outer before inner: the innermost statement on a line wins
             node = todo.pop()
             self._add(node)
@@ -92,9 +88,3 @@ class Statements:
 
     def at(self, line):
         return self._by_line.get(line, _NONE)
-
-
-@functools.lru_cache(maxsize=32)
-def statements(source):
-    """Statements(source), kept for the last few programs (it is never changed once made)."""
-    return Statements(source)

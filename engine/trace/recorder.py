@@ -4,17 +4,14 @@ import weakref
 from ..graph import AccumulateGrad
 from ..nn.modules import Module
 from ..tensor import Tensor
-from . import formulas, labels, names
-from .guard import FILENAME
+from . import formulas, labels, values
+from .errors import FILENAME
 from .text import number, short_array
 from .where import Where
 
-VALUE_LIMIT = 4096  # tensors with more elements are recorded with "value": null
-
 
 def value(t):
-    d = t._data
-    return d.tolist() if d.size <= VALUE_LIMIT else None
+    return values.record(t._data)
 
 
 class _Known:
@@ -30,12 +27,13 @@ class _Known:
 
 
 class Recorder:
-    def __init__(self, source, budget=None):
+    def __init__(self, statements, budget=None):
+        """statements: the program's names.Statements (what each line binds)."""
         self.events = []
         self.texts = []
         self.budget = budget
         self.running = True
-        self._where = Where(names.statements(source), budget, self._name)
+        self._where = Where(statements, budget, self._name)
         self._sync = self._where.line  # the program's line now (called right from the engine's callbacks)
         self._known = {}  # id(tensor) -> _Known
         self._fns = {}  # id(grad_fn) -> (weakref to it, graph node id)
@@ -71,10 +69,12 @@ class Recorder:
 
     # --- names ------------------------------------------------------------------------------------
     def _name(self, text, obj, line, depth=0):
+        if text == "self" or text.startswith("self."):
+            return  # a module's own attributes, set in its methods: named after the module once it is bound
         if isinstance(obj, Tensor):
             self._set_name(self._node_tid(obj, line), text)
         elif isinstance(obj, Module):
-            for pname, p in obj.named_parameters():
+            for pname, p in _named_parameters(obj):
                 self._set_name(self._node_tid(p, line), f"{text}.{pname}")
         elif isinstance(obj, (list, tuple)) and len(obj) <= 64 and depth < 3:
             for i, x in enumerate(obj):
@@ -267,7 +267,7 @@ class Recorder:
         nid = self._node(t, line)
         tid = self._nodes[nid]["tensor"]
         if t.grad_fn is None:  # a leaf: the engine gives the value before (None: there was no grad)
-            before = before.tolist() if before is not None and before.size <= VALUE_LIMIT else None
+            before = values.record(before) if before is not None else None
         else:
             before = self._grads.get(tid)
         after = value(t._grad)
@@ -367,6 +367,22 @@ class Recorder:
 
     def on_error(self, kind, message, line):
         self._push({"kind": "error", "line": line, "type": kind, "message": message})
+
+
+def _named_parameters(module):
+    """module.named_parameters(), read from the modules' dicts: no method of a program's subclass runs (the
+    recorder names bindings after the program ended too)."""
+    seen, found, todo = set(), [], [("", module)]
+    while todo:
+        prefix, m = todo.pop()
+        d = m.__dict__
+        for name, p in d.get("_parameters", {}).items():
+            if isinstance(p, Tensor) and id(p) not in seen:
+                seen.add(id(p))
+                found.append((prefix + name, p))
+        todo.extend(reversed([(f"{prefix}{name}.", sub) for name, sub in d.get("_modules", {}).items()
+                              if isinstance(sub, Module)]))
+    return found
 
 
 _HIDDEN_WARNINGS = (DeprecationWarning, PendingDeprecationWarning, ImportWarning, ResourceWarning)

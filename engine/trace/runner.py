@@ -3,7 +3,8 @@ import warnings
 
 from .. import generator, grad_mode, observe, printing
 from . import guard
-from .guard import FILENAME
+from .errors import FILENAME
+from .names import Statements
 from .recorder import Recorder
 from .timeline import Timeline
 
@@ -11,28 +12,36 @@ from .timeline import Timeline
 def run(source, **limits):
     """Runs a learner's program on the engine and returns its timeline (limits: fields of guard.Limits)."""
     budget = guard.Budget(guard.Limits(**limits))
-    rec = Recorder(source, budget)
+    try:
+        program = guard.load(source)  # parsed once: the recorder reads its statements, the guard runs it
+    except guard.GuardError as e:
+        rec = Recorder(Statements(), budget)
+        rec.finish()
+        rec.on_error(*_describe(e))
+        return Timeline(source=source, events=rec.events, output="")
+    rec = Recorder(program.statements, budget)
+    errors = []
     saved = _engine_state()
     observe.add(rec)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("always")
             warnings.showwarning = rec.on_warning
-            guard.run(source, print_fn=rec.on_print, budget=budget)
-    except Exception as e:  # noqa: BLE001 - every error of the program becomes its last event
-        error = e
-    else:
-        error = None
+            guard.run(program, print_fn=rec.on_print, budget=budget, on_error=lambda e: errors.append(_describe(e)))
+    except Exception as e:  # noqa: BLE001 - the guard's own failure still ends the timeline cleanly
+        errors.append(_describe(e))
     finally:
         observe.remove(rec)
         _restore(saved)
     rec.finish()
-    if error is not None:
-        rec.on_error(*_describe(error))
+    if errors:
+        rec.on_error(*errors[0])
     return Timeline(source=source, events=rec.events, output="".join(rec.texts))
 
 
 def _describe(e):
+    """(type, message, line) of the error that ended a program. Called while its budget still runs: str(e)
+    may be the program's own __str__, and fails as Python's traceback says it does."""
     if isinstance(e, guard.GuardError):
         return e.kind, e.reason, e.line
     if isinstance(e, SyntaxError):
@@ -43,7 +52,11 @@ def _describe(e):
         if tb.tb_frame.f_code.co_filename == FILENAME:
             line = tb.tb_lineno
         tb = tb.tb_next
-    return type(e).__name__, str(e), line
+    try:
+        message = "".join([str(e)])  # an exact str
+    except Exception:  # noqa: BLE001
+        message = "<exception str() failed>"
+    return type(e).__name__, message, line
 
 
 def _engine_state():

@@ -25,6 +25,8 @@ def number(v, digits=4):
 
 
 def numel(value):
+    if isinstance(value, dict):  # a summary of a big tensor (engine/trace/values.py)
+        return math.prod(value["shape"])
     if isinstance(value, list):
         return sum(numel(v) for v in value)
     return 1
@@ -37,6 +39,8 @@ def flat(value):
 
 
 def shape_of(value):
+    if isinstance(value, dict):
+        return list(value["shape"])
     dims = []
     while isinstance(value, list):
         dims.append(len(value))
@@ -53,6 +57,8 @@ def short(value, limit=6, digits=4):
     holds more than `limit` numbers."""
     if value is None:
         return "None"
+    if isinstance(value, dict):
+        return summary_text(value, digits)
     if not isinstance(value, list):
         return number(value, digits)
     if numel(value) > limit:
@@ -75,8 +81,19 @@ def _nested(value, digits):
     return number(value, digits)
 
 
+def summary_text(summary, digits=4):
+    """A big tensor's summary: `2000 values, mean 0.01 (−3.142 … 3.142)`."""
+    text = shape_text(summary["shape"])
+    if "mean" in summary:
+        lo, hi = number(summary["min"], digits), number(summary["max"], digits)
+        text += f", mean {number(summary['mean'], digits)} ({lo} … {hi})"
+    return text
+
+
 def compact(value, width=16):
     """Fits a graph box: `3.0`, `[0.25,8,16]`, or `3×1 values` when the list would be wider than `width`."""
+    if isinstance(value, dict):
+        return shape_text(value["shape"])
     if not isinstance(value, list):
         return short(value)
     text = _tight(value)

@@ -7,7 +7,7 @@ statement started is reported as (target text, object, statement's line).
 import sys
 
 from ..nn.modules import Module
-from .guard import FILENAME
+from .errors import FILENAME
 
 _MISSING = object()
 
@@ -109,6 +109,6 @@ def _lookup(loc, frame, target):
     for attr in target[1:]:
         if not isinstance(obj, Module):  # only a module's parameters and submodules are looked up
             return _MISSING
-        d = obj.__dict__
-        obj = d["_parameters"].get(attr, d["_modules"].get(attr, _MISSING))
+        d = obj.__dict__  # (a program's subclass may not have run Module.__init__)
+        obj = d.get("_parameters", {}).get(attr, d.get("_modules", {}).get(attr, _MISSING))
     return obj

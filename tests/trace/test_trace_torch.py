@@ -15,9 +15,6 @@ from tests.trace.torch_side import mask, run_torch  # noqa: E402
 
 ALL = {**PROGRAMS, **TRACE_PROGRAMS}
 
-# Programs the guard refuses, with the reason it gives.
-REFUSED = {"grad_fn_inspection": "'__name__'", "module_custom": "classes are not allowed"}
-
 # Programs where the engine is known to differ from PyTorch in the nodes it runs (reported to the lead).
 
 
@@ -37,17 +34,13 @@ def node_names_per_call(timeline):
 @pytest.mark.parametrize("slug", sorted(ALL))
 def test_output_and_error_match_torch(slug):
     timeline = run(ALL[slug])
-    if slug in REFUSED:
-        assert timeline.error["type"] == "GuardError"
-        assert REFUSED[slug] in timeline.error["message"]
-        return
     want_out, want_exc, _ = run_torch(ALL[slug])
     assert mask(timeline.output) == want_out
     got_exc = (timeline.error["type"], timeline.error["message"]) if timeline.error else None
     assert got_exc == want_exc
 
 
-@pytest.mark.parametrize("slug", sorted(set(ALL) - set(REFUSED)))
+@pytest.mark.parametrize("slug", sorted(ALL))
 def test_node_order_matches_torch(slug):
     _, _, want = run_torch(ALL[slug])
     assert node_names_per_call(run(ALL[slug])) == [names for names in want if names]

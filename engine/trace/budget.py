@@ -1,0 +1,166 @@
+"""What one run may spend (steps, seconds, call depth, memory, elements, output, events), and the budget of
+the program running now, which the engine's allocations and math's functions charge."""
+from __future__ import annotations
+
+import contextvars
+import os
+import time
+from dataclasses import dataclass
+
+from .errors import BudgetExceeded, GuardError, program_line
+
+try:
+    _PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
+except (AttributeError, OSError, ValueError):
+    _PAGE_SIZE = 4096
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_steps: int = 10_000_000  # loop iterations, function calls and comprehension items
+    max_seconds: float = 2.0
+    max_elements: int = 1_000_000  # in one tensor, list, tuple or string
+    max_total_elements: int = 50_000_000  # made over the whole run
+    max_int_bits: int = 100_000
+    max_output_chars: int = 100_000
+    max_events: int = 100_000
+    max_depth: int = 100  # nested calls of the program's own functions
+    max_memory_mb: float | None = 512  # growth of the process, where the platform reports it
+
+
+_ACTIVE: contextvars.ContextVar[Budget | None] = contextvars.ContextVar("guard_budget", default=None)
+
+
+class Budget:
+    """What one run may still spend. Once exceeded, closed or stopped by a refusal it stays so: every later
+    tick raises again (a program cannot swallow the guard's errors with a `return` in a `finally`).
+
+    `with budget:` makes it the budget that `charge_elements` charges, and raises its error at the end
+    if the program swallowed it (a `return` in a `finally`).
+    """
+
+    def __init__(self, limits: Limits = Limits()):
+        self.limits = limits
+        self.steps = self.depth = self.elements = self.output = self.events = 0
+        self.error: GuardError | None = None
+        self.closed = False
+        self.started = time.perf_counter()
+        self.deadline = self.started + limits.max_seconds
+        self._memory_base = memory_mb() if limits.max_memory_mb is not None else None
+        self._next_memory_check = self.started
+
+    def tick(self, line: int | None = None) -> bool:
+        if self.error:
+            self._raise_again()
+        self.steps += 1
+        if self.steps > self.limits.max_steps:
+            self.exceed(f"the program ran more than {self.limits.max_steps:,} steps (an endless loop?)", line)
+        now = time.perf_counter()
+        if now > self.deadline:
+            self.exceed(f"the program ran longer than {self.limits.max_seconds:g} s (an endless loop?)", line)
+        if now >= self._next_memory_check:
+            self._check_memory(now, line)
+        return True
+
+    def enter(self, line: int | None = None) -> None:
+        self.tick(line)
+        if self.depth >= self.limits.max_depth:
+            self.exceed(f"calls nested more than {self.limits.max_depth} deep (endless recursion?)", line)
+        self.depth += 1
+
+    def leave(self) -> None:
+        self.depth -= 1
+
+    def charge_elements(self, n: int, line: int | None = None) -> None:
+        """Called before making a tensor, list or string of n elements; raises if it is too big."""
+        if self.error:
+            self._raise_again()
+        if n > self.limits.max_elements:
+            self.exceed(f"{n:,} elements at once are more than the limit of {self.limits.max_elements:,}", line)
+        self.elements += n
+        if self.elements > self.limits.max_total_elements:
+            self.exceed(f"the program made more than {self.limits.max_total_elements:,} elements in all", line)
+
+    on_alloc = charge_elements  # the engine's observer hook
+
+    def charge_output(self, n: int, line: int | None = None) -> None:
+        if self.error:
+            self._raise_again()
+        self.output += n
+        if self.output > self.limits.max_output_chars:
+            self.exceed(f"the program printed more than {self.limits.max_output_chars:,} characters", line)
+
+    def charge_events(self, n: int = 1, line: int | None = None) -> None:
+        if self.error:
+            self._raise_again()
+        self.events += n
+        if self.events > self.limits.max_events:
+            self.exceed(f"the program made more than {self.limits.max_events:,} events", line)
+
+    def check(self) -> None:
+        """Raises if the budget is spent or closed."""
+        if self.error:
+            self._raise_again()
+
+    def close(self) -> None:
+        """The run is over: from now on every tick and charge raises, so no code of the program runs any more
+        (a method the engine or the recorder calls, a generator closed when it is collected)."""
+        self.closed = True
+        if self.error is None:
+            self.error = BudgetExceeded("the program has ended: its code cannot run any more")
+
+    def exceed(self, reason: str, line: int | None = None):
+        self.stop(BudgetExceeded(reason, program_line() if line is None else line))
+
+    def stop(self, error: GuardError):
+        """Ends the run on a guard's error (a refusal, the budget exceeded): every later tick raises it again."""
+        if self.error is None:
+            self.error = error
+        raise error
+
+    def _raise_again(self):
+        raise type(self.error)(self.error.reason, self.error.line)
+
+    def _check_memory(self, now, line):
+        self._next_memory_check = now + 0.01
+        if self._memory_base is None:
+            return
+        used = memory_mb()
+        if used is not None and used - self._memory_base > self.limits.max_memory_mb:
+            self.exceed(f"the program used more than {self.limits.max_memory_mb:g} MB of memory", line)
+
+    def __enter__(self):
+        self._token = _ACTIVE.set(self)
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        _ACTIVE.reset(self._token)
+        if self.error and not isinstance(exc, GuardError):
+            self._raise_again()
+        return False
+
+
+def active_budget() -> Budget | None:
+    return _ACTIVE.get()
+
+
+def budget_now() -> Budget:
+    """The budget of the program running now, or a fresh one outside a run."""
+    budget = _ACTIVE.get()
+    return budget if budget is not None else Budget()
+
+
+def charge_elements(n: int) -> None:
+    """Charges the budget of the program running now (no-op outside a run)."""
+    budget = _ACTIVE.get()
+    if budget is not None:
+        budget.charge_elements(n)
+
+
+def memory_mb() -> float | None:
+    """Resident memory from /proc (Linux); None where the platform does not tell (Pyodide)."""
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[1]) * _PAGE_SIZE / 2**20
+    except (OSError, ValueError, IndexError):
+        return None

@@ -1,0 +1,79 @@
+"""What a program sees of the modules it may import: read-only views of their public names that are not
+modules (SafeModule), the engine's modules under their torch names, and the packages those come from."""
+from __future__ import annotations
+
+import importlib
+import math
+import sys
+from types import BuiltinFunctionType, FunctionType, ModuleType
+
+from .allowlist import ENGINE_MODULES, FORBIDDEN_ATTRS, FORBIDDEN_NAMES
+
+
+class SafeModule:
+    """What a program sees of a module: its public names that are not modules, read-only."""
+
+    def __init__(self, name, attrs=()):
+        self.__dict__.update(attrs)
+        self.__dict__["_name"] = name
+
+    def __getattr__(self, attr):
+        raise AttributeError(f"module {self._name!r} has no attribute {attr!r}")
+
+    def __setattr__(self, attr, value):
+        raise AttributeError(f"module {self._name!r} is read-only")
+
+    __delattr__ = __setattr__
+
+    def __repr__(self):
+        return f"<module {self._name!r}>"
+
+
+def default_modules() -> dict[str, ModuleType]:
+    """The engine's modules under their torch names (those that exist yet), and math."""
+    found = {"math": math}
+    for public, real in ENGINE_MODULES.items():
+        try:
+            found[public] = importlib.import_module(real)
+        except ModuleNotFoundError as e:
+            if e.name != real:
+                raise
+    return found
+
+
+def origin(value):
+    """The top-level package that defines a function or class, or the class of any other object."""
+    owner = value if isinstance(value, (type, FunctionType, BuiltinFunctionType)) else type(value)
+    return (getattr(owner, "__module__", None) or "").partition(".")[0]
+
+
+def _exportable(value, origins):
+    if value is None or type(value) in (bool, int, float, complex, str) or origin(value) in origins:
+        return True
+    numpy = sys.modules.get("numpy")  # dtypes and scalar types, not numpy's functions
+    return numpy is not None and (
+        isinstance(value, numpy.dtype) or isinstance(value, type) and issubclass(value, numpy.generic))
+
+
+def module_views(modules):
+    """SafeModule views of the given modules, their submodules attached as attributes, and the top-level
+    packages the modules come from."""
+    origins = {module.__name__.partition(".")[0] for module in modules.values()}
+    views = {name: SafeModule(name) for name in modules}
+    view_of = {id(module): views[name] for name, module in modules.items()}
+    for name, module in modules.items():
+        attrs = views[name].__dict__
+        for attr in dir(module):
+            if attr.startswith("_") or attr in FORBIDDEN_ATTRS or attr in FORBIDDEN_NAMES:
+                continue
+            value = getattr(module, attr, None)
+            if isinstance(value, ModuleType):
+                if id(value) in view_of:
+                    attrs[attr] = view_of[id(value)]
+            elif _exportable(value, origins):
+                attrs[attr] = value
+    for name, view in views.items():
+        parent, _, child = name.rpartition(".")
+        if parent in views:
+            views[parent].__dict__[child] = view
+    return views, origins

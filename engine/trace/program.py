@@ -1,0 +1,69 @@
+"""A program parsed once: its size checked before parsing, its tree held to the allow-list, read for the
+recorder's statements, then instrumented and compiled."""
+from __future__ import annotations
+
+import ast
+import functools
+from dataclasses import dataclass
+from types import CodeType
+
+from . import allowlist
+from .errors import FILENAME, GuardError, GuardSyntaxError
+from .instrument import instrument
+from .names import Statements
+
+
+@dataclass(frozen=True)
+class Program:
+    """A checked program: the code to run (each refused statement a raise of its GuardError), the statements
+    the recorder names bindings after, and the refusals. Holds nothing of a run, so the last few programs'
+    are kept and shared by runs."""
+
+    source: str
+    code: CodeType
+    statements: Statements
+    refusals: tuple[GuardError, ...]
+
+
+def parse(source: str) -> ast.Module:
+    """The program's tree; raises GuardError if it is too long, GuardSyntaxError if it is not Python."""
+    if len(source) > allowlist.MAX_SOURCE_CHARS:
+        raise GuardError(f"the program is longer than {allowlist.MAX_SOURCE_CHARS:,} characters")
+    try:
+        return ast.parse(source, FILENAME)
+    except SyntaxError as e:
+        raise GuardSyntaxError(e.msg, e.lineno) from None
+    except (ValueError, RecursionError, MemoryError) as e:
+        raise GuardSyntaxError(str(e) or "the program is too complex to parse") from None
+
+
+def check(source: str) -> ast.Module:
+    """Parses and validates a whole program: raises GuardSyntaxError for bad syntax, or the GuardError of its
+    first refused statement (load, which runs programs, refuses statements one by one instead)."""
+    tree = parse(source)
+    refused = allowlist.check(tree)
+    if refused:
+        raise min(refused.values(), key=lambda e: e.line or 0)
+    return tree
+
+
+@functools.lru_cache(maxsize=32)
+def load(source: str) -> Program:
+    """Checks, reads, instruments and compiles a program. Raises only for what leaves nothing to run (bad
+    syntax, too long, nested too deeply), and then keeps nothing."""
+    tree = parse(source)
+    refused = allowlist.check(tree)
+    statements = Statements(tree)  # before the instrumenter rewrites the tree
+    if refused:  # a refused statement is replaced: Python's own compile errors in it must still show
+        _compile(tree)
+    code = _compile(instrument(tree, refused))
+    return Program(source, code, statements, tuple(sorted(refused.values(), key=lambda e: e.line or 0)))
+
+
+def _compile(tree):
+    try:
+        return compile(tree, FILENAME, "exec", dont_inherit=True)
+    except SyntaxError as e:  # e.g. 'return' outside a function
+        raise GuardSyntaxError(e.msg, e.lineno) from None
+    except (RecursionError, MemoryError):
+        raise GuardError("the program is too complex to compile") from None

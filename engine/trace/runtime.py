@@ -1,0 +1,374 @@
+"""The helpers an instrumented program calls (the `_g_*` hooks and the builtins it gets), bound to one
+budget: sizing before the C calls that can blow up, attribute checks, format checks, print, range, import,
+and the program's classes (classes.Classes).
+
+No threads, signals or `resource`: the same code guards Pyodide. What it cannot stop is one C-level
+operation on data made huge through shared references (`str()` or `==` of lists nested through repeated
+references, `zip(*many)`, numpy broadcasting on `tensor.numpy()` arrays): on a server, also run programs
+in a worker process with a hard timeout and memory limit.
+"""
+from __future__ import annotations
+import __future__
+
+import builtins
+import functools
+import math
+import operator
+import string
+import sys
+from types import ModuleType
+
+from .allowlist import CALL_ONLY, attribute_refusal, call_only_refusal
+from .budget import Budget, budget_now
+from .classes import Classes, engine_bases
+from .errors import GuardError, program_line
+from .instrument import CHECKED
+from .module_views import SafeModule, default_modules, module_views, origin
+from .sizing import (
+    CONTAINERS,
+    MAX_FORMAT_WIDTH,
+    PRINTF_SPEC,
+    SEQUENCES,
+    format_width_ok,
+    method_result_len,
+    result_len,
+)
+
+SAFE_BUILTINS = """abs all any bin bool callable chr dict divmod enumerate filter float frozenset hash hex id
+    int isinstance issubclass len list map max min next oct ord reversed round set slice sorted str tuple zip
+    property staticmethod classmethod super object NotImplemented
+    ArithmeticError AssertionError AttributeError Exception ImportError IndexError KeyError LookupError
+    NameError NotImplementedError OverflowError RuntimeError StopIteration TypeError ValueError
+    ZeroDivisionError""".split()  # super and object: only as the checker lets them be written
+
+_SAFE_BUILTINS = {name: getattr(builtins, name) for name in SAFE_BUILTINS}
+# The classes among them that type(x) gives as themselves (not super: super(type, obj) walks).
+_BUILTIN_TYPES = frozenset(v for v in _SAFE_BUILTINS.values() if isinstance(v, type)) - {super, object}
+_FORMATTER = string.Formatter()
+_FUTURE = SafeModule("__future__", {name: getattr(__future__, name) for name in __future__.all_feature_names})
+_TRACE = __name__.rpartition(".")[0] + "."  # the guard's own objects: never the program's to change
+
+_INPLACE = {"+": operator.iadd, "*": operator.imul, "**": operator.ipow, "<<": operator.ilshift, "%": operator.imod}
+_ARRAY_ALLOCATORS = frozenset(["repeat", "resize"])
+
+
+def views(modules):
+    """The views of the modules a program may import (math's functions that make big ints sized first), the
+    packages they come from, and the ids of everything they hold: no program may set attributes of those."""
+    found, origins = module_views(modules)
+    if "math" in found:
+        math_view = vars(found["math"])
+        math_view.pop("lcm", None)
+        math_view.update(prod=_prod, **{name: _int_function(getattr(math, name))
+                                        for name in ("factorial", "comb", "perm")})
+    shared = frozenset(id(v) for view in found.values() for v in (view, *vars(view).values()))
+    return found, frozenset(origins), shared, engine_bases(found)
+
+
+@functools.lru_cache(maxsize=1)
+def default_views():
+    """The engine's views, made once: read-only, and bound to no run (math's functions charge the budget
+    of the program running now)."""
+    return views(default_modules())
+
+
+def _prod(iterable, /, *, start=1):
+    mul = Runtime(budget_now()).mul
+    for item in iterable:
+        start = mul(start, item)
+    return start
+
+
+def _int_function(fn):
+    def checked(n, *rest):
+        size = operator.index(n)
+        budget = budget_now()
+        if size * size.bit_length() > budget.limits.max_int_bits:
+            budget.exceed(f"math.{fn.__name__}({size}) is too big")
+        return fn(n, *rest)
+
+    return checked
+
+
+class _Context:
+    __slots__ = ("manager", "budget")
+
+    def __init__(self, manager, budget):
+        self.manager, self.budget = manager, budget
+
+    def __enter__(self):
+        return type(self.manager).__enter__(self.manager)
+
+    def __exit__(self, *exc):
+        if self.budget.closed:
+            return False
+        return type(self.manager).__exit__(self.manager, *exc)
+
+
+class Runtime:
+    """The helpers an instrumented program calls, bound to one budget."""
+
+    def __init__(self, budget, print_fn=print, modules=None):
+        self.budget, self.print_fn = budget, print_fn
+        self.max_int_bits = budget.limits.max_int_bits
+        self.checked = {"+": self.add, "*": self.mul, "**": self.power, "<<": self.lshift, "%": self.mod}
+        self.views, self.origins, self.shared, bases = default_views() if modules is None else views(modules)
+        self.classes = Classes(budget, self.origins, self.shared, bases, _BUILTIN_TYPES)
+
+    def namespace(self):
+        hooks = {"_g_tick": self.budget.tick, "_g_enter": self.budget.enter, "_g_leave": self.budget.leave,
+                 "_g_call": self.call, "_g_inplace": self.inplace, "_g_attr": self.attr,
+                 "_g_settable": self.settable, "_g_method": self.method, "_g_shown": self.shown,
+                 "_g_reraise": self.reraise, "_g_refuse": self.refused, "_g_context": self.context,
+                 "_g_slice": slice}
+        hooks.update({CHECKED[symbol]: helper for symbol, helper in self.checked.items()})
+        names = dict(_SAFE_BUILTINS)
+        names.update(print=self.print, range=self.range, sum=self.sum, pow=self.pow, round=self.round,
+                     repr=self.repr, type=self.type_, iter=self.iter_, getattr=self.getattr_,
+                     hasattr=self.hasattr_, format=self.format_, __import__=self.import_,
+                     __build_class__=self.classes.build)
+        return {"__builtins__": names, "__name__": "__main__", **hooks}
+
+    def refuse(self, reason):
+        self.budget.stop(GuardError(reason, program_line()))
+
+    def context(self, manager):
+        """`with manager:` whose exit is skipped once the run is over: a generator suspended in a
+        `with torch.enable_grad():` and collected later must not set the grad mode of later runs."""
+        return _Context(manager, self.budget)
+
+    def refused(self, reason, line):
+        """A statement the checker refused, reached."""
+        self.budget.stop(GuardError(reason, line))
+
+    def reraise(self):
+        """Starts every `except` block: a program may not catch the guard's own errors, nor run code once its
+        budget is spent or closed (a generator closed after its program ended)."""
+        error = sys.exc_info()[1]
+        if isinstance(error, GuardError):
+            raise error
+        self.budget.check()
+
+    def call(self, line, thunk):
+        self.budget.enter(line)
+        try:
+            return thunk()
+        finally:
+            self.budget.leave()
+
+    # `a op b` for the operators that can make huge sequences or ints; `apply` is the in-place op for `op=`.
+    def add(self, a, b, apply=operator.add):
+        if isinstance(a, SEQUENCES):
+            self.grow("+", a, b)
+        return apply(a, b)
+
+    def mul(self, a, b, apply=operator.mul):
+        if type(a) is int and type(b) is int:
+            if a.bit_length() + b.bit_length() > self.max_int_bits:
+                self.int_too_big()
+        elif isinstance(a, SEQUENCES) or isinstance(b, SEQUENCES):
+            self.grow("*", a, b)
+        return apply(a, b)
+
+    def power(self, a, b, apply=operator.pow):
+        if type(a) is int and type(b) is int and b > 0 and a.bit_length() > 1:
+            if a.bit_length() * b > self.max_int_bits:
+                self.int_too_big()
+        return apply(a, b)
+
+    def lshift(self, a, b, apply=operator.lshift):
+        if type(a) is int and type(b) is int and a and a.bit_length() + b > self.max_int_bits:
+            self.int_too_big()
+        return apply(a, b)
+
+    def mod(self, a, b, apply=operator.mod):
+        if isinstance(a, (str, bytes)):
+            self.check_printf(a if isinstance(a, str) else a.decode("latin-1"))
+            self.shown(b)
+        return apply(a, b)
+
+    def inplace(self, symbol, a, b):
+        return self.checked[symbol](a, b, _INPLACE[symbol])
+
+    def grow(self, op, a, b):
+        n = result_len(op, a, b)
+        if n:
+            self.budget.charge_elements(n)
+
+    def int_too_big(self):
+        self.budget.exceed(f"integers over {self.max_int_bits:,} bits are too big")
+
+    def check_printf(self, text):
+        for match in PRINTF_SPEC.finditer(text):
+            for width in match.groups():
+                if width == "*" or width and not format_width_ok(width):
+                    self.refuse(f"'%' format widths must be numbers up to {MAX_FORMAT_WIDTH:,}")
+
+    def attr(self, value, name):
+        if name == "__class__":
+            return self.classes.visible(value)
+        if isinstance(value, ModuleType):
+            self.refuse(f"modules are not available to programs ({name!r})")
+        if name in _ARRAY_ALLOCATORS:  # on the arrays that tensor.numpy() returns
+            numpy = sys.modules.get("numpy")
+            if numpy is not None and isinstance(getattr(value, "__self__", None), numpy.ndarray):
+                self.refuse(f"numpy's ndarray.{name}() is not available; use the tensor's methods")
+        return value
+
+    def settable(self, obj):
+        if self.classes.owns(obj):
+            return obj
+        if (isinstance(obj, (type, ModuleType, SafeModule)) or id(obj) in self.shared
+                or origin(obj) not in self.origins or type(obj).__module__.startswith(_TRACE)):
+            kind = "module" if isinstance(obj, (ModuleType, SafeModule)) else type(obj).__name__
+            self.refuse(f"setting attributes of {kind} objects is not allowed")
+        return obj
+
+    def method(self, obj, name, /, *args, **kwargs):
+        if (obj is str or obj is bytes or obj is list) and args:  # str.join(sep, items)
+            obj, args = args[0], args[1:]
+        if name == "format" and isinstance(obj, str):
+            self.check_format(obj)
+            self.shown((args, kwargs))
+        if name in ("join", "extend") and isinstance(obj, (str, bytes, list)) and args:
+            args = (list(args[0]), *args[1:])
+        n = method_result_len(obj, name, args, kwargs)
+        if n:
+            self.budget.charge_elements(n)
+        return self.attr(getattr(obj, name), name)(*args, **kwargs)
+
+    def check_format(self, text):
+        """`text.format(...)` reads only its arguments: no `{0.attr}` or `{0[key]}`, no `{:{width}}`."""
+        for _, field, spec, _ in _FORMATTER.parse(text):
+            if field and not (field.isdecimal() or field.isidentifier()):
+                self.refuse("format fields may only be numbers or names, as in '{0}' or '{loss}', not "
+                            f"look-ups ({'{' + field + '}'!r})")
+            if spec:
+                if "{" in spec:
+                    self.refuse("format specs cannot contain {fields}")
+                self.check_spec(spec)
+
+    def check_spec(self, spec):
+        if not format_width_ok(spec):
+            self.refuse(f"format widths over {MAX_FORMAT_WIDTH:,} are not allowed")
+
+    def format_(self, value, spec=""):
+        if isinstance(spec, str):
+            self.check_spec(spec)
+        return format(self.shown(value), spec)
+
+    def type_(self, *args, **kwargs):
+        if len(args) == 3:
+            self.refuse("type() with three arguments makes a class: write a class statement instead")
+        if len(args) != 1 or kwargs:
+            raise TypeError("type() takes 1 or 3 arguments")
+        return self.classes.visible(type(args[0]))
+
+    def check_attr_name(self, name):
+        if not isinstance(name, str):
+            raise TypeError(f"attribute name must be string, not '{type(name).__name__}'")
+        reason = attribute_refusal(name) or (call_only_refusal(name) if name in CALL_ONLY else None)
+        if reason:
+            self.refuse(reason)
+
+    def getattr_(self, obj, name, *default):
+        self.check_attr_name(name)
+        if len(default) > 1:
+            raise TypeError(f"getattr expected at most 3 arguments, got {2 + len(default)}")
+        try:
+            value = getattr(obj, name)
+        except AttributeError:
+            if default:
+                return default[0]
+            raise
+        return self.attr(value, name)
+
+    def hasattr_(self, obj, name):
+        self.check_attr_name(name)
+        try:
+            self.attr(getattr(obj, name), name)
+        except AttributeError:
+            return False
+        return True
+
+    def iter_(self, obj, *sentinel):
+        if sentinel:
+            self.refuse("iter(callable, sentinel) is not available: use a while loop")
+        return iter(obj)
+
+    def shown(self, obj):
+        """Before a value is turned into text: refuses it if the text would be longer than a run may print,
+        else charges its size (so that many f-strings of big values add up)."""
+        limit, count, stack = self.budget.limits.max_output_chars, 0, [obj]
+        while stack:
+            item = stack.pop()
+            count += len(item) + 1 if isinstance(item, (str, bytes, *CONTAINERS)) else 1
+            if count > limit:
+                self.budget.exceed(f"this value is too big to show (more than {limit:,} characters)")
+            if isinstance(item, dict):
+                stack.extend(item.items())
+            elif isinstance(item, CONTAINERS):
+                stack.extend(item)
+        self.budget.charge_elements(count)
+        return obj
+
+    def print(self, *args, sep=" ", end="\n", flush=False):
+        sep, end = " " if sep is None else sep, "\n" if end is None else end
+        if not isinstance(sep, str) or not isinstance(end, str):
+            raise TypeError("print(): sep and end must be None or strings")
+        self.shown((args, sep, end))
+        text = sep.join(map(str, args)) + end
+        self.budget.charge_output(len(text))
+        self.print_fn(text, end="")
+
+    def repr(self, obj):
+        return repr(self.shown(obj))
+
+    def range(self, *args):
+        numbers = range(*args)
+        try:
+            if len(numbers) <= self.budget.limits.max_elements:
+                return numbers
+        except OverflowError:
+            pass
+        return self.ticking(numbers, program_line())
+
+    def ticking(self, iterable, line):
+        for item in iterable:
+            self.budget.tick(line)
+            yield item
+
+    def sum(self, iterable, /, start=0):
+        if isinstance(start, SEQUENCES):
+            self.refuse("sum() can't add up lists, tuples or strings here; use a loop or a comprehension")
+        return sum(iterable, start)
+
+    def round(self, number, ndigits=None):
+        if ndigits is not None and abs(operator.index(ndigits)) > MAX_FORMAT_WIDTH:
+            self.refuse(f"round() to more than {MAX_FORMAT_WIDTH:,} digits is not allowed")
+        return round(number) if ndigits is None else round(number, ndigits)
+
+    def pow(self, base, exp, mod=None):
+        return self.power(base, exp) if mod is None else pow(base, exp, mod)
+
+    def import_(self, name, globals=None, locals=None, fromlist=(), level=0):
+        if name == "__future__" and not level:
+            return _FUTURE
+        view = self.views.get(name)
+        top = self.views.get(name.partition(".")[0])
+        if view is None or top is None or level:
+            raise ImportError(f"No module named {name!r}")
+        for item in fromlist or ():
+            if item != "*" and item not in vars(view):
+                raise ImportError(f"cannot import name {item!r} from {name!r}")
+        return view if fromlist else top
+
+
+def safe_globals(print_fn=print, budget: Budget | None = None, modules=None) -> dict:
+    """Globals for running a compiled program: safe builtins, torch/math imports, the budget's hooks.
+
+    print_fn is called as print_fn(text, end="") with the text the program prints. modules maps the
+    names a program may import ("torch", "torch.nn", ..., "math") to modules; by default the engine's.
+    """
+    budget = budget if budget is not None else Budget()
+    return Runtime(budget, print_fn, modules).namespace()
