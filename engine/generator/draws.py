@@ -14,7 +14,8 @@ import math
 
 import numpy as np
 
-from .floats import fma32, fma64, log256_ps, sincos256_ps
+from ..kernels.fma import fma32, fma64
+from .floats import log256_ps, sincos256_ps
 
 CPU_CAPABILITY = "AVX2"
 

@@ -1,73 +1,12 @@
-"""Float arithmetic as PyTorch's compiled random kernels do it, on numpy arrays.
-
-- `fma32`, `fma64`: a * b + c rounded once. GCC contracts `x * (to - from) + from` and the like into fused
-  multiply-adds in the kernels it builds for AVX2 (and AVX512), so their results have one rounding, not two.
-- `log256_ps`, `sincos256_ps`: the Cephes-based float32 log and sincos of aten/src/ATen/native/cpu/avx_mathfun.h
-  (after Julien Pommier's sse_mathfun), operation for operation, with the multiply-adds GCC fuses, which
-  `normal_` uses on AVX2 machines. Bit for bit what torch computes there.
+"""`log256_ps`, `sincos256_ps`: the Cephes-based float32 log and sincos of aten/src/ATen/native/cpu/avx_mathfun.h
+(after Julien Pommier's sse_mathfun), operation for operation, with the multiply-adds GCC fuses (fma32: rounded
+once, engine/kernels/fma.py), which `normal_` uses on AVX2 machines. Bit for bit what torch computes there.
 """
 import numpy as np
 
+from ..kernels.fma import fma32
+
 f32 = np.float32
-
-
-def _round_odd(hi, err):
-    """hi + err (hi = its round-to-nearest, err the exact rest) rounded to odd: the neighbour of the exact value
-    whose last mantissa bit is 1 when it is not representable. Rounding that once more to fewer bits is then
-    correctly rounded (Boldo & Melquiond)."""
-    bits = hi.view(np.int64).copy()
-    inexact = err != 0
-    toward = np.where(np.signbit(err) == np.signbit(hi), 1, -1)
-    bits = np.where(inexact & ((bits & 1) == 0), bits + toward, bits)
-    return bits.view(np.float64)
-
-
-def _two_sum(a, b):
-    s = a + b
-    bb = s - a
-    return s, (a - (s - bb)) + (b - bb)
-
-
-def _split(a):
-    c = a * 134217729.0  # 2**27 + 1: Veltkamp's split into two halves of 26 bits
-    hi = c - (c - a)
-    return hi, a - hi
-
-
-def _two_prod(a, b):
-    p = a * b
-    ah, al = _split(a)
-    bh, bl = _split(b)
-    return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
-
-
-def fma64(a, b, c):
-    """a * b + c in float64 with one rounding (Boldo & Melquiond's emulation: exact product, exact sum, the
-    small parts added rounding to odd)."""
-    a, b, c = (np.asarray(x, dtype=np.float64) for x in (a, b, c))
-    ph, pl = _two_prod(a, b)
-    sh, sl = _two_sum(c, ph)
-    v, err = _two_sum(sl, pl)
-    return np.asarray(sh + _round_odd(v, err))
-
-
-_HALF_ULP32 = np.int64(1 << 28)  # a float64 whose 29 low bits are this lies halfway between two float32s
-_LOW29 = np.int64((1 << 29) - 1)
-
-
-def fma32(a, b, c):
-    """a * b + c in float32 with one rounding. The product is exact in float64 and rounding the float64 sum to
-    float32 is already right unless that sum fell exactly halfway between two float32s (or near the subnormals):
-    only then is the sum redone, rounded to odd."""
-    a, b, c = (np.asarray(x, dtype=np.float32) for x in (a, b, c))
-    p = np.multiply(a, b, dtype=np.float64)
-    s = np.add(p, c, dtype=np.float64)
-    suspect = ((s.view(np.int64) & _LOW29) == _HALF_ULP32) | (np.abs(s) < 2.0 ** -125)
-    if suspect.any():
-        p, c = np.broadcast_arrays(p, c.astype(np.float64))
-        s, err = _two_sum(p, c)
-        s = _round_odd(s, err)
-    return np.asarray(s).astype(np.float32)
 
 
 def _bits(x):

@@ -20,7 +20,7 @@ import pytest
 from difftest import ENGINE_NAME, load_engine, run_both, torch
 
 from engine.generator import draws
-from engine.generator.floats import fma32, fma64
+from engine.kernels.fma import fma32, fma64
 from engine.trace import run as trace_run
 
 pytestmark = pytest.mark.skipif(ENGINE_NAME != "engine", reason="the engine's generator against torch's")
