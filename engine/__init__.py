@@ -1,8 +1,8 @@
 """A pure-Python autograd engine on numpy with PyTorch's semantics: `import engine as torch`.
 
 Layers import one way, bottom up (tests/engine/test_layers.py keeps it so):
-dtypes, messages, observe, grad_mode, printing → ops → graph, backward → tensor, dispatch, methods, logic →
-factories, functions, indexing, nn, optim → autograd → trace.
+dtypes, messages, observe, grad_mode, printing, kernels, generator → ops → graph, backward →
+tensor, dispatch, methods, logic → factories, functions, indexing, nn, optim → autograd → trace.
 The torch.* functions that are an op's spelling come from the op table (engine/methods.py).
 """
 import numpy as _np
@@ -55,7 +55,8 @@ globals().update(logic.FUNCTIONS)
 __version__ = "2.13.0"
 
 # Like PyTorch, the engine makes inf and nan silently (1/0, inf - inf, 0 * inf): numpy's floating-point
-# warnings would be noise no PyTorch user sees. This sets numpy's error state for the importing thread.
+# warnings would be noise no PyTorch user sees. numpy keeps this state per thread (a context variable): engine code
+# run in another thread should run inside `numpy.errstate(all="ignore")`, as backward passes and traced programs do.
 _np.seterr(all="ignore")
 
 

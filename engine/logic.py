@@ -20,7 +20,18 @@ def _compare(fn):
 
 
 def _logical(logical, bitwise):
-    return _compare(lambda a, b: (logical if a.dtype == bool else bitwise)(a, b))
+    """`&`, `|`, `^`: logical on bools (a bool tensor), bitwise on integers (an int64 tensor)."""
+    def op(self, other):
+        b = other._data if isinstance(other, Tensor) else other
+        both_bool = self.dtype is dtypes.bool and (np.asarray(b).dtype == bool)
+        try:
+            out = (logical if both_bool else bitwise)(self._data, b)
+        except ValueError as e:
+            raise dispatch.shape_error(e, [self._data, np.asarray(b)]) from None
+        return Tensor._make(np.asarray(out, dtype=bool if both_bool else np.int64), dtypes.bool if both_bool
+                            else dtypes.int64)
+
+    return op
 
 
 def _unary(fn, dtype=dtypes.bool):

@@ -69,6 +69,8 @@ def correctly_rounded(f64_fn, a):
 def _f32_only(vector, scalar, f64_fn):
     def op(a):
         a = np.asarray(a)
+        if a.dtype == bool:  # numpy would compute in float16
+            a = a.astype(F)
         if a.dtype != np.float32:
             return correctly_rounded(f64_fn, a)
         with np.errstate(all="ignore"):

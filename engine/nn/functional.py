@@ -1,16 +1,37 @@
-"""torch.nn.functional. The functions that are one op's spelling (sigmoid, softmax, mse_loss, …) are derived from
-the op table (engine/methods.py); these are the ones built from several ops, or with options of their own."""
+"""torch.nn.functional. The functions that are one op's spelling (sigmoid, mse_loss, …) are derived from the op
+table (engine/methods.py); these are the ones built from several ops, or with options of their own."""
 import numpy as np
 
-from .. import generator
+from .. import dispatch, generator
 from ..generator import draws
 from ..methods import FUNCTIONAL
+from ..ops import OPS
+from ..ops.nn import implicit_dim
 
 globals().update(FUNCTIONAL)
 
 
 def relu(input, inplace=False):  # noqa: A002 - PyTorch's argument names
     return input.relu_() if inplace else input.relu()
+
+
+def silu(input, inplace=False):  # noqa: A002
+    return dispatch.inplace(OPS["silu"], input, ()) if inplace else dispatch.apply(OPS["silu"], (input,))
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):  # noqa: A002
+    attrs = {"negative_slope": negative_slope}
+    if inplace:
+        return dispatch.inplace(OPS["leaky_relu"], input, (), attrs)
+    return dispatch.apply(OPS["leaky_relu"], (input,), attrs)
+
+
+def softmax(input, dim=None, dtype=None):  # noqa: A002
+    return input.softmax(implicit_dim("softmax", input, dim), dtype=dtype)
+
+
+def log_softmax(input, dim=None, dtype=None):  # noqa: A002
+    return input.log_softmax(implicit_dim("log_softmax", input, dim), dtype=dtype)
 
 
 def linear(input, weight, bias=None):  # noqa: A002

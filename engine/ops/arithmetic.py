@@ -60,7 +60,7 @@ op("mul", "MulBackward0", ("self", "other"), lambda a, b: a * b,
 op("div", "DivBackward0", ("self", "other"), lambda a, b: a / b,
    ("grad / other", lambda n, g: g / n["other"]),
    ("−grad · self / other²", lambda n, g: -g * n["self"] / (n["other"] * n["other"])),
-   saves={0: ("other",), 1: ("self", "other")}, quiet=True,
+   saves={0: ("other",), 1: ("self", "other")},
    spell=Spelling(method=("div", "divide", "true_divide"), function=("div", "divide", "true_divide"),
                   inplace="div_", infix="/", number_first=True),
    bind=_bind_div)
@@ -79,7 +79,7 @@ op("neg", "NegBackward0", ("self",), np.negative,
                   inplace_function=("neg_", "negative_"), prefix="-", name="-{0}"))
 op("reciprocal", "ReciprocalBackward0", ("self",), lambda a: 1 / a,
    ("−grad · result²", lambda n, g: -g * n["result"] * n["result"]),
-   saves={0: ("result",)}, quiet=True, spell=unary("reciprocal"), dtype="float")
+   saves={0: ("result",)}, spell=unary("reciprocal"), dtype="float")
 
 
 @composite(Spelling(rinfix="/"))
@@ -102,10 +102,10 @@ def _bind_pow(self, exponent):
     return OPS["pow"], (self,), {"exponent": exponent}, result_dtype((self, exponent))
 
 
-_POW = Spelling(method="pow", function="pow", inplace="pow_", infix="**", name="{0}**{exponent}")
+_POW = Spelling(method="pow", function="pow", inplace="pow_", infix="**", name="{0}**{exponent}", number_first="bind")
 op("pow", "PowBackward0", ("self",), exact(lambda a, exponent: a ** exponent),
    ("exponent · self^(exponent−1) · grad", _pow_grad),
-   saves={0: ("self",)}, quiet=True, spell=_POW, bind=_bind_pow)
+   saves={0: ("self",)}, spell=_POW, bind=_bind_pow)
 
 
 def _where_zero(base, exponent, value):
@@ -120,11 +120,11 @@ op("pow_tensor", "PowBackward1", ("self", "exponent"), exact(lambda a, b: a ** b
    ("exponent · self^(exponent−1) · grad", lambda n, g: g * n["exponent"] * n["self"] ** (n["exponent"] - 1)),
    ("result · ln(self) · grad",
     lambda n, g: g * _where_zero(n["self"], n["exponent"], n["result"] * n["self"].log())),
-   saves={0: ("self", "exponent"), 1: ("self", "exponent", "result")}, quiet=True,
-   spell=Spelling(method="pow", function="pow", inplace="pow_", infix="**"), bind=_bind_pow)
+   saves={0: ("self", "exponent"), 1: ("self", "exponent", "result")},
+   spell=Spelling(method="pow", function="pow", inplace="pow_", infix="**", number_first="bind"), bind=_bind_pow)
 op("rpow", "PowBackward2", ("self",), exact(lambda e, base: base ** e),
    ("result · ln(base) · grad", lambda n, g: g * n["result"] * float(np.log(n.attrs["base"]))),
-   saves={0: ("result",)}, quiet=True,
+   saves={0: ("result",)},
    spell=Spelling(rinfix="**", name="{base}**{0}"),
    bind=lambda self, base: (OPS["rpow"], (self,), {"base": base}, result_dtype((self, base))))
 
@@ -147,7 +147,7 @@ op("addcdiv", "AddcdivBackward0", ("self", "tensor1", "tensor2"),
    ("value · grad / tensor2", lambda n, g: g * n.attrs.get("value", 1) / n["tensor2"]),
    ("−value · grad · tensor1 / tensor2²",
     lambda n, g: -g * n.attrs.get("value", 1) * n["tensor1"] / (n["tensor2"] * n["tensor2"])),
-   saves={1: ("tensor2",), 2: ("tensor1", "tensor2")}, quiet=True,
+   saves={1: ("tensor2",), 2: ("tensor1", "tensor2")},
    spell=Spelling(method="addcdiv", function="addcdiv", inplace="addcdiv_"), bind=_bind_value("addcdiv"))
 op("addcmul", "AddcmulBackward0", ("self", "tensor1", "tensor2"),
    kernels.addcmul,

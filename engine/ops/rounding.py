@@ -7,6 +7,8 @@ import numpy as np
 def exact(fn):
     """fn evaluated in float64 and rounded once to float32 for float32 inputs."""
     def f(a, *args, **kwargs):
+        if a.dtype == bool:  # numpy would compute in float16
+            a = a.astype(np.float32)
         if a.dtype == np.float32:
             args = [x.astype(np.float64) if isinstance(x, np.ndarray) and x.dtype == np.float32 else x for x in args]
             return fn(a.astype(np.float64), *args, **kwargs).astype(np.float32)

@@ -54,8 +54,8 @@ op("unsafe_view", "UnsafeViewBackward0", ("self",), lambda a, shape: a.reshape(s
 
 
 @composite(Spelling(method="reshape", function="reshape"))
-def reshape(self, *shape):
-    shape = _infer_shape(self, shape)
+def reshape(self, *shape, **keyword):
+    shape = _infer_shape(self, shape or (keyword.pop("shape"),))
     if _viewable(self, shape):
         return self._apply(OPS["view"], (self,), {"shape": shape})
     return self._apply(OPS["unsafe_view"], (self.clone(),), {"shape": shape})

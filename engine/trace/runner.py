@@ -1,6 +1,8 @@
 """run(source) -> Timeline: the guard checks and budgets the program, the recorder watches the engine."""
 import warnings
 
+import numpy as np
+
 from .. import generator, grad_mode, observe, printing
 from . import guard
 from .errors import FILENAME
@@ -24,7 +26,7 @@ def run(source, **limits):
     saved = _engine_state()
     observe.add(rec)
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), np.errstate(all="ignore"):  # inf and nan made silently, as in PyTorch
             warnings.simplefilter("always")
             warnings.showwarning = rec.on_warning
             guard.run(program, print_fn=rec.on_print, budget=budget, on_error=lambda e: errors.append(_describe(e)))
