@@ -1,4 +1,4 @@
-"""Making tensors: torch.tensor, ones, zeros, full, empty, *_like, rand, randn, arange, linspace."""
+"""Making tensors: torch.tensor, ones, zeros, full, empty, *_like, arange, linspace (the random ones: random.py)."""
 import builtins
 import math
 import warnings
@@ -8,13 +8,6 @@ import numpy as np
 from . import dtypes, kernels, messages, observe
 from .ops import shape_args
 from .tensor import Tensor
-
-_rng = {"gen": np.random.default_rng(0)}
-
-
-def manual_seed(seed):
-    _rng["gen"] = np.random.default_rng(int(seed))
-    return None
 
 
 def _infer_dtype(data):
@@ -152,34 +145,6 @@ def empty_like(t, dtype=None, requires_grad=False):
 
 def full_like(t, fill_value, dtype=None, requires_grad=False):
     return _filled(fill_value, t.shape, dtype or t.dtype, requires_grad)
-
-
-def rand(*size, dtype=None, requires_grad=False, generator=None, device=None):
-    shape = _alloc(shape_args(size))
-    dtype = dtype or dtypes.float32
-    return _finish(_rng["gen"].random(shape).astype(dtype.np), dtype, requires_grad)
-
-
-def randn(*size, dtype=None, requires_grad=False, generator=None, device=None):
-    shape = _alloc(shape_args(size))
-    dtype = dtype or dtypes.float32
-    return _finish(_rng["gen"].standard_normal(shape).astype(dtype.np), dtype, requires_grad)
-
-
-def randint(low, high=None, size=(), dtype=None, requires_grad=False):
-    if high is None:
-        low, high = 0, low
-    shape = _alloc(tuple(size))
-    dtype = dtype or dtypes.int64
-    return _finish(_rng["gen"].integers(low, high, shape).astype(dtype.np), dtype, requires_grad)
-
-
-def rand_like(t, dtype=None, requires_grad=False):
-    return rand(t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
-
-
-def randn_like(t, dtype=None, requires_grad=False):
-    return randn(t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
 
 
 def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None):

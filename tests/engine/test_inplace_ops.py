@@ -30,6 +30,12 @@ ARGS = {
     "rsqrt_": (POS, ""), "sgn_": (ANY, ""), "sigmoid_": (ANY, ""), "sign_": (ANY, ""), "sin_": (ANY, ""),
     "sinh_": (ANY, ""), "sqrt_": (POS, ""), "sub_": (ANY, "torch.tensor([1.0, 2.0, 3.0])"), "tan_": (SMALL, ""),
     "tanh_": (ANY, ""), "trunc_": (ANY, ""), "zero_": (ANY, ""),
+    # the random twins draw from a generator of their own, so that torch and the engine draw the same values
+    "bernoulli_": (ANY, "0.4, generator=torch.Generator().manual_seed(1)"),
+    "exponential_": (ANY, "2.0, generator=torch.Generator().manual_seed(1)"),
+    "normal_": (ANY, "1.0, 0.5, generator=torch.Generator().manual_seed(1)"),
+    "random_": (ANY, "-5, 5, generator=torch.Generator().manual_seed(1)"),
+    "uniform_": (ANY, "-2.0, 3.0, generator=torch.Generator().manual_seed(1)"),
 }
 
 CASES = {
@@ -72,7 +78,8 @@ print(x, x._version, x.grad_fn)
 }
 
 INT_SAFE = {"abs_", "absolute_", "neg_", "negative_", "zero_", "fill_", "clamp_", "clip_", "mul_", "copy_", "sign_",
-            "sgn_", "add_", "sub_", "masked_fill_", "relu_", "pow_", "floor_", "ceil_", "round_", "trunc_"}
+            "sgn_", "add_", "sub_", "masked_fill_", "relu_", "pow_", "floor_", "ceil_", "round_", "trunc_",
+            "bernoulli_", "random_"}
 
 
 def test_every_twin_has_arguments():
