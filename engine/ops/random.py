@@ -309,9 +309,9 @@ def _normal_tensor_tensor(mean, std, generator):
 
 
 op("normal_tensor_float", "NormalBackward1", ("mean",), _normal_tensor_float, ZERO,
-   spell=Spelling(function="normal"), bind=False)
+   spell=Spelling(function="normal", name="normal({0}, {std})"), bind=False)
 op("normal_float_tensor", "NormalBackward2", ("std",), _normal_float_tensor, ZERO,
-   spell=Spelling(function="normal"), bind=False)
+   spell=Spelling(function="normal", name="normal({mean}, {0})"), bind=False)
 op("normal_tensor_tensor", "NormalBackward3", ("mean", "std"), _normal_tensor_tensor, ZERO, ZERO,
    spell=Spelling(function="normal"), bind=False)
 

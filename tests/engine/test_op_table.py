@@ -181,14 +181,20 @@ def test_case_builds_torchs_graph(name):
 
 
 class _Calls:
-    """Every op run while a case builds its output: (op, inputs, attrs, output value)."""
+    """Every op run while a case builds its output: (op, inputs, attrs, output value, the random generator's state
+    before it ran)."""
 
-    def __init__(self):
+    def __init__(self, engine):
         self.calls = []
+        self.engine = engine
+        self.state = None
+
+    def on_alloc(self, numel):
+        self.state = self.engine.get_rng_state()
 
     def on_op(self, out, op, inputs, attrs):
         values = [to_numpy(x) if hasattr(x, "_data") else x for x in inputs]  # as they were, before any in-place
-        self.calls.append((op, values, attrs, to_numpy(out)))
+        self.calls.append((op, values, attrs, to_numpy(out), self.state))
 
 
 def _torch_names():
@@ -207,17 +213,21 @@ def test_labels_are_pytorch_code(name):
     engine computed (labels with `…` stand for what cannot be written out, and are skipped)."""
     engine = load_engine()
     fn, leaves = _leaves(engine, name)
-    calls = _Calls()
+    calls = _Calls(engine)
     observe.add(calls)
     try:
         fn(engine, *leaves)
     finally:
         observe.remove(calls)
     env = _torch_names()
-    for op, inputs, attrs, want in calls.calls:
+    for op, inputs, attrs, want, state in calls.calls:
         text = template(op, len(inputs), attrs)
         if "…" in text or op.spelling is None:
             continue
+        if attrs.get("generator") is not None:  # a draw from a Generator object the label does not show
+            continue
+        if "generator" in attrs:  # a draw: from the state the engine's generator had (it is torch's, byte for byte)
+            torch.set_rng_state(torch.tensor(to_numpy(state), dtype=torch.uint8))
         names = []
         for i, x in enumerate(inputs):
             env[f"v{i}"] = torch.tensor(x) if isinstance(x, np.ndarray) else x
