@@ -1,21 +1,38 @@
 """Arithmetic: + − × ÷ ** and their scalar forms, negation, reciprocal, addcmul/addcdiv/lerp."""
 import numpy as np
 
-from .. import grad_mode, kernels
+from .. import dtypes, grad_mode, kernels, messages
 from .rounding import exact
 from .table import OPS, Spelling, composite, is_number, op, result_dtype, unary
 
 _MODE = grad_mode._state  # "formula": computing a derivative with create_graph, where numbers are C++ Scalars
 
 
+def _scalar_overload(name, other):
+    """Inside a derivative computed with create_graph, `grad * 2` is PyTorch's Scalar overload (MulBackward1):
+    the op to use for (tensor, number), or None."""
+    return OPS[name] if _MODE["formula"] and is_number(other) else None
+
+
+def _no_bool_subtraction(*operands):
+    bools = [x for x in operands if getattr(x, "dtype", None) is dtypes.bool]
+    if len(bools) == 2:
+        raise RuntimeError(messages.SUB_BOOLS)
+    if bools:
+        raise RuntimeError(messages.SUB_BOOL)
+
+
 def _alpha(name, scalar):
-    """x.add(y, alpha=…): inside derivative formulas a number operand is PyTorch's Scalar overload (AddBackward1)."""
+    """x.add(y, alpha=…), x + y."""
     def bind(self, other, alpha=1):
-        if alpha != 1:
-            return OPS[name], (self, other), {"alpha": alpha}, None
-        if _MODE["formula"] and is_number(other):
-            return OPS[scalar], (self,), {"other": other}, None
-        return OPS[name], (self, other), None, None
+        if name == "sub":
+            _no_bool_subtraction(self, other)
+        if alpha == 1:
+            overload = _scalar_overload(scalar, other)
+            if overload is not None:
+                return overload, (self,), {"other": other}, None
+            return OPS[name], (self, other), None, None
+        return OPS[name], (self, other), {"alpha": alpha}, None
 
     return bind
 
@@ -34,19 +51,22 @@ op("sub", "SubBackward0", ("self", "other"), lambda a, b, alpha=1: a - b if alph
 op("rsub", "RsubBackward1", ("self",), lambda a, other: other - a,
    ("−grad", lambda n, g: -g),
    spell=Spelling(rinfix="-", name="{other} - {0}"),
-   bind=lambda self, other: (OPS["rsub"], (self,), {"other": other}, result_dtype((self, other))))
+   bind=lambda self, other: (_no_bool_subtraction(self),
+                             (OPS["rsub"], (self,), {"other": other}, result_dtype((self, other))))[1])
 
 
 def _bind_mul(self, other):
-    if _MODE["formula"] and is_number(other):
-        return OPS["mul_scalar"], (self,), {"other": other}, None
+    overload = _scalar_overload("mul_scalar", other)
+    if overload is not None:
+        return overload, (self,), {"other": other}, None
     return OPS["mul"], (self, other), None, None
 
 
 def _bind_div(self, other):
     dtype = result_dtype((self, other), "float")
-    if _MODE["formula"] and is_number(other):
-        return OPS["div_scalar"], (self,), {"other": other}, dtype
+    overload = _scalar_overload("div_scalar", other)
+    if overload is not None:
+        return overload, (self,), {"other": other}, dtype
     return OPS["div"], (self, other), None, dtype
 
 
@@ -76,10 +96,15 @@ op("sub_scalar", "SubBackward1", ("self",), lambda a, other: a - other,
 op("neg", "NegBackward0", ("self",), np.negative,
    ("−grad", lambda n, g: -g),
    spell=Spelling(method=("neg", "negative"), function=("neg", "negative"), inplace=("neg_", "negative_"),
-                  inplace_function=("neg_", "negative_"), prefix="-", name="-{0}"))
+                  inplace_function=("neg_", "negative_"), prefix="-", name="-{0}"),
+   bind=lambda self: (OPS["neg"], (self,), None, None) if self.dtype is not dtypes.bool else _raise(messages.NEG_BOOL))
 op("reciprocal", "ReciprocalBackward0", ("self",), lambda a: 1 / a,
    ("−grad · result²", lambda n, g: -g * n["result"] * n["result"]),
    saves={0: ("result",)}, spell=unary("reciprocal"), dtype="float")
+
+
+def _raise(message):
+    raise RuntimeError(message)
 
 
 @composite(Spelling(rinfix="/"))

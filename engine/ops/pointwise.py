@@ -49,7 +49,8 @@ _unary("relu", "ReluBackward0", _relu, "grad · (result > 0)",
 op("abs", "AbsBackward0", ("self",), np.abs, ("sign(self) · grad", lambda n, g: g * n["self"].sgn()),
    saves={0: ("self",)}, spell=Spelling(method=("abs", "absolute"), function=("abs", "absolute"),
                                          inplace=("abs_", "absolute_"), inplace_function="abs_", prefix="abs"))
-_unary("sgn", "SgnBackward0", np.sign, "0", lambda n, g: g * 0, dtype=None, spell=method("sgn", inplace=True))
+_unary("sgn", "SgnBackward0", lambda a: a.copy() if a.dtype == bool else np.sign(a), "0", lambda n, g: g * 0,
+       dtype=None, spell=method("sgn", inplace=True))
 _unary("sign", "SignBackward0", lambda a: a.copy() if a.dtype == bool else np.nan_to_num(np.sign(a), nan=0.0),
        "0", lambda n, g: g * 0, dtype=None, spell=method("sign", inplace=True))
 for _name, _fn in (("floor", np.floor), ("ceil", np.ceil), ("round", np.round), ("trunc", np.trunc)):
