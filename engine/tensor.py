@@ -1,8 +1,8 @@
 """The Tensor: a numpy array plus what autograd needs (requires_grad, grad_fn, grad, version, views).
 
 This module holds its state and the behaviour that is not an op. The ops' methods (`x.exp()`, `x + y`, `x.sum()`,
-`x.add_()`, …) are derived from the op table by engine/methods.py; `backward` is added by engine/autograd/differentiate.py and
-indexing (`x[i]`, `x[i] = v`) by engine/indexing.py.
+`x.add_()`, …) are derived from the op table by engine/methods.py; `backward` is added by
+engine/autograd/differentiate.py and indexing (`x[i]`, `x[i] = v`) by engine/indexing.py.
 """
 import warnings
 

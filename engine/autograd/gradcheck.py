@@ -303,8 +303,10 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
 
 
 def _uniform_like(x):
-    """torch.testing.make_tensor(x.shape, low=-1, high=1, requires_grad=True) for a float x: uniform_(-1, 1)."""
+    """torch.testing.make_tensor(x.shape, low=-1, high=1, requires_grad=True) for a float x (float64 for another):
+    empty(...).uniform_(-1, 1) with the global generator."""
     with grad_mode.no_grad():
-        u = factories.rand(*x.shape, dtype=x.dtype if x.dtype.is_floating_point else dtypes.float64)
-        data = u._data * u._data.dtype.type(2) + u._data.dtype.type(-1)
-    return Tensor._make(np.asarray(data), u.dtype, requires_grad=True)
+        u = factories.empty(tuple(x.shape), dtype=x.dtype if x.dtype.is_floating_point else dtypes.float64)
+        u.uniform_(-1, 1)
+    u.requires_grad = True
+    return u

@@ -3,7 +3,7 @@ import warnings
 
 import numpy as np
 
-from .. import factories, grad_mode, observe, printing
+from .. import generator, grad_mode, observe, printing
 from . import guard
 from .errors import FILENAME
 from .names import Statements
@@ -26,7 +26,7 @@ def run(source, **limits):
     saved = _engine_state()
     observe.add(rec)
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), np.errstate(all="ignore"):  # inf and nan made silently, as in PyTorch
             warnings.simplefilter("always")
             warnings.showwarning = rec.on_warning
             guard.run(program, print_fn=rec.on_print, budget=budget, on_error=lambda e: errors.append(_describe(e)))
@@ -62,9 +62,11 @@ def _describe(e):
 
 
 def _engine_state():
-    """What a program may change globally: grad mode, print options, the random generator."""
-    state = (grad_mode.is_grad_enabled(), dict(vars(printing.PRINT_OPTS)), factories._rng["gen"])
-    factories._rng["gen"] = np.random.default_rng(0)
+    """What a program may change globally: grad mode, print options, the random generator. Every program starts
+    from the same generator state, that of a new torch.Generator() (a fresh torch process seeds its own from the
+    OS, so an unseeded program's draws differ from run to run there; here its runs and share links agree)."""
+    state = (grad_mode.is_grad_enabled(), dict(vars(printing.PRINT_OPTS)), generator.default_generator.clone_state())
+    generator.default_generator.manual_seed(generator.DEFAULT_SEED)
     return state
 
 
@@ -72,4 +74,4 @@ def _restore(state):
     enabled, opts, gen = state
     grad_mode._set(enabled)
     vars(printing.PRINT_OPTS).update(opts)
-    factories._rng["gen"] = gen
+    generator.default_generator.restore(gen)
