@@ -9,6 +9,7 @@ the node like any other (engine/backward.py); its `_apply` checks what the user'
 PyTorch's engine does (PyNode::apply, validate_outputs).
 """
 import functools
+import inspect
 import warnings
 
 import numpy as np
@@ -238,9 +239,8 @@ class Function(FunctionCtx):
     @classmethod
     def apply(cls, *args, **kwargs):
         setup = cls.setup_context is not Function.setup_context
-        if setup and kwargs:
-            args = _bind_defaults(cls.forward, args, kwargs)
-            kwargs = {}
+        if setup:
+            args, kwargs = _bind_defaults(cls.forward, args, kwargs)
         args = _positional(cls, args, kwargs, has_ctx=not setup)
         return _apply(cls, args, setup)
 
@@ -257,22 +257,10 @@ class InplaceFunction(Function):
 
 
 def _bind_defaults(forward, args, kwargs):
-    code = forward.__code__
-    names = code.co_varnames[:code.co_argcount]
-    defaults = forward.__defaults__ or ()
-    values = dict(zip(names, args))
-    for k, v in kwargs.items():
-        if k not in names:
-            raise TypeError(f"got an unexpected keyword argument '{k}'")
-        if k in values:
-            raise TypeError(f"multiple values for argument '{k}'")
-        values[k] = v
-    for name, default in zip(names[len(names) - len(defaults):], defaults):
-        values.setdefault(name, default)
-    missing = [n for n in names if n not in values]
-    if missing:
-        raise TypeError(f"missing a required argument: '{missing[0]}'")
-    return tuple(values[n] for n in names)
+    """With setup_context, apply's arguments are bound to forward's signature, defaults filled in (as PyTorch does)."""
+    bound = inspect.signature(forward).bind(*args, **kwargs)
+    bound.apply_defaults()
+    return bound.args, bound.kwargs
 
 
 def _positional(cls, args, kwargs, has_ctx):

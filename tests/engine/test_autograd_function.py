@@ -406,6 +406,27 @@ print(x.grad)
 print(MulConstant.apply(x, constant=2.0))
 print(MulConstant.apply(tensor=x, constant=3.0))
 
+class Scaled(torch.autograd.Function):
+    @staticmethod
+    def forward(x, k=2.0):
+        return x * k
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        print("inputs as bound:", len(inputs), inputs[1])
+        ctx.k = inputs[1]
+
+    @staticmethod
+    def backward(ctx, g):
+        print("needs_input_grad", ctx.needs_input_grad)
+        return g * ctx.k, None
+
+Scaled.apply(x).sum().backward()
+try:
+    Scaled.apply(x, q=1)
+except TypeError as e:
+    print(e)
+
 class Returns(torch.autograd.Function):
     @staticmethod
     def forward(x):
