@@ -1,0 +1,133 @@
+"""How deeply a program nests tuples and iterators. C recurses through them without Python's recursion check:
+hashing a tuple nested 10⁶ deep, or pulling from (or freeing) 200,000 maps of maps or generator expressions
+of generator expressions, overflows the C stack and kills the interpreter (Pyodide, and the page with it).
+The program's `map`, `filter`, `zip` and `enumerate` (the classes here) carry their depth; generator
+expressions have theirs noted when made; tuple displays (`(t,)`), `hash()` and these iterators refuse a
+depth over MAX_DEPTH, at the program's line.
+
+Not seen here: tuples nested through `tuple()`, `zip` or `enumerate` items and then hashed by a dict or set,
+and chains of the program's own generator functions (`def g(it): yield from it`); the wall stops those.
+"""
+from __future__ import annotations
+
+import builtins
+import contextvars
+import weakref
+
+from .budget import budget_now
+from .errors import GuardError, program_line
+
+MAX_DEPTH = 1_000
+
+_GENERATORS = weakref.WeakKeyDictionary()  # generator expression -> how deeply it nests
+_PENDING = contextvars.ContextVar("nesting_pending", default=0)  # of the generator expression being made
+
+
+def refuse(reason):
+    budget_now().stop(GuardError(reason, program_line()))
+
+
+def tuple_depth(value, limit=MAX_DEPTH):
+    """How deeply tuples nest in value (0 for anything else), counted up to limit + 1."""
+    if type(value) is not tuple:
+        return 0
+    deepest, reached, todo = 1, {id(value): 1}, [(value, 1)]
+    while todo:
+        item, depth = todo.pop()
+        for x in item:
+            if type(x) is tuple and reached.get(id(x), 0) < depth + 1:
+                reached[id(x)] = depth + 1
+                if depth + 1 > deepest:
+                    deepest = depth + 1
+                    if deepest > limit:
+                        return deepest
+                todo.append((x, depth + 1))
+    return deepest
+
+
+def depth(iterator):
+    if isinstance(iterator, ITERATORS):
+        return iterator.depth
+    try:
+        return _GENERATORS.get(iterator, 0)
+    except TypeError:  # not weakly referable: not a generator
+        return 0
+
+
+def deeper(iterables):
+    found = 1 + max(builtins.map(depth, iterables), default=0)
+    if found > MAX_DEPTH:
+        refuse(f"iterators nested more than {MAX_DEPTH:,} deep (a map of a map of ...) would overflow Python's "
+               "C stack")
+    return found
+
+
+class map(builtins.map):  # noqa: A001 - the program's map
+    __slots__ = ("depth",)
+
+    def __new__(cls, function, *iterables):
+        self = super().__new__(cls, function, *iterables)
+        self.depth = deeper(iterables)
+        return self
+
+
+class filter(builtins.filter):  # noqa: A001
+    __slots__ = ("depth",)
+
+    def __new__(cls, function, iterable):
+        self = super().__new__(cls, function, iterable)
+        self.depth = deeper((iterable,))
+        return self
+
+
+class zip(builtins.zip):  # noqa: A001
+    __slots__ = ("depth",)
+
+    def __new__(cls, *iterables, **kwargs):
+        self = super().__new__(cls, *iterables, **kwargs)
+        self.depth = deeper(iterables)
+        return self
+
+
+class enumerate(builtins.enumerate):  # noqa: A001
+    __slots__ = ("depth",)
+
+    def __new__(cls, iterable, start=0):
+        self = super().__new__(cls, iterable, start)
+        self.depth = deeper((iterable,))
+        return self
+
+
+ITERATORS = (map, filter, zip, enumerate)
+
+
+def source(iterable):
+    """The first iterable of a generator expression being made (`_g_source`)."""
+    _PENDING.set(deeper((iterable,)))
+    return iterable
+
+
+def generator(made):
+    """The generator expression just made, after `source` (`_g_generator`)."""
+    _GENERATORS[made] = _PENDING.get()
+    return made
+
+
+def checked_tuple(made):
+    """A tuple display just made (`_g_tuple`): refused if it nests tuples too deeply."""
+    for x in made:
+        if type(x) is tuple and tuple_depth(x) >= MAX_DEPTH:
+            refuse(f"tuples nested more than {MAX_DEPTH:,} deep would overflow Python's C stack when hashed or "
+                   "compared")
+    return made
+
+
+def hash(value, /):  # noqa: A001 - the program's hash
+    if type(value) is tuple and tuple_depth(value) > MAX_DEPTH:
+        refuse(f"a tuple nested more than {MAX_DEPTH:,} deep cannot be hashed here (it would overflow Python's C "
+               "stack)")
+    return builtins.hash(value)
+
+
+BUILTINS = {"map": map, "filter": filter, "zip": zip, "enumerate": enumerate, "hash": hash}
+HOOKS = {"_g_tuple": checked_tuple, "_g_source": source, "_g_generator": generator}
