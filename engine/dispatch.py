@@ -47,6 +47,9 @@ def _result_numel(op, arrays, attrs):
         return sum(map(math.prod, shapes))
 
 
+_NESTED = (list, tuple, Tensor, np.ndarray)
+
+
 def nested_numel(data):
     """How many numbers walking nested lists and tuples visits (a list that holds one list a thousand times
     counts it a thousand times), worked out in time proportional to the distinct lists; tensors and arrays
@@ -55,6 +58,9 @@ def nested_numel(data):
         return int(np.size(data._data if isinstance(data, Tensor) else data))
     if not isinstance(data, (list, tuple)):
         return 1
+    kinds = set(map(type, data))
+    if not any(issubclass(k, _NESTED) for k in kinds):  # flat: the common case, decided fast
+        return len(data)
     counts = {}  # id(container) -> its count; None while it is being counted
     keep = []  # the containers counted (ids stay theirs)
     todo = [(data, False)]

@@ -18,9 +18,11 @@ EVENTS = (
     "on_alloc",  # (numel)                        about to allocate numel elements (may raise); 0 before an
     #                                              in-place op: a chance to stop a long loop of them
     "on_work",  # (n)                             about to do n multiply-adds without BLAS (may raise)
+    "on_size",  # (numel)                         an op's result will hold numel elements (may raise); on_alloc
+    #                                              still follows
 )
 
-_UNMUTED = ("on_alloc", "on_work")  # a budget hears these even inside the engine's own bookkeeping
+_UNMUTED = ("on_alloc", "on_work", "on_size")  # a budget hears these even inside the engine's own bookkeeping
 _observers = []
 _muted = [0]
 

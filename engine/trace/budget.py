@@ -94,6 +94,13 @@ class Budget:
         if now >= self._next_memory_check:
             self._check_memory(now, None)
 
+    def on_size(self, n: int) -> None:
+        """The engine's observer hook when a result's size is known early (its allocation is charged later)."""
+        if self.error:
+            self._raise_again()
+        if n > self.limits.max_elements:
+            self.exceed(f"{n:,} elements at once are more than the limit of {self.limits.max_elements:,}")
+
     def on_work(self, n: int) -> None:
         """The engine's observer hook before a matrix product numpy computes without BLAS."""
         if self.error:

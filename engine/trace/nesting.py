@@ -21,6 +21,7 @@ MAX_DEPTH = 1_000
 
 _GENERATORS = weakref.WeakKeyDictionary()  # generator expression -> how deeply it nests
 _PENDING = contextvars.ContextVar("nesting_pending", default=0)  # of the generator expression being made
+_DEEP = {}  # id(tuple) -> (the tuple, its depth) for the last deep tuple displays: `t = (t,)` costs O(1)
 
 
 def refuse(reason):
@@ -31,16 +32,23 @@ def tuple_depth(value, limit=MAX_DEPTH):
     """How deeply tuples nest in value (0 for anything else), counted up to limit + 1."""
     if type(value) is not tuple:
         return 0
+    known = _DEEP.get(id(value))
+    if known is not None and known[0] is value:
+        return known[1]
     deepest, reached, todo = 1, {id(value): 1}, [(value, 1)]
     while todo:
         item, depth = todo.pop()
         for x in item:
-            if type(x) is tuple and reached.get(id(x), 0) < depth + 1:
-                reached[id(x)] = depth + 1
-                if depth + 1 > deepest:
-                    deepest = depth + 1
-                    if deepest > limit:
-                        return deepest
+            if type(x) is not tuple or reached.get(id(x), 0) >= depth + 1:
+                continue
+            reached[id(x)] = depth + 1
+            known = _DEEP.get(id(x))
+            below = depth + known[1] if known is not None and known[0] is x else None
+            if (below or depth + 1) > deepest:
+                deepest = below or depth + 1
+                if deepest > limit:
+                    return deepest
+            if below is None:
                 todo.append((x, depth + 1))
     return deepest
 
@@ -115,17 +123,39 @@ def generator(made):
 
 def checked_tuple(made):
     """A tuple display just made (`_g_tuple`): refused if it nests tuples too deeply."""
-    for x in made:
-        if type(x) is tuple and tuple_depth(x) >= MAX_DEPTH:
-            refuse(f"tuples nested more than {MAX_DEPTH:,} deep would overflow Python's C stack when hashed or "
-                   "compared")
+    inner = max((tuple_depth(x) for x in made if type(x) is tuple), default=0)
+    if inner >= MAX_DEPTH:
+        refuse(f"tuples nested more than {MAX_DEPTH:,} deep would overflow Python's C stack when hashed or compared")
+    if inner >= 8:
+        if len(_DEEP) > 64:
+            _DEEP.clear()
+        _DEEP[id(made)] = (made, inner + 1)
     return made
 
 
+def tuple_size(value, limit):
+    """How many items hashing value visits (a tuple that holds one tuple twice visits it twice), counted in
+    time proportional to the distinct tuples, up to limit + 1."""
+    counts, todo = {}, [(value, False)]
+    while todo:
+        item, ready = todo.pop()
+        if ready:
+            counts[id(item)] = min(limit + 1, sum(counts.get(id(x)) or 1 if type(x) is tuple else 1 for x in item))
+        elif id(item) not in counts:
+            counts[id(item)] = None
+            todo.append((item, True))
+            todo.extend((x, False) for x in item if type(x) is tuple and id(x) not in counts)
+    return counts[id(value)]
+
+
 def hash(value, /):  # noqa: A001 - the program's hash
-    if type(value) is tuple and tuple_depth(value) > MAX_DEPTH:
-        refuse(f"a tuple nested more than {MAX_DEPTH:,} deep cannot be hashed here (it would overflow Python's C "
-               "stack)")
+    if type(value) is tuple:
+        if tuple_depth(value) > MAX_DEPTH:
+            refuse(f"a tuple nested more than {MAX_DEPTH:,} deep cannot be hashed here (it would overflow Python's "
+                   "C stack)")
+        limit = budget_now().limits.max_elements
+        if tuple_size(value, limit) > limit:
+            refuse(f"this tuple holds more than {limit:,} items through shared references: too much to hash")
     return builtins.hash(value)
 
 

@@ -55,6 +55,7 @@ _TRACE = __name__.rpartition(".")[0] + "."  # the guard's own objects: never the
 _INPLACE = {"+": operator.iadd, "*": operator.imul, "**": operator.ipow, "<<": operator.ilshift, "%": operator.imod,
             "//": operator.ifloordiv}
 _NUMPY_OWNERS = (np.ndarray, np.generic, np.flatiter)
+_LEFT = object()  # shown(): the walk left the container below it
 # The views made for each run, by the package a program imports (their state is the run's own).
 RUN_VIEWS = {"random": random_views, "numpy": numpy_views}
 
@@ -344,16 +345,21 @@ class Runtime:
     def shown(self, obj):
         """Before a value is turned into text: refuses it if the text would be longer than a run may print,
         else charges its size (so that many f-strings of big values add up)."""
-        limit, count, stack = self.budget.limits.max_output_chars, 0, [obj]
+        limit, count, stack, path = self.budget.limits.max_output_chars, 0, [obj], set()
         while stack:
             item = stack.pop()
+            if item is _LEFT:
+                path.discard(stack.pop())
+                continue
             count += len(item) + 1 if isinstance(item, (str, bytes, *CONTAINERS)) else 1
             if count > limit:
                 self.budget.exceed(f"this value is too big to show (more than {limit:,} characters)")
-            if isinstance(item, dict):
-                stack.extend(item.items())
-            elif isinstance(item, CONTAINERS):
-                stack.extend(item)
+            if isinstance(item, CONTAINERS) and len(item):
+                if id(item) in path:  # a container inside itself: Python shows it as [...]
+                    continue
+                path.add(id(item))
+                stack += [id(item), _LEFT]
+                stack.extend(item.items() if isinstance(item, dict) else item)
         self.budget.charge_elements(count)
         return obj
 
