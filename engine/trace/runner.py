@@ -54,6 +54,7 @@ def _run(source, budget):
     finally:
         observe.remove(rec)
         restore_engine_state(saved)
+    rec.running = False  # the budget is closed: what the recorder adds now is not the program's
     try:
         rec.finish()
     except Exception as e:  # noqa: BLE001 - naming the last bindings failed: the events so far stand
