@@ -50,7 +50,8 @@ def _keys(rng, shape):
         if kind == 0:
             return int(rng.integers(-size, size))
         if kind == 1:
-            return slice(int(rng.integers(-size, size)), int(rng.integers(-size, size + 2)), int(rng.choice([1, 2, -1])))
+            start, stop = int(rng.integers(-size, size)), int(rng.integers(-size, size + 2))
+            return slice(start, stop, int(rng.choice([1, 2, -1])))
         if kind == 2:
             return rng.integers(-size, size, size=tuple(rng.integers(1, 4, size=rng.integers(1, 3))))
         if kind == 3:
