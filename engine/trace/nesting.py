@@ -123,7 +123,12 @@ def generator(made):
 
 def checked_tuple(made):
     """A tuple display just made (`_g_tuple`): refused if it nests tuples too deeply."""
-    inner = max((tuple_depth(x) for x in made if type(x) is tuple), default=0)
+    for x in made:
+        if type(x) is tuple:
+            break
+    else:
+        return made  # no tuple in it: the common case, decided fast
+    inner = max(tuple_depth(x) for x in made if type(x) is tuple)
     if inner >= MAX_DEPTH:
         refuse(f"tuples nested more than {MAX_DEPTH:,} deep would overflow Python's C stack when hashed or compared")
     if inner >= 8:

@@ -56,6 +56,7 @@ _INPLACE = {"+": operator.iadd, "*": operator.imul, "**": operator.ipow, "<<": o
             "//": operator.ifloordiv}
 _NUMPY_OWNERS = (np.ndarray, np.generic, np.flatiter)
 _LEFT = object()  # shown(): the walk left the container below it
+_BUILTIN_METHOD = type([].append)  # numpy's methods are of this type
 # The views made for each run, by the package a program imports (their state is the run's own).
 RUN_VIEWS = {"random": random_views, "numpy": numpy_views}
 
@@ -248,18 +249,22 @@ class Runtime:
             self.refuse(f"modules are not available to programs ({name!r})")
         if name == "numpy" and callable(value):  # tensor.numpy(): the array as the program may hold it
             return arrays.returning_arrays(value)
-        owner = getattr(value, "__self__", None)
-        if isinstance(owner, _NUMPY_OWNERS):  # a method of numpy's: sized (arrays.ndarray), results ours
-            if name not in arrays.ARRAY_ATTRIBUTES:
-                self.refuse(f"numpy's {type(owner).__name__}.{name}() is not available here")
-            if not isinstance(owner, (arrays.ndarray, np.flatiter)):
-                value = getattr(arrays.as_array(np.asarray(owner)), name)
-            return arrays.returning_arrays(value)
-        if type(value) is np.ndarray:  # (a.base, a.T of a plain array): the program holds only sized ones
+        kind = type(value)
+        if kind is _BUILTIN_METHOD and isinstance(value.__self__, _NUMPY_OWNERS):
+            return self.numpy_method(value.__self__, name, value)
+        if kind is np.ndarray:  # (a.base, a.T of a plain array): the program holds only sized ones
             return arrays.as_array(value)
-        if isinstance(value, memoryview):
+        if kind is memoryview:
             self.refuse(f"memoryviews are not available to programs ({name!r})")
         return value
+
+    def numpy_method(self, owner, name, method):
+        """A method of numpy's arrays and scalars: from an allow-list, sized (arrays.ndarray), results ours."""
+        if name not in arrays.ARRAY_ATTRIBUTES:
+            self.refuse(f"numpy's {type(owner).__name__}.{name}() is not available here")
+        if not isinstance(owner, (arrays.ndarray, np.flatiter)) and hasattr(np.ndarray, name):
+            method = getattr(arrays.as_array(np.asarray(owner)), name)  # a plain array's or a scalar's: sized
+        return arrays.returning_arrays(method)
 
     def settable(self, obj):
         if self.classes.owns(obj):
