@@ -42,9 +42,23 @@ def _result_numel(op, arrays, attrs):
     if all(s == shapes[0] for s in shapes[1:]):
         return math.prod(shapes[0]) if shapes else 1
     try:
-        return math.prod(np.broadcast_shapes(*shapes))
+        return math.prod(broadcast_shape(shapes))
     except ValueError:
         return sum(map(math.prod, shapes))
+
+
+def broadcast_shape(shapes):
+    """The shape shapes broadcast to, as np.broadcast_shapes works it out, without numpy's size limit (which
+    a 32-bit build such as Pyodide's hits first). Raises ValueError if they do not broadcast."""
+    ndim = max(map(len, shapes), default=0)
+    out = [1] * ndim
+    for shape in shapes:
+        for i, size in enumerate(shape, ndim - len(shape)):
+            if size != 1:
+                if out[i] not in (1, size):
+                    raise ValueError(f"shapes {shapes} do not broadcast")
+                out[i] = size
+    return tuple(out)
 
 
 _NESTED = (list, tuple, Tensor, np.ndarray)
@@ -107,7 +121,7 @@ def index_numel(shape, key):
                 advanced.append(np.shape(k))
                 pos += 1
         n *= math.prod(shape[pos:])
-        return n * math.prod(np.broadcast_shapes(*advanced)) if advanced else n
+        return n * math.prod(broadcast_shape(advanced)) if advanced else n
     except (TypeError, ValueError, IndexError):
         return 0
 

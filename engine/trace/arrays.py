@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from ..dispatch import index_numel, nested_numel
+from ..dispatch import broadcast_shape, index_numel, nested_numel
 from .budget import budget_now
 from .errors import GuardError, program_line
 
@@ -99,7 +99,7 @@ def returning_arrays(method):
 def broadcast_numel(values):
     """Elements of the result of broadcasting values together (lists sized by `plain` already)."""
     try:
-        return math.prod(np.broadcast_shapes(*(np.shape(v) for v in values)))
+        return math.prod(broadcast_shape([np.shape(v) for v in values]))
     except ValueError:
         return 0  # numpy refuses them itself
 
@@ -111,7 +111,7 @@ def matmul_numel(a, b):
         return 0, 0
     a2, b2 = (1, *a) if len(a) == 1 else a, (*b, 1) if len(b) == 1 else b
     try:
-        batch = math.prod(np.broadcast_shapes(a2[:-2], b2[:-2]))
+        batch = math.prod(broadcast_shape([a2[:-2], b2[:-2]]))
     except ValueError:
         return 0, 0
     numel = batch * a2[-2] * b2[-1]

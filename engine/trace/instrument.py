@@ -185,6 +185,7 @@ class _Instrument(ast.NodeTransformer):
         self.generic_visit(node)
         if generator:  # runs a piece at a time, suspended in between: ticks when it starts, loops tick on
             node.body.insert(0, self.tick(node))
+            node.decorator_list.append(_located(ast.Name("_g_generator_function", ast.Load()), node))
             return node
         leave = ast.Try(body=node.body, handlers=[], orelse=[], finalbody=[_stmt(_call("_g_leave"), node)])
         node.body = [_stmt(_call("_g_enter", ast.Constant(node.lineno)), node), _located(leave, node)]

@@ -18,21 +18,21 @@ In Pyodide, which has no processes, run_isolated is run() itself; the browser's 
 """
 from __future__ import annotations
 
-import faulthandler
 import json
 import os
 import re
-import select
 import signal
 import struct
 import sys
 import time
 import warnings
 
-try:
+try:  # POSIX: Pyodide has no processes (nor `resource`), and there run_isolated is run()
+    import faulthandler
     import resource
-except ImportError:  # not on every platform: then the child has no memory cap but the guard's
-    resource = None
+    import select
+except ImportError:
+    faulthandler = resource = select = None
 
 from .runner import run
 from .timeline import Timeline
@@ -45,7 +45,7 @@ _LINE = re.compile(r'File "<program>", line (\d+)')
 def run_isolated(source, *, seconds=10.0, memory_mb=1024, output_mb=32, **limits):
     """The program's timeline, as run(source, **limits) makes it, from a child process that may run `seconds`,
     grow by `memory_mb` and send `output_mb` of JSON."""
-    if sys.platform == "emscripten":
+    if sys.platform == "emscripten" or resource is None or not hasattr(os, "fork"):
         return run(source, **limits)
     cap = int(output_mb * 2**20)
     data_r, data_w = os.pipe()
@@ -116,8 +116,6 @@ def _fitted(timeline, cap):
 
 
 def _limit_memory(memory_mb):
-    if resource is None:
-        return
     try:
         with open("/proc/self/statm") as f:
             pages = int(f.read().split()[0])

@@ -2,16 +2,18 @@
 hashing a tuple nested 10⁶ deep, or pulling from (or freeing) 200,000 maps of maps or generator expressions
 of generator expressions, overflows the C stack and kills the interpreter (Pyodide, and the page with it).
 The program's `map`, `filter`, `zip` and `enumerate` (the classes here) carry their depth; generator
-expressions have theirs noted when made; tuple displays (`(t,)`), `hash()` and these iterators refuse a
+expressions and the generators of its generator functions have theirs noted when made (as deep as the
+deepest iterator they are given, plus one); tuple displays (`(t,)`), `hash()` and these iterators refuse a
 depth over MAX_DEPTH, at the program's line.
 
 Not seen here: tuples nested through `tuple()`, `zip` or `enumerate` items and then hashed by a dict or set,
-and chains of the program's own generator functions (`def g(it): yield from it`); the wall stops those.
+and iterators nested through a container (`g(x=[inner])`); the wall stops those.
 """
 from __future__ import annotations
 
 import builtins
 import contextvars
+import functools
 import weakref
 
 from .budget import budget_now
@@ -121,6 +123,19 @@ def generator(made):
     return made
 
 
+def generator_function(function):
+    """A generator function of the program (`_g_generator_function`, its innermost decorator): the generators
+    it makes are as deep as the deepest iterator among their arguments, plus one."""
+    @functools.wraps(function)
+    def make(*args, **kwargs):
+        depth = deeper((*args, *kwargs.values()))
+        made = function(*args, **kwargs)
+        _GENERATORS[made] = depth
+        return made
+
+    return make
+
+
 def checked_tuple(made):
     """A tuple display just made (`_g_tuple`): refused if it nests tuples too deeply."""
     for x in made:
@@ -165,4 +180,5 @@ def hash(value, /):  # noqa: A001 - the program's hash
 
 
 BUILTINS = {"map": map, "filter": filter, "zip": zip, "enumerate": enumerate, "hash": hash}
-HOOKS = {"_g_tuple": checked_tuple, "_g_source": source, "_g_generator": generator}
+HOOKS = {"_g_tuple": checked_tuple, "_g_source": source, "_g_generator": generator,
+         "_g_generator_function": generator_function}

@@ -231,7 +231,8 @@ def numpy_views() -> dict[str, SafeModule]:
     """{"numpy": ..., "numpy.random": ...} for one run."""
     state = np.random.RandomState(0)
     random = _random_functions(state)
-    random["default_rng"] = lambda seed=None: Generator(state.randint(2**32) if seed is None else plain(seed))
+    random["default_rng"] = lambda seed=None: Generator(state.randint(2**32, dtype=np.int64) if seed is None
+                                                        else plain(seed))
     random_view = SafeModule("numpy.random", random)
     attrs = {name: _function(name, _SAME.get(name, getattr(np, name)), size) for name, size in SIZES.items()}
     attrs.update({name: _ufunc(getattr(np, name)) for name in UFUNCS})

@@ -1,11 +1,12 @@
 """The helpers an instrumented program calls (the `_g_*` hooks and the builtins it gets), bound to one
-budget: sizing before the C calls that can blow up, attribute checks, format checks, print, range, import,
+budget: sizing before the C calls that can blow up (sequences, big ints, `pow`, division, `int(text, base)`),
+attribute checks (numpy's methods from an allow-list, handing out sized arrays: arrays.py), format checks,
+print, range, import (the views of torch and math, and per run those of random and numpy), nesting (nesting.py)
 and the program's classes (classes.Classes).
 
 No threads, signals or `resource`: the same code guards Pyodide. What it cannot stop is one C-level
 operation on data made huge through shared references (`str()` or `==` of lists nested through repeated
-references, `zip(*many)`, numpy broadcasting on `tensor.numpy()` arrays): on a server, also run programs
-in a worker process with a hard timeout and memory limit.
+references, `zip(*many)`): that is the wall's (docs/security.md).
 """
 from __future__ import annotations
 import __future__

@@ -95,3 +95,18 @@ def test_nested_numel_counts_shared_references():
     looped = [1]
     looped.append(looped)
     assert dispatch.nested_numel(looped) == 2
+
+
+def test_broadcast_shape_is_numpys():
+    rng = np.random.default_rng(zlib.crc32(b"broadcast"))
+    for _ in range(500):
+        shapes = [tuple(int(s) for s in rng.choice([1, 2, 3], size=rng.integers(0, 4)))
+                  for _ in range(rng.integers(1, 4))]
+        try:
+            want = np.broadcast_shapes(*shapes)
+        except ValueError:
+            with pytest.raises(ValueError):
+                dispatch.broadcast_shape(shapes)
+            continue
+        assert dispatch.broadcast_shape(shapes) == want
+    assert dispatch.broadcast_shape([(10**6, 1), (1, 10**6)]) == (10**6, 10**6)

@@ -310,8 +310,11 @@ C_LEVEL_CORPUS = {
     "deep_tuple_by_zip": R("t = ()\nfor i in range(300000):\n    t = next(zip([t]))\ns = {t}", None, wall=True,
                            wall_words="crashed Python", limits={"max_seconds": 5}, isolated={"seconds": 6}),
     "deep_generator_functions": R("def g(it):\n    yield from it\nx = iter([0])\nfor i in range(300000):\n"
-                                  "    x = g(x)\ny = list(x)", "recursion", limits={"max_seconds": 3},
-                                  isolated={"seconds": 4}),
+                                  "    x = g(x)\ny = list(x)", "iterators nested"),
+    "deep_generator_functions_freed": R("def g(it):\n    for x in it:\n        yield x\nx = iter([0])\n"
+                                        "for i in range(300000):\n    x = g(x)", "iterators nested"),
+    "deep_generator_methods": R("class A:\n    def g(self, it):\n        yield from it\na = A()\nx = [0]\n"
+                                "for i in range(300000):\n    x = a.g(it=x)\ny = list(x)", "iterators nested"),
     "zip_of_many_big_lists": R("x = list(zip(*[[0] * 10 ** 6] * 1000))", None, wall=True,
                                wall_words="more memory than its limit|ran longer than"),
 }

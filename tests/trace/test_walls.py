@@ -6,14 +6,13 @@ in a fresh process. In run(), programs the guard cannot stop (`wall=True`) are n
 from __future__ import annotations
 
 import functools
-import sys
 
 import pytest
 
 from tests.trace.runaways import CATEGORIES, CORPUS
-from tests.trace.walls import ISOLATED, LIMITS, PROBE, in_child, isolated
 
-pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="measures children through fork and /proc")
+pytest.importorskip("resource", reason="measures children through fork and /proc (not in Pyodide)")
+from tests.trace.walls import ISOLATED, LIMITS, PROBE, in_child, isolated  # noqa: E402
 
 MEMORY_SLACK_MB = 120  # the guard checks memory every 10 ms and between allocations of up to 1,000,000 elements
 
