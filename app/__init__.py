@@ -11,6 +11,7 @@ Entry points (no server needed; the same code runs under `panel serve` and insid
   `.main()` for hosts that place them themselves.
 - `app.examples.EXAMPLES`: the built-in programs (`slug`, `title`, `source`).
 - `app.links.query_string(source, step, example)`: the query part of a share link.
+- `app.site.site_hooks()`: everything the static site (sitebuild/, static/boot.py) takes from the app.
 
 Constraints kept for Pyodide: no threads, no files, no server-only features, no `sanitize_html`;
 each call builds fresh objects, so sessions share no mutable state.

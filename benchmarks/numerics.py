@@ -20,14 +20,16 @@ from test_numerics import OPS, run_op, ulp_errors  # noqa: E402
 
 import engine  # noqa: E402
 
-# Where a numpy strategy closer to this machine's torch is known (measured on an Intel AVX-512 machine).
-NOTES = {
-    "sinh": "glibc sinhf's formula in float32 arithmetic gave 8.4% there (26.5% now)",
-    "cosh": "glibc coshf's formula (0.5·e + 0.5/e, e = exp(|x|) rounded to float32) gave 0% there",
-    "rsqrt": "1 / sqrt(x) in float32 (two roundings) gave 0% there",
-    "norm": "a float32 sum of squares with fused multiply-add, then a float32 sqrt, gave 0% there",
-    "bce": "(t − 1)·max(log1p(−x), −100) − t·max(log(x), −100) in float32 gave 3.2% there",
-}
+# Why an op still differs (engine/kernels/__init__.py says which torch kernels the engine replays exactly).
+NOTES = {name: "MKL VML, closed and chosen by CPU: the engine gives the correctly rounded value"
+         for name in ("atan", "cos", "exp", "log", "log10", "log2", "sin", "sqrt", "tan", "tanh")}
+NOTES.update({
+    "norm": "an 8-lane fma model of torch's norm kernel matched 88%; the engine sums squares in float64",
+    "bce": "(t − 1)·max(log1p(−x), −100) − t·max(log(x), −100) in float32 gave 3.2% on an Intel machine",
+    "logsumexp": "built on VML's exp and log",
+    "softplus": "built on VML's exp and log1p",
+    "pow_tensor": "VML's pow", "rpow": "VML's pow",
+})
 
 
 def cpu_model():

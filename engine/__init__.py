@@ -1,14 +1,14 @@
 """A pure-Python autograd engine on numpy with PyTorch's semantics: `import engine as torch`.
 
 Layers import one way, bottom up (tests/engine/test_layers.py keeps it so):
-dtypes, messages, observe, grad_mode, printing → ops → graph, backward → tensor, dispatch, methods, logic →
-factories, functions, indexing, nn, optim → autograd → trace.
+dtypes, messages, observe, grad_mode, printing, kernels, generator → ops → graph, backward →
+tensor, dispatch, methods, logic → factories, functions, indexing, nn, optim → autograd → trace.
 The torch.* functions that are an op's spelling come from the op table (engine/methods.py).
 """
 import numpy as _np
 
-from . import autograd, dtypes, indexing, logic, methods, nn, optim  # noqa: F401
-from .dtypes import bool, double, dtype, float, float32, float64, int64, long  # noqa: A004, F401
+from . import autograd, dtypes, indexing, logic, methods, nn, optim, random  # noqa: F401
+from .dtypes import bool, double, dtype, float, float32, float64, int64, long, uint8  # noqa: A004, F401
 from .factories import (  # noqa: F401
     arange,
     as_tensor,
@@ -19,20 +19,34 @@ from .factories import (  # noqa: F401
     full,
     full_like,
     linspace,
-    manual_seed,
     ones,
     ones_like,
-    rand,
-    rand_like,
-    randint,
-    randn,
-    randn_like,
     tensor,
     zeros,
     zeros_like,
 )
 from .functions import detach, is_floating_point, is_tensor, numel, where  # noqa: F401
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
+
+# --- random numbers: PyTorch's CPU generator (engine/generator, engine/random.py) --------------------------------
+from .random import (  # noqa: F401
+    Generator,
+    default_generator,
+    get_rng_state,
+    initial_seed,
+    manual_seed,
+    multinomial,
+    normal,
+    rand,
+    rand_like,
+    randint,
+    randint_like,
+    randn,
+    randn_like,
+    randperm,
+    seed,
+    set_rng_state,
+)
 from .tensor import Size, Tensor  # noqa: F401
 
 globals().update(methods.FUNCTIONS)
@@ -41,7 +55,8 @@ globals().update(logic.FUNCTIONS)
 __version__ = "2.13.0"
 
 # Like PyTorch, the engine makes inf and nan silently (1/0, inf - inf, 0 * inf): numpy's floating-point
-# warnings would be noise no PyTorch user sees. This sets numpy's error state for the importing thread.
+# warnings would be noise no PyTorch user sees. numpy keeps this state per thread (a context variable): engine code
+# run in another thread should run inside `numpy.errstate(all="ignore")`, as backward passes and traced programs do.
 _np.seterr(all="ignore")
 
 

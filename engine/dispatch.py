@@ -1,16 +1,12 @@
 """Running an op of the table: compute forward on numpy, and when grad is recorded, make its node."""
-import functools
 import math
 
 import numpy as np
 
-from . import grad_mode, graph, messages, observe
+from . import dtypes, grad_mode, graph, messages, observe
 from .graph import edge
 from .ops import result_dtype
 from .tensor import Tensor
-
-_quiet = functools.partial(np.errstate, all="ignore")  # PyTorch makes inf and nan without warnings
-
 
 _PRODUCTS = frozenset(["mm", "addmm", "bmm", "mv", "dot"])
 _BLAS = frozenset([np.dtype(np.float32), np.dtype(np.float64)])
@@ -197,9 +193,6 @@ def apply(op, inputs, attrs=None, dtype=None):
 
 def _forward(op, arrays, attrs):
     try:
-        if op.quiet:
-            with _quiet():
-                return op.forward(*arrays, **attrs)
         return op.forward(*arrays, **attrs)
     except ValueError as e:
         raise shape_error(e, arrays) from None
@@ -275,8 +268,8 @@ def inplace(op, t, others, attrs=None, result=None):
     check_inplace(t)
     inputs = (t, *others)
     dtype = t.dtype
-    promoted = result or result_dtype(inputs)
-    if promoted._rank > dtype._rank and promoted.is_floating_point != dtype.is_floating_point:
+    promoted = result or _same_float(inputs) or result_dtype(inputs)
+    if not _can_cast(promoted, dtype):
         raise RuntimeError(
             f"result type {promoted.type_name} can't be cast to the desired output type {dtype.type_name}")
     recording = grad_mode._state["enabled"] and any(isinstance(x, Tensor) and x.requires_grad for x in inputs)
@@ -309,6 +302,13 @@ def inplace(op, t, others, attrs=None, result=None):
     if observe._observers:
         observe.emit("on_inplace", t, op, inputs, attrs)
     return t
+
+
+def _can_cast(src, dst):
+    """PyTorch's canCast for writing a result in place: no float into an integer, no number into a bool."""
+    if src.is_floating_point and not dst.is_floating_point:
+        return False
+    return src is dst or dst is not dtypes.bool
 
 
 def rewire_view(view, inner):

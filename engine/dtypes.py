@@ -24,15 +24,16 @@ class dtype:
 
 
 bool = dtype("bool", np.bool_, False, 0, "Bool", "bool")  # noqa: A001 - torch.bool
-int64 = dtype("int64", np.int64, False, 1, "Long", "long int")
-float32 = dtype("float32", np.float32, True, 2, "Float", "float")
-float64 = dtype("float64", np.float64, True, 3, "Double", "double")
+uint8 = dtype("uint8", np.uint8, False, 1, "Byte", "unsigned char")  # what torch.get_rng_state() returns
+int64 = dtype("int64", np.int64, False, 2, "Long", "long int")
+float32 = dtype("float32", np.float32, True, 3, "Float", "float")
+float64 = dtype("float64", np.float64, True, 4, "Double", "double")
 long = int64
 float = float32  # noqa: A001 - torch.float
 double = float64
 
-_ALL = {d.name: d for d in (bool, int64, float32, float64)}
-_BY_NP = {d.np: d for d in (bool, int64, float32, float64)}
+_ALL = {d.name: d for d in (bool, uint8, int64, float32, float64)}
+_BY_NP = {d.np: d for d in (bool, uint8, int64, float32, float64)}
 
 
 def _by_name(name):
@@ -53,7 +54,7 @@ def from_numpy(np_dtype):
 
 
 def _category(d):
-    return 2 if d.is_floating_point else (1 if d is int64 else 0)
+    return 2 if d.is_floating_point else (0 if d is bool else 1)
 
 
 def promote(operands):

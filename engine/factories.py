@@ -1,20 +1,13 @@
-"""Making tensors: torch.tensor, ones, zeros, full, empty, *_like, rand, randn, arange, linspace."""
+"""Making tensors: torch.tensor, ones, zeros, full, empty, *_like, arange, linspace (the random ones: random.py)."""
 import builtins
 import math
 import warnings
 
 import numpy as np
 
-from . import dispatch, dtypes, messages, observe
+from . import dispatch, dtypes, kernels, messages, observe
 from .ops import shape_args
 from .tensor import Tensor
-
-_rng = {"gen": np.random.default_rng(0)}
-
-
-def manual_seed(seed):
-    _rng["gen"] = np.random.default_rng(int(seed))
-    return None
 
 
 def _infer_dtype(data):
@@ -155,34 +148,6 @@ def full_like(t, fill_value, dtype=None, requires_grad=False):
     return _filled(fill_value, t.shape, dtype or t.dtype, requires_grad)
 
 
-def rand(*size, dtype=None, requires_grad=False, generator=None, device=None):
-    shape = _alloc(shape_args(size))
-    dtype = dtype or dtypes.float32
-    return _finish(_rng["gen"].random(shape).astype(dtype.np), dtype, requires_grad)
-
-
-def randn(*size, dtype=None, requires_grad=False, generator=None, device=None):
-    shape = _alloc(shape_args(size))
-    dtype = dtype or dtypes.float32
-    return _finish(_rng["gen"].standard_normal(shape).astype(dtype.np), dtype, requires_grad)
-
-
-def randint(low, high=None, size=(), dtype=None, requires_grad=False):
-    if high is None:
-        low, high = 0, low
-    shape = _alloc(tuple(size))
-    dtype = dtype or dtypes.int64
-    return _finish(_rng["gen"].integers(low, high, shape).astype(dtype.np), dtype, requires_grad)
-
-
-def rand_like(t, dtype=None, requires_grad=False):
-    return rand(t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
-
-
-def randn_like(t, dtype=None, requires_grad=False):
-    return randn(t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
-
-
 def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None):
     if end is None:
         start, end = 0, start
@@ -191,14 +156,14 @@ def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None
         dtype = dtypes.int64 if is_int else dtypes.float32
     n = builtins.max(0, math.ceil((end - start) / step))
     _alloc((n,))
-    data = (start + np.arange(n, dtype=np.float64) * step) if dtype.is_floating_point else np.arange(start, end, step)
+    data = kernels.arange(start, end, step, dtype.np) if dtype.is_floating_point else np.arange(start, end, step)
     return _finish(np.asarray(data, dtype=dtype.np), dtype, requires_grad)
 
 
 def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
     dtype = dtype or dtypes.float32
     _alloc((steps,))
-    return _finish(np.linspace(start, end, steps, dtype=np.float64).astype(dtype.np), dtype, requires_grad)
+    return _finish(kernels.linspace(start, end, steps, dtype.np), dtype, requires_grad)
 
 
 def eye(n, m=None, dtype=None, requires_grad=False):

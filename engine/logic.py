@@ -20,7 +20,18 @@ def _compare(fn):
 
 
 def _logical(logical, bitwise):
-    return _compare(lambda a, b: (logical if a.dtype == bool else bitwise)(a, b))
+    """`&`, `|`, `^`: logical on bools (a bool tensor), bitwise on integers (an int64 tensor)."""
+    def op(self, other):
+        b = other._data if isinstance(other, Tensor) else other
+        both_bool = self.dtype is dtypes.bool and (np.asarray(b).dtype == bool)
+        try:
+            out = (logical if both_bool else bitwise)(self._data, b)
+        except ValueError as e:
+            raise dispatch.shape_error(e, [self._data, np.asarray(b)]) from None
+        return Tensor._make(np.asarray(out, dtype=bool if both_bool else np.int64), dtypes.bool if both_bool
+                            else dtypes.int64)
+
+    return op
 
 
 def _unary(fn, dtype=dtypes.bool):
@@ -39,35 +50,34 @@ def _invert(self):
     return Tensor._make(~self._data, self.dtype)
 
 
-# (method names, dunder, torch function names, implementation)
+# (names: Tensor methods, and torch functions of the same names; dunder; implementation)
 DECLARED = [
-    (("eq",), "__eq__", ("eq",), _compare(np.equal)),
-    (("ne", "not_equal"), "__ne__", ("ne", "not_equal"), _compare(np.not_equal)),
-    (("lt", "less"), "__lt__", ("lt", "less"), _compare(np.less)),
-    (("le", "less_equal"), "__le__", ("le", "less_equal"), _compare(np.less_equal)),
-    (("gt", "greater"), "__gt__", ("gt", "greater"), _compare(np.greater)),
-    (("ge", "greater_equal"), "__ge__", ("ge", "greater_equal"), _compare(np.greater_equal)),
-    ((), "__and__", (), _logical(np.logical_and, np.bitwise_and)),
-    ((), "__or__", (), _logical(np.logical_or, np.bitwise_or)),
-    ((), "__xor__", (), _logical(np.logical_xor, np.bitwise_xor)),
-    (("logical_and",), None, ("logical_and",), _compare(np.logical_and)),
-    (("logical_or",), None, ("logical_or",), _compare(np.logical_or)),
-    (("logical_xor",), None, ("logical_xor",), _compare(np.logical_xor)),
-    (("logical_not",), None, ("logical_not",), _unary(np.logical_not)),
-    (("bitwise_not",), "__invert__", ("bitwise_not",), _invert),
-    (("isnan",), None, ("isnan",), _unary(np.isnan)),
-    (("isinf",), None, ("isinf",), _unary(np.isinf)),
-    (("isfinite",), None, ("isfinite",), _unary(np.isfinite)),
-    (("all",), None, ("all",), _unary(np.all)),
-    (("any",), None, ("any",), _unary(np.any)),
-    (("equal",), None, ("equal",), _equal),
-    (("allclose",), None, ("allclose",), _allclose),
+    (("eq",), "__eq__", _compare(np.equal)),
+    (("ne", "not_equal"), "__ne__", _compare(np.not_equal)),
+    (("lt", "less"), "__lt__", _compare(np.less)),
+    (("le", "less_equal"), "__le__", _compare(np.less_equal)),
+    (("gt", "greater"), "__gt__", _compare(np.greater)),
+    (("ge", "greater_equal"), "__ge__", _compare(np.greater_equal)),
+    ((), "__and__", _logical(np.logical_and, np.bitwise_and)),
+    ((), "__or__", _logical(np.logical_or, np.bitwise_or)),
+    ((), "__xor__", _logical(np.logical_xor, np.bitwise_xor)),
+    (("logical_and",), None, _compare(np.logical_and)),
+    (("logical_or",), None, _compare(np.logical_or)),
+    (("logical_xor",), None, _compare(np.logical_xor)),
+    (("logical_not",), None, _unary(np.logical_not)),
+    (("bitwise_not",), "__invert__", _invert),
+    (("isnan",), None, _unary(np.isnan)),
+    (("isinf",), None, _unary(np.isinf)),
+    (("isfinite",), None, _unary(np.isfinite)),
+    (("all",), None, _unary(np.all)),
+    (("any",), None, _unary(np.any)),
+    (("equal",), None, _equal),
+    (("allclose",), None, _allclose),
 ]
 
-for _methods, _dunder, _functions, _fn in DECLARED:
-    for _name in _methods:
+for _names, _dunder, _fn in DECLARED:
+    for _name in _names:
         setattr(Tensor, _name, _fn)
+        FUNCTIONS[_name] = _fn
     if _dunder:
         setattr(Tensor, _dunder, _fn)
-    for _name in _functions:
-        FUNCTIONS[_name] = _fn

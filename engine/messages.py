@@ -24,6 +24,12 @@ NON_LEAF_REQUIRES_GRAD = (
 GRAD_SHAPE_MISMATCH = (
     "Mismatch in shape: grad_output[{i}] has a shape of {got} and output[{i}] has a shape of {want}."
 )
+NEG_BOOL = ("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, "
+            "use the `~` or `logical_not()` operator instead.")
+SUB_BOOL = ("Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, "
+            "use the `~` or `logical_not()` operator instead.")
+SUB_BOOLS = ("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` "
+             "operator instead.")
 BROADCAST = (
     "The size of tensor a ({a}) must match the size of tensor b ({b}) at non-singleton dimension {dim}"
 )

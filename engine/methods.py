@@ -1,8 +1,18 @@
 """The Tensor methods and the torch.* / nn.functional functions of every op, derived from the op table
-(engine/ops): nothing here names an op."""
+(engine/ops): nothing here names an op.
+
+Each derived callable takes the user's arguments to the op's bind, which checks them and says which op to run,
+on what, with which attrs and result dtype; the callable then runs it, out of place or in place. numpy numbers
+and arrays given as operands are taken as PyTorch takes them (a number, a tensor), and a call with the wrong
+arguments fails with PyTorch's TypeError naming the function the user called.
+"""
+import re
+
+import numpy as np
+
 from . import dispatch, dtypes
 from .ops import COMPOSITES, OPS
-from .ops.table import is_number
+from .ops.table import is_number, number_dtype
 from .tensor import Tensor
 
 INFIX = {"+": "add", "-": "sub", "*": "mul", "/": "truediv", "@": "matmul", "**": "pow"}
@@ -10,6 +20,8 @@ PREFIX = {"-": "__neg__", "abs": "__abs__"}
 
 FUNCTIONS = {}  # torch.<name>
 FUNCTIONAL = {}  # torch.nn.functional.<name>
+
+_NUMPY = (np.generic, np.ndarray)
 
 
 def _apply(self, op, inputs, attrs=None, dtype=None):
@@ -21,52 +33,109 @@ def _op(self, name, *others, **attrs):
     return dispatch.apply(OPS[name], (self, *others), attrs or None)
 
 
-def _out_of_place(bind):
+def _operand(x):
+    """A numpy number is a Python number to PyTorch, a numpy array a tensor."""
+    if isinstance(x, np.ndarray):
+        return Tensor._make(np.array(x), dtypes.from_numpy(x.dtype))
+    return x.item()
+
+
+def _operands(args):
+    return tuple(_operand(a) if isinstance(a, _NUMPY) else a for a in args)
+
+
+_TAKES = re.compile(r"takes (\d+) positional arguments? but (\d+) (?:was|were) given")
+_MISSING = re.compile(r"missing (\d+) required positional arguments?: (.*)")
+
+
+def _argument_error(name, method, error):
+    """Python's TypeError for a bind called with the wrong arguments, worded as PyTorch words it."""
+    text = re.sub(r"^[\w.<>]+\(\)", "", str(error))
+    takes = _TAKES.search(text)
+    if takes and method:  # PyTorch does not count self
+        n, given = int(takes[1]) - 1, int(takes[2]) - 1
+        if n == 0:
+            return TypeError(f"TensorBase.{name}() takes no arguments ({given} given)")
+        text = f" takes {n} positional argument{'s' * (n != 1)} but {given} {'was' if given == 1 else 'were'} given"
+    missing = _MISSING.search(text)
+    if missing:
+        names = ", ".join(f'"{"input" if a == "self" else a}"' for a in re.findall(r"'(\w+)'", missing[2]))
+        text = f" missing {missing[1]} required positional arguments: {names}"
+    return TypeError(f"{name}(){text}")
+
+
+def _binding_failed(error):
+    """Whether a TypeError came from calling the bind itself (its arguments), not from inside it."""
+    return error.__traceback__.tb_next is None
+
+
+def _named(fn, name, method):
+    fn.__name__ = name
+    fn.__qualname__ = f"Tensor.{name}" if method else name
+    return fn
+
+
+def _out_of_place(bind, name):
     def method(self, *args, **kwargs):
-        op, inputs, attrs, dtype = bind(self, *args, **kwargs)
+        try:
+            op, inputs, attrs, dtype = bind(self, *_operands(args), **kwargs)
+        except TypeError as e:
+            if _binding_failed(e):
+                raise _argument_error(name, True, e) from None
+            raise
         return dispatch.apply(op, inputs, attrs, dtype)
 
-    return method
+    return _named(method, name, True)
 
 
-def _binary(bind):
+def _binary(bind, name):
+    """An infix operator's method: one operand, and the fast path of the hottest calls (`a * b`)."""
     def method(self, other):
+        if isinstance(other, _NUMPY):
+            other = _operand(other)
         op, inputs, attrs, dtype = bind(self, other)
         return dispatch.apply(op, inputs, attrs, dtype)
 
-    return method
+    return _named(method, name, True)
 
 
-def _in_place(bind):
+def _in_place(bind, name):
     def method(self, *args, **kwargs):
-        op, inputs, attrs, dtype = bind(self, *args, **kwargs)
+        try:
+            op, inputs, attrs, dtype = bind(self, *_operands(args), **kwargs)
+        except TypeError as e:
+            if _binding_failed(e):
+                raise _argument_error(name, True, e) from None
+            raise
         return dispatch.inplace(op, self, inputs[1:], attrs, dtype)
 
-    return method
-
-
-def _in_place_function(bind):
-    def function(input, *args, **kwargs):  # noqa: A002 - PyTorch's argument name
-        op, inputs, attrs, dtype = bind(input, *args, **kwargs)
-        return dispatch.inplace(op, input, inputs[1:], attrs, dtype)
-
-    return function
+    return _named(method, name, True)
 
 
 def _wrapped(x):
     """A Python number given where torch takes a tensor (torch.add(2, x)): a 0-d tensor."""
-    kind = dtypes.bool if isinstance(x, bool) else dtypes.int64 if isinstance(x, int) else dtypes.float32
-    return dispatch.as_tensor(x, kind)
+    return dispatch.as_tensor(x, number_dtype(x))
 
 
-def _function(bind, number_first):
+def _function(bind, name, number_first=False, in_place=False):
     def function(*args, **kwargs):
-        if number_first and args and is_number(args[0]):
+        if "input" in kwargs:  # torch.exp(input=x)
+            args = (kwargs.pop("input"), *args)
+        if args and is_number(args[0]) and number_first != "bind":
+            if not number_first:
+                raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(args[0]).__name__}")
             args = (_wrapped(args[0]),) + args[1:]
-        op, inputs, attrs, dtype = bind(*args, **kwargs)
+        try:
+            op, inputs, attrs, dtype = bind(*_operands(args), **kwargs)
+        except TypeError as e:
+            if _binding_failed(e):
+                raise _argument_error(name, False, e) from None
+            raise
+        if in_place:
+            return dispatch.inplace(op, args[0], inputs[1:], attrs, dtype)
         return dispatch.apply(op, inputs, attrs, dtype)
 
-    return function
+    return _named(function, name, False)
 
 
 def _dunders(spell):
@@ -117,17 +186,17 @@ def _derive():
         if spell is None or bind is None:
             continue
         for name in spell.method:
-            claim("method", methods, name, bind, _out_of_place, bind)
+            claim("method", methods, name, bind, _out_of_place, bind, name)
         for name in spell.inplace:
-            claim("method", methods, name, ("inplace", bind), _in_place, bind)
+            claim("method", methods, name, ("inplace", bind), _in_place, bind, name)
         for name, kind in _dunders(spell):
-            claim("method", methods, name, (kind, bind), _MAKERS[kind], bind)
+            claim("method", methods, name, (kind, bind), _MAKERS[kind], bind, name)
         for name in spell.function:
-            claim("function", functions, name, bind, _function, bind, spell.number_first)
+            claim("function", functions, name, bind, _function, bind, name, spell.number_first)
         for name in spell.functional:
-            claim("functional", functional, name, bind, _function, bind, False)
+            claim("functional", functional, name, bind, _function, bind, name)
         for name in spell.inplace_function:
-            claim("function", functions, name, ("inplace", bind), _in_place_function, bind)
+            claim("function", functions, name, ("inplace", bind), _function, bind, name, False, True)
     return methods, functions, functional
 
 

@@ -25,6 +25,8 @@ from panel.io.state import state  # noqa: E402
 
 _import_seconds = time.perf_counter() - _t0
 
+from app.site import site_hooks  # noqa: E402  (the app's import is not Panel's: it is timed with the page)
+
 # Panel sanitizes the text parameters of ReactiveHTML components (every template has one) with nh3, a Rust
 # extension that has no Pyodide build here. Without it, text is escaped instead: stricter (no tag survives),
 # and identical for the plain names those parameters hold.
@@ -37,39 +39,23 @@ except ImportError:
         panel.util.HTML_SANITIZER._sanitize = lambda text: html.escape(text, quote=False)
 
 
-_shown = {}
+_hooks = site_hooks()
+_shown = {}  # the Explorer of the page shown, kept as long as its page
 
 
-def _build(entry, query, post_query):
-    """The page for `query`. When the app exposes `Explorer(query)` with a `.store` (app/__init__.py), the
-    page also reports every change of program or step as a share query (the URL the page should show)."""
-    module_name, _, func = entry.partition(":")
-    module = importlib.import_module(module_name)
-    explorer_cls = getattr(module, "Explorer", None)
-    if explorer_cls is None or not hasattr(explorer_cls, "page"):
-        return getattr(module, func)(query)
-    from app.links import query_string
-
-    explorer = explorer_cls(query)
-    store = explorer.store
-    _shown["explorer"] = explorer
-
-    def report(*_):
-        post_query(query_string(store.source, store.k, store.example))
-
-    store.param.watch(report, ["source", "k", "example"])
-    report()
-    return explorer.page()
-
-
-async def render(entry, query_json, post_query, carry_json=None):
-    """Build the page for `query` (dict of the URL's query parameters), then bring it to where the page got
-    without Python (see carry_over); returns what the page needs to show it: (docs_json, render_items,
-    root_ids, milliseconds spent importing Panel)."""
+async def render(query_json, post_query, carry_json=None):
+    """Build the page for the query (dict of the URL's query parameters) and bring it to where the page got
+    without Python (carry_json: null or {"example", "k", "source", "selected"}); reports every change of
+    program or step to post_query as a share query (the URL the page should show). Returns what the page
+    needs to show it: (docs_json, render_items, root_ids, milliseconds spent importing Panel)."""
     t0 = time.perf_counter()
     init_doc()
-    page = _build(entry, json.loads(query_json), post_query)
-    carry_over(carry_json)
+    explorer = _shown["explorer"] = _hooks.explorer(json.loads(query_json))
+    _hooks.follow_share_query(explorer, post_query)
+    page = explorer.page()
+    carry = json.loads(carry_json) if carry_json else None
+    if carry:
+        _hooks.carry_over(explorer, carry)
     page.server_doc(doc=state.curdoc)
     docs_json, render_items, root_ids = await write_doc()
     print(f"[site] page built in {time.perf_counter() - t0:.2f}s (panel import {_import_seconds:.2f}s)")
@@ -84,22 +70,3 @@ def link(send_patch):
 def apply_patch(patch):
     """Apply a change made in the page (a click, a typed value) to the Python document."""
     state.curdoc.apply_json_patch(_convert_json_patch(patch), setter="js")
-
-
-def carry_over(carry_json):
-    """Go on from where the page got while it stepped without Python: carry_json is null or
-    {"example", "k", "source", "selected"}: the example, step, editor text (not run) and inspected node it
-    shows."""
-    explorer = _shown.get("explorer")
-    carry = json.loads(carry_json) if carry_json else None
-    if not carry or explorer is None:
-        return
-    store, program = explorer.store, getattr(explorer, "program", None)
-    if carry.get("example") and carry["example"] != store.example and program is not None:
-        program.examples.value = carry["example"]
-    if carry.get("source") is not None and program is not None and program.editor.value != carry["source"]:
-        program.editor.value = carry["source"]
-    if carry.get("k") is not None and carry["k"] != store.k:
-        store.goto(int(carry["k"]))
-    if carry.get("selected") != store.selected:
-        store.select(carry.get("selected"))

@@ -172,7 +172,7 @@ async function start(msg) {
     carried = resolve;
     self.postMessage({ type: 'carry?' });
   });
-  const result = await ns.get('render')(manifest.entry, JSON.stringify(msg.query), postQuery,
+  const result = await ns.get('render')(JSON.stringify(msg.query), postQuery,
     carry ? JSON.stringify(carry) : null);
   const [docs_json, render_items, root_ids, imported] = result.toJs();
   result.destroy();

@@ -655,3 +655,46 @@ for step in range(2):
     print(step, loss)
 print(F.softmax(torch.tensor([1.0, 2.0])))
 """)
+
+_add("seeded_random_draws", """
+import torch
+import torch.nn.functional as F
+
+torch.manual_seed(0)
+print(torch.rand(3), torch.randn(5))
+print(torch.randn(20))
+print(torch.randint(0, 10, (6,)), torch.randperm(8))
+w = torch.empty(4, 5)
+w.t().normal_(0.0, 0.5)
+print(w)
+print(torch.empty(6).uniform_(-1, 1), torch.bernoulli(torch.full((6,), 0.5)))
+g = torch.Generator().manual_seed(42)
+print(torch.randn(3, generator=g), torch.initial_seed())
+state = torch.get_rng_state()
+a = torch.rand(2)
+torch.set_rng_state(state)
+print(torch.equal(a, torch.rand(2)))
+x = torch.ones(8, requires_grad=True)
+y = F.dropout(x, 0.25)
+y.sum().backward()
+print(y, x.grad)
+print(torch.randn(4, dtype=torch.float64))
+""")
+
+_add("seeded_linear_training", """
+import torch
+
+torch.manual_seed(1)
+model = torch.nn.Linear(3, 1)
+print(model.weight, model.bias)
+x = torch.randn(32, 3)
+y = x @ torch.tensor([[2.0], [-1.0], [0.5]]) + 0.3
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(4):
+    loss = ((model(x) - y) ** 2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(step, f"{loss.item():.4f}")  # at full precision float32 sums may differ in the last bit (issue 12, item 5)
+print(model.weight)
+""")

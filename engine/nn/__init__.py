@@ -3,6 +3,7 @@ from . import functional, init  # noqa: F401
 from .modules import (  # noqa: F401
     BCELoss,
     CrossEntropyLoss,
+    Dropout,
     Identity,
     L1Loss,
     LeakyReLU,

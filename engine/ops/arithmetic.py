@@ -1,33 +1,48 @@
 """Arithmetic: + − × ÷ ** and their scalar forms, negation, reciprocal, addcmul/addcdiv/lerp."""
 import numpy as np
 
-from .. import grad_mode
-from .rounding import exact, fma, scalar_like
+from .. import dtypes, grad_mode, kernels, messages
+from .rounding import exact
 from .table import OPS, Spelling, composite, is_number, op, result_dtype, unary
 
 _MODE = grad_mode._state  # "formula": computing a derivative with create_graph, where numbers are C++ Scalars
 
 
+def _scalar_overload(name, other):
+    """Inside a derivative computed with create_graph, `grad * 2` is PyTorch's Scalar overload (MulBackward1):
+    the op to use for (tensor, number), or None."""
+    return OPS[name] if _MODE["formula"] and is_number(other) else None
+
+
+def _no_bool_subtraction(*operands):
+    bools = [x for x in operands if getattr(x, "dtype", None) is dtypes.bool]
+    if len(bools) == 2:
+        raise RuntimeError(messages.SUB_BOOLS)
+    if bools:
+        raise RuntimeError(messages.SUB_BOOL)
+
+
 def _alpha(name, scalar):
-    """x.add(y, alpha=…): inside derivative formulas a number operand is PyTorch's Scalar overload (AddBackward1)."""
+    """x.add(y, alpha=…), x + y."""
     def bind(self, other, alpha=1):
-        if alpha != 1:
-            return OPS[name], (self, other), {"alpha": alpha}, None
-        if _MODE["formula"] and is_number(other):
-            return OPS[scalar], (self,), {"other": other}, None
-        return OPS[name], (self, other), None, None
+        if name == "sub":
+            _no_bool_subtraction(self, other)
+        if alpha == 1:
+            overload = _scalar_overload(scalar, other)
+            if overload is not None:
+                return overload, (self,), {"other": other}, None
+            return OPS[name], (self, other), None, None
+        return OPS[name], (self, other), {"alpha": alpha}, None
 
     return bind
 
 
-op("add", "AddBackward0", ("self", "other"), lambda a, b, alpha=1: a + b if alpha == 1 else fma(
-    scalar_like(alpha, a), b, a),
+op("add", "AddBackward0", ("self", "other"), lambda a, b, alpha=1: a + b if alpha == 1 else kernels.add(a, b, alpha),
    ("grad", lambda n, g: g),
    ("alpha · grad", lambda n, g: g if n.attrs.get("alpha", 1) == 1 else g * n.attrs["alpha"]),
    spell=Spelling(method="add", function="add", inplace="add_", infix="+", rinfix="+", number_first=True),
    bind=_alpha("add", "add_scalar"))
-op("sub", "SubBackward0", ("self", "other"), lambda a, b, alpha=1: a - b if alpha == 1 else fma(
-    scalar_like(-alpha, a), b, a),
+op("sub", "SubBackward0", ("self", "other"), lambda a, b, alpha=1: a - b if alpha == 1 else kernels.sub(a, b, alpha),
    ("grad", lambda n, g: g),
    ("−alpha · grad", lambda n, g: -g if n.attrs.get("alpha", 1) == 1 else g * -n.attrs["alpha"]),
    spell=Spelling(method=("sub", "subtract"), function=("sub", "subtract"), inplace="sub_", infix="-",
@@ -36,19 +51,22 @@ op("sub", "SubBackward0", ("self", "other"), lambda a, b, alpha=1: a - b if alph
 op("rsub", "RsubBackward1", ("self",), lambda a, other: other - a,
    ("−grad", lambda n, g: -g),
    spell=Spelling(rinfix="-", name="{other} - {0}"),
-   bind=lambda self, other: (OPS["rsub"], (self,), {"other": other}, result_dtype((self, other))))
+   bind=lambda self, other: (_no_bool_subtraction(self),
+                             (OPS["rsub"], (self,), {"other": other}, result_dtype((self, other))))[1])
 
 
 def _bind_mul(self, other):
-    if _MODE["formula"] and is_number(other):
-        return OPS["mul_scalar"], (self,), {"other": other}, None
+    overload = _scalar_overload("mul_scalar", other)
+    if overload is not None:
+        return overload, (self,), {"other": other}, None
     return OPS["mul"], (self, other), None, None
 
 
 def _bind_div(self, other):
     dtype = result_dtype((self, other), "float")
-    if _MODE["formula"] and is_number(other):
-        return OPS["div_scalar"], (self,), {"other": other}, dtype
+    overload = _scalar_overload("div_scalar", other)
+    if overload is not None:
+        return overload, (self,), {"other": other}, dtype
     return OPS["div"], (self, other), None, dtype
 
 
@@ -62,7 +80,7 @@ op("mul", "MulBackward0", ("self", "other"), lambda a, b: a * b,
 op("div", "DivBackward0", ("self", "other"), lambda a, b: a / b,
    ("grad / other", lambda n, g: g / n["other"]),
    ("−grad · self / other²", lambda n, g: -g * n["self"] / (n["other"] * n["other"])),
-   saves={0: ("other",), 1: ("self", "other")}, quiet=True,
+   saves={0: ("other",), 1: ("self", "other")},
    spell=Spelling(method=("div", "divide", "true_divide"), function=("div", "divide", "true_divide"),
                   inplace="div_", infix="/", number_first=True),
    bind=_bind_div)
@@ -78,10 +96,15 @@ op("sub_scalar", "SubBackward1", ("self",), lambda a, other: a - other,
 op("neg", "NegBackward0", ("self",), np.negative,
    ("−grad", lambda n, g: -g),
    spell=Spelling(method=("neg", "negative"), function=("neg", "negative"), inplace=("neg_", "negative_"),
-                  inplace_function=("neg_", "negative_"), prefix="-", name="-{0}"))
+                  inplace_function=("neg_", "negative_"), prefix="-", name="-{0}"),
+   bind=lambda self: (OPS["neg"], (self,), None, None) if self.dtype is not dtypes.bool else _raise(messages.NEG_BOOL))
 op("reciprocal", "ReciprocalBackward0", ("self",), lambda a: 1 / a,
    ("−grad · result²", lambda n, g: -g * n["result"] * n["result"]),
-   saves={0: ("result",)}, quiet=True, spell=unary("reciprocal"), dtype="float")
+   saves={0: ("result",)}, spell=unary("reciprocal"), dtype="float")
+
+
+def _raise(message):
+    raise RuntimeError(message)
 
 
 @composite(Spelling(rinfix="/"))
@@ -104,10 +127,10 @@ def _bind_pow(self, exponent):
     return OPS["pow"], (self,), {"exponent": exponent}, result_dtype((self, exponent))
 
 
-_POW = Spelling(method="pow", function="pow", inplace="pow_", infix="**", name="{0}**{exponent}")
+_POW = Spelling(method="pow", function="pow", inplace="pow_", infix="**", name="{0}**{exponent}", number_first="bind")
 op("pow", "PowBackward0", ("self",), exact(lambda a, exponent: a ** exponent),
    ("exponent · self^(exponent−1) · grad", _pow_grad),
-   saves={0: ("self",)}, quiet=True, spell=_POW, bind=_bind_pow)
+   saves={0: ("self",)}, spell=_POW, bind=_bind_pow)
 
 
 def _where_zero(base, exponent, value):
@@ -122,11 +145,11 @@ op("pow_tensor", "PowBackward1", ("self", "exponent"), exact(lambda a, b: a ** b
    ("exponent · self^(exponent−1) · grad", lambda n, g: g * n["exponent"] * n["self"] ** (n["exponent"] - 1)),
    ("result · ln(self) · grad",
     lambda n, g: g * _where_zero(n["self"], n["exponent"], n["result"] * n["self"].log())),
-   saves={0: ("self", "exponent"), 1: ("self", "exponent", "result")}, quiet=True,
-   spell=Spelling(method="pow", function="pow", inplace="pow_", infix="**"), bind=_bind_pow)
+   saves={0: ("self", "exponent"), 1: ("self", "exponent", "result")},
+   spell=Spelling(method="pow", function="pow", inplace="pow_", infix="**", number_first="bind"), bind=_bind_pow)
 op("rpow", "PowBackward2", ("self",), exact(lambda e, base: base ** e),
    ("result · ln(base) · grad", lambda n, g: g * n["result"] * float(np.log(n.attrs["base"]))),
-   saves={0: ("result",)}, quiet=True,
+   saves={0: ("result",)},
    spell=Spelling(rinfix="**", name="{base}**{0}"),
    bind=lambda self, base: (OPS["rpow"], (self,), {"base": base}, result_dtype((self, base))))
 
@@ -134,11 +157,6 @@ op("rpow", "PowBackward2", ("self",), exact(lambda e, base: base ** e),
 @composite(Spelling(method="square", function="square"))
 def square(self):
     return self.pow(2)
-
-
-def _addc(a, t1, t2, value, div):
-    v = np.asarray(value, dtype=a.dtype)
-    return a + v * t1 / t2 if div else fma(v * t1, t2, a)
 
 
 def _bind_value(name):
@@ -149,25 +167,20 @@ def _bind_value(name):
 
 
 op("addcdiv", "AddcdivBackward0", ("self", "tensor1", "tensor2"),
-   lambda a, t1, t2, value=1: _addc(a, t1, t2, value, True),
+   kernels.addcdiv,
    ("grad", lambda n, g: g),
    ("value · grad / tensor2", lambda n, g: g * n.attrs.get("value", 1) / n["tensor2"]),
    ("−value · grad · tensor1 / tensor2²",
     lambda n, g: -g * n.attrs.get("value", 1) * n["tensor1"] / (n["tensor2"] * n["tensor2"])),
-   saves={1: ("tensor2",), 2: ("tensor1", "tensor2")}, quiet=True,
+   saves={1: ("tensor2",), 2: ("tensor1", "tensor2")},
    spell=Spelling(method="addcdiv", function="addcdiv", inplace="addcdiv_"), bind=_bind_value("addcdiv"))
 op("addcmul", "AddcmulBackward0", ("self", "tensor1", "tensor2"),
-   lambda a, t1, t2, value=1: _addc(a, t1, t2, value, False),
+   kernels.addcmul,
    ("grad", lambda n, g: g),
    ("value · grad · tensor2", lambda n, g: g * n["tensor2"] * n.attrs.get("value", 1)),
    ("value · grad · tensor1", lambda n, g: g * n["tensor1"] * n.attrs.get("value", 1)),
    saves={1: ("tensor2",), 2: ("tensor1",)},
    spell=Spelling(method="addcmul", function="addcmul", inplace="addcmul_"), bind=_bind_value("addcmul"))
-
-
-def _lerp(a, b, weight):
-    w = np.asarray(weight, dtype=a.dtype)
-    return fma(w, b - a, a) if abs(weight) < 0.5 else fma(a - b, 1 - w, b)
 
 
 def _bind_lerp(self, end, weight):
@@ -178,7 +191,7 @@ def _bind_lerp(self, end, weight):
     return OPS["lerp"], (self, end), {"weight": weight}, None
 
 
-op("lerp", "LerpBackward0", ("self", "end"), _lerp,
+op("lerp", "LerpBackward0", ("self", "end"), kernels.lerp,
    ("(1 − weight) · grad", lambda n, g: g * (1 - n.attrs["weight"])),
    ("weight · grad", lambda n, g: g * n.attrs["weight"]),
    spell=Spelling(method="lerp", function="lerp", inplace="lerp_"), bind=_bind_lerp)

@@ -3,47 +3,58 @@ import warnings
 
 import numpy as np
 
+from .. import kernels
 from .rounding import EXP, LOG
 from .table import OPS, Spelling, op
 
 
 def _softmax(a, dim):
+    if a.dtype == np.float32:
+        return kernels.softmax(a, dim)
     e = EXP(a - np.max(a, axis=dim, keepdims=True))
     return e * (1 / np.sum(e, axis=dim, keepdims=True))
 
 
 def _log_softmax(a, dim):
+    if a.dtype == np.float32:
+        return kernels.log_softmax(a, dim)
     s = a - np.max(a, axis=dim, keepdims=True)
     return s - LOG(np.sum(EXP(s), axis=dim, keepdims=True))
 
 
 def _softmax_bind(name):
-    def bind(input, dim=None, dtype=None):  # noqa: A002
-        if dim is None:
-            warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to include "
-                          "dim=X as an argument.", UserWarning, stacklevel=3)
-            dim = 0 if input.dim() in (0, 1, 3) else 1
+    def bind(input, dim, dtype=None):  # noqa: A002
         x = input if dtype is None else input.to(dtype)
         return OPS[name], (x,), {"dim": x._dim(dim)}, None
 
     return bind
 
 
+def implicit_dim(name, input, dim):  # noqa: A002
+    """F.softmax(x) without dim: PyTorch's deprecated guess, with its warning (at the caller's caller)."""
+    if dim is None:
+        warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to include "
+                      "dim=X as an argument.", UserWarning, stacklevel=3)
+        dim = 0 if input.dim() in (0, 1, 3) else 1
+    return dim
+
+
 op("softmax", "SoftmaxBackward0", ("self",), _softmax,
    ("result · (grad − Σ grad·result)",
     lambda n, g: n["result"] * (g - (g * n["result"]).sum(n.attrs["dim"], keepdim=True))),
-   saves={0: ("result",)}, quiet=True,
-   spell=Spelling(method="softmax", function="softmax", functional="softmax"), bind=_softmax_bind("softmax"))
+   saves={0: ("result",)},
+   spell=Spelling(method="softmax", function="softmax"), bind=_softmax_bind("softmax"))
 op("log_softmax", "LogSoftmaxBackward0", ("self",), _log_softmax,
    ("grad − exp(result) · Σ grad",
     lambda n, g: g - n["result"].exp() * g.sum(n.attrs["dim"], keepdim=True)),
-   saves={0: ("result",)}, quiet=True,
-   spell=Spelling(method="log_softmax", function="log_softmax", functional="log_softmax"),
-   bind=_softmax_bind("log_softmax"))
+   saves={0: ("result",)},
+   spell=Spelling(method="log_softmax", function="log_softmax"), bind=_softmax_bind("log_softmax"))
 
 
 # --- nll_loss ------------------------------------------------------------------------------------------
 def _nll(a, target, reduction, weight_sum):
+    if a.dtype == np.float32:
+        return kernels.nll_loss(a, target, reduction=reduction)
     picked = -a[np.arange(a.shape[0]), target] if a.ndim == 2 else -a[target]
     if reduction == "none":
         return picked
@@ -94,10 +105,7 @@ op("nll_embed", "NllLossBackwardBackward0", ("grad",), _nll_embed_fwd, ("grad at
 
 # --- mse_loss, binary_cross_entropy -------------------------------------------------------------------
 def _mse(a, b, reduction):
-    d = (a - b) ** 2
-    if reduction == "none":
-        return d
-    return np.sum(d) if reduction == "sum" else np.mean(d)
+    return kernels.mse_loss(a, b, reduction)
 
 
 def _mse_back(n, g, sign):
@@ -162,5 +170,5 @@ def _bind_bce(input, target, reduction="mean"):  # noqa: A002
 op("binary_cross_entropy", "BinaryCrossEntropyBackward0", ("self", "target"), _bce,
    ("(self − target) / (self · (1 − self)) · grad / N", _bce_grad),
    ("−log(self / (1 − self)) · grad / N", _bce_target_grad),
-   saves={0: ("self", "target"), 1: ("self",)}, quiet=True,
+   saves={0: ("self", "target"), 1: ("self",)},
    spell=Spelling(functional="binary_cross_entropy"), bind=_bind_bce)

@@ -1,18 +1,15 @@
 """Element-wise functions: exp/log/trig, activations, rounding, clamp, where, maximum/minimum, fills."""
 import numpy as np
 
+from .. import kernels
 from .rounding import EXP, exact
 from .table import OPS, Spelling, composite, method, op, result_dtype, unary
 
 
-def _unary(name, node, forward, formula, vjp, saves=None, dtype="float", functional=(), quiet=False, spell=None):
+def _unary(name, node, forward, formula, vjp, saves=None, dtype="float", functional=(), spell=None):
     spell = spell or unary(name, functional=functional)
     op(name, node, ("self",), forward, (formula, vjp), saves={0: (saves,)} if saves else None, dtype=dtype,
-       spell=spell, quiet=quiet)
-
-
-def _sigmoid(a):
-    return 1 / (1 + EXP(-a))
+       spell=spell)
 
 
 def _relu(a):
@@ -23,40 +20,37 @@ def _relu(a):
     return out
 
 
-_unary("exp", "ExpBackward0", exact(np.exp), "result · grad", lambda n, g: g * n["result"], "result", quiet=True)
-_unary("log", "LogBackward0", exact(np.log), "grad / self", lambda n, g: g / n["self"], "self", quiet=True)
+_unary("exp", "ExpBackward0", exact(np.exp), "result · grad", lambda n, g: g * n["result"], "result")
+_unary("log", "LogBackward0", exact(np.log), "grad / self", lambda n, g: g / n["self"], "self")
 _unary("sin", "SinBackward0", exact(np.sin), "cos(self) · grad", lambda n, g: g * n["self"].cos(), "self")
 _unary("cos", "CosBackward0", exact(np.cos), "−sin(self) · grad", lambda n, g: g * -n["self"].sin(), "self")
 _unary("tan", "TanBackward0", exact(np.tan), "(1 + result²) · grad",
-       lambda n, g: g * (1 + n["result"] * n["result"]), "result", quiet=True)
+       lambda n, g: g * (1 + n["result"] * n["result"]), "result")
 _unary("tanh", "TanhBackward0", exact(np.tanh), "(1 − result²) · grad",
        lambda n, g: g * (1 - n["result"] * n["result"]), "result", functional="tanh")
-_unary("sigmoid", "SigmoidBackward0", _sigmoid, "result · (1 − result) · grad",
+_unary("sigmoid", "SigmoidBackward0", kernels.sigmoid, "result · (1 − result) · grad",
        lambda n, g: g * (n["result"] * (1 - n["result"])), "result", functional="sigmoid")
-_unary("sqrt", "SqrtBackward0", np.sqrt, "grad / (2 · result)", lambda n, g: g / (n["result"] * 2), "result",
-       quiet=True)
-_unary("rsqrt", "RsqrtBackward0", exact(lambda a: 1 / np.sqrt(a)), "−½ · result³ · grad",
-       lambda n, g: g * (n["result"] ** 3 * -0.5), "result", quiet=True)
-_unary("sinh", "SinhBackward0", exact(np.sinh), "cosh(self) · grad", lambda n, g: g * n["self"].cosh(), "self",
-       quiet=True)
-_unary("cosh", "CoshBackward0", exact(np.cosh), "sinh(self) · grad", lambda n, g: g * n["self"].sinh(), "self",
-       quiet=True)
+_unary("sqrt", "SqrtBackward0", np.sqrt, "grad / (2 · result)", lambda n, g: g / (n["result"] * 2), "result")
+_unary("rsqrt", "RsqrtBackward0", kernels.rsqrt, "−½ · result³ · grad",
+       lambda n, g: g * (n["result"] ** 3 * -0.5), "result")
+_unary("sinh", "SinhBackward0", kernels.sinh, "cosh(self) · grad", lambda n, g: g * n["self"].cosh(), "self")
+_unary("cosh", "CoshBackward0", kernels.cosh, "sinh(self) · grad", lambda n, g: g * n["self"].sinh(), "self")
 _unary("atan", "AtanBackward0", exact(np.arctan), "grad / (1 + self²)",
        lambda n, g: g / (n["self"] * n["self"] + 1), "self")
-_unary("log1p", "Log1PBackward0", exact(np.log1p), "grad / (1 + self)", lambda n, g: g / (n["self"] + 1), "self",
-       quiet=True)
-_unary("expm1", "Expm1Backward0", exact(np.expm1), "(result + 1) · grad", lambda n, g: g * (n["result"] + 1),
-       "result", quiet=True)
+_unary("log1p", "Log1PBackward0", kernels.log1p, "grad / (1 + self)", lambda n, g: g / (n["self"] + 1), "self")
+_unary("expm1", "Expm1Backward0", kernels.expm1, "(result + 1) · grad", lambda n, g: g * (n["result"] + 1),
+       "result")
 _unary("log2", "Log2Backward0", exact(np.log2), "grad / (self · ln 2)",
-       lambda n, g: g / (n["self"] * 0.6931471805599453), "self", quiet=True)
+       lambda n, g: g / (n["self"] * 0.6931471805599453), "self")
 _unary("log10", "Log10Backward0", exact(np.log10), "grad / (self · ln 10)",
-       lambda n, g: g / (n["self"] * 2.302585092994046), "self", quiet=True)
+       lambda n, g: g / (n["self"] * 2.302585092994046), "self")
 _unary("relu", "ReluBackward0", _relu, "grad · (result > 0)",
        lambda n, g: g._op("threshold_backward", n["result"]), "result", dtype=None)
 op("abs", "AbsBackward0", ("self",), np.abs, ("sign(self) · grad", lambda n, g: g * n["self"].sgn()),
    saves={0: ("self",)}, spell=Spelling(method=("abs", "absolute"), function=("abs", "absolute"),
                                          inplace=("abs_", "absolute_"), inplace_function="abs_", prefix="abs"))
-_unary("sgn", "SgnBackward0", np.sign, "0", lambda n, g: g * 0, dtype=None, spell=method("sgn", inplace=True))
+_unary("sgn", "SgnBackward0", lambda a: a.copy() if a.dtype == bool else np.sign(a), "0", lambda n, g: g * 0,
+       dtype=None, spell=method("sgn", inplace=True))
 _unary("sign", "SignBackward0", lambda a: a.copy() if a.dtype == bool else np.nan_to_num(np.sign(a), nan=0.0),
        "0", lambda n, g: g * 0, dtype=None, spell=method("sign", inplace=True))
 for _name, _fn in (("floor", np.floor), ("ceil", np.ceil), ("round", np.round), ("trunc", np.trunc)):
@@ -70,12 +64,12 @@ op("threshold_backward", "ThresholdBackwardBackward0", ("grad_output", "self"),
 
 
 # --- clamp --------------------------------------------------------------------------------------------
-def _clamp(a, min=None, max=None):
+def _clamp(a, min=None, max=None):  # the result is cast to the promoted dtype afterwards
     if min is not None:
-        lo = np.asarray(min, dtype=a.dtype)
+        lo = np.asarray(min, dtype=a.dtype if isinstance(min, float) and a.dtype.kind == "f" else None)
         a = np.where(a < lo, lo, a)
     if max is not None:
-        hi = np.asarray(max, dtype=a.dtype)
+        hi = np.asarray(max, dtype=a.dtype if isinstance(max, float) and a.dtype.kind == "f" else None)
         a = np.where(a > hi, hi, a)
     return a
 
@@ -106,8 +100,9 @@ def _bind_clamp(self, min=None, max=None):  # noqa: A002 - PyTorch's argument na
         hi = max if max is not None else self._constant(float("inf"))
         if not hasattr(lo, "_data") or not hasattr(hi, "_data"):
             raise TypeError("clamp() received an invalid combination of arguments - got a Tensor and a number")
-        return OPS["clamp_tensor"], (self, lo, hi), None, None
-    return OPS["clamp"], (self,), {"min": min, "max": max}, None
+        return OPS["clamp_tensor"], (self, lo, hi), None, result_dtype((self, lo, hi))
+    bounds = [b for b in (min, max) if b is not None]
+    return OPS["clamp"], (self,), {"min": min, "max": max}, result_dtype((self, *bounds))
 
 
 _CLAMP = Spelling(method=("clamp", "clip"), function=("clamp", "clip"), inplace=("clamp_", "clip_"),
@@ -152,7 +147,7 @@ def bind_where(condition, input, other):  # noqa: A002
 op("where", "WhereBackward0", ("self", "other"), lambda a, b, condition, condition_tensor: np.where(condition, a, b),
    ("grad where condition, else 0", lambda n, g: _where(n, g, True)),
    ("grad where not condition, else 0", lambda n, g: _where(n, g, False)),
-   spell=Spelling(name="where({0}, {1})"), bind=bind_where)
+   spell=Spelling(name="where(…, {0}, {1})"), bind=bind_where)  # torch.where: engine/functions.py
 
 
 @composite(Spelling(method="where"))
@@ -200,8 +195,8 @@ op("leaky_relu", "LeakyReluBackward0", ("self",),
    lambda a, negative_slope: np.where(a > 0, a, a * np.asarray(negative_slope, a.dtype)),
    ("grad · (1 if self > 0 else negative_slope)",
     lambda n, g: g * ((n["self"] > 0) + (n["self"] <= 0) * n.attrs["negative_slope"])),
-   saves={0: ("self",)}, spell=Spelling(functional="leaky_relu"),
-   bind=lambda self, negative_slope=0.01: (OPS["leaky_relu"], (self,), {"negative_slope": negative_slope}, None))
+   saves={0: ("self",)}, bind=False,  # F.leaky_relu(x, slope, inplace): engine/nn/functional.py
+   spell=Spelling(functional="leaky_relu", name=lambda s, a: f"leaky_relu({s[0]}, {a['negative_slope']!r})"))
 
 
 def _softplus(a, beta, threshold):
@@ -215,7 +210,7 @@ def _softplus_grad(n, g):
 
 
 op("softplus", "SoftplusBackward0", ("self",), _softplus,
-   ("σ(beta · self) · grad", _softplus_grad), saves={0: ("self",)}, quiet=True,
+   ("σ(beta · self) · grad", _softplus_grad), saves={0: ("self",)},
    spell=Spelling(functional="softplus"),
    bind=lambda self, beta=1.0, threshold=20.0: (OPS["softplus"], (self,), {"beta": beta, "threshold": threshold},
                                                 None))
@@ -226,6 +221,6 @@ def _silu_grad(n, g):
     return g * (s * (1 + n["self"] * (1 - s)))
 
 
-op("silu", "SiluBackward0", ("self",), lambda a: a * _sigmoid(a),
+op("silu", "SiluBackward0", ("self",), lambda a: a * kernels.sigmoid(a),
    ("σ(self) · (1 + self · (1 − σ(self))) · grad", _silu_grad), saves={0: ("self",)},
-   spell=Spelling(functional="silu"))
+   spell=Spelling(functional="silu"), bind=False)  # F.silu(x, inplace): nn/functional.py

@@ -3,13 +3,13 @@ import collections
 
 import numpy as np
 
-from .. import dtypes
+from .. import dtypes, kernels
 from .rounding import EXP, LOG
 from .table import OPS, Spelling, composite, dims, op, shape_args
 
 
 def _sum(a, dim=None, keepdim=False):
-    return np.sum(a, axis=dim, keepdims=keepdim, dtype=a.dtype if a.dtype.kind == "f" else np.int64)
+    return kernels.sum(a, axis=dim, keepdims=keepdim)
 
 
 def _kept(n, t):
@@ -33,14 +33,18 @@ def _count(n):
     return int(np.prod([shape[d] for d in dims(dim, len(shape))], dtype=np.int64))
 
 
-def _reduce(name, dim_name):
-    """bind for x.name() / x.name(dim, keepdim): the whole tensor, or along dims."""
+def _reduce(name, dim_name, integers):
+    """bind for x.name() / x.name(dim, keepdim, dtype=…): the whole tensor, or along dims; with dtype= the input
+    is cast first, as PyTorch does. integers: what an integer tensor sums to (None: refused, as mean refuses)."""
     def bind(self, dim=None, keepdim=False, dtype=None):
-        if name == "mean" and not self.dtype.is_floating_point:
-            raise RuntimeError(
-                "mean(): could not infer output dtype. Input dtype must be either a floating point or "
-                f"complex dtype. Got: {self.dtype.type_name}")
-        out = dtype or (self.dtype if self.dtype.is_floating_point else dtypes.int64)
+        if dtype is not None:
+            self = self.to(dtype)
+        elif not self.dtype.is_floating_point:
+            if integers is None:
+                raise RuntimeError(
+                    f"{name}(): could not infer output dtype. Input dtype must be either a floating point or "
+                    f"complex dtype. Got: {self.dtype.type_name}")
+        out = self.dtype if self.dtype.is_floating_point else integers
         if dim is None:
             return OPS[name], (self,), None, out
         return OPS[dim_name], (self,), {"dim": self._reduce_dims(dim), "keepdim": keepdim}, out
@@ -49,23 +53,20 @@ def _reduce(name, dim_name):
 
 
 def _mean(a, dim=None, keepdim=False):
-    n = a.size if dim is None else int(np.prod([a.shape[d] for d in (dim if isinstance(dim, tuple) else (dim,))]))
-    if n == 0:
-        return np.full(np.sum(a, axis=dim, keepdims=keepdim).shape, np.nan, dtype=a.dtype)
-    return np.mean(a, axis=dim, keepdims=keepdim)
+    return kernels.mean(a, axis=dim, keepdims=keepdim)
 
 
-_SUM, _SUM_BIND = Spelling(method="sum", function="sum"), _reduce("sum", "sum_dim")
-_MEAN, _MEAN_BIND = Spelling(method="mean", function="mean"), _reduce("mean", "mean_dim")
+_SUM, _SUM_BIND = Spelling(method="sum", function="sum"), _reduce("sum", "sum_dim", dtypes.int64)
+_MEAN, _MEAN_BIND = Spelling(method="mean", function="mean"), _reduce("mean", "mean_dim", None)
 op("sum", "SumBackward0", ("self",), _sum, ("grad expanded to self's shape", _expand_back),
    spell=_SUM, bind=_SUM_BIND)
 op("sum_dim", "SumBackward1", ("self",), _sum, ("grad expanded along dim", _expand_back),
    spell=_SUM, bind=_SUM_BIND)
 op("mean", "MeanBackward0", ("self",), _mean,
-   ("grad / numel, expanded", lambda n, g: _expand_back(n, g) / _count(n)), quiet=True,
+   ("grad / numel, expanded", lambda n, g: _expand_back(n, g) / _count(n)),
    spell=_MEAN, bind=_MEAN_BIND)
 op("mean_dim", "MeanBackward1", ("self",), _mean,
-   ("grad / size(dim), expanded", lambda n, g: _expand_back(n, g) / _count(n)), quiet=True,
+   ("grad / size(dim), expanded", lambda n, g: _expand_back(n, g) / _count(n)),
    spell=_MEAN, bind=_MEAN_BIND)
 
 
@@ -108,8 +109,9 @@ for _which in ("max", "min"):
        (f"grad shared evenly by the {_which}ima", _evenly), saves={0: ("self", "result")},
        spell=Spelling(method=_which, function=_which), bind=False)
     op(f"{_which}_dim", _which.capitalize() + "Backward0", ("self",), _take,
-       (f"grad to the arg-{_which} of each row", _select_reduce), spell=Spelling(method=_which, function=_which),
-       bind=False)
+       (f"grad to the arg-{_which} of each row", _select_reduce), bind=False,
+       spell=Spelling(method=_which, function=_which,
+                      name=lambda s, a, w=_which: f"{s[0]}.{w}({a['dim']}{', keepdim=True' * a['keepdim']}).values"))
 
 op("scatter", "ScatterBackward0", ("grad",), lambda g, shape, key: _scatter(g, shape, key),
    ("grad taken at the indices", lambda n, g: g._op("index", key=n.attrs["key"])))
@@ -224,10 +226,10 @@ def _spread(name):
 
 
 op("var", "VarBackward0", ("self",), _var,
-   ("2 · (self − mean) · grad / (N − correction)", _var_grad), saves={0: ("self",)}, quiet=True,
+   ("2 · (self − mean) · grad / (N − correction)", _var_grad), saves={0: ("self",)},
    spell=Spelling(method="var", function="var"), bind=_spread("var"))
 op("std", "StdBackward0", ("self",), lambda a, **k: np.sqrt(_var(a, exact=True, **k)).astype(a.dtype),
-   ("(self − mean) · grad / ((N − correction) · result)", _std_grad), saves={0: ("self", "result")}, quiet=True,
+   ("(self − mean) · grad / ((N − correction) · result)", _std_grad), saves={0: ("self", "result")},
    spell=Spelling(method="std", function="std"), bind=_spread("std"))
 
 
@@ -251,7 +253,7 @@ def _bind_norm(self, p=2, dim=None, keepdim=False):
 
 
 op("norm", "LinalgVectorNormBackward0", ("self",), _norm,
-   ("self / result · grad", _norm_grad), saves={0: ("self", "result")}, quiet=True,
+   ("self / result · grad", _norm_grad), saves={0: ("self", "result")},
    spell=Spelling(method="norm", function="norm"), bind=_bind_norm)
 
 
@@ -272,7 +274,7 @@ def _logsumexp_grad(n, g):
 
 
 op("logsumexp", "LogsumexpBackward0", ("self",), _logsumexp,
-   ("exp(self − result) · grad", _logsumexp_grad), saves={0: ("self", "result")}, quiet=True,
+   ("exp(self − result) · grad", _logsumexp_grad), saves={0: ("self", "result")},
    spell=Spelling(method="logsumexp", function="logsumexp"),
    bind=lambda self, dim, keepdim=False: (OPS["logsumexp"], (self,), {"dim": self._reduce_dims(dim),
                                                                        "keepdim": keepdim}, None))

@@ -6,7 +6,7 @@ AsStridedBackward0 of the base. `region` is a function from the base's array to 
 """
 import numpy as np
 
-from .table import Spelling, op
+from .table import OPS, Spelling, op
 
 
 def region_grad(node, grad):
@@ -35,7 +35,8 @@ def _put_region_fwd(g, region, shape):
 
 op("copy", "CopyBackwards", ("self", "src"), lambda a, src: np.broadcast_to(src, a.shape),
    ("0", lambda n, g: g * 0),
-   ("grad of the written region", lambda n, g: g), spell=Spelling(inplace="copy_"))
+   ("grad of the written region", lambda n, g: g), spell=Spelling(inplace="copy_"),
+   bind=lambda self, src: (OPS["copy"], (self, src), None, self.dtype))  # copy_ casts to self's dtype
 op("index_put", "IndexPutBackward0", ("self", "values"), None,
    ("grad with the indexed entries zeroed", lambda n, g: g._op("zero_region", region=n.attrs["region"])),
    ("grad at the indices", lambda n, g: g._op("take_region", region=n.attrs["region"])))

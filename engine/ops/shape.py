@@ -50,12 +50,12 @@ op("view", "ViewBackward0", ("self",), lambda a, shape: a.reshape(shape),
    spell=Spelling(method="view"), bind=_bind_view)
 op("unsafe_view", "UnsafeViewBackward0", ("self",), lambda a, shape: a.reshape(shape).copy(),
    ("grad reshaped to self's shape", lambda n, g: g.reshape(n._shapes[0])),
-   spell=Spelling(method="reshape"), bind=False)
+   spell=Spelling(method="reshape", name="{0}.reshape{shape}"), bind=False)
 
 
 @composite(Spelling(method="reshape", function="reshape"))
-def reshape(self, *shape):
-    shape = _infer_shape(self, shape)
+def reshape(self, *shape, **keyword):
+    shape = _infer_shape(self, shape or (keyword.pop("shape"),))
     if _viewable(self, shape):
         return self._apply(OPS["view"], (self,), {"shape": shape})
     return self._apply(OPS["unsafe_view"], (self.clone(),), {"shape": shape})
@@ -102,8 +102,8 @@ op("squeeze_dim", "SqueezeBackward1", ("self",),
    ("grad unsqueezed at dim", lambda n, g: g.reshape(n._shapes[0])), view=True,
    spell=method("squeeze"), bind=_bind_squeeze)
 op("squeeze_", "SqueezeBackward4", ("self",), lambda a, dim: np.squeeze(a, dim),  # matmul's 1-d @ 2-d
-   ("grad unsqueezed at dim", lambda n, g: g.unsqueeze(n.attrs["dim"])), spell=Spelling(method="squeeze"),
-   bind=False)
+   ("grad unsqueezed at dim", lambda n, g: g.unsqueeze(n.attrs["dim"])),
+   spell=Spelling(method="squeeze", name="{0}.squeeze({dim})"), bind=False)
 
 
 def _bind_transpose(self, dim0, dim1):
@@ -206,7 +206,12 @@ def _bind_select(self, dim, index):
 
 
 def _select_name(names, attrs):
-    return f"{names[0]}[{attrs.get('index')}]" if attrs.get("dim") == 0 else f"{names[0]}[…]"
+    return f"{names[0]}[{':, ' * attrs['dim']}{attrs['index']}]"
+
+
+def _slice_name(names, attrs):
+    step = f":{attrs['step']}" if attrs["step"] != 1 else ""
+    return f"{names[0]}[{':, ' * attrs['dim']}{attrs['start']}:{attrs['stop']}{step}]"
 
 
 op("select", "SelectBackward0", ("self",), lambda a, dim, index: a[(slice(None),) * dim + (index, Ellipsis)],
@@ -222,7 +227,7 @@ def _bind_narrow(self, dim, start, length):
 op("slice", "SliceBackward0", ("self",),
    lambda a, dim, start, stop, step: a[(slice(None),) * dim + (slice(start, stop, step),)],
    ("grad placed in the slice of zeros", _placed("slice_backward")), view=True,
-   spell=Spelling(method="narrow", function="narrow", name="{0}[…]"), bind=_bind_narrow)
+   spell=Spelling(method="narrow", function="narrow", name=_slice_name), bind=_bind_narrow)
 op("alias", "AliasBackward0", ("self",), lambda a: a[...], ("grad", lambda n, g: g), view=True,
    spell=Spelling(name="{0}[…]"), bind=False)
 op("index", "IndexBackward0", ("self",), lambda a, key: a[key],
@@ -239,7 +244,8 @@ def contiguous(self):
 
 
 op("to_copy", "ToCopyBackward0", ("self",), lambda a, dtype, src_dtype: a.astype(dtype),
-   ("grad cast back", lambda n, g: g.to(n.attrs["src_dtype"])), spell=Spelling(method="to"), bind=False)
+   ("grad cast back", lambda n, g: g.to(n.attrs["src_dtype"])),
+   spell=Spelling(method="to", name=lambda s, a: f"{s[0]}.to({dtypes.from_numpy(a['dtype'])!r})"), bind=False)
 
 
 @composite(Spelling(method="to"))

@@ -4,13 +4,15 @@ An op is declared once (`op(...)` in the modules of this package, by kind) with 
 
 - its numpy forward, PyTorch's node name, its tensor arguments, and per argument the derivative as a formula in
   words and as a vjp written with Tensor methods (so `create_graph=True` differentiates it again);
-- what its node saves for backward (`saves`), whether its result is a view, whether its forward may make inf or
-  nan silently (`quiet`);
+- what its node saves for backward (`saves`), and whether its result is a view;
 - how a user writes it (`Spelling`: Tensor methods, torch functions, nn.functional functions, an infix operator,
   an in-place twin) and `bind`, which turns those arguments into (op, inputs, attrs, dtype).
 
-Tensor methods, torch.* and nn.functional functions, the tracer's names and captions are derived from it
-(engine/methods.py, engine/trace/names.py); nothing lists ops again.
+Tensor methods, torch.* and nn.functional functions, the tracer's labels and captions, and the formulas' symbols
+are derived from it (engine/methods.py, engine/trace/labels.py, engine/trace/formulas.py); nothing lists ops again.
+
+The binds, vjps and composites here run on Tensors without importing the tensor layer above: they use the
+Tensor's own methods, and `x._apply(op, …)` / `x._op(name, …)` (added by engine/methods.py) to run an op.
 """
 from .. import dtypes
 
@@ -34,7 +36,9 @@ class Spelling:
         self.rinfix = rinfix
         self.prefix = prefix  # `-x`, `abs(x)`: a unary operator
         self.name = name
-        self.number_first = number_first  # torch.add(2, x): the torch function takes a number as its input
+        # torch.add(2, x): the torch function takes a number as its input and makes it a tensor (True), or its
+        # bind takes the number itself ("bind": torch.pow(2, x) is PowBackward2); else a number there is refused
+        self.number_first = number_first
 
     @property
     def shown(self):
@@ -61,10 +65,10 @@ def unary(name, inplace=True, functional=()):
 
 
 class Op:
-    __slots__ = ("name", "node", "args", "forward", "grads", "saves", "view", "variadic", "quiet", "spelling",
-                 "bind", "node_cls", "saved_cache")
+    __slots__ = ("name", "node", "args", "forward", "grads", "saves", "view", "variadic", "spelling", "bind",
+                 "node_cls", "saved_cache")
 
-    def __init__(self, name, node, args, forward, grads, saves, view, variadic, quiet, spelling, bind):
+    def __init__(self, name, node, args, forward, grads, saves, view, variadic, spelling, bind):
         self.name = name
         self.node = node
         self.args = args
@@ -73,7 +77,6 @@ class Op:
         self.saves = saves or {}
         self.view = view
         self.variadic = variadic
-        self.quiet = quiet
         self.spelling = spelling
         self.bind = bind
         self.node_cls = None  # the Node subclass named `node`, made on first use (engine/graph.py)
@@ -86,35 +89,43 @@ class Op:
 OPS = {}
 
 
-def op(name, node, args, forward, *grads, saves=None, view=False, variadic=False, quiet=False, spell=None,
-       bind=None, dtype=None):
+def op(name, node, args, forward, *grads, saves=None, view=False, variadic=False, spell=None, bind=None,
+       dtype=None):
     """Declares an op. grads: one (formula, vjp(node, grad)) per argument (one for all when variadic).
     bind(*args, **kwargs) -> (op, inputs, attrs, dtype): how a user call becomes this op; by default the
     user passes the tensor arguments positionally and the result dtype follows `dtype` (see result_dtype).
     bind=False: users reach the op through a composite (`max` returns values and indices), or never."""
-    entry = Op(name, node, args, forward, grads, saves, view, variadic, quiet, spell, None)
-    entry.bind = (bind or None) if bind is not None else _positional(entry, dtype)
+    entry = Op(name, node, args, forward, grads, saves, view, variadic, spell, None)
+    if bind is None:
+        bind = _positional(entry, dtype)
+    entry.bind = bind or None  # False: no bind of its own
     OPS[name] = entry
     return entry
 
 
 def _positional(entry, rule):
-    if rule is None:
-        def bind(*inputs):
-            return entry, inputs, None, None
-    else:
-        def bind(*inputs):
-            return entry, inputs, None, result_dtype(inputs, rule)
-    return bind
+    """The default bind: the op's tensor arguments, positionally (the wrappers of engine/methods.py turn a wrong
+    count into PyTorch's TypeError)."""
+    def result(inputs):
+        return entry, inputs, None, None if rule is None else result_dtype(inputs, rule)
+
+    if entry.variadic:
+        return lambda *tensors: result(tensors)
+    return {1: lambda self: result((self,)),
+            2: lambda self, other: result((self, other)),
+            3: lambda self, a, b: result((self, a, b))}[len(entry.args)]
 
 
-def _weight(x):
-    if isinstance(x, (bool, int, float)):
-        return 0
-    return 2 if x._data.ndim else 1
+def is_tensor(x):
+    return hasattr(x, "_data")
 
 
-def _scalar_dtype(x):
+def is_number(x):
+    return type(x) in (int, float)
+
+
+def number_dtype(x):
+    """The dtype of a Python number standing for a tensor: bool, int64, or the default float32."""
     if isinstance(x, bool):
         return dtypes.bool
     if isinstance(x, int):
@@ -125,17 +136,15 @@ def _scalar_dtype(x):
 def result_dtype(inputs, rule=None):
     """The dtype of an op's result. rule None: PyTorch's type promotion of the inputs (tensors and numbers);
     "float": the same, but integers and bools give float32 (exp, sqrt, division)."""
-    if len(inputs) == 1 and hasattr(inputs[0], "dtype"):  # the common case, decided fast
-        d = inputs[0].dtype
+    first = inputs[0]
+    if len(inputs) == 1 and is_tensor(first):  # the common case, decided fast
+        d = first.dtype
         return d if d.is_floating_point or rule is None else dtypes.float32
-    d = dtypes.promote([(x.dtype, _weight(x)) if hasattr(x, "dtype") else (_scalar_dtype(x), 0) for x in inputs])
+    d = dtypes.promote([(x.dtype, 2 if x._data.ndim else 1) if is_tensor(x) else (number_dtype(x), 0)
+                        for x in inputs])
     if rule == "float" and not d.is_floating_point:
         return dtypes.float32
     return d
-
-
-def is_number(x):
-    return type(x) in (int, float)
 
 
 def shape_args(shape):

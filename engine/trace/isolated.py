@@ -146,7 +146,7 @@ def _receive(pid, data_r, dump_r, source, deadline, seconds, memory_mb, cap):
     if size is not None and len(received) == _HEADER.size + size:
         del received[:_HEADER.size]
         return Timeline.from_json(received)
-    status = _reap(pid)
+    status = _reap(pid, patience=1.0)
     line = _traceback_line(pid, dump_r, stop=False)
     if os.WIFSIGNALED(status):
         number = os.WTERMSIG(status)
@@ -187,14 +187,19 @@ def _traceback_line(pid, dump_r, stop):
     return int(found.group(1)) if found else None
 
 
-def _reap(pid):
-    """The child's exit status, once it has ended (killed if it is still running)."""
+def _reap(pid, patience=0.0):
+    """The child's exit status, once it has ended: it may take `patience` seconds to (a child whose pipe
+    closed is on its way out), then it is killed."""
+    end = time.monotonic() + patience
     try:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if not done:
-            os.kill(pid, signal.SIGKILL)
-            done, status = os.waitpid(pid, 0)
-        return status
+        while True:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                return status
+            if time.monotonic() >= end:
+                os.kill(pid, signal.SIGKILL)
+                return os.waitpid(pid, 0)[1]
+            time.sleep(0.005)
     except ChildProcessError:
         return 0
 

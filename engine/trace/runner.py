@@ -10,7 +10,7 @@ import warnings
 
 import numpy as np
 
-from .. import factories, grad_mode, observe, printing
+from .. import generator, grad_mode, observe, printing
 from . import guard
 from .errors import FILENAME
 from .names import Statements
@@ -18,9 +18,9 @@ from .recorder import Recorder
 from .timeline import Timeline
 
 # Everything of the engine's that a program can change for the runs after it, as (module, attribute): each
-# is copied before a run and put back after it (the random generator starts every run seeded 0).
-# tests/trace/test_run_contract.py fails on engine state that is neither here nor in its list of tables.
-ENGINE_STATE = ((grad_mode, "_state"), (printing, "PRINT_OPTS"), (factories, "_rng"))
+# is copied before a run and put back after it (the random generator starts every run from a new Generator's
+# state). tests/trace/test_run_contract.py fails on engine state that is neither here nor in its list of tables.
+ENGINE_STATE = ((grad_mode, "_state"), (printing, "PRINT_OPTS"), (generator, "default_generator"))
 
 
 def run(source, **limits):
@@ -45,7 +45,7 @@ def _run(source, budget):
     saved = save_engine_state()
     observe.add(rec)
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), np.errstate(all="ignore"):  # inf and nan made silently, as in PyTorch
             warnings.simplefilter("always")
             warnings.showwarning = rec.on_warning
             guard.run(program, print_fn=rec.on_print, budget=budget, on_error=lambda e: errors.append(_describe(e)))
@@ -88,20 +88,27 @@ def _message(e):
 
 
 def save_engine_state():
-    """A copy of ENGINE_STATE; the run starts with the random generator seeded 0."""
-    saved = [(module, name, copy.deepcopy(getattr(module, name))) for module, name in ENGINE_STATE]
-    factories._rng["gen"] = np.random.default_rng(0)
+    """A copy of ENGINE_STATE. Every program starts from the same generator state, that of a new
+    torch.Generator() (a fresh torch process seeds its own from the OS, so an unseeded program's draws differ
+    from run to run there; here its runs and share links agree)."""
+    saved = [(module, name, _copy(getattr(module, name))) for module, name in ENGINE_STATE]
+    generator.default_generator.manual_seed(generator.DEFAULT_SEED)
     return saved
 
 
+def _copy(value):
+    return value.clone_state() if hasattr(value, "clone_state") else copy.deepcopy(value)
+
+
 def restore_engine_state(saved):
+    """Puts ENGINE_STATE back in place (the engine's modules hold on to these objects themselves)."""
     for module, name, value in saved:
         current = getattr(module, name)
-        if isinstance(current, dict):  # the engine's modules hold on to the dict itself
+        if hasattr(current, "restore"):
+            current.restore(value)
+        elif isinstance(current, dict):
             current.clear()
             current.update(value)
-        elif hasattr(current, "__dict__"):
+        else:
             vars(current).clear()
             vars(current).update(vars(value))
-        else:
-            setattr(module, name, value)

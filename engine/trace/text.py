@@ -82,8 +82,9 @@ def _nested(value, digits):
 
 
 def summary_text(summary, digits=4):
-    """A big tensor's summary: `2000 values, mean 0.01 (−3.142 … 3.142)`."""
-    text = shape_text(summary["shape"])
+    """A big tensor's summary: `2000 values [-3.142, -3.139, -3.136, …], mean 0.01 (-3.142 … 3.142)`."""
+    head = ", ".join(number(v, digits) for v in summary["head"])
+    text = f"{shape_text(summary['shape'])} [{head}, …]"
     if "mean" in summary:
         lo, hi = number(summary["min"], digits), number(summary["max"], digits)
         text += f", mean {number(summary['mean'], digits)} ({lo} … {hi})"

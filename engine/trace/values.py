@@ -29,6 +29,3 @@ def _digits(x):
     """A statistic to float32's precision (7 significant digits): the summary describes, it does not compute."""
     return float(f"{float(x):.7g}")
 
-
-def is_summary(value):
-    return isinstance(value, dict)

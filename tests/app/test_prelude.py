@@ -5,22 +5,11 @@ import json
 import pytest
 from bokeh.document import Document
 from bokeh.embed.util import standalone_docs_json_and_render_items
-from panel.io.document import MockSessionContext
-from panel.io.state import set_curdoc, state
+from panel.io.state import set_curdoc
 
 from app import prelude
 from app.examples import BY_SLUG
-from app.page import Explorer
-
-
-def built(query: dict) -> tuple[Explorer, Document]:
-    document = Document()
-    document._session_context = lambda: MockSessionContext(document=document)
-    with set_curdoc(document):
-        explorer = Explorer(query)
-        explorer.page().server_doc(doc=document)
-        state._on_load(None)
-    return explorer, document
+from app.site import native_document
 
 
 def as_json(document: Document) -> str:
@@ -59,7 +48,7 @@ def apply(document: Document, patch: dict) -> None:
 
 @pytest.mark.parametrize("query", [{}, {"example": "vector", "step": "end"}, {"example": "chain-100"}])
 def test_replaying_the_patches_reaches_the_document_python_shows(query):
-    explorer, document = built(query)
+    explorer, document = native_document(query)
     copy = replica(document)
     steps = prelude.record(explorer, document)
     store = explorer.store
@@ -81,7 +70,7 @@ def test_replaying_the_patches_reaches_the_document_python_shows(query):
 
 
 def test_clicking_a_node_replays_the_inspector_python_shows():
-    explorer, document = built({})
+    explorer, document = native_document({})
     copy = replica(document)
     steps = prelude.record(explorer, document)
     store = explorer.store
@@ -101,7 +90,7 @@ def test_clicking_a_node_replays_the_inspector_python_shows():
 
 
 def test_the_models_the_page_listens_to_are_found():
-    explorer, document = built({})
+    explorer, document = native_document({})
     steps = prelude.record(explorer, document)
     ids = steps["ids"]
     assert document.get_model_by_id(ids["player"]).value == explorer.store.k

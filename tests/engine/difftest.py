@@ -170,7 +170,7 @@ def to_numpy(t) -> np.ndarray:
 
 def _np_dtype(t):
     name = str(t.dtype).removeprefix("torch.")
-    return {"float32": np.float32, "float64": np.float64, "int64": np.int64, "bool": np.bool_}[name]
+    return {"float32": np.float32, "float64": np.float64, "int64": np.int64, "bool": np.bool_, "uint8": np.uint8}[name]
 
 
 def node_name(fn) -> str | None:
@@ -201,7 +201,11 @@ class GraphMap:
         self.e_nodes.append(efn)
         if type(tfn).__name__ == "AccumulateGrad":
             want = self.leaf_of.get(id(tfn.variable))
-            assert want is not None and efn.variable is want, f"{path}: AccumulateGrad of a different tensor"
+            if want is None:  # a leaf made inside the code (a module's parameter): the engine's must be new too
+                want = efn.variable
+                assert all(e is not want for e in self.leaf_of.values()), f"{path}: AccumulateGrad of an input"
+                assert tuple(want.shape) == tuple(tfn.variable.shape), f"{path}: AccumulateGrad of another shape"
+            assert efn.variable is want, f"{path}: AccumulateGrad of a different tensor"
             return
         tn, en = tfn.next_functions, tuple(efn.next_functions)
         tnames = [(node_name(f), i) for f, i in tn]

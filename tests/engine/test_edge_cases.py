@@ -231,8 +231,6 @@ CASES = {
 
 # Known disagreements of the engine with torch (strict xfails: drop an entry once the engine is fixed).
 GAPS = {
-    "unary_bool_float_ops": "bool input computed in float16 (numpy's bool ufunc loop): tan(True) prints 1.5576, "
-                            "torch 1.5574 (float32)",
     "maximum_signed_zero_16": "ties of ±0 with >= 16 elements: torch's vectorized kernel returns the other operand",
     "masked_fill_value_requires_grad": "a value tensor requiring grad fails (torch: MaskedFillBackward1, grad to it)",
     "logsumexp_empty": "numpy error on the empty max (torch: -inf)",

@@ -109,6 +109,12 @@ def _copied(T, a, c):
     return b * a
 
 
+def _seeded(T):
+    """The random ops draw afresh at every call: each case seeds its own generator, so that every evaluation of
+    a finite difference, and torch's run, draw the same values."""
+    return T.Generator().manual_seed(0)
+
+
 def _mlp(T, x, w1, w2):
     return T.tanh(x @ w1).relu() @ w2
 
@@ -311,8 +317,26 @@ CASES = {
     "index_squared": (lambda T, a: a[T.tensor([0, 2])] ** 2, [((3, 2), S)]),
     "max_dim_squared": (lambda T, a: a.max(1)[0] ** 2, [((2, 3), S)]),
     "silu": (lambda T, a: T.nn.functional.silu(a), [((2, 3), S)]),
+    "sgn": (lambda T, a: a.sgn() * a + T.sgn(a), [((2, 3), "away0")]),
     "nll_loss_squared": (lambda T, a: T.nn.functional.nll_loss(a.log_softmax(1), T.tensor([2, 0, 1])) ** 2,
                          [((3, 4), S)]),
+    # random ops (engine/ops/random.py): their nodes pass zeros back; the values drawn must be torch's
+    "uniform_": (lambda T, a: (a * 1).uniform_(-1, 2, generator=_seeded(T)) * a, [((2, 3), S)]),
+    "normal_": (lambda T, a: (a * 1).normal_(0.5, 2.0, generator=_seeded(T)) * a, [((2, 3), S)]),
+    "normal_fill": (lambda T, a: (a * 1).normal_(generator=_seeded(T)) * a, [((3, 7), S)]),
+    "exponential_": (lambda T, a: (a * 1).exponential_(1.5, generator=_seeded(T)) * a, [((2, 3), S)]),
+    "random_from": (lambda T, a: (a * 1).random_(-3, 7, generator=_seeded(T)) * a, [((2, 3), S)]),
+    "random_to": (lambda T, a: (a * 1).random_(5, generator=_seeded(T)) * a, [((2, 3), S)]),
+    "random_bits": (lambda T, a: (a * 1).random_(generator=_seeded(T)) * 1e-16 * a, [((2, 3), S)]),
+    "bernoulli_": (lambda T, a: (a * 1).bernoulli_(0.3, generator=_seeded(T)) * a, [((2, 3), S)]),
+    "bernoulli_tensor_": (lambda T, a: (a * 1).bernoulli_(T.tensor([0.2, 0.5, 0.9], dtype=T.float64),
+                                                          generator=_seeded(T)) * a, [((2, 3), S)]),
+    "bernoulli": (lambda T, a: T.bernoulli(a * 0 + 0.5, generator=_seeded(T)) * a, [((2, 3), S)]),
+    "bernoulli_p": (lambda T, a: a.detach().bernoulli(0.5, generator=_seeded(T)) * a, [((2, 3), S)]),
+    "normal_tensor_float": (lambda T, a: T.normal(a * 0, 0.5, generator=_seeded(T)) * a, [((2, 3), S)]),
+    "normal_float_tensor": (lambda T, a: T.normal(1.0, a * 0 + 2, generator=_seeded(T)) * a, [((2, 3), S)]),
+    "normal_tensor_tensor": (lambda T, a, b: T.normal(a * 0, b * 0 + 2, generator=_seeded(T)) * a * b,
+                             [((2, 3), S), ((3,), S)]),
 }
 
 

@@ -237,7 +237,6 @@ CASES = {
     "cumsum_dim_out_of_range": "torch.ones(2, 3).cumsum(3)",
     "cumsum_negative_dim_out_of_range": "torch.ones(2, 3).cumsum(dim=-3)",
     "cumsum_0d_dim_out_of_range": "torch.tensor(2.).cumsum(1)",
-    "cumsum_no_dim": "torch.cumsum(torch.ones(3))",
     "logsumexp_no_dim": "torch.ones(3).logsumexp()",
     "var_duplicate_dims": "torch.ones(2, 3).var(dim=(0, 0))",
     "norm_duplicate_dims": "torch.ones(2, 3).norm(dim=(1, -1))",
@@ -337,8 +336,6 @@ CASES = {
 _DOF = "no 'var()/std(): degrees of freedom is <= 0' UserWarning"
 # Known disagreements of the engine with torch (strict xfails: drop an entry once the engine is fixed).
 GAPS = {
-    "cumsum_no_dim": "Python's TypeError text instead of torch's 'missing 1 required positional arguments: \"dim\"'",
-    "logsumexp_no_dim": "Python's TypeError text instead of torch's",
     "var_duplicate_dims": "numpy's \"duplicate value in 'axis'\" instead of 'dim 0 appears multiple times ...'",
     "norm_duplicate_dims": "numpy's \"duplicate value in 'axis'\" instead of 'dim 1 appears multiple times ...'",
     "var_one_element_warning": _DOF,
@@ -380,7 +377,6 @@ GAPS = {
     "round_decimals_ok": "round() takes no decimals",
     "leaky_relu_int": "accepted (torch: NotImplementedError '\"leaky_relu_cpu\" not implemented for 'Long'')",
     "softplus_int": "accepted (torch: NotImplementedError '\"softplus_cpu\" not implemented for 'Long'')",
-    "leaky_relu_inplace_kw_ok": "F.leaky_relu has no inplace argument",
     "leaky_relu_module_inplace_ok": "nn.LeakyReLU has no inplace argument",
     "bce_input_out_of_range": "nan (torch: 'all elements of input should be between 0 and 1')",
     "bce_input_logits": "nan (torch: 'all elements of input should be between 0 and 1')",

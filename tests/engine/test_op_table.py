@@ -1,7 +1,8 @@
 """One test walks every op of the table (engine/ops): each op is exercised by a case of test_gradcheck.CASES
-(there: finite differences in float64, and first- and second-order grads against torch), its node carries
-PyTorch's name (torch's graph for the same case has a node of that name), every input has a derivative formula,
-and the tracer can name its result from its spelling.
+(there: finite differences in float64, and first- and second-order grads against torch), every case builds the
+same graph as torch (node names and next_functions, node for node), so each op's node carries PyTorch's name,
+every input has a derivative formula, and the tracer's label of each op's result is PyTorch code that gives the
+same value when torch runs it.
 
 Adding an op means adding its declaration and a case to test_gradcheck.CASES; this test fails until both exist.
 """
@@ -13,16 +14,20 @@ import zlib
 
 import numpy as np
 import pytest
-from difftest import ENGINE_NAME, load_engine, torch, with_known_gaps
+from difftest import ENGINE_NAME, GraphMap, load_engine, to_numpy, torch, with_known_gaps
 from test_gradcheck import CASES, _inputs, _second_order
 
 from engine import observe
 from engine.ops import OPS
-from engine.trace.labels import op_label
+from engine.trace.labels import op_label, template
 
 pytestmark = pytest.mark.skipif(ENGINE_NAME != "engine", reason="walks the engine's own op table")
 
 # Known disagreements (strict xfails: drop an entry once the engine is fixed).
+GRAPH_GAPS = {
+    "bmm_1d_3d": "(3,) @ (4, 3, 2): torch folds the batch and runs mv (MvBackward0); the engine expands and runs bmm",
+    "bmm_2d_3d": "(2, 3) @ (4, 3, 2): torch expands, clones and runs bmm (CloneBackward0 first); the engine reshapes",
+}
 NAME_GAPS = {
     op: "double backward through a write into a region: PyTorch takes and zeroes the region with as_strided views "
         "and index/index_put (AsStridedBackward0, CopySlices, IndexBackward0, IndexPutBackward0); the engine's "
@@ -114,9 +119,28 @@ def test_op_is_exercised_by_a_gradcheck_case(op):
     assert op in coverage(), f"no case of test_gradcheck.CASES runs the op {op!r}: add one there"
 
 
+@functools.cache
+def _forward_nodes():
+    """op name -> cases whose forward graph holds a node of that op (those graphs are torch's, node for node:
+    test_case_builds_torchs_graph)."""
+    engine = load_engine()
+    out = {}
+    for name in sorted(set(CASES) - set(GRAPH_GAPS)):
+        fn, leaves = _leaves(engine, name)
+        for node in _nodes([fn(engine, *leaves).grad_fn]):
+            op = getattr(node, "_op", None)
+            if op is not None:
+                out.setdefault(op.name, []).append(name)
+    return out
+
+
 @pytest.mark.skipif(sys.platform == "emscripten", reason="needs real PyTorch")
 @pytest.mark.parametrize("op", with_known_gaps(sorted(OPS), NAME_GAPS))
 def test_node_is_named_as_pytorch_names_it(op):
+    """In a forward graph the node sits where torch's does (the graphs are compared node for node); an op met
+    only inside derivatives (create_graph) must at least appear in torch's graphs of the same case."""
+    if op in _forward_nodes():
+        return
     cases = [case for case, _, recorded in coverage().get(op, ()) if recorded]
     if not cases:
         pytest.skip(f"{op} records no node in any case")
@@ -138,3 +162,75 @@ def test_tracer_names_the_result(op):
         names = ["a", "b", "c", "d"][:n] if not OPS[op].variadic else ["a"] * n
         label = op_label(OPS[op], names, attrs)
         assert label and "{" not in label and "}" not in label, f"{op}: {label!r}"
+
+
+def _leaves(T, name):
+    fn, specs = CASES[name]
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
+    return fn, [T.tensor(a.tolist(), dtype=T.float64, requires_grad=True) for a in _inputs(rng, specs)]
+
+
+@pytest.mark.skipif(sys.platform == "emscripten", reason="needs real PyTorch")
+@pytest.mark.parametrize("name", with_known_gaps(sorted(CASES), GRAPH_GAPS))
+def test_case_builds_torchs_graph(name):
+    engine = load_engine()
+    fn, leaves = _leaves(engine, name)
+    tfn, tleaves = _leaves(torch, name)
+    graphs = GraphMap(list(zip(tleaves, leaves)))
+    graphs.match(tfn(torch, *tleaves).grad_fn, fn(engine, *leaves).grad_fn, "out.grad_fn")
+
+
+class _Calls:
+    """Every op run while a case builds its output: (op, inputs, attrs, output value, the random generator's state
+    before it ran)."""
+
+    def __init__(self, engine):
+        self.calls = []
+        self.engine = engine
+        self.state = None
+
+    def on_alloc(self, numel):
+        self.state = self.engine.get_rng_state()
+
+    def on_op(self, out, op, inputs, attrs):
+        values = [to_numpy(x) if hasattr(x, "_data") else x for x in inputs]  # as they were, before any in-place
+        self.calls.append((op, values, attrs, to_numpy(out), self.state))
+
+
+def _torch_names():
+    names = {}
+    for op in OPS.values():
+        if op.spelling is not None:
+            names.update({n: getattr(torch, n) for n in op.spelling.function if hasattr(torch, n)})
+            names.update({n: getattr(torch.nn.functional, n) for n in op.spelling.functional})
+    return names
+
+
+@pytest.mark.skipif(sys.platform == "emscripten", reason="needs real PyTorch")
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_labels_are_pytorch_code(name):
+    """The template of each op a case runs, with the inputs' names put in, evaluates in PyTorch to the value the
+    engine computed (labels with `…` stand for what cannot be written out, and are skipped)."""
+    engine = load_engine()
+    fn, leaves = _leaves(engine, name)
+    calls = _Calls(engine)
+    observe.add(calls)
+    try:
+        fn(engine, *leaves)
+    finally:
+        observe.remove(calls)
+    env = _torch_names()
+    for op, inputs, attrs, want, state in calls.calls:
+        text = template(op, len(inputs), attrs)
+        if "…" in text or op.spelling is None:
+            continue
+        if attrs.get("generator") is not None:  # a draw from a Generator object the label does not show
+            continue
+        if "generator" in attrs:  # a draw: from the state the engine's generator had (it is torch's, byte for byte)
+            torch.set_rng_state(torch.tensor(to_numpy(state), dtype=torch.uint8))
+        names = []
+        for i, x in enumerate(inputs):
+            env[f"v{i}"] = torch.tensor(x) if isinstance(x, np.ndarray) else x
+            names.append(f"v{i}")
+        got = eval(text.format(*names), {"torch": torch, **env})  # noqa: S307 - our own labels, in a test
+        np.testing.assert_allclose(to_numpy(got), want, rtol=1e-6, atol=1e-7, err_msg=f"{op.name}: {text}")

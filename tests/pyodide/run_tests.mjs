@@ -3,7 +3,7 @@
 //   node tests/pyodide/run_tests.mjs [pytest args...]      (default: tests/engine tests/trace, see DEFAULT)
 //
 // Loads Pyodide from dist/pyodide (build.py), installs numpy from the site's lock and pytest & co. from
-// .cache/site/test-wheels (pinned in build.py, never shipped in dist/), mounts the repository at /repo
+// .cache/site/test-wheels (pinned in sitebuild/pins.py, never shipped in dist/), mounts the repository at /repo
 // (NODEFS) and runs pytest there. Real PyTorch does not exist in Pyodide, and neither do processes: any
 // `import torch` or `import multiprocessing` (in a test module, a helper, a test or the code it calls)
 // skips what needs it, so the test files need no convention for it. Exits with pytest's exit code.

@@ -1,0 +1,74 @@
+"""What the static site takes from the app, all in one place: `site_hooks()`.
+
+The site's build (sitebuild/) runs the app here to render the first page and record every example's steps
+(the preludes); static/boot.py builds the page for the visitor's query inside Pyodide, carries over what the
+visitor did before Python had started, and reports what the page shows as a share query. Neither looks a
+name up by string: both call these.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bokeh.document import Document
+from panel.io.document import MockSessionContext
+from panel.io.state import set_curdoc, state
+
+from app import prelude
+from app.examples import EXAMPLES
+from app.links import query_string
+from app.page import Explorer
+
+
+@dataclass(frozen=True)
+class SiteHooks:
+    explorer: Callable[[dict], Explorer]  # the page's parts for a URL query: {"example": slug}, {"code": …}, "step"
+    document: Callable[[dict], tuple[Explorer, Document]]  # the same, its page built into a Bokeh document here
+    record_prelude: Callable[[Explorer, Document], dict]  # every step as document patches (app/prelude.py)
+    follow_share_query: Callable[[Explorer, Callable[[str], None]], None]
+    carry_over: Callable[[Explorer, dict], None]
+    examples: tuple[str, ...]  # the built-in programs' slugs, the default first
+
+
+def site_hooks() -> SiteHooks:
+    return SiteHooks(explorer=Explorer, document=native_document, record_prelude=prelude.record,
+                     follow_share_query=follow_share_query, carry_over=carry_over,
+                     examples=tuple(example.slug for example in EXAMPLES))
+
+
+def native_document(query: dict) -> tuple[Explorer, Document]:
+    """The page for `query` built into a new document as `panel serve` would build it, with no server."""
+    document = Document()
+    document._session_context = lambda: MockSessionContext(document=document)
+    with set_curdoc(document):
+        explorer = Explorer(dict(query))
+        explorer.page().server_doc(doc=document)
+        state._on_load(None)
+    return explorer, document
+
+
+def follow_share_query(explorer: Explorer, post: Callable[[str], None]) -> None:
+    """Call `post` with the query of a share link to what the page shows, now and whenever the program or
+    the step changes."""
+    store = explorer.store
+
+    def report(*_) -> None:
+        post(query_string(store.source, store.k, store.example))
+
+    store.param.watch(report, ["source", "k", "example"])
+    report()
+
+
+def carry_over(explorer: Explorer, carry: dict) -> None:
+    """Go on from where the page got while it stepped without Python: `carry` holds the example, step
+    ("k"), editor text (not run) and inspected node ("selected") it shows."""
+    store, program = explorer.store, explorer.program
+    if carry.get("example") and carry["example"] != store.example:
+        program.examples.value = carry["example"]
+    if carry.get("source") is not None and program.editor.value != carry["source"]:
+        program.editor.value = carry["source"]
+    if carry.get("k") is not None and carry["k"] != store.k:
+        store.goto(int(carry["k"]))
+    if carry.get("selected") != store.selected:
+        store.select(carry.get("selected"))

@@ -1,0 +1,37 @@
+"""Every example's steps recorded, for the page to step before Python has started in the browser: the
+page's document and the patches of each step, built by running the app here (app/site.py's hooks;
+app/prelude.py records; docs/site.md)."""
+
+from __future__ import annotations
+
+from bokeh.core.json_encoder import serialize_json
+from bokeh.document import Document
+from bokeh.embed.util import standalone_docs_json_and_render_items
+
+from app.page import Explorer
+from app.site import SiteHooks
+from sitebuild.ids import stabilize
+
+MAX_PRELUDE_STEPS = 500  # longer programs (the 1,000-node MLP) wait for Python
+
+
+def prelude_json(hooks: SiteHooks, explorer: Explorer, document: Document) -> str:
+    """The page's document and the patches of its every step as JSON; "" when the program is too long."""
+    if explorer.store.last > MAX_PRELUDE_STEPS:
+        return ""
+    docs_json, render_items = standalone_docs_json_and_render_items(document)
+    steps = hooks.record_prelude(explorer, document)
+    return serialize_json({"docs_json": docs_json, "render_items": [r.to_json() for r in render_items],
+                           "root_ids": [root.id for root in document.roots], **steps})
+
+
+def example_preludes(hooks: SiteHooks, skip: str | None) -> dict[str, str]:
+    """The prelude of every example but `skip` (already recorded with the default page), by slug."""
+    out = {}
+    for slug in hooks.examples:
+        if slug != skip:
+            explorer, document = hooks.document({"example": slug})
+            text = prelude_json(hooks, explorer, document)
+            if text:
+                out[slug] = stabilize([text])[0]
+    return out

@@ -1,0 +1,38 @@
+"""app/site.py: what the static site takes from the app (the build's page and preludes, boot.py's page)."""
+
+from app import links
+from app.examples import EXAMPLES
+from app.site import native_document, site_hooks
+
+
+def test_the_hooks_name_every_example_default_first():
+    hooks = site_hooks()
+    assert hooks.examples == tuple(e.slug for e in EXAMPLES)
+    explorer, document = hooks.document({})
+    assert explorer.store.example == hooks.examples[0] and document.roots
+
+
+def test_the_share_query_follows_the_program_and_the_step():
+    hooks = site_hooks()
+    explorer = hooks.explorer({"example": "vector", "step": "2"})
+    posted: list[str] = []
+    hooks.follow_share_query(explorer, posted.append)
+    assert posted == ["example=vector&step=2"]
+    explorer.store.goto(4)
+    assert posted[-1] == "example=vector&step=4"
+    explorer.program.editor.value = "import torch\nx = torch.ones(2, requires_grad=True)\n"
+    explorer.program.run.clicks += 1
+    link = links.parse(dict(part.split("=", 1) for part in posted[-1].split("&")))
+    assert link.example is None and link.source == explorer.store.source and "x = torch.ones(2" in link.source
+
+
+def test_carrying_over_goes_where_the_page_got_without_python():
+    hooks = site_hooks()
+    explorer, document = native_document({})
+    typed = explorer.store.source + "\n# typed while Python was starting\n"
+    hooks.carry_over(explorer, {"example": "vector", "k": 3, "source": None, "selected": None})
+    assert (explorer.store.example, explorer.store.k) == ("vector", 3)
+    key = next(key for key in explorer.graph.boxes.data["key"])
+    hooks.carry_over(explorer, {"example": "vector", "k": 3, "source": typed, "selected": key})
+    assert explorer.program.editor.value == typed and explorer.store.selected == key
+    assert explorer.store.k == 3, "text typed is kept, not run"
