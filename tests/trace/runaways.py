@@ -348,6 +348,13 @@ SIZING_CORPUS = {
     "huge_linspace": R("import torch\nx = torch.linspace(0, 1, 10 ** 9)", AT_ONCE),
     "huge_eye": R("import torch\nx = torch.eye(10 ** 5)", AT_ONCE),
     "huge_randn": R("import torch\nx = torch.randn(10 ** 5, 10 ** 5)", AT_ONCE),
+    "huge_randperm": R("import torch\nx = torch.randperm(10 ** 9)", AT_ONCE),
+    "huge_multinomial": R("import torch\np = torch.ones(10)\nx = torch.multinomial(p, 10 ** 9, replacement=True)",
+                          AT_ONCE),
+    "huge_normal": R("import torch\nx = torch.normal(0.0, 1.0, size=(10 ** 5, 10 ** 5))", AT_ONCE),
+    "huge_randint": R("import torch\nx = torch.randint(0, 10, (10 ** 5, 10 ** 5))", AT_ONCE),
+    "huge_rand_from_a_generator": R("import torch\ng = torch.Generator()\ng.manual_seed(1)\n"
+                                    "x = torch.rand(10 ** 5, 10 ** 5, generator=g)", AT_ONCE),
     "nested_lists_as_tensor": R("import torch\na = [0.0] * 1000\nb = [a] * 1000\nt = torch.tensor([b] * 1000)",
                                 AT_ONCE),
     "nested_lists_as_operand": R("import torch\na = [0.0] * 1000\nb = [a] * 1000\nc = torch.ones(1) + [b] * 1000",
@@ -424,6 +431,8 @@ LEFTOVER_CORPUS = {
     "grad_mode_off_in_function": R("import torch\ndef f():\n    torch.set_grad_enabled(False)\n    while True:\n"
                                    "        pass\nf()", TIME),
     "torch_seed": R("import torch\ntorch.manual_seed(123)\nx = torch.rand(3)", None),
+    "torch_rng_state_set": R("import torch\ntorch.manual_seed(3)\ns = torch.get_rng_state()\nx = torch.rand(5)\n"
+                             "torch.set_rng_state(s)", None),
     "torch_seed_then_error": R("import torch\ntorch.manual_seed(7)\nraise ValueError('stop')", "stop"),
     "python_random_seed": R("import random\nrandom.seed(99)\nx = random.random()", None),
     "numpy_random_seed": R("import numpy as np\nnp.random.seed(99)\nx = np.random.rand(3)", None),
