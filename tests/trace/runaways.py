@@ -122,7 +122,7 @@ MEMORY_CORPUS = {
     "keep_tensors": R("import torch\nkeep = []\nwhile True:\n    keep.append(torch.ones(10 ** 6))", GROWTH),
     "keep_results": R("import torch\nx = torch.ones(1000, 1000)\nkeep = []\nwhile True:\n    keep.append(x * 1)",
                       GROWTH),
-    "churn_tensors": R("import torch\nwhile True:\n    x = torch.ones(10 ** 6)", "in all"),
+    "churn_tensors": R("import torch\nwhile True:\n    x = torch.ones(10 ** 6)", GROWTH),
     "many_small_lists": R("a = [[0] * 1000 for i in range(10 ** 6)]", GROWTH),
     "copies_of_a_big_list": R("big = [0] * 10 ** 6\ncopies = [list(big) for i in range(10 ** 4)]", GROWTH),
     "copies_by_slicing": R("big = [0] * 10 ** 6\ncopies = [big[:] for i in range(10 ** 4)]", GROWTH),
@@ -188,9 +188,11 @@ OUTPUT_CORPUS = {
                                 "for p in ps:\n    p.grad = torch.ones(1)\nopt = torch.optim.SGD(ps, lr=0.1)\n"
                                 "while True:\n    opt.step()", "events", limits=EVENTS),
     "isolated_output_cap": R("import torch\nx = torch.rand(8, 8)\nfor i in range(3000):\n    x = x * 1.0001",
-                             None, wall_words="timeline is bigger than the limit", isolated={"output_mb": 1}),
+                             None, wall_words="timeline is bigger than the limit", limits={"max_seconds": 5},
+                             isolated={"output_mb": 1, "seconds": 6}),
     "isolated_output_cap_prints": R("for i in range(900):\n    print('ü' * 100)", None,
-                                    wall_words="timeline is bigger than the limit", isolated={"output_mb": 0.25}),
+                                    wall_words="timeline is bigger than the limit", limits={"max_seconds": 5},
+                                    isolated={"output_mb": 0.25, "seconds": 6}),
 }
 
 # Recursion through every door: the call budget (100 deep) or Python's own limit stops it.
@@ -324,15 +326,18 @@ AT_ONCE = "elements at once are more than the limit of 1,000,000"
 SIZING_CORPUS = {
     "repeat": R("import torch\nx = torch.ones(1000).repeat(1000000)", AT_ONCE),
     "repeat_2d": R("import torch\nx = torch.ones(10, 10).repeat(1000, 1000)", AT_ONCE),
-    "cat_of_a_million": R("import torch\nx = torch.ones(1000)\ny = torch.cat([x] * 10 ** 6)", AT_ONCE),
+    "cat_of_a_million": R("import torch\nx = torch.ones(1000)\ny = torch.cat([x] * 10 ** 6)", AT_ONCE,
+                          limits=SLOW_SETUP),
     "cat_wide": R("import torch\nx = torch.ones(1000, 1000)\ny = torch.cat([x, x])", AT_ONCE),
-    "stack_of_a_million": R("import torch\nx = torch.ones(1000)\ny = torch.stack([x] * 10 ** 6)", AT_ONCE),
+    "stack_of_a_million": R("import torch\nx = torch.ones(1000)\ny = torch.stack([x] * 10 ** 6)", AT_ONCE,
+                            limits=SLOW_SETUP),
     "stack_pair": R("import torch\nx = torch.ones(1000, 1000)\ny = torch.stack([x, x])", AT_ONCE),
     "advanced_index": R("import torch\nx = torch.ones(1000, 1000)\ni = torch.zeros(10 ** 6, dtype=torch.long)\n"
                         "y = x[i]", AT_ONCE),
     "advanced_index_pair": R("import torch\nx = torch.ones(1000, 1000)\ni = torch.zeros(2000, 1, dtype=torch.long)\n"
                              "j = torch.zeros(1, 2000, dtype=torch.long)\ny = x[i, j]", AT_ONCE),
-    "advanced_index_list": R("import torch\nx = torch.ones(1000, 1000)\ny = x[[0] * 10 ** 6]", AT_ONCE),
+    "advanced_index_list": R("import torch\nx = torch.ones(1000, 1000)\ny = x[[0] * 10 ** 6]", AT_ONCE,
+                             limits=SLOW_SETUP),
     "advanced_index_write": R("import torch\nx = torch.zeros(1000, 1000)\ni = torch.zeros(10 ** 6, dtype=torch.long)\n"
                               "x[i] = 1.0", AT_ONCE),
     "boolean_mask": R("import torch\nx = torch.ones(1000, 1000)\nm = torch.ones(1000, dtype=torch.bool)\n"
@@ -374,8 +379,10 @@ SIZING_CORPUS = {
     "numpy_repeat_function": R("import numpy as np\na = np.ones(1000)\nb = np.repeat(a, 10 ** 6)", AT_ONCE),
     "numpy_repeat_method": R("import torch\na = torch.ones(1000).numpy()\nb = a.repeat(10 ** 6)", AT_ONCE),
     "numpy_take": R("import torch\na = torch.ones(1000, 1000).numpy()\nb = a.take([0] * 10 ** 6, axis=0)", AT_ONCE),
-    "numpy_fancy_index": R("import torch\na = torch.ones(1000, 1000).numpy()\nb = a[[0] * 10 ** 6]", AT_ONCE),
-    "numpy_fancy_index_write": R("import torch\na = torch.ones(1000, 1000).numpy()\na[[0] * 10 ** 6] = 1.0", AT_ONCE),
+    "numpy_fancy_index": R("import torch\na = torch.ones(1000, 1000).numpy()\nb = a[[0] * 10 ** 6]", AT_ONCE,
+                           limits=SLOW_SETUP),
+    "numpy_fancy_index_write": R("import torch\na = torch.ones(1000, 1000).numpy()\na[[0] * 10 ** 6] = 1.0", AT_ONCE,
+                                 limits=SLOW_SETUP),
     "numpy_scalar_repeat": R("import torch\ns = torch.ones(3).numpy()[0]\nb = s.repeat(10 ** 9)", AT_ONCE),
     "numpy_dot": R("import torch\na = torch.ones(10 ** 6, 1).numpy()\nb = a.dot(a.T)", AT_ONCE),
     "numpy_int_matmul": R("import numpy as np\na = np.ones((1000, 1000), dtype=np.int64)\nb = a @ a", "multiply-adds"),
