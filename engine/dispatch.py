@@ -8,21 +8,130 @@ from .graph import edge
 from .ops import kept, result_dtype
 from .tensor import Tensor
 
+_PRODUCTS = frozenset(["mm", "addmm", "bmm", "mv", "dot"])
+_BLAS = frozenset([np.dtype(np.float32), np.dtype(np.float64)])
+
 
 def _out_numel(op, arrays, attrs):
-    """The size of op's result, known before it is computed (so a budget can refuse it)."""
+    """The size of op's result, known before it is computed (so a budget can refuse it); a Python list given
+    as an operand counts too (numpy makes an array of it first)."""
+    n = _result_numel(op, arrays, attrs)
+    for a in arrays:
+        if isinstance(a, (list, tuple)):
+            n = max(n, nested_numel(a))
+    return n
+
+
+def _result_numel(op, arrays, attrs):
     shapes = [a.shape for a in arrays if isinstance(a, np.ndarray)]
     if "shape" in attrs:
         return math.prod(map(int, attrs["shape"]))
     if op.name in ("mm", "addmm", "bmm") and len(shapes) >= 2:
         a, b = shapes[-2], shapes[-1]
         return math.prod(a[:-1]) * b[-1]
+    if op.variadic:  # cat, stack: every input is copied in
+        return sum(map(math.prod, shapes))
+    if op.name == "repeat":
+        return math.prod(shapes[0]) * math.prod(map(int, attrs["repeats"]))
+    if op.name == "index":
+        return index_numel(shapes[0], attrs["key"])
     if all(s == shapes[0] for s in shapes[1:]):
         return math.prod(shapes[0]) if shapes else 1
     try:
-        return math.prod(np.broadcast_shapes(*shapes))
+        return math.prod(broadcast_shape(shapes))
     except ValueError:
         return sum(map(math.prod, shapes))
+
+
+def broadcast_shape(shapes):
+    """The shape shapes broadcast to, as np.broadcast_shapes works it out, without numpy's size limit (which
+    a 32-bit build such as Pyodide's hits first). Raises ValueError if they do not broadcast."""
+    ndim = max(map(len, shapes), default=0)
+    out = [1] * ndim
+    for shape in shapes:
+        for i, size in enumerate(shape, ndim - len(shape)):
+            if size != 1:
+                if out[i] not in (1, size):
+                    raise ValueError(f"shapes {shapes} do not broadcast")
+                out[i] = size
+    return tuple(out)
+
+
+_NESTED = (list, tuple, Tensor, np.ndarray)
+
+
+def nested_numel(data):
+    """How many numbers walking nested lists and tuples visits (a list that holds one list a thousand times
+    counts it a thousand times), worked out in time proportional to the distinct lists; tensors and arrays
+    count their elements, anything else 1. A list that holds itself counts it once."""
+    if isinstance(data, (Tensor, np.ndarray)):
+        return int(np.size(data._data if isinstance(data, Tensor) else data))
+    if not isinstance(data, (list, tuple)):
+        return 1
+    kinds = set(map(type, data))
+    if not any(issubclass(k, _NESTED) for k in kinds):  # flat: the common case, decided fast
+        return len(data)
+    counts = {}  # id(container) -> its count; None while it is being counted
+    keep = []  # the containers counted (ids stay theirs)
+    todo = [(data, False)]
+    while todo:
+        node, ready = todo.pop()
+        if ready:
+            counts[id(node)] = sum(counts.get(id(x)) or 1 if isinstance(x, (list, tuple)) else
+                                   (x._data.size if isinstance(x, Tensor) else
+                                    x.size if isinstance(x, np.ndarray) else 1) for x in node)
+            continue
+        if id(node) in counts:
+            continue
+        counts[id(node)] = None
+        keep.append(node)
+        todo.append((node, True))
+        todo.extend((x, False) for x in node if isinstance(x, (list, tuple)) and id(x) not in counts)
+    return counts[id(data)]
+
+
+def index_numel(shape, key):
+    """How many elements `a[key]` holds, for an array of this shape and a numpy index (basic and advanced),
+    worked out without making it; 0 for a key numpy will refuse."""
+    keys = key if isinstance(key, tuple) else (key,)
+    try:
+        consumed = sum(k.ndim if isinstance(k, np.ndarray) and k.dtype == bool else 1 for k in keys
+                       if k is not None and k is not Ellipsis and not isinstance(k, (bool, np.bool_)))
+        n, pos, advanced = 1, 0, []
+        for k in keys:
+            if k is None:
+                continue
+            if k is Ellipsis:
+                span = len(shape) - consumed
+                n *= math.prod(shape[pos:pos + span])
+                pos += span
+            elif isinstance(k, slice):
+                n *= len(range(*k.indices(shape[pos])))
+                pos += 1
+            elif isinstance(k, (bool, np.bool_)):
+                advanced.append((1 if k else 0,))
+            elif isinstance(k, np.ndarray) and k.dtype == bool:
+                advanced.append((int(np.count_nonzero(k)),))
+                pos += k.ndim
+            else:  # an integer, or an array or list of them
+                advanced.append(np.shape(k))
+                pos += 1
+        n *= math.prod(shape[pos:])
+        return n * math.prod(broadcast_shape(advanced)) if advanced else n
+    except (TypeError, ValueError, IndexError):
+        return 0
+
+
+def _work(op, arrays, dtype):
+    """Multiply-adds of a matrix product that numpy computes without BLAS (integer and bool dtypes): they cost
+    about a nanosecond each, so one product can run for seconds; 0 for every other op."""
+    if op.name not in _PRODUCTS or dtype.np in _BLAS:
+        return 0
+    shapes = [a.shape for a in arrays if isinstance(a, np.ndarray)]
+    if len(shapes) < 2:
+        return 0
+    a, b = shapes[-2], shapes[-1]
+    return math.prod(a) * (b[-1] if len(b) > 1 else 1)
 
 
 def _same_float(inputs):
@@ -66,6 +175,9 @@ def apply(op, inputs, attrs=None, dtype=None):
         dtype = _same_float(inputs) or result_dtype(inputs)
     if observe._observers:
         observe.emit("on_alloc", _out_numel(op, arrays, attrs))
+        work = _work(op, arrays, dtype)
+        if work:
+            observe.emit("on_work", work)
     out_data = _forward(op, arrays, attrs)
     if not op.view and (type(out_data) is not np.ndarray or out_data.dtype != dtype.np):
         out_data = np.asarray(out_data, dtype=dtype.np)
@@ -207,6 +319,8 @@ def inplace(op, t, others, attrs=None, result=None):
         numbers = {i: x for i, x in enumerate(inputs) if not isinstance(x, Tensor)}
         node = make_node(op, tensors, attrs, t, dtype, originals=originals, save_result=False, numbers=numbers)
     arrays = [x._data if isinstance(x, Tensor) else x for x in inputs]
+    if observe._observers:
+        observe.emit("on_alloc", 0)  # writes into t's memory; a chance to stop a long loop of them
     value = _forward(op, arrays, attrs)
     if np.shape(value) != t.shape:
         raise RuntimeError(

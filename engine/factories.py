@@ -5,7 +5,7 @@ import warnings
 
 import numpy as np
 
-from . import dtypes, kernels, messages, observe
+from . import dispatch, dtypes, kernels, messages, observe
 from .ops import shape_args
 from .tensor import Tensor
 
@@ -89,10 +89,11 @@ def tensor(data, dtype=None, requires_grad=False, device=None):
         if isinstance(data, Tensor):
             warnings.warn(messages.TENSOR_FROM_TENSOR, UserWarning, stacklevel=2)
             dtype = dtype or data.dtype
+        if observe._observers:  # before any walk: lists nested through shared references can be huge
+            observe.emit("on_alloc", dispatch.nested_numel(data))
         dtype = dtype or _infer_dtype(data)
         plain = _plain(data)
         _check_ragged(plain)
-        _alloc(np.shape(plain))
         arr = np.array(plain, dtype=dtype.np)
     return _finish(arr, dtype, requires_grad)
 
@@ -104,7 +105,7 @@ def as_tensor(data, dtype=None):
 
 
 def from_numpy(arr):
-    return _finish(arr, dtypes.from_numpy(arr.dtype), False)
+    return _finish(np.asarray(arr), dtypes.from_numpy(arr.dtype), False)  # the same memory, as a plain array
 
 
 def _filled(value, size, dtype, requires_grad):

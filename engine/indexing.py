@@ -37,10 +37,6 @@ def getitem(t, key):
     keys = _normalize(key)
     if any(_is_advanced(k) for k in keys):
         np_key = tuple(_advanced_key(k) if _is_advanced(k) else k for k in keys)
-        try:
-            t._data[np_key if len(np_key) > 1 else np_key[0]]
-        except IndexError as e:
-            raise IndexError(str(e)) from None
         return dispatch.apply(OPS["index"], (t,), {"key": np_key if len(np_key) > 1 else np_key[0]})
     if not isinstance(key, tuple):
         if isinstance(key, slice):  # a lone slice is always a SliceBackward0, even a full one
@@ -110,6 +106,10 @@ def setitem(t, key, value):
     np_key = np_key if isinstance(key, tuple) else np_key[0]
     if not advanced and Ellipsis not in keys:
         np_key = (np_key if isinstance(np_key, tuple) else (np_key,)) + (Ellipsis,)  # a view even for t[0, 0]
+    if observe._observers:  # the region's copy below, and a value given as (nested) lists
+        observe.emit("on_alloc", dispatch.index_numel(t._data.shape, np_key) if advanced else 0)
+        if not isinstance(value, Tensor):
+            observe.emit("on_alloc", dispatch.nested_numel(value))
     if isinstance(value, Tensor):
         src = value
     else:

@@ -17,9 +17,14 @@ EVENTS = (
     "on_grad",  # (tensor, before, contribution)  tensor.grad was written by the backward pass
     "on_grad_set",  # (tensor, how)                user code zeroed or set .grad ("zero_", "none", "set")
     "on_free",  # (node)                          a node released its saved tensors
-    "on_alloc",  # (numel)                        about to allocate numel elements (may raise)
+    "on_alloc",  # (numel)                        about to allocate numel elements (may raise); 0 before an
+    #                                              in-place op: a chance to stop a long loop of them
+    "on_work",  # (n)                             about to do n multiply-adds without BLAS (may raise)
+    "on_size",  # (numel)                         an op's result will hold numel elements (may raise); on_alloc
+    #                                              still follows
 )
 
+_UNMUTED = ("on_alloc", "on_work", "on_size")  # a budget hears these even inside the engine's own bookkeeping
 _observers = []
 _muted = [0]
 
@@ -38,7 +43,7 @@ def active():
 
 
 def emit(event, *args):
-    if _muted[0] and event != "on_alloc":
+    if _muted[0] and event not in _UNMUTED:
         return
     for o in tuple(_observers):
         fn = getattr(o, event, None)
@@ -49,7 +54,7 @@ def emit(event, *args):
 @contextlib.contextmanager
 def muted():
     """Watchers hear nothing inside: the engine's own bookkeeping (an optimizer's arithmetic, initialisers).
-    Allocations are still reported, so a budget still refuses them."""
+    Allocations and work are still reported, so a budget still refuses them."""
     _muted[0] += 1
     try:
         yield

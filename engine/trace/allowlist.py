@@ -1,6 +1,7 @@
 """The allow-list a program is held to before it runs: which syntax, names, attributes and imports it may use.
 
-Admitted: imports of torch (torch.nn, .nn.functional, .nn.init, .optim, .autograd) and math; functions,
+Admitted: imports of torch (torch.nn, .nn.functional, .nn.init, .optim, .autograd, and the submodules in
+ENGINE_MODULES the engine has), math, random and a sized view of numpy (numpy_view.py); functions,
 lambdas, generators, decorators on functions, classes (methods, class attributes, `super().__init__()`),
 loops, if/else, comprehensions, try/except/finally, global/nonlocal, `with torch.no_grad()` and the like.
 Reading `__name__`, `__qualname__` and `__class__`, and a few private attributes of the engine's objects
@@ -29,18 +30,27 @@ from .sizing import MAX_FORMAT_WIDTH, SIZED_METHODS, format_width_ok
 MAX_SOURCE_CHARS = 100_000
 MAX_NESTING = 100
 
+# The torch modules a program may import, and the engine modules behind them. Those the engine does not have
+# yet are skipped (an import of one raises ImportError, saying so): this map is the one place to name them.
 ENGINE_MODULES = {
     "torch": "engine",
     "torch.nn": "engine.nn",
     "torch.nn.functional": "engine.nn.functional",
     "torch.nn.init": "engine.nn.init",
     "torch.optim": "engine.optim",
+    "torch.optim.lr_scheduler": "engine.optim.lr_scheduler",
     "torch.autograd": "engine.autograd",
-    "torch.autograd.function": "engine.autograd.function",
     "torch.autograd.functional": "engine.autograd.functional",
     "torch.autograd.graph": "engine.autograd.graph",
+    "torch.autograd.function": "engine.autograd.function",
+    "torch.utils": "engine.utils",
+    "torch.utils.data": "engine.utils.data",
 }
-ALLOWED_IMPORTS = frozenset([*ENGINE_MODULES, "math"])
+# Made for each run (runtime.RUN_VIEWS): Python's random and a sized view of numpy, with the run's own state.
+RUN_MODULES = frozenset(["random", "numpy", "numpy.random"])
+ALLOWED_IMPORTS = frozenset([*ENGINE_MODULES, "math", *RUN_MODULES])
+IMPORTABLE = "torch, math, random and numpy"
+MAX_INT_LITERAL_BITS = 100_000  # (Limits.max_int_bits): a hex literal of 100,000 characters is 400,000 bits
 # `from __future__ import print_function` (older tutorials start so): directives to the compiler, no module.
 FUTURE_FEATURES = frozenset(__future__.all_feature_names)
 
@@ -233,7 +243,8 @@ class _Checker(ast.NodeVisitor):
             self.refuse(f"{name!r} is not allowed")
 
     def visit_Constant(self, node):  # (ast.NodeVisitor's looks for visit_Num and the like first)
-        pass
+        if type(node.value) is int and node.value.bit_length() > MAX_INT_LITERAL_BITS:
+            self.refuse(f"integer literals over {MAX_INT_LITERAL_BITS:,} bits are too big")
 
     def visit_Name(self, node):
         if node.id == "__name__" and isinstance(node.ctx, ast.Load) or id(node) in self.aliases:
@@ -371,7 +382,7 @@ class _Checker(ast.NodeVisitor):
     def visit_Import(self, node):
         for alias in node.names:
             if alias.name not in ALLOWED_IMPORTS:
-                self.refuse(f"imports other than torch and math are not allowed ({alias.name!r})")
+                self.refuse(f"imports other than {IMPORTABLE} are not allowed ({alias.name!r})")
             self.check_name(alias.asname or alias.name.partition(".")[0])
 
     def visit_ImportFrom(self, node):
@@ -383,7 +394,7 @@ class _Checker(ast.NodeVisitor):
             return
         if node.level or node.module not in ALLOWED_IMPORTS:
             module = "." * node.level + (node.module or "")
-            self.refuse(f"imports other than torch and math are not allowed ({module!r})")
+            self.refuse(f"imports other than {IMPORTABLE} are not allowed ({module!r})")
         for alias in node.names:
             if alias.name != "*":
                 if alias.name.startswith("_"):

@@ -24,6 +24,8 @@ class Limits:
     max_int_bits: int = 100_000
     max_output_chars: int = 100_000
     max_events: int = 100_000
+    max_timeline_mb: float = 48  # the timeline's JSON, as the recorder estimates it while the program runs
+    max_work: int = 300_000_000  # multiply-adds of one matrix product numpy does without BLAS (integers)
     max_depth: int = 100  # nested calls of the program's own functions
     max_memory_mb: float | None = 512  # growth of the process, where the platform reports it
 
@@ -41,7 +43,7 @@ class Budget:
 
     def __init__(self, limits: Limits = Limits()):
         self.limits = limits
-        self.steps = self.depth = self.elements = self.output = self.events = 0
+        self.steps = self.depth = self.elements = self.output = self.events = self.timeline_bytes = 0
         self.error: GuardError | None = None
         self.closed = False
         self.started = time.perf_counter()
@@ -81,7 +83,31 @@ class Budget:
         if self.elements > self.limits.max_total_elements:
             self.exceed(f"the program made more than {self.limits.max_total_elements:,} elements in all", line)
 
-    on_alloc = charge_elements  # the engine's observer hook
+    def on_alloc(self, n: int) -> None:
+        """The engine's observer hook, called before every op and allocation (0 before an in-place op): charges
+        the elements and checks the time and memory, so that a long engine call (an optimizer step over a
+        million parameters, many big ops on one line) stops at the limit too."""
+        self.charge_elements(n)
+        now = time.perf_counter()
+        if now > self.deadline:
+            self.exceed(f"the program ran longer than {self.limits.max_seconds:g} s")
+        if now >= self._next_memory_check:
+            self._check_memory(now, None)
+
+    def on_size(self, n: int) -> None:
+        """The engine's observer hook when a result's size is known early (its allocation is charged later)."""
+        if self.error:
+            self._raise_again()
+        if n > self.limits.max_elements:
+            self.exceed(f"{n:,} elements at once are more than the limit of {self.limits.max_elements:,}")
+
+    def on_work(self, n: int) -> None:
+        """The engine's observer hook before a matrix product numpy computes without BLAS."""
+        if self.error:
+            self._raise_again()
+        if n > self.limits.max_work:
+            self.exceed(f"a matrix product of integer tensors with {n:,} multiply-adds is more than the limit of "
+                        f"{self.limits.max_work:,} (use float tensors)")
 
     def charge_output(self, n: int, line: int | None = None) -> None:
         if self.error:
@@ -90,12 +116,18 @@ class Budget:
         if self.output > self.limits.max_output_chars:
             self.exceed(f"the program printed more than {self.limits.max_output_chars:,} characters", line)
 
-    def charge_events(self, n: int = 1, line: int | None = None) -> None:
+    def charge_events(self, n: int = 1, line: int | None = None, size: int = 0) -> None:
+        """Charges the recorder's events, and `size` bytes of the timeline's JSON."""
         if self.error:
             self._raise_again()
         self.events += n
+        self.timeline_bytes += size
         if self.events > self.limits.max_events:
-            self.exceed(f"the program made more than {self.limits.max_events:,} events", line)
+            self.exceed(f"the program made more than {self.limits.max_events:,} events (steps the explorer "
+                        "records)", line)
+        if self.timeline_bytes > self.limits.max_timeline_mb * 2**20:
+            self.exceed(f"the program's timeline grew past {self.limits.max_timeline_mb:g} MB (the explorer "
+                        "records every op: fewer iterations or smaller tensors)", line)
 
     def check(self) -> None:
         """Raises if the budget is spent or closed."""

@@ -7,8 +7,9 @@ budget's ticks and the runtime's checks into it), `program` (parsed once: checke
 they answer is docs/security.md. This module is their front: check, compile_program,
 safe_globals and run, and the names callers use.
 
-The engine's factories emit `on_alloc(numel)` to its observers before allocating; `run` adds the budget as
-one (`Budget.on_alloc`), and `charge_elements(n)` charges the budget of the program running now, if any.
+The engine emits `on_alloc(numel)` to its observers before every op and allocation (and `on_size`, `on_work`
+where it knows a size or a cost early); `run` adds the budget as one (`Budget.on_alloc` also checks the time
+and memory there), and `charge_elements(n)` charges the budget of the program running now, if any.
 """
 from __future__ import annotations
 

@@ -20,7 +20,7 @@ from .errors import GuardError
 SYMBOLS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.MatMult: "@", ast.Div: "/", ast.Mod: "%",
            ast.Pow: "**", ast.LShift: "<<", ast.RShift: ">>", ast.BitOr: "|", ast.BitXor: "^",
            ast.BitAnd: "&", ast.FloorDiv: "//"}
-CHECKED = {"+": "_g_add", "*": "_g_mul", "**": "_g_pow", "<<": "_g_lshift", "%": "_g_mod"}
+CHECKED = {"+": "_g_add", "*": "_g_mul", "**": "_g_pow", "<<": "_g_lshift", "%": "_g_mod", "//": "_g_floordiv"}
 
 
 def instrument(tree: ast.Module, refused: dict[ast.stmt, GuardError]) -> ast.Module:
@@ -135,6 +135,11 @@ class _Instrument(ast.NodeTransformer):
 
     def visit_Call(self, node):
         func = node.func
+        if isinstance(func, ast.Name) and func.id == "int" and (len(node.args) > 1 or node.keywords):
+            self.generic_visit(node)  # int(text, base): sized first, if `int` is still the builtin
+            node.args.insert(0, node.func)
+            node.func = _located(ast.Name("_g_int", ast.Load()), node)
+            return node
         if not (isinstance(func, ast.Attribute) and func.attr in CALL_ONLY):
             return self.generic_visit(node)
         args = [self.visit(func.value), ast.Constant(func.attr), *(self.visit(a) for a in node.args)]
@@ -180,6 +185,7 @@ class _Instrument(ast.NodeTransformer):
         self.generic_visit(node)
         if generator:  # runs a piece at a time, suspended in between: ticks when it starts, loops tick on
             node.body.insert(0, self.tick(node))
+            node.decorator_list.append(_located(ast.Name("_g_generator_function", ast.Load()), node))
             return node
         leave = ast.Try(body=node.body, handlers=[], orelse=[], finalbody=[_stmt(_call("_g_leave"), node)])
         node.body = [_stmt(_call("_g_enter", ast.Constant(node.lineno)), node), _located(leave, node)]
@@ -198,7 +204,22 @@ class _Instrument(ast.NodeTransformer):
             generator.ifs.insert(0, _located(_call("_g_tick", ast.Constant(node.lineno)), node))
         return node
 
-    visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_ListComp
+    visit_SetComp = visit_DictComp = visit_ListComp
+
+    def visit_GeneratorExp(self, node):
+        """Also notes how deeply generator expressions nest (nesting.Nesting)."""
+        self.visit_ListComp(node)
+        first = node.generators[0]
+        first.iter = _located(_call("_g_source", first.iter), first.iter)
+        return _located(_call("_g_generator", node), node)
+
+    def visit_Tuple(self, node):
+        """A tuple display that may hold tuples is checked for how deeply they nest (nesting.Nesting)."""
+        self.generic_visit(node)
+        if not isinstance(node.ctx, ast.Load) or all(isinstance(e, (ast.Constant, ast.Slice)) for e in node.elts) \
+                or any(isinstance(e, ast.Slice) for e in node.elts):
+            return node
+        return _located(_call("_g_tuple", node), node)
 
     def visit_With(self, node):
         self.generic_visit(node)

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import importlib
 import math
+import operator
+import random
 import sys
 from types import BuiltinFunctionType, FunctionType, ModuleType
 
 from .allowlist import ENGINE_MODULES, FORBIDDEN_ATTRS, FORBIDDEN_NAMES
+from .budget import budget_now
 
 
 class SafeModule:
@@ -35,8 +38,8 @@ def default_modules() -> dict[str, ModuleType]:
     for public, real in ENGINE_MODULES.items():
         try:
             found[public] = importlib.import_module(real)
-        except ModuleNotFoundError as e:
-            if e.name != real:
+        except ModuleNotFoundError as e:  # the engine does not have it (or its package) yet
+            if not (real == e.name or real.startswith(f"{e.name}.")):
                 raise
     return found
 
@@ -77,3 +80,41 @@ def module_views(modules):
         if parent in views:
             views[parent].__dict__[child] = view
     return views, origins
+
+
+RANDOM_FUNCTIONS = """seed random uniform randint randrange choice choices shuffle sample gauss normalvariate
+    lognormvariate expovariate vonmisesvariate gammavariate triangular betavariate paretovariate weibullvariate
+    getrandbits""".split()
+
+
+def random_views():
+    """`import random`: Python's random functions drawing from the run's own Random, seeded 0 when the run
+    starts (a program's numbers are the same every run; nothing of one run reaches the next). What they
+    make is sized: `choices(k=...)`, `sample(k=...)`, `getrandbits(k)`, and `shuffle` charges the time."""
+    rng = random.Random(0)
+    attrs = {name: getattr(rng, name) for name in RANDOM_FUNCTIONS}
+
+    def choices(population, weights=None, *, cum_weights=None, k=1):
+        budget_now().on_alloc(operator.index(k))
+        return rng.choices(population, weights, cum_weights=cum_weights, k=k)
+
+    def sample(population, k, *, counts=None):
+        budget_now().on_alloc(operator.index(k))
+        return rng.sample(population, k, counts=counts)
+
+    def getrandbits(k):
+        budget = budget_now()
+        if operator.index(k) > budget.limits.max_int_bits:
+            budget.exceed(f"integers over {budget.limits.max_int_bits:,} bits are too big")
+        return rng.getrandbits(k)
+
+    def shuffle(x):
+        budget_now().on_alloc(len(x))
+        rng.shuffle(x)
+
+    def seed(a=None, version=2):
+        rng.seed(0 if a is None else a, version)
+
+    attrs.update(choices=choices, sample=sample, getrandbits=getrandbits, shuffle=shuffle, seed=seed)
+    return {"random": SafeModule("random", attrs)}
+

@@ -1,11 +1,12 @@
 """The helpers an instrumented program calls (the `_g_*` hooks and the builtins it gets), bound to one
-budget: sizing before the C calls that can blow up, attribute checks, format checks, print, range, import,
+budget: sizing before the C calls that can blow up (sequences, big ints, `pow`, division, `int(text, base)`),
+attribute checks (numpy's methods from an allow-list, handing out sized arrays: arrays.py), format checks,
+print, range, import (the views of torch and math, and per run those of random and numpy), nesting (nesting.py)
 and the program's classes (classes.Classes).
 
 No threads, signals or `resource`: the same code guards Pyodide. What it cannot stop is one C-level
 operation on data made huge through shared references (`str()` or `==` of lists nested through repeated
-references, `zip(*many)`, numpy broadcasting on `tensor.numpy()` arrays): on a server, also run programs
-in a worker process with a hard timeout and memory limit.
+references, `zip(*many)`): that is the wall's (docs/security.md).
 """
 from __future__ import annotations
 import __future__
@@ -18,12 +19,16 @@ import string
 import sys
 from types import ModuleType
 
-from .allowlist import CALL_ONLY, attribute_refusal, call_only_refusal
+import numpy as np
+
+from . import arrays, nesting
+from .allowlist import CALL_ONLY, ENGINE_MODULES, attribute_refusal, call_only_refusal
 from .budget import Budget, budget_now
 from .classes import Classes, engine_bases
 from .errors import GuardError, program_line
 from .instrument import CHECKED
-from .module_views import SafeModule, default_modules, module_views, origin
+from .module_views import SafeModule, default_modules, module_views, origin, random_views
+from .numpy_view import numpy_views
 from .sizing import (
     CONTAINERS,
     MAX_FORMAT_WIDTH,
@@ -48,8 +53,13 @@ _FORMATTER = string.Formatter()
 _FUTURE = SafeModule("__future__", {name: getattr(__future__, name) for name in __future__.all_feature_names})
 _TRACE = __name__.rpartition(".")[0] + "."  # the guard's own objects: never the program's to change
 
-_INPLACE = {"+": operator.iadd, "*": operator.imul, "**": operator.ipow, "<<": operator.ilshift, "%": operator.imod}
-_ARRAY_ALLOCATORS = frozenset(["repeat", "resize"])
+_INPLACE = {"+": operator.iadd, "*": operator.imul, "**": operator.ipow, "<<": operator.ilshift, "%": operator.imod,
+            "//": operator.ifloordiv}
+_NUMPY_OWNERS = (np.ndarray, np.generic, np.flatiter)
+_LEFT = object()  # shown(): the walk left the container below it
+_BUILTIN_METHOD = type([].append)  # numpy's methods are of this type
+# The views made for each run, by the package a program imports (their state is the run's own).
+RUN_VIEWS = {"random": random_views, "numpy": numpy_views}
 
 
 def views(modules):
@@ -111,8 +121,11 @@ class Runtime:
     def __init__(self, budget, print_fn=print, modules=None):
         self.budget, self.print_fn = budget, print_fn
         self.max_int_bits = budget.limits.max_int_bits
-        self.checked = {"+": self.add, "*": self.mul, "**": self.power, "<<": self.lshift, "%": self.mod}
-        self.views, self.origins, self.shared, bases = default_views() if modules is None else views(modules)
+        self.checked = {"+": self.add, "*": self.mul, "**": self.power, "<<": self.lshift, "%": self.mod,
+                        "//": self.floordiv}
+        views_, self.origins, self.shared, bases = default_views() if modules is None else views(modules)
+        self.views = dict(views_)  # and, once imported, the views made for this run (random, numpy)
+        self.run_shared = set()  # ids of what those hold
         self.classes = Classes(budget, self.origins, self.shared, bases, _BUILTIN_TYPES)
 
     def namespace(self):
@@ -120,13 +133,13 @@ class Runtime:
                  "_g_call": self.call, "_g_inplace": self.inplace, "_g_attr": self.attr,
                  "_g_settable": self.settable, "_g_method": self.method, "_g_shown": self.shown,
                  "_g_reraise": self.reraise, "_g_refuse": self.refused, "_g_context": self.context,
-                 "_g_slice": slice}
+                 "_g_slice": slice, "_g_int": self.int_, **nesting.HOOKS}
         hooks.update({CHECKED[symbol]: helper for symbol, helper in self.checked.items()})
         names = dict(_SAFE_BUILTINS)
         names.update(print=self.print, range=self.range, sum=self.sum, pow=self.pow, round=self.round,
                      repr=self.repr, type=self.type_, iter=self.iter_, getattr=self.getattr_,
-                     hasattr=self.hasattr_, format=self.format_, __import__=self.import_,
-                     __build_class__=self.classes.build)
+                     hasattr=self.hasattr_, format=self.format_, __import__=self.import_, divmod=self.divmod,
+                     __build_class__=self.classes.build, **nesting.BUILTINS)
         return {"__builtins__": names, "__name__": "__main__", **hooks}
 
     def refuse(self, reason):
@@ -185,7 +198,33 @@ class Runtime:
         if isinstance(a, (str, bytes)):
             self.check_printf(a if isinstance(a, str) else a.decode("latin-1"))
             self.shown(b)
+        elif type(a) is int and type(b) is int:
+            self.check_division(a, b)
         return apply(a, b)
+
+    def floordiv(self, a, b, apply=operator.floordiv):
+        if type(a) is int and type(b) is int:
+            self.check_division(a, b)
+        return apply(a, b)
+
+    def divmod(self, a, b):
+        if type(a) is int and type(b) is int:
+            self.check_division(a, b)
+        return divmod(a, b)
+
+    def check_division(self, a, b):
+        """Dividing big ints costs about the product of their sizes."""
+        if a.bit_length() * b.bit_length() > self.max_int_bits ** 2:
+            self.budget.exceed(f"dividing a {a.bit_length():,}-bit integer by a {b.bit_length():,}-bit one is "
+                               "too much work")
+
+    def int_(self, function, *args, **kwargs):
+        """`int(...)` as the program wrote it: `int(text, base)` sized first (base 10 Python limits itself)."""
+        if function is int and (len(args) == 2 or "base" in kwargs) and isinstance(args[0], (str, bytes)):
+            base = operator.index(args[1] if len(args) == 2 else kwargs["base"]) or 16
+            if len(args[0]) * max(base - 1, 1).bit_length() > self.max_int_bits:
+                self.int_too_big()
+        return function(*args, **kwargs)
 
     def inplace(self, symbol, a, b):
         return self.checked[symbol](a, b, _INPLACE[symbol])
@@ -209,16 +248,29 @@ class Runtime:
             return self.classes.visible(value)
         if isinstance(value, ModuleType):
             self.refuse(f"modules are not available to programs ({name!r})")
-        if name in _ARRAY_ALLOCATORS:  # on the arrays that tensor.numpy() returns
-            numpy = sys.modules.get("numpy")
-            if numpy is not None and isinstance(getattr(value, "__self__", None), numpy.ndarray):
-                self.refuse(f"numpy's ndarray.{name}() is not available; use the tensor's methods")
+        if name == "numpy" and callable(value):  # tensor.numpy(): the array as the program may hold it
+            return arrays.returning_arrays(value)
+        kind = type(value)
+        if kind is _BUILTIN_METHOD and isinstance(value.__self__, _NUMPY_OWNERS):
+            return self.numpy_method(value.__self__, name, value)
+        if kind is np.ndarray:  # (a.base, a.T of a plain array): the program holds only sized ones
+            return arrays.as_array(value)
+        if kind is memoryview:
+            self.refuse(f"memoryviews are not available to programs ({name!r})")
         return value
+
+    def numpy_method(self, owner, name, method):
+        """A method of numpy's arrays and scalars: from an allow-list, sized (arrays.ndarray), results ours."""
+        if name not in arrays.ARRAY_ATTRIBUTES:
+            self.refuse(f"numpy's {type(owner).__name__}.{name}() is not available here")
+        if not isinstance(owner, (arrays.ndarray, np.flatiter)) and hasattr(np.ndarray, name):
+            method = getattr(arrays.as_array(np.asarray(owner)), name)  # a plain array's or a scalar's: sized
+        return arrays.returning_arrays(method)
 
     def settable(self, obj):
         if self.classes.owns(obj):
             return obj
-        if (isinstance(obj, (type, ModuleType, SafeModule)) or id(obj) in self.shared
+        if (isinstance(obj, (type, ModuleType, SafeModule)) or id(obj) in self.shared or id(obj) in self.run_shared
                 or origin(obj) not in self.origins or type(obj).__module__.startswith(_TRACE)):
             kind = "module" if isinstance(obj, (ModuleType, SafeModule)) else type(obj).__name__
             self.refuse(f"setting attributes of {kind} objects is not allowed")
@@ -299,16 +351,21 @@ class Runtime:
     def shown(self, obj):
         """Before a value is turned into text: refuses it if the text would be longer than a run may print,
         else charges its size (so that many f-strings of big values add up)."""
-        limit, count, stack = self.budget.limits.max_output_chars, 0, [obj]
+        limit, count, stack, path = self.budget.limits.max_output_chars, 0, [obj], set()
         while stack:
             item = stack.pop()
+            if item is _LEFT:
+                path.discard(stack.pop())
+                continue
             count += len(item) + 1 if isinstance(item, (str, bytes, *CONTAINERS)) else 1
             if count > limit:
                 self.budget.exceed(f"this value is too big to show (more than {limit:,} characters)")
-            if isinstance(item, dict):
-                stack.extend(item.items())
-            elif isinstance(item, CONTAINERS):
-                stack.extend(item)
+            if isinstance(item, CONTAINERS) and len(item):
+                if id(item) in path:  # a container inside itself: Python shows it as [...]
+                    continue
+                path.add(id(item))
+                stack += [id(item), _LEFT]
+                stack.extend(item.items() if isinstance(item, dict) else item)
         self.budget.charge_elements(count)
         return obj
 
@@ -349,14 +406,28 @@ class Runtime:
         return round(number) if ndigits is None else round(number, ndigits)
 
     def pow(self, base, exp, mod=None):
-        return self.power(base, exp) if mod is None else pow(base, exp, mod)
+        if mod is None:
+            return self.power(base, exp)
+        if type(base) is int and type(exp) is int and type(mod) is int:
+            bits, size = max(mod.bit_length(), 64), exp.bit_length() if exp > 0 else mod.bit_length()
+            if size * bits * bits > self.max_int_bits ** 2 * 2:
+                self.budget.exceed(f"pow() with a {exp.bit_length():,}-bit exponent and a {mod.bit_length():,}-bit "
+                                   "modulus is too much work")
+        return pow(base, exp, mod)
 
     def import_(self, name, globals=None, locals=None, fromlist=(), level=0):
         if name == "__future__" and not level:
             return _FUTURE
+        package = name.partition(".")[0]
+        if package in RUN_VIEWS and package not in self.views and not level:
+            made = RUN_VIEWS[package]()
+            self.views.update(made)
+            self.run_shared.update(id(v) for view in made.values() for v in (view, *vars(view).values()))
         view = self.views.get(name)
         top = self.views.get(name.partition(".")[0])
         if view is None or top is None or level:
+            if name in ENGINE_MODULES:
+                raise ImportError(f"No module named {name!r} (the explorer does not have it yet)")
             raise ImportError(f"No module named {name!r}")
         for item in fromlist or ():
             if item != "*" and item not in vars(view):

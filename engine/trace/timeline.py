@@ -1,8 +1,11 @@
 """The Timeline: a traced program as plain JSON-serialisable events, and state_at to step through it."""
 import json
+import re
 from dataclasses import dataclass, field
 
 from .states import Index
+
+_SURROGATES = re.compile("[\\ud800-\\udfff]")
 
 
 @dataclass
@@ -16,8 +19,11 @@ class Timeline:
     _index: Index | None = field(default=None, init=False, repr=False, compare=False)
 
     def to_json(self):
-        return json.dumps({"source": self.source, "output": self.output, "events": self.events},
+        """The timeline as JSON text that always encodes as UTF-8: a lone surrogate a program printed or put in
+        a name (`print(chr(0xdc80))`) becomes U+FFFD."""
+        text = json.dumps({"source": self.source, "output": self.output, "events": self.events},
                           ensure_ascii=False, separators=(",", ":"))
+        return text if text.isascii() else _SURROGATES.sub("\ufffd", text)
 
     @classmethod
     def from_json(cls, text):

@@ -42,3 +42,20 @@ def test_failed_rerun_keeps_the_last_good_graph():
     assert explorer.store.graph is graph
     assert "SyntaxError" in explorer.console.box.text
     assert explorer.program.editor.annotations and explorer.program.editor.annotations[0]["type"] == "error"
+
+
+def test_a_program_the_wall_stops_shows_why_at_its_line_and_the_next_one_runs(monkeypatch):
+    import functools
+
+    from app import timeline
+    from engine.trace.isolated import run_isolated
+
+    monkeypatch.setattr(timeline, "run_isolated", functools.partial(run_isolated, seconds=1.0))
+    explorer = Explorer({"example": "accumulate"})
+    graph = explorer.store.graph
+    explorer.store.load("a = [0]\nfor i in range(40):\n    a = [a, a]\ns = str(a)\n")
+    assert explorer.store.graph is graph
+    assert "line 4: BudgetExceeded: the program ran longer than 1 s and was stopped" in explorer.console.box.text
+    assert explorer.program.editor.annotations[0]["row"] == 3
+    explorer.store.load("import torch\nx = torch.tensor(2.0)\nprint(x * 3)\n")
+    assert "tensor(6.)" in explorer.console.box.text and explorer.store.run_error is None

@@ -61,8 +61,6 @@ ENGINE_GAPS: dict[str, str] = {
 
 # What the explorer's runner (engine.trace.run) refuses before running: the guard's allow-list.
 GUARD_REFUSES: dict[str, str] = {
-    "d2l_linear_regression_concise": "guard: import numpy",
-    "d2l_linear_regression_scratch": "guard: import random",
     "d2l_softmax_regression_scratch": "guard: classes",
     "docs_data_random_split": "guard: import torch.utils.data",
     "docs_extending_nn_module": "guard: classes",
@@ -72,18 +70,14 @@ GUARD_REFUSES: dict[str, str] = {
     "docs_module_apply_and_modules": "guard: decorators",
     "docs_optim_lr_scheduler_chaining": "guard: import torch.optim.lr_scheduler",
     "docs_optim_per_parameter": "guard: classes",
-    "karpathy_makemore_backprop_ninja": "guard: import random",
-    "karpathy_makemore_mlp": "guard: import random",
     "tutorial_blitz_neural_networks": "guard: classes",
     "tutorial_buildmodel": "guard: str.format",
     "tutorial_custom_function_double_backward": "guard: classes",
-    "tutorial_dynamic_net": "guard: import random",
     "tutorial_nn_dataloader": "guard: classes",
     "tutorial_nn_module_refactor": "guard: classes",
     "tutorial_optimization": "guard: import torch.utils.data",
     "tutorial_polynomial_custom_function": "guard: classes",
     "tutorial_saved_tensors_hooks": "guard: attributes starting with '_' (grad_fn._saved_self)",
-    "tutorial_tensorqs": "guard: import numpy",
     "tutorial_two_layer_net_custom_function": "guard: classes",
     "tutorial_visualizing_gradients": "guard: classes",
     "tutorial_what_is_state_dict": "guard: classes",

@@ -27,14 +27,48 @@ def test_a_c_level_runaway_is_killed_at_the_time_limit():
 
 
 def test_memory_is_capped():
-    program = "import torch\na = torch.ones(30000).numpy()\nb = a[:, None] * a[None, :]\n"  # 3.6 GB at once
-    timeline = run_isolated(program, memory_mb=200, seconds=20)
+    program = "rows = []\nfor i in range(40):\n    rows.append([i] * 10 ** 6)\n"  # 320 MB, 1,000,000 at a time
+    timeline = run_isolated(program, memory_mb=200, seconds=20, max_memory_mb=None, max_total_elements=10**9)
     error = timeline.events[-1]
-    assert error["kind"] == "error"
-    assert "memory" in error["message"] or "too big" in error["message"] or "MemoryError" in error["type"]
+    assert (error["kind"], error["type"], error["line"]) == ("error", "MemoryError", 3)
+    assert error["message"].startswith("the program needed more memory than its limit of 200 MB")
 
 
 def test_errors_come_back_as_events():
     timeline = run_isolated("import torch\ntorch.ones(3).backward()\n")
     assert timeline.events[-1]["kind"] == "error"
     assert timeline.events[-1]["line"] == 2
+
+
+def test_the_time_limit_names_the_line_the_program_was_at():
+    timeline = run_isolated("x = 1\na = [0]\nfor i in range(40):\n    a = [a, a]\ns = str(a)\n", seconds=1.0)
+    assert timeline.error == {"kind": "error", "line": 5, "type": "BudgetExceeded",
+                              "message": "the program ran longer than 1 s and was stopped"}
+
+
+def test_a_crash_is_reported_at_its_line_and_the_next_program_runs():
+    crash = "t = ()\nfor i in range(300000):\n    t = tuple([t])\nd = {t: 1}\n"
+    timeline = run_isolated(crash, max_seconds=10)
+    assert (timeline.error["type"], timeline.error["line"]) == ("Crash", 4)
+    assert "crashed Python (SIGSEGV" in timeline.error["message"]
+    assert run_isolated(PROGRAM).to_json() == run(PROGRAM).to_json()
+
+
+def test_output_over_the_cap_keeps_the_events_that_fit():
+    source = "import torch\nx = torch.rand(8, 8)\nfor i in range(2000):\n    x = x * 1.0001\nprint('done')\n"
+    full = run(source)
+    assert full.error is None and len(full.to_json().encode()) > 2**20
+    timeline = run_isolated(source, output_mb=1)
+    error = timeline.error
+    assert (error["type"], error["line"]) == ("OutputLimit", 4)
+    assert error["message"].startswith("the program's timeline is bigger than the limit of 1 MB")
+    assert timeline.events[:-1] == full.events[:len(timeline.events) - 1]
+    assert len(timeline.to_json().encode()) <= 2**20
+
+
+def test_the_parent_reads_no_more_than_the_cap(monkeypatch):
+    import engine.trace.isolated as isolated
+
+    monkeypatch.setattr(isolated, "_fitted", lambda timeline, cap: b"x" * (cap + 2**20))  # a child gone wrong
+    timeline = run_isolated(PROGRAM, output_mb=1)
+    assert timeline.error["message"] == "the program's timeline is bigger than the limit of 1 MB and was not sent"

@@ -1,0 +1,242 @@
+"""`import numpy as np` in a program: a small, sized view of numpy, made for each run.
+
+What it holds: array creation from data and shapes, the math ufuncs, reductions and the shape functions
+learners use next to PyTorch, random numbers from the run's own RandomState (seeded 0 at the start of every
+run, so a program's numbers are the same every time and nothing of a run persists), dtypes (as dtype objects)
+and constants. Every function sizes its result before numpy makes it and hands out arrays.ndarray; none reads
+or writes files, takes object dtypes or reaches numpy's modules (no lib, ctypes, memmap, load, save, fromfile).
+`np.empty` gives zeros: uninitialised memory could show what the process held before.
+"""
+from __future__ import annotations
+
+import math
+import operator
+
+import numpy as np
+
+from .arrays import as_array, broadcast_numel, charge, check_work, matmul_numel, no_object, operand, plain
+from .classes import ClassName
+from .module_views import SafeModule
+
+UFUNCS = """add subtract multiply divide true_divide floor_divide power float_power mod remainder fmod negative
+    positive absolute fabs sign exp exp2 expm1 log log2 log10 log1p sqrt cbrt square reciprocal sin cos tan
+    arcsin arccos arctan arctan2 sinh cosh tanh arcsinh arccosh arctanh hypot maximum minimum fmax fmin floor
+    ceil trunc rint isnan isinf isfinite equal not_equal less less_equal greater greater_equal logical_and
+    logical_or logical_not logical_xor matmul deg2rad rad2deg degrees radians signbit copysign""".split()
+# Functions whose result is no bigger than their inputs (sized already, lists by `plain`).
+NO_BIGGER = """sum mean std var min max amin amax prod argmax argmin cumsum cumprod all any sort argsort unique
+    reshape transpose squeeze ravel flip count_nonzero nonzero median round around concatenate stack vstack
+    hstack array_equal expand_dims trace diagonal array asarray copy ascontiguousarray abs shape ndim size
+    average ptp""".split()
+# Functions that broadcast their array arguments together.
+BROADCAST = "where clip isclose allclose".split()
+DTYPES = "float16 float32 float64 int8 int16 int32 int64 uint8 bool_ bool".split()
+CONSTANTS = {"pi": np.pi, "e": np.e, "inf": np.inf, "nan": np.nan, "newaxis": None, "euler_gamma": np.euler_gamma}
+ABSTRACT = {"ndarray": np.ndarray, "generic": np.generic, "number": np.number, "integer": np.integer,
+            "floating": np.floating}
+
+
+def _numel(shape):
+    return math.prod(shape) if isinstance(shape, (tuple, list)) else operator.index(shape)
+
+
+def _shape_arg(args, kwargs, position=0, name="shape"):
+    shape = args[position] if len(args) > position else kwargs.get(name)
+    return 1 if shape is None else _numel(shape)
+
+
+def _arange(*args, **kwargs):
+    start, stop, step = 0, None, 1
+    values = list(args) + [kwargs[k] for k in ("start", "stop", "step") if k in kwargs]
+    if len(values) == 1:
+        stop = values[0]
+    elif len(values) >= 2:
+        start, stop, *rest = values[:3]
+        step = rest[0] if rest else 1
+    return max(0, math.ceil((stop - start) / step))
+
+
+def _eye(N, M=None, *_, **__):  # noqa: N803 - numpy's argument names
+    return operator.index(N) * operator.index(N if M is None else M)
+
+
+def _diag(v, k=0, **_):
+    return (np.shape(v)[0] + abs(k)) ** 2 if np.ndim(v) == 1 else min(np.shape(v) or (1,))
+
+
+def _tile(a, reps, **_):
+    reps = (reps,) if np.ndim(reps) == 0 else tuple(reps)
+    return np.size(a) * math.prod(operator.index(r) for r in reps)
+
+
+def _outer(a, b, **_):
+    return np.size(a) * np.size(b)
+
+
+def _dot(a, b, *_, **__):
+    if np.ndim(a) and np.ndim(b):
+        numel, work = matmul_numel(a, b)
+        check_work(work, np.result_type(a, b))
+        return numel if np.ndim(a) <= 2 and np.ndim(b) <= 2 else np.size(a) * np.size(b)
+    return max(np.size(a), np.size(b))
+
+
+SIZES = {
+    **{name: (lambda *args, **kwargs: _shape_arg(args, kwargs)) for name in ("zeros", "ones", "empty", "full")},
+    "zeros_like": lambda a, *_, **k: _shape_arg((k.get("shape", np.shape(a)),), {}),
+    "ones_like": lambda a, *_, **k: _shape_arg((k.get("shape", np.shape(a)),), {}),
+    "empty_like": lambda a, *_, **k: _shape_arg((k.get("shape", np.shape(a)),), {}),
+    "full_like": lambda a, *_, **k: _shape_arg((k.get("shape", np.shape(a)),), {}),
+    "arange": _arange,
+    "linspace": lambda start, stop, num=50, *_, **__: operator.index(num),
+    "eye": lambda *args, **kwargs: _eye(*args, **kwargs),
+    "identity": lambda n, *_, **__: operator.index(n) ** 2,
+    "diag": _diag, "tile": _tile, "outer": _outer, "dot": _dot,
+    "repeat": lambda a, repeats, axis=None: np.size(a) * int(np.max(repeats)) if np.size(repeats) else 0,
+    **{name: (lambda *args, **kwargs: broadcast_numel([a for a in args if np.ndim(a)])) for name in BROADCAST},
+    **{name: (lambda *args, **kwargs: 0) for name in NO_BIGGER},
+}
+_SAME = {"empty": np.zeros, "empty_like": np.zeros_like}  # never uninitialised memory
+
+
+def _function(name, fn, size):
+    def function(*args, **kwargs):
+        args = tuple(plain(a) for a in args)
+        kwargs = {key: plain(value) for key, value in kwargs.items()}
+        charge(size(*args, **kwargs))
+        return as_array(fn(*args, **kwargs))
+
+    function.__name__ = function.__qualname__ = name
+    return function
+
+
+def _ufunc(ufunc):
+    def function(*args, **kwargs):
+        inputs, out = args[:ufunc.nin], args[ufunc.nin:] or kwargs.pop("out", None)
+        inputs = tuple(operand(x) for x in inputs)
+        if out is not None:
+            kwargs["out"] = tuple(operand(x) for x in (out if isinstance(out, tuple) else (out,)))
+        for key in ("dtype", "signature"):
+            no_object(kwargs.get(key))
+        if ufunc is np.matmul and len(inputs) == 2:
+            numel, work = matmul_numel(*inputs)
+            charge(numel)
+            check_work(work, np.result_type(*inputs))
+        else:
+            charge(broadcast_numel(inputs))
+        return as_array(ufunc(*inputs, **kwargs))
+
+    function.__name__ = function.__qualname__ = ufunc.__name__
+    return function
+
+
+def _size_numel(size):
+    return 1 if size is None else _numel(size)
+
+
+def _random_functions(state):
+    """The random functions of numpy.random, drawing from `state` (the run's own), each sized first."""
+    def sized(name, position, fn=None):
+        fn = fn or getattr(state, name)
+
+        def function(*args, **kwargs):
+            args = tuple(plain(a) for a in args)
+            kwargs = {key: plain(value) for key, value in kwargs.items()}
+            size = args[position] if position is not None and len(args) > position else kwargs.get("size")
+            params = [a for a in (*args[:position], *kwargs.values()) if np.ndim(a)] if position else []
+            charge(max(_size_numel(size), broadcast_numel(params) if params else 1))
+            return as_array(fn(*args, **kwargs))
+
+        function.__name__ = function.__qualname__ = name
+        return function
+
+    def dims(name):
+        fn = getattr(state, name)
+
+        def function(*dims):
+            charge(math.prod(operator.index(d) for d in dims))
+            return as_array(fn(*dims))
+
+        function.__name__ = function.__qualname__ = name
+        return function
+
+    def permutation(x):
+        charge(operator.index(x) if isinstance(x, (int, np.integer)) else np.size(plain(x)))
+        return as_array(state.permutation(plain(x)))
+
+    def shuffle(x):
+        state.shuffle(plain(x))
+
+    def seed(seed=None):
+        state.seed(0 if seed is None else seed)
+
+    found = {"rand": dims("rand"), "randn": dims("randn"), "permutation": permutation, "shuffle": shuffle,
+             "seed": seed}
+    for name, position in (("random", 0), ("random_sample", 0), ("standard_normal", 0), ("randint", 2),
+                           ("uniform", 2), ("normal", 2), ("choice", 1), ("binomial", 2), ("poisson", 1),
+                           ("exponential", 1)):
+        found[name] = sized(name, position)
+    return found
+
+
+class Generator:
+    """What `np.random.default_rng(seed)` gives a program: a numpy Generator's common methods, sized."""
+
+    __slots__ = ("_methods",)
+
+    def __init__(self, seed):
+        rng = np.random.default_rng(seed)
+        object.__setattr__(self, "_methods", _generator_methods(rng))
+
+    def __getattr__(self, name):
+        try:
+            return self._methods[name]
+        except KeyError:
+            raise AttributeError(f"'Generator' object has no attribute {name!r}") from None
+
+    def __repr__(self):
+        return "Generator(PCG64)"
+
+
+def _generator_methods(rng):
+    def sized(name, position):
+        fn = getattr(rng, name)
+
+        def method(*args, **kwargs):
+            args = tuple(plain(a) for a in args)
+            kwargs = {key: plain(value) for key, value in kwargs.items()}
+            size = args[position] if len(args) > position else kwargs.get("size")
+            params = [a for a in (*args[:position], *kwargs.values()) if np.ndim(a)]
+            charge(max(_size_numel(size), broadcast_numel(params) if params else 1))
+            return as_array(fn(*args, **kwargs))
+
+        method.__name__ = method.__qualname__ = name
+        return method
+
+    def permutation(x):
+        charge(operator.index(x) if isinstance(x, (int, np.integer)) else np.size(plain(x)))
+        return as_array(rng.permutation(plain(x)))
+
+    def shuffle(x):
+        rng.shuffle(plain(x))
+
+    found = {"permutation": permutation, "shuffle": shuffle}
+    for name, position in (("random", 0), ("standard_normal", 0), ("integers", 2), ("uniform", 2),
+                           ("normal", 2), ("choice", 1), ("binomial", 2), ("poisson", 1), ("exponential", 1)):
+        found[name] = sized(name, position)
+    return found
+
+
+def numpy_views() -> dict[str, SafeModule]:
+    """{"numpy": ..., "numpy.random": ...} for one run."""
+    state = np.random.RandomState(0)
+    random = _random_functions(state)
+    random["default_rng"] = lambda seed=None: Generator(state.randint(2**32, dtype=np.int64) if seed is None
+                                                        else plain(seed))
+    random_view = SafeModule("numpy.random", random)
+    attrs = {name: _function(name, _SAME.get(name, getattr(np, name)), size) for name, size in SIZES.items()}
+    attrs.update({name: _ufunc(getattr(np, name)) for name in UFUNCS})
+    attrs.update({name: np.dtype(name.rstrip("_")) for name in DTYPES})
+    attrs.update({name: ClassName(cls) for name, cls in ABSTRACT.items()})
+    attrs.update(CONSTANTS, random=random_view, dtype=lambda spec: no_object(np.dtype(plain(spec))))
+    return {"numpy": SafeModule("numpy", attrs), "numpy.random": random_view}

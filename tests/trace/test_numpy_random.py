@@ -1,0 +1,122 @@
+"""`import random` and `import numpy as np` in a program: the same output as plain Python with the real
+modules (seeded alike), numbers that are the same every run and never reach the next run, numpy arrays from
+tensors that share their memory, and imports of torch modules the engine does not have yet refused with
+ImportError. What they refuse and size is in the runaway corpus (runaways.py)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from engine.trace import run as trace
+from engine.trace.numpy_view import numpy_views
+from tests.trace.guard_fakes import FAKE, run, run_plain
+
+NUMPY = """
+import numpy as np
+a = np.array([[1.0, 2.5], [3.0, -4.0]])
+b = np.arange(4).reshape(2, 2)
+print(a, repr(a), a.dtype, a.shape, a.ndim, a.size, len(a), a.T)
+print(a + b, a * 2, a @ b, a.dot(b), np.dot(a, b), -a, abs(a), a ** 2, a / 3, a // 2, a % 2)
+print(a.sum(), a.sum(axis=0), a.mean(), np.mean(a, axis=1), a.max(), a.argmin(), a.std(), np.var(a))
+print(np.exp(a), np.log(np.abs(a)), np.sqrt(np.abs(a)), np.tanh(a), np.maximum(a, 0), np.sign(a))
+print(a[0], a[0, 1], a[:, 1], a[[0, 1], [1, 0]], a[a > 0], a[..., None].shape, a.reshape(-1), a.ravel())
+print(np.where(a > 0, a, 0), np.clip(a, -1, 1), np.concatenate([a, b]), np.stack([a, b]).shape)
+print(np.zeros((2, 3)), np.ones(3, dtype=np.int64), np.full((2,), 7.0), np.eye(2), np.linspace(0, 1, 5))
+print(np.zeros_like(a), np.ones_like(b), np.arange(0, 1, 0.25), np.empty(2).shape, np.identity(2))
+print(np.sort(np.array([3, 1, 2])), np.argsort([3, 1, 2]), np.unique([1, 1, 2]), np.outer([1, 2], [3, 4]))
+print(a.astype(np.float32), a.astype("int64"), np.array([1, 2], dtype=np.float32) / 3, np.pi)
+print(isinstance(a, np.ndarray), type(a).__name__, a.tolist(), float(a[0, 0]), int(b[1, 1]), a.copy())
+print(np.allclose(a, a + 1e-9), np.isnan(np.array([1.0, np.nan])), np.sum([1, 2, 3]), np.cumsum([1, 2, 3]))
+m = np.array([1.0, 2.0, 3.0])
+m[0] = 10
+m[[1, 2]] = 0.5
+m += 1
+np.add(m, 1, out=m)
+print(m, [float(x) for x in m], f"{m[0]:.3f}", np.round(m / 3, 2), np.tile([1, 2], 2), np.repeat([1, 2], 2))
+"""
+
+NUMPY_RANDOM = """
+import numpy as np
+np.random.seed(3)
+print(np.random.rand(2, 3), np.random.randn(2), np.random.randint(0, 10, size=5), np.random.random(2))
+print(np.random.choice([1, 2, 3], 4), np.random.permutation(5), np.random.normal(0, 1, (2,)))
+print(np.random.uniform(1, 2, size=3), np.random.standard_normal(2))
+items = [1, 2, 3, 4]
+np.random.shuffle(items)
+print(items)
+rng = np.random.default_rng(7)
+print(rng.normal(size=3), rng.integers(0, 10, 4), rng.random(2), rng.permutation(4), rng.choice(5, 2))
+"""
+
+PYTHON_RANDOM = """
+import random
+random.seed(42)
+print(random.random(), random.randint(1, 6), random.choice('abc'), random.uniform(1, 2), random.gauss(0, 1))
+items = list(range(10))
+random.shuffle(items)
+print(items, random.sample(range(10), 3), random.choices('xyz', k=4), random.randrange(0, 100, 5))
+print(random.getrandbits(70), random.expovariate(2), random.normalvariate(1, 2), random.triangular())
+"""
+
+
+@pytest.mark.parametrize("source", [NUMPY, NUMPY_RANDOM, PYTHON_RANDOM], ids=["numpy", "numpy_random", "random"])
+def test_the_same_output_as_plain_python(source):
+    assert run(source, modules=FAKE) == run_plain(source, {**FAKE, "numpy": np, "random": random})
+
+
+def test_numbers_are_the_same_every_run_and_seeded_zero():
+    source = "import random\nimport numpy as np\nprint(random.random(), np.random.rand())\n"
+    first, second = trace(source), trace(source)
+    assert first.output == second.output
+    expected = f"{random.Random(0).random()} {np.random.RandomState(0).rand()}\n"
+    assert first.output == expected
+
+
+def test_a_seed_does_not_reach_the_next_run():
+    seeded = trace("import random\nimport numpy as np\nrandom.seed(5)\nnp.random.seed(5)\n")
+    assert seeded.error is None
+    after = trace("import random\nimport numpy as np\nprint(random.random(), np.random.rand())\n")
+    assert after.output == f"{random.Random(0).random()} {np.random.RandomState(0).rand()}\n"
+
+
+def test_arrays_and_tensors_share_memory_both_ways():
+    source = ("import torch\nimport numpy as np\nt = torch.ones(3)\nn = t.numpy()\nt.add_(1)\nprint(n)\n"
+              "a = np.ones(2)\nu = torch.from_numpy(a)\nnp.add(a, 1, out=a)\nprint(u, type(n).__name__)\n")
+    timeline = trace(source)
+    assert timeline.error is None
+    assert timeline.output == "[2. 2. 2.]\ntensor([2., 2.], dtype=torch.float64) ndarray\n"
+
+
+def test_numpy_holds_only_what_the_view_lists():
+    names = set(vars(numpy_views()["numpy"]))
+    assert not names & {"lib", "load", "save", "fromfile", "frombuffer", "memmap", "ctypeslib", "loadtxt", "object_",
+                        "vectorize", "frompyfunc", "einsum", "set_printoptions", "seterr"}
+    assert {"array", "zeros", "empty", "exp", "sum", "random", "float32", "ndarray", "pi"} <= names
+    modules = {type(v).__module__.partition(".")[0] for v in vars(numpy_views()["numpy"]).values()}
+    assert modules <= {"numpy", "engine", "builtins"}
+
+
+@pytest.mark.parametrize("module", ["torch.utils.data", "torch.optim.lr_scheduler", "torch.autograd.functional",
+                                    "torch.autograd.graph", "torch.autograd.function"])
+def test_torch_modules_the_engine_lacks_are_an_import_error(module):
+    from engine.trace.guard import default_modules
+
+    if module in default_modules():
+        pytest.skip(f"the engine has {module} now")
+    timeline = trace(f"try:\n    import {module}\nexcept ImportError as e:\n    print(e)\n")
+    assert timeline.output == f"No module named {module!r} (the explorer does not have it yet)\n"
+
+
+def test_empty_gives_zeros_not_what_memory_held():
+    assert trace("import numpy as np\nprint(np.empty(3), np.empty_like(np.ones(2)))\n").output == "[0. 0. 0.] [0. 0.]\n"
+
+
+def test_numpy_dtypes_are_dtype_objects():
+    """np.float32 and the like are numpy's dtypes, not its scalar classes: they work as dtype= and in astype,
+    but cannot be called (np.float32([...]) would make an array unsized)."""
+    timeline = trace("import numpy as np\nprint(np.float32, np.zeros(2, dtype=np.int64).dtype)\nnp.float32([1.0])\n")
+    assert timeline.output == "float32 int64\n"
+    assert timeline.error["type"] == "TypeError"
