@@ -7,7 +7,7 @@ The torch.* functions that are an op's spelling come from the op table (engine/m
 """
 import numpy as _np
 
-from . import autograd, dtypes, indexing, logic, methods, nn, optim, random  # noqa: F401
+from . import autograd, dtypes, indexing, logic, methods, nn, optim, random, utils  # noqa: F401
 from .dtypes import bool, double, dtype, float, float32, float64, int64, long, uint8  # noqa: A004, F401
 from .factories import (  # noqa: F401
     arange,

@@ -35,7 +35,10 @@ ENGINE_MODULES = {
     "torch.nn.functional": "engine.nn.functional",
     "torch.nn.init": "engine.nn.init",
     "torch.optim": "engine.optim",
+    "torch.optim.lr_scheduler": "engine.optim.lr_scheduler",
     "torch.autograd": "engine.autograd",
+    "torch.utils": "engine.utils",
+    "torch.utils.data": "engine.utils.data",
 }
 ALLOWED_IMPORTS = frozenset([*ENGINE_MODULES, "math"])
 # `from __future__ import print_function` (older tutorials start so): directives to the compiler, no module.
