@@ -2,7 +2,7 @@
 
 Layers import one way, bottom up (tests/engine/test_layers.py keeps it so):
 dtypes, messages, observe, grad_mode, printing, kernels, generator → ops → graph, backward →
-tensor, dispatch, methods, logic → factories, functions, indexing, nn, optim → autograd → trace.
+tensor, dispatch, methods, logic → factories, functions, indexing, random, nn, optim, utils → autograd → trace.
 The torch.* functions that are an op's spelling come from the op table (engine/methods.py).
 """
 import numpy as _np

@@ -125,6 +125,10 @@ class LRScheduler:
         self._last_lr = _param_groups_val_list(self.optimizer, "lr")
 
 
+class _LRScheduler(LRScheduler):
+    """The base's old name, still in torch."""
+
+
 def _track_step_called(opt):
     """Wraps the optimizer's step (once) so that it notes it was called: a scheduler stepped before its optimizer
     warns."""

@@ -11,6 +11,7 @@ from .lr_base import (
     EPOCH_DEPRECATION_WARNING,
     LRScheduler,
     ReduceLROnPlateau,
+    _LRScheduler,  # noqa: F401 - torch's old name of LRScheduler
     _param_groups_val_list,
     _update_param_group_val,
     _warn_get_lr_called_within_step,

@@ -261,6 +261,3 @@ class Optimizer:
 
         param_groups = [update_group(g, ng) for g, ng in zip(groups, saved_groups)]
         self.__setstate__({"state": state, "param_groups": param_groups})
-
-    def _params_with_grad(self, group):
-        return [p for p in group["params"] if p.grad is not None]
