@@ -2,12 +2,12 @@
 
 Layers import one way, bottom up (tests/engine/test_layers.py keeps it so):
 dtypes, messages, observe, grad_mode, printing, kernels, generator → ops → graph, backward →
-tensor, dispatch, methods, logic → factories, functions, indexing, nn, optim → autograd → trace.
+tensor, dispatch, methods, logic → factories, functions, indexing, random, nn, optim, utils → autograd → trace.
 The torch.* functions that are an op's spelling come from the op table (engine/methods.py).
 """
 import numpy as _np
 
-from . import autograd, dtypes, indexing, logic, methods, nn, optim, random  # noqa: F401
+from . import autograd, dtypes, indexing, logic, methods, nn, optim, random, utils  # noqa: F401
 from .dtypes import bool, double, dtype, float, float32, float64, int64, long, uint8  # noqa: A004, F401
 from .factories import (  # noqa: F401
     arange,

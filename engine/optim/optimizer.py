@@ -1,0 +1,263 @@
+"""torch.optim.Optimizer: param groups, per-parameter state, zero_grad, state_dict / load_state_dict,
+add_param_group and the printed form, as torch/optim/optimizer.py (2.13) has them.
+
+The algorithms (sgd.py, adam.py, rmsprop.py, adagrad.py) run torch's single-tensor ("for-loop") code, the one
+torch 2.13 takes on the CPU when foreach and fused are left unset. Their step goes through `_one_step`.
+"""
+import functools
+import warnings
+from collections import defaultdict
+from copy import deepcopy
+from itertools import chain
+
+from .. import observe
+from ..grad_mode import enable_grad, no_grad
+from ..ops import OPS
+from ..tensor import Tensor
+
+
+class _RequiredParameter:
+    """A default that a param group must give (torch.optim.optimizer.required)."""
+
+    def __repr__(self):
+        return "<required parameter>"
+
+
+required = _RequiredParameter()
+
+# What torch's capturable optimizers accept (optimizer._get_capturable_supported_devices()); the engine's
+# tensors are all on the CPU, so capturable=True fails at the first step, as it does in torch on the CPU.
+CAPTURABLE_DEVICES = ["cuda", "xpu", "hpu", "privateuseone", "xla"]
+
+
+def _one_step(step):
+    """An optimizer step is one in-place update per parameter for a watcher, not its arithmetic.
+
+    `step(self)` returns the parameters it updated; it runs without grad and unheard (observe.muted), and then
+    each updated parameter is reported as one in-place op (`on_inplace(p, OPS["sub"], (p,), {})`). A closure
+    (`optimizer.step(closure)`: forward and backward again) runs first, with grad enabled and heard like any of
+    the program's code, and its result is what step returns."""
+
+    @functools.wraps(step)
+    def wrapper(self, closure=None):
+        loss = None
+        if closure is not None:
+            with enable_grad():
+                loss = closure()
+        with no_grad(), observe.muted():
+            updated = step(self)
+        if observe._observers:
+            for p in updated:
+                observe.emit("on_inplace", p, OPS["sub"], (p,), {})
+        return loss
+
+    return wrapper
+
+
+def typename(obj):
+    """torch.typename: a tensor's type() ('torch.FloatTensor'), else module.qualname ('int' for builtins)."""
+    if isinstance(obj, Tensor):
+        return obj.type()
+    module = getattr(obj, "__module__", "") or ""
+    if hasattr(obj, "__qualname__"):
+        qualname = obj.__qualname__
+    elif hasattr(obj, "__name__"):
+        qualname = obj.__name__
+    else:
+        module = obj.__class__.__module__ or ""
+        qualname = obj.__class__.__qualname__
+    return qualname if module in ("", "builtins") else f"{module}.{qualname}"
+
+
+def check_number(name, value):
+    """The engine's optimizers take hyperparameters as numbers (torch also takes a one-element Tensor lr)."""
+    if isinstance(value, Tensor):
+        raise NotImplementedError(f"{name} as a Tensor: the engine's optimizers take a number")
+
+
+def check_implementation(defaults):
+    """foreach=True computes what the for-loop computes (torch's foreach ops on the CPU round the same way), so
+    the for-loop runs; fused and differentiable steps are torch's other code paths, which the engine lacks."""
+    if defaults.get("fused"):
+        if defaults.get("differentiable"):
+            raise RuntimeError("`fused` does not support `differentiable`")
+        if defaults.get("foreach"):
+            raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
+        raise NotImplementedError("fused=True: the engine has torch's for-loop optimizers only (leave fused unset "
+                                  "or False); torch's fused CPU kernels round differently")
+    if defaults.get("differentiable"):
+        raise NotImplementedError("differentiable=True: the engine's optimizer steps are not differentiable")
+
+
+def check_capturable(group):
+    if group.get("capturable"):
+        raise AssertionError("If capturable=True, params and state_steps must be on supported devices: "
+                             f"{CAPTURABLE_DEVICES}.")
+
+
+class Optimizer:
+    """Base class for all optimizers (torch.optim.Optimizer)."""
+
+    def __init__(self, params, defaults):
+        self.defaults = defaults
+        if isinstance(params, Tensor):
+            raise TypeError("params argument given to the optimizer should be an iterable of Tensors or dicts, "
+                            "but got " + typename(params))
+        self.state = defaultdict(dict)
+        self.param_groups = []
+        param_groups = list(params)
+        if len(param_groups) == 0:
+            raise ValueError("optimizer got an empty parameter list")
+        if not isinstance(param_groups[0], dict):
+            param_groups = [{"params": param_groups}]
+        for param_group in param_groups:
+            self.add_param_group(param_group)
+
+    def __getstate__(self):
+        return {"defaults": self.defaults, "state": self.state, "param_groups": self.param_groups}
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self.defaults.setdefault("differentiable", False)
+
+    def __repr__(self):
+        format_string = self.__class__.__name__ + " ("
+        for i, group in enumerate(self.param_groups):
+            format_string += "\n"
+            format_string += f"Parameter Group {i}\n"
+            for key in sorted(group.keys()):
+                if key != "params":
+                    format_string += f"    {key}: {group[key]}\n"
+        format_string += ")"
+        return format_string
+
+    def step(self, closure=None):
+        raise NotImplementedError
+
+    def zero_grad(self, set_to_none=True):
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p.grad is not None:
+                    if set_to_none:
+                        p.grad = None
+                    else:
+                        if p.grad.grad_fn is not None:
+                            p.grad.detach_()
+                        else:
+                            p.grad.requires_grad_(False)
+                        p.grad.zero_()
+
+    def add_param_group(self, param_group):
+        if not isinstance(param_group, dict):
+            raise TypeError(f"param_group must be a dict, but got {type(param_group)}")
+        params = param_group["params"]
+        if isinstance(params, Tensor):
+            param_group["params"] = [params]
+        elif isinstance(params, set):
+            raise TypeError("optimizer parameters need to be organized in ordered collections, but the ordering "
+                            "of tensors in sets will change between runs. Please use a list instead.")
+        else:
+            param_group["params"] = list(params)
+
+        tensors, names = [], []
+        for param in param_group["params"]:
+            if isinstance(param, tuple):  # from named_parameters()
+                names.append(param[0])
+                tensors.append(param[1])
+            else:
+                tensors.append(param)
+        param_group["params"] = tensors
+        if names:
+            if len(names) != len(tensors):
+                raise ValueError("all optimizer params should be with/without names. Some param names are missing")
+            param_group["param_names"] = names
+
+        for param in param_group["params"]:
+            if not isinstance(param, Tensor):
+                raise TypeError("optimizer can only optimize Tensors, but one of the params is " + typename(param))
+            if not self.defaults.get("differentiable", None) and not (param.is_leaf or param.retains_grad):
+                raise ValueError("can't optimize a non-leaf Tensor")
+
+        for name, default in self.defaults.items():
+            if default is required and name not in param_group:
+                raise ValueError(f"parameter group didn't specify a value of required optimization parameter {name}")
+            param_group.setdefault(name, default)
+
+        params = param_group["params"]
+        if len(params) != len(set(params)):
+            warnings.warn("optimizer contains a parameter group with duplicate parameters; in future, this will "
+                          "cause an error; see github.com/pytorch/pytorch/issues/40967 for more information",
+                          stacklevel=3)
+
+        param_set = set()
+        for group in self.param_groups:
+            param_set.update(set(group["params"]))
+            if ("param_names" in param_group) != ("param_names" in group):
+                current = "with names" if "param_names" in param_group else "without names"
+                raise ValueError("all optimizer param groups should be with/without names. "
+                                 f"cannot add param group {current} to the optimizer")
+        if not param_set.isdisjoint(set(param_group["params"])):
+            raise ValueError("some parameters appear in more than one parameter group")
+        self.param_groups.append(param_group)
+
+    # --- saving and loading ----------------------------------------------------------------------------
+    def state_dict(self):
+        """{'state': {index: the parameter's state}, 'param_groups': [the groups, 'params' as indices]}: the state's
+        tensors are the optimizer's own (not copies), as in torch."""
+        param_mappings = {}
+        start_index = 0
+
+        def pack_group(group):
+            nonlocal start_index
+            packed = {k: v for k, v in group.items() if k != "params"}
+            param_mappings.update({id(p): i for i, p in enumerate(group["params"], start_index)
+                                   if id(p) not in param_mappings})
+            packed["params"] = [param_mappings[id(p)] for p in group["params"]]
+            start_index += len(packed["params"])
+            return packed
+
+        param_groups = [pack_group(g) for g in self.param_groups]
+        packed_state = {(param_mappings[id(k)] if isinstance(k, Tensor) else k): v for k, v in self.state.items()}
+        return {"state": packed_state, "param_groups": param_groups}
+
+    def load_state_dict(self, state_dict):
+        state_dict = state_dict.copy()
+        groups = self.param_groups
+        saved_groups = deepcopy(state_dict["param_groups"])
+        if len(groups) != len(saved_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        if any(len(g["params"]) != len(s["params"]) for g, s in zip(groups, saved_groups)):
+            raise ValueError("loaded state dict contains a parameter group that doesn't match the size of "
+                             "optimizer's group")
+        id_map = dict(zip(chain.from_iterable(g["params"] for g in saved_groups),
+                          chain.from_iterable(g["params"] for g in groups)))
+
+        def cast(param, value, key=None):
+            """The saved value for param: tensors (but 'step') in the parameter's float type, the same tensor
+            when it already is (torch's Tensor.to gives the tensor itself)."""
+            if isinstance(value, Tensor):
+                if key != "step" and param.is_floating_point() and value.dtype is not param.dtype:
+                    return value.to(param.dtype)
+                return value
+            if isinstance(value, dict):
+                return {k: cast(param, v, key=k) for k, v in value.items()}
+            if isinstance(value, (list, tuple)):
+                return type(value)(cast(param, v) for v in value)
+            return value
+
+        state = defaultdict(dict)
+        for k, v in state_dict["state"].items():
+            if k in id_map:
+                param = id_map[k]
+                state[param] = cast(param, v)
+            else:
+                state[k] = v
+
+        def update_group(group, new_group):
+            new_group["params"] = group["params"]
+            if "param_names" in group and "param_names" not in new_group:
+                new_group["param_names"] = group["param_names"]
+            return new_group
+
+        param_groups = [update_group(g, ng) for g, ng in zip(groups, saved_groups)]
+        self.__setstate__({"state": state, "param_groups": param_groups})

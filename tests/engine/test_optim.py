@@ -1,0 +1,103 @@
+"""torch.optim's optimizers against torch 2.13: the parameters and the state after every step, for every option
+(the for-loop path torch takes on the CPU, and foreach=True, which rounds the same way).
+
+Bit-exactness: given torch's sqrt, every optimizer is bit-exact on an FMA build (the fused add/addcmul/lerp
+of engine/kernels; `test_exact_given_torchs_sqrt`). torch's float32 sqrt is MKL VML's, which on some CPUs (this
+AMD EPYC) is not correctly rounded, so Adam, RMSprop and Adagrad are otherwise compared within 2 ulps per step
+(of the tensor's largest value). benchmarks/optim.py prints how many bits agree on the machine it runs on.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from difftest import ENGINE_NAME, load_engine, torch
+from test_kernels import FMA_BUILD
+
+from engine.ops import OPS
+
+pytestmark = pytest.mark.skipif(ENGINE_NAME != "engine", reason="the engine's optimizers against torch's")
+
+CONFIGS = [
+    ("SGD", {"lr": 0.1}),
+    ("SGD", {"lr": 0.01, "momentum": 0.9}),
+    ("SGD", {"lr": 0.01, "momentum": 0.9, "dampening": 0.3}),
+    ("SGD", {"lr": 0.01, "momentum": 0.9, "nesterov": True, "weight_decay": 0.01}),
+    ("SGD", {"lr": 0.01, "momentum": 0.5, "maximize": True, "weight_decay": 0.1}),
+    ("SGD", {"lr": 0.01, "momentum": 0.9, "nesterov": True, "foreach": True}),
+    ("SGD", {"lr": 0.01, "momentum": 0.9, "foreach": False}),
+    ("Adam", {}),
+    ("Adam", {"lr": 0.01, "betas": (0.8, 0.9), "eps": 1e-6}),
+    ("Adam", {"lr": 0.01, "amsgrad": True, "weight_decay": 0.1}),
+    ("Adam", {"lr": 0.01, "maximize": True, "foreach": True}),
+    ("Adam", {"lr": 0.01, "weight_decay": 0.1, "decoupled_weight_decay": True}),
+    ("AdamW", {}),
+    ("AdamW", {"lr": 0.01, "amsgrad": True, "weight_decay": 0.5}),
+    ("AdamW", {"lr": 0.01, "foreach": True}),
+    ("RMSprop", {}),
+    ("RMSprop", {"lr": 0.01, "alpha": 0.9, "centered": True}),
+    ("RMSprop", {"lr": 0.01, "momentum": 0.9, "weight_decay": 0.1}),
+    ("RMSprop", {"lr": 0.01, "centered": True, "momentum": 0.5, "maximize": True, "foreach": True}),
+    ("Adagrad", {}),
+    ("Adagrad", {"lr": 0.1, "lr_decay": 0.01, "initial_accumulator_value": 0.1}),
+    ("Adagrad", {"lr": 0.1, "weight_decay": 0.1, "maximize": True, "eps": 1e-6}),
+    ("Adagrad", {"lr": 0.1, "lr_decay": 0.05, "foreach": True}),
+]
+IDS = [f"{name}-{'-'.join(f'{k}={v}' for k, v in kw.items())}" for name, kw in CONFIGS]
+STEPS = 6
+SHAPES = [(3, 5), (17,), ()]
+
+
+def values(t):
+    return t.detach().numpy() if isinstance(t, torch.Tensor) else np.asarray(t._data)
+
+
+def trajectory(T, name, kwargs, dtype="float32"):
+    """Parameters (three, in two groups; the second group with its own lr) stepped STEPS times with given grads
+    (a fresh grad each step; the last parameter gets no grad on odd steps); after every step: each parameter and
+    each state tensor."""
+    rng = np.random.default_rng(3)
+    params = [T.tensor(rng.standard_normal(s).astype(dtype), requires_grad=True) for s in SHAPES]
+    lr = kwargs.get("lr", 0.01)
+    opt = getattr(T.optim, name)([{"params": params[:2]}, {"params": params[2:], "lr": lr / 2}], **kwargs)
+    out = []
+    for k in range(STEPS):
+        for i, p in enumerate(params):
+            g = rng.standard_normal(p.shape).astype(dtype)
+            p.grad = None if (i == 2 and k % 2) else T.tensor(g)
+        opt.step()
+        row = [values(p) for p in params]
+        for p in params:
+            row += [values(v) if isinstance(v, T.Tensor) else np.asarray(v) for _, v in sorted(opt.state[p].items())]
+        out.append(row)
+    return out
+
+
+def ulps(got, want):
+    """|got - want| in ulps of the tensor's largest value."""
+    got, want = np.asarray(got, np.float64), np.asarray(want)
+    scale = np.spacing(np.max(np.abs(want), initial=np.finfo(want.dtype).tiny).astype(want.dtype))
+    return float(np.max(np.abs(got - want.astype(np.float64)), initial=0.0) / scale)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize(("name", "kwargs"), CONFIGS, ids=IDS)
+def test_parameters_and_state_after_every_step(name, kwargs, dtype):
+    E = load_engine()
+    want, got = trajectory(torch, name, kwargs, dtype), trajectory(E, name, kwargs, dtype)
+    for k, (w_row, g_row) in enumerate(zip(want, got), 1):
+        assert len(w_row) == len(g_row), f"step {k}: the state has other entries"
+        for w, g in zip(w_row, g_row):
+            assert g.dtype == w.dtype and g.shape == w.shape
+            assert ulps(g, w) <= 2 * k, f"step {k}: off by {ulps(g, w):.1f} ulps\nengine {g}\ntorch  {w}"
+
+
+@pytest.mark.skipif(not FMA_BUILD, reason="the fused updates are torch's on FMA builds (AVX2, AVX512)")
+@pytest.mark.parametrize(("name", "kwargs"), CONFIGS, ids=IDS)
+def test_exact_given_torchs_sqrt(name, kwargs, monkeypatch):
+    """With torch's own sqrt (MKL VML: the one op whose bits depend on the CPU), every bit is torch's."""
+    E = load_engine()
+    monkeypatch.setattr(OPS["sqrt"], "forward", lambda a: torch.from_numpy(np.array(a)).sqrt().numpy())
+    want, got = trajectory(torch, name, kwargs), trajectory(E, name, kwargs)
+    for k, (w_row, g_row) in enumerate(zip(want, got), 1):
+        for w, g in zip(w_row, g_row):
+            assert g.dtype == w.dtype and g.tobytes() == w.tobytes(), f"step {k}:\nengine {g}\ntorch  {w}"
