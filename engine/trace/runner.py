@@ -11,6 +11,8 @@ import warnings
 import numpy as np
 
 from .. import backward, generator, grad_mode, graph, observe, printing
+from ..optim import optimizer
+from ..utils.data import collate
 from . import guard
 from .errors import FILENAME
 from .names import Statements
@@ -21,7 +23,8 @@ from .timeline import Timeline
 # is copied before a run and put back after it (the random generator starts every run from a new Generator's
 # state). tests/trace/test_run_contract.py fails on engine state that is neither here nor in its list of tables.
 ENGINE_STATE = ((grad_mode, "_state"), (printing, "PRINT_OPTS"), (generator, "default_generator"),
-                (graph, "_hooks_stack"), (graph, "_hooks_disabled"), (backward, "_tasks"))
+                (graph, "_hooks_stack"), (graph, "_hooks_disabled"), (backward, "_tasks"),
+                (optimizer, "CAPTURABLE_DEVICES"), (collate, "default_collate_fn_map"))
 
 
 def run(source, **limits):
