@@ -40,9 +40,12 @@ def caption(state: dict, total: int) -> str:
 
 
 def formula(state: dict) -> str:
-    """The local derivative of the step, with its numbers, when the step is a backward node or an op."""
+    """The local derivative of the step with its numbers, when the step is (or follows) a backward node; an op's
+    derivatives in words."""
     event = state.get("event") or {}
-    if event.get("kind") in ("node", "op") and event.get("formula"):
+    if event.get("kind") == "node":
+        return state.get("formula") or ""
+    if event.get("kind") == "op" and event.get("formula"):
         return event["formula"]
     return ""
 

@@ -12,12 +12,26 @@ from .tensor import Tensor
 _quiet = functools.partial(np.errstate, all="ignore")  # PyTorch makes inf and nan without warnings
 
 
+_MATRIX_PRODUCTS = frozenset(("mm", "addmm", "bmm"))
+
+
 def _out_numel(op, arrays, attrs):
-    """The size of op's result, known before it is computed (so a budget can refuse it)."""
-    shapes = [a.shape for a in arrays if isinstance(a, np.ndarray)]
+    """The size of op's result, known before it is computed (so a budget can refuse it). Called for every op
+    while a program is traced: the common case (inputs of one shape, or with numbers) is decided first."""
     if "shape" in attrs:
         return math.prod(map(int, attrs["shape"]))
-    if op.name in ("mm", "addmm", "bmm") and len(shapes) >= 2:
+    first = None
+    for a in arrays:
+        if isinstance(a, np.ndarray):
+            if first is None:
+                first = a
+            elif a.shape != first.shape:
+                break
+    else:
+        if op.name not in _MATRIX_PRODUCTS:
+            return first.size if first is not None else 1
+    shapes = [a.shape for a in arrays if isinstance(a, np.ndarray)]
+    if op.name in _MATRIX_PRODUCTS and len(shapes) >= 2:
         a, b = shapes[-2], shapes[-1]
         return math.prod(a[:-1]) * b[-1]
     if all(s == shapes[0] for s in shapes[1:]):

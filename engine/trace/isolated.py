@@ -8,11 +8,15 @@ the program cannot climb. In Pyodide, which has no processes, it is run() itself
 """
 import sys
 
-from .runner import run
+from .runner import LIMITS, run
 from .timeline import Timeline
 
 
-def run_isolated(source, *, seconds=10.0, memory_mb=1024, **limits):
+def run_isolated(source, *, seconds=None, memory_mb=1024, **limits):
+    """run(source, **limits) behind a wall of `seconds` (default: the run's own time budget and 15 s for
+    writing and reading its timeline) and `memory_mb`."""
+    if seconds is None:
+        seconds = limits.get("max_seconds", LIMITS["max_seconds"]) + 15
     if sys.platform == "emscripten":
         return run(source, **limits)
     import multiprocessing

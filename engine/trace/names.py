@@ -3,13 +3,15 @@ import ast
 
 
 class Statement:
-    """A statement of the program: `targets` are the texts it binds (`y`, `lin.weight`, `parts`)."""
+    """A statement of the program: `targets` are the texts it binds (`y`, `lin.weight`, `parts`); `shared`: its
+    line holds other statements too (`a = x * 2; b = a + 1`)."""
 
-    __slots__ = ("line", "targets")
+    __slots__ = ("line", "targets", "shared")
 
-    def __init__(self, line, targets):
+    def __init__(self, line, targets, shared=False):
         self.line = line
         self.targets = targets
+        self.shared = shared
 
 
 _NONE = Statement(None, ())
@@ -80,9 +82,10 @@ class Statements:
             end = node.end_lineno
         targets = _targets(node)
         prev = self._by_line.get(node.lineno)
-        if prev is not None and prev.line == node.lineno:  # `a = x * 2; b = a + 1` on one line
+        shared = prev is not None and prev.line == node.lineno  # `a = x * 2; b = a + 1` on one line
+        if shared:
             targets = tuple(dict.fromkeys(prev.targets + targets))
-        stmt = Statement(node.lineno, targets)
+        stmt = Statement(node.lineno, targets, shared)
         for line in range(node.lineno, end + 1):
             self._by_line[line] = stmt
 

@@ -10,10 +10,17 @@ from .names import Statements
 from .recorder import Recorder
 from .timeline import Timeline
 
+# What a traced program may spend unless told otherwise: enough for a learner's training script to finish (the
+# polynomial tutorial, 2,000 iterations over 2,000 elements, makes 98,000 events and 52 million elements in 4 s
+# of CPU here; in a browser it runs 2-3 times slower), while an endless loop still stops within half a minute
+# (docs/timeline.md, "Budgets"). The other limits are the guard's own defaults.
+LIMITS = {"max_seconds": 30.0, "max_events": 300_000, "max_total_elements": 2_000_000_000}
+
 
 def run(source, **limits):
-    """Runs a learner's program on the engine and returns its timeline (limits: fields of guard.Limits)."""
-    budget = guard.Budget(guard.Limits(**limits))
+    """Runs a learner's program on the engine and returns its timeline (limits: fields of guard.Limits, over
+    LIMITS)."""
+    budget = guard.Budget(guard.Limits(**{**LIMITS, **limits}))
     try:
         program = guard.load(source)  # parsed once: the recorder reads its statements, the guard runs it
     except guard.GuardError as e:

@@ -1,4 +1,5 @@
 """The Timeline: a traced program as plain JSON-serialisable events, and state_at to step through it."""
+import gc
 import json
 from dataclasses import dataclass, field
 
@@ -16,13 +17,30 @@ class Timeline:
     _index: Index | None = field(default=None, init=False, repr=False, compare=False)
 
     def to_json(self):
-        return json.dumps({"source": self.source, "output": self.output, "events": self.events},
+        """The timeline as JSON text. Events are packed: each is a list [its keys' number in "keys", its values…],
+        since a long run repeats the same few key lists tens of thousands of times."""
+        keys, packed = {}, []
+        for ev in self.events:
+            names = tuple(ev)
+            n = keys.get(names)
+            if n is None:
+                n = keys[names] = len(keys)
+            packed.append([n, *ev.values()])
+        return json.dumps({"source": self.source, "output": self.output, "keys": list(keys), "events": packed},
                           ensure_ascii=False, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, text):
-        data = json.loads(text)
-        return cls(source=data["source"], events=data["events"], output=data["output"])
+        collecting = gc.isenabled()
+        gc.disable()  # hundreds of thousands of new lists and dicts, none in a cycle: the collector only slows it
+        try:
+            data = json.loads(text)
+            keys = data["keys"]
+            events = [dict(zip(keys[ev[0]], ev[1:])) for ev in data["events"]]
+        finally:
+            if collecting:
+                gc.enable()
+        return cls(source=data["source"], events=events, output=data["output"])
 
     @property
     def error(self):
@@ -32,9 +50,21 @@ class Timeline:
         return None
 
 
+def index(timeline):
+    """The timeline's index (built on first use)."""
+    if timeline._index is None:
+        timeline._index = Index(timeline.events)
+    return timeline._index
+
+
 def state_at(timeline, k):
     """What the screen shows after events 0..k (k = -1: before anything ran). Pure; the first call on a
     timeline indexes it once, every later call costs about the number of nodes shown."""
-    if timeline._index is None:
-        timeline._index = Index(timeline.events)
-    return timeline._index.state(k)
+    return index(timeline).state(k)
+
+
+def formula_at(timeline, nid, k):
+    """The formula with numbers of graph node nid's latest backward step at or before step k, or None."""
+    ix = index(timeline)
+    i = ix.last_step(nid, k)
+    return ix.formula(i) if i is not None else None

@@ -21,8 +21,15 @@ class Where:
         self._at = (None, None, None, None)  # (innermost program frame, its instruction, budget steps, line)
 
     def line(self):
-        """The program's current line (None outside it), after reporting what finished statements bound."""
-        f = sys._getframe(1)
+        """The program's current line (None outside it), after reporting what finished statements bound.
+
+        Called by the recorder's callbacks, which the engine (or the runtime's print) calls: the program's
+        frame is at least 3 frames up (this method, the callback, the engine), and frames are looked at from
+        there, since looking at a frame makes an object of it."""
+        try:
+            f = sys._getframe(3)
+        except ValueError:
+            return None
         while f is not None and f.f_code.co_filename != FILENAME:
             f = f.f_back
         if f is None:
@@ -30,8 +37,14 @@ class Where:
         steps = self._budget.steps if self._budget is not None else None
         at = self._at
         if f is at[0]:
-            if f.f_lasti == at[1] and steps == at[2] and steps is not None:
-                return at[3]  # the same instruction still running, no loop went round: nothing new was bound
+            if steps == at[2] and steps is not None:
+                if f.f_lasti == at[1]:
+                    return at[3]  # the same instruction still running, no loop went round: nothing new was bound
+                line = f.f_lineno
+                if line == at[3] and not self._pending[-1][1].shared:
+                    # the same statement, still running (only a tick could run it again): nothing bound yet
+                    self._at = (f, f.f_lasti, steps, line)
+                    return line
             self._moved(self._pending, 1)  # the same frame moved on: the frames it was called from did not
         else:
             self._enter(f)

@@ -106,7 +106,7 @@ def test_inspector_rows(mul):
     events = timeline.events
     last = tl.state_at(timeline, len(events) - 1)
     prod = next(n for n in model.boxes if model.kinds[n] == "op")
-    heading, table = rows(events, last, gm.key(prod))
+    heading, table = rows(timeline, last, gm.key(prod))
     table = dict(table)
     assert heading == "x * y"
     assert table["value"] == "6.0" and table["grad_fn"] == "MulBackward0"
@@ -114,8 +114,8 @@ def test_inspector_rows(mul):
     assert "freed" in table["saved tensors"]
     assert table["vjp"] == "∂/∂self = other · grad = 2.0 · 1.0 = 2.0; ∂/∂other = self · grad = 3.0 · 1.0 = 3.0"
     x = next(n for n in model.boxes if last["nodes"][n]["name"] == "x")
-    assert dict(rows(events, last, gm.key(x))[1])["grad"] == "3.0"
-    assert rows(events, last, None)[1][0][1].startswith("Click a node")
+    assert dict(rows(timeline, last, gm.key(x))[1])["grad"] == "3.0"
+    assert rows(timeline, last, None)[1][0][1].startswith("Click a node")
 
 
 def test_grad_history_and_console(mul):
