@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from app.caption import node_name
+from app.graph_model import shown
 from app.timeline import formula_at
 from engine.trace.text import short
 
@@ -24,13 +25,16 @@ def next_functions(nodes: dict, node: dict) -> str:
     return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
 
 
-def rows(timeline, state: dict, selected: str | None) -> tuple[str, list[tuple[str, str]]]:
-    """(heading, rows) for the node with key `t<id>` or `a<id>`; a hint when nothing is selected."""
+def rows(timeline, state: dict, selected: str | None, graph=None) -> tuple[str, list[tuple[str, str]]]:
+    """(heading, rows) for the box with key `t<id>` or `a<id>` of `graph` (the node it shows at this step: the
+    newest version of a leaf's box); a hint when nothing is selected."""
     if not selected:
         return "Inspector", [("", "Click a node in the graph to see its value, grad and grad_fn.")]
     nodes = state["nodes"]
     nid = int(selected[1:])
-    node = nodes.get(nid)
+    if graph is not None and nid in graph.members:
+        nid = shown(graph, nid, nodes)
+    node = nodes.get(nid) if nid is not None else None
     if node is None:
         return "Inspector", [("", "This node has not been computed yet at this step.")]
     if selected.startswith("a"):

@@ -9,15 +9,18 @@ from .tensor import Tensor
 
 
 def _one_step(step):
-    """An optimizer step is one in-place update per parameter for a watcher, not its arithmetic."""
+    """An optimizer step is one in-place update per parameter for a watcher, not its arithmetic: the update's
+    attrs name the optimizer, its rule in words over `param` (the value before) and the terms it used, and
+    those terms (numbers, and tensors as they are after the step)."""
 
     @functools.wraps(step)
     def wrapper(self):
         with no_grad(), observe.muted():
             updated = step(self)
-        for p in updated:
+        for p, rule, terms in updated:
             if observe._observers:
-                observe.emit("on_inplace", p, OPS["sub"], (p,), {})
+                observe.emit("on_inplace", p, OPS["sub"], (p,), {"optimizer": type(self).__name__, "rule": rule,
+                                                                 **terms})
 
     return wrapper
 
@@ -84,8 +87,13 @@ class SGD(Optimizer):
                 if p.grad is None:
                     continue
                 grad = p.grad if not group["maximize"] else -p.grad
+                terms = {"lr": lr, "grad": p.grad}
+                g = "grad" if not group["maximize"] else "(−grad)"
                 if group["weight_decay"] != 0:
                     grad = grad.add(p, alpha=group["weight_decay"])
+                    terms["weight_decay"] = group["weight_decay"]
+                    g = f"({g} + weight_decay · param)"
+                rule = f"param − lr · {g}"
                 if momentum != 0:
                     state = self.state.setdefault(p, {})
                     buf = state.get("momentum_buffer")
@@ -94,8 +102,11 @@ class SGD(Optimizer):
                     else:
                         buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
                     grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
+                    terms.update(momentum=momentum, momentum_buffer=buf)
+                    rule = (f"param − lr · ({g} + momentum · momentum_buffer)" if group["nesterov"]
+                            else "param − lr · momentum_buffer")
                 p.add_(grad, alpha=-lr)
-                updated.append(p)
+                updated.append((p, rule, terms))
         return updated
 
 
@@ -141,5 +152,9 @@ class Adam(Optimizer):
                 else:
                     denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(group["eps"])
                 p.addcdiv_(exp_avg, denom, value=-step_size)
-                updated.append(p)
+                second = "max_exp_avg_sq" if group["amsgrad"] else "exp_avg_sq"
+                terms = {"lr": group["lr"], "grad": p.grad, "beta1": beta1, "beta2": beta2, "step": step,
+                         "eps": group["eps"], "exp_avg": exp_avg, second: state[second]}
+                rule = f"param − lr / (1 − beta1^step) · exp_avg / (√{second} / √(1 − beta2^step) + eps)"
+                updated.append((p, rule, terms))
         return updated

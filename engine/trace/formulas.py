@@ -69,35 +69,39 @@ def scalars(attrs):
     return found
 
 
-def _symbol(word, step, node, saved, intro):
-    """The value a formula's symbol had in a backward step, as a short text, or None if unknown or too big."""
-    if word == "grad":
-        v = step["grad_in"]
-    elif word in saved:
-        entry = saved[word]
-        if entry.get("node") is not None:
-            v = intro(entry["node"])
-            v = v["value"] if v is not None else None
-        else:
-            v = entry.get("value")
-        if v is None:
-            return None
-    elif word in _SCALAR_ATTRS:
-        v = (node.get("scalars") or {}).get(word, _SCALAR_ATTRS[word])
-        if v is None:
-            return None
-        text = number(v)
-        return f"({text})" if v < 0 else text
-    else:
-        return None
+def _value_text(v):
+    """A value as a formula shows it (a number, or a few numbers in brackets), or None if unknown or too big."""
     if v is None or isinstance(v, dict) or numel(v) > SMALL:
         return None
     text = brief(v, SMALL)
     return f"({text})" if text.startswith("-") else text
 
 
-def _with_numbers(text, step, node, saved, intro, known):
-    """The formula's text with its symbols' values; `known` holds the values found so far in this step."""
+def _number_text(v):
+    if v is None or type(v) not in (int, float):
+        return None
+    text = number(v)
+    return f"({text})" if v < 0 else text
+
+
+def _symbol(word, step, node, saved, intro):
+    """The value a formula's symbol had in a backward step, as a short text, or None if unknown or too big."""
+    if word == "grad":
+        return _value_text(step["grad_in"])
+    if word in saved:
+        entry = saved[word]
+        if entry.get("node") is not None:
+            made = intro(entry["node"])
+            return _value_text(made["value"]) if made is not None else None
+        return _value_text(entry.get("value"))
+    if word in _SCALAR_ATTRS:
+        return _number_text((node.get("scalars") or {}).get(word, _SCALAR_ATTRS[word]))
+    return None
+
+
+def _fill(text, symbol, known):
+    """The formula's text with its symbols' values (symbol(word) -> text or None), or None if one is unknown;
+    `known` holds the values found so far."""
     symbols, pieces = _template(text)
     if symbols is None:
         return None
@@ -105,11 +109,47 @@ def _with_numbers(text, step, node, saved, intro, known):
     for w in symbols:
         t = known.get(w, False)
         if t is False:
-            t = known[w] = _symbol(w, step, node, saved, intro)
+            t = known[w] = symbol(w)
         if t is None:
             return None
         terms[w] = t
     return "".join([terms.get(p, p) if i % 2 else p for i, p in enumerate(pieces)])
+
+
+def update_with_numbers(ev, intro):
+    """An optimizer's update of a parameter (an `inplace` event with `update`) with the values it used:
+    'param − lr · grad = 0.5 − 0.1 · 2.0 = 0.3', or 'param − lr · grad = 2000 values' when some are too big to
+    write out."""
+    update = ev["update"]
+    prev = ev["inputs"][0]
+    before = intro(prev) if prev is not None else None
+    numbers, tensors = update.get("scalars") or {}, update.get("values") or {}
+
+    def symbol(word):
+        if word == "param":
+            return _value_text(before["value"]) if before is not None else None
+        if word in numbers:
+            return _number_text(numbers[word])
+        return _value_text(tensors.get(word))
+
+    rule, result = update["rule"], brief(ev["value"], SMALL)
+    filled = _fill(rule, symbol, {})
+    return f"{rule} = {filled} = {result}" if filled not in (None, result) else f"{rule} = {result}"
+
+
+def inplace_with_numbers(ev, intro):
+    """An in-place op with the values it used, `0.5 - 0.0004 = 0.4996`, or None when some are too big."""
+    expr = ev.get("expr")
+    if not expr:
+        return None
+    texts = []
+    for i in ev["inputs"]:
+        made = intro(i) if i is not None else None
+        t = _value_text(made["value"]) if made is not None else None
+        if t is None:
+            return None
+        texts.append(t)
+    return f"{expr.format(*texts)} = {brief(ev['value'], SMALL)}"
 
 
 def _event_arg_names(node, n):
@@ -149,7 +189,7 @@ def with_numbers(step, intro):
         text = parts.get(name)
         if text is None or sent["value"] is None:
             continue
-        filled = _with_numbers(text, step, node, saved, intro, known)
+        filled = _fill(text, lambda w: _symbol(w, step, node, saved, intro), known)
         result = brief(sent["value"], SMALL)
         if filled is None or filled == result:
             out.append(f"∂/∂{name} = {text} = {result}")

@@ -59,10 +59,12 @@ _COMPOUND_HEADERS = {
 
 class Statements:
     """Line -> the innermost statement on it (a compound statement owns only its header lines), from the
-    program's tree as parsed (None: no statements)."""
+    program's tree as parsed (None: no statements); `loops`: the line of each `for` and `while` -> the lines
+    it spans (first, last)."""
 
     def __init__(self, tree=None):
         self._by_line = {}
+        self.loops = {}
         todo = list(reversed(tree.body)) if tree is not None else []
         while todo:  # statements only, outer before inner: the innermost statement on a line wins
             node = todo.pop()
@@ -73,6 +75,8 @@ class Statements:
             todo.extend(reversed(inner))
 
     def _add(self, node):
+        if isinstance(node, (ast.For, ast.While)):
+            self.loops[node.lineno] = (node.lineno, node.end_lineno)
         header = _COMPOUND_HEADERS.get(type(node))
         if header is not None:
             end = header(node).end_lineno

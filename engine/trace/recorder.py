@@ -6,6 +6,7 @@ from ..nn.modules import Module
 from ..tensor import Tensor
 from . import formulas, labels, values
 from .errors import FILENAME
+from .loops import Loops
 from .text import number
 from .where import Where
 
@@ -44,7 +45,8 @@ class Recorder:
         self.texts = []
         self.budget = budget
         self.running = True
-        self._where = Where(statements, budget, self._name)
+        self.loops = Loops(statements.loops, self.events)
+        self._where = Where(statements, budget, self._name, self.loops)
         self._sync = self._where.line  # the program's line now (called right from the engine's callbacks)
         self._known = {}  # id(tensor) -> _Known
         self._fns = {}  # id(grad_fn) -> (weakref to it, graph node id)
@@ -90,6 +92,7 @@ class Recorder:
         """The program ended: name what its last statements bound, and stop charging the budget."""
         self.running = False
         self._where.finish()
+        self.loops.finish()
         self._calls.clear()
         self._set_calls()
         self._sent.clear()
@@ -278,7 +281,7 @@ class Recorder:
         if k is None or k.ref() is not t:
             k = self._track(t)
         prev = k.node
-        ids, _ = self._inputs(others, line)
+        ids, texts = self._inputs(others, line)
         nid = len(self._nodes)
         fn = t.grad_fn
         grad_fn = self._new_fn(fn, nid)
@@ -293,7 +296,21 @@ class Recorder:
             scalars = formulas.scalars(attrs)
             if scalars:
                 ev["scalars"] = scalars
+        if "optimizer" in attrs:
+            ev["update"] = self._update(attrs)
+        elif prev is not None:
+            ev["expr"] = labels.op_texts(op, [self._nodes[prev]["name"], *texts], attrs)[1]
         self._add_node(t, k, ev)
+
+    def _update(self, attrs):
+        """What an optimizer's step did to a parameter: its rule in words and the terms it used."""
+        numbers, tensors = {}, {}
+        for name, v in attrs.items():
+            if isinstance(v, Tensor):
+                tensors[name] = self._value(v)
+            elif name not in ("optimizer", "rule"):
+                numbers[name] = v
+        return {"optimizer": attrs["optimizer"], "rule": attrs["rule"], "scalars": numbers, "values": tensors}
 
     def _grad_changed(self, owner, g, op, line):
         """owner.grad was changed in place: grad.zero_(), optimizer.zero_grad(set_to_none=False), grad *= 2."""

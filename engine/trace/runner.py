@@ -4,7 +4,7 @@ import warnings
 import numpy as np
 
 from .. import factories, grad_mode, observe, printing
-from . import guard
+from . import guard, loops
 from .errors import FILENAME
 from .names import Statements
 from .recorder import Recorder
@@ -20,7 +20,7 @@ LIMITS = {"max_seconds": 30.0, "max_events": 300_000, "max_total_elements": 2_00
 def run(source, **limits):
     """Runs a learner's program on the engine and returns its timeline (limits: fields of guard.Limits, over
     LIMITS)."""
-    budget = guard.Budget(guard.Limits(**{**LIMITS, **limits}))
+    budget = loops.Budget(guard.Limits(**{**LIMITS, **limits}))
     try:
         program = guard.load(source)  # parsed once: the recorder reads its statements, the guard runs it
     except guard.GuardError as e:
@@ -29,6 +29,7 @@ def run(source, **limits):
         rec.on_error(*_describe(e))
         return Timeline(source=source, events=rec.events, output="")
     rec = Recorder(program.statements, budget)
+    budget.loops = rec.loops
     errors = []
     saved = _engine_state()
     observe.add(rec)
@@ -45,7 +46,7 @@ def run(source, **limits):
     rec.finish()
     if errors:
         rec.on_error(*errors[0])
-    return Timeline(source=source, events=rec.events, output="".join(rec.texts))
+    return Timeline(source=source, events=rec.events, output="".join(rec.texts), loops=rec.loops.table())
 
 
 def _describe(e):

@@ -171,8 +171,17 @@ class Index:
             "grads": grads,
             "call": ev.get("call") if ev is not None else None,
             "output": self.output[: self.out_len[k]] if k >= 0 else "",
-            "formula": formulas.with_numbers(node_ev, self.introduced) if node_ev is not None else None,
+            "formula": self._formula(ev, node_ev),
         }
+
+    def _formula(self, ev, step):
+        if step is not None:
+            return formulas.with_numbers(step, self.introduced)
+        if ev is not None and ev["kind"] == "inplace":
+            if "update" in ev:
+                return formulas.update_with_numbers(ev, self.introduced)
+            return formulas.inplace_with_numbers(ev, self.introduced)
+        return None
 
 
 class Nodes(Mapping):

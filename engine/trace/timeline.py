@@ -8,12 +8,13 @@ from .states import Index
 
 @dataclass
 class Timeline:
-    """`events` (dicts, see docs/timeline.md), `output` (the program's stdout), `source`. Treat as immutable:
-    state_at caches an index of the events on first use."""
+    """`events` (dicts, see docs/timeline.md), `output` (the program's stdout), `source`, `loops` (the iterations of
+    its loops as ranges of events). Treat as immutable: state_at caches an index of the events on first use."""
 
     source: str
     events: list
     output: str
+    loops: list = field(default_factory=list)
     _index: Index | None = field(default=None, init=False, repr=False, compare=False)
 
     def to_json(self):
@@ -26,8 +27,8 @@ class Timeline:
             if n is None:
                 n = keys[names] = len(keys)
             packed.append([n, *ev.values()])
-        return json.dumps({"source": self.source, "output": self.output, "keys": list(keys), "events": packed},
-                          ensure_ascii=False, separators=(",", ":"))
+        return json.dumps({"source": self.source, "output": self.output, "loops": self.loops, "keys": list(keys),
+                           "events": packed}, ensure_ascii=False, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, text):
@@ -40,7 +41,7 @@ class Timeline:
         finally:
             if collecting:
                 gc.enable()
-        return cls(source=data["source"], events=events, output=data["output"])
+        return cls(source=data["source"], events=events, output=data["output"], loops=data["loops"])
 
     @property
     def error(self):

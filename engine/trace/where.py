@@ -13,10 +13,11 @@ _MISSING = object()
 
 
 class Where:
-    def __init__(self, statements, budget, on_bound):
+    def __init__(self, statements, budget, on_bound, loops=None):
         self._statements = statements
         self._budget = budget
         self._on_bound = on_bound
+        self._loops = loops  # loops.Loops, told when a frame moves to another statement or returns
         self._pending = []  # per program frame, outermost first: [frame, statement, line, {target: object}]
         self._at = (None, None, None, None)  # (innermost program frame, its instruction, budget steps, line)
 
@@ -70,7 +71,10 @@ class Where:
         while same < n and pending[same][0] is frames[same]:
             same += 1
         while len(pending) > same:  # frames that returned
-            self._bind(pending.pop())
+            p = pending.pop()
+            self._bind(p)
+            if self._loops is not None:
+                self._loops.returned(p[0])
         self._moved(pending, len(pending))
         statements = self._statements
         for fr in frames[same:]:
@@ -89,6 +93,8 @@ class Where:
                 stmt = statements.at(fr.f_lineno)
                 if stmt is not p[1]:
                     p[1], p[2], p[3] = stmt, fr.f_lineno, _snapshot(fr, stmt)
+                    if self._loops is not None:
+                        self._loops.moved(fr, p[2])
 
     def finish(self):
         """The program ended: report what its last statements bound."""

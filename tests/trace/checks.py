@@ -24,7 +24,8 @@ FIELDS = {
     "warning": {"category", "message"},
     "error": {"type", "message"},
 }
-OPTIONAL = {"call", "how", "scalars", "op", "formula"}  # scalars: op and inplace; op, formula: a computed leaf
+# scalars: op and inplace; expr or update: inplace; op, formula: a computed leaf
+OPTIONAL = {"call", "how", "scalars", "op", "formula", "expr", "update"}
 STATE_KEYS = {"k", "event", "nodes", "active", "sent", "grads", "call", "output", "formula"}
 NODE_KEYS = {"id", "tensor", "name", "kind", "op", "grad_fn", "inputs", "value", "shape", "dtype", "requires_grad",
              "version", "grad", "freed", "saved", "formula", "grad_in"}

@@ -70,7 +70,7 @@ def test_summaries_in_batches_are_each_arrays_statistics(dtype):
 def test_json_is_packed_and_round_trips():
     t = run(PROGRAMS["two_variables"])
     data = json.loads(t.to_json())
-    assert set(data) == {"source", "output", "keys", "events"}
+    assert set(data) == {"source", "output", "loops", "keys", "events"}
     assert len(data["keys"]) < len(data["events"])
     back = Timeline.from_json(t.to_json())
     assert back.events == t.events and back.to_json() == t.to_json()
@@ -203,3 +203,44 @@ def test_lines_and_names_where_statements_share_a_line_or_a_hook_runs_in_backwar
     assert [e["name"] for e in t.events if e["kind"] == "op"] == ["a", "a + 1", "b"]
     lines = [(e["kind"], e["line"]) for e in t.events if e.get("call") == 0]
     assert ("print", 5) in lines and all(line == 8 for kind, line in lines if kind != "print")
+
+
+NESTED_LOOPS = """import torch
+w = torch.tensor(1.0, requires_grad=True)
+def step(w):
+    total = 0
+    for i in range(2):
+        total = total + w * i
+    return total
+for epoch in range(3):
+    for b in range(2):
+        loss = step(w) * b
+        loss.backward()
+    if epoch == 1:
+        continue
+    print(epoch)
+for i in range(3):
+    pass
+print(w.grad)
+"""
+
+
+def test_loops_iterations_are_ranges_of_events():
+    t = run(NESTED_LOOPS)
+    loops = {loop["line"]: loop["iterations"] for loop in t.loops}
+    assert sorted(loops) == [5, 8, 9]  # the loop that makes no event has no iterations
+    assert [i for i, _, _ in loops[8]] == [0, 1, 2] and [i for i, _, _ in loops[9]] == [0, 1] * 3
+    assert [i for i, _, _ in loops[5]] == [0, 1] * 6
+    for iterations in loops.values():
+        for _, start, end in iterations:
+            assert 0 <= start < end <= len(t.events)
+    epochs = loops[8]
+    assert [start for _, start, _ in epochs[1:]] == [end for _, _, end in epochs[:-1]]
+    for _, start, end in epochs:  # each epoch holds its two batches and, but for epoch 1, its print
+        inner = [(s, e) for _, s, e in loops[9] if start <= s < end]
+        assert len(inner) == 2 and inner[0][0] == start and inner[1][1] <= end
+        kinds = [ev["kind"] for ev in t.events[start:end]]
+        assert kinds.count("backward") == 2
+    assert [ev["kind"] for ev in t.events[epochs[-1][2]:]] == ["print"]  # print(w.grad) is after the loop
+    assert all(ev["line"] in (6, 10, 11) for ev in t.events[loops[9][0][1]:loops[9][0][2]])
+    assert Timeline.from_json(t.to_json()).loops == t.loops
