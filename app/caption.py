@@ -40,9 +40,12 @@ def caption(state: dict, total: int) -> str:
 
 
 def formula(state: dict) -> str:
-    """The local derivative of the step, with its numbers, when the step is a backward node or an op."""
+    """The local derivative of the step with its numbers, when the step is (or follows) a backward node; an op's
+    derivatives in words; an in-place change (an optimizer's update) with its numbers."""
     event = state.get("event") or {}
-    if event.get("kind") in ("node", "op") and event.get("formula"):
+    if event.get("kind") in ("node", "inplace"):
+        return state.get("formula") or ""
+    if event.get("kind") == "op" and event.get("formula"):
         return event["formula"]
     return ""
 
@@ -61,7 +64,10 @@ def _sentence(e: dict, nodes: dict) -> str:
         return f"{target} = {_operands(nodes, e)} = {short(e['value'])}{tail}{saves}."
     if kind == "inplace":
         n = nodes.get(e["id"], {})
-        return (f"{n.get('name') or 'a tensor'} is changed in place by {e.get('op')} "
+        name = n.get("name") or "a tensor"
+        if "update" in e:
+            return f"{e['update']['optimizer']}'s step updates {name} in place (version {e.get('version')})."
+        return (f"{name} is changed in place by {e.get('op')} "
                 f"→ {short(e.get('value'))} (version {e.get('version')}, grad_fn {e.get('grad_fn')}).")
     if kind == "backward":
         api = "torch.autograd.grad" if e.get("api") == "autograd.grad" else f"{node_name(nodes, e['root'])}.backward"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from html import escape
 
 from app.html_box import HtmlView
@@ -9,19 +10,49 @@ from app.html_box import HtmlView
 
 def console_parts(events: list[dict], k: int, run_error: dict | None = None) -> tuple[str, str]:
     """(stdout, stderr) shown at step k; a failed rerun's error is appended to stderr."""
-    out: list[str] = []
-    err: list[str] = []
-    for e in events[: k + 1]:
-        kind = e["kind"]
-        if kind == "print":
-            out.append(e["text"])
-        elif kind == "warning":
-            err.append(f"{e.get('category', 'UserWarning')}: {e.get('message', '')}\n")
-        elif kind == "error":
-            err.append(_error_text(e))
-    if run_error is not None:
-        err.append(_error_text(run_error) + "(the graph shown is from the last program that ran)\n")
-    return "".join(out), "".join(err)
+    printed = Printed(events)
+    return printed.stdout(k), printed.stderr(k, run_error)
+
+
+class Printed:
+    """What a timeline printed, found again for any step by bisection (a training loop has a hundred thousand
+    steps and a handful of prints)."""
+
+    def __init__(self, events: list[dict]):
+        self.prints: list[int] = []  # indices of print events
+        self.lengths: list[int] = []  # length of stdout after each print
+        self.problems: list[int] = []  # indices of warnings and errors
+        self.lines: list[str] = []
+        texts = []
+        length = 0
+        for i, e in enumerate(events):
+            kind = e["kind"]
+            if kind == "print":
+                texts.append(e["text"])
+                length += len(e["text"])
+                self.prints.append(i)
+                self.lengths.append(length)
+            elif kind == "warning":
+                self.problems.append(i)
+                self.lines.append(f"{e.get('category', 'UserWarning')}: {e.get('message', '')}\n")
+            elif kind == "error":
+                self.problems.append(i)
+                self.lines.append(_error_text(e))
+        self.out = "".join(texts)
+
+    def stdout(self, k: int) -> str:
+        n = bisect_right(self.prints, k)
+        return self.out[: self.lengths[n - 1]] if n else ""
+
+    def stderr(self, k: int, run_error: dict | None = None) -> str:
+        err = self.lines[: bisect_right(self.problems, k)]
+        if run_error is not None:
+            err.append(_error_text(run_error) + "(the graph shown is from the last program that ran)\n")
+        return "".join(err)
+
+    def shown(self, k: int) -> tuple[int, int]:
+        """(prints so far, prints in all)."""
+        return bisect_right(self.prints, k), len(self.prints)
 
 
 def _error_text(e: dict) -> str:
@@ -41,14 +72,17 @@ _CSS = """
 class Console(HtmlView):
     watches = ["state", "run_error"]
     css = _CSS
+    _printed = None  # (timeline, its Printed)
 
     def _html(self) -> str:
         store = self.store
         if store.timeline is None:
             return ""
-        out, err = console_parts(store.timeline.events, store.k, store.run_error)
-        total = sum(1 for e in store.timeline.events if e["kind"] == "print")
-        shown = sum(1 for e in store.timeline.events[: store.k + 1] if e["kind"] == "print")
+        if self._printed is None or self._printed[0] is not store.timeline:
+            self._printed = (store.timeline, Printed(store.timeline.events))
+        printed = self._printed[1]
+        out, err = printed.stdout(store.k), printed.stderr(store.k, store.run_error)
+        shown, total = printed.shown(store.k)
         note = f"{shown} of {total} prints so far" if shown < total else ""
         return (
             f'<div class="console"><pre class="stdout">{escape(out)}</pre>'

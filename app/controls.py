@@ -1,4 +1,5 @@
-"""Controls: step ±1, jump between backward calls, play/pause with speed, the slider, ← → and the caption."""
+"""Controls: step ±1, jump between backward calls, play/pause with speed, the slider (over the iteration shown,
+or the whole program), ← → and the caption."""
 
 from __future__ import annotations
 
@@ -54,10 +55,10 @@ class Controls(Viewer):
         if s.timeline is None:
             return
         total = len(s.timeline.events)
-        if self.player.end != max(s.last, 0):
-            self.player.end = max(s.last, 0)
-        if self.player.value != s.k:
-            self.player.value = s.k
+        first, last = s.span()  # the player steps through the iteration shown (or the whole program)
+        last = max(last, first + 1)
+        if (self.player.start, self.player.end, self.player.value) != (first, last, s.k):
+            self.player.param.update(start=first, end=last, value=s.k)
         self.counter.text = f'<span class="counter">step <b>{s.k + 1}</b> / {total}</span>'
         text, local = escape(caption(s.state, total)), escape(formula(s.state))
         self.caption.text = (f'<div class="caption-text" title="{text}">{text}'

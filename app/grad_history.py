@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from html import escape
 
 import panel as pn
@@ -10,7 +11,7 @@ from bokeh.models import BasicTicker, ColumnDataSource, FixedTicker, HoverTool, 
 from bokeh.plotting import figure
 from panel.viewable import Viewer
 
-from app.history_model import History, alphas
+from app.history_model import FUTURE_ALPHA, History, alphas
 from app.html_box import HtmlBox
 from app.store import Store
 from engine.trace.text import short
@@ -97,23 +98,40 @@ class GradHistory(Viewer):
         self.now.location = x
         self.loss_now.location = x
         for source, ks in ((self.points, h.points["k"]), (self.loss, h.loss["k"])):
-            new = alphas(ks, k)
-            if source.data.get("alpha") != new:
-                source.data["alpha"] = new
+            _fade(source, ks, k)
 
     def __panel__(self):
         return pn.Column(self.current, self.empty, self.grad_pane, self.loss_pane, sizing_mode="stretch_both")
 
 
+def _fade(source: ColumnDataSource, ks: list[int], k: int) -> None:
+    """Points that have happened by step k solid, the rest faint. The alphas are solid up to some point: only
+    the points between it and step k change (a training loop has thousands)."""
+    alpha = source.data.get("alpha")
+    if alpha is None or len(alpha) != len(ks):
+        source.data["alpha"] = alphas(ks, k)
+        return
+    lo, hi = 0, len(alpha)  # alpha[:m] == 1.0 and alpha[m:] faint: find m
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if alpha[mid] == 1.0:
+            lo = mid + 1
+        else:
+            hi = mid
+    n = bisect_right(ks, k)
+    changed = [(i, 1.0) for i in range(lo, n)] + [(i, FUTURE_ALPHA) for i in range(n, lo)]
+    if len(changed) > 200:
+        source.data["alpha"] = alphas(ks, k)
+    elif changed:
+        source.patch({"alpha": changed})
+
+
 def grads_now_html(state: dict | None) -> str:
-    """`x.grad = 4.0 · y.grad = None`: every leaf's .grad at step k, as text."""
+    """`x.grad = 4.0 · y.grad = None`: every leaf's .grad at step k, as text (leaves that require grad are in
+    the state's grads from the step that makes them)."""
     if not state:
         return ""
-    leaves = {}
-    for n in state["nodes"].values():
-        if n["kind"] == "leaf" and n.get("requires_grad") and n.get("name"):
-            leaves[n["name"]] = None
-    leaves.update(state.get("grads") or {})
+    leaves = dict(state.get("grads") or {})
     items = "".join(
         f'<span class="g" data-name="{escape(name)}">{escape(name)}.grad = <b>{escape(short(v, limit=8))}</b></span>'
         for name, v in leaves.items()

@@ -1,9 +1,11 @@
-"""What the graph shows, as pure functions: the static layout of a timeline's graph, and for step k the
-columns each Bokeh ColumnDataSource of the GraphView gets.
+"""The graph's structure and layout, as pure functions: which nodes a view of the timeline shows (all of it, or
+one iteration of its training loop), how they group into boxes, and where each box goes (graph_columns.py
+says what they show at step k).
 
-Every tensor version is a box (key `t<id>`); every leaf that requires grad also has an `AccumulateGrad`
-sink (key `a<id>`, an ellipse) to its left, where backward ends. Colours follow torchviz: leaves light
-blue, ops grey, outputs green, saved tensors orange.
+Every tensor version is a box (key `t<id>`), but for a leaf's versions made in place under no_grad, which
+share the leaf's box; every leaf that requires grad also has an `AccumulateGrad` sink (key `a<id>`, an
+ellipse) to its left, where backward ends. Colours follow torchviz: leaves light blue, ops grey, outputs
+green, saved tensors orange.
 """
 
 from __future__ import annotations
@@ -12,7 +14,6 @@ from dataclasses import dataclass, field
 
 from app.layout import Layout, layered_layout
 from app.timeline import last_step_index
-from engine.trace.text import compact, short
 
 LAYER_GAP = 2.4
 ROW_GAP = 1.3  # a node is 0.8 high: the gap below it holds its grad label
@@ -39,20 +40,24 @@ GHOST_ALPHA = 0.12
 
 @dataclass
 class GraphModel:
-    """The static part: one entry per node that ever appears in the timeline, with its place."""
+    """The static part of one view of the graph (the whole timeline, or one segment of it: an iteration of the
+    training loop), with every node's place."""
 
-    boxes: list[int] = field(default_factory=list)  # tensor node ids, in creation order
-    sinks: list[int] = field(default_factory=list)  # leaf node ids that have an AccumulateGrad sink
+    boxes: list[int] = field(default_factory=list)  # box ids (a box's first node id), in creation order
+    members: dict[int, list[int]] = field(default_factory=dict)  # box id -> the node ids (versions) it shows
+    box_of: dict[int, int] = field(default_factory=dict)  # node id -> its box
+    sinks: list[int] = field(default_factory=list)  # box ids of leaves that have an AccumulateGrad sink
     layout: Layout = field(default_factory=Layout)  # key -> (layer, row), and bends of long edges
     pos: dict[str, tuple[float, float]] = field(default_factory=dict)  # key -> (x, y)
     edges: list[tuple[str, str]] = field(default_factory=list)  # (from key, to key), forward direction
     kinds: dict[int, str] = field(default_factory=dict)
-    sink_from: dict[int, int] = field(default_factory=dict)  # leaf id -> first op id that uses it
+    sink_from: dict[int, int] = field(default_factory=dict)  # leaf box id -> first op id that uses it
     step_of: list[int | None] = field(default_factory=list)
     events: list[dict] = field(default_factory=list)
     extent: tuple[float, float, float, float] = (0.0, 1.0, 0.0, 1.0)  # x0, x1, y0, y1
     texts: dict[int, tuple[str, str, str, str]] = field(default_factory=dict)  # id -> fixed labels, memo
     geometry: dict[str, list] | None = None  # edge_geometry, memo
+    shape: tuple | None = None  # what the layout depends on: views of one shape share one layout
 
 
 def key(node_id: int) -> str:
@@ -68,40 +73,137 @@ def selectable(k: str, state: dict) -> bool:
     return k.startswith("a") or int(k[1:]) in state["nodes"]
 
 
-def build(events: list[dict], nodes: dict[int, dict], previous: GraphModel | None = None) -> GraphModel:
-    """Lay out every node of the timeline once, so stepping only changes colours and labels.
+def shown(model: GraphModel, box: int, nodes) -> int | None:
+    """The node a box shows at a step whose state has `nodes`: its newest version made by then."""
+    for nid in reversed(model.members.get(box, (box,))):
+        if nid in nodes:
+            return nid
+    return None
 
-    With the previous program's model, nodes it had keep their places (the builder grows graphs)."""
-    model = GraphModel(events=events, step_of=last_step_index(events))
-    roots = {e["root"] for e in events if e["kind"] == "backward"}
+
+def view_of(events: list[dict], start: int, end: int, nodes) -> list[int]:
+    """The node ids a view of events[start:end] shows: the nodes those events make or act on, and the nodes
+    the ones they make take as inputs or saved (made before: the data, the parameters as the iteration found
+    them)."""
+    made: list[int] = []
+    ids: set[int] = set()
+    for e in events[start:end]:
+        kind = e["kind"]
+        if kind in ("leaf", "op", "inplace"):
+            made.append(e["id"])
+        elif kind in ("node", "grad", "zero_grad", "free"):
+            if e.get("node") is not None:
+                ids.add(e["node"])
+            for g in e.get("grads_out") or ():
+                if g.get("to") is not None:
+                    ids.add(g["to"])
+        elif kind == "backward" and e.get("root") is not None:
+            ids.add(e["root"])
+    ids.update(made)
+    for nid in made:
+        n = nodes[nid]
+        for i in n.get("inputs") or ():
+            if i is not None:
+                ids.add(i)
+        for s in n.get("saved") or ():
+            if s.get("node") is not None:
+                ids.add(s["node"])
+    return sorted(ids)
+
+
+@dataclass
+class Facts:
+    """What every view of a timeline needs, found once: for every step the backward step shown, the roots of
+    the backward calls, and for each version of a leaf (made in place under no_grad) the leaf's first node."""
+
+    step_of: list[int | None]
+    roots: set[int]
+    heads: dict[int, int]
+
+
+def facts(events: list[dict]) -> Facts:
+    heads: dict[int, int] = {}
+    roots: set[int] = set()
+    for e in events:
+        kind = e["kind"]
+        if kind == "leaf":
+            heads[e["id"]] = e["id"]
+        elif kind == "inplace" and not e.get("grad_fn") and e["inputs"] and e["inputs"][0] in heads:
+            heads[e["id"]] = heads[e["inputs"][0]]
+        elif kind == "backward" and e.get("root") is not None:
+            roots.add(e["root"])
+    return Facts(last_step_index(events), roots, heads)
+
+
+def build(events: list[dict], nodes, previous: GraphModel | None = None, view: list[int] | None = None,
+          layouts: dict | None = None, known: Facts | None = None) -> GraphModel:
+    """Lay out the nodes of a view (node ids; all of the timeline's by default) once, so stepping only changes
+    colours and labels. A leaf and the versions of it made in place under no_grad (`x -= lr * x.grad`, an
+    optimizer's step) are one box, keyed by the leaf's first node in every view.
+
+    With the previous program's model, nodes it had keep their places (the builder grows graphs); with
+    `layouts` (a dict kept by the caller), views of the same shape (the iterations of a loop) share one."""
+    known = known or facts(events)
+    ids = list(nodes) if view is None else view
+    present = set(ids)
+    model = GraphModel(events=events, step_of=known.step_of)
+    roots = known.roots & present
     consumers: dict[int, list[int]] = {}
-    for nid in sorted(nodes):
+    for nid in ids:
         for i in nodes[nid].get("inputs") or []:
-            if i is not None and i in nodes:
+            if i is not None and i in present:
                 consumers.setdefault(i, []).append(nid)
     if not roots:
-        roots = {n for n, v in nodes.items() if v.get("grad_fn") and n not in consumers}
+        roots = {n for n in ids if nodes[n].get("grad_fn") and n not in consumers}
     order: list[str] = []
-    for nid in sorted(nodes):
+    for nid in ids:
         n = nodes[nid]
-        model.boxes.append(nid)
-        model.kinds[nid] = _kind(n, nid in roots)
-        if _is_leaf(n) and n.get("requires_grad"):
-            users = [c for c in consumers.get(nid, []) if nodes[c].get("grad_fn")]
-            model.sinks.append(nid)
-            model.sink_from[nid] = min(users) if users else nid
-            order.append(sink_key(nid))
-            model.edges.append((sink_key(nid), key(nid)))
-        order.append(key(nid))
+        box = known.heads.get(nid, nid)
+        model.box_of[nid] = box
+        if box in model.members:  # a new version of a leaf, made under no_grad: drawn in the leaf's box
+            model.members[box].append(nid)
+            if n.get("requires_grad") and model.kinds[box] == "const":
+                model.kinds[box] = "leaf"
+            continue
+        model.boxes.append(box)
+        model.members[box] = [nid]
+        model.kinds[box] = _kind(n, nid in roots)
+        order.append(key(box))
+        if box != nid:
+            continue  # a leaf's version, made by an update: not drawn from what it was made of
         for i in n.get("inputs") or []:
-            if i is not None and i in nodes:
-                model.edges.append((key(i), key(nid)))
-    model.layout = layered_layout(order, model.edges, previous.layout if previous else None)
+            if i is not None and i in present:
+                model.edges.append((key(model.box_of[i]), key(box)))
+    for box in model.boxes:
+        if model.kinds[box] == "leaf":
+            users = [c for m in model.members[box] for c in consumers.get(m, []) if nodes[c].get("grad_fn")]
+            model.sinks.append(box)
+            model.sink_from[box] = min(users) if users else model.members[box][0]
+            order.insert(order.index(key(box)), sink_key(box))
+            model.edges.append((sink_key(box), key(box)))
+    _place(model, order, previous, layouts)
+    return model
+
+
+def _place(model: GraphModel, order: list[str], previous: GraphModel | None, layouts: dict | None) -> None:
+    index = {k: i for i, k in enumerate(order)}
+    model.shape = (len(order), tuple((index[u], index[v]) for u, v in model.edges))
+    cached = layouts.get(model.shape) if layouts is not None and previous is None else None
+    if cached is not None:  # the same nodes and edges in the same order: the same places, bends and all
+        template_order, template = cached
+        rename = dict(zip(template_order, order))
+        model.layout = Layout(places={rename[k]: p for k, p in template.places.items()}, routes=template.routes,
+                              edges=model.edges)
+    else:
+        model.layout = layered_layout(order, model.edges, previous.layout if previous else None)
+        if layouts is not None:
+            if len(layouts) > 64:
+                layouts.clear()
+            layouts[model.shape] = (order, model.layout)
     model.pos = {k: (layer * LAYER_GAP, -row * ROW_GAP) for k, (layer, row) in model.layout.places.items()}
     xs = [p[0] for p in model.pos.values()] or [0.0]
     ys = [p[1] for p in model.pos.values()] or [0.0]
     model.extent = (min(xs) - BOX_W, max(xs) + BOX_W, min(ys) - 1.0, max(ys) + 1.0)
-    return model
 
 
 def _is_leaf(node: dict) -> bool:
@@ -115,277 +217,3 @@ def _kind(node: dict, is_output: bool) -> str:
     if _is_leaf(node):
         return "leaf" if node.get("requires_grad") else "const"
     return "op" if node.get("grad_fn") else "const"
-
-
-def static_columns(model: GraphModel) -> dict[str, dict[str, list]]:
-    """Positions and shapes: set once per timeline."""
-    boxes = {
-        "key": [key(n) for n in model.boxes],
-        "x": [model.pos[key(n)][0] for n in model.boxes],
-        "y": [model.pos[key(n)][1] for n in model.boxes],
-        "h": [CONST_H if model.kinds[n] == "const" else BOX_H for n in model.boxes],
-    }
-    sinks = {
-        "key": [sink_key(n) for n in model.sinks],
-        "x": [model.pos[sink_key(n)][0] for n in model.sinks],
-        "y": [model.pos[sink_key(n)][1] for n in model.sinks],
-    }
-    return {"boxes": boxes, "sinks": sinks}
-
-
-def active_key(model: GraphModel, state: dict) -> str | None:
-    step = current_step(model, state)
-    if step is None:
-        return None
-    return sink_key(step["node"]) if step["name"] == "AccumulateGrad" else key(step["node"])
-
-
-def current_step(model: GraphModel, state: dict) -> dict | None:
-    """The backward `node` event being shown at step k (also while its grad/free events play)."""
-    k = state["k"]
-    if k < 0 or k >= len(model.step_of):
-        return None
-    i = model.step_of[k]
-    return None if i is None else model.events[i]
-
-
-def _texts(model: GraphModel, nid: int, node: dict) -> tuple[str, str, str, str]:
-    """(title, value, fn, tip_value) of a node: they never change once it exists, so they are kept."""
-    texts = model.texts.get(nid)
-    if texts is None:
-        const = model.kinds[nid] == "const"
-        texts = (
-            "" if const else title(node),
-            compact(node["value"]),
-            title(node) if const else node.get("grad_fn") or "",
-            short(node["value"], limit=12),
-        )
-        model.texts[nid] = texts
-    return texts
-
-
-def box_columns(model: GraphModel, state: dict, selected: str | None = None) -> dict[str, list]:
-    nodes = state["nodes"]
-    active = active_key(model, state)
-    cols: dict[str, list] = {c: [] for c in (
-        "fill", "alpha", "line", "width", "dash", "title", "value", "grad", "fn", "tip_value", "tip_grad")}
-    fill, alpha, line_, width_ = cols["fill"], cols["alpha"], cols["line"], cols["width"]
-    title_, value_, grad_, fn_, tip_v, tip_g = (
-        cols[c] for c in ("title", "value", "grad", "fn", "tip_value", "tip_grad"))
-    for nid in model.boxes:
-        n = nodes.get(nid)
-        kind = model.kinds[nid]
-        fill.append(COLOURS[kind])
-        cols["dash"].append("dashed" if kind == "const" else "solid")
-        if n is None:
-            alpha.append(GHOST_ALPHA)
-            for c in (title_, value_, grad_, fn_, tip_v, tip_g):
-                c.append("")
-        else:
-            alpha.append(1.0)
-            t, v, fn, tv = _texts(model, nid, n)
-            grad = n.get("grad")
-            title_.append(t)
-            value_.append(v)
-            fn_.append(fn)
-            tip_v.append(tv)
-            grad_.append("" if grad is None else "grad " + compact(grad))
-            tip_g.append("None" if grad is None else short(grad, limit=12))
-        if active is None and selected is None:
-            line_.append(COLOURS["border"])
-            width_.append(1.0)
-        else:
-            line, width = _outline(key(nid), active, selected)
-            line_.append(line)
-            width_.append(width)
-    return cols
-
-
-def sink_columns(model: GraphModel, state: dict, selected: str | None = None) -> dict[str, list]:
-    nodes = state["nodes"]
-    active = active_key(model, state)
-    cols: dict[str, list] = {"alpha": [], "line": [], "width": [], "title": [], "tip_value": [], "tip_grad": []}
-    for nid in model.sinks:
-        alive = model.sink_from[nid] in nodes
-        cols["alpha"].append(1.0 if alive else GHOST_ALPHA)
-        cols["title"].append("AccumulateGrad" if alive else "")
-        leaf = nodes.get(nid) or {}
-        cols["tip_value"].append(f"{leaf.get('name') or 'leaf'}.grad")
-        cols["tip_grad"].append(short(leaf.get("grad"), limit=12))
-        line, width = _outline(sink_key(nid), active, selected)
-        cols["line"].append(line)
-        cols["width"].append(width)
-    return cols
-
-
-def _outline(k: str, active: str | None, selected: str | None) -> tuple[str, float]:
-    if k == active:
-        return COLOURS["active"], 4.0
-    if k == selected:
-        return COLOURS["selected"], 3.0
-    return COLOURS["border"], 1.0
-
-
-def title(node: dict, limit: int = 18) -> str:
-    name = node.get("name") or ("const" if node["kind"] == "leaf" else node.get("op") or "op")
-    return name if len(name) <= limit else name[: limit - 1] + "…"
-
-
-def edge_geometry(model: GraphModel) -> dict[str, list]:
-    """Bezier curves from the right side of each input to the left side of its user; fan-in drawn twice."""
-    if model.geometry is None:
-        model.geometry = _edge_geometry(model)
-    return model.geometry
-
-
-def _edge_geometry(model: GraphModel) -> dict[str, list]:
-    """One row per curve segment; column `edge` says which edge it belongs to. A long edge leaves and
-    enters its nodes in a curve and runs between them as a polyline through its bend points (which sit
-    between the nodes of the layers it crosses), thinned to the points where its course changes."""
-    seen: dict[tuple[str, str], int] = {}
-    cols: dict[str, list] = {c: [] for c in ("x0", "y0", "x1", "y1", "cx0", "cy0", "cx1", "cy1", "edge")}
-
-    def curve(e: int, a: tuple[float, float], b: tuple[float, float], bend: float = 0.0) -> None:
-        mid = (a[0] + b[0]) / 2
-        for c, value in zip(cols, (a[0], a[1], b[0], b[1], mid, a[1] + bend, mid, b[1] + bend, e)):
-            cols[c].append(value)
-
-    def line(e: int, a: tuple[float, float], b: tuple[float, float]) -> None:
-        third = ((b[0] - a[0]) / 3, (b[1] - a[1]) / 3)
-        control = (a[0] + third[0], a[1] + third[1], b[0] - third[0], b[1] - third[1])
-        for c, value in zip(cols, (a[0], a[1], b[0], b[1], *control, e)):
-            cols[c].append(value)
-
-    for e, (u, v) in enumerate(model.edges):
-        (ux, uy), (vx, vy) = model.pos[u], model.pos[v]
-        start = (ux + (SINK_W if u.startswith("a") else BOX_W) / 2, uy)
-        end = (vx - BOX_W / 2, vy)
-        bends = model.layout.routes.get(e)
-        if not bends:
-            dup = seen.get((u, v), 0)
-            seen[(u, v)] = dup + 1
-            curve(e, start, end, 0.3 * ((dup + 1) // 2) * (1 if dup % 2 else -1))
-            continue
-        path = [(layer * LAYER_GAP + side * BOX_W / 2, -row * ROW_GAP) for layer, row in bends for side in (-1, 1)]
-        curve(e, start, path[0])
-        kept = _thin(path)
-        for a, b in zip(kept, kept[1:]):
-            line(e, a, b)
-        curve(e, path[-1], end)
-    return cols
-
-
-def _thin(points: list[tuple[float, float]], tolerance: float = 0.2) -> list[tuple[float, float]]:
-    """Ramer-Douglas-Peucker: the fewest points whose polyline stays within `tolerance` of all of them (a
-    bend's points are where a box of its layer would be: 0.2 keeps the line well clear of the boxes
-    beside it, a row away)."""
-    keep = {0, len(points) - 1}
-    spans = [(0, len(points) - 1)]
-    while spans:
-        i, j = spans.pop()
-        (ax, ay), (bx, by) = points[i], points[j]
-        length = max(((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5, 1e-12)
-        far, worst = None, tolerance
-        for m in range(i + 1, j):
-            px, py = points[m]
-            d = abs((bx - ax) * (ay - py) - (ax - px) * (by - ay)) / length
-            if d > worst:
-                far, worst = m, d
-        if far is not None:
-            keep.add(far)
-            spans += [(i, far), (far, j)]
-    return [points[m] for m in sorted(keep)]
-
-
-def edge_columns(model: GraphModel, state: dict) -> dict[str, list]:
-    """Colour, width and alpha of every edge at step k: red where a gradient is flowing."""
-    nodes = state["nodes"]
-    flowing = _flowing_edges(model, state)
-    styles = []
-    for i, (u, v) in enumerate(model.edges):
-        alive = _alive(model, u, nodes) and _alive(model, v, nodes)
-        hot = i in flowing
-        styles.append((COLOURS["flow"] if hot else COLOURS["edge"], 3.5 if hot else 1.4,
-                       1.0 if alive else GHOST_ALPHA))
-    segments = edge_geometry(model)["edge"]
-    return {
-        "colour": [styles[e][0] for e in segments],
-        "width": [styles[e][1] for e in segments],
-        "alpha": [styles[e][2] for e in segments],
-    }
-
-
-def _alive(model: GraphModel, k: str, nodes: dict) -> bool:
-    nid = int(k[1:])
-    return (model.sink_from[nid] if k.startswith("a") else nid) in nodes
-
-
-def _flowing_edges(model: GraphModel, state: dict) -> dict[int, object]:
-    """Edge index -> the gradient travelling along it at step k (against the edge's direction)."""
-    step = current_step(model, state)
-    if step is None:
-        return {}
-    out: dict[int, object] = {}
-    if step["name"] == "AccumulateGrad":
-        target = (sink_key(step["node"]), key(step["node"]))
-        for i, edge in enumerate(model.edges):
-            if edge == target:
-                out[i] = step.get("grad_in")
-        return out
-    used: set[int] = set()
-    me = key(step["node"])
-    for g in step.get("grads_out") or []:
-        if g.get("to") is None:
-            continue
-        for i, edge in enumerate(model.edges):
-            if i not in used and edge == (key(g["to"]), me):
-                used.add(i)
-                out[i] = g["value"]
-                break
-    return out
-
-
-def flow_columns(model: GraphModel, state: dict) -> dict[str, list]:
-    """One label per edge carrying a gradient at step k, on the curve near the node it flows into."""
-    cols: dict[str, list] = {"x": [], "y": [], "text": []}
-    flowing = _flowing_edges(model, state)
-    if not flowing:
-        return cols
-    geometry = edge_geometry(model)
-    first_segment = {}
-    for row, e in enumerate(geometry["edge"]):
-        first_segment.setdefault(e, row)
-    t = 0.3
-    a, b, c, d = (1 - t) ** 3, 3 * (1 - t) ** 2 * t, 3 * (1 - t) * t * t, t**3
-    for i, value in flowing.items():
-        g = {name: geometry[name][first_segment[i]] for name in geometry}
-        cols["x"].append(a * g["x0"] + b * g["cx0"] + c * g["cx1"] + d * g["x1"])
-        cols["y"].append(a * g["y0"] + b * g["cy0"] + c * g["cy1"] + d * g["y1"])
-        cols["text"].append(short(value))
-    return cols
-
-
-def badge_columns(model: GraphModel, state: dict) -> dict[str, list]:
-    """Orange badges for saved tensors (grey once freed) and version badges after in-place changes."""
-    nodes = state["nodes"]
-    cols: dict[str, list] = {"x": [], "y": [], "text": [], "fill": [], "tip": []}
-    for nid in model.boxes:
-        n = nodes.get(nid)
-        if n is None:
-            continue
-        x, y = model.pos[key(nid)]
-        saved = n.get("saved") or []
-        if saved and n.get("grad_fn"):
-            names = ", ".join(s["name"] for s in saved)
-            cols["x"].append(x + BOX_W / 2 - 0.12)
-            cols["y"].append(y + BOX_H / 2)
-            cols["text"].append(str(len(saved)))
-            cols["fill"].append(COLOURS["freed"] if n.get("freed") else COLOURS["saved"])
-            cols["tip"].append(("freed: " if n.get("freed") else "saved: ") + names)
-        if n.get("version"):
-            cols["x"].append(x - BOX_W / 2 + 0.12)
-            cols["y"].append(y + BOX_H / 2)
-            cols["text"].append(f"v{n['version']}")
-            cols["fill"].append("#ffffff")
-            cols["tip"].append(f"version {n['version']} after an in-place change")
-    return cols

@@ -15,6 +15,7 @@ from bokeh.plotting import figure
 from bokeh.transform import dodge
 from panel.viewable import Viewer
 
+from app import graph_columns as gc
 from app import graph_model as gm
 from app.store import Store
 
@@ -50,6 +51,7 @@ class GraphView(Viewer):
         self.flow = ColumnDataSource(data={"x": [], "y": [], "text": []})
         self.badges = ColumnDataSource(data={"x": [], "y": [], "text": [], "fill": [], "tip": []})
         self.figure = self._figure()
+        self._shape = None  # the shape of the graph shown (graph_model.GraphModel.shape)
         self.pane = pn.pane.Bokeh(self.figure, sizing_mode="stretch_both", min_height=320)
         self.boxes.selected.on_change("indices", self._on_tap_box)
         self.sinks.selected.on_change("indices", self._on_tap_sink)
@@ -60,12 +62,12 @@ class GraphView(Viewer):
 
     @staticmethod
     def _empty_boxes() -> dict:
-        cols = ("key", "x", "y", "h") + tuple(gm.box_columns(gm.GraphModel(), {"nodes": {}, "k": -1}).keys())
+        cols = ("key", "x", "y", "h") + tuple(gc.box_columns(gm.GraphModel(), {"nodes": {}, "k": -1}).keys())
         return {c: [] for c in cols}
 
     @staticmethod
     def _empty_sinks() -> dict:
-        cols = ("key", "x", "y") + tuple(gm.sink_columns(gm.GraphModel(), {"nodes": {}, "k": -1}).keys())
+        cols = ("key", "x", "y") + tuple(gc.sink_columns(gm.GraphModel(), {"nodes": {}, "k": -1}).keys())
         return {c: [] for c in cols}
 
     def _figure(self):
@@ -142,8 +144,10 @@ class GraphView(Viewer):
 
     def _on_graph(self, *events):
         model = self.store.graph
-        static = gm.static_columns(model)
+        static = gc.static_columns(model)
         state = self.store.state
+        same_shape = self._shape is not None and self._shape == model.shape
+        self._shape = model.shape
         x0, x1, y0, y1 = model.extent
         # At least a few layers and rows in view, so small graphs do not turn into giant boxes.
         width, height = max(x1 - x0, 4.5 * gm.LAYER_GAP), max(y1 - y0, 5 * gm.ROW_GAP)
@@ -153,8 +157,8 @@ class GraphView(Viewer):
         with pn.io.hold():
             self.boxes.selected.indices = []
             self.sinks.selected.indices = []
-            boxes = gm.box_columns(model, state, self.store.selected)
-            sinks = gm.sink_columns(model, state, self.store.selected)
+            boxes = gc.box_columns(model, state, self.store.selected)
+            sinks = gc.sink_columns(model, state, self.store.selected)
             self.boxes.data = {**static["boxes"], **boxes}
             self.sinks.data = {**static["sinks"], **sinks}
             # Each source gets text lists of its own: a patch changes a source's lists in place.
@@ -163,9 +167,11 @@ class GraphView(Viewer):
                 source.data = {**at, name: list(boxes[name])}
             self.sink_labels.data = {"x": static["sinks"]["x"], "y": static["sinks"]["y"],
                                      "title": list(sinks["title"])}
-            self.edges.data = {**gm.edge_geometry(model), **gm.edge_columns(model, state)}
-            self.flow.data = gm.flow_columns(model, state)
-            self.badges.data = gm.badge_columns(model, state)
+            self.edges.data = {**gc.edge_geometry(model), **gc.edge_columns(model, state)}
+            self.flow.data = gc.flow_columns(model, state)
+            self.badges.data = gc.badge_columns(model, state)
+            if same_shape:
+                return  # another iteration of the loop: the same places, the view stays where it is
             self.figure.x_range.update(start=cx - width / 2, end=cx + width / 2,
                                        reset_start=cx - width / 2, reset_end=cx + width / 2)
             self.figure.y_range.update(start=cy - height / 2, end=cy + height / 2,
@@ -180,16 +186,16 @@ class GraphView(Viewer):
             return
         selected = self.store.selected
         with pn.io.hold():
-            boxes = gm.box_columns(model, state, selected)
-            sinks = gm.sink_columns(model, state, selected)
+            boxes = gc.box_columns(model, state, selected)
+            sinks = gc.sink_columns(model, state, selected)
             _patch(self.boxes, boxes)
             _patch(self.sinks, sinks)
             for name, source in self.labels.items():
                 _patch(source, {name: boxes[name]})
             _patch(self.sink_labels, {"title": sinks["title"]})
-            _patch(self.edges, gm.edge_columns(model, state))
-            _patch(self.flow, gm.flow_columns(model, state))
-            _patch(self.badges, gm.badge_columns(model, state))
+            _patch(self.edges, gc.edge_columns(model, state))
+            _patch(self.flow, gc.flow_columns(model, state))
+            _patch(self.badges, gc.badge_columns(model, state))
 
     def __panel__(self):
         return self.pane

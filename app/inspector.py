@@ -18,14 +18,14 @@ _CSS = """
 
 
 class Inspector(HtmlView):
-    watches = ["state", "selected"]
+    watches = ["state", "selected", "graph"]
     css = _CSS
 
     def _html(self) -> str:
         store = self.store
         if store.state is None:
             return ""
-        heading, rows = inspector_model.rows(store.timeline.events, store.state, store.selected)
+        heading, rows = inspector_model.rows(store.timeline, store.state, store.selected, store.graph)
         body = "".join(
             f'<tr><th>{escape(label)}</th><td class="v-{escape(label.replace(" ", "-").replace(".", "-"))}">'
             f"{escape(text)}</td></tr>" if label else f'<tr><td colspan="2" class="hint">{escape(text)}</td></tr>'

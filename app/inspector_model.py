@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from app.caption import node_name
+from app.graph_model import shown
+from app.timeline import formula_at
 from engine.trace.text import short
 
 
@@ -23,25 +25,20 @@ def next_functions(nodes: dict, node: dict) -> str:
     return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
 
 
-def last_formula(events: list[dict], k: int, nid: int, name: str | None = None) -> str | None:
-    """The formula with numbers from this node's latest backward step at or before k."""
-    for e in reversed(events[: k + 1]):
-        if e["kind"] == "node" and e["node"] == nid and (name is None or e["name"] == name):
-            return e.get("formula") or None
-    return None
-
-
-def rows(events: list[dict], state: dict, selected: str | None) -> tuple[str, list[tuple[str, str]]]:
-    """(heading, rows) for the node with key `t<id>` or `a<id>`; a hint when nothing is selected."""
+def rows(timeline, state: dict, selected: str | None, graph=None) -> tuple[str, list[tuple[str, str]]]:
+    """(heading, rows) for the box with key `t<id>` or `a<id>` of `graph` (the node it shows at this step: the
+    newest version of a leaf's box); a hint when nothing is selected."""
     if not selected:
         return "Inspector", [("", "Click a node in the graph to see its value, grad and grad_fn.")]
     nodes = state["nodes"]
     nid = int(selected[1:])
-    node = nodes.get(nid)
+    if graph is not None and nid in graph.members:
+        nid = shown(graph, nid, nodes)
+    node = nodes.get(nid) if nid is not None else None
     if node is None:
         return "Inspector", [("", "This node has not been computed yet at this step.")]
     if selected.startswith("a"):
-        return _sink(events, state, nid, node)
+        return _sink(state, nid, node)
     k = state["k"]
     heading = node.get("name") or node.get("grad_fn") or node.get("op") or f"node {nid}"
     out = [
@@ -68,7 +65,7 @@ def rows(events: list[dict], state: dict, selected: str | None) -> tuple[str, li
         else:
             out.append(("saved tensors", "none"))
     out.append(("version", str(node.get("version") or 0)))
-    with_numbers = last_formula(events, k, nid) if node.get("grad_fn") else None
+    with_numbers = formula_at(timeline, nid, k) if node.get("grad_fn") else None
     if with_numbers:
         out.append(("vjp", with_numbers))
     elif node.get("formula"):
@@ -76,7 +73,7 @@ def rows(events: list[dict], state: dict, selected: str | None) -> tuple[str, li
     return heading, out
 
 
-def _sink(events: list[dict], state: dict, nid: int, leaf: dict) -> tuple[str, list[tuple[str, str]]]:
+def _sink(state: dict, nid: int, leaf: dict) -> tuple[str, list[tuple[str, str]]]:
     name = leaf.get("name") or "leaf"
     out = [
         ("accumulates into", f"{name}.grad"),

@@ -13,6 +13,7 @@ from app.controls import Controls
 from app.grad_history import GradHistory
 from app.graph_view import GraphView
 from app.inspector import Inspector
+from app.iteration_bar import IterationBar
 from app.program import Program
 from app.store import Store
 
@@ -35,6 +36,7 @@ class Explorer:
             self.store.problem = link.problem
         self.graph = GraphView(store=self.store)
         self.controls = Controls(store=self.store)
+        self.iterations = IterationBar(store=self.store)
         self.inspector = Inspector(store=self.store)
         self.history = GradHistory(store=self.store)
         self.console = Console(store=self.store)
@@ -63,7 +65,7 @@ class Explorer:
         )
         graph = pn.Column(self.graph, sizing_mode="stretch_both", min_height=300,
                           styles={"border": "1px solid #e3e3e3", "border-radius": "4px"}, margin=(0, 8))
-        return pn.Column(self.alert, self.controls, graph, panels, sizing_mode="stretch_both")
+        return pn.Column(self.alert, self.controls, self.iterations, graph, panels, sizing_mode="stretch_both")
 
     def page(self) -> pn.Column:
         header = pn.pane.HTML(_HEADER, sizing_mode="stretch_width", height=48, margin=0,

@@ -5,24 +5,32 @@ Views watch it and render; only the store changes state. One Store per session (
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
+
 import panel as pn
 import param
 
-from app import graph_model, history_model
+from app import history_model, iterations
 from app import timeline as tl
+from app.graph_views import GraphViews, same_place
 
 
 class Store(param.Parameterized):
     source = param.String(default="", doc="The program text: the source of truth.")
     example = param.String(default=None, allow_None=True, doc="Slug of the example the program came from.")
     timeline = param.Parameter(default=None, doc="The last timeline that has a graph to show.")
-    graph = param.Parameter(default=None, doc="graph_model.GraphModel of the timeline.")
+    iterations = param.Parameter(default=None, doc="iterations.Iterations: the timeline's training loop, if any.")
+    segment = param.Integer(default=0, doc="The segment of the timeline shown: an iteration, or what is around.")
+    graph = param.Parameter(default=None, doc="graph_model.GraphModel of the segment shown.")
     history = param.Parameter(default=None, doc="history_model.History of the timeline.")
     k = param.Integer(default=-1, doc="Step shown: events 0..k have happened.")
     state = param.Dict(default=None, doc="state_at(timeline, k).")
     selected = param.String(default=None, allow_None=True, doc="Key of the clicked node (t<id> or a<id>).")
     problem = param.String(default="", doc="Why the last run or link could not be shown, in words.")
     run_error = param.Dict(default=None, allow_None=True, doc="Error of a run whose graph was not kept.")
+
+    _views: GraphViews | None = None
+    _backward_starts: list[int] = []
 
     @property
     def last(self) -> int:
@@ -36,33 +44,53 @@ class Store(param.Parameterized):
             return
         events = timeline.events
         final = tl.state_at(timeline, len(events) - 1)
+        its = iterations.training_loop(events, timeline.loops)
         grows = self.graph is not None and bool(self.source) and source.startswith(self.source.rstrip("\n"))
-        graph = graph_model.build(events, final["nodes"], previous=self.graph if grows else None)
+        self._views = GraphViews(timeline, its, final["nodes"], previous=self.graph if grows else None)
+        self._backward_starts = tl.backward_starts(events)
         k = self._initial_step(events, step)
+        segment = its.segment(k)
         self._apply(
-            source=source, example=example, timeline=timeline, graph=graph,
-            history=history_model.history(events), selected=None, run_error=None,
-            k=k, state=final if k == len(events) - 1 else tl.state_at(timeline, k),
+            source=source, example=example, timeline=timeline, iterations=its, segment=segment,
+            graph=self._views.model(segment), history=history_model.history(events), selected=None,
+            run_error=None, k=k, state=final if k == len(events) - 1 else tl.state_at(timeline, k),
         )
 
-    @staticmethod
-    def _initial_step(events: list[dict], step: int | str | None) -> int:
+    def _initial_step(self, events: list[dict], step: int | str | None) -> int:
         last = len(events) - 1
         if step == "end":
             return last
         if isinstance(step, int):
             return max(-1, min(step, last))
-        starts = tl.backward_starts(events)
+        starts = self._backward_starts
         return starts[0] - 1 if starts else last
 
     def goto(self, k: int) -> None:
         k = max(-1, min(int(k), self.last))
         if self.timeline is None or (k == self.k and self.state is not None):
             return
-        self._apply(k=k, state=tl.state_at(self.timeline, k))
+        changes: dict = {"k": k, "state": tl.state_at(self.timeline, k)}
+        segment = self.iterations.segment(k)
+        if segment != self.segment:
+            graph = self._views.model(segment)
+            changes.update(segment=segment, graph=graph, selected=same_place(self.graph, graph, self.selected))
+        self._apply(**changes)
 
     def step(self, delta: int) -> None:
         self.goto(self.k + delta)
+
+    def span(self) -> tuple[int, int]:
+        """The steps of the segment shown: first, last (the first segment starts before anything ran)."""
+        start, end = self.iterations.span(self.segment, len(self.timeline.events))
+        return (start if start > 0 else -1), end - 1
+
+    def goto_iteration(self, j: int) -> None:
+        """Jump to iteration j of the training loop, at the same place in it as now when it has one."""
+        its = self.iterations
+        j = max(0, min(int(j), len(its) - 1))
+        now = its.iteration(self.k)
+        offset = self.k - its.starts[now] if now is not None else 0
+        self.goto(its.starts[j] + max(0, min(offset, its.ends[j] - its.starts[j] - 1)))
 
     def next_call(self) -> None:
         """Jump to the start of the next backward call (or the end)."""
@@ -73,12 +101,14 @@ class Store(param.Parameterized):
         self.goto(self.prev_call_step(self.k))
 
     def next_call_step(self, k: int) -> int:
-        later = [i for i in tl.backward_starts(self.timeline.events) if i > k]
-        return later[0] if later else self.last
+        starts = self._backward_starts
+        i = bisect_right(starts, k)
+        return starts[i] if i < len(starts) else self.last
 
     def prev_call_step(self, k: int) -> int:
-        earlier = [i for i in tl.backward_starts(self.timeline.events) if i < k]
-        return earlier[-1] if earlier else -1
+        starts = self._backward_starts
+        i = bisect_left(starts, k)
+        return starts[i - 1] if i else -1
 
     def select(self, key: str | None) -> None:
         self._apply(selected=key)

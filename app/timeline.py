@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.trace import state_at  # noqa: F401  (the app's only way in to the engine)
+from engine.trace import formula_at, state_at  # noqa: F401  (the app's only way in to the engine)
 from engine.trace.isolated import run_isolated
 
 

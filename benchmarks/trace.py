@@ -1,6 +1,7 @@
 """How much tracing costs: engine.trace.run(program) against the same program run untraced on the engine.
 
     python benchmarks/trace.py [--cpu] [slug ...]
+    python benchmarks/trace.py --loops [--repeat 3] [benchmarks/loops/polynomial.py ...]
 
 For each tutorial program (tests/programs.py and tests/trace/corpus.py) prints the best-of-N times of
   plain   exec of the program with `torch` bound to the engine, no guard, no recorder (compiled each time);
@@ -10,6 +11,12 @@ For each tutorial program (tests/programs.py and tests/trace/corpus.py) prints t
 and the ratios traced/plain, traced/guard (the recorder's own share) and cold/plain. Target: traced/plain <= 2.
 The four are timed in turns, round after round, so that a load that comes and goes hits them alike;
 --cpu times the thread's CPU time instead of the wall clock (steadier on a busy machine).
+
+--loops traces the training loops in benchmarks/loops/ (2,000 iterations over 2,000 elements; target: traced
+within 3x the untraced CPU time, the timeline within 100 MB in memory and 20 MB as JSON) and prints for each
+the best-of-N CPU times untraced and traced (alternating), their ratio, the events, the timeline's size in
+memory (its events and state_at's index, every object counted once), its JSON's size, and the CPU time of
+to_json, from_json and state_at's first call (the index).
 """
 from __future__ import annotations
 
@@ -73,8 +80,60 @@ def best(fns, source):
     return [min(spent) for spent in times]
 
 
+def deep_size(*roots) -> int:
+    """Bytes held by the objects reachable from roots through dicts, lists and tuples, each counted once."""
+    seen, total, todo = set(), 0, list(roots)
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        total += sys.getsizeof(obj)
+        if isinstance(obj, dict):
+            todo.extend(obj.keys())
+            todo.extend(obj.values())
+        elif isinstance(obj, (list, tuple)):
+            todo.extend(obj)
+    return total
+
+
+def loops(paths, repeat):
+    from engine.trace import Timeline, state_at
+    from engine.trace.timeline import index
+
+    print(f"{'program':28s} {'untraced':>9s} {'traced':>9s} {'ratio':>6s} {'events':>7s} {'memory':>8s} "
+          f"{'JSON':>8s} {'to_json':>8s} {'from_json':>9s} {'index':>6s}")
+    for path in paths:
+        source = Path(path).read_text()
+        plain_s, traced_s = [], []
+        for _ in range(repeat):
+            for fn, spent in ((plain, plain_s), (run, traced_s)):
+                engine.manual_seed(0)
+                t0 = time.process_time()
+                timeline = fn(source)
+                spent.append(time.process_time() - t0)
+        assert timeline.error is None, timeline.error
+        t0 = time.process_time()
+        text = timeline.to_json()
+        t1 = time.process_time()
+        Timeline.from_json(text)
+        t2 = time.process_time()
+        state_at(timeline, len(timeline.events) - 1)
+        t3 = time.process_time()
+        memory = deep_size(timeline.events, vars(index(timeline)))
+        p, t = min(plain_s), min(traced_s)
+        print(f"{Path(path).stem:28s} {p:8.2f}s {t:8.2f}s {t / p:6.2f} {len(timeline.events):7d} "
+              f"{memory / 1e6:6.1f}MB {len(text.encode()) / 1e6:6.1f}MB {t1 - t0:7.2f}s {t2 - t1:8.2f}s "
+              f"{t3 - t2:5.2f}s")
+
+
 def main(args):
     global CLOCK
+    if "--loops" in args:
+        repeat = int(args[args.index("--repeat") + 1]) if "--repeat" in args else 3
+        paths = [a for a in args if a.endswith(".py")] or sorted(map(str, (ROOT / "benchmarks" / "loops").glob("*.py")))
+        loops(paths, repeat)
+        return
     if "--cpu" in args:
         CLOCK = time.thread_time
     programs = {**PROGRAMS, **TRACE_PROGRAMS}

@@ -12,6 +12,10 @@ _PRODUCTS = frozenset(["mm", "addmm", "bmm", "mv", "dot"])
 _BLAS = frozenset([np.dtype(np.float32), np.dtype(np.float64)])
 
 
+_MATRIX_PRODUCTS = frozenset(("mm", "addmm", "bmm"))
+_OWN_SIZE = _MATRIX_PRODUCTS | {"repeat", "index"}  # ops whose result's size is not their inputs' broadcast
+
+
 def _out_numel(op, arrays, attrs):
     """The size of op's result, known before it is computed (so a budget can refuse it); a Python list given
     as an operand counts too (numpy makes an array of it first)."""
@@ -23,10 +27,20 @@ def _out_numel(op, arrays, attrs):
 
 
 def _result_numel(op, arrays, attrs):
-    shapes = [a.shape for a in arrays if isinstance(a, np.ndarray)]
     if "shape" in attrs:
         return math.prod(map(int, attrs["shape"]))
-    if op.name in ("mm", "addmm", "bmm") and len(shapes) >= 2:
+    if not op.variadic and op.name not in _OWN_SIZE:  # called for every traced op: the common case first
+        first = None
+        for a in arrays:
+            if isinstance(a, np.ndarray):
+                if first is None:
+                    first = a
+                elif a.shape != first.shape:
+                    break
+        else:
+            return first.size if first is not None else 1
+    shapes = [a.shape for a in arrays if isinstance(a, np.ndarray)]
+    if op.name in _MATRIX_PRODUCTS and len(shapes) >= 2:
         a, b = shapes[-2], shapes[-1]
         return math.prod(a[:-1]) * b[-1]
     if op.variadic:  # cat, stack: every input is copied in

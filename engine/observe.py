@@ -27,15 +27,26 @@ EVENTS = (
 _UNMUTED = ("on_alloc", "on_work", "on_size")  # a budget hears these even inside the engine's own bookkeeping
 _observers = []
 _muted = [0]
+_handlers = {}  # event -> the observers' bound methods for it, rebuilt when observers come and go
+
+
+def _rebuild():
+    _handlers.clear()
+    for event in EVENTS:
+        fns = tuple(fn for fn in (getattr(o, event, None) for o in _observers) if fn is not None)
+        if fns:
+            _handlers[event] = fns
 
 
 def add(observer):
     _observers.append(observer)
+    _rebuild()
 
 
 def remove(observer):
     if observer in _observers:
         _observers.remove(observer)
+        _rebuild()
 
 
 def active():
@@ -45,10 +56,8 @@ def active():
 def emit(event, *args):
     if _muted[0] and event not in _UNMUTED:
         return
-    for o in tuple(_observers):
-        fn = getattr(o, event, None)
-        if fn is not None:
-            fn(*args)
+    for fn in _handlers.get(event, ()):
+        fn(*args)
 
 
 @contextlib.contextmanager

@@ -4,10 +4,13 @@ from .. import dtypes, observe
 from ..factories import full_like, tensor
 from ..grad_mode import no_grad
 from ..tensor import Tensor
+from . import rules
 from .optimizer import Optimizer, _one_step, check_implementation, check_number
 
 
 class Adagrad(Optimizer):
+    _rule = staticmethod(rules.adagrad)
+
     def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10,
                  foreach=None, *, maximize=False, differentiable=False, fused=None):
         check_number("lr", lr)

@@ -3,10 +3,13 @@ path torch 2.13 takes on the CPU. The step count is a float32 tensor in the stat
 from .. import dtypes
 from ..factories import tensor, zeros_like
 from ..tensor import Tensor
+from . import rules
 from .optimizer import Optimizer, _one_step, check_capturable, check_implementation, check_number
 
 
 class Adam(Optimizer):
+    _rule = staticmethod(rules.adam)
+
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *,
                  foreach=None, maximize=False, capturable=False, differentiable=False, fused=None,
                  decoupled_weight_decay=False):

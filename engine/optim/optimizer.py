@@ -34,7 +34,8 @@ def _one_step(step):
     """An optimizer step is one in-place update per parameter for a watcher, not its arithmetic.
 
     `step(self)` returns the parameters it updated; it runs without grad and unheard (observe.muted), and then
-    each updated parameter is reported as one in-place op (`on_inplace(p, OPS["sub"], (p,), {})`). A closure
+    each updated parameter is reported as one in-place op whose attrs name the optimizer, its rule and terms
+    (`self._rule(group, p, state)`, from rules.py). A closure
     (`optimizer.step(closure)`: forward and backward again) runs first, with grad enabled and heard like any of
     the program's code, and its result is what step returns."""
 
@@ -47,8 +48,11 @@ def _one_step(step):
         with no_grad(), observe.muted():
             updated = step(self)
         if observe._observers:
+            groups = {id(p): group for group in self.param_groups for p in group["params"]}
             for p in updated:
-                observe.emit("on_inplace", p, OPS["sub"], (p,), {})
+                rule, terms = type(self)._rule(groups[id(p)], p, self.state[p])
+                observe.emit("on_inplace", p, OPS["sub"], (p,),
+                             {"optimizer": type(self).__name__, "rule": rule, **terms})
         return loss
 
     return wrapper

@@ -2,10 +2,13 @@
 from .. import dtypes
 from ..factories import tensor, zeros, zeros_like
 from ..tensor import Tensor
+from . import rules
 from .optimizer import Optimizer, _one_step, check_capturable, check_implementation, check_number
 
 
 class RMSprop(Optimizer):
+    _rule = staticmethod(rules.rmsprop)
+
     def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=False,
                  capturable=False, foreach=None, maximize=False, differentiable=False):
         check_number("lr", lr)

@@ -1,9 +1,12 @@
 """torch.optim.SGD: torch/optim/sgd.py's _single_tensor_sgd, the path torch 2.13 takes on the CPU (foreach=True
 rounds the same way; it differs only in adding Nesterov's momentum into .grad itself)."""
+from . import rules
 from .optimizer import Optimizer, _one_step, check_implementation, check_number
 
 
 class SGD(Optimizer):
+    _rule = staticmethod(rules.sgd)
+
     def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False, *,
                  maximize=False, foreach=None, differentiable=False, fused=None):
         check_number("lr", lr)

@@ -1,9 +1,9 @@
 """Tracing learners' programs: the guard that checks and budgets them, and the recorder.
 
-`run(source, **limits) -> Timeline` and `state_at(timeline, k)`; the events are described in
-docs/timeline.md. Nothing here imports Panel.
+`run(source, **limits) -> Timeline`, `state_at(timeline, k)` and `formula_at(timeline, node, k)`; the events
+are described in docs/timeline.md. Nothing here imports Panel.
 """
 from .runner import run
-from .timeline import Timeline, state_at
+from .timeline import Timeline, formula_at, state_at
 
-__all__ = ["Timeline", "run", "state_at"]
+__all__ = ["Timeline", "formula_at", "run", "state_at"]

@@ -1,8 +1,10 @@
-"""Local-derivative formulas from the op table, in words and with the numbers of one backward step."""
+"""Local-derivative formulas from the op table: in words when an op runs, and with the numbers of one backward
+step when a step is shown (from the timeline's events)."""
 import re
 
 from ..graph import CopySlices
-from .text import number, short_array
+from ..ops import OPS
+from .text import brief, number, numel
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 _FUNCTIONS = {"cos", "sin", "ln", "sign", "exp"}
@@ -55,28 +57,51 @@ def _template(text):
     return t
 
 
-def _symbol(node, word, grad):
-    """The value a formula's symbol had in this step, as a short text, or None if unknown or too big."""
-    if word == "grad":
-        data = grad._data
-    elif word in node._saved:
-        data = node._saved[word].tensor._data
-    elif word in _SCALAR_ATTRS:
-        v = node.attrs.get(word, _SCALAR_ATTRS[word])
-        if not isinstance(v, (int, float)) or isinstance(v, bool):
-            return None
-        text = number(v)
-        return f"({text})" if v < 0 else text
-    else:
+def scalars(attrs):
+    """The numbers among an op's attributes that its formulas name (`exponent`, `alpha`, …)."""
+    found = None
+    for name in _SCALAR_ATTRS:
+        v = attrs.get(name)
+        if v is not None and type(v) in (int, float):
+            if found is None:
+                found = {}
+            found[name] = v
+    return found
+
+
+def _value_text(v):
+    """A value as a formula shows it (a number, or a few numbers in brackets), or None if unknown or too big."""
+    if v is None or isinstance(v, dict) or numel(v) > SMALL:
         return None
-    if data.size > SMALL:
-        return None
-    text = short_array(data, SMALL)
+    text = brief(v, SMALL)
     return f"({text})" if text.startswith("-") else text
 
 
-def _with_numbers(text, node, grad, known):
-    """The formula's text with its symbols' values; `known` holds the values found so far in this step."""
+def _number_text(v):
+    if v is None or type(v) not in (int, float):
+        return None
+    text = number(v)
+    return f"({text})" if v < 0 else text
+
+
+def _symbol(word, step, node, saved, intro):
+    """The value a formula's symbol had in a backward step, as a short text, or None if unknown or too big."""
+    if word == "grad":
+        return _value_text(step["grad_in"])
+    if word in saved:
+        entry = saved[word]
+        if entry.get("node") is not None:
+            made = intro(entry["node"])
+            return _value_text(made["value"]) if made is not None else None
+        return _value_text(entry.get("value"))
+    if word in _SCALAR_ATTRS:
+        return _number_text((node.get("scalars") or {}).get(word, _SCALAR_ATTRS[word]))
+    return None
+
+
+def _fill(text, symbol, known):
+    """The formula's text with its symbols' values (symbol(word) -> text or None), or None if one is unknown;
+    `known` holds the values found so far."""
     symbols, pieces = _template(text)
     if symbols is None:
         return None
@@ -84,27 +109,94 @@ def _with_numbers(text, node, grad, known):
     for w in symbols:
         t = known.get(w, False)
         if t is False:
-            t = known[w] = _symbol(node, w, grad)
+            t = known[w] = symbol(w)
         if t is None:
             return None
         terms[w] = t
     return "".join([terms.get(p, p) if i % 2 else p for i, p in enumerate(pieces)])
 
 
-def with_numbers(step):
-    """The formula of one backward step with the values it used: '∂/∂self = other · grad = 3 · 1 = 3'."""
-    node = step.node
-    if not node.next_functions or not step.grads_out:
+def update_with_numbers(ev, intro):
+    """An optimizer's update of a parameter (an `inplace` event with `update`) with the values it used:
+    'param − lr · grad = 0.5 − 0.1 · 2.0 = 0.3', or 'param − lr · grad = 2000 values' when some are too big to
+    write out."""
+    update = ev["update"]
+    prev = ev["inputs"][0]
+    before = intro(prev) if prev is not None else None
+    numbers, tensors = update.get("scalars") or {}, update.get("values") or {}
+
+    def symbol(word):
+        if word == "param":
+            return _value_text(before["value"]) if before is not None else None
+        if word in numbers:
+            return _number_text(numbers[word])
+        return _value_text(tensors.get(word))
+
+    rule, result = update["rule"], brief(ev["value"], SMALL)
+    filled = _fill(rule, symbol, {})
+    return f"{rule} = {filled} = {result}" if filled not in (None, result) else f"{rule} = {result}"
+
+
+def inplace_with_numbers(ev, intro):
+    """An in-place op with the values it used, `0.5 - 0.0004 = 0.4996`, or None when some are too big."""
+    expr = ev.get("expr")
+    if not expr:
         return None
-    parts = []
-    known = {}
-    for name, text, (fn, _), out in zip(_arg_names(node), node.formula(), node.next_functions, step.grads_out):
-        if fn is None or out is None:
+    texts = []
+    for i in ev["inputs"]:
+        made = intro(i) if i is not None else None
+        t = _value_text(made["value"]) if made is not None else None
+        if t is None:
+            return None
+        texts.append(t)
+    return f"{expr.format(*texts)} = {brief(ev['value'], SMALL)}"
+
+
+def _event_arg_names(node, n):
+    """The names of a graph node's inputs, as _arg_names gives them, from the event that introduced it."""
+    op = OPS.get(node.get("op"))
+    if op is None:
+        return tuple(f"input{i}" for i in range(n))
+    if node.get("grad_fn") == "CopySlices":
+        return ("self",) + op.args[1:]
+    if op.variadic:
+        return tuple(f"{op.args[0]}[{i}]" for i in range(n))
+    return op.args
+
+
+def with_numbers(step, intro):
+    """The local derivatives of one backward step (a `node` event) with the values it used:
+    '∂/∂self = other · grad = 3 · 1 = 3', or for AccumulateGrad 'x.grad += 6'. intro(id) is the event that
+    introduced graph node id (None if unknown). Rendered from what the timeline holds when it is shown, not
+    by the recorder at every step."""
+    if "formula" in step:  # a custom Function's step: its backward's code, rendered by the recorder
+        return step["formula"]
+    if "grads_in" in step:  # a node with several outputs: no one formula
+        return None
+    nid = step["node"]
+    node = intro(nid) if nid is not None else None
+    if node is None:
+        return None
+    grad_in = step["grad_in"]
+    if step["name"] == "AccumulateGrad":
+        if not step["ran"] or grad_in is None:
+            return None
+        return f"{node['name']}.grad += {brief(grad_in, SMALL)}"
+    grads_out = step["grads_out"]
+    words = node.get("formula")
+    if not grads_out or not words:
+        return None
+    parts = dict(part[3:].split(" = ", 1) for part in words.split("; "))  # "∂/∂self = …" -> {"self": "…"}
+    saved = {s["name"]: s for s in node.get("saved") or ()}
+    out, known = [], {}
+    for name, sent in zip(_event_arg_names(node, len(grads_out)), grads_out):
+        text = parts.get(name)
+        if text is None or sent["value"] is None:
             continue
-        filled = _with_numbers(text, node, step.grad_in, known)
-        result = short_array(out._data, SMALL)
+        filled = _fill(text, lambda w: _symbol(w, step, node, saved, intro), known)
+        result = brief(sent["value"], SMALL)
         if filled is None or filled == result:
-            parts.append(f"∂/∂{name} = {text} = {result}")
+            out.append(f"∂/∂{name} = {text} = {result}")
         else:
-            parts.append(f"∂/∂{name} = {text} = {filled} = {result}")
-    return "; ".join(parts) or None
+            out.append(f"∂/∂{name} = {text} = {filled} = {result}")
+    return "; ".join(out) or None

@@ -8,7 +8,8 @@ milliseconds), so a child that was killed or crashed leaves nothing behind and t
 
 What the parent reports, as the timeline's error event:
 - time: the child ran past `seconds` (it is asked for its Python traceback, through faulthandler, then
-  killed): "the program ran longer than 10 s and was stopped", at the program's line;
+  killed): "the program ran longer than 40 s and was stopped" (its 30 s budget and 10 s to send its
+  timeline), at the program's line;
 - memory: an allocation failed against the cap: "the program needed more memory than its limit of 1,024 MB",
   at its line, with what was recorded before; or the child died of it;
 - output size: the timeline's JSON is bigger than `output_mb`: the child sends the events that fit and says
@@ -34,7 +35,7 @@ try:  # POSIX: Pyodide has no processes (nor `resource`), and there run_isolated
 except ImportError:
     faulthandler = resource = select = None
 
-from .runner import run
+from .runner import LIMITS, run
 from .timeline import Timeline
 
 _HEADER = struct.Struct("!Q")  # the length of the JSON that follows
@@ -42,9 +43,12 @@ _MEMORY_EXIT = 3  # the child's exit status when it ran out of memory outside th
 _LINE = re.compile(r'File "<program>", line (\d+)')
 
 
-def run_isolated(source, *, seconds=10.0, memory_mb=1024, output_mb=32, **limits):
-    """The program's timeline, as run(source, **limits) makes it, from a child process that may run `seconds`,
-    grow by `memory_mb` and send `output_mb` of JSON."""
+def run_isolated(source, *, seconds=None, memory_mb=1024, output_mb=32, **limits):
+    """The program's timeline, as run(source, **limits) makes it, from a child process that may run `seconds`
+    (by default its time budget and 10 s more for sending its timeline), grow by `memory_mb` and send
+    `output_mb` of JSON."""
+    if seconds is None:
+        seconds = limits.get("max_seconds", LIMITS["max_seconds"]) + 10
     if sys.platform == "emscripten" or resource is None or not hasattr(os, "fork"):
         return run(source, **limits)
     cap = int(output_mb * 2**20)

@@ -99,6 +99,26 @@ def op_label(op, names, attrs):
     return text
 
 
+_texts = {}
+
+
+def op_texts(op, names, attrs):
+    """(op_label, template) of an op applied to inputs called `names`: a training loop asks for the same ones
+    at every iteration, so they are kept."""
+    try:
+        key = (op.name, tuple(names), *[(k, type(v), v) for k, v in attrs.items()])  # 2 and 2.0 label apart
+        hit = _texts.get(key)
+    except TypeError:  # an attribute that cannot be a key (a list)
+        key = hit = None
+    if hit is None:
+        hit = (op_label(op, names, attrs), template(op, len(names), attrs))
+        if key is not None:
+            if len(_texts) > 4096:
+                _texts.clear()
+            _texts[key] = hit
+    return hit
+
+
 def leaf_label(data):
     """A readable name for an unnamed tensor: its value when short, else its shape."""
     if data.size == 1 and data.ndim <= 1:

@@ -3,13 +3,15 @@ import ast
 
 
 class Statement:
-    """A statement of the program: `targets` are the texts it binds (`y`, `lin.weight`, `parts`)."""
+    """A statement of the program: `targets` are the texts it binds (`y`, `lin.weight`, `parts`); `shared`: its
+    line holds other statements too (`a = x * 2; b = a + 1`)."""
 
-    __slots__ = ("line", "targets")
+    __slots__ = ("line", "targets", "shared")
 
-    def __init__(self, line, targets):
+    def __init__(self, line, targets, shared=False):
         self.line = line
         self.targets = targets
+        self.shared = shared
 
 
 _NONE = Statement(None, ())
@@ -57,10 +59,12 @@ _COMPOUND_HEADERS = {
 
 class Statements:
     """Line -> the innermost statement on it (a compound statement owns only its header lines), from the
-    program's tree as parsed (None: no statements)."""
+    program's tree as parsed (None: no statements); `loops`: the line of each `for` and `while` -> the lines
+    it spans (first, last)."""
 
     def __init__(self, tree=None):
         self._by_line = {}
+        self.loops = {}
         todo = list(reversed(tree.body)) if tree is not None else []
         while todo:  # statements only, outer before inner: the innermost statement on a line wins
             node = todo.pop()
@@ -71,6 +75,8 @@ class Statements:
             todo.extend(reversed(inner))
 
     def _add(self, node):
+        if isinstance(node, (ast.For, ast.While)):
+            self.loops[node.lineno] = (node.lineno, node.end_lineno)
         header = _COMPOUND_HEADERS.get(type(node))
         if header is not None:
             end = header(node).end_lineno
@@ -80,9 +86,10 @@ class Statements:
             end = node.end_lineno
         targets = _targets(node)
         prev = self._by_line.get(node.lineno)
-        if prev is not None and prev.line == node.lineno:  # `a = x * 2; b = a + 1` on one line
+        shared = prev is not None and prev.line == node.lineno  # `a = x * 2; b = a + 1` on one line
+        if shared:
             targets = tuple(dict.fromkeys(prev.targets + targets))
-        stmt = Statement(node.lineno, targets)
+        stmt = Statement(node.lineno, targets, shared)
         for line in range(node.lineno, end + 1):
             self._by_line[line] = stmt
 

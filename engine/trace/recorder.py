@@ -7,12 +7,9 @@ from ..nn.modules import Module
 from ..tensor import Tensor
 from . import formulas, functions, labels, values
 from .errors import FILENAME
-from .text import number, short_array
+from .loops import Loops
+from .text import number
 from .where import Where
-
-
-def value(t):
-    return values.record(t._data)
 
 
 class _Known:
@@ -28,6 +25,21 @@ class _Known:
 
 
 class Recorder:
+    def _value(self, t):
+        return self._values.record(t._data)
+
+    def _grad_value(self, g):
+        """A grad's value, recorded once per backward call however often it is seen: sent by one node, it
+        arrives at the next (and at AccumulateGrad, whose `grad` event shows it again)."""
+        if g is None:
+            return None
+        hit = self._sent.get(id(g))
+        if hit is not None and hit[0] is g and hit[1] == g._vbox[0]:
+            return hit[2]
+        v = self._values.record(g._data)
+        self._sent[id(g)] = (g, g._vbox[0], v)
+        return v
+
     def __init__(self, statements, budget=None, source=""):
         """statements: the program's names.Statements (what each line binds); source: the program's text (the
         inspector shows a custom Function's backward code from it)."""
@@ -35,7 +47,8 @@ class Recorder:
         self.texts = []
         self.budget = budget
         self.running = True
-        self._where = Where(statements, budget, self._name)
+        self.loops = Loops(statements.loops, self.events)
+        self._where = Where(statements, budget, self._name, self.loops)
         self._sync = self._where.line  # the program's line now (called right from the engine's callbacks)
         self._known = {}  # id(tensor) -> _Known
         self._fns = {}  # id(grad_fn) -> (weakref to it, graph node id)
@@ -49,6 +62,9 @@ class Recorder:
         self._held = []  # grad events of the backward step running now, pushed after its node event
         self._functions = {}  # id(a custom Function's node) -> (weakref to it, its outputs' node ids, inputs' names)
         self._sources = functions.Sources(source, FILENAME)
+        self._values = values.Values()
+        self._sent = {}  # id(grad tensor) -> (tensor, version, value): a grad recorded once per backward call
+        self._step_at = None  # (budget steps, depth, line) at the last event of the backward call running now
         self.quiet = False
 
     # --- events ---------------------------------------------------------------------------------
@@ -60,16 +76,31 @@ class Recorder:
         self.events.append(ev)
         return ev
 
+    def _step_line(self):
+        """The line of a backward step's event. While a backward call runs, no statement of the program runs
+        unless its code is called (a hook), which ticks the budget: until then the line is the call's."""
+        budget = self.budget
+        at = self._step_at
+        if at is not None and self._calls and at[0] == budget.steps and at[1] == budget.depth:
+            return at[2]
+        line = self._sync()
+        self._step_at = (budget.steps, budget.depth, line) if budget is not None and self._calls else None
+        return line
+
     def _set_calls(self):
         """Inside a backward call without create_graph, the ops computing grads are not the program's."""
         self.quiet = bool(self._calls) and not self._calls[-1][1]
+        self._step_at = None
 
     def finish(self):
         """The program ended: name what its last statements bound, and stop charging the budget."""
         self.running = False
         self._where.finish()
+        self.loops.finish()
         self._calls.clear()
         self._set_calls()
+        self._sent.clear()
+        self._values.flush()
 
     # --- names ------------------------------------------------------------------------------------
     def _name(self, text, obj, line, depth=0):
@@ -125,9 +156,11 @@ class Recorder:
         if fn is not None:  # a computed tensor met late (autograd.grad's result, a view rewired in place)
             self._new_fn(fn, nid)
         ev = {"kind": "leaf", "line": line, "id": nid, "tensor": k.tid, "name": self._default_name(t, k),
-              "grad_fn": type(fn).__name__ if fn is not None else None, "value": value(t),
-              "shape": list(t._data.shape), "dtype": t.dtype.name, "requires_grad": t.requires_grad,
+              "grad_fn": type(fn).__name__ if fn is not None else None, "value": self._value(t),
+              "shape": values.shape_list(t._data.shape), "dtype": t.dtype.name, "requires_grad": t.requires_grad,
               "version": t._vbox[0]}
+        if fn is not None and getattr(fn, "_op", None) is not None:  # its steps' formulas need its op
+            ev["op"], ev["formula"] = fn._op.name, formulas.in_words(fn)
         return self._add_node(t, k, ev)
 
     def _add_node(self, t, k, ev):
@@ -173,6 +206,8 @@ class Recorder:
         return type(fn).__name__
 
     def _saved(self, fn, nid, out, before=None):
+        """What fn saved: the graph node of each saved tensor, and the value of a small one the recorder does not
+        know (a Python number the op turned into a tensor), which the formula with numbers shows."""
         if fn is None or not fn._saved:
             return []
         saved = []
@@ -182,8 +217,13 @@ class Recorder:
                 node = nid
             else:
                 k = self._known.get(id(t))
-                node = k.node if k is not None and k.ref() is t and k.version == s.version else before
-            saved.append({"name": key, "node": node})
+                node = k.node if k is not None and k.ref() is t and k.version == s.version else None
+                if node is None and key == "self":
+                    node = before  # an in-place op saves a copy of the value it overwrites
+            if node is None and t._data.size <= formulas.SMALL:
+                saved.append({"name": key, "node": None, "value": t._data.tolist()})
+            else:
+                saved.append({"name": key, "node": node})
         return saved
 
     def _inputs(self, inputs, line):
@@ -214,13 +254,17 @@ class Recorder:
         nid = len(self._nodes)
         fn = out.grad_fn
         grad_fn = self._new_fn(fn, nid)
-        ev = {"kind": "op", "line": line, "id": nid, "tensor": k.tid, "name": labels.op_label(op, texts, attrs),
-              "op": op.name, "expr": labels.template(op, len(ids), attrs), "grad_fn": grad_fn, "inputs": ids,
-              "value": value(out),
-              "shape": list(out._data.shape), "dtype": out.dtype.name, "requires_grad": grad_fn is not None,
-              "version": out._vbox[0],
-              "saved": self._saved(fn, nid, out) if grad_fn else [],
+        name, expr = labels.op_texts(op, texts, attrs)
+        data = out._data
+        ev = {"kind": "op", "line": line, "id": nid, "tensor": k.tid, "name": name, "op": op.name, "expr": expr,
+              "grad_fn": grad_fn, "inputs": ids, "value": self._values.record(data),
+              "shape": values.shape_list(data.shape), "dtype": out.dtype.name, "requires_grad": grad_fn is not None,
+              "version": out._vbox[0], "saved": self._saved(fn, nid, out) if grad_fn else [],
               "formula": formulas.in_words(fn) if grad_fn else None}
+        if grad_fn:
+            scalars = formulas.scalars(attrs)
+            if scalars:
+                ev["scalars"] = scalars
         self._add_node(out, k, ev)
 
     def on_function(self, outputs, cls, args, node):
@@ -267,7 +311,7 @@ class Recorder:
             ev = {"kind": "inplace" if dirty else "op", "line": line, "id": nid, "tensor": k.tid,
                   "name": self._default_name(out, k) if dirty else functions.label(expr, texts, i if several else None),
                   "op": cls.__name__, "grad_fn": type(node).__name__ if ours else None, "inputs": ids,
-                  "value": value(out), "shape": list(out._data.shape), "dtype": out.dtype.name,
+                  "value": self._value(out), "shape": values.shape_list(out._data.shape), "dtype": out.dtype.name,
                   "requires_grad": out.requires_grad, "version": out._vbox[0],
                   "saved": saved if ours and first else [], "formula": formula if ours and first else None}
             if not dirty:
@@ -285,30 +329,50 @@ class Recorder:
             return
         base = t._base
         if base is not None and base.grad_fn is not None and self._fn_node(base.grad_fn) is None:
-            self._inplace(base, op, inputs[1:], line)  # the write into a view rewrote its base: CopySlices
-        self._inplace(t, op, inputs[1:], line)
+            self._inplace(base, op, inputs[1:], attrs, line)  # the write into a view rewrote its base: CopySlices
+        self._inplace(t, op, inputs[1:], attrs, line)
 
-    def _inplace(self, t, op, others, line):
+    def _inplace(self, t, op, others, attrs, line):
         k = self._known.get(id(t))
         if k is None or k.ref() is not t:
             k = self._track(t)
         prev = k.node
-        ids, _ = self._inputs(others, line)
+        ids, texts = self._inputs(others, line)
         nid = len(self._nodes)
         fn = t.grad_fn
         grad_fn = self._new_fn(fn, nid)
+        data = t._data
         ev = {"kind": "inplace", "line": line, "id": nid, "tensor": k.tid,
               "name": self._default_name(t, k), "op": op.name, "grad_fn": grad_fn, "inputs": [prev, *ids],
-              "version": t._vbox[0], "value": value(t), "shape": list(t._data.shape), "dtype": t.dtype.name,
-              "requires_grad": t.requires_grad, "saved": self._saved(fn, nid, t, prev) if grad_fn else [],
+              "version": t._vbox[0], "value": self._values.record(data), "shape": values.shape_list(data.shape),
+              "dtype": t.dtype.name, "requires_grad": t.requires_grad,
+              "saved": self._saved(fn, nid, t, prev) if grad_fn else [],
               "formula": formulas.in_words(fn) if grad_fn else None}
+        if grad_fn:
+            scalars = formulas.scalars(attrs)
+            if scalars:
+                ev["scalars"] = scalars
+        if "optimizer" in attrs:
+            ev["update"] = self._update(attrs)
+        elif prev is not None:
+            ev["expr"] = labels.op_texts(op, [self._nodes[prev]["name"], *texts], attrs)[1]
         self._add_node(t, k, ev)
+
+    def _update(self, attrs):
+        """What an optimizer's step did to a parameter: its rule in words and the terms it used."""
+        numbers, tensors = {}, {}
+        for name, v in attrs.items():
+            if isinstance(v, Tensor):
+                tensors[name] = self._value(v)
+            elif name not in ("optimizer", "rule"):
+                numbers[name] = v
+        return {"optimizer": attrs["optimizer"], "rule": attrs["rule"], "scalars": numbers, "values": tensors}
 
     def _grad_changed(self, owner, g, op, line):
         """owner.grad was changed in place: grad.zero_(), optimizer.zero_grad(set_to_none=False), grad *= 2."""
         nid = self._node(owner, line)
         tid = self._nodes[nid]["tensor"]
-        after = value(g)
+        after = self._value(g)
         if op.name == "zero":
             ev = {"kind": "zero_grad", "line": line, "node": nid, "tensor": tid, "name": self._nodes[nid]["name"],
                   "how": "zero_"}
@@ -319,17 +383,22 @@ class Recorder:
         self._push(ev)
 
     def on_grad(self, t, before, contribution):
-        line = self._sync()
+        line = self._step_line()
         nid = self._node(t, line)
         tid = self._nodes[nid]["tensor"]
         if t.grad_fn is None:  # a leaf: the engine gives the value before (None: there was no grad)
-            before = values.record(before) if before is not None else None
+            before = self._values.record(before) if before is not None else None
         else:
             before = self._grads.get(tid)
-        after = value(t._grad)
+        added = self._grad_value(contribution)
+        g = t._grad
+        if before is None and g.shape == contribution.shape and g.dtype is contribution.dtype:
+            after = added  # the first grad is stored as it arrived
+        else:
+            after = self._value(g)
         self._grads[tid] = after
         ev = {"kind": "grad", "line": line, "node": nid, "tensor": tid, "name": self._nodes[nid]["name"],
-              "before": before, "contribution": value(contribution), "after": after}
+              "before": before, "contribution": added, "after": after}
         if self._calls:
             self._held.append(ev)
         else:
@@ -349,7 +418,7 @@ class Recorder:
             ev = {"kind": "zero_grad", "line": line, "node": nid, "tensor": tid, "name": name, "how": "none"}
             after = None
         else:
-            after = value(t._grad)
+            after = self._value(t._grad)
             ev = {"kind": "grad", "line": line, "node": nid, "tensor": tid, "name": name,
                   "before": self._grads.get(tid), "contribution": None, "after": after, "how": how}
         self._grads[tid] = after
@@ -360,26 +429,26 @@ class Recorder:
         root = self._node(outputs[0], line) if outputs else None
         call = self._ncalls
         self._ncalls += 1
+        self._sent.clear()
         self._push({"kind": "backward", "line": line, "root": root,
-                    "seed": value(seeds[0]) if seeds else None, "retain_graph": bool(options["retain_graph"]),
-                    "create_graph": bool(options["create_graph"]), "call": call, "api": options["api"]})
+                    "seed": self._grad_value(seeds[0]) if seeds else None,
+                    "retain_graph": bool(options["retain_graph"]), "create_graph": bool(options["create_graph"]),
+                    "call": call, "api": options["api"]})
         self._calls.append([call, bool(options["create_graph"]), options["api"] == "autograd.grad"])
         self._set_calls()
 
     def on_step(self, step):
-        line = self._sync()
+        line = self._step_line()
         node = step.node
         # a captured step with nothing sent out did not run: autograd.grad only took the grad arriving there
         ran = not (step.captured and not step.grads_out and (node.next_functions or self._calls[-1][2]))
         grad_in, grads_in = step.grad_in, None
         if isinstance(grad_in, tuple):  # a node with several outputs: one grad per output
-            grads_in = [value(g) if g is not None else None for g in grad_in]
+            grads_in = [self._grad_value(g) for g in grad_in]
             grad_in = grad_in[0]
         if isinstance(node, AccumulateGrad):
             nid = self._node(node.variable, line)
             formula = None
-            if ran and grad_in is not None:
-                formula = f"{self._nodes[nid]['name']}.grad += {short_array(grad_in._data, formulas.SMALL)}"
         elif isinstance(node, BackwardCFunction):
             nid = self._fn_node(node)
             entry = self._function(node)
@@ -387,12 +456,14 @@ class Recorder:
             formula = functions.with_numbers(self._sources.backward_code(node), names, step)
         else:
             nid = self._fn_node(node)
-            formula = formulas.with_numbers(step) if grads_in is None else None
-        grads_out = [{"to": self._edge(fn, nr, line), "value": value(g) if g is not None else None}
+            formula = None
+        grad_value = self._grad_value
+        grads_out = [{"to": self._edge(fn, nr, line), "value": grad_value(g)}
                      for (fn, nr), g in zip(node.next_functions, step.grads_out or ())]
         ev = {"kind": "node", "line": line, "name": type(node).__name__, "node": nid,
-              "grad_in": value(grad_in) if grad_in is not None else None, "grads_out": grads_out,
-              "formula": formula, "ran": ran, "captured": bool(step.captured)}
+              "grad_in": grad_value(grad_in), "grads_out": grads_out, "ran": ran, "captured": bool(step.captured)}
+        if isinstance(node, BackwardCFunction):  # its backward's code with numbers (formulas render the others)
+            ev["formula"] = formula
         if grads_in is not None:
             ev["grads_in"] = grads_in
         self._push(ev)
@@ -420,11 +491,13 @@ class Recorder:
         if self._calls:
             self._calls.pop()
         self._set_calls()
+        if not self._calls:
+            self._sent.clear()
 
     def on_free(self, node):
         nid = self._fn_node(node)
         if nid is not None:
-            self._push({"kind": "free", "line": self._sync(), "node": nid})
+            self._push({"kind": "free", "line": self._step_line(), "node": nid})
 
     # --- what the runner feeds in -----------------------------------------------------------------
     def on_print(self, text, end=""):

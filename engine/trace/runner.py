@@ -13,7 +13,7 @@ import numpy as np
 from .. import backward, generator, grad_mode, graph, observe, printing
 from ..optim import optimizer
 from ..utils.data import collate
-from . import guard
+from . import guard, loops
 from .errors import FILENAME
 from .names import Statements
 from .recorder import Recorder
@@ -27,10 +27,18 @@ ENGINE_STATE = ((grad_mode, "_state"), (printing, "PRINT_OPTS"), (generator, "de
                 (optimizer, "CAPTURABLE_DEVICES"), (collate, "default_collate_fn_map"))
 
 
+# What a traced program may spend unless told otherwise: enough for a learner's training script to finish (the
+# polynomial tutorial, 2,000 iterations over 2,000 elements, makes 98,000 events and 52 million elements in 4 s
+# of CPU here; in a browser it runs 2-3 times slower), while an endless loop still stops within half a minute
+# (docs/timeline.md, "Budgets"). The other limits are the guard's own defaults.
+LIMITS = {"max_seconds": 30.0, "max_events": 300_000, "max_total_elements": 2_000_000_000}
+
+
 def run(source, **limits):
-    """Runs a learner's program on the engine and returns its timeline (limits: fields of guard.Limits)."""
+    """Runs a learner's program on the engine and returns its timeline (limits: fields of guard.Limits, over
+    LIMITS)."""
     try:
-        return _run(source, guard.Budget(guard.Limits(**limits)))
+        return _run(source, loops.Budget(guard.Limits(**{**LIMITS, **limits})))
     except Exception as e:  # noqa: BLE001 - the last resort: the caller always gets a timeline
         event = {"kind": "error", "line": None, "type": type(e).__name__, "message": _message(e)}
         return Timeline(source=source if isinstance(source, str) else "", events=[event], output="")
@@ -45,6 +53,7 @@ def _run(source, budget):
         rec.on_error(*_describe(e))
         return Timeline(source=source, events=rec.events, output="")
     rec = Recorder(program.statements, budget, source)
+    budget.loops = rec.loops
     errors = []
     saved = save_engine_state()
     observe.add(rec)
@@ -65,7 +74,7 @@ def _run(source, budget):
         errors.append(_describe(e))
     if errors:
         rec.on_error(*errors[0])
-    return Timeline(source=source, events=rec.events, output="".join(rec.texts))
+    return Timeline(source=source, events=rec.events, output="".join(rec.texts), loops=rec.loops.table())
 
 
 def _describe(e):

@@ -1,31 +1,41 @@
 """What every node shows after step k, from one pass over the events: per node a short list of changes,
-found again by bisection, so any step costs the same whether reached forwards or backwards."""
+found again by bisection, so any step costs the same whether reached forwards or backwards. A state's nodes
+are a read-only mapping that builds a node's dict when it is asked for: a long training loop makes tens of
+thousands of nodes, of which a view shows a few dozen."""
 from bisect import bisect_right
+from collections.abc import Mapping
 
-_STATIC = ("id", "tensor", "name", "kind", "op", "grad_fn", "inputs", "value", "shape", "dtype", "requires_grad",
-           "version", "saved", "formula")
+from . import formulas
+
+_NODE_KINDS = ("leaf", "op", "inplace")
+_EMPTY = (None, False, None)  # (grad, freed, grad_in) of a node that shows nothing yet
 
 
 def _zeros(v):
     if isinstance(v, list):
         return [_zeros(x) for x in v]
+    if isinstance(v, dict):  # a big tensor's summary: all its statistics are 0
+        return {"shape": v["shape"], "head": [0.0] * len(v["head"]), "min": 0.0, "max": 0.0, "mean": 0.0,
+                "norm": 0.0}
     return None if v is None else type(v)(0)
 
 
 class Index:
     def __init__(self, events):
         self.events = events
-        self.static = []  # node id -> the fields that never change
         self.intro = []  # node id -> index of the event that introduced it
-        self.changes = []  # node id -> ([event index], [(grad, freed, grad_in)])
+        self.changes = []  # node id -> ([event index], [(grad, freed, grad_in)]), or None: it never changes
         self.tensors = {}  # tensor id -> ([event index], [(name, grad)]): the .grad a learner can read
         self.out_len = []  # event index -> length of the output so far
-        self.active = []  # event index -> (active node id, sent) or None
+        self.active = []  # event index -> the `node` event being shown, or None
         self.output = ""
         self._build()
 
     def _set(self, nid, k, **change):
-        idx, vals = self.changes[nid]
+        entry = self.changes[nid]
+        if entry is None:
+            entry = self.changes[nid] = ([self.intro[nid]], [_EMPTY])
+        idx, vals = entry
         grad, freed, grad_in = vals[-1]
         new = (change.get("grad", grad), change.get("freed", freed), change.get("grad_in", grad_in))
         if idx[-1] == k:
@@ -48,32 +58,29 @@ class Index:
         length = 0
         flowing = set()  # nodes showing the grad that arrived in the latest backward call
         last_node = None
+        n_nodes = 0
+        intro, changes, active, out_len = self.intro, self.changes, self.active, self.out_len
         for k, ev in enumerate(self.events):
             kind = ev["kind"]
-            if kind in ("leaf", "op", "inplace"):
+            if kind in _NODE_KINDS:
                 nid, tid = ev["id"], ev["tensor"]
-                static = {f: ev.get(f) for f in _STATIC}
-                static["kind"] = kind
-                static["inputs"] = ev.get("inputs") or []
-                static["saved"] = ev.get("saved") or []
-                while len(self.static) <= nid:
-                    self.static.append(None)
-                    self.intro.append(k)
-                    self.changes.append(([k], [(None, False, None)]))
-                self.static[nid] = static
-                self.intro[nid] = k
+                while len(intro) <= nid:
+                    intro.append(k)
+                    changes.append(None)
+                intro[nid] = k
+                n_nodes = max(n_nodes, nid + 1)
                 g = grads.get(tid)
-                self.changes[nid] = ([k], [(g, False, None)])
+                changes[nid] = None if g is None else ([k], [(g, False, None)])
                 if (kind == "leaf" and ev.get("requires_grad")) or tid in self.tensors:
                     self._log_tensor(tid, k, ev.get("name"), g)
             elif kind in ("grad", "zero_grad"):
                 tid = ev["tensor"]
                 g = ev["after"] if kind == "grad" else (None if ev["how"] == "none" else _zeros(grads.get(tid)))
                 grads[tid] = g
-                if ev["node"] is not None and ev["node"] < len(self.static):
+                if ev["node"] is not None and ev["node"] < n_nodes:
                     self._set(ev["node"], k, grad=g)
                 self._log_tensor(tid, k, ev.get("name"), g)
-            elif kind == "free" and ev["node"] is not None and ev["node"] < len(self.static):
+            elif kind == "free" and ev["node"] is not None and ev["node"] < n_nodes:
                 self._set(ev["node"], k, freed=True)
             elif kind == "backward":
                 for nid in flowing:
@@ -82,43 +89,70 @@ class Index:
                 last_node = None
             elif kind == "node":
                 last_node = ev
-                if ev["node"] is not None and ev["node"] < len(self.static):
-                    self._set(ev["node"], k, grad_in=ev["grad_in"])
-                    flowing.add(ev["node"])
+                nid = ev["node"]
+                if nid is not None and nid < n_nodes:
+                    self._set(nid, k, grad_in=ev["grad_in"])
+                    flowing.add(nid)
             elif kind == "print":
                 out.append(ev["text"])
                 length += len(ev["text"])
-            self.out_len.append(length)
+            out_len.append(length)
             call = ev.get("call")
             if kind != "backward" and call is not None and last_node is not None and last_node["call"] == call:
-                self.active.append(last_node)
+                active.append(last_node)
             else:
-                self.active.append(None)
+                active.append(None)
         self.output = "".join(out)
-        self.built = [[None] * len(idx) for idx, _ in self.changes]
+        self.built = {}  # (node id, change number) -> the node's dict, shared by the states that show it
 
-    def _node_state(self, nid, j):
-        """What node nid shows after its j-th change (built once, then shared: callers must not mutate it)."""
-        static = self.static[nid]
-        if static is None:
-            return False
-        grad, freed, grad_in = self.changes[nid][1][j]
-        return {**static, "grad": grad, "freed": freed, "grad_in": grad_in}
+    def introduced(self, nid):
+        """The event that introduced graph node nid, or None."""
+        return self.events[self.intro[nid]] if 0 <= nid < len(self.intro) else None
+
+    def node(self, nid, k):
+        """What node nid shows after step k (built once, then shared: callers must not mutate it)."""
+        entry = self.changes[nid]
+        if entry is None:
+            j, vals = 0, (_EMPTY,)
+        else:
+            idx, vals = entry
+            j = 0 if len(idx) == 1 else bisect_right(idx, k) - 1
+        d = self.built.get((nid, j))
+        if d is None:
+            if len(self.built) > 50_000:  # a session that visited many iterations: keep memory bounded
+                self.built.clear()
+            ev = self.events[self.intro[nid]]
+            grad, freed, grad_in = vals[j]
+            d = self.built[(nid, j)] = {
+                "id": nid, "tensor": ev["tensor"], "name": ev.get("name"), "kind": ev["kind"], "op": ev.get("op"),
+                "grad_fn": ev.get("grad_fn"), "inputs": ev.get("inputs") or [], "value": ev.get("value"),
+                "shape": ev.get("shape"), "dtype": ev.get("dtype"), "requires_grad": ev.get("requires_grad"),
+                "version": ev.get("version"), "grad": grad, "freed": freed, "saved": ev.get("saved") or [],
+                "formula": ev.get("formula"), "grad_in": grad_in}
+        return d
+
+    def formula(self, i):
+        """The formula with numbers of the backward step events[i] (a `node` event), or None."""
+        ev = self.events[i]
+        return formulas.with_numbers(ev, self.introduced) if ev["kind"] == "node" else None
+
+    def last_step(self, nid, k):
+        """Index of the latest `node` event of node nid at or before step k, or None: one of the steps where the
+        grad arriving at the node changed."""
+        entry = self.changes[nid] if 0 <= nid < len(self.changes) else None
+        if entry is None:
+            return None
+        idx, events = entry[0], self.events
+        for j in range(bisect_right(idx, k) - 1, -1, -1):
+            ev = events[idx[j]]
+            if ev["kind"] == "node" and ev["node"] == nid:
+                return idx[j]
+        return None
 
     def state(self, k):
         events = self.events
         if not -1 <= k < len(events):
             raise IndexError(f"step {k} is outside the timeline (-1 … {len(events) - 1})")
-        nodes = {}
-        built = self.built
-        for nid in range(bisect_right(self.intro, k)):
-            idx = self.changes[nid][0]
-            j = 0 if len(idx) == 1 else bisect_right(idx, k) - 1
-            d = built[nid][j]
-            if d is None:
-                d = built[nid][j] = self._node_state(nid, j)
-            if d is not False:
-                nodes[nid] = d
         grads = {}
         for idx, vals in self.tensors.values():
             if idx[0] <= k:
@@ -131,10 +165,47 @@ class Index:
         return {
             "k": k,
             "event": ev,
-            "nodes": nodes,
+            "nodes": Nodes(self, k),
             "active": active,
             "sent": sent,
             "grads": grads,
             "call": ev.get("call") if ev is not None else None,
             "output": self.output[: self.out_len[k]] if k >= 0 else "",
+            "formula": self._formula(ev, node_ev),
         }
+
+    def _formula(self, ev, step):
+        if step is not None:
+            return formulas.with_numbers(step, self.introduced)
+        if ev is not None and ev["kind"] == "inplace":
+            if "update" in ev:
+                return formulas.update_with_numbers(ev, self.introduced)
+            return formulas.inplace_with_numbers(ev, self.introduced)
+        return None
+
+
+class Nodes(Mapping):
+    """The graph nodes shown after step k, by id (every node made by then), each built when asked for."""
+
+    __slots__ = ("_index", "_k", "_n")
+
+    def __init__(self, index, k):
+        self._index, self._k = index, k
+        self._n = bisect_right(index.intro, k)
+
+    def __getitem__(self, nid):
+        if type(nid) is not int or not 0 <= nid < self._n:
+            raise KeyError(nid)
+        return self._index.node(nid, self._k)
+
+    def __contains__(self, nid):
+        return type(nid) is int and 0 <= nid < self._n
+
+    def __iter__(self):
+        return iter(range(self._n))
+
+    def __len__(self):
+        return self._n
+
+    def __repr__(self):
+        return f"Nodes(k={self._k}, {self._n} nodes)"

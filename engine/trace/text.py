@@ -75,6 +75,20 @@ def short_array(data, limit=6):
     return short(data.tolist() if data.ndim else data.item(), limit)
 
 
+def brief(value, limit=6):
+    """short_array() of a value as the timeline holds it: a single number without brackets."""
+    if isinstance(value, dict):
+        return shape_text(value["shape"])
+    if not isinstance(value, list):
+        return number(value)
+    n = numel(value)
+    if n == 1:
+        return number(flat(value)[0])
+    if n > limit:
+        return shape_text(shape_of(value))
+    return short(value, limit)
+
+
 def _nested(value, digits):
     if isinstance(value, list):
         return "[" + ", ".join(_nested(v, digits) for v in value) + "]"

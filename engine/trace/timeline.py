@@ -1,4 +1,5 @@
 """The Timeline: a traced program as plain JSON-serialisable events, and state_at to step through it."""
+import gc
 import json
 import re
 from dataclasses import dataclass, field
@@ -10,25 +11,42 @@ _SURROGATES = re.compile("[\\ud800-\\udfff]")
 
 @dataclass
 class Timeline:
-    """`events` (dicts, see docs/timeline.md), `output` (the program's stdout), `source`. Treat as immutable:
-    state_at caches an index of the events on first use."""
+    """`events` (dicts, see docs/timeline.md), `output` (the program's stdout), `source`, `loops` (the iterations of
+    its loops as ranges of events). Treat as immutable: state_at caches an index of the events on first use."""
 
     source: str
     events: list
     output: str
+    loops: list = field(default_factory=list)
     _index: Index | None = field(default=None, init=False, repr=False, compare=False)
 
     def to_json(self):
-        """The timeline as JSON text that always encodes as UTF-8: a lone surrogate a program printed or put in
-        a name (`print(chr(0xdc80))`) becomes U+FFFD."""
-        text = json.dumps({"source": self.source, "output": self.output, "events": self.events},
-                          ensure_ascii=False, separators=(",", ":"))
+        """The timeline as JSON text that always encodes as UTF-8 (a lone surrogate a program printed or put in
+        a name, `print(chr(0xdc80))`, becomes U+FFFD). Events are packed: each is a list [its keys' number in
+        "keys", its values…], since a long run repeats the same few key lists tens of thousands of times."""
+        keys, packed = {}, []
+        for ev in self.events:
+            names = tuple(ev)
+            n = keys.get(names)
+            if n is None:
+                n = keys[names] = len(keys)
+            packed.append([n, *ev.values()])
+        text = json.dumps({"source": self.source, "output": self.output, "loops": self.loops, "keys": list(keys),
+                           "events": packed}, ensure_ascii=False, separators=(",", ":"))
         return text if text.isascii() else _SURROGATES.sub("\ufffd", text)
 
     @classmethod
     def from_json(cls, text):
-        data = json.loads(text)
-        return cls(source=data["source"], events=data["events"], output=data["output"])
+        collecting = gc.isenabled()
+        gc.disable()  # hundreds of thousands of new lists and dicts, none in a cycle: the collector only slows it
+        try:
+            data = json.loads(text)
+            keys = data["keys"]
+            events = [dict(zip(keys[ev[0]], ev[1:])) for ev in data["events"]]
+        finally:
+            if collecting:
+                gc.enable()
+        return cls(source=data["source"], events=events, output=data["output"], loops=data["loops"])
 
     @property
     def error(self):
@@ -38,9 +56,21 @@ class Timeline:
         return None
 
 
+def index(timeline):
+    """The timeline's index (built on first use)."""
+    if timeline._index is None:
+        timeline._index = Index(timeline.events)
+    return timeline._index
+
+
 def state_at(timeline, k):
     """What the screen shows after events 0..k (k = -1: before anything ran). Pure; the first call on a
     timeline indexes it once, every later call costs about the number of nodes shown."""
-    if timeline._index is None:
-        timeline._index = Index(timeline.events)
-    return timeline._index.state(k)
+    return index(timeline).state(k)
+
+
+def formula_at(timeline, nid, k):
+    """The formula with numbers of graph node nid's latest backward step at or before step k, or None."""
+    ix = index(timeline)
+    i = ix.last_step(nid, k)
+    return ix.formula(i) if i is not None else None

@@ -1,31 +1,124 @@
 """How a tensor's value goes into the timeline: small tensors as nested lists, exactly; bigger ones as a summary
 (shape, first elements, min, max, mean, norm), so that a training loop over thousands of elements records in a size
-that does not grow with its tensors (docs/timeline.md, "Values")."""
+that does not grow with its tensors (docs/timeline.md, "Values").
+
+A training loop records tens of thousands of summaries. Each costs a handful of numpy calls on a few thousand
+elements, which is almost all call overhead, so `Values` copies a big array into a batch of arrays of its shape
+and fills the summaries of a whole batch with one call per statistic (`flush`, at the latest when the run ends).
+"""
 import numpy as np
 
 FULL = 64  # tensors of up to this many elements are recorded in full
 HEAD = 3
+BATCH_ELEMENTS = 1 << 20  # elements a batch holds before it is summarised
+PENDING_ELEMENTS = 1 << 23  # elements all batches may hold together
+
+_shapes = {}  # shape -> one list shared by every summary of that shape (values are read-only)
 
 
 def record(data):
-    """A numpy array as the timeline holds it: a list (or a number), or a summary dict for big arrays."""
-    if data.size <= FULL:
-        return data.tolist()
-    flat = data.reshape(-1)
-    exact = data.dtype.kind != "f"
-    head = flat[:HEAD].tolist()
-    summary = {"shape": list(data.shape), "head": head if exact else [_digits(x) for x in head]}
-    if data.dtype.kind in "fiu":
+    """A numpy array as the timeline holds it, at once: a list (or a number), or a summary dict."""
+    values = Values()
+    out = values.record(data)
+    values.flush()
+    return out
+
+
+def is_summary(value):
+    return isinstance(value, dict)
+
+
+def shape_list(shape):
+    """The shape as a list, one list per shape (read-only)."""
+    listed = _shapes.get(shape)
+    if listed is None:
+        if len(_shapes) > 4096:
+            _shapes.clear()
+        listed = _shapes[shape] = list(shape)
+    return listed
+
+
+class Values:
+    """The values of one run. `record` returns a value at once; a big array's summary dict is complete after
+    `flush()` (the recorder flushes when the run ends, before anyone reads the timeline)."""
+
+    def __init__(self):
+        self._batches = {}  # (shape, dtype) -> _Batch
+        self._pending = 0
+
+    def record(self, data):
+        n = data.size
+        if n <= FULL:
+            return data.tolist()
+        if data.dtype.kind not in "fiu":  # bool, complex: the first elements only
+            return {"shape": shape_list(data.shape), "head": data.reshape(-1)[:HEAD].tolist()}
+        key = (data.shape, data.dtype)
+        batch = self._batches.get(key)
+        if batch is None:
+            batch = self._batches[key] = _Batch(n, data.dtype)
+        summary = {"shape": shape_list(data.shape)}
+        if batch.add(data, summary):
+            batch.fill()
+        self._pending += n
+        if self._pending > PENDING_ELEMENTS:
+            self.flush()
+        return summary
+
+    def flush(self):
+        for batch in self._batches.values():
+            batch.fill()
+        self._pending = 0
+
+
+class _Batch:
+    """Big arrays of one shape and dtype, copied as rows of one buffer until their summaries are computed."""
+
+    def __init__(self, size, dtype):
+        self.rows = np.empty((max(8, BATCH_ELEMENTS // size), size), dtype=dtype)
+        self.summaries = []
+
+    def add(self, data, summary):
+        """Copies data in (it may change later); True when the batch is full."""
+        summaries = self.summaries
+        self.rows[len(summaries)] = data.reshape(-1)
+        summaries.append(summary)
+        return len(summaries) == len(self.rows)
+
+    def fill(self):
+        summaries = self.summaries
+        if not summaries:
+            return
+        rows = self.rows[: len(summaries)]
+        exact = rows.dtype.kind != "f"
         with np.errstate(all="ignore"):
-            total = np.add.reduce(flat, dtype=np.float64)
-            squares = np.dot(flat, flat) if not exact else np.dot(flat, flat.astype(np.float64))
-            lo, hi = flat.min().item(), flat.max().item()
-            summary.update(min=lo if exact else _digits(lo), max=hi if exact else _digits(hi),
-                           mean=_digits(total / flat.size), norm=_digits(np.sqrt(np.float64(squares))))
-    return summary
+            wide = rows.astype(np.float64)
+            mean = np.add.reduce(wide, axis=1) / rows.shape[1]
+            norm = np.sqrt(np.einsum("ij,ij->i", wide, wide))
+            lo, hi = np.minimum.reduce(rows, axis=1), np.maximum.reduce(rows, axis=1)
+            head = rows[:, :HEAD]
+            if not exact:
+                lo, hi, head = _digits(lo), _digits(hi), _digits(head)
+            columns = zip(head.tolist(), lo.tolist(), hi.tolist(), _digits(mean).tolist(), _digits(norm).tolist())
+        for summary, (h, a, b, m, s) in zip(summaries, columns):
+            summary["head"] = h
+            summary["min"] = a
+            summary["max"] = b
+            summary["mean"] = m
+            summary["norm"] = s
+        self.summaries = []
 
 
-def _digits(x):
-    """A statistic to float32's precision (7 significant digits): the summary describes, it does not compute."""
-    return float(f"{float(x):.7g}")
-
+def _digits(a):
+    """Statistics to float32's precision (7 significant digits, in float64): the summary describes, it does not
+    compute. The same numbers as float(f"{x:.7g}") but for exact ties, computed for a whole array at once."""
+    a = a.astype(np.float64)
+    finite = np.isfinite(a) & (a != 0)
+    k = 6 - np.floor(np.log10(np.abs(np.where(finite, a, 1.0))))
+    exact = finite & (np.abs(k) <= 22)  # 10**k is exact: the division rounds once, as parsing the text would
+    k = np.where(exact, k, 0)
+    scale = 10.0 ** np.abs(k)
+    out = np.where(exact, np.where(k >= 0, np.round(a * scale) / scale, np.round(a / scale) * scale), a)
+    rest = finite & ~exact  # tiny or huge numbers: one by one
+    if rest.any():
+        out[rest] = [float(f"{x:.7g}") for x in a[rest].tolist()]
+    return out

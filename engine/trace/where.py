@@ -13,16 +13,24 @@ _MISSING = object()
 
 
 class Where:
-    def __init__(self, statements, budget, on_bound):
+    def __init__(self, statements, budget, on_bound, loops=None):
         self._statements = statements
         self._budget = budget
         self._on_bound = on_bound
+        self._loops = loops  # loops.Loops, told when a frame moves to another statement or returns
         self._pending = []  # per program frame, outermost first: [frame, statement, line, {target: object}]
         self._at = (None, None, None, None)  # (innermost program frame, its instruction, budget steps, line)
 
     def line(self):
-        """The program's current line (None outside it), after reporting what finished statements bound."""
-        f = sys._getframe(1)
+        """The program's current line (None outside it), after reporting what finished statements bound.
+
+        Called by the recorder's callbacks, which the engine (or the runtime's print) calls: the program's
+        frame is at least 3 frames up (this method, the callback, the engine), and frames are looked at from
+        there, since looking at a frame makes an object of it."""
+        try:
+            f = sys._getframe(3)
+        except ValueError:
+            return None
         while f is not None and f.f_code.co_filename != FILENAME:
             f = f.f_back
         if f is None:
@@ -30,8 +38,14 @@ class Where:
         steps = self._budget.steps if self._budget is not None else None
         at = self._at
         if f is at[0]:
-            if f.f_lasti == at[1] and steps == at[2] and steps is not None:
-                return at[3]  # the same instruction still running, no loop went round: nothing new was bound
+            if steps == at[2] and steps is not None:
+                if f.f_lasti == at[1]:
+                    return at[3]  # the same instruction still running, no loop went round: nothing new was bound
+                line = f.f_lineno
+                if line == at[3] and not self._pending[-1][1].shared:
+                    # the same statement, still running (only a tick could run it again): nothing bound yet
+                    self._at = (f, f.f_lasti, steps, line)
+                    return line
             self._moved(self._pending, 1)  # the same frame moved on: the frames it was called from did not
         else:
             self._enter(f)
@@ -57,7 +71,10 @@ class Where:
         while same < n and pending[same][0] is frames[same]:
             same += 1
         while len(pending) > same:  # frames that returned
-            self._bind(pending.pop())
+            p = pending.pop()
+            self._bind(p)
+            if self._loops is not None:
+                self._loops.returned(p[0])
         self._moved(pending, len(pending))
         statements = self._statements
         for fr in frames[same:]:
@@ -76,6 +93,8 @@ class Where:
                 stmt = statements.at(fr.f_lineno)
                 if stmt is not p[1]:
                     p[1], p[2], p[3] = stmt, fr.f_lineno, _snapshot(fr, stmt)
+                    if self._loops is not None:
+                        self._loops.moved(fr, p[2])
 
     def finish(self):
         """The program ended: report what its last statements bound."""

@@ -2,6 +2,7 @@
 
 import pytest
 
+from app import graph_columns as gc
 from app import graph_model as gm
 from app import timeline as tl
 from app.caption import caption
@@ -32,7 +33,7 @@ def index_of(events, **match):
 
 
 def by_name(model, state, column):
-    cols = gm.box_columns(model, state)
+    cols = gc.box_columns(model, state)
     return {state["nodes"][n]["name"]: cols[column][i] for i, n in enumerate(model.boxes)
             if n in state["nodes"] and state["nodes"][n]["name"]}
 
@@ -53,11 +54,11 @@ def test_graph_has_leaves_ops_sinks_and_fan_in(mul):
 def test_nodes_appear_step_by_step_and_grads_only_after_their_grad_event(mul):
     timeline, model = mul
     events = timeline.events
-    before = gm.box_columns(model, tl.state_at(timeline, -1))
+    before = gc.box_columns(model, tl.state_at(timeline, -1))
     assert set(before["alpha"]) == {gm.GHOST_ALPHA} and set(before["title"]) == {""}
     forward_done = tl.backward_starts(events)[0] - 1
     built = tl.state_at(timeline, forward_done)
-    assert set(gm.box_columns(model, built)["alpha"]) == {1.0}
+    assert set(gc.box_columns(model, built)["alpha"]) == {1.0}
     assert set(by_name(model, built, "grad").values()) == {""}
     k_x = index_of(events, kind="grad", name="x")
     assert by_name(model, tl.state_at(timeline, k_x - 1), "grad")["x"] == ""
@@ -69,24 +70,24 @@ def test_backward_step_highlights_node_and_labels_the_flowing_grads(mul):
     events = timeline.events
     k = index_of(events, kind="node", name="MulBackward0")
     state = tl.state_at(timeline, k)
-    active = gm.active_key(model, state)
+    active = gc.active_key(model, state)
     assert model.kinds[int(active[1:])] == "op"
-    assert sorted(gm.flow_columns(model, state)["text"]) == ["2.0", "3.0"]
-    edges = gm.edge_columns(model, state)
-    segments = gm.edge_geometry(model)["edge"]
+    assert sorted(gc.flow_columns(model, state)["text"]) == ["2.0", "3.0"]
+    edges = gc.edge_columns(model, state)
+    segments = gc.edge_geometry(model)["edge"]
     assert len({segments[i] for i, c in enumerate(edges["colour"]) if c == gm.COLOURS["flow"]}) == 2
-    cols = gm.box_columns(model, state)
+    cols = gc.box_columns(model, state)
     assert cols["line"][model.boxes.index(int(active[1:]))] == gm.COLOURS["active"]
     k_acc = index_of(events, kind="node", name="AccumulateGrad")
-    assert gm.active_key(model, tl.state_at(timeline, k_acc)).startswith("a")
+    assert gc.active_key(model, tl.state_at(timeline, k_acc)).startswith("a")
 
 
 def test_saved_tensors_orange_then_grey_once_freed(mul):
     timeline, model = mul
     events = timeline.events
     k_free = index_of(events, kind="free")
-    assert gm.COLOURS["saved"] in gm.badge_columns(model, tl.state_at(timeline, k_free - 1))["fill"]
-    after = gm.badge_columns(model, tl.state_at(timeline, k_free))
+    assert gm.COLOURS["saved"] in gc.badge_columns(model, tl.state_at(timeline, k_free - 1))["fill"]
+    after = gc.badge_columns(model, tl.state_at(timeline, k_free))
     assert gm.COLOURS["freed"] in after["fill"] and gm.COLOURS["saved"] not in after["fill"]
 
 
@@ -106,7 +107,7 @@ def test_inspector_rows(mul):
     events = timeline.events
     last = tl.state_at(timeline, len(events) - 1)
     prod = next(n for n in model.boxes if model.kinds[n] == "op")
-    heading, table = rows(events, last, gm.key(prod))
+    heading, table = rows(timeline, last, gm.key(prod))
     table = dict(table)
     assert heading == "x * y"
     assert table["value"] == "6.0" and table["grad_fn"] == "MulBackward0"
@@ -114,8 +115,8 @@ def test_inspector_rows(mul):
     assert "freed" in table["saved tensors"]
     assert table["vjp"] == "∂/∂self = other · grad = 2.0 · 1.0 = 2.0; ∂/∂other = self · grad = 3.0 · 1.0 = 3.0"
     x = next(n for n in model.boxes if last["nodes"][n]["name"] == "x")
-    assert dict(rows(events, last, gm.key(x))[1])["grad"] == "3.0"
-    assert rows(events, last, None)[1][0][1].startswith("Click a node")
+    assert dict(rows(timeline, last, gm.key(x))[1])["grad"] == "3.0"
+    assert rows(timeline, last, None)[1][0][1].startswith("Click a node")
 
 
 def test_grad_history_and_console(mul):

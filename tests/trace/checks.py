@@ -16,7 +16,7 @@ FIELDS = {
     "inplace": {"id", "tensor", "name", "op", "grad_fn", "inputs", "version", "value", "shape", "dtype",
                 "requires_grad", "saved", "formula"},
     "backward": {"root", "seed", "retain_graph", "create_graph", "call", "api"},
-    "node": {"call", "name", "node", "grad_in", "grads_out", "formula", "ran", "captured"},
+    "node": {"call", "name", "node", "grad_in", "grads_out", "ran", "captured"},
     "grad": {"node", "tensor", "name", "before", "contribution", "after"},
     "zero_grad": {"node", "tensor", "name", "how"},
     "free": {"node"},
@@ -24,8 +24,10 @@ FIELDS = {
     "warning": {"category", "message"},
     "error": {"type", "message"},
 }
-OPTIONAL = {"call", "how", "grads_in"}  # grads_in: a node with several outputs (a custom Function's)
-STATE_KEYS = {"k", "event", "nodes", "active", "sent", "grads", "call", "output"}
+# scalars: op and inplace; expr or update: inplace; op, formula: a computed leaf; grads_in: a node with several
+# outputs (a custom Function's)
+OPTIONAL = {"call", "how", "scalars", "op", "formula", "expr", "update", "grads_in"}
+STATE_KEYS = {"k", "event", "nodes", "active", "sent", "grads", "call", "output", "formula"}
 NODE_KEYS = {"id", "tensor", "name", "kind", "op", "grad_fn", "inputs", "value", "shape", "dtype", "requires_grad",
              "version", "grad", "freed", "saved", "formula", "grad_in"}
 

@@ -7,7 +7,7 @@ import pytest
 
 from engine import Tensor
 from engine.nn.modules import Module
-from engine.trace import guard, run, state_at
+from engine.trace import formula_at, guard, run, state_at
 from tests.programs import PROGRAMS
 from tests.trace.checks import check_timeline, same
 from tests.trace.corpus import TRACE_PROGRAMS
@@ -74,8 +74,10 @@ def test_events_of_a_small_program():
     assert (z["name"], z["op"], z["grad_fn"], z["line"], z["value"]) == ("z", "add", "AddBackward0", 5, 1.0)
     back = next(ev for ev in t.events if ev["kind"] == "backward")
     assert (back["root"], back["seed"], back["call"], back["api"]) == (z["id"], 1.0, 0, "backward")
-    pow_x = next(ev for ev in t.events if ev["kind"] == "node" and ev["name"] == "PowBackward0" and ev["node"] == 2)
-    assert pow_x["formula"] == "∂/∂self = exponent · self^(exponent−1) · grad = 2 · 3.0^(2−1) · 1.0 = 6.0"
+    k, pow_x = next((k, ev) for k, ev in enumerate(t.events)
+                    if ev["kind"] == "node" and ev["name"] == "PowBackward0" and ev["node"] == 2)
+    assert state_at(t, k)["formula"] == formula_at(t, 2, len(t.events) - 1) == (
+        "∂/∂self = exponent · self^(exponent−1) · grad = 2 · 3.0^(2−1) · 1.0 = 6.0")
     assert pow_x["grads_out"] == [{"to": 0, "value": 6.0}]
     grads = [(ev["name"], ev["before"], ev["contribution"], ev["after"]) for ev in t.events if ev["kind"] == "grad"]
     assert sorted(grads) == [("x", None, 2.0, 2.0), ("y", None, 2.0, 2.0)]
@@ -90,7 +92,7 @@ def test_state_at_steps_through_a_backward_pass():
                          for g in t.events[first]["grads_out"]]
     assert s["nodes"][s["active"]]["grad_in"] == 1.0
     assert state_at(t, -1) == {"k": -1, "event": None, "nodes": {}, "active": None, "sent": [], "grads": {},
-                               "call": None, "output": ""}
+                               "call": None, "output": "", "formula": None}
     x_grads = [state_at(t, k)["grads"]["x"] for k in range(len(t.events))]
     assert x_grads[0] is None and x_grads[-1] == 48.0 and 24.0 in x_grads
     with pytest.raises(IndexError):
