@@ -1,15 +1,21 @@
 """A pure-Python autograd engine on numpy with PyTorch's semantics: `import engine as torch`.
 
 Layers import one way, bottom up (tests/engine/test_layers.py keeps it so):
-dtypes, messages, observe, grad_mode, printing, kernels, generator → ops → graph, backward →
-tensor, dispatch, methods, logic → factories, functions, indexing, random, nn, optim, utils → autograd → trace.
+dtypes, devices, messages, observe, grad_mode, printing, kernels, generator → ops → graph, backward →
+tensor, dispatch, methods, logic → factories, functions, indexing, random, nn, optim, utils, cuda, accelerator,
+backends → autograd → trace.
 The torch.* functions that are an op's spelling come from the op table (engine/methods.py).
 """
 import numpy as _np
 
-from . import autograd, dtypes, indexing, logic, methods, nn, optim, random, utils  # noqa: F401
+from . import accelerator, autograd, backends, cuda, dtypes, indexing, logic, methods, nn, optim, random, utils  # noqa: F401
+from .devices import device, get_default_device, set_default_device  # noqa: F401
 from .dtypes import bool, double, dtype, float, float32, float64, int64, long, uint8  # noqa: A004, F401
 from .factories import (  # noqa: F401
+    BoolTensor,
+    DoubleTensor,
+    FloatTensor,
+    LongTensor,
     arange,
     as_tensor,
     empty,

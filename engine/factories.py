@@ -5,7 +5,7 @@ import warnings
 
 import numpy as np
 
-from . import dispatch, dtypes, kernels, messages, observe
+from . import devices, dispatch, dtypes, kernels, messages, observe
 from .ops import shape_args
 from .tensor import Tensor
 
@@ -82,6 +82,7 @@ def _alloc(shape):
 
 
 def tensor(data, dtype=None, requires_grad=False, device=None):
+    devices.check(device)
     if isinstance(data, np.ndarray):
         dtype = dtype or dtypes.from_numpy(data.dtype)
         arr = np.array(data, dtype=dtype.np)
@@ -98,10 +99,11 @@ def tensor(data, dtype=None, requires_grad=False, device=None):
     return _finish(arr, dtype, requires_grad)
 
 
-def as_tensor(data, dtype=None):
+def as_tensor(data, dtype=None, device=None):
+    devices.check(device)
     if isinstance(data, Tensor) and (dtype is None or dtype is data.dtype):
         return data
-    return tensor(data, dtype)
+    return tensor(data, dtype, device=device)
 
 
 def from_numpy(arr):
@@ -114,41 +116,60 @@ def _filled(value, size, dtype, requires_grad):
     return _finish(np.full(shape, value, dtype=dtype.np), dtype, requires_grad)
 
 
-def ones(*size, dtype=None, requires_grad=False, device=None):
-    return _filled(1, size, dtype, requires_grad)
+def _sized(name, shape, size):
+    """A factory's shape, given positionally or as size=."""
+    if size is None:
+        return shape
+    if shape:
+        raise TypeError(f"{name}() received an invalid combination of arguments - got both a positional size and "
+                        "size=")
+    return (size,)
 
 
-def zeros(*size, dtype=None, requires_grad=False, device=None):
-    return _filled(0, size, dtype, requires_grad)
+def ones(*shape, size=None, dtype=None, requires_grad=False, device=None):
+    devices.check(device)
+    return _filled(1, _sized("ones", shape, size), dtype, requires_grad)
 
 
-def empty(*size, dtype=None, requires_grad=False, device=None):
-    return _filled(0, size, dtype, requires_grad)
+def zeros(*shape, size=None, dtype=None, requires_grad=False, device=None):
+    devices.check(device)
+    return _filled(0, _sized("zeros", shape, size), dtype, requires_grad)
+
+
+def empty(*shape, size=None, dtype=None, requires_grad=False, device=None):
+    devices.check(device)
+    return _filled(0, _sized("empty", shape, size), dtype, requires_grad)
 
 
 def full(size, fill_value, dtype=None, requires_grad=False, device=None):
+    devices.check(device)
     if dtype is None:
         dtype = _infer_dtype(fill_value)
     return _filled(fill_value, (size,) if isinstance(size, int) else tuple(size), dtype, requires_grad)
 
 
-def ones_like(t, dtype=None, requires_grad=False):
+def ones_like(t, dtype=None, requires_grad=False, device=None):
+    devices.check(device)
     return _filled(1, t.shape, dtype or t.dtype, requires_grad)
 
 
-def zeros_like(t, dtype=None, requires_grad=False):
+def zeros_like(t, dtype=None, requires_grad=False, device=None):
+    devices.check(device)
     return _filled(0, t.shape, dtype or t.dtype, requires_grad)
 
 
-def empty_like(t, dtype=None, requires_grad=False):
+def empty_like(t, dtype=None, requires_grad=False, device=None):
+    devices.check(device)
     return _filled(0, t.shape, dtype or t.dtype, requires_grad)
 
 
-def full_like(t, fill_value, dtype=None, requires_grad=False):
+def full_like(t, fill_value, dtype=None, requires_grad=False, device=None):
+    devices.check(device)
     return _filled(fill_value, t.shape, dtype or t.dtype, requires_grad)
 
 
 def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None):
+    devices.check(device)
     if end is None:
         start, end = 0, start
     if dtype is None:
@@ -161,12 +182,45 @@ def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None
 
 
 def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
+    devices.check(device)
     dtype = dtype or dtypes.float32
     _alloc((steps,))
     return _finish(kernels.linspace(start, end, steps, dtype.np), dtype, requires_grad)
 
 
-def eye(n, m=None, dtype=None, requires_grad=False):
+def eye(n, m=None, dtype=None, requires_grad=False, device=None):
+    devices.check(device)
     dtype = dtype or dtypes.float32
     _alloc((n, m or n))
     return _finish(np.eye(n, m, dtype=dtype.np), dtype, requires_grad)
+
+
+def _legacy(dtype, name):
+    """torch.Tensor(...) and the typed constructors (torch.FloatTensor, …): from data, or uninitialised from
+    sizes (zeros here; torch leaves whatever was in memory)."""
+
+    def make(*args, device=None):
+        devices.check(device)
+        if len(args) == 1 and isinstance(args[0], Tensor):
+            if args[0].dtype is not dtype:
+                raise TypeError(f"expected {dtype.type_name} (got {args[0].dtype.type_name})")
+            return args[0]
+        if args and all(isinstance(a, (int, np.integer)) and not isinstance(a, bool) for a in args):
+            return _filled(0, args, dtype, False)
+        if len(args) == 1 and not isinstance(args[0], (int, float, bool)):
+            return tensor(args[0], dtype)
+        if not args:
+            return _finish(np.zeros((0,), dtype.np), dtype, False)
+        raise TypeError(f"new(): data must be a sequence (got {type(args[0]).__name__})")
+
+    make.__name__ = make.__qualname__ = name
+    return make
+
+
+_legacy_tensor = _legacy(dtypes.float32, "Tensor")
+Tensor.__new__ = staticmethod(lambda cls, *args, **kwargs: _legacy_tensor(*args, **kwargs) if cls is Tensor
+                              else object.__new__(cls))
+FloatTensor = _legacy(dtypes.float32, "FloatTensor")
+DoubleTensor = _legacy(dtypes.float64, "DoubleTensor")
+LongTensor = _legacy(dtypes.int64, "LongTensor")
+BoolTensor = _legacy(dtypes.bool, "BoolTensor")

@@ -1,4 +1,5 @@
 """Grad modes: no_grad, enable_grad, set_grad_enabled, is_grad_enabled, inference_mode; anomaly detection."""
+import contextlib
 import functools
 
 # grad: the grad mode a program sets; inference: inside inference_mode; enabled: whether ops record a graph
@@ -121,3 +122,15 @@ def is_anomaly_check_nan_enabled():
 def set_anomaly_enabled(enabled, check_nan=True):
     _state["anomaly"] = bool(enabled)
     _state["anomaly_nan"] = bool(check_nan)
+
+
+@contextlib.contextmanager
+def aten_scalars():
+    """Code that replays an ATen composite (written in C++, where `x * 0.5` is the Scalar overload mul.Scalar):
+    numbers in arithmetic make MulBackward1 / DivBackward1 nodes, as in derivative formulas."""
+    before = _state["formula"]
+    _state["formula"] = True
+    try:
+        yield
+    finally:
+        _state["formula"] = before

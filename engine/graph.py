@@ -427,4 +427,6 @@ def _meta_getter(op, name):
         return lambda node: tuple(node._shapes[i])
     if suffix == "_sym_numel":
         return lambda node: math.prod(node._shapes[i])
+    if suffix == "_sym_argsize_0":
+        return lambda node: node._shapes[i][0]
     return lambda node: (node._meta or {}).get(name, ())

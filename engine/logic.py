@@ -3,6 +3,7 @@ Each is declared once here with its Tensor method, dunder and torch function nam
 import numpy as np
 
 from . import dispatch, dtypes
+from .methods import accepting_aliases
 from .tensor import Tensor
 
 FUNCTIONS = {}  # torch.<name>
@@ -38,6 +39,17 @@ def _unary(fn, dtype=dtypes.bool):
     return lambda self: Tensor._make(np.asarray(fn(self._data)), dtype)
 
 
+def _any_all(fn):
+    """x.all() / x.any(), or along dim (an int or a tuple of ints), keeping it if keepdim."""
+    def reduce(self, dim=None, keepdim=False):
+        if dim is None:
+            return Tensor._make(np.asarray(fn(self._data)), dtypes.bool)
+        axes = tuple(self._dim(d) for d in (dim if isinstance(dim, (tuple, list)) else (dim,)))
+        return Tensor._make(np.asarray(fn(self._data, axis=axes, keepdims=keepdim)), dtypes.bool)
+
+    return reduce
+
+
 def _equal(self, other):
     return self.shape == other.shape and bool(np.array_equal(self._data, other._data))
 
@@ -69,13 +81,14 @@ DECLARED = [
     (("isnan",), None, _unary(np.isnan)),
     (("isinf",), None, _unary(np.isinf)),
     (("isfinite",), None, _unary(np.isfinite)),
-    (("all",), None, _unary(np.all)),
-    (("any",), None, _unary(np.any)),
+    (("all",), None, _any_all(np.all)),
+    (("any",), None, _any_all(np.any)),
     (("equal",), None, _equal),
     (("allclose",), None, _allclose),
 ]
 
 for _names, _dunder, _fn in DECLARED:
+    _fn = accepting_aliases(_fn)
     for _name in _names:
         setattr(Tensor, _name, _fn)
         FUNCTIONS[_name] = _fn

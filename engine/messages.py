@@ -1,4 +1,15 @@
 """PyTorch 2.13's own texts for the errors and warnings a learner meets."""
+import warnings
+
+WARNED_ONCE = {}  # the TORCH_WARN_ONCE texts given in this process (a traced run starts with none, as a new process)
+
+
+def warn_once(text, category=UserWarning, stacklevel=2):
+    """A warning torch gives once per process (TORCH_WARN_ONCE)."""
+    if text not in WARNED_ONCE:
+        WARNED_ONCE[text] = True
+        warnings.warn(text, category, stacklevel=stacklevel + 1)
+
 
 BACKWARD_TWICE = (
     "Trying to backward through the graph a second time (or directly access saved tensors after they "

@@ -6,16 +6,18 @@ on what, with which attrs and result dtype; the callable then runs it, out of pl
 and arrays given as operands are taken as PyTorch takes them (a number, a tensor), and a call with the wrong
 arguments fails with PyTorch's TypeError naming the function the user called.
 """
+import functools
 import re
+import warnings
 
 import numpy as np
 
-from . import dispatch, dtypes
+from . import dispatch, dtypes, grad_mode
 from .ops import COMPOSITES, OPS
 from .ops.table import is_number, number_dtype
 from .tensor import Tensor
 
-INFIX = {"+": "add", "-": "sub", "*": "mul", "/": "truediv", "@": "matmul", "**": "pow"}
+INFIX = {"+": "add", "-": "sub", "*": "mul", "/": "truediv", "@": "matmul", "**": "pow", "%": "mod"}
 PREFIX = {"-": "__neg__", "abs": "__abs__"}
 
 FUNCTIONS = {}  # torch.<name>
@@ -69,6 +71,68 @@ def _binding_failed(error):
     return error.__traceback__.tb_next is None
 
 
+_ALIASES = {"axis": "dim", "keepdims": "keepdim"}  # numpy's spellings, which torch's argument parser accepts
+
+
+def aliased(kwargs):
+    if kwargs and not _ALIASES.keys().isdisjoint(kwargs):
+        return {_ALIASES.get(k, k): v for k, v in kwargs.items()}
+    return kwargs
+
+
+def accepting_aliases(fn):
+    """fn, also called with numpy's keyword names (x.sum(axis=0, keepdims=True))."""
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        return fn(*args, **aliased(kwargs))
+
+    return call
+
+
+def _can_cast(src, dst):
+    """c10::canCast: no float to an integer type, nothing but bool to bool."""
+    if src.is_floating_point and not dst.is_floating_point:
+        return False
+    return dst is not dtypes.bool or src is dtypes.bool
+
+
+def _written_out(name, result, out):
+    """torch.f(..., out=t): the result written into t (resized, with torch's warning, if its shape differs; cast
+    to its dtype where torch may), which is returned."""
+    if not isinstance(out, Tensor):
+        raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+    if grad_mode.is_grad_enabled() and (result.requires_grad or out.requires_grad):
+        raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic differentiation, "
+                           "but one of the arguments requires grad.")
+    if result.dtype is not out.dtype and not _can_cast(result.dtype, out.dtype):
+        raise RuntimeError(f"result type {result.dtype.type_name} can't be cast to the desired output type "
+                           f"{out.dtype.type_name}")
+    if out.shape != result.shape and out.numel():
+        warnings.warn(f"An output with one or more elements was resized since it had shape {list(out.shape)}, which "
+                      f"does not match the required output shape {list(result.shape)}. This behavior is deprecated, "
+                      "and in a future PyTorch release outputs will not be resized unless they have zero elements. "
+                      "You can explicitly reuse an out tensor t by resizing it, inplace, to zero elements with "
+                      "t.resize_(0).", UserWarning, stacklevel=3)
+    if out.shape == result.shape:
+        out._data[...] = result._data
+    else:
+        out._data = result._data.astype(out.dtype.np, copy=True)
+    out._bump()
+    return out
+
+
+def _with_out(fn, name):
+    """A torch function that also takes out= (and its first argument as input=)."""
+    @functools.wraps(fn)
+    def call(*args, out=None, **kwargs):
+        if "input" in kwargs:
+            args = (kwargs.pop("input"), *args)
+        result = fn(*args, **kwargs)
+        return result if out is None else _written_out(name, result, out)
+
+    return call
+
+
 def _named(fn, name, method):
     fn.__name__ = name
     fn.__qualname__ = f"Tensor.{name}" if method else name
@@ -77,6 +141,7 @@ def _named(fn, name, method):
 
 def _out_of_place(bind, name):
     def method(self, *args, **kwargs):
+        kwargs = aliased(kwargs)
         try:
             op, inputs, attrs, dtype = bind(self, *_operands(args), **kwargs)
         except TypeError as e:
@@ -101,6 +166,7 @@ def _binary(bind, name):
 
 def _in_place(bind, name):
     def method(self, *args, **kwargs):
+        kwargs = aliased(kwargs)
         try:
             op, inputs, attrs, dtype = bind(self, *_operands(args), **kwargs)
         except TypeError as e:
@@ -119,6 +185,7 @@ def _wrapped(x):
 
 def _function(bind, name, number_first=False, in_place=False):
     def function(*args, **kwargs):
+        kwargs = aliased(kwargs)
         if "input" in kwargs:  # torch.exp(input=x)
             args = (kwargs.pop("input"), *args)
         if args and is_number(args[0]) and number_first != "bind":
@@ -138,6 +205,10 @@ def _function(bind, name, number_first=False, in_place=False):
     return _named(function, name, False)
 
 
+def _with_function_out(bind, name, number_first):
+    return _with_out(_function(bind, name, number_first), name)
+
+
 def _dunders(spell):
     """The dunder methods an infix, reflected or prefix spelling gives: (name, kind) pairs."""
     out = []
@@ -155,9 +226,10 @@ def _dunders(spell):
 def _composites():
     methods, functions, functional = {}, {}, {}
     for fn, spell in COMPOSITES.values():
+        fn = accepting_aliases(fn)
         methods.update((name, fn) for name in spell.method)
         methods.update((name, fn) for name, _ in _dunders(spell))
-        functions.update((name, fn) for name in spell.function)
+        functions.update((name, _with_out(fn, name)) for name in spell.function)
         functional.update((name, fn) for name in spell.functional)
     return methods, functions, functional
 
@@ -192,7 +264,7 @@ def _derive():
         for name, kind in _dunders(spell):
             claim("method", methods, name, (kind, bind), _MAKERS[kind], bind, name)
         for name in spell.function:
-            claim("function", functions, name, bind, _function, bind, name, spell.number_first)
+            claim("function", functions, name, bind, _with_function_out, bind, name, spell.number_first)
         for name in spell.functional:
             claim("functional", functional, name, bind, _function, bind, name)
         for name in spell.inplace_function:

@@ -4,7 +4,7 @@ get_rng_state / set_rng_state) and the factories that draw from it (rand, randn,
 torch.bernoulli are ops (engine/ops/random.py); the draws themselves are engine/generator."""
 import numpy as np
 
-from . import dispatch, dtypes, messages
+from . import devices, dispatch, dtypes, messages
 from .factories import _alloc, _finish
 from .generator import Generator, default_generator, draws
 from .ops import OPS
@@ -97,6 +97,7 @@ def _generator(name, generator, args=None):
 
 
 def rand(*sizes, size=None, generator=None, dtype=None, requires_grad=False, device=None):
+    devices.check(device)
     shape = _shape("rand", sizes, size, {})
     gen = _generator("rand", generator, sizes)
     return _float_tensor(_empty(shape), dtype, requires_grad, "check_uniform_bounds",
@@ -104,6 +105,7 @@ def rand(*sizes, size=None, generator=None, dtype=None, requires_grad=False, dev
 
 
 def randn(*sizes, size=None, generator=None, dtype=None, requires_grad=False, device=None):
+    devices.check(device)
     shape = _shape("randn", sizes, size, {})
     gen = _generator("randn", generator, sizes)
     return _float_tensor(_empty(shape), dtype, requires_grad, "normal_kernel_cpu",
@@ -117,6 +119,7 @@ def _random_tensor(like, dtype, low, high, generator, requires_grad):
 
 def randint(*args, size=None, low=None, high=None, generator=None, dtype=None, requires_grad=False, device=None):
     """randint(high, size) or randint(low, high, size): integers in [low, high), as random_(low, high) draws them."""
+    devices.check(device)
     given = {k: v for k, v in (("low", low), ("high", high), ("size", size)) if v is not None}
     args = list(args)
     if size is None and args and isinstance(args[-1], (tuple, list, Size)):
@@ -139,6 +142,7 @@ def randint(*args, size=None, low=None, high=None, generator=None, dtype=None, r
 
 
 def randperm(n, *, generator=None, dtype=None, requires_grad=False, device=None):
+    devices.check(device)
     if not _is_int(n):
         raise invalid_arguments("randperm", (n,), {})
     _alloc((int(n),))
@@ -153,6 +157,7 @@ def randperm(n, *, generator=None, dtype=None, requires_grad=False, device=None)
 def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, requires_grad=False, device=None):
     """torch.normal(mean, std, size) of numbers is a factory; with a tensor mean or std it is an op whose node
     (NormalBackward1/2/3) passes zeros back."""
+    devices.check(device)
     gen = _generator("normal", generator, (mean, std) if size is None else (mean, std, size))
     mean_t, std_t = isinstance(mean, Tensor), isinstance(std, Tensor)
     if not mean_t and not std_t:
@@ -198,18 +203,21 @@ def _like(t):
 
 
 def rand_like(input, *, dtype=None, requires_grad=False, device=None, generator=None):  # noqa: A002
+    devices.check(device)
     gen = _generator("rand_like", generator, (input,))
     return _float_tensor(_like(input), dtype or input.dtype, requires_grad, "check_uniform_bounds",
                          lambda a: draws.uniform(gen, a, 0, 1))
 
 
 def randn_like(input, *, dtype=None, requires_grad=False, device=None, generator=None):  # noqa: A002
+    devices.check(device)
     gen = _generator("randn_like", generator, (input,))
     return _float_tensor(_like(input), dtype or input.dtype, requires_grad, "normal_kernel_cpu",
                          lambda a: draws.normal(gen, a, 0, 1))
 
 
 def randint_like(input, low=0, high=None, *, dtype=None, requires_grad=False, device=None, generator=None):  # noqa: A002
+    devices.check(device)
     if high is None:
         low, high = 0, low
     dtype = dtype or input.dtype

@@ -8,7 +8,7 @@ import warnings
 
 import numpy as np
 
-from . import grad_mode, graph, messages, observe
+from . import devices, grad_mode, graph, messages, observe
 from .ops import transposed
 from .printing import format_tensor
 
@@ -56,7 +56,7 @@ class Tensor:
         return t
 
     def __init__(self, *args, **kwargs):
-        raise TypeError("use torch.tensor(data) to make a tensor")
+        pass  # torch.Tensor(data) and torch.Tensor(*sizes) are made by __new__ (engine/factories.py)
 
     def _make_view_of(self, src, op, attrs):
         """Mark self as a view of src: same memory, same version counter, a way back to the base region."""
@@ -129,7 +129,7 @@ class Tensor:
 
     @property
     def device(self):
-        return "cpu"
+        return devices.CPU
 
     @property
     def is_cuda(self):
@@ -332,7 +332,7 @@ class Tensor:
         if self._data.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
         if self.requires_grad:
-            warnings.warn(messages.SCALAR_REQUIRES_GRAD, UserWarning, stacklevel=3)
+            messages.warn_once(messages.SCALAR_REQUIRES_GRAD, stacklevel=3)
         return self.item()
 
     def __index__(self):

@@ -1,12 +1,14 @@
 """torch.nn.functional. The functions that are one op's spelling (sigmoid, mse_loss, …) are derived from the op
 table (engine/methods.py); these are the ones built from several ops, or with options of their own."""
+import warnings
+
 import numpy as np
 
-from .. import dispatch, generator
+from .. import dispatch, dtypes, generator, grad_mode
 from ..generator import draws
 from ..methods import FUNCTIONAL
 from ..ops import OPS
-from ..ops.nn import implicit_dim
+from ..ops.nn import implicit_dim, legacy_reduction
 
 globals().update(FUNCTIONAL)
 
@@ -51,9 +53,125 @@ def l1_loss(input, target, reduction="mean"):  # noqa: A002
     return d if reduction == "none" else (d.sum() if reduction == "sum" else d.mean())
 
 
-def cross_entropy(input, target, reduction="mean"):  # noqa: A002
-    dim = 0 if input.dim() == 1 else 1
-    return nll_loss(log_softmax(input, dim), target, reduction=reduction)  # noqa: F821 - derived above
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,  # noqa: A002
+                  reduction="mean", label_smoothing=0.0):
+    """torch's cross_entropy_loss (LossNLL.cpp): nll_loss of log_softmax over the class dim for class indices,
+    and its label-smoothing and class-probability forms built from the same ops as there."""
+    if size_average is not None or reduce is not None:
+        reduction = legacy_reduction(size_average, reduce)
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    with grad_mode.aten_scalars():
+        return _cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing)
+
+
+def _cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing):  # noqa: A002
+    class_dim = 0 if input.dim() == 1 else 1
+    n_classes = input.shape[class_dim]
+    logp = input.log_softmax(class_dim)
+    if target.dtype.is_floating_point and tuple(target.shape) == tuple(input.shape):
+        return _cross_entropy_probabilities(logp, target, weight, ignore_index, reduction, label_smoothing)
+    loss = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)  # noqa: F821 - derived
+    if label_smoothing == 0.0:
+        return loss
+    keep = target != ignore_index
+    smooth = -(logp * _class_view(weight, logp)).sum(class_dim) if weight is not None else -logp.sum(class_dim)
+    smooth.masked_fill_(~keep, 0.0)
+    if reduction == "mean":
+        if weight is not None:
+            picked = target._data[keep._data].reshape(-1)
+            smooth = smooth.sum() / weight._new(np.asarray(np.sum(weight._data[picked])), weight.dtype)
+        else:
+            smooth = smooth.sum() / keep.sum()
+    elif reduction == "sum":
+        smooth = smooth.sum()
+    return (1 - label_smoothing) * loss + smooth * (label_smoothing / n_classes)
+
+
+def _class_view(weight, like):
+    """weight shaped to broadcast along the class dim (1) of like."""
+    return weight if like.dim() == 1 else weight.view(1, -1, *([1] * (like.dim() - 2)))
+
+
+def _cross_entropy_probabilities(logp, target, weight, ignore_index, reduction, label_smoothing):
+    if ignore_index >= 0:
+        raise RuntimeError("ignore_index is not supported for floating point target")
+    class_dim = 0 if logp.dim() == 1 else 1
+    n_classes = logp.shape[class_dim]
+    if label_smoothing > 0.0:
+        target = target * (1 - label_smoothing) + label_smoothing / n_classes
+    terms = logp * target if weight is None else logp * target * _class_view(weight, logp)
+    if reduction == "none":
+        return -terms.sum(class_dim)
+    if reduction == "sum":
+        return -terms.sum()
+    return -terms.sum() / (logp.numel() // n_classes)
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):  # noqa: A002
+    """torch.nn.functional.kl_div over ATen's kl_div: target · (log target − input) pointwise (xlogy), then the
+    reduction; 'batchmean' is the sum over the batch size."""
+    if size_average is not None or reduce is not None:
+        reduction = legacy_reduction(size_average, reduce)
+    elif reduction == "mean":
+        warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
+                      "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+                      "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
+                      UserWarning, stacklevel=2)
+    if log_target:
+        pointwise = target.exp() * (target - input)
+    else:
+        pointwise = target.xlogy(target) - target * input
+    if reduction == "none":
+        return pointwise
+    if reduction in ("sum", "batchmean"):
+        reduced = pointwise.sum()
+        return reduced / input.shape[0] if reduction == "batchmean" and input.dim() != 0 else reduced
+    return pointwise.mean()
+
+
+def one_hot(tensor, num_classes=-1):
+    """F.one_hot: int64 rows with a 1 at each class index (not differentiable)."""
+    if tensor.dtype is not dtypes.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    t = tensor._data
+    if t.size and t.min() < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    if num_classes == -1:
+        if not t.size:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        num_classes = int(t.max()) + 1
+    elif t.size and t.max() >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    out = np.zeros((*t.shape, num_classes), dtype=np.int64)
+    np.put_along_axis(out, t[..., None], 1, axis=-1)
+    return tensor._new(out, dtypes.int64)
+
+
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,  # noqa: A002
+              sparse=False):
+    if sparse:
+        raise RuntimeError("sparse gradients are not supported by this engine (sparse=True)")
+    if padding_idx is not None and padding_idx < 0:
+        padding_idx += weight.shape[0]
+    if max_norm is not None:
+        _renorm_rows(weight, input, max_norm, norm_type)
+    return dispatch.apply(*OPS["embedding"].bind(weight, input, padding_idx if padding_idx is not None else -1,
+                                                 scale_grad_by_freq))
+
+
+def _renorm_rows(weight, indices, max_norm, norm_type):
+    """embedding_renorm_: the rows looked up whose norm exceeds max_norm are scaled down to it, in place and
+    without grad, as torch does before the lookup."""
+    rows = np.unique(indices._data.reshape(-1))
+    with grad_mode.no_grad():
+        data = weight._data
+        norms = np.linalg.norm(data[rows].astype(np.float64), ord=norm_type, axis=1)
+        over = norms > max_norm
+        scale = (max_norm / (norms[over] + 1e-7)).astype(data.dtype)
+        if over.any():
+            data[rows[over]] = data[rows[over]] * scale[:, None]
+            weight._vbox[0] += 1
 
 
 def dropout(input, p=0.5, training=True, inplace=False):  # noqa: A002

@@ -86,11 +86,24 @@ op("div", "DivBackward0", ("self", "other"), lambda a, b: a / b,
    spell=Spelling(method=("div", "divide", "true_divide"), function=("div", "divide", "true_divide"),
                   inplace="div_", infix="/", number_first=True),
    bind=_bind_div)
+def _bind_remainder(self, other):
+    """x % y: remainder.Tensor (RemainderBackward1); x % 3: remainder.Scalar (RemainderBackward0)."""
+    if is_number(other):
+        return OPS["remainder_scalar"], (self,), {"other": other}, result_dtype((self, other))
+    return OPS["remainder"], (self, other), None, None
+
+
+op("remainder", "RemainderBackward1", ("self", "other"), np.remainder,
+   ("grad", lambda n, g: g), ("−floor(self / other) · grad", lambda n, g: -g * (n["self"] / n["other"]).floor()),
+   saves={1: ("self", "other")},
+   spell=Spelling(method="remainder", function="remainder", inplace="remainder_", infix="%"), bind=_bind_remainder)
+op("remainder_scalar", "RemainderBackward0", ("self",), lambda a, other: np.remainder(a, other),
+   ("grad", lambda n, g: g), spell=Spelling(infix="%"), bind=False)
 # Inside derivative formulas PyTorch multiplies by C++ Scalars: mul.Scalar is MulBackward1, and so on.
 op("mul_scalar", "MulBackward1", ("self",), lambda a, other: a * other,
-   ("other · grad", lambda n, g: g * n.attrs["other"]), spell=Spelling(infix="*"), bind=False)
+   ("other · grad", lambda n, g: g * n.attrs["other"]), saves={0: ("other",)}, spell=Spelling(infix="*"), bind=False)
 op("div_scalar", "DivBackward1", ("self",), lambda a, other: a / other,
-   ("grad / other", lambda n, g: g / n.attrs["other"]), spell=Spelling(infix="/"), bind=False)
+   ("grad / other", lambda n, g: g / n.attrs["other"]), saves={0: ("other",)}, spell=Spelling(infix="/"), bind=False)
 op("add_scalar", "AddBackward1", ("self",), lambda a, other: a + other,
    ("grad", lambda n, g: g), spell=Spelling(infix="+"), bind=False)
 op("sub_scalar", "SubBackward1", ("self",), lambda a, other: a - other,

@@ -88,8 +88,9 @@ op("addmm", "AddmmBackward0", ("self", "mat1", "mat2"), lambda b, m1, m2, beta=1
 
 
 @composite(Spelling(method="matmul", function="matmul", infix="@"))
-def matmul(a, b):
+def matmul(self, other):
     """PyTorch's matmul: dot, mv, mm or bmm by the inputs' dims, batch dims folded or broadcast."""
+    a, b = self, other
     da, db = a.dim(), b.dim()
     if da == 0 or db == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {da}D and {db}D")

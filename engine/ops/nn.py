@@ -1,4 +1,6 @@
-"""nn.functional's ops: softmax and log_softmax, and the losses with nodes of their own (nll, mse, bce)."""
+"""nn.functional's ops: softmax and log_softmax, the losses with nodes of their own (nll, mse, bce, bce with
+logits, huber, smooth l1), and embedding."""
+import math
 import warnings
 
 import numpy as np
@@ -52,53 +54,86 @@ op("log_softmax", "LogSoftmaxBackward0", ("self",), _log_softmax,
 
 
 # --- nll_loss ------------------------------------------------------------------------------------------
-def _nll(a, target, reduction, weight_sum):
+def _nll(a, target, reduction, weight, ignore_index, total_weight):
     if a.dtype == np.float32:
-        return kernels.nll_loss(a, target, reduction=reduction)
-    picked = -a[np.arange(a.shape[0]), target] if a.ndim == 2 else -a[target]
+        return kernels.nll_loss(a, target, None if weight is None else weight._data, reduction, ignore_index)
+    rows = a.reshape(-1, a.shape[-1])
+    t = target.reshape(-1)
+    picked = -rows[np.arange(rows.shape[0]), _safe(t, ignore_index)] * _row_weights(t, weight, ignore_index, a.dtype)
     if reduction == "none":
-        return picked
-    if reduction == "sum":
-        return np.sum(picked)
-    return np.sum(picked) / np.asarray(weight_sum, dtype=a.dtype)
+        return picked if a.ndim == 2 else picked[0]
+    total = np.sum(picked)
+    return total if reduction == "sum" else total / np.asarray(total_weight, dtype=a.dtype)
+
+
+def _safe(t, ignore_index):
+    return np.where(t == ignore_index, 0, t)
+
+
+def _row_weights(t, weight, ignore_index, dtype):
+    """Each target's class weight (1 without weights), 0 where the target is ignore_index."""
+    w = np.ones(t.shape, dtype) if weight is None else weight._data[_safe(t, ignore_index)].astype(dtype)
+    return np.where(t == ignore_index, dtype.type(0), w)
 
 
 def _nll_back(n, g):
     a = n.attrs
-    scale = g if a["reduction"] != "mean" else g / a["weight_sum"]
-    return (-scale)._op("nll_embed", shape=n._shapes[0], target=a["target"])
+    scale = g if a["reduction"] != "mean" else g / a["total_weight"]
+    t = a["target"].reshape(-1)
+    return (-scale)._op("nll_embed", shape=n._shapes[0], target=t, ignore_index=a["ignore_index"],
+                        weights=_row_weights(t, a["weight"], a["ignore_index"], np.dtype(g._data.dtype)))
 
 
-def _nll_embed_fwd(g, shape, target):
-    out = np.zeros(shape, dtype=g.dtype)
-    if len(shape) == 2:
-        out[np.arange(shape[0]), target] = g
-    else:
-        out[target] = g
-    return out
+def _nll_embed_fwd(g, shape, target, ignore_index, weights):
+    out = np.zeros((int(np.prod(shape[:-1])), shape[-1]), dtype=g.dtype)
+    kept = np.flatnonzero(target != ignore_index)  # an ignored row stays +0, as ATen never writes it
+    values = g.reshape(-1) * weights if g.ndim else g * weights
+    out[kept, target[kept]] = values[kept]
+    return out.reshape(shape)
 
 
 def _nll_take(n, g):
-    t = n.attrs["target"]
-    key = (np.arange(len(t)), t) if len(n.attrs["shape"]) == 2 else (t,)
-    return g._op("index", key=key)
+    a = n.attrs
+    rows = g.reshape(-1, a["shape"][-1])
+    taken = rows._op("index", key=(np.arange(len(a["target"])), _safe(a["target"], a["ignore_index"])))
+    return taken * g._new(a["weights"], g.dtype)
 
 
-def _bind_nll(input, target, reduction="mean"):  # noqa: A002
+def _bind_nll(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,  # noqa: A002
+              reduction="mean"):
     if not hasattr(target, "_data") or target.dtype.is_floating_point:
         got = target.dtype.type_name if hasattr(target, "_data") else type(target).__name__
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got {got}")
+    if size_average is not None or reduce is not None:
+        reduction = legacy_reduction(size_average, reduce)
     t = target._data
     n_classes = input.shape[-1] if input.dim() else 0
-    if t.size and (t.min() < 0 or t.max() >= n_classes):
-        raise IndexError(f"Target {int(t.max() if t.max() >= n_classes else t.min())} is out of bounds.")
     if input.dim() == 2 and t.shape[0] != input.shape[0]:
         raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size ({t.shape[0]}).")
-    weight_sum = t.shape[0] if input.dim() == 2 else 1
-    return OPS["nll_loss"], (input,), {"target": t, "reduction": reduction, "weight_sum": weight_sum}, None
+    kept = t[t != ignore_index]
+    if kept.size and (kept.min() < 0 or kept.max() >= n_classes):
+        raise IndexError(f"Target {int(kept.max() if kept.max() >= n_classes else kept.min())} is out of bounds.")
+    if weight is not None and tuple(weight.shape) != (n_classes,):
+        raise RuntimeError(f"weight tensor should be defined either for all {n_classes} classes or no classes but "
+                           f"got weight tensor of shape: [{', '.join(map(str, weight.shape))}]")
+    if weight is not None and weight.requires_grad:
+        raise RuntimeError("the derivative for 'weight' is not implemented.")
+    total_weight = float(np.sum(_row_weights(t.reshape(-1), weight, ignore_index, np.dtype(np.float64))))
+    return OPS["nll_loss"], (input,), {"target": t, "reduction": reduction, "weight": weight,
+                                       "ignore_index": ignore_index, "total_weight": total_weight}, None
 
 
-op("nll_loss", "NllLossBackward0", ("self",), _nll, ("−grad / N at each target", _nll_back),
+def legacy_reduction(size_average, reduce):
+    """torch.nn._reduction.legacy_get_string, with its warning."""
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    reduction = "mean" if size_average and reduce else "sum" if reduce else "none"
+    warnings.warn(f"size_average and reduce args will be deprecated, please use reduction='{reduction}' instead.",
+                  UserWarning, stacklevel=4)
+    return reduction
+
+
+op("nll_loss", "NllLossBackward0", ("self",), _nll, ("−weight[target] · grad / Σ weight at each target", _nll_back),
    saves={0: ("self", "reduction", "weight")}, spell=Spelling(functional="nll_loss"), bind=_bind_nll)
 op("nll_embed", "NllLossBackwardBackward0", ("grad",), _nll_embed_fwd, ("grad at each target", _nll_take))
 
@@ -173,3 +208,172 @@ op("binary_cross_entropy", "BinaryCrossEntropyBackward0", ("self", "target"), _b
    ("−log(self / (1 − self)) · grad / N", _bce_target_grad),
    saves={0: ("self", "target", "reduction", "weight"), 1: ("self",)},
    spell=Spelling(functional="binary_cross_entropy"), bind=_bind_bce)
+
+
+def _reduce(loss, reduction):
+    """apply_loss_reduction: the elementwise loss, or its sum or mean as torch reduces them."""
+    if reduction == "none":
+        return loss
+    return kernels.sum(loss) if reduction == "sum" else kernels.mean(loss)
+
+
+def _mean_scale(n, g):
+    return g / math.prod(n._shapes[0]) if n.attrs["reduction"] == "mean" else g
+
+
+# --- binary_cross_entropy_with_logits ---------------------------------------------------------------------
+def _bce_logits(x, t, weight, pos_weight, reduction):
+    """LossNLL's binary_cross_entropy_with_logits: (1 − t) · x − log_weight · log_sigmoid(x)."""
+    one = x.dtype.type(1)
+    log_sigmoid = np.minimum(x, 0) - kernels.log1p(kernels.exp(-np.abs(x)))
+    if pos_weight is not None:
+        log_sigmoid = log_sigmoid * ((pos_weight._data - one) * t + one)
+    loss = (one - t) * x - log_sigmoid
+    if weight is not None:
+        loss = loss * weight._data
+    return _reduce(loss, reduction)
+
+
+def _bce_logits_grad(n, g):
+    x, t, a = n["self"], n["target"], n.attrs
+    if a["pos_weight"] is not None:
+        pt = a["pos_weight"] * t
+        d = (pt + 1 - t) * x.sigmoid() - pt
+    else:
+        d = x.sigmoid() - t
+    if a["weight"] is not None:
+        d = d * a["weight"]
+    return d * _mean_scale(n, g)
+
+
+def _bce_logits_target_grad(n, g):
+    x, a = n["self"], n.attrs
+    d = -x if a["pos_weight"] is None else (1 - x.sigmoid()).log() - a["pos_weight"] * x.sigmoid().log()
+    if a["weight"] is not None:
+        d = d * a["weight"]
+    return d * _mean_scale(n, g)
+
+
+def _bind_bce_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",  # noqa: A002
+                     pos_weight=None):
+    if size_average is not None or reduce is not None:
+        reduction = legacy_reduction(size_average, reduce)
+    if target.shape != input.shape:
+        raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
+    for name, w in (("weight", weight), ("pos_weight", pos_weight)):
+        if w is not None and w.requires_grad:
+            raise RuntimeError(f"the derivative for '{name}' is not implemented.")
+    return (OPS["binary_cross_entropy_with_logits"], (input, target),
+            {"weight": weight, "pos_weight": pos_weight, "reduction": reduction}, None)
+
+
+op("binary_cross_entropy_with_logits", "BinaryCrossEntropyWithLogitsBackward0", ("self", "target"), _bce_logits,
+   ("(σ(self) − target) · grad / N", _bce_logits_grad), ("−self · grad / N", _bce_logits_target_grad),
+   saves={0: ("self", "target", "weight", "pos_weight", "reduction"), 1: ("self",)},
+   spell=Spelling(functional="binary_cross_entropy_with_logits"), bind=_bind_bce_logits)
+
+
+# --- huber_loss, smooth_l1_loss ----------------------------------------------------------------------------
+def _huber(x, t, reduction, delta):
+    z = np.abs(x - t)
+    d = x.dtype.type(delta)
+    return _reduce(np.where(z < d, x.dtype.type(0.5) * z * z, d * (z - x.dtype.type(0.5) * d)), reduction)
+
+
+def _huber_grad(n, g, sign):
+    diff, delta = n["self"] - n["target"], n.attrs["delta"]
+    return diff.clamp(-delta, delta) * _mean_scale(n, g) * sign
+
+
+def _smooth_l1(x, t, reduction, beta):
+    z = np.abs(x - t)
+    if beta == 0:
+        return _reduce(z, reduction)
+    b = x.dtype.type(beta)
+    return _reduce(np.where(z < b, x.dtype.type(0.5) * z * z / b, z - x.dtype.type(0.5) * b), reduction)
+
+
+def _smooth_l1_grad(n, g, sign):
+    diff, beta = n["self"] - n["target"], n.attrs["beta"]
+    local = diff.sign() if beta == 0 else (diff / beta).clamp(-1, 1)
+    return local * _mean_scale(n, g) * sign
+
+
+def _pair_loss(name, option, input, target, reduction, value):  # noqa: A002
+    if value < 0:
+        raise RuntimeError(f"{name} does not support negative values for {option}.")
+    if target.shape != input.shape:
+        warnings.warn(
+            f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
+            "This will likely lead to incorrect results due to broadcasting. Please ensure they have the "
+            "same size.", UserWarning, stacklevel=4)
+    return OPS[name], (input, target), {"reduction": reduction, option: float(value)}, None
+
+
+def _bind_huber(input, target, reduction="mean", delta=1.0):  # noqa: A002
+    return _pair_loss("huber_loss", "delta", input, target, reduction, delta)
+
+
+def _bind_smooth_l1(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):  # noqa: A002
+    if size_average is not None or reduce is not None:
+        reduction = legacy_reduction(size_average, reduce)
+    return _pair_loss("smooth_l1_loss", "beta", input, target, reduction, beta)
+
+
+op("huber_loss", "HuberLossBackward0", ("self", "target"), _huber,
+   ("clamp(self − target, −delta, delta) · grad / N", lambda n, g: _huber_grad(n, g, 1)),
+   ("−clamp(self − target, −delta, delta) · grad / N", lambda n, g: _huber_grad(n, g, -1)),
+   saves={0: ("self", "target", "delta", "reduction"), 1: ("self", "target", "delta", "reduction")},
+   spell=Spelling(functional="huber_loss"), bind=_bind_huber)
+op("smooth_l1_loss", "SmoothL1LossBackward0", ("self", "target"), _smooth_l1,
+   ("clamp((self − target) / beta, −1, 1) · grad / N", lambda n, g: _smooth_l1_grad(n, g, 1)),
+   ("−clamp((self − target) / beta, −1, 1) · grad / N", lambda n, g: _smooth_l1_grad(n, g, -1)),
+   saves={0: ("self", "target", "beta", "reduction"), 1: ("self", "target", "beta", "reduction")},
+   spell=Spelling(functional="smooth_l1_loss"), bind=_bind_smooth_l1)
+
+
+# --- embedding ------------------------------------------------------------------------------------------
+def _embedding_grad(n, g):
+    a = n.attrs
+    return g._op("embedding_backward", indices=a["indices"], num_weights=n._shapes[0][0],
+                 padding_idx=a["padding_idx"], scale_grad_by_freq=a["scale_grad_by_freq"])
+
+
+def _embedding_backward(g, indices, num_weights, padding_idx, scale_grad_by_freq):
+    flat = indices._data.reshape(-1)
+    rows = g.reshape(len(flat), -1)
+    if scale_grad_by_freq:
+        counts = np.bincount(flat, minlength=num_weights)
+        rows = rows / counts[flat, None].astype(g.dtype)
+    out = np.zeros((num_weights, rows.shape[1]), dtype=g.dtype)
+    np.add.at(out, flat, rows)
+    if padding_idx < num_weights:
+        out[padding_idx] = 0
+    return out
+
+
+NO_PADDING = 2**64 - 1  # F.embedding's padding_idx=-1 as torch's node shows it (an unsigned int64)
+
+
+def _bind_embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
+    padding_idx = NO_PADDING if padding_idx == -1 else padding_idx
+    if indices.dtype.is_floating_point or indices.dtype.name == "bool":
+        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar types: "
+                           f"Long, Int; but got torch.{indices.dtype.type_name} instead (while checking arguments "
+                           "for embedding)")
+    t = indices._data
+    if t.size and (t.min() < 0 or t.max() >= weight.shape[0]):
+        raise IndexError("index out of range in self")
+    return (OPS["embedding"], (weight,), {"indices": indices, "padding_idx": padding_idx,
+                                          "scale_grad_by_freq": scale_grad_by_freq, "sparse": sparse}, None)
+
+
+op("embedding", "EmbeddingBackward0", ("weight",),
+   lambda w, indices, padding_idx, scale_grad_by_freq, sparse: w[indices._data],
+   ("grad rows summed into the rows picked", _embedding_grad),
+   saves={0: ("indices", "padding_idx", "scale_grad_by_freq", "sparse", "weight_sym_argsize_0")},
+   spell=Spelling(function="embedding"),
+   bind=_bind_embedding)
+op("embedding_backward", "EmbeddingDenseBackwardBackward0", ("grad",), _embedding_backward,
+   ("grad at the rows picked", lambda n, g: g._op("index", key=(n.attrs["indices"]._data,))),
+   bind=False)

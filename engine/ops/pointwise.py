@@ -2,7 +2,7 @@
 import numpy as np
 
 from .. import kernels
-from .rounding import EXP, exact
+from .rounding import EXP, LOG, exact
 from .table import OPS, Spelling, composite, method, op, result_dtype, unary
 
 
@@ -224,3 +224,22 @@ def _silu_grad(n, g):
 op("silu", "SiluBackward0", ("self",), lambda a: a * kernels.sigmoid(a),
    ("σ(self) · (1 + self · (1 − σ(self))) · grad", _silu_grad), saves={0: ("self",)},
    spell=Spelling(functional="silu"), bind=False)  # F.silu(x, inplace): nn/functional.py
+
+
+# --- xlogy --------------------------------------------------------------------------------------------------
+def _xlogy(x, y):
+    """x · log(y), 0 where x is 0 (and y is not nan), as ATen's xlogy kernel."""
+    out = x * LOG(y)
+    return np.where((x == 0) & ~np.isnan(y), np.zeros_like(out), out)
+
+
+def _xlogy_self_grad(n, g):
+    x, y = n["self"], n["other"]
+    return g.xlogy(y).masked_fill((x == 0) & (y <= 0), 0.0)
+
+
+op("xlogy", "XlogyBackward0", ("self", "other"), _xlogy,
+   ("log(other) · grad (0 where self = 0 and other ≤ 0)", _xlogy_self_grad),
+   ("self / other · grad", lambda n, g: g * n["self"] / n["other"]),
+   saves={0: ("self", "other"), 1: ("self", "other")}, spell=Spelling(method="xlogy", function="xlogy"),
+   bind=lambda self, other: (OPS["xlogy"], (self, other), None, result_dtype((self, other), "float")))

@@ -7,7 +7,7 @@ import warnings
 
 import numpy as np
 
-from .. import dtypes, messages
+from .. import devices, dtypes, messages
 from .table import OPS, Spelling, composite, method, op, shape_args
 
 
@@ -256,10 +256,17 @@ op("to_copy", "ToCopyBackward0", ("self",), lambda a, dtype, src_dtype: a.astype
 
 @composite(Spelling(method="to"))
 def to(self, *args, **kwargs):
+    """x.to(dtype), x.to(device), x.to(device, dtype), x.to(other): a device other than the CPU fails as in
+    torch's CPU build."""
     dtype = kwargs.get("dtype")
+    devices.check(kwargs.get("device"))
     for a in args:
         if isinstance(a, dtypes.dtype):
             dtype = a
+        elif hasattr(a, "_data"):  # another tensor: its dtype (and its device, the CPU)
+            dtype = a.dtype
+        elif devices.is_device(a):
+            devices.check(a)
     if dtype is None or dtype is self.dtype:
         return self
     return self._apply(OPS["to_copy"], (self,), {"dtype": dtype.np, "src_dtype": self.dtype}, dtype)
@@ -288,6 +295,11 @@ def tensor_type(self, dtype=None):
 @composite(Spelling(method="cpu"))
 def cpu(self):
     return self
+
+
+@composite(Spelling(method="cuda"))
+def cuda(self, device=None, non_blocking=False):
+    return self.to(devices.device("cuda" if device is None else device))
 
 
 # --- repeat --------------------------------------------------------------------------------------------

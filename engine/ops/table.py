@@ -163,14 +163,15 @@ def dims(dim, ndim):
 
 
 
-META = ("_sym_sizes", "_sym_numel", "_sym_strides")
+META = ("_sym_sizes", "_sym_numel", "_sym_strides", "_sym_argsize_0")
 
 
 def kept(op):
     """What op's node keeps, read from its `saves` declaration (cached): name -> "tensor" (an input or the
-    result), "meta" (`self_sym_sizes`, `_sym_numel`, `_sym_strides`: an input's sizes, element count or strides),
-    "list" (an attribute PyTorch keeps as a list of ints, declared as `dim[]`) or "attr" (an attribute, from the
-    node's attrs or the forward's default). They are grad_fn._saved_<name>, as PyTorch names them."""
+    result), "meta" (`self_sym_sizes`, `_sym_numel`, `_sym_strides`, `_sym_argsize_0`: an input's sizes, element
+    count, strides or first size), "list" (an attribute PyTorch keeps as a list of ints, declared as `dim[]`)
+    or "attr" (an attribute, from the node's attrs or the forward's default). They are grad_fn._saved_<name>, as
+    PyTorch names them."""
     kinds = op.saved_cache.get("kept")
     if kinds is None:
         kinds = {}

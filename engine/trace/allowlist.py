@@ -28,6 +28,7 @@ from .errors import GuardError
 from .sizing import MAX_FORMAT_WIDTH, SIZED_METHODS, format_width_ok
 
 MAX_SOURCE_CHARS = 100_000
+HOOK_PREFIX = "_g_"  # the names of the guard's hooks in a program's globals (runtime.py)
 MAX_NESTING = 100
 
 # The torch modules a program may import, and the engine modules behind them. Those the engine does not have
@@ -45,6 +46,11 @@ ENGINE_MODULES = {
     "torch.autograd.function": "engine.autograd.function",
     "torch.utils": "engine.utils",
     "torch.utils.data": "engine.utils.data",
+    "torch.cuda": "engine.cuda",
+    "torch.accelerator": "engine.accelerator",
+    "torch.backends": "engine.backends",
+    "torch.backends.mps": "engine.backends.mps",
+    "torch.backends.cuda": "engine.backends.cuda",
 }
 # Made for each run (runtime.RUN_VIEWS): Python's random and a sized view of numpy, with the run's own state.
 RUN_MODULES = frozenset(["random", "numpy", "numpy.random"])
@@ -236,9 +242,14 @@ class _Checker(ast.NodeVisitor):
             if isinstance(stmt, ast.FunctionDef):
                 methods.add(stmt.name)
 
-    def check_name(self, name):
-        if name.startswith("_") and name != "_":
-            self.refuse(f"names starting with '_' are not allowed ({name!r})")
+    def check_name(self, name, parameter=False):
+        """A program's own `_private` names are fine, but for dunders, the guard's hooks (_g_tick, …) and names
+        bound in a class body (they would be attributes, and `x._name` is refused; a method's parameters are
+        not)."""
+        in_class = not parameter and bool(self.scopes) and self.scopes[-1].kind == "class"
+        if name.startswith(("__", HOOK_PREFIX)) or in_class and name.startswith("_") and name != "_":
+            self.refuse(f"names starting with '_' are not allowed here ({name!r}): only a program's own "
+                        f"'_private' variables and functions")
         if name in FORBIDDEN_NAMES and name not in self.bound:
             self.refuse(f"{name!r} is not allowed")
 
@@ -361,7 +372,7 @@ class _Checker(ast.NodeVisitor):
     visit_Nonlocal = visit_Global
 
     def visit_arg(self, node):
-        self.check_name(node.arg)
+        self.check_name(node.arg, parameter=True)
         self.generic_visit(node)
 
     def visit_keyword(self, node):

@@ -58,7 +58,7 @@ def _arguments(op, attrs):
         v = attrs[p.name]
         if p.default is p.empty:
             out.append(_value(v))
-        elif v is not p.default and v != p.default:
+        elif v is not p.default and (p.default is None or v != p.default):  # (a tensor compared with None)
             out.append(f"{p.name}={_value(v)}")
     return out
 

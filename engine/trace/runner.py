@@ -10,7 +10,7 @@ import warnings
 
 import numpy as np
 
-from .. import backward, generator, grad_mode, graph, observe, printing
+from .. import backward, devices, generator, grad_mode, graph, messages, observe, printing
 from ..optim import optimizer
 from ..utils.data import collate
 from . import guard, loops
@@ -24,7 +24,8 @@ from .timeline import Timeline
 # state). tests/trace/test_run_contract.py fails on engine state that is neither here nor in its list of tables.
 ENGINE_STATE = ((grad_mode, "_state"), (printing, "PRINT_OPTS"), (generator, "default_generator"),
                 (graph, "_hooks_stack"), (graph, "_hooks_disabled"), (backward, "_tasks"),
-                (optimizer, "CAPTURABLE_DEVICES"), (collate, "default_collate_fn_map"))
+                (optimizer, "CAPTURABLE_DEVICES"), (collate, "default_collate_fn_map"), (devices, "DEFAULT"),
+                (messages, "WARNED_ONCE"))
 
 
 # What a traced program may spend unless told otherwise: enough for a learner's training script to finish (the
@@ -106,6 +107,7 @@ def save_engine_state():
     from run to run there; here its runs and share links agree)."""
     saved = [(module, name, _copy(getattr(module, name))) for module, name in ENGINE_STATE]
     generator.default_generator.manual_seed(generator.DEFAULT_SEED)
+    messages.WARNED_ONCE.clear()  # as in a new process: torch's once-per-process warnings are given again
     return saved
 
 

@@ -28,7 +28,8 @@ ARGS = {
     "masked_fill_": (ANY, "torch.tensor([True, False, True]), -1.0"), "mul_": (ANY, "3.0"), "neg_": (ANY, ""),
     "negative_": (ANY, ""), "pow_": (POS, "2"), "reciprocal_": (POS, ""), "relu_": (ANY, ""), "round_": (ANY, ""),
     "rsqrt_": (POS, ""), "sgn_": (ANY, ""), "sigmoid_": (ANY, ""), "sign_": (ANY, ""), "sin_": (ANY, ""),
-    "sinh_": (ANY, ""), "sqrt_": (POS, ""), "sub_": (ANY, "torch.tensor([1.0, 2.0, 3.0])"), "tan_": (SMALL, ""),
+    "sinh_": (ANY, ""), "sqrt_": (POS, ""), "sub_": (ANY, "torch.tensor([1.0, 2.0, 3.0])"),
+    "remainder_": (ANY, "torch.tensor([0.7, 1.5, 2.0])"), "tan_": (SMALL, ""),
     "tanh_": (ANY, ""), "trunc_": (ANY, ""), "zero_": (ANY, ""),
     # the random twins draw from a generator of their own, so that torch and the engine draw the same values
     "bernoulli_": (ANY, "0.4, generator=torch.Generator().manual_seed(1)"),

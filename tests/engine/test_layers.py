@@ -13,11 +13,11 @@ ENGINE = Path(__file__).resolve().parents[2] / "engine"
 
 # Lowest first. A module may import modules of its own layer or below.
 LAYERS = [
-    ("dtypes", "messages", "observe", "grad_mode", "printing", "kernels", "generator"),
+    ("dtypes", "devices", "messages", "observe", "grad_mode", "printing", "kernels", "generator"),
     ("ops",),
     ("graph", "backward"),
     ("tensor", "dispatch", "methods", "logic"),
-    ("factories", "functions", "indexing", "nn", "optim", "random", "utils"),
+    ("factories", "functions", "indexing", "nn", "optim", "random", "utils", "cuda", "accelerator", "backends"),
     ("autograd",),
     ("trace",),
 ]

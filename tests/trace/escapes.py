@@ -279,7 +279,8 @@ RUNAWAY = {
     "endless_comprehension": ("a = [1]\nb = [a.append(x) for x in a]", B, 2, "ran longer than"),
     "endless_generator": ("def g():\n    while True:\n        yield 1\nx = list(g())", B, 2, "ran longer than"),
     "endless_generator_sum": ("def g():\n    while True:\n        yield 1\nx = sum(g())", B, 2, "ran longer than"),
-    "generator_recursion": ("def g():\n    yield from g()\nx = list(g())", RecursionError, None, ""),
+    # deep recursion ends in RecursionError, or on a loaded machine first in the time budget
+    "generator_recursion": ("def g():\n    yield from g()\nx = list(g())", (RecursionError, B), ANY, ""),
     "huge_range": ("x = [i for i in range(10 ** 18)]", B, 1, "ran longer than"),
     "huge_range_in_c": ("x = sum(range(10 ** 15))", B, 1, "ran longer than"),
     "list_of_huge_range": ("x = list(range(10 ** 12))", B, 1, "ran longer than"),

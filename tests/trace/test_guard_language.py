@@ -17,6 +17,18 @@ from tests.trace.guard_fakes import FAKE, run, run_plain
 # --- on the fake engine: the same output as plain Python ----------------------------------------------
 
 ON_FAKE = {
+    "private_names": """
+_cache = {}
+
+
+def _square(_x, _unused=None):
+    _cache[_x] = _x * _x
+    return _cache[_x]
+
+
+_total = sum(_square(_i) for _i in range(4))
+print(_total, sorted(_cache))
+""",
     "classes": """
 class Shape:
     sides = 0

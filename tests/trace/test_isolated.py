@@ -27,7 +27,9 @@ def test_a_c_level_runaway_is_killed_at_the_time_limit():
 
 
 def test_memory_is_capped():
-    program = "rows = []\nfor i in range(40):\n    rows.append([i] * 10 ** 6)\n"  # 320 MB, 1,000,000 at a time
+    # 1.6 GB, 8 MB at a time: far past the cap even where the child inherits a big free heap from its parent
+    # (the cap is on address space the child adds; a heap the parent freed is reused without growing it)
+    program = "rows = []\nfor i in range(200):\n    rows.append([i] * 10 ** 6)\n"
     timeline = run_isolated(program, memory_mb=200, seconds=20, max_memory_mb=None, max_total_elements=10**9)
     error = timeline.events[-1]
     assert (error["kind"], error["type"], error["line"]) == ("error", "MemoryError", 3)

@@ -39,6 +39,7 @@ TABLES = {
     ("engine.printing", "_NUMPY_DTYPES"): "a table of dtype names",
     ("engine.ops.random", "SIGNATURES"): "the random functions' signatures",
     ("engine.generator.floats", "LOG_P"): "a polynomial's coefficients",
+    ("engine.devices", "CPU"): "torch.device('cpu'), which cannot be changed",
     ("engine.optim.optimizer", "required"): "a marker without state (torch.optim.optimizer.required)",
 }
 # Tables by name pattern: the op registry and the functions derived from it, and Spelling declarations.
