@@ -15,6 +15,8 @@ from .modules import (  # noqa: F401
     Linear,
     LogSoftmax,
     Module,
+    ModuleDict,
+    ModuleList,
     MSELoss,
     NLLLoss,
     ReLU,

@@ -82,6 +82,13 @@ def flatten(self, start_dim=0, end_dim=-1):
     return self.reshape(shape[:s] + (-1,) + shape[e + 1:])
 
 
+@composite(Spelling(method="unflatten", function="unflatten"))
+def unflatten(self, dim, sizes):
+    d = self._dim(dim)
+    shape = self.shape
+    return self.view(*shape[:d], *sizes, *shape[d + 1:])
+
+
 op("unsqueeze", "UnsqueezeBackward0", ("self",), lambda a, dim: np.expand_dims(a, dim),
    ("grad squeezed at dim", lambda n, g: g.squeeze(n.attrs["dim"])), view=True, saves={0: ("dim",)},
    spell=method("unsqueeze"),

@@ -1,0 +1,147 @@
+"""The nn layers and losses, the Module API and the construction and device vocabulary, as small programs run on
+real PyTorch and on the engine (only `import torch` bound differently): the same printed text (values, grad_fn
+names, reprs), the same warnings and the same uncaught error."""
+from __future__ import annotations
+
+import pytest
+from difftest import printed_alike, run_both
+
+PROGRAMS = {
+    "losses_with_options": """
+import torch
+import torch.nn.functional as F
+torch.manual_seed(0)
+x = torch.randn(5, 4, requires_grad=True)
+t = torch.tensor([1, 0, 3, -100, 2])
+w = torch.tensor([1.0, 2.0, 0.5, 3.0])
+for kw in [{}, {"weight": w}, {"weight": w, "reduction": "sum"}, {"reduction": "none"}, {"label_smoothing": 0.1},
+           {"weight": w, "label_smoothing": 0.2}, {"ignore_index": 3, "label_smoothing": 0.3, "reduction": "sum"}]:
+    loss = F.cross_entropy(x, t, **kw)
+    g, = torch.autograd.grad(loss.sum(), x)
+    print(kw, loss, g)
+p = torch.randn(5, 4).softmax(1)
+for kw in [{}, {"label_smoothing": 0.25}, {"weight": w, "reduction": "none"}]:
+    print(F.cross_entropy(x, p, **kw))
+print(F.nll_loss(x.log_softmax(1), t, weight=w), torch.nn.NLLLoss(ignore_index=3)(x.log_softmax(1), t))
+y = torch.rand(5, 4)
+print(F.binary_cross_entropy_with_logits(x, y), torch.nn.BCEWithLogitsLoss(pos_weight=w)(x, y))
+print(torch.nn.BCEWithLogitsLoss(weight=w, reduction="none")(x, y))
+print(F.huber_loss(x, y, delta=0.5), torch.nn.SmoothL1Loss(beta=0.3, reduction="sum")(x, y))
+print(torch.nn.KLDivLoss(reduction="batchmean")(x.log_softmax(1), p), F.kl_div(x, p.log(), log_target=True,
+      reduction="sum"))
+""",
+    "loss_errors": """
+import torch
+import torch.nn.functional as F
+x = torch.randn(3, 4)
+for call in [lambda: F.cross_entropy(x, torch.tensor([1, 2, 4])),
+             lambda: F.cross_entropy(x, torch.tensor([0.5, 1.0, 2.0])),
+             lambda: F.cross_entropy(x, torch.tensor([1, 2, 3]), label_smoothing=1.5),
+             lambda: F.nll_loss(x, torch.tensor([1, 2])),
+             lambda: F.binary_cross_entropy_with_logits(x, torch.rand(3)),
+             lambda: F.one_hot(torch.tensor([1, -1])),
+             lambda: F.one_hot(torch.tensor([1, 5]), 3),
+             lambda: F.one_hot(torch.tensor([1.0]))]:
+    try:
+        call()
+    except Exception as e:
+        print(type(e).__name__, e)
+""",
+    "layers": """
+import torch
+from torch import nn
+torch.manual_seed(0)
+model = nn.Sequential(nn.Flatten(), nn.Linear(6, 4), nn.LogSoftmax(dim=1), nn.Unflatten(1, (2, 2)))
+x = torch.randn(3, 2, 3)
+out = model(x)
+print(model, out, out.grad_fn)
+emb = nn.Embedding(5, 3, padding_idx=1)
+e = emb(torch.tensor([[0, 1], [4, 1]]))
+e.sum().backward()
+print(emb, e, emb.weight.grad)
+print(nn.Embedding(4, 2, max_norm=0.5)(torch.tensor([0, 2, 0])))
+print(nn.functional.one_hot(torch.tensor([0, 2, 1])), nn.functional.one_hot(torch.arange(3) % 2, num_classes=4))
+""",
+    "module_api": """
+import torch
+from torch import nn
+torch.manual_seed(0)
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = nn.ModuleList([nn.Linear(2, 3), nn.ReLU()]) if hasattr(nn, "ModuleList") else None
+        self.head = nn.Linear(3, 1)
+        self.register_buffer("steps", torch.zeros(()))
+        self.register_parameter("scale", nn.Parameter(torch.ones(1)))
+
+    def forward(self, x):
+        return self.head(x) * self.scale
+
+net = Net()
+net.head.register_buffer("temp", torch.ones(2), persistent=False)
+print([n for n, _ in net.named_parameters()], [n for n, _ in net.named_buffers()])
+print([n for n, _ in net.named_modules()], list(net.state_dict()))
+other = Net()
+print(other.load_state_dict(net.state_dict()))
+try:
+    other.head.load_state_dict({"weight": torch.zeros(2, 3)})
+except RuntimeError as e:
+    print(e)
+print(other.head.load_state_dict({"weight": torch.zeros(1, 3), "extra": torch.ones(1)}, strict=False))
+names = []
+net.apply(lambda m: names.append(type(m).__name__))
+print(names, net.train(False).training, net.head.training)
+try:
+    net.register_parameter("head", nn.Parameter(torch.ones(1)))
+except KeyError as e:
+    print("KeyError", e)
+try:
+    net.scale = torch.ones(1)
+except TypeError as e:
+    print(e)
+""",
+    "construction_and_devices": """
+import torch
+print(torch.Tensor([1, 2]), torch.Tensor([[1.5]]).dtype, torch.Tensor(2, 3).shape, torch.FloatTensor([1, 2]))
+print(torch.LongTensor([1, 2]), torch.DoubleTensor([0.5]), torch.zeros(size=(2,)), torch.randn(size=(1, 2)).shape)
+cpu = torch.device("cpu")
+print(cpu, repr(torch.device("cuda", 1)), repr(torch.device("cuda:0")), torch.device("cpu") == cpu)
+print(torch.ones(2).device, torch.ones(2, device=cpu).to(cpu), torch.ones(2).to("cpu", torch.float64))
+print(torch.cuda.is_available(), torch.cuda.device_count(), torch.backends.mps.is_available())
+print(torch.accelerator.is_available(), torch.accelerator.current_accelerator())
+for call in [lambda: torch.zeros(2, device="cuda"), lambda: torch.ones(2).cuda(),
+             lambda: torch.ones(2).to("cuda"), lambda: torch.device("gpu"), lambda: torch.nn.Linear(1, 1).to("cuda"),
+             lambda: torch.cuda.current_device()]:
+    try:
+        call()
+    except (AssertionError, RuntimeError) as e:
+        print(type(e).__name__, e)
+torch.set_default_device("cpu")
+print(torch.get_default_device(), torch.ones(1))
+""",
+    "keywords_out_and_remainder": """
+import torch
+x = torch.arange(6.0).reshape(2, 3)
+print(x.sum(axis=0), x.sum(1, keepdims=True), x.mean(axis=1), x.argmax(axis=1), torch.max(x, axis=0))
+print((x > 2).all(dim=1), (x > 2).any(dim=0, keepdim=True), torch.matmul(input=x, other=x.T))
+out = torch.zeros(5)
+print(torch.matmul(x, x.T, out=out), out)
+try:
+    torch.add(torch.ones(2), 1.5, out=torch.zeros(2, dtype=torch.long))
+except RuntimeError as e:
+    print(e)
+y = torch.tensor([-7.0, 7.5, 3.0], requires_grad=True)
+r = y % 3
+s = y.remainder(torch.tensor([2.0, -2.0, 4.0]))
+(r.sum() + s.sum()).backward()
+print(r, s, y.grad, torch.tensor([-7, 7]) % 3)
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_program_prints_what_pytorch_prints(name):
+    want, got = run_both(PROGRAMS[name])
+    assert printed_alike(got.stdout, want.stdout), f"engine:\n{got.stdout}\n\ntorch:\n{want.stdout}"
+    assert got.exc == want.exc
