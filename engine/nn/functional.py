@@ -8,7 +8,7 @@ from .. import dispatch, dtypes, generator, grad_mode
 from ..generator import draws
 from ..methods import FUNCTIONAL
 from ..ops import OPS
-from ..ops.nn import implicit_dim, legacy_reduction
+from ..ops.nn import bn_layout, implicit_dim, legacy_reduction
 
 globals().update(FUNCTIONAL)
 
@@ -128,6 +128,39 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
         reduced = pointwise.sum()
         return reduced / input.shape[0] if reduction == "batchmean" and input.dim() != 0 else reduced
     return pointwise.mean()
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1,  # noqa: A002
+               eps=1e-05):
+    """ATen's native_batch_norm: normalised by the batch's statistics when training (and the running ones moved
+    toward them, the variance unbiased), else by the running statistics."""
+    dims, shape = bn_layout(input.dim(), input.shape[1])
+    channels = input.shape[1]
+    if training:
+        count = input.numel() // channels
+        if count <= 1:
+            raise ValueError(f"Expected more than 1 value per channel when training, got input size {input.shape}")
+        data = input._data.astype(np.float64)
+        mean = data.mean(axis=dims)
+        var = data.var(axis=dims)
+        if running_mean is not None:
+            with grad_mode.no_grad():
+                running_mean._data[...] = (momentum * mean + (1 - momentum) * running_mean._data).astype(
+                    running_mean._data.dtype)
+                running_var._data[...] = (momentum * var * count / (count - 1) + (1 - momentum)
+                                          * running_var._data).astype(running_var._data.dtype)
+                running_mean._bump()
+                running_var._bump()
+        save_mean = input._new(mean.astype(input.dtype.np), input.dtype)
+        save_invstd = input._new((1 / np.sqrt(var + eps)).astype(input.dtype.np), input.dtype)
+    else:  # torch saves empty statistics: the running ones are used
+        save_mean = save_invstd = input._new(np.zeros(0, input.dtype.np), input.dtype)
+    dtype = input.dtype
+    weight = weight if weight is not None else input._new(np.ones(channels, dtype.np), dtype)
+    bias = bias if bias is not None else input._new(np.zeros(channels, dtype.np), dtype)
+    return dispatch.apply(OPS["batch_norm"], (input, weight, bias),
+                          {"result1": save_mean, "result2": save_invstd, "training": bool(training), "eps": eps,
+                           "running_mean": running_mean, "running_var": running_var})
 
 
 def one_hot(tensor, num_classes=-1):

@@ -3,6 +3,7 @@ import math
 from collections import OrderedDict, namedtuple
 
 from .. import devices, dtypes, factories, grad_mode, observe
+from ..graph import RemovableHandle
 from ..ops.nn import legacy_reduction
 from ..tensor import Tensor
 from . import functional as F
@@ -18,6 +19,8 @@ class Module:
         object.__setattr__(self, "_buffers", {})
         object.__setattr__(self, "_non_persistent_buffers_set", set())
         object.__setattr__(self, "_modules", {})
+        object.__setattr__(self, "_forward_hooks", [])
+        object.__setattr__(self, "_forward_pre_hooks", [])
         object.__setattr__(self, "training", True)
 
     def __setattr__(self, name, value):
@@ -123,7 +126,30 @@ class Module:
         return module
 
     def __call__(self, *args, **kwargs):
-        return self.forward(*args, **kwargs)
+        d = self.__dict__
+        for hook in tuple(d.get("_forward_pre_hooks", ())):
+            result = hook(self, args)
+            if result is not None:
+                args = result if isinstance(result, tuple) else (result,)
+        out = self.forward(*args, **kwargs)
+        for hook in tuple(d.get("_forward_hooks", ())):
+            result = hook(self, args, out)
+            if result is not None:
+                out = result
+        return out
+
+    def _hook(self, table, hook, prepend):
+        hooks = self.__dict__[table]
+        hooks.insert(0, hook) if prepend else hooks.append(hook)
+        return RemovableHandle(hooks, hook)
+
+    def register_forward_hook(self, hook, *, prepend=False):
+        """hook(module, args, output) after each forward (a result it returns replaces the output)."""
+        return self._hook("_forward_hooks", hook, prepend)
+
+    def register_forward_pre_hook(self, hook, *, prepend=False):
+        """hook(module, args) before each forward (a result it returns replaces the arguments)."""
+        return self._hook("_forward_pre_hooks", hook, prepend)
 
     def forward(self, *args):
         raise NotImplementedError(
@@ -371,6 +397,47 @@ class Sequential(Module):
         return iter(self._modules.values())
 
 
+class BatchNorm1d(Module):
+    def __init__(self, num_features, eps=1e-05, momentum=0.1, affine=True, track_running_stats=True, device=None,
+                 dtype=None, bias=True):
+        super().__init__()
+        devices.check(device)
+        self.num_features, self.eps, self.momentum = num_features, eps, momentum
+        self.affine, self.track_running_stats = affine, track_running_stats
+        if affine:
+            self.weight = Parameter(factories.ones(num_features, dtype=dtype))
+            self.bias = Parameter(factories.zeros(num_features, dtype=dtype)) if bias else None
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        if track_running_stats:
+            self.register_buffer("running_mean", factories.zeros(num_features, dtype=dtype))
+            self.register_buffer("running_var", factories.ones(num_features, dtype=dtype))
+            self.register_buffer("num_batches_tracked", factories.tensor(0, dtype=dtypes.int64))
+        else:
+            for name in ("running_mean", "running_var", "num_batches_tracked"):
+                self.register_buffer(name, None)
+
+    def forward(self, input):
+        if input.dim() not in (2, 3):
+            raise ValueError(f"expected 2D or 3D input (got {input.dim()}D input)")
+        factor = 0.0 if self.momentum is None else self.momentum
+        if self.training and self.track_running_stats and self.num_batches_tracked is not None:
+            with grad_mode.no_grad():
+                self.num_batches_tracked.add_(1)
+            factor = 1.0 / float(self.num_batches_tracked) if self.momentum is None else self.momentum
+        training = self.training or (self.running_mean is None and self.running_var is None)
+        use_running = not self.training or self.track_running_stats
+        return F.batch_norm(input, self.running_mean if use_running else None,
+                            self.running_var if use_running else None, self.weight, self.bias, training, factor,
+                            self.eps)
+
+    def extra_repr(self):
+        return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
+                f"bias={self.bias is not None}, "
+                f"track_running_stats={self.track_running_stats}")
+
+
 class ModuleList(Module):
     def __init__(self, modules=None):
         super().__init__()
@@ -524,6 +591,9 @@ class Dropout(Module):
 
 
 class Identity(Module):
+    def __init__(self, *args, **kwargs):  # any arguments, unused (so it can stand in for another layer)
+        super().__init__()
+
     def forward(self, input):
         return input
 

@@ -377,3 +377,60 @@ op("embedding", "EmbeddingBackward0", ("weight",),
 op("embedding_backward", "EmbeddingDenseBackwardBackward0", ("grad",), _embedding_backward,
    ("grad at the rows picked", lambda n, g: g._op("index", key=(n.attrs["indices"]._data,))),
    bind=False)
+
+
+# --- batch_norm -------------------------------------------------------------------------------------------
+def bn_layout(ndim, channels):
+    """The dims batch norm reduces over (all but the channel dim 1) and the shape its per-channel statistics
+    broadcast in."""
+    return (0, *range(2, ndim)), (1, channels) + (1,) * (ndim - 2)
+
+
+def _batch_norm(x, weight, bias, result1, result2, training, eps, running_mean, running_var):
+    _, shape = bn_layout(x.ndim, x.shape[1])
+    if training:
+        mean, invstd = result1._data, result2._data
+    else:
+        mean = running_mean._data
+        invstd = (1 / np.sqrt(running_var._data.astype(np.float64) + eps)).astype(x.dtype)
+    return (x - mean.reshape(shape)) * invstd.reshape(shape) * weight.reshape(shape) + bias.reshape(shape)
+
+
+def _bn_statistics(n, x, shape, dims):
+    """(x − mean, invstd) of the forward, as Tensor ops of the saved input (so a second backward sees how they
+    depend on it) when training, or from the running statistics."""
+    a = n.attrs
+    if not a["training"]:
+        return x - a["running_mean"].view(shape), (a["running_var"].view(shape) + a["eps"]).rsqrt()
+    centred = x - x.mean(dims, keepdim=True)
+    return centred, ((centred * centred).mean(dims, keepdim=True) + a["eps"]).rsqrt()
+
+
+def _bn_input_grad(n, g):
+    """batch_norm_backward_cpu's order: dotp = Σ grad·(x − mean), then (grad − mean(grad) − (x − mean)·dotp·invstd²/N)
+    · invstd · weight; in eval mode grad · invstd · weight."""
+    x = n["input"]
+    dims, shape = bn_layout(x.dim(), x.shape[1])
+    centred, invstd = _bn_statistics(n, x, shape, dims)
+    scale = invstd * n["weight"].view(shape)
+    if not n.attrs["training"]:
+        return g * scale
+    count = x.numel() // x.shape[1]
+    k = (g * centred).sum(dims, keepdim=True) * invstd * invstd / count
+    return (g - g.sum(dims, keepdim=True) / count - centred * k) * scale
+
+
+def _bn_weight_grad(n, g):
+    x = n["input"]
+    dims, shape = bn_layout(x.dim(), x.shape[1])
+    centred, invstd = _bn_statistics(n, x, shape, dims)
+    return (g * (centred * invstd)).sum(dims)
+
+
+op("batch_norm", "NativeBatchNormBackward0", ("input", "weight", "bias"), _batch_norm,
+   ("weight · invstd · (grad − mean(grad) − x̂ · mean(grad · x̂))", _bn_input_grad),
+   ("Σ grad · x̂", _bn_weight_grad),
+   ("Σ grad", lambda n, g: g.sum(bn_layout(g.dim(), g.shape[1])[0])),
+   saves={0: ("input", "weight", "running_mean", "running_var", "result1", "result2", "training", "eps"),
+          1: ("input", "result1", "result2"), 2: ()},
+   spell=Spelling(name="batch_norm({0}, …)"), bind=False)

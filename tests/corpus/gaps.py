@@ -21,7 +21,6 @@ ENGINE_GAPS: dict[str, str] = {
     "tutorial_polynomial_custom_function": f"{FLOAT32}: the loss after 200 steps differs by 1 ulp, and grows",
     "tutorial_two_layer_net_custom_function": f"{FLOAT32}: the first loss (4e6) differs by 2 ulps (matmul order)",
     "tutorial_two_layer_net_tensor": f"{FLOAT32}: the first loss (4e6) differs by 2 ulps (matmul order)",
-    "tutorial_visualizing_gradients": "nn.BatchNorm1d missing",
     "tutorial_what_is_state_dict": CONV,
 }
 

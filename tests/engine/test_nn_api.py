@@ -62,6 +62,32 @@ print(emb, e, emb.weight.grad)
 print(nn.Embedding(4, 2, max_norm=0.5)(torch.tensor([0, 2, 0])))
 print(nn.functional.one_hot(torch.tensor([0, 2, 1])), nn.functional.one_hot(torch.arange(3) % 2, num_classes=4))
 """,
+    "batch_norm_and_hooks": """
+import torch
+from torch import nn
+torch.manual_seed(0)
+bn = nn.BatchNorm1d(3)
+seen = []
+handle = bn.register_forward_hook(lambda m, args, out: seen.append((type(m).__name__, out.shape)))
+bn.register_forward_pre_hook(lambda m, args: (args[0] * 2,))
+x = torch.randn(4, 3, requires_grad=True)
+y = bn(x)
+(y * torch.arange(12.0).reshape(4, 3)).sum().backward()
+print(bn, y, x.grad, bn.weight.grad, bn.bias.grad, y.grad_fn)
+print(bn.running_mean, bn.running_var, bn.num_batches_tracked, list(bn.state_dict()), seen)
+handle.remove()
+bn.eval()
+z = bn(torch.randn(2, 3, 5))
+print(z, z.grad_fn, seen)
+m = nn.BatchNorm1d(2, momentum=None, affine=False)
+for _ in range(3):
+    m(torch.randn(5, 2))
+print(m, m.running_mean, m.running_var)
+try:
+    bn.train()(torch.randn(1, 3))
+except ValueError as e:
+    print(e)
+""",
     "module_api": """
 import torch
 from torch import nn
