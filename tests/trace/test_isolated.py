@@ -74,3 +74,14 @@ def test_the_parent_reads_no_more_than_the_cap(monkeypatch):
     monkeypatch.setattr(isolated, "_fitted", lambda timeline, cap: b"x" * (cap + 2**20))  # a child gone wrong
     timeline = run_isolated(PROGRAM, output_mb=1)
     assert timeline.error["message"] == "the program's timeline is bigger than the limit of 1 MB and was not sent"
+
+
+def test_in_pyodide_the_program_runs_in_place_with_the_browser_budget(monkeypatch):
+    from engine.trace import isolated
+
+    calls = []
+    monkeypatch.setattr(isolated.sys, "platform", "emscripten")
+    monkeypatch.setattr(isolated, "run", lambda source, **limits: calls.append(limits) or "timeline")
+    assert isolated.run_isolated("x = 1") == "timeline"
+    assert isolated.run_isolated("x = 1", max_seconds=3) == "timeline"
+    assert calls == [{"max_seconds": isolated.BROWSER_SECONDS}, {"max_seconds": 3}]
