@@ -1,4 +1,7 @@
-"""The observer that turns the engine's callbacks into timeline events (the contract: docs/timeline.md)."""
+"""The observer that turns the engine's callbacks into timeline events (the contract: docs/timeline.md).
+
+Over 500 lines: one class whose handlers (ops, in-place ops, Functions, backward steps, grads, prints) share
+the bookkeeping of which tensor is which node; values, loops and labels live in their own modules."""
 import weakref
 
 from ..autograd.function import BackwardCFunction

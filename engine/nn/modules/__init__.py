@@ -1,0 +1,16 @@
+"""torch.nn.modules, by kind (as torch lays them out: module, containers, layers, activations, losses)."""
+from .activations import LeakyReLU, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh  # noqa: F401
+from .containers import ModuleDict, ModuleList, Sequential  # noqa: F401
+from .layers import BatchNorm1d, Dropout, Embedding, Flatten, Identity, Linear, Unflatten  # noqa: F401
+from .losses import (  # noqa: F401
+    BCELoss,
+    BCEWithLogitsLoss,
+    CrossEntropyLoss,
+    HuberLoss,
+    KLDivLoss,
+    L1Loss,
+    MSELoss,
+    NLLLoss,
+    SmoothL1Loss,
+)
+from .module import Module  # noqa: F401

@@ -1,0 +1,115 @@
+"""nn.Sequential, nn.ModuleList and nn.ModuleDict."""
+from .module import Module
+
+
+class Sequential(Module):
+    def __init__(self, *modules):
+        super().__init__()
+        for i, m in enumerate(modules):
+            self._modules[str(i)] = m
+
+    def forward(self, input):
+        for m in self._modules.values():
+            input = m(input)
+        return input
+
+    def __getitem__(self, i):
+        return list(self._modules.values())[i]
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules.values())
+
+
+class ModuleList(Module):
+    def __init__(self, modules=None):
+        super().__init__()
+        if modules is not None:
+            self.extend(modules)
+
+    def _index(self, i):
+        n = len(self)
+        if not -n <= i < n:
+            raise IndexError(f"index {i} is out of range")
+        return str(i % n)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return type(self)(list(self._modules.values())[i])
+        return self._modules[self._index(i)]
+
+    def __setitem__(self, i, module):
+        self.add_module(self._index(i), module)
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules.values())
+
+    def append(self, module):
+        self.add_module(str(len(self)), module)
+        return self
+
+    def extend(self, modules):
+        for m in modules:
+            self.append(m)
+        return self
+
+    def insert(self, index, module):
+        items = list(self._modules.values())
+        items.insert(index, module)
+        self._modules.clear()
+        for i, m in enumerate(items):
+            self._modules[str(i)] = m
+
+    def forward(self, *args):
+        raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
+
+    def __repr__(self):
+        if not self._modules:
+            return "ModuleList()"
+        return super().__repr__()
+
+
+class ModuleDict(Module):
+    def __init__(self, modules=None):
+        super().__init__()
+        if modules is not None:
+            self.update(modules)
+
+    def __getitem__(self, key):
+        return self._modules[key]
+
+    def __setitem__(self, key, module):
+        self.add_module(key, module)
+
+    def __delitem__(self, key):
+        del self._modules[key]
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules)
+
+    def __contains__(self, key):
+        return key in self._modules
+
+    def keys(self):
+        return self._modules.keys()
+
+    def items(self):
+        return self._modules.items()
+
+    def values(self):
+        return self._modules.values()
+
+    def pop(self, key):
+        return self._modules.pop(key)
+
+    def update(self, modules):
+        for key, m in (modules.items() if isinstance(modules, dict) else modules):
+            self[key] = m

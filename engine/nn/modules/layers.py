@@ -1,0 +1,173 @@
+"""The layers with parameters or options of their own: Linear, BatchNorm1d, Dropout, Identity, Flatten,
+Unflatten, Embedding."""
+import math
+
+from ... import devices, dtypes, factories, grad_mode, observe
+from .. import functional as F
+from .. import init
+from ..parameter import Parameter
+from .module import Module
+
+
+class Linear(Module):
+    def __init__(self, in_features, out_features, bias=True, dtype=None):
+        super().__init__()
+        self.in_features = in_features
+        self.out_features = out_features
+        with observe.muted():  # a watcher sees the initialised parameters, not how they were made
+            self.weight = Parameter(factories.empty(out_features, in_features, dtype=dtype))
+            init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+            if not bias:
+                self.bias = None
+            else:
+                self.bias = Parameter(factories.empty(out_features, dtype=dtype))
+                bound = 1 / math.sqrt(in_features) if in_features > 0 else 0
+                init.uniform_(self.bias, -bound, bound)
+        for p in (self.weight, self.bias):
+            if p is not None and observe._observers:
+                observe.emit("on_tensor", p)
+
+    def forward(self, input):
+        return F.linear(input, self.weight, self.bias)
+
+    def extra_repr(self):
+        return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
+
+
+class BatchNorm1d(Module):
+    def __init__(self, num_features, eps=1e-05, momentum=0.1, affine=True, track_running_stats=True, device=None,
+                 dtype=None, bias=True):
+        super().__init__()
+        devices.check(device)
+        self.num_features, self.eps, self.momentum = num_features, eps, momentum
+        self.affine, self.track_running_stats = affine, track_running_stats
+        if affine:
+            self.weight = Parameter(factories.ones(num_features, dtype=dtype))
+            self.bias = Parameter(factories.zeros(num_features, dtype=dtype)) if bias else None
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        if track_running_stats:
+            self.register_buffer("running_mean", factories.zeros(num_features, dtype=dtype))
+            self.register_buffer("running_var", factories.ones(num_features, dtype=dtype))
+            self.register_buffer("num_batches_tracked", factories.tensor(0, dtype=dtypes.int64))
+        else:
+            for name in ("running_mean", "running_var", "num_batches_tracked"):
+                self.register_buffer(name, None)
+
+    def forward(self, input):
+        if input.dim() not in (2, 3):
+            raise ValueError(f"expected 2D or 3D input (got {input.dim()}D input)")
+        factor = 0.0 if self.momentum is None else self.momentum
+        if self.training and self.track_running_stats and self.num_batches_tracked is not None:
+            with grad_mode.no_grad():
+                self.num_batches_tracked.add_(1)
+            factor = 1.0 / float(self.num_batches_tracked) if self.momentum is None else self.momentum
+        training = self.training or (self.running_mean is None and self.running_var is None)
+        use_running = not self.training or self.track_running_stats
+        return F.batch_norm(input, self.running_mean if use_running else None,
+                            self.running_var if use_running else None, self.weight, self.bias, training, factor,
+                            self.eps)
+
+    def extra_repr(self):
+        return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
+                f"bias={self.bias is not None}, "
+                f"track_running_stats={self.track_running_stats}")
+
+
+class Dropout(Module):
+    def __init__(self, p=0.5, inplace=False):
+        super().__init__()
+        if p < 0 or p > 1:
+            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+        self.p = p
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.dropout(input, self.p, self.training, self.inplace)
+
+    def extra_repr(self):
+        return f"p={self.p}, inplace={self.inplace}"
+
+
+class Identity(Module):
+    def __init__(self, *args, **kwargs):  # any arguments, unused (so it can stand in for another layer)
+        super().__init__()
+
+    def forward(self, input):
+        return input
+
+
+class Flatten(Module):
+    def __init__(self, start_dim=1, end_dim=-1):
+        super().__init__()
+        self.start_dim = start_dim
+        self.end_dim = end_dim
+
+    def forward(self, input):
+        return input.flatten(self.start_dim, self.end_dim)
+
+    def extra_repr(self):
+        return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
+
+
+class Unflatten(Module):
+    def __init__(self, dim, unflattened_size):
+        super().__init__()
+        self.dim = dim
+        self.unflattened_size = unflattened_size
+
+    def forward(self, input):
+        return input.unflatten(self.dim, self.unflattened_size)
+
+    def extra_repr(self):
+        return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
+
+
+class Embedding(Module):
+    def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None, norm_type=2.0,
+                 scale_grad_by_freq=False, sparse=False, _weight=None, _freeze=False, device=None, dtype=None):
+        super().__init__()
+        self.num_embeddings = num_embeddings
+        self.embedding_dim = embedding_dim
+        if padding_idx is not None:
+            if padding_idx > 0:
+                assert padding_idx < num_embeddings, "Padding_idx must be within num_embeddings"
+            elif padding_idx < 0:
+                assert padding_idx >= -num_embeddings, "Padding_idx must be within num_embeddings"
+                padding_idx = num_embeddings + padding_idx
+        self.padding_idx = padding_idx
+        self.max_norm = max_norm
+        self.norm_type = norm_type
+        self.scale_grad_by_freq = scale_grad_by_freq
+        self.sparse = sparse
+        with observe.muted():
+            if _weight is None:
+                self.weight = Parameter(factories.empty(num_embeddings, embedding_dim, dtype=dtype),
+                                        requires_grad=not _freeze)
+                init.normal_(self.weight)
+                if padding_idx is not None:
+                    with grad_mode.no_grad():
+                        self.weight[padding_idx].fill_(0)
+            else:
+                self.weight = Parameter(_weight, requires_grad=not _freeze)
+        if observe._observers:
+            observe.emit("on_tensor", self.weight)
+
+    def forward(self, input):
+        return F.embedding(input, self.weight, self.padding_idx, self.max_norm, self.norm_type,
+                           self.scale_grad_by_freq, self.sparse)
+
+    def extra_repr(self):
+        s = f"{self.num_embeddings}, {self.embedding_dim}"
+        if self.padding_idx is not None:
+            s += f", padding_idx={self.padding_idx}"
+        if self.max_norm is not None:
+            s += f", max_norm={self.max_norm}"
+        if self.norm_type != 2:
+            s += f", norm_type={self.norm_type}"
+        if self.scale_grad_by_freq is not False:
+            s += ", scale_grad_by_freq=True"
+        if self.sparse is not False:
+            s += ", sparse=True"
+        return s
