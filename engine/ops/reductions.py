@@ -301,3 +301,40 @@ op("cumsum", "CumsumBackward0", ("self",), _cumsum,
 op("cumsum_rev", "FlipBackward0", ("grad",),
    lambda g, dim: np.flip(np.cumsum(np.flip(g, dim), axis=dim, dtype=g.dtype), dim).copy(),
    ("grad summed from the start along dim", lambda n, g: g._op("cumsum", dim=n.attrs["dim"])))
+
+
+# --- sort ---------------------------------------------------------------------------------------------------
+def _sorted(a, dim, axis, descending, indices):
+    return a.copy() if a.ndim == 0 else np.take_along_axis(a, indices._data, axis)
+
+
+def _sort_grad(n, g):
+    idx = n.attrs["indices"]._data
+    if idx.ndim == 0:
+        return g
+    dim = n.attrs["axis"]
+    grid = np.indices(idx.shape, sparse=True)
+    return g._op("scatter", shape=n._shapes[0], key=tuple(idx if d == dim else grid[d] for d in range(idx.ndim)))
+
+
+op("sort", "SortBackward0", ("self",), _sorted, ("grad put back where each value came from", _sort_grad),
+   saves={0: ("dim", "indices", "self_sym_sizes")}, bind=False,
+   spell=Spelling(name=lambda s, a: f"{s[0]}.sort({a['axis']}{', descending=True' * a['descending']}).values"))
+
+
+@composite(Spelling(method="sort", function="sort"))
+def sort(self, dim=-1, descending=False, stable=False):
+    """torch.sort: values and the indices they came from, ties in their order (NaN sorts as the greatest)."""
+    data = self._data
+    d = self._dim(dim)
+    if data.ndim == 0:
+        idx = np.zeros((), np.int64)
+    else:
+        key = data
+        if descending:
+            key = -data.astype(np.float64) if data.dtype.kind in "iub" else np.where(np.isnan(data), -np.inf, -data)
+        idx = np.argsort(key, axis=d, kind="stable").astype(np.int64)
+    indices = self._new(idx, dtypes.int64)
+    attrs = {"dim": dim % 2**64, "axis": d, "descending": bool(descending), "indices": indices}  # dim as torch keeps it
+    values = self._apply(OPS["sort"], (self,), attrs, self.dtype)
+    return named("sort")(values, indices)

@@ -11,7 +11,7 @@ FLOAT32 = "float32 kernels"
 
 # What the engine (imported as torch) does differently from PyTorch, program by program.
 ENGINE_GAPS: dict[str, str] = {
-    "docs_function_ctx_methods": "Tensor.sort missing",
+    "docs_function_ctx_methods": "Tensor.index_add_ missing",
     "karpathy_makemore_backprop_ninja": f"{FLOAT32}: torch's MKL matmul rounds differently from the same sum "
                                         "written by hand (maxdiff 4.66 there), the engine's does not",
     "tutorial_blitz_neural_networks": CONV,

@@ -138,6 +138,8 @@ CASES = {
     "batch_norm_3d": (lambda T, a, w: T.nn.functional.batch_norm(a, None, None, w, None, training=True),
                       [((2, 3, 4), S), ((3,), S)]),
     "batch_norm_eval": (lambda T, a: T.nn.BatchNorm1d(3, dtype=T.float64).eval()(a * 2), [((4, 3), S)]),
+    "sort": (lambda T, a: a.sort().values * T.arange(3.0, dtype=T.float64) + T.sort(a, 0, descending=True)[0],
+             [((2, 3), S)]),
     "xlogy": (lambda T, a, b: a.xlogy(b) + T.xlogy(a, b.exp()), [((2, 3), S), ((2, 3), "pos")]),
     "kl_div": (lambda T, a, b: T.nn.functional.kl_div(a.log_softmax(1), b.softmax(1), reduction="batchmean"),
                [((2, 3), S), ((2, 3), S)]),
