@@ -30,19 +30,19 @@ from difftest import ADDRESS, printed_alike, run_source  # noqa: E402
 import engine  # noqa: E402
 from engine.trace import run  # noqa: E402
 from tests.corpus.corpus import CATEGORIES, PROGRAMS, RUNNER_LIMITS, category, reset_globals  # noqa: E402
-from tests.corpus.gaps import ENGINE_GAPS, RUNNER_GAPS, family  # noqa: E402
+from tests.corpus.gaps import DRIFT_ULPS, ENGINE_GAPS, RUNNER_GAPS, family  # noqa: E402
 
 KINDS = ("identical", "alike", "differ", "error")
 
 
-def verdict(want, stdout: str, warns, exc) -> str:
+def verdict(slug: str, want, stdout: str, warns, exc) -> str:
     if exc != want.exc:
         return "error"
     if warns != want.warnings:
         return "differ"
     if stdout == want.stdout:
         return "identical"
-    return "alike" if printed_alike(stdout, want.stdout) else "differ"
+    return "alike" if printed_alike(stdout, want.stdout, DRIFT_ULPS.get(slug, 4)) else "differ"
 
 
 def what_went_wrong(want, stdout: str, exc) -> str:
@@ -70,13 +70,13 @@ def main() -> None:
         want = run_source(source, "torch").masked()
         got = run_source(source, "engine").masked()
         reset_globals(torch, engine)
-        results["engine"][slug] = verdict(want, got.stdout, got.warnings, got.exc)
+        results["engine"][slug] = verdict(slug, want, got.stdout, got.warnings, got.exc)
         notes["engine"][slug] = what_went_wrong(want, got.stdout, got.exc)
         timeline = run(source, **RUNNER_LIMITS)
         reset_globals(torch)
         out = ADDRESS.sub("0x…", timeline.output)
         error = (timeline.error["type"], timeline.error["message"]) if timeline.error else None
-        results["runner"][slug] = verdict(want, out, want.warnings, error)
+        results["runner"][slug] = verdict(slug, want, out, want.warnings, error)
         notes["runner"][slug] = what_went_wrong(want, out, error)
 
     print(f"corpus: {len(PROGRAMS)} programs (tests/corpus/programs), PyTorch {torch.__version__} on {cpu_model()}")

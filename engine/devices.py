@@ -45,6 +45,15 @@ class device:  # noqa: N801 - torch's name
     def __hash__(self):
         return hash((self.type, self.index))
 
+    def __reduce__(self):
+        return device, (self.type, self.index)
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
 
 CPU = device("cpu")
 DEFAULT = {"device": None}  # torch.set_default_device's: where factories make tensors when not told

@@ -6,9 +6,9 @@ Each function returns a new numpy array shaped like `like`, the array the values
 (torch's cpu_serial_kernel over a TensorIterator) draw in the order of `like`'s memory, which for a view is not
 its logical order; `normal_` takes a vectorised path only for contiguous float tensors of 16 or more elements.
 
-CPU_CAPABILITY is the kernel build torch dispatches to: "AVX2" (most x86-64 machines: GCC fuses a * b + c, and
-normal_ uses the Cephes log/sincos of avx_mathfun.h), "DEFAULT" (ATEN_CPU_CAPABILITY=default: no fusing but where
-the code calls std::fma; libm float functions in normal_) or "AVX512" (fused, libm float functions).
+CPU_CAPABILITY is the kernel build torch dispatches to: "AVX2" or "AVX512" (x86-64 machines: GCC fuses a * b + c,
+and normal_ uses the Cephes log/sincos of avx_mathfun.h in both builds) or "DEFAULT" (ATEN_CPU_CAPABILITY=default:
+no fusing but where the code calls std::fma; libm float functions in normal_).
 """
 import math
 
@@ -117,7 +117,7 @@ def _normal_fill(gen, n, mean, std, dtype):
 
 def _normal_16(blocks, mean, std, dtype):
     u1, u2 = 1 - blocks[:, :8], blocks[:, 8:]
-    if dtype == np.float32 and CPU_CAPABILITY == "AVX2":  # normal_fill_16_AVX2
+    if dtype == np.float32 and CPU_CAPABILITY != "DEFAULT":  # normal_fill_16_AVX2, in the AVX512 build too
         radius = np.sqrt(np.float32(-2) * log256_ps(u1))
         sin, cos = sincos256_ps(np.float32(2 * math.pi) * u2)
         first, second = radius * cos, radius * sin

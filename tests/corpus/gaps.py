@@ -19,10 +19,19 @@ ENGINE_GAPS: dict[str, str] = {
     "tutorial_nn_from_scratch": f"{FLOAT32}: the loss after training differs in its 4th decimal",
     "tutorial_nn_module_refactor": f"{FLOAT32}: the loss differs in its 4th decimal",
     "tutorial_polynomial_custom_function": f"{FLOAT32}: the loss after 200 steps differs by 1 ulp, and grows",
-    "tutorial_two_layer_net_custom_function": f"{FLOAT32}: the first loss (4e6) differs by 2 ulps (matmul order)",
-    "tutorial_two_layer_net_tensor": f"{FLOAT32}: the first loss (4e6) differs by 2 ulps (matmul order)",
     "tutorial_what_is_state_dict": CONV,
 }
+
+# Programs printing full-precision numbers after many float32 training steps, and how many ulps those may be
+# from torch's (difftest.printed_alike allows 4): torch's own rounding depends on the CPU and its thread count
+# (MKL and ATen's reductions split work by thread), and each step carries the last one's difference forward.
+# Measured: 5 ulps on an Intel Xeon (AVX512) with one thread, 1-2 with two; 2 on AMD EPYC (AVX2).
+DRIFT_ULPS: dict[str, int] = {
+    "docs_lr_scheduler_plateau_onecycle": 8,
+    "tutorial_polynomial_nn": 8,
+    "tutorial_polynomial_optim": 8,
+}
+
 
 # What the explorer's runner (engine.trace.run) refuses before running: the guard's allow-list.
 GUARD_REFUSES: dict[str, str] = {

@@ -55,9 +55,10 @@ _NUMBER = re.compile(r"-?\d+\.\d+(?:e[-+]?\d+)?")
 
 
 def printed_alike(got: str, want: str, ulps: int = 4) -> bool:
-    """Whether two printed outputs are the same text, but for numbers printed at full precision (`loss.item()`,
-    9 or more significant digits) that differ by at most `ulps` float32 ulps: torch's own last bits depend on
-    the CPU it runs on, so only that much of a printed output is stable across machines."""
+    """Whether two printed outputs are the same text, but for numbers printed with 6 or more significant digits
+    (`loss.item()`, f"{loss:f}") that could be values within `ulps` float32 ulps of each other: torch's own last
+    bits depend on the CPU it runs on, so a number printed that finely may round either way across machines.
+    Numbers printed more coarsely (torch's tensors, at 4 decimals) must be identical."""
     if got == want:
         return True
     got_parts, want_parts = _NUMBER.split(got), _NUMBER.split(want)
@@ -66,12 +67,22 @@ def printed_alike(got: str, want: str, ulps: int = 4) -> bool:
     for a, b in zip(_NUMBER.findall(got), _NUMBER.findall(want)):
         if a == b:
             continue
-        if min(len(a.lstrip("-").split("e")[0]), len(b.lstrip("-").split("e")[0])) < 10:
+        if min(_digits(a), _digits(b)) < 6:
             return False  # a number at print precision: must be identical
         x, y = float(a), float(b)
-        if abs(x - y) > ulps * float(np.spacing(np.float32(max(abs(x), abs(y))))):
+        printed = max(_last_place(a), _last_place(b))  # each value lies within half of this of what it printed
+        if abs(x - y) - printed > ulps * float(np.spacing(np.float32(max(abs(x), abs(y))))):
             return False
     return True
+
+
+def _digits(number: str) -> int:
+    return len(number.lstrip("-").split("e")[0].replace(".", "").lstrip("0"))
+
+
+def _last_place(number: str) -> float:
+    mantissa, _, exponent = number.partition("e")
+    return 10.0 ** (int(exponent or 0) - len(mantissa.split(".")[1]))
 
 
 def strip_triggered(msg: str) -> str:

@@ -4,7 +4,9 @@ names, reprs), the same warnings and the same uncaught error."""
 from __future__ import annotations
 
 import pytest
-from difftest import printed_alike, run_both
+from difftest import load_engine, printed_alike, run_both, torch
+
+from tests.corpus.corpus import reset_globals
 
 PROGRAMS = {
     "losses_with_options": """
@@ -166,7 +168,14 @@ print(r, s, y.grad, torch.tensor([-7, 7]) % 3)
 }
 
 
+@pytest.fixture
+def _globals_reset():
+    yield
+    reset_globals(*(m for m in (torch, load_engine()) if m is not None))  # construction_and_devices' default device
+
+
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
+@pytest.mark.usefixtures("_globals_reset")
 def test_program_prints_what_pytorch_prints(name):
     want, got = run_both(PROGRAMS[name])
     assert printed_alike(got.stdout, want.stdout), f"engine:\n{got.stdout}\n\ntorch:\n{want.stdout}"

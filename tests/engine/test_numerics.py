@@ -130,3 +130,7 @@ def test_printed_alike_forgives_only_the_last_bits_of_full_precision_numbers():
     assert not printed_alike(f"loss {float(x)!r}\n", f"loss {float(far)!r}\n")
     assert not printed_alike("tensor(1.2346)", "tensor(1.2347)")  # print precision: identical or wrong
     assert not printed_alike(f"loss {float(x)!r}\n", f"cost {float(x)!r}\n")
+    boundary = np.float32(4.8815145)  # f"{v:f}" of values an ulp apart on either side of a rounding boundary
+    below, above = np.nextafter(boundary, np.float32(0)), np.nextafter(boundary, np.float32(5))
+    assert f"{below:f}" != f"{above:f}" and printed_alike(f"loss {below:f}", f"loss {above:f}")
+    assert not printed_alike("loss 4.881514", "loss 4.881520")  # more than 4 ulps apart however rounded

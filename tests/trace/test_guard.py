@@ -253,10 +253,19 @@ def test_runs_share_only_what_cannot_change():
 
 def test_endless_loop_stops_within_the_default_two_seconds():
     start = time.perf_counter()
-    with pytest.raises(BudgetExceeded, match="ran longer than 2 s") as caught:
-        run("x = 0\nwhile True:\n    x = x + 1", limits=Limits())
+    with pytest.raises(BudgetExceeded, match="ran longer than 2 s") as caught:  # steps unbounded: the clock stops it
+        run("x = 0\nwhile True:\n    x = x + 1", limits=Limits(max_steps=10**15))
     assert time.perf_counter() - start < 2 + 1  # the limit, plus a second for a loaded machine
     assert caught.value.line == 2 and caught.value.kind == "BudgetExceeded"  # the loop's line
+
+
+def test_endless_loop_stops_by_whichever_default_budget_comes_first():
+    """A fast machine runs 10 million steps in under 2 s, a slow one does not: either budget ends the loop."""
+    start = time.perf_counter()
+    with pytest.raises(BudgetExceeded, match="ran longer than 2 s|more than 10,000,000 steps") as caught:
+        run("x = 0\nwhile True:\n    x = x + 1", limits=Limits())
+    assert time.perf_counter() - start < 2 + 1
+    assert caught.value.line == 2
 
 
 def test_step_budget():
