@@ -116,7 +116,7 @@ TIME_CORPUS = {
 # Growth the budget's element and memory counts stop before the machine's memory runs out.
 MEMORY_CORPUS = {
     "append_big_lists": R("rows = []\nwhile True:\n    rows.append([0] * 10 ** 6)", GROWTH),
-    "append_big_strings": R("parts = []\nwhile True:\n    parts.append('x' * 10 ** 6)", "memory"),
+    "append_big_strings": R("parts = []\nwhile True:\n    parts.append('x' * 10 ** 6)", GROWTH),
     "grow_string": R("s = ''\nwhile True:\n    s += 'x' * 10 ** 5", "elements"),
     "grow_list_by_extend": R("a = []\nwhile True:\n    a.extend([0] * 10 ** 5)", "elements"),
     "keep_tensors": R("import torch\nkeep = []\nwhile True:\n    keep.append(torch.ones(10 ** 6))", GROWTH),
