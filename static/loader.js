@@ -332,7 +332,7 @@
         site.logs.push(msg.text);
         (msg.error ? console.warn : console.log)(msg.text);
         break;
-      case 'wall': site.wall = { stopped: msg.stopped, why: msg.why }; break;
+      case 'wall': site.wall = { runs: msg.runs, stopped: msg.stopped, why: msg.why }; break;
       case 'error': showError(msg.message); break;
     }
   };

@@ -20,7 +20,8 @@ export class Wall {
     this.queue = Promise.resolve();
     this.ids = 0;
     this.first = null; // the run of the page's query, started with the worker: Promise<answer>
-    this.stopped = 0; // workers terminated (for the tests and the page's diagnostics)
+    this.runs = 0; // programs run, and workers terminated (the page shows them in window.site.wall)
+    this.stopped = 0;
   }
 
   // Start a worker now, and run the program of the page's query in it at once.
@@ -123,7 +124,8 @@ export class Wall {
       current.worker.postMessage({ type: 'run', id, seconds, memoryMB, ...program });
     });
     current.handlers.delete(id);
-    if (answer.stopped) this.report(answer.stopped);
+    this.runs += 1;
+    this.report(answer.stopped || null);
     if (!this.current) this.spawn(); // the next program finds a worker starting, or started
     return answer;
   }

@@ -7,7 +7,8 @@
 // Messages (worker -> page):  progress {phase, loaded, total} · carry? · render {docs_json, render_items, root_ids}
 //                             query {query: the share query of the program and step shown}
 //                             ready {timings} · patch {patch, buffers} · idle · log {text} · error {message}
-//                             wall {stopped, why}: the wall stopped a program (why: {type, message})
+//                             wall {runs, stopped, why}: after each program (why: null, or why the wall
+//                             stopped it: {type, message})
 //
 // Pyodide starts from the site's own files (static/python.mjs). Learner programs never run here: they run
 // in the program worker, behind the wall (static/wall.mjs), which this worker starts first.
@@ -32,7 +33,7 @@ async function start(msg) {
   const { Wall } = await import(new URL(`static/wall.mjs?v=${manifest.version}`, base).href);
   wall = new Wall({
     manifest, base, seconds: msg.programSeconds,
-    report: (why) => self.postMessage({ type: 'wall', stopped: wall.stopped, why }),
+    report: (why) => self.postMessage({ type: 'wall', runs: wall.runs, stopped: wall.stopped, why }),
   });
   wall.start(msg.query);
   const { startPython } = await import(new URL(`static/python.mjs?v=${manifest.version}`, base).href);
