@@ -2,10 +2,11 @@
 // Panel), in a worker of its own that the app's worker (static/wall.mjs) terminates when a program runs
 // past its time or dies, and replaces for the next program.
 //
-// Messages (wall -> here):  init {manifest, base, memoryMB, query?} · run {id, source?, query?, seconds}
+// Messages (wall -> here):  init {manifest, base, memoryMB, shared?} · run {id, source?, query?, seconds}
 // Messages (here -> wall):  ready {timings} · started {id, source} · ran {id, source, json, heap} · failed {message}
 //   `query` (a URL query) stands for the program it shows (app.links), so a link's program can run here
 //   before the app's own worker has Python; `json` is the timeline as engine.trace's to_json writes it.
+//   `shared`: the app worker's compiled wasm and downloads of the files this worker needs (static/python.mjs).
 //
 // The wasm memory is capped at memoryMB: above it an allocation fails (Python's MemoryError, which the
 // guard reports at the program's line) instead of growing the tab without bound.
@@ -33,11 +34,9 @@ async function start(msg) {
   const { manifest, base } = msg;
   capMemory(msg.memoryMB);
   const { startPython } = await import(new URL(`static/python.mjs?v=${manifest.version}`, base).href);
-  const project = manifest.project;
-  const files = manifest.preload.filter((rel) => rel.startsWith('pyodide/pyodide') || rel.endsWith('stdlib.zip')
-    || rel === `pyodide/${manifest.wheels.numpy}` || rel === `pyodide/${manifest.wheels[project]}`);
+  const { programFiles } = await import(new URL(`static/wall.mjs?v=${manifest.version}`, base).href);
   const { pyodide } = await startPython({
-    manifest, base, files, packages: ['numpy', project], mark,
+    manifest, base, files: programFiles(manifest), packages: ['numpy', manifest.project], mark, shared: msg.shared,
     stdout: () => {}, stderr: () => {},
   });
   const ns = pyodide.globals.get('dict')();

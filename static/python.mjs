@@ -13,7 +13,11 @@ function hex(buffer) {
 
 // files: the manifest's paths to download (in the order they are needed), pyodide.asm.js and the wasm first.
 // packages: the wheels to install. progress(phase, loaded, total) is told how it goes.
-export async function startPython({ manifest, base, files, packages, env = {}, stdout, stderr, progress, mark }) {
+// share {files, to}: to() is called at once with {module: Promise<WebAssembly.Module>, files: Promise<{rel:
+//   ArrayBuffer}>} for share.files: what another worker needs to start from this one's downloads and wasm.
+// shared: what share() gave (the program worker): those files are not downloaded, the wasm not compiled.
+export async function startPython({ manifest, base, files, packages, env = {}, stdout, stderr, progress, mark,
+  share, shared }) {
   const originalFetch = globalThis.fetch.bind(globalThis);
   const downloads = new Map(); // absolute URL (no query) -> Promise<ArrayBuffer | Response>
   let loaded = 0, total = 0, phase = 'Downloading', lastReport = 0;
@@ -68,7 +72,16 @@ export async function startPython({ manifest, base, files, packages, env = {}, s
   // pyodide.asm.js and the wasm come first, alone: on a slow link or a busy server they are the critical
   // path (Python starts while the rest downloads). The others start as soon as pyodide.asm.js is in.
   let first = null;
-  files.forEach((rel, i) => {
+  const given = shared ? Object.keys(shared.files) : [];
+  for (const rel of given) downloads.set(new URL(rel, base).href, Promise.resolve(shared.files[rel]));
+  if (shared) {
+    // Pyodide instantiates its wasm with instantiateStreaming(response, imports): the module is compiled already.
+    downloads.set(new URL('pyodide/pyodide.asm.wasm', base).href, Promise.resolve(new Response(new ArrayBuffer(0))));
+    WebAssembly.instantiateStreaming = async (response, imports) => ({
+      module: shared.module, instance: await WebAssembly.instantiate(shared.module, imports),
+    });
+  }
+  files.filter((rel) => !given.includes(rel) && !(shared && rel.endsWith('.wasm'))).forEach((rel, i) => {
     const entry = manifest.files[rel];
     total += entry.gz || entry.size;
     const url = new URL(rel, base).href;
@@ -84,6 +97,20 @@ export async function startPython({ manifest, base, files, packages, env = {}, s
     downloads.set(url, job);
   });
   for (const p of downloads.values()) p.catch(() => {});
+  if (share) {
+    const native = WebAssembly.instantiateStreaming;
+    let compiled;
+    const module = new Promise((resolve) => { compiled = resolve; });
+    WebAssembly.instantiateStreaming = async (response, imports) => {
+      const result = await native(response, imports);
+      compiled(result.module);
+      return result;
+    };
+    const kept = share.files.filter((rel) => !rel.endsWith('.wasm'));
+    const buffers = Promise.all(kept.map((rel) => downloads.get(new URL(rel, base).href)))
+      .then((got) => Object.fromEntries(kept.map((rel, i) => [rel, got[i]])));
+    share.to({ module, files: buffers });
+  }
   Promise.allSettled([...downloads.values()]).then(() => mark && mark('downloaded'));
   const take = async (url) => {
     const got = await downloads.get(url);

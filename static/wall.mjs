@@ -9,9 +9,16 @@
 const START_LIMIT_S = 120; // Pyodide and numpy start in a few seconds; a worker that never does is replaced
 const SPARE_HEAP = 0.5; // after a run that grew the heap past this share of its cap, start a fresh worker
 
+// What the program worker loads: Pyodide, its standard library and lock, numpy and the project's wheel.
+export function programFiles(manifest) {
+  return manifest.preload.filter((rel) => rel.startsWith('pyodide/pyodide') || rel.endsWith('stdlib.zip')
+    || rel === `pyodide/${manifest.wheels.numpy}` || rel === `pyodide/${manifest.wheels[manifest.project]}`);
+}
+
 export class Wall {
   // config: manifest.program ({seconds, margin, memory_mb}); seconds may be overridden (tests).
-  constructor({ manifest, base, seconds, report }) {
+  // shared: program workers wait for provide() and start from what it gives, instead of downloading.
+  constructor({ manifest, base, seconds, report, shared = false }) {
     this.manifest = manifest;
     this.base = base;
     this.config = { ...manifest.program, ...(seconds ? { seconds } : {}) };
@@ -22,6 +29,13 @@ export class Wall {
     this.first = null; // the run of the page's query, started with the worker: Promise<answer>
     this.runs = 0; // programs run, and workers terminated (the page shows them in window.site.wall)
     this.stopped = 0;
+    // Promise<{module, files}>: the app worker's compiled wasm and downloads, once provided
+    this.shared = shared ? new Promise((resolve) => { this.provided = resolve; }) : null;
+  }
+
+  // Program workers start from these (the app worker's downloads and compiled wasm) instead of their own.
+  provide(shared) {
+    this.provided(Promise.all([shared.module, shared.files]).then(([module, files]) => ({ module, files })));
   }
 
   // Start a worker now, and run the program of the page's query in it at once.
@@ -72,7 +86,9 @@ export class Wall {
       for (const handler of current.handlers.values()) handler({ type: 'failed', message });
     };
     const { manifest, base } = this;
-    worker.postMessage({ type: 'init', manifest, base, memoryMB: this.config.memory_mb });
+    const init = { type: 'init', manifest, base, memoryMB: this.config.memory_mb };
+    Promise.resolve(this.shared).catch(() => null)
+      .then((shared) => worker.postMessage({ ...init, shared: shared || undefined }));
     this.current = current;
     return current;
   }

@@ -28,18 +28,19 @@ function progress(phase, loaded = bytes[0], total = bytes[1]) {
 
 async function start(msg) {
   const { manifest, base } = msg;
-  // The program worker starts first and runs the query's program at once: its timeline is ready when the
-  // app is, which takes longer to start (Panel).
-  const { Wall } = await import(new URL(`static/wall.mjs?v=${manifest.version}`, base).href);
+  // The program worker starts first and runs the query's program as soon as it can (from this worker's
+  // downloads and compiled wasm): its timeline is ready before the app, which takes longer to start (Panel).
+  const { Wall, programFiles } = await import(new URL(`static/wall.mjs?v=${manifest.version}`, base).href);
   wall = new Wall({
-    manifest, base, seconds: msg.programSeconds,
+    manifest, base, seconds: msg.programSeconds, shared: true,
     report: (why) => self.postMessage({ type: 'wall', runs: wall.runs, stopped: wall.stopped, why }),
   });
-  wall.start(msg.query);
+  wall.start(msg.query).then(() => mark('program'));
   const { startPython } = await import(new URL(`static/python.mjs?v=${manifest.version}`, base).href);
   let take;
   ({ pyodide, take } = await startPython({
     manifest, base, files: manifest.preload, packages: manifest.packages, progress, mark,
+    share: { files: programFiles(manifest), to: (shared) => wall.provide(shared) },
     env: { PANEL_CDN_ROOT: new URL(manifest.panel_cdn_root, base).href },
     stdout: (text) => self.postMessage({ type: 'log', text }),
     stderr: (text) => self.postMessage({ type: 'log', text, error: true }),
