@@ -62,7 +62,7 @@ class Program(Viewer):
             self.examples.value = example
 
     def _on_running(self, event):
-        self.run.label = "⏳ Running" if event.new is not None else "▶ Run"
+        self.run.label = "Running…" if event.new is not None else "▶ Run"
         self.run.width = 100 if event.new is not None else 72
 
     def _on_link(self, *events):

@@ -1,7 +1,7 @@
 """How fast the static site starts: cold first paint, time to interactive, bytes transferred, wasm heap, and a
 second visit, in headless Chromium with a fresh profile against dist/ served on 127.0.0.1.
 
-    .venv/bin/python benchmarks/site.py [--runs 3] [--no-build]
+    .venv/bin/python benchmarks/site.py [--runs 3] [--no-build | --dist DIR] [--only page|code]
 
 Time to interactive: from navigation until the page has answered a click (the "backward call ⇥" button
 moves the step counter); for the default example the page steps before Python has started (the prelude,
@@ -171,11 +171,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--no-build", action="store_true", help="measure the dist/ that is there")
+    parser.add_argument("--dist", type=Path, help="measure another build's dist/ (implies --no-build)")
     parser.add_argument("--only", choices=("page", "code"), help="measure only the default page or the ?code= link")
     args = parser.parse_args()
     if args.no_build:
         os.environ["SITE_SKIP_BUILD"] = "1"
-    dist = sitekit.ensure_built()
+    dist = args.dist or sitekit.ensure_built()
     runs, codes = [], []
     with sitekit.static_server(dist) as (url, served), sync_playwright() as pw:
         for i in range(args.runs if args.only != "page" else 0):
