@@ -76,7 +76,7 @@ class Builder(Viewer):
 
     def _write(self, lines: list[str]) -> None:
         self.message.object = ""
-        self.store.load(code.append(self.store.source, lines), step="end")
+        self.store.load(code.append(self.store.program, lines), step="end")
 
     def _act(self, make_lines) -> None:
         try:

@@ -38,6 +38,7 @@ class Program(Viewer):
         s.param.watch(self._on_source, "source")
         s.param.watch(self._on_link, ["source", "k", "example"])
         s.param.watch(self._on_errors, ["timeline", "run_error"])
+        s.param.watch(self._on_running, "running")
         self._on_link()
         self._on_errors()
 
@@ -59,6 +60,10 @@ class Program(Viewer):
         example = self.store.example or ""
         if self.examples.value != example:
             self.examples.value = example
+
+    def _on_running(self, event):
+        self.run.label = "Running…" if event.new is not None else "▶ Run"
+        self.run.width = 100 if event.new is not None else 72
 
     def _on_link(self, *events):
         s = self.store

@@ -15,7 +15,7 @@ from bokeh.document import Document
 from panel.io.document import MockSessionContext
 from panel.io.state import set_curdoc, state
 
-from app import prelude
+from app import links, prelude
 from app.examples import EXAMPLES
 from app.links import query_string
 from app.page import Explorer
@@ -23,7 +23,9 @@ from app.page import Explorer
 
 @dataclass(frozen=True)
 class SiteHooks:
-    explorer: Callable[[dict], Explorer]  # the page's parts for a URL query: {"example": slug}, {"code": …}, "step"
+    explorer: Callable[..., Explorer]  # the page's parts for a URL query: {"example": slug}, {"code": …}, "step";
+    # and runner=: how its programs run (the site's program worker)
+    program: Callable[[dict], str]  # the program a URL query shows (what the page runs first)
     document: Callable[[dict], tuple[Explorer, Document]]  # the same, its page built into a Bokeh document here
     record_prelude: Callable[[Explorer, Document], dict]  # every step as document patches (app/prelude.py)
     follow_share_query: Callable[[Explorer, Callable[[str], None]], None]
@@ -32,7 +34,8 @@ class SiteHooks:
 
 
 def site_hooks() -> SiteHooks:
-    return SiteHooks(explorer=Explorer, document=native_document, record_prelude=prelude.record,
+    return SiteHooks(explorer=Explorer, program=lambda query: links.parse(query).source,
+                     document=native_document, record_prelude=prelude.record,
                      follow_share_query=follow_share_query, carry_over=carry_over,
                      examples=tuple(example.slug for example in EXAMPLES))
 

@@ -5,6 +5,8 @@ Views watch it and render; only the store changes state. One Store per session (
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 from bisect import bisect_left, bisect_right
 
 import panel as pn
@@ -28,19 +30,45 @@ class Store(param.Parameterized):
     selected = param.String(default=None, allow_None=True, doc="Key of the clicked node (t<id> or a<id>).")
     problem = param.String(default="", doc="Why the last run or link could not be shown, in words.")
     run_error = param.Dict(default=None, allow_None=True, doc="Error of a run whose graph was not kept.")
+    runner = param.Callable(default=None, doc="source -> Timeline, or an awaitable of one (the static site's "
+                                              "program worker); None: app.timeline.run.")
+    running = param.String(default=None, allow_None=True, doc="The program being run, while its timeline is awaited.")
 
     _views: GraphViews | None = None
     _backward_starts: list[int] = []
+    _runs = 0  # programs started: only the last one's timeline is shown
 
     @property
     def last(self) -> int:
         return len(self.timeline.events) - 1 if self.timeline is not None else -1
 
+    @property
+    def program(self) -> str:
+        """The program being run, or else the one shown: what the next edit builds on."""
+        return self.running if self.running is not None else self.source
+
     def load(self, source: str, step: int | str | None = None, example: str | None = None) -> None:
-        """Run a program; keep the last good graph when the new one fails before making any node."""
-        timeline = tl.run(source)
+        """Run a program and show it; when the runner answers later, show it then (unless another program was
+        started meanwhile)."""
+        self._runs += 1
+        ran = (self.runner or tl.run)(source)
+        if not inspect.isawaitable(ran):
+            self.show(ran, source, step, example)
+            return
+        ticket = self._runs
+        self.running = source
+
+        async def arrive() -> None:
+            timeline = await ran
+            if ticket == self._runs:
+                self.show(timeline, source, step, example)
+
+        asyncio.ensure_future(arrive())
+
+    def show(self, timeline, source: str, step: int | str | None = None, example: str | None = None) -> None:
+        """Show a program's timeline; keep the last good graph when the new one fails before making any node."""
         if not tl.has_graph(timeline) and tl.error_of(timeline) is not None and self.timeline is not None:
-            self._apply(source=source, example=example, run_error=tl.error_of(timeline))
+            self._apply(source=source, example=example, run_error=tl.error_of(timeline), running=None)
             return
         events = timeline.events
         final = tl.state_at(timeline, len(events) - 1)
@@ -53,7 +81,7 @@ class Store(param.Parameterized):
         self._apply(
             source=source, example=example, timeline=timeline, iterations=its, segment=segment,
             graph=self._views.model(segment), history=history_model.history(events), selected=None,
-            run_error=None, k=k, state=final if k == len(events) - 1 else tl.state_at(timeline, k),
+            run_error=None, running=None, k=k, state=final if k == len(events) - 1 else tl.state_at(timeline, k),
         )
 
     def _initial_step(self, events: list[dict], step: int | str | None) -> int:

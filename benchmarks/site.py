@@ -1,18 +1,24 @@
 """How fast the static site starts: cold first paint, time to interactive, bytes transferred, wasm heap, and a
 second visit, in headless Chromium with a fresh profile against dist/ served on 127.0.0.1.
 
-    .venv/bin/python benchmarks/site.py [--runs 3] [--no-build]
+    .venv/bin/python benchmarks/site.py [--runs 3] [--no-build | --dist DIR] [--only page|code]
 
 Time to interactive: from navigation until the page has answered a click (the "backward call ⇥" button
 moves the step counter); for the default example the page steps before Python has started (the prelude,
 app/prelude.py). "Python answers at": until the live app, with Python running, has answered the same
 click. Bytes: what the static server sent (no compression on the wire beyond the .gz files the build made).
 The machine's load average is printed beside the figures: on a shared 2-core machine it changes them a lot.
+
+A `?code=` link of a 10-line program (CODE) is measured too, cold and on a second visit: "its graph" is when
+the page shows the program's graph and steps (the live app: a link has no recorded prelude), and "program
+ran" when the program worker's timeline was in (window.site.timings.program, ms from the app worker's start;
+it runs beside the app's start, behind the wall, static/wall.mjs).
 """
 
 from __future__ import annotations
 
 import argparse
+import base64
 import os
 import statistics
 import sys
@@ -32,6 +38,23 @@ LCP = """
     .observe({type: 'largest-contentful-paint', buffered: true});
 })();
 """
+
+
+CODE = """import torch
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+y = x * w
+z = y.relu()
+loss = (z ** 2).sum()
+loss.backward()
+print(loss)
+print(x.grad)
+print(w.grad)
+"""
+
+
+def code_query() -> str:
+    return "code=" + base64.urlsafe_b64encode(CODE.encode()).decode().rstrip("=")
 
 
 def counter(page) -> int:
@@ -101,17 +124,73 @@ def one_run(pw, url: str, served: sitekit.Served) -> dict:
     }
 
 
+def graph_shown(page, t0: float) -> float:
+    """Seconds from t0 until the page shows a graph that steps (the counter has steps) with Python live."""
+    sitekit.wait_ready(page)
+    page.wait_for_function("() => window.site.ready", timeout=60_000)
+    while True:
+        text = page.locator(".counter").inner_text()
+        if int(text.replace("step", "").split("/")[1]) > 0:
+            return time.time() - t0
+        time.sleep(0.01)
+
+
+def code_run(pw, url: str, served: sitekit.Served) -> dict:
+    """A ?code= link, cold (fresh profile) then a second visit."""
+    profile = sitekit.fresh_profile()
+    context = pw.chromium.launch_persistent_context(profile.name, executable_path=sitekit.CHROMIUM,
+                                                    args=sitekit.CHROMIUM_ARGS, headless=True,
+                                                    viewport=sitekit.VIEWPORT)
+    watch = sitekit.watch_context(context, url)
+    page = context.pages[0] if context.pages else context.new_page()
+    link = f"{url}?{code_query()}"
+    mark = served.mark()
+    t0 = time.time()
+    page.goto(link)
+    cold = graph_shown(page, t0)
+    cold_bytes = sum(n for _, _, n in served.since(mark))
+    timings = page.evaluate("window.site.timings")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=60_000)
+    time.sleep(1.0)
+    mark = served.mark()
+    t1 = time.time()
+    page.goto(link)
+    second = graph_shown(page, t1)
+    second_bytes = sum(n for _, _, n in served.since(mark))
+    again = page.evaluate("window.site.timings")
+    context.close()
+    profile.cleanup()
+    if watch.external:
+        raise AssertionError(f"requests to other hosts: {watch.external}")
+    return {"cold_s": cold, "bytes": cold_bytes, "second_s": second, "second_bytes": second_bytes,
+            "program_ms": timings.get("program"), "second_program_ms": again.get("program"),
+            "phases": timings, "second_phases": again}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--no-build", action="store_true", help="measure the dist/ that is there")
+    parser.add_argument("--dist", type=Path, help="measure another build's dist/ (implies --no-build)")
+    parser.add_argument("--only", choices=("page", "code"), help="measure only the default page or the ?code= link")
     args = parser.parse_args()
     if args.no_build:
         os.environ["SITE_SKIP_BUILD"] = "1"
-    dist = sitekit.ensure_built()
-    runs = []
+    dist = args.dist or sitekit.ensure_built()
+    runs, codes = [], []
     with sitekit.static_server(dist) as (url, served), sync_playwright() as pw:
-        for i in range(args.runs):
+        for i in range(args.runs if args.only != "page" else 0):
+            load = os.getloadavg()[0]
+            r = code_run(pw, url, served)
+            r["load"] = load
+            codes.append(r)
+            print(f"?code= link {i + 1}: its graph at {r['cold_s']:.1f} s cold (program ran at "
+                  f"{r['program_ms']} ms of the app worker), {r['bytes'] / 1e6:.1f} MB; second visit "
+                  f"{r['second_s']:.1f} s (program {r['second_program_ms']} ms), {r['second_bytes'] / 1e3:.0f} kB; "
+                  f"load average {load:.1f}", flush=True)
+            print(f"       phases (ms from worker start): {r['phases']}", flush=True)
+            print(f"       second visit phases: {r['second_phases']}", flush=True)
+        for i in range(args.runs if args.only != "code" else 0):
             load = os.getloadavg()[0]
             r = one_run(pw, url, served)
             r["load"] = load
@@ -124,6 +203,14 @@ def main() -> None:
                   f" load average {load:.1f}", flush=True)
             print(f"       phases (ms from worker start): {r['phases']}", flush=True)
             print(f"       second visit phases: {r['second_phases']}", flush=True)
+    if codes:
+        spread = {k: (min(r[k] for r in codes), statistics.median(r[k] for r in codes), max(r[k] for r in codes))
+                  for k in ("cold_s", "second_s", "bytes", "load")}
+        print("\n?code= link (min-median-max of {}): its graph cold {:.1f}-{:.1f}-{:.1f} s, second visit "
+              "{:.1f}-{:.1f}-{:.1f} s, {:.1f} MB transferred cold, load average {:.1f}-{:.1f}-{:.1f}".format(
+                  len(codes), *spread["cold_s"], *spread["second_s"], spread["bytes"][1] / 1e6, *spread["load"]))
+    if not runs:
+        return
     med = {k: statistics.median(r[k] for r in runs) for k in ("first_paint_ms", "tti_s", "python_s", "bytes",
                                                                "heap", "second_tti_s", "second_bytes", "load")}
     print(f"\nsite (median of {len(runs)}): cold first paint {med['first_paint_ms']:.0f} ms · time to interactive "

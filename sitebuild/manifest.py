@@ -7,15 +7,18 @@ from __future__ import annotations
 import gzip
 import json
 import re
+import tomllib
 
-from sitebuild.base import CACHE, STATIC, sha256_bytes
+from engine.trace import isolated
+from sitebuild.base import CACHE, ROOT, STATIC, sha256_bytes
 from sitebuild.output import Site
 from sitebuild.pins import PYODIDE_VERSION
 from sitebuild.urls import PANEL_ROOT_URL
 
 GZIP_MIN = 1024  # files above this size also ship as <name>.gz
 NOT_GZIPPED = (".png", ".ico", ".woff", ".woff2", ".jpg", ".gif")
-LOADER_FILES = ("loader.js", "loader.css", "worker.mjs", "boot.py")  # from static/, added after the gzip step
+# from static/, added after the gzip step
+LOADER_FILES = ("loader.js", "loader.css", "worker.mjs", "python.mjs", "wall.mjs", "program.mjs", "boot.py")
 SITE_PACKAGES = "/lib/python3.12/site-packages"
 
 
@@ -79,6 +82,11 @@ def site_manifest(files: dict[str, dict], packages: dict[str, dict], pure: set[s
         "roots": page.roots,
         "packages": sorted(packages),
         "pure": sorted(n for n in packages if n in pure),
+        # The browser's wall (static/wall.mjs): the program worker's time budget, the margin after which the
+        # page stops it, and its memory cap.
+        "program": {"seconds": isolated.BROWSER_SECONDS, "margin": isolated.BROWSER_MARGIN,
+                    "memory_mb": isolated.BROWSER_MEMORY_MB},
+        "project": tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["name"],  # its wheel
         "wheels": {n: e["file_name"] for n, e in sorted(packages.items())},
         "site_packages": SITE_PACKAGES,
         # In the order they are needed: the browser opens only a few connections to one host at a time.
@@ -104,7 +112,7 @@ def precache(page_html: str, version: str) -> list[str]:
     (the Python worker stores what it downloads itself)."""
     page_refs = re.findall(r"""(?:src|href)=["'](static/[^"'#]+)""", page_html)
     return sorted({u for u in page_refs if not u.startswith("static/loader.")}
-                  | {f"static/{name}?v={version}" for name in ("loader.js", "loader.css", "worker.mjs")})
+                  | {f"static/{name}?v={version}" for name in LOADER_FILES if name != "boot.py"})
 
 
 def add_manifest(site: Site, manifest: dict) -> None:

@@ -26,6 +26,8 @@ from panel.io.state import state  # noqa: E402
 _import_seconds = time.perf_counter() - _t0
 
 from app.site import site_hooks  # noqa: E402  (the app's import is not Panel's: it is timed with the page)
+from engine.trace.isolated import stopped  # noqa: E402
+from engine.trace.timeline import Timeline  # noqa: E402
 
 # Panel sanitizes the text parameters of ReactiveHTML components (every template has one) with nh3, a Rust
 # extension that has no Pyodide build here. Without it, text is escaped instead: stricter (no tag survives),
@@ -43,17 +45,46 @@ _hooks = site_hooks()
 _shown = {}  # the Explorer of the page shown, kept as long as its page
 
 
-async def render(query_json, post_query, carry_json=None):
+def wall_runner(run_program):
+    """The app's runner (Store.runner): every program runs behind the wall, in the program worker
+    (static/wall.mjs); run_program(source) is its promise of {source, json} or {source, stopped}."""
+
+    async def run(source):
+        try:
+            answer = (await run_program(source)).to_py()
+        except Exception as e:  # noqa: BLE001 - the app always gets a timeline
+            return stopped(source, f"the program could not be run ({e})", kind="Crash")
+        if "json" in answer:
+            return Timeline.from_json(answer["json"])
+        return stopped(source, answer["stopped"]["message"], kind=answer["stopped"]["type"])
+
+    return run
+
+
+async def render(query_json, post_query, carry_json=None, run_program=None):
     """Build the page for the query (dict of the URL's query parameters) and bring it to where the page got
     without Python (carry_json: null or {"example", "k", "source", "selected"}); reports every change of
-    program or step to post_query as a share query (the URL the page should show). Returns what the page
-    needs to show it: (docs_json, render_items, root_ids, milliseconds spent importing Panel)."""
+    program or step to post_query as a share query (the URL the page should show). Programs run in the
+    program worker (run_program, see wall_runner), the first one before the page is built. Returns what the
+    page needs to show it: (docs_json, render_items, root_ids, milliseconds spent importing Panel)."""
     t0 = time.perf_counter()
     init_doc()
-    explorer = _shown["explorer"] = _hooks.explorer(json.loads(query_json))
+    query = json.loads(query_json)
+    carry = json.loads(carry_json) if carry_json else None
+    if carry and carry.get("example"):
+        query = {"example": carry["example"]}  # the page moved on to another example before Python came
+    run = wall_runner(run_program)
+    source = _hooks.program(query)
+    first = {source: await run(source)}
+
+    def runner(program):  # the page's first program has run already: it is built with its timeline
+        timeline = first.pop(program, None)
+        first.clear()
+        return timeline if timeline is not None else run(program)
+
+    explorer = _shown["explorer"] = _hooks.explorer(query, runner=runner)
     _hooks.follow_share_query(explorer, post_query)
     page = explorer.page()
-    carry = json.loads(carry_json) if carry_json else None
     if carry:
         _hooks.carry_over(explorer, carry)
     page.server_doc(doc=state.curdoc)

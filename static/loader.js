@@ -9,7 +9,7 @@
   const base = new URL('.', document.baseURI).href;
   const STORE = 'autograd-explorer:query';
   const site = (window.site = {
-    ready: false, errors: [], logs: [], timings: {}, prerendered: null, interactive: null,
+    ready: false, errors: [], logs: [], timings: {}, prerendered: null, interactive: null, wall: null,
   });
 
   // The first paint is a snapshot of the default page (taken by build.py), shown until a document (the
@@ -332,6 +332,7 @@
         site.logs.push(msg.text);
         (msg.error ? console.warn : console.log)(msg.text);
         break;
+      case 'wall': site.wall = { runs: msg.runs, stopped: msg.stopped, why: msg.why }; break;
       case 'error': showError(msg.message); break;
     }
   };
@@ -340,7 +341,7 @@
   // first render slows both, and Python gets no slower for starting a second later.
   preludeLoaded.then((prelude) => prelude && showPrelude(prelude, stepOf(prelude, query.step)))
     .catch((e) => console.warn('prelude:', e))
-    .then(() => worker.postMessage({ type: 'init', manifest, base, query }));
+    .then(() => worker.postMessage({ type: 'init', manifest, base, query, programSeconds: window.SITE_PROGRAM_SECONDS }));
 
   // --- a faster second visit, and offline: the service worker keeps every file --------------------
   if ('serviceWorker' in navigator && location.protocol !== 'file:') {

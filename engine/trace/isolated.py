@@ -15,7 +15,10 @@ What the parent reports, as the timeline's error event:
 - output size: the timeline's JSON is bigger than `output_mb`: the child sends the events that fit and says
   so (the parent reads at most `output_mb` and stops a child that would send more);
 - a crash: the child died of a signal (SIGSEGV: a C stack overflow), at the line faulthandler saw.
-In Pyodide, which has no processes, run_isolated is run() itself; the browser's wall is its program worker.
+In Pyodide, which has no processes, run_isolated is run() itself. The browser's wall is its program worker
+(static/wall.mjs): a Web Worker that runs `browser_json` and is terminated when it runs past BROWSER_SECONDS
++ BROWSER_MARGIN or dies (its wasm memory is capped at BROWSER_MEMORY_MB); `stopped` is the timeline the app
+then shows.
 """
 from __future__ import annotations
 
@@ -39,6 +42,8 @@ from .runner import LIMITS, run
 from .timeline import Timeline
 
 BROWSER_SECONDS = 15.0  # in Pyodide: a 2,000-iteration training script still ends (2-3x slower than here)
+BROWSER_MARGIN = 5.0  # the program worker's time to fit and send its timeline before the page stops it
+BROWSER_MEMORY_MB = 1024  # the program worker's whole wasm memory (Pyodide, numpy and the engine take ~60 MB)
 _HEADER = struct.Struct("!Q")  # the length of the JSON that follows
 _MEMORY_EXIT = 3  # the child's exit status when it ran out of memory outside the program
 _LINE = re.compile(r'File "<program>", line (\d+)')
@@ -81,12 +86,7 @@ def _child(data_w, dump_w, source, memory_mb, cap, limits):
         faulthandler.enable(file=dump_w)  # a crash writes the Python traceback (with the program's line)
         faulthandler.register(signal.SIGUSR1, file=dump_w)  # as does the parent before it kills the child
         _limit_memory(memory_mb)
-        timeline = run(source, **limits)
-        error = timeline.error
-        if error is not None and error["type"] == "MemoryError":
-            told = f" ({error['message']})" if error["message"] else ""
-            error["message"] = f"the program needed more memory than its limit of {memory_mb:,} MB{told}"
-        data = _fitted(timeline, cap)
+        data = _fitted(_name_the_cap(run(source, **limits), memory_mb), cap)
         os.write(data_w, _HEADER.pack(len(data)))
         view = memoryview(data)
         while view:
@@ -98,6 +98,21 @@ def _child(data_w, dump_w, source, memory_mb, cap, limits):
         status = 1
     finally:
         os._exit(status)
+
+
+def browser_json(source, *, memory_mb=BROWSER_MEMORY_MB, output_mb=32, **limits):
+    """What the browser's program worker sends the page: run(source, **limits) with the browser's time budget,
+    as JSON text of at most `output_mb` (the events that fit, and an error event that says so)."""
+    timeline = run(source, **{"max_seconds": BROWSER_SECONDS, **limits})
+    return _fitted(_name_the_cap(timeline, memory_mb), int(output_mb * 2**20)).decode()
+
+
+def _name_the_cap(timeline, memory_mb):
+    error = timeline.error
+    if error is not None and error["type"] == "MemoryError":
+        told = f" ({error['message']})" if error["message"] else ""
+        error["message"] = f"the program needed more memory than its limit of {memory_mb:,} MB{told}"
+    return timeline
 
 
 def _fitted(timeline, cap):
@@ -139,7 +154,7 @@ def _receive(pid, data_r, dump_r, source, deadline, seconds, memory_mb, cap):
         left = deadline - time.monotonic()
         if left <= 0 or not select.select([data_r], [], [], left)[0]:
             line = _traceback_line(pid, dump_r, stop=True)
-            return _stopped(source, f"the program ran longer than {seconds:g} s and was stopped", line)
+            return stopped(source, f"the program ran longer than {seconds:g} s and was stopped", line)
         chunk = os.read(data_r, 1 << 16)
         if not chunk:
             break
@@ -148,7 +163,7 @@ def _receive(pid, data_r, dump_r, source, deadline, seconds, memory_mb, cap):
             size = _HEADER.unpack_from(received)[0]
             if size > cap:
                 os.kill(pid, signal.SIGKILL)
-                return _stopped(source, f"the program's timeline is bigger than the limit of {cap / 2**20:g} MB "
+                return stopped(source, f"the program's timeline is bigger than the limit of {cap / 2**20:g} MB "
                                         "and was not sent")
     if size is not None and len(received) == _HEADER.size + size:
         del received[:_HEADER.size]
@@ -161,12 +176,12 @@ def _receive(pid, data_r, dump_r, source, deadline, seconds, memory_mb, cap):
             name = signal.Signals(number).name
         except ValueError:
             name = f"signal {number}"
-        return _stopped(source, f"the program crashed Python ({name}; nesting something very deeply can do that) "
+        return stopped(source, f"the program crashed Python ({name}; nesting something very deeply can do that) "
                                 "and was stopped", line, kind="Crash")
     if os.WIFEXITED(status) and os.WEXITSTATUS(status) == _MEMORY_EXIT:
-        return _stopped(source, f"the program needed more memory than its limit of {memory_mb:,} MB and was "
+        return stopped(source, f"the program needed more memory than its limit of {memory_mb:,} MB and was "
                                 "stopped", line, kind="MemoryError")
-    return _stopped(source, "the program's process ended without a timeline", line, kind="Crash")
+    return stopped(source, "the program's process ended without a timeline", line, kind="Crash")
 
 
 def _traceback_line(pid, dump_r, stop):
@@ -211,6 +226,7 @@ def _reap(pid, patience=0.0):
         return 0
 
 
-def _stopped(source, message, line=None, kind="BudgetExceeded"):
+def stopped(source, message, line=None, kind="BudgetExceeded"):
+    """The timeline of a program the wall stopped: one error event that says why."""
     event = {"kind": "error", "line": line, "type": kind, "message": message}
     return Timeline(source=source, events=[event], output="")

@@ -36,3 +36,34 @@ def test_carrying_over_goes_where_the_page_got_without_python():
     hooks.carry_over(explorer, {"example": "vector", "k": 3, "source": typed, "selected": key})
     assert explorer.program.editor.value == typed and explorer.store.selected == key
     assert explorer.store.k == 3, "text typed is kept, not run"
+
+
+def test_a_runner_that_answers_later_shows_the_last_program_started():
+    """The static site's runner (the program worker) answers with an awaitable: the page keeps what it shows
+    until the timeline arrives, and a program started meanwhile wins."""
+    import asyncio
+
+    from app.timeline import run
+
+    async def main():
+        gate = asyncio.Event()
+
+        async def later(source):
+            await gate.wait()
+            return run(source)
+
+        explorer = site_hooks().explorer({"example": "vector"}, runner=lambda source: run(source))
+        store = explorer.store
+        shown = store.timeline
+        store.runner = later
+        store.load("import torch\nx = torch.ones(2, requires_grad=True)\n")
+        store.load("import torch\ny = torch.ones(3, requires_grad=True)\n", step="end")
+        assert store.timeline is shown and store.running.endswith("torch.ones(3, requires_grad=True)\n")
+        assert store.program == store.running
+        gate.set()
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert store.running is None and store.source.endswith("torch.ones(3, requires_grad=True)\n")
+        assert store.k == store.last and explorer.program.run.label == "▶ Run"
+
+    asyncio.run(main())

@@ -18,7 +18,7 @@ RUNAWAY_TESTS = {"test_run_stops_it", "test_run_isolated_stops_it"}
 
 def _tests_defined():
     names = set()
-    for folder in ("trace", "engine", "app"):
+    for folder in ("trace", "engine", "app", "site"):
         for path in (ROOT / "tests" / folder).glob("test_*.py"):
             names.update(re.findall(r"^def (test_\w+)", path.read_text(), re.M))
     return names

@@ -1,0 +1,194 @@
+"""The browser's wall (static/wall.mjs, docs/security.md): in the static site every program runs in a program
+worker the app's worker terminates when it runs past its budget or dies, and replaces; the app, the editor's
+text and the last good graph survive, and the next program runs normally. Driven as a person would: type,
+press Run, read the console and the graph.
+
+The page's budget is lowered to 2 s (window.SITE_PROGRAM_SECONDS) so the wall stops a program at 2 + 5 s.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import time
+
+import pytest
+
+pytest.importorskip("playwright")
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from app.examples import EXAMPLES  # noqa: E402
+from engine.trace.isolated import BROWSER_MARGIN, run_isolated  # noqa: E402
+from tests.app.browser import counter, editor_text, node_xy  # noqa: E402
+from tests.site import sitekit  # noqa: E402
+from tests.trace.runaways import CORPUS as RUNAWAYS  # noqa: E402
+
+SECONDS = 2
+WALL = SECONDS + BROWSER_MARGIN
+GOOD = "import torch\nx = torch.tensor(3.0, requires_grad=True)\ny = x * x\ny.backward()\nprint(x.grad)\n"
+
+
+@pytest.fixture(scope="module")
+def site():
+    dist = sitekit.ensure_built()
+    with sitekit.static_server(dist) as (url, served):
+        yield url, served
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as p:
+        b = sitekit.launch(p)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def tab(browser, site, request):
+    url, served = site
+    context = browser.new_context(viewport=sitekit.VIEWPORT)
+    watch = sitekit.watch_context(context, url)
+    page = context.new_page()
+    page.add_init_script(f"window.SITE_PROGRAM_SECONDS = {SECONDS}")
+    sitekit.watch_page(page, watch)
+    yield page
+    sitekit.ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(sitekit.ARTIFACTS / f"site-wall-{request.node.name.replace('/', '_')}.png"))
+    context.close()
+    assert watch.external == [], f"requests to other hosts: {watch.external}"
+    assert watch.errors == [], watch.errors
+
+
+def console(page) -> str:
+    return page.locator(".console").inner_text()
+
+
+def wall(page) -> dict:
+    return page.evaluate("window.site.wall") or {"runs": 0, "stopped": 0, "why": None}
+
+
+def wait_until(check, timeout_s: float = 90) -> float:
+    t0 = time.time()
+    while not check():
+        if time.time() - t0 > timeout_s:
+            raise AssertionError("the page did not show it in time")
+        time.sleep(0.05)
+    return time.time() - t0
+
+
+def run(page, source: str, shows: str = "") -> float:
+    """Type `source`, press Run and wait until its run is over and the console shows `shows`; returns the
+    seconds it took."""
+    runs = wall(page)["runs"]
+    page.locator(".editor .ace_editor").evaluate("(el, text) => el.env.editor.setValue(text, 1)", source)
+    page.locator(".run button").click()
+    took = wait_until(lambda: wall(page)["runs"] > runs)
+    wait_until(lambda: shows in console(page), 30)
+    return took
+
+
+def shows_the_good_program(page) -> None:
+    """GOOD's graph is on the canvas (x and x * x), and at its end the console prints x.grad."""
+    wait_until(lambda: "of 1 prints" in console(page) or "tensor(6.)" in console(page), 30)
+    assert "Error" not in console(page)
+    node_xy(page, "t0")
+    assert counter(page)[1] > 0
+
+
+def test_an_endless_loop_is_stopped_and_the_next_program_shows_its_graph(tab, site):
+    page = tab
+    page.goto(site[0] + "?example=accumulate")
+    sitekit.wait_ready(page)
+    graph = counter(page)
+    took = run(page, "while True:\n    pass\n", "ran longer than")
+    assert "ran longer than" in console(page) and "line 1" in console(page)
+    assert took < WALL + 2
+    assert counter(page) == graph, "the last good graph is kept"
+    assert editor_text(page) == "while True:\n    pass\n", "the learner's code survives"
+    run(page, GOOD)
+    shows_the_good_program(page)
+    assert counter(page) != graph
+
+
+def test_a_c_level_runaway_is_terminated_by_the_wall_and_a_new_worker_runs_the_next(tab, site):
+    page = tab
+    page.goto(site[0] + "?example=accumulate")
+    sitekit.wait_ready(page)
+    graph = counter(page)
+    source = RUNAWAYS["shared_list_str"].source + "\n"
+    took = run(page, source, "stopped")
+    assert f"the program ran longer than {WALL:g} s and was stopped" in console(page)
+    assert wall(page)["stopped"] == 1 and wall(page)["why"]["type"] == "BudgetExceeded"
+    assert WALL - 0.5 < took < WALL + 3
+    assert counter(page) == graph and editor_text(page) == source
+    run(page, GOOD)
+    shows_the_good_program(page)
+
+
+def test_a_memory_bomb_meets_the_memory_cap_and_the_next_program_runs(tab, site):
+    page = tab
+    page.goto(site[0] + "?example=accumulate")
+    sitekit.wait_ready(page)
+    run(page, RUNAWAYS["zip_of_many_big_lists"].source + "\n", "memory")
+    assert "the program needed more memory than its limit of 1,024 MB" in console(page)
+    assert "line 1" in console(page)
+    run(page, GOOD)
+    shows_the_good_program(page)
+
+
+def test_a_crash_of_python_ends_the_worker_not_the_page(tab, site):
+    page = tab
+    page.goto(site[0] + "?example=accumulate")
+    sitekit.wait_ready(page)
+    run(page, RUNAWAYS["deep_tuple_by_tuple_call"].source + "\n", "crashed")
+    assert "Crash: the program crashed Python (Maximum call stack size exceeded) and was stopped" in console(page)
+    assert wall(page)["stopped"] == 1
+    run(page, GOOD)
+    shows_the_good_program(page)
+
+
+def test_every_way_of_running_code_goes_through_the_wall(tab, site):
+    """A share link, Run, the builder and the examples menu each run their program in the program worker."""
+    page = tab
+    code = base64.urlsafe_b64encode(RUNAWAYS["shared_list_str"].source.encode()).decode().rstrip("=")
+    page.goto(site[0] + "?code=" + code)
+    sitekit.wait_ready(page)
+    assert f"ran longer than {WALL:g} s and was stopped" in console(page)
+    assert wall(page) == {"runs": 1, "stopped": 1, "why": wall(page)["why"]}
+    run(page, GOOD)
+    assert wall(page)["runs"] == 2
+    page.locator(".add-leaf button, button:has-text('Add leaf')").first.click()
+    wait_until(lambda: wall(page)["runs"] == 3)
+    wait_until(lambda: "a = torch" in editor_text(page))
+    page.locator(".examples select").select_option(label=EXAMPLES[1].title)
+    wait_until(lambda: wall(page)["runs"] == 4)
+    wait_until(lambda: editor_text(page) == EXAMPLES[1].source)
+
+
+PROGRAMS = [example.source for example in EXAMPLES[:4]] + [
+    "import torch\nimport torch.nn as nn\n\nclass Net(nn.Module):\n    def __init__(self):\n"
+    "        super().__init__()\n        self.fc = nn.Linear(3, 2)\n\n    def forward(self, x):\n"
+    "        return self.fc(x).relu()\n\ntorch.manual_seed(0)\nnet = Net()\nloss = net(torch.ones(3)).sum()\n"
+    "loss.backward()\nprint(type(loss.grad_fn).__name__, net.fc.weight.grad)\n",
+]
+
+RUN_IN_THE_WALL = """
+async (sources) => {
+  const manifest = window.SITE_MANIFEST;
+  const base = new URL('.', document.baseURI).href;
+  const { Wall } = await import(`./static/wall.mjs?v=${manifest.version}`);
+  const wall = new Wall({ manifest, base });
+  const answers = [];
+  for (const source of sources) answers.push(await wall.run({ source }));
+  return answers;
+}
+"""
+
+
+def test_a_normal_program_gives_the_same_timeline_as_the_server_runner(tab, site):
+    page = tab
+    page.goto(site[0] + "?example=accumulate")
+    answers = page.evaluate(RUN_IN_THE_WALL, PROGRAMS)
+    for source, answer in zip(PROGRAMS, answers, strict=True):
+        assert answer["source"] == source and "json" in answer, answer
+        assert json.loads(answer["json"]) == json.loads(run_isolated(source).to_json())

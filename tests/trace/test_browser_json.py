@@ -1,0 +1,36 @@
+"""browser_json: what the static site's program worker (static/program.mjs) sends the page, in Pyodide and here."""
+import json
+
+from engine.trace import isolated, run
+from engine.trace.timeline import Timeline
+
+PROGRAM = "import torch\nx = torch.tensor(3.0, requires_grad=True)\ny = x ** 2\ny.backward()\nprint(x.grad)\n"
+
+
+def test_it_is_the_timeline_of_run_with_the_browser_budget(monkeypatch):
+    assert isolated.browser_json(PROGRAM) == run(PROGRAM).to_json()
+    budgets = []
+    monkeypatch.setattr(isolated, "run", lambda source, **limits: budgets.append(limits) or run(source))
+    isolated.browser_json(PROGRAM)
+    isolated.browser_json(PROGRAM, max_seconds=2)
+    assert budgets == [{"max_seconds": isolated.BROWSER_SECONDS}, {"max_seconds": 2}]
+
+
+def test_a_timeline_over_the_cap_keeps_the_events_that_fit():
+    source = "import torch\nx = torch.rand(8, 8)\nfor i in range(2000):\n    x = x * 1.0001\nprint('done')\n"
+    text = isolated.browser_json(source, output_mb=1)
+    timeline = Timeline.from_json(text)
+    assert len(text.encode()) <= 2**20 and timeline.error["type"] == "OutputLimit"
+
+
+def test_a_memory_error_names_the_workers_memory_cap(monkeypatch):
+    error = {"kind": "error", "line": 3, "type": "MemoryError", "message": ""}
+    monkeypatch.setattr(isolated, "run", lambda source, **limits: Timeline(source=source, events=[error], output=""))
+    event = json.loads(isolated.browser_json("x = 1", memory_mb=1024))["events"][0]
+    assert event[2:] == [3, "MemoryError", "the program needed more memory than its limit of 1,024 MB"]
+
+
+def test_stopped_is_one_error_event_that_says_why():
+    timeline = isolated.stopped("x = 1", "the program ran longer than 20 s and was stopped")
+    assert timeline.events == [{"kind": "error", "line": None, "type": "BudgetExceeded",
+                                "message": "the program ran longer than 20 s and was stopped"}]
