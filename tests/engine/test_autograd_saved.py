@@ -29,6 +29,8 @@ GAPS = {
     ("SumBackward1", "_saved_dim"): _NEG,
     ("VarBackward0", "_saved_dim"): _NEG,
     ("SelectBackward0", "_saved_index"): _NEG,
+    ("SqueezeBackward1", "_saved_dim"): _NEG,
+    ("UnsqueezeBackward0", "_saved_dim"): _NEG,
     ("IndexBackward0", "_saved_indices"): "the engine keeps a numpy index key",
     ("IndexPutBackward0", "_saved_indices"): "the engine keeps the written region",
     ("IndexPutBackward0", "_saved_accumulate"): "the engine keeps the written region",

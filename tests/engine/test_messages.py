@@ -208,6 +208,38 @@ CASES = {
     "backward_inputs_no_requires_grad":
         "x = torch.ones(3, requires_grad=True)\nw = torch.ones(3)\n(x*w).sum().backward(inputs=[w])",
     # --- losses / nn ---------------------------------------------------------------------------------------
+    # --- convolution and pooling ------------------------------------------------------------------------------
+    "conv_channels": "F.conv2d(torch.ones(1, 3, 8, 8), torch.ones(6, 1, 5, 5))",
+    "conv_module_channels": "nn.Conv2d(3, 6, 5)(torch.ones(1, 1, 32, 32))",
+    "conv_kernel_too_big": "F.conv2d(torch.ones(1, 3, 8, 8), torch.ones(6, 3, 9, 9), padding=0, dilation=1)",
+    "conv_dilated_kernel_too_big": "F.conv2d(torch.ones(1, 3, 8, 8), torch.ones(6, 3, 3, 3), dilation=(4, 1))",
+    "conv_input_dims": "F.conv2d(torch.ones(3, 8), torch.ones(6, 3, 5, 5))",
+    "conv1d_input_dims": "F.conv1d(torch.ones(3, 8, 8, 3), torch.ones(6, 3, 5))",
+    "conv_weight_dims": "F.conv2d(torch.ones(1, 3, 8, 8), torch.ones(6, 3, 5))",
+    "conv_dtypes": "F.conv2d(torch.ones(1, 3, 8, 8, dtype=torch.float64), torch.ones(6, 3, 5, 5))",
+    "conv_bias_dtype": "F.conv2d(torch.ones(1, 3, 8, 8), torch.ones(6, 3, 5, 5), torch.ones(6, dtype=torch.float64))",
+    "conv_bias_size": "F.conv2d(torch.ones(1, 3, 8, 8), torch.ones(6, 3, 5, 5), torch.ones(5))",
+    "conv_stride_zero": "F.conv2d(torch.ones(1, 3, 8, 8), torch.ones(6, 3, 5, 5), stride=0)",
+    "conv_negative_padding": "F.conv2d(torch.ones(1, 3, 8, 8), torch.ones(6, 3, 5, 5), padding=-1)",
+    "conv_groups_weight": "F.conv2d(torch.ones(1, 3, 8, 8), torch.ones(4, 1, 5, 5), groups=3)",
+    "conv_same_strided": "F.conv2d(torch.ones(1, 3, 8, 8), torch.ones(6, 3, 5, 5), padding='same', stride=2)",
+    "conv_bad_padding_string": "F.conv2d(torch.ones(1, 3, 8, 8), torch.ones(6, 3, 5, 5), padding='foo')",
+    "conv_transpose_channels": "F.conv_transpose2d(torch.ones(1, 3, 4, 4), torch.ones(4, 2, 3, 3))",
+    "conv_module_groups": "nn.Conv2d(3, 6, 5, groups=2)",
+    "conv_module_out_groups": "nn.Conv2d(4, 5, 5, groups=2)",
+    "conv_same_even_kernel_warning": "print(F.conv2d(torch.ones(1, 1, 3, 3), torch.ones(1, 1, 2, 2), padding='same'))",
+    "conv_then_linear_shapes": "m = nn.Sequential(nn.Conv2d(1, 2, 3), nn.Flatten(), nn.Linear(10, 2))\n"
+                               "m(torch.ones(1, 1, 5, 5))",
+    "max_pool_too_small": "F.max_pool2d(torch.ones(1, 16, 1, 1), 2)",
+    "max_pool_dims": "F.max_pool2d(torch.ones(16, 8), 2)",
+    "max_pool_padding": "F.max_pool2d(torch.ones(1, 3, 8, 8), 2, padding=2)",
+    "max_pool_stride_zero": "F.max_pool2d(torch.ones(1, 3, 8, 8), 0)",
+    "max_pool1d_dims": "F.max_pool1d(torch.ones(3, 8, 8, 3), 2)",
+    "avg_pool_too_small": "F.avg_pool2d(torch.ones(1, 16, 1, 1), 2)",
+    "avg_pool_padding": "F.avg_pool2d(torch.ones(1, 3, 8, 8), 2, padding=2)",
+    "dropout2d_2d_warning": "print(F.dropout2d(torch.ones(3, 4), 0.0))",
+    "dropout2d_3d_warning": "print(F.dropout2d(torch.ones(2, 3, 4), 0.0))",
+    "dropout1d_dims": "F.dropout1d(torch.ones(2, 3, 4, 5))",
     "mse_broadcast_warning": "print(F.mse_loss(torch.ones(3, 1), torch.ones(3)))",
     "mse_not_broadcastable": "F.mse_loss(torch.ones(3), torch.ones(4))",
     "mseloss_module_warning": "print(nn.MSELoss()(torch.ones(2, 1), torch.zeros(2)))",
@@ -395,7 +427,8 @@ GAPS = {
 
 # torch emits these with TORCH_WARN_ONCE: only the first time in a process. They are compared in a fresh
 # interpreter each (a learner's program sees them once).
-WARN_ONCE = {"create_graph_backward_warning", "float_requires_grad_warning", "t_on_3d_warning"}
+WARN_ONCE = {"conv_same_even_kernel_warning", "create_graph_backward_warning", "float_requires_grad_warning",
+             "t_on_3d_warning"}
 
 
 
