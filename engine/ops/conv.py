@@ -483,7 +483,9 @@ def _avg_pool_backward_planes(x, g, kernel_size, stride, padding, ceil_mode, cou
     full = [n + 2 * p + e for n, p, e in
             zip(shape[2:], padding, _extra(shape[2:], g.shape[2:], kernel_size, stride, padding, (1, 1)))]
     out = np.zeros((*shape[:2], *full), g.dtype)
-    for i, j in itertools.product(*map(range, kernel_size)):
+    # ATen adds each output's share into its window, output by output: an input element gets its shares in the
+    # order of the outputs, which is the kernel offsets' order reversed
+    for i, j in reversed(list(itertools.product(*map(range, kernel_size)))):
         out[:, :, i:i + stride[0] * (g.shape[2] - 1) + 1:stride[0], j:j + stride[1] * (g.shape[3] - 1) + 1:stride[1]] \
             += share
     return out[:, :, padding[0]:padding[0] + shape[2], padding[1]:padding[1] + shape[3]]
