@@ -10,7 +10,6 @@ FLOAT32 = "float32 kernels"
 
 # What the engine (imported as torch) does differently from PyTorch, program by program.
 ENGINE_GAPS: dict[str, str] = {
-    "docs_function_ctx_methods": "Tensor.index_add_ missing",
     "karpathy_makemore_backprop_ninja": f"{FLOAT32}: torch's MKL matmul rounds differently from the same sum "
                                         "written by hand (maxdiff 4.66 there), the engine's does not",
     "tutorial_nn_dataloader": f"{FLOAT32}: the loss differs in its 4th decimal (MKL's sgemm order)",

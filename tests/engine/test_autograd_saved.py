@@ -33,6 +33,8 @@ GAPS = {
     ("UnsqueezeBackward0", "_saved_dim"): _NEG,
     ("IndexBackward0", "_saved_indices"): "the engine keeps a numpy index key",
     ("IndexPutBackward0", "_saved_indices"): "the engine keeps the written region",
+    ("IndexAddBackward0", "_saved_index"): "the engine keeps the index also when only self needs grad",
+    ("ScatterAddBackward0", "_saved_index"): "the engine keeps the index also when only self needs grad",
     ("IndexPutBackward0", "_saved_accumulate"): "the engine keeps the written region",
     ("MaxBackward0", "_saved_indices"): "the engine keeps the indices as a numpy array",
     ("MinBackward0", "_saved_indices"): "the engine keeps the indices as a numpy array",
