@@ -271,3 +271,19 @@ def dropout2d(input, p=0.5, training=True, inplace=False):  # noqa: A002
                       "shape (C, H, W). To maintain the 1D channel-wise dropout behavior, please switch to using "
                       "dropout1d instead.", UserWarning, stacklevel=2)
     return _feature_dropout(input, p, training, inplace)
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):  # noqa: A002
+    """F.huber_loss: ATen's huber_loss op, or with weight its elementwise loss times weight, then reduced."""
+    if weight is None:
+        return dispatch.apply(*OPS["huber_loss"].bind(input, target, reduction, delta))
+    if tuple(weight.shape) != tuple(input.shape):
+        raise ValueError("Weights and input must have the same size.")
+    weighted = dispatch.apply(*OPS["huber_loss"].bind(input, target, "none", delta)) * weight
+    if reduction == "none":
+        return weighted
+    if reduction == "sum":
+        return weighted.sum()
+    if reduction == "mean":
+        return weighted.mean()
+    raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")

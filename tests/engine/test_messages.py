@@ -256,6 +256,9 @@ CASES = {
     "scatter_add_too_large": "torch.zeros(5, 3).scatter_add(0, torch.tensor([[0, 1, 2], [4, 0, 1]]), torch.ones(1, 3))",
     "scatter_src_larger_backward": "x = torch.zeros(3, 3)\ns = torch.ones(2, 3, requires_grad=True)\n"
                                    "x.scatter(0, torch.tensor([[1, 0, 2]]), s).sum().backward()",
+    "huber_weight_size": "F.huber_loss(torch.ones(2, 3), torch.zeros(2, 3), weight=torch.ones(3))",
+    "huber_weight_reduction": "F.huber_loss(torch.ones(2, 3), torch.zeros(2, 3), reduction='avg', "
+                              "weight=torch.ones(2, 3))",
     "mse_broadcast_warning": "print(F.mse_loss(torch.ones(3, 1), torch.ones(3)))",
     "mse_not_broadcastable": "F.mse_loss(torch.ones(3), torch.ones(4))",
     "mseloss_module_warning": "print(nn.MSELoss()(torch.ones(2, 1), torch.zeros(2)))",
