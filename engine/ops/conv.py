@@ -7,7 +7,6 @@ float64 and rounded once (ATen's oneDNN kernels block the sums their own way: th
 import itertools
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 
 from .. import dtypes, messages
 from .table import OPS, Spelling, composite, op
@@ -22,7 +21,7 @@ def _windows(x, kernel, stride, padding, dilation, fill=0, extra=None):
     if any(padding) or any(extra):
         x = np.pad(x, [(0, 0), (0, 0)] + [(p, p + e) for p, e in zip(padding, extra)], constant_values=fill)
     span = tuple(d * (n - 1) + 1 for n, d in zip(kernel, dilation))
-    w = sliding_window_view(x, span, axis=tuple(range(2, 2 + k)))
+    w = np.lib.stride_tricks.sliding_window_view(x, span, axis=tuple(range(2, 2 + k)))
     return w[(slice(None), slice(None), *(slice(None, None, s) for s in stride),
               *(slice(None, None, d) for d in dilation))]
 
@@ -255,7 +254,8 @@ def _convolution_call(input, weight, bias, stride, padding, dilation, groups, tr
     _check(input, weight, bias, stride, padding, dilation, groups, transposed, output_padding)
     if any(far):
         pad = tuple(x for f in reversed(far) for x in (0, f))  # as F.pad takes it: the last dim first
-        input = input._op("constant_pad", pad=pad)  # noqa: A001
+        shape = (*input.shape[:2], *(n + f for n, f in zip(input.shape[2:], far)))
+        input = input._op("constant_pad", pad=pad, shape=shape)  # noqa: A001
     attrs = {"stride": stride, "padding": padding, "dilation": dilation, "transposed": bool(transposed),
              "output_padding": output_padding, "groups": groups,
              "bias_sym_sizes_opt": (0,) if bias is None else tuple(bias.shape)}
@@ -336,8 +336,8 @@ for _k in (1, 2, 3):
 
 
 # --- constant padding (padding='same' with an odd total) -----------------------------------------------------
-def _constant_pad(x, pad):
-    """F.pad's zero padding: pad holds (before, after) pairs, the last dim's first."""
+def _constant_pad(x, pad, shape):
+    """F.pad's zero padding: pad holds (before, after) pairs, the last dim's first; shape is the result's."""
     k = len(pad) // 2
     pairs = [(pad[2 * i], pad[2 * i + 1]) for i in range(k)][::-1]
     return np.pad(x, [(0, 0)] * (x.ndim - k) + pairs)
@@ -422,10 +422,14 @@ def _max_pool_take(n, g):
     return planes._op("index", key=(b[..., None, None], c[..., None, None], idx))
 
 
+def _pool_default(key):
+    return {"stride": (), "padding": (0, 0), "dilation": (1, 1), "ceil_mode": False, "divisor_override": None}[key]
+
+
 def _pool_label(word, keys):
     def label(s, a):
         args = [f"{key}={_tuple_text(a[key]) if isinstance(a[key], tuple) else a[key]}" for key in keys
-                if a[key] != _POOL_DEFAULTS[key]]
+                if a[key] != _pool_default(key)]
         if a.get("count_include_pad") is False:
             args.append("count_include_pad=False")
         return f"{word}({s[0]}, {_tuple_text(a['kernel_size'])}{''.join(', ' + x for x in args)})"
@@ -433,7 +437,6 @@ def _pool_label(word, keys):
     return label
 
 
-_POOL_DEFAULTS = {"stride": (), "padding": (0, 0), "dilation": (1, 1), "ceil_mode": False, "divisor_override": None}
 _MAX_KEYS = ("stride", "padding", "dilation", "ceil_mode")
 op("max_pool2d", "MaxPool2DWithIndicesBackward0", ("self",), _max_pool_values,
    ("grad to the max of each window",

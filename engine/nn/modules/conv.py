@@ -8,7 +8,7 @@ from .. import init
 from ..parameter import Parameter
 from .module import Module
 
-_PADDING_MODES = {"zeros", "reflect", "replicate", "circular"}
+_PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
 
 
 def _ntuple(value, k):
@@ -35,7 +35,8 @@ class _ConvNd(Module):
             if padding == "same" and any(s != 1 for s in _ntuple(stride, k)):
                 raise ValueError("padding='same' is not supported for strided convolutions")
         if padding_mode not in _PADDING_MODES:
-            raise ValueError(f"padding_mode must be one of {_PADDING_MODES}, but got padding_mode='{padding_mode}'")
+            modes = "{" + ", ".join(map(repr, _PADDING_MODES)) + "}"  # torch prints its set, in its hash order
+            raise ValueError(f"padding_mode must be one of {modes}, but got padding_mode='{padding_mode}'")
         if padding_mode != "zeros":
             raise NotImplementedError(f"padding_mode='{padding_mode}': the engine pads with zeros only")
         self.in_channels, self.out_channels = in_channels, out_channels
