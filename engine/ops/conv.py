@@ -103,16 +103,13 @@ def _no_bias(t):
 
 def _input_grad(n, g):
     """grad through the adjoint convolution: a transposed one for a convolution, a plain one for a transposed."""
-    a, w = n.attrs, n["weight"]
-    x_shape = n._shapes[0]
-    transposed = not a["transposed"]
-    out_pad = (0,) * len(a["stride"])
-    if transposed:
+    a = n.attrs
+    out_pad = a["output_padding"]
+    if not a["transposed"]:
         out_pad = tuple((i + 2 * p - d * (k - 1) - 1) % s for i, p, d, k, s in
-                        zip(x_shape[2:], a["padding"], a["dilation"], w.shape[2:], a["stride"]))
-    return g._op("convolution", w, _no_bias(g), stride=a["stride"], padding=a["padding"], dilation=a["dilation"],
-                 transposed=transposed, output_padding=out_pad, groups=a["groups"], bias_sym_sizes_opt=(0,),
-                 shape=tuple(x_shape))
+                        zip(n._shapes[0][2:], a["padding"], a["dilation"], n._shapes[1][2:], a["stride"]))
+    return g._op("convolution_input", n["weight"], stride=a["stride"], padding=a["padding"], dilation=a["dilation"],
+                 groups=a["groups"], transposed=a["transposed"], output_padding=out_pad, shape=tuple(n._shapes[0]))
 
 
 def _weight_grad(n, g):
@@ -165,6 +162,32 @@ op("convolution_bias", "ConvolutionBackwardBackward0", ("grad", "input", "weight
    ("grad spread over the batch and the positions",
     lambda n, v: v.view(1, -1, *(1,) * (len(n._shapes[0]) - 2)).expand(*n._shapes[0])),
    ("0", lambda n, v: _zeros_for(n, 1, v)), ("0", lambda n, v: _zeros_for(n, 2, v)))
+
+
+def _conv_input(g, w, stride, padding, dilation, groups, transposed, output_padding, shape):
+    """The input's grad of a convolution (transposed: of a transposed one)."""
+    out = (_conv(g, w, stride, padding, dilation, groups) if transposed
+           else _conv_transpose(g, w, stride, padding, dilation, groups, shape))
+    return out.astype(g.dtype, copy=False)
+
+
+def _conv_input_grads(n, v, which):
+    """convolution_input(grad, weight) is bilinear: for grad its adjoint is the forward convolution of v, for
+    weight the weight's grad of that convolution."""
+    a = n.attrs
+    common = {"stride": a["stride"], "padding": a["padding"], "dilation": a["dilation"], "groups": a["groups"]}
+    if which == "grad":
+        return v._op("convolution", n["weight"], _no_bias(v), transposed=a["transposed"],
+                     output_padding=a["output_padding"] if a["transposed"] else (0,) * len(a["stride"]),
+                     bias_sym_sizes_opt=(0,), shape=tuple(n._shapes[0]), **common)
+    x, g = (v, n["grad"]) if not a["transposed"] else (n["grad"], v)
+    return x._op("convolution_weight", g, shape=tuple(n._shapes[1]), **common)
+
+
+op("convolution_input", "ConvolutionBackwardBackward0", ("grad", "weight"), _conv_input,
+   ("convolution(v, weight)", lambda n, v: _conv_input_grads(n, v, "grad")),
+   ("Σ v · grad's windows", lambda n, v: _conv_input_grads(n, v, "weight")),
+   saves={0: ("weight",), 1: ("grad",)})
 
 
 def _conv_weight_grads(n, v, which):
