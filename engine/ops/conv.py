@@ -276,9 +276,7 @@ def _convolution_call(input, weight, bias, stride, padding, dilation, groups, tr
     output_padding = _int_tuple("output_padding", output_padding, k)
     _check(input, weight, bias, stride, padding, dilation, groups, transposed, output_padding)
     if any(far):
-        pad = tuple(x for f in reversed(far) for x in (0, f))  # as F.pad takes it: the last dim first
-        shape = (*input.shape[:2], *(n + f for n, f in zip(input.shape[2:], far)))
-        input = input._op("constant_pad", pad=pad, shape=shape)  # noqa: A001
+        input = pad(input, tuple(x for f in reversed(far) for x in (0, f)))  # noqa: A001 - the last dim first
     attrs = {"stride": stride, "padding": padding, "dilation": dilation, "transposed": bool(transposed),
              "output_padding": output_padding, "groups": groups,
              "bias_sym_sizes_opt": (0,) if bias is None else tuple(bias.shape)}
@@ -358,19 +356,66 @@ for _k in (1, 2, 3):
     _conv_function(_k, True)
 
 
-# --- constant padding (padding='same' with an odd total) -----------------------------------------------------
-def _constant_pad(x, pad, shape):
-    """F.pad's zero padding: pad holds (before, after) pairs, the last dim's first; shape is the result's."""
+# --- constant padding (F.pad; padding='same' with an odd total) ---------------------------------------------
+def _signed(pad):
+    """The pads as ints: the node keeps them as torch shows them, a negative one as its uint64."""
+    return tuple(p - 2**64 if p >= 2**63 else p for p in pad)
+
+
+def _constant_pad(x, pad, shape, value=0):
+    """F.pad's constant padding: pad holds (before, after) pairs, the last dim's first; a negative pad crops."""
+    pad = _signed(pad)
+    out = np.full(shape, value, dtype=x.dtype)
     k = len(pad) // 2
-    pairs = [(pad[2 * i], pad[2 * i + 1]) for i in range(k)][::-1]
-    return np.pad(x, [(0, 0)] * (x.ndim - k) + pairs)
+    src, dst = [slice(None)] * x.ndim, [slice(None)] * x.ndim
+    for i in range(k):
+        d = x.ndim - 1 - i
+        before = pad[2 * i]
+        start_in, start_out = max(-before, 0), max(before, 0)
+        n = min(x.shape[d] - start_in, shape[d] - start_out)
+        src[d], dst[d] = slice(start_in, start_in + max(n, 0)), slice(start_out, start_out + max(n, 0))
+    out[tuple(dst)] = x[tuple(src)]
+    return out
 
 
-op("constant_pad", "ConstantPadNdBackward0", ("self",), _constant_pad,
-   ("grad without the padding",
-    lambda n, g: g[(Ellipsis, *(slice(b, b + s) for b, s in
-                                zip(n.attrs["pad"][-2::-2], n._shapes[0][-(len(n.attrs["pad"]) // 2):])))]),
-   saves={0: ("pad",)}, spell=Spelling(name="{0}.…"), bind=False)
+def _unpad(n, g):
+    """The grad without the padding: the same op with the pads negated (zeros where the forward cropped)."""
+    back = tuple(-p % 2**64 for p in _signed(n.attrs["pad"]))
+    return g._op("constant_pad", pad=back, shape=tuple(n._shapes[0]))
+
+
+def _pad_label(s, a):
+    value = a.get("value", 0)
+    return f"pad({s[0]}, {_tuple_text(_signed(a['pad']))}{'' if value == 0 else f', value={value!r}'})"
+
+
+op("constant_pad", "ConstantPadNdBackward0", ("self",), _constant_pad, ("grad without the padding", _unpad),
+   saves={0: ("pad",)}, spell=Spelling(functional="pad", name=_pad_label), bind=False)
+
+
+def padded_shape(shape, pad):
+    """The shape after F.pad's pads (the last dim's pair first)."""
+    out = list(shape)
+    for i in range(len(pad) // 2):
+        out[len(shape) - 1 - i] += pad[2 * i] + pad[2 * i + 1]
+    return tuple(out)
+
+
+@composite(Spelling(functional="pad"))
+def pad(input, pad, mode="constant", value=None):  # noqa: A002
+    """F.pad: constant padding (ConstantPadNdBackward0); reflect, replicate and circular are not in the engine."""
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > input.dim():
+        raise RuntimeError("Padding length should be less than or equal to two times the input dimension but got "
+                           f"padding length {len(pad)} and input of dimension {input.dim()}")
+    if mode not in ("constant", "reflect", "replicate", "circular"):
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    if mode != "constant":
+        raise NotImplementedError(f"F.pad(mode='{mode}') is not in the engine: only mode='constant'")
+    pad = tuple(int(p) for p in pad)
+    return input._op("constant_pad", pad=tuple(p % 2**64 for p in pad), shape=padded_shape(input.shape, pad),
+                     value=0 if value is None else value)
 
 
 # --- pooling -------------------------------------------------------------------------------------------

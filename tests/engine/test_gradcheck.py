@@ -379,6 +379,8 @@ CASES = {
     "avg_pool2d_padded": (lambda T, x: T.nn.functional.avg_pool2d(x, 3, stride=2, padding=1, ceil_mode=True,
                                                                   count_include_pad=False), [((1, 2, 6, 5), S)]),
     "avg_pool1d": (lambda T, x: T.nn.functional.avg_pool1d(x, 3, stride=1, padding=1), [((2, 5), S)]),
+    "pad": (lambda T, x: T.nn.functional.pad(x, (1, 2, 0, 1), value=0.5) * 2, [((2, 3), S)]),
+    "pad_crop": (lambda T, x: T.nn.functional.pad(x, [-1, 1]), [((2, 2, 3), S)]),
     "lenet": (lambda T, x, w: T.nn.functional.max_pool2d(T.nn.functional.conv2d(x, w).relu(), 2).flatten(1),
               [((2, 1, 6, 6), S), ((2, 1, 3, 3), "away0")]),
     # index and scatter ops (engine/ops/scatter.py)

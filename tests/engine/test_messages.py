@@ -230,6 +230,9 @@ CASES = {
     "conv_same_even_kernel_warning": "print(F.conv2d(torch.ones(1, 1, 3, 3), torch.ones(1, 1, 2, 2), padding='same'))",
     "conv_then_linear_shapes": "m = nn.Sequential(nn.Conv2d(1, 2, 3), nn.Flatten(), nn.Linear(10, 2))\n"
                                "m(torch.ones(1, 1, 5, 5))",
+    "pad_odd_length": "F.pad(torch.ones(2, 3), (1,))",
+    "pad_too_long": "F.pad(torch.ones(2, 3), (1, 1, 1, 1, 1, 1))",
+    "pad_unknown_mode": "F.pad(torch.ones(2, 3), (1, 1), mode='foo')",
     "max_pool_too_small": "F.max_pool2d(torch.ones(1, 16, 1, 1), 2)",
     "max_pool_dims": "F.max_pool2d(torch.ones(16, 8), 2)",
     "max_pool_padding": "F.max_pool2d(torch.ones(1, 3, 8, 8), 2, padding=2)",
