@@ -29,7 +29,7 @@ def _vector_index(name, self, dim, index):
     bad = idx[(idx < -size) | (idx >= size)]
     if bad.size:
         raise RuntimeError(f"index {int(bad[0])} is out of bounds for dimension {dim} with size {size}")
-    return dim, idx % size if size else idx
+    return dim, (idx % size if size else idx).astype(np.intp)  # np.take wants the platform's index type (wasm32)
 
 
 def _source_check(name, self, dim, idx, source):
