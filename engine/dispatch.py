@@ -198,7 +198,7 @@ def apply(op, inputs, attrs=None, dtype=None):
     out = Tensor._make(out_data, dtype)
     if op.view:
         out._make_view_of(inputs[0], op, attrs)
-    if wants_grad and grad_mode._state["enabled"]:
+    if wants_grad and grad_mode._state["enabled"] and dtype.is_floating_point:  # integers are not differentiable
         _record(op, inputs, attrs, out, dtype)
     if observe._observers:
         observe.emit("on_op", out, op, inputs, attrs)

@@ -25,15 +25,17 @@ class dtype:
 
 bool = dtype("bool", np.bool_, False, 0, "Bool", "bool")  # noqa: A001 - torch.bool
 uint8 = dtype("uint8", np.uint8, False, 1, "Byte", "unsigned char")  # what torch.get_rng_state() returns
-int64 = dtype("int64", np.int64, False, 2, "Long", "long int")
-float32 = dtype("float32", np.float32, True, 3, "Float", "float")
-float64 = dtype("float64", np.float64, True, 4, "Double", "double")
+int32 = dtype("int32", np.int32, False, 2, "Int", "int")
+int64 = dtype("int64", np.int64, False, 3, "Long", "long int")
+float32 = dtype("float32", np.float32, True, 4, "Float", "float")
+float64 = dtype("float64", np.float64, True, 5, "Double", "double")
 long = int64
+int = int32  # noqa: A001 - torch.int
 float = float32  # noqa: A001 - torch.float
 double = float64
 
-_ALL = {d.name: d for d in (bool, uint8, int64, float32, float64)}
-_BY_NP = {d.np: d for d in (bool, uint8, int64, float32, float64)}
+_ALL = {d.name: d for d in (bool, uint8, int32, int64, float32, float64)}
+_BY_NP = {d.np: d for d in (bool, uint8, int32, int64, float32, float64)}
 
 
 def _by_name(name):

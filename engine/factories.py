@@ -223,4 +223,5 @@ Tensor.__new__ = staticmethod(lambda cls, *args, **kwargs: _legacy_tensor(*args,
 FloatTensor = _legacy(dtypes.float32, "FloatTensor")
 DoubleTensor = _legacy(dtypes.float64, "DoubleTensor")
 LongTensor = _legacy(dtypes.int64, "LongTensor")
+IntTensor = _legacy(dtypes.int32, "IntTensor")
 BoolTensor = _legacy(dtypes.bool, "BoolTensor")

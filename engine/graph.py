@@ -217,6 +217,10 @@ class Node:
             g = op.grads[0][1](self, grad, i) if op.variadic else op.grads[i][1](self, grad)
             if g is not None:
                 if g.shape != self._shapes[i]:
+                    if not expandable(self._shapes[i], g.shape):
+                        raise RuntimeError(f"Function {self.name()} returned an invalid gradient at index {i} - got "
+                                           f"{list(g.shape)} but expected shape compatible with "
+                                           f"{list(self._shapes[i])}")
                     g = g.sum_to_size(self._shapes[i])
                 if self._dtypes is not None and g.dtype is not self._dtypes[i]:
                     g = g.to(self._dtypes[i])  # PyTorch casts each grad to its input's dtype
@@ -353,6 +357,13 @@ class CopySlices(Node):
 
 
 _node_classes["CopySlices"] = CopySlices
+
+
+def expandable(shape, to):
+    """Whether a tensor of `shape` broadcasts to `to` (a grad of shape `to` can be summed back to `shape`)."""
+    if len(shape) > len(to):
+        return False
+    return all(s == t or s == 1 for s, t in zip(reversed(shape), reversed(to)))
 
 
 def edge(t):

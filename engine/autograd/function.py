@@ -157,7 +157,7 @@ class BackwardCFunction(graph.Node, FunctionCtx):
                 continue
             shape, dtype = self._shapes[i], self._dtypes[i]
             if g.shape != shape:
-                if not _expandable(shape, g.shape):
+                if not graph.expandable(shape, g.shape):
                     raise RuntimeError(f"Function {name} returned an invalid gradient at index {i} - got "
                                        f"{list(g.shape)} but expected shape compatible with {list(shape)}")
                 g = g.sum_to_size(shape)
@@ -184,13 +184,6 @@ class BackwardCFunction(graph.Node, FunctionCtx):
 def _zeros(info):
     shape, dtype = info
     return Tensor._make(np.zeros(shape, dtype=dtype.np), dtype)
-
-
-def _expandable(shape, to):
-    """Whether a tensor of `shape` broadcasts to `to` (a grad of shape `to` can be summed back to `shape`)."""
-    if len(shape) > len(to):
-        return False
-    return all(s == t or s == 1 for s, t in zip(reversed(shape), reversed(to)))
 
 
 class Function(FunctionCtx):

@@ -222,3 +222,68 @@ def dropout(input, p=0.5, training=True, inplace=False):  # noqa: A002
         keep = draws.bernoulli(generator.default_generator, np.empty_like(input._data), 1 - p)  # input's layout
         noise = input._new(keep / dtype.np.type(1 - p) if dtype.is_floating_point else keep, dtype)
     return input.mul_(noise) if inplace else input.mul(noise)
+
+
+def _feature_dropout(input, p, training, inplace):  # noqa: A002
+    """ATen's feature dropout: one draw per (sample, channel), bernoulli_(1 - p) / (1 - p) into a tensor of shape
+    (N, C, 1, …), multiplied in (MulBackward0)."""
+    if p == 0 or not training or input.numel() == 0:
+        return input
+    dtype = input.dtype
+    if p == 1:
+        noise = input._constant(0)
+    else:
+        shape = tuple(input.shape[:2]) + (1,) * (input.dim() - 2)
+        keep = draws.bernoulli(generator.default_generator, np.empty(shape, dtype.np), 1 - p)
+        noise = input._new(keep / dtype.np.type(1 - p) if dtype.is_floating_point else keep, dtype)
+    return input.mul_(noise) if inplace else input.mul(noise)
+
+
+def dropout1d(input, p=0.5, training=True, inplace=False):  # noqa: A002
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"dropout1d: Expected 2D or 3D input, but received a {input.dim()}D input. Note that "
+                           "dropout1d exists to provide channel-wise dropout on inputs with 1 spatial dimension, a "
+                           "channel dimension, and an optional batch dimension (i.e. 2D or 3D inputs).")
+    batched = input.dim() == 3
+    if not batched:
+        input = input.unsqueeze_(0) if inplace else input.unsqueeze(0)  # noqa: A001
+    result = _feature_dropout(input, p, training, inplace)
+    if not batched:
+        result = result.squeeze_(0) if inplace else result.squeeze(0)
+    return result
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):  # noqa: A002
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if input.dim() not in (3, 4):
+        warnings.warn(f"dropout2d: Received a {input.dim()}-D input to dropout2d, which is deprecated and will "
+                      "result in an error in a future release. To retain the behavior and silence this warning, "
+                      "please use dropout instead. Note that dropout2d exists to provide channel-wise dropout on "
+                      "inputs with 2 spatial dimensions, a channel dimension, and an optional batch dimension (i.e. "
+                      "3D or 4D inputs).", UserWarning, stacklevel=2)
+    if input.dim() == 3:
+        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior "
+                      "is desired - input is interpreted as shape (N, C, L), where C is the channel dim. This behavior "
+                      "will change in a future release to interpret the input as one without a batch dimension, i.e. "
+                      "shape (C, H, W). To maintain the 1D channel-wise dropout behavior, please switch to using "
+                      "dropout1d instead.", UserWarning, stacklevel=2)
+    return _feature_dropout(input, p, training, inplace)
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):  # noqa: A002
+    """F.huber_loss: ATen's huber_loss op, or with weight its elementwise loss times weight, then reduced."""
+    if weight is None:
+        return dispatch.apply(*OPS["huber_loss"].bind(input, target, reduction, delta))
+    if tuple(weight.shape) != tuple(input.shape):
+        raise ValueError("Weights and input must have the same size.")
+    weighted = dispatch.apply(*OPS["huber_loss"].bind(input, target, "none", delta)) * weight
+    if reduction == "none":
+        return weighted
+    if reduction == "sum":
+        return weighted.sum()
+    if reduction == "mean":
+        return weighted.mean()
+    raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")

@@ -288,7 +288,7 @@ def _cast(name, dtype):
 
 
 for _name, _dtype in (("float", dtypes.float32), ("double", dtypes.float64), ("long", dtypes.int64),
-                      ("int", dtypes.int64), ("bool", dtypes.bool)):
+                      ("int", dtypes.int32), ("bool", dtypes.bool)):
     _cast(_name, _dtype)
 
 

@@ -6,20 +6,16 @@ its output or its uncaught error departs from PyTorch's). Families are named as 
 """
 from __future__ import annotations
 
-CONV = "nn.Conv2d / F.max_pool2d missing"
 FLOAT32 = "float32 kernels"
 
 # What the engine (imported as torch) does differently from PyTorch, program by program.
 ENGINE_GAPS: dict[str, str] = {
-    "docs_function_ctx_methods": "Tensor.index_add_ missing",
     "karpathy_makemore_backprop_ninja": f"{FLOAT32}: torch's MKL matmul rounds differently from the same sum "
                                         "written by hand (maxdiff 4.66 there), the engine's does not",
-    "tutorial_blitz_neural_networks": CONV,
     "tutorial_nn_dataloader": f"{FLOAT32}: the loss differs in its 4th decimal (MKL's sgemm order)",
     "tutorial_nn_from_scratch": f"{FLOAT32}: the loss after training differs in its 4th decimal",
     "tutorial_nn_module_refactor": f"{FLOAT32}: the loss differs in its 4th decimal",
     "tutorial_polynomial_custom_function": f"{FLOAT32}: the loss after 200 steps differs by 1 ulp, and grows",
-    "tutorial_what_is_state_dict": CONV,
 }
 
 # Programs printing full-precision numbers after many float32 training steps, and how many ulps those may be

@@ -208,6 +208,60 @@ CASES = {
     "backward_inputs_no_requires_grad":
         "x = torch.ones(3, requires_grad=True)\nw = torch.ones(3)\n(x*w).sum().backward(inputs=[w])",
     # --- losses / nn ---------------------------------------------------------------------------------------
+    # --- convolution and pooling ------------------------------------------------------------------------------
+    "conv_channels": "F.conv2d(torch.ones(1, 3, 8, 8), torch.ones(6, 1, 5, 5))",
+    "conv_module_channels": "nn.Conv2d(3, 6, 5)(torch.ones(1, 1, 32, 32))",
+    "conv_kernel_too_big": "F.conv2d(torch.ones(1, 3, 8, 8), torch.ones(6, 3, 9, 9), padding=0, dilation=1)",
+    "conv_dilated_kernel_too_big": "F.conv2d(torch.ones(1, 3, 8, 8), torch.ones(6, 3, 3, 3), dilation=(4, 1))",
+    "conv_input_dims": "F.conv2d(torch.ones(3, 8), torch.ones(6, 3, 5, 5))",
+    "conv1d_input_dims": "F.conv1d(torch.ones(3, 8, 8, 3), torch.ones(6, 3, 5))",
+    "conv_weight_dims": "F.conv2d(torch.ones(1, 3, 8, 8), torch.ones(6, 3, 5))",
+    "conv_dtypes": "F.conv2d(torch.ones(1, 3, 8, 8, dtype=torch.float64), torch.ones(6, 3, 5, 5))",
+    "conv_bias_dtype": "F.conv2d(torch.ones(1, 3, 8, 8), torch.ones(6, 3, 5, 5), torch.ones(6, dtype=torch.float64))",
+    "conv_bias_size": "F.conv2d(torch.ones(1, 3, 8, 8), torch.ones(6, 3, 5, 5), torch.ones(5))",
+    "conv_stride_zero": "F.conv2d(torch.ones(1, 3, 8, 8), torch.ones(6, 3, 5, 5), stride=0)",
+    "conv_negative_padding": "F.conv2d(torch.ones(1, 3, 8, 8), torch.ones(6, 3, 5, 5), padding=-1)",
+    "conv_groups_weight": "F.conv2d(torch.ones(1, 3, 8, 8), torch.ones(4, 1, 5, 5), groups=3)",
+    "conv_same_strided": "F.conv2d(torch.ones(1, 3, 8, 8), torch.ones(6, 3, 5, 5), padding='same', stride=2)",
+    "conv_bad_padding_string": "F.conv2d(torch.ones(1, 3, 8, 8), torch.ones(6, 3, 5, 5), padding='foo')",
+    "conv_transpose_channels": "F.conv_transpose2d(torch.ones(1, 3, 4, 4), torch.ones(4, 2, 3, 3))",
+    "conv_module_groups": "nn.Conv2d(3, 6, 5, groups=2)",
+    "conv_module_out_groups": "nn.Conv2d(4, 5, 5, groups=2)",
+    "conv_same_even_kernel_warning": "print(F.conv2d(torch.ones(1, 1, 3, 3), torch.ones(1, 1, 2, 2), padding='same'))",
+    "conv_then_linear_shapes": "m = nn.Sequential(nn.Conv2d(1, 2, 3), nn.Flatten(), nn.Linear(10, 2))\n"
+                               "m(torch.ones(1, 1, 5, 5))",
+    "pad_odd_length": "F.pad(torch.ones(2, 3), (1,))",
+    "pad_too_long": "F.pad(torch.ones(2, 3), (1, 1, 1, 1, 1, 1))",
+    "pad_unknown_mode": "F.pad(torch.ones(2, 3), (1, 1), mode='foo')",
+    "max_pool_too_small": "F.max_pool2d(torch.ones(1, 16, 1, 1), 2)",
+    "max_pool_dims": "F.max_pool2d(torch.ones(16, 8), 2)",
+    "max_pool_padding": "F.max_pool2d(torch.ones(1, 3, 8, 8), 2, padding=2)",
+    "max_pool_stride_zero": "F.max_pool2d(torch.ones(1, 3, 8, 8), 0)",
+    "max_pool1d_dims": "F.max_pool1d(torch.ones(3, 8, 8, 3), 2)",
+    "avg_pool_too_small": "F.avg_pool2d(torch.ones(1, 16, 1, 1), 2)",
+    "avg_pool_padding": "F.avg_pool2d(torch.ones(1, 3, 8, 8), 2, padding=2)",
+    "dropout2d_2d_warning": "print(F.dropout2d(torch.ones(3, 4), 0.0))",
+    "dropout2d_3d_warning": "print(F.dropout2d(torch.ones(2, 3, 4), 0.0))",
+    "dropout1d_dims": "F.dropout1d(torch.ones(2, 3, 4, 5))",
+    # --- index and scatter ops -----------------------------------------------------------------------------------
+    "index_add_source_shape": "torch.zeros(5, 3).index_add(0, torch.tensor([0, 2]), torch.ones(2, 2))",
+    "index_add_float_index": "torch.zeros(5, 3).index_add_(0, torch.tensor([0.0, 2.0]), torch.ones(2, 3))",
+    "index_add_out_of_range": "torch.zeros(5, 3).index_add(0, torch.tensor([0, 9]), torch.ones(2, 3))",
+    "index_add_dtypes": "torch.zeros(5, 3).index_add(0, torch.tensor([0, 1]), torch.ones(2, 3, dtype=torch.float64))",
+    "index_add_dim": "torch.zeros(5, 3).index_add(2, torch.tensor([0, 1]), torch.ones(2, 3))",
+    "index_copy_count": "torch.zeros(5, 3).index_copy(0, torch.tensor([0]), torch.ones(2, 3))",
+    "index_fill_matrix_index": "torch.zeros(5, 3).index_fill(0, torch.tensor([[0]]), 1.0)",
+    "gather_float_index": "torch.zeros(5, 3).gather(0, torch.tensor([[0.0]]))",
+    "gather_dims": "torch.zeros(5, 3).gather(0, torch.tensor([0, 1]))",
+    "gather_out_of_range": "torch.zeros(5, 3).gather(0, torch.tensor([[9, 0, 0]]))",
+    "gather_too_large": "torch.zeros(5, 3).gather(0, torch.tensor([[0, 0, 0, 0]]))",
+    "scatter_dtypes": "torch.zeros(5, 3).scatter(0, torch.tensor([[0]]), torch.ones(1, 1, dtype=torch.float64))",
+    "scatter_add_too_large": "torch.zeros(5, 3).scatter_add(0, torch.tensor([[0, 1, 2], [4, 0, 1]]), torch.ones(1, 3))",
+    "scatter_src_larger_backward": "x = torch.zeros(3, 3)\ns = torch.ones(2, 3, requires_grad=True)\n"
+                                   "x.scatter(0, torch.tensor([[1, 0, 2]]), s).sum().backward()",
+    "huber_weight_size": "F.huber_loss(torch.ones(2, 3), torch.zeros(2, 3), weight=torch.ones(3))",
+    "huber_weight_reduction": "F.huber_loss(torch.ones(2, 3), torch.zeros(2, 3), reduction='avg', "
+                              "weight=torch.ones(2, 3))",
     "mse_broadcast_warning": "print(F.mse_loss(torch.ones(3, 1), torch.ones(3)))",
     "mse_not_broadcastable": "F.mse_loss(torch.ones(3), torch.ones(4))",
     "mseloss_module_warning": "print(nn.MSELoss()(torch.ones(2, 1), torch.zeros(2)))",
@@ -395,7 +449,8 @@ GAPS = {
 
 # torch emits these with TORCH_WARN_ONCE: only the first time in a process. They are compared in a fresh
 # interpreter each (a learner's program sees them once).
-WARN_ONCE = {"create_graph_backward_warning", "float_requires_grad_warning", "t_on_3d_warning"}
+WARN_ONCE = {"conv_same_even_kernel_warning", "create_graph_backward_warning", "float_requires_grad_warning",
+             "t_on_3d_warning"}
 
 
 

@@ -132,6 +132,13 @@ def test_linear_is_initialised_as_torchs(args):
          f"([lin.bias.detach()] if lin.bias is not None else []))")
 
 
+@pytest.mark.parametrize("layer", ["Conv2d(1, 6, 5)", "Conv2d(6, 16, (5, 3), bias=False)", "Conv1d(3, 4, 2)",
+                                   "Conv2d(4, 6, 3, groups=2, dtype=T.float64)", "ConvTranspose2d(4, 6, 3, groups=2)",
+                                   "Conv3d(2, 3, 2)"])
+def test_conv_is_initialised_as_torchs(layer):
+    both(f"m = T.nn.{layer}\nout = T.cat([p.detach().reshape(-1) for p in m.parameters()])")
+
+
 def test_a_model_draws_its_layers_in_order():
     both("m = T.nn.Sequential(T.nn.Linear(4, 8), T.nn.Tanh(), T.nn.Linear(8, 8), T.nn.ReLU(), T.nn.Linear(8, 1))\n"
          "out = T.cat([p.detach().reshape(-1) for p in m.parameters()])")
@@ -145,6 +152,15 @@ def test_a_model_draws_its_layers_in_order():
                                "T.arange(1.0, 43.0, dtype={}).reshape(7, 6).t()"])
 def test_dropout_values(p, dtype, x):
     both(f"out = F.dropout({x.format('T.' + dtype)}, {p})")
+
+
+@pytest.mark.parametrize("call", ["F.dropout2d(T.arange(1.0, 49.0).reshape(2, 3, 2, 4), 0.4)",
+                                  "F.dropout2d(T.arange(1.0, 25.0, dtype=T.float64).reshape(3, 2, 4))",
+                                  "F.dropout1d(T.arange(1.0, 25.0).reshape(3, 2, 4), 0.3)",
+                                  "F.dropout1d(T.arange(1.0, 9.0).reshape(2, 4), 0.3)",
+                                  "T.nn.Dropout2d(0.5)(T.ones(4, 5, 2, 2))"])
+def test_channel_dropout_values(call):
+    both(f"out = {call}")
 
 
 def test_dropout_grads_nodes_and_modes():

@@ -1,0 +1,668 @@
+"""Convolutions and pooling: conv1d/2d/3d and their transposes (one op, as ATen's `convolution`, whose node is
+ConvolutionBackward0), max_pool2d (MaxPool2DWithIndicesBackward0) and avg_pool2d (AvgPool2DBackward0); the
+1-d pools are the 2-d ones of an unsqueezed input, as torch runs them.
+
+The forwards work on numpy windows of the padded input (N, C, *out, *kernel); float32 products are summed in
+float64 and rounded once (ATen's oneDNN kernels block the sums their own way: the results agree within ulps)."""
+import itertools
+
+import numpy as np
+
+from .. import dtypes, messages
+from .table import OPS, Spelling, composite, op
+
+
+# --- windows -------------------------------------------------------------------------------------------
+def _windows(x, kernel, stride, padding, dilation, fill=0, extra=None):
+    """x (N, C, *spatial), padded by `padding` of `fill` on both sides (and `extra` more on the far side), as
+    its windows (N, C, *out, *kernel): a view where nothing is padded."""
+    k = len(kernel)
+    extra = extra or (0,) * k
+    if any(padding) or any(extra):
+        x = np.pad(x, [(0, 0), (0, 0)] + [(p, p + e) for p, e in zip(padding, extra)], constant_values=fill)
+    span = tuple(d * (n - 1) + 1 for n, d in zip(kernel, dilation))
+    w = np.lib.stride_tricks.sliding_window_view(x, span, axis=tuple(range(2, 2 + k)))
+    return w[(slice(None), slice(None), *(slice(None, None, s) for s in stride),
+              *(slice(None, None, d) for d in dilation))]
+
+
+def _wide(a):
+    """float32 summed in float64 (rounded once at the end); other dtypes as they are."""
+    return a.astype(np.float64) if a.dtype == np.float32 else a
+
+
+def _conv(x, w, stride, padding, dilation, groups):
+    """out[n, o, p] = Σ_c,k x[n, c, p·stride + k·dilation − padding] · w[o, c, k], per group."""
+    k = w.ndim - 2
+    win = _windows(_wide(x), w.shape[2:], stride, padding, dilation)
+    n, c = x.shape[:2]
+    per_in, per_out = c // groups, w.shape[0] // groups
+    parts = []
+    for g in range(groups):
+        part = np.tensordot(win[:, g * per_in:(g + 1) * per_in], _wide(w[g * per_out:(g + 1) * per_out]),
+                            axes=([1, *range(2 + k, 2 + 2 * k)], [1, *range(2, 2 + k)]))
+        parts.append(np.moveaxis(part, -1, 1))  # (N, *out, O/g) -> (N, O/g, *out)
+    return np.concatenate(parts, axis=1) if groups > 1 else parts[0]
+
+
+def _conv_transpose(x, w, stride, padding, dilation, groups, shape):
+    """The adjoint of _conv: each input element adds its value times the kernel into the output window it
+    would have been computed from."""
+    k = w.ndim - 2
+    per_in, per_out = x.shape[1] // groups, w.shape[1]
+    kernel = w.shape[2:]
+    full = tuple(s + 2 * p for s, p in zip(shape[2:], padding))
+    out = np.zeros((x.shape[0], per_out * groups, *full), dtype=np.result_type(_wide(x), _wide(w)))
+    for g in range(groups):
+        cols = np.tensordot(_wide(x[:, g * per_in:(g + 1) * per_in]), _wide(w[g * per_in:(g + 1) * per_in]),
+                            axes=([1], [0]))  # (N, *in, O/g, *kernel)
+        target = out[:, g * per_out:(g + 1) * per_out]
+        for offset in itertools.product(*map(range, kernel)):
+            region = tuple(slice(o * d, o * d + s * (n - 1) + 1, s)
+                           for o, d, s, n in zip(offset, dilation, stride, x.shape[2:]))
+            target[(slice(None), slice(None), *region)] += np.moveaxis(cols[(Ellipsis, *offset)], k + 1, 1)
+    return out[(slice(None), slice(None), *(slice(p, p + s) for p, s in zip(padding, shape[2:])))]
+
+
+def _conv_weight(x, g, stride, padding, dilation, groups, shape):
+    """The weight's grad of out = _conv(x, w): Σ over the batch and the output positions of grad · window."""
+    k = len(shape) - 2
+    win = _windows(_wide(x), shape[2:], stride, padding, dilation)
+    per_in, per_out = x.shape[1] // groups, shape[0] // groups
+    parts = [np.tensordot(_wide(g[:, i * per_out:(i + 1) * per_out]), win[:, i * per_in:(i + 1) * per_in],
+                          axes=([0, *range(2, 2 + k)], [0, *range(2, 2 + k)])) for i in range(groups)]
+    return np.concatenate(parts, axis=0) if groups > 1 else parts[0]
+
+
+# --- convolution ---------------------------------------------------------------------------------------
+def _convolution(x, w, b, stride, padding, dilation, transposed, output_padding, groups, bias_sym_sizes_opt,
+                 shape):
+    out = (_conv_transpose(x, w, stride, padding, dilation, groups, shape) if transposed
+           else _conv(x, w, stride, padding, dilation, groups))
+    if b.size:
+        out = out + _wide(b).reshape((1, -1) + (1,) * (x.ndim - 2))
+    return out.astype(x.dtype, copy=False)
+
+
+def conv_shape(x_shape, w_shape, stride, padding, dilation, transposed, output_padding, groups):
+    """The result's shape: for a convolution ⌊(in + 2·padding − dilation·(k − 1) − 1) / stride⌋ + 1 per dim, for
+    a transposed one (in − 1)·stride − 2·padding + dilation·(k − 1) + output_padding + 1."""
+    if transposed:
+        sizes = ((n - 1) * s - 2 * p + d * (k - 1) + op + 1
+                 for n, s, p, d, k, op in zip(x_shape[2:], stride, padding, dilation, w_shape[2:], output_padding))
+        return (x_shape[0], w_shape[1] * groups, *sizes)
+    sizes = ((n + 2 * p - d * (k - 1) - 1) // s + 1
+             for n, s, p, d, k in zip(x_shape[2:], stride, padding, dilation, w_shape[2:]))
+    return (x_shape[0], w_shape[0], *sizes)
+
+
+def _no_bias(t):
+    """Where torch passes an undefined bias: an empty tensor that needs no grad (the node's edge is None)."""
+    return t._new(np.zeros(0, t.dtype.np), t.dtype)
+
+
+def _input_grad(n, g):
+    """grad through the adjoint convolution: a transposed one for a convolution, a plain one for a transposed."""
+    a = n.attrs
+    out_pad = a["output_padding"]
+    if not a["transposed"]:
+        out_pad = tuple((i + 2 * p - d * (k - 1) - 1) % s for i, p, d, k, s in
+                        zip(n._shapes[0][2:], a["padding"], a["dilation"], n._shapes[1][2:], a["stride"]))
+    return g._op("convolution_input", n["weight"], stride=a["stride"], padding=a["padding"], dilation=a["dilation"],
+                 groups=a["groups"], transposed=a["transposed"], output_padding=out_pad, shape=tuple(n._shapes[0]))
+
+
+def _weight_grad(n, g):
+    a = n.attrs
+    x, grad = (n["input"], g) if not a["transposed"] else (g, n["input"])
+    return x._op("convolution_weight", grad, stride=a["stride"], padding=a["padding"], dilation=a["dilation"],
+                 groups=a["groups"], shape=tuple(n._shapes[1]))
+
+
+def _bias_grad(n, g):
+    """Σ grad, by ATen's one ConvolutionBackwardBackward0, whose inputs are the grad and the saved input and
+    weight (so that under create_graph it needs grad when they do, as torch's does)."""
+    saved = [n[name] if name in n._saved else _no_bias(g) for name in ("input", "weight")]
+    return g._op("convolution_bias", *saved)
+
+
+def _zeros_for(n, i, v):
+    return v._new(np.zeros(n._shapes[i], v.dtype.np), v.dtype)
+
+
+def _conv_label(s, a):
+    k = len(a["stride"])
+    word = f"conv_transpose{k}d" if a["transposed"] else f"conv{k}d"
+    bias = f", {s[2]}" if a["bias_sym_sizes_opt"] != (0,) else ""
+    ones, zeros = (1,) * k, (0,) * k
+    extra = [f"{name}={_tuple_text(a[name])}" for name, default in
+             (("stride", ones), ("padding", zeros), ("output_padding", zeros), ("dilation", ones))
+             if a[name] != default and (name != "output_padding" or a["transposed"])]
+    if a["groups"] != 1:
+        extra.append(f"groups={a['groups']}")
+    return f"{word}({s[0]}, {s[1]}{bias}{''.join(', ' + e for e in extra)})"
+
+
+def _tuple_text(t):
+    return "(" + ", ".join(map(str, t)) + ("," if len(t) == 1 else "") + ")"
+
+
+_CONV_ATTRS = ("stride", "padding", "dilation", "transposed", "output_padding", "groups")
+_CONV_WORDS = tuple(f"conv{k}d" for k in (1, 2, 3)) + tuple(f"conv_transpose{k}d" for k in (1, 2, 3))
+op("convolution", "ConvolutionBackward0", ("input", "weight", "bias"), _convolution,
+   ("conv_transpose(grad, weight)", _input_grad),
+   ("Σ grad · the input's windows", _weight_grad),
+   ("Σ grad over the batch and the positions", _bias_grad),
+   saves={0: ("input", "weight", *_CONV_ATTRS), 1: ("input", "weight", *_CONV_ATTRS), 2: ("bias_sym_sizes_opt",)},
+   spell=Spelling(functional=_CONV_WORDS, name=_conv_label), bind=False)
+
+
+op("convolution_bias", "ConvolutionBackwardBackward0", ("grad", "input", "weight"),
+   lambda g, x, w: np.sum(_wide(g), axis=(0, *range(2, g.ndim))).astype(g.dtype, copy=False),
+   ("grad spread over the batch and the positions",
+    lambda n, v: v.view(1, -1, *(1,) * (len(n._shapes[0]) - 2)).expand(*n._shapes[0])),
+   ("0", lambda n, v: _zeros_for(n, 1, v)), ("0", lambda n, v: _zeros_for(n, 2, v)))
+
+
+def _conv_input(g, w, stride, padding, dilation, groups, transposed, output_padding, shape):
+    """The input's grad of a convolution (transposed: of a transposed one)."""
+    out = (_conv(g, w, stride, padding, dilation, groups) if transposed
+           else _conv_transpose(g, w, stride, padding, dilation, groups, shape))
+    return out.astype(g.dtype, copy=False)
+
+
+def _conv_input_grads(n, v, which):
+    """convolution_input(grad, weight) is bilinear: for grad its adjoint is the forward convolution of v, for
+    weight the weight's grad of that convolution."""
+    a = n.attrs
+    common = {"stride": a["stride"], "padding": a["padding"], "dilation": a["dilation"], "groups": a["groups"]}
+    if which == "grad":
+        return v._op("convolution", n["weight"], _no_bias(v), transposed=a["transposed"],
+                     output_padding=a["output_padding"] if a["transposed"] else (0,) * len(a["stride"]),
+                     bias_sym_sizes_opt=(0,), shape=tuple(n._shapes[0]), **common)
+    x, g = (v, n["grad"]) if not a["transposed"] else (n["grad"], v)
+    return x._op("convolution_weight", g, shape=tuple(n._shapes[1]), **common)
+
+
+op("convolution_input", "ConvolutionBackwardBackward0", ("grad", "weight"), _conv_input,
+   ("convolution(v, weight)", lambda n, v: _conv_input_grads(n, v, "grad")),
+   ("Σ v · grad's windows", lambda n, v: _conv_input_grads(n, v, "weight")),
+   saves={0: ("weight",), 1: ("grad",)})
+
+
+def _conv_weight_grads(n, v, which):
+    """convolution_weight(x, grad) is bilinear: its grad for x is a transposed convolution of grad by v, for grad
+    the convolution of x by v."""
+    a = n.attrs
+    x_shape, g_shape = n._shapes
+    common = {"stride": a["stride"], "padding": a["padding"], "dilation": a["dilation"], "groups": a["groups"]}
+    if which == "input":
+        out_pad = tuple((i + 2 * p - d * (k - 1) - 1) % s for i, p, d, k, s in
+                        zip(x_shape[2:], a["padding"], a["dilation"], v.shape[2:], a["stride"]))
+        return n["grad"]._op("convolution", v, _no_bias(v), transposed=True, output_padding=out_pad,
+                             bias_sym_sizes_opt=(0,), shape=tuple(x_shape), **common)
+    return n["input"]._op("convolution", v, _no_bias(v), transposed=False, output_padding=(0,) * len(a["stride"]),
+                          bias_sym_sizes_opt=(0,), shape=tuple(g_shape), **common)
+
+
+op("convolution_weight", "ConvolutionBackwardBackward0", ("input", "grad"),
+   lambda x, g, stride, padding, dilation, groups, shape:
+       _conv_weight(x, g, stride, padding, dilation, groups, shape).astype(x.dtype, copy=False),
+   ("conv_transpose(grad, v)", lambda n, v: _conv_weight_grads(n, v, "input")),
+   ("conv(input, v)", lambda n, v: _conv_weight_grads(n, v, "grad")),
+   saves={0: ("grad",), 1: ("input",)})
+
+
+def _int_tuple(name, value, k):
+    """A size argument as k ints: one int for all dims, or a list of 1 or k (ATen's expand_param_if_needed)."""
+    if isinstance(value, int):
+        return (value,) * k
+    value = tuple(int(v) for v in value)
+    if len(value) == 1:
+        return value * k
+    if len(value) != k:
+        raise RuntimeError(f"expected {name} to be a single integer value or a list of {k} values to match the "
+                           f"convolution dimensions, but got {name}=[{', '.join(map(str, value))}]")
+    return value
+
+
+def _sizes(t):
+    return "[" + ", ".join(map(str, t.shape)) + "]"
+
+
+def _same_padding(weight, dilation, stride):
+    """padding='same': ATen pads (dilation·(k − 1)) / 2 on each side; an odd total needs one more on the far
+    side, which it pads explicitly first (with its warning)."""
+    if any(s != 1 for s in stride):
+        raise RuntimeError("padding='same' is not supported for strided convolutions")
+    totals = [d * (k - 1) for d, k in zip(dilation, weight.shape[2:])]
+    if any(t % 2 for t in totals):
+        messages.warn_once("Using padding='same' with even kernel lengths and odd dilation may require a "
+                           "zero-padded copy of the input be created", stacklevel=6)
+    return tuple(t // 2 for t in totals), tuple(t % 2 for t in totals)
+
+
+def convolution(name, k, input, weight, bias, stride, padding, dilation, groups,  # noqa: A002
+                transposed=False, output_padding=0):
+    """F.conv{k}d and F.conv_transpose{k}d: an unbatched input gets a batch dim of 1 and loses it after, as
+    torch's conv functions do."""
+    if input.dim() not in (k + 1, k + 2):
+        raise RuntimeError(f"Expected {k + 1}D (unbatched) or {k + 2}D (batched) input to {name}, but got input of "
+                           f"size: {_sizes(input)}")
+    batched = input.dim() == k + 2
+    if not batched:
+        input = input.unsqueeze(0)  # noqa: A001
+    # torch's IntArrayRef[k] arguments take an int for all k dims
+    stride, dilation, output_padding = ((v,) * k if isinstance(v, int) else v
+                                        for v in (stride, dilation, output_padding))
+    padding = (padding,) * k if isinstance(padding, int) else padding
+    out = _convolution_call(input, weight, bias, stride, padding, dilation, groups, transposed, output_padding)
+    return out if batched else out.squeeze(0)
+
+
+def _convolution_call(input, weight, bias, stride, padding, dilation, groups, transposed, output_padding):  # noqa: A002
+    k = weight.dim() - 2
+    stride = _int_tuple("stride", stride, k)
+    dilation = _int_tuple("dilation", dilation, k)
+    far = (0,) * k
+    if isinstance(padding, str):
+        if padding == "valid":
+            padding = (0,) * k
+        elif padding == "same":
+            padding, far = _same_padding(weight, dilation, stride)
+        else:
+            raise RuntimeError(f"Invalid padding string: '{padding}'")
+    padding = _int_tuple("padding", padding, k)
+    output_padding = _int_tuple("output_padding", output_padding, k)
+    _check(input, weight, bias, stride, padding, dilation, groups, transposed, output_padding)
+    if any(far):
+        input = pad(input, tuple(x for f in reversed(far) for x in (0, f)))  # noqa: A001 - the last dim first
+    attrs = {"stride": stride, "padding": padding, "dilation": dilation, "transposed": bool(transposed),
+             "output_padding": output_padding, "groups": groups,
+             "bias_sym_sizes_opt": (0,) if bias is None else tuple(bias.shape)}
+    attrs["shape"] = conv_shape(input.shape, weight.shape, stride, padding, dilation, transposed, output_padding,
+                                groups)
+    return input._apply(OPS["convolution"], (input, weight, _no_bias(input) if bias is None else bias), attrs,
+                        input.dtype)
+
+
+def _check(input, weight, bias, stride, padding, dilation, groups, transposed, output_padding):  # noqa: A002
+    """ATen's checks, in its order, with its messages."""
+    k = weight.dim() - 2
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    if any(p < 0 for p in padding):
+        raise RuntimeError("negative padding is not supported")
+    if any(p < 0 for p in output_padding):
+        raise RuntimeError("negative output_padding is not supported")
+    if any(s <= 0 for s in stride):
+        raise RuntimeError("non-positive stride is not supported")
+    if any(d <= 0 for d in dilation):
+        raise RuntimeError("dilation should be greater than zero")
+    if input.dim() != k + 2:
+        raise RuntimeError(f"Expected {k + 2}-dimensional input for {k + 2}-dimensional weight {_sizes(weight)}, but "
+                           f"got {input.dim()}-dimensional input of size {_sizes(input)} instead")
+    w0 = weight.shape[0]
+    if w0 < groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be at least {groups} at dimension 0, but got "
+                           f"weight of size {_sizes(weight)} instead")
+    if w0 % groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, but "
+                           f"got weight of size [{_sizes(weight)}] instead")
+    channels = input.shape[1]
+    if not transposed:
+        if channels != weight.shape[1] * groups:
+            raise RuntimeError(f"Given groups={groups}, weight of size {_sizes(weight)}, expected input"
+                               f"{_sizes(input)} to have {weight.shape[1] * groups} channels, but got {channels} "
+                               "channels instead")
+        out_channels = w0
+    else:
+        if channels != w0:
+            raise RuntimeError(f"Given transposed=1, weight of size {_sizes(weight)}, expected input{_sizes(input)} "
+                               f"to have {w0} channels, but got {channels} channels instead")
+        out_channels = weight.shape[1] * groups
+    if bias is not None and (bias.dim() != 1 or bias.shape[0] != out_channels):
+        raise RuntimeError(f"Given {'transposed=1, ' if transposed else ''}weight of size {_sizes(weight)}, expected "
+                           f"bias to be 1-dimensional with {out_channels} elements, but got bias of size "
+                           f"{_sizes(bias)} instead")
+    if not transposed:
+        padded = [n + 2 * p for n, p in zip(input.shape[2:], padding)]
+        spans = [d * (n - 1) + 1 for n, d in zip(weight.shape[2:], dilation)]
+        if any(p < s for p, s in zip(padded, spans)):
+            raise RuntimeError(f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). Kernel "
+                               f"size: ({' x '.join(map(str, spans))}). Kernel size can't be greater than actual "
+                               "input size")
+    if weight.dtype is not input.dtype:
+        raise RuntimeError(f"expected scalar type {input.dtype.type_name} but found {weight.dtype.type_name}")
+    if bias is not None and bias.dtype is not input.dtype:
+        raise RuntimeError(f"Input type ({input.dtype.c_name}) and bias type ({bias.dtype.c_name}) should be the "
+                           "same")
+
+
+def _conv_function(k, transposed):
+    name = f"conv_transpose{k}d" if transposed else f"conv{k}d"
+    if transposed:
+        def conv(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):  # noqa: A002
+            return convolution(name, k, input, weight, bias, stride, padding, dilation, groups, True, output_padding)
+    else:
+        def conv(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):  # noqa: A002
+            return convolution(name, k, input, weight, bias, stride, padding, dilation, groups)
+    conv.__name__ = conv.__qualname__ = name
+    return composite(Spelling(function=name, functional=name))(conv)
+
+
+for _k in (1, 2, 3):
+    _conv_function(_k, False)
+    _conv_function(_k, True)
+
+
+# --- constant padding (F.pad; padding='same' with an odd total) ---------------------------------------------
+def _signed(pad):
+    """The pads as ints: the node keeps them as torch shows them, a negative one as its uint64."""
+    return tuple(p - 2**64 if p >= 2**63 else p for p in pad)
+
+
+def _constant_pad(x, pad, shape, value=0):
+    """F.pad's constant padding: pad holds (before, after) pairs, the last dim's first; a negative pad crops."""
+    pad = _signed(pad)
+    out = np.full(shape, value, dtype=x.dtype)
+    k = len(pad) // 2
+    src, dst = [slice(None)] * x.ndim, [slice(None)] * x.ndim
+    for i in range(k):
+        d = x.ndim - 1 - i
+        before = pad[2 * i]
+        start_in, start_out = max(-before, 0), max(before, 0)
+        n = min(x.shape[d] - start_in, shape[d] - start_out)
+        src[d], dst[d] = slice(start_in, start_in + max(n, 0)), slice(start_out, start_out + max(n, 0))
+    out[tuple(dst)] = x[tuple(src)]
+    return out
+
+
+def _unpad(n, g):
+    """The grad without the padding: the same op with the pads negated (zeros where the forward cropped)."""
+    back = tuple(-p % 2**64 for p in _signed(n.attrs["pad"]))
+    return g._op("constant_pad", pad=back, shape=tuple(n._shapes[0]))
+
+
+def _pad_label(s, a):
+    value = a.get("value", 0)
+    return f"pad({s[0]}, {_tuple_text(_signed(a['pad']))}{'' if value == 0 else f', value={value!r}'})"
+
+
+op("constant_pad", "ConstantPadNdBackward0", ("self",), _constant_pad, ("grad without the padding", _unpad),
+   saves={0: ("pad",)}, spell=Spelling(functional="pad", name=_pad_label), bind=False)
+
+
+def padded_shape(shape, pad):
+    """The shape after F.pad's pads (the last dim's pair first)."""
+    out = list(shape)
+    for i in range(len(pad) // 2):
+        out[len(shape) - 1 - i] += pad[2 * i] + pad[2 * i + 1]
+    return tuple(out)
+
+
+@composite(Spelling(functional="pad"))
+def pad(input, pad, mode="constant", value=None):  # noqa: A002
+    """F.pad: constant padding (ConstantPadNdBackward0); reflect, replicate and circular are not in the engine."""
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > input.dim():
+        raise RuntimeError("Padding length should be less than or equal to two times the input dimension but got "
+                           f"padding length {len(pad)} and input of dimension {input.dim()}")
+    if mode not in ("constant", "reflect", "replicate", "circular"):
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    if mode != "constant":
+        raise NotImplementedError(f"F.pad(mode='{mode}') is not in the engine: only mode='constant'")
+    pad = tuple(int(p) for p in pad)
+    return input._op("constant_pad", pad=tuple(p % 2**64 for p in pad), shape=padded_shape(input.shape, pad),
+                     value=0 if value is None else value)
+
+
+# --- pooling -------------------------------------------------------------------------------------------
+def pool_shape(size, kernel, stride, padding, dilation, ceil_mode):
+    """ATen's pooling_output_shape: with ceil_mode a last window may start past the end, but not in the padding
+    of the far side."""
+    span = dilation * (kernel - 1) + 1
+    out = (size + 2 * padding - span + (stride - 1 if ceil_mode else 0)) // stride + 1
+    if ceil_mode and (out - 1) * stride >= size + padding:
+        out -= 1
+    return out
+
+
+def _extra(shape, out, kernel, stride, padding, dilation):
+    """How far past the padded input the last windows reach (ceil_mode)."""
+    return tuple(max(0, (o - 1) * s + d * (k - 1) + 1 - (n + 2 * p))
+                 for n, o, k, s, p, d in zip(shape, out, kernel, stride, padding, dilation))
+
+
+def _planes(fn):
+    """A pool's numpy function on (N, C, H, W) arrays, taking (C, H, W) ones too (as ATen's pools do)."""
+    def on_planes(x, *args, **kwargs):
+        if x.ndim == 4:
+            return fn(x, *args, **kwargs)
+        args = tuple(a[None] if isinstance(a, np.ndarray) else a for a in args)
+        return fn(x[None], *args, **kwargs)[0]
+
+    return on_planes
+
+
+@_planes
+def _max_pool_indices(x, kernel_size, stride, padding, dilation, ceil_mode):
+    """Where each window's max is, as a flat index into its input plane: the first max in the window's order, or
+    the last NaN (ATen: `val > max || isnan(val)`)."""
+    out = [pool_shape(n, k, s, p, d, ceil_mode)
+           for n, k, s, p, d in zip(x.shape[2:], kernel_size, stride, padding, dilation)]
+    extra = _extra(x.shape[2:], out, kernel_size, stride, padding, dilation)
+    fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    win = _windows(x, kernel_size, stride, padding, dilation, fill=fill, extra=extra)
+    flat = win.reshape(*win.shape[:4], -1)
+    pick = np.argmax(flat, axis=-1)
+    if x.dtype.kind == "f":
+        nan = np.isnan(flat)
+        last_nan = flat.shape[-1] - 1 - np.argmax(nan[..., ::-1], axis=-1)
+        pick = np.where(nan.any(axis=-1), last_nan, pick)
+    kh, kw = np.unravel_index(pick, kernel_size)
+    rows = np.arange(out[0])[:, None] * stride[0] - padding[0] + kh * dilation[0]
+    cols = np.arange(out[1])[None, :] * stride[1] - padding[1] + kw * dilation[1]
+    return (rows * x.shape[3] + cols).astype(np.int64)
+
+
+def _max_pool_values(x, kernel_size, stride, padding, dilation, ceil_mode, result1):
+    planes = x.reshape(*x.shape[:-2], -1)
+    idx = result1._data
+    return np.take_along_axis(planes, idx.reshape(*idx.shape[:-2], -1), axis=-1).reshape(idx.shape)
+
+
+def _max_pool_backward(g, x, indices):
+    if x.ndim == 3:
+        return _max_pool_backward(g[None], x[None], indices[None])[0]
+    shape = x.shape
+    out = np.zeros((*shape[:2], shape[2] * shape[3]), dtype=g.dtype)
+    n, c = np.indices(indices.shape[:2], sparse=True)
+    np.add.at(out, (n[..., None, None], c[..., None, None], indices), g)
+    return out.reshape(shape)
+
+
+def _max_pool_take(n, g):
+    idx = n.attrs["indices"]
+    planes = g.reshape(g.shape[0], g.shape[1], -1)
+    b, c = np.indices(idx.shape[:2], sparse=True)
+    return planes._op("index", key=(b[..., None, None], c[..., None, None], idx))
+
+
+def _pool_default(key):
+    return {"stride": (), "padding": (0, 0), "dilation": (1, 1), "ceil_mode": False, "divisor_override": None}[key]
+
+
+def _pool_label(word, keys):
+    def label(s, a):
+        args = [f"{key}={_tuple_text(a[key]) if isinstance(a[key], tuple) else a[key]}" for key in keys
+                if a[key] != _pool_default(key)]
+        if a.get("count_include_pad") is False:
+            args.append("count_include_pad=False")
+        return f"{word}({s[0]}, {_tuple_text(a['kernel_size'])}{''.join(', ' + x for x in args)})"
+
+    return label
+
+
+_MAX_KEYS = ("stride", "padding", "dilation", "ceil_mode")
+op("max_pool2d", "MaxPool2DWithIndicesBackward0", ("self",), _max_pool_values,
+   ("grad to the max of each window",
+    lambda n, g: g._op("max_pool2d_backward", n["self"], indices=n.attrs["result1"]._data)),
+   saves={0: ("self", "kernel_size", "stride", "padding", "dilation", "ceil_mode", "result1")},
+   spell=Spelling(function="max_pool2d", functional="max_pool2d", name=_pool_label("max_pool2d", _MAX_KEYS)),
+   bind=False)
+op("max_pool2d_backward", "MaxPool2DWithIndicesBackwardBackward0", ("grad", "self"), _max_pool_backward,
+   ("grad at each window's max", _max_pool_take), ("0", lambda n, v: _zeros_for(n, 1, v)))
+
+
+def _avg_divisors(shape, out, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    """What ATen divides each window's sum by: divisor_override, else the window's size clipped to the padded
+    input (count_include_pad) or to the input."""
+    if divisor_override is not None:
+        return np.full(out, divisor_override, np.int64)
+    ones = np.ones((1, 1, *shape), np.int64)
+    extra = _extra(shape, out, kernel_size, stride, padding, (1, 1))
+    win = _windows(ones, kernel_size, stride, padding, (1, 1), fill=1 if count_include_pad else 0, extra=extra)
+    return win.sum(axis=(-2, -1))[0, 0]
+
+
+@_planes
+def _avg_pool(x, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    """ATen's cpu_avg_pool: each window summed in its order in the input's dtype, then divided."""
+    stride = stride or kernel_size
+    out = [pool_shape(n, k, s, p, 1, ceil_mode) for n, k, s, p in zip(x.shape[2:], kernel_size, stride, padding)]
+    extra = _extra(x.shape[2:], out, kernel_size, stride, padding, (1, 1))
+    win = _windows(x, kernel_size, stride, padding, (1, 1), extra=extra)
+    total = np.zeros(win.shape[:4], x.dtype)
+    for i, j in itertools.product(*map(range, kernel_size)):
+        total += win[..., i, j]
+    divisors = _avg_divisors(x.shape[2:], out, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                             divisor_override)
+    if x.dtype.kind != "f":
+        return total // divisors
+    return total / divisors.astype(x.dtype)
+
+
+@_planes
+def _avg_pool_backward_planes(x, g, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    shape = x.shape
+    stride = stride or kernel_size
+    divisors = _avg_divisors(shape[2:], g.shape[2:], kernel_size, stride, padding, ceil_mode, count_include_pad,
+                             divisor_override)
+    share = g / divisors.astype(g.dtype)
+    full = [n + 2 * p + e for n, p, e in
+            zip(shape[2:], padding, _extra(shape[2:], g.shape[2:], kernel_size, stride, padding, (1, 1)))]
+    out = np.zeros((*shape[:2], *full), g.dtype)
+    # ATen adds each output's share into its window, output by output: an input element gets its shares in the
+    # order of the outputs, which is the kernel offsets' order reversed
+    for i, j in reversed(list(itertools.product(*map(range, kernel_size)))):
+        out[:, :, i:i + stride[0] * (g.shape[2] - 1) + 1:stride[0], j:j + stride[1] * (g.shape[3] - 1) + 1:stride[1]] \
+            += share
+    return out[:, :, padding[0]:padding[0] + shape[2], padding[1]:padding[1] + shape[3]]
+
+
+_AVG_ATTRS = ("kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override")
+op("avg_pool2d", "AvgPool2DBackward0", ("self",), _avg_pool,
+   ("grad shared evenly over each window",
+    lambda n, g: g._op("avg_pool2d_backward", n["self"], **{k: n.attrs[k] for k in _AVG_ATTRS})),
+   saves={0: ("self", *_AVG_ATTRS)},
+   spell=Spelling(functional="avg_pool2d",
+                  name=_pool_label("avg_pool2d", ("stride", "padding", "ceil_mode", "divisor_override"))),
+   bind=False)
+def _avg_pool_backward(g, x, **attrs):
+    return _avg_pool_backward_planes(x, g, **attrs)
+
+
+op("avg_pool2d_backward", "AvgPool2DBackwardBackward0", ("grad", "self"), _avg_pool_backward,
+   ("the window mean of grad", lambda n, g: g._op("avg_pool2d", **{k: n.attrs[k] for k in _AVG_ATTRS})),
+   ("0", lambda n, v: _zeros_for(n, 1, v)))
+
+
+def _pool_args(kernel_size, stride, padding, dilation):
+    """The sizes as pairs; stride () where it was not given (the kernel's, as the node keeps it)."""
+    kernel_size = _pair(kernel_size, 2)
+    stride = () if stride is None or len(_pair(stride, 2)) == 0 else _pair(stride, 2)
+    padding, dilation = _pair(padding, 2), _pair(dilation, 2)
+    if any(s == 0 for s in stride or kernel_size):
+        raise RuntimeError("stride should not be zero")
+    if any(p > (d * (n - 1) + 1) // 2 for p, d, n in zip(padding, dilation, kernel_size)):
+        raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={padding[0]}, "
+                           f"kernel_size={kernel_size[0]} and dilation={dilation[0]}")
+    return kernel_size, stride, padding, dilation
+
+
+def _pair(value, k):
+    if isinstance(value, int):
+        return (value,) * k
+    value = tuple(int(v) for v in value)
+    return value * k if len(value) == 1 else value
+
+
+def _pool_check(input, kernel_size, stride, padding, dilation, ceil_mode):  # noqa: A002
+    """ATen's pool2d_shape_check: the input's dims and the output's size."""
+    if input.dim() not in (3, 4) or input.numel() == 0:
+        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+    out = [pool_shape(n, kk, s, p, d, ceil_mode)
+           for n, kk, s, p, d in zip(input.shape[-2:], kernel_size, stride or kernel_size, padding, dilation)]
+    if any(o < 1 for o in out):
+        c, h, w = input.shape[-3:]
+        raise RuntimeError(f"Given input size: ({c}x{h}x{w}). Calculated output size: ({c}x{out[0]}x{out[1]}). "
+                           "Output size is too small")
+
+
+def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices):  # noqa: A002
+    kernel_size, stride, padding, dilation = _pool_args(kernel_size, stride, padding, dilation)
+    _pool_check(input, kernel_size, stride, padding, dilation, ceil_mode)
+    x = input
+    indices = x._new(_max_pool_indices(x._data, kernel_size, stride or kernel_size, padding, dilation, ceil_mode),
+                     dtypes.int64)
+    attrs = {"kernel_size": kernel_size, "stride": stride, "padding": padding, "dilation": dilation,
+             "ceil_mode": bool(ceil_mode), "result1": indices}
+    values = x._apply(OPS["max_pool2d"], (x,), attrs, x.dtype)
+    return (values, indices) if return_indices else values
+
+
+@composite(Spelling(function="max_pool2d", functional="max_pool2d"))
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,  # noqa: A002
+               return_indices=False):
+    return _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+
+
+@composite(Spelling(function="max_pool1d", functional="max_pool1d"))
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,  # noqa: A002
+               return_indices=False):
+    if input.dim() not in (2, 3):
+        raise RuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for "
+                           f"input, but got:{_sizes(input)}")
+    stride = kernel_size if stride is None or len(_pair(stride, 1)) == 0 else stride
+    out = _max_pool(input.unsqueeze(-2), (1, *_pair(kernel_size, 1)), (1, *_pair(stride, 1)),
+                    (0, *_pair(padding, 1)), (1, *_pair(dilation, 1)), ceil_mode, return_indices)
+    if return_indices:
+        return out[0].squeeze(-2), out[1].squeeze(-2)
+    return out.squeeze(-2)
+
+
+def _avg_pool2d(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):  # noqa: A002
+    kernel_size, stride, padding, _ = _pool_args(kernel_size, stride, padding, 1)
+    _pool_check(input, kernel_size, stride, padding, (1, 1), ceil_mode)
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    attrs = {"kernel_size": kernel_size, "stride": stride, "padding": padding, "ceil_mode": bool(ceil_mode),
+             "count_include_pad": bool(count_include_pad), "divisor_override": divisor_override}
+    return input._apply(OPS["avg_pool2d"], (input,), attrs, input.dtype)
+
+
+@composite(Spelling(functional="avg_pool2d"))
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,  # noqa: A002
+               divisor_override=None):
+    return _avg_pool2d(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+
+
+@composite(Spelling(function="avg_pool1d", functional="avg_pool1d"))
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):  # noqa: A002
+    stride = kernel_size if stride is None or len(_pair(stride, 1)) == 0 else stride
+    out = _avg_pool2d(input.unsqueeze(-2), (1, *_pair(kernel_size, 1)), (1, *_pair(stride, 1)),
+                      (0, *_pair(padding, 1)), ceil_mode, count_include_pad, None)
+    return out.squeeze(-2)
+

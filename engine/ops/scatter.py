@@ -1,0 +1,259 @@
+"""Ops that read or write along a dim at the positions an index tensor holds: index_select, index_add,
+index_copy, index_fill (along one dim, a vector of indices), gather, scatter, scatter_add (an index per
+element). Their in-place twins (`x.index_add_(…)`) come from the same declarations."""
+import numpy as np
+
+from .. import dtypes
+from .table import OPS, Spelling, op
+
+
+def _sizes(shape):
+    return "[" + ", ".join(map(str, shape)) + "]"
+
+
+def _at(ndim, dim, index):
+    """The numpy key of the positions `index` (a vector) along dim."""
+    return (slice(None),) * dim + (index,)
+
+
+def _vector_index(name, self, dim, index):
+    """index_* ops' index: int64/int32, at most 1-d, in range along dim; returns (dim, its int64 array)."""
+    dim = self._dim(dim)
+    if not hasattr(index, "_data") or index.dtype.is_floating_point or index.dtype is dtypes.bool:
+        got = index.dtype.type_name if hasattr(index, "_data") else type(index).__name__
+        raise RuntimeError(f"{name}(): Expected dtype int32/int64 for index but got: {got}")
+    if index.dim() > 1:
+        raise RuntimeError(f"{name}(): Index is supposed to be a vector")
+    size = self.shape[dim] if self.dim() else 1
+    idx = index._data.reshape(-1).astype(np.int64)
+    bad = idx[(idx < -size) | (idx >= size)]
+    if bad.size:
+        raise RuntimeError(f"index {int(bad[0])} is out of bounds for dimension {dim} with size {size}")
+    return dim, (idx % size if size else idx).astype(np.intp)  # np.take wants the platform's index type (wasm32)
+
+
+def _source_check(name, self, dim, idx, source):
+    if source.dtype is not self.dtype and name == "index_copy_":
+        raise RuntimeError(f"index_copy_(): self and source expected to have the same dtype, but got (self) "
+                           f"{self.dtype.type_name} and (source) {source.dtype.type_name}")
+    if source.dtype is not self.dtype:
+        raise RuntimeError(f"{name}(): self ({self.dtype.type_name}) and source ({source.dtype.type_name}) must have "
+                           "the same scalar type")
+    rest = [s for i, s in enumerate(self.shape) if i != dim]
+    if source.dim() and ([s for i, s in enumerate(source.shape) if i != dim] != rest or source.dim() != self.dim()):
+        raise RuntimeError("source tensor shape must match self tensor shape, excluding the specified dimension. Got "
+                           f"self.shape = {_sizes(self.shape)} source.shape = {_sizes(source.shape)}")
+    n = source.shape[dim] if source.dim() else 1
+    if n != len(idx):
+        raise IndexError(f"{name}(): Number of indices ({len(idx)}) should be equal to source.size(dim) ({n})")
+
+
+# --- index_select ----------------------------------------------------------------------------------------
+def _bind_index_select(self, dim, index):
+    dim, idx = _vector_index("index_select", self, dim, index)
+    return OPS["index_select"], (self,), {"dim": dim, "index": index, "positions": idx}, None
+
+
+op("index_select", "IndexSelectBackward0", ("self",),
+   lambda a, dim, index, positions: np.take(a, positions, axis=dim),
+   ("grad added at the index along dim",
+    lambda n, g: g._new(np.zeros(n._shapes[0], g.dtype.np), g.dtype).index_add(n.attrs["dim"], n.attrs["index"], g)),
+   saves={0: ("dim", "index", "self_sym_sizes")},
+   spell=Spelling(method="index_select", function="index_select"), bind=_bind_index_select)
+
+
+# --- index_add, index_copy ---------------------------------------------------------------------------------
+def _index_add(a, source, dim, index, positions, alpha, source_dim):
+    out = a.copy()
+    src = source if source.ndim else source.reshape((1,) * a.ndim)
+    np.add.at(out, _at(a.ndim, dim, positions), src * a.dtype.type(alpha) if alpha != 1 else src)
+    return out
+
+
+def _bind_index_add(self, dim, index, source, *, alpha=1):
+    dim, idx = _vector_index("index_add_", self, dim, index)
+    _source_check("index_add_", self, dim, idx, source)
+    return (OPS["index_add"], (self, source),
+            {"dim": dim, "index": index, "positions": idx, "alpha": alpha, "source_dim": source.dim()}, self.dtype)
+
+
+def _source_grad(n, g):
+    a = n.attrs
+    picked = g.index_select(a["dim"], a["index"])
+    if a["source_dim"] == 0:
+        picked = picked.reshape(())
+    return picked * a["alpha"] if a.get("alpha", 1) != 1 else picked
+
+
+op("index_add", "IndexAddBackward0", ("self", "source"), _index_add,
+   ("grad", lambda n, g: g),
+   ("alpha · grad at the index along dim", _source_grad),
+   saves={0: ("alpha", "dim", "index", "source_dim"), 1: ("alpha", "dim", "index", "source", "source_dim")},
+   spell=Spelling(method="index_add", function="index_add", inplace="index_add_"), bind=_bind_index_add)
+
+
+def _index_copy(a, source, dim, index, positions, source_dim):
+    out = a.copy()
+    out[_at(a.ndim, dim, positions)] = source if source.ndim else source.reshape((1,) * a.ndim)
+    return out
+
+
+def _bind_index_copy(self, dim, index, source):
+    dim, idx = _vector_index("index_copy_", self, dim, index)
+    _source_check("index_copy_", self, dim, idx, source)
+    return (OPS["index_copy"], (self, source), {"dim": dim, "index": index, "positions": idx,
+                                                "source_dim": source.dim()}, self.dtype)
+
+
+op("index_copy", "IndexCopyBackward0", ("self", "source"), _index_copy,
+   ("grad, 0 at the index along dim", lambda n, g: g.index_fill(n.attrs["dim"], n.attrs["index"], 0)),
+   ("grad at the index along dim", _source_grad),
+   saves={0: ("dim", "index", "source_dim"), 1: ("dim", "index", "source", "source_dim")},
+   spell=Spelling(method="index_copy", function="index_copy", inplace="index_copy_"), bind=_bind_index_copy)
+
+
+# --- index_fill ---------------------------------------------------------------------------------------------
+def _index_fill(a, dim, index, positions, value):
+    out = a.copy()
+    out[_at(a.ndim, dim, positions)] = value
+    return out
+
+
+def _bind_index_fill(self, dim, index, value):
+    if hasattr(index, "_data") and index.dim() > 1:
+        raise RuntimeError("Index has to be a vector/scalar")
+    dim, idx = _vector_index("index_fill_", self, dim, index)
+    attrs = {"dim": dim, "index": index, "positions": idx}
+    if hasattr(value, "_data"):
+        if value.dim():
+            raise RuntimeError("index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                               f"{value.dim()} dimension(s).")
+        return OPS["index_fill_tensor"], (self, value), attrs, self.dtype
+    return OPS["index_fill"], (self,), {**attrs, "value": value}, self.dtype
+
+
+_FILL = Spelling(method="index_fill", function="index_fill", inplace="index_fill_")
+op("index_fill", "IndexFillBackward0", ("self",), _index_fill,
+   ("grad, 0 at the index along dim", lambda n, g: g.index_fill(n.attrs["dim"], n.attrs["index"], 0)),
+   saves={0: ("dim", "index")}, spell=_FILL, bind=_bind_index_fill)
+op("index_fill_tensor", "IndexFillBackward1", ("self", "value"),
+   lambda a, v, dim, index, positions: _index_fill(a, dim, index, positions, v),
+   ("grad, 0 at the index along dim", lambda n, g: g.index_fill(n.attrs["dim"], n.attrs["index"], 0)),
+   ("Σ grad at the index along dim", lambda n, g: g.index_select(n.attrs["dim"], n.attrs["index"]).sum()),
+   saves={0: ("dim", "index"), 1: ("dim", "index")}, spell=_FILL, bind=_bind_index_fill)
+
+
+# --- gather, scatter, scatter_add --------------------------------------------------------------------------
+def _element_key(index, dim):
+    """The numpy key of self's elements that an index tensor (one index per element) points at along dim."""
+    grid = list(np.indices(index.shape, sparse=True))
+    grid[dim] = index
+    return tuple(grid)
+
+
+def _element_index(name, self, dim, index, other=None, other_name="src"):
+    """gather's and scatter's index: int64, with self's number of dims, no larger than self apart from dim (and
+    than src), in range."""
+    dim = self._dim(dim)
+    if not hasattr(index, "_data") or index.dtype is not dtypes.int64:
+        raise RuntimeError(f"{name}(): Expected dtype int64 for index" if name != "gather" else
+                           "gather(): Expected dtype int32/int64 for index")
+    if index.dim() != self.dim():
+        raise RuntimeError(f"Index tensor must have the same number of dimensions as "
+                           f"{'input' if name == 'gather' else 'self'} tensor")
+    too_big = any(index.shape[d] > self.shape[d] for d in range(self.dim()) if d != dim)
+    if other is not None:
+        too_big = too_big or any(index.shape[d] > other.shape[d] for d in range(self.dim()))
+        if too_big:
+            raise RuntimeError(f"Expected index {_sizes(index.shape)} to be no larger than self {_sizes(self.shape)} "
+                               f"apart from dimension {dim} and to be no larger size than {other_name} "
+                               f"{_sizes(other.shape)}")
+    elif too_big:
+        bad = next(d for d in range(self.dim()) if d != dim and index.shape[d] > self.shape[d])
+        raise RuntimeError(f"Size does not match at dimension {bad} expected index {_sizes(index.shape)} to be no "
+                           f"larger than self {_sizes(self.shape)} apart from dimension {dim}")
+    idx = index._data
+    size = self.shape[dim] if self.dim() else 1
+    bad = idx[(idx < 0) | (idx >= size)]
+    if bad.size:
+        raise RuntimeError(f"index {int(bad.reshape(-1)[0])} is out of bounds for dimension {dim} with size {size}")
+    return dim
+
+
+def _bind_gather(self, dim, index, *, sparse_grad=False):
+    dim = _element_index("gather", self, dim, index)
+    return OPS["gather"], (self,), {"dim": dim, "index": index, "sparse_grad": sparse_grad}, None
+
+
+op("gather", "GatherBackward0", ("self",), lambda a, dim, index, sparse_grad: a[_element_key(index._data, dim)],
+   ("grad added where index points",
+    lambda n, g: g._new(np.zeros(n._shapes[0], g.dtype.np), g.dtype).scatter_add(n.attrs["dim"], n.attrs["index"], g)),
+   saves={0: ("dim", "index", "self", "sparse_grad")},
+   spell=Spelling(method="gather", function="gather"), bind=_bind_gather)
+
+
+def _within(src, index):
+    return src[tuple(slice(0, s) for s in index.shape)]
+
+
+def _scatter_src(a, src, dim, index):
+    out = a.copy()
+    out[_element_key(index._data, dim)] = _within(src, index._data)
+    return out
+
+
+def _scatter_value(a, dim, index, value):
+    out = a.copy()
+    out[_element_key(index._data, dim)] = value
+    return out
+
+
+def _scatter_add(a, src, dim, index):
+    out = a.copy()
+    np.add.at(out, _element_key(index._data, dim), _within(src, index._data))
+    return out
+
+
+def _bind_scatter(self, dim, index, src=None, value=None, *, reduce=None):
+    if reduce is not None:
+        raise NotImplementedError("scatter(…, reduce=…) is not in the engine: use scatter_add")
+    if src is None:
+        src = value
+    if hasattr(src, "_data"):
+        if src.dtype is not self.dtype:
+            raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+        dim = _element_index("scatter", self, dim, index, src)
+        return OPS["scatter_src"], (self, src), {"dim": dim, "index": index}, self.dtype
+    dim = _element_index("scatter", self, dim, index)
+    return OPS["scatter_value"], (self,), {"dim": dim, "index": index, "value": src}, self.dtype
+
+
+def _gathered(n, g):
+    """grad at the positions index points at (in index's shape: torch's backward, too, fails for a src larger
+    than index)."""
+    return g.gather(n.attrs["dim"], n.attrs["index"])
+
+
+def _scattered_zero(n, g):
+    return g.scatter(n.attrs["dim"], n.attrs["index"], 0)
+
+
+_SCATTER = Spelling(method="scatter", function="scatter", inplace="scatter_")
+op("scatter_src", "ScatterBackward0", ("self", "src"), _scatter_src,
+   ("grad, 0 where index points", _scattered_zero), ("grad where index points", _gathered),
+   saves={0: ("dim", "index"), 1: ("dim", "index")}, spell=_SCATTER, bind=_bind_scatter)
+op("scatter_value", "ScatterBackward1", ("self",), _scatter_value,
+   ("grad, 0 where index points", _scattered_zero), saves={0: ("dim", "index")}, spell=_SCATTER, bind=_bind_scatter)
+
+
+def _bind_scatter_add(self, dim, index, src):
+    if src.dtype is not self.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    dim = _element_index("scatter_add", self, dim, index, src)
+    return OPS["scatter_add"], (self, src), {"dim": dim, "index": index}, self.dtype
+
+
+op("scatter_add", "ScatterAddBackward0", ("self", "src"), _scatter_add,
+   ("grad", lambda n, g: g), ("grad where index points", _gathered),
+   saves={0: ("dim", "index"), 1: ("dim", "index")},
+   spell=Spelling(method="scatter_add", function="scatter_add", inplace="scatter_add_"), bind=_bind_scatter_add)
