@@ -10,6 +10,7 @@ from panel.viewable import Viewer
 
 from app import links
 from app.examples import BY_SLUG, EXAMPLES
+from app.responsive import SHRINK, WRAP
 from app.share import ShareExport
 from app.store import Store
 from app.timeline import error_of
@@ -77,6 +78,6 @@ class Program(Viewer):
         return pn.Column(
             self.examples,
             self.editor,
-            pn.Row(self.run, self.download, self.share),
-            sizing_mode="stretch_width",
+            pn.Row(self.run, self.download, self.share, stylesheets=[WRAP]),
+            sizing_mode="stretch_width", stylesheets=[SHRINK],
         )

@@ -28,6 +28,8 @@ class Store(param.Parameterized):
     selected = param.String(default=None, allow_None=True, doc="Key of the clicked node (t<id> or a<id>).")
     problem = param.String(default="", doc="Why the last run or link could not be shown, in words.")
     run_error = param.Dict(default=None, allow_None=True, doc="Error of a run whose graph was not kept.")
+    failed = param.Parameter(default=None, doc="Timeline of that run: what it printed, and its error. The graph "
+                             "shown stays the last good one, but it cannot be stepped until a program runs.")
 
     _views: GraphViews | None = None
     _backward_starts: list[int] = []
@@ -40,7 +42,7 @@ class Store(param.Parameterized):
         """Run a program; keep the last good graph when the new one fails before making any node."""
         timeline = tl.run(source)
         if not tl.has_graph(timeline) and tl.error_of(timeline) is not None and self.timeline is not None:
-            self._apply(source=source, example=example, run_error=tl.error_of(timeline))
+            self._apply(source=source, example=example, run_error=tl.error_of(timeline), failed=timeline)
             return
         events = timeline.events
         final = tl.state_at(timeline, len(events) - 1)
@@ -53,7 +55,7 @@ class Store(param.Parameterized):
         self._apply(
             source=source, example=example, timeline=timeline, iterations=its, segment=segment,
             graph=self._views.model(segment), history=history_model.history(events), selected=None,
-            run_error=None, k=k, state=final if k == len(events) - 1 else tl.state_at(timeline, k),
+            run_error=None, failed=None, k=k, state=final if k == len(events) - 1 else tl.state_at(timeline, k),
         )
 
     def _initial_step(self, events: list[dict], step: int | str | None) -> int:
@@ -67,7 +69,7 @@ class Store(param.Parameterized):
 
     def goto(self, k: int) -> None:
         k = max(-1, min(int(k), self.last))
-        if self.timeline is None or (k == self.k and self.state is not None):
+        if self.timeline is None or self.failed is not None or (k == self.k and self.state is not None):
             return
         changes: dict = {"k": k, "state": tl.state_at(self.timeline, k)}
         segment = self.iterations.segment(k)
