@@ -61,8 +61,15 @@ def formula(state: dict) -> str:
 def _sentence(e: dict, nodes: dict) -> str:
     kind = e["kind"]
     if kind == "leaf":
+        name = e.get("name") or "tensor"
+        if e.get("detached_from") is not None:
+            source = node_name(nodes, e["detached_from"])
+            made = f"{source}.detach()"
+            return (f"leaf {name if name == made else f'{name} = {made}'} = {short(e['value'])}: it shares "
+                    f"{source}'s data, without grad_fn and with requires_grad=False, so no gradient flows back "
+                    "through it.")
         rg = ", requires_grad=True" if e.get("requires_grad") else ""
-        return f"leaf {e.get('name') or 'tensor'} = {short(e['value'])} is created{rg}."
+        return f"leaf {name} = {short(e['value'])} is created{rg}."
     if kind == "op":
         target = e.get("name") or "a temporary"
         fn = e.get("grad_fn")

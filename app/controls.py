@@ -38,7 +38,7 @@ class Controls(Viewer):
         self.next_call = pn.widgets.Button(label="backward call ⇥", description="Jump to the next backward call",
                                            color="light", width=140, css_classes=["next-call"])
         self.counter = HtmlBox(css=_CSS, width=110, height=24, margin=(18, 5, 0, 5))
-        self.caption = HtmlBox(css=_CSS, sizing_mode="stretch_width", height=62, margin=(0, 10, 4, 10))
+        self.caption = HtmlBox(css=_CSS + _GROW, sizing_mode="stretch_width", height=62, margin=(0, 10, 4, 10))
         self.keys = ArrowKeys(width=0, height=0, margin=0)
         self.access = Accessibility(width=0, height=0, margin=0)
         self.prev_call.on_click(lambda e: s.prev_call())
@@ -95,6 +95,8 @@ _CSS = """
 .caption-text.failed .formula { color: #7a0016; font-family: system-ui, sans-serif; }
 .counter { color: #1f2d3d; }
 """
+
+_GROW = narrow("height: auto !important; min-height: 62px;", PHONE)  # on a phone a long caption wraps onto more lines
 
 # Only the button that is pressed (Play while playing, Pause while paused) looks pressed; every button shows its
 # name on hover and on keyboard focus.
