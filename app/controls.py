@@ -96,7 +96,9 @@ _CSS = """
 .counter { color: #1f2d3d; }
 """
 
-_GROW = narrow("height: auto !important; min-height: 62px;", PHONE)  # on a phone a long caption wraps onto more lines
+# On a phone a long caption wraps onto more lines (the box cannot take its content's height: Panel sizes it).
+_GROW = narrow("height: 112px !important; flex: 0 0 112px !important;", PHONE) + (
+    f"@media (max-width: {PHONE}px) {{ .html-box {{ height: 112px !important; }} }}")
 
 # Only the button that is pressed (Play while playing, Pause while paused) looks pressed; every button shows its
 # name on hover and on keyboard focus.

@@ -16,7 +16,7 @@ from app.inspector import Inspector
 from app.iteration_bar import IterationBar
 from app.node_list import NodeList
 from app.program import Program
-from app.responsive import narrow
+from app.responsive import PHONE, narrow
 from app.store import Store
 
 TITLE = "Autograd Explorer"
@@ -54,7 +54,7 @@ class Explorer:
     def sidebar(self) -> pn.Column:
         return pn.Column(
             self.program,
-            _section("Visual builder · writes the code above and reruns it", self.builder),
+            _section("Visual builder · writes the code above and reruns it", self.builder, [_NOT_ON_PHONES]),
             pn.pane.HTML(_LEGEND, margin=(6, 10)),
             width=SIDEBAR_WIDTH, sizing_mode="stretch_height", scroll=True, css_classes=["sidebar"],
             styles={"background": "#f7f8fa", "border-right": "1px solid #e1e4e8"}, stylesheets=[_SIDEBAR_CSS],
@@ -83,10 +83,10 @@ class Explorer:
                          sizing_mode="stretch_both", margin=0, css_classes=["page"], stylesheets=[_PAGE_CSS])
 
 
-def _section(title: str, body) -> pn.Column:
+def _section(title: str, body, stylesheets=()) -> pn.Column:
     return pn.Column(
         pn.pane.HTML(f'<h2 class="section-title">{title}</h2>', margin=(12, 10, 0, 10), stylesheets=[_TITLE_CSS]),
-        body, sizing_mode="stretch_width",
+        body, sizing_mode="stretch_width", stylesheets=list(stylesheets),
     )
 
 
@@ -109,6 +109,7 @@ _PAGE_CSS = narrow("height: auto !important; min-height: 100vh; min-width: 0 !im
 _SIDEBAR_CSS = narrow("width: 100% !important; overflow: visible !important; border-right: none !important; "
                        "border-bottom: 1px solid #e1e4e8; " + _FLOW)
 _MAIN_CSS = _WORK_CSS = _SIDE_CSS = narrow("width: 100% !important; " + _FLOW)
+_NOT_ON_PHONES = narrow("display: none !important;", PHONE)  # the builder: a phone is for reading a shared link
 _GRAPH_CSS = (narrow("height: 440px !important; flex: none !important; min-width: 0 !important;")
               + narrow("height: 360px !important;", 600))
 
