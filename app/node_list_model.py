@@ -1,11 +1,11 @@
 """The graph's nodes as a keyboard can reach them: one item per node drawn at step k, in reading order of the
-picture (left to right, top to bottom), with a name and what a screen reader should say about it."""
+picture (left to right, top to bottom), with a name and what a screen reader should say about it (what it is,
+not its numbers: those are the inspector's, and the list then changes only when a node appears)."""
 
 from __future__ import annotations
 
 from app.graph_columns import title
 from app.graph_model import GraphModel, key, shown, sink_key
-from engine.trace.text import short
 
 
 def items(graph: GraphModel | None, state: dict | None) -> list[list[str]]:
@@ -22,10 +22,7 @@ def items(graph: GraphModel | None, state: dict | None) -> list[list[str]]:
         k = key(box)
         fn = node.get("grad_fn")
         what = f"{fn} output" if fn else ("leaf" if node.get("requires_grad") else "constant")
-        grad = node.get("grad")
-        said = f"{title(node, 40)}: {what}, value {short(node.get('value'), limit=24)}" + (
-            f", grad {short(grad, limit=24)}" if grad is not None else "")
-        found.append((_place(graph, k), [k, title(node), said]))
+        found.append((_place(graph, k), [k, title(node), f"{title(node, 40)}: {what}"]))
     for box in graph.sinks:
         if graph.sink_from.get(box) not in nodes:
             continue
