@@ -191,3 +191,20 @@ def test_a_failed_run_shows_its_own_error_length_and_output(browser, url):
     finally:
         context.close()
     assert not errors, errors
+
+
+@pytest.mark.parametrize("size", ["800", "390"])
+def test_a_training_loop_fits_a_narrow_window(browser, url, size):
+    context, page, errors = _page(browser, size)
+    try:
+        open_app(page, url, "example=gradient-descent&step=40")
+        page.wait_for_selector(".iteration-bar", timeout=10_000)
+        width, client = page.evaluate(
+            "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        page.screenshot(path=str(ARTIFACTS / f"a11y-loop-{size}-full.png"), full_page=True)
+        assert width <= client, f"the page scrolls sideways at {size}: {width} > {client} px"
+        curve = page.locator(".loss-curve").bounding_box()
+        assert curve["x"] >= 0 and curve["x"] + curve["width"] <= client + 1
+    finally:
+        context.close()
+    assert not errors, errors
