@@ -7,6 +7,7 @@ import param
 from panel.viewable import Viewer
 
 from app import builder_code as code
+from app.responsive import SHRINK, WRAP
 from app.store import Store
 from engine.trace.text import numel
 
@@ -23,16 +24,16 @@ class Builder(Viewer):
         self.leaf_fill = w.TextInput(label="fill", value="1.0", width=50)
         self.leaf_rg = w.Checkbox(label="requires_grad", value=True, margin=(4, 10))
         self.add_leaf = w.Button(label="Add leaf", color="primary", width=100, css_classes=["add-leaf"])
-        self.op = w.Select(label="op", options=code.OPS, value="×", width=95, css_classes=["op-kind"])
-        self.op_a = w.Select(label="input", options=[], width=80, css_classes=["op-a"])
-        self.op_b = w.Select(label="second input", options=[], width=90, css_classes=["op-b"])
-        self.op_number = w.TextInput(label="or number", placeholder="2.0", width=70, css_classes=["op-number"])
+        self.op = w.Select(label="op", options=code.OPS, value="×", width=85, css_classes=["op-kind"])
+        self.op_a = w.Select(label="input", options=[], width=75, css_classes=["op-a"])
+        self.op_b = w.Select(label="second input", options=[], width=85, css_classes=["op-b"])
+        self.op_number = w.TextInput(label="or number", placeholder="2.0", width=65, css_classes=["op-number"])
         self.op_index = w.TextInput(label="index", value="0", width=55, visible=False)
         self.op_result = w.TextInput(label="result", value="c", width=70, css_classes=["op-result"])
         self.add_op = w.Button(label="Add op", color="primary", width=100, css_classes=["add-op"])
         self.output = w.Select(label="output", options=[], width=90, css_classes=["output"])
         self.backward = w.Button(label="Call backward", color="success", width=130,
-                                 css_classes=["call-backward"])
+                                 css_classes=["call-backward"], stylesheets=[_DARK_GREEN])
         self.clear = w.Button(label="New empty program", color="light", width=150,
                                  css_classes=["new-program"])
         self.message = pn.pane.HTML("", css_classes=["builder-message"], margin=(0, 10),
@@ -62,9 +63,10 @@ class Builder(Viewer):
         if names and self.op_a.value not in names:
             self.op_a.value = names[0]
         self.op_b.options = ["(number)", *names]
+        changed = names != self.output.options
         self.output.options = names
-        if names and self.output.value not in names:
-            self.output.value = names[-1]
+        if names and (changed or self.output.value not in names):
+            self.output.value = names[-1]  # the newest tensor: the one a learner most likely calls backward on
         if len(names) > 1 and self.op_b.value in (None, "(number)"):
             self.op_b.value = names[1] if self.op_a.value == names[0] else names[0]
 
@@ -112,15 +114,16 @@ class Builder(Viewer):
     def __panel__(self):
         return pn.Column(
             pn.pane.HTML("<b>Leaf</b>", margin=(0, 10)),
-            pn.Row(self.leaf_name, self.leaf_value, self.leaf_shape, self.leaf_fill),
-            pn.Row(self.leaf_rg, self.add_leaf),
+            pn.Row(self.leaf_name, self.leaf_value, self.leaf_shape, self.leaf_fill, stylesheets=[WRAP]),
+            pn.Row(self.leaf_rg, self.add_leaf, stylesheets=[WRAP]),
             pn.pane.HTML("<b>Op</b>", margin=(0, 10)),
-            pn.Row(self.op, self.op_a, self.op_b, self.op_number),
-            pn.Row(self.op_result, self.op_index, self.add_op),
+            pn.Row(self.op, self.op_a, self.op_b, self.op_number, stylesheets=[WRAP]),
+            pn.Row(self.op_result, self.op_index, self.add_op, stylesheets=[WRAP]),
             pn.pane.HTML("<b>Backward</b>", margin=(0, 10)),
-            pn.Row(self.output, self.backward),
+            pn.Row(self.output, self.backward, stylesheets=[WRAP]),
             self.message,
             self.clear,
+            stylesheets=[SHRINK],
         )
 
 
@@ -137,3 +140,9 @@ def _next_name(name: str, taken: dict) -> str:
     while f"{base}{i}" in taken:
         i += 1
     return f"{base}{i}"
+
+
+_DARK_GREEN = """
+.bk-btn-success { background-color: #2b7a3d; border-color: #256b35; }
+.bk-btn-success:hover { background-color: #225f30; }
+"""  # white text on Bootstrap's green is 2.5:1, on this 5.4:1 (WCAG AA asks for 4.5:1)

@@ -39,6 +39,14 @@ def caption(state: dict, total: int) -> str:
     return where + _sentence(event, nodes)
 
 
+def failed(error: dict) -> tuple[str, str]:
+    """(caption, second line) after a run that stopped before it made a graph."""
+    where = f"Line {error['line']}: " if error.get("line") else ""
+    return (f"{where}{error.get('type', 'Error')}: {error.get('message', '')}",
+            "The program stopped before it made a graph: fix it and press Run. The graph below is from the last "
+            "program that ran.")
+
+
 def formula(state: dict) -> str:
     """The local derivative of the step with its numbers, when the step is (or follows) a backward node; an op's
     derivatives in words; an in-place change (an optimizer's update) with its numbers."""
@@ -53,8 +61,15 @@ def formula(state: dict) -> str:
 def _sentence(e: dict, nodes: dict) -> str:
     kind = e["kind"]
     if kind == "leaf":
+        name = e.get("name") or "tensor"
+        if e.get("detached_from") is not None:
+            source = node_name(nodes, e["detached_from"])
+            made = f"{source}.detach()"
+            return (f"leaf {name if name == made else f'{name} = {made}'} = {short(e['value'])}: it shares "
+                    f"{source}'s data, without grad_fn and with requires_grad=False, so no gradient flows back "
+                    "through it.")
         rg = ", requires_grad=True" if e.get("requires_grad") else ""
-        return f"leaf {e.get('name') or 'tensor'} = {short(e['value'])} is created{rg}."
+        return f"leaf {name} = {short(e['value'])} is created{rg}."
     if kind == "op":
         target = e.get("name") or "a temporary"
         fn = e.get("grad_fn")
@@ -74,11 +89,16 @@ def _sentence(e: dict, nodes: dict) -> str:
         retain = ", retain_graph=True" if e.get("retain_graph") else ""
         return f"{api}() starts (call #{e['call'] + 1}) with gradient {short(e.get('seed'))}{retain}."
     if kind == "node":
+        target, grad = node_name(nodes, e["node"]), short(e.get("grad_in"))
         if e["name"] == "AccumulateGrad":
-            return f"AccumulateGrad receives {short(e.get('grad_in'))} for {node_name(nodes, e['node'])}.grad."
+            if e.get("captured") and not e.get("ran"):
+                return (f"torch.autograd.grad takes {grad} as the gradient for {target} and returns it; "
+                        f"AccumulateGrad does not run, so {target}.grad is not changed.")
+            return f"AccumulateGrad receives {grad} for {target}.grad."
         sends = [f"{short(g['value'])} to {node_name(nodes, g.get('to'))}" for g in e.get("grads_out") or []]
-        got = f"receives {short(e.get('grad_in'))} and "
-        return f"{e['name']} {got}sends {_join(sends) or 'nothing'}."
+        taken = f" (torch.autograd.grad returns the {grad} it receives as the gradient for {target})" \
+            if e.get("captured") else ""
+        return f"{e['name']} receives {grad} and sends {_join(sends) or 'nothing'}{taken}."
     if kind == "grad":
         name = e.get("name") or "tensor"
         if e.get("before") is None:

@@ -8,10 +8,10 @@ from html import escape
 from app.html_box import HtmlView
 
 
-def console_parts(events: list[dict], k: int, run_error: dict | None = None) -> tuple[str, str]:
-    """(stdout, stderr) shown at step k; a failed rerun's error is appended to stderr."""
+def console_parts(events: list[dict], k: int) -> tuple[str, str]:
+    """(stdout, stderr) shown at step k."""
     printed = Printed(events)
-    return printed.stdout(k), printed.stderr(k, run_error)
+    return printed.stdout(k), printed.stderr(k)
 
 
 class Printed:
@@ -44,11 +44,8 @@ class Printed:
         n = bisect_right(self.prints, k)
         return self.out[: self.lengths[n - 1]] if n else ""
 
-    def stderr(self, k: int, run_error: dict | None = None) -> str:
-        err = self.lines[: bisect_right(self.problems, k)]
-        if run_error is not None:
-            err.append(_error_text(run_error) + "(the graph shown is from the last program that ran)\n")
-        return "".join(err)
+    def stderr(self, k: int) -> str:
+        return "".join(self.lines[: bisect_right(self.problems, k)])
 
     def shown(self, k: int) -> tuple[int, int]:
         """(prints so far, prints in all)."""
@@ -65,25 +62,29 @@ _CSS = """
 .console pre { margin: 0; white-space: pre; overflow-x: auto; }
 .console pre.stdout { color: #1b1b1b; }
 .console pre.stderr { color: #b00020; margin-top: 4px; white-space: pre-wrap; word-break: break-word; }
-.console .note { color: #888; font-family: system-ui, sans-serif; font-size: 11.5px; margin-top: 6px; }
+.console .note { color: #5f6368; font-family: system-ui, sans-serif; font-size: 11.5px; margin-top: 6px; }
 """
 
 
 class Console(HtmlView):
-    watches = ["state", "run_error"]
+    watches = ["state", "failed"]
     css = _CSS
     _printed = None  # (timeline, its Printed)
 
     def _html(self) -> str:
         store = self.store
-        if store.timeline is None:
+        timeline = store.failed or store.timeline  # a failed run's output, not the output of the graph kept
+        if timeline is None:
             return ""
-        if self._printed is None or self._printed[0] is not store.timeline:
-            self._printed = (store.timeline, Printed(store.timeline.events))
+        if self._printed is None or self._printed[0] is not timeline:
+            self._printed = (timeline, Printed(timeline.events))
         printed = self._printed[1]
-        out, err = printed.stdout(store.k), printed.stderr(store.k, store.run_error)
-        shown, total = printed.shown(store.k)
+        k = len(timeline.events) - 1 if store.failed else store.k
+        out, err = printed.stdout(k), printed.stderr(k)
+        shown, total = printed.shown(k)
         note = f"{shown} of {total} prints so far" if shown < total else ""
+        if store.failed:
+            note = "This program stopped before it made a graph: the graph shown is from the last program that ran."
         return (
             f'<div class="console"><pre class="stdout">{escape(out)}</pre>'
             + (f'<pre class="stderr">{escape(err)}</pre>' if err else "")

@@ -9,9 +9,11 @@ import panel as pn
 import param
 from panel.viewable import Viewer
 
-from app.caption import caption, formula
+from app import caption as words
+from app.accessibility import Accessibility
 from app.html_box import HtmlBox
 from app.keys import ArrowKeys
+from app.responsive import PHONE, SHRINK, WRAP, narrow
 from app.store import Store
 
 
@@ -28,23 +30,24 @@ class Controls(Viewer):
         self.player = _Player(
             start=-1, end=max(s.last, 0), value=s.k, interval=700, loop_policy="once", show_loop_controls=False,
             visible_buttons=["slower", "first", "previous", "pause", "play", "next", "last", "faster"],
-            show_value=False, sizing_mode="stretch_width", height=76, scale_buttons=0.85,
-            css_classes=["stepper"],
+            show_value=False, sizing_mode="stretch_width", height=62, scale_buttons=0.85,
+            css_classes=["stepper"], stylesheets=[_PLAYER_CSS], min_width=280,
         )
         self.prev_call = pn.widgets.Button(label="⇤ backward call", description="Jump to the previous backward call",
                                            color="light", width=140, css_classes=["prev-call"])
         self.next_call = pn.widgets.Button(label="backward call ⇥", description="Jump to the next backward call",
                                            color="light", width=140, css_classes=["next-call"])
-        self.counter = HtmlBox(css=_CSS, width=120, height=24, margin=(18, 5, 0, 5))
-        self.caption = HtmlBox(css=_CSS, sizing_mode="stretch_width", height=54, margin=(0, 10, 4, 10))
+        self.counter = HtmlBox(css=_CSS, width=110, height=24, margin=(18, 5, 0, 5))
+        self.caption = HtmlBox(css=_CSS + _GROW, sizing_mode="stretch_width", height=62, margin=(0, 10, 4, 10))
         self.keys = ArrowKeys(width=0, height=0, margin=0)
+        self.access = Accessibility(width=0, height=0, margin=0)
         self.prev_call.on_click(lambda e: s.prev_call())
         self.next_call.on_click(lambda e: s.next_call())
         self.player.param.watch(self._on_player, "value")
         # Presses made while Python was busy arrive together: step by how many there were.
         self.keys.param.watch(lambda e: s.step(e.old - e.new), "left")
         self.keys.param.watch(lambda e: s.step(e.new - e.old), "right")
-        s.param.watch(self._on_state, ["state", "timeline"])
+        s.param.watch(self._on_state, ["state", "timeline", "failed"])
         self._on_state()
 
     def _on_player(self, event):
@@ -54,30 +57,61 @@ class Controls(Viewer):
         s = self.store
         if s.timeline is None:
             return
-        total = len(s.timeline.events)
-        first, last = s.span()  # the player steps through the iteration shown (or the whole program)
-        last = max(last, first + 1)
-        if (self.player.start, self.player.end, self.player.value) != (first, last, s.k):
-            self.player.param.update(start=first, end=last, value=s.k)
-        self.counter.text = f'<span class="counter">step <b>{s.k + 1}</b> / {total}</span>'
-        text, local = escape(caption(s.state, total)), escape(formula(s.state))
-        self.caption.text = (f'<div class="caption-text" title="{text}">{text}'
-                             f'<div class="formula" title="{local}">{local or "&nbsp;"}</div></div>')
+        if s.failed is not None:  # the controls tell of the run that failed, not of the graph kept on screen
+            total = len(s.failed.events)
+            first, last, k = -1, max(total - 1, 0), total - 1
+            text, local = words.failed(s.run_error or {})
+        else:
+            total = len(s.timeline.events)
+            first, last = s.span()  # the player steps through the iteration shown (or the whole program)
+            last, k = max(last, first + 1), s.k
+            text, local = words.caption(s.state, total), words.formula(s.state)
+        stuck = s.failed is not None
+        with pn.io.hold():
+            if (self.player.start, self.player.end, self.player.value, self.player.disabled) != (first, last, k, stuck):
+                self.player.param.update(start=first, end=last, value=k, disabled=stuck)
+            self.prev_call.disabled = self.next_call.disabled = stuck
+            self.counter.text = f'<span class="counter">step <b>{k + 1}</b> / {total}</span>'
+            text, local = escape(text), escape(local)
+            self.caption.text = (f'<div class="caption-text{" failed" if stuck else ""}" role="status">{text}'
+                                 f'<div class="formula">{local or "&nbsp;"}</div></div>')
 
     def __panel__(self):
         return pn.Column(
-            pn.Row(self.prev_call, self.player, self.next_call, self.counter, self.keys,
-                   sizing_mode="stretch_width", align="center"),
+            pn.Row(self.prev_call, self.player, self.next_call, self.counter, self.keys, self.access,
+                   sizing_mode="stretch_width", align="center", css_classes=["control-row"],
+                   stylesheets=[WRAP]),
             self.caption,
-            sizing_mode="stretch_width",
+            sizing_mode="stretch_width", stylesheets=[SHRINK],
         )
 
 
 _CSS = """
 .caption-text { display: block; box-sizing: border-box; width: 100%; font-size: 15px; padding: 6px 10px;
-  background: #fff8e6; border-left: 4px solid #f0a500; white-space: nowrap; overflow: hidden;
-  text-overflow: ellipsis; border-radius: 3px; font-family: ui-monospace, SFMono-Regular, Menlo, monospace;
-  min-height: 20px; }
-.caption-text .formula { font-size: 12.5px; color: #6b4e00; margin-top: 2px; overflow: hidden;
-  text-overflow: ellipsis; }
+  background: #fff8e6; border-left: 4px solid #f0a500; white-space: normal; overflow-wrap: anywhere;
+  border-radius: 3px; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; min-height: 20px; }
+.caption-text .formula { font-size: 12.5px; color: #6b4e00; margin-top: 2px; }
+.caption-text.failed { background: #fdecee; border-left-color: #b00020; color: #7a0016; }
+.caption-text.failed .formula { color: #7a0016; font-family: system-ui, sans-serif; }
+.counter { color: #1f2d3d; }
 """
+
+# On a phone a long caption wraps onto more lines (the box cannot take its content's height: Panel sizes it).
+_GROW = narrow("height: 112px !important; flex: 0 0 112px !important;", PHONE) + (
+    f"@media (max-width: {PHONE}px) {{ .html-box {{ height: 112px !important; }} }}")
+
+# Only the button that is pressed (Play while playing, Pause while paused) looks pressed; every button shows its
+# name on hover and on keyboard focus.
+_PLAYER_CSS = """
+button { position: relative; border: 1px solid #8a94a3 !important; border-radius: 4px; background: white;
+  color: #1f2d3d; }
+button[aria-pressed=true] { background: #3b5b92; color: white; border-color: #3b5b92 !important; }
+button:focus-visible { outline: 3px solid #d9480f; outline-offset: 1px; }
+button:disabled { opacity: .55; }
+button[aria-label]:hover::after, button[aria-label]:focus-visible::after { content: attr(aria-label);
+  position: absolute; top: calc(100% + 4px); left: 50%; transform: translateX(-50%); background: #1f2d3d;
+  color: white; font: 12px system-ui, sans-serif; padding: 2px 6px; border-radius: 3px; white-space: nowrap;
+  z-index: 20; pointer-events: none; }
+input[type=range]:focus-visible { outline: 3px solid #d9480f; outline-offset: 2px; }
+:host { overflow: visible !important; }
+""" + narrow("flex: 1 1 100% !important; order: -1;", PHONE)

@@ -17,6 +17,7 @@ from panel.viewable import Viewer
 
 from app import iterations as it
 from app.html_box import HtmlBox
+from app.responsive import PHONE, narrow
 from app.store import Store
 from engine.trace.text import number
 
@@ -80,11 +81,17 @@ class IterationBar(Viewer):
         self.log_pane = pn.pane.Bokeh(self.log, sizing_mode="stretch_both", visible=False)
         self.row = pn.Row(
             pn.Column(self.label, pn.Row(self.prev, self.slider, self.next, sizing_mode="stretch_width"),
-                      self.phases, width=360, css_classes=["iteration-controls"]),
-            pn.Column(self.linear_pane, self.log_pane, sizing_mode="stretch_both", css_classes=["loss-curve"]),
+                      self.phases, width=360, css_classes=["iteration-controls"],
+                      stylesheets=[narrow("width: 100% !important; height: auto !important; flex: none !important;",
+                                          PHONE)]),
+            pn.Column(self.linear_pane, self.log_pane, sizing_mode="stretch_both", css_classes=["loss-curve"],
+                      stylesheets=[narrow("width: 100% !important; height: 120px !important; flex: none !important;",
+                                          PHONE)]),
             height=HEIGHT, sizing_mode="stretch_width", visible=False, margin=(0, 8, 4, 8),
             styles={"border": "1px solid #e3e3e3", "border-radius": "4px", "background": "white"},
             css_classes=["iteration-bar"],
+            stylesheets=[narrow("flex-direction: column !important; height: auto !important; flex: none !important; "
+                                "min-width: 0 !important;", PHONE)],  # on a phone the loss curve goes below
         )
         self.slider.param.watch(lambda e: self.store.goto_iteration(e.new - 1), "value")
         self.prev.on_click(lambda e: self._by(-1))

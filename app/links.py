@@ -1,4 +1,7 @@
-"""Deep links: `?example=<slug>` or `?code=<base64url of the UTF-8 program>`, plus `&step=<k|end>`."""
+"""Deep links: `?example=<slug>` or `?code=<base64url of the UTF-8 program>`, plus `&step=<n|end>`.
+
+`step=n` is the step the counter shows ("step n / total"): n events have happened, so the store's k is n - 1
+(`step=0` is before the program runs)."""
 
 from __future__ import annotations
 
@@ -16,7 +19,7 @@ MAX_CODE = 100_000
 class Link:
     source: str
     example: str | None  # slug when the program is a built-in example
-    step: int | str | None  # an event index, "end", or None for the default step
+    step: int | str | None  # the store's k (an event index, -1 before the first), "end", or None for the default
     problem: str | None  # what was wrong with the link, shown to the user
 
 
@@ -51,12 +54,12 @@ def _step(text: str | None) -> tuple[int | str | None, str | None]:
     if text == "end":
         return "end", None
     try:
-        k = int(text)
+        n = int(text)
     except ValueError:
         return None, f"step={text!r} is not a number or 'end'"
-    if k < -1:
-        return None, f"step={k} is before the start"
-    return k, None
+    if n < 0:
+        return None, f"step={n} is before the start"
+    return n - 1, None
 
 
 def parse(query: dict) -> Link:
@@ -80,13 +83,13 @@ def parse(query: dict) -> Link:
     return Link(BY_SLUG[DEFAULT].source, DEFAULT, step, step_problem)
 
 
-def query_string(source: str, step: int | str | None, example: str | None = None) -> str:
-    """The query part of a share link: by slug when the program is an unchanged example."""
+def query_string(source: str, k: int | str | None, example: str | None = None) -> str:
+    """The query part of a share link to step k: by slug when the program is an unchanged example."""
     params: dict[str, str] = {}
     if example and example in BY_SLUG and BY_SLUG[example].source == source:
         params["example"] = example
     else:
         params["code"] = encode_code(source)
-    if step is not None:
-        params["step"] = str(step)
+    if k is not None:
+        params["step"] = "end" if k == "end" else str(k + 1)
     return urlencode(params)

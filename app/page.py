@@ -14,13 +14,16 @@ from app.grad_history import GradHistory
 from app.graph_view import GraphView
 from app.inspector import Inspector
 from app.iteration_bar import IterationBar
+from app.node_list import NodeList
 from app.program import Program
+from app.responsive import PHONE, narrow
 from app.store import Store
 
 TITLE = "Autograd Explorer"
 ACCENT = "#3b5b92"
 
 SIDEBAR_WIDTH = 400
+SIDE_PANEL_WIDTH = 330  # the inspector and the console, right of the graph
 
 
 class Explorer:
@@ -41,6 +44,7 @@ class Explorer:
         self.inspector = Inspector(store=self.store)
         self.history = GradHistory(store=self.store)
         self.console = Console(store=self.store)
+        self.nodes = NodeList(store=self.store)
         self.program = Program(store=self.store, figure=self.graph.figure)
         self.builder = Builder(store=self.store)
         self.alert = pn.pane.HTML(
@@ -51,43 +55,64 @@ class Explorer:
     def sidebar(self) -> pn.Column:
         return pn.Column(
             self.program,
-            _section("Visual builder · writes the code above and reruns it", self.builder),
+            _section("Visual builder · writes the code above and reruns it", self.builder, [_NOT_ON_PHONES]),
             pn.pane.HTML(_LEGEND, margin=(6, 10)),
             width=SIDEBAR_WIDTH, sizing_mode="stretch_height", scroll=True, css_classes=["sidebar"],
-            styles={"background": "#f7f8fa", "border-right": "1px solid #e1e4e8"},
+            styles={"background": "#f7f8fa", "border-right": "1px solid #e1e4e8"}, stylesheets=[_SIDEBAR_CSS],
         )
 
     def main(self) -> pn.Column:
-        panels = pn.Row(
-            _card("Inspector", self.inspector, "inspector-card"),
-            _card(".grad history", self.history, "history-card"),
-            _card("Console", self.console, "console-card"),
-            sizing_mode="stretch_width", height=250,
-        )
-        graph = pn.Column(self.graph, sizing_mode="stretch_both", min_height=300,
-                          styles={"border": "1px solid #e3e3e3", "border-radius": "4px"}, margin=(0, 8))
-        return pn.Column(self.alert, self.controls, self.iterations, graph, panels, sizing_mode="stretch_both")
+        graph = pn.Column(self.graph, sizing_mode="stretch_both", min_height=240, css_classes=["graph-box"],
+                          styles={"border": "1px solid #e3e3e3", "border-radius": "4px"}, margin=(0, 8),
+                          stylesheets=[_GRAPH_CSS])
+        work = pn.Column(graph, self.nodes, _card(".grad history", self.history, "history-card", height=190),
+                         sizing_mode="stretch_both", css_classes=["work"], stylesheets=[_WORK_CSS])
+        side = pn.Column(_card("Inspector", self.inspector, "inspector-card", min_height=300),
+                         _card("Console", self.console, "console-card", height=150),
+                         width=SIDE_PANEL_WIDTH, sizing_mode="stretch_height", css_classes=["side-panels"],
+                         stylesheets=[_SIDE_CSS])
+        body = pn.Row(work, side, sizing_mode="stretch_both", css_classes=["graph-and-panels"],
+                      stylesheets=[_STACK_CSS])
+        return pn.Column(self.alert, self.controls, self.iterations, body, sizing_mode="stretch_both",
+                         css_classes=["main"], stylesheets=[_MAIN_CSS])
 
     def page(self) -> pn.Column:
-        header = pn.pane.HTML(_HEADER, sizing_mode="stretch_width", height=48, margin=0,
-                              styles={"background": ACCENT})
-        return pn.Column(header, pn.Row(self.sidebar(), self.main(), sizing_mode="stretch_both"),
-                         sizing_mode="stretch_both", margin=0)
+        header = pn.pane.HTML(_HEADER, sizing_mode="stretch_width", min_height=48, margin=0,
+                              styles={"background": ACCENT}, css_classes=["page-header"])
+        return pn.Column(header, pn.Row(self.sidebar(), self.main(), sizing_mode="stretch_both",
+                                        css_classes=["page-body"], stylesheets=[_STACK_CSS + _BODY_CSS]),
+                         sizing_mode="stretch_both", margin=0, css_classes=["page"], stylesheets=[_PAGE_CSS])
 
 
-def _section(title: str, body) -> pn.Column:
+def _section(title: str, body, stylesheets=()) -> pn.Column:
     return pn.Column(
-        pn.pane.HTML(f'<div class="section-title">{title}</div>', margin=(12, 10, 0, 10), stylesheets=[_TITLE_CSS]),
-        body, sizing_mode="stretch_width",
+        pn.pane.HTML(f'<h2 class="section-title">{title}</h2>', margin=(12, 10, 0, 10), stylesheets=[_TITLE_CSS]),
+        body, sizing_mode="stretch_width", stylesheets=list(stylesheets),
     )
 
 
-def _card(title: str, body, css: str) -> pn.Column:
+def _card(title: str, body, css: str, **size) -> pn.Column:
     return pn.Column(
-        pn.pane.HTML(f'<div class="section-title">{title}</div>', margin=(2, 8, 0, 8), stylesheets=[_TITLE_CSS]),
-        body, sizing_mode="stretch_both", css_classes=[css], margin=(6, 4),
+        pn.pane.HTML(f'<h2 class="section-title">{title}</h2>', margin=(2, 8, 0, 8), stylesheets=[_TITLE_CSS]),
+        body, sizing_mode="stretch_width" if "height" in size else "stretch_both", css_classes=[css], margin=(6, 4),
         styles={"border": "1px solid #e3e3e3", "border-radius": "4px", "overflow": "auto", "background": "white"},
+        **size,
     )
+
+
+# Wide screens: the program on the left; the graph with its node buttons and the .grad history in the middle;
+# the inspector (as tall as the window allows) and the console on the right. In a narrow window every row
+# becomes a column and the page scrolls: program, controls, graph, inspector, history, console.
+_FLOW = "height: auto !important; flex: none !important; min-width: 0 !important;"  # as tall as its content
+_STACK_CSS = narrow("flex-direction: column !important; " + _FLOW)
+_BODY_CSS = narrow("overflow: visible !important;")
+_PAGE_CSS = narrow("height: auto !important; min-height: 100vh; min-width: 0 !important;")
+_SIDEBAR_CSS = narrow("width: 100% !important; overflow: visible !important; border-right: none !important; "
+                       "border-bottom: 1px solid #e1e4e8; " + _FLOW)
+_MAIN_CSS = _WORK_CSS = _SIDE_CSS = narrow("width: 100% !important; " + _FLOW)
+_NOT_ON_PHONES = narrow("display: none !important;", PHONE)  # the builder: a phone is for reading a shared link
+_GRAPH_CSS = (narrow("height: 440px !important; flex: none !important; min-width: 0 !important;")
+              + narrow("height: 360px !important;", 600))
 
 
 _ALERT_CSS = """
@@ -97,7 +122,7 @@ _ALERT_CSS = """
 
 _TITLE_CSS = """
 .section-title { font-size: 11.5px; font-weight: 700; letter-spacing: .06em; text-transform: uppercase;
-  color: #3b5b92; }
+  color: #3b5b92; margin: 0; }
 """
 
 
@@ -107,22 +132,23 @@ def create(query: dict | None = None) -> pn.Column:
 
 
 _HEADER = f"""
-<div style="display:flex;align-items:baseline;gap:14px;padding:10px 18px;color:white;
+<div style="display:flex;align-items:baseline;gap:4px 14px;flex-wrap:wrap;padding:10px 18px;color:white;
   font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif">
-  <span style="font-size:20px;font-weight:600">{TITLE}</span>
-  <span style="font-size:13px;opacity:.85">PyTorch's autograd, one backward step at a time</span>
+  <h1 style="font-size:20px;font-weight:600;margin:0">{TITLE}</h1>
+  <span style="font-size:13px">PyTorch's autograd, one backward step at a time</span>
 </div>
 """
 
 
 _LEGEND = """
-<div style="font-size:12px;color:#444;line-height:1.7">
+<div style="font-size:12px;color:#333;line-height:1.7">
 <span style="background:#add8e6;border:1px solid #555;padding:0 6px;border-radius:3px">leaf</span>
 <span style="background:#d3d3d3;border:1px solid #555;padding:0 6px;border-radius:3px">op (grad_fn)</span>
 <span style="background:#caff70;border:1px solid #555;padding:0 6px;border-radius:3px">output</span>
 <span style="background:#ececec;border:1px solid #555;padding:0 6px;border-radius:10px">AccumulateGrad</span>
 <span style="background:#ffa500;border:1px solid #555;padding:0 5px;border-radius:9px">saved</span>
 <span style="color:#d62728;font-weight:bold">→ gradient flowing</span><br>
-Keys: ← → step. Click a node to inspect it; scroll to zoom.
+Keys: ← → step. Click a node to inspect it (or Tab to the node buttons under the graph and press Enter);
+scroll to zoom. In the editor, Escape then Tab moves on.
 </div>
 """

@@ -10,6 +10,7 @@ from panel.viewable import Viewer
 
 from app import links
 from app.examples import BY_SLUG, EXAMPLES
+from app.responsive import PHONE, SHRINK, WRAP, narrow
 from app.share import ShareExport
 from app.store import Store
 from app.timeline import error_of
@@ -27,7 +28,7 @@ class Program(Viewer):
                                           sizing_mode="stretch_width", css_classes=["examples"])
         self.editor = pn.widgets.CodeEditor(value=s.source, language="python", theme="tomorrow",
                                             sizing_mode="stretch_width", height=270, css_classes=["editor"],
-                                            print_margin=False)
+                                            print_margin=False, stylesheets=[_SHORTER_ON_PHONES])
         self.run = pn.widgets.Button(label="▶ Run", color="primary", width=72, css_classes=["run"])
         self.share = ShareExport(figure=self.figure.id, height=36, width=230, margin=(5, 5))
         self.download = pn.widgets.FileDownload(callback=self._py_file, filename="program.py", label="⤓ .py",
@@ -82,6 +83,10 @@ class Program(Viewer):
         return pn.Column(
             self.examples,
             self.editor,
-            pn.Row(self.run, self.download, self.share),
-            sizing_mode="stretch_width",
+            pn.Row(self.run, self.download, self.share, stylesheets=[WRAP]),
+            sizing_mode="stretch_width", stylesheets=[SHRINK],
         )
+
+
+# On a phone the graph comes into view sooner.
+_SHORTER_ON_PHONES = narrow("height: 180px !important; flex: 0 0 180px !important;", PHONE)

@@ -33,6 +33,8 @@ class Store(param.Parameterized):
     runner = param.Callable(default=None, doc="source -> Timeline, or an awaitable of one (the static site's "
                                               "program worker); None: app.timeline.run.")
     running = param.String(default=None, allow_None=True, doc="The program being run, while its timeline is awaited.")
+    failed = param.Parameter(default=None, doc="Timeline of that run: what it printed, and its error. The graph "
+                             "shown stays the last good one, but it cannot be stepped until a program runs.")
 
     _views: GraphViews | None = None
     _backward_starts: list[int] = []
@@ -68,7 +70,8 @@ class Store(param.Parameterized):
     def show(self, timeline, source: str, step: int | str | None = None, example: str | None = None) -> None:
         """Show a program's timeline; keep the last good graph when the new one fails before making any node."""
         if not tl.has_graph(timeline) and tl.error_of(timeline) is not None and self.timeline is not None:
-            self._apply(source=source, example=example, run_error=tl.error_of(timeline), running=None)
+            self._apply(source=source, example=example, run_error=tl.error_of(timeline), running=None,
+                        failed=timeline)
             return
         events = timeline.events
         final = tl.state_at(timeline, len(events) - 1)
@@ -81,7 +84,8 @@ class Store(param.Parameterized):
         self._apply(
             source=source, example=example, timeline=timeline, iterations=its, segment=segment,
             graph=self._views.model(segment), history=history_model.history(events), selected=None,
-            run_error=None, running=None, k=k, state=final if k == len(events) - 1 else tl.state_at(timeline, k),
+            run_error=None, running=None, failed=None, k=k,
+            state=final if k == len(events) - 1 else tl.state_at(timeline, k),
         )
 
     def _initial_step(self, events: list[dict], step: int | str | None) -> int:
@@ -95,7 +99,7 @@ class Store(param.Parameterized):
 
     def goto(self, k: int) -> None:
         k = max(-1, min(int(k), self.last))
-        if self.timeline is None or (k == self.k and self.state is not None):
+        if self.timeline is None or self.failed is not None or (k == self.k and self.state is not None):
             return
         changes: dict = {"k": k, "state": tl.state_at(self.timeline, k)}
         segment = self.iterations.segment(k)

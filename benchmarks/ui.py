@@ -122,9 +122,10 @@ async def floor(browser, steps: int) -> None:
 
 
 def start_step(slug: str) -> int:
-    """Just before the first backward call: the steps measured then cover backward node steps."""
+    """Just before the first backward call, as a link's step=n counts: the steps measured then cover backward
+    node steps."""
     events = tl.run(BY_SLUG[slug].source).events
-    return max(tl.backward_starts(events)[0] - 2, 0)
+    return max(tl.backward_starts(events)[0] - 1, 0)
 
 
 def layout_ms(slug: str) -> tuple[int, float]:
@@ -159,7 +160,7 @@ def session_program(i: int) -> str:
 
 
 async def concurrent(browser, url: str, sessions: int, steps: int) -> None:
-    opened = [await open_page(browser, url, f"code={encode_code(session_program(i))}&step=-1")
+    opened = [await open_page(browser, url, f"code={encode_code(session_program(i))}&step=0")
               for i in range(sessions)]
 
     async def run(page) -> list[float]:

@@ -7,6 +7,7 @@ import contextlib
 
 EVENTS = (
     "on_tensor",  # (tensor)                     a tensor made by a factory, torch.tensor, nn.Parameter
+    "on_detach",  # (tensor, source)             the program called source.detach(): tensor is a new leaf
     "on_op",  # (out, op, inputs, attrs)          an op ran in the forward pass (out.grad_fn may be None)
     "on_function",  # (outputs, cls, args, node)  a custom autograd.Function was applied: outputs as apply returns
     #                                              them (a tuple, non-tensors included), node its grad_fn or None

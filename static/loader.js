@@ -175,7 +175,7 @@
 
   function stepOf(prelude, step) {
     return step === undefined ? prelude.k : step === 'end' ? prelude.last
-      : /^-?\d+$/.test(step) && Number(step) >= -1 ? Number(step) : null;
+      : /^\d+$/.test(step) ? Number(step) - 1 : null; // step=n is the counter's n: n events happened
   }
 
   async function showPrelude(prelude, step) {

@@ -248,6 +248,20 @@ class Recorder:
         line = self._sync()
         self._leaf(t, self._track(t), line)
 
+    def on_detach(self, t, source):
+        """A new leaf, named after what it was detached from until the program binds a name to it."""
+        if self.quiet:
+            return
+        line = self._sync()
+        k = self._track(t)
+        nid = self._leaf(t, k, line)
+        ev = self._nodes[nid]
+        self._temps.discard(ev["name"])
+        ev["name"] = f"{self._tensor_name(source)}.detach()"
+        known = self._known.get(id(source))
+        if known is not None and known.ref() is source and known.node is not None:
+            ev["detached_from"] = known.node
+
     def on_op(self, out, op, inputs, attrs):
         if self.quiet:
             return

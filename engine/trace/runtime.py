@@ -17,10 +17,12 @@ import math
 import operator
 import string
 import sys
-from types import ModuleType
+from types import MethodType, ModuleType
 
 import numpy as np
 
+from .. import observe
+from ..tensor import Tensor
 from . import arrays, nesting
 from .allowlist import CALL_ONLY, ENGINE_MODULES, attribute_refusal, call_only_refusal
 from .budget import Budget, budget_now
@@ -257,6 +259,8 @@ class Runtime:
             return arrays.as_array(value)
         if kind is memoryview:
             self.refuse(f"memoryviews are not available to programs ({name!r})")
+        if name == "detach" and kind is MethodType and isinstance(value.__self__, Tensor):
+            return _announced_detach(value)
         return value
 
     def numpy_method(self, owner, name, method):
@@ -443,3 +447,14 @@ def safe_globals(print_fn=print, budget: Budget | None = None, modules=None) -> 
     """
     budget = budget if budget is not None else Budget()
     return Runtime(budget, print_fn, modules).namespace()
+
+
+
+def _announced_detach(method):
+    """`x.detach` as the program calls it: the recorder hears of the new leaf (an engine-internal detach is not
+    the program's, and makes no node)."""
+    def detach():
+        out = method()
+        observe.emit("on_detach", out, method.__self__)
+        return out
+    return detach

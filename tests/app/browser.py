@@ -173,3 +173,38 @@ for line in sys.stdin:
     def close(self) -> None:
         self.proc.stdin.close()
         self.proc.wait(10)
+
+
+# axe-core, the accessibility rules, as bin/setup fetched it from npm (pinned and hash-checked there).
+AXE_FILES = sorted((ROOT / ".cache").glob("axe-core-*/axe.min.js"))
+SERIOUS = ("serious", "critical")
+
+
+def axe_violations(page, context: str = "document") -> list[dict]:
+    """Run axe-core in the page (WCAG 2 A and AA rules, best practices too; it reads open shadow roots) and
+    return its violations, each with its impact, rule id, help text and the nodes it failed on."""
+    if not AXE_FILES:
+        raise RuntimeError("axe-core is missing from .cache/: run bin/setup")
+    if not page.evaluate("() => typeof axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE_FILES[-1]))
+    return page.evaluate(
+        """async (context) => {
+          const result = await axe.run(context === 'document' ? document : document.querySelector(context),
+                                       { resultTypes: ['violations'] });
+          return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
+            nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target, summary: n.failureSummary })) }));
+        }""",
+        context,
+    )
+
+
+def active_element(page) -> dict:
+    """The element that has the keyboard's focus, looked for inside shadow roots."""
+    return page.evaluate(
+        """() => { let a = document.activeElement;
+          while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+          const host = a && a.getRootNode().host;
+          return a && { tag: a.tagName, classes: [...a.classList], label: a.getAttribute('aria-label') || '',
+                        text: (a.textContent || '').trim().slice(0, 60),
+                        host: host ? [...host.classList] : [] } }"""
+    )

@@ -5,6 +5,7 @@ import pytest
 from app import builder_code as code
 from app import links
 from app.examples import BY_SLUG, DEFAULT, EXAMPLES
+from app.page import Explorer
 
 
 def test_code_link_round_trips_unicode():
@@ -13,9 +14,13 @@ def test_code_link_round_trips_unicode():
     assert link.source == source and link.step == "end" and link.problem is None
 
 
-def test_example_link_and_step_number():
+def test_example_link_and_step_number_is_the_counters():
     link = links.parse({"example": "vector", "step": "4"})
-    assert link.source == BY_SLUG["vector"].source and link.step == 4 and link.example == "vector"
+    assert link.source == BY_SLUG["vector"].source and link.step == 3 and link.example == "vector"
+    explorer = Explorer({"example": "vector", "step": "4"})
+    assert "step <b>4</b>" in explorer.controls.counter.text
+    assert links.query_string(explorer.store.source, explorer.store.k, "vector") == "example=vector&step=4"
+    assert links.parse({"step": "0"}).step == -1 and "before the start" in links.parse({"step": "-1"}).problem
 
 
 @pytest.mark.parametrize("query", [{"code": "%%%not-base64"}, {"code": "_w"}, {"example": "nope"}])
@@ -32,9 +37,22 @@ def test_bad_step_is_reported_but_program_kept():
 
 def test_share_query_uses_slug_only_for_unchanged_examples():
     ex = EXAMPLES[2]
-    assert links.query_string(ex.source, 3, ex.slug) == f"example={ex.slug}&step=3"
+    assert links.query_string(ex.source, 3, ex.slug) == f"example={ex.slug}&step=4"
     q = links.query_string(ex.source + "print(1)\n", "end", ex.slug)
     assert q.startswith("code=") and links.parse(dict(p.split("=") for p in q.split("&"))).step == "end"
+
+
+def test_the_builders_output_is_the_newest_tensor():
+    explorer = Explorer({})
+    builder = explorer.builder
+    builder.clear.clicks += 1
+    for name in ("a", "b"):
+        builder.leaf_name.value = name
+        builder.add_leaf.clicks += 1
+    assert builder.output.value == "b"
+    builder.op_a.value, builder.op_b.value, builder.op_result.value = "a", "b", "c"
+    builder.add_op.clicks += 1
+    assert builder.output.options[-1] == "c" and builder.output.value == "c"
 
 
 def test_builder_lines():

@@ -59,3 +59,20 @@ def test_a_program_the_wall_stops_shows_why_at_its_line_and_the_next_one_runs(mo
     assert explorer.program.editor.annotations[0]["row"] == 3
     explorer.store.load("import torch\nx = torch.tensor(2.0)\nprint(x * 3)\n")
     assert "tensor(6.)" in explorer.console.box.text and explorer.store.run_error is None
+
+
+def test_a_failed_run_is_what_the_controls_and_console_tell_of():
+    explorer = Explorer({"example": "accumulate", "step": "end"})
+    store, controls = explorer.store, explorer.controls
+    graph, k = store.graph, store.k
+    store.load('import torch\nprint("before")\nundefined_name\n')
+    assert store.graph is graph and store.failed is not None
+    events = len(store.failed.events)
+    assert "Line 3: NameError" in controls.caption.text and "last program that ran" in controls.caption.text
+    assert f"step <b>{events}</b> / {events}" in controls.counter.text
+    assert controls.player.disabled and (controls.player.end, controls.player.value) == (events - 1, events - 1)
+    assert "before\n" in explorer.console.box.text and "NameError" in explorer.console.box.text
+    store.step(-1)
+    assert store.k == k, "the graph kept is not stepped while the controls tell of the failed run"
+    store.load("import torch\nx = torch.tensor(2.0, requires_grad=True)\n(x * 3).backward()\n", step="end")
+    assert store.failed is None and not controls.player.disabled and "failed" not in controls.caption.text

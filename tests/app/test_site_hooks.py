@@ -19,7 +19,7 @@ def test_the_share_query_follows_the_program_and_the_step():
     hooks.follow_share_query(explorer, posted.append)
     assert posted == ["example=vector&step=2"]
     explorer.store.goto(4)
-    assert posted[-1] == "example=vector&step=4"
+    assert posted[-1] == "example=vector&step=5"  # step=n is what the counter shows: k + 1
     explorer.program.editor.value = "import torch\nx = torch.ones(2, requires_grad=True)\n"
     explorer.program.run.clicks += 1
     link = links.parse(dict(part.split("=", 1) for part in posted[-1].split("&")))

@@ -102,6 +102,35 @@ def test_caption_in_words(mul):
     assert "x.grad" in caption(tl.state_at(timeline, k_x), total)
 
 
+def test_caption_of_autograd_grad_does_not_claim_a_grad_is_written(record):
+    timeline = record("import torch\nx = torch.tensor(2.0, requires_grad=True)\ny = x * x\nz = y * 3\n"
+                      "g = torch.autograd.grad(z, [x, y])\n")
+    events = timeline.events
+    said = [caption(tl.state_at(timeline, k), len(events)) for k, e in enumerate(events) if e["kind"] == "node"]
+    assert said[-1] == ("Line 5: torch.autograd.grad takes 12.0 as the gradient for x and returns it; "
+                        "AccumulateGrad does not run, so x.grad is not changed.")
+    assert "returns the 3.0 it receives as the gradient for y" in said[1]
+    assert not any(e["kind"] == "grad" for e in events)
+
+
+def test_node_list_follows_the_picture_and_the_step(mul):
+    from app.node_list_model import items
+
+    timeline, model = mul
+    events = timeline.events
+    assert items(model, tl.state_at(timeline, -1)) == []
+    first = items(model, tl.state_at(timeline, 0))
+    assert [label for _, label, _ in first] == ["x"]  # its AccumulateGrad appears with the first op that uses x
+    last = items(model, tl.state_at(timeline, len(events) - 1))
+    keys = [key for key, _, _ in last]
+    assert sorted(keys) == sorted([gm.key(b) for b in model.boxes] + [gm.sink_key(b) for b in model.sinks])
+    xs = [model.pos[key][0] for key in keys]
+    assert xs == sorted(xs), "left to right, as drawn"
+    said = dict((key, text) for key, _, text in last)
+    assert said[gm.key(model.boxes[0])] == "x: leaf"
+    assert items(model, tl.state_at(timeline, len(events) - 2)) == last, "numbers do not change the list"
+
+
 def test_inspector_rows(mul):
     timeline, model = mul
     events = timeline.events

@@ -15,8 +15,11 @@ pytest.importorskip("playwright")
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from tests.app.browser import (  # noqa: E402
+    SERIOUS,
     TORCH_PYTHON,
     Oracle,
+    active_element,
+    axe_violations,
     console_stdout,
     counter,
     editor_text,
@@ -250,3 +253,25 @@ def test_reload_restores_program_and_step_from_the_cache(tab, site):
     print(f"\nfirst visit ready in {first['wall']:.1f}s, second visit in {second['wall']:.1f}s "
           f"with {again / 1e3:.0f} kB from the server")
     assert again < 1_000_000, f"the second visit downloaded {again} bytes again"
+
+
+def test_a_shared_step_opens_at_that_step_and_the_page_passes_axe_and_works_by_keyboard(tab, site):
+    """`step=n` shows "step n" both before Python (the prelude) and after; axe-core finds nothing serious; Tab
+    reaches the node buttons and Enter inspects one."""
+    page, watch = tab
+    url, _ = site
+    page.goto(url + "?example=square-of-sum&step=4")
+    page.wait_for_selector(".counter", timeout=60_000)
+    wait_counter(page, 4)
+    sitekit.wait_ready(page)
+    wait_counter(page, 4)
+    assert "step=4" in page.evaluate("location.search")
+    serious = [v for v in axe_violations(page) if v["impact"] in SERIOUS]
+    assert serious == [], serious
+    page.locator(".node-buttons button.node").first.focus()
+    page.keyboard.press("ArrowRight")
+    name = active_element(page)["text"]
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".inspector h3", timeout=30_000)
+    assert page.locator(".inspector h3").inner_text().startswith(name.rstrip("…"))
+    shot(page, "keyboard-inspect")

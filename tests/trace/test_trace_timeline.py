@@ -118,6 +118,15 @@ def test_temporaries_of_one_value_keep_their_own_grads():
     assert state_at(t, len(t.events) - 1)["grads"] == {"x": 1.0, "w": None, "0.5": 2.0, "0.5 #2": 2.0}
 
 
+def test_a_detached_tensor_is_a_leaf_named_where_the_program_detaches_it():
+    t = run("import torch\nx = torch.tensor(2.0, requires_grad=True)\ny = x.detach()\nz = y * x\n"
+            "w = x.detach() * x\n(z + w).backward()\n")
+    leaves = [(e["name"], e["line"], e.get("detached_from"), e["requires_grad"]) for e in t.events
+              if e["kind"] == "leaf"]
+    assert leaves == [("x", 2, None, True), ("y", 3, 0, False), ("x.detach()", 5, 0, False)]
+    assert state_at(t, len(t.events) - 1)["grads"] == {"x": 4.0}
+
+
 def test_items_of_nested_lists_are_named_by_their_indices():
     t = run("import torch\nw = [[torch.tensor(0.5, requires_grad=True) for j in range(2)] for i in range(2)]\n"
             "loss = w[0][0] * w[1][1] + w[0][1]\nloss.backward()\n")

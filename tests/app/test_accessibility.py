@@ -1,0 +1,210 @@
+"""A page anyone can use, driven as a person would: with the keyboard alone, at 800 and 390 px wide, and checked
+by axe-core (the accessibility rules, from npm) for serious and critical violations.
+
+Screenshots land in test-artifacts/ (a11y-*.png).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("playwright")
+from browser import (  # noqa: E402
+    ARTIFACTS,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    SERIOUS,
+    active_element,
+    axe_violations,
+    counter,
+    open_app,
+    panel_server,
+    wait_counter,
+    wait_for,
+)
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+SIZES = {"1280x800": (1280, 800), "1920x1080": (1920, 1080), "800": (800, 900), "390": (390, 844)}
+
+
+@pytest.fixture(scope="module")
+def url():
+    with panel_server() as u:
+        yield u
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def _page(browser, size: str):
+    width, height = SIZES[size]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return context, page, errors
+
+
+def _serious(violations: list[dict]) -> list[dict]:
+    return [v for v in violations if v["impact"] in SERIOUS]
+
+
+def _wait_labelled(page) -> None:
+    """The player's buttons are named once the page's accessibility component has found them."""
+    page.wait_for_selector(".stepper button.play[aria-label=Play]", timeout=10_000)
+
+
+def _tab_to(page, matches, presses: int = 60) -> dict:
+    for _ in range(presses):
+        page.keyboard.press("Tab")
+        now = active_element(page)
+        if now and matches(now):
+            return now
+    raise AssertionError(f"Tab never reached it; focus ended on {active_element(page)}")
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_axe_finds_nothing_serious_and_the_page_fits(browser, url, size):
+    context, page, errors = _page(browser, size)
+    try:
+        open_app(page, url, "example=square-of-sum&step=9")
+        _wait_labelled(page)
+        page.locator(".node-buttons button.node").nth(1).click()
+        page.wait_for_selector(".inspector h3", timeout=10_000)
+        width, client = page.evaluate(
+            "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        page.screenshot(path=str(ARTIFACTS / f"a11y-{size}.png"))
+        page.screenshot(path=str(ARTIFACTS / f"a11y-{size}-full.png"), full_page=True)
+        assert width <= client, f"the page scrolls sideways at {size}: {width} > {client} px"
+        assert _serious(axe_violations(page)) == []
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+def test_inspector_shows_every_row_without_scrolling_at_1280x800(browser, url):
+    context, page, _ = _page(browser, "1280x800")
+    try:
+        open_app(page, url, "example=square-of-sum&step=end")
+        page.locator(".node-buttons button.node[data-key=t4]").click()
+        page.wait_for_selector(".inspector td.v-vjp", timeout=10_000)
+        card = page.locator(".inspector-card").bounding_box()
+        for cell in ("v-value", "v-grad", "v-saved-tensors", "v-version", "v-vjp"):
+            box = page.locator(f".inspector td.{cell}").bounding_box()
+            assert box["y"] + box["height"] <= min(card["y"] + card["height"], 800), cell
+    finally:
+        context.close()
+
+
+def test_keyboard_alone_leaves_the_editor_plays_and_inspects_a_node(browser, url):
+    context, page, errors = _page(browser, "1280x800")
+    try:
+        open_app(page, url, "example=square-of-sum&step=0")
+        _wait_labelled(page)
+        page.locator(".examples select").focus()
+        editor = _tab_to(page, lambda a: "ace_scroller" in a["classes"])
+        assert "Enter" in editor["label"]
+        page.keyboard.press("Enter")  # edit: Tab now indents
+        page.keyboard.press("Home")
+        page.keyboard.press("Tab")
+        assert page.locator(".editor .ace_editor").evaluate("el => el.env.editor.getValue()").startswith("\t")
+        page.keyboard.press("Control+z")
+        page.keyboard.press("Escape")  # stop editing: the next Tab moves on, to Run
+        page.keyboard.press("Tab")
+        assert active_element(page)["text"] == "▶ Run"
+
+        play = _tab_to(page, lambda a: a["label"] == "Play")
+        assert "play" in play["classes"]
+        names = page.locator(".stepper button").evaluate_all(
+            "bs => bs.filter((b) => b.offsetParent).map((b) => b.getAttribute('aria-label'))")
+        assert names == ["Slower", "First step", "Previous step", "Pause", "Play", "Next step", "Last step",
+                         "Faster"]
+        pressed = page.locator(".stepper button[aria-pressed=true]")
+        assert pressed.count() == 1 and pressed.get_attribute("aria-label") == "Pause"
+        page.keyboard.press("Enter")
+        wait_for(lambda: counter(page)[0] >= 2)
+        assert pressed.count() == 1 and pressed.get_attribute("aria-label") == "Play"
+        page.locator(".stepper button.pause").focus()
+        page.keyboard.press("Enter")
+        assert page.locator(".stepper button[aria-pressed=true]").get_attribute("aria-label") == "Pause"
+
+        node = _tab_to(page, lambda a: "node" in a["classes"])
+        first = node["text"]
+        page.keyboard.press("ArrowRight")  # moves between the nodes; does not step the program
+        second = active_element(page)["text"]
+        assert second != first
+        shown = counter(page)[0]
+        page.keyboard.press("Enter")
+        page.wait_for_selector(".inspector h3", timeout=10_000)
+        heading = page.locator(".inspector h3").inner_text()
+        if second.startswith("AccumulateGrad"):
+            assert heading == "AccumulateGrad"
+        else:
+            assert heading.startswith(second.rstrip("…"))
+        assert counter(page)[0] == shown
+        page.screenshot(path=str(ARTIFACTS / "a11y-keyboard.png"))
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+def test_at_800_px_the_slider_is_wide_and_steps(browser, url):
+    context, page, errors = _page(browser, "800")
+    try:
+        open_app(page, url, "example=square-of-sum&step=3")
+        _wait_labelled(page)
+        slider = page.locator(".stepper input[type=range]")
+        assert slider.bounding_box()["width"] >= 300
+        slider.focus()
+        page.keyboard.press("ArrowRight")
+        wait_counter(page, 4)
+        box = slider.bounding_box()
+        page.mouse.click(box["x"] + box["width"] - 3, box["y"] + box["height"] / 2)
+        shown, total = counter(page)
+        wait_counter(page, total)
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+def test_a_failed_run_shows_its_own_error_length_and_output(browser, url):
+    context, page, errors = _page(browser, "1280x800")
+    try:
+        open_app(page, url, "example=square-of-sum&step=end")
+        page.locator(".editor .ace_editor").evaluate(
+            "el => el.env.editor.setValue('print(\"before\")\\nprint(undefined_name)\\n')")
+        page.locator(".run button").click()
+        page.wait_for_selector(".caption-text.failed", timeout=20_000)
+        caption = page.locator(".caption-text").inner_text()
+        assert "Line 2: NameError" in caption and "last program that ran" in caption
+        assert counter(page) == (2, 2)
+        assert page.locator(".stepper input[type=range]").is_disabled()
+        assert page.locator(".console pre.stdout").text_content() == "before\n"
+        assert "NameError" in page.locator(".console pre.stderr").text_content()
+        assert _serious(axe_violations(page)) == []
+        page.screenshot(path=str(ARTIFACTS / "a11y-failed-run.png"))
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("size", ["800", "390"])
+def test_a_training_loop_fits_a_narrow_window(browser, url, size):
+    context, page, errors = _page(browser, size)
+    try:
+        open_app(page, url, "example=gradient-descent&step=40")
+        page.wait_for_selector(".iteration-bar", timeout=10_000)
+        width, client = page.evaluate(
+            "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        page.screenshot(path=str(ARTIFACTS / f"a11y-loop-{size}-full.png"), full_page=True)
+        assert width <= client, f"the page scrolls sideways at {size}: {width} > {client} px"
+        curve = page.locator(".loss-curve").bounding_box()
+        assert curve["x"] >= 0 and curve["x"] + curve["width"] <= client + 1
+    finally:
+        context.close()
+    assert not errors, errors
