@@ -217,6 +217,8 @@ class Node:
             g = op.grads[0][1](self, grad, i) if op.variadic else op.grads[i][1](self, grad)
             if g is not None:
                 if g.shape != self._shapes[i]:
+                    if observe._observers:
+                        observe.emit("on_unbroadcast", self, i, g)
                     g = g.sum_to_size(self._shapes[i])
                 if self._dtypes is not None and g.dtype is not self._dtypes[i]:
                     g = g.to(self._dtypes[i])  # PyTorch casts each grad to its input's dtype
