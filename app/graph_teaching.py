@@ -18,7 +18,7 @@ const reduce = window.matchMedia && window.matchMedia('(prefers-reduced-motion: 
 let view = null;
 for (const v of Bokeh.index.all_views()) { if (v.model && v.model.id === plot.id && v.frame) { view = v; break } }
 if (view == null) return;
-const host = view.canvas_view.el;
+const host = view.canvas_view.el.shadowRoot || view.canvas_view.el;
 for (const old of host.querySelectorAll('.grad-pulse')) old.remove();
 if (reduce) return;
 const xs = paths.data.xs, ys = paths.data.ys;
@@ -50,6 +50,7 @@ class TeachingLayer:
         self.halos = ColumnDataSource(data={"x": [], "y": [], "colour": [], "dash": []})
         self.paths = ColumnDataSource(data={"xs": [], "ys": [], "k": []})
         p = figure
+        p.multi_line("xs", "ys", source=self.paths, line_alpha=0, name="grad-paths")  # puts paths in the document
         p.rect("x", "y", BOX_W + 0.16, BOX_H + 0.16, source=self.halos, fill_alpha=0, line_color="colour",
                line_width=3.5, line_dash="dash", border_radius=8, name="halos")
         chips = p.text("x", "y", text="text", source=self.chips, text_align="center", text_baseline="middle",

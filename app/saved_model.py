@@ -33,7 +33,8 @@ def newest_versions(model: GraphModel, nodes) -> dict[int, int]:
 
 
 def _tensor_name(node: dict) -> str:
-    return node.get("name") or node.get("grad_fn") or node.get("op") or f"node {node['id']}"
+    name = node.get("name") or node.get("grad_fn") or node.get("op") or f"node {node['id']}"
+    return f"({name})" if " " in name else name
 
 
 def _entries(node: dict, nodes, newest: dict[int, int]) -> list[tuple[str, str, int | None, int | None]]:
