@@ -46,7 +46,7 @@ class TeachingLayer:
         self.arrivals = ColumnDataSource(data={"x": [], "y": [], "text": [], "align": []})
         self.chips = ColumnDataSource(data={c: [] for c in (
             "x", "y", "text", "fill", "line", "colour", "alpha", "tip")})
-        self.notes = ColumnDataSource(data={"x": [], "y": [], "text": []})
+        self.notes = ColumnDataSource(data={"x": [], "y": [], "text": [], "align": [], "baseline": []})
         self.halos = ColumnDataSource(data={"x": [], "y": [], "colour": [], "dash": []})
         self.paths = ColumnDataSource(data={"xs": [], "ys": [], "k": []})
         p = figure
@@ -67,7 +67,7 @@ class TeachingLayer:
                    text_font_size="10.5px", text_font_style="bold", text_color="#7b2cbf",
                    background_fill_color="#f6efff", background_fill_alpha=0.95, border_line_color="#7b2cbf",
                    padding=3, border_radius=3, name="grad-arrivals"),
-            p.text("x", "y", text="text", source=self.notes, text_align="left", text_baseline="top",
+            p.text("x", "y", text="text", source=self.notes, text_align="align", text_baseline="baseline",
                    text_font_size="10.5px", text_color="#8b0000", text_line_height=1.2,
                    background_fill_color="#fff0f0", background_fill_alpha=0.97, border_line_color="#d62728",
                    padding=4, border_radius=3, name="backward-notes"),

@@ -64,7 +64,9 @@ def edge_label_columns(model: GraphModel, state: dict, timeline) -> dict[str, li
     intro = introduced(timeline)
     placed = _obstacles(model)  # (left, right, top, bottom) of the boxes, then of the labels placed so far
     for e, j in flowing(model, state):
-        if j is None:
+        if j is None:  # AccumulateGrad's edge: the grad it got, unless the sum of those that met there says it
+            if chain_model.fan_in(model.events, model.step_of[state["k"]]) is not None:
+                continue
             lines = [brief(step.get("grad_in"), chain_model.SMALL)]
         else:
             lines = chain_model.edge_lines(step, j, intro)
@@ -168,15 +170,20 @@ def chip_columns(model: GraphModel, state: dict) -> dict[str, list]:
 
 
 def note_columns(model: GraphModel, state: dict) -> dict[str, list]:
-    """Red notes under a node: where backward will fail (foretold), and PyTorch's message where it did."""
-    cols: dict[str, list] = {"x": [], "y": [], "text": []}
+    """Red notes under a node: where backward will fail (foretold), and PyTorch's message where it did; each
+    reaches towards the middle of the graph, so that it stays in view."""
+    cols: dict[str, list] = {"x": [], "y": [], "text": [], "align": [], "baseline": []}
     failed = saved_model.failure(model, state)
-    notes = [] if failed is None else [(failed[0], saved_model.wrap(failed[1]))]
-    notes += [(box, saved_model.wrap(text, 44)) for box, text in saved_model.warnings(model, state)
+    notes = [] if failed is None else [(failed[0], saved_model.wrap(failed[1], 44, 6))]
+    notes += [(box, saved_model.wrap(text, 40)) for box, text in saved_model.warnings(model, state)
               if failed is None or box != failed[0]]
+    x0, x1, _, _ = model.extent
     for box, text in notes:
-        x, y = _under(model, key(box), 0.2)
-        cols["x"].append(x - 0.8)
-        cols["y"].append(y)
+        x, y = model.pos[key(box)]
+        right = x > (x0 + x1) / 2
+        cols["x"].append(x + BOX_W / 2 if right else x - BOX_W / 2)
+        cols["y"].append(y - BOX_H / 2 - 0.2)
         cols["text"].append(text)
+        cols["align"].append("right" if right else "left")
+        cols["baseline"].append("top")
     return cols
