@@ -10,6 +10,7 @@ from bokeh.models import ColumnDataSource, CustomJS, HoverTool
 from app import saved_model
 from app import teach_columns as tc
 from app.graph_model import BOX_H, BOX_W, COLOURS, GraphModel, key
+from app.timeline import introduced
 
 # Moves a dot along each path (graph units -> canvas pixels) with the Web Animations API: the browser animates
 # it, nothing goes back to the server. Nothing moves for a reader who prefers reduced motion.
@@ -41,7 +42,10 @@ for (let i = 0; i < xs.length; i++) {
 
 
 class TeachingLayer:
-    def __init__(self, figure):
+    def __init__(self, figure, patch):
+        """patch(source, columns): sends a source's changed rows (graph_view._patch)."""
+        self._patch = patch
+        self._index = (None, None)  # (the graph model shown, its saved_model.SavedIndex)
         self.edge_labels = ColumnDataSource(data={"x": [], "y": [], "text": []})
         self.arrivals = ColumnDataSource(data={"x": [], "y": [], "text": [], "align": []})
         self.chips = ColumnDataSource(data={c: [] for c in (
@@ -78,23 +82,29 @@ class TeachingLayer:
         self.paths.js_on_change("data", CustomJS(args={"paths": self.paths, "plot": p}, code=_PULSE))
 
     def show(self, model: GraphModel, state: dict, timeline) -> None:
-        """Set every source for step k (they hold a few rows each: replaced whole)."""
+        """Set every source for step k: the chips (one per node that saved tensors) by patching the rows that
+        changed, the others (a few rows each) whole."""
+        if self._index[0] is not model:
+            self._index = (model, saved_model.saved_index(model, introduced(timeline)))
+        index = self._index[1]
         self.edge_labels.data = tc.edge_label_columns(model, state, timeline)
         self.arrivals.data = tc.arrival_columns(model, state, timeline)
-        self.chips.data = tc.chip_columns(model, state)
-        self.notes.data = tc.note_columns(model, state)
-        self.halos.data = _halos(model, state)
+        self._patch(self.chips, tc.chip_columns(model, state, index))
+        notes = tc.note_columns(model, state, index)
+        if notes["text"] or self.notes.data["text"]:
+            self.notes.data = notes
+            self.halos.data = _halos(model, state, index)
         paths = tc.pulse_columns(model, state)
         if paths["xs"] or self.paths.data["xs"]:
             self.paths.data = paths
 
 
-def _halos(model: GraphModel, state: dict) -> dict[str, list]:
+def _halos(model: GraphModel, state: dict, index: saved_model.SavedIndex) -> dict[str, list]:
     """A dashed outline around a node where backward will fail (orange) or did (red)."""
     cols: dict[str, list] = {"x": [], "y": [], "colour": [], "dash": []}
     failed = saved_model.failure(model, state)
     marked = [] if failed is None else [(failed[0], COLOURS["active"])]
-    marked += [(box, "#f0a500") for box, _ in saved_model.warnings(model, state)
+    marked += [(box, "#f0a500") for box, _ in saved_model.warnings(model, state, index)
                if failed is None or box != failed[0]]
     for box, colour in marked:
         x, y = model.pos[key(box)]

@@ -104,7 +104,7 @@ class GraphView(Viewer):
         p.circle("x", "y", radius=0.13, source=self.badges, fill_color="fill", line_color="#555")
         labels.append(p.text("x", "y", text="text", source=self.badges, text_align="center",
                              text_baseline="middle", text_font_size="9px", text_color="#222"))
-        self.teaching = TeachingLayer(p)  # the chain rule on the edges, saved tensors, where backward fails
+        self.teaching = TeachingLayer(p, _patch)  # the chain rule on the edges, saved tensors, where backward fails
         labels.extend(self.teaching.labels)
         p.add_tools(
             TapTool(renderers=[boxes, sinks]),

@@ -4,7 +4,8 @@ where backward will fail), and, when it does, the node it failed at with PyTorch
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from bisect import bisect_left
+from dataclasses import dataclass, field
 
 from app.graph_model import GraphModel, shown
 from engine.trace.text import brief
@@ -20,16 +21,43 @@ class Chip:
     tip: str
 
 
-def newest_versions(model: GraphModel, nodes) -> dict[int, int]:
-    """Tensor id -> the version of its newest node made by this step, among the nodes of the view."""
-    out: dict[int, int] = {}
-    for nid in model.box_of:
-        if nid in nodes:
-            n = nodes[nid]
-            version = n.get("version") or 0
-            if version >= out.get(n["tensor"], -1):
-                out[n["tensor"]] = version
-    return out
+@dataclass(frozen=True)
+class SavedIndex:
+    """What a view's nodes saved, found once per view: the boxes whose nodes saved tensors, every tensor's
+    versions (node ids ascending, the newest version by each), and per node that saved tensors the (node,
+    tensor) of each; what a step shows of a node is kept by what it depends on (`memo`)."""
+
+    savers: list[int]
+    versions: dict[int, tuple[list[int], list[int]]]
+    saved_tensors: dict[int, tuple[tuple[int, int], ...]]
+    memo: dict = field(default_factory=dict, compare=False)
+
+    def newest(self, tensor: int, made: int) -> int | None:
+        """The version of the tensor's newest node among the first `made` nodes (those made by a step)."""
+        ids, versions = self.versions.get(tensor, ((), ()))
+        j = bisect_left(ids, made) - 1
+        return versions[j] if j >= 0 else None
+
+    def now(self, nid: int, made: int) -> tuple:
+        """What node nid's saved entries depend on at a step: the newest version of each saved tensor."""
+        return tuple(self.newest(t, made) if s < made else None for s, t in self.saved_tensors.get(nid, ()))
+
+
+def saved_index(model: GraphModel, intro) -> SavedIndex:
+    """intro(node id) -> the event that made the node (app.timeline.introduced)."""
+    savers, versions, saved_tensors = [], {}, {}
+    for nid in sorted(model.box_of):
+        ev = intro(nid)
+        ids, vs = versions.setdefault(ev["tensor"], ([], []))
+        ids.append(nid)
+        vs.append(max(ev.get("version") or 0, vs[-1] if vs else 0))
+        if ev.get("saved") and ev.get("grad_fn"):
+            saved_tensors[nid] = tuple((e["node"], intro(e["node"])["tensor"]) for e in ev["saved"]
+                                       if e.get("node") is not None and intro(e["node"]) is not None)
+    for box in model.boxes:
+        if any(m in saved_tensors for m in model.members[box]):
+            savers.append(box)
+    return SavedIndex(savers, versions, saved_tensors)
 
 
 def _tensor_name(node: dict) -> str:
@@ -37,8 +65,17 @@ def _tensor_name(node: dict) -> str:
     return f"({name})" if " " in name else name
 
 
-def _entries(node: dict, nodes, newest: dict[int, int]) -> list[tuple[str, str, int | None, int | None]]:
+def _entries(node: dict, nodes, index: SavedIndex) -> list[tuple[str, str, int | None, int | None]]:
     """(saved name, what it is, its version or None, the tensor's version now when changed since) per entry."""
+    made = len(nodes)
+    key = ("entries", node["id"], index.now(node["id"], made))
+    out = index.memo.get(key)
+    if out is None:
+        out = index.memo[key] = _find_entries(node, nodes, index, made)
+    return out
+
+
+def _find_entries(node: dict, nodes, index: SavedIndex, made: int) -> list:
     out = []
     for s in node.get("saved") or ():
         nid = s.get("node")
@@ -48,61 +85,66 @@ def _entries(node: dict, nodes, newest: dict[int, int]) -> list[tuple[str, str, 
             continue
         saved = nodes[nid]
         version = saved.get("version") or 0
-        now = newest.get(saved["tensor"], version)
-        changed = now if now != version and not s.get("copy") else None
+        now = index.newest(saved["tensor"], made)
+        changed = now if now is not None and now != version and not s.get("copy") else None
         what = ("copy of " if s.get("copy") else "") + _tensor_name(saved)
         out.append((s["name"], what, version, changed))
     return out
 
 
-def chips(model: GraphModel, state: dict) -> list[Chip]:
+def _savers(model: GraphModel, nodes, index: SavedIndex):
+    """(box, node) of every box whose node shown at this step saved tensors."""
+    for box in index.savers:
+        nid = shown(model, box, nodes)
+        if nid is not None:
+            n = nodes[nid]
+            if n.get("saved") and n.get("grad_fn"):
+                yield box, n
+
+
+def chips(model: GraphModel, state: dict, index: SavedIndex) -> list[Chip]:
     """One chip per node that saved tensors for backward, at this step."""
     nodes = state["nodes"]
-    newest = newest_versions(model, nodes)
     out = []
-    for box in model.boxes:
-        nid = shown(model, box, nodes)
-        if nid is None:
-            continue
-        n = nodes[nid]
-        if not n.get("saved") or not n.get("grad_fn"):
-            continue
-        parts, outdated = [], False
-        for name, what, version, changed in _entries(n, nodes, newest):
-            at = f"@v{version}" if version is not None else ""
-            stale = f" ✗ now v{changed}" if changed is not None else ""
-            outdated = outdated or changed is not None
-            parts.append(f"{name}={what}{at}{stale}")
-        status = "freed" if n.get("freed") else "outdated" if outdated else "kept"
-        head = {"freed": "freed", "outdated": "saved", "kept": "saved"}[status]
-        tip = {"freed": "freed by backward (retain_graph=False): a second backward through here fails",
-               "outdated": "changed in place since it was saved: backward through here fails",
-               "kept": "kept for backward"}[status]
-        out.append(Chip(box, f"{head} " + ", ".join(parts), status, tip))
+    for box, n in _savers(model, nodes, index):
+        key = ("chip", n["id"], bool(n.get("freed")), index.now(n["id"], len(nodes)))
+        chip = index.memo.get(key)
+        if chip is None:
+            chip = index.memo[key] = _chip(box, n, nodes, index)
+        out.append(chip)
     return out
 
 
-def warnings(model: GraphModel, state: dict) -> list[tuple[int, str]]:
+def _chip(box: int, n: dict, nodes, index: SavedIndex) -> Chip:
+    """The chip of node n (shown in box) at a step."""
+    parts, outdated = [], False
+    for name, what, version, changed in _entries(n, nodes, index):
+        at = f"@v{version}" if version is not None else ""
+        stale = f" ✗ now v{changed}" if changed is not None else ""
+        outdated = outdated or changed is not None
+        parts.append(f"{name}={what}{at}{stale}")
+    status = "freed" if n.get("freed") else "outdated" if outdated else "kept"
+    head = "freed" if status == "freed" else "saved"
+    tip = {"freed": "freed by backward (retain_graph=False): a second backward through here fails",
+           "outdated": "changed in place since it was saved: backward through here fails",
+           "kept": "kept for backward"}[status]
+    return Chip(box, f"{head} " + ", ".join(parts), status, tip)
+
+
+def warnings(model: GraphModel, state: dict, index: SavedIndex) -> list[tuple[int, str]]:
     """(box, text) foretelling a failure: a saved tensor changed in place since it was saved (from the moment of
     the change), and at the start of a backward call, a node on its way whose saved tensors were freed."""
     nodes = state["nodes"]
-    newest = newest_versions(model, nodes)
     out = []
     event = state.get("event") or {}
-    reach = _reachable(model, nodes, event["root"]) if event.get("kind") == "backward" else None
-    for box in model.boxes:
-        nid = shown(model, box, nodes)
-        if nid is None:
-            continue
-        n = nodes[nid]
-        if not n.get("saved") or not n.get("grad_fn"):
-            continue
+    reach = _reachable(nodes, event["root"]) if event.get("kind") == "backward" else None
+    for box, n in _savers(model, nodes, index):
         if n.get("freed"):
-            if reach is not None and nid in reach:
+            if reach is not None and n["id"] in reach:
                 out.append((box, f"⚠ backward will fail at {n['grad_fn']}: its saved tensors were freed by "
                                  "an earlier backward (retain_graph=False)"))
             continue
-        for _, what, version, changed in _entries(n, nodes, newest):
+        for _, what, version, changed in _entries(n, nodes, index):
             if changed is not None:
                 out.append((box, f"⚠ backward will fail at {n['grad_fn']}: saved {what}@v{version}, "
                                  f"{what} is now v{changed}"))
@@ -110,7 +152,7 @@ def warnings(model: GraphModel, state: dict) -> list[tuple[int, str]]:
     return out
 
 
-def _reachable(model: GraphModel, nodes, root: int | None) -> set[int]:
+def _reachable(nodes, root: int | None) -> set[int]:
     """The nodes a backward from `root` goes through (following inputs that have a grad_fn)."""
     seen: set[int] = set()
     todo = [root] if root is not None and root in nodes else []

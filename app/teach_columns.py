@@ -157,11 +157,11 @@ def arrival_columns(model: GraphModel, state: dict, timeline) -> dict[str, list]
     return cols
 
 
-def chip_columns(model: GraphModel, state: dict) -> dict[str, list]:
+def chip_columns(model: GraphModel, state: dict, index: saved_model.SavedIndex) -> dict[str, list]:
     """A chip on top of every node that saved tensors: what it saved and their versions, faded once freed, red
     once an in-place change outdated one."""
     cols: dict[str, list] = {c: [] for c in ("x", "y", "text", "fill", "line", "colour", "alpha", "tip")}
-    for chip in saved_model.chips(model, state):
+    for chip in saved_model.chips(model, state, index):
         x, y = model.pos[key(chip.box)]
         fill, line, colour, alpha = CHIP_STYLE[chip.status]
         for c, v in zip(cols, (x, y + BOX_H / 2 + 0.16, chip.text, fill, line, colour, alpha, chip.tip)):
@@ -169,13 +169,13 @@ def chip_columns(model: GraphModel, state: dict) -> dict[str, list]:
     return cols
 
 
-def note_columns(model: GraphModel, state: dict) -> dict[str, list]:
+def note_columns(model: GraphModel, state: dict, index: saved_model.SavedIndex) -> dict[str, list]:
     """Red notes under a node: where backward will fail (foretold), and PyTorch's message where it did; each
     reaches towards the middle of the graph, so that it stays in view."""
     cols: dict[str, list] = {"x": [], "y": [], "text": [], "align": [], "baseline": []}
     failed = saved_model.failure(model, state)
     notes = [] if failed is None else [(failed[0], saved_model.wrap(failed[1], 44, 6))]
-    notes += [(box, saved_model.wrap(text, 40)) for box, text in saved_model.warnings(model, state)
+    notes += [(box, saved_model.wrap(text, 40)) for box, text in saved_model.warnings(model, state, index)
               if failed is None or box != failed[0]]
     x0, x1, _, _ = model.extent
     for box, text in notes:

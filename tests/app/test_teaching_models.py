@@ -64,6 +64,10 @@ def recorded(slug: str):
     return timeline, gm.build(timeline.events, final["nodes"])
 
 
+def index_of(timeline, model):
+    return sm.saved_index(model, tl.introduced(timeline))
+
+
 @pytest.mark.parametrize("slug", ["square-of-sum", "broadcast", "vector", "pitfall-backward-twice", "pow-sum"])
 def test_edges_show_the_grads_torchs_nodes_send(slug):
     timeline, _ = recorded(slug)
@@ -122,31 +126,31 @@ def test_broadcast_sum_over_the_broadcast_dims():
 
 def test_an_in_place_change_foretells_the_failure_torch_reports_at_its_node():
     timeline, model = recorded("pitfall-inplace-saved")
-    events = timeline.events
+    events, index = timeline.events, index_of(timeline, model)
     k_inplace = next(i for i, e in enumerate(events) if e["kind"] == "inplace")
     b = model.box_of[next(e["id"] for e in events if e.get("name") == "b")]
-    assert sm.warnings(model, tl.state_at(timeline, k_inplace - 1)) == []
+    assert sm.warnings(model, tl.state_at(timeline, k_inplace - 1), index) == []
     for k in range(k_inplace, len(events) - 1):
-        assert sm.warnings(model, tl.state_at(timeline, k)) == [
+        assert sm.warnings(model, tl.state_at(timeline, k), index) == [
             (b, "⚠ backward will fail at PowBackward0: saved a@v0, a is now v1")]
-    chip = next(c for c in sm.chips(model, tl.state_at(timeline, k_inplace)) if c.box == b)
+    chip = next(c for c in sm.chips(model, tl.state_at(timeline, k_inplace), index) if c.box == b)
     assert (chip.text, chip.status) == ("saved self=a@v0 ✗ now v1", "outdated")
     torch_error = Oracle().run(BY_SLUG["pitfall-inplace-saved"].source)["error"]
     end = tl.state_at(timeline, len(events) - 1)
     assert sm.failure(model, end) == (b, f"RuntimeError: {torch_error['message']}")
-    assert tc.note_columns(model, end)["text"][0].startswith("RuntimeError: one of the variables needed")
+    assert tc.note_columns(model, end, index)["text"][0].startswith("RuntimeError: one of the variables needed")
 
 
 def test_a_second_backward_through_freed_buffers_is_foretold_and_fails_at_the_freed_node():
     timeline, model = recorded("pitfall-backward-twice")
-    events = timeline.events
+    events, index = timeline.events, index_of(timeline, model)
     k_free = next(i for i, e in enumerate(events) if e["kind"] == "free")
     y = model.box_of[next(e["id"] for e in events if e.get("name") == "y")]
-    assert [c.status for c in sm.chips(model, tl.state_at(timeline, k_free - 1))] == ["kept"]
-    assert [c.status for c in sm.chips(model, tl.state_at(timeline, k_free))] == ["freed"]
+    assert [c.status for c in sm.chips(model, tl.state_at(timeline, k_free - 1), index)] == ["kept"]
+    assert [c.status for c in sm.chips(model, tl.state_at(timeline, k_free), index)] == ["freed"]
     second = [i for i, e in enumerate(events) if e["kind"] == "backward"][1]
-    assert sm.warnings(model, tl.state_at(timeline, second - 1)) == []
-    (box, text), = sm.warnings(model, tl.state_at(timeline, second))
+    assert sm.warnings(model, tl.state_at(timeline, second - 1), index) == []
+    (box, text), = sm.warnings(model, tl.state_at(timeline, second), index)
     assert box == y and text.startswith("⚠ backward will fail at MulBackward0: its saved tensors were freed")
     torch_error = Oracle().run(BY_SLUG["pitfall-backward-twice"].source)["error"]
     assert sm.failure(model, tl.state_at(timeline, len(events) - 1)) == (y, f"RuntimeError: {torch_error['message']}")
@@ -159,9 +163,10 @@ def test_an_in_place_ops_saved_copy_is_never_outdated():
     assert timeline.error is None and Oracle().run(source)["error"] is None
     final = tl.state_at(timeline, len(timeline.events) - 1)
     model = gm.build(timeline.events, final["nodes"])
+    index = index_of(timeline, model)
     k = next(i for i, e in enumerate(timeline.events) if e["kind"] == "inplace")
-    assert sm.warnings(model, tl.state_at(timeline, k)) == []
-    assert "self=copy of a@v0" in " ".join(c.text for c in sm.chips(model, tl.state_at(timeline, k)))
+    assert sm.warnings(model, tl.state_at(timeline, k), index) == []
+    assert "self=copy of a@v0" in " ".join(c.text for c in sm.chips(model, tl.state_at(timeline, k), index))
 
 
 def test_labels_of_edges_into_one_node_do_not_cover_each_other():

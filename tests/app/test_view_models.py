@@ -10,6 +10,7 @@ from app.caption import caption
 from app.console import console_parts
 from app.history_model import history
 from app.inspector_model import rows
+from app.saved_model import saved_index
 
 PROGRAM = """import torch
 
@@ -89,8 +90,9 @@ def test_saved_tensors_orange_then_grey_once_freed(mul):
     events = timeline.events
     k_free = index_of(events, kind="free")
     kept, freed = tc.CHIP_STYLE["kept"][0], tc.CHIP_STYLE["freed"][0]
-    assert tc.chip_columns(model, tl.state_at(timeline, k_free - 1))["fill"] == [kept]
-    assert tc.chip_columns(model, tl.state_at(timeline, k_free))["fill"] == [freed]
+    index = saved_index(model, tl.introduced(timeline))
+    assert tc.chip_columns(model, tl.state_at(timeline, k_free - 1), index)["fill"] == [kept]
+    assert tc.chip_columns(model, tl.state_at(timeline, k_free), index)["fill"] == [freed]
 
 
 def test_caption_in_words(mul):
