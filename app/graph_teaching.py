@@ -41,6 +41,15 @@ for (let i = 0; i < xs.length; i++) {
 """
 
 
+# Saved-tensor chips are drawn only while a graph unit is wide enough on screen for them to fit over their box.
+CHIP_MIN_PX = 45  # pixels per graph unit (a box is 1.6 units wide)
+_CHIP_TOGGLE = f"""
+const px = plot.inner_width / Math.max(xr.end - xr.start, 1e-9);
+const show = px >= {CHIP_MIN_PX};
+if (chips.visible !== show) {{ chips.visible = show }}
+"""
+
+
 class TeachingLayer:
     def __init__(self, figure, patch):
         """patch(source, columns): sends a source's changed rows (graph_view._patch)."""
@@ -61,8 +70,12 @@ class TeachingLayer:
                        text_font_size="9.5px", text_color="colour", text_alpha="alpha",
                        background_fill_color="fill", background_fill_alpha="alpha", border_line_color="line",
                        border_line_alpha="alpha", padding=2, border_radius=3, name="saved-chips")
-        self.labels = [
-            chips,
+        toggle = CustomJS(args={"plot": p, "xr": p.x_range, "chips": chips}, code=_CHIP_TOGGLE)
+        for r in (p.x_range,):
+            r.js_on_change("start", toggle)
+            r.js_on_change("end", toggle)
+        p.js_on_change("inner_width", toggle)
+        self.labels = [  # shown while the graph view shows details (graph_view.DETAIL)
             p.text("x", "y", text="text", source=self.edge_labels, text_align="center", text_baseline="top",
                    text_font_size="10.5px", text_font_style="bold", text_color=COLOURS["flow"],
                    text_line_height=1.15, background_fill_color="white", background_fill_alpha=0.92,
@@ -77,7 +90,7 @@ class TeachingLayer:
                    padding=4, border_radius=3, name="backward-notes"),
         ]
         p.add_tools(HoverTool(renderers=[chips], tooltips=[("saved", "@text"), ("", "@tip")]))
-        for r in self.labels:
+        for r in (*self.labels, chips):
             r.selection_glyph = r.nonselection_glyph = None
         self.paths.js_on_change("data", CustomJS(args={"paths": self.paths, "plot": p}, code=_PULSE))
 
