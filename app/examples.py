@@ -168,6 +168,16 @@ y.backward()
 print(y)
 print(x.grad)
 ''')),
+    Example("broadcast", "Broadcasting: b is added to every row, so its grad sums the rows", _program('''
+import torch
+
+w = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+b = torch.tensor([0.5, -0.5, 1.0], requires_grad=True)
+y = (w * 2 + b).sum()
+y.backward()
+print(w.grad)
+print(b.grad)
+''')),
     Example("pitfall-no-requires-grad", "Pitfall: forgot requires_grad", _program('''
 import torch
 

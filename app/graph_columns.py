@@ -263,29 +263,9 @@ def _flowing_edges(model: GraphModel, state: dict) -> dict[int, object]:
     return out
 
 
-def flow_columns(model: GraphModel, state: dict) -> dict[str, list]:
-    """One label per edge carrying a gradient at step k, on the curve near the node it flows into."""
-    cols: dict[str, list] = {"x": [], "y": [], "text": []}
-    flowing = _flowing_edges(model, state)
-    if not flowing:
-        return cols
-    geometry = edge_geometry(model)
-    first_segment = {}
-    for row, e in enumerate(geometry["edge"]):
-        first_segment.setdefault(e, row)
-    t = 0.3
-    a, b, c, d = (1 - t) ** 3, 3 * (1 - t) ** 2 * t, 3 * (1 - t) * t * t, t**3
-    for i, value in flowing.items():
-        g = {name: geometry[name][first_segment[i]] for name in geometry}
-        cols["x"].append(a * g["x0"] + b * g["cx0"] + c * g["cx1"] + d * g["x1"])
-        cols["y"].append(a * g["y0"] + b * g["cy0"] + c * g["cy1"] + d * g["y1"])
-        cols["text"].append(short(value))
-    return cols
-
-
 def badge_columns(model: GraphModel, state: dict) -> dict[str, list]:
-    """Orange badges for saved tensors (grey once freed) and version badges after in-place changes (a box of
-    several versions shows their history instead)."""
+    """Version badges after in-place changes (a box of several versions shows their history instead); what a
+    node saved is on its chip (teach_columns.chip_columns)."""
     nodes = state["nodes"]
     cols: dict[str, list] = {"x": [], "y": [], "text": [], "fill": [], "tip": []}
     for box in model.boxes:
@@ -294,14 +274,6 @@ def badge_columns(model: GraphModel, state: dict) -> dict[str, list]:
             continue
         n = nodes[nid]
         x, y = model.pos[key(box)]
-        saved = n.get("saved") or []
-        if saved and n.get("grad_fn"):
-            names = ", ".join(s["name"] for s in saved)
-            cols["x"].append(x + BOX_W / 2 - 0.12)
-            cols["y"].append(y + BOX_H / 2)
-            cols["text"].append(str(len(saved)))
-            cols["fill"].append(COLOURS["freed"] if n.get("freed") else COLOURS["saved"])
-            cols["tip"].append(("freed: " if n.get("freed") else "saved: ") + names)
         if n.get("version") and len(model.members[box]) == 1:
             cols["x"].append(x - BOX_W / 2 + 0.12)
             cols["y"].append(y + BOX_H / 2)

@@ -17,6 +17,7 @@ from panel.viewable import Viewer
 
 from app import graph_columns as gc
 from app import graph_model as gm
+from app.graph_teaching import TeachingLayer
 from app.store import Store
 
 # How much of the graph may be in view for its labels to be readable: all labels, or node titles only.
@@ -48,7 +49,6 @@ class GraphView(Viewer):
         self.sink_labels = ColumnDataSource(data={"x": [], "y": [], "title": []})
         self.edges = ColumnDataSource(data={c: [] for c in (
             "x0", "y0", "x1", "y1", "cx0", "cy0", "cx1", "cy1", "edge", "colour", "width", "alpha")})
-        self.flow = ColumnDataSource(data={"x": [], "y": [], "text": []})
         self.badges = ColumnDataSource(data={"x": [], "y": [], "text": [], "fill": [], "tip": []})
         self.figure = self._figure()
         self._shape = None  # the shape of the graph shown (graph_model.GraphModel.shape)
@@ -101,14 +101,11 @@ class GraphView(Viewer):
             p.text("x", "y", text="title", source=self.sink_labels, text_align="center", text_baseline="middle",
                    text_font_size="8.5px", text_color="#333"),
         ]
-        p.scatter("x", "y", source=self.flow, size=1, alpha=0)
-        labels.append(p.text("x", "y", text="text", source=self.flow, text_align="center",
-                             text_baseline="middle", text_font_size="11px", text_font_style="bold",
-                             text_color=gm.COLOURS["flow"], background_fill_color="white",
-                             background_fill_alpha=0.9, padding=2))
         p.circle("x", "y", radius=0.13, source=self.badges, fill_color="fill", line_color="#555")
         labels.append(p.text("x", "y", text="text", source=self.badges, text_align="center",
                              text_baseline="middle", text_font_size="9px", text_color="#222"))
+        self.teaching = TeachingLayer(p, _patch)  # the chain rule on the edges, saved tensors, where backward fails
+        labels.extend(self.teaching.labels)
         p.add_tools(
             TapTool(renderers=[boxes, sinks]),
             HoverTool(renderers=[boxes], tooltips=[("node", "@title"), ("value", "@tip_value"),
@@ -168,8 +165,8 @@ class GraphView(Viewer):
             self.sink_labels.data = {"x": static["sinks"]["x"], "y": static["sinks"]["y"],
                                      "title": list(sinks["title"])}
             self.edges.data = {**gc.edge_geometry(model), **gc.edge_columns(model, state)}
-            self.flow.data = gc.flow_columns(model, state)
             self.badges.data = gc.badge_columns(model, state)
+            self.teaching.show(model, state, self.store.timeline)
             if same_shape:
                 return  # another iteration of the loop: the same places, the view stays where it is
             self.figure.x_range.update(start=cx - width / 2, end=cx + width / 2,
@@ -194,8 +191,8 @@ class GraphView(Viewer):
                 _patch(source, {name: boxes[name]})
             _patch(self.sink_labels, {"title": sinks["title"]})
             _patch(self.edges, gc.edge_columns(model, state))
-            _patch(self.flow, gc.flow_columns(model, state))
             _patch(self.badges, gc.badge_columns(model, state))
+            self.teaching.show(model, state, self.store.timeline)
 
     def __panel__(self):
         return self.pane

@@ -8,7 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from engine.trace import formula_at, state_at  # noqa: F401  (the app's only way in to the engine)
+from engine.trace.formulas import arg_names, filled  # noqa: F401
 from engine.trace.isolated import run_isolated
+from engine.trace.timeline import index
 
 
 def run(source: str, **limits: Any) -> Any:
@@ -45,3 +47,8 @@ def error_of(timeline: Any) -> dict | None:
 
 def has_graph(timeline: Any) -> bool:
     return any(e["kind"] in ("leaf", "op") for e in timeline.events)
+
+
+def introduced(timeline: Any):
+    """intro(node id) -> the event that made that graph node (None if unknown), as the formulas need it."""
+    return index(timeline).introduced

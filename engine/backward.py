@@ -147,6 +147,10 @@ def steps(edges, seeds, *, retain_graph=False, create_graph=False, targets=None,
             grad_mode._state["formula"] = create_graph
             try:
                 out = node._apply(grad)
+            except RuntimeError as e:
+                if observe._observers:
+                    observe.emit("on_step_failed", node, e)
+                raise
             finally:
                 grad_mode._state["formula"] = False
             if node._hooks:

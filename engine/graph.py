@@ -221,6 +221,8 @@ class Node:
                         raise RuntimeError(f"Function {self.name()} returned an invalid gradient at index {i} - got "
                                            f"{list(g.shape)} but expected shape compatible with "
                                            f"{list(self._shapes[i])}")
+                    if observe._observers:
+                        observe.emit("on_unbroadcast", self, i, g)
                     g = g.sum_to_size(self._shapes[i])
                 if self._dtypes is not None and g.dtype is not self._dtypes[i]:
                     g = g.to(self._dtypes[i])  # PyTorch casts each grad to its input's dtype

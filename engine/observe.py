@@ -18,6 +18,9 @@ EVENTS = (
     "on_grad",  # (tensor, before, contribution)  tensor.grad was written by the backward pass
     "on_grad_set",  # (tensor, how)                user code zeroed or set .grad ("zero_", "none", "set")
     "on_free",  # (node)                          a node released its saved tensors
+    "on_unbroadcast",  # (node, i, grad)           node's grad for input i, at the output's shape, is about to be
+    #                                              summed to input i's (broadcast) shape
+    "on_step_failed",  # (node, error)            a node's backward raised (a saved tensor freed or changed)
     "on_alloc",  # (numel)                        about to allocate numel elements (may raise); 0 before an
     #                                              in-place op: a chance to stop a long loop of them
     "on_work",  # (n)                             about to do n multiply-adds without BLAS (may raise)

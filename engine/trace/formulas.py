@@ -164,6 +164,20 @@ def _event_arg_names(node, n):
     return op.args
 
 
+arg_names = _event_arg_names
+
+
+def filled(text, step, intro):
+    """Part of a formula (`exponent · self^(exponent−1)`) with the values one backward step used, or None when
+    one is unknown or too big to write out."""
+    nid = step["node"]
+    node = intro(nid) if nid is not None else None
+    if node is None:
+        return None
+    saved = {s["name"]: s for s in node.get("saved") or ()}
+    return _fill(text, lambda w: _symbol(w, step, node, saved, intro), {})
+
+
 def with_numbers(step, intro):
     """The local derivatives of one backward step (a `node` event) with the values it used:
     '∂/∂self = other · grad = 3 · 1 = 3', or for AccumulateGrad 'x.grad += 6'. intro(id) is the event that

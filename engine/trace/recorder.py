@@ -68,6 +68,8 @@ class Recorder:
         self._values = values.Values()
         self._sent = {}  # id(grad tensor) -> (tensor, version, value): a grad recorded once per backward call
         self._step_at = None  # (budget steps, depth, line) at the last event of the backward call running now
+        self._unreduced = {}  # id(node) -> {input number: its grad before the broadcast sum}, until its step
+        self._failed = None  # (graph node id, error type, message) of the backward step that raised last
         self.quiet = False
 
     # --- events ---------------------------------------------------------------------------------
@@ -221,8 +223,9 @@ class Recorder:
             else:
                 k = self._known.get(id(t))
                 node = k.node if k is not None and k.ref() is t and k.version == s.version else None
-                if node is None and key == "self":
-                    node = before  # an in-place op saves a copy of the value it overwrites
+                if node is None and key == "self" and before is not None:
+                    saved.append({"name": key, "node": before, "copy": True})  # an in-place op saves a copy of
+                    continue  # the value it overwrites: no later change outdates it
             if node is None and t._data.size <= formulas.SMALL:
                 saved.append({"name": key, "node": None, "value": t._data.tolist()})
             else:
@@ -477,6 +480,11 @@ class Recorder:
         grad_value = self._grad_value
         grads_out = [{"to": self._edge(fn, nr, line), "value": grad_value(g)}
                      for (fn, nr), g in zip(node.next_functions, step.grads_out or ())]
+        unreduced = self._unreduced.pop(id(node), None) if self._unreduced else None
+        if unreduced:
+            for i, value in unreduced.items():
+                if i < len(grads_out) and grads_out[i]["value"] is not None:
+                    grads_out[i]["unreduced"] = value
         ev = {"kind": "node", "line": line, "name": type(node).__name__, "node": nid,
               "grad_in": grad_value(grad_in), "grads_out": grads_out, "ran": ran, "captured": bool(step.captured)}
         if isinstance(node, BackwardCFunction):  # its backward's code with numbers (formulas render the others)
@@ -511,6 +519,13 @@ class Recorder:
         if not self._calls:
             self._sent.clear()
 
+    def on_unbroadcast(self, node, i, grad):
+        self._unreduced.setdefault(id(node), {})[i] = self._values.record(grad._data)
+
+    def on_step_failed(self, node, error):
+        if not isinstance(node, AccumulateGrad):
+            self._failed = (self._fn_node(node), type(error).__name__, str(error))
+
     def on_free(self, node):
         nid = self._fn_node(node)
         if nid is not None:
@@ -532,7 +547,10 @@ class Recorder:
         self._push({"kind": "warning", "line": where, "category": category.__name__, "message": str(message)})
 
     def on_error(self, kind, message, line):
-        self._push({"kind": "error", "line": line, "type": kind, "message": message})
+        ev = {"kind": "error", "line": line, "type": kind, "message": message}
+        if self._failed is not None and self._failed[0] is not None and self._failed[1:] == (kind, message):
+            ev["node"] = self._failed[0]  # the graph node whose backward raised it
+        self._push(ev)
 
 
 def _size(event):

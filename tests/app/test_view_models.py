@@ -4,11 +4,13 @@ import pytest
 
 from app import graph_columns as gc
 from app import graph_model as gm
+from app import teach_columns as tc
 from app import timeline as tl
 from app.caption import caption
 from app.console import console_parts
 from app.history_model import history
 from app.inspector_model import rows
+from app.saved_model import saved_index
 
 PROGRAM = """import torch
 
@@ -72,7 +74,8 @@ def test_backward_step_highlights_node_and_labels_the_flowing_grads(mul):
     state = tl.state_at(timeline, k)
     active = gc.active_key(model, state)
     assert model.kinds[int(active[1:])] == "op"
-    assert sorted(gc.flow_columns(model, state)["text"]) == ["2.0", "3.0"]
+    assert sorted(t.split("\n")[-1] for t in tc.edge_label_columns(model, state, timeline)["text"]) == [
+        "1.0 × 2.0 = 2.0", "1.0 × 3.0 = 3.0"]
     edges = gc.edge_columns(model, state)
     segments = gc.edge_geometry(model)["edge"]
     assert len({segments[i] for i, c in enumerate(edges["colour"]) if c == gm.COLOURS["flow"]}) == 2
@@ -86,9 +89,10 @@ def test_saved_tensors_orange_then_grey_once_freed(mul):
     timeline, model = mul
     events = timeline.events
     k_free = index_of(events, kind="free")
-    assert gm.COLOURS["saved"] in gc.badge_columns(model, tl.state_at(timeline, k_free - 1))["fill"]
-    after = gc.badge_columns(model, tl.state_at(timeline, k_free))
-    assert gm.COLOURS["freed"] in after["fill"] and gm.COLOURS["saved"] not in after["fill"]
+    kept, freed = tc.CHIP_STYLE["kept"][0], tc.CHIP_STYLE["freed"][0]
+    index = saved_index(model, tl.introduced(timeline))
+    assert tc.chip_columns(model, tl.state_at(timeline, k_free - 1), index)["fill"] == [kept]
+    assert tc.chip_columns(model, tl.state_at(timeline, k_free), index)["fill"] == [freed]
 
 
 def test_caption_in_words(mul):

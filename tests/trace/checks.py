@@ -25,8 +25,8 @@ FIELDS = {
     "error": {"type", "message"},
 }
 # scalars: op and inplace; expr or update: inplace; op, formula: a computed leaf; grads_in: a node with several
-# outputs (a custom Function's)
-OPTIONAL = {"call", "how", "scalars", "op", "formula", "expr", "update", "grads_in", "detached_from"}
+# outputs (a custom Function's); detached_from: a program's x.detach(); node: an error a backward node raised
+OPTIONAL = {"call", "how", "scalars", "op", "formula", "expr", "update", "grads_in", "detached_from", "node"}
 STATE_KEYS = {"k", "event", "nodes", "active", "sent", "grads", "call", "output", "formula"}
 NODE_KEYS = {"id", "tensor", "name", "kind", "op", "grad_fn", "inputs", "value", "shape", "dtype", "requires_grad",
              "version", "grad", "freed", "saved", "formula", "grad_in"}

@@ -65,3 +65,12 @@ def run_torch(source: str):
 
 def mask(text: str) -> str:
     return ADDRESS.sub("0x…", text)
+
+
+def failing_node(source: str) -> str | None:
+    """The name of the node PyTorch was running when the backward call whose error ended the program raised
+    (its pre-hook ran, its backward did not finish), or None when the program's error was not raised in a node."""
+    with node_orders() as calls:
+        outcome = run_source(source, "torch")
+    failed = [names for names, failed in calls if failed]
+    return failed[-1][-1] if outcome.exc is not None and failed and failed[-1] else None
