@@ -12,7 +12,8 @@ _SURROGATES = re.compile("[\\ud800-\\udfff]")
 @dataclass
 class Timeline:
     """`events` (dicts, see docs/timeline.md), `output` (the program's stdout), `source`, `loops` (the iterations of
-    its loops as ranges of events), `modules` (the calls of its nn.Modules, likewise). Treat as immutable: state_at caches an index of the events on first use."""
+    its loops as ranges of events), `modules` (the calls of its nn.Modules,
+    likewise). Treat as immutable: state_at caches an index of the events on first use."""
 
     source: str
     events: list
