@@ -91,7 +91,8 @@ def version_history(versions: list[int], last: int = 3) -> str:
     return ("… → " if len(versions) > last else "") + text
 
 
-def box_columns(model: GraphModel, state: dict, selected: str | None = None) -> dict[str, list]:
+def box_columns(model: GraphModel, state: dict, selected: str | None = None, lit: int | None = None) -> dict[str, list]:
+    """What every box shows at step k; `lit`: a program line whose nodes are outlined (the editor's hovered)."""
     nodes = state["nodes"]
     active = active_key(model, state)
     cols: dict[str, list] = {c: [] for c in (
@@ -118,11 +119,11 @@ def box_columns(model: GraphModel, state: dict, selected: str | None = None) -> 
             tip_v.append(tv)
             grad_.append("" if grad is None else fit("grad " + compact(grad), UNDER_BOX))
             tip_g.append("None" if grad is None else short(grad, limit=12))
-        if active is None and selected is None:
+        if active is None and selected is None and lit is None:
             line_.append(COLOURS["border"])
             width_.append(1.0)
         else:
-            line, width = _outline(key(box), active, selected)
+            line, width = _outline(key(box), active, selected, lit is not None and lit in model.lines.get(box, ()))
             line_.append(line)
             width_.append(width)
     return cols
@@ -146,11 +147,13 @@ def sink_columns(model: GraphModel, state: dict, selected: str | None = None) ->
     return cols
 
 
-def _outline(k: str, active: str | None, selected: str | None) -> tuple[str, float]:
+def _outline(k: str, active: str | None, selected: str | None, lit: bool = False) -> tuple[str, float]:
     if k == active:
         return COLOURS["active"], 4.0
     if k == selected:
         return COLOURS["selected"], 3.0
+    if lit:
+        return COLOURS["lit"], 3.5
     return COLOURS["border"], 1.0
 
 

@@ -40,6 +40,7 @@ COLOURS = {
     "flow": "#d62728",
     "active": "#d62728",
     "selected": "#1f5fbf",
+    "lit": "#d99a00",
     "border": "#555555",
 }
 GHOST_ALPHA = 0.12
@@ -66,6 +67,7 @@ class GraphModel:
     geometry: dict[str, list] | None = None  # edge_geometry, memo
     shape: tuple | None = None  # what the layout depends on: views of one shape share one layout
     modules: dict[int, tuple[str, str]] = field(default_factory=dict)  # box id -> (name, label) of a module call
+    lines: dict[int, set[int]] = field(default_factory=dict)  # box id -> the program lines that made its nodes
 
 
 def key(node_id: int) -> str:
@@ -200,6 +202,10 @@ def build(events: list[dict], nodes, previous: GraphModel | None = None, view: l
             model.sink_from[box] = min(users) if users else model.members[box][0]
             order.insert(order.index(key(box)), sink_key(box))
             model.edges.append((sink_key(box), key(box)))
+    for nid, box in model.box_of.items():
+        line = events[known.made_at[nid]].get("line") if nid in known.made_at else None
+        if line is not None:
+            model.lines.setdefault(box, set()).add(line)
     _place(model, order, previous, layouts)
     return model
 

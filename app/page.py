@@ -10,10 +10,12 @@ from app import links
 from app.builder import Builder
 from app.console import Console
 from app.controls import Controls
+from app.editor_line import EditorLine
 from app.grad_history import GradHistory
 from app.graph_view import GraphView
 from app.inspector import Inspector
 from app.iteration_bar import IterationBar
+from app.module_toggle import ModuleToggle
 from app.program import Program
 from app.store import Store
 
@@ -42,6 +44,8 @@ class Explorer:
         self.console = Console(store=self.store)
         self.program = Program(store=self.store, figure=self.graph.figure)
         self.builder = Builder(store=self.store)
+        self.editor_line = EditorLine(store=self.store)
+        self.modules = ModuleToggle(store=self.store)
         self.alert = pn.pane.HTML(
             f'<div class="link-problem">⚠ {escape(self.store.problem)}</div>', visible=bool(self.store.problem),
             sizing_mode="stretch_width", margin=(4, 10), stylesheets=[_ALERT_CSS],
@@ -50,6 +54,7 @@ class Explorer:
     def sidebar(self) -> pn.Column:
         return pn.Column(
             self.program,
+            self.editor_line,
             _section("Visual builder · writes the code above and reruns it", self.builder),
             pn.pane.HTML(_LEGEND, margin=(6, 10)),
             width=SIDEBAR_WIDTH, sizing_mode="stretch_height", scroll=True, css_classes=["sidebar"],
@@ -65,7 +70,8 @@ class Explorer:
         )
         graph = pn.Column(self.graph, sizing_mode="stretch_both", min_height=300,
                           styles={"border": "1px solid #e3e3e3", "border-radius": "4px"}, margin=(0, 8))
-        return pn.Column(self.alert, self.controls, self.iterations, graph, panels, sizing_mode="stretch_both")
+        return pn.Column(self.alert, self.controls, self.iterations, self.modules, graph, panels,
+                         sizing_mode="stretch_both")
 
     def page(self) -> pn.Column:
         header = pn.pane.HTML(_HEADER, sizing_mode="stretch_width", height=48, margin=0,
@@ -119,9 +125,11 @@ _LEGEND = """
 <span style="background:#add8e6;border:1px solid #555;padding:0 6px;border-radius:3px">leaf</span>
 <span style="background:#d3d3d3;border:1px solid #555;padding:0 6px;border-radius:3px">op (grad_fn)</span>
 <span style="background:#caff70;border:1px solid #555;padding:0 6px;border-radius:3px">output</span>
+<span style="background:#e2d8f3;border:1px solid #555;padding:0 6px;border-radius:3px">module call</span>
 <span style="background:#ececec;border:1px solid #555;padding:0 6px;border-radius:10px">AccumulateGrad</span>
 <span style="background:#ffa500;border:1px solid #555;padding:0 5px;border-radius:9px">saved</span>
 <span style="color:#d62728;font-weight:bold">→ gradient flowing</span><br>
-Keys: ← → step. Click a node to inspect it; scroll to zoom.
+Keys: ← → step. Click a node to inspect it, a module's box to open it; scroll to zoom.
+Point at a line of code to light the nodes it made.
 </div>
 """

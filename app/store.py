@@ -26,6 +26,7 @@ class Store(param.Parameterized):
     k = param.Integer(default=-1, doc="Step shown: events 0..k have happened.")
     state = param.Dict(default=None, doc="state_at(timeline, k).")
     selected = param.String(default=None, allow_None=True, doc="Key of the clicked node (t<id> or a<id>).")
+    lit = param.Integer(default=None, allow_None=True, doc="A program line whose nodes the graph lights (hovered).")
     opened = param.Parameter(default=(), doc="Names of the modules drawn as their ops (module_boxes.ALL: every one).")
     problem = param.String(default="", doc="Why the last run or link could not be shown, in words.")
     run_error = param.Dict(default=None, allow_None=True, doc="Error of a run whose graph was not kept.")
@@ -124,6 +125,9 @@ class Store(param.Parameterized):
 
     def open_module(self, name: str) -> None:
         self.open_modules((*self.opened, name))
+
+    def light(self, line: int | None) -> None:
+        self._apply(lit=line)
 
     def select(self, key: str | None) -> None:
         self._apply(selected=key)
