@@ -17,7 +17,7 @@ class ModuleToggle(Viewer):
 
     def __init__(self, **params):
         super().__init__(**params)
-        self.choice = pn.widgets.RadioButtonGroup(options=[BOXES, OPS], value=self._value(), button_type="light",
+        self.choice = pn.widgets.RadioButtonGroup(options=[BOXES, OPS], value=self._value(), color="light",
                                                   margin=(2, 8), css_classes=["module-toggle"], height=30)
         self.hint = pn.pane.HTML("<span style='font-size:12px;color:#555'>click a module's box to open it</span>",
                                  margin=(6, 4))

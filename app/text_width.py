@@ -19,7 +19,7 @@ _WIDE = 1000  # anything else (arrows, ellipsis, letters of other scripts) drawn
 
 def width(text: str, size: float = 11.0) -> float:
     """The width in px of `text` at font size `size` px, bold or not (bold is the wider)."""
-    return sum(_BOLD.get(c, _WIDE) for c in text) * size / 1000
+    return sum(_BOLD.get(c, _WIDE) for c in text) * size / 1000 * 1.02  # the fonts' rounding, and hinting
 
 
 def fit(text: str, room: float, size: float = 11.0) -> str:
