@@ -1,7 +1,7 @@
 """The graph's camera, in the browser: it keeps one scale on both axes (boxes keep their shape when zooming
 or resizing), starts at the default zoom where every label is legible (graph_model.SCALE px per unit, more
-when the whole graph fits), and glides to the node each step acts on when it leaves the middle of the view.
-Python only sends the graph's extent and the focus (camera_model.py)."""
+when the whole graph fits), and glides to the node each step acts on when it leaves the middle of the view
+(jumps, when stepping fast). Python only sends the graph's extent and the focus (camera_model.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from bokeh.models import ColumnDataSource, CustomJS
 from app.graph_model import SCALE
 
 MAX_SCALE = 1.35 * SCALE  # a small graph is drawn bigger, up to this
+CALM_MS = 350  # a step this long after the one before glides there; a quicker one jumps
 MARGIN = 0.2  # the focus may come this close (a fraction of the view) to its edges before the camera moves
 
 _JS = f"""
@@ -43,14 +44,17 @@ cam._W = W;
 const to = [cx - W / s / 2, cx + W / s / 2, cy - H / s / 2, cy + H / s / 2];
 const from = [xr.start, xr.end, yr.start, yr.end];
 if (cam._anim) {{ cancelAnimationFrame(cam._anim) }}
-const glide = !refit && cb_obj === cam && from.every(Number.isFinite);
+// A glide only when steps are apart: stepping fast (holding a key, playing), the view jumps with them.
+const now = performance.now(), calm = now - (cam._stepped || 0) > {CALM_MS};
+if (cb_obj === cam) {{ cam._stepped = now }}
+const glide = calm && !refit && cb_obj === cam && from.every(Number.isFinite);
 if (!glide) {{
   xr.setv({{start: to[0], end: to[1], reset_start: to[0], reset_end: to[1]}});
   yr.setv({{start: to[2], end: to[3], reset_start: to[2], reset_end: to[3]}});
   return;
 }}
 if (from.every((v, i) => Math.abs(v - to[i]) < 1e-9)) {{ return }}
-const t0 = performance.now(), ms = 260;
+const t0 = now, ms = 260;
 const frame = (now) => {{
   const t = Math.min(1, (now - t0) / ms), e = t * t * (3 - 2 * t);
   const v = from.map((a, i) => a + (to[i] - a) * e);
