@@ -36,9 +36,9 @@ if (refit) {{
   if (!Number.isFinite(s) || s <= 0) {{ s = {SCALE} }}
   cx = (xr.start + xr.end) / 2; cy = (yr.start + yr.end) / 2;
   const hw = W / s / 2 * (1 - 2 * {MARGIN}), hh = H / s / 2 * (1 - 2 * {MARGIN});
-  if (has && cb_obj === cam && (Math.abs(fx - cx) > hw || Math.abs(fy - cy) > hh)) {{
-    [cx, cy] = keep_in(fx, fy, s);
-  }}
+  const away = has && (Math.abs(fx - cx) > hw || Math.abs(fy - cy) > hh);
+  if (cb_obj === cam && !away) {{ cam._stepped = performance.now(); return }}  // the view stays: no repaint
+  if (away) {{ [cx, cy] = keep_in(fx, fy, s) }}
 }}
 cam._W = W;
 const to = [cx - W / s / 2, cx + W / s / 2, cy - H / s / 2, cy + H / s / 2];

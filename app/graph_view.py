@@ -56,7 +56,8 @@ class GraphView(Viewer):
         self.badges = ColumnDataSource(data={"x": [], "y": [], "text": [], "fill": [], "tip": []})
         self.figure = self._figure()
         self.camera = camera(self.figure)
-        self._fits = 0
+        self._fits = 0  # graphs framed so far: the camera frames a graph when this changes
+        self._aimed = None  # what the camera was last told
         self._shape = None  # the shape of the graph shown (graph_model.GraphModel.shape)
         self.pane = pn.pane.Bokeh(self.figure, sizing_mode="stretch_both", min_height=320)
         self.boxes.selected.on_change("indices", self._on_tap_box)
@@ -197,11 +198,12 @@ class GraphView(Viewer):
 
     def _aim(self, model: gm.GraphModel, state: dict) -> None:
         """Tell the camera (graph_camera.py) the graph's extent and the node step k acts on."""
-        fx, fy = camera_model.focus(model, state) or (float("nan"), float("nan"))
-        x0, x1, y0, y1 = model.extent
-        data = {"x0": [x0], "x1": [x1], "y0": [y0], "y1": [y1], "fit": [self._fits], "fx": [fx], "fy": [fy]}
-        if dict(self.camera.data) != data:
-            self.camera.data = data
+        aim = (model.extent, self._fits, camera_model.focus(model, state))
+        if aim == self._aimed:
+            return
+        self._aimed = aim
+        (x0, x1, y0, y1), fits, (fx, fy) = aim[0], aim[1], aim[2] or (float("nan"), float("nan"))
+        self.camera.data = {"x0": [x0], "x1": [x1], "y0": [y0], "y1": [y1], "fit": [fits], "fx": [fx], "fy": [fy]}
 
     def __panel__(self):
         return self.pane

@@ -76,8 +76,8 @@ async def open_page(browser, url: str, query: str):
     page = await context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    await page.goto(f"{url}?{query}")
-    await page.wait_for_selector(".caption-text", timeout=60_000)
+    await page.goto(f"{url}?{query}", timeout=180_000)  # a 2,000-iteration program is traced first
+    await page.wait_for_selector(".caption-text", timeout=180_000)
     return context, page, errors
 
 
