@@ -4,6 +4,7 @@ ColumnDataSource of the GraphView gets (positions once per view, colours and lab
 from __future__ import annotations
 
 from app.graph_model import (
+    BADGE_R,
     BOX_H,
     BOX_W,
     COLOURS,
@@ -11,13 +12,20 @@ from app.graph_model import (
     GHOST_ALPHA,
     LAYER_GAP,
     ROW_GAP,
+    SCALE,
     SINK_W,
     GraphModel,
     key,
     shown,
     sink_key,
 )
+from app.module_boxes import title as title_of_module
+from app.text_width import fit
 from engine.trace.text import compact, short
+
+IN_BOX = BOX_W * SCALE - 8  # px a label inside a box may take at the default zoom
+UNDER_BOX = BOX_W * SCALE  # px a grad label under a box may take: its box's column
+ON_EDGE = (LAYER_GAP - BOX_W) * SCALE - 8  # px a flowing gradient's label may take: the gap between layers
 
 
 def static_columns(model: GraphModel) -> dict[str, dict[str, list]]:
@@ -57,7 +65,13 @@ def _texts(model: GraphModel, box: int, nid: int, nodes) -> tuple[str, str, str,
     """(title, value, fn, tip_value) of a box showing node nid: they never change once it exists, so they are
     kept. A box of several versions shows their history where an op shows its grad_fn: `v0 → v1 → v2`."""
     texts = model.texts.get(nid)
-    if texts is None:
+    if texts is None and box in model.modules:
+        name, label = model.modules[box]
+        value = nodes[nid]["value"]
+        texts = (fit(name, IN_BOX), fit(compact(value), IN_BOX), fit(label, IN_BOX),
+                 f"{title_of_module(name, label)} → {short(value, limit=12)}")
+        model.texts[nid] = texts
+    elif texts is None:
         node = nodes[nid]
         const = model.kinds[box] == "const"
         members = model.members[box]
@@ -65,8 +79,8 @@ def _texts(model: GraphModel, box: int, nid: int, nodes) -> tuple[str, str, str,
             fn = version_history([nodes[m].get("version") or 0 for m in members[: members.index(nid) + 1]])
         else:
             fn = title(node) if const else node.get("grad_fn") or ""
-        texts = ("" if const and len(members) == 1 else title(node), compact(node["value"]), fn,
-                 short(node["value"], limit=12))
+        texts = ("" if const and len(members) == 1 else fit(title(node), IN_BOX), fit(compact(node["value"]), IN_BOX),
+                 fit(fn, IN_BOX), short(node["value"], limit=12))
         model.texts[nid] = texts
     return texts
 
@@ -77,7 +91,8 @@ def version_history(versions: list[int], last: int = 3) -> str:
     return ("… → " if len(versions) > last else "") + text
 
 
-def box_columns(model: GraphModel, state: dict, selected: str | None = None) -> dict[str, list]:
+def box_columns(model: GraphModel, state: dict, selected: str | None = None, lit: int | None = None) -> dict[str, list]:
+    """What every box shows at step k; `lit`: a program line whose nodes are outlined (the editor's hovered)."""
     nodes = state["nodes"]
     active = active_key(model, state)
     cols: dict[str, list] = {c: [] for c in (
@@ -102,13 +117,13 @@ def box_columns(model: GraphModel, state: dict, selected: str | None = None) -> 
             value_.append(v)
             fn_.append(fn)
             tip_v.append(tv)
-            grad_.append("" if grad is None else "grad " + compact(grad))
+            grad_.append("" if grad is None else fit("grad " + compact(grad), UNDER_BOX))
             tip_g.append("None" if grad is None else short(grad, limit=12))
-        if active is None and selected is None:
+        if active is None and selected is None and lit is None:
             line_.append(COLOURS["border"])
             width_.append(1.0)
         else:
-            line, width = _outline(key(box), active, selected)
+            line, width = _outline(key(box), active, selected, lit is not None and lit in model.lines.get(box, ()))
             line_.append(line)
             width_.append(width)
     return cols
@@ -132,11 +147,13 @@ def sink_columns(model: GraphModel, state: dict, selected: str | None = None) ->
     return cols
 
 
-def _outline(k: str, active: str | None, selected: str | None) -> tuple[str, float]:
+def _outline(k: str, active: str | None, selected: str | None, lit: bool = False) -> tuple[str, float]:
     if k == active:
         return COLOURS["active"], 4.0
     if k == selected:
         return COLOURS["selected"], 3.0
+    if lit:
+        return COLOURS["lit"], 3.5
     return COLOURS["border"], 1.0
 
 
@@ -178,7 +195,7 @@ def _edge_geometry(model: GraphModel) -> dict[str, list]:
         if not bends:
             dup = seen.get((u, v), 0)
             seen[(u, v)] = dup + 1
-            curve(e, start, end, 0.3 * ((dup + 1) // 2) * (1 if dup % 2 else -1))
+            curve(e, start, end, 0.4 * ((dup + 1) // 2) * (1 if dup % 2 else -1))
             continue
         path = [(layer * LAYER_GAP + side * BOX_W / 2, -row * ROW_GAP) for layer, row in bends for side in (-1, 1)]
         curve(e, start, path[0])
@@ -267,17 +284,20 @@ def badge_columns(model: GraphModel, state: dict) -> dict[str, list]:
     """Version badges after in-place changes (a box of several versions shows their history instead); what a
     node saved is on its chip (teach_columns.chip_columns)."""
     nodes = state["nodes"]
-    cols: dict[str, list] = {"x": [], "y": [], "text": [], "fill": [], "tip": []}
+    cols: dict[str, list] = {"x": [], "y": [], "text": [], "fill": [], "tip": [], "key": []}
     for box in model.boxes:
         nid = shown(model, box, nodes)
         if nid is None:
             continue
         n = nodes[nid]
         x, y = model.pos[key(box)]
+        if box in model.modules:
+            continue  # a module call's box: its ops' versions show when it is opened
         if n.get("version") and len(model.members[box]) == 1:
-            cols["x"].append(x - BOX_W / 2 + 0.12)
-            cols["y"].append(y + BOX_H / 2)
+            cols["x"].append(x - BOX_W / 2 + BADGE_R)
+            cols["y"].append(y + BOX_H / 2 + 0.6 * BADGE_R)
             cols["text"].append(f"v{n['version']}")
             cols["fill"].append("#ffffff")
             cols["tip"].append(f"version {n['version']} after an in-place change")
+            cols["key"].append(key(box))
     return cols

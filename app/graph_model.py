@@ -13,13 +13,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from app.layout import Layout, layered_layout
+from app.module_boxes import Calls
 from app.timeline import last_step_index
 
-LAYER_GAP = 2.4
+LAYER_GAP = 2.8  # the gap between two layers' boxes holds a gradient's label
 ROW_GAP = 1.3  # a node is 0.8 high: the gap below it holds its grad label
 BOX_W, BOX_H = 1.6, 0.8
-CONST_H = 0.56  # constants (no grad) are drawn smaller
+CONST_H = 0.7  # constants (no grad) are drawn smaller
 SINK_W, SINK_H = 1.5, 0.5
+SCALE = 72.0  # px per unit at the default zoom: every label is 11 px and fits its place (test_legibility.py)
+FONT = 11.0  # px, every label of the graph
+LINE = 0.24  # units between a box's title, value and grad_fn lines
+GRAD_DY = 0.55  # units from a box's centre down to its grad label
+BADGE_R = 0.13  # units: a badge's radius
 
 COLOURS = {
     "leaf": "#add8e6",
@@ -28,11 +34,13 @@ COLOURS = {
     "output": "#caff70",
     "sink": "#ececec",
     "saved": "#ffa500",
+    "module": "#e2d8f3",
     "freed": "#c8c8c8",
     "edge": "#9a9a9a",
     "flow": "#d62728",
     "active": "#d62728",
     "selected": "#1f5fbf",
+    "lit": "#d99a00",
     "border": "#555555",
 }
 GHOST_ALPHA = 0.12
@@ -58,6 +66,8 @@ class GraphModel:
     texts: dict[int, tuple[str, str, str, str]] = field(default_factory=dict)  # id -> fixed labels, memo
     geometry: dict[str, list] | None = None  # edge_geometry, memo
     shape: tuple | None = None  # what the layout depends on: views of one shape share one layout
+    modules: dict[int, tuple[str, str]] = field(default_factory=dict)  # box id -> (name, label) of a module call
+    lines: dict[int, set[int]] = field(default_factory=dict)  # box id -> the program lines that made its nodes
 
 
 def key(node_id: int) -> str:
@@ -119,30 +129,36 @@ class Facts:
     step_of: list[int | None]
     roots: set[int]
     heads: dict[int, int]
+    made_at: dict[int, int]  # node id -> the index of the event that made it
 
 
 def facts(events: list[dict]) -> Facts:
     heads: dict[int, int] = {}
     roots: set[int] = set()
-    for e in events:
+    made_at: dict[int, int] = {}
+    for i, e in enumerate(events):
         kind = e["kind"]
+        if kind in ("leaf", "op", "inplace"):
+            made_at[e["id"]] = i
         if kind == "leaf":
             heads[e["id"]] = e["id"]
         elif kind == "inplace" and not e.get("grad_fn") and e["inputs"] and e["inputs"][0] in heads:
             heads[e["id"]] = heads[e["inputs"][0]]
         elif kind == "backward" and e.get("root") is not None:
             roots.add(e["root"])
-    return Facts(last_step_index(events), roots, heads)
+    return Facts(last_step_index(events), roots, heads, made_at)
 
 
 def build(events: list[dict], nodes, previous: GraphModel | None = None, view: list[int] | None = None,
-          layouts: dict | None = None, known: Facts | None = None) -> GraphModel:
+          layouts: dict | None = None, known: Facts | None = None, groups: dict[int, int] | None = None,
+          calls: Calls | None = None) -> GraphModel:
     """Lay out the nodes of a view (node ids; all of the timeline's by default) once, so stepping only changes
     colours and labels. A leaf and the versions of it made in place under no_grad (`x -= lr * x.grad`, an
     optimizer's step) are one box, keyed by the leaf's first node in every view.
 
     With the previous program's model, nodes it had keep their places (the builder grows graphs); with
-    `layouts` (a dict kept by the caller), views of the same shape (the iterations of a loop) share one."""
+    `layouts` (a dict kept by the caller), views of the same shape (the iterations of a loop) share one.
+    With `groups` (node id -> a call of `calls`, module_boxes.py), the nodes of a module call are one box."""
     known = known or facts(events)
     ids = list(nodes) if view is None else view
     present = set(ids)
@@ -156,8 +172,13 @@ def build(events: list[dict], nodes, previous: GraphModel | None = None, view: l
     if not roots:
         roots = {n for n in ids if nodes[n].get("grad_fn") and n not in consumers}
     order: list[str] = []
+    group_box: dict[int, int] = {}  # module call -> its box
+    linked: set[tuple[str, str]] = set()  # the edges into module boxes (drawn once each)
     for nid in ids:
         n = nodes[nid]
+        if groups and nid in groups:
+            _add_to_module(model, nid, n, groups[nid], group_box, calls, present, order, nid in roots, linked)
+            continue
         box = known.heads.get(nid, nid)
         model.box_of[nid] = box
         if box in model.members:  # a new version of a leaf, made under no_grad: drawn in the leaf's box
@@ -181,8 +202,37 @@ def build(events: list[dict], nodes, previous: GraphModel | None = None, view: l
             model.sink_from[box] = min(users) if users else model.members[box][0]
             order.insert(order.index(key(box)), sink_key(box))
             model.edges.append((sink_key(box), key(box)))
+    for nid, box in model.box_of.items():
+        line = events[known.made_at[nid]].get("line") if nid in known.made_at else None
+        if line is not None:
+            model.lines.setdefault(box, set()).add(line)
     _place(model, order, previous, layouts)
     return model
+
+
+def _add_to_module(model: GraphModel, nid: int, node: dict, call: int, group_box: dict[int, int], calls: Calls,
+                   present: set[int], order: list[str], is_output: bool, linked: set) -> None:
+    """Node nid is drawn as the box of module call `call`: the box of the call's first node, whose edges come
+    from everything outside it that the call's nodes use."""
+    box = group_box.get(call)
+    if box is None:
+        box = group_box[call] = nid
+        model.boxes.append(box)
+        model.members[box] = []
+        model.kinds[box] = "module"
+        model.modules[box] = (calls.names[call], calls.labels[call])
+        order.append(key(box))
+    model.members[box].append(nid)
+    model.box_of[nid] = box
+    if is_output:
+        model.kinds[box] = "output"
+    me = key(box)
+    for i in node.get("inputs") or []:
+        if i is not None and i in present and model.box_of[i] != box:
+            edge = (key(model.box_of[i]), me)
+            if edge not in linked:
+                linked.add(edge)
+                model.edges.append(edge)
 
 
 def _place(model: GraphModel, order: list[str], previous: GraphModel | None, layouts: dict | None) -> None:

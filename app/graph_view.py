@@ -5,6 +5,7 @@ from __future__ import annotations
 import panel as pn
 import param
 from bokeh.models import (
+    BoxZoomTool,
     ColumnDataSource,
     CustomJS,
     HoverTool,
@@ -15,14 +16,17 @@ from bokeh.plotting import figure
 from bokeh.transform import dodge
 from panel.viewable import Viewer
 
+from app import camera_model
 from app import graph_columns as gc
 from app import graph_model as gm
+from app.graph_camera import camera
 from app.graph_teaching import TeachingLayer
 from app.store import Store
 
-# How much of the graph may be in view for its labels to be readable: all labels, or node titles only.
-DETAIL = (9, 16)  # (layers, rows)
-TITLES = (16, 30)
+# Semantic zoom: all labels from this scale (px per unit) up, node titles only from TITLES to DETAIL.
+DETAIL = 0.8 * gm.SCALE
+TITLES = 0.55 * gm.SCALE
+FONT = f"{gm.FONT:g}px"
 
 # Each text column of the boxes has its own source: Bokeh measures every label of a source again when any
 # column of it changes, and a backward step changes only a grad or two and an outline.
@@ -30,9 +34,9 @@ LABELS = ("title", "value", "fn", "grad")
 
 # Labels are thinned out as the view holds more nodes (hover still tells everything).
 _LABEL_TOGGLE = f"""
-const layers = (xr.end - xr.start) / {gm.LAYER_GAP}, rows = (yr.end - yr.start) / {gm.ROW_GAP};
-const detail = layers <= {DETAIL[0]} && rows <= {DETAIL[1]};
-const titles = layers <= {TITLES[0]} && rows <= {TITLES[1]};
+const scale = p.inner_width / (xr.end - xr.start);
+if (!(scale > 0 && Number.isFinite(scale))) {{ return }}
+const detail = scale >= {DETAIL}, titles = scale >= {TITLES};
 if (title.visible !== (titles && !detail)) {{ title.visible = titles && !detail }}
 for (const r of others) {{ if (r.visible !== detail) {{ r.visible = detail }} }}
 """
@@ -51,12 +55,15 @@ class GraphView(Viewer):
             "x0", "y0", "x1", "y1", "cx0", "cy0", "cx1", "cy1", "edge", "colour", "width", "alpha")})
         self.badges = ColumnDataSource(data={"x": [], "y": [], "text": [], "fill": [], "tip": []})
         self.figure = self._figure()
+        self.camera = camera(self.figure)
+        self._fits = 0  # graphs framed so far: the camera frames a graph when this changes
+        self._aimed = None  # what the camera was last told
         self._shape = None  # the shape of the graph shown (graph_model.GraphModel.shape)
         self.pane = pn.pane.Bokeh(self.figure, sizing_mode="stretch_both", min_height=320)
         self.boxes.selected.on_change("indices", self._on_tap_box)
         self.sinks.selected.on_change("indices", self._on_tap_sink)
         self.store.param.watch(self._on_graph, "graph")
-        self.store.param.watch(self._on_state, ["state", "selected"])
+        self.store.param.watch(self._on_state, ["state", "selected", "lit"])
         if self.store.graph is not None:
             self._on_graph()
 
@@ -72,7 +79,7 @@ class GraphView(Viewer):
 
     def _figure(self):
         p = figure(
-            x_range=Range1d(0, 10), y_range=Range1d(-5, 1), tools="pan,wheel_zoom,box_zoom,reset",
+            x_range=Range1d(0, 10), y_range=Range1d(-5, 1), tools="pan,wheel_zoom,reset",
             active_scroll="wheel_zoom", toolbar_location="right", sizing_mode="stretch_both",
             output_backend="canvas", min_border=4,
         )
@@ -89,24 +96,25 @@ class GraphView(Viewer):
         sinks = p.ellipse("x", "y", gm.SINK_W, gm.SINK_H, source=self.sinks, fill_color=gm.COLOURS["sink"],
                           fill_alpha="alpha", line_color="line", line_width="width", line_alpha="alpha")
         labels = [
-            p.text("x", dodge("y", 0.24), text="title", source=self.labels["title"], text_align="center",
-                   text_baseline="middle", text_font_size="11px", text_font_style="bold", text_color="#222"),
+            p.text("x", dodge("y", gm.LINE), text="title", source=self.labels["title"], text_align="center",
+                   text_baseline="middle", text_font_size=FONT, text_font_style="bold", text_color="#222"),
             p.text("x", dodge("y", 0.0), text="value", source=self.labels["value"], text_align="center",
-                   text_baseline="middle", text_font_size="10.5px", text_color="#222"),
-            p.text("x", dodge("y", -0.24), text="fn", source=self.labels["fn"], text_align="center",
-                   text_baseline="middle", text_font_size="9px", text_font_style="italic", text_color="#555"),
-            p.text("x", dodge("y", -0.58), text="grad", source=self.labels["grad"], text_align="center",
-                   text_baseline="middle", text_font_size="11px", text_font_style="bold",
+                   text_baseline="middle", text_font_size=FONT, text_color="#222"),
+            p.text("x", dodge("y", -gm.LINE), text="fn", source=self.labels["fn"], text_align="center",
+                   text_baseline="middle", text_font_size=FONT, text_font_style="italic", text_color="#444"),
+            p.text("x", dodge("y", -gm.GRAD_DY), text="grad", source=self.labels["grad"], text_align="center",
+                   text_baseline="middle", text_font_size=FONT, text_font_style="bold",
                    text_color="#7b2cbf"),
             p.text("x", "y", text="title", source=self.sink_labels, text_align="center", text_baseline="middle",
-                   text_font_size="8.5px", text_color="#333"),
+                   text_font_size=FONT, text_color="#333"),
         ]
-        p.circle("x", "y", radius=0.13, source=self.badges, fill_color="fill", line_color="#555")
+        p.circle("x", "y", radius=gm.BADGE_R, source=self.badges, fill_color="fill", line_color="#555")
         labels.append(p.text("x", "y", text="text", source=self.badges, text_align="center",
-                             text_baseline="middle", text_font_size="9px", text_color="#222"))
+                             text_baseline="middle", text_font_size=FONT, text_color="#222"))
         self.teaching = TeachingLayer(p, _patch)  # the chain rule on the edges, saved tensors, where backward fails
         labels.extend(self.teaching.labels)
         p.add_tools(
+            BoxZoomTool(match_aspect=True),
             TapTool(renderers=[boxes, sinks]),
             HoverTool(renderers=[boxes], tooltips=[("node", "@title"), ("value", "@tip_value"),
                                                   ("grad", "@tip_grad"), ("grad_fn", "@fn")]),
@@ -116,13 +124,12 @@ class GraphView(Viewer):
             r.selection_glyph = None
             r.nonselection_glyph = None
         title_only = p.text("x", "y", text="title", source=self.labels["title"], text_align="center",
-                            text_baseline="middle", text_font_size="9px", text_font_style="bold", text_color="#222")
+                            text_baseline="middle", text_font_size=FONT, text_font_style="bold", text_color="#222")
         title_only.selection_glyph = title_only.nonselection_glyph = None
-        toggle = CustomJS(args={"xr": p.x_range, "yr": p.y_range, "title": title_only, "others": labels},
+        toggle = CustomJS(args={"p": p, "xr": p.x_range, "title": title_only, "others": labels},
                           code=_LABEL_TOGGLE)
-        for r in (p.x_range, p.y_range):
-            r.js_on_change("start", toggle)
-            r.js_on_change("end", toggle)
+        p.x_range.js_on_change("start", toggle)
+        p.x_range.js_on_change("end", toggle)
         self._labels = [title_only, *labels]
         return p
 
@@ -136,7 +143,10 @@ class GraphView(Viewer):
         if indices:
             key = source.data["key"][indices[0]]
             source.selected.indices = []  # so that tapping the same node again is seen again
-            if gm.selectable(key, self.store.state):
+            box = int(key[1:])
+            if key.startswith("t") and box in self.store.graph.modules:
+                self.store.open_module(self.store.graph.modules[box][0])
+            elif gm.selectable(key, self.store.state):
                 self.store.select(key)
 
     def _on_graph(self, *events):
@@ -145,16 +155,10 @@ class GraphView(Viewer):
         state = self.store.state
         same_shape = self._shape is not None and self._shape == model.shape
         self._shape = model.shape
-        x0, x1, y0, y1 = model.extent
-        # At least a few layers and rows in view, so small graphs do not turn into giant boxes.
-        width, height = max(x1 - x0, 4.5 * gm.LAYER_GAP), max(y1 - y0, 5 * gm.ROW_GAP)
-        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-        layers, rows = width / gm.LAYER_GAP, height / gm.ROW_GAP
-        detail = layers <= DETAIL[0] and rows <= DETAIL[1]
         with pn.io.hold():
             self.boxes.selected.indices = []
             self.sinks.selected.indices = []
-            boxes = gc.box_columns(model, state, self.store.selected)
+            boxes = gc.box_columns(model, state, self.store.selected, self.store.lit)
             sinks = gc.sink_columns(model, state, self.store.selected)
             self.boxes.data = {**static["boxes"], **boxes}
             self.sinks.data = {**static["sinks"], **sinks}
@@ -167,15 +171,9 @@ class GraphView(Viewer):
             self.edges.data = {**gc.edge_geometry(model), **gc.edge_columns(model, state)}
             self.badges.data = gc.badge_columns(model, state)
             self.teaching.show(model, state, self.store.timeline)
-            if same_shape:
-                return  # another iteration of the loop: the same places, the view stays where it is
-            self.figure.x_range.update(start=cx - width / 2, end=cx + width / 2,
-                                       reset_start=cx - width / 2, reset_end=cx + width / 2)
-            self.figure.y_range.update(start=cy - height / 2, end=cy + height / 2,
-                                       reset_start=cy - height / 2, reset_end=cy + height / 2)
-            for r in self._labels[1:]:
-                r.visible = detail
-            self._labels[0].visible = layers <= TITLES[0] and rows <= TITLES[1] and not detail
+            if not same_shape:  # another iteration of the loop keeps the view where it is
+                self._fits += 1
+            self._aim(model, state)
 
     def _on_state(self, *events):
         model, state = self.store.graph, self.store.state
@@ -183,7 +181,7 @@ class GraphView(Viewer):
             return
         selected = self.store.selected
         with pn.io.hold():
-            boxes = gc.box_columns(model, state, selected)
+            boxes = gc.box_columns(model, state, selected, self.store.lit)
             sinks = gc.sink_columns(model, state, selected)
             _patch(self.boxes, boxes)
             _patch(self.sinks, sinks)
@@ -193,6 +191,16 @@ class GraphView(Viewer):
             _patch(self.edges, gc.edge_columns(model, state))
             _patch(self.badges, gc.badge_columns(model, state))
             self.teaching.show(model, state, self.store.timeline)
+            self._aim(model, state)
+
+    def _aim(self, model: gm.GraphModel, state: dict) -> None:
+        """Tell the camera (graph_camera.py) the graph's extent and the node step k acts on."""
+        aim = (model.extent, self._fits, camera_model.focus(model, state))
+        if aim == self._aimed:
+            return
+        self._aimed = aim
+        (x0, x1, y0, y1), fits, (fx, fy) = aim[0], aim[1], aim[2] or (float("nan"), float("nan"))
+        self.camera.data = {"x0": [x0], "x1": [x1], "y0": [y0], "y1": [y1], "fit": [fits], "fx": [fx], "fy": [fy]}
 
     def __panel__(self):
         return self.pane

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
-from app import graph_model
+from app import graph_model, module_boxes
 from app.iterations import Iterations
 
 KEEP = 32  # models kept (a model is a few hundred small objects)
@@ -14,9 +14,10 @@ KEEP = 32  # models kept (a model is a few hundred small objects)
 
 class GraphViews:
     def __init__(self, timeline: Any, iterations: Iterations, nodes: Any,
-                 previous: graph_model.GraphModel | None = None):
+                 previous: graph_model.GraphModel | None = None, opened: tuple[str, ...] = ()):
         """nodes: the final state's nodes; previous: the model of a program this one extends (its layout is
-        kept where it can be: the builder grows graphs), for a timeline of one segment."""
+        kept where it can be: the builder grows graphs), for a timeline of one segment; opened: the modules
+        drawn as their ops (module_boxes.py)."""
         self.events = timeline.events
         self.iterations = iterations
         self.nodes = nodes
@@ -24,6 +25,14 @@ class GraphViews:
         self.layouts: dict = {}
         self._models: OrderedDict[int, graph_model.GraphModel] = OrderedDict()
         self._previous = previous if len(iterations.bounds) == 1 else None
+        self.calls = getattr(timeline, "modules", None) or []
+        self.reopen(opened)
+
+    def reopen(self, opened: tuple[str, ...]) -> None:
+        """Draw the modules named in `opened` as their ops from now on, the others as boxes."""
+        self.opened = tuple(opened)
+        self.boxed = module_boxes.boxed_calls(self.calls, self.opened)
+        self._models.clear()
 
     def model(self, segment: int) -> graph_model.GraphModel:
         model = self._models.get(segment)
@@ -33,8 +42,10 @@ class GraphViews:
             else:
                 start, end = self.iterations.span(segment, len(self.events))
                 view = graph_model.view_of(self.events, start, end, self.nodes)
+            groups = module_boxes.grouping(self.boxed, self.facts.made_at, self.nodes if view is None else view,
+                                           self.nodes)
             model = graph_model.build(self.events, self.nodes, previous=self._previous, view=view,
-                                      layouts=self.layouts, known=self.facts)
+                                      layouts=self.layouts, known=self.facts, groups=groups, calls=self.boxed)
             self._models[segment] = model
             if len(self._models) > KEEP:
                 self._models.popitem(last=False)

@@ -10,10 +10,12 @@ from app import links
 from app.builder import Builder
 from app.console import Console
 from app.controls import Controls
+from app.editor_line import EditorLine
 from app.grad_history import GradHistory
 from app.graph_view import GraphView
 from app.inspector import Inspector
 from app.iteration_bar import IterationBar
+from app.module_toggle import ModuleToggle
 from app.node_list import NodeList
 from app.program import Program
 from app.responsive import PHONE, narrow
@@ -47,6 +49,8 @@ class Explorer:
         self.nodes = NodeList(store=self.store)
         self.program = Program(store=self.store, figure=self.graph.figure)
         self.builder = Builder(store=self.store)
+        self.editor_line = EditorLine(store=self.store)
+        self.modules = ModuleToggle(store=self.store)
         self.alert = pn.pane.HTML(
             f'<div class="link-problem">⚠ {escape(self.store.problem)}</div>', visible=bool(self.store.problem),
             sizing_mode="stretch_width", margin=(4, 10), stylesheets=[_ALERT_CSS],
@@ -55,6 +59,7 @@ class Explorer:
     def sidebar(self) -> pn.Column:
         return pn.Column(
             self.program,
+            self.editor_line,
             _section("Visual builder · writes the code above and reruns it", self.builder, [_NOT_ON_PHONES]),
             pn.pane.HTML(_LEGEND, margin=(6, 10)),
             width=SIDEBAR_WIDTH, sizing_mode="stretch_height", scroll=True, css_classes=["sidebar"],
@@ -73,7 +78,7 @@ class Explorer:
                          stylesheets=[_SIDE_CSS])
         body = pn.Row(work, side, sizing_mode="stretch_both", css_classes=["graph-and-panels"],
                       stylesheets=[_STACK_CSS])
-        return pn.Column(self.alert, self.controls, self.iterations, body, sizing_mode="stretch_both",
+        return pn.Column(self.alert, self.controls, self.iterations, self.modules, body, sizing_mode="stretch_both",
                          css_classes=["main"], stylesheets=[_MAIN_CSS])
 
     def page(self) -> pn.Column:
@@ -145,10 +150,12 @@ _LEGEND = """
 <span style="background:#add8e6;border:1px solid #555;padding:0 6px;border-radius:3px">leaf</span>
 <span style="background:#d3d3d3;border:1px solid #555;padding:0 6px;border-radius:3px">op (grad_fn)</span>
 <span style="background:#caff70;border:1px solid #555;padding:0 6px;border-radius:3px">output</span>
+<span style="background:#e2d8f3;border:1px solid #555;padding:0 6px;border-radius:3px">module call</span>
 <span style="background:#ececec;border:1px solid #555;padding:0 6px;border-radius:10px">AccumulateGrad</span>
 <span style="background:#ffa500;border:1px solid #555;padding:0 5px;border-radius:9px">saved</span>
 <span style="color:#d62728;font-weight:bold">→ gradient flowing</span><br>
-Keys: ← → step. Click a node to inspect it (or Tab to the node buttons under the graph and press Enter);
-scroll to zoom. In the editor, Escape then Tab moves on.
+Keys: ← → step. Click a node to inspect it (or Tab to the node buttons under the graph and press Enter),
+a module's box to open it; scroll to zoom. Point at a line of code to light the nodes it made.
+In the editor, Escape then Tab moves on.
 </div>
 """

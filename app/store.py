@@ -28,6 +28,8 @@ class Store(param.Parameterized):
     k = param.Integer(default=-1, doc="Step shown: events 0..k have happened.")
     state = param.Dict(default=None, doc="state_at(timeline, k).")
     selected = param.String(default=None, allow_None=True, doc="Key of the clicked node (t<id> or a<id>).")
+    lit = param.Integer(default=None, allow_None=True, doc="A program line whose nodes the graph lights (hovered).")
+    opened = param.Parameter(default=(), doc="Names of the modules drawn as their ops (module_boxes.ALL: every one).")
     problem = param.String(default="", doc="Why the last run or link could not be shown, in words.")
     run_error = param.Dict(default=None, allow_None=True, doc="Error of a run whose graph was not kept.")
     runner = param.Callable(default=None, doc="source -> Timeline, or an awaitable of one (the static site's "
@@ -77,7 +79,8 @@ class Store(param.Parameterized):
         final = tl.state_at(timeline, len(events) - 1)
         its = iterations.training_loop(events, timeline.loops)
         grows = self.graph is not None and bool(self.source) and source.startswith(self.source.rstrip("\n"))
-        self._views = GraphViews(timeline, its, final["nodes"], previous=self.graph if grows else None)
+        self._views = GraphViews(timeline, its, final["nodes"], previous=self.graph if grows else None,
+                                 opened=self.opened)
         self._backward_starts = tl.backward_starts(events)
         k = self._initial_step(events, step)
         segment = its.segment(k)
@@ -141,6 +144,22 @@ class Store(param.Parameterized):
         starts = self._backward_starts
         i = bisect_left(starts, k)
         return starts[i - 1] if i else -1
+
+    def open_modules(self, opened: tuple[str, ...]) -> None:
+        """Draw the modules named in `opened` as their ops, the others as boxes."""
+        if self._views is None or tuple(opened) == self.opened:
+            return
+        self._views.reopen(tuple(opened))
+        graph = self._views.model(self.segment)
+        selected = self.selected if self.selected and int(self.selected[1:]) in (
+            graph.sinks if self.selected.startswith("a") else graph.members) else None
+        self._apply(opened=tuple(opened), graph=graph, selected=selected)
+
+    def open_module(self, name: str) -> None:
+        self.open_modules((*self.opened, name))
+
+    def light(self, line: int | None) -> None:
+        self._apply(lit=line)
 
     def select(self, key: str | None) -> None:
         self._apply(selected=key)

@@ -2,11 +2,12 @@
 
     .venv/bin/python benchmarks/ui.py [--steps 40] [--sessions 20]
 
-Prints, for a ~100-node graph and a ~1,000-node scalar-op MLP: the median time from a step (→ key) to the
-graph and the inspector (a node is selected) repainted; the time to lay the big graph out; and for N
-concurrent sessions stepping at once, the p95 step latency, errors, and whether any session saw another's
-program. First it measures the floor: the same key → repaint round trip for a trivial Panel app (one
-text box), which says how fast this machine is right now.
+Prints, for a ~100-node graph, a ~1,000-node scalar-op MLP and a learner's 2,000-iteration training script
+(benchmarks/loops/learner.py: stepping inside an iteration, and jumping to the next iteration): the median
+time from a step (→ key) to the graph and the inspector (a node is selected) repainted; the time to lay the
+big graph out; and for N concurrent sessions stepping at once, the p95 step latency, errors, and whether
+any session saw another's program. First it measures the floor: the same key → repaint round trip for a
+trivial Panel app (one text box), which says how fast this machine is right now.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from app.links import encode_code  # noqa: E402
 STEP_JS = """
 async (key) => {
   const deep = (root, sel) => {
+    if (root.shadowRoot) { root = root.shadowRoot }
     const hit = root.querySelector(sel)
     if (hit) return hit
     for (const el of root.querySelectorAll('*')) {
@@ -62,27 +64,59 @@ async (key) => {
 }
 """
 
+# The same, for a click on the iteration bar's "next iteration" button instead of a key.
+NEXT_ITERATION_JS = STEP_JS.replace(
+    "document.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, composed: true }))",
+    "deep(deep(document, '.next-iteration'), 'button').click()")
+LEARNER = ROOT / "benchmarks" / "loops" / "learner.py"
+
+
 async def open_page(browser, url: str, query: str):
     context = await browser.new_context(viewport=VIEWPORT)
     page = await context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    await page.goto(f"{url}?{query}")
-    await page.wait_for_selector(".caption-text", timeout=60_000)
+    await page.goto(f"{url}?{query}", timeout=180_000)  # a 2,000-iteration program is traced first
+    await page.wait_for_selector(".caption-text", timeout=180_000)
     return context, page, errors
 
 
-async def select_node(page, key: str) -> None:
+# The key of a box the camera shows (a box in the figure's frame), or null.
+SHOWN_KEY = """
+() => {
+  for (const pv of Bokeh.index.all_views()) {
+    if (!pv.frame || !pv.renderer_views) continue;
+    for (const [model] of pv.renderer_views) {
+      const d = model.data_source && model.data_source.data;
+      if (!d || !d.key || !d.h) continue;
+      const f = pv.frame.bbox;
+      for (let i = 0; i < d.key.length; i++) {
+        const x = pv.frame.x_scale.compute(d.x[i]), y = pv.frame.y_scale.compute(d.y[i]);
+        if (d.alpha[i] === 1 && x > f.left + 40 && x < f.right - 40 && y > f.top + 20 && y < f.bottom - 20) {
+          return d.key[i];
+        }
+      }
+    }
+  }
+  return null;
+}
+"""
+
+
+async def select_node(page, key: str | None = None) -> None:
+    """Click node `key`, or a node the camera shows."""
+    await page.wait_for_timeout(500)  # the camera settles
+    key = key or await page.evaluate(SHOWN_KEY)
     xy = await page.evaluate(NODE_XY, key)
     if xy:
         await page.mouse.click(*xy)
         await page.wait_for_selector(".inspector h3", timeout=10_000)
 
 
-async def step_times(page, steps: int, key: str = "ArrowRight") -> list[float]:
+async def step_times(page, steps: int, key: str = "ArrowRight", script: str = STEP_JS) -> list[float]:
     times = []
     for _ in range(steps):
-        ms = await page.evaluate(STEP_JS, key)
+        ms = await page.evaluate(script, key)
         if ms >= 0:
             times.append(ms)
     return times
@@ -138,7 +172,7 @@ def layout_ms(slug: str) -> tuple[int, float]:
 
 async def single(browser, url: str, slug: str, steps: int) -> None:
     context, page, errors = await open_page(browser, url, f"example={slug}&step={start_step(slug)}")
-    await select_node(page, "t0")
+    await select_node(page)
     await step_times(page, 3)  # warm up
     times = await step_times(page, steps)
     nodes, lay = layout_ms(slug)
@@ -146,6 +180,23 @@ async def single(browser, url: str, slug: str, steps: int) -> None:
           f" median {statistics.median(times):6.1f} ms, p95 {percentile(times, 95):6.1f} ms over {len(times)} steps;"
           f" layout {lay:.1f} ms;"
           f" page errors: {len(errors)}")
+    await context.close()
+
+
+async def loop(browser, url: str, steps: int) -> None:
+    """A learner's training script: steps inside an iteration, then jumps to the next iteration."""
+    source = LEARNER.read_text()
+    timeline = tl.run(source)
+    k = max(tl.backward_starts(timeline.events)[0] - 2, 0)
+    context, page, errors = await open_page(browser, url, f"code={encode_code(source)}&step={k}")
+    await select_node(page)
+    await step_times(page, 3)
+    inside = await step_times(page, steps)
+    await step_times(page, 3, script=NEXT_ITERATION_JS)
+    jumps = await step_times(page, steps, script=NEXT_ITERATION_JS)
+    for name, times in (("step inside an iteration", inside), ("next iteration", jumps)):
+        print(f"learner loop ({len(timeline.events)} events) {name}: median {statistics.median(times):6.1f} ms,"
+              f" p95 {percentile(times, 95):6.1f} ms over {len(times)}; page errors: {len(errors)}")
     await context.close()
 
 
@@ -189,7 +240,7 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--steps", type=int, default=40)
     parser.add_argument("--sessions", type=int, default=20)
-    parser.add_argument("--only", choices=["floor", "small", "big", "sessions"], help="run one measure only")
+    parser.add_argument("--only", choices=["floor", "small", "big", "loop", "sessions"], help="run one measure only")
     args = parser.parse_args()
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -200,6 +251,8 @@ async def main() -> None:
                 await single(browser, url, "chain-100", args.steps)
             if args.only in (None, "big"):
                 await single(browser, url, "scalar-mlp", args.steps)
+            if args.only in (None, "loop"):
+                await loop(browser, url, args.steps)
             if args.only in (None, "sessions"):
                 await concurrent(browser, url, args.sessions, 10)
         await browser.close()

@@ -24,6 +24,7 @@ EVENTS = (
     "on_alloc",  # (numel)                        about to allocate numel elements (may raise); 0 before an
     #                                              in-place op: a chance to stop a long loop of them
     "on_work",  # (n)                             about to do n multiply-adds without BLAS (may raise)
+    "on_module",  # (module, entering)          an nn.Module's __call__ starts (True) or returns (False)
     "on_size",  # (numel)                         an op's result will hold numel elements (may raise); on_alloc
     #                                              still follows
 )

@@ -11,6 +11,7 @@ from ..tensor import Tensor
 from . import formulas, functions, labels, values
 from .errors import FILENAME
 from .loops import Loops
+from .module_calls import ModuleCalls
 from .text import number
 from .where import Where
 
@@ -51,6 +52,7 @@ class Recorder:
         self.budget = budget
         self.running = True
         self.loops = Loops(statements.loops, self.events)
+        self.modules = ModuleCalls(self.events)
         self._where = Where(statements, budget, self._name, self.loops)
         self._sync = self._where.line  # the program's line now (called right from the engine's callbacks)
         self._known = {}  # id(tensor) -> _Known
@@ -102,6 +104,7 @@ class Recorder:
         self.running = False
         self._where.finish()
         self.loops.finish()
+        self.modules.finish()
         self._calls.clear()
         self._set_calls()
         self._sent.clear()
@@ -114,6 +117,7 @@ class Recorder:
         if isinstance(obj, Tensor):
             self._set_name(self._node_tid(obj, line), text)
         elif isinstance(obj, Module):
+            self.modules.name(text, obj)
             for pname, p in _named_parameters(obj):
                 self._set_name(self._node_tid(p, line), f"{text}.{pname}")
         elif isinstance(obj, (list, tuple)) and len(obj) <= 64 and depth < 3:
@@ -532,6 +536,12 @@ class Recorder:
             self._push({"kind": "free", "line": self._step_line(), "node": nid})
 
     # --- what the runner feeds in -----------------------------------------------------------------
+    def on_module(self, module, entering):
+        if entering:
+            self.modules.enter(module, self._sync())
+        else:
+            self.modules.exit()
+
     def on_print(self, text, end=""):
         text = text + end
         line = self._sync()

@@ -75,7 +75,8 @@ def _run(source, budget):
         errors.append(_describe(e))
     if errors:
         rec.on_error(*errors[0])
-    return Timeline(source=source, events=rec.events, output="".join(rec.texts), loops=rec.loops.table())
+    return Timeline(source=source, events=rec.events, output="".join(rec.texts), loops=rec.loops.table(),
+                    modules=rec.modules.calls)
 
 
 def _describe(e):

@@ -12,12 +12,14 @@ _SURROGATES = re.compile("[\\ud800-\\udfff]")
 @dataclass
 class Timeline:
     """`events` (dicts, see docs/timeline.md), `output` (the program's stdout), `source`, `loops` (the iterations of
-    its loops as ranges of events). Treat as immutable: state_at caches an index of the events on first use."""
+    its loops as ranges of events), `modules` (the calls of its nn.Modules,
+    likewise). Treat as immutable: state_at caches an index of the events on first use."""
 
     source: str
     events: list
     output: str
     loops: list = field(default_factory=list)
+    modules: list = field(default_factory=list)  # the calls of nn.Modules as ranges of events (module_calls.py)
     _index: Index | None = field(default=None, init=False, repr=False, compare=False)
 
     def to_json(self):
@@ -31,7 +33,8 @@ class Timeline:
             if n is None:
                 n = keys[names] = len(keys)
             packed.append([n, *ev.values()])
-        text = json.dumps({"source": self.source, "output": self.output, "loops": self.loops, "keys": list(keys),
+        text = json.dumps({"source": self.source, "output": self.output, "loops": self.loops,
+                           "modules": self.modules, "keys": list(keys),
                            "events": packed}, ensure_ascii=False, separators=(",", ":"))
         return text if text.isascii() else _SURROGATES.sub("\ufffd", text)
 
@@ -46,7 +49,8 @@ class Timeline:
         finally:
             if collecting:
                 gc.enable()
-        return cls(source=data["source"], events=events, output=data["output"], loops=data["loops"])
+        return cls(source=data["source"], events=events, output=data["output"], loops=data["loops"],
+                   modules=data.get("modules", []))
 
     @property
     def error(self):

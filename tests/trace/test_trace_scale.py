@@ -70,7 +70,7 @@ def test_summaries_in_batches_are_each_arrays_statistics(dtype):
 def test_json_is_packed_and_round_trips():
     t = run(PROGRAMS["two_variables"])
     data = json.loads(t.to_json())
-    assert set(data) == {"source", "output", "loops", "keys", "events"}
+    assert set(data) == {"source", "output", "loops", "modules", "keys", "events"}
     assert len(data["keys"]) < len(data["events"])
     back = Timeline.from_json(t.to_json())
     assert back.events == t.events and back.to_json() == t.to_json()

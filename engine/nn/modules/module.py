@@ -1,7 +1,7 @@
 """nn.Module: parameters, buffers and submodules by name, state_dict, train/eval, hooks, and its repr."""
 from collections import OrderedDict, namedtuple
 
-from ... import devices, dtypes, grad_mode
+from ... import devices, dtypes, grad_mode, observe
 from ...graph import RemovableHandle
 from ...tensor import Tensor
 from ..parameter import Parameter
@@ -127,7 +127,14 @@ class Module:
             result = hook(self, args)
             if result is not None:
                 args = result if isinstance(result, tuple) else (result,)
-        out = self.forward(*args, **kwargs)
+        if observe.active():
+            observe.emit("on_module", self, True)
+            try:
+                out = self.forward(*args, **kwargs)
+            finally:
+                observe.emit("on_module", self, False)
+        else:
+            out = self.forward(*args, **kwargs)
         for hook in tuple(d.get("_forward_hooks", ())):
             result = hook(self, args, out)
             if result is not None:
