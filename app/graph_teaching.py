@@ -9,7 +9,7 @@ from bokeh.models import ColumnDataSource, CustomJS, HoverTool
 
 from app import saved_model
 from app import teach_columns as tc
-from app.graph_model import BOX_H, BOX_W, COLOURS, GraphModel, key
+from app.graph_model import BOX_H, BOX_W, COLOURS, FONT, GraphModel, key
 from app.timeline import introduced
 
 # Moves a dot along each path (graph units -> canvas pixels) with the Web Animations API: the browser animates
@@ -67,7 +67,7 @@ class TeachingLayer:
         p.rect("x", "y", BOX_W + 0.16, BOX_H + 0.16, source=self.halos, fill_alpha=0, line_color="colour",
                line_width=3.5, line_dash="dash", border_radius=8, name="halos")
         chips = p.text("x", "y", text="text", source=self.chips, text_align="center", text_baseline="middle",
-                       text_font_size="9.5px", text_color="colour", text_alpha="alpha",
+                       text_font_size=f"{FONT:g}px", text_color="colour", text_alpha="alpha",
                        background_fill_color="fill", background_fill_alpha="alpha", border_line_color="line",
                        border_line_alpha="alpha", padding=2, border_radius=3, name="saved-chips")
         toggle = CustomJS(args={"plot": p, "xr": p.x_range, "chips": chips}, code=_CHIP_TOGGLE)
@@ -77,15 +77,15 @@ class TeachingLayer:
         p.js_on_change("inner_width", toggle)
         self.labels = [  # shown while the graph view shows details (graph_view.DETAIL)
             p.text("x", "y", text="text", source=self.edge_labels, text_align="center", text_baseline="top",
-                   text_font_size="10.5px", text_font_style="bold", text_color=COLOURS["flow"],
+                   text_font_size=f"{FONT:g}px", text_font_style="bold", text_color=COLOURS["flow"],
                    text_line_height=1.15, background_fill_color="white", background_fill_alpha=0.92,
                    border_line_color="#f3b0b0", padding=3, border_radius=3, name="chain-labels"),
             p.text("x", "y", text="text", source=self.arrivals, text_align="align", text_baseline="top",
-                   text_font_size="10.5px", text_font_style="bold", text_color="#7b2cbf",
+                   text_font_size=f"{FONT:g}px", text_font_style="bold", text_color="#7b2cbf",
                    background_fill_color="#f6efff", background_fill_alpha=0.95, border_line_color="#7b2cbf",
                    padding=3, border_radius=3, name="grad-arrivals"),
             p.text("x", "y", text="text", source=self.notes, text_align="align", text_baseline="baseline",
-                   text_font_size="10.5px", text_color="#8b0000", text_line_height=1.2,
+                   text_font_size=f"{FONT:g}px", text_color="#8b0000", text_line_height=1.2,
                    background_fill_color="#fff0f0", background_fill_alpha=0.97, border_line_color="#d62728",
                    padding=4, border_radius=3, name="backward-notes"),
         ]

@@ -55,10 +55,7 @@ def labels(model: GraphModel, state: dict, scale: float = SCALE) -> list[tuple[s
     badges = gc.badge_columns(model, state)
     for k, x, y, text in zip(badges["key"], badges["x"], badges["y"], badges["text"]):
         out.append(("badge", k, text, _rect(x, y, width(text), LABEL_H, scale)))
-    flow = gc.flow_columns(model, state)
-    for x, y, text in zip(flow["x"], flow["y"], flow["text"]):
-        out.append(("flow", "", text, _rect(x, y, width(text) + 4, LABEL_H + 4, scale)))
-    return out
+    return out  # the chain rule's labels on edges place themselves clear of these (teach_columns._free_place)
 
 
 def overlap(a: Rect, b: Rect, margin: float = 0.0) -> bool:

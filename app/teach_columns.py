@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from app import chain_model, saved_model
 from app.graph_columns import current_step, edge_geometry
-from app.graph_model import BOX_H, BOX_W, SINK_H, SINK_W, GraphModel, key, sink_key
+from app.graph_model import BOX_H, BOX_W, SCALE, SINK_H, SINK_W, GraphModel, key, sink_key
+from app.text_width import width
 from app.timeline import introduced
 from engine.trace.text import brief
 
@@ -14,8 +15,7 @@ CHIP_STYLE = {  # status -> (fill, border, text colour, alpha)
     "freed": ("#f0f0f0", "#b5b5b5", "#777777", 0.55),
     "outdated": ("#ffdcdc", "#d62728", "#8b0000", 1.0),
 }
-LINE_H = 0.25  # about one line of 10px text, in graph units, at the zoom a graph opens with
-CHAR_W = 0.075  # about one character of 10px bold text, in graph units, at the zoom a graph opens with
+LINE_H = 0.25  # a line of 11 px text and its leading, in graph units, at the zoom a graph opens with
 GAP_BELOW = 0.47  # an edge's label hangs from under the boxes it joins, between their grad labels
 
 
@@ -75,7 +75,7 @@ def edge_label_columns(model: GraphModel, state: dict, timeline) -> dict[str, li
                 lines[0] = f"→ {to['name']}: {lines[0]}"
         segs = _segments(model, e)
         x, y = _bezier(segs[len(segs) // 2], 0.5 if len(segs) % 2 else 0.0)
-        y = _free_place(placed, x, y - GAP_BELOW, max(map(len, lines)) * CHAR_W, len(lines) * LINE_H + 0.12)
+        y = _free_place(placed, x, y - GAP_BELOW, max(map(width, lines)) / SCALE, len(lines) * LINE_H + 0.12)
         cols["x"].append(x)
         cols["y"].append(y)
         cols["text"].append("\n".join(lines))

@@ -173,6 +173,10 @@ def test_the_camera_follows_the_node_each_step_acts_on():
     s.goto(5)
     made = s.state["event"]["id"]
     assert camera_model.focus(s.graph, s.state) == s.graph.pos[gm.key(made)]
+    s.goto(s._backward_starts[0])
+    root = s.state["event"]["root"]
+    assert s.state["event"]["kind"] == "backward"
+    assert camera_model.focus(s.graph, s.state) == s.graph.pos[gm.key(s.graph.box_of[root])]  # where backward starts
     s.goto(s._backward_starts[0] + 3)
     assert camera_model.focus(s.graph, s.state) == s.graph.pos[gc.active_key(s.graph, s.state)]
 

@@ -88,7 +88,7 @@ def _inside(frame: dict, node: dict) -> bool:
 def test_the_camera_follows_the_steps_and_keeps_boxes_in_shape(page, url):
     store = Store()
     store.load(next(e.source for e in EXAMPLES if e.slug == "chain-100"), step=-1)
-    open_app(page, url, "example=chain-100&step=-1")
+    open_app(page, url, "example=chain-100&step=0")  # the counter at 0: before the program runs
     page.locator("body").click(position={"x": 5, "y": 790})
     for k in range(6):
         page.keyboard.press("ArrowRight")
@@ -139,8 +139,11 @@ def test_the_editor_shows_the_steps_line_and_a_hovered_line_lights_its_nodes(pag
 def test_a_click_on_a_module_box_opens_it(page, url):
     store = Store()
     store.load(next(e.source for e in EXAMPLES if e.slug == "mlp-step"), step="end")
-    open_app(page, url, "example=mlp-step&step=end")
-    key = next(gm.key(b) for b, (name, _) in store.graph.modules.items() if name == "model.1")
+    box = next(b for b, (name, _) in store.graph.modules.items() if name == "model.1")
+    key = gm.key(box)
+    made = next(k for k, e in enumerate(store.timeline.events)  # the step that makes it: the camera shows it
+                if e.get("id") in store.graph.box_of and store.graph.box_of[e["id"]] == box)
+    open_app(page, url, f"example=mlp-step&step={made + 1}")
     wait_for(lambda: _inside(page.evaluate(SCALES), page.evaluate(NODE, key)), 5_000)
     frame, node = page.evaluate(SCALES), page.evaluate(NODE, key)
     page.mouse.click(frame["left"] + node["x"], frame["top"] + node["y"])

@@ -101,7 +101,7 @@ def test_stepping_backward_shows_the_chain_rule_on_the_edges_and_the_sum_where_g
 
 def test_the_in_place_warning_appears_before_backward_fails_at_that_node(browser, url):
     ctx, page, errors = _page(browser)
-    open_app(page, url, "example=pitfall-inplace-saved&step=2")  # b = a ** 2 saved a
+    open_app(page, url, "example=pitfall-inplace-saved&step=3")  # b = a ** 2 saved a
     page.locator("body").click(position={"x": 5, "y": 790})
     wait_for(lambda: texts(page, "saved-chips") == ["saved other=1.0", "saved self=a@v0"])
     assert texts(page, "backward-notes") == []
