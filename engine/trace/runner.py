@@ -6,6 +6,8 @@ and what was recorded before stays. Once its budget ends no code of the program 
 budget), and the engine's global state is as it was before (ENGINE_STATE).
 """
 import copy
+import gc
+import sys
 import warnings
 
 import numpy as np
@@ -56,13 +58,15 @@ def _run(source, budget):
     rec = Recorder(program.statements, budget, source)
     budget.loops = rec.loops
     errors = []
+    namespace = None
     saved = save_engine_state()
     observe.add(rec)
     try:
         with warnings.catch_warnings(), np.errstate(all="ignore"):  # inf and nan made silently, as in PyTorch
             warnings.simplefilter("always")
             warnings.showwarning = rec.on_warning
-            guard.run(program, print_fn=rec.on_print, budget=budget, on_error=lambda e: errors.append(_describe(e)))
+            namespace = guard.run(program, print_fn=rec.on_print, budget=budget,
+                                  on_error=lambda e: errors.append(_describe(e)))
     except Exception as e:  # noqa: BLE001 - the guard's own failure still ends the timeline cleanly
         errors.append(_describe(e))
     finally:
@@ -73,10 +77,26 @@ def _run(source, budget):
         rec.finish()
     except Exception as e:  # noqa: BLE001 - naming the last bindings failed: the events so far stand
         errors.append(_describe(e))
+    _let_go(namespace)
     if errors:
         rec.on_error(*errors[0])
     return Timeline(source=source, events=rec.events, output="".join(rec.texts), loops=rec.loops.table(),
                     modules=rec.modules.calls)
+
+
+def _let_go(namespace):
+    """Free what the program left (its globals, their cycles) now, while the budget is closed, rather than
+    whenever the collector next runs: a generator's `finally` or a `__del__` left behind would otherwise run
+    inside whatever Python does then (another program's compile), and stop there. Their budget errors are
+    dropped: the program had its run."""
+    hook = sys.unraisablehook
+    sys.unraisablehook = lambda unraisable: None
+    try:
+        if namespace is not None:
+            namespace.clear()
+        gc.collect()
+    finally:
+        sys.unraisablehook = hook
 
 
 def _describe(e):

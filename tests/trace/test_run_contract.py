@@ -18,6 +18,7 @@ import engine
 from engine import generator, grad_mode, printing
 from engine.trace import program as program_module
 from engine.trace import recorder, run, runner
+from engine.trace.errors import FILENAME
 from engine.trace.timeline import Timeline
 
 # Module-level state of the engine that no program can change (or that only the runner's machinery uses),
@@ -146,3 +147,20 @@ def test_the_timeline_size_budget_ends_a_program_and_keeps_what_was_recorded():
     assert error["message"].startswith("the program's timeline grew past 0.25 MB")
     assert len(timeline.events) > 100
     assert len(timeline.to_json().encode()) < 0.25 * 2**20  # the estimate is an upper bound
+
+
+def test_what_a_program_leaves_is_freed_before_run_returns():
+    """A suspended generator whose `finally` loops forever, in a reference cycle: freed (and its `finally` stopped
+    by the closed budget) inside run(), not later inside whatever Python does when the collector runs (it once
+    broke the next program's compile: "AST constructor recursion depth mismatch")."""
+    import gc
+
+    source = ("def g():\n    try:\n        yield 1\n    finally:\n        while True:\n            pass\n"
+              "class Box:\n    pass\nbox = Box()\nbox.me = box\nbox.it = g()\nnext(box.it)\n")
+    gc.collect()
+    timeline = run(source, max_seconds=1)
+    assert timeline.error is None
+    left = [o for o in gc.get_objects() if isinstance(o, types.GeneratorType) and o.gi_code.co_filename == FILENAME
+            and o.gi_code.co_name == "g"]
+    assert left == []
+    assert run("print(sum(i for i in range(3)))").output == "3\n"
