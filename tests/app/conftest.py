@@ -1,4 +1,5 @@
-"""Fixtures for the app tests: timelines recorded by the engine."""
+"""Fixtures for the app tests: timelines recorded by the engine; the served app and Chromium for the browser
+tests (one of each per test module)."""
 
 from __future__ import annotations
 
@@ -11,3 +12,22 @@ from app import timeline as tl
 def record():
     """record(source) -> Timeline, exactly as the app records programs."""
     return tl.run
+
+
+@pytest.fixture(scope="module")
+def url():
+    from browser import panel_server
+
+    with panel_server() as u:
+        yield u
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from browser import CHROMIUM, CHROMIUM_ARGS
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()

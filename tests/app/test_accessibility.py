@@ -11,34 +11,16 @@ import pytest
 pytest.importorskip("playwright")
 from browser import (  # noqa: E402
     ARTIFACTS,
-    CHROMIUM,
-    CHROMIUM_ARGS,
     SERIOUS,
     active_element,
     axe_violations,
     counter,
     open_app,
-    panel_server,
     wait_counter,
     wait_for,
 )
-from playwright.sync_api import sync_playwright  # noqa: E402
 
 SIZES = {"1280x800": (1280, 800), "1920x1080": (1920, 1080), "800": (800, 900), "390": (390, 844)}
-
-
-@pytest.fixture(scope="module")
-def url():
-    with panel_server() as u:
-        yield u
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def _page(browser, size: str):

@@ -15,8 +15,6 @@ from engine.trace.text import short
 pytest.importorskip("playwright")
 from browser import (  # noqa: E402
     ARTIFACTS,
-    CHROMIUM,
-    CHROMIUM_ARGS,
     TORCH_PYTHON,
     VIEWPORT,
     Oracle,
@@ -27,27 +25,11 @@ from browser import (  # noqa: E402
     grads_shown,
     node_xy,
     open_app,
-    panel_server,
     wait_counter,
     wait_for,
 )
-from playwright.sync_api import sync_playwright  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not TORCH_PYTHON.exists(), reason="the real-PyTorch oracle is not set up")
-
-
-@pytest.fixture(scope="module")
-def url():
-    with panel_server() as u:
-        yield u
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

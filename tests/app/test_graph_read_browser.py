@@ -11,8 +11,7 @@ from app.examples import EXAMPLES
 from app.store import Store
 
 pytest.importorskip("playwright")
-from browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, VIEWPORT, open_app, panel_server, wait_counter, wait_for  # noqa: E402
-from playwright.sync_api import sync_playwright  # noqa: E402
+from browser import ARTIFACTS, VIEWPORT, open_app, wait_counter, wait_for  # noqa: E402
 
 # The figure's scale on each axis (px per unit), and the frame, from Bokeh's own scales.
 SCALES = """
@@ -51,20 +50,6 @@ NODE = """
 """
 
 EDITOR = ".editor .ace_editor"
-
-
-@pytest.fixture(scope="module")
-def url():
-    with panel_server() as u:
-        yield u
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture

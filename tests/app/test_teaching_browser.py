@@ -11,16 +11,12 @@ import pytest
 pytest.importorskip("playwright")
 from browser import (  # noqa: E402
     ARTIFACTS,
-    CHROMIUM,
-    CHROMIUM_ARGS,
     VIEWPORT,
     counter,
     open_app,
-    panel_server,
     wait_counter,
     wait_for,
 )
-from playwright.sync_api import sync_playwright  # noqa: E402
 
 # The texts a named glyph of the graph shows now (the graph is a canvas: its labels are its sources' data).
 GLYPH_TEXTS = """
@@ -38,20 +34,6 @@ GLYPH_TEXTS = """
 
 def texts(page, name: str) -> list[str]:
     return page.evaluate(GLYPH_TEXTS, name) or []
-
-
-@pytest.fixture(scope="module")
-def url():
-    with panel_server() as u:
-        yield u
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def _page(browser, **context):
