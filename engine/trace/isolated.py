@@ -22,6 +22,7 @@ then shows.
 """
 from __future__ import annotations
 
+import gc
 import json
 import os
 import re
@@ -80,9 +81,16 @@ def run_isolated(source, *, seconds=None, memory_mb=1024, output_mb=32, **limits
         _reap(pid)
 
 
+def forked():
+    """What a child does first: the parent's objects are not the program's, so its collector never walks
+    them (one full collection over a server's heap took 1.25 s of a 0.5 s budget, and copies every page)."""
+    gc.freeze()
+
+
 def _child(data_w, dump_w, source, memory_mb, cap, limits):
     status = 1
     try:
+        forked()
         faulthandler.enable(file=dump_w)  # a crash writes the Python traceback (with the program's line)
         faulthandler.register(signal.SIGUSR1, file=dump_w)  # as does the parent before it kills the child
         _limit_memory(memory_mb)

@@ -85,3 +85,15 @@ def test_in_pyodide_the_program_runs_in_place_with_the_browser_budget(monkeypatc
     assert isolated.run_isolated("x = 1") == "timeline"
     assert isolated.run_isolated("x = 1", max_seconds=3) == "timeline"
     assert calls == [{"max_seconds": isolated.BROWSER_SECONDS}, {"max_seconds": 3}]
+
+
+def test_the_child_never_walks_the_parents_objects(monkeypatch):
+    import gc
+
+    import engine.trace.isolated as isolated
+
+    heap = [[i] for i in range(200_000)]  # a server's heap: a full collection of it would spend the budget
+    real_run = isolated.run
+    monkeypatch.setattr(isolated, "run", lambda source, **limits: real_run(f"print({len(gc.get_objects())})"))
+    walked = int(run_isolated("x = 1").output)
+    assert len(gc.get_objects()) > len(heap) > 100 * walked

@@ -11,7 +11,7 @@ import select
 import time
 
 from engine.trace import run
-from engine.trace.isolated import run_isolated
+from engine.trace.isolated import forked, run_isolated
 
 # The budgets the corpus runs under: short, so that 200 runaways take minutes, not hours.
 LIMITS = {"max_seconds": 0.5, "max_memory_mb": 200}
@@ -45,6 +45,7 @@ def in_child(source, limits=LIMITS, probe=PROBE):
     if pid == 0:  # the child
         status = 1
         try:
+            forked()
             os.close(read)
             start = _statm_mb(1)
             cap = int((_statm_mb(0) + 2048) * 2**20)  # a safety net for the machine, far above the budget's cap
