@@ -5,6 +5,10 @@ that does not grow with its tensors (docs/timeline.md, "Values").
 A training loop records tens of thousands of summaries. Each costs a handful of numpy calls on a few thousand
 elements, which is almost all call overhead, so `Values` copies a big array into a batch of arrays of its shape
 and fills the summaries of a whole batch with one call per statistic (`flush`, at the latest when the run ends).
+
+Float32 values are kept as the shortest decimals that round to them (0.9480942, not 0.9480942487716675): exact as
+float32 (`np.float32(v)` gives the same bits), and a third shorter as JSON. Small float32 tensors are rewritten so
+in batches too (until `flush` their lists hold the same values at full length).
 """
 import numpy as np
 
@@ -45,11 +49,16 @@ class Values:
     def __init__(self):
         self._batches = {}  # (shape, dtype) -> _Batch
         self._pending = 0
+        self._small = _Small()
 
     def record(self, data):
         n = data.size
         if n <= FULL:
-            return data.tolist()
+            if data.dtype != np.float32:
+                return data.tolist()
+            if data.ndim == 0:
+                return float(str(data))
+            return self._small.add(data)
         if data.dtype.kind not in "fiu":  # bool, complex: the first elements only
             return {"shape": shape_list(data.shape), "head": data.reshape(-1)[:HEAD].tolist()}
         key = (data.shape, data.dtype)
@@ -67,7 +76,52 @@ class Values:
     def flush(self):
         for batch in self._batches.values():
             batch.fill()
+        self._small.fill()
         self._pending = 0
+
+
+class _Small:
+    """Small float32 arrays, listed exactly at once and rewritten as their shortest decimals in batches."""
+
+    def __init__(self):
+        self.arrays, self.lists = [], []
+
+    def add(self, data):
+        listed = data.tolist()
+        self.arrays.append(data.copy())
+        self.lists.append(listed)
+        if len(self.arrays) >= 4096:
+            self.fill()
+        return listed
+
+    def fill(self):
+        if not self.arrays:
+            return
+        flat = shortest(np.concatenate([a.reshape(-1) for a in self.arrays]))
+        start = 0
+        for a, listed in zip(self.arrays, self.lists):
+            listed[:] = flat[start:start + a.size].reshape(a.shape).tolist()
+            start += a.size
+        self.arrays, self.lists = [], []
+
+
+def shortest(x):
+    """float32 values as float64s whose text is the shortest decimal that rounds to them (the value itself where no
+    decimal of up to 9 digits is found by this arithmetic: below about 1e-15, huge, or not finite)."""
+    wide = x.astype(np.float64)
+    out = wide.copy()
+    with np.errstate(all="ignore"):
+        todo = np.isfinite(wide) & (wide != 0)
+        exponent = np.floor(np.log10(np.abs(np.where(todo, wide, 1.0))))
+        for digits in range(6, 10):
+            k = digits - 1 - exponent
+            todo &= np.abs(k) <= 22  # 10**k is exact: the decimal is rounded once, as parsing its text would
+            scale = 10.0 ** np.abs(np.where(todo, k, 0))
+            near = np.where(k >= 0, np.round(wide * scale) / scale, np.round(wide / scale) * scale)
+            hit = todo & (near.astype(np.float32) == x)
+            out[hit] = near[hit]
+            todo &= ~hit
+    return out
 
 
 class _Batch:

@@ -3,13 +3,42 @@ import numpy as np
 
 from engine.trace import run
 from engine.trace.text import compact, numel, shape_of, short
-from engine.trace.values import FULL, record
+from engine.trace.values import FULL, Values, record, shortest
 
 
 def test_small_tensors_are_recorded_exactly():
-    a = np.arange(FULL, dtype=np.float32) / 3
-    assert record(a) == a.tolist()
-    assert record(np.float32(0.1).reshape(())) == float(np.float32(0.1))
+    a = np.arange(FULL, dtype=np.float32).reshape(4, -1) / 3
+    assert np.array_equal(np.array(record(a), dtype=np.float32), a)
+    assert record(a.astype(np.float64)) == (a.astype(np.float64)).tolist()
+    assert record(np.float32(0.1).reshape(())) == 0.1
+
+
+def test_float32_values_are_their_shortest_decimals_and_exact_as_float32():
+    rng = np.random.default_rng(0)
+    a = (rng.standard_normal(100_000) * 10.0 ** rng.integers(-9, 9, 100_000)).astype(np.float32)
+    a = np.concatenate([a, np.array([0, -0.0, np.inf, -np.inf, 0.5, 1.00005, 1e-45, 3.4e38], dtype=np.float32)])
+    got = shortest(a)
+    assert np.array_equal(got.astype(np.float32).view(np.uint32), a.view(np.uint32))
+    texts = [repr(v) for v in got[:-2].tolist()]
+    assert all(float(t) == v for t, v in zip(texts, got[:-2].tolist()))
+    assert _at_most_as_long(texts, a[:-2])
+    assert np.isnan(shortest(np.array([np.nan], dtype=np.float32))[0])
+
+
+def _at_most_as_long(texts, a):
+    """Each text has no more significant digits than numpy's shortest float32 text."""
+    def digits(t):
+        return len(t.lower().split("e")[0].replace("-", "").replace(".", "").strip("0"))
+    return all(digits(t) <= digits(str(v)) for t, v in zip(texts, a))
+
+
+def test_small_float32_lists_are_exact_before_flush_and_short_after():
+    values = Values()
+    a = np.array([[1 / 3, 2 / 3]], dtype=np.float32)
+    listed = values.record(a)
+    assert listed == a.tolist()
+    values.flush()
+    assert listed == [[0.33333334, 0.6666667]]
 
 
 def test_big_tensors_are_summarised_exactly_enough_to_show():
