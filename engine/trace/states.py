@@ -187,16 +187,20 @@ class Index:
 class Nodes(Mapping):
     """The graph nodes shown after step k, by id (every node made by then), each built when asked for."""
 
-    __slots__ = ("_index", "_k", "_n")
+    __slots__ = ("_index", "_k", "_n", "_asked")
 
     def __init__(self, index, k):
         self._index, self._k = index, k
         self._n = bisect_right(index.intro, k)
+        self._asked = {}  # the views of one step ask for each node several times
 
     def __getitem__(self, nid):
-        if type(nid) is not int or not 0 <= nid < self._n:
-            raise KeyError(nid)
-        return self._index.node(nid, self._k)
+        node = self._asked.get(nid) if type(nid) is int else None
+        if node is None:
+            if type(nid) is not int or not 0 <= nid < self._n:
+                raise KeyError(nid)
+            node = self._asked[nid] = self._index.node(nid, self._k)
+        return node
 
     def __contains__(self, nid):
         return type(nid) is int and 0 <= nid < self._n
