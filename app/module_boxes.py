@@ -3,9 +3,10 @@
 
 A call of a module that calls no other module (a `Linear`, a `Tanh`, a loss, a learner's module written in
 ops) is drawn as one box, named after the module (`model.0: Linear(2→2)`), unless the learner opened it; a
-container (`Sequential`, a module made of modules) is drawn as its modules' boxes and its own ops. A box
-stands for the ops its call made (and the constants it made); the leaves that require grad (parameters)
-stay boxes of their own, drawn once.
+container (`Sequential`, a module made of modules) is drawn as its modules' boxes and its own ops. With TOP
+in `opened` every module is closed until opened: the model is one box (`model: Net`), opened it shows its
+layers as boxes, an opened layer its ops. A box stands for the ops its call made (and the constants it made);
+the leaves that require grad (parameters) stay boxes of their own, drawn once.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 
 ALL = "*"  # in `opened`: every module drawn as its ops
+TOP = "^"  # in `opened`: containers closed too (the outermost module calls are the boxes)
 
 
 @dataclass
@@ -32,19 +34,30 @@ class Calls:
 
 
 def boxed_calls(calls: list[dict], opened: tuple[str, ...] = ()) -> Calls:
-    """The calls drawn as boxes: those of modules that call no other module, unless opened (by name)."""
+    """The calls drawn as boxes: the outermost closed ones. A call is closed unless its module is opened (by
+    name); without TOP, a container's calls are open too."""
     out = Calls()
     if ALL in opened:
         return out
     parents = {c["parent"] for c in calls if c.get("parent") is not None}
+    closed = [c["name"] not in opened and (TOP in opened or i not in parents) for i, c in enumerate(calls)]
     for i, c in enumerate(calls):
-        if i in parents or c["name"] in opened or c.get("end") is None or c["end"] <= c["start"]:
+        if not closed[i] or _inside_closed(calls, closed, i) or c.get("end") is None or c["end"] <= c["start"]:
             continue
         out.starts.append(c["start"])
         out.ends.append(c["end"])
         out.names.append(c["name"])
         out.labels.append(c["label"])
     return out
+
+
+def _inside_closed(calls: list[dict], closed: list[bool], i: int) -> bool:
+    parent = calls[i].get("parent")
+    while parent is not None:
+        if closed[parent]:
+            return True
+        parent = calls[parent].get("parent")
+    return False
 
 
 def grouping(boxed: Calls, made_at: dict[int, int], ids, nodes) -> dict[int, int]:

@@ -1,4 +1,5 @@
-"""ModuleToggle: whether the program's module calls are drawn as boxes (a click on one opens it) or as ops."""
+"""ModuleToggle: the program's module calls drawn as one box for the model, as boxes for its layers (a click on
+one opens it), or as ops."""
 
 from __future__ import annotations
 
@@ -6,10 +7,10 @@ import panel as pn
 import param
 from panel.viewable import Viewer
 
-from app.module_boxes import ALL
+from app.module_boxes import ALL, TOP
 from app.store import Store
 
-BOXES, OPS = "modules as boxes", "modules as ops"
+MODEL, BOXES, OPS = "model as one box", "layers as boxes", "all ops"
 
 
 class ModuleToggle(Viewer):
@@ -17,7 +18,7 @@ class ModuleToggle(Viewer):
 
     def __init__(self, **params):
         super().__init__(**params)
-        self.choice = pn.widgets.RadioButtonGroup(options=[BOXES, OPS], value=self._value(), color="light",
+        self.choice = pn.widgets.RadioButtonGroup(options=[MODEL, BOXES, OPS], value=self._value(), color="light",
                                                   margin=(2, 8), css_classes=["module-toggle"], height=30)
         self.hint = pn.pane.HTML("<span style='font-size:12px;color:#555'>click a module's box to open it</span>",
                                  margin=(6, 4))
@@ -29,10 +30,11 @@ class ModuleToggle(Viewer):
         return bool(getattr(self.store.timeline, "modules", None))
 
     def _value(self) -> str:
-        return OPS if ALL in (self.store.opened or ()) else BOXES
+        opened = self.store.opened or ()
+        return OPS if ALL in opened else MODEL if TOP in opened else BOXES
 
     def _on_choice(self, event):
-        self.store.open_modules((ALL,) if event.new == OPS else ())
+        self.store.open_modules({OPS: (ALL,), MODEL: (TOP,)}.get(event.new, ()))
 
     def _on_store(self, *events):
         self.row.visible = self._has_modules()

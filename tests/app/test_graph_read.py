@@ -121,6 +121,31 @@ def test_a_learners_modules_in_a_training_loop():
     assert sorted(name for name, _ in s.graph.modules.values()) == ["model.out"]
 
 
+def test_the_model_is_one_box_that_opens_to_its_layers_then_to_their_ops():
+    s = _store(BY_SLUG["mlp-step"].source, step="end")
+    s.open_modules((module_boxes.TOP,))
+    assert sorted(s.graph.modules.values()) == [("model", "Sequential")]
+    assert len(s.graph.sinks) == 4  # the parameters stay boxes of their own, with their AccumulateGrad
+    model = gm.key(next(iter(s.graph.modules)))
+    assert sum(1 for u, v in s.graph.edges if v == model) >= 5  # x, and the four parameters, go into it
+    s.open_module("model")
+    assert sorted(name for name, _ in s.graph.modules.values()) == ["model.0", "model.1", "model.2"]
+    s.open_module("model.0")
+    assert sorted(name for name, _ in s.graph.modules.values()) == ["model.1", "model.2"]
+
+
+def test_a_learners_own_model_is_one_box_per_iteration():
+    s = _store(LEARNER, step="end")
+    s.open_modules((module_boxes.TOP,))
+    for j in range(3):
+        s.goto_iteration(j)
+        assert sorted(s.graph.modules.values()) == [("model", "Net")]
+        assert not any(s.state["nodes"][b].get("op") == "tanh" for b in s.graph.boxes)  # inside the box
+    s.open_module("model")
+    assert sorted(name for name, _ in s.graph.modules.values()) == ["model.line", "model.out"]
+    assert sum(1 for b in s.graph.boxes if s.state["nodes"][b].get("op") == "tanh") == 1
+
+
 def _every_view(s: Store, stride: int):
     """Every step (or every stride-th) of every segment."""
     for k in range(-1, s.last + 1, stride):
@@ -133,7 +158,7 @@ def test_no_box_or_label_overlaps_another_at_the_default_zoom(slug):
     s = _store(BY_SLUG[slug].source, step=-1)
     stride = 1 if s.last < 400 else 53
     found = set()
-    for opened in ((), (module_boxes.ALL,)):
+    for opened in ((), (module_boxes.TOP,), (module_boxes.ALL,)):
         s.open_modules(opened)
         for k in _every_view(s, stride):
             found.update(f"step {k}: {p}" for p in legibility.problems(s.graph, s.state))
