@@ -76,11 +76,15 @@ class NodeList(Viewer):
                                    css_classes=["node-buttons"])
         self.buttons.param.watch(lambda e: self.store.select(self.buttons.pick), "picks")
         self.store.param.watch(self._update, ["state", "graph", "selected"])
+        self._made = (None, -1, [])  # (graph, nodes made, its items)
         self._update()
 
     def _update(self, *events):
         s = self.store
-        items = node_list_model.items(s.graph, s.state)
+        made = len(s.state["nodes"]) if s.state else -1
+        if self._made[0] is not s.graph or self._made[1] != made:  # the list changes only when a node appears
+            self._made = (s.graph, made, node_list_model.items(s.graph, s.state))
+        items = self._made[2]
         with pn.io.hold():
             if items != self.buttons.items:
                 self.buttons.items = items

@@ -178,3 +178,19 @@ def test_history_marks_zero_and_none():
     assert h.lines["xs"] == [[1.0, 2.0, 2.5, 3.0]]
     assert h.points["marker"] == ["circle", "circle", "square", "circle"]
     assert h.now == [1.0, 1.0, 2.0, 2.0, 2.5, 3.0, 3.0]
+
+
+def test_the_node_list_view_shows_the_models_items_at_every_step():
+    from app.examples import BY_SLUG
+    from app.node_list import NodeList
+    from app.node_list_model import items
+    from app.store import Store
+
+    s = Store()
+    s.load(BY_SLUG["mlp-step"].source, step=-1)
+    view = NodeList(store=s)
+    for k in [*range(-1, s.last + 1), 3, s.last, -1]:
+        s.goto(k)
+        assert view.buttons.items == items(s.graph, s.state), k
+    s.open_module("model.0")
+    assert view.buttons.items == items(s.graph, s.state)
