@@ -144,11 +144,13 @@ def warnings(model: GraphModel, state: dict, index: SavedIndex) -> list[tuple[in
                 out.append((box, f"⚠ backward will fail at {n['grad_fn']}: its saved tensors were freed by "
                                  "an earlier backward (retain_graph=False)"))
             continue
-        for _, what, version, changed in _entries(n, nodes, index):
-            if changed is not None:
-                out.append((box, f"⚠ backward will fail at {n['grad_fn']}: saved {what}@v{version}, "
-                                 f"{what} is now v{changed}"))
-                break
+        key = ("warning", n["id"], index.now(n["id"], len(nodes)))
+        if key not in index.memo:
+            index.memo[key] = next((f"⚠ backward will fail at {n['grad_fn']}: saved {what}@v{version}, {what} is "
+                                    f"now v{changed}" for _, what, version, changed in _entries(n, nodes, index)
+                                    if changed is not None), None)
+        if index.memo[key] is not None:
+            out.append((box, index.memo[key]))
     return out
 
 
