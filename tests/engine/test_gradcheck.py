@@ -109,6 +109,11 @@ def _copied(T, a, c):
     return b * a
 
 
+def _counted(T):
+    """A constant (3, 2) tensor: the input of ops whose grad torch does not implement."""
+    return T.arange(6, dtype=T.float64).view(3, 2)
+
+
 def _seeded(T):
     """The random ops draw afresh at every call: each case seeds its own generator, so that every evaluation of
     a finite difference, and torch's run, draw the same values."""
@@ -407,6 +412,22 @@ CASES = {
     "scatter": (lambda T, a, s: a.scatter(0, T.tensor([[1, 0, 2]]), s) * a, [((3, 3), S), ((1, 3), S)]),
     "scatter_value": (lambda T, a: (a * 2).scatter_(1, T.tensor([[0], [2]]), 0.5) * a, [((2, 3), S)]),
     "scatter_add": (lambda T, a, s: T.scatter_add(a, 0, T.tensor([[1, 0], [1, 1]]), s * s), [((3, 2), S), ((2, 2), S)]),
+    "scatter_reduce_sum": (lambda T, a, s: a.scatter_reduce(0, T.tensor([[1, 0], [1, 1]]), s, "sum") * a,
+                           [((3, 2), S), ((2, 2), S)]),
+    "scatter_reduce_prod": (lambda T, a, s: T.scatter_reduce(a, 1, T.tensor([[0, 0, 2], [1, 1, 1]]), s, "prod"),
+                            [((2, 3), "away0"), ((2, 3), "away0")]),
+    "scatter_reduce_prod_no_self": (lambda T, a, s: a.scatter_reduce(0, T.tensor([[1, 0], [1, 1]]), s, "prod",
+                                                                     include_self=False), [((3, 2), S), ((2, 2), S)]),
+    "scatter_reduce_mean": (lambda T, a, s: a.scatter_reduce(0, T.tensor([[1, 0], [1, 1]]), s, "mean",
+                                                             include_self=False), [((3, 2), S), ((2, 2), S)]),
+    "scatter_reduce_amax": (lambda T, a, s: (a * 1).scatter_reduce_(1, T.tensor([[0, 0, 2], [1, 1, 1]]), s, "amax"),
+                            [((2, 3), S), ((2, 3), S)]),
+    "scatter_reduce_amin": (lambda T, a, s: a.scatter_reduce(1, T.tensor([[0, 0, 2], [1, 1, 1]]), s, "amin",
+                                                             include_self=False), [((2, 3), S), ((2, 3), S)]),
+    "scatter_add_reduce": (lambda T, a, s: _counted(T).scatter(0, T.tensor([[1, 0], [1, 1]]), _counted(T)[:2] + 1,
+                                                            reduce="add") * a * s.sum(), [((3, 2), S), ((2, 2), S)]),
+    "scatter_multiply_value": (lambda T, a: _counted(T).view(2, 3).scatter(1, T.tensor([[1], [0]]), 2.5,
+                                                                           reduce="multiply") * a, [((2, 3), S)]),
     # random ops (engine/ops/random.py): their nodes pass zeros back; the values drawn must be torch's
     "uniform_": (lambda T, a: (a * 1).uniform_(-1, 2, generator=_seeded(T)) * a, [((2, 3), S)]),
     "normal_": (lambda T, a: (a * 1).normal_(0.5, 2.0, generator=_seeded(T)) * a, [((2, 3), S)]),

@@ -29,6 +29,7 @@ ARGS = {
     "index_fill_": (ANY, "0, torch.tensor([1]), -2.0"),
     "scatter_": (ANY, "0, torch.tensor([2, 0]), torch.tensor([7.0, 8.0])"),
     "scatter_add_": (ANY, "0, torch.tensor([2, 2]), torch.tensor([7.0, 8.0])"),
+    "scatter_reduce_": (ANY, "0, torch.tensor([2, 2]), torch.tensor([7.0, 8.0]), 'amax', include_self=False"),
     "lerp_": (ANY, "torch.tensor([1.0, 2.0, 3.0]), 0.25"), "log10_": (POS, ""),
     "log1p_": (POS, ""), "log2_": (POS, ""), "log_": (POS, ""),
     "masked_fill_": (ANY, "torch.tensor([True, False, True]), -1.0"), "mul_": (ANY, "3.0"), "neg_": (ANY, ""),

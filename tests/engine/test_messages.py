@@ -273,6 +273,29 @@ CASES = {
     "gather_out_of_range": "torch.zeros(5, 3).gather(0, torch.tensor([[9, 0, 0]]))",
     "gather_too_large": "torch.zeros(5, 3).gather(0, torch.tensor([[0, 0, 0, 0]]))",
     "scatter_dtypes": "torch.zeros(5, 3).scatter(0, torch.tensor([[0]]), torch.ones(1, 1, dtype=torch.float64))",
+    "scatter_reduce_unknown": "torch.zeros(2, 3).scatter_reduce(0, torch.tensor([[0, 1, 0]]), torch.ones(1, 3), 'add')",
+    "scatter_reduce_include_self_int": "torch.zeros(2, 3).scatter_reduce(0, torch.tensor([[0, 1, 0]]), "
+                                       "torch.ones(1, 3), 'sum', include_self=1)",
+    "scatter_reduce_no_reduce": "torch.zeros(2, 3).scatter_reduce(0, torch.tensor([[0, 1, 0]]), torch.ones(1, 3))",
+    "scatter_reduce_dtypes": "torch.zeros(2, 3).scatter_reduce(0, torch.tensor([[0]]), torch.ones(1, 1).double(), "
+                             "'sum')",
+    "scatter_reduce_float_index": "torch.zeros(2, 3).scatter_reduce(0, torch.tensor([[0.]]), torch.ones(1, 1), 'sum')",
+    "scatter_reduce_out_of_range": "torch.zeros(2, 3).scatter_reduce(0, torch.tensor([[0, 5, 0]]), torch.ones(1, 3), "
+                                   "'sum')",
+    "scatter_reduce_dim": "torch.zeros(2, 3).scatter_reduce(2, torch.tensor([[0]]), torch.ones(1, 1), 'sum')",
+    "scatter_reduce_src_larger_backward": "x = torch.zeros(2, 3, requires_grad=True)\n"
+                                          "s = torch.ones(3, 3, requires_grad=True)\n"
+                                          "x.scatter_reduce(0, torch.tensor([[1, 0, 1]]), s, 'mean').sum().backward()",
+    "scatter_bad_reduce": "torch.zeros(2, 3).scatter(0, torch.tensor([[0]]), torch.ones(1, 1), reduce='mean')",
+    "scatter_value_bad_reduce": "torch.zeros(2, 3).scatter_(0, torch.tensor([[0]]), 2.0, reduce='max')",
+    "scatter_reduce_warning": "print(torch.zeros(2, 3).scatter(0, torch.tensor([[0, 1, 0]]), torch.ones(1, 3), "
+                              "reduce='multiply'))",
+    "scatter_reduce_backward": "x = torch.ones(2, 3, requires_grad=True)\n"
+                               "y = x.scatter(0, torch.tensor([[0, 1, 0]]), 2.0, reduce='add')\n"
+                               "print(y.grad_fn)\ny.sum().backward()",
+    "scatter_reduce_src_backward": "x = torch.ones(2, 3)\ns = torch.ones(1, 3, requires_grad=True)\n"
+                                   "y = x.scatter(0, torch.tensor([[0, 1, 0]]), s, reduce='add')\n"
+                                   "print(y.grad_fn, y.grad_fn.next_functions)\ny.sum().backward()",
     "scatter_add_too_large": "torch.zeros(5, 3).scatter_add(0, torch.tensor([[0, 1, 2], [4, 0, 1]]), torch.ones(1, 3))",
     "scatter_src_larger_backward": "x = torch.zeros(3, 3)\ns = torch.ones(2, 3, requires_grad=True)\n"
                                    "x.scatter(0, torch.tensor([[1, 0, 2]]), s).sum().backward()",
@@ -467,7 +490,7 @@ GAPS = {
 # torch emits these with TORCH_WARN_ONCE: only the first time in a process. They are compared in a fresh
 # interpreter each (a learner's program sees them once).
 WARN_ONCE = {"conv_same_even_kernel_warning", "create_graph_backward_warning", "float_requires_grad_warning",
-             "t_on_3d_warning"}
+             "scatter_reduce_src_backward", "scatter_reduce_warning", "t_on_3d_warning"}
 
 
 
