@@ -109,6 +109,13 @@ def _copied(T, a, c):
     return b * a
 
 
+def _holes(T, n):
+    """A (2, 3) mask of ones with n zeros (1: one zero, 2: two in a row, 3: one in each row)."""
+    zeros = {1: [(0, 1)], 2: [(1, 0), (1, 2)], 3: [(0, 0), (1, 2)]}[n]
+    mask = [[0.0 if (i, j) in zeros else 1.0 for j in range(3)] for i in range(2)]
+    return T.tensor(mask, dtype=T.float64)
+
+
 def _counted(T):
     """A constant (3, 2) tensor: the input of ops whose grad torch does not implement."""
     return T.arange(6, dtype=T.float64).view(3, 2)
@@ -398,6 +405,15 @@ CASES = {
                        [((1, 2, 4, 4), S), ((2, 2, 3, 3), S)]),
     "lenet": (lambda T, x, w: T.nn.functional.max_pool2d(T.nn.functional.conv2d(x, w).relu(), 2).flatten(1),
               [((2, 1, 6, 6), S), ((2, 1, 3, 3), "away0")]),
+    # products (engine/ops/products.py): zeros in the input take ATen's other formula
+    "prod": (lambda T, a: a.prod() * a, [((2, 3), "away0")]),
+    "prod_dim": (lambda T, a: a.prod(1) + T.prod(a, 0, keepdim=True).sum(), [((2, 3), "away0")]),
+    "prod_one_zero": (lambda T, a: (a * _holes(T, 1)).prod(), [((2, 3), S)]),
+    "prod_zeros": (lambda T, a: (a * _holes(T, 2)).prod() + (a * _holes(T, 3)).prod(), [((2, 3), S)]),
+    "prod_dim_zeros": (lambda T, a: (a * _holes(T, 2)).prod(-1) * (a * _holes(T, 3)).prod(0).sum(), [((2, 3), S)]),
+    "cumprod": (lambda T, a: a.cumprod(1) * a.cumprod(-2)[0], [((2, 3), "away0")]),
+    "cumprod_zeros": (lambda T, a: (a * _holes(T, 2)).cumprod(1) + (a * _holes(T, 3)).cumprod(0), [((2, 3), S)]),
+    "flip": (lambda T, a: a.flip(0) * a.flip(-1, 0) + T.flip(a, (1,)), [((2, 3), S)]),
     # index and scatter ops (engine/ops/scatter.py)
     "index_select": (lambda T, a: a.index_select(0, T.tensor([2, 0, 2])) * T.index_select(a, 1, T.tensor([1])),
                      [((3, 2), S)]),

@@ -260,6 +260,18 @@ CASES = {
     "dropout2d_2d_warning": "print(F.dropout2d(torch.ones(3, 4), 0.0))",
     "dropout2d_3d_warning": "print(F.dropout2d(torch.ones(2, 3, 4), 0.0))",
     "dropout1d_dims": "F.dropout1d(torch.ones(2, 3, 4, 5))",
+    # --- products ---------------------------------------------------------------------------------------------
+    "prod_dims_tuple": "torch.ones(2, 3).prod((0, 1))",
+    "prod_dim_none": "torch.ones(2, 3).prod(dim=None)",
+    "prod_keepdim_alone": "torch.ones(2, 3).prod(keepdim=True)",
+    "prod_keepdim_int": "torch.ones(2, 3).prod(0, 1)",
+    "prod_dim_out_of_range": "torch.ones(2, 3).prod(2)",
+    "prod_0d_dim_out_of_range": "torch.tensor(2.).prod(1)",
+    "cumprod_no_dim": "torch.ones(2, 3).cumprod()",
+    "cumprod_dim_out_of_range": "torch.ones(2, 3).cumprod(-3)",
+    "flip_no_dims": "torch.ones(2, 3).flip()",
+    "flip_repeated_dim": "torch.ones(2, 3).flip(0, -2)",
+    "flip_dim_out_of_range": "torch.ones(2, 3).flip(2)",
     # --- index and scatter ops -----------------------------------------------------------------------------------
     "index_add_source_shape": "torch.zeros(5, 3).index_add(0, torch.tensor([0, 2]), torch.ones(2, 2))",
     "index_add_float_index": "torch.zeros(5, 3).index_add_(0, torch.tensor([0.0, 2.0]), torch.ones(2, 3))",
