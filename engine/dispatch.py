@@ -334,6 +334,8 @@ def inplace(op, t, others, attrs=None, result=None):
             tensors[0] = Tensor._make(t._data.copy(), dtype)
         numbers = {i: x for i, x in enumerate(inputs) if not isinstance(x, Tensor)}
         node = make_node(op, tensors, attrs, t, dtype, originals=originals, save_result=False, numbers=numbers)
+        if op.node == "NotImplemented":  # its backward's error names the in-place function (aten::scatter_)
+            node.attrs = {**attrs, "inplace": True}
     arrays = [x._data if isinstance(x, Tensor) else x for x in inputs]
     if observe._observers:
         observe.emit("on_alloc", 0)  # writes into t's memory; a chance to stop a long loop of them

@@ -2,6 +2,7 @@
 from . import (  # noqa: F401 - they declare
     arithmetic,
     conv,
+    division,
     joins,
     linalg,
     nn,

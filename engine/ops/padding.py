@@ -73,7 +73,7 @@ def _along(ndim, padding):
 
 
 def _padder(mode):
-    def forward(a, padding):
+    def forward(a, padding, shape):
         for d, before, after in _along(a.ndim, _signed(padding)):
             a = np.take(a, _sources(a.shape[d], before, after, mode), axis=d)
         return a
@@ -109,7 +109,8 @@ for _mode, _word in (("reflect", "Reflection"), ("replicate", "Replication")):
             lambda n, g, b=_name + "_backward": g._op(b, n["self"], padding=n.attrs["padding"])),
            saves={0: ("padding", "self")}, spell=Spelling(functional="pad", name=_mode_label(_mode)), bind=False)
         op(_name + "_backward", f"{_word}Pad{_k}DBackwardBackward0", ("grad", "self"), _unpadder(_mode),
-           ("grad padded again", lambda n, v, f=_name: v._op(f, padding=n.attrs["padding"])),
+           ("grad padded again",
+            lambda n, v, f=_name: v._op(f, padding=n.attrs["padding"], shape=tuple(n._shapes[0]))),
            ("0", lambda n, v: _zeros_for(n, 1, v)), saves={0: ("padding",)})
 
 
@@ -191,4 +192,5 @@ def pad(input, pad, mode="constant", value=None):  # noqa: A002
     if mode == "circular":
         return _circular(input, pad)
     _check_mode(input, pad, mode)
-    return input._apply(OPS[f"{mode}_pad{k}d"], (input,), {"padding": tuple(p % 2**64 for p in pad)}, input.dtype)
+    attrs = {"padding": tuple(p % 2**64 for p in pad), "shape": padded_shape(input.shape, pad)}  # its size, known first
+    return input._apply(OPS[f"{mode}_pad{k}d"], (input,), attrs, input.dtype)

@@ -214,7 +214,7 @@ def _scatter_add(a, src, dim, index):
     return out
 
 
-_LEGACY_REDUCE = {"add": np.add, "multiply": np.multiply}
+_LEGACY = {"add": np.add, "multiply": np.multiply}
 
 
 def _bind_scatter(self, dim, index, src=None, value=None, *, reduce=None):
@@ -224,7 +224,7 @@ def _bind_scatter(self, dim, index, src=None, value=None, *, reduce=None):
         messages.warn_once("The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in "
                            "a future PyTorch release. Use torch.scatter_reduce instead for more reduction options.",
                            stacklevel=4)
-    if reduce is not None and reduce not in _LEGACY_REDUCE:
+    if reduce is not None and reduce not in _LEGACY:
         raise RuntimeError("reduce argument must be either add or multiply.")
     if hasattr(src, "_data"):
         if src.dtype is not self.dtype:
@@ -274,12 +274,12 @@ op("scatter_add", "ScatterAddBackward0", ("self", "src"), _scatter_add,
 
 # --- scatter(…, reduce='add'|'multiply'): torch has no derivative for them -----------------------------------
 def _not_implemented(n, g):
-    raise RuntimeError("derivative for aten::scatter is not implemented")
+    raise RuntimeError(f"derivative for aten::scatter{'_' * n.attrs.get('inplace', False)} is not implemented")
 
 
 def _scatter_legacy(a, src, dim, index, reduce):
     out = a.copy()
-    _LEGACY_REDUCE[reduce].at(out, _element_key(index._data, dim), _within(src, index._data))
+    _LEGACY[reduce].at(out, _element_key(index._data, dim), _within(src, index._data))
     return out
 
 

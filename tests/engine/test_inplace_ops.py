@@ -23,7 +23,7 @@ ARGS = {
     "atan_": (ANY, ""), "ceil_": (ANY, ""), "clamp_": (ANY, "-0.5, 0.5"), "clip_": (ANY, "min=0.0"),
     "copy_": (ANY, "torch.tensor([7.0, 8.0, 9.0])"), "cos_": (ANY, ""), "cosh_": (ANY, ""),
     "div_": (ANY, "torch.tensor([2.0, 4.0, 8.0])"), "exp_": (ANY, ""), "expm1_": (ANY, ""), "fill_": (ANY, "2.5"),
-    "floor_": (ANY, ""),
+    "floor_": (ANY, ""), "floor_divide_": (ANY, "torch.tensor([0.7, -1.5, 2.0])"), "fmod_": (ANY, "0.75"),
     "index_add_": (ANY, "0, torch.tensor([2, 0, 2]), torch.tensor([1.0, 2.0, 3.0]), alpha=2"),
     "index_copy_": (ANY, "0, torch.tensor([2, 0]), torch.tensor([7.0, 8.0])"),
     "index_fill_": (ANY, "0, torch.tensor([1]), -2.0"),

@@ -260,6 +260,20 @@ CASES = {
     "dropout2d_2d_warning": "print(F.dropout2d(torch.ones(3, 4), 0.0))",
     "dropout2d_3d_warning": "print(F.dropout2d(torch.ones(2, 3, 4), 0.0))",
     "dropout1d_dims": "F.dropout1d(torch.ones(2, 3, 4, 5))",
+    # --- rounding division ------------------------------------------------------------------------------------
+    "floor_divide_backward": "x = torch.ones(3, requires_grad=True)\n(x // 2).sum().backward()",
+    "rfloordiv_backward": "x = torch.ones(3, requires_grad=True)\n(7 // x).sum().backward()",
+    "rmod_backward": "x = torch.ones(3, requires_grad=True)\n(7 % x).sum().backward()",
+    "int_floor_divide_by_zero": "torch.tensor([1, 2]) // 0",
+    "int_remainder_by_zero": "torch.tensor([1, 2]) % torch.tensor([1, 0])",
+    "int_fmod_by_zero": "torch.tensor([1, 2]).fmod(0)",
+    "int_div_trunc_by_zero": "torch.div(torch.tensor([1, 2]), 0, rounding_mode='trunc')",
+    "bool_floor_divide": "torch.tensor([True]) // torch.tensor([True])",
+    "bool_div_trunc": "torch.div(torch.tensor([True]), True, rounding_mode='trunc')",
+    "bool_fmod": "torch.tensor([True]).fmod(torch.tensor([True]))",
+    "div_bad_rounding_mode": "torch.div(torch.ones(2), 2, rounding_mode='round')",
+    "floordiv_inplace_int_by_float": "x = torch.tensor([5, 7])\nx //= 2.5",
+    "float_floordiv_by_zero_ok": "print(torch.tensor([5., -5., 0.]) // 0, torch.tensor([5., -5.]).fmod(0))",
     # --- products ---------------------------------------------------------------------------------------------
     "prod_dims_tuple": "torch.ones(2, 3).prod((0, 1))",
     "prod_dim_none": "torch.ones(2, 3).prod(dim=None)",
@@ -298,6 +312,9 @@ CASES = {
     "scatter_reduce_src_larger_backward": "x = torch.zeros(2, 3, requires_grad=True)\n"
                                           "s = torch.ones(3, 3, requires_grad=True)\n"
                                           "x.scatter_reduce(0, torch.tensor([[1, 0, 1]]), s, 'mean').sum().backward()",
+    "scatter_reduce_inplace_backward": "x = torch.ones(2, 3, requires_grad=True) * 1\n"
+                                       "x.scatter_(0, torch.tensor([[0, 1, 0]]), 2.0, reduce='add')\n"
+                                       "x.sum().backward()",
     "scatter_bad_reduce": "torch.zeros(2, 3).scatter(0, torch.tensor([[0]]), torch.ones(1, 1), reduce='mean')",
     "scatter_value_bad_reduce": "torch.zeros(2, 3).scatter_(0, torch.tensor([[0]]), 2.0, reduce='max')",
     "scatter_reduce_warning": "print(torch.zeros(2, 3).scatter(0, torch.tensor([[0, 1, 0]]), torch.ones(1, 3), "

@@ -8,7 +8,7 @@ from .. import init
 from ..parameter import Parameter
 from .module import Module
 
-_PADDING_MODES = {"zeros", "reflect", "replicate", "circular"}  # torch prints this set, in its hash order
+_MODES = {"zeros", "reflect", "replicate", "circular"}  # torch prints this set, in its hash order
 
 
 def _ntuple(value, k):
@@ -48,8 +48,8 @@ class _ConvNd(Module):
                 raise ValueError(f"Invalid padding string {padding!r}, should be one of {{'valid', 'same'}}")
             if padding == "same" and any(s != 1 for s in _ntuple(stride, k)):
                 raise ValueError("padding='same' is not supported for strided convolutions")
-        if padding_mode not in _PADDING_MODES:
-            raise ValueError(f"padding_mode must be one of {_PADDING_MODES}, but got padding_mode='{padding_mode}'")
+        if padding_mode not in _MODES:
+            raise ValueError(f"padding_mode must be one of {_MODES}, but got padding_mode='{padding_mode}'")
         self.in_channels, self.out_channels = in_channels, out_channels
         self.kernel_size = _ntuple(kernel_size, k)
         self.stride = _ntuple(stride, k)
