@@ -230,6 +230,8 @@ def make_node(op, tensors, attrs, out, dtype, originals=None, save_result=True, 
     Python number the tensor there was made of (saved_tensors_hooks do not see those; grad_fn._saved_other
     shows it as PyTorch's wrapped number, an int64, float64 or bool tensor)."""
     nexts = tuple([edge(x) for x in originals or tensors])
+    if op.node == "NotImplemented":  # torch's node of an op without a derivative has edges only where grad flows
+        nexts = tuple([e for e in nexts if e[0] is not None])
     cls = op.node_cls
     if cls is None:
         cls = op.node_cls = graph.node_class(op.node)
@@ -332,6 +334,8 @@ def inplace(op, t, others, attrs=None, result=None):
             tensors[0] = Tensor._make(t._data.copy(), dtype)
         numbers = {i: x for i, x in enumerate(inputs) if not isinstance(x, Tensor)}
         node = make_node(op, tensors, attrs, t, dtype, originals=originals, save_result=False, numbers=numbers)
+        if op.node == "NotImplemented":  # its backward's error names the in-place function (aten::scatter_)
+            node.attrs = {**attrs, "inplace": True}
     arrays = [x._data if isinstance(x, Tensor) else x for x in inputs]
     if observe._observers:
         observe.emit("on_alloc", 0)  # writes into t's memory; a chance to stop a long loop of them

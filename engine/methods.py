@@ -17,7 +17,7 @@ from .ops import COMPOSITES, OPS
 from .ops.table import is_number, number_dtype
 from .tensor import Tensor
 
-INFIX = {"+": "add", "-": "sub", "*": "mul", "/": "truediv", "@": "matmul", "**": "pow", "%": "mod"}
+INFIX = {"+": "add", "-": "sub", "*": "mul", "/": "truediv", "@": "matmul", "**": "pow", "%": "mod", "//": "floordiv"}
 PREFIX = {"-": "__neg__", "abs": "__abs__"}
 
 FUNCTIONS = {}  # torch.<name>

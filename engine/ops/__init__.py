@@ -1,5 +1,20 @@
 """The op table: every op declared once, by kind (see table.py for what a declaration holds)."""
-from . import arithmetic, conv, joins, linalg, nn, pointwise, random, reductions, regions, scatter, shape  # noqa: F401 - they declare
+from . import (  # noqa: F401 - they declare
+    arithmetic,
+    conv,
+    division,
+    joins,
+    linalg,
+    nn,
+    padding,
+    pointwise,
+    products,
+    random,
+    reductions,
+    regions,
+    scatter,
+    shape,
+)
 from .regions import region_grad  # noqa: F401
 from .shape import transposed  # noqa: F401
 from .table import COMPOSITES, OPS, Op, Spelling, kept, result_dtype, shape_args  # noqa: F401

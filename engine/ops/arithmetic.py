@@ -2,6 +2,7 @@
 import numpy as np
 
 from .. import dtypes, grad_mode, kernels, messages
+from .division import UNSET, bind_div_mode
 from .rounding import exact
 from .table import OPS, Spelling, composite, is_number, op, result_dtype, unary
 
@@ -64,7 +65,9 @@ def _bind_mul(self, other):
     return OPS["mul"], (self, other), None, None
 
 
-def _bind_div(self, other):
+def _bind_div(self, other, *, rounding_mode=UNSET):
+    if rounding_mode is not UNSET:  # given, even as None: div.Tensor_mode (DivBackward2)
+        return bind_div_mode(self, other, rounding_mode)
     dtype = result_dtype((self, other), "float")
     overload = _scalar_overload("div_scalar", other)
     if overload is not None:
@@ -81,24 +84,11 @@ op("mul", "MulBackward0", ("self", "other"), lambda a, b: a * b,
    bind=_bind_mul)
 op("div", "DivBackward0", ("self", "other"), lambda a, b: a / b,
    ("grad / other", lambda n, g: g / n["other"]),
-   ("−grad · self / other²", lambda n, g: -g * n["self"] / (n["other"] * n["other"])),
+   ("−grad · self / other²", lambda n, g: -g * (n["self"] / n["other"] / n["other"])),
    saves={0: ("other",), 1: ("self", "other")},
    spell=Spelling(method=("div", "divide", "true_divide"), function=("div", "divide", "true_divide"),
                   inplace="div_", infix="/", number_first=True),
    bind=_bind_div)
-def _bind_remainder(self, other):
-    """x % y: remainder.Tensor (RemainderBackward1); x % 3: remainder.Scalar (RemainderBackward0)."""
-    if is_number(other):
-        return OPS["remainder_scalar"], (self,), {"other": other}, result_dtype((self, other))
-    return OPS["remainder"], (self, other), None, None
-
-
-op("remainder", "RemainderBackward1", ("self", "other"), np.remainder,
-   ("grad", lambda n, g: g), ("−floor(self / other) · grad", lambda n, g: -g * (n["self"] / n["other"]).floor()),
-   saves={1: ("self", "other")},
-   spell=Spelling(method="remainder", function="remainder", inplace="remainder_", infix="%"), bind=_bind_remainder)
-op("remainder_scalar", "RemainderBackward0", ("self",), lambda a, other: np.remainder(a, other),
-   ("grad", lambda n, g: g), spell=Spelling(infix="%"), bind=False)
 # Inside derivative formulas PyTorch multiplies by C++ Scalars: mul.Scalar is MulBackward1, and so on.
 op("mul_scalar", "MulBackward1", ("self",), lambda a, other: a * other,
    ("other · grad", lambda n, g: g * n.attrs["other"]), saves={0: ("other",)}, spell=Spelling(infix="*"), bind=False)

@@ -9,6 +9,7 @@ import itertools
 import numpy as np
 
 from .. import dtypes, messages
+from .padding import pad, tuple_text
 from .table import OPS, Spelling, composite, op
 
 
@@ -135,16 +136,12 @@ def _conv_label(s, a):
     word = f"conv_transpose{k}d" if a["transposed"] else f"conv{k}d"
     bias = f", {s[2]}" if a["bias_sym_sizes_opt"] != (0,) else ""
     ones, zeros = (1,) * k, (0,) * k
-    extra = [f"{name}={_tuple_text(a[name])}" for name, default in
+    extra = [f"{name}={tuple_text(a[name])}" for name, default in
              (("stride", ones), ("padding", zeros), ("output_padding", zeros), ("dilation", ones))
              if a[name] != default and (name != "output_padding" or a["transposed"])]
     if a["groups"] != 1:
         extra.append(f"groups={a['groups']}")
     return f"{word}({s[0]}, {s[1]}{bias}{''.join(', ' + e for e in extra)})"
-
-
-def _tuple_text(t):
-    return "(" + ", ".join(map(str, t)) + ("," if len(t) == 1 else "") + ")"
 
 
 _CONV_ATTRS = ("stride", "padding", "dilation", "transposed", "output_padding", "groups")
@@ -356,68 +353,6 @@ for _k in (1, 2, 3):
     _conv_function(_k, True)
 
 
-# --- constant padding (F.pad; padding='same' with an odd total) ---------------------------------------------
-def _signed(pad):
-    """The pads as ints: the node keeps them as torch shows them, a negative one as its uint64."""
-    return tuple(p - 2**64 if p >= 2**63 else p for p in pad)
-
-
-def _constant_pad(x, pad, shape, value=0):
-    """F.pad's constant padding: pad holds (before, after) pairs, the last dim's first; a negative pad crops."""
-    pad = _signed(pad)
-    out = np.full(shape, value, dtype=x.dtype)
-    k = len(pad) // 2
-    src, dst = [slice(None)] * x.ndim, [slice(None)] * x.ndim
-    for i in range(k):
-        d = x.ndim - 1 - i
-        before = pad[2 * i]
-        start_in, start_out = max(-before, 0), max(before, 0)
-        n = min(x.shape[d] - start_in, shape[d] - start_out)
-        src[d], dst[d] = slice(start_in, start_in + max(n, 0)), slice(start_out, start_out + max(n, 0))
-    out[tuple(dst)] = x[tuple(src)]
-    return out
-
-
-def _unpad(n, g):
-    """The grad without the padding: the same op with the pads negated (zeros where the forward cropped)."""
-    back = tuple(-p % 2**64 for p in _signed(n.attrs["pad"]))
-    return g._op("constant_pad", pad=back, shape=tuple(n._shapes[0]))
-
-
-def _pad_label(s, a):
-    value = a.get("value", 0)
-    return f"pad({s[0]}, {_tuple_text(_signed(a['pad']))}{'' if value == 0 else f', value={value!r}'})"
-
-
-op("constant_pad", "ConstantPadNdBackward0", ("self",), _constant_pad, ("grad without the padding", _unpad),
-   saves={0: ("pad",)}, spell=Spelling(functional="pad", name=_pad_label), bind=False)
-
-
-def padded_shape(shape, pad):
-    """The shape after F.pad's pads (the last dim's pair first)."""
-    out = list(shape)
-    for i in range(len(pad) // 2):
-        out[len(shape) - 1 - i] += pad[2 * i] + pad[2 * i + 1]
-    return tuple(out)
-
-
-@composite(Spelling(functional="pad"))
-def pad(input, pad, mode="constant", value=None):  # noqa: A002
-    """F.pad: constant padding (ConstantPadNdBackward0); reflect, replicate and circular are not in the engine."""
-    if len(pad) % 2:
-        raise RuntimeError("Padding length must be divisible by 2")
-    if len(pad) // 2 > input.dim():
-        raise RuntimeError("Padding length should be less than or equal to two times the input dimension but got "
-                           f"padding length {len(pad)} and input of dimension {input.dim()}")
-    if mode not in ("constant", "reflect", "replicate", "circular"):
-        raise NotImplementedError(f"Unrecognised padding mode {mode}")
-    if mode != "constant":
-        raise NotImplementedError(f"F.pad(mode='{mode}') is not in the engine: only mode='constant'")
-    pad = tuple(int(p) for p in pad)
-    return input._op("constant_pad", pad=tuple(p % 2**64 for p in pad), shape=padded_shape(input.shape, pad),
-                     value=0 if value is None else value)
-
-
 # --- pooling -------------------------------------------------------------------------------------------
 def pool_shape(size, kernel, stride, padding, dilation, ceil_mode):
     """ATen's pooling_output_shape: with ceil_mode a last window may start past the end, but not in the padding
@@ -496,11 +431,11 @@ def _pool_default(key):
 
 def _pool_label(word, keys):
     def label(s, a):
-        args = [f"{key}={_tuple_text(a[key]) if isinstance(a[key], tuple) else a[key]}" for key in keys
+        args = [f"{key}={tuple_text(a[key]) if isinstance(a[key], tuple) else a[key]}" for key in keys
                 if a[key] != _pool_default(key)]
         if a.get("count_include_pad") is False:
             args.append("count_include_pad=False")
-        return f"{word}({s[0]}, {_tuple_text(a['kernel_size'])}{''.join(', ' + x for x in args)})"
+        return f"{word}({s[0]}, {tuple_text(a['kernel_size'])}{''.join(', ' + x for x in args)})"
 
     return label
 

@@ -3,7 +3,7 @@ index_copy, index_fill (along one dim, a vector of indices), gather, scatter, sc
 element). Their in-place twins (`x.index_add_(…)`) come from the same declarations."""
 import numpy as np
 
-from .. import dtypes
+from .. import dtypes, messages
 from .table import OPS, Spelling, op
 
 
@@ -156,8 +156,8 @@ def _element_index(name, self, dim, index, other=None, other_name="src"):
     than src), in range."""
     dim = self._dim(dim)
     if not hasattr(index, "_data") or index.dtype is not dtypes.int64:
-        raise RuntimeError(f"{name}(): Expected dtype int64 for index" if name != "gather" else
-                           "gather(): Expected dtype int32/int64 for index")
+        raise RuntimeError(f"{name}(): Expected dtype int64 for index" if name not in ("gather", "scatter_reduce") else
+                           f"{name.removesuffix('_reduce')}(): Expected dtype int32/int64 for index")
     if index.dim() != self.dim():
         raise RuntimeError(f"Index tensor must have the same number of dimensions as "
                            f"{'input' if name == 'gather' else 'self'} tensor")
@@ -214,17 +214,29 @@ def _scatter_add(a, src, dim, index):
     return out
 
 
+_LEGACY = {"add": np.add, "multiply": np.multiply}
+
+
 def _bind_scatter(self, dim, index, src=None, value=None, *, reduce=None):
-    if reduce is not None:
-        raise NotImplementedError("scatter(…, reduce=…) is not in the engine: use scatter_add")
     if src is None:
         src = value
+    if reduce is not None and hasattr(src, "_data"):
+        messages.warn_once("The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in "
+                           "a future PyTorch release. Use torch.scatter_reduce instead for more reduction options.",
+                           stacklevel=4)
+    if reduce is not None and reduce not in _LEGACY:
+        raise RuntimeError("reduce argument must be either add or multiply.")
     if hasattr(src, "_data"):
         if src.dtype is not self.dtype:
             raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
         dim = _element_index("scatter", self, dim, index, src)
+        if reduce is not None:
+            return OPS["scatter_src_reduce"], (self, src), {"dim": dim, "index": index, "reduce": reduce}, self.dtype
         return OPS["scatter_src"], (self, src), {"dim": dim, "index": index}, self.dtype
     dim = _element_index("scatter", self, dim, index)
+    if reduce is not None:
+        return (OPS["scatter_value_reduce"], (self,), {"dim": dim, "index": index, "value": src, "reduce": reduce},
+                self.dtype)
     return OPS["scatter_value"], (self,), {"dim": dim, "index": index, "value": src}, self.dtype
 
 
@@ -257,3 +269,124 @@ op("scatter_add", "ScatterAddBackward0", ("self", "src"), _scatter_add,
    ("grad", lambda n, g: g), ("grad where index points", _gathered),
    saves={0: ("dim", "index"), 1: ("dim", "index")},
    spell=Spelling(method="scatter_add", function="scatter_add", inplace="scatter_add_"), bind=_bind_scatter_add)
+
+
+
+# --- scatter(…, reduce='add'|'multiply'): torch has no derivative for them -----------------------------------
+def _not_implemented(n, g):
+    raise RuntimeError(f"derivative for aten::scatter{'_' * n.attrs.get('inplace', False)} is not implemented")
+
+
+def _scatter_legacy(a, src, dim, index, reduce):
+    out = a.copy()
+    _LEGACY[reduce].at(out, _element_key(index._data, dim), _within(src, index._data))
+    return out
+
+
+op("scatter_src_reduce", "NotImplemented", ("self", "src"), _scatter_legacy,
+   ("not implemented", _not_implemented), ("not implemented", _not_implemented), spell=_SCATTER, bind=_bind_scatter)
+op("scatter_value_reduce", "NotImplemented", ("self",),
+   lambda a, dim, index, value, reduce: _scatter_legacy(a, np.full(index.shape, value, a.dtype), dim, index, reduce),
+   ("not implemented", _not_implemented), spell=_SCATTER, bind=_bind_scatter)
+
+
+# --- scatter_reduce: sum, prod, mean, amax, amin, with or without self's values --------------------------------
+_REDUCE = {"sum": np.add, "prod": np.multiply, "mean": np.add, "amax": np.fmax, "amin": np.fmin}
+
+
+def _identity(reduce, dtype):
+    """What a position scattered to starts from when self's value is left out."""
+    if reduce in ("amax", "amin"):
+        if dtype.kind == "f":
+            return -np.inf if reduce == "amax" else np.inf
+        info = np.iinfo(dtype) if dtype.kind in "iu" else None
+        return (info.min if reduce == "amax" else info.max) if info else reduce == "amin"
+    return 1 if reduce == "prod" else 0
+
+
+def _scatter_reduce(a, src, dim, index, reduce, include_self):
+    key = _element_key(index._data, dim)
+    values = _within(src, index._data)
+    out = a.copy()
+    if not include_self:
+        out[key] = _identity(reduce, a.dtype)
+    if reduce in ("amax", "amin"):  # NaN wins, as in ATen
+        nan = np.zeros(a.shape, bool)
+        if a.dtype.kind == "f":
+            np.logical_or.at(nan, key, np.isnan(values))
+            nan |= np.isnan(out)
+        _REDUCE[reduce].at(out, key, values)
+        return np.where(nan, np.nan, out) if nan.any() else out
+    _REDUCE[reduce].at(out, key, values)
+    if reduce == "mean":
+        counts = np.full(a.shape, 1 if include_self else 0, np.int64)
+        np.add.at(counts, key, 1)
+        counts = np.maximum(counts, 1)
+        return out // counts.astype(a.dtype) if a.dtype.kind in "iub" else out / counts.astype(a.dtype)
+    return out
+
+
+def _bind_scatter_reduce(self, dim, index, src, reduce, *, include_self=True):
+    if not isinstance(include_self, bool):
+        raise TypeError(f"scatter_reduce(): argument 'include_self' must be bool, not {type(include_self).__name__}")
+    if src.dtype is not self.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    dim = self._dim(dim)
+    if reduce not in _REDUCE:
+        raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
+    dim = _element_index("scatter_reduce", self, dim, index, src)
+    return (OPS["scatter_reduce"], (self, src), {"dim": dim, "index": index, "reduce": reduce,
+                                                 "include_self": include_self}, self.dtype)
+
+
+def _zeros_like(t):
+    return t._new(np.zeros(t.shape, t.dtype.np), t.dtype)
+
+
+def _ones_like(t):
+    return t._new(np.ones(t.shape, t.dtype.np), t.dtype)
+
+
+def _scatter_reduce_grads(n, g):
+    """ATen's scatter_reduce_backward: (grad of self, grad of src)."""
+    a = n.attrs
+    dim, index, reduce, include_self = a["dim"], a["index"], a["reduce"], a["include_self"]
+    self, src, result = n["self"], n["src"], n["result"]
+    if reduce == "sum":
+        grad_self, grad_src = g, g.gather(dim, index)
+    elif reduce == "prod":  # zeros in self or src: the product of the others, worked out again
+        masked_self = self.masked_fill(self == 0, 1)
+        masked_self_result = masked_self.scatter_reduce(dim, index, src, reduce, include_self=include_self)
+        grad_self = g * masked_self_result / masked_self
+        src_zero = src == 0
+        src_num_zeros = _zeros_like(self).scatter_add(dim, index, src_zero.to(self.dtype)).gather(dim, index)
+        src_single_zero = src_zero & (src_num_zeros == 1)
+        masked_src = src.masked_fill(src_single_zero, 1)
+        masked_src_result = self.scatter_reduce(dim, index, masked_src, reduce, include_self=include_self)
+        grad_src = (g * masked_src_result).gather(dim, index).where(
+            src_single_zero, (g * result).gather(dim, index) / src.masked_fill(src_zero, 1))
+    elif reduce == "mean":
+        counts = (_ones_like(g) if include_self else _zeros_like(g)).scatter_add(dim, index, _ones_like(src))
+        counts = counts.masked_fill(counts == 0, 1)
+        grad_self = g / counts
+        grad_src = g.gather(dim, index) / counts.gather(dim, index)
+    else:  # amax, amin: shared evenly by the values equal to the result
+        value = result.gather(dim, index)
+        self_is_result = (self == result).to(self.dtype)
+        src_is_result = (src == value).to(self.dtype)
+        shared = g / self_is_result.scatter_add(dim, index, src_is_result)
+        grad_self = (self == result) * shared
+        grad_src = (src == value) * shared.gather(dim, index)
+    if not include_self:
+        grad_self = grad_self.scatter(dim, index, 0)
+    return grad_self, grad_src
+
+
+_ALL = ("dim", "include_self", "index", "reduce", "result", "self", "src")
+op("scatter_reduce", "ScatterReduceBackward0", ("self", "src"), _scatter_reduce,
+   ("grad where self's value is in the result (see ATen's scatter_reduce_backward)",
+    lambda n, g: _scatter_reduce_grads(n, g)[0]),
+   ("grad where src's value is in the result", lambda n, g: _scatter_reduce_grads(n, g)[1]),
+   saves={0: _ALL, 1: _ALL},
+   spell=Spelling(method="scatter_reduce", function="scatter_reduce", inplace="scatter_reduce_"),
+   bind=_bind_scatter_reduce)

@@ -109,6 +109,18 @@ def _copied(T, a, c):
     return b * a
 
 
+def _holes(T, n):
+    """A (2, 3) mask of ones with n zeros (1: one zero, 2: two in a row, 3: one in each row)."""
+    zeros = {1: [(0, 1)], 2: [(1, 0), (1, 2)], 3: [(0, 0), (1, 2)]}[n]
+    mask = [[0.0 if (i, j) in zeros else 1.0 for j in range(3)] for i in range(2)]
+    return T.tensor(mask, dtype=T.float64)
+
+
+def _counted(T):
+    """A constant (3, 2) tensor: the input of ops whose grad torch does not implement."""
+    return T.arange(6, dtype=T.float64).view(3, 2)
+
+
 def _seeded(T):
     """The random ops draw afresh at every call: each case seeds its own generator, so that every evaluation of
     a finite difference, and torch's run, draw the same values."""
@@ -146,6 +158,14 @@ CASES = {
     "kl_div_log_target": (lambda T, a, b: T.nn.KLDivLoss(reduction="sum", log_target=True)(a, b.log_softmax(0)),
                           [((3,), S), ((3,), S)]),
     "remainder_scalar": (lambda T, a: a.remainder(0.7) + a % 1.1, [((2, 3), "pos")]),
+    "div_floor": (lambda T, a, b: a.div(b, rounding_mode="floor") * a * b, [((2, 3), "away0"), ((3,), "away0")]),
+    "div_trunc": (lambda T, a, b: T.div(a * 3, b, rounding_mode="trunc") + a * b, [((2, 3), "away0"), ((3,), "away0")]),
+    "div_mode_none": (lambda T, a, b: a.divide(b, rounding_mode=None) + a.div(2, rounding_mode=None),
+                      [((2, 3), S), ((3,), "away0")]),
+    "fmod": (lambda T, a, b: (a * 3).fmod(b) + T.fmod(a, 0.7), [((2, 3), "pos"), ((3,), "pos")]),
+    "floor_divide": (lambda T, a: (_counted(T) // 4 + T.floor_divide(7, _counted(T) + 1)).view(2, 3) * a,
+                     [((2, 3), S)]),
+    "remainder_number": (lambda T, a: (5 % (_counted(T) + 1)).view(2, 3) * a, [((2, 3), S)]),
     "rdiv": (lambda T, a: 2 / a, [((3,), "away0")]),
     "div_scalar": (lambda T, a: a / 4, [((3,), S)]),
     "neg": (lambda T, a: -a, [((3,), S)]),
@@ -381,8 +401,27 @@ CASES = {
     "avg_pool1d": (lambda T, x: T.nn.functional.avg_pool1d(x, 3, stride=1, padding=1), [((2, 5), S)]),
     "pad": (lambda T, x: T.nn.functional.pad(x, (1, 2, 0, 1), value=0.5) * 2, [((2, 3), S)]),
     "pad_crop": (lambda T, x: T.nn.functional.pad(x, [-1, 1]), [((2, 2, 3), S)]),
+    "reflect_pad1d": (lambda T, x: T.nn.functional.pad(x, (2, 1), mode="reflect") * x.sum(), [((2, 4), S)]),
+    "reflect_pad2d": (lambda T, x: T.nn.functional.pad(x, (1, 2, 2, 0), mode="reflect"), [((1, 2, 3, 4), S)]),
+    "reflect_pad3d": (lambda T, x: T.nn.functional.pad(x, (1, 0, 0, 1, 1, 1), mode="reflect"), [((2, 2, 2, 3), S)]),
+    "replicate_pad1d": (lambda T, x: T.nn.functional.pad(x, [3, -1], mode="replicate"), [((1, 2, 4), S)]),
+    "replicate_pad2d": (lambda T, x: T.nn.functional.pad(x, (2, 1, 1, 3), mode="replicate") ** 2, [((2, 3, 2), S)]),
+    "replicate_pad3d": (lambda T, x: T.nn.functional.pad(x, (1, 1, 2, 0, 0, 1), mode="replicate"),
+                        [((1, 1, 2, 2, 3), S)]),
+    "circular_pad": (lambda T, x: T.nn.functional.pad(x, (1, 2, 2, -1), mode="circular") * 2, [((1, 2, 3, 4), S)]),
+    "conv2d_reflect": (lambda T, x, w: T.nn.functional.conv2d(T.nn.functional.pad(x, (1, 1, 1, 1), mode="reflect"), w),
+                       [((1, 2, 4, 4), S), ((2, 2, 3, 3), S)]),
     "lenet": (lambda T, x, w: T.nn.functional.max_pool2d(T.nn.functional.conv2d(x, w).relu(), 2).flatten(1),
               [((2, 1, 6, 6), S), ((2, 1, 3, 3), "away0")]),
+    # products (engine/ops/products.py): zeros in the input take ATen's other formula
+    "prod": (lambda T, a: a.prod() * a, [((2, 3), "away0")]),
+    "prod_dim": (lambda T, a: a.prod(1) + T.prod(a, 0, keepdim=True).sum(), [((2, 3), "away0")]),
+    "prod_one_zero": (lambda T, a: (a * _holes(T, 1)).prod(), [((2, 3), S)]),
+    "prod_zeros": (lambda T, a: (a * _holes(T, 2)).prod() + (a * _holes(T, 3)).prod(), [((2, 3), S)]),
+    "prod_dim_zeros": (lambda T, a: (a * _holes(T, 2)).prod(-1) * (a * _holes(T, 3)).prod(0).sum(), [((2, 3), S)]),
+    "cumprod": (lambda T, a: a.cumprod(1) * a.cumprod(-2)[0], [((2, 3), "away0")]),
+    "cumprod_zeros": (lambda T, a: (a * _holes(T, 2)).cumprod(1) + (a * _holes(T, 3)).cumprod(0), [((2, 3), S)]),
+    "flip": (lambda T, a: a.flip(0) * a.flip(-1, 0) + T.flip(a, (1,)), [((2, 3), S)]),
     # index and scatter ops (engine/ops/scatter.py)
     "index_select": (lambda T, a: a.index_select(0, T.tensor([2, 0, 2])) * T.index_select(a, 1, T.tensor([1])),
                      [((3, 2), S)]),
@@ -397,6 +436,22 @@ CASES = {
     "scatter": (lambda T, a, s: a.scatter(0, T.tensor([[1, 0, 2]]), s) * a, [((3, 3), S), ((1, 3), S)]),
     "scatter_value": (lambda T, a: (a * 2).scatter_(1, T.tensor([[0], [2]]), 0.5) * a, [((2, 3), S)]),
     "scatter_add": (lambda T, a, s: T.scatter_add(a, 0, T.tensor([[1, 0], [1, 1]]), s * s), [((3, 2), S), ((2, 2), S)]),
+    "scatter_reduce_sum": (lambda T, a, s: a.scatter_reduce(0, T.tensor([[1, 0], [1, 1]]), s, "sum") * a,
+                           [((3, 2), S), ((2, 2), S)]),
+    "scatter_reduce_prod": (lambda T, a, s: T.scatter_reduce(a, 1, T.tensor([[0, 0, 2], [1, 1, 1]]), s, "prod"),
+                            [((2, 3), "away0"), ((2, 3), "away0")]),
+    "scatter_reduce_prod_no_self": (lambda T, a, s: a.scatter_reduce(0, T.tensor([[1, 0], [1, 1]]), s, "prod",
+                                                                     include_self=False), [((3, 2), S), ((2, 2), S)]),
+    "scatter_reduce_mean": (lambda T, a, s: a.scatter_reduce(0, T.tensor([[1, 0], [1, 1]]), s, "mean",
+                                                             include_self=False), [((3, 2), S), ((2, 2), S)]),
+    "scatter_reduce_amax": (lambda T, a, s: (a * 1).scatter_reduce_(1, T.tensor([[0, 0, 2], [1, 1, 1]]), s, "amax"),
+                            [((2, 3), S), ((2, 3), S)]),
+    "scatter_reduce_amin": (lambda T, a, s: a.scatter_reduce(1, T.tensor([[0, 0, 2], [1, 1, 1]]), s, "amin",
+                                                             include_self=False), [((2, 3), S), ((2, 3), S)]),
+    "scatter_add_reduce": (lambda T, a, s: _counted(T).scatter(0, T.tensor([[1, 0], [1, 1]]), _counted(T)[:2] + 1,
+                                                            reduce="add") * a * s.sum(), [((3, 2), S), ((2, 2), S)]),
+    "scatter_multiply_value": (lambda T, a: _counted(T).view(2, 3).scatter(1, T.tensor([[1], [0]]), 2.5,
+                                                                           reduce="multiply") * a, [((2, 3), S)]),
     # random ops (engine/ops/random.py): their nodes pass zeros back; the values drawn must be torch's
     "uniform_": (lambda T, a: (a * 1).uniform_(-1, 2, generator=_seeded(T)) * a, [((2, 3), S)]),
     "normal_": (lambda T, a: (a * 1).normal_(0.5, 2.0, generator=_seeded(T)) * a, [((2, 3), S)]),

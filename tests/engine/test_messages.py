@@ -233,6 +233,23 @@ CASES = {
     "pad_odd_length": "F.pad(torch.ones(2, 3), (1,))",
     "pad_too_long": "F.pad(torch.ones(2, 3), (1, 1, 1, 1, 1, 1))",
     "pad_unknown_mode": "F.pad(torch.ones(2, 3), (1, 1), mode='foo')",
+    "pad_reflect_too_large": "F.pad(torch.ones(2, 4), (4, 0), mode='reflect')",
+    "pad_reflect_2d_height_too_large": "F.pad(torch.ones(1, 2, 3, 4), (1, 1, 1, 3), mode='reflect')",
+    "pad_reflect_3d_too_large": "F.pad(torch.ones(1, 2, 3, 3, 4), (1, 1, 1, 1, 3, 1), mode='reflect')",
+    "pad_reflect_1d_input": "F.pad(torch.ones(4), (1, 1), mode='reflect')",
+    "pad_replicate_wrong_dims": "F.pad(torch.ones(2, 3, 4), (1, 1, 1, 1, 1, 1), mode='replicate')",
+    "pad_reflect_empty_dim": "F.pad(torch.ones(2, 0), (1, 1), mode='reflect')",
+    "pad_replicate_empty_dim_2d": "F.pad(torch.ones(2, 0, 3), (1, 1, 1, 1), mode='replicate')",
+    "pad_reflect_too_small": "F.pad(torch.ones(2, 4), (-3, -2), mode='reflect')",
+    "pad_replicate_negative_dim": "F.pad(torch.ones(1, 2, 3, 4), (-2, -3, 0, 0), mode='replicate')",
+    "pad_reflect_value": "F.pad(torch.ones(1, 4), (1, 1), mode='reflect', value=2.0)",
+    "pad_reflect_value_zero_ok": "print(F.pad(torch.ones(1, 4), (1, 1), mode='reflect', value=0))",
+    "pad_circular_wraps_twice": "F.pad(torch.ones(2, 4), (5, 0), mode='circular')",
+    "pad_circular_empty": "F.pad(torch.ones(2, 4), (-3, -2), mode='circular')",
+    "pad_circular_wrong_dims": "F.pad(torch.ones(2, 3, 4), (1, 1, 1, 1, 1, 1), mode='circular')",
+    "conv_reflect_padding_too_large": "nn.Conv1d(2, 3, 3, padding=5, padding_mode='reflect')(torch.ones(1, 2, 4))",
+    "conv_transpose_padding_mode": "nn.ConvTranspose1d(2, 3, 3, padding_mode='reflect')",
+    "conv_unknown_padding_mode": "nn.Conv2d(2, 3, 3, padding_mode='wrap')",
     "max_pool_too_small": "F.max_pool2d(torch.ones(1, 16, 1, 1), 2)",
     "max_pool_dims": "F.max_pool2d(torch.ones(16, 8), 2)",
     "max_pool_padding": "F.max_pool2d(torch.ones(1, 3, 8, 8), 2, padding=2)",
@@ -243,6 +260,32 @@ CASES = {
     "dropout2d_2d_warning": "print(F.dropout2d(torch.ones(3, 4), 0.0))",
     "dropout2d_3d_warning": "print(F.dropout2d(torch.ones(2, 3, 4), 0.0))",
     "dropout1d_dims": "F.dropout1d(torch.ones(2, 3, 4, 5))",
+    # --- rounding division ------------------------------------------------------------------------------------
+    "floor_divide_backward": "x = torch.ones(3, requires_grad=True)\n(x // 2).sum().backward()",
+    "rfloordiv_backward": "x = torch.ones(3, requires_grad=True)\n(7 // x).sum().backward()",
+    "rmod_backward": "x = torch.ones(3, requires_grad=True)\n(7 % x).sum().backward()",
+    "int_floor_divide_by_zero": "torch.tensor([1, 2]) // 0",
+    "int_remainder_by_zero": "torch.tensor([1, 2]) % torch.tensor([1, 0])",
+    "int_fmod_by_zero": "torch.tensor([1, 2]).fmod(0)",
+    "int_div_trunc_by_zero": "torch.div(torch.tensor([1, 2]), 0, rounding_mode='trunc')",
+    "bool_floor_divide": "torch.tensor([True]) // torch.tensor([True])",
+    "bool_div_trunc": "torch.div(torch.tensor([True]), True, rounding_mode='trunc')",
+    "bool_fmod": "torch.tensor([True]).fmod(torch.tensor([True]))",
+    "div_bad_rounding_mode": "torch.div(torch.ones(2), 2, rounding_mode='round')",
+    "floordiv_inplace_int_by_float": "x = torch.tensor([5, 7])\nx //= 2.5",
+    "float_floordiv_by_zero_ok": "print(torch.tensor([5., -5., 0.]) // 0, torch.tensor([5., -5.]).fmod(0))",
+    # --- products ---------------------------------------------------------------------------------------------
+    "prod_dims_tuple": "torch.ones(2, 3).prod((0, 1))",
+    "prod_dim_none": "torch.ones(2, 3).prod(dim=None)",
+    "prod_keepdim_alone": "torch.ones(2, 3).prod(keepdim=True)",
+    "prod_keepdim_int": "torch.ones(2, 3).prod(0, 1)",
+    "prod_dim_out_of_range": "torch.ones(2, 3).prod(2)",
+    "prod_0d_dim_out_of_range": "torch.tensor(2.).prod(1)",
+    "cumprod_no_dim": "torch.ones(2, 3).cumprod()",
+    "cumprod_dim_out_of_range": "torch.ones(2, 3).cumprod(-3)",
+    "flip_no_dims": "torch.ones(2, 3).flip()",
+    "flip_repeated_dim": "torch.ones(2, 3).flip(0, -2)",
+    "flip_dim_out_of_range": "torch.ones(2, 3).flip(2)",
     # --- index and scatter ops -----------------------------------------------------------------------------------
     "index_add_source_shape": "torch.zeros(5, 3).index_add(0, torch.tensor([0, 2]), torch.ones(2, 2))",
     "index_add_float_index": "torch.zeros(5, 3).index_add_(0, torch.tensor([0.0, 2.0]), torch.ones(2, 3))",
@@ -256,6 +299,32 @@ CASES = {
     "gather_out_of_range": "torch.zeros(5, 3).gather(0, torch.tensor([[9, 0, 0]]))",
     "gather_too_large": "torch.zeros(5, 3).gather(0, torch.tensor([[0, 0, 0, 0]]))",
     "scatter_dtypes": "torch.zeros(5, 3).scatter(0, torch.tensor([[0]]), torch.ones(1, 1, dtype=torch.float64))",
+    "scatter_reduce_unknown": "torch.zeros(2, 3).scatter_reduce(0, torch.tensor([[0, 1, 0]]), torch.ones(1, 3), 'add')",
+    "scatter_reduce_include_self_int": "torch.zeros(2, 3).scatter_reduce(0, torch.tensor([[0, 1, 0]]), "
+                                       "torch.ones(1, 3), 'sum', include_self=1)",
+    "scatter_reduce_no_reduce": "torch.zeros(2, 3).scatter_reduce(0, torch.tensor([[0, 1, 0]]), torch.ones(1, 3))",
+    "scatter_reduce_dtypes": "torch.zeros(2, 3).scatter_reduce(0, torch.tensor([[0]]), torch.ones(1, 1).double(), "
+                             "'sum')",
+    "scatter_reduce_float_index": "torch.zeros(2, 3).scatter_reduce(0, torch.tensor([[0.]]), torch.ones(1, 1), 'sum')",
+    "scatter_reduce_out_of_range": "torch.zeros(2, 3).scatter_reduce(0, torch.tensor([[0, 5, 0]]), torch.ones(1, 3), "
+                                   "'sum')",
+    "scatter_reduce_dim": "torch.zeros(2, 3).scatter_reduce(2, torch.tensor([[0]]), torch.ones(1, 1), 'sum')",
+    "scatter_reduce_src_larger_backward": "x = torch.zeros(2, 3, requires_grad=True)\n"
+                                          "s = torch.ones(3, 3, requires_grad=True)\n"
+                                          "x.scatter_reduce(0, torch.tensor([[1, 0, 1]]), s, 'mean').sum().backward()",
+    "scatter_reduce_inplace_backward": "x = torch.ones(2, 3, requires_grad=True) * 1\n"
+                                       "x.scatter_(0, torch.tensor([[0, 1, 0]]), 2.0, reduce='add')\n"
+                                       "x.sum().backward()",
+    "scatter_bad_reduce": "torch.zeros(2, 3).scatter(0, torch.tensor([[0]]), torch.ones(1, 1), reduce='mean')",
+    "scatter_value_bad_reduce": "torch.zeros(2, 3).scatter_(0, torch.tensor([[0]]), 2.0, reduce='max')",
+    "scatter_reduce_warning": "print(torch.zeros(2, 3).scatter(0, torch.tensor([[0, 1, 0]]), torch.ones(1, 3), "
+                              "reduce='multiply'))",
+    "scatter_reduce_backward": "x = torch.ones(2, 3, requires_grad=True)\n"
+                               "y = x.scatter(0, torch.tensor([[0, 1, 0]]), 2.0, reduce='add')\n"
+                               "print(y.grad_fn)\ny.sum().backward()",
+    "scatter_reduce_src_backward": "x = torch.ones(2, 3)\ns = torch.ones(1, 3, requires_grad=True)\n"
+                                   "y = x.scatter(0, torch.tensor([[0, 1, 0]]), s, reduce='add')\n"
+                                   "print(y.grad_fn, y.grad_fn.next_functions)\ny.sum().backward()",
     "scatter_add_too_large": "torch.zeros(5, 3).scatter_add(0, torch.tensor([[0, 1, 2], [4, 0, 1]]), torch.ones(1, 3))",
     "scatter_src_larger_backward": "x = torch.zeros(3, 3)\ns = torch.ones(2, 3, requires_grad=True)\n"
                                    "x.scatter(0, torch.tensor([[1, 0, 2]]), s).sum().backward()",
@@ -450,7 +519,7 @@ GAPS = {
 # torch emits these with TORCH_WARN_ONCE: only the first time in a process. They are compared in a fresh
 # interpreter each (a learner's program sees them once).
 WARN_ONCE = {"conv_same_even_kernel_warning", "create_graph_backward_warning", "float_requires_grad_warning",
-             "t_on_3d_warning"}
+             "scatter_reduce_src_backward", "scatter_reduce_warning", "t_on_3d_warning"}
 
 
 

@@ -8,11 +8,25 @@ from .. import init
 from ..parameter import Parameter
 from .module import Module
 
-_PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
+_MODES = {"zeros", "reflect", "replicate", "circular"}  # torch prints this set, in its hash order
 
 
 def _ntuple(value, k):
     return tuple(value) if isinstance(value, (tuple, list)) else (value,) * k
+
+
+def _reversed_padding(padding, kernel_size, dilation):
+    """What F.pad takes for a padding_mode other than zeros: (before, after) per dim, the last dim first; 'same'
+    puts the odd one after."""
+    if padding == "valid":
+        return [0, 0] * len(kernel_size)
+    if padding == "same":
+        out = []
+        for d, k in reversed(list(zip(dilation, kernel_size))):
+            total = d * (k - 1)
+            out += [total // 2, total - total // 2]
+        return out
+    return tuple(p for p in reversed(padding) for _ in range(2))
 
 
 class _ConvNd(Module):
@@ -34,11 +48,8 @@ class _ConvNd(Module):
                 raise ValueError(f"Invalid padding string {padding!r}, should be one of {{'valid', 'same'}}")
             if padding == "same" and any(s != 1 for s in _ntuple(stride, k)):
                 raise ValueError("padding='same' is not supported for strided convolutions")
-        if padding_mode not in _PADDING_MODES:
-            modes = "{" + ", ".join(map(repr, _PADDING_MODES)) + "}"  # torch prints its set, in its hash order
-            raise ValueError(f"padding_mode must be one of {modes}, but got padding_mode='{padding_mode}'")
-        if padding_mode != "zeros":
-            raise NotImplementedError(f"padding_mode='{padding_mode}': the engine pads with zeros only")
+        if padding_mode not in _MODES:
+            raise ValueError(f"padding_mode must be one of {_MODES}, but got padding_mode='{padding_mode}'")
         self.in_channels, self.out_channels = in_channels, out_channels
         self.kernel_size = _ntuple(kernel_size, k)
         self.stride = _ntuple(stride, k)
@@ -48,6 +59,7 @@ class _ConvNd(Module):
         self.output_padding = _ntuple(output_padding, k)
         self.groups = groups
         self.padding_mode = padding_mode
+        self._reversed_padding_repeated_twice = _reversed_padding(self.padding, self.kernel_size, self.dilation)
         shape = ((in_channels, out_channels // groups) if self._transposed
                  else (out_channels, in_channels // groups)) + self.kernel_size
         with observe.muted():  # a watcher sees the initialised parameters, not how they were made
@@ -88,6 +100,9 @@ class _ConvNd(Module):
 
     def forward(self, input):  # noqa: A002
         f = getattr(F, f"conv{self._k}d")
+        if self.padding_mode != "zeros":
+            input = F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode)  # noqa: A001
+            return f(input, self.weight, self.bias, self.stride, (0,) * self._k, self.dilation, self.groups)
         return f(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
 
 
