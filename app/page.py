@@ -17,6 +17,7 @@ from app.inspector import Inspector
 from app.iteration_bar import IterationBar
 from app.module_toggle import ModuleToggle
 from app.node_list import NodeList
+from app.predict import Predict
 from app.program import Program
 from app.responsive import PHONE, narrow
 from app.store import Store
@@ -42,6 +43,7 @@ class Explorer:
             self.store.problem = link.problem
         self.graph = GraphView(store=self.store)
         self.controls = Controls(store=self.store)
+        self.predict = Predict(store=self.store)
         self.iterations = IterationBar(store=self.store)
         self.inspector = Inspector(store=self.store)
         self.history = GradHistory(store=self.store)
@@ -78,8 +80,8 @@ class Explorer:
                          stylesheets=[_SIDE_CSS])
         body = pn.Row(work, side, sizing_mode="stretch_both", css_classes=["graph-and-panels"],
                       stylesheets=[_STACK_CSS])
-        return pn.Column(self.alert, self.controls, self.iterations, self.modules, body, sizing_mode="stretch_both",
-                         css_classes=["main"], stylesheets=[_MAIN_CSS])
+        return pn.Column(self.alert, self.controls, self.predict, self.iterations, self.modules, body,
+                         sizing_mode="stretch_both", css_classes=["main"], stylesheets=[_MAIN_CSS])
 
     def page(self) -> pn.Column:
         header = pn.pane.HTML(_HEADER, sizing_mode="stretch_width", min_height=48, margin=0,
