@@ -21,12 +21,12 @@ class Predict(Viewer):
     def __init__(self, **params):
         super().__init__(**params)
         s = self.store
-        self.field = pn.widgets.TextInput(name="Your prediction", placeholder="e.g. 6.0 or [1, 2]", width=190,
+        self.field = pn.widgets.TextInput(name="Your prediction", placeholder="e.g. 6.0 or [1, 2]", width=150,
                                           css_classes=["predict-guess"], margin=(0, 8, 4, 8),
                                           description="A number (6, 1/3) or a tensor ([1, 2]); Enter checks it")
-        self.check = pn.widgets.Button(label="Check", color="primary", width=80, margin=(22, 4, 4, 4),
+        self.check = pn.widgets.Button(label="Check", color="primary", width=70, margin=(22, 4, 4, 4),
                                        css_classes=["predict-check"], description="Check your prediction")
-        self.show = pn.widgets.Button(label="Show the answer", color="light", width=140, margin=(22, 4, 4, 4),
+        self.show = pn.widgets.Button(label="Show answer", color="light", width=110, margin=(22, 4, 4, 4),
                                       css_classes=["predict-show"], description="Take the step without a guess")
         self.text = HtmlBox(css=_CSS, sizing_mode="stretch_width", min_height=60, margin=(0, 10, 4, 10))
         self.field.param.watch(lambda e: self._guess(), "enter_pressed")
@@ -34,7 +34,8 @@ class Predict(Viewer):
         self.show.on_click(lambda e: s.reveal())
         s.param.watch(self._render, ["predicting", "state", "answers", "guess_problem", "timeline", "failed"])
         self.row = pn.Row(self.text, self.field, self.check, self.show, sizing_mode="stretch_width",
-                          css_classes=["predict-row"], stylesheets=[WRAP + _ROW_CSS], visible=s.predicting)
+                          css_classes=["predict-row"], stylesheets=[WRAP + _ROW_CSS], visible=s.predicting,
+                          margin=(4, 10, 4, 10))
         self._render()
 
     def _guess(self) -> None:
@@ -68,8 +69,10 @@ def _html(s: Store, waiting) -> str:
         parts.append(f'<div class="predict-question"><b>Predict step {at + 1}{count}:</b> '
                      f"{escape(questions[done].prompt)}</div>")
     else:
-        parts.append('<div class="predict-question">Step on (→): each backward step that sends a gradient, and '
-                     "each <code>.grad</code> write, waits for your prediction.</div>")
+        first = not s.answers
+        parts.append('<div class="predict-question">' + (
+            "Step on (→): each backward step that sends a gradient, and each <code>.grad</code> write, waits "
+            "for your prediction." if first else "Step on (→) to the next prediction.") + "</div>")
     if s.guess_problem:
         parts.append(f'<div class="predict-problem" role="alert">{escape(s.guess_problem)}</div>')
     at = waiting[0] if waiting is not None and waiting[2] else s.answered
