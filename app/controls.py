@@ -13,7 +13,7 @@ from app import caption as words
 from app.accessibility import Accessibility
 from app.html_box import HtmlBox
 from app.keys import ArrowKeys
-from app.responsive import PHONE, SHRINK, WRAP, narrow
+from app.responsive import PHONE, narrow
 from app.store import Store
 
 
@@ -34,24 +34,32 @@ class Controls(Viewer):
             css_classes=["stepper"], stylesheets=[_PLAYER_CSS], min_width=280,
         )
         self.prev_call = pn.widgets.Button(label="⇤ backward call", description="Jump to the previous backward call",
-                                           color="light", width=140, css_classes=["prev-call"])
+                                           color="light", width=130, css_classes=["prev-call"])
         self.next_call = pn.widgets.Button(label="backward call ⇥", description="Jump to the next backward call",
-                                           color="light", width=140, css_classes=["next-call"])
+                                           color="light", width=130, css_classes=["next-call"])
         self.counter = HtmlBox(css=_CSS, width=110, height=24, margin=(18, 5, 0, 5))
         self.caption = HtmlBox(css=_CSS + _GROW, sizing_mode="stretch_width", height=62, margin=(0, 10, 4, 10))
+        self.predict = pn.widgets.Checkbox(name="Predict, then reveal", value=s.predicting, width=150,
+                                           margin=(20, 4, 0, 4), css_classes=["predict-toggle"])
         self.keys = ArrowKeys(width=0, height=0, margin=0)
         self.access = Accessibility(width=0, height=0, margin=0)
         self.prev_call.on_click(lambda e: s.prev_call())
         self.next_call.on_click(lambda e: s.next_call())
         self.player.param.watch(self._on_player, "value")
+        self.predict.param.watch(lambda e: s.predict(e.new), "value")
         # Presses made while Python was busy arrive together: step by how many there were.
         self.keys.param.watch(lambda e: s.step(e.old - e.new), "left")
         self.keys.param.watch(lambda e: s.step(e.new - e.old), "right")
         s.param.watch(self._on_state, ["state", "timeline", "failed"])
+        s.param.watch(lambda e: setattr(self.predict, "value", e.new), "predicting")
         self._on_state()
 
     def _on_player(self, event):
-        self.store.goto(event.new)
+        s = self.store
+        s.goto(event.new)
+        if s.timeline is not None and s.failed is None and s.k != event.new:  # held before a prediction
+            self.player.pause()
+            self.player.value = s.k
 
     def _on_state(self, *events):
         s = self.store
@@ -78,11 +86,11 @@ class Controls(Viewer):
 
     def __panel__(self):
         return pn.Column(
-            pn.Row(self.prev_call, self.player, self.next_call, self.counter, self.keys, self.access,
+            pn.Row(self.prev_call, self.player, self.next_call, self.counter, self.predict, self.keys, self.access,
                    sizing_mode="stretch_width", align="center", css_classes=["control-row"],
-                   stylesheets=[WRAP]),
+                   stylesheets=[WRAP_ROW]),
             self.caption,
-            sizing_mode="stretch_width", stylesheets=[SHRINK],
+            sizing_mode="stretch_width", stylesheets=[_FIT],
         )
 
 
@@ -115,3 +123,8 @@ button[aria-label]:hover::after, button[aria-label]:focus-visible::after { conte
 input[type=range]:focus-visible { outline: 3px solid #d9480f; outline-offset: 2px; }
 :host { overflow: visible !important; }
 """ + narrow("flex: 1 1 100% !important; order: -1;", PHONE)
+
+# The row wraps when it does not fit (a narrow window; the middle column at 1100–1280 px): the prediction toggle
+# goes under the player rather than past the edge.
+_FIT = ":host { min-width: 0 !important; }"
+WRAP_ROW = ":host { flex-wrap: wrap !important; min-width: 0 !important; }"

@@ -80,7 +80,7 @@ class GraphView(Viewer):
     def _figure(self):
         p = figure(
             x_range=Range1d(0, 10), y_range=Range1d(-5, 1), tools="pan,wheel_zoom,reset",
-            active_scroll="wheel_zoom", toolbar_location="right", sizing_mode="stretch_both",
+            active_scroll="wheel_zoom", toolbar_location="above", sizing_mode="stretch_both",
             output_backend="canvas", min_border=4,
         )
         p.axis.visible = False

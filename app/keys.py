@@ -1,4 +1,5 @@
-"""ArrowKeys: counts presses of ← and → anywhere on the page (not while typing in the editor or a field)."""
+"""ArrowKeys: counts presses of ← and → anywhere on the page (not while typing in the editor or a field; the
+prediction field, once emptied by its guess, steps on)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,12 @@ class ArrowKeys(JSComponent):
 
     _esm = """
 export function render({ model }) {
-  const typing = (e) => e.composedPath().some((el) => el.classList && (
-    el.classList.contains('ace_editor') || el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' ||
+  const path = (e) => e.composedPath()
+  const emptyGuess = (e) => path(e).some((el) => el.classList && el.classList.contains('predict-guess')) &&
+    path(e)[0].tagName === 'INPUT' && path(e)[0].value === ''
+  const typing = (e) => !emptyGuess(e) && path(e).some((el) => el.classList && (
+    el.classList.contains('ace_editor') || (el.tagName === 'INPUT' && el.type !== 'checkbox') ||
+    el.tagName === 'TEXTAREA' ||
     el.tagName === 'SELECT'))
   const onKey = (e) => {
     if (e.altKey || e.ctrlKey || e.metaKey || typing(e)) { return }

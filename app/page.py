@@ -17,6 +17,7 @@ from app.inspector import Inspector
 from app.iteration_bar import IterationBar
 from app.module_toggle import ModuleToggle
 from app.node_list import NodeList
+from app.predict import Predict
 from app.program import Program
 from app.responsive import PHONE, narrow
 from app.store import Store
@@ -42,6 +43,7 @@ class Explorer:
             self.store.problem = link.problem
         self.graph = GraphView(store=self.store)
         self.controls = Controls(store=self.store)
+        self.predict = Predict(store=self.store)
         self.iterations = IterationBar(store=self.store)
         self.inspector = Inspector(store=self.store)
         self.history = GradHistory(store=self.store)
@@ -60,8 +62,9 @@ class Explorer:
         return pn.Column(
             self.program,
             self.editor_line,
-            _section("Visual builder · writes the code above and reruns it", self.builder, [_NOT_ON_PHONES]),
-            pn.pane.HTML(_LEGEND, margin=(6, 10)),
+            _section("Visual builder · writes the code above and reruns it", self.builder,
+                     [_NOT_ON_PHONES + _AFTER_GRAPH], css_classes=["builder-section"]),
+            pn.pane.HTML(_LEGEND, margin=(6, 10), stylesheets=[_LAST], css_classes=["legend"]),
             width=SIDEBAR_WIDTH, sizing_mode="stretch_height", scroll=True, css_classes=["sidebar"],
             styles={"background": "#f7f8fa", "border-right": "1px solid #e1e4e8"}, stylesheets=[_SIDEBAR_CSS],
         )
@@ -78,8 +81,8 @@ class Explorer:
                          stylesheets=[_SIDE_CSS])
         body = pn.Row(work, side, sizing_mode="stretch_both", css_classes=["graph-and-panels"],
                       stylesheets=[_STACK_CSS])
-        return pn.Column(self.alert, self.controls, self.iterations, self.modules, body, sizing_mode="stretch_both",
-                         css_classes=["main"], stylesheets=[_MAIN_CSS])
+        return pn.Column(self.alert, self.controls, self.predict, self.iterations, self.modules, body,
+                         sizing_mode="stretch_both", css_classes=["main"], stylesheets=[_MAIN_CSS])
 
     def page(self) -> pn.Column:
         header = pn.pane.HTML(_HEADER, sizing_mode="stretch_width", min_height=48, margin=0,
@@ -89,10 +92,10 @@ class Explorer:
                          sizing_mode="stretch_both", margin=0, css_classes=["page"], stylesheets=[_PAGE_CSS])
 
 
-def _section(title: str, body, stylesheets=()) -> pn.Column:
+def _section(title: str, body, stylesheets=(), css_classes=()) -> pn.Column:
     return pn.Column(
         pn.pane.HTML(f'<h2 class="section-title">{title}</h2>', margin=(12, 10, 0, 10), stylesheets=[_TITLE_CSS]),
-        body, sizing_mode="stretch_width", stylesheets=list(stylesheets),
+        body, sizing_mode="stretch_width", stylesheets=list(stylesheets), css_classes=list(css_classes),
     )
 
 
@@ -107,14 +110,19 @@ def _card(title: str, body, css: str, **size) -> pn.Column:
 
 # Wide screens: the program on the left; the graph with its node buttons and the .grad history in the middle;
 # the inspector (as tall as the window allows) and the console on the right. In a narrow window every row
-# becomes a column and the page scrolls: program, controls, graph, inspector, history, console.
+# becomes a column and the page scrolls: program, controls, graph, inspector, history, console, and then the
+# visual builder and the legend (the sidebar's box gives way, so its parts take their place among the page's).
 _FLOW = "height: auto !important; flex: none !important; min-width: 0 !important;"  # as tall as its content
 _STACK_CSS = narrow("flex-direction: column !important; " + _FLOW)
-_BODY_CSS = narrow("overflow: visible !important;")
-_PAGE_CSS = narrow("height: auto !important; min-height: 100vh; min-width: 0 !important;")
-_SIDEBAR_CSS = narrow("width: 100% !important; overflow: visible !important; border-right: none !important; "
-                       "border-bottom: 1px solid #e1e4e8; " + _FLOW)
-_MAIN_CSS = _WORK_CSS = _SIDE_CSS = narrow("width: 100% !important; " + _FLOW)
+_BODY_CSS = ":host { min-width: 0 !important; }\n" + narrow("overflow: visible !important;")
+_PAGE_CSS = ":host { min-width: 0 !important; }\n" + narrow("height: auto !important; min-height: 100vh;")
+_SIDEBAR_CSS = narrow("display: contents !important;")
+# The middle column may be narrower than its rows' widgets side by side (at 1100 px): the rows wrap instead.
+_MAIN_CSS = ":host { min-width: 0 !important; }\n" + narrow(
+    "width: 100% !important; order: 1; border-top: 1px solid #e1e4e8; " + _FLOW)
+_WORK_CSS = _SIDE_CSS = narrow("width: 100% !important; " + _FLOW)
+_AFTER_GRAPH = narrow("order: 2; background: #f7f8fa; width: 100% !important; " + _FLOW)
+_LAST = narrow("order: 2;")
 _NOT_ON_PHONES = narrow("display: none !important;", PHONE)  # the builder: a phone is for reading a shared link
 _GRAPH_CSS = (narrow("height: 440px !important; flex: none !important; min-width: 0 !important;")
               + narrow("height: 360px !important;", 600))

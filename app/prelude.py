@@ -31,8 +31,8 @@ def record(explorer: Explorer, document: Document) -> dict:
     Returns {"example", "k", "last", "forward", "backward", "select", "tappable", "next_call", "prev_call",
     "ids"}: `next_call[k + 1]` / `prev_call[k + 1]` are where the backward-call buttons go from step k; `ids`
     names the models the page listens to (the player, the arrow keys, the two backward-call buttons, the
-    code editor, the examples menu, whose values are the examples' slugs, and the graph's two sources of
-    nodes, whose "key" column names them)."""
+    code editor, the examples menu, whose values are the examples' slugs, the predict-then-reveal toggle, and
+    the graph's two sources of nodes, whose "key" column names them)."""
     store = explorer.store
     start, selected = store.k, store.selected
     events: list = []
@@ -88,7 +88,7 @@ def record(explorer: Explorer, document: Document) -> dict:
 
 def _control_ids(document: Document) -> dict[str, str]:
     found: dict[str, list[str]] = {what: [] for what in ("player", "keys", "prev_call", "next_call", "editor",
-                                                          "examples")}
+                                                          "examples", "predict")}
     for model in document.models:
         name = type(model).__name__
         if name == "Player":
@@ -100,6 +100,8 @@ def _control_ids(document: Document) -> dict[str, str]:
         for css, what in (("prev-call", "prev_call"), ("next-call", "next_call"), ("examples", "examples")):
             if css in (getattr(model, "css_classes", None) or []) and name in ("Button", "CustomSelect"):
                 found[what].append(model.id)
+        if name == "Checkbox" and "predict-toggle" in (model.css_classes or []):
+            found["predict"].append(model.id)
     for what, ids in found.items():
         if len(ids) != 1:
             raise LookupError(f"the page should have one {what} model, it has {len(ids)}")

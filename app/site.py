@@ -65,7 +65,8 @@ def follow_share_query(explorer: Explorer, post: Callable[[str], None]) -> None:
 
 def carry_over(explorer: Explorer, carry: dict) -> None:
     """Go on from where the page got while it stepped without Python: `carry` holds the example, step
-    ("k"), editor text (not run) and inspected node ("selected") it shows."""
+    ("k"), editor text (not run), inspected node ("selected") it shows, and whether the predict-then-reveal
+    toggle was ticked ("predicting")."""
     store, program = explorer.store, explorer.program
     if carry.get("example") and carry["example"] != store.example:
         program.examples.value = carry["example"]
@@ -75,3 +76,5 @@ def carry_over(explorer: Explorer, carry: dict) -> None:
         store.goto(int(carry["k"]))
     if carry.get("selected") != store.selected:
         store.select(carry.get("selected"))
+    if carry.get("predicting") and not store.predicting:
+        store.predict(True)

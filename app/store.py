@@ -13,6 +13,7 @@ import panel as pn
 import param
 
 from app import history_model, iterations
+from app import predict_model as pm
 from app import timeline as tl
 from app.graph_views import GraphViews, same_place
 
@@ -37,10 +38,17 @@ class Store(param.Parameterized):
     running = param.String(default=None, allow_None=True, doc="The program being run, while its timeline is awaited.")
     failed = param.Parameter(default=None, doc="Timeline of that run: what it printed, and its error. The graph "
                              "shown stays the last good one, but it cannot be stepped until a program runs.")
+    predicting = param.Boolean(default=False, doc="Predict, then reveal: stepping forward stops before a step "
+                               "that asks (predict_model.asks) until the learner answers.")
+    answers = param.Dict(default={}, doc="Step asked before -> the verdicts of its questions so far (the program's).")
+    answered = param.Integer(default=None, allow_None=True, doc="The step whose verdicts were given last.")
+    guess_problem = param.String(default="", doc="Why the last guess could not be read, in words.")
 
     _views: GraphViews | None = None
     _backward_starts: list[int] = []
     _runs = 0  # programs started: only the last one's timeline is shown
+    _asks: dict | None = None  # predict_model.asks of the timeline, made when first needed
+    _ask_steps: list[int] = []
 
     @property
     def last(self) -> int:
@@ -82,6 +90,7 @@ class Store(param.Parameterized):
         self._views = GraphViews(timeline, its, final["nodes"], previous=self.graph if grows else None,
                                  opened=self.opened)
         self._backward_starts = tl.backward_starts(events)
+        self._asks = None
         k = self._initial_step(events, step)
         segment = its.segment(k)
         self._apply(
@@ -89,6 +98,7 @@ class Store(param.Parameterized):
             graph=self._views.model(segment), history=history_model.history(events), selected=None,
             run_error=None, running=None, failed=None, k=k,
             state=final if k == len(events) - 1 else tl.state_at(timeline, k),
+            answers={}, answered=None, guess_problem="",
         )
 
     def _initial_step(self, events: list[dict], step: int | str | None) -> int:
@@ -102,6 +112,10 @@ class Store(param.Parameterized):
 
     def goto(self, k: int) -> None:
         k = max(-1, min(int(k), self.last))
+        if self.predicting and self.timeline is not None and k > self.k:
+            held = self._first_unanswered(self.k + 1, k)
+            if held is not None:  # stop before the step the learner has to predict
+                k = held - 1
         if self.timeline is None or self.failed is not None or (k == self.k and self.state is not None):
             return
         changes: dict = {"k": k, "state": tl.state_at(self.timeline, k)}
@@ -157,6 +171,65 @@ class Store(param.Parameterized):
 
     def open_module(self, name: str) -> None:
         self.open_modules((*self.opened, name))
+
+    # Predict, then reveal (predict_model.py)
+
+    def predict(self, on: bool) -> None:
+        self._apply(predicting=bool(on), guess_problem="")
+
+    def _asked(self) -> dict:
+        if self._asks is None:
+            self._asks = pm.asks(self.timeline.events)
+            self._ask_steps = sorted(self._asks)
+        return self._asks
+
+    def _first_unanswered(self, lo: int, hi: int) -> int | None:
+        """The first step in lo..hi that asks questions not all answered yet."""
+        asks = self._asked()
+        for at in self._ask_steps[bisect_left(self._ask_steps, lo):bisect_right(self._ask_steps, hi)]:
+            if len(self.answers.get(at, ())) < len(asks[at]):
+                return at
+        return None
+
+    def pending(self) -> tuple[int, list[pm.Question], int] | None:
+        """(step, its questions, how many are answered) when predicting and the next step waits for a guess."""
+        if not self.predicting or self.timeline is None or self.failed is not None:
+            return None
+        at = self.k + 1
+        questions = self.questions_at(at)
+        done = len(self.answers.get(at, ()))
+        return (at, questions, done) if done < len(questions) else None
+
+    def questions_at(self, at: int) -> list[pm.Question]:
+        specs = self._asked().get(at) if self.timeline is not None else None
+        return pm.questions(self.timeline.events, at, specs, tl.introduced(self.timeline)) if specs else []
+
+    def guess(self, text: str) -> None:
+        """Judge a guess at the question waiting; once the step's questions are all answered, take the step."""
+        waiting = self.pending()
+        if waiting is None:
+            return
+        at, questions, done = waiting
+        try:
+            verdict = pm.verdict(text, questions[done])
+        except pm.GuessError as error:
+            self._apply(guess_problem=str(error))
+            return
+        self._answer(at, questions, (verdict,))
+
+    def reveal(self) -> None:
+        """Show the answers of the step waiting without a guess (not scored), and take the step."""
+        waiting = self.pending()
+        if waiting is not None:
+            at, questions, done = waiting
+            self._answer(at, questions, tuple(pm.Verdict(guess="", right=None) for _ in questions[done:]))
+
+    def _answer(self, at: int, questions: list[pm.Question], verdicts: tuple) -> None:
+        given = (*self.answers.get(at, ()), *verdicts)
+        with pn.io.hold():
+            self._apply(answers={**self.answers, at: given}, answered=at, guess_problem="")
+            if len(given) == len(questions):
+                self.goto(max(q.reveal for q in questions))
 
     def light(self, line: int | None) -> None:
         self._apply(lit=line)

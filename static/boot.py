@@ -63,8 +63,8 @@ def wall_runner(run_program):
 
 async def render(query_json, post_query, carry_json=None, run_program=None):
     """Build the page for the query (dict of the URL's query parameters) and bring it to where the page got
-    without Python (carry_json: null or {"example", "k", "source", "selected"}); reports every change of
-    program or step to post_query as a share query (the URL the page should show). Programs run in the
+    without Python (carry_json: null or {"example", "k", "source", "selected", "predicting"}); reports every
+    change of program or step to post_query as a share query (the URL the page should show). Programs run in the
     program worker (run_program, see wall_runner), the first one before the page is built. Returns what the
     page needs to show it: (docs_json, render_items, root_ids, milliseconds spent importing Panel)."""
     t0 = time.perf_counter()

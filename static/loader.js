@@ -209,13 +209,20 @@
   // What the page shows while it steps without Python, for Python to build its page there and to go on
   // from there once it is shown (the editor's text is kept, not run).
   function carryOver() {
-    return still && { example: still.prelude.example, k: still.k, source: editorText(), selected: still.selected };
+    return still && { example: still.prelude.example, k: still.k, source: editorText(), selected: still.selected,
+                      predicting: predicting() };
   }
 
   function nudge() {
     overlay.classList.remove('site-nudge');
     void overlay.offsetWidth; // restart the animation
     overlay.classList.add('site-nudge');
+  }
+
+  // The predict-then-reveal toggle, ticked before Python: the mode is on once Python runs the page.
+  function predicting() {
+    const toggle = still && jsdoc.get_model_by_id(still.prelude.ids.predict);
+    return Boolean(toggle && toggle.active);
   }
 
   function editorText() {

@@ -2,8 +2,8 @@
 //
 // Messages (page -> worker):  init {manifest, base, query} · patch {patch}
 //                             carry {carry}, the answer to carry?, and rendered {carry}: carry is null or
-//                             {example, k, source, selected}, what the page shows while it steps without
-//                             Python
+//                             {example, k, source, selected, predicting}, what the page shows while it steps
+//                             without Python
 // Messages (worker -> page):  progress {phase, loaded, total} · carry? · render {docs_json, render_items, root_ids}
 //                             query {query: the share query of the program and step shown}
 //                             ready {timings} · patch {patch, buffers} · idle · log {text} · error {message}

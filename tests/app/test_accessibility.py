@@ -190,3 +190,66 @@ def test_a_training_loop_fits_a_narrow_window(browser, url, size):
     finally:
         context.close()
     assert not errors, errors
+
+
+def test_at_800_px_the_graph_and_player_come_right_after_the_editor_and_the_builder_below(browser, url):
+    context, page, errors = _page(browser, "800")
+    try:
+        open_app(page, url, "example=square-of-sum&step=9")
+        tops = {name: page.locator(css).first.bounding_box()["y"] for name, css in (
+            ("editor", ".editor .ace_editor"), ("player", ".stepper"), ("graph", ".graph-box"),
+            ("inspector", ".inspector-card"), ("builder", ".builder-section"), ("legend", ".legend"))}
+        assert sorted(tops, key=tops.get) == ["editor", "player", "graph", "inspector", "builder", "legend"], tops
+        page.screenshot(path=str(ARTIFACTS / "a11y-800-order.png"), full_page=True)
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+# The graph's toolbar, its plotting frame and every node box, in page pixels (Bokeh's own views and scales).
+_TOOLBAR_AND_NODES = """
+() => {
+  for (const pv of Bokeh.index.all_views()) {
+    if (!pv.frame || !pv.renderer_views || !pv.model.toolbar) continue;
+    let boxes = null;
+    for (const [model] of pv.renderer_views) {
+      const data = model.data_source && model.data_source.data;
+      if (data && data.key && data.h && model.glyph.width) { boxes = [model, data]; break }
+    }
+    if (!boxes) continue;
+    const canvas = pv.canvas_view.el.getBoundingClientRect();
+    const f = pv.frame.bbox, xs = pv.frame.x_scale, ys = pv.frame.y_scale;
+    const tool = [...Bokeh.index.all_views()].find((v) => v.model === pv.model.toolbar);
+    const t = tool.el.getBoundingClientRect();
+    const [model, data] = boxes, w = model.glyph.width.value;
+    const nodes = [...data.key].map((key, i) => {
+      const x0 = xs.compute(data.x[i] - w / 2), x1 = xs.compute(data.x[i] + w / 2);
+      const y0 = ys.compute(data.y[i] + data.h[i] / 2), y1 = ys.compute(data.y[i] - data.h[i] / 2);
+      return [key, canvas.left + x0, canvas.top + y0, canvas.left + x1, canvas.top + y1];
+    });
+    return {toolbar: [t.left, t.top, t.right, t.bottom],
+            frame: [canvas.left + f.left, canvas.top + f.top, canvas.left + f.right, canvas.top + f.bottom], nodes};
+  }
+  return null;
+}
+"""
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@pytest.mark.parametrize("size", ["1280x800", "800"])
+def test_the_graph_toolbar_covers_no_node(browser, url, size):
+    context, page, errors = _page(browser, size)
+    try:
+        for query in ("example=square-of-sum&step=9", "example=mlp-step&step=end", "example=chain-100&step=end"):
+            open_app(page, url, query)
+            wait_for(lambda: (page.evaluate(_TOOLBAR_AND_NODES) or {}).get("nodes"))
+            seen = page.evaluate(_TOOLBAR_AND_NODES)
+            assert seen["toolbar"][2] > seen["toolbar"][0] and seen["toolbar"][3] > seen["toolbar"][1]
+            assert not _overlap(seen["toolbar"], seen["frame"]), (query, seen["toolbar"], seen["frame"])
+            assert not [n for n in seen["nodes"] if _overlap(seen["toolbar"], n[1:])], query
+    finally:
+        context.close()
+    assert not errors, errors

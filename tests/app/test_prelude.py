@@ -97,5 +97,6 @@ def test_the_models_the_page_listens_to_are_found():
     assert document.get_model_by_id(ids["editor"]).code == explorer.store.source
     assert "right" in document.get_model_by_id(ids["keys"]).properties()
     assert "next-call" in document.get_model_by_id(ids["next_call"]).css_classes
+    assert document.get_model_by_id(ids["predict"]).active is False
     menu = document.get_model_by_id(ids["examples"])
     assert menu.value == explorer.store.example and ("pow-sum", BY_SLUG["pow-sum"].title) in menu.options

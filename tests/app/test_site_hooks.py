@@ -36,6 +36,9 @@ def test_carrying_over_goes_where_the_page_got_without_python():
     hooks.carry_over(explorer, {"example": "vector", "k": 3, "source": typed, "selected": key})
     assert explorer.program.editor.value == typed and explorer.store.selected == key
     assert explorer.store.k == 3, "text typed is kept, not run"
+    assert not explorer.store.predicting
+    hooks.carry_over(explorer, {"example": "vector", "k": 3, "source": typed, "selected": key, "predicting": True})
+    assert explorer.store.predicting and explorer.controls.predict.value
 
 
 def test_a_runner_that_answers_later_shows_the_last_program_started():

@@ -14,6 +14,7 @@ import pytest
 pytest.importorskip("playwright")
 from playwright.sync_api import sync_playwright  # noqa: E402
 
+from app.links import encode_code  # noqa: E402
 from tests.app.browser import (  # noqa: E402
     SERIOUS,
     TORCH_PYTHON,
@@ -275,3 +276,64 @@ def test_a_shared_step_opens_at_that_step_and_the_page_passes_axe_and_works_by_k
     page.wait_for_selector(".inspector h3", timeout=30_000)
     assert page.locator(".inspector h3").inner_text().startswith(name.rstrip("…"))
     shot(page, "keyboard-inspect")
+
+
+def _predict_panel(page) -> str:
+    return page.locator(".predict").inner_text()
+
+
+def _wait_text(page, text: str, timeout_s: float = 30) -> None:
+    deadline = time.time() + timeout_s
+    while not (page.locator(".predict").count() and text in _predict_panel(page)):
+        assert time.time() < deadline, f"the prediction panel never said {text!r}"
+        time.sleep(0.05)
+
+
+def _guess(page, text: str) -> None:
+    field = page.get_by_role("textbox", name="Your prediction")
+    field.fill(text)
+    field.press("Enter")
+
+
+def test_predict_then_reveal_ticked_before_python_is_on_once_python_runs_and_keeps_score(tab, site):
+    """The toggle ticked while the page steps without Python waits for Python (the loading card says so), and
+    the mode is on when Python takes over; then a wrong guess is marked, a right one scores."""
+    page, watch = tab
+    url, _ = site
+    python = sitekit.HeldPython(page)
+    page.goto(url + "?example=accumulate")
+    sitekit.wait_interactive(page)
+    start, _ = counter(page)
+    page.get_by_role("checkbox", name="Predict, then reveal").check()
+    assert not page.evaluate("site.ready")
+    python.release()
+    sitekit.wait_ready(page)
+    _wait_text(page, "Score 0 / 0")
+    assert page.get_by_role("checkbox", name="Predict, then reveal").is_checked()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    _wait_text(page, "What does it send to x (as self)?")
+    assert counter(page)[0] == start + 1
+    _guess(page, "2")
+    _wait_text(page, "✗ not quite")
+    assert "→ x (as self) = 3.0, you said 2" in _predict_panel(page)
+    _guess(page, "3")
+    _wait_text(page, "Score 1 / 2")
+    wait_counter(page, start + 2)
+    shot(page, "predict")
+
+
+def test_predict_then_reveal_on_a_learners_own_program_in_the_static_site(tab, site):
+    page, watch = tab
+    url, _ = site
+    source = "import torch\na = torch.tensor([1.0, 2.0], requires_grad=True)\nb = (a * a).sum()\nb.backward()\n"
+    sitekit.open_site(page, url, "code=" + encode_code(source))
+    page.get_by_role("checkbox", name="Predict, then reveal").check()
+    _wait_text(page, "Score 0 / 0")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    _wait_text(page, "SumBackward0 (b) receives its grad. What does it send to a * a?")
+    _guess(page, "one")
+    _wait_text(page, "Cannot read “one” as a number or a tensor")
+    _guess(page, "[1, 1]")
+    _wait_text(page, "Score 1 / 1")
