@@ -60,7 +60,7 @@ class Explorer:
         return pn.Column(
             self.program,
             self.editor_line,
-            _section("Visual builder · writes the code above and reruns it", self.builder, [_NOT_ON_PHONES]),
+            _section("Canvas builder · writes the code above; Run redraws it", self.builder, [_NOT_ON_PHONES]),
             pn.pane.HTML(_LEGEND, margin=(6, 10)),
             width=SIDEBAR_WIDTH, sizing_mode="stretch_height", scroll=True, css_classes=["sidebar"],
             styles={"background": "#f7f8fa", "border-right": "1px solid #e1e4e8"}, stylesheets=[_SIDEBAR_CSS],
