@@ -21,6 +21,8 @@ class CanvasBoard(JSComponent):
     enabled = param.Boolean(default=True, doc="False: the program is not a canvas; the board only shows why.")
     why = param.String(default="", doc="Why the program is not drawn.")
 
+    _debounce = 0
+
     _esm = (
         f"const W = {bm.NODE_W}, H = {bm.NODE_H}\n"
         + """
@@ -89,11 +91,12 @@ export function render({ model }) {
   function drawPalette() {
     palette.replaceChildren()
     for (const op of model.view.palette) {
-      const b = el('button', 'pal', op === 'leaf' ? '+ leaf' : op)
+      const text = op === 'leaf' ? '+ leaf' : op
+      const b = el('button', 'pal', text)
       b.dataset.op = op
       b.draggable = true
       b.disabled = !model.enabled
-      b.setAttribute('aria-label', `Add a ${PALETTE_NAMES[op] || op} node`)
+      b.setAttribute('aria-label', `${text}: add a ${PALETTE_NAMES[op] || op} node`)
       b.title = `Add a ${PALETTE_NAMES[op] || op + '()'} node (click, or drag onto the canvas)`
       b.onclick = () => act({ kind: 'add', op })
       b.ondragstart = (e) => { e.dataTransfer.setData('text/plain', op); e.dataTransfer.effectAllowed = 'copy' }
@@ -110,9 +113,11 @@ export function render({ model }) {
     const body = el('button', 'body')
     body.dataset.key = 'node:' + d.name
     body.setAttribute('aria-pressed', d.selected ? 'true' : 'false')
-    body.setAttribute('aria-label', `node ${d.formula}` + (d.note ? `, ${d.note}` : '') +
-      (d.backward ? ', backward is called on it' : '') + '. Enter selects, arrow keys move, Delete removes')
-    body.append(el('span', 'formula', d.formula), el('span', 'note', d.backward ? '.backward()' : d.note))
+    const note = d.backward ? '.backward()' : d.note
+    body.setAttribute('aria-label', `${d.formula} ${note}: node ${d.name}. Enter selects, arrow keys move, ` +
+      'Delete removes')
+    body.title = d.formula
+    body.append(el('span', 'formula', d.formula), ' ', el('span', 'note', note))
     box.append(body)
     d.ports.forEach((p, i) => {
       const port = el('button', 'in-port' + (p.text === '?' ? ' open' : ''), p.label)
@@ -198,10 +203,12 @@ export function render({ model }) {
       const moves = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] }
       if (moves[e.key]) {
         e.preventDefault()
+        e.stopPropagation()  // the page's ← → step the program; here they move the node
         act({ kind: 'move', name: d.name, x: Math.max(0, d.x + moves[e.key][0]),
               y: Math.max(0, d.y + moves[e.key][1]) })
       } else if (e.key === 'Delete' || e.key === 'Backspace') {
         e.preventDefault()
+        e.stopPropagation()
         act({ kind: 'delete', name: d.name })
       }
     }
