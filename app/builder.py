@@ -5,6 +5,8 @@ selected are the builder's own."""
 
 from __future__ import annotations
 
+from html import escape
+
 import panel as pn
 import param
 from panel.viewable import Viewer
@@ -97,7 +99,7 @@ class Builder(Viewer):
         leaf = node.op == cm.LEAF
         self._filling = True
         try:
-            self.title.object = f"<b>{bm.formula(node)}</b>"
+            self.title.object = f"<b>{escape(bm.formula(g, name))}</b>"
             self.node_name.value = name
             self.value.visible = self.requires_grad.visible = leaf
             self.value.value, self.requires_grad.value = node.value, node.requires_grad

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from app import canvas_code as cc
 from app import canvas_model as cm
 
 NODE_W, NODE_H = 104, 44  # px, as the board's CSS draws a node
 GAP_X, GAP_Y = 48, 14
 MARGIN = 10
-SYMBOL = {"+": "+", "−": "−", "×": "×", "÷": "÷", "pow": "**", "@": "@"}
 
 
 def depths(graph: cm.Graph) -> dict[str, int]:
@@ -34,14 +34,14 @@ def place(graph: cm.Graph, positions: dict[str, tuple[float, float]]) -> dict[st
     return out
 
 
-def formula(n: cm.Node) -> str:
-    """The node's line of code, as the board shows it: `c = a × b`, `a = 2.0`."""
+def formula(graph: cm.Graph, name: str) -> str:
+    """The node's code, as the board shows it: `a = 2.0`, `c = a * b`, or an inline node's `(x - 1.0)`."""
+    by_name = {n.name: n for n in graph.nodes}
+    n = by_name[name]
     if n.op == cm.LEAF:
         return f"{n.name} = {n.value}"
-    ins = ["?" if i is None else f"{i:g}" if isinstance(i, float) else i for i in n.inputs]
-    if n.op in cm.UNARY:
-        return f"{n.name} = {ins[0]}.{n.op}()"
-    return f"{n.name} = {ins[0]} {SYMBOL[n.op]} {ins[1]}"
+    text = cc.expression(n, by_name)
+    return text if n.inline else f"{n.name} = {text}"
 
 
 def board(graph: cm.Graph, positions: dict, selected: str | None) -> dict:
@@ -55,8 +55,8 @@ def board(graph: cm.Graph, positions: dict, selected: str | None) -> dict:
                  for label, i in zip(cm.PORTS[n.op], n.inputs, strict=True)]
         kind = "leaf" if n.op == cm.LEAF else "op"
         note = ("requires_grad" if n.requires_grad else "constant") if kind == "leaf" else (
-            "" if n.name in done else "waits for inputs")
-        nodes.append({"name": n.name, "kind": kind, "formula": formula(n), "note": note, "x": x, "y": y,
+            "waits for inputs" if n.name not in done else f"inline: {n.name}" if n.inline else "")
+        nodes.append({"name": n.name, "kind": kind, "formula": formula(graph, n.name), "note": note, "x": x, "y": y,
                       "ports": ports, "waiting": n.name not in done, "backward": graph.backward == n.name,
                       "selected": selected == n.name})
     return {"nodes": nodes, "palette": cm.PALETTE}

@@ -28,9 +28,12 @@ class OutsideCanvas(ValueError):
 
 def write(graph: cm.Graph) -> str:
     done = cm.complete(graph)
+    by_name = {n.name: n for n in graph.nodes}
     lines = [HEADER]
     for n in graph.nodes:
-        line = f"{n.name} = {_expression(n)}"
+        if n.inline:
+            continue
+        line = f"{n.name} = {expression(n, by_name)}"
         lines.append(line if n.name in done else f"# {line}{WAITING}")
     out = graph.backward
     if out is not None:
@@ -44,19 +47,25 @@ def write(graph: cm.Graph) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _expression(n: cm.Node) -> str:
+def expression(n: cm.Node, by_name: dict[str, cm.Node]) -> str:
+    """What the node's line assigns, its inline inputs written out (`?` for a port not connected)."""
     if n.op == cm.LEAF:
         return f"torch.tensor({n.value}{', requires_grad=True' if n.requires_grad else ''})"
+    return ast.unparse(_tree(n, by_name)).replace(_PORT, "?")
+
+
+def _tree(n: cm.Node, by_name: dict[str, cm.Node]) -> ast.expr:
+    def operand(i: cm.Input) -> ast.expr:
+        if i is None:
+            return ast.Name(_PORT)
+        if isinstance(i, float):
+            return ast.UnaryOp(ast.USub(), ast.Constant(-i)) if i < 0 or repr(i) == "-0.0" else ast.Constant(i)
+        return _tree(by_name[i], by_name) if by_name[i].inline else ast.Name(i)
+
     if n.op in cm.UNARY:
-        return cm.UNARY[n.op].format(a=_operand(n.inputs[0]))
-    a, b = (_operand(i) for i in n.inputs)
-    if isinstance(n.inputs[0], float) and n.inputs[0] < 0:
-        a = f"({a})"  # -2.0 ** x is -(2.0 ** x)
-    return cm.BINARY[n.op].format(a=a, b=b)
-
-
-def _operand(i: cm.Input) -> str:
-    return "?" if i is None else repr(i) if isinstance(i, float) else i
+        return ast.Call(ast.Attribute(operand(n.inputs[0]), n.op), [], [])
+    op = next(k for k, v in _BIN_OPS.items() if v == n.op)
+    return ast.BinOp(operand(n.inputs[0]), op(), operand(n.inputs[1]))
 
 
 def read(source: str) -> cm.Graph:
@@ -65,18 +74,18 @@ def read(source: str) -> cm.Graph:
         tree = ast.parse(source)
     except SyntaxError as exc:
         raise OutsideCanvas(exc.lineno or 1, f"Python cannot read it ({exc.msg})") from None
-    statements = [(s.lineno, s, False) for s in tree.body]
+    statements = [(s.lineno, s) for s in tree.body]
     for number, text in enumerate(source.splitlines(), 1):
         text = text.strip()
         if text.startswith("#") and text.endswith(WAITING.strip()):
             body = text[1:-len(WAITING.strip())].strip().replace("?", _PORT)
             try:
-                statements += [(number, s, True) for s in ast.parse(body).body]
+                statements += [(number, s) for s in ast.parse(body).body]
             except SyntaxError:
                 continue
     graph = cm.Graph()
     printing = False
-    for line, s, waiting in sorted(statements, key=lambda t: t[0]):
+    for line, s in sorted(statements, key=lambda t: t[0]):
         if isinstance(s, ast.Import) and [(a.name, a.asname) for a in s.names] == [("torch", None)]:
             continue
         if _is_print(s):
@@ -90,14 +99,15 @@ def read(source: str) -> cm.Graph:
                 raise OutsideCanvas(line, f"{out} is not a node")
             graph = cm.backward_from(graph, out)
             continue
-        graph = cm.Graph((*graph.nodes, _node(s, line, graph, waiting)), graph.backward)
+        graph = cm.Graph((*graph.nodes, *_nodes(s, line, graph)), graph.backward)
     return graph
 
 
-def _node(s: ast.stmt, line: int, graph: cm.Graph, waiting: bool) -> cm.Node:
+def _nodes(s: ast.stmt, line: int, graph: cm.Graph) -> list[cm.Node]:
+    """The node a line assigns, after the inline nodes of its expression (inner first, left to right)."""
     if not (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)):
-        raise OutsideCanvas(line, "the canvas draws `name = torch.tensor(…)`, `name = a * b` and the like, "
-                                  "`name.backward()` and `print(…)`")
+        raise OutsideCanvas(line, "the canvas draws `name = torch.tensor(…)`, `name = a * b + 1.0` and the "
+                                  "like, `name.backward()` and `print(…)`")
     name = s.targets[0].id
     try:
         cm.check_name(name)
@@ -108,21 +118,30 @@ def _node(s: ast.stmt, line: int, graph: cm.Graph, waiting: bool) -> cm.Node:
     v = s.value
     try:
         if isinstance(v, ast.Call) and ast.unparse(v.func) == "torch.tensor":
-            return _leaf(name, v)
-        if isinstance(v, ast.BinOp) and type(v.op) in _BIN_OPS:
-            inputs = (_input(v.left, graph), _input(v.right, graph))
-            if all(isinstance(i, float) for i in inputs):
-                raise ValueError("one input of an op must be a tensor")
-            return cm.Node(name, _BIN_OPS[type(v.op)], inputs)
-        if (isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr in cm.UNARY
-                and not v.args and not v.keywords):
-            a = _input(v.func.value, graph)
-            if isinstance(a, float):
-                raise ValueError(f"{v.func.attr} needs a tensor")
-            return cm.Node(name, v.func.attr, (a,))
+            return [_leaf(name, v)]
+        made: list[cm.Node] = []
+        root = _op(v, name, graph, made, name)
+        if root is None:
+            raise ValueError(f"the palette has no op for `{ast.unparse(v)}`")
+        return [*made, root]
     except ValueError as exc:
         raise OutsideCanvas(line, str(exc)) from None
-    raise OutsideCanvas(line, f"the palette has no op for `{ast.unparse(v)}`")
+
+
+def _op(v: ast.expr, name: str, graph: cm.Graph, made: list[cm.Node], line_name: str) -> cm.Node | None:
+    """The op node of expression `v` (None: `v` is no op of the palette); its inline inputs go into `made`."""
+    if isinstance(v, ast.BinOp) and type(v.op) in _BIN_OPS:
+        inputs = (_input(v.left, line_name, graph, made), _input(v.right, line_name, graph, made))
+        if all(isinstance(i, float) for i in inputs):
+            raise ValueError("one input of an op must be a tensor")
+        return cm.Node(name, _BIN_OPS[type(v.op)], inputs)
+    if (isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr in cm.UNARY
+            and not v.args and not v.keywords):
+        a = _input(v.func.value, line_name, graph, made)
+        if isinstance(a, float):
+            raise ValueError(f"{v.func.attr} needs a tensor")
+        return cm.Node(name, v.func.attr, (a,))
+    return None
 
 
 def _leaf(name: str, call: ast.Call) -> cm.Node:
@@ -136,19 +155,24 @@ def _leaf(name: str, call: ast.Call) -> cm.Node:
     return cm.Node(name, cm.LEAF, (), cm.leaf_value(ast.unparse(call.args[0])), rg)
 
 
-def _input(e: ast.expr, graph: cm.Graph) -> cm.Input:
+def _input(e: ast.expr, line_name: str, graph: cm.Graph, made: list[cm.Node]) -> cm.Input:
     if isinstance(e, ast.Name):
         if e.id == _PORT:
             return None
         if e.id not in graph.names:
             raise ValueError(f"{e.id} is not a node made before this line")
         return e.id
+    inner = _op(e, "", graph, made, line_name)
+    if inner is not None:
+        inner = cm.Node(f"{line_name}·{len(made) + 1}", inner.op, inner.inputs, inline=True)
+        made.append(inner)
+        return inner.name
     try:
         value = ast.literal_eval(e)
     except ValueError:
-        raise ValueError(f"`{ast.unparse(e)}` is not a node's name or a number") from None
+        raise ValueError(f"`{ast.unparse(e)}` is not a node's name, a number or an op of the palette") from None
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ValueError(f"`{ast.unparse(e)}` is not a node's name or a number")
+        raise ValueError(f"`{ast.unparse(e)}` is not a node's name, a number or an op of the palette")
     return float(value)
 
 

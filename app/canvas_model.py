@@ -29,6 +29,7 @@ class Node:
     inputs: tuple[Input, ...] = ()
     value: str = "1.0"  # a leaf's value: a float or a nested list of floats, as Python writes it
     requires_grad: bool = True
+    inline: bool = False  # written inside its one consumer's line (`y = x * x + 1.0`), named `y·1`, `y·2`, …
 
 
 @dataclass(frozen=True)
@@ -156,9 +157,9 @@ def rename(graph: Graph, old: str, new: str) -> Graph:
         return graph
     if new in graph.names:
         raise ValueError(f"{new!r} is taken")
-    nodes = tuple(replace(n, name=new if n.name == old else n.name,
+    nodes = tuple(replace(n, name=new if n.name == old else n.name, inline=n.inline and n.name != old,
                           inputs=tuple(new if i == old else i for i in n.inputs)) for n in graph.nodes)
-    return Graph(nodes, new if graph.backward == old else graph.backward)
+    return _ordered(Graph(nodes, new if graph.backward == old else graph.backward))
 
 
 def delete(graph: Graph, name: str) -> Graph:
@@ -166,13 +167,13 @@ def delete(graph: Graph, name: str) -> Graph:
     graph.node(name)
     nodes = tuple(replace(n, inputs=tuple(None if i == name else i for i in n.inputs))
                   for n in graph.nodes if n.name != name)
-    return Graph(nodes, None if graph.backward == name else graph.backward)
+    return _ordered(Graph(nodes, None if graph.backward == name else graph.backward))
 
 
 def backward_from(graph: Graph, name: str | None) -> Graph:
     if name is not None:
         graph.node(name)
-    return Graph(graph.nodes, name)
+    return _ordered(Graph(graph.nodes, name))
 
 
 def complete(graph: Graph) -> set[str]:
@@ -215,16 +216,42 @@ def _swap(graph: Graph, node: Node) -> Graph:
 
 
 def _ordered(graph: Graph) -> Graph:
-    """Nodes in their order, except that each comes after the nodes it reads (the program runs top down)."""
-    left = list(graph.nodes)
+    """The graph as its program reads: an inline node is one its single consumer's line writes out (any other
+    becomes a line of its own, under a free name); lines keep their order, except that each comes after the
+    lines it reads; a line's inline nodes come just before it, left to right, inner first, named `line·k`."""
+    uses = [i for n in graph.nodes for i in n.inputs if isinstance(i, str)]
+    loose = [n.name for n in graph.nodes if n.inline and (uses.count(n.name) != 1 or graph.backward == n.name)]
+    if loose:
+        return rename(graph, loose[0], next_name(graph))  # which puts the graph in order again
+    by_name = {n.name: n for n in graph.nodes}
+
+    def subtree(n: Node) -> list[Node]:
+        out = []
+        for i in n.inputs:
+            if isinstance(i, str) and by_name[i].inline:
+                out += subtree(by_name[i])
+        return [*out, n]
+
+    lines = [subtree(n) for n in graph.nodes if not n.inline]
     placed: list[Node] = []
     names: set[str] = set()
-    while left:
-        for i, n in enumerate(left):
-            if all(not isinstance(x, str) or x in names for x in n.inputs):
-                placed.append(left.pop(i))
-                names.add(n.name)
+    while lines:
+        for k, line in enumerate(lines):
+            inside = {n.name for n in line}
+            if all(not isinstance(x, str) or x in names or x in inside for n in line for x in n.inputs):
+                placed += lines.pop(k)
+                names |= inside
                 break
         else:
             raise ValueError("the graph has a loop")
-    return Graph(tuple(placed), graph.backward)
+    renames: dict[str, str] = {}
+    count: dict[str, int] = {}
+    for k, n in enumerate(placed):
+        if n.inline:
+            root = next(m for m in placed[k:] if not m.inline).name
+            count[root] = count.get(root, 0) + 1
+            renames[n.name] = f"{root}·{count[root]}"
+    nodes = tuple(replace(n, name=renames.get(n.name, n.name),
+                          inputs=tuple(renames.get(i, i) if isinstance(i, str) else i for i in n.inputs))
+                  for n in placed)
+    return Graph(nodes, graph.backward)

@@ -53,8 +53,26 @@ def test_a_vector_output_is_seeded_with_ones_and_numbers_sit_on_ports():
     g = cm.connect(cm.add(g, "×"), -3.5, "c", 0)
     g = cm.backward_from(cm.connect(g, "b", "c", 1), "c")
     code = cc.write(g)
-    assert "b = a ** 2.0\nc = (-3.5) * b\nc.backward(gradient=torch.ones_like(c))\n" in code
+    assert "b = a ** 2.0\nc = -3.5 * b\nc.backward(gradient=torch.ones_like(c))\n" in code
     assert cc.read(code) == g
+    minus = cm.connect(cm.connect(cm.add(g, "pow"), -2.0, "d", 0), "a", "d", 1)
+    assert "d = (-2.0) ** a\n" in cc.write(minus) and cc.read(cc.write(minus)) == minus
+
+
+def test_an_expression_on_one_line_is_drawn_as_inline_nodes_that_come_apart_when_shared():
+    code = "import torch\n\nx = torch.tensor(2.0, requires_grad=True)\ny = x * x + 3.0 * (x - 1.0).exp()\n"
+    g = cc.read(code)
+    assert [(n.name, n.op, n.inputs, n.inline) for n in g.nodes[1:]] == [
+        ("y·1", "×", ("x", "x"), True), ("y·2", "−", ("x", 1.0), True), ("y·3", "exp", ("y·2",), True),
+        ("y·4", "×", (3.0, "y·3"), True), ("y", "+", ("y·1", "y·4"), False)]
+    assert cc.write(g) == code
+    shared = cm.connect(cm.add(g, "log"), "y·3", "a", 0)  # a second consumer: y·3 gets a line of its own
+    assert "b = (x - 1.0).exp()\ny = x * x + 3.0 * b\na = b.log()\n" in cc.write(shared)
+    assert cc.read(cc.write(shared)) == shared
+    alone = cm.delete(g, "y")  # without their consumer the outermost inline nodes become lines
+    assert cc.write(alone).endswith("a = x * x\nb = 3.0 * (x - 1.0).exp()\n") and cc.read(cc.write(alone)) == alone
+    named = cm.rename(g, "y·1", "sq")
+    assert "sq = x * x\ny = sq + 3.0 * (x - 1.0).exp()\n" in cc.write(named)
 
 
 def test_edits_keep_the_program_in_an_order_that_runs():
@@ -156,3 +174,33 @@ def test_every_canvas_is_a_program_that_runs_or_fails_as_pytorch_would(g):
     not broadcast, backward of a tensor that does not require grad)."""
     error = tl.error_of(tl.run(cc.write(g)))
     assert error is None or error["type"] == "RuntimeError", error
+
+
+# Programs typed by hand: lines of nested expressions (inline nodes), then edits on the canvas.
+_LEAVES = ("import torch\n\nx = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+           "w = torch.tensor(0.5, requires_grad=True)\n")
+_EXPR = st.recursive(
+    st.sampled_from(["x", "w"]),
+    lambda inner: st.one_of(
+        st.tuples(inner, st.sampled_from(["+", "-", "*", "/", "**"]), st.one_of(inner, st.sampled_from(
+            ["2.0", "-1.5"]))).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
+        st.tuples(inner, st.sampled_from(list(cm.UNARY))).map(lambda t: f"({t[0]}).{t[1]}()"),
+    ),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(_EXPR, min_size=1, max_size=3), st.lists(_EDIT, max_size=10))
+def test_typed_expressions_round_trip_before_and_after_edits(exprs, edits):
+    source = _LEAVES + "".join(f"y{i} = {e}\n" for i, e in enumerate(exprs))
+    try:
+        g = cc.read(source)
+    except cc.OutsideCanvas:
+        assert any(e in ("x", "w") for e in exprs)  # a bare name is no op
+        return
+    assert tl.error_of(tl.run(cc.write(g))) == tl.error_of(tl.run(source))  # the same program, written anew
+    for e in edits:
+        g = _apply(g, e)
+        code = cc.write(g)
+        assert cc.read(code) == g and cc.write(cc.read(code)) == code
