@@ -122,13 +122,14 @@ class Builder(Viewer):
 
     # What the person did -> a new graph -> the program the store runs.
     def _edit(self, graph: cm.Graph, step: int | str | None = "end", **view) -> None:
-        self.message.object = ""
-        self._show(graph, **view)
-        source = cc.write(graph)
-        if source != self.store.program:
-            self.store.load(source, step=step)
-        elif step is None:
-            self.store.goto(self.store.next_call_step(-1) - 1)
+        with pn.io.hold():  # the board and the graph change in one batch (see _on_clear)
+            self.message.object = ""
+            self._show(graph, **view)
+            source = cc.write(graph)
+            if source != self.store.program:
+                self.store.load(source, step=step)
+            elif step is None:
+                self.store.goto(self.store.next_call_step(-1) - 1)
 
     def _try(self, make) -> None:
         try:
@@ -196,9 +197,10 @@ class Builder(Viewer):
         self._try(lambda: cm.connect(self.graph, source, self.selected, i))
 
     def _on_clear(self, event):
-        self.message.object = ""
-        self.param.update(positions={}, selected=None)
-        self.store.load(cc.HEADER, step="end")
+        with pn.io.hold():  # one batch for the browser: a graph's glyphs changed in two broke BokehJS's text
+            self.message.object = ""
+            self.param.update(positions={}, selected=None)
+            self.store.load(cc.HEADER, step="end")
 
     def __panel__(self):
         return pn.Column(self.board, self.message, self.fields, pn.Row(self.clear, margin=(0, 0)),
