@@ -1,145 +1,210 @@
-"""Builder: make a graph without typing. Each action writes its PyTorch line into the program and reruns."""
+"""Builder: the canvas builder. The program is the state: its graph is read from the store's program
+(canvas_code.read) and drawn on the board; an edit on the board or in the node's fields makes a new graph
+(canvas_model), whose program (canvas_code.write) the store then runs. Where the nodes sit and which one is
+selected are the builder's own."""
 
 from __future__ import annotations
+
+from html import escape
 
 import panel as pn
 import param
 from panel.viewable import Viewer
 
-from app import builder_code as code
+from app import canvas_board_model as bm
+from app import canvas_code as cc
+from app import canvas_model as cm
+from app.canvas_board import CSS, CanvasBoard
 from app.responsive import SHRINK, WRAP
 from app.store import Store
-from engine.trace.text import numel
+
+_NOT_CONNECTED, _NUMBER = "— not connected —", "a number →"
 
 
 class Builder(Viewer):
     store = param.ClassSelector(class_=Store)
+    graph = param.Parameter(default=None, doc="canvas_model.Graph of the program, or None when it is not one.")
+    positions = param.Dict(default={}, doc="Node name -> (x, y) on the board, px.")
+    selected = param.String(default=None, allow_None=True)
 
     def __init__(self, **params):
         super().__init__(**params)
         w = pn.widgets
-        self.leaf_name = w.TextInput(label="leaf name", value="a", width=80, css_classes=["leaf-name"])
-        self.leaf_value = w.TextInput(label="value (or list)", value="2.0", width=110, css_classes=["leaf-value"])
-        self.leaf_shape = w.TextInput(label="or shape", placeholder="2, 3", width=70, css_classes=["leaf-shape"])
-        self.leaf_fill = w.TextInput(label="fill", value="1.0", width=50)
-        self.leaf_rg = w.Checkbox(label="requires_grad", value=True, margin=(4, 10))
-        self.add_leaf = w.Button(label="Add leaf", color="primary", width=100, css_classes=["add-leaf"])
-        self.op = w.Select(label="op", options=code.OPS, value="×", width=85, css_classes=["op-kind"])
-        self.op_a = w.Select(label="input", options=[], width=75, css_classes=["op-a"])
-        self.op_b = w.Select(label="second input", options=[], width=85, css_classes=["op-b"])
-        self.op_number = w.TextInput(label="or number", placeholder="2.0", width=65, css_classes=["op-number"])
-        self.op_index = w.TextInput(label="index", value="0", width=55, visible=False)
-        self.op_result = w.TextInput(label="result", value="c", width=70, css_classes=["op-result"])
-        self.add_op = w.Button(label="Add op", color="primary", width=100, css_classes=["add-op"])
-        self.output = w.Select(label="output", options=[], width=90, css_classes=["output"])
-        self.backward = w.Button(label="Call backward", color="success", width=130,
-                                 css_classes=["call-backward"], stylesheets=[_DARK_GREEN])
-        self.clear = w.Button(label="New empty program", color="light", width=150,
-                                 css_classes=["new-program"])
+        self.board = CanvasBoard(sizing_mode="stretch_width", height=330, margin=(4, 10), stylesheets=[CSS],
+                                 css_classes=["canvas-board"])
+        self.title = pn.pane.HTML("", margin=(0, 10), css_classes=["node-title"])
+        self.node_name = w.TextInput(label="name", width=80, css_classes=["node-name"])
+        self.value = w.TextInput(label="value (number or list)", width=150, css_classes=["leaf-value"])
+        self.requires_grad = w.Checkbox(label="requires_grad", margin=(26, 10, 4, 10), css_classes=["leaf-rg"])
+        self.ports = [w.Select(label=f"input {p}", width=110, css_classes=[f"port-{p}"]) for p in ("a", "b")]
+        self.numbers = [w.TextInput(label=f"number for {p}", width=70, css_classes=[f"number-{p}"])
+                        for p in ("a", "b")]
+        self.backward = w.Button(label="Backward from here", color="success", width=150,
+                                 css_classes=["backward-here"], stylesheets=[_DARK_GREEN])
+        self.delete = w.Button(label="Delete node", color="light", width=100, css_classes=["delete-node"])
+        self.clear = w.Button(label="New canvas", color="light", width=110, css_classes=["new-program"])
         self.message = pn.pane.HTML("", css_classes=["builder-message"], margin=(0, 10),
                                     styles={"color": "#b00020", "font-size": "12px"})
-        self.add_leaf.on_click(self._on_leaf)
-        self.add_op.on_click(self._on_op)
-        self.backward.on_click(self._on_backward)
+        self.fields = pn.Column(self.title, pn.Row(self.node_name, self.value, self.requires_grad, stylesheets=[WRAP]),
+                                pn.Row(self.ports[0], self.numbers[0], stylesheets=[WRAP]),
+                                pn.Row(self.ports[1], self.numbers[1], stylesheets=[WRAP]),
+                                pn.Row(self.backward, self.delete, stylesheets=[WRAP]),
+                                visible=False, sizing_mode="stretch_width", stylesheets=[SHRINK])
+        self._filling = False  # the fields are being set from the graph: their watchers stay quiet
+        self.board.param.watch(self._on_action, "action")
+        self.node_name.param.watch(self._on_name, "value")
+        self.value.param.watch(self._on_value, "value")
+        self.requires_grad.param.watch(self._on_value, "value")
+        for i in (0, 1):
+            self.ports[i].param.watch(lambda e, i=i: self._on_port(i, False), "value")
+            self.numbers[i].param.watch(lambda e, i=i: self._on_port(i, True), "value")
+        self.backward.on_click(lambda e: self._edit(cm.backward_from(self.graph, self.selected), step=None))
+        self.delete.on_click(lambda e: self._delete(self.selected))
         self.clear.on_click(self._on_clear)
-        self.op.param.watch(self._on_op_kind, "value")
-        self.store.param.watch(self._refresh, "timeline")
-        self._refresh()
+        self.store.param.watch(self._on_program, ["source", "running"])
+        self.param.watch(self._draw, ["graph", "positions", "selected"])
+        self._on_program()
 
-    def _tensors(self) -> dict[str, dict]:
-        """Variable name -> the latest node bound to it in the final state of the program."""
-        s = self.store
-        if s.timeline is None or s.graph is None:
-            return {}
-        named: dict[str, dict] = {}
-        for e in s.timeline.events:
-            if e["kind"] in ("leaf", "op") and e.get("name") and e["name"].isidentifier():
-                named[e["name"]] = e
-        return named
-
-    def _refresh(self, *events):
-        names = list(self._tensors())
-        self.op_a.options = names
-        if names and self.op_a.value not in names:
-            self.op_a.value = names[0]
-        self.op_b.options = ["(number)", *names]
-        changed = names != self.output.options
-        self.output.options = names
-        if names and (changed or self.output.value not in names):
-            self.output.value = names[-1]  # the newest tensor: the one a learner most likely calls backward on
-        if len(names) > 1 and self.op_b.value in (None, "(number)"):
-            self.op_b.value = names[1] if self.op_a.value == names[0] else names[0]
-
-    def _on_op_kind(self, event):
-        unary = event.new in code.UNARY
-        self.op_b.visible = self.op_number.visible = not unary
-        self.op_index.visible = event.new == code.INDEX_ASSIGN
-        self.op_result.visible = event.new != code.INDEX_ASSIGN
-
-    def _write(self, lines: list[str]) -> None:
-        self.message.object = ""
-        self.store.load(code.append(self.store.program, lines), step="end")
-
-    def _act(self, make_lines) -> None:
+    # The program -> the graph.
+    def _on_program(self, *events):
         try:
-            lines = make_lines()
+            graph, why = cc.read(self.store.program), ""
+        except cc.OutsideCanvas as exc:
+            graph, why = None, (f"The canvas draws programs made of torch.tensor leaves, the palette's ops and "
+                                f"one .backward(); this one is not ({exc}). “New canvas” starts one.")
+        self.board.why = why
+        self._show(graph)
+
+    def _show(self, graph: cm.Graph | None, positions: dict | None = None, selected: str | None = "") -> None:
+        """Graph, places and selection together (the board draws them once)."""
+        selected = self.selected if selected == "" else selected
+        selected = selected if graph is not None and selected in graph.names else None
+        positions = self.positions if positions is None else positions
+        positions = bm.place(graph, positions) if graph is not None else positions
+        self.param.update(graph=graph, positions=positions, selected=selected)
+
+    def _draw(self, *events):
+        g = self.graph
+        self.board.enabled = g is not None
+        self.board.view = bm.board(g or cm.Graph(), self.positions, self.selected)
+        self._fill()
+
+    def _fill(self) -> None:
+        """The selected node's fields."""
+        g, name = self.graph, self.selected
+        self.fields.visible = g is not None and name is not None
+        if not self.fields.visible:
+            return
+        node = g.node(name)
+        leaf = node.op == cm.LEAF
+        self._filling = True
+        try:
+            self.title.object = f"<b>{escape(bm.formula(g, name))}</b>"
+            self.node_name.value = name
+            self.value.visible = self.requires_grad.visible = leaf
+            self.value.value, self.requires_grad.value = node.value, node.requires_grad
+            candidates = [n for n in g.names if n not in cm.feeds(g, name)]
+            for i, (select, number) in enumerate(zip(self.ports, self.numbers, strict=True)):
+                used = i < len(node.inputs)
+                select.visible = used
+                number.visible = used and node.op in cm.BINARY and node.op != "@"
+                if not used:
+                    continue
+                source = node.inputs[i]
+                select.options = [_NOT_CONNECTED, *candidates] + ([_NUMBER] if number.visible else [])
+                select.value = (_NOT_CONNECTED if source is None else _NUMBER if isinstance(source, float)
+                                else source)
+                number.value = f"{source:g}" if isinstance(source, float) else ""
+            self.backward.label = f"Backward from {name}"
+            self.delete.label = f"Delete {name}"
+        finally:
+            self._filling = False
+
+    # What the person did -> a new graph -> the program the store runs.
+    def _edit(self, graph: cm.Graph, step: int | str | None = "end", **view) -> None:
+        with pn.io.hold():  # the board and the graph change in one batch (see _on_clear)
+            self.message.object = ""
+            self._show(graph, **view)
+            source = cc.write(graph)
+            if source != self.store.program:
+                self.store.load(source, step=step)
+            elif step is None:
+                self.store.goto(self.store.next_call_step(-1) - 1)
+
+    def _try(self, make) -> None:
+        try:
+            graph = make()
         except ValueError as exc:
             self.message.object = str(exc)
+            self._fill()
             return
-        self._write(lines)
+        self._edit(graph)
 
-    def _on_leaf(self, event):
-        self._act(lambda: [code.leaf_line(self.leaf_name.value, self.leaf_value.value, self.leaf_rg.value,
-                                          self.leaf_shape.value, self.leaf_fill.value)])
-        self.leaf_name.value = _next_name(self.leaf_name.value, self._tensors())
+    def _on_action(self, event):
+        a = event.new
+        kind, g = a.get("kind"), self.graph
+        if g is None:
+            return
+        if kind == "select":
+            self.selected = a["name"]
+        elif kind == "move":
+            self.positions = {**self.positions, a["name"]: (float(a["x"]), float(a["y"]))}
+        elif kind == "add":
+            new = cm.add(g, a["op"])
+            name = new.nodes[-1].name
+            at = {name: (float(a["x"]), float(a["y"]))} if "x" in a else {}
+            self._edit(new, positions={**self.positions, **at}, selected=name)
+        elif kind == "connect":
+            self._try(lambda: cm.connect(g, a["source"], a["target"], int(a["port"])))
+        elif kind == "delete":
+            self._delete(a["name"])
 
-    def _on_op(self, event):
-        b = self.op_number.value if self.op_number.value.strip() or self.op_b.value == "(number)" else self.op_b.value
-        self._act(lambda: [code.op_line(self.op_result.value, self.op.value, self.op_a.value or "", b or "",
-                                        self.op_index.value)])
-        self.op_result.value = _next_name(self.op_result.value, self._tensors())
+    def _delete(self, name: str | None) -> None:
+        if self.graph is not None and name in self.graph.names:
+            self._edit(cm.delete(self.graph, name))
 
-    def _on_backward(self, event):
-        tensors = self._tensors()
-        out = self.output.value or ""
-        leaves = [n for n, e in tensors.items() if e["kind"] == "leaf" and e.get("requires_grad")]
-        scalar = out in tensors and numel(tensors[out]["value"]) == 1
-        self._act(lambda: code.backward_lines(out, scalar, leaves))
+    def _on_name(self, event):
+        if not self._filling and self.selected:
+            old, new = self.selected, event.new.strip()
+            try:
+                graph = cm.rename(self.graph, old, new)
+            except ValueError as exc:
+                self.message.object = str(exc)
+                return
+            places = {(new if n == old else n): xy for n, xy in self.positions.items()}
+            self._edit(graph, positions=places, selected=new)
+
+    def _on_value(self, event):
+        if not self._filling and self.selected:
+            self._try(lambda: cm.set_leaf(self.graph, self.selected, self.value.value, self.requires_grad.value))
+
+    def _on_port(self, i: int, typed: bool) -> None:
+        if self._filling or not self.selected:
+            return
+        choice, number = self.ports[i].value, self.numbers[i].value.strip()
+        if typed:
+            choice = _NUMBER
+        if choice == _NUMBER:
+            if not number:
+                return
+            try:
+                source = float(number)
+            except ValueError:
+                self.message.object = f"{number!r} is not a number"
+                return
+        else:
+            source = None if choice == _NOT_CONNECTED else choice
+        self._try(lambda: cm.connect(self.graph, source, self.selected, i))
 
     def _on_clear(self, event):
-        self.message.object = ""
-        self.store.load(code.HEADER, step="end")
-        self.leaf_name.value, self.op_result.value = "a", "c"
+        with pn.io.hold():  # one batch for the browser: a graph's glyphs changed in two broke BokehJS's text
+            self.message.object = ""
+            self.param.update(positions={}, selected=None)
+            self.store.load(cc.HEADER, step="end")
 
     def __panel__(self):
-        return pn.Column(
-            pn.pane.HTML("<b>Leaf</b>", margin=(0, 10)),
-            pn.Row(self.leaf_name, self.leaf_value, self.leaf_shape, self.leaf_fill, stylesheets=[WRAP]),
-            pn.Row(self.leaf_rg, self.add_leaf, stylesheets=[WRAP]),
-            pn.pane.HTML("<b>Op</b>", margin=(0, 10)),
-            pn.Row(self.op, self.op_a, self.op_b, self.op_number, stylesheets=[WRAP]),
-            pn.Row(self.op_result, self.op_index, self.add_op, stylesheets=[WRAP]),
-            pn.pane.HTML("<b>Backward</b>", margin=(0, 10)),
-            pn.Row(self.output, self.backward, stylesheets=[WRAP]),
-            self.message,
-            self.clear,
-            stylesheets=[SHRINK],
-        )
-
-
-def _next_name(name: str, taken: dict) -> str:
-    """`a` -> `b` -> `c` … skipping names in use."""
-    base = name.strip() or "a"
-    if len(base) == 1 and base.isalpha():
-        c = base
-        for _ in range(26):
-            c = chr((ord(c.lower()) - ord("a") + 1) % 26 + ord("a"))
-            if c not in taken:
-                return c
-    i = 1
-    while f"{base}{i}" in taken:
-        i += 1
-    return f"{base}{i}"
+        return pn.Column(self.board, self.message, self.fields, pn.Row(self.clear, margin=(0, 0)),
+                         sizing_mode="stretch_width", stylesheets=[SHRINK])
 
 
 _DARK_GREEN = """

@@ -62,7 +62,7 @@ class Explorer:
         return pn.Column(
             self.program,
             self.editor_line,
-            _section("Visual builder · writes the code above and reruns it", self.builder,
+            _section("Canvas builder · writes the code above; Run redraws it", self.builder,
                      [_NOT_ON_PHONES + _AFTER_GRAPH], css_classes=["builder-section"]),
             pn.pane.HTML(_LEGEND, margin=(6, 10), stylesheets=[_LAST], css_classes=["legend"]),
             width=SIDEBAR_WIDTH, sizing_mode="stretch_height", scroll=True, css_classes=["sidebar"],
@@ -111,7 +111,7 @@ def _card(title: str, body, css: str, **size) -> pn.Column:
 # Wide screens: the program on the left; the graph with its node buttons and the .grad history in the middle;
 # the inspector (as tall as the window allows) and the console on the right. In a narrow window every row
 # becomes a column and the page scrolls: program, controls, graph, inspector, history, console, and then the
-# visual builder and the legend (the sidebar's box gives way, so its parts take their place among the page's).
+# canvas builder and the legend (the sidebar's box gives way, so its parts take their place among the page's).
 _FLOW = "height: auto !important; flex: none !important; min-width: 0 !important;"  # as tall as its content
 _STACK_CSS = narrow("flex-direction: column !important; " + _FLOW)
 _BODY_CSS = ":host { min-width: 0 !important; }\n" + narrow("overflow: visible !important;")

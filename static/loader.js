@@ -295,8 +295,8 @@
     if (id === ids.examples && event.attr === 'value') {
       return switchExample(event.model.value); // the menu's values are the examples' slugs
     }
-    // Anything else the learner does (Run, the builder, a node) needs Python: say it is coming.
-    if (['button_click', 'tap', 'menu_item_click'].includes(name) || ['value', 'indices'].includes(event.attr)) {
+    // Anything else the learner does (Run, the canvas builder's `action`, a node) needs Python: say it is coming.
+    if (['button_click', 'tap', 'menu_item_click'].includes(name) || ['value', 'indices', 'action'].includes(event.attr)) {
       nudge();
     }
   }

@@ -1,9 +1,11 @@
-"""Deep links and the builder's generated lines (pure functions)."""
+"""Deep links, and the canvas builder driven through its board's actions."""
+
+import random
 
 import pytest
 
-from app import builder_code as code
 from app import links
+from app import timeline as tl
 from app.examples import BY_SLUG, DEFAULT, EXAMPLES
 from app.page import Explorer
 
@@ -42,31 +44,34 @@ def test_share_query_uses_slug_only_for_unchanged_examples():
     assert q.startswith("code=") and links.parse(dict(p.split("=") for p in q.split("&"))).step == "end"
 
 
-def test_the_builders_output_is_the_newest_tensor():
+def _act(builder, **action) -> None:
+    """What the canvas board reports when a person clicks or drags on it."""
+    builder.board.action = {**action, "n": len(builder.store.source) + random.random()}
+
+
+def test_the_canvas_builder_writes_the_program_and_reads_it_back():
     explorer = Explorer({})
-    builder = explorer.builder
+    builder, store = explorer.builder, explorer.store
+    assert builder.graph is None and "line" in builder.board.why  # the default example is not a canvas
     builder.clear.clicks += 1
-    for name in ("a", "b"):
-        builder.leaf_name.value = name
-        builder.add_leaf.clicks += 1
-    assert builder.output.value == "b"
-    builder.op_a.value, builder.op_b.value, builder.op_result.value = "a", "b", "c"
-    builder.add_op.clicks += 1
-    assert builder.output.options[-1] == "c" and builder.output.value == "c"
-
-
-def test_builder_lines():
-    assert code.leaf_line("a", "2") == "a = torch.tensor(2.0, requires_grad=True)"
-    assert code.leaf_line("v", "1, -2.5", False) == "v = torch.tensor([1.0, -2.5])"
-    assert code.leaf_line("m", shape="2,3", fill="0.5") == "m = torch.full((2, 3), 0.5, requires_grad=True)"
-    assert code.op_line("c", "×", "a", "b") == "c = a * b"
-    assert code.op_line("c", "pow", "a", "2") == "c = a ** 2.0"
-    assert code.op_line("d", "tanh", "c") == "d = c.tanh()"
-    assert code.op_line("", code.INDEX_ASSIGN, "y", "a", "0") == "y[0] = a"
-    assert code.backward_lines("d", True, ["a"]) == ["d.backward()", "print(a.grad)"]
-    assert code.backward_lines("v", False, [])[0] == "v.backward(gradient=torch.ones_like(v))"
-    with pytest.raises(ValueError):
-        code.leaf_line("__class__", "1")
-    with pytest.raises(ValueError):
-        code.leaf_line("a", "__import__('os')")
-    assert code.append("", ["a = 1"]).startswith("import torch\n")
+    for op in ("leaf", "leaf", "×"):
+        _act(builder, kind="add", op=op)
+    assert "# c = ? * ?" in store.source and tl.error_of(store.timeline) is None
+    _act(builder, kind="connect", source="a", target="c", port=0)
+    _act(builder, kind="connect", source="b", target="c", port=1)
+    _act(builder, kind="select", name="a")
+    builder.value.value = "2"
+    _act(builder, kind="select", name="c")
+    builder.backward.clicks += 1
+    assert store.source.endswith("c = a * b\nc.backward()\nprint(a.grad)\nprint(b.grad)\n")
+    assert store.k == store.next_call_step(-1) - 1  # just before backward: the player steps through it
+    assert [n["formula"] for n in builder.board.view["nodes"]] == ["a = 2.0", "b = 1.0", "c = a * b"]
+    explorer.program.editor.value = store.source.replace("c = a * b", "c = a + b.sin()")
+    explorer.program.run.clicks += 1
+    assert builder.graph is None and "line 5" in builder.board.why  # the palette has no sin
+    explorer.program.editor.value = store.source.replace("c = a + b.sin()", "c = a - b.exp()")
+    explorer.program.run.clicks += 1
+    assert [n["formula"] for n in builder.board.view["nodes"]][2:] == ["b.exp()", "c = a - b.exp()"]
+    assert builder.board.why == ""
+    _act(builder, kind="delete", name="a")
+    assert "# c = ? - b" in store.source and "backward" in store.source

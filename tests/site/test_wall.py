@@ -158,7 +158,7 @@ def test_every_way_of_running_code_goes_through_the_wall(tab, site):
     assert wall(page) == {"runs": 1, "stopped": 1, "why": wall(page)["why"]}
     run(page, GOOD)
     assert wall(page)["runs"] == 2
-    page.locator(".add-leaf button, button:has-text('Add leaf')").first.click()
+    page.locator(".canvas-board button.pal[data-op=leaf]").click()
     wait_until(lambda: wall(page)["runs"] == 3)
     wait_until(lambda: "a = torch" in editor_text(page))
     page.locator(".examples select").select_option(label=EXAMPLES[1].title)
