@@ -296,7 +296,7 @@ def _cumsum(a, dim):
 op("cumsum", "CumsumBackward0", ("self",), _cumsum,
    ("grad summed from the end along dim", lambda n, g: g._op("cumsum_rev", dim=n.attrs["dim"])), saves={0: ("dim",)},
    spell=Spelling(method="cumsum", function="cumsum"),
-   bind=lambda self, dim: (OPS["cumsum"], (self,), {"dim": self._dim(dim)},
+   bind=lambda self, dim: (OPS["cumsum"], (self,), {"dim": self._reduce_dims(dim)},
                            self.dtype if self.dtype.is_floating_point else dtypes.int64))
 op("cumsum_rev", "FlipBackward0", ("grad",),
    lambda g, dim: np.flip(np.cumsum(np.flip(g, dim), axis=dim, dtype=g.dtype), dim).copy(),
