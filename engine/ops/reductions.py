@@ -93,7 +93,8 @@ def _evenly(n, g):
 def _select_reduce(n, g):
     """The grad of a max/min along dim: g placed at the chosen index of each row, zeros elsewhere."""
     a = n.attrs
-    dim, shape = a["dim"], n._shapes[0]
+    shape = n._shapes[0]
+    dim = a["dim"] % len(shape) if shape else 0
     idx = a["indices"] if a["keepdim"] else np.expand_dims(a["indices"], dim)
     grid = np.indices(idx.shape, sparse=True)
     key = tuple(idx if d == dim else grid[d] for d in range(len(shape)))
@@ -154,7 +155,7 @@ def _minmax(x, dim, keepdim, which):
     if keepdim and x._data.ndim:
         idx = np.expand_dims(idx, d)
     idx = np.asarray(idx, dtype=np.int64)
-    values = x._apply(OPS[which + "_dim"], (x,), {"dim": d, "keepdim": keepdim, "indices": idx}, x.dtype)
+    values = x._apply(OPS[which + "_dim"], (x,), {"dim": dim, "keepdim": keepdim, "indices": idx}, x.dtype)
     return named(which)(values, x._new(idx, dtypes.int64))
 
 
