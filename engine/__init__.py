@@ -1,7 +1,7 @@
 """A pure-Python autograd engine on numpy with PyTorch's semantics: `import engine as torch`.
 
 Layers import one way, bottom up (tests/engine/test_layers.py keeps it so):
-dtypes, devices, messages, observe, grad_mode, printing, kernels, generator → ops → graph, backward →
+dtypes, devices, limits, messages, observe, grad_mode, printing, kernels, generator → ops → graph, backward →
 tensor, dispatch, methods, logic → factories, functions, indexing, random, nn, optim, utils, cuda, accelerator,
 backends → autograd → trace.
 The torch.* functions that are an op's spelling come from the op table (engine/methods.py).
@@ -44,6 +44,7 @@ from .grad_mode import (  # noqa: F401
     set_anomaly_enabled,
     set_grad_enabled,
 )
+from .limits import finfo, iinfo  # noqa: F401
 
 # --- random numbers: PyTorch's CPU generator (engine/generator, engine/random.py) --------------------------------
 from .random import (  # noqa: F401

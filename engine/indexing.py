@@ -30,7 +30,7 @@ def _check_index(t, dim, index, real_dim):
     size = t.shape[dim]
     if not -size <= index < size:
         raise IndexError(f"index {index} is out of bounds for dimension {real_dim} with size {size}")
-    return index % size
+    return index  # as given: the node keeps it so (-1 as 2**64 - 1)
 
 
 def getitem(t, key):

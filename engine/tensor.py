@@ -386,9 +386,18 @@ class Tensor:
 
     # --- for the op table's bind and vjp functions ----------------------------------------------------
     def _reduce_dims(self, dim):
+        """A reduction's dim (an int or several), checked, as given: a node keeps the dims a user wrote (-1 as
+        2**64 - 1), and numpy takes them as they are."""
         if isinstance(dim, (list, tuple)):
-            return tuple(self._dim(d) for d in dim)
-        return self._dim(dim)
+            seen = set()
+            for d in dim:
+                wrapped = self._dim(d)
+                if wrapped in seen:
+                    raise RuntimeError(f"dim {wrapped} appears multiple times in the list of dims")
+                seen.add(wrapped)
+            return tuple(dim)
+        self._dim(dim)
+        return dim
 
     def _new(self, array, dtype):
         """A tensor of `array` that no observer hears of (indices, masks made by the engine itself)."""

@@ -27,7 +27,7 @@ def _log_softmax(a, dim):
 def _softmax_bind(name):
     def bind(input, dim, dtype=None):  # noqa: A002
         x = input if dtype is None else input.to(dtype)
-        return OPS[name], (x,), {"dim": x._dim(dim)}, None
+        return OPS[name], (x,), {"dim": x._reduce_dims(dim)}, None
 
     return bind
 

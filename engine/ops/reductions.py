@@ -93,7 +93,8 @@ def _evenly(n, g):
 def _select_reduce(n, g):
     """The grad of a max/min along dim: g placed at the chosen index of each row, zeros elsewhere."""
     a = n.attrs
-    dim, shape = a["dim"], n._shapes[0]
+    shape = n._shapes[0]
+    dim = a["dim"] % len(shape) if shape else 0
     idx = a["indices"] if a["keepdim"] else np.expand_dims(a["indices"], dim)
     grid = np.indices(idx.shape, sparse=True)
     key = tuple(idx if d == dim else grid[d] for d in range(len(shape)))
@@ -154,7 +155,7 @@ def _minmax(x, dim, keepdim, which):
     if keepdim and x._data.ndim:
         idx = np.expand_dims(idx, d)
     idx = np.asarray(idx, dtype=np.int64)
-    values = x._apply(OPS[which + "_dim"], (x,), {"dim": d, "keepdim": keepdim, "indices": idx}, x.dtype)
+    values = x._apply(OPS[which + "_dim"], (x,), {"dim": dim, "keepdim": keepdim, "indices": idx}, x.dtype)
     return named(which)(values, x._new(idx, dtypes.int64))
 
 
@@ -296,7 +297,7 @@ def _cumsum(a, dim):
 op("cumsum", "CumsumBackward0", ("self",), _cumsum,
    ("grad summed from the end along dim", lambda n, g: g._op("cumsum_rev", dim=n.attrs["dim"])), saves={0: ("dim",)},
    spell=Spelling(method="cumsum", function="cumsum"),
-   bind=lambda self, dim: (OPS["cumsum"], (self,), {"dim": self._dim(dim)},
+   bind=lambda self, dim: (OPS["cumsum"], (self,), {"dim": self._reduce_dims(dim)},
                            self.dtype if self.dtype.is_floating_point else dtypes.int64))
 op("cumsum_rev", "FlipBackward0", ("grad",),
    lambda g, dim: np.flip(np.cumsum(np.flip(g, dim), axis=dim, dtype=g.dtype), dim).copy(),

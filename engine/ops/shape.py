@@ -89,16 +89,21 @@ def unflatten(self, dim, sizes):
     return self.view(*shape[:d], *sizes, *shape[d + 1:])
 
 
+def _bind_unsqueeze(self, dim):
+    self._dim(dim, self._data.ndim + 1)
+    return OPS["unsqueeze"], (self,), {"dim": dim}, None  # as given, as torch keeps it
+
+
 op("unsqueeze", "UnsqueezeBackward0", ("self",), lambda a, dim: np.expand_dims(a, dim),
    ("grad squeezed at dim", lambda n, g: g.squeeze(n.attrs["dim"])), view=True, saves={0: ("dim",)},
    spell=method("unsqueeze"),
-   bind=lambda self, dim: (OPS["unsqueeze"], (self,), {"dim": self._dim(dim, self._data.ndim + 1)}, None))
+   bind=_bind_unsqueeze)
 
 
 def _bind_squeeze(self, dim=None):
     if dim is None:
         return OPS["squeeze"], (self,), None, None
-    return OPS["squeeze_dim"], (self,), {"dim": self._dim(dim)}, None
+    return OPS["squeeze_dim"], (self,), {"dim": self._reduce_dims(dim)}, None
 
 
 op("squeeze", "SqueezeBackward0", ("self",), lambda a: np.squeeze(a),
@@ -212,7 +217,7 @@ def _bind_select(self, dim, index):
     if not -size <= index < size:
         raise IndexError(
             f"select(): index {index} out of range for tensor of size {list(self.shape)} at dimension {dim}")
-    return OPS["select"], (self,), {"dim": dim, "index": index % size}, None
+    return OPS["select"], (self,), {"dim": dim, "index": index}, None  # the index as given, as torch keeps it
 
 
 def _select_name(names, attrs):

@@ -459,8 +459,6 @@ CASES = {
 _DOF = "no 'var()/std(): degrees of freedom is <= 0' UserWarning"
 # Known disagreements of the engine with torch (strict xfails: drop an entry once the engine is fixed).
 GAPS = {
-    "var_duplicate_dims": "numpy's \"duplicate value in 'axis'\" instead of 'dim 0 appears multiple times ...'",
-    "norm_duplicate_dims": "numpy's \"duplicate value in 'axis'\" instead of 'dim 1 appears multiple times ...'",
     "var_one_element_warning": _DOF,
     "std_one_element_warning": _DOF,
     "var_0d_warning": _DOF,
