@@ -39,7 +39,7 @@ class Controls(Viewer):
                                            color="light", width=130, css_classes=["next-call"])
         self.counter = HtmlBox(css=_CSS, width=110, height=24, margin=(18, 5, 0, 5))
         self.caption = HtmlBox(css=_CSS + _GROW, sizing_mode="stretch_width", height=62, margin=(0, 10, 4, 10))
-        self.predict = pn.widgets.Checkbox(name="Predict, then reveal", value=s.predicting, width=150,
+        self.predict = pn.widgets.Checkbox(label="Predict, then reveal", value=s.predicting, width=150,
                                            margin=(20, 4, 0, 4), css_classes=["predict-toggle"])
         self.keys = ArrowKeys(width=0, height=0, margin=0)
         self.access = Accessibility(width=0, height=0, margin=0)

@@ -21,7 +21,7 @@ class Predict(Viewer):
     def __init__(self, **params):
         super().__init__(**params)
         s = self.store
-        self.field = pn.widgets.TextInput(name="Your prediction", placeholder="e.g. 6.0 or [1, 2]", width=150,
+        self.field = pn.widgets.TextInput(label="Your prediction", placeholder="e.g. 6.0 or [1, 2]", width=150,
                                           css_classes=["predict-guess"], margin=(0, 8, 4, 8),
                                           description="A number (6, 1/3) or a tensor ([1, 2]); Enter checks it")
         self.check = pn.widgets.Button(label="Check", color="primary", width=70, margin=(22, 4, 4, 4),
