@@ -150,6 +150,7 @@ def code_run(pw, url: str, served: sitekit.Served) -> dict:
     cold = graph_shown(page, t0)
     cold_bytes = sum(n for _, _, n in served.since(mark))
     timings = page.evaluate("window.site.timings")
+    logs = page.evaluate("window.site.logs.filter((t) => t.startsWith('[site]'))")
     page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=60_000)
     time.sleep(1.0)
     mark = served.mark()
@@ -164,7 +165,7 @@ def code_run(pw, url: str, served: sitekit.Served) -> dict:
         raise AssertionError(f"requests to other hosts: {watch.external}")
     return {"cold_s": cold, "bytes": cold_bytes, "second_s": second, "second_bytes": second_bytes,
             "program_ms": timings.get("program"), "second_program_ms": again.get("program"),
-            "phases": timings, "second_phases": again}
+            "phases": timings, "second_phases": again, "logs": logs}
 
 
 def main() -> None:
@@ -190,6 +191,7 @@ def main() -> None:
                   f"load average {load:.1f}", flush=True)
             print(f"       phases (ms from worker start): {r['phases']}", flush=True)
             print(f"       second visit phases: {r['second_phases']}", flush=True)
+            print(f"       the app worker said: {r['logs']}", flush=True)
         for i in range(args.runs if args.only != "code" else 0):
             load = os.getloadavg()[0]
             r = one_run(pw, url, served)

@@ -74,17 +74,17 @@ def assemble(dist: Path, test_wheels: bool = True) -> dict:
 def add_wheels(site: Site, official_lock: dict) -> tuple[dict[str, dict], set[str]]:
     """Every wheel of the site, processed, under pyodide/; returns their lock entries and the names of the
     pure ones (no shared library)."""
-    sources: list[tuple[Path, bool]] = []  # (wheel, keep_source)
+    sources: list[tuple[Path, bool]] = []  # (wheel, is the project's)
     sources += [(path, False) for path in official_wheels(official_lock, pins.OFFICIAL_PACKAGES).values()]
     sources += [(fetch_pypi(*pin), False) for pin in pins.PURE_WHEELS]
     sources += [(sdist_wheel(*pin), False) for pin in pins.SDISTS]
     sources.append((project_wheel(), True))
     packages: dict[str, dict] = {}
     pure: set[str] = set()
-    for wheel, keep_source in sources:
-        name, version, data, imports = process_wheel(wheel, keep_source)
+    for wheel, project in sources:
+        name, version, data, imports = process_wheel(wheel)
         file_name = f"{name.replace('-', '_')}-{version}-py3-none-any.whl"
-        depends = pins.PROJECT_DEPENDS if keep_source else pins.DEPENDS.get(name)
+        depends = pins.PROJECT_DEPENDS if project else pins.DEPENDS.get(name)
         if depends is None:
             raise BuildError(f"no DEPENDS entry for {name} ({wheel.name}) in sitebuild/pins.py")
         packages[name] = mf.lock_entry(name, version, file_name, data, imports, depends)

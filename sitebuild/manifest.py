@@ -117,9 +117,17 @@ def precache(page_html: str, version: str) -> list[str]:
 
 def add_manifest(site: Site, manifest: dict) -> None:
     """manifest.json, and the service worker with the build's version."""
+    stored = [{"url": url, "gz": gzipped_url(manifest, url.split("?")[0])} for url in manifest["precache"]]
     sw = (STATIC / "sw.js").read_text().replace("__SITE_VERSION__", manifest["version"])
+    sw = sw.replace("__SITE_PRECACHE__", json.dumps(stored, sort_keys=True))
     site.add("sw.js", sw.encode())
     site.add("manifest.json", json.dumps(manifest, indent=1, sort_keys=True).encode())
+
+
+def gzipped_url(manifest: dict, rel: str) -> str | None:
+    """The URL of the build's gzipped copy of `rel` (as static/python.mjs and static/loader.js request it)."""
+    entry = manifest["files"].get(rel)
+    return f"{rel}.gz?v={entry['sha256'][:12]}" if entry and entry.get("gz") else None
 
 
 def with_loader(page_html: str, manifest: dict) -> str:

@@ -24,9 +24,10 @@ from sitebuild.urls import BOKEH_URL, PANEL_ROOT_URL
 CDN_BOKEH = re.compile(r"https://cdn\.bokeh\.org/bokeh/release/bokeh-((?:[a-z]+-)?)\d+\.\d+\.\d+(?:\.dev\d+)?"
                        r"\.min\.js")
 WEB_FONTS = re.compile(r"""<link[^>]+href=["']https://fonts\.(?:googleapis|gstatic)\.com/[^>]*>\s*""")
-# The scripts static/loader.js loads itself, gzipped, in the page's order: BokehJS and Panel's bundle (3 MB).
+# The scripts static/loader.js loads itself, gzipped, in the page's order: BokehJS, Panel's bundle and the code
+# editor (Ace), 3.5 MB as plain files, 0.9 MB gzipped.
 LOADER_SCRIPTS = re.compile(r'<script defer[^>]*src="((?:static/bokeh/bokeh[-a-z]*|static/panel/[^"]*/panel)'
-                            r'\.min\.js)"[^>]*></script>\s*')
+                            r'\.min\.js|static/panel/[^"]*/aceplot/[^"]*\.js)"[^>]*></script>\s*')
 
 
 def render_page(hooks: SiteHooks, query: dict[str, str]) -> tuple[str, str, int, str, str | None]:

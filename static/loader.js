@@ -32,14 +32,17 @@
     if (cache) cache.put(url, response.clone()).catch(() => {});
     return new Response(entry.gz ? response.body.pipeThrough(new DecompressionStream('gzip')) : response.body);
   }
-  // BokehJS and Panel's bundle (build.py took them out of the page), run in order.
+  // BokehJS, Panel's bundle and Ace (build.py took them out of the page), run in order.
   const scriptsLoaded = (async () => {
     const texts = await Promise.all(manifest.page_scripts.map(async (rel) => (await fetchFile(rel)).text()));
-    for (const text of texts) {
+    manifest.page_scripts.forEach((rel, i) => {
       const script = document.createElement('script');
-      script.text = text;
+      script.text = texts[i];
       document.head.appendChild(script);
-    }
+      // Ace finds the files it loads later (the editor's Python mode) beside its own <script src>, which an
+      // inline script has not: it is told where they are.
+      if (rel.endsWith('/ace.js') && window.ace) ace.config.set('basePath', new URL(rel.slice(0, rel.lastIndexOf('/') + 1), base).href);
+    });
     window.dispatchEvent(new Event('site-scripts'));
   })();
   scriptsLoaded.catch((e) => showError(String(e)));

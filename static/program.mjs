@@ -40,6 +40,7 @@ async function start(msg) {
     stdout: () => {}, stderr: () => {},
   });
   const ns = pyodide.globals.get('dict')();
+  mark('installed');
   pyodide.runPython(`
 import json
 from engine.trace.isolated import browser_json

@@ -150,6 +150,7 @@ export async function startPython({ manifest, base, files, packages, env = {}, s
   for (const name of packages.filter((name) => manifest.pure.includes(name))) {
     unpack(pyodide.FS, await take(new URL(`pyodide/${manifest.wheels[name]}`, base).href), manifest.site_packages);
   }
+  if (mark) mark('pure_unpacked');
   await installing;
   pyodide.runPython('import importlib; importlib.invalidate_caches()');
   if (mark) mark('packages');

@@ -3,17 +3,35 @@
 // answers them directly; the page itself and manifest-free URLs go to the network first.
 const CACHE = 'autograd-explorer-__SITE_VERSION__';
 
-// At install, the page's own files are stored; the Python worker (static/worker.mjs) stores what it
-// downloads in the same cache as it goes.
+// At install, the page's own files are stored (the build writes their list here: {url, gz}, gz the URL of
+// the build's gzipped copy, if any); the Python worker (static/worker.mjs) stores what it downloads in the
+// same cache as it goes.
+const PRECACHE = __SITE_PRECACHE__;
 self.addEventListener('install', (event) => {
   event.waitUntil((async () => {
-    const manifest = await (await fetch('manifest.json?v=__SITE_VERSION__')).json();
     const cache = await caches.open(CACHE);
-    // The page has just loaded these: take them from the HTTP cache rather than download them again.
-    await cache.addAll(manifest.precache.map((url) => new Request(url, { cache: 'force-cache' })));
+    await Promise.all(PRECACHE.map((file) => precache(cache, file)));
     await self.skipWaiting();
   })());
 });
+const TYPES = { js: 'text/javascript', mjs: 'text/javascript', css: 'text/css', json: 'application/json',
+  png: 'image/png', ico: 'image/x-icon', svg: 'image/svg+xml', html: 'text/html' };
+
+// One of the page's files, stored under the URL the page requests. The page has just loaded it, but that copy
+// cannot be had here (an HTTP cache may have it, or not): the gzipped copy is downloaded instead, and stored
+// inflated.
+async function precache(cache, { url, gz }) {
+  if (!gz) {
+    await cache.add(new Request(url, { cache: 'force-cache' }));
+    return;
+  }
+  const response = await fetch(gz, { cache: 'force-cache' });
+  if (!response.ok) throw new Error(`could not store ${url}: HTTP ${response.status}`);
+  const type = TYPES[url.split('?')[0].split('.').pop()] || 'application/octet-stream';
+  const body = await new Response(response.body.pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
+  await cache.put(url, new Response(body, { headers: { 'Content-Type': type } }));
+}
+
 self.addEventListener('activate', (event) => {
   event.waitUntil((async () => {
     for (const key of await caches.keys()) if (key !== CACHE && key.startsWith('autograd-explorer-')) await caches.delete(key);

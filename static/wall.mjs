@@ -18,11 +18,13 @@ export function programFiles(manifest) {
 export class Wall {
   // config: manifest.program ({seconds, margin, memory_mb}); seconds may be overridden (tests).
   // shared: program workers wait for provide() and start from what it gives, instead of downloading.
-  constructor({ manifest, base, seconds, report, shared = false }) {
+  // started(timings): each program worker's phases (ms from its own start) once it is ready.
+  constructor({ manifest, base, seconds, report, started, shared = false }) {
     this.manifest = manifest;
     this.base = base;
     this.config = { ...manifest.program, ...(seconds ? { seconds } : {}) };
     this.report = report || (() => {});
+    this.started = started || (() => {});
     this.current = null; // {worker, ready: Promise, pending: Map id -> handlers}
     this.queue = Promise.resolve();
     this.ids = 0;
@@ -73,7 +75,10 @@ export class Wall {
     current.ready.catch(() => {});
     worker.onmessage = (event) => {
       const msg = event.data;
-      if (msg.type === 'ready') return current.started(msg);
+      if (msg.type === 'ready') {
+        this.started(msg.timings);
+        return current.started(msg);
+      }
       if (msg.type === 'failed' && msg.id === undefined) return current.dead(msg.message);
       const handler = current.handlers.get(msg.id);
       if (handler) handler(msg);

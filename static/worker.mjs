@@ -34,6 +34,7 @@ async function start(msg) {
   wall = new Wall({
     manifest, base, seconds: msg.programSeconds, shared: true,
     report: (why) => self.postMessage({ type: 'wall', runs: wall.runs, stopped: wall.stopped, why }),
+    started: (phases) => { if (!timings.program_ready) { mark('program_ready'); timings.program_worker = phases; } },
   });
   wall.start(msg.query).then(() => mark('program'));
   const { startPython } = await import(new URL(`static/python.mjs?v=${manifest.version}`, base).href);
