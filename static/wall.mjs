@@ -1,6 +1,8 @@
 // The browser's wall: every learner program runs in a program worker (static/program.mjs) that is
-// terminated when it runs past its time budget plus a margin, or dies (its memory cap, a crash of
-// Pyodide), and replaced for the next program. The app and its document live in another worker and never
+// terminated when it runs past its time budget plus a margin (1 s: one C call the guard cannot stop), or
+// takes longer than send_margin to send its timeline once its budget ended, or dies (its memory cap, a crash
+// of Pyodide), and replaced for the next program. The worker posts the program's line as it goes: a
+// program stopped is reported at the last line it posted. The app and its document live in another worker and never
 // run a program, so they survive whatever the program does.
 //
 // run({source} or {query}, seconds?) always resolves: {source, json} (the timeline's JSON, as
@@ -16,7 +18,7 @@ export function programFiles(manifest) {
 }
 
 export class Wall {
-  // config: manifest.program ({seconds, margin, memory_mb}); seconds may be overridden (tests).
+  // config: manifest.program ({seconds, margin, send_margin, memory_mb}); seconds may be overridden (tests).
   // shared: program workers wait for provide() and start from what it gives, instead of downloading.
   constructor({ manifest, base, seconds, report, shared = false }) {
     this.manifest = manifest;
@@ -101,7 +103,7 @@ export class Wall {
 
   async runNow(program) {
     let source = program.source ?? null;
-    const { seconds, margin, memory_mb: memoryMB } = this.config;
+    const { seconds, margin, send_margin: sendMargin, memory_mb: memoryMB } = this.config;
     const current = this.current || this.spawn();
     try {
       await current.ready;
@@ -112,14 +114,27 @@ export class Wall {
     const id = (this.ids += 1);
     const answer = await new Promise((resolve) => {
       let timer = null;
+      let line = null; // the program's last line, as the worker posted it
       const limit = seconds + margin;
+      const stopAfter = (s, message) => {
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          this.stop(current);
+          resolve({ source, stopped: { type: 'BudgetExceeded', message, line } });
+        }, s * 1000);
+      };
       current.handlers.set(id, (msg) => {
+        if (msg.type === 'line') {
+          line = msg.line;
+          return;
+        }
         if (msg.type === 'started') {
           source = msg.source;
-          timer = setTimeout(() => {
-            this.stop(current);
-            resolve({ source, stopped: { type: 'BudgetExceeded', message: `the program ran longer than ${limit} s and was stopped` } });
-          }, limit * 1000);
+          stopAfter(limit, `the program ran longer than ${limit} s and was stopped`);
+          return;
+        }
+        if (msg.type === 'ended') {
+          stopAfter(sendMargin, `the program's timeline was not sent within ${sendMargin} s of its end and was stopped`);
           return;
         }
         clearTimeout(timer);
@@ -132,8 +147,8 @@ export class Wall {
           resolve({
             source,
             stopped: memory
-              ? { type: 'MemoryError', message: `the program needed more memory than its limit of ${memoryMB.toLocaleString('en-US')} MB and was stopped` }
-              : { type: 'Crash', message: `the program crashed Python (${msg.message}) and was stopped` },
+              ? { type: 'MemoryError', message: `the program needed more memory than its limit of ${memoryMB.toLocaleString('en-US')} MB and was stopped`, line }
+              : { type: 'Crash', message: `the program crashed Python (${msg.message}) and was stopped`, line },
           });
         }
       });

@@ -3,7 +3,8 @@ worker the app's worker terminates when it runs past its budget or dies, and rep
 text and the last good graph survive, and the next program runs normally. Driven as a person would: type,
 press Run, read the console and the graph.
 
-The page's budget is lowered to 2 s (window.SITE_PROGRAM_SECONDS) so the wall stops a program at 2 + 5 s.
+The page's budget is lowered to 2 s (window.SITE_PROGRAM_SECONDS) so the wall stops a program at 2 + 1 s; once
+the budget has ended (the program worker says so) its timeline has 5 s more to arrive.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ pytest.importorskip("playwright")
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from app.examples import EXAMPLES  # noqa: E402
-from engine.trace.isolated import BROWSER_MARGIN, run_isolated  # noqa: E402
+from engine.trace.isolated import BROWSER_MARGIN, BROWSER_SEND_MARGIN, run_isolated  # noqa: E402
 from tests.app.browser import counter, editor_text, node_xy  # noqa: E402
 from tests.site import sitekit  # noqa: E402
 from tests.trace.runaways import CORPUS as RUNAWAYS  # noqa: E402
@@ -83,7 +84,10 @@ def run(page, source: str, shows: str = "") -> float:
     page.locator(".editor .ace_editor").evaluate("(el, text) => el.env.editor.setValue(text, 1)", source)
     page.locator(".run button").click()
     took = wait_until(lambda: wall(page)["runs"] > runs)
-    wait_until(lambda: shows in console(page), 30)
+    try:
+        wait_until(lambda: shows in console(page), 30)
+    except AssertionError:
+        raise AssertionError(f"the console did not show {shows!r} but {console(page)!r}") from None
     return took
 
 
@@ -126,8 +130,54 @@ def test_a_c_level_runaway_is_terminated_by_the_wall_and_a_new_worker_runs_the_n
     shows_the_good_program(page)
 
 
+# A C-level runaway (str() of lists nested through shared references) at line 5, reached after ~10^5 ticks of
+# the budget on that same line, so that the line has been posted before the one C call that never returns.
+RUNAWAY_AT_LINE_5 = """a = []
+for i in range(40):
+    a = [a, a]
+n = 100000
+s = [str(a) if i == n else i for i in range(n + 1)]
+"""
+
+
+def test_the_wall_stops_a_runaway_one_second_after_its_budget_and_names_its_line(tab, site):
+    page = tab
+    page.goto(site[0] + "?example=accumulate")
+    sitekit.wait_ready(page)
+    took = run(page, RUNAWAY_AT_LINE_5, "stopped")
+    assert f"the program ran longer than {WALL:g} s and was stopped" in console(page)
+    assert "line 5" in console(page), console(page)
+    assert wall(page)["why"] == {"type": "BudgetExceeded", "line": 5, "message": wall(page)["why"]["message"]}
+    assert BROWSER_MARGIN == 1 and WALL - 0.5 < took < WALL + 2.5, took  # (5 s of margin took 7-8 s here)
+    run(page, GOOD)
+    shows_the_good_program(page)
+
+
+# Records op events for its whole budget, until the guard stops it: fitting and sending its big timeline then
+# takes the program worker a while, which the wall gives it once the worker says the budget has ended.
+RECORDING_UNTIL_THE_BUDGET = "import torch\nx = torch.rand(64, 64)\nwhile True:\n    x = x * 1.0001\n"
+
+
+def test_a_timeline_sent_after_the_budget_is_not_cut_by_the_one_second_margin(tab, site):
+    page = tab
+    page.goto(site[0] + "?example=accumulate")
+    sitekit.wait_ready(page)
+    took = run(page, RECORDING_UNTIL_THE_BUDGET, "ran longer than")
+    assert f"ran longer than {SECONDS:g} s (an endless loop?)" in console(page), console(page)
+    assert wall(page)["stopped"] == 0 and wall(page)["why"] is None
+    assert took < SECONDS + BROWSER_SEND_MARGIN + 2, took
+    run(page, GOOD)
+    shows_the_good_program(page)
+
+
+# A program that meets the memory cap or crashes Python may first spend a few seconds in one C call (making its
+# lists, nesting its tuples): its page gets a budget long enough that the time wall is not what stops it.
+SLOW_SECONDS = 8
+
+
 def test_a_memory_bomb_meets_the_memory_cap_and_the_next_program_runs(tab, site):
     page = tab
+    page.add_init_script(f"window.SITE_PROGRAM_SECONDS = {SLOW_SECONDS}")
     page.goto(site[0] + "?example=accumulate")
     sitekit.wait_ready(page)
     run(page, RUNAWAYS["zip_of_many_big_lists"].source + "\n", "memory")
@@ -139,6 +189,7 @@ def test_a_memory_bomb_meets_the_memory_cap_and_the_next_program_runs(tab, site)
 
 def test_a_crash_of_python_ends_the_worker_not_the_page(tab, site):
     page = tab
+    page.add_init_script(f"window.SITE_PROGRAM_SECONDS = {SLOW_SECONDS}")
     page.goto(site[0] + "?example=accumulate")
     sitekit.wait_ready(page)
     run(page, RUNAWAYS["deep_tuple_by_tuple_call"].source + "\n", "crashed")
