@@ -20,12 +20,16 @@ export function programFiles(manifest) {
 export class Wall {
   // config: manifest.program ({seconds, margin, send_margin, memory_mb}); seconds may be overridden (tests).
   // shared: program workers wait for provide() and start from what it gives, instead of downloading.
-  constructor({ manifest, base, seconds, report, shared = false }) {
+  // spare: keep a second worker booted, that takes over when one is stopped (the next program does not wait
+  // for Pyodide to start); it boots once the first worker is ready, so as not to slow the page's start.
+  constructor({ manifest, base, seconds, report, shared = false, spare = true }) {
     this.manifest = manifest;
     this.base = base;
     this.config = { ...manifest.program, ...(seconds ? { seconds } : {}) };
     this.report = report || (() => {});
     this.current = null; // {worker, ready: Promise, pending: Map id -> handlers}
+    this.spare = null; // the same, booted (or booting) and idle
+    this.keepSpare = spare;
     this.queue = Promise.resolve();
     this.ids = 0;
     this.first = null; // the run of the page's query, started with the worker: Promise<answer>
@@ -91,8 +95,28 @@ export class Wall {
     const init = { type: 'init', manifest, base, memoryMB: this.config.memory_mb };
     Promise.resolve(this.shared).catch(() => null)
       .then((shared) => worker.postMessage({ ...init, shared: shared || undefined }));
-    this.current = current;
     return current;
+  }
+
+  // The worker the next program runs in: the current one, else the spare, else a new one.
+  take() {
+    if (!this.current) {
+      this.current = this.spare || this.spawn();
+      this.spare = null;
+    }
+    const current = this.current;
+    if (this.keepSpare) current.ready.then(() => this.bootSpare(), () => {});
+    return current;
+  }
+
+  bootSpare() {
+    if (this.spare) return;
+    const spare = this.spawn();
+    this.spare = spare;
+    spare.ready.catch(() => { // one that could not start is not kept
+      if (this.spare === spare) this.spare = null;
+      spare.worker.terminate();
+    });
   }
 
   stop(current) {
@@ -104,7 +128,7 @@ export class Wall {
   async runNow(program) {
     let source = program.source ?? null;
     const { seconds, margin, send_margin: sendMargin, memory_mb: memoryMB } = this.config;
-    const current = this.current || this.spawn();
+    const current = this.take();
     try {
       await current.ready;
     } catch (err) {
@@ -157,7 +181,7 @@ export class Wall {
     current.handlers.delete(id);
     this.runs += 1;
     this.report(answer.stopped || null);
-    if (!this.current) this.spawn(); // the next program finds a worker starting, or started
+    this.take(); // the next program finds a worker started (the spare) or starting
     return answer;
   }
 }
