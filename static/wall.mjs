@@ -21,15 +21,18 @@ export class Wall {
   // config: manifest.program ({seconds, margin, send_margin, memory_mb}); seconds may be overridden (tests).
   // shared: program workers wait for provide() and start from what it gives, instead of downloading.
   // spare: keep a second worker booted, that takes over when one is stopped (the next program does not wait
-  // for Pyodide to start); it boots once the first worker is ready, so as not to slow the page's start.
-  constructor({ manifest, base, seconds, report, shared = false, spare = true }) {
+  // for Pyodide to start); it boots once the first worker is ready and, with `shared` (the app's worker), once
+  // allowSpare() is called (the app is up: the spare must not slow the page's start).
+  // margin may be overridden too (tests on a loaded machine).
+  constructor({ manifest, base, seconds, margin, report, shared = false, spare = true }) {
     this.manifest = manifest;
     this.base = base;
-    this.config = { ...manifest.program, ...(seconds ? { seconds } : {}) };
+    this.config = { ...manifest.program, ...(seconds ? { seconds } : {}), ...(margin ? { margin } : {}) };
     this.report = report || (() => {});
     this.current = null; // {worker, ready: Promise, pending: Map id -> handlers}
     this.spare = null; // the same, booted (or booting) and idle
     this.keepSpare = spare;
+    this.spareAllowed = shared ? new Promise((resolve) => { this.allowSpare = resolve; }) : Promise.resolve();
     this.queue = Promise.resolve();
     this.ids = 0;
     this.first = null; // the run of the page's query, started with the worker: Promise<answer>
@@ -105,7 +108,7 @@ export class Wall {
       this.spare = null;
     }
     const current = this.current;
-    if (this.keepSpare) current.ready.then(() => this.bootSpare(), () => {});
+    if (this.keepSpare) Promise.all([current.ready, this.spareAllowed]).then(() => this.bootSpare(), () => {});
     return current;
   }
 

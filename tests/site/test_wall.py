@@ -280,3 +280,77 @@ def test_a_warm_spare_takes_over_when_the_wall_stops_a_program(tab, site):
     assert got["stopped"]["type"] == "BudgetExceeded" and got["ran"]
     assert got["tookOver"] and got["booting"], "the spare took over, and a new spare is booting"
     assert got["seconds"] < 2.5, got
+
+
+# The corpus through one program worker. All of it (623 programs) would take ~10 minutes here: a deterministic
+# sample is run instead, the first SAMPLE entries of each category by name, and two of those only the wall
+# stops, one C call that never returns (those that crash Python need their own 5 s budget to get that far:
+# test_a_crash_of_python_ends_the_worker_not_the_page).
+SAMPLE = 2
+WALL_SAMPLE = ("shared_list_str", "shared_list_eq")
+SAMPLE_MARGIN = 5
+PROBE = ("import torch\nprint(torch.is_grad_enabled(), torch.rand(2), torch.get_default_dtype())\n"
+         "x = torch.ones(2, requires_grad=True)\n(x * 3).sum().backward()\nprint(x.grad)\n")
+
+
+def _sample():
+    from tests.trace import escapes, runaways
+
+    plain, walled = [], []
+    for category, entries in runaways.CATEGORIES.items():
+        plain += [(f"runaway {category}: {name}", entries[name].source)
+                  for name in sorted(n for n in entries if not entries[n].wall)[:SAMPLE]]
+    for category, entries in escapes.CATEGORIES.items():
+        plain += [(f"escape {category}: {name}", entries[name][0]) for name in sorted(entries)[:SAMPLE]]
+    walled = [(name, RUNAWAYS[name].source) for name in WALL_SAMPLE]
+    return plain, walled
+
+
+THROUGH_ONE_WORKER = """
+async ({ programs, probe, margin }) => {
+  const manifest = window.SITE_MANIFEST;
+  const base = new URL('.', document.baseURI).href;
+  const { Wall } = await import(`./static/wall.mjs?v=${manifest.version}`);
+  const wall = new Wall({ manifest, base, seconds: 1, margin });
+  const fresh = await wall.run({ source: probe });
+  const results = [];
+  for (const [name, source] of programs) {
+    const worker = wall.current;
+    const t = performance.now();
+    const answer = await wall.run({ source });
+    const seconds = (performance.now() - t) / 1000;
+    const sameWorker = wall.current === worker;
+    const after = await wall.run({ source: probe });
+    results.push({ name, seconds, sameWorker, stopped: answer.stopped || null,
+                   error: answer.json ? JSON.parse(answer.json).events.filter((e) => e.kind === 'error') : null,
+                   fresh: after.json === fresh.json });
+  }
+  for (const w of [wall.current, wall.spare]) if (w) w.worker.terminate();
+  return { fresh: fresh.json, results, stopped: wall.stopped };
+}
+"""
+
+
+def test_a_sample_of_the_runaway_and_escape_corpus_through_one_program_worker(tab, site):
+    """Each program of the sample ends (the guard's error, or for the wall's entries the wall's stop) with a
+    1 s budget, in the same worker but for the wall's entries, which are killed and replaced; after each, the
+    probe program's timeline is that of a fresh worker. The wall's margin is SAMPLE_MARGIN here: in Pyodide on
+    a loaded 2-core machine (load 15) one engine call of a runaway (Adam over a million parameters) overran a
+    1 s budget by more than the page's 1 s margin; what is tested is that the guard, not the wall, ends them."""
+    plain, walled = _sample()
+    page = tab
+    page.goto(site[0] + "?example=accumulate")
+    t0 = time.time()
+    got = page.evaluate(THROUGH_ONE_WORKER, {"programs": plain + walled, "probe": PROBE, "margin": SAMPLE_MARGIN})
+    took = time.time() - t0
+    assert json.loads(got["fresh"]) == json.loads(run_isolated(PROBE).to_json())
+    for result in got["results"]:
+        name = result["name"]
+        assert result["fresh"], f"{name}: the next program did not run as in a fresh worker"
+        assert result["seconds"] < 1 + SAMPLE_MARGIN + 4, result  # (a new spare boots beside it after a kill)
+        if any(name == w for w, _ in walled):
+            assert result["stopped"] and not result["sameWorker"], result
+        else:
+            assert result["stopped"] is None and result["sameWorker"], result
+    assert got["stopped"] == len(walled)
+    print(f"{len(plain)} programs and {len(walled)} wall entries through the program worker in {took:.1f} s")
