@@ -83,9 +83,9 @@ def site_manifest(files: dict[str, dict], packages: dict[str, dict], pure: set[s
         "packages": sorted(packages),
         "pure": sorted(n for n in packages if n in pure),
         # The browser's wall (static/wall.mjs): the program worker's time budget, the margin after which the
-        # page stops it, and its memory cap.
+        # page stops it, the time it has to send its timeline once its budget ended, and its memory cap.
         "program": {"seconds": isolated.BROWSER_SECONDS, "margin": isolated.BROWSER_MARGIN,
-                    "memory_mb": isolated.BROWSER_MEMORY_MB},
+                    "send_margin": isolated.BROWSER_SEND_MARGIN, "memory_mb": isolated.BROWSER_MEMORY_MB},
         "project": tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["name"],  # its wheel
         "wheels": {n: e["file_name"] for n, e in sorted(packages.items())},
         "site_packages": SITE_PACKAGES,

@@ -56,7 +56,8 @@ def wall_runner(run_program):
             return stopped(source, f"the program could not be run ({e})", kind="Crash")
         if "json" in answer:
             return Timeline.from_json(answer["json"])
-        return stopped(source, answer["stopped"]["message"], kind=answer["stopped"]["type"])
+        why = answer["stopped"]
+        return stopped(source, why["message"], why.get("line"), kind=why["type"])
 
     return run
 

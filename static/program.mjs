@@ -3,7 +3,10 @@
 // past its time or dies, and replaces for the next program.
 //
 // Messages (wall -> here):  init {manifest, base, memoryMB, shared?} · run {id, source?, query?, seconds}
-// Messages (here -> wall):  ready {timings} · started {id, source} · ran {id, source, json, heap} · failed {message}
+// Messages (here -> wall):  ready {timings} · started {id, source} · line {id, line} · ended {id}
+//                           · ran {id, source, json, heap} · failed {message}
+//   `line`: the program's line, posted when it changes (at most every 10 ms, at the budget's time checks);
+//   `ended`: its budget has ended, and the worker is fitting and sending its timeline.
 //   `query` (a URL query) stands for the program it shows (app.links), so a link's program can run here
 //   before the app's own worker has Python; `json` is the timeline as engine.trace's to_json writes it.
 //   `shared`: the app worker's compiled wasm and downloads of the files this worker needs (static/python.mjs).
@@ -67,7 +70,8 @@ self.onmessage = async (event) => {
     try {
       const source = msg.source ?? runner.program(JSON.stringify(msg.query));
       self.postMessage({ type: 'started', id: msg.id, source });
-      const json = runner.run.callKwargs(source, { max_seconds: msg.seconds, memory_mb: msg.memoryMB });
+      const watch = (kind, line) => self.postMessage(kind === 'line' ? { type: 'line', id: msg.id, line } : { type: 'ended', id: msg.id });
+      const json = runner.run.callKwargs(source, { max_seconds: msg.seconds, memory_mb: msg.memoryMB, watch });
       self.postMessage({ type: 'ran', id: msg.id, source, json, heap: runner.pyodide._module.HEAPU8.length });
     } catch (err) {
       self.postMessage({ type: 'failed', id: msg.id, message: String(err && err.message ? err.message : err) });

@@ -1,6 +1,8 @@
 // The browser's wall: every learner program runs in a program worker (static/program.mjs) that is
-// terminated when it runs past its time budget plus a margin, or dies (its memory cap, a crash of
-// Pyodide), and replaced for the next program. The app and its document live in another worker and never
+// terminated when it runs past its time budget plus a margin (1 s: one C call the guard cannot stop), or
+// takes longer than send_margin to send its timeline once its budget ended, or dies (its memory cap, a crash
+// of Pyodide), and replaced for the next program. The worker posts the program's line as it goes: a
+// program stopped is reported at the last line it posted. The app and its document live in another worker and never
 // run a program, so they survive whatever the program does.
 //
 // run({source} or {query}, seconds?) always resolves: {source, json} (the timeline's JSON, as
@@ -16,16 +18,23 @@ export function programFiles(manifest) {
 }
 
 export class Wall {
-  // config: manifest.program ({seconds, margin, memory_mb}); seconds may be overridden (tests).
+  // config: manifest.program ({seconds, margin, send_margin, memory_mb}); seconds may be overridden (tests).
   // shared: program workers wait for provide() and start from what it gives, instead of downloading.
   // started(timings): each program worker's phases (ms from its own start) once it is ready.
-  constructor({ manifest, base, seconds, report, started, shared = false }) {
+  // spare: keep a second worker booted, that takes over when one is stopped (the next program does not wait
+  // for Pyodide to start); it boots once the first worker is ready and, with `shared` (the app's worker), once
+  // allowSpare() is called (the app is up: the spare must not slow the page's start).
+  // margin may be overridden too (tests on a loaded machine).
+  constructor({ manifest, base, seconds, margin, report, started, shared = false, spare = true }) {
     this.manifest = manifest;
     this.base = base;
-    this.config = { ...manifest.program, ...(seconds ? { seconds } : {}) };
+    this.config = { ...manifest.program, ...(seconds ? { seconds } : {}), ...(margin ? { margin } : {}) };
     this.report = report || (() => {});
     this.started = started || (() => {});
     this.current = null; // {worker, ready: Promise, pending: Map id -> handlers}
+    this.spare = null; // the same, booted (or booting) and idle
+    this.keepSpare = spare;
+    this.spareAllowed = shared ? new Promise((resolve) => { this.allowSpare = resolve; }) : Promise.resolve();
     this.queue = Promise.resolve();
     this.ids = 0;
     this.first = null; // the run of the page's query, started with the worker: Promise<answer>
@@ -94,8 +103,28 @@ export class Wall {
     const init = { type: 'init', manifest, base, memoryMB: this.config.memory_mb };
     Promise.resolve(this.shared).catch(() => null)
       .then((shared) => worker.postMessage({ ...init, shared: shared || undefined }));
-    this.current = current;
     return current;
+  }
+
+  // The worker the next program runs in: the current one, else the spare, else a new one.
+  take() {
+    if (!this.current) {
+      this.current = this.spare || this.spawn();
+      this.spare = null;
+    }
+    const current = this.current;
+    if (this.keepSpare) Promise.all([current.ready, this.spareAllowed]).then(() => this.bootSpare(), () => {});
+    return current;
+  }
+
+  bootSpare() {
+    if (this.spare) return;
+    const spare = this.spawn();
+    this.spare = spare;
+    spare.ready.catch(() => { // one that could not start is not kept
+      if (this.spare === spare) this.spare = null;
+      spare.worker.terminate();
+    });
   }
 
   stop(current) {
@@ -106,8 +135,8 @@ export class Wall {
 
   async runNow(program) {
     let source = program.source ?? null;
-    const { seconds, margin, memory_mb: memoryMB } = this.config;
-    const current = this.current || this.spawn();
+    const { seconds, margin, send_margin: sendMargin, memory_mb: memoryMB } = this.config;
+    const current = this.take();
     try {
       await current.ready;
     } catch (err) {
@@ -117,14 +146,27 @@ export class Wall {
     const id = (this.ids += 1);
     const answer = await new Promise((resolve) => {
       let timer = null;
+      let line = null; // the program's last line, as the worker posted it
       const limit = seconds + margin;
+      const stopAfter = (s, message) => {
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          this.stop(current);
+          resolve({ source, stopped: { type: 'BudgetExceeded', message, line } });
+        }, s * 1000);
+      };
       current.handlers.set(id, (msg) => {
+        if (msg.type === 'line') {
+          line = msg.line;
+          return;
+        }
         if (msg.type === 'started') {
           source = msg.source;
-          timer = setTimeout(() => {
-            this.stop(current);
-            resolve({ source, stopped: { type: 'BudgetExceeded', message: `the program ran longer than ${limit} s and was stopped` } });
-          }, limit * 1000);
+          stopAfter(limit, `the program ran longer than ${limit} s and was stopped`);
+          return;
+        }
+        if (msg.type === 'ended') {
+          stopAfter(sendMargin, `the program's timeline was not sent within ${sendMargin} s of its end and was stopped`);
           return;
         }
         clearTimeout(timer);
@@ -137,8 +179,8 @@ export class Wall {
           resolve({
             source,
             stopped: memory
-              ? { type: 'MemoryError', message: `the program needed more memory than its limit of ${memoryMB.toLocaleString('en-US')} MB and was stopped` }
-              : { type: 'Crash', message: `the program crashed Python (${msg.message}) and was stopped` },
+              ? { type: 'MemoryError', message: `the program needed more memory than its limit of ${memoryMB.toLocaleString('en-US')} MB and was stopped`, line }
+              : { type: 'Crash', message: `the program crashed Python (${msg.message}) and was stopped`, line },
           });
         }
       });
@@ -147,7 +189,7 @@ export class Wall {
     current.handlers.delete(id);
     this.runs += 1;
     this.report(answer.stopped || null);
-    if (!this.current) this.spawn(); // the next program finds a worker starting, or started
+    this.take(); // the next program finds a worker started (the spare) or starting
     return answer;
   }
 }

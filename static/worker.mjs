@@ -90,6 +90,7 @@ self.onmessage = async (event) => {
       mark('linked');
       timings.heap = pyodide._module.HEAPU8.length;
       self.postMessage({ type: 'ready', timings });
+      wall.allowSpare(); // the page is up: a spare program worker may boot now
     } else if (msg.type === 'carry') {
       if (carried) carried(msg.carry);
       carried = null;

@@ -62,9 +62,11 @@ FUTURE_FEATURES = frozenset(__future__.all_feature_names)
 
 # Refused by name unless the program binds the name itself (`input = torch.randn(3)`); none of them is
 # among the builtins a program gets (but `object`, which only a class's bases may name).
-FORBIDDEN_NAMES = frozenset("""open eval exec compile setattr delattr globals locals vars dir input breakpoint
+FORBIDDEN_NAMES = frozenset("""open compile setattr delattr globals locals vars dir input breakpoint
     help exit quit memoryview object aiter anext bytes bytearray BaseException SystemExit KeyboardInterrupt
     GeneratorExit BaseExceptionGroup ExceptionGroup copyright credits license""".split())
+NAME_REASONS = {"compile": "'compile' is not allowed: code objects are not a program's to hold; give the text to "
+                           "eval() or exec() instead"}
 
 # Attributes that walk to frames, code, classes or files, or format with attribute access.
 FORBIDDEN_ATTRS = frozenset("""format_map mro translate to_bytes tofile dump ctypes save load from_file
@@ -110,11 +112,11 @@ _NODE_REASONS = {
 _CLASS_BODY = (ast.FunctionDef, ast.ClassDef, ast.Assign, ast.AnnAssign, ast.Pass)
 
 
-def check(tree: ast.Module) -> dict[ast.stmt, GuardError]:
+def check(tree: ast.Module, bound=frozenset()) -> dict[ast.stmt, GuardError]:
     """Holds a parsed program to the allow-list: the statements it refuses, each with its GuardError (the
     innermost statement that holds a refused construct). Raises GuardError if the program is nested too
-    deeply to check at all."""
-    checker = _Checker(bound_names(tree))
+    deeply to check at all. `bound`: names bound already (text given to exec() sees its caller's)."""
+    checker = _Checker(bound_names(tree) | bound)
     checker.visit(tree)
     return checker.refused
 
@@ -251,7 +253,7 @@ class _Checker(ast.NodeVisitor):
             self.refuse(f"names starting with '_' are not allowed here ({name!r}): only a program's own "
                         f"'_private' variables and functions")
         if name in FORBIDDEN_NAMES and name not in self.bound:
-            self.refuse(f"{name!r} is not allowed")
+            self.refuse(NAME_REASONS.get(name, f"{name!r} is not allowed"))
 
     def visit_Constant(self, node):  # (ast.NodeVisitor's looks for visit_Num and the like first)
         if type(node.value) is int and node.value.bit_length() > MAX_INT_LITERAL_BITS:

@@ -50,6 +50,11 @@ class Budget:
         self.deadline = self.started + limits.max_seconds
         self._memory_base = memory_mb() if limits.max_memory_mb is not None else None
         self._next_memory_check = self.started
+        # Told ("line", n) when the program's line has changed, at most every 10 ms (at the time checks), and
+        # ("ended", None) when the budget closes: the browser's wall keeps the last line and, once the
+        # budget has ended, gives the timeline its own time to be sent (static/wall.mjs).
+        self.watch = None
+        self._watched_line = None
 
     def tick(self, line: int | None = None) -> bool:
         if self.error:
@@ -140,6 +145,8 @@ class Budget:
         self.closed = True
         if self.error is None:
             self.error = BudgetExceeded("the program has ended: its code cannot run any more")
+        if self.watch is not None:
+            self.watch("ended", None)
 
     def exceed(self, reason: str, line: int | None = None):
         self.stop(BudgetExceeded(reason, program_line() if line is None else line))
@@ -155,6 +162,11 @@ class Budget:
 
     def _check_memory(self, now, line):
         self._next_memory_check = now + 0.01
+        if self.watch is not None:
+            at = program_line()
+            if at is not None and at != self._watched_line:
+                self._watched_line = at
+                self.watch("line", at)
         if self._memory_base is None:
             return
         used = memory_mb()

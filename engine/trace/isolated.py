@@ -17,8 +17,8 @@ What the parent reports, as the timeline's error event:
 - a crash: the child died of a signal (SIGSEGV: a C stack overflow), at the line faulthandler saw.
 In Pyodide, which has no processes, run_isolated is run() itself. The browser's wall is its program worker
 (static/wall.mjs): a Web Worker that runs `browser_json` and is terminated when it runs past BROWSER_SECONDS
-+ BROWSER_MARGIN or dies (its wasm memory is capped at BROWSER_MEMORY_MB); `stopped` is the timeline the app
-then shows.
++ BROWSER_MARGIN, or takes more than BROWSER_SEND_MARGIN to send its timeline once its budget ended, or dies
+(its wasm memory is capped at BROWSER_MEMORY_MB); `stopped` is the timeline the app then shows.
 """
 from __future__ import annotations
 
@@ -43,7 +43,8 @@ from .runner import LIMITS, run
 from .timeline import Timeline
 
 BROWSER_SECONDS = 15.0  # in Pyodide: a 2,000-iteration training script still ends (2-3x slower than here)
-BROWSER_MARGIN = 5.0  # the program worker's time to fit and send its timeline before the page stops it
+BROWSER_MARGIN = 1.0  # past its budget, a program still running (one C call the guard cannot stop) is stopped
+BROWSER_SEND_MARGIN = 5.0  # once its budget has ended: the program worker's time to fit and send its timeline
 BROWSER_MEMORY_MB = 1024  # the program worker's whole wasm memory (Pyodide, numpy and the engine take ~60 MB)
 _HEADER = struct.Struct("!Q")  # the length of the JSON that follows
 _MEMORY_EXIT = 3  # the child's exit status when it ran out of memory outside the program
@@ -108,10 +109,11 @@ def _child(data_w, dump_w, source, memory_mb, cap, limits):
         os._exit(status)
 
 
-def browser_json(source, *, memory_mb=BROWSER_MEMORY_MB, output_mb=32, **limits):
+def browser_json(source, *, memory_mb=BROWSER_MEMORY_MB, output_mb=32, watch=None, **limits):
     """What the browser's program worker sends the page: run(source, **limits) with the browser's time budget,
-    as JSON text of at most `output_mb` (the events that fit, and an error event that says so)."""
-    timeline = run(source, **{"max_seconds": BROWSER_SECONDS, **limits})
+    as JSON text of at most `output_mb` (the events that fit, and an error event that says so). `watch` is
+    told of the program's line as it goes and of its budget's end (guard.Budget.watch)."""
+    timeline = run(source, watch=watch, **{"max_seconds": BROWSER_SECONDS, **limits})
     return _fitted(_name_the_cap(timeline, memory_mb), int(output_mb * 2**20)).decode()
 
 

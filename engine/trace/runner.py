@@ -37,11 +37,13 @@ ENGINE_STATE = ((grad_mode, "_state"), (printing, "PRINT_OPTS"), (generator, "de
 LIMITS = {"max_seconds": 30.0, "max_events": 300_000, "max_total_elements": 2_000_000_000}
 
 
-def run(source, **limits):
+def run(source, watch=None, **limits):
     """Runs a learner's program on the engine and returns its timeline (limits: fields of guard.Limits, over
-    LIMITS)."""
+    LIMITS; watch: told of the program's line and of its budget's end, guard.Budget.watch)."""
     try:
-        return _run(source, loops.Budget(guard.Limits(**{**LIMITS, **limits})))
+        budget = loops.Budget(guard.Limits(**{**LIMITS, **limits}))
+        budget.watch = watch
+        return _run(source, budget)
     except Exception as e:  # noqa: BLE001 - the last resort: the caller always gets a timeline
         event = {"kind": "error", "line": None, "type": type(e).__name__, "message": _message(e)}
         return Timeline(source=source if isinstance(source, str) else "", events=[event], output="")

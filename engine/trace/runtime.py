@@ -28,6 +28,7 @@ from .allowlist import CALL_ONLY, ENGINE_MODULES, attribute_refusal, call_only_r
 from .budget import Budget, budget_now
 from .classes import Classes, engine_bases
 from .errors import GuardError, program_line
+from .evaluate import Evaluator
 from .instrument import CHECKED
 from .module_views import SafeModule, default_modules, module_views, origin, random_views
 from .numpy_view import numpy_views
@@ -45,7 +46,7 @@ SAFE_BUILTINS = """abs all any bin bool callable chr dict divmod enumerate filte
     int isinstance issubclass len list map max min next oct ord reversed round set slice sorted str tuple zip
     property staticmethod classmethod super object NotImplemented
     ArithmeticError AssertionError AttributeError Exception ImportError IndexError KeyError LookupError
-    NameError NotImplementedError OverflowError RuntimeError StopIteration TypeError ValueError
+    NameError NotImplementedError OverflowError RuntimeError StopIteration SyntaxError TypeError ValueError
     ZeroDivisionError""".split()  # super and object: only as the checker lets them be written
 
 _SAFE_BUILTINS = {name: getattr(builtins, name) for name in SAFE_BUILTINS}
@@ -138,11 +139,14 @@ class Runtime:
                  "_g_slice": slice, "_g_int": self.int_, **nesting.HOOKS}
         hooks.update({CHECKED[symbol]: helper for symbol, helper in self.checked.items()})
         names = dict(_SAFE_BUILTINS)
+        base = {"__builtins__": names, **hooks}
+        evaluator = Evaluator(self.budget, base)
         names.update(print=self.print, range=self.range, sum=self.sum, pow=self.pow, round=self.round,
                      repr=self.repr, type=self.type_, iter=self.iter_, getattr=self.getattr_,
                      hasattr=self.hasattr_, format=self.format_, __import__=self.import_, divmod=self.divmod,
-                     __build_class__=self.classes.build, **nesting.BUILTINS)
-        return {"__builtins__": names, "__name__": "__main__", **hooks}
+                     __build_class__=self.classes.build, eval=evaluator.eval, exec=evaluator.exec,
+                     **nesting.BUILTINS)
+        return {**base, "__name__": "__main__"}
 
     def refuse(self, reason):
         self.budget.stop(GuardError(reason, program_line()))

@@ -31,7 +31,6 @@ DRIFT_ULPS: dict[str, int] = {
 
 # What the explorer's runner (engine.trace.run) refuses before running: the guard's allow-list.
 GUARD_REFUSES: dict[str, str] = {
-    "tutorial_saved_tensors_hooks": "guard: eval() is refused",
 }
 
 # The runner refuses first, then meets the engine's gaps.

@@ -9,6 +9,7 @@ from engine.trace.guard import GuardError as E
 from engine.trace.guard import GuardSyntaxError as S
 
 ANY = object()  # any line
+ANY_ERROR = (E, ImportError)  # refused, or an import the view does not hold
 
 # Walks from an object to frames, code, globals, builtins or every class in the process.
 WALKS = {
@@ -61,9 +62,7 @@ BUILTINS = {
     "locals": ("locals()", E, 1, "'locals' is not allowed"),
     "open": ("open('/etc/passwd')", E, 1, "'open' is not allowed"),
     "with_open": ("with open('/etc/passwd') as f:\n    pass", E, 1, "'with' is only allowed"),
-    "eval": ("eval('1')", E, 1, "'eval' is not allowed"),
-    "exec": ("exec('x = 1')", E, 1, "'exec' is not allowed"),
-    "compile": ("compile('1', 'f', 'eval')", E, 1, "'compile' is not allowed"),
+    "compile": ("compile('1', 'f', 'eval')", E, 1, "give the text to eval() or exec() instead"),
     "system_exit": ("raise SystemExit", E, 1, "'SystemExit' is not allowed"),
     "exit": ("exit()", E, 1, "'exit' is not allowed"),
     "quit": ("quit(0)", E, 1, "'quit' is not allowed"),
@@ -323,8 +322,64 @@ RUNAWAY = {
     "nested_percent": ("a = [0] * 1000\nb = [a] * 1000\ns = '%s' % (b,)", B, 3, "too big to show"),
 }
 
+# eval() and exec() of text: held to the same allow-list and budgets, at the line that called them.
+EVAL = {
+    "eval_dunder_walk": ("x = 1\neval('().__class__.__bases__[0].__subclasses__()')", E, 2, "starting with '_'"),
+    "exec_function_globals": ("exec('def f():\\n    pass\\nf.__globals__')", E, 1, "'__globals__'"),
+    "eval_nested": ("eval(\"eval('print.__self__')\")", E, 1, "'__self__'"),
+    "eval_nested_by_name": ("s = \"getattr(print, '__' + 'self__')\"\nt = 'eval(s)'\neval(t)", E, 3, "'__self__'"),
+    "eval_name_built_from_strings": ("name = '__im' + 'port__'\neval(name + \"('os')\")", E, 2, "starting with '_'"),
+    "eval_getattr_built_name": ("eval(\"getattr(print, '_' * 2 + 'self' + '_' * 2)\")", E, 1, "'__self__'"),
+    "eval_hook_name": ("x = 1\neval('_g_method')", E, 2, "starting with '_'"),
+    "eval_builtins_name": ("eval('__builtins__')", E, 1, "'__builtins__'"),
+    "eval_generator_frame": ("eval('(x for x in []).gi_frame')", E, 1, "'gi_frame'"),
+    "eval_format_walk": ("eval(\"'{0.__class__}'.format(1)\")", E, 1, "format fields"),
+    "eval_forbidden_name": ("eval('open')", E, 1, "'open' is not allowed"),
+    "eval_vars": ("eval('vars()')", E, 1, "'vars' is not allowed"),
+    "exec_import_os": ("exec('import os')", E, 1, "imports other than"),
+    "exec_import_name": ("x = 1\nexec('from torch import os')", ANY_ERROR, ANY, ""),
+    "exec_global_builtins": ("exec('global __builtins__')", E, 1, "starting with '_'"),
+    "exec_metaclass": ("exec('class A(metaclass=type):\\n    pass')", E, 1, "class keywords"),
+    "exec_defines_del": ("exec('class A:\\n    def __del__(self):\\n        pass')", E, 1, "may not define"),
+    "exec_in_class_body": ("class A:\n    exec('__init_subclass__ = 1')", E, 2, "class body may only"),
+    "exec_module_attribute": ("exec('import math\\nmath.x = 1')", E, 1, "setting attributes of module"),
+    "exec_globals_with_builtins": ("exec('x = 1', {'__builtins__': {}})", E, 1, "may not hold"),
+    "exec_globals_with_import": ("def imp(*a):\n    return 1\n"
+                                 "exec('import torch', {'__builtins__': {'__import__': imp}})", E, 3, "'__builtins__'"),
+    "exec_globals_with_build_class": ("exec('class A:\\n    pass', {'__build_class__': print})", E, 1, "may not hold"),
+    "exec_locals_with_tick": ("exec('while True:\\n    pass', {}, {'_g_tick': abs})", E, 1, "'_g_tick'"),
+    "exec_globals_with_hook": ("exec('x = print.x', {'_g_attr': print})", E, 1, "'_g_attr'"),
+    "exec_locals_with_builtins": ("exec('x = 1', None, {'__builtins__': {}})", E, 1, "may not hold"),
+    "exec_globals_keep_no_hooks": ("g = {}\nexec('x = 1', g)\ny = g['_g_method']", KeyError, None, "_g_method"),
+    "exec_globals_keep_no_builtins": ("g = {}\nexec('x = 1', g)\ny = g['__builtins__']", KeyError, None,
+                                      "__builtins__"),
+    "exec_globals_function_globals": ("g = {}\nexec('def f():\\n    pass', g)\ng['f'].__globals__", E, 3,
+                                      "'__globals__'"),
+    "eval_globals_not_a_dict": ("x = eval('1', [('a', 1)])", TypeError, None, "must be a dict"),
+    "eval_locals_not_a_dict": ("class M:\n    def __getitem__(self, k):\n        return 1\nx = eval('y', {}, M())",
+                               TypeError, None, "must be a dict"),
+    "exec_a_function": ("def f():\n    pass\nexec(f)", TypeError, None, "a string"),
+    "exec_closure": ("exec('x = 1', closure=None)", TypeError, None, "keyword"),
+    "eval_by_sorted_key": ("x = sorted(['print.__self__'], key=eval)", E, 1, "'__self__'"),
+    "eval_by_map": ("x = 1\ny = list(map(exec, ['import os']))", E, 2, "imports other than"),
+    "exec_catches_refusal": ("try:\n    exec('import os')\nexcept Exception:\n    pass\nprint(1)", E, 2, "imports"),
+    "exec_catches_inner_refusal": ("exec('try:\\n    eval(\"print.__self__\")\\nexcept Exception:\\n    pass')", E, 1,
+                                   "'__self__'"),
+    "exec_endless_loop": ("x = 1\nexec('while True:\\n    pass')", B, 2, ""),
+    "exec_endless_function": ("exec('def f():\\n    while True:\\n        pass')\nf()", B, 1, ""),
+    "eval_recursion": ("s = 'eval(s)'\neval(s)", B, 2, "nested more than"),
+    "exec_big_power": ("exec('x = 2 ** 10 ** 10')", B, 1, "bits are too big"),
+    "exec_big_list": ("x = 1\nexec('y = [0] * 10 ** 10')", B, 2, "elements at once"),
+    "exec_print_flood": ("exec('while True:\\n    print(100 * \"x\")')", B, 1, "printed more than"),
+    "exec_too_long": ("exec('x = 1\\n' * 20000)", E, 1, "longer than 100,000 characters"),
+    "eval_nested_too_deeply": ("eval('-' * 1000 + '1')", E, 1, "nested too deeply"),
+    "exec_refused_after_caught_syntax_error": ("try:\n    eval('1 +')\nexcept SyntaxError:\n    pass\neval('vars')",
+                                               E, 5, "'vars' is not allowed"),
+}
+
 CATEGORIES = {"walks": WALKS, "builtins": BUILTINS, "modules": MODULES, "mutation": MUTATION,
-              "formatting": FORMATTING, "classes": CLASSES, "whole_program": WHOLE_PROGRAM, "runaway": RUNAWAY}
+              "formatting": FORMATTING, "classes": CLASSES, "whole_program": WHOLE_PROGRAM, "runaway": RUNAWAY,
+              "eval": EVAL}
 CORPUS = {}
 for _entries in CATEGORIES.values():
     assert not set(_entries) & set(CORPUS), set(_entries) & set(CORPUS)

@@ -10,7 +10,7 @@ PROGRAM = "import torch\nx = torch.tensor(3.0, requires_grad=True)\ny = x ** 2\n
 def test_it_is_the_timeline_of_run_with_the_browser_budget(monkeypatch):
     assert isolated.browser_json(PROGRAM) == run(PROGRAM).to_json()
     budgets = []
-    monkeypatch.setattr(isolated, "run", lambda source, **limits: budgets.append(limits) or run(source))
+    monkeypatch.setattr(isolated, "run", lambda source, watch=None, **limits: budgets.append(limits) or run(source))
     isolated.browser_json(PROGRAM)
     isolated.browser_json(PROGRAM, max_seconds=2)
     assert budgets == [{"max_seconds": isolated.BROWSER_SECONDS}, {"max_seconds": 2}]
@@ -34,3 +34,15 @@ def test_stopped_is_one_error_event_that_says_why():
     timeline = isolated.stopped("x = 1", "the program ran longer than 20 s and was stopped")
     assert timeline.events == [{"kind": "error", "line": None, "type": "BudgetExceeded",
                                 "message": "the program ran longer than 20 s and was stopped"}]
+
+
+def test_the_worker_is_told_the_programs_line_as_it_goes_and_the_end_of_its_budget():
+    """What static/program.mjs posts the wall: the line, when it changed (at the budget's time checks), and
+    the budget's end, after which the timeline is fitted and sent."""
+    told = []
+    source = "n = 0\nwhile n < 200000:\n    n += 1\nimport torch\nfor i in range(20000):\n    x = torch.ones(2)\n"
+    isolated.browser_json(source, watch=lambda kind, line: told.append((kind, line)))
+    assert told[-1] == ("ended", None) and told.count(("ended", None)) == 1
+    lines = [line for kind, line in told[:-1]]
+    assert all(kind == "line" for kind, _ in told[:-1]) and {2, 6} <= set(lines) <= {2, 3, 4, 5, 6}, lines
+    assert all(a != b for a, b in zip(lines, lines[1:])), "posted only when the line changed"
