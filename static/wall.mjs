@@ -128,9 +128,14 @@ export class Wall {
   }
 
   stop(current) {
+    this.retire(current);
+    this.stopped += 1;
+  }
+
+  // A worker that ended its program but keeps a big heap: the next program gets a fresh one.
+  retire(current) {
     current.worker.terminate();
     if (this.current === current) this.current = null;
-    this.stopped += 1;
   }
 
   async runNow(program) {
@@ -171,7 +176,7 @@ export class Wall {
         }
         clearTimeout(timer);
         if (msg.type === 'ran') {
-          if (msg.heap > SPARE_HEAP * memoryMB * 2 ** 20) this.stop(current);
+          if (msg.heap > SPARE_HEAP * memoryMB * 2 ** 20) this.retire(current);
           resolve({ source: msg.source, json: msg.json });
         } else {
           this.stop(current);
