@@ -25,12 +25,7 @@ def _bind_flip(self, *dims):
         dims = tuple(dims[0])
     if not dims:
         raise TypeError('flip() missing 1 required positional arguments: "dims"')
-    seen = set()
-    for d in dims:
-        wrapped = self._dim(d)
-        if wrapped in seen:
-            raise RuntimeError(f"dim {wrapped} appears multiple times in the list of dims")
-        seen.add(wrapped)
+    dims = self._reduce_dims(tuple(dims))
     return OPS["flip"], (self,), {"dims": tuple(d % 2**64 for d in dims)}, None
 
 
