@@ -28,6 +28,11 @@ MODIFIED_SAVED = (
     "torch.autograd.set_detect_anomaly(True, check_nan=False)."
 )
 INT_REQUIRES_GRAD = "Only Tensors of floating point and complex dtype can require gradients"
+DEEPCOPY_NON_LEAF = (
+    "Only Tensors created explicitly by the user (graph leaves) support the deepcopy protocol at the moment.  If you "
+    "were attempting to deepcopy a module, this may be because of a torch.nn.utils.weight_norm usage, see "
+    "https://github.com/pytorch/pytorch/pull/103001"
+)
 NON_LEAF_REQUIRES_GRAD = (
     "you can only change requires_grad flags of leaf variables. If you want to use a computed variable "
     "in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."

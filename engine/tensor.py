@@ -274,6 +274,19 @@ class Tensor:
         if observe._observers:
             observe.emit("on_grad", self, before_value, g)
 
+    def __deepcopy__(self, memo):
+        if self._grad_fn is not None:
+            raise RuntimeError(messages.DEEPCOPY_NON_LEAF)
+        if id(self) in memo:
+            return memo[id(self)]
+        new = Tensor._make(self._data.copy(), self.dtype, self._requires_grad)
+        if self._grad is not None:
+            new._grad = self._grad.__deepcopy__(memo)
+        memo[id(self)] = new
+        if observe._observers:
+            observe.emit("on_tensor", new)
+        return new
+
     def detach(self):
         t = Tensor._make(self._data, self.dtype)
         t._vbox = self._vbox

@@ -22,6 +22,11 @@ class Parameter(Tensor):
     def __init__(self, data=None, requires_grad=True):
         pass
 
+    def __deepcopy__(self, memo):
+        if id(self) not in memo:
+            memo[id(self)] = type(self)(self.data.clone(), self._requires_grad)
+        return memo[id(self)]
+
     def __repr__(self):
         suffixes = ["requires_grad=True"] if self._requires_grad else []
         return "Parameter containing:\n" + format_tensor(self._data, self.dtype.name, suffixes)

@@ -2,13 +2,13 @@
 
 Admitted: imports of torch (torch.nn, .nn.functional, .nn.init, .optim, .autograd, and the submodules in
 ENGINE_MODULES the engine has), math, random and a sized view of numpy (numpy_view.py); functions,
-lambdas, generators, decorators on functions, classes (methods, class attributes, `super().__init__()`),
+lambdas, generators, decorators on functions and classes, classes (methods, class attributes, `super().__init__()`),
 loops, if/else, comprehensions, try/except/finally, global/nonlocal, `with torch.no_grad()` and the like.
 Reading `__name__`, `__qualname__` and `__class__`, and a few private attributes of the engine's objects
 (`x._version`, `x._base`, `x._is_view()`, `grad_fn._saved_self`, `grad_fn._raw_saved_self`, ...).
 
 Refused: other names and attributes starting with `_` (a class may define only the dunder methods in
-METHOD_DUNDERS); metaclasses and class keywords, decorators on classes, class bodies that do more than define
+METHOD_DUNDERS); metaclasses and class keywords, class bodies that do more than define
 methods and attributes; `super` other than `super()` or `super(ThisClass, self)` in a method; async, match,
 except*; the builtins that reach outside (open, eval, vars, setattr, ...); attributes that walk to frames or
 code (f_*, gi_*, tb_*, co_*, ...) or write files (save, tofile, ...); `.format` and the sized string methods
@@ -52,10 +52,29 @@ ENGINE_MODULES = {
     "torch.backends.mps": "engine.backends.mps",
     "torch.backends.cuda": "engine.backends.cuda",
 }
-# Made for each run (runtime.RUN_VIEWS): Python's random and a sized view of numpy, with the run's own state.
-RUN_MODULES = frozenset(["random", "numpy", "numpy.random"])
+# The names a program sees of the standard library's modules besides math and random (stdlib_views.py).
+STDLIB_NAMES = {
+    "collections": "OrderedDict defaultdict Counter deque namedtuple",
+    "copy": "copy deepcopy",
+    "dataclasses": "dataclass field fields asdict astuple replace is_dataclass FrozenInstanceError MISSING "
+                   "InitVar KW_ONLY",
+    "functools": "partial reduce lru_cache cache cached_property cmp_to_key total_ordering wraps",
+    "itertools": "chain count cycle repeat islice product permutations combinations combinations_with_replacement "
+                 "accumulate zip_longest groupby starmap takewhile dropwhile filterfalse tee pairwise compress",
+    "statistics": "mean fmean median stdev pstdev variance pvariance mode StatisticsError",
+    "string": "ascii_letters ascii_lowercase ascii_uppercase digits hexdigits octdigits punctuation printable "
+              "whitespace capwords",
+    "time": "time time_ns perf_counter perf_counter_ns monotonic monotonic_ns process_time sleep",
+    "typing": "Any Optional Union List Dict Tuple Set FrozenSet Callable Iterable Iterator Sequence Mapping "
+              "MutableMapping Generator Type Literal ClassVar Final TypeVar Annotated NoReturn Deque DefaultDict "
+              "OrderedDict Counter cast TYPE_CHECKING",
+}
+# Made for each run (runtime.RUN_VIEWS): Python's random, a sized view of numpy and the standard library's
+# modules above, with the run's own state.
+RUN_MODULES = frozenset(["random", "numpy", "numpy.random", *STDLIB_NAMES])
 ALLOWED_IMPORTS = frozenset([*ENGINE_MODULES, "math", *RUN_MODULES])
-IMPORTABLE = "torch, math, random and numpy"
+_IMPORTABLE = ["torch", "math", "random", "numpy", *sorted(STDLIB_NAMES)]
+IMPORTABLE = f"{', '.join(_IMPORTABLE[:-1])} and {_IMPORTABLE[-1]}"
 MAX_INT_LITERAL_BITS = 100_000  # (Limits.max_int_bits): a hex literal of 100,000 characters is 400,000 bits
 # `from __future__ import print_function` (older tutorials start so): directives to the compiler, no module.
 FUTURE_FEATURES = frozenset(__future__.all_feature_names)
@@ -87,8 +106,8 @@ ENGINE_PRIVATE = re.compile(r"_version|_base|_is_view|_saved_\w+|_raw_saved_\w+"
 # __get__, __set__, __index__, __format__, __reduce__, ...): see docs/security.md.
 _OPERATORS = "add sub mul matmul truediv floordiv mod pow and or xor lshift rshift".split()
 METHOD_DUNDERS = frozenset(
-    """__init__ __call__ __repr__ __str__ __len__ __getitem__ __setitem__ __delitem__ __contains__ __iter__
-    __next__ __bool__ __eq__ __ne__ __lt__ __le__ __gt__ __ge__ __hash__ __neg__ __pos__ __abs__
+    """__init__ __post_init__ __call__ __repr__ __str__ __len__ __getitem__ __setitem__ __delitem__ __contains__
+    __iter__ __next__ __bool__ __eq__ __ne__ __lt__ __le__ __gt__ __ge__ __hash__ __neg__ __pos__ __abs__
     __invert__""".split()
     + [f"__{prefix}{op}__" for op in _OPERATORS for prefix in ("", "r", "i")])
 
@@ -336,9 +355,8 @@ class _Checker(ast.NodeVisitor):
             self.scopes.pop()
 
     def visit_ClassDef(self, node):
-        if node.decorator_list:
-            self.line = node.decorator_list[0].lineno
-            self.refuse("decorators on classes are not allowed")
+        for decorator in node.decorator_list:
+            self.visit(decorator)
         if node.keywords:
             self.refuse("class keywords (metaclass=...) are not allowed")
         if getattr(node, "type_params", None):

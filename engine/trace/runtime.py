@@ -1,8 +1,8 @@
 """The helpers an instrumented program calls (the `_g_*` hooks and the builtins it gets), bound to one
 budget: sizing before the C calls that can blow up (sequences, big ints, `pow`, division, `int(text, base)`),
 attribute checks (numpy's methods from an allow-list, handing out sized arrays: arrays.py), format checks,
-print, range, import (the views of torch and math, and per run those of random and numpy), nesting (nesting.py)
-and the program's classes (classes.Classes).
+print, range, import (the views of torch and math, and per run those of random, numpy and the standard library's
+modules), nesting (nesting.py) and the program's classes (classes.Classes).
 
 No threads, signals or `resource`: the same code guards Pyodide. What it cannot stop is one C-level
 operation on data made huge through shared references (`str()` or `==` of lists nested through repeated
@@ -24,7 +24,7 @@ import numpy as np
 from .. import observe
 from ..tensor import Tensor
 from . import arrays, nesting
-from .allowlist import CALL_ONLY, ENGINE_MODULES, attribute_refusal, call_only_refusal
+from .allowlist import CALL_ONLY, ENGINE_MODULES, STDLIB_NAMES, attribute_refusal, call_only_refusal
 from .budget import Budget, budget_now
 from .classes import Classes, engine_bases
 from .errors import GuardError, program_line
@@ -41,6 +41,7 @@ from .sizing import (
     method_result_len,
     result_len,
 )
+from .stdlib_views import stdlib_views
 
 SAFE_BUILTINS = """abs all any bin bool callable chr dict divmod enumerate filter float frozenset hash hex id
     int isinstance issubclass len list map max min next oct ord reversed round set slice sorted str tuple zip
@@ -62,7 +63,8 @@ _NUMPY_OWNERS = (np.ndarray, np.generic, np.flatiter)
 _LEFT = object()  # shown(): the walk left the container below it
 _BUILTIN_METHOD = type([].append)  # numpy's methods are of this type
 # The views made for each run, by the package a program imports (their state is the run's own).
-RUN_VIEWS = {"random": random_views, "numpy": numpy_views}
+RUN_VIEWS = {"random": lambda run, package: random_views(), "numpy": lambda run, package: numpy_views(),
+             **dict.fromkeys(STDLIB_NAMES, stdlib_views)}
 
 
 def views(modules):
@@ -428,7 +430,7 @@ class Runtime:
             return _FUTURE
         package = name.partition(".")[0]
         if package in RUN_VIEWS and package not in self.views and not level:
-            made = RUN_VIEWS[package]()
+            made = RUN_VIEWS[package](self, package)
             self.views.update(made)
             self.run_shared.update(id(v) for view in made.values() for v in (view, *vars(view).values()))
         view = self.views.get(name)

@@ -9,6 +9,52 @@ from difftest import load_engine, printed_alike, run_both, torch
 from tests.corpus.corpus import reset_globals
 
 PROGRAMS = {
+    "deepcopy": """
+import copy
+import torch
+import torch.nn as nn
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(2, 2), nn.ReLU(), nn.Linear(2, 1))
+model[0].weight.grad = torch.ones(2, 2)
+twin = copy.deepcopy(model)
+print(twin, twin[0].weight, twin[0].weight.grad, twin[0].weight is model[0].weight)
+best = copy.deepcopy(model.state_dict())
+with torch.no_grad():
+    model[2].bias.add_(1.0)
+print(best["2.bias"], model[2].bias, type(best).__name__)
+t = torch.tensor([1.0, 2.0], requires_grad=True)
+t.grad = torch.tensor([0.5, 0.5])
+pair = copy.deepcopy([t, t])
+print(pair[0] is pair[1], pair[0].grad, pair[0].requires_grad, pair[0].is_leaf, pair[0].grad_fn)
+i = copy.deepcopy(torch.arange(3))
+print(i, i.dtype, copy.copy(nn.Linear(1, 1)).weight.shape)
+try:
+    copy.deepcopy(t * 2)
+except RuntimeError as e:
+    print(e)
+""",
+    "sequential_api": """
+import torch
+import torch.nn as nn
+from collections import OrderedDict
+torch.manual_seed(0)
+named = nn.Sequential(OrderedDict([("fc1", nn.Linear(2, 3)), ("act", nn.ReLU()), ("fc2", nn.Linear(3, 1))]))
+print(named, named.fc1, named[0] is named.fc1, named[-1], len(named))
+print(named[1:], type(named[:2]).__name__, [name for name, _ in named.named_parameters()])
+s = nn.Sequential(nn.Linear(2, 2), nn.Tanh())
+s.append(nn.Linear(2, 1)).insert(1, nn.ReLU())
+s.extend([nn.Sigmoid()])
+s[0] = nn.Linear(2, 2, bias=False)
+del s[1]
+print(s, len(s))
+print(s(torch.ones(1, 2)).shape)
+for call in [lambda: s[7], lambda: s["a"], lambda: nn.Sequential(1), lambda: s.insert(9, nn.ReLU()),
+             lambda: s.insert(0, 3)]:
+    try:
+        call()
+    except Exception as e:
+        print(type(e).__name__, e)
+""",
     "losses_with_options": """
 import torch
 import torch.nn.functional as F

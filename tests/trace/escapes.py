@@ -225,8 +225,8 @@ CLASSES.update({
     "class_body_if": ("class A:\n    if True:\n        x = 1", E, 2, "class body may only"),
     "class_body_walrus": ("class A:\n    (x := 1)", E, 2, "class body may only"),
     "class_body_import": ("class A:\n    import math", E, 2, "class body may only"),
-    "class_decorator": ("@print\nclass A:\n    pass", E, 1, "decorators on classes"),
-    "class_decorator_replaces": ("def d(cls):\n    return 1\n@d\nclass A:\n    pass", E, 3, "decorators on classes"),
+    "class_decorator_reaches_builtins": ("def d(cls):\n    return cls.__dict__\n@d\nclass A:\n    pass", E, 2,
+                                         "'__dict__'"),
     "class_slots": ("class A:\n    __slots__ = ()", E, 2, "starting with '_'"),
     "class_dunder_assigned": ("class A:\n    __getattr__ = print", E, 2, "starting with '_'"),
     "class_len_assigned": ("class A:\n    __len__ = len", E, 2, "starting with '_'"),
@@ -377,9 +377,56 @@ EVAL = {
                                                E, 5, "'vars' is not allowed"),
 }
 
+# The standard library's modules a program may import (engine/trace/stdlib_views.py): no name that evaluates
+# text, walks objects or changes what other runs share; decorators take only the program's own classes and
+# functions; what never ends ticks.
+STDLIB = {
+    "dataclass_engine_class": ("import torch\nfrom dataclasses import dataclass\ndataclass(torch.Tensor)", E, 3,
+                               "only decorate the program's own classes"),
+    "dataclass_engine_class_options": ("import torch\nimport dataclasses\nd = dataclasses.dataclass(eq=False)\n"
+                                       "d(torch.Tensor)", E, 4, "only decorate the program's own classes"),
+    "dataclass_builtin_class": ("from dataclasses import dataclass\ndataclass(ValueError)", E, 2,
+                                "only decorate the program's own classes"),
+    "total_ordering_engine_class": ("import torch\nimport functools\nfunctools.total_ordering(torch.Tensor)", E, 3,
+                                    "only decorate the program's own classes"),
+    "wraps_engine_function": ("import torch\nfrom functools import wraps\nwraps(print)(torch.tensor)", E, 3,
+                              "only decorate the program's own functions"),
+    "wraps_stdlib_function": ("import copy\nimport functools\nfunctools.wraps(print)(copy.deepcopy)", E, 3,
+                              "only decorate the program's own functions"),
+    "update_wrapper_absent": ("from functools import update_wrapper", ImportError, None, "cannot import name"),
+    "get_type_hints_absent": ("from typing import get_type_hints", ImportError, None, "cannot import name"),
+    "make_dataclass_absent": ("import dataclasses\ndataclasses.make_dataclass('A', [])", AttributeError, None,
+                              "has no attribute 'make_dataclass'"),
+    "string_formatter_absent": ("import string\nstring.Formatter().format('{0.__class__}', 1)", AttributeError,
+                                None, "has no attribute 'Formatter'"),
+    "typing_final_absent": ("import typing\ntyping.final", AttributeError, None, "has no attribute 'final'"),
+    "strftime_absent": ("import time\ntime.strftime('%H')", AttributeError, None, "has no attribute 'strftime'"),
+    "collections_module_set": ("import collections\ncollections.OrderedDict = dict", E, 2, "setting attributes"),
+    "collections_class_set": ("import collections\ncollections.OrderedDict.x = 1", E, 2, "setting attributes"),
+    "typing_alias_set": ("from typing import List\nL = List[int]\nL.x = 1", E, 3, "setting attributes"),
+    "partial_set": ("import functools\np = functools.partial(print, 1)\np.x = 1", E, 3, "setting attributes"),
+    "lru_cache_of_print_set": ("import functools\nf = functools.lru_cache(print)\nf.x = 1", E, 3,
+                               "setting attributes"),
+    "field_walk": ("import dataclasses\nf = dataclasses.field(default=1)\nf._field_type", E, 3,
+                   "starting with '_'"),
+    "namedtuple_private": ("from collections import namedtuple\nP = namedtuple('P', 'x')\nP._make([1])", E, 3,
+                           "starting with '_'"),
+    "namedtuple_field_code": ("from collections import namedtuple\nP = namedtuple('P', ['x', 'import os'])",
+                              ValueError, None, "identifiers"),
+    "sleep_past_budget": ("import time\ntime.sleep(1000)", B, 2, "would run past the time limit"),
+    "count_summed": ("import itertools\nx = sum(itertools.count())", B, 2, "ran longer than"),
+    "cycle_listed": ("from itertools import cycle\nx = max(cycle([1, 2]))", B, 2, "ran longer than"),
+    "repeat_forever": ("import itertools\nx = sum(itertools.repeat(1))", B, 2, "ran longer than"),
+    "repeat_huge": ("import itertools\nx = sum(itertools.repeat(1, 10 ** 12))", B, 2, "ran longer than"),
+    "reduce_of_count": ("import functools, itertools\nx = functools.reduce(max, itertools.count())", B, 2,
+                        "ran longer than"),
+    "import_os_still": ("import collections, os", E, 1, "imports other than"),
+    "import_collections_abc": ("import collections.abc", E, 1, "imports other than"),
+}
+
 CATEGORIES = {"walks": WALKS, "builtins": BUILTINS, "modules": MODULES, "mutation": MUTATION,
               "formatting": FORMATTING, "classes": CLASSES, "whole_program": WHOLE_PROGRAM, "runaway": RUNAWAY,
-              "eval": EVAL}
+              "eval": EVAL, "stdlib": STDLIB}
 CORPUS = {}
 for _entries in CATEGORIES.values():
     assert not set(_entries) & set(CORPUS), set(_entries) & set(CORPUS)

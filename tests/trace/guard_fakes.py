@@ -197,6 +197,8 @@ def run(source, limits=QUICK, modules=FAKE):
 def run_plain(source, modules):
     """The program under plain Python (no guard), `import torch` bound to the same modules."""
     def import_(name, globals=None, locals=None, fromlist=(), level=0):
+        if name.partition(".")[0] not in modules:  # the standard library's own
+            return builtins.__import__(name, globals, locals, fromlist, level)
         return modules[name] if fromlist else modules[name.partition(".")[0]]
 
     out = Output()

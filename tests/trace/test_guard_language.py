@@ -255,6 +255,125 @@ y = m(torch.tensor(3.0))
 y.backward()
 print(y, m.factor.grad, m.training, isinstance(m, nn.Module), Cube.apply(torch.tensor(2.0)))
 """,
+    "class_decorators": """
+registry = []
+
+
+def register(cls):
+    registry.append(cls.__name__)
+    return cls
+
+
+def replace_by_name(cls):
+    return cls.__name__
+
+
+@register
+class A:
+    pass
+
+
+@replace_by_name
+class B:
+    pass
+
+
+print(registry, B, type(A()).__name__)
+""",
+    "standard_library": """
+import collections
+import copy
+import functools
+import itertools
+import statistics
+import string
+import time
+import typing
+from collections import Counter, OrderedDict, defaultdict, deque, namedtuple
+from dataclasses import asdict, dataclass, field, replace
+from typing import List, Optional
+
+
+@dataclass
+class Config:
+    n_embd: int = 8
+    names: List[str] = field(default_factory=list)
+    dropout: Optional[float] = None
+
+    def __post_init__(self):
+        self.names.append("made")
+
+
+@dataclass(frozen=True, order=True)
+class Point:
+    x: int
+    y: int = 0
+
+
+@functools.total_ordering
+class Version:
+    def __init__(self, n):
+        self.n = n
+
+    def __eq__(self, other):
+        return self.n == other.n
+
+    def __lt__(self, other):
+        return self.n < other.n
+
+
+def timed(f):
+    @functools.wraps(f)
+    def wrapper(*args):
+        return f(*args)
+    return wrapper
+
+
+@timed
+def square(x):
+    "Squares."
+    return x * x
+
+
+@functools.lru_cache(maxsize=None)
+def fib(n):
+    return n if n < 2 else fib(n - 1) + fib(n - 2)
+
+
+c = Config(dropout=0.1)
+print(c, asdict(c), replace(c, n_embd=4), sorted([Point(2, 1), Point(1, 5)]))
+try:
+    Point(1).x = 3
+except Exception as e:
+    print(type(e).__name__, e)
+print(Version(2) >= Version(1), square(7), square.__name__, fib(30))
+P = namedtuple("P", "x y", defaults=[0])
+
+
+class Q(P):
+    def norm(self):
+        return abs(self.x) + abs(self.y)
+
+
+print(P(1), Q(3, -4).norm(), Q(3, -4))
+counts = Counter("hello world")
+print(counts.most_common(2), OrderedDict(a=1, b=2), dict(defaultdict(int, a=3)))
+d = deque(range(5), maxlen=3)
+d.append(9)
+print(d, list(itertools.islice(itertools.count(10, 2), 3)), list(itertools.chain([1], (2, 3))))
+print(list(itertools.product("ab", repeat=2)), list(itertools.accumulate([1, 2, 3])),
+      list(itertools.repeat("x", 3)), list(itertools.islice(itertools.cycle("ab"), 5)))
+print(functools.reduce(lambda a, b: a * b, range(1, 6)), functools.partial(pow, 2)(10))
+print(statistics.mean([1, 2, 3, 4]), statistics.median([3, 1, 2]), round(statistics.stdev([1.0, 2.0, 4.0]), 6))
+print(string.ascii_lowercase[:5], string.digits, string.capwords("hello there"))
+nested = {"a": [1, [2, 3]]}
+deep, shallow = copy.deepcopy(nested), copy.copy(nested)
+nested["a"][1].append(4)
+print(deep, shallow, typing.cast(int, "no check"), typing.TYPE_CHECKING)
+start = time.perf_counter()
+time.sleep(0.01)
+print(time.perf_counter() - start >= 0.01, isinstance(time.time(), float))
+""",
 }
 
 
@@ -273,6 +392,52 @@ def test_future_imports_are_directives_to_the_compiler():
 # --- on the engine: the same output as real PyTorch -----------------------------------------------------
 
 WITH_TORCH = {
+    "standard_library_in_a_training_script": """
+import copy
+import itertools
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+@dataclass
+class Config:
+    hidden: int = 4
+    lr: float = 0.1
+    epochs: int = 3
+
+
+cfg = Config()
+torch.manual_seed(0)
+encoder = nn.Sequential(OrderedDict([("fc1", nn.Linear(2, cfg.hidden)), ("act", nn.Tanh())]))
+head = nn.Linear(cfg.hidden, 1)
+print(encoder)
+opt = torch.optim.SGD(itertools.chain(encoder.parameters(), head.parameters()), lr=cfg.lr)
+x, y = torch.randn(8, 2), torch.randn(8, 1)
+best, best_loss = None, float("inf")
+start = time.time()
+for epoch in range(cfg.epochs):
+    loss = F.mse_loss(head(encoder(x)), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    if loss.item() < best_loss:
+        best_loss, best = loss.item(), copy.deepcopy(encoder.state_dict())
+    print(f"epoch {epoch}: {loss.item():.4f}")
+encoder.load_state_dict(best)
+clone = copy.deepcopy(head)
+print(clone.weight.requires_grad, clone.weight.grad is not None, torch.equal(clone.weight, head.weight))
+print(encoder.fc1.weight, time.time() - start < 60)
+w = torch.ones(2, requires_grad=True)
+try:
+    copy.deepcopy(w * 2)
+except RuntimeError as e:
+    print(e)
+""",
 "module_training_loop": '''
 import torch
 import torch.nn as nn
@@ -573,7 +738,8 @@ def test_a_refused_statement_runs_everything_before_it():
     assert timeline.output == "tensor([2., 4.])\n"
     error = timeline.events[-1]
     assert (error["kind"], error["type"], error["line"]) == ("error", "GuardError", 6)
-    assert error["message"] == "imports other than torch, math, random and numpy are not allowed ('os')"
+    assert error["message"] == ("imports other than torch, math, random, numpy, collections, copy, dataclasses, "
+                                "functools, itertools, statistics, string, time and typing are not allowed ('os')")
     assert all(ev["line"] is None or ev["line"] < 6 for ev in timeline.events[:-1])
     check_timeline(timeline)
 

@@ -1,26 +1,72 @@
 """nn.Sequential, nn.ModuleList and nn.ModuleDict."""
+import operator
+from collections import OrderedDict
+
 from .module import Module
 
 
 class Sequential(Module):
-    def __init__(self, *modules):
+    def __init__(self, *args):
         super().__init__()
-        for i, m in enumerate(modules):
-            self._modules[str(i)] = m
+        if len(args) == 1 and isinstance(args[0], OrderedDict):
+            for key, module in args[0].items():
+                self.add_module(key, module)
+        else:
+            for i, module in enumerate(args):
+                self.add_module(str(i), module)
 
     def forward(self, input):
         for m in self._modules.values():
             input = m(input)
         return input
 
+    def _key(self, i):
+        n = len(self)
+        i = operator.index(i)
+        if not -n <= i < n:
+            raise IndexError(f"index {i} is out of range")
+        return list(self._modules)[i % n]
+
     def __getitem__(self, i):
-        return list(self._modules.values())[i]
+        if isinstance(i, slice):
+            return type(self)(OrderedDict(list(self._modules.items())[i]))
+        return self._modules[self._key(i)]
+
+    def __setitem__(self, i, module):
+        setattr(self, self._key(i), module)
+
+    def __delitem__(self, i):
+        for key in list(self._modules)[i] if isinstance(i, slice) else [self._key(i)]:
+            delattr(self, key)
+        self._modules = OrderedDict((str(n), m) for n, m in enumerate(self._modules.values()))
 
     def __len__(self):
         return len(self._modules)
 
     def __iter__(self):
         return iter(self._modules.values())
+
+    def append(self, module):
+        self.add_module(str(len(self)), module)
+        return self
+
+    def extend(self, sequential):
+        for module in sequential:
+            self.append(module)
+        return self
+
+    def insert(self, index, module):
+        if not isinstance(module, Module):
+            raise AssertionError("module should be of type: <class 'torch.nn.modules.module.Module'>")
+        n = len(self._modules)
+        if not (-n <= index <= n):
+            raise IndexError(f"Index out of range: {index}")
+        if index < 0:
+            index += n
+        for i in range(n, index, -1):
+            self._modules[str(i)] = self._modules[str(i - 1)]
+        self._modules[str(index)] = module
+        return self
 
 
 class ModuleList(Module):

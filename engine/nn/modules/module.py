@@ -24,12 +24,12 @@ class Module:
         if isinstance(value, Parameter):
             if "_parameters" not in d:
                 raise AttributeError("cannot assign parameters before Module.__init__() call")
-            self._forget(name)
+            self._forget(name, keep="_parameters")
             self.register_parameter(name, value)
         elif isinstance(value, Module):
             if "_modules" not in d:
                 raise AttributeError("cannot assign module before Module.__init__() call")
-            self._forget(name)
+            self._forget(name, keep="_modules")
             self._modules[name] = value
         elif name in d.get("_parameters", {}):
             if value is not None:
@@ -49,9 +49,10 @@ class Module:
         else:
             object.__setattr__(self, name, value)
 
-    def _forget(self, name):
+    def _forget(self, name, keep):
+        """Removes `name` from the attributes and the tables but `keep` (where it stays in its place)."""
         self.__dict__.pop(name, None)
-        for table in ("_parameters", "_buffers", "_modules"):
+        for table in {"_parameters", "_buffers", "_modules"} - {keep}:
             self.__dict__[table].pop(name, None)
 
     def __getattr__(self, name):
