@@ -140,10 +140,23 @@ def check(tree: ast.Module, bound=frozenset()) -> dict[ast.stmt, GuardError]:
     return checker.refused
 
 
+def is_private(attr: str) -> bool:
+    """Whether `x.attr` is a `_private` attribute, which only the program's own classes and objects may have
+    (checked when the program runs: runtime.Runtime.private)."""
+    return (attr.startswith("_") and not attr.startswith(("__", HOOK_PREFIX)) and attr != "_"
+            and not ENGINE_PRIVATE.fullmatch(attr))
+
+
+def private_refusal(attr: str) -> str:
+    return (f"attributes starting with '_' are not allowed ({attr!r}): only those of the program's own classes "
+            "and objects")
+
+
 def attribute_refusal(attr: str) -> str | None:
-    """Why reading `x.attr` is refused, or None (`__init__` on super() is the checker's own case)."""
+    """Why reading `x.attr` is refused, or None (`__init__` on super() is the checker's own case; a `_private`
+    attribute is checked when it runs)."""
     if attr.startswith("_"):
-        if attr in READABLE_DUNDERS or ENGINE_PRIVATE.fullmatch(attr):
+        if attr in READABLE_DUNDERS or ENGINE_PRIVATE.fullmatch(attr) or is_private(attr):
             return None
         return f"attributes starting with '_' are not allowed ({attr!r})"
     if attr in FORBIDDEN_ATTRS or attr.startswith(FORBIDDEN_ATTR_PREFIXES):
@@ -263,12 +276,10 @@ class _Checker(ast.NodeVisitor):
             if isinstance(stmt, ast.FunctionDef):
                 methods.add(stmt.name)
 
-    def check_name(self, name, parameter=False):
-        """A program's own `_private` names are fine, but for dunders, the guard's hooks (_g_tick, …) and names
-        bound in a class body (they would be attributes, and `x._name` is refused; a method's parameters are
-        not)."""
-        in_class = not parameter and bool(self.scopes) and self.scopes[-1].kind == "class"
-        if name.startswith(("__", HOOK_PREFIX)) or in_class and name.startswith("_") and name != "_":
+    def check_name(self, name):
+        """A program's own `_private` names are fine (in a class body too: the class's `_private` attributes),
+        but for dunders and the guard's hooks (_g_tick, …)."""
+        if name.startswith(("__", HOOK_PREFIX)):
             self.refuse(f"names starting with '_' are not allowed here ({name!r}): only a program's own "
                         f"'_private' variables and functions")
         if name in FORBIDDEN_NAMES and name not in self.bound:
@@ -287,7 +298,7 @@ class _Checker(ast.NodeVisitor):
 
     def visit_Attribute(self, node):
         attr = node.attr
-        if attr.startswith("_") and not isinstance(node.ctx, ast.Load):
+        if attr.startswith("_") and not isinstance(node.ctx, ast.Load) and not is_private(attr):
             self.refuse(f"attributes starting with '_' are not allowed ({attr!r})")
         if attr == "__init__":
             if not (isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)
@@ -392,7 +403,7 @@ class _Checker(ast.NodeVisitor):
     visit_Nonlocal = visit_Global
 
     def visit_arg(self, node):
-        self.check_name(node.arg, parameter=True)
+        self.check_name(node.arg)
         self.generic_visit(node)
 
     def visit_keyword(self, node):

@@ -16,6 +16,7 @@ from __future__ import annotations
 import builtins
 import operator
 
+from .allowlist import is_private
 from .errors import GuardError, program_line
 from .module_views import origin
 
@@ -88,6 +89,8 @@ class Classes:
         self.budget = budget
         self.origins, self.shared, self.bases, self.builtin_types = origins, shared, bases, builtin_types
         self.made = set()
+        self.defined = {}  # class -> the attributes the program defined in it
+        self.private_set = set()  # (id(object), name): the `_private` attributes the program set on its objects
         self.names = {}  # id(class) -> (class, its ClassName)
 
     def refuse(self, reason):
@@ -100,7 +103,12 @@ class Classes:
         for base in bases:
             self.check_base(base)
         cls = builtins.__build_class__(func, name, *bases)
-        self.made.add(cls)
+        own = set(vars(cls)) & set(func.__code__.co_names)  # what its body defined (not a base's __init_subclass__)
+        for attr in own:
+            owner = self.owner(cls.__mro__[1:], attr) if is_private(attr) else None
+            if owner is not None and owner not in self.made:
+                self.refuse(f"a class may not redefine {attr!r}, which {owner.__name__} uses itself")
+        self.adopt(cls, own)
         length = cls.__dict__.get("__len__")
         if length is not None:
             type.__setattr__(cls, "__len__", self.sized_len(length))
@@ -126,6 +134,38 @@ class Classes:
             return n
 
         return __len__
+
+    def adopt(self, cls, own):
+        """Makes `cls` one of the program's classes, whose attributes `own` the program defined."""
+        self.made.add(cls)
+        self.defined[cls] = set(own)
+
+    @staticmethod
+    def owner(mro, attr):
+        """The first class of `mro` that defines `attr`, or None."""
+        return next((klass for klass in mro if attr in vars(klass)), None)
+
+    def defines(self, obj, attr, setting=False):
+        """Whether the program may read (or set) `obj.<attr>`, a `_private` attribute: obj is one of its classes
+        or their objects, and the attribute is one its classes define, or that its code set on obj (or any if
+        obj's classes are all its own), or one nothing defines yet; never one an engine class defines or set."""
+        if not self.owns(obj):
+            return False
+        if is_class(obj):
+            owner = self.owner(obj.__mro__, attr)
+            if owner is None and setting:
+                self.defined[obj].add(attr)
+            return owner is None or attr in self.defined.get(owner, ())
+        key = (id(obj), attr)
+        if attr in getattr(obj, "__dict__", ()):
+            return key in self.private_set or all(k in self.made or k.__module__ == "builtins"
+                                                  for k in type(obj).__mro__)
+        owner = self.owner(type(obj).__mro__, attr)
+        if owner is not None and attr not in self.defined.get(owner, ()):
+            return False
+        if setting:
+            self.private_set.add(key)
+        return True
 
     def owns(self, obj):
         """Whether obj is one of the program's classes or an object of one (it may set their attributes)."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 
-from .allowlist import CALL_ONLY
+from .allowlist import CALL_ONLY, is_private
 from .errors import GuardError
 
 SYMBOLS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.MatMult: "@", ast.Div: "/", ast.Mod: "%",
@@ -123,15 +123,20 @@ class _Instrument(ast.NodeTransformer):
         return _located(_call(CHECKED[symbol], node.left, node.right), node)
 
     def visit_Attribute(self, node):
-        """`x.a` becomes `_g_attr(x.a, "a")`, which refuses modules; `x.a = v` becomes `_g_settable(x).a = v`.
+        """`x.a` becomes `_g_attr(x.a, "a")`, which refuses modules; `x.a = v` becomes `_g_settable(x).a = v`;
+        a `_private` one `_g_private(x, "_a")` and `_g_private_settable(x, "_a")._a = v`.
 
-        The attribute itself is still read and written by the program's own code, so that warnings raised
+        Other attributes is still read and written by the program's own code, so that warnings raised
         by properties point at the program's line."""
         self.generic_visit(node)
+        name = ast.Constant(node.attr)
         if not isinstance(node.ctx, ast.Load):
-            node.value = _located(_call("_g_settable", node.value), node)
+            hook = ("_g_private_settable", node.value, name) if is_private(node.attr) else ("_g_settable", node.value)
+            node.value = _located(_call(*hook), node)
             return node
-        return _located(_call("_g_attr", node, ast.Constant(node.attr)), node)
+        if is_private(node.attr):  # checked before it is read: the engine's own may not be read at all
+            return _located(_call("_g_private", node.value, name), node)
+        return _located(_call("_g_attr", node, name), node)
 
     def visit_Call(self, node):
         func = node.func

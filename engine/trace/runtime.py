@@ -24,7 +24,15 @@ import numpy as np
 from .. import observe
 from ..tensor import Tensor
 from . import arrays, nesting
-from .allowlist import CALL_ONLY, ENGINE_MODULES, STDLIB_NAMES, attribute_refusal, call_only_refusal
+from .allowlist import (
+    CALL_ONLY,
+    ENGINE_MODULES,
+    STDLIB_NAMES,
+    attribute_refusal,
+    call_only_refusal,
+    is_private,
+    private_refusal,
+)
 from .budget import Budget, budget_now
 from .classes import Classes, engine_bases
 from .errors import GuardError, program_line
@@ -136,7 +144,8 @@ class Runtime:
     def namespace(self):
         hooks = {"_g_tick": self.budget.tick, "_g_enter": self.budget.enter, "_g_leave": self.budget.leave,
                  "_g_call": self.call, "_g_inplace": self.inplace, "_g_attr": self.attr,
-                 "_g_settable": self.settable, "_g_method": self.method, "_g_shown": self.shown,
+                 "_g_settable": self.settable, "_g_private": self.private, "_g_private_settable": self.private_settable,
+                 "_g_method": self.method, "_g_shown": self.shown,
                  "_g_reraise": self.reraise, "_g_refuse": self.refused, "_g_context": self.context,
                  "_g_slice": slice, "_g_int": self.int_, **nesting.HOOKS}
         hooks.update({CHECKED[symbol]: helper for symbol, helper in self.checked.items()})
@@ -326,15 +335,28 @@ class Runtime:
             raise TypeError("type() takes 1 or 3 arguments")
         return self.classes.visible(type(args[0]))
 
-    def check_attr_name(self, name):
+    def check_attr_name(self, obj, name):
         if not isinstance(name, str):
             raise TypeError(f"attribute name must be string, not '{type(name).__name__}'")
         reason = attribute_refusal(name) or (call_only_refusal(name) if name in CALL_ONLY else None)
         if reason:
             self.refuse(reason)
+        if is_private(name) and not self.classes.defines(obj, name):
+            self.refuse(private_refusal(name))
+
+    def private(self, obj, name):
+        """`obj._name`: only an attribute the program's own classes define or its code set on its own objects."""
+        if not self.classes.defines(obj, name):
+            self.refuse(private_refusal(name))
+        return self.attr(getattr(obj, name), name)
+
+    def private_settable(self, obj, name):
+        if not self.classes.defines(obj, name, setting=True):
+            self.refuse(private_refusal(name))
+        return obj
 
     def getattr_(self, obj, name, *default):
-        self.check_attr_name(name)
+        self.check_attr_name(obj, name)
         if len(default) > 1:
             raise TypeError(f"getattr expected at most 3 arguments, got {2 + len(default)}")
         try:
@@ -346,7 +368,7 @@ class Runtime:
         return self.attr(value, name)
 
     def hasattr_(self, obj, name):
-        self.check_attr_name(name)
+        self.check_attr_name(obj, name)
         try:
             self.attr(getattr(obj, name), name)
         except AttributeError:

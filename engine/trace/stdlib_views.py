@@ -44,7 +44,7 @@ def _collections(runtime):
 
     def namedtuple(typename, field_names, *, rename=False, defaults=None, module="__main__"):
         cls = collections.namedtuple(typename, field_names, rename=rename, defaults=defaults, module=module)
-        runtime.classes.made.add(cls)
+        runtime.classes.adopt(cls, vars(cls))  # (`_make`, `_replace`, `_asdict`, `_fields` are its API)
         return cls
 
     return {"namedtuple": namedtuple}
@@ -56,7 +56,8 @@ def _dataclasses(runtime):
     def dataclass(cls=None, /, **options):
         def wrap(cls):
             made = dataclasses.dataclass(_own_class(runtime, cls, "dataclass"), **options)
-            runtime.classes.made.add(made)  # a new class when slots=True
+            if made is not cls:  # slots=True makes a new class
+                runtime.classes.adopt(made, runtime.classes.defined[cls])
             return made
 
         return wrap if cls is None else wrap(cls)

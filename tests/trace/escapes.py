@@ -10,6 +10,8 @@ from engine.trace.guard import GuardSyntaxError as S
 
 ANY = object()  # any line
 ANY_ERROR = (E, ImportError)  # refused, or an import the view does not hold
+SUBCLASS = "import torch\nclass M(torch.nn.Module):\n    pass\nm = M()\n"  # a program's subclass of an engine class
+OWN = "only those of the program's own"
 
 # Walks from an object to frames, code, globals, builtins or every class in the process.
 WALKS = {
@@ -136,8 +138,29 @@ MUTATION = {
                                   "'_parameters'"),
     "engine_saved_write": ("import torch\nx = torch.tensor(1.0, requires_grad=True)\ny = x * x\n"
                            "y.grad_fn._saved_self = 1", E, 4, "starting with '_'"),
-    "program_private_attribute": ("class A:\n    def __init__(self):\n        self._hidden = 1\nA()", E, 3,
-                                  "'_hidden'"),
+    # `_private` attributes: only those the program's own classes define or its code set on its own objects
+    "subclass_engine_internal_read": (SUBCLASS + "m._parameters", E, 5, OWN),
+    "subclass_engine_internal_write": (SUBCLASS + "m._parameters = {}", E, 5, OWN),
+    "subclass_engine_internal_delete": (SUBCLASS + "del m._modules", E, 5, OWN),
+    "subclass_engine_method_read": (SUBCLASS + "f = m._apply", E, 5, OWN),
+    "subclass_engine_method_set_on_class": (SUBCLASS + "M._apply = print", E, 5, OWN),
+    "subclass_engine_internal_getattr": (SUBCLASS + "getattr(m, '_buf' + 'fers')", E, 5, OWN),
+    "subclass_engine_internal_hasattr": (SUBCLASS + "hasattr(m, '_modules')", E, 5, OWN),
+    "subclass_engine_internal_augmented": (SUBCLASS + "m._version_counter = 1\nm._parameters += 1", E, 6,
+                                           "only those of the program's own"),
+    "subclass_redefines_engine_method": ("import torch\nclass M(torch.nn.Module):\n    def _apply(self, fn):\n"
+                                         "        return self", E, 2, "may not redefine '_apply'"),
+    "subclass_redefines_engine_attribute": ("import torch\nclass M(torch.nn.Module):\n    _call_count = 1", E, 2,
+                                            "may not redefine '_call_count'"),
+    "subclass_shadows_engine_attribute": ("import torch\nclass M(torch.nn.Module):\n    _parameters = {}\n"
+                                          "m = M()\nm._parameters", E, 5, "only those of the program's own"),
+    "engine_object_private": ("import torch\nx = torch.ones(1)\nx._grad = x", E, 3, "only those of the program's own"),
+    "engine_function_private": ("import torch\ntorch.tensor._cache = 1", E, 2, "only those of the program's own"),
+    "module_view_private": ("import torch\ntorch._C", E, 2, "only those of the program's own"),
+    "super_private": ("class A:\n    def _f(self):\n        return 1\nclass B(A):\n    def g(self):\n"
+                      "        return super()._f()\nB().g()", E, 6, "only those of the program's own"),
+    "stdlib_object_private": ("import functools\np = functools.partial(print)\np._x = 1", E, 3,
+                              "only those of the program's own"),
 }
 
 # Format strings: attribute and item look-ups, nested and huge widths.
@@ -232,7 +255,6 @@ CLASSES.update({
     "class_len_assigned": ("class A:\n    __len__ = len", E, 2, "starting with '_'"),
     "class_module_assigned": ("class A:\n    __module__ = 'engine'", E, 2, "starting with '_'"),
     "class_name_cell": ("class A:\n    def f(self):\n        return __class__\nA().f()", E, 3, "starting with '_'"),
-    "private_method": ("class A:\n    def _hidden(self):\n        pass", E, 2, "starting with '_'"),
     "mangled_method": ("class A:\n    def __hidden(self):\n        pass", E, 2, "starting with '_'"),
     "dunder_function_outside_class": ("def __init__(self):\n    pass", E, 1, "starting with '_'"),
     # what type(x) and x.__class__ give of classes a program may not use
@@ -409,8 +431,6 @@ STDLIB = {
                                "setting attributes"),
     "field_walk": ("import dataclasses\nf = dataclasses.field(default=1)\nf._field_type", E, 3,
                    "starting with '_'"),
-    "namedtuple_private": ("from collections import namedtuple\nP = namedtuple('P', 'x')\nP._make([1])", E, 3,
-                           "starting with '_'"),
     "namedtuple_field_code": ("from collections import namedtuple\nP = namedtuple('P', ['x', 'import os'])",
                               ValueError, None, "identifiers"),
     "sleep_past_budget": ("import time\ntime.sleep(1000)", B, 2, "would run past the time limit"),

@@ -104,11 +104,17 @@ FAKE_NN = '''
 from faketorch import Tensor
 
 class Module:                       # a stand-in base for a program's modules
+    _call_count = 0                 # internals like the engine's: a class attribute, a method and dicts
+
     def __init__(self):
         self.training = True
+        self._parameters, self._buffers, self._modules = {}, {}, {}
 
     def __call__(self, *args):
         return self.forward(*args)
+
+    def _apply(self, fn):
+        return self
 
 class Linear:
     def __init__(self, n_in, n_out):

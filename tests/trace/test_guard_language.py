@@ -374,6 +374,51 @@ start = time.perf_counter()
 time.sleep(0.01)
 print(time.perf_counter() - start >= 0.01, isinstance(time.time(), float))
 """,
+    "private_attributes_of_own_classes": """
+from collections import namedtuple
+
+
+class Counter:
+    _made = 0
+    _names = []
+
+    def __init__(self, name):
+        self._name = name
+        self._count = 0
+        Counter._made += 1
+        self.__class__._names.append(name)
+
+    def _bump(self, by=1):
+        self._count += by
+        return self
+
+    @property
+    def _label(self):
+        return f"{self._name}={self._count}"
+
+    def __repr__(self):
+        return self._bump(2)._label
+
+
+class Child(Counter):
+    def _bump(self, by=1):
+        return super()._bump(10 * by) if False else Counter._bump(self, 10 * by)
+
+
+a, b = Counter("a"), Child("b")
+a._bump()._bump()
+b._bump()
+del a._count
+a._count = 7
+print(a, b, Counter._made, Counter._names, getattr(b, "_count"), hasattr(a, "_missing"), hasattr(a, "_name"))
+try:
+    a._missing
+except AttributeError as e:
+    print(e)
+P = namedtuple("P", "x y")
+p = P(1, 2)
+print(p._replace(x=5), p._asdict(), P._fields, P._make([3, 4]))
+""",
 }
 
 
@@ -392,6 +437,41 @@ def test_future_imports_are_directives_to_the_compiler():
 # --- on the engine: the same output as real PyTorch -----------------------------------------------------
 
 WITH_TORCH = {
+    "private_methods_of_a_module": """
+import torch
+import torch.nn as nn
+
+class Net(nn.Module):
+    _instances = 0
+
+    def __init__(self):
+        super().__init__()
+        self.fc = self._make_layer(2, 3)
+        self._cache = {}
+        Net._instances += 1
+        self.apply(self._init_weights)
+
+    def _make_layer(self, i, o):
+        return nn.Sequential(nn.Linear(i, o), nn.ReLU())
+
+    def _init_weights(self, m):
+        if isinstance(m, nn.Linear):
+            nn.init.constant_(m.weight, 0.5)
+
+    @property
+    def _size(self):
+        return len(self._cache)
+
+    def forward(self, x):
+        self._cache["last"] = x.shape
+        return self.fc(x).sum()
+
+torch.manual_seed(0)
+net = Net()
+out = net(torch.ones(1, 2))
+out.backward()
+print(out, net._size, Net._instances, getattr(net, "_cache"), hasattr(net, "_nothing"))
+""",
     "standard_library_in_a_training_script": """
 import copy
 import itertools
@@ -780,3 +860,26 @@ def test_check_refuses_a_whole_program_at_its_first_refused_statement():
         guard.check("x = 1\nimport os\nimport sys\n")
     program = guard.load("x = 1\nimport os\nimport sys\n")
     assert [e.line for e in program.refusals] == [2, 3]
+
+
+@pytest.mark.parametrize("tail,line,words", [
+    ("m._parameters", 5, "('_parameters'): only those of the program's own"),
+    ("m._forward_hooks = {}", 5, "('_forward_hooks'): only those of the program's own"),
+    ("m._check_name('x', 'y', 'z')", 5, "('_check_name'): only those of the program's own"),
+    ("getattr(m, '_modules')", 5, "('_modules'): only those of the program's own"),
+    ("M._hook = print", 5, "('_hook'): only those of the program's own"),
+    ("class F(torch.autograd.Function):\n    pass\nF._backward_cls = M", 7,
+     "('_backward_cls'): only those of the program's own"),  # set on F by Function's __init_subclass__
+    ("class F(torch.autograd.Function):\n    pass\nprint(F._backward_cls)", 7,
+     "('_backward_cls'): only those of the program's own"),
+])
+def test_the_engines_private_attributes_stay_out_of_reach_of_a_programs_subclass(tail, line, words):
+    timeline = trace("import torch\nclass M(torch.nn.Module):\n    pass\nm = M()\n" + tail)
+    assert (timeline.error["type"], timeline.error["line"]) == ("GuardError", line)
+    assert words in timeline.error["message"]
+
+
+def test_a_programs_subclass_may_not_redefine_what_the_engine_uses():
+    timeline = trace("import torch\nclass M(torch.nn.Module):\n    def _named_members(self, *a):\n        return []\n")
+    assert (timeline.error["type"], timeline.error["line"]) == ("GuardError", 2)
+    assert "may not redefine '_named_members', which Module uses itself" in timeline.error["message"]
