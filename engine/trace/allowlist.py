@@ -96,7 +96,7 @@ FORBIDDEN_ATTR_PREFIXES = ("f_", "co_", "gi_", "cr_", "ag_", "tb_", "func_", "im
 CALL_ONLY = SIZED_METHODS | {"format"}
 
 # Dunder attributes a program may read anywhere (`__class__` goes through runtime.visible_class).
-READABLE_DUNDERS = frozenset(["__name__", "__qualname__", "__class__"])
+READABLE_DUNDERS = frozenset(["__name__", "__qualname__", "__class__", "__version__"])
 # Private attributes of the engine's objects that PyTorch learners read.
 ENGINE_PRIVATE = re.compile(r"_version|_base|_is_view|_saved_\w+|_raw_saved_\w+")
 

@@ -66,6 +66,8 @@ def module_views(modules):
     view_of = {id(module): views[name] for name, module in modules.items()}
     for name, module in modules.items():
         attrs = views[name].__dict__
+        if isinstance(getattr(module, "__version__", None), str):
+            attrs["__version__"] = module.__version__
         for attr in dir(module):
             if attr.startswith("_") or attr in FORBIDDEN_ATTRS or attr in FORBIDDEN_NAMES:
                 continue

@@ -238,5 +238,6 @@ def numpy_views() -> dict[str, SafeModule]:
     attrs.update({name: _ufunc(getattr(np, name)) for name in UFUNCS})
     attrs.update({name: np.dtype(name.rstrip("_")) for name in DTYPES})
     attrs.update({name: ClassName(cls) for name, cls in ABSTRACT.items()})
-    attrs.update(CONSTANTS, random=random_view, dtype=lambda spec: no_object(np.dtype(plain(spec))))
+    attrs.update(CONSTANTS, random=random_view, dtype=lambda spec: no_object(np.dtype(plain(spec))),
+                 __version__=np.__version__)
     return {"numpy": SafeModule("numpy", attrs), "numpy.random": random_view}

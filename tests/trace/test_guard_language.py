@@ -883,3 +883,10 @@ def test_a_programs_subclass_may_not_redefine_what_the_engine_uses():
     timeline = trace("import torch\nclass M(torch.nn.Module):\n    def _named_members(self, *a):\n        return []\n")
     assert (timeline.error["type"], timeline.error["line"]) == ("GuardError", 2)
     assert "may not redefine '_named_members', which Module uses itself" in timeline.error["message"]
+
+
+def test_a_program_reads_the_versions_of_torch_and_numpy():
+    import numpy as np
+
+    timeline = trace("import torch\nimport numpy as np\nprint(torch.__version__, np.__version__)")
+    assert timeline.error is None and timeline.output == f"2.13.0 {np.__version__}\n"
