@@ -395,7 +395,8 @@ def saved_attributes(node):
         defaults = _defaults(op.forward)
         getters = op.saved_cache["getters"] = {
             name: "tensor" if kind == "tensor" else _meta_getter(op, name) if kind == "meta"
-            else _attr_getter(name, defaults.get(name), kind == "list") for name, kind in kept(op).items()}
+            else _attr_getter(name, defaults.get(name), kind == "list", _groups(op, name))
+            for name, kind in kept(op).items()}
     return getters
 
 
@@ -411,9 +412,15 @@ _INT64 = frozenset("dim dim0 dim1 dims index start end step repeats ignore_index
 _REDUCTION = {"none": 0, "mean": 1, "sum": 2}  # at::Reduction
 
 
-def _attr_getter(name, default, is_list):
+def _groups(op, name):
+    """The inputs whose derivatives read the attribute `name`."""
+    return tuple(i for i, group in op.saves.items() if name in group or name + "[]" in group)
+
+
+def _attr_getter(name, default, is_list, groups):
     """An attribute as PyTorch's node gives it: an int64 argument read as unsigned (-1 is 2**64 - 1), a list of
-    ints as a tuple, a reduction as its enum value."""
+    ints as a tuple, a reduction as its enum value; a tensor (an index) is a saved tensor, None when no input
+    whose derivative reads it needs grad."""
     def fix(v):
         if name in _INT64 and type(v) is int and v < 0:
             return v + 2**64
@@ -421,6 +428,8 @@ def _attr_getter(name, default, is_list):
 
     def get(node):
         v = node.attrs.get(name, default)
+        if hasattr(v, "_data") and not any(node._need[i] for i in groups):
+            return None
         if name == "reduction" and isinstance(v, str):
             return _REDUCTION[v]
         if is_list and v is not None:
