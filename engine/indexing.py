@@ -5,6 +5,7 @@ import numpy as np
 
 from . import dispatch, grad_mode, graph, messages, observe
 from .ops import OPS
+from .ops.shape import INT64_MAX
 from .tensor import Tensor
 
 
@@ -94,8 +95,9 @@ def _slice(t, dim, s, full_ok):
         raise ValueError("step must be greater than zero")
     if not full_ok and start == 0 and stop >= size and step == 1:
         return t
-    stop = max(stop, start)
-    return dispatch.apply(OPS["slice"], (t,), {"dim": dim, "start": start, "stop": stop, "step": step})
+    start = 0 if s.start is None else int(s.start)  # as written, as ATen's slice keeps them
+    end = INT64_MAX if s.stop is None else int(s.stop)
+    return dispatch.apply(OPS["slice"], (t,), {"dim": dim, "start": start, "end": end, "step": step})
 
 
 def setitem(t, key, value):

@@ -24,7 +24,6 @@ GAPS = {
     ("IndexBackward0", "_saved_indices"): "the engine keeps a numpy index key",
     ("IndexPutBackward0", "_saved_indices"): "the engine keeps the written region",
     ("IndexPutBackward0", "_saved_accumulate"): "the engine keeps the written region",
-    ("SliceBackward0", "_saved_end"): "the engine keeps the slice's bound made non-negative, as `stop`",
 }
 # The engine's graph of these differs from torch's (tests/engine/test_grad_fns.py reports it): nothing to compare.
 OTHER_GRAPHS = {"bmm_2d_3d", "bmm_1d_3d"}
