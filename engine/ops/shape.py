@@ -252,8 +252,8 @@ op("slice", "SliceBackward0", ("self",),  # start and end as written (x[-2:] kee
    spell=Spelling(method="narrow", function="narrow", name=_slice_name), bind=_bind_narrow)
 op("alias", "AliasBackward0", ("self",), lambda a: a[...], ("grad", lambda n, g: g), view=True,
    spell=Spelling(name="{0}[…]"), bind=False)
-op("index", "IndexBackward0", ("self",), lambda a, key: a[key],
-   ("grad added at the indices of zeros", _placed("index_put_impl")), saves={0: ("self_sym_sizes",)},
+op("index", "IndexBackward0", ("self",), lambda a, key, indices=None: a[key],
+   ("grad added at the indices of zeros", _placed("index_put_impl")), saves={0: ("indices", "self_sym_sizes")},
    spell=Spelling(name="{0}[…]"), bind=False)
 
 

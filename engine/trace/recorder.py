@@ -245,7 +245,7 @@ class Recorder:
                 texts.append(self._nodes[nid]["name"])
             else:
                 ids.append(None)
-                texts.append(number(x) if isinstance(x, (int, float)) else "…")
+                texts.append(number(x) if isinstance(x, (int, float)) else "None" if x is None else "…")
         return ids, texts
 
     # --- the engine's callbacks ---------------------------------------------------------------------
@@ -279,6 +279,8 @@ class Recorder:
         fn = out.grad_fn
         grad_fn = self._new_fn(fn, nid)
         name, expr = labels.op_texts(op, texts, attrs)
+        if any(x is None for x in inputs):
+            expr = labels.with_absent(expr, inputs)
         data = out._data
         ev = {"kind": "op", "line": line, "id": nid, "tensor": k.tid, "name": name, "op": op.name, "expr": expr,
               "grad_fn": grad_fn, "inputs": ids, "value": self._values.record(data),

@@ -14,17 +14,7 @@ from difftest import ENGINE_NAME, load_engine, run_both, torch
 from test_gradcheck import CASES, _inputs
 
 # (node, attribute) -> what the engine keeps instead (checked to still differ in some case)
-_NEG = "the engine keeps dims (and select's index) made non-negative; PyTorch keeps the int64 as given"
-GAPS = {
-    ("AsStridedBackward0", "_saved_size"): "the engine keeps the view's region, not its geometry",
-    ("AsStridedBackward0", "_saved_stride"): "the engine keeps the view's region, not its geometry",
-    ("AsStridedBackward0", "_saved_storage_offset"): "the engine keeps the view's region, not its geometry",
-    ("ClampBackward0", "_saved_max"): "a missing bound is kept as an infinite tensor",
-    ("ClampBackward0", "_saved_min"): "a missing bound is kept as an infinite tensor",
-    ("IndexBackward0", "_saved_indices"): "the engine keeps a numpy index key",
-    ("IndexPutBackward0", "_saved_indices"): "the engine keeps the written region",
-    ("IndexPutBackward0", "_saved_accumulate"): "the engine keeps the written region",
-}
+GAPS = {}
 # The engine's graph of these differs from torch's (tests/engine/test_grad_fns.py reports it): nothing to compare.
 OTHER_GRAPHS = {"bmm_2d_3d", "bmm_1d_3d"}
 
