@@ -405,6 +405,21 @@ def saved_attributes(node):
     return getters
 
 
+def attribute_tensors(node):
+    """The tensors a node keeps among its attributes (max's indices, nll_loss's target, index's indices), as
+    (name, tensor or None): a tuple of them (index's `indices`, None for a dim not indexed) as `name[i]`."""
+    out = []
+    for name, kind in saved_attributes(node).items():
+        if kind == "tensor":
+            continue
+        v = kind(node)
+        if hasattr(v, "_data"):
+            out.append((name, v))
+        elif isinstance(v, tuple) and any(hasattr(x, "_data") for x in v):
+            out += [(f"{name}[{i}]", x) for i, x in enumerate(v)]
+    return out
+
+
 def _defaults(forward):
     try:
         params = inspect.signature(forward).parameters.values()
