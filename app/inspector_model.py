@@ -5,7 +5,19 @@ from __future__ import annotations
 from app.caption import node_name
 from app.graph_model import shown
 from app.timeline import formula_at
-from engine.trace.text import short
+from engine.trace.formulas import SMALL
+from engine.trace.text import brief, short
+
+
+def saved_value(nodes: dict, entry: dict) -> str:
+    """What one saved entry holds: a node's name, a small value the graph does not show (an index), or None
+    (a dim that index did not index, a bound clamp was not given)."""
+    if entry.get("node") is not None:
+        return node_name(nodes, entry["node"])
+    if entry.get("none"):
+        return "None"
+    value = entry.get("value")
+    return brief(value, SMALL) if value is not None else "a tensor"
 
 
 def next_functions(nodes: dict, node: dict) -> str:
@@ -57,10 +69,7 @@ def rows(timeline, state: dict, selected: str | None, graph=None) -> tuple[str, 
         saved = node.get("saved") or []
         if saved:
             state_word = "freed" if node.get("freed") else "kept"
-            listed = ", ".join(
-                f"{s['name']} = {node_name(nodes, s.get('node')) if s.get('node') is not None else 'result'}"
-                for s in saved
-            )
+            listed = ", ".join(f"{s['name']} = {saved_value(nodes, s)}" for s in saved)
             out.append(("saved tensors", f"{listed} ({state_word})"))
         else:
             out.append(("saved tensors", "none"))

@@ -81,7 +81,8 @@ def _find_entries(node: dict, nodes, index: SavedIndex, made: int) -> list:
         nid = s.get("node")
         if nid is None or nid not in nodes:
             value = s.get("value")
-            out.append((s["name"], brief(value, SMALL) if value is not None else "a tensor", None, None))
+            what = "None" if s.get("none") else brief(value, SMALL) if value is not None else "a tensor"
+            out.append((s["name"], what, None, None))
             continue
         saved = nodes[nid]
         version = saved.get("version") or 0

@@ -217,8 +217,8 @@ def _record(op, inputs, attrs, out, dtype):
     for i, x in enumerate(inputs):
         if isinstance(x, Tensor):
             tensors.append(x)
-        else:
-            tensors.append(as_tensor(x, dtype))
+        else:  # a number, or None for an optional tensor not given (clamp's max in x.clamp(min=t))
+            tensors.append(as_tensor(0 if x is None else x, dtype))
             numbers = numbers or {}
             numbers[i] = x
     out.grad_fn = make_node(op, tensors, attrs, out, dtype, numbers=numbers)
@@ -247,6 +247,8 @@ def make_node(op, tensors, attrs, out, dtype, originals=None, save_result=True, 
             if name != "result":
                 i = op.args.index(name)
                 if numbers and i in numbers:
+                    if numbers[i] is None:  # an optional tensor not given: nothing saved, `_saved_<name>` is None
+                        continue
                     saved[name] = graph.SavedTensor(tensors[i], None, hooks=False, number=numbers[i])
                 else:
                     saved[name] = graph.SavedTensor(tensors[i], None)

@@ -379,9 +379,14 @@ def edge(t):
 
 
 def as_strided(view, base_edge):
-    """The grad_fn PyTorch gives a view whose base was written in place: the view's region of the base."""
+    """The grad_fn PyTorch gives a view whose base was written in place: the view's region of the base, and its
+    geometry in the base's memory (sizes, strides and offset in elements), as as_strided keeps them."""
+    data, base = view._data, view._base._data
+    item = data.itemsize
+    attrs = {"region": view._view_fn, "size": data.shape, "stride": tuple(s // item for s in data.strides),
+             "storage_offset": (data.__array_interface__["data"][0] - base.__array_interface__["data"][0]) // item}
     return node_class("AsStridedBackward0")(
-        OPS["as_strided"], (base_edge,), {"region": view._view_fn}, (view._base.shape,), view.shape, view.dtype)
+        OPS["as_strided"], (base_edge,), attrs, (view._base.shape,), view.shape, view.dtype)
 
 
 def saved_attributes(node):
@@ -395,8 +400,24 @@ def saved_attributes(node):
         defaults = _defaults(op.forward)
         getters = op.saved_cache["getters"] = {
             name: "tensor" if kind == "tensor" else _meta_getter(op, name) if kind == "meta"
-            else _attr_getter(name, defaults.get(name), kind == "list") for name, kind in kept(op).items()}
+            else _attr_getter(name, defaults.get(name), kind == "list", _groups(op, name))
+            for name, kind in kept(op).items()}
     return getters
+
+
+def attribute_tensors(node):
+    """The tensors a node keeps among its attributes (max's indices, nll_loss's target, index's indices), as
+    (name, tensor or None): a tuple of them (index's `indices`, None for a dim not indexed) as `name[i]`."""
+    out = []
+    for name, kind in saved_attributes(node).items():
+        if kind == "tensor":
+            continue
+        v = kind(node)
+        if hasattr(v, "_data"):
+            out.append((name, v))
+        elif isinstance(v, tuple) and any(hasattr(x, "_data") for x in v):
+            out += [(f"{name}[{i}]", x) for i, x in enumerate(v)]
+    return out
 
 
 def _defaults(forward):
@@ -411,9 +432,15 @@ _INT64 = frozenset("dim dim0 dim1 dims index start end step repeats ignore_index
 _REDUCTION = {"none": 0, "mean": 1, "sum": 2}  # at::Reduction
 
 
-def _attr_getter(name, default, is_list):
+def _groups(op, name):
+    """The inputs whose derivatives read the attribute `name`."""
+    return tuple(i for i, group in op.saves.items() if name in group or name + "[]" in group)
+
+
+def _attr_getter(name, default, is_list, groups):
     """An attribute as PyTorch's node gives it: an int64 argument read as unsigned (-1 is 2**64 - 1), a list of
-    ints as a tuple, a reduction as its enum value."""
+    ints as a tuple, a reduction as its enum value; a tensor (an index) is a saved tensor, None when no input
+    whose derivative reads it needs grad."""
     def fix(v):
         if name in _INT64 and type(v) is int and v < 0:
             return v + 2**64
@@ -421,6 +448,8 @@ def _attr_getter(name, default, is_list):
 
     def get(node):
         v = node.attrs.get(name, default)
+        if hasattr(v, "_data") and not any(node._need[i] for i in groups):
+            return None
         if name == "reduction" and isinstance(v, str):
             return _REDUCTION[v]
         if is_list and v is not None:

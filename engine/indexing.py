@@ -3,8 +3,9 @@
 CopySlices on the base for assignment."""
 import numpy as np
 
-from . import dispatch, grad_mode, graph, messages, observe
+from . import dispatch, dtypes, grad_mode, graph, messages, observe
 from .ops import OPS
+from .ops.shape import INT64_MAX
 from .tensor import Tensor
 
 
@@ -33,11 +34,31 @@ def _check_index(t, dim, index, real_dim):
     return index  # as given: the node keeps it so (-1 as 2**64 - 1)
 
 
+def _saved_indices(t, keys):
+    """The indices IndexBackward0 keeps, as ATen's index takes them: per dim up to the last indexed one, its index
+    tensor (the user's own, or one made of a list), None where the dim is not indexed (x[:, t] keeps (None, t))."""
+    out = []
+    for k in keys:
+        if k is Ellipsis:
+            out += [None] * (t.dim() - sum(1 for j in keys if j is not None and j is not Ellipsis))
+        elif isinstance(k, Tensor):
+            out.append(k)
+        elif isinstance(k, list):
+            data = np.asarray(_advanced_key(k))
+            out.append(Tensor._make(data, dtypes.from_numpy(data.dtype)))
+        elif not isinstance(k, (int, np.integer)) or isinstance(k, bool):  # ATen selects an int's dim away first
+            out.append(None)
+    while out and out[-1] is None:
+        out.pop()
+    return tuple(out)
+
+
 def getitem(t, key):
     keys = _normalize(key)
     if any(_is_advanced(k) for k in keys):
         np_key = tuple(_advanced_key(k) if _is_advanced(k) else k for k in keys)
-        return dispatch.apply(OPS["index"], (t,), {"key": np_key if len(np_key) > 1 else np_key[0]})
+        return dispatch.apply(OPS["index"], (t,), {"key": np_key if len(np_key) > 1 else np_key[0],
+                                                    "indices": _saved_indices(t, keys)})
     if not isinstance(key, tuple):
         if isinstance(key, slice):  # a lone slice is always a SliceBackward0, even a full one
             return _slice(t, 0, key, full_ok=True)
@@ -94,8 +115,9 @@ def _slice(t, dim, s, full_ok):
         raise ValueError("step must be greater than zero")
     if not full_ok and start == 0 and stop >= size and step == 1:
         return t
-    stop = max(stop, start)
-    return dispatch.apply(OPS["slice"], (t,), {"dim": dim, "start": start, "stop": stop, "step": step})
+    start = 0 if s.start is None else int(s.start)  # as written, as ATen's slice keeps them
+    end = INT64_MAX if s.stop is None else int(s.stop)
+    return dispatch.apply(OPS["slice"], (t,), {"dim": dim, "start": start, "end": end, "step": step})
 
 
 def setitem(t, key, value):
@@ -124,7 +146,7 @@ def setitem(t, key, value):
     dispatch.check_inference_write(t)
     t._bump()
     if grad_mode._state["enabled"] and (src.requires_grad or t.requires_grad):
-        _record_setitem(t, np_key, src, advanced)
+        _record_setitem(t, np_key, src, advanced, keys)
     if observe._observers:
         observe.emit("on_inplace", t, OPS["copy"], (t, value), {"key": np_key})
 
@@ -165,7 +187,7 @@ def _check_inplace_view(t):
             raise RuntimeError(messages.VIEW_OF_LEAF_INPLACE)
 
 
-def _record_setitem(t, np_key, src, advanced):
+def _record_setitem(t, np_key, src, advanced, keys):
     base = t._base if t._base is not None else t
     parent = t._view_fn
 
@@ -174,7 +196,8 @@ def _record_setitem(t, np_key, src, advanced):
 
     if advanced and t._base is None:  # t[tensor] = v is index_put_, not a copy into a view
         holder = Tensor._make(np.empty(t.shape, dtype=t.dtype.np), t.dtype)
-        t.grad_fn = dispatch.make_node(OPS["index_put"], [holder, src], {"region": _RegionKey(None, np_key)}, t,
+        attrs = {"region": _RegionKey(None, np_key), "indices": _saved_indices(t, keys), "accumulate": False}
+        t.grad_fn = dispatch.make_node(OPS["index_put"], [holder, src], attrs, t,
                                        t.dtype, originals=[_EdgeOf(t), src])
         return
     region_view = _RegionKey(parent, np_key) if advanced else region

@@ -126,7 +126,7 @@ def _pow_grad(n, g):
 
 def _bind_pow(self, exponent):
     if is_number(self):  # torch.pow(2, x)
-        return OPS["rpow"], (exponent,), {"base": self}, result_dtype((exponent, self))
+        return OPS["rpow"], (exponent,), {"self": self}, result_dtype((exponent, self))
     if hasattr(exponent, "_data"):
         return OPS["pow_tensor"], (self, exponent), None, None
     return OPS["pow"], (self,), {"exponent": exponent}, result_dtype((self, exponent))
@@ -152,11 +152,11 @@ op("pow_tensor", "PowBackward1", ("self", "exponent"), exact(lambda a, b: a ** b
     lambda n, g: g * _where_zero(n["self"], n["exponent"], n["result"] * n["self"].log())),
    saves={0: ("self", "exponent"), 1: ("self", "exponent", "result")},
    spell=Spelling(method="pow", function="pow", inplace="pow_", infix="**", number_first="bind"), bind=_bind_pow)
-op("rpow", "PowBackward2", ("self",), exact(lambda e, base: base ** e),
-   ("result · ln(base) · grad", lambda n, g: g * n["result"] * float(np.log(n.attrs["base"]))),
-   saves={0: ("result",)},
-   spell=Spelling(rinfix="**", name="{base}**{0}"),
-   bind=lambda self, base: (OPS["rpow"], (self,), {"base": base}, result_dtype((self, base))))
+op("rpow", "PowBackward2", ("exponent",), exact(lambda exponent, self: self ** exponent),  # pow(Scalar self, exponent)
+   ("result · ln(self) · grad", lambda n, g: g * n["result"] * float(np.log(n.attrs["self"]))),
+   saves={0: ("self", "exponent", "result")},
+   spell=Spelling(rinfix="**", name="{self}**{0}"),
+   bind=lambda exponent, self: (OPS["rpow"], (exponent,), {"self": self}, result_dtype((exponent, self))))
 
 
 @composite(Spelling(method="square", function="square"))

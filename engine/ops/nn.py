@@ -55,6 +55,7 @@ op("log_softmax", "LogSoftmaxBackward0", ("self",), _log_softmax,
 
 # --- nll_loss ------------------------------------------------------------------------------------------
 def _nll(a, target, reduction, weight, ignore_index, total_weight):
+    target, total_weight = target._data, total_weight._data
     if a.dtype == np.float32:
         return kernels.nll_loss(a, target, None if weight is None else weight._data, reduction, ignore_index)
     rows = a.reshape(-1, a.shape[-1])
@@ -78,8 +79,8 @@ def _row_weights(t, weight, ignore_index, dtype):
 
 def _nll_back(n, g):
     a = n.attrs
-    scale = g if a["reduction"] != "mean" else g / a["total_weight"]
-    t = a["target"].reshape(-1)
+    scale = g if a["reduction"] != "mean" else g / a["total_weight"].item()
+    t = a["target"]._data.reshape(-1)
     return (-scale)._op("nll_embed", shape=n._shapes[0], target=t, ignore_index=a["ignore_index"],
                         weights=_row_weights(t, a["weight"], a["ignore_index"], np.dtype(g._data.dtype)))
 
@@ -118,8 +119,10 @@ def _bind_nll(input, target, weight=None, size_average=None, ignore_index=-100, 
                            f"got weight tensor of shape: [{', '.join(map(str, weight.shape))}]")
     if weight is not None and weight.requires_grad:
         raise RuntimeError("the derivative for 'weight' is not implemented.")
-    total_weight = float(np.sum(_row_weights(t.reshape(-1), weight, ignore_index, np.dtype(np.float64))))
-    return OPS["nll_loss"], (input,), {"target": t, "reduction": reduction, "weight": weight,
+    total_weight = 0.0 if reduction == "none" else np.sum(
+        _row_weights(t.reshape(-1), weight, ignore_index, np.dtype(np.float64)))
+    total_weight = input._constant(total_weight)  # a tensor, as ATen's forward makes it
+    return OPS["nll_loss"], (input,), {"target": target, "reduction": reduction, "weight": weight,
                                        "ignore_index": ignore_index, "total_weight": total_weight}, None
 
 
@@ -134,7 +137,8 @@ def legacy_reduction(size_average, reduce):
 
 
 op("nll_loss", "NllLossBackward0", ("self",), _nll, ("−weight[target] · grad / Σ weight at each target", _nll_back),
-   saves={0: ("self", "reduction", "weight")}, spell=Spelling(functional="nll_loss"), bind=_bind_nll)
+   saves={0: ("self", "target", "weight", "reduction", "ignore_index", "total_weight")},
+   spell=Spelling(functional="nll_loss"), bind=_bind_nll)
 op("nll_embed", "NllLossBackwardBackward0", ("grad",), _nll_embed_fwd, ("grad at each target", _nll_take))
 
 

@@ -75,10 +75,17 @@ def _clamp(a, min=None, max=None):  # the result is cast to the promoted dtype a
     return a
 
 
+def _bound(n, name):
+    """A tensor bound of clamp, None where the call gave none (ATen's optional tensor: nothing saved)."""
+    return n[name] if n._freed or name in n._saved else None
+
+
 def _clamp_t(n, g, which):
-    s, lo, hi = n["self"], n["min"], n["max"]
+    s, lo, hi = n["self"], _bound(n, "min"), _bound(n, "max")
     if which == 0:
-        return g * ((s >= lo) & (s <= hi))
+        if lo is None:
+            return g * (s <= hi)
+        return g * ((s >= lo) if hi is None else (s >= lo) & (s <= hi))
     return g * ((s < lo) if which == 1 else (s > hi))
 
 
@@ -96,12 +103,11 @@ def _clamp_mask(n):
 def _bind_clamp(self, min=None, max=None):  # noqa: A002 - PyTorch's argument names
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-    if hasattr(min, "_data") or hasattr(max, "_data"):
-        lo = min if min is not None else self._constant(float("-inf"))
-        hi = max if max is not None else self._constant(float("inf"))
-        if not hasattr(lo, "_data") or not hasattr(hi, "_data"):
+    if hasattr(min, "_data") or hasattr(max, "_data"):  # clamp.Tensor(self, Tensor? min, Tensor? max)
+        if any(b is not None and not hasattr(b, "_data") for b in (min, max)):
             raise TypeError("clamp() received an invalid combination of arguments - got a Tensor and a number")
-        return OPS["clamp_tensor"], (self, lo, hi), None, result_dtype((self, lo, hi))
+        given = [b for b in (min, max) if b is not None]
+        return OPS["clamp_tensor"], (self, min, max), None, result_dtype((self, *given))
     bounds = [b for b in (min, max) if b is not None]
     return OPS["clamp"], (self,), {"min": min, "max": max}, result_dtype((self, *bounds))
 

@@ -95,7 +95,7 @@ def _select_reduce(n, g):
     a = n.attrs
     shape = n._shapes[0]
     dim = a["dim"] % len(shape) if shape else 0
-    idx = a["indices"] if a["keepdim"] else np.expand_dims(a["indices"], dim)
+    idx = a["indices"]._data if a["keepdim"] else np.expand_dims(a["indices"]._data, dim)
     grid = np.indices(idx.shape, sparse=True)
     key = tuple(idx if d == dim else grid[d] for d in range(len(shape)))
     if not a["keepdim"]:
@@ -104,6 +104,7 @@ def _select_reduce(n, g):
 
 
 def _take(a, dim, keepdim, indices):
+    indices = indices._data
     return np.take_along_axis(a, np.expand_dims(indices, dim) if not keepdim else indices, dim).reshape(indices.shape)
 
 
@@ -113,7 +114,7 @@ for _which in ("max", "min"):
        spell=Spelling(method=_which, function=_which), bind=False)
     op(f"{_which}_dim", _which.capitalize() + "Backward0", ("self",), _take,
        (f"grad to the arg-{_which} of each row", _select_reduce), bind=False,
-       saves={0: ("dim", "keepdim", "self_sym_sizes")},
+       saves={0: ("dim", "keepdim", "self_sym_sizes", "indices")},
        spell=Spelling(method=_which, function=_which,
                       name=lambda s, a, w=_which: f"{s[0]}.{w}({a['dim']}{', keepdim=True' * a['keepdim']}).values"))
 
@@ -154,9 +155,9 @@ def _minmax(x, dim, keepdim, which):
     idx = arg(data, axis=d)
     if keepdim and x._data.ndim:
         idx = np.expand_dims(idx, d)
-    idx = np.asarray(idx, dtype=np.int64)
-    values = x._apply(OPS[which + "_dim"], (x,), {"dim": dim, "keepdim": keepdim, "indices": idx}, x.dtype)
-    return named(which)(values, x._new(idx, dtypes.int64))
+    indices = x._new(idx, dtypes.int64)
+    values = x._apply(OPS[which + "_dim"], (x,), {"dim": dim, "keepdim": keepdim, "indices": indices}, x.dtype)
+    return named(which)(values, indices)
 
 
 @composite(Spelling(method="max", function="max"))
@@ -190,6 +191,7 @@ def argmin(self, dim=None, keepdim=False):
 
 # --- var, std, norm, logsumexp ----------------------------------------------------------------------
 def _var(a, dim=None, correction=1, keepdim=False, exact=False):
+    correction = 1 if correction is None else correction
     x = a.astype(np.float64)
     n = a.size if dim is None else int(np.prod([a.shape[d] for d in (dim if isinstance(dim, tuple) else (dim,))]))
     with np.errstate(all="ignore"):
@@ -205,7 +207,8 @@ def _centered(n):
 
 
 def _dof(n):
-    return _count(n) - n.attrs.get("correction", 1)
+    correction = n.attrs.get("correction")
+    return _count(n) - (1 if correction is None else correction)
 
 
 def _var_grad(n, g):
@@ -218,9 +221,17 @@ def _std_grad(n, g):
     return grad.where(r != 0, 0.0)  # PyTorch: no grad where the std is 0
 
 
+_UNSET = object()  # PyTorch's overloads: `x.var()`, `x.var(correction=None)` keep the correction as None,
+# `x.var(dim)`, `x.var(unbiased=True)` as 1
+
+
 def _spread(name):
-    def bind(self, dim=None, unbiased=True, keepdim=False, correction=None):
-        correction = (1 if unbiased else 0) if correction is None else correction
+    def bind(self, dim=_UNSET, unbiased=None, keepdim=False, correction=_UNSET):
+        if isinstance(dim, bool):  # x.var(False): the overload var(bool unbiased)
+            dim, unbiased = _UNSET, dim
+        if correction is _UNSET:
+            correction = None if unbiased is None and dim is _UNSET else 0 if unbiased is False else 1
+        dim = None if dim is _UNSET else dim
         attrs = {"correction": correction, "keepdim": keepdim}
         if dim is not None:
             attrs["dim"] = self._reduce_dims(dim)

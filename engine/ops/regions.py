@@ -39,10 +39,12 @@ op("copy", "CopyBackwards", ("self", "src"), lambda a, src: np.broadcast_to(src,
    bind=lambda self, src: (OPS["copy"], (self, src), None, self.dtype))  # copy_ casts to self's dtype
 op("index_put", "IndexPutBackward0", ("self", "values"), None,
    ("grad with the indexed entries zeroed", lambda n, g: g._op("zero_region", region=n.attrs["region"])),
-   ("grad at the indices", lambda n, g: g._op("take_region", region=n.attrs["region"])))
+   ("grad at the indices", lambda n, g: g._op("take_region", region=n.attrs["region"])),
+   saves={0: ("indices", "accumulate"), 1: ("indices", "accumulate")})
 op("as_strided", "AsStridedBackward0", ("base",), None,
    ("grad placed in the view's region of zeros",
-    lambda n, g: g._op("put_region", region=n.attrs["region"], shape=n._shapes[0])))
+    lambda n, g: g._op("put_region", region=n.attrs["region"], shape=n._shapes[0])),
+   saves={0: ("size[]", "stride[]", "storage_offset")})
 op("zero_region", "CopySlicesBackward0", ("grad",), _zero_region_fwd,
    ("grad with the region zeroed", lambda n, g: g._op("zero_region", region=n.attrs["region"])))
 op("take_region", "AsStridedBackward1", ("grad",), lambda g, region: np.array(region(g)),

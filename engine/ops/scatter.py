@@ -88,7 +88,7 @@ def _source_grad(n, g):
 op("index_add", "IndexAddBackward0", ("self", "source"), _index_add,
    ("grad", lambda n, g: g),
    ("alpha · grad at the index along dim", _source_grad),
-   saves={0: ("alpha", "dim", "index", "source_dim"), 1: ("alpha", "dim", "index", "source", "source_dim")},
+   saves={0: ("alpha", "dim", "source_dim"), 1: ("alpha", "dim", "index", "source", "source_dim")},
    spell=Spelling(method="index_add", function="index_add", inplace="index_add_"), bind=_bind_index_add)
 
 
@@ -267,7 +267,7 @@ def _bind_scatter_add(self, dim, index, src):
 
 op("scatter_add", "ScatterAddBackward0", ("self", "src"), _scatter_add,
    ("grad", lambda n, g: g), ("grad where index points", _gathered),
-   saves={0: ("dim", "index"), 1: ("dim", "index")},
+   saves={0: ("dim",), 1: ("dim", "index")},
    spell=Spelling(method="scatter_add", function="scatter_add", inplace="scatter_add_"), bind=_bind_scatter_add)
 
 

@@ -200,13 +200,13 @@ def _key_of(part):
         return part["key"]
     if "index" in part:
         return (slice(None),) * part["dim"] + (part["index"],)
-    return (slice(None),) * part["dim"] + (slice(part["start"], part["stop"], part["step"]),)
+    return (slice(None),) * part["dim"] + (slice(part["start"], part["end"], part["step"]),)
 
 
 op("select_backward", "SelectBackwardBackward0", ("grad",), _place_fwd,
    ("grad at [index]", lambda n, g: g._op("select", dim=n.attrs["dim"], index=n.attrs["index"])))
 op("slice_backward", "SliceBackwardBackward0", ("grad",), _place_fwd,
-   ("grad's slice", lambda n, g: g._op("slice", **{k: n.attrs[k] for k in ("dim", "start", "stop", "step")})))
+   ("grad's slice", lambda n, g: g._op("slice", **{k: n.attrs[k] for k in ("dim", "start", "end", "step")})))
 op("index_put_impl", "IndexPutImplBackward0", ("grad",), _place_fwd,
    ("grad taken at the indices", lambda n, g: g._op("index", key=n.attrs["key"])))
 
@@ -224,9 +224,13 @@ def _select_name(names, attrs):
     return f"{names[0]}[{':, ' * attrs['dim']}{attrs['index']}]"
 
 
+INT64_MAX = 2**63 - 1  # a slice's end when none is written (`x[1:]`), as ATen keeps it
+
+
 def _slice_name(names, attrs):
     step = f":{attrs['step']}" if attrs["step"] != 1 else ""
-    return f"{names[0]}[{':, ' * attrs['dim']}{attrs['start']}:{attrs['stop']}{step}]"
+    end = "" if attrs["end"] == INT64_MAX else attrs["end"]
+    return f"{names[0]}[{':, ' * attrs['dim']}{attrs['start']}:{end}{step}]"
 
 
 op("select", "SelectBackward0", ("self",), lambda a, dim, index: a[(slice(None),) * dim + (index, Ellipsis)],
@@ -237,18 +241,19 @@ op("select", "SelectBackward0", ("self",), lambda a, dim, index: a[(slice(None),
 
 def _bind_narrow(self, dim, start, length):
     dim = self._dim(dim)
-    return OPS["slice"], (self,), {"dim": dim, "start": start, "stop": start + length, "step": 1}, None
+    start = start + self.shape[dim] if start < 0 else start
+    return OPS["slice"], (self,), {"dim": dim, "start": start, "end": start + length, "step": 1}, None
 
 
-op("slice", "SliceBackward0", ("self",),
-   lambda a, dim, start, stop, step: a[(slice(None),) * dim + (slice(start, stop, step),)],
+op("slice", "SliceBackward0", ("self",),  # start and end as written (x[-2:] keeps -2 and INT64_MAX), as ATen keeps them
+   lambda a, dim, start, end, step: a[(slice(None),) * dim + (slice(start, end, step),)],
    ("grad placed in the slice of zeros", _placed("slice_backward")), view=True,
-   saves={0: ("dim", "start", "step", "self_sym_sizes")},
+   saves={0: ("dim", "start", "end", "step", "self_sym_sizes")},
    spell=Spelling(method="narrow", function="narrow", name=_slice_name), bind=_bind_narrow)
 op("alias", "AliasBackward0", ("self",), lambda a: a[...], ("grad", lambda n, g: g), view=True,
    spell=Spelling(name="{0}[…]"), bind=False)
-op("index", "IndexBackward0", ("self",), lambda a, key: a[key],
-   ("grad added at the indices of zeros", _placed("index_put_impl")), saves={0: ("self_sym_sizes",)},
+op("index", "IndexBackward0", ("self",), lambda a, key, indices=None: a[key],
+   ("grad added at the indices of zeros", _placed("index_put_impl")), saves={0: ("indices", "self_sym_sizes")},
    spell=Spelling(name="{0}[…]"), bind=False)
 
 

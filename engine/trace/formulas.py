@@ -8,7 +8,8 @@ from .text import brief, number, numel
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 _FUNCTIONS = {"cos", "sin", "ln", "sign", "exp"}
-_SCALAR_ATTRS = {"exponent": None, "alpha": 1, "value": 1, "weight": None, "base": None, "other": None}
+_SCALAR_ATTRS = {"exponent": None, "alpha": 1, "value": 1, "weight": None, "other": None,
+                 "self": None}  # self: the number of pow(Scalar self, Tensor exponent)
 SMALL = 4  # tensors up to this many elements are written out in a formula
 
 

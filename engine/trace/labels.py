@@ -119,6 +119,14 @@ def op_texts(op, names, attrs):
     return hit
 
 
+def with_absent(expr, inputs):
+    """An expression template with the optional tensors not given written as None (`{0}.clamp({1}, None)`)."""
+    for i, x in enumerate(inputs):
+        if x is None:
+            expr = expr.replace(f"{{{i}}}", "None")
+    return expr
+
+
 def leaf_label(data):
     """A readable name for an unnamed tensor: its value when short, else its shape."""
     if data.size == 1 and data.ndim <= 1:

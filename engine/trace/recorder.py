@@ -5,7 +5,7 @@ the bookkeeping of which tensor is which node; values, loops and labels live in 
 import weakref
 
 from ..autograd.function import BackwardCFunction
-from ..graph import AccumulateGrad
+from ..graph import AccumulateGrad, attribute_tensors
 from ..nn.modules import Module
 from ..tensor import Tensor
 from . import formulas, functions, labels, values
@@ -216,25 +216,35 @@ class Recorder:
 
     def _saved(self, fn, nid, out, before=None):
         """What fn saved: the graph node of each saved tensor, and the value of a small one the recorder does not
-        know (a Python number the op turned into a tensor), which the formula with numbers shows."""
-        if fn is None or not fn._saved:
+        know (a Python number the op turned into a tensor, an index), which the formula with numbers shows; the
+        tensors it keeps as attributes too (max's indices), None where it keeps None (index's un-indexed dims)."""
+        if fn is None:
             return []
         saved = []
         for key, s in fn._saved.items():
             t = s.tensor
-            if t is out:
-                node = nid
-            else:
+            if t is not out:
                 k = self._known.get(id(t))
                 node = k.node if k is not None and k.ref() is t and k.version == s.version else None
                 if node is None and key == "self" and before is not None:
                     saved.append({"name": key, "node": before, "copy": True})  # an in-place op saves a copy of
                     continue  # the value it overwrites: no later change outdates it
-            if node is None and t._data.size <= formulas.SMALL:
-                saved.append({"name": key, "node": None, "value": t._data.tolist()})
-            else:
-                saved.append({"name": key, "node": node})
+            saved.append(self._saved_entry(key, t, nid if t is out else node))
+        if fn._op is not None and fn._op.saves:
+            for key, t in attribute_tensors(fn):
+                if t is None:
+                    saved.append({"name": key, "node": None, "none": True})
+                else:
+                    k = self._known.get(id(t))
+                    node = k.node if k is not None and k.ref() is t and k.version == t._vbox[0] else None
+                    saved.append(self._saved_entry(key, t, node))
         return saved
+
+    @staticmethod
+    def _saved_entry(key, t, node):
+        if node is None and t._data.size <= formulas.SMALL:
+            return {"name": key, "node": None, "value": t._data.tolist()}
+        return {"name": key, "node": node}
 
     def _inputs(self, inputs, line):
         ids, texts = [], []
@@ -245,7 +255,7 @@ class Recorder:
                 texts.append(self._nodes[nid]["name"])
             else:
                 ids.append(None)
-                texts.append(number(x) if isinstance(x, (int, float)) else "…")
+                texts.append(number(x) if isinstance(x, (int, float)) else "None" if x is None else "…")
         return ids, texts
 
     # --- the engine's callbacks ---------------------------------------------------------------------
@@ -279,6 +289,8 @@ class Recorder:
         fn = out.grad_fn
         grad_fn = self._new_fn(fn, nid)
         name, expr = labels.op_texts(op, texts, attrs)
+        if any(x is None for x in inputs):
+            expr = labels.with_absent(expr, inputs)
         data = out._data
         ev = {"kind": "op", "line": line, "id": nid, "tensor": k.tid, "name": name, "op": op.name, "expr": expr,
               "grad_fn": grad_fn, "inputs": ids, "value": self._values.record(data),

@@ -152,6 +152,30 @@ def test_inspector_rows(mul):
     assert rows(timeline, last, None)[1][0][1].startswith("Click a node")
 
 
+SAVED_KINDS = """import torch
+
+x = torch.tensor([[1.0, 5.0, 3.0], [4.0, 2.0, 7.0]], requires_grad=True)
+idx = torch.tensor([0, 2])
+a = x[:, idx]
+m = x.max(1).values
+c = x.clamp(torch.zeros(3))
+loss = torch.nn.functional.nll_loss(x.log_softmax(1), torch.tensor([2, 0]))
+"""
+
+
+def test_inspector_shows_what_torch_saves(record):
+    """grad_fn._saved_indices of x[:, idx] is (None, idx); max keeps its int64 indices, nll_loss its target and
+    total weight, clamp its tensor bound: each is shown by name, value or None."""
+    timeline = record(SAVED_KINDS)
+    last = tl.state_at(timeline, len(timeline.events) - 1)
+    saved = {last["nodes"][n]["name"]: dict(rows(timeline, last, f"t{n}")[1])["saved tensors"]
+             for n in last["nodes"] if last["nodes"][n].get("grad_fn")}
+    assert saved["a"] == "indices[0] = None, indices[1] = idx (kept)"
+    assert saved["m"] == "indices = [1, 2] (kept)"
+    assert saved["c"] == "self = x, min = [0.0, 0.0, 0.0] (kept)"
+    assert saved["loss"] == "self = x.log_softmax(1), target = [2, 0], total_weight = 2.0 (kept)"
+
+
 def test_grad_history_and_console(mul):
     timeline, model = mul
     h = history(timeline.events)

@@ -14,29 +14,7 @@ from difftest import ENGINE_NAME, load_engine, run_both, torch
 from test_gradcheck import CASES, _inputs
 
 # (node, attribute) -> what the engine keeps instead (checked to still differ in some case)
-_NEG = "the engine keeps dims (and select's index) made non-negative; PyTorch keeps the int64 as given"
-GAPS = {
-    ("AsStridedBackward0", "_saved_size"): "the engine keeps the view's region, not its geometry",
-    ("AsStridedBackward0", "_saved_stride"): "the engine keeps the view's region, not its geometry",
-    ("AsStridedBackward0", "_saved_storage_offset"): "the engine keeps the view's region, not its geometry",
-    ("ClampBackward0", "_saved_max"): "a missing bound is kept as an infinite tensor",
-    ("ClampBackward0", "_saved_min"): "a missing bound is kept as an infinite tensor",
-    ("IndexBackward0", "_saved_indices"): "the engine keeps a numpy index key",
-    ("IndexPutBackward0", "_saved_indices"): "the engine keeps the written region",
-    ("IndexAddBackward0", "_saved_index"): "the engine keeps the index also when only self needs grad",
-    ("ScatterAddBackward0", "_saved_index"): "the engine keeps the index also when only self needs grad",
-    ("IndexPutBackward0", "_saved_accumulate"): "the engine keeps the written region",
-    ("MaxBackward0", "_saved_indices"): "the engine keeps the indices as a numpy array",
-    ("MinBackward0", "_saved_indices"): "the engine keeps the indices as a numpy array",
-    ("NllLossBackward0", "_saved_target"): "the engine keeps the target as a numpy array",
-    ("NllLossBackward0", "_saved_total_weight"): "the engine keeps the count of targets",
-    ("NllLossBackward0", "_saved_ignore_index"): "the engine has no ignore_index",
-    ("PowBackward2", "_saved_exponent"): "the engine names the tensor `self` and the number `base`",
-    ("PowBackward2", "_saved_self"): "the engine names the tensor `self` and the number `base`",
-    ("SliceBackward0", "_saved_end"): "the engine keeps the slice's bound made non-negative, as `stop`",
-    ("StdBackward0", "_saved_correction"): "the engine keeps 1 where PyTorch's overload without dim keeps None",
-    ("VarBackward0", "_saved_correction"): "the engine keeps 1 where PyTorch's overload without dim keeps None",
-}
+GAPS = {}
 # The engine's graph of these differs from torch's (tests/engine/test_grad_fns.py reports it): nothing to compare.
 OTHER_GRAPHS = {"bmm_2d_3d", "bmm_1d_3d"}
 

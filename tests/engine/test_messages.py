@@ -493,7 +493,6 @@ GAPS = {
     "where_method_shapes": "numpy's broadcast message (torch: 'The size of tensor a (3) must match ...')",
     "clamp_tensor_and_number_kw": "short TypeError text (torch lists the overloads)",
     "clamp_tensor_and_number_positional_ok": "TypeError (torch accepts clamp(Tensor, number) positionally)",
-    "clamp_int_by_float_tensor_ok": "OverflowError (torch promotes to float)",
     "floor_bool": "accepted (torch: NotImplementedError '\"floor_vml_cpu\" not implemented for 'Bool'')",
     "round_decimals_ok": "round() takes no decimals",
     "leaky_relu_int": "accepted (torch: NotImplementedError '\"leaky_relu_cpu\" not implemented for 'Long'')",
