@@ -5,7 +5,7 @@ import numpy as np
 
 from . import dtypes, grad_mode, graph, messages, observe
 from .graph import edge
-from .ops import kept, result_dtype
+from .ops import OPS, kept, result_dtype
 from .tensor import Tensor
 
 _PRODUCTS = frozenset(["mm", "addmm", "bmm", "mv", "dot"])
@@ -193,6 +193,8 @@ def apply(op, inputs, attrs=None, dtype=None):
         if work:
             observe.emit("on_work", work)
     out_data = _forward(op, arrays, attrs)
+    if op.several:
+        return _several(op, inputs, attrs, out_data, dtype, wants_grad)
     if not op.view and (type(out_data) is not np.ndarray or out_data.dtype != dtype.np):
         out_data = np.asarray(out_data, dtype=dtype.np)
     out = Tensor._make(out_data, dtype)
@@ -203,6 +205,35 @@ def apply(op, inputs, attrs=None, dtype=None):
     if observe._observers:
         observe.emit("on_op", out, op, inputs, attrs)
     return out
+
+
+def _several(op, inputs, attrs, pieces, dtype, wants_grad):
+    """The outputs of an op with several (split, unbind): one node, each output its own output number; as
+    views of the input (op.view), each output's view function takes its piece of the base."""
+    src = inputs[0]
+    outs = tuple(Tensor._make(p if op.view else p.copy(), dtype) for p in pieces)
+    if op.view:
+        for i, out in enumerate(outs):
+            out._make_view_of(src, _Piece(op, i), attrs)
+    if wants_grad and grad_mode._state["enabled"] and dtype.is_floating_point:
+        node = make_node(op, list(inputs), attrs, outs[0], dtype)
+        node._n_outputs = len(outs)
+        for i, out in enumerate(outs):
+            out.grad_fn = node
+            out._output_nr = i
+    if observe._observers:
+        for i, out in enumerate(outs):
+            observe.emit("on_op", out, op, inputs, {**attrs, "output": i})
+    return outs
+
+
+class _Piece:
+    """Output i of an op with several outputs, as the view function of that output."""
+
+    __slots__ = ("forward",)
+
+    def __init__(self, op, i):
+        self.forward = lambda a, **attrs: op.forward(a, **attrs)[i]
 
 
 def _forward(op, arrays, attrs):
@@ -234,7 +265,7 @@ def make_node(op, tensors, attrs, out, dtype, originals=None, save_result=True, 
         nexts = tuple([e for e in nexts if e[0] is not None])
     cls = op.node_cls
     if cls is None:
-        cls = op.node_cls = graph.node_class(op.node)
+        cls = op.node_cls = graph.node_class(op.node, op.several)
     node = cls(op, nexts, attrs, tuple([x._data.shape for x in tensors]), out._data.shape, dtype)
     for x in tensors:
         if x.dtype is not dtype:
@@ -302,6 +333,9 @@ def check_inplace(t):
     if t.grad_fn is None and t._requires_grad:
         raise RuntimeError(messages.LEAF_INPLACE)
     base = t._base
+    fn = t._grad_fn
+    if base is not None and fn is not None and fn._n_outputs != 1 and fn._op is not None and fn._op.view:
+        raise RuntimeError(messages.MULTI_OUTPUT_VIEW_INPLACE.format(nr=t._output_nr, name=graph._short_name(fn)))
     if base is not None and base.grad_fn is None and base._requires_grad:
         raise RuntimeError(messages.VIEW_OF_LEAF_INPLACE)
 
@@ -330,8 +364,9 @@ def inplace(op, t, others, attrs=None, result=None):
         tensors = [x if isinstance(x, Tensor) else as_tensor(x, dtype) for x in inputs]
         originals = list(tensors)
         need = tuple(edge(x)[0] is not None for x in tensors)
-        if "self" in _saved_names(op, need)[0]:
-            tensors[0] = Tensor._make(t._data.copy(), dtype)
+        if "self" in _saved_names(op, need)[0]:  # ATen's original_self: a clone, so create_graph reaches t's past
+            with observe.muted():
+                tensors[0] = apply(OPS["clone"], (t,)) if t.requires_grad else Tensor._make(t._data.copy(), dtype)
         numbers = {i: x for i, x in enumerate(inputs) if not isinstance(x, Tensor)}
         node = make_node(op, tensors, attrs, t, dtype, originals=originals, save_result=False, numbers=numbers)
         if op.node == "NotImplemented":  # its backward's error names the in-place function (aten::scatter_)

@@ -1,6 +1,9 @@
 """torch.nn: Parameter, Module and a few layers, and nn.functional."""
 from . import functional, init  # noqa: F401
 from .modules import (  # noqa: F401
+    GRU,
+    LSTM,
+    RNN,
     AvgPool1d,
     AvgPool2d,
     BatchNorm1d,
@@ -18,6 +21,7 @@ from .modules import (  # noqa: F401
     Dropout2d,
     Embedding,
     Flatten,
+    GRUCell,
     HuberLoss,
     Identity,
     KLDivLoss,
@@ -25,6 +29,7 @@ from .modules import (  # noqa: F401
     LeakyReLU,
     Linear,
     LogSoftmax,
+    LSTMCell,
     MaxPool1d,
     MaxPool2d,
     Module,
@@ -33,6 +38,9 @@ from .modules import (  # noqa: F401
     MSELoss,
     NLLLoss,
     ReLU,
+    RNNBase,
+    RNNCell,
+    RNNCellBase,
     Sequential,
     Sigmoid,
     SmoothL1Loss,

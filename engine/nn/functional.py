@@ -41,11 +41,11 @@ def linear(input, weight, bias=None):  # noqa: A002
         return bias.addmm(input, weight.t())
     if input.dim() == 1 and bias is not None:
         return bias.addmm(input.view(1, -1), weight.t()).view(weight.shape[0])
-    if input.dim() > 2 and bias is not None:
-        out = bias.addmm(input.reshape(-1, input.shape[-1]), weight.t())
+    if input.dim() > 2 and bias is not None and input.is_contiguous() and bias.dim() == 1:
+        out = bias.addmm(input.view(-1, input.shape[-1]), weight.t())  # ATen's _flatten_nd_linear
         return out.view(*input.shape[:-1], weight.shape[0])
     out = input @ weight.t()
-    return out + bias if bias is not None else out
+    return out if bias is None else out.add_(bias)
 
 
 def l1_loss(input, target, reduction="mean"):  # noqa: A002

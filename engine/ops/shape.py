@@ -126,6 +126,10 @@ op("transpose", "TransposeBackward0", ("self",), lambda a, dim0, dim1: np.swapax
    ("grad transposed back", lambda n, g: g.transpose(n.attrs["dim0"], n.attrs["dim1"])), view=True,
    saves={0: ("dim0", "dim1")},
    spell=Spelling(method=("transpose", "swapaxes"), function=("transpose", "swapaxes")), bind=_bind_transpose)
+op("transpose_", "TransposeBackward1", ("self",), lambda a, dim0, dim1: np.swapaxes(a, dim0, dim1),
+   ("grad transposed back", lambda n, g: g.transpose(n.attrs["dim0"], n.attrs["dim1"])),
+   saves={0: ("dim0", "dim1")}, bind=False,  # ATen's in-place transpose_ of a result it made (an RNN's output)
+   spell=Spelling(name=lambda s, a: f"{s[0]}.transpose_({a['dim0']}, {a['dim1']})"))
 
 
 def _bind_t(self):

@@ -127,6 +127,17 @@ def _seeded(T):
     return T.Generator().manual_seed(0)
 
 
+def _recurrent(T, kind, x, hx=None, **options):
+    """A recurrent layer of float64 weights drawn under seed 0 (as torch draws them), its outputs as one tensor."""
+    T.manual_seed(0)
+    layer = getattr(T.nn, kind)(3, 2, dtype=T.float64, **options)
+    out = layer(x) if hx is None else layer(x, hx)
+    parts = []
+    for o in out if isinstance(out, tuple) else (out,):
+        parts += [p.reshape(-1) for p in (o if isinstance(o, tuple) else (o,))]
+    return T.cat(parts) if len(parts) > 1 else parts[0]
+
+
 def _mlp(T, x, w1, w2):
     return T.tanh(x @ w1).relu() @ w2
 
@@ -452,6 +463,28 @@ CASES = {
                                                             reduce="add") * a * s.sum(), [((3, 2), S), ((2, 2), S)]),
     "scatter_multiply_value": (lambda T, a: _counted(T).view(2, 3).scatter(1, T.tensor([[1], [0]]), 2.5,
                                                                            reduce="multiply") * a, [((2, 3), S)]),
+    # ops with several outputs (engine/ops/pieces.py)
+    "unbind": (lambda T, a: a.unbind(1)[0] * T.unbind(a, 0)[1][:2].exp(), [((2, 3), S)]),
+    "unbind_one_used": (lambda T, a: a.unbind(-1)[2] * 2, [((2, 3), S)]),
+    "split": (lambda T, a: a.split(2)[1].sin() + T.split(a, 2, dim=0)[0][:1] * a.split(2)[0][1:], [((4, 3), S)]),
+    "split_sizes": (lambda T, a: a.split([1, 2], 1)[1] * a.split([1, 2], 1)[0].exp(), [((2, 3), S)]),
+    "chunk": (lambda T, a: a.chunk(3, 1)[2] * a.chunk(2)[0].sum(), [((2, 3), S)]),
+    "unsafe_chunk": (lambda T, a: (a * 1).unsafe_chunk(2, 1)[0].sigmoid_() * a.unsafe_split(1)[1], [((2, 2), S)]),
+    # recurrent layers (engine/nn/recurrent.py): torch records these graphs for float64 on the CPU
+    "RNN": (lambda T, x: _recurrent(T, "RNN", x), [((4, 2, 3), S)]),
+    "RNN_relu_2_layers": (lambda T, x, h: _recurrent(T, "RNN", x, h, nonlinearity="relu", num_layers=2),
+                          [((3, 2, 3), S), ((2, 2, 2), S)]),
+    "RNN_batch_first": (lambda T, x: _recurrent(T, "RNN", x, batch_first=True), [((2, 3, 3), S)]),
+    "GRU": (lambda T, x, h: _recurrent(T, "GRU", x, h), [((3, 2, 3), S), ((1, 2, 2), S)]),
+    "GRU_bidirectional": (lambda T, x: _recurrent(T, "GRU", x, bidirectional=True, batch_first=True),
+                          [((2, 3, 3), S)]),
+    "LSTM": (lambda T, x, h, c: _recurrent(T, "LSTM", x, (h, c)), [((3, 2, 3), S), ((1, 2, 2), S), ((1, 2, 2), S)]),
+    "LSTM_stacked_bidirectional": (lambda T, x: _recurrent(T, "LSTM", x, num_layers=2, bidirectional=True,
+                                                           batch_first=True), [((2, 3, 3), S)]),
+    "LSTM_unbatched_no_bias": (lambda T, x: _recurrent(T, "LSTM", x, bias=False), [((3, 3), S)]),
+    "RNNCell": (lambda T, x, h: _recurrent(T, "RNNCell", x, h), [((2, 3), S), ((2, 2), S)]),
+    "LSTMCell": (lambda T, x: _recurrent(T, "LSTMCell", x), [((2, 3), S)]),
+    "GRUCell": (lambda T, x, h: _recurrent(T, "GRUCell", x, h), [((3,), S), ((2,), S)]),
     # random ops (engine/ops/random.py): their nodes pass zeros back; the values drawn must be torch's
     "uniform_": (lambda T, a: (a * 1).uniform_(-1, 2, generator=_seeded(T)) * a, [((2, 3), S)]),
     "normal_": (lambda T, a: (a * 1).normal_(0.5, 2.0, generator=_seeded(T)) * a, [((2, 3), S)]),
@@ -510,8 +543,6 @@ DOUBLE_GAPS = {
     "leaky_relu": "grad of leaky_relu under create_graph does not require grad (torch: LeakyReluBackwardBackward0)",
     "leaky_relu_slope": "grad of leaky_relu under create_graph does not require grad",
     "LeakyReLU": "grad of leaky_relu under create_graph does not require grad",
-    "inplace_chain": "in-place mul_/div_ save a detached copy of self: no second-order path through it",
-    "inplace_pow_exp": "in-place pow_ saves a detached copy of self: no second-order path through it",
 }
 
 

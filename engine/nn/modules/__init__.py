@@ -28,3 +28,4 @@ from .losses import (  # noqa: F401
     SmoothL1Loss,
 )
 from .module import Module  # noqa: F401
+from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase  # noqa: F401
