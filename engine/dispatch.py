@@ -215,7 +215,7 @@ def _several(op, inputs, attrs, pieces, dtype, wants_grad):
     if op.view:
         for i, out in enumerate(outs):
             out._make_view_of(src, _Piece(op, i), attrs)
-    if wants_grad and grad_mode._state["enabled"] and dtype.is_floating_point:
+    if outs and wants_grad and grad_mode._state["enabled"] and dtype.is_floating_point:
         node = make_node(op, list(inputs), attrs, outs[0], dtype)
         node._n_outputs = len(outs)
         for i, out in enumerate(outs):
