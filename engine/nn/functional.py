@@ -21,6 +21,50 @@ def silu(input, inplace=False):  # noqa: A002
     return dispatch.inplace(OPS["silu"], input, ()) if inplace else dispatch.apply(OPS["silu"], (input,))
 
 
+def elu(input, alpha=1.0, inplace=False):  # noqa: A002
+    attrs = {"alpha": alpha, "scale": 1, "input_scale": 1}
+    if inplace:  # EluBackward1, from the result
+        return dispatch.inplace(OPS["elu_"], input, (), attrs)
+    return dispatch.apply(OPS["elu"], (input,), attrs)
+
+
+def mish(input, inplace=False):  # noqa: A002
+    return dispatch.inplace(OPS["mish"], input, ()) if inplace else dispatch.apply(OPS["mish"], (input,))
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):  # noqa: A002
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    attrs = {"min_val": min_val, "max_val": max_val}
+    if inplace:
+        return dispatch.inplace(OPS["hardtanh"], input, (), attrs)
+    return dispatch.apply(OPS["hardtanh"], (input,), attrs)
+
+
+def relu6(input, inplace=False):  # noqa: A002
+    return hardtanh(input, 0, 6, inplace)
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):  # noqa: A002
+    """input / max(‖input‖_p along dim, eps), as torch.nn.functional.normalize writes it."""
+    denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+    return input / denom
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    """ATen's cosine_similarity: each input divided by its norm along dim (a clone, clamped to eps without grad),
+    multiplied and summed over dim."""
+    if x1.shape != x2.shape:
+        shape = dispatch.broadcast_shape([tuple(x1.shape), tuple(x2.shape)])
+        x1, x2 = x1.expand(shape), x2.expand(shape)
+    n1 = x1.norm(2, dim, keepdim=True).clone()
+    n2 = x2.norm(2, dim, keepdim=True).clone()
+    with grad_mode.no_grad():
+        n1.clamp_min_(eps)
+        n2.clamp_min_(eps)
+    return ((x1 / n1) * (x2 / n2)).sum(dim)
+
+
 def leaky_relu(input, negative_slope=0.01, inplace=False):  # noqa: A002
     attrs = {"negative_slope": negative_slope}
     if inplace:
