@@ -1,7 +1,7 @@
 """Matrix products: mm, mv, dot, bmm, addmm, and matmul/outer built from them."""
 import numpy as np
 
-from .table import OPS, Spelling, composite, method, op
+from .table import OPS, Spelling, composite, method, op, result_dtype
 
 
 def _same_dtype(a, b, style):
@@ -85,6 +85,35 @@ op("addmm", "AddmmBackward0", ("self", "mat1", "mat2"), lambda b, m1, m2, beta=1
    ("mat1ᵀ @ grad", lambda n, g: n["mat1"].t().mm(g)),
    saves={0: ("alpha", "beta"), 1: ("mat2", "mat1_sym_sizes", "mat1_sym_strides"),
           2: ("mat1", "mat2_sym_sizes", "mat2_sym_strides")}, spell=method("addmm"), bind=_bind_addmm)
+
+
+def _bind_baddbmm(self, batch1, batch2, *, beta=1, alpha=1):
+    target = (batch1.shape[0] if batch1.dim() else 1, batch1.shape[1] if batch1.dim() > 1 else 1,
+              batch2.shape[2] if batch2.dim() > 2 else 1)
+    self.expand(target)  # torch expands self to the product's size first (and its error says why not)
+    _bind_bmm(batch1, batch2)
+    inputs = (self, batch1, batch2)
+    return OPS["baddbmm"], inputs, {"beta": beta, "alpha": alpha}, result_dtype(inputs)
+
+
+def _times(x, k):
+    return x if k == 1 else x * k
+
+
+def _baddbmm(c, a, b, beta=1, alpha=1):
+    product = np.matmul(a, b)
+    product = product if alpha == 1 else product * a.dtype.type(alpha)
+    if beta == 0:
+        return product
+    return (c if beta == 1 else c * c.dtype.type(beta)) + product
+
+
+op("baddbmm", "BaddbmmBackward0", ("self", "batch1", "batch2"), _baddbmm,
+   ("β · grad", lambda n, g: _times(g, n.attrs["beta"])),
+   ("α · grad @ batch2ᵀ", lambda n, g: _times(g.bmm(n["batch2"].transpose(1, 2)), n.attrs["alpha"])),
+   ("α · batch1ᵀ @ grad", lambda n, g: _times(n["batch1"].transpose(1, 2).bmm(g), n.attrs["alpha"])),
+   saves={0: ("beta",), 1: ("batch2", "alpha"), 2: ("batch1", "alpha")}, spell=method("baddbmm"),
+   bind=_bind_baddbmm)
 
 
 @composite(Spelling(method="matmul", function="matmul", infix="@"))

@@ -163,7 +163,7 @@ def _bind_expand(self, *sizes):
     sizes = shape_args(sizes)
     lead = len(sizes) - self._data.ndim
     shape = tuple(self._data.shape[i - lead] if s == -1 else s for i, s in enumerate(sizes))
-    for i, s in enumerate(self._data.shape):
+    for i, s in reversed(list(enumerate(self._data.shape))):  # ATen's infer_size checks the last dim first
         if s != 1 and s != shape[lead + i]:
             raise RuntimeError(
                 f"The expanded size of the tensor ({shape[lead + i]}) must match the existing size ({s}) "

@@ -482,6 +482,10 @@ CASES = {
     "adaptive_avg_pool2d_1": (lambda T, a: T.nn.AdaptiveAvgPool2d(1)(a).flatten(1), [((2, 2, 3, 3), S)]),
     "batch_norm_2d": (lambda T, a: T.nn.BatchNorm2d(2, dtype=T.float64)(a), [((2, 2, 2, 3), S)]),
     "batch_norm_2d_eval": (lambda T, a: T.nn.BatchNorm2d(2, dtype=T.float64).eval()(a * 2), [((2, 2, 2, 3), S)]),
+    "baddbmm": (lambda T, c, a, b: T.baddbmm(c, a, b) + c.baddbmm(a, b, beta=0.5, alpha=2),
+                [((2, 2, 3), S), ((2, 2, 4), S), ((2, 4, 3), S)]),
+    "baddbmm_broadcast_beta0": (lambda T, c, a, b: T.baddbmm(c, a, b, beta=0) * T.baddbmm(c[0, :1], a, b),
+                                [((2, 2, 3), S), ((2, 2, 4), S), ((2, 4, 3), S)]),
     # ops with several outputs (engine/ops/pieces.py)
     "unbind": (lambda T, a: a.unbind(1)[0] * T.unbind(a, 0)[1][:2].exp(), [((2, 3), S)]),
     "unbind_one_used": (lambda T, a: a.unbind(-1)[2] * 2, [((2, 3), S)]),

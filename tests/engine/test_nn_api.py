@@ -61,7 +61,9 @@ print(x[0, 0].clamp_min(0.2), x[0, 0, 0].clamp_max(x[1, 0, 0]))
 for bad in [lambda: nn.BatchNorm2d(3)(torch.randn(2, 3, 4)), lambda: nn.BatchNorm2d(3)(torch.randn(1, 3, 1, 1)),
             lambda: nn.Hardtanh(1, 0), lambda: F.adaptive_avg_pool2d(torch.randn(3, 3), 2),
             lambda: F.adaptive_avg_pool2d(torch.randn(2, 0, 3), 2),
-            lambda: F.adaptive_avg_pool2d(torch.randn(2, 3, 3), (2, 2, 2)), lambda: pl[5], lambda: pl(x)]:
+            lambda: F.adaptive_avg_pool2d(torch.randn(2, 3, 3), (2, 2, 2)), lambda: pl[5], lambda: pl(x),
+            lambda: torch.baddbmm(x[0], x[0], x[1]), lambda: torch.baddbmm(x[0, :2, :3, :4], x[0, :3, :3, 0], x[0]),
+            lambda: torch.baddbmm(torch.ones(3, 3), x[0, :2], x[0, :2]), lambda: torch.randn(2, 3, 5).expand(3, 4, 5)]:
     try:
         bad()
         print("no error")
