@@ -24,6 +24,7 @@ from .modules import (  # noqa: F401
     Dropout2d,
     Embedding,
     Flatten,
+    GroupNorm,
     GRUCell,
     Hardtanh,
     HuberLoss,

@@ -207,6 +207,35 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                            "running_mean": running_mean, "running_var": running_var})
 
 
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):  # noqa: A002
+    """ATen's native_group_norm: each sample's channels in num_groups groups, each group normalised by its mean
+    and 1/√(var + eps) (kept by the node as result1, result2), then scaled and shifted per channel."""
+    if input.dim() < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.dim()}")
+    N, C = input.shape[0], input.shape[1]
+    if input.numel() // (N * C) * (N * C // num_groups) == 1:
+        raise ValueError("Expected more than 1 value per channel when training, got input size "
+                         f"{[N * C // num_groups, num_groups] + list(input.shape[2:])}")
+    if C % num_groups:
+        raise RuntimeError("Expected number of channels in input to be divisible by num_groups, but got input of "
+                           f"shape {list(input.shape)} and num_groups={num_groups}")
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and (t.dim() != 1 or t.numel() != C):
+            raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of channels in input, "
+                               f"but got {name} of shape {list(t.shape)} and input of shape {list(input.shape)}")
+    dtype = input.dtype
+    groups = input._data.reshape(N, num_groups, -1).astype(np.float64)
+    mean = groups.mean(-1)
+    rstd = 1 / np.sqrt(groups.var(-1) + eps)
+    weight = weight if weight is not None else input._new(np.ones(C, dtype.np), dtype)
+    bias = bias if bias is not None else input._new(np.zeros(C, dtype.np), dtype)
+    return dispatch.apply(OPS["group_norm"], (input, weight, bias),
+                          {"result1": input._new(mean.astype(dtype.np), dtype),
+                           "result2": input._new(rstd.astype(dtype.np), dtype),
+                           "N": N, "C": C, "HxW": input.numel() // (N * C) if N * C else 0, "group": num_groups,
+                           "eps": eps})
+
+
 def one_hot(tensor, num_classes=-1):
     """F.one_hot: int64 rows with a 1 at each class index (not differentiable)."""
     if tensor.dtype is not dtypes.int64:

@@ -486,6 +486,8 @@ CASES = {
                 [((2, 2, 3), S), ((2, 2, 4), S), ((2, 4, 3), S)]),
     "baddbmm_broadcast_beta0": (lambda T, c, a, b: T.baddbmm(c, a, b, beta=0) * T.baddbmm(c[0, :1], a, b),
                                 [((2, 2, 3), S), ((2, 2, 4), S), ((2, 4, 3), S)]),
+    "group_norm": (lambda T, x, w, b: T.nn.functional.group_norm(x, 2, w, b), [((2, 4, 3), S), ((4,), S), ((4,), S)]),
+    "GroupNorm": (lambda T, x: T.nn.GroupNorm(1, 2, dtype=T.float64)(x * 2), [((3, 2, 2, 2), S)]),
     # ops with several outputs (engine/ops/pieces.py)
     "unbind": (lambda T, a: a.unbind(1)[0] * T.unbind(a, 0)[1][:2].exp(), [((2, 3), S)]),
     "unbind_one_used": (lambda T, a: a.unbind(-1)[2] * 2, [((2, 3), S)]),

@@ -41,8 +41,8 @@ x = torch.randn(2, 3, 5, 5, requires_grad=True)
 w = torch.arange(150.0).view(2, 3, 5, 5) / 100
 for m in [nn.SiLU(), nn.ELU(), nn.Softplus(), nn.Mish(), nn.Hardtanh(), nn.ReLU6(), nn.ELU(alpha=0.5, inplace=True),
           nn.Softplus(beta=2, threshold=10), nn.Hardtanh(-2, 2), nn.SiLU(inplace=True), nn.Mish(inplace=True),
-          nn.ReLU6(inplace=True), nn.AdaptiveAvgPool2d(1), nn.AdaptiveAvgPool2d((2, 3)), nn.AdaptiveAvgPool2d((None, 2)),
-          nn.BatchNorm2d(3), nn.BatchNorm2d(3, momentum=None, affine=False)]:
+          nn.ReLU6(inplace=True), nn.AdaptiveAvgPool2d(1), nn.AdaptiveAvgPool2d((2, 3)),
+          nn.AdaptiveAvgPool2d((None, 2)), nn.BatchNorm2d(3), nn.BatchNorm2d(3, momentum=None, affine=False)]:
     y = m(x * 1 if "inplace=True" in repr(m) else x)
     g, = torch.autograd.grad((y * w[..., :y.shape[-2], :y.shape[-1]]).sum(), x)
     print(m, y.grad_fn, y.shape, y.flatten()[:4], g[0, 0, 0])

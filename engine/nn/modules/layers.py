@@ -1,4 +1,4 @@
-"""The layers with parameters or options of their own: Linear, BatchNorm1d/2d, Dropout, Identity, Flatten,
+"""The layers with parameters or options of their own: Linear, BatchNorm1d/2d, GroupNorm, Dropout, Identity, Flatten,
 Unflatten, Embedding."""
 import math
 
@@ -84,6 +84,31 @@ class BatchNorm2d(_BatchNorm):
     def _check_input_dim(self, input):
         if input.dim() != 4:
             raise ValueError(f"expected 4D input (got {input.dim()}D input)")
+
+
+class GroupNorm(Module):
+    def __init__(self, num_groups, num_channels, eps=1e-05, affine=True, device=None, dtype=None, *, bias=True):
+        super().__init__()
+        devices.check(device)
+        if num_channels % num_groups != 0:
+            raise ValueError(f"num_channels ({num_channels}) must be divisible by num_groups ({num_groups})")
+        self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, eps, affine
+        if affine:
+            self.weight = Parameter(factories.ones(num_channels, dtype=dtype))
+            if bias:
+                self.bias = Parameter(factories.zeros(num_channels, dtype=dtype))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+
+    def forward(self, input):
+        return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
+
+    def extra_repr(self):
+        return (f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, "
+                f"bias={self.bias is not None}")
 
 
 class Dropout(Module):
