@@ -187,7 +187,7 @@ def apply(op, inputs, attrs=None, dtype=None):
             arrays.append(x)
     if dtype is None:
         dtype = _same_float(inputs) or result_dtype(inputs)
-    if observe._observers:
+    if observe._observers and not op.several:  # several outputs: each is sized as it is handed out (_several)
         observe.emit("on_alloc", _out_numel(op, arrays, attrs))
         work = _work(op, arrays, dtype)
         if work:
@@ -223,6 +223,7 @@ def _several(op, inputs, attrs, pieces, dtype, wants_grad):
             out._output_nr = i
     if observe._observers:
         for i, out in enumerate(outs):
+            observe.emit("on_alloc", out._data.size)
             observe.emit("on_op", out, op, inputs, {**attrs, "output": i})
     return outs
 

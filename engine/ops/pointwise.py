@@ -153,6 +153,7 @@ for _which in ("min", "max"):
        (f"grad where self {'<' if _which == 'min' else '>'} {_which}",
         lambda n, g, w=_which: g * ~_bound_mask(n, w, True)),
        saves={0: ("self", _which), 1: ("self", _which)}, spell=_spell, bind=_bind)
+del _spell
 
 
 # --- selection --------------------------------------------------------------------------------------
