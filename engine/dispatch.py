@@ -13,7 +13,8 @@ _BLAS = frozenset([np.dtype(np.float32), np.dtype(np.float64)])
 
 
 _MATRIX_PRODUCTS = frozenset(("mm", "addmm", "bmm"))
-_OWN_SIZE = _MATRIX_PRODUCTS | {"repeat", "index"}  # ops whose result's size is not their inputs' broadcast
+_DISTANCES = frozenset(("cdist", "euclidean_dist"))
+_OWN_SIZE = _MATRIX_PRODUCTS | _DISTANCES | {"repeat", "index"}  # results not sized as their inputs' broadcast
 
 
 def _out_numel(op, arrays, attrs):
@@ -43,6 +44,9 @@ def _result_numel(op, arrays, attrs):
     if op.name in _MATRIX_PRODUCTS and len(shapes) >= 2:
         a, b = shapes[-2], shapes[-1]
         return math.prod(a[:-1]) * b[-1]
+    if op.name in _DISTANCES and len(shapes) >= 2:  # every row of x1 against every row of x2, batches broadcast
+        a, b = shapes[0], shapes[1]
+        return math.prod(broadcast_shape([a[:-2], b[:-2]])) * a[-2] * b[-2]
     if op.variadic:  # cat, stack: every input is copied in
         return sum(map(math.prod, shapes))
     if op.name == "repeat":
