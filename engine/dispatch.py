@@ -5,7 +5,7 @@ import numpy as np
 
 from . import dtypes, grad_mode, graph, messages, observe
 from .graph import edge
-from .ops import kept, result_dtype
+from .ops import OPS, kept, result_dtype
 from .tensor import Tensor
 
 _PRODUCTS = frozenset(["mm", "addmm", "bmm", "mv", "dot"])
@@ -13,7 +13,8 @@ _BLAS = frozenset([np.dtype(np.float32), np.dtype(np.float64)])
 
 
 _MATRIX_PRODUCTS = frozenset(("mm", "addmm", "bmm"))
-_OWN_SIZE = _MATRIX_PRODUCTS | {"repeat", "index"}  # ops whose result's size is not their inputs' broadcast
+_DISTANCES = frozenset(("cdist", "euclidean_dist"))
+_OWN_SIZE = _MATRIX_PRODUCTS | _DISTANCES | {"repeat", "index"}  # results not sized as their inputs' broadcast
 
 
 def _out_numel(op, arrays, attrs):
@@ -43,6 +44,9 @@ def _result_numel(op, arrays, attrs):
     if op.name in _MATRIX_PRODUCTS and len(shapes) >= 2:
         a, b = shapes[-2], shapes[-1]
         return math.prod(a[:-1]) * b[-1]
+    if op.name in _DISTANCES and len(shapes) >= 2:  # every row of x1 against every row of x2, batches broadcast
+        a, b = shapes[0], shapes[1]
+        return math.prod(broadcast_shape([a[:-2], b[:-2]])) * a[-2] * b[-2]
     if op.variadic:  # cat, stack: every input is copied in
         return sum(map(math.prod, shapes))
     if op.name == "repeat":
@@ -187,12 +191,14 @@ def apply(op, inputs, attrs=None, dtype=None):
             arrays.append(x)
     if dtype is None:
         dtype = _same_float(inputs) or result_dtype(inputs)
-    if observe._observers:
+    if observe._observers and not op.several:  # several outputs: each is sized as it is handed out (_several)
         observe.emit("on_alloc", _out_numel(op, arrays, attrs))
         work = _work(op, arrays, dtype)
         if work:
             observe.emit("on_work", work)
     out_data = _forward(op, arrays, attrs)
+    if op.several:
+        return _several(op, inputs, attrs, out_data, dtype, wants_grad)
     if not op.view and (type(out_data) is not np.ndarray or out_data.dtype != dtype.np):
         out_data = np.asarray(out_data, dtype=dtype.np)
     out = Tensor._make(out_data, dtype)
@@ -203,6 +209,36 @@ def apply(op, inputs, attrs=None, dtype=None):
     if observe._observers:
         observe.emit("on_op", out, op, inputs, attrs)
     return out
+
+
+def _several(op, inputs, attrs, pieces, dtype, wants_grad):
+    """The outputs of an op with several (split, unbind): one node, each output its own output number; as
+    views of the input (op.view), each output's view function takes its piece of the base."""
+    src = inputs[0]
+    outs = tuple(Tensor._make(p if op.view else p.copy(), dtype) for p in pieces)
+    if op.view:
+        for i, out in enumerate(outs):
+            out._make_view_of(src, _Piece(op, i), attrs)
+    if outs and wants_grad and grad_mode._state["enabled"] and dtype.is_floating_point:
+        node = make_node(op, list(inputs), attrs, outs[0], dtype)
+        node._n_outputs = len(outs)
+        for i, out in enumerate(outs):
+            out.grad_fn = node
+            out._output_nr = i
+    if observe._observers:
+        for i, out in enumerate(outs):
+            observe.emit("on_alloc", out._data.size)
+            observe.emit("on_op", out, op, inputs, {**attrs, "output": i})
+    return outs
+
+
+class _Piece:
+    """Output i of an op with several outputs, as the view function of that output."""
+
+    __slots__ = ("forward",)
+
+    def __init__(self, op, i):
+        self.forward = lambda a, **attrs: op.forward(a, **attrs)[i]
 
 
 def _forward(op, arrays, attrs):
@@ -234,7 +270,7 @@ def make_node(op, tensors, attrs, out, dtype, originals=None, save_result=True, 
         nexts = tuple([e for e in nexts if e[0] is not None])
     cls = op.node_cls
     if cls is None:
-        cls = op.node_cls = graph.node_class(op.node)
+        cls = op.node_cls = graph.node_class(op.node, op.several)
     node = cls(op, nexts, attrs, tuple([x._data.shape for x in tensors]), out._data.shape, dtype)
     for x in tensors:
         if x.dtype is not dtype:
@@ -304,6 +340,9 @@ def check_inplace(t):
     if t.grad_fn is None and t._requires_grad:
         raise RuntimeError(messages.LEAF_INPLACE)
     base = t._base
+    fn = t._grad_fn
+    if base is not None and fn is not None and fn._n_outputs != 1 and fn._op is not None and fn._op.view:
+        raise RuntimeError(messages.MULTI_OUTPUT_VIEW_INPLACE.format(nr=t._output_nr, name=graph._short_name(fn)))
     if base is not None and base.grad_fn is None and base._requires_grad:
         raise RuntimeError(messages.VIEW_OF_LEAF_INPLACE)
 
@@ -332,8 +371,9 @@ def inplace(op, t, others, attrs=None, result=None):
         tensors = [x if isinstance(x, Tensor) else as_tensor(x, dtype) for x in inputs]
         originals = list(tensors)
         need = tuple(edge(x)[0] is not None for x in tensors)
-        if "self" in _saved_names(op, need)[0]:
-            tensors[0] = Tensor._make(t._data.copy(), dtype)
+        if "self" in _saved_names(op, need)[0]:  # ATen's original_self: a clone, so create_graph reaches t's past
+            with observe.muted():
+                tensors[0] = apply(OPS["clone"], (t,)) if t.requires_grad else Tensor._make(t._data.copy(), dtype)
         numbers = {i: x for i, x in enumerate(inputs) if not isinstance(x, Tensor)}
         node = make_node(op, tensors, attrs, t, dtype, originals=originals, save_result=False, numbers=numbers)
         if op.node == "NotImplemented":  # its backward's error names the in-place function (aten::scatter_)

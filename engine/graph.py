@@ -320,11 +320,12 @@ class RemovableHandle:
 _node_classes = {}
 
 
-def node_class(name):
-    """The Node subclass called `name` (`MulBackward0`), so that type(t.grad_fn).__name__ is PyTorch's."""
+def node_class(name, several=False):
+    """The Node subclass called `name` (`MulBackward0`), so that type(t.grad_fn).__name__ is PyTorch's; several:
+    its nodes have several outputs (UnbindBackward0), how many set per node."""
     cls = _node_classes.get(name)
     if cls is None:
-        cls = _node_classes[name] = type(name, (Node,), {"__slots__": ()})
+        cls = _node_classes[name] = type(name, (Node,), {"__slots__": ("_n_outputs",) if several else ()})
     return cls
 
 

@@ -20,6 +20,10 @@ BACKWARD_TWICE = (
 NOT_SCALAR = "grad can be implicitly created only for scalar outputs"
 NO_GRAD_FN = "element {i} of tensors does not require grad and does not have a grad_fn"
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
+MULTI_OUTPUT_VIEW_INPLACE = (
+    "Output {nr} of {name} is a view and is being modified inplace. This view is the output of a function that "
+    "returns multiple views. Such functions do not allow the output views to be modified inplace. You should "
+    "replace the inplace operation by an out-of-place one.")
 VIEW_OF_LEAF_INPLACE = "a view of a leaf Variable that requires grad is being used in an in-place operation."
 MODIFIED_SAVED = (
     "one of the variables needed for gradient computation has been modified by an inplace operation: "

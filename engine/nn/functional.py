@@ -21,6 +21,50 @@ def silu(input, inplace=False):  # noqa: A002
     return dispatch.inplace(OPS["silu"], input, ()) if inplace else dispatch.apply(OPS["silu"], (input,))
 
 
+def elu(input, alpha=1.0, inplace=False):  # noqa: A002
+    attrs = {"alpha": alpha, "scale": 1, "input_scale": 1}
+    if inplace:  # EluBackward1, from the result
+        return dispatch.inplace(OPS["elu_"], input, (), attrs)
+    return dispatch.apply(OPS["elu"], (input,), attrs)
+
+
+def mish(input, inplace=False):  # noqa: A002
+    return dispatch.inplace(OPS["mish"], input, ()) if inplace else dispatch.apply(OPS["mish"], (input,))
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):  # noqa: A002
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    attrs = {"min_val": min_val, "max_val": max_val}
+    if inplace:
+        return dispatch.inplace(OPS["hardtanh"], input, (), attrs)
+    return dispatch.apply(OPS["hardtanh"], (input,), attrs)
+
+
+def relu6(input, inplace=False):  # noqa: A002
+    return hardtanh(input, 0, 6, inplace)
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):  # noqa: A002
+    """input / max(‖input‖_p along dim, eps), as torch.nn.functional.normalize writes it."""
+    denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+    return input / denom
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    """ATen's cosine_similarity: each input divided by its norm along dim (a clone, clamped to eps without grad),
+    multiplied and summed over dim."""
+    if x1.shape != x2.shape:
+        shape = dispatch.broadcast_shape([tuple(x1.shape), tuple(x2.shape)])
+        x1, x2 = x1.expand(shape), x2.expand(shape)
+    n1 = x1.norm(2, dim, keepdim=True).clone()
+    n2 = x2.norm(2, dim, keepdim=True).clone()
+    with grad_mode.no_grad():
+        n1.clamp_min_(eps)
+        n2.clamp_min_(eps)
+    return ((x1 / n1) * (x2 / n2)).sum(dim)
+
+
 def leaky_relu(input, negative_slope=0.01, inplace=False):  # noqa: A002
     attrs = {"negative_slope": negative_slope}
     if inplace:
@@ -41,11 +85,11 @@ def linear(input, weight, bias=None):  # noqa: A002
         return bias.addmm(input, weight.t())
     if input.dim() == 1 and bias is not None:
         return bias.addmm(input.view(1, -1), weight.t()).view(weight.shape[0])
-    if input.dim() > 2 and bias is not None:
-        out = bias.addmm(input.reshape(-1, input.shape[-1]), weight.t())
+    if input.dim() > 2 and bias is not None and input.is_contiguous() and bias.dim() == 1:
+        out = bias.addmm(input.view(-1, input.shape[-1]), weight.t())  # ATen's _flatten_nd_linear
         return out.view(*input.shape[:-1], weight.shape[0])
     out = input @ weight.t()
-    return out + bias if bias is not None else out
+    return out if bias is None else out.add_(bias)
 
 
 def l1_loss(input, target, reduction="mean"):  # noqa: A002
@@ -161,6 +205,35 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     return dispatch.apply(OPS["batch_norm"], (input, weight, bias),
                           {"result1": save_mean, "result2": save_invstd, "training": bool(training), "eps": eps,
                            "running_mean": running_mean, "running_var": running_var})
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):  # noqa: A002
+    """ATen's native_group_norm: each sample's channels in num_groups groups, each group normalised by its mean
+    and 1/√(var + eps) (kept by the node as result1, result2), then scaled and shifted per channel."""
+    if input.dim() < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.dim()}")
+    N, C = input.shape[0], input.shape[1]
+    if input.numel() // (N * C) * (N * C // num_groups) == 1:
+        raise ValueError("Expected more than 1 value per channel when training, got input size "
+                         f"{[N * C // num_groups, num_groups] + list(input.shape[2:])}")
+    if C % num_groups:
+        raise RuntimeError("Expected number of channels in input to be divisible by num_groups, but got input of "
+                           f"shape {list(input.shape)} and num_groups={num_groups}")
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and (t.dim() != 1 or t.numel() != C):
+            raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of channels in input, "
+                               f"but got {name} of shape {list(t.shape)} and input of shape {list(input.shape)}")
+    dtype = input.dtype
+    groups = input._data.reshape(N, num_groups, -1).astype(np.float64)
+    mean = groups.mean(-1)
+    rstd = 1 / np.sqrt(groups.var(-1) + eps)
+    weight = weight if weight is not None else input._new(np.ones(C, dtype.np), dtype)
+    bias = bias if bias is not None else input._new(np.zeros(C, dtype.np), dtype)
+    return dispatch.apply(OPS["group_norm"], (input, weight, bias),
+                          {"result1": input._new(mean.astype(dtype.np), dtype),
+                           "result2": input._new(rstd.astype(dtype.np), dtype),
+                           "N": N, "C": C, "HxW": input.numel() // (N * C) if N * C else 0, "group": num_groups,
+                           "eps": eps})
 
 
 def one_hot(tensor, num_classes=-1):

@@ -7,6 +7,7 @@ from . import (  # noqa: F401 - they declare
     linalg,
     nn,
     padding,
+    pieces,
     pointwise,
     products,
     random,

@@ -601,3 +601,69 @@ def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
                       (0, *_pair(padding, 1)), ceil_mode, count_include_pad, None)
     return out.squeeze(-2)
 
+
+
+# --- adaptive average pooling -----------------------------------------------------------------------------
+def _adaptive_bounds(size, out):
+    """The input rows (or columns) output cell i averages: ⌊i·size/out⌋ up to ⌈(i+1)·size/out⌉."""
+    return [((i * size) // out, -(-((i + 1) * size) // out)) for i in range(out)]
+
+
+def _adaptive_avg(a, output_size):
+    """ATen's cpu_adaptive_avg_pool2d: each cell's inputs summed in order, then divided by its height and width."""
+    (oh, ow), (H, W) = output_size, a.shape[-2:]
+    out = np.empty(a.shape[:-2] + (oh, ow), a.dtype)
+    t = a.dtype.type
+    for i, (h0, h1) in enumerate(_adaptive_bounds(H, oh)):
+        for j, (w0, w1) in enumerate(_adaptive_bounds(W, ow)):
+            region = a[..., h0:h1, w0:w1].reshape(a.shape[:-2] + (-1,))
+            total = np.cumsum(region, axis=-1, dtype=a.dtype)[..., -1] if region.shape[-1] else np.zeros(
+                region.shape[:-1], a.dtype)
+            out[..., i, j] = total / t(h1 - h0) / t(w1 - w0)
+    return out
+
+
+def _adaptive_spread(g, self, output_size):
+    """ATen's adaptive_avg_pool2d backward: each cell's grad / its height / its width, added to its inputs."""
+    (oh, ow), (H, W) = output_size, self.shape[-2:]
+    out = np.zeros(self.shape, g.dtype)
+    t = g.dtype.type
+    for i, (h0, h1) in enumerate(_adaptive_bounds(H, oh)):
+        for j, (w0, w1) in enumerate(_adaptive_bounds(W, ow)):
+            out[..., h0:h1, w0:w1] += (g[..., i, j] / t(h1 - h0) / t(w1 - w0))[..., None, None]
+    return out
+
+
+op("adaptive_avg_pool2d_backward", "AdaptiveAvgPool2DBackwardBackward0", ("grad_output", "self"),
+   _adaptive_spread,
+   ("each cell's average of grad", lambda n, g: g._op("adaptive_avg_pool2d", output_size=n.attrs["output_size"])),
+   ("0", lambda n, g: g * 0), saves={1: ("self",)})
+
+
+def _adaptive_avg_grad(n, g):
+    return g._op("adaptive_avg_pool2d_backward", n["self"], output_size=tuple(g.shape[-2:]))
+
+
+op("adaptive_avg_pool2d", "AdaptiveAvgPool2DBackward0", ("self",), _adaptive_avg,
+   ("grad / (cell height · width), spread over each cell's inputs", _adaptive_avg_grad), saves={0: ("self",)},
+   bind=False, spell=Spelling(functional="adaptive_avg_pool2d",
+                              name=lambda s, a: f"adaptive_avg_pool2d({s[0]}, {tuple(a['output_size'])})"))
+
+
+@composite(Spelling(functional="adaptive_avg_pool2d"))
+def adaptive_avg_pool2d(input, output_size):  # noqa: A002
+    """F.adaptive_avg_pool2d: a mean over the last two dims when the output is 1×1 (as ATen does it), else
+    each output cell the average of its region."""
+    size = (output_size,) * 2 if isinstance(output_size, int) else tuple(output_size)
+    if len(size) != 2:
+        raise ValueError(f"Input dimension should be at least {len(size) + 1}")
+    size = tuple(input.shape[-2 + i] if s is None else int(s) for i, s in enumerate(size))
+    if size == (1, 1):
+        return input.mean((-1, -2), keepdim=True)
+    if input.dim() not in (3, 4):
+        raise RuntimeError(f"adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got {list(input.shape)}")
+    for d in range(1, input.dim()):
+        if input.shape[d] == 0:
+            raise RuntimeError("adaptive_avg_pool2d(): Expected input to have non-zero size for non-batch "
+                               f"dimensions, but input has sizes {list(input.shape)} with dimension {d} being empty")
+    return input._apply(OPS["adaptive_avg_pool2d"], (input,), {"output_size": size}, input.dtype)

@@ -1,7 +1,7 @@
 """Matrix products: mm, mv, dot, bmm, addmm, and matmul/outer built from them."""
 import numpy as np
 
-from .table import OPS, Spelling, composite, method, op
+from .table import OPS, Spelling, composite, method, op, result_dtype
 
 
 def _same_dtype(a, b, style):
@@ -87,6 +87,35 @@ op("addmm", "AddmmBackward0", ("self", "mat1", "mat2"), lambda b, m1, m2, beta=1
           2: ("mat1", "mat2_sym_sizes", "mat2_sym_strides")}, spell=method("addmm"), bind=_bind_addmm)
 
 
+def _bind_baddbmm(self, batch1, batch2, *, beta=1, alpha=1):
+    target = (batch1.shape[0] if batch1.dim() else 1, batch1.shape[1] if batch1.dim() > 1 else 1,
+              batch2.shape[2] if batch2.dim() > 2 else 1)
+    self.expand(target)  # torch expands self to the product's size first (and its error says why not)
+    _bind_bmm(batch1, batch2)
+    inputs = (self, batch1, batch2)
+    return OPS["baddbmm"], inputs, {"beta": beta, "alpha": alpha}, result_dtype(inputs)
+
+
+def _times(x, k):
+    return x if k == 1 else x * k
+
+
+def _baddbmm(c, a, b, beta=1, alpha=1):
+    product = np.matmul(a, b)
+    product = product if alpha == 1 else product * a.dtype.type(alpha)
+    if beta == 0:
+        return product
+    return (c if beta == 1 else c * c.dtype.type(beta)) + product
+
+
+op("baddbmm", "BaddbmmBackward0", ("self", "batch1", "batch2"), _baddbmm,
+   ("β · grad", lambda n, g: _times(g, n.attrs["beta"])),
+   ("α · grad @ batch2ᵀ", lambda n, g: _times(g.bmm(n["batch2"].transpose(1, 2)), n.attrs["alpha"])),
+   ("α · batch1ᵀ @ grad", lambda n, g: _times(n["batch1"].transpose(1, 2).bmm(g), n.attrs["alpha"])),
+   saves={0: ("beta",), 1: ("batch2", "alpha"), 2: ("batch1", "alpha")}, spell=method("baddbmm"),
+   bind=_bind_baddbmm)
+
+
 @composite(Spelling(method="matmul", function="matmul", infix="@"))
 def matmul(self, other):
     """PyTorch's matmul: dot, mv, mm or bmm by the inputs' dims, batch dims folded or broadcast."""
@@ -125,3 +154,126 @@ def rmatmul(self, other):
 @composite(Spelling(method=("outer", "ger"), function=("outer", "ger")))
 def outer(self, vec2):
     return self.reshape(-1, 1) * vec2
+
+
+# --- pairwise distances ----------------------------------------------------------------------------------
+def _cdist(x1, x2, p):
+    """‖x1ᵢ − x2ⱼ‖_p for every pair of rows (the batch dims broadcast), each sum over the columns in order."""
+    diff = np.abs(x1[..., :, None, :] - x2[..., None, :, :])
+    if p == 0:
+        return (diff != 0).sum(-1).astype(x1.dtype)
+    if p == float("inf"):
+        return diff.max(-1, initial=0)
+    t = x1.dtype.type
+    powered = diff if p == 1 else diff * diff if p == 2 else diff ** t(p)
+    total = np.cumsum(powered, axis=-1, dtype=x1.dtype)[..., -1] if powered.shape[-1] else powered.sum(-1)
+    return total if p == 1 else np.sqrt(total) if p == 2 else total ** t(1 / p)
+
+
+def _cdist_grad(g, x1, x2, dist, p):
+    """ATen's _cdist_backward: Σⱼ grad · ∂‖x1ᵢ − x2ⱼ‖_p / ∂x1ᵢ (0 where the distance is 0)."""
+    diff = x1[..., :, None, :] - x2[..., None, :, :]
+    d = dist[..., None]
+    with np.errstate(all="ignore"):
+        if p == 0:
+            term = np.zeros_like(diff)
+        elif p == 1:
+            term = np.sign(diff)
+        elif p == float("inf"):
+            term = np.sign(diff) * (np.abs(diff) == d)
+        elif p < 2:
+            term = np.sign(diff) * np.abs(diff) ** (p - 1) / d ** (p - 1)
+        elif p == 2:
+            term = diff / d
+        else:
+            term = diff * np.abs(diff) ** (p - 2) / d ** (p - 1)
+    term = np.where(d == 0, 0, term).astype(diff.dtype)
+    return (g[..., None] * term).sum(-2)
+
+
+def _number(p):
+    return "float('inf')" if p == float("inf") else repr(p)
+
+
+def _no_second(n, g):
+    raise NotImplementedError("the derivative for '_cdist_backward' is not implemented.")
+
+
+op("cdist_backward", "CdistBackwardBackward0", ("grad", "x1", "x2", "cdist"),
+   lambda g, x1, x2, dist, p: _cdist_grad(g, x1, x2, dist, p),
+   ("not implemented", _no_second), ("not implemented", _no_second), ("not implemented", _no_second),
+   ("not implemented", _no_second), bind=False)
+
+
+def _cdist_x1_grad(n, g):
+    return g.contiguous()._op("cdist_backward", n["x1"], n["x2"], n["result"], p=n.attrs["p"])
+
+
+def _cdist_x2_grad(n, g):
+    return g.mT.contiguous()._op("cdist_backward", n["x2"], n["x1"], n["result"].mT.contiguous(), p=n.attrs["p"])
+
+
+op("cdist", "CdistBackward0", ("x1", "x2"), _cdist,
+   ("Σⱼ grad · ∂‖x1ᵢ − x2ⱼ‖_p/∂x1ᵢ", _cdist_x1_grad), ("Σᵢ grad · ∂‖x2ⱼ − x1ᵢ‖_p/∂x2ⱼ", _cdist_x2_grad),
+   saves={0: ("x1", "x2", "result", "p"), 1: ("x1", "x2", "result", "p")}, bind=False,
+   spell=Spelling(function="cdist", name=lambda s, a: f"cdist({s[0]}, {s[1]}, p={_number(a['p'])})"))
+
+
+def _euclidean_dist(x1, x2):
+    """ATen's _euclidean_dist: [−2·x1, ‖x1‖², 1] @ [x2, 1, ‖x2‖²]ᵀ, clamped at 0, square-rooted."""
+    n1, n2 = (x1 * x1).sum(-1, keepdims=True), (x2 * x2).sum(-1, keepdims=True)
+    a = np.concatenate([x1 * x1.dtype.type(-2), n1, np.ones_like(n1)], -1)
+    b = np.concatenate([x2, np.ones_like(n2), n2], -1)
+    return np.sqrt(np.maximum(np.matmul(a, np.swapaxes(b, -1, -2)), 0))
+
+
+def _euclidean_ratio(n, g):
+    res = n["result"]
+    return (g / res).masked_fill(res == 0, 0.0)
+
+
+op("euclidean_dist", "EuclideanDistBackward0", ("x1", "x2"), _euclidean_dist,
+   ("x1 · Σⱼ r − r @ x2, r = grad / result",
+    lambda n, g: n["x1"] * _euclidean_ratio(n, g).sum(-1, keepdim=True) - _euclidean_ratio(n, g).matmul(n["x2"])),
+   ("x2 · Σᵢ r − rᵀ @ x1",
+    lambda n, g: n["x2"] * _euclidean_ratio(n, g).sum(-2).unsqueeze(-1)
+    - _euclidean_ratio(n, g).transpose(-1, -2).matmul(n["x1"])),
+   saves={0: ("x1", "x2", "result"), 1: ("x1", "x2", "result")}, bind=False,
+   spell=Spelling(name="torch._euclidean_dist({0}, {1})"))
+
+
+@composite(Spelling(function="cdist"))
+def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
+    """torch.cdist: ATen's _cdist_forward (CdistBackward0), or for p = 2 with more than 25 rows on a side the
+    matrix-product form (EuclideanDistBackward0), as at::cdist picks."""
+    if x1.dim() < 2 or x2.dim() < 2:
+        raise RuntimeError(f"cdist only supports at least 2D tensors, X{1 if x1.dim() < 2 else 2} got: "
+                           f"{min(x1.dim(), x2.dim()) if x1.dim() < 2 else x2.dim()}D")
+    if x1.shape[-1] != x2.shape[-1]:
+        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {x1.shape[-1]} X2: "
+                           f"{x2.shape[-1]}")
+    if p < 0:
+        raise RuntimeError("cdist only supports non-negative p values")
+    if x1.dtype is not x2.dtype:
+        raise RuntimeError(f"expected scalar type {x1.dtype.type_name} but found {x2.dtype.type_name}")
+    modes = {"use_mm_for_euclid_dist_if_necessary": 0, "use_mm_for_euclid_dist": 1,
+             "donot_use_mm_for_euclid_dist": 2}
+    if compute_mode not in modes:
+        raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
+    mode = modes[compute_mode]
+    r1, r2 = x1.shape[-2], x2.shape[-2]
+    if p == 2 and x1.numel() and x2.numel() and (mode == 1 or mode == 0 and (r1 > 25 or r2 > 25)):
+        return _euclidean(x1, x2)
+    return x1._apply(OPS["cdist"], (x1, x2), {"p": float(p)}, result_dtype((x1, x2)))
+
+
+def _euclidean(x1, x2):
+    """ATen's cdist_impl: the batch dims broadcast (expanded, made contiguous, folded into one), then
+    _euclidean_dist, viewed back to the output's shape."""
+    from_batch = tuple(np.broadcast_shapes(tuple(x1.shape[:-2]), tuple(x2.shape[:-2])))
+    out_shape = from_batch + (x1.shape[-2], x2.shape[-2])
+    k = int(np.prod(from_batch)) if from_batch else 1
+    if k != 1:
+        x1 = x1.expand(*from_batch, *x1.shape[-2:]).contiguous().view(k, *x1.shape[-2:])
+        x2 = x2.expand(*from_batch, *x2.shape[-2:]).contiguous().view(k, *x2.shape[-2:])
+    return x1._apply(OPS["euclidean_dist"], (x1, x2), None, result_dtype((x1, x2))).view(*out_shape)

@@ -438,3 +438,43 @@ op("batch_norm", "NativeBatchNormBackward0", ("input", "weight", "bias"), _batch
    saves={0: ("input", "weight", "running_mean", "running_var", "result1", "result2", "training", "eps"),
           1: ("input", "result1", "result2"), 2: ()},
    spell=Spelling(name="batch_norm({0}, …)"), bind=False)
+
+
+# --- group norm ----------------------------------------------------------------------------------------------
+def _group_norm(x, weight, bias, result1, result2, N, C, HxW, group, eps):
+    """native_group_norm's output, from the statistics F.group_norm worked out (result1: mean, result2: rstd)."""
+    groups = x.reshape(N, group, -1)
+    out = ((groups - result1._data[..., None]) * result2._data[..., None]).reshape(N, C, -1)
+    return (out * weight.reshape(1, C, 1) + bias.reshape(1, C, 1)).reshape(x.shape)
+
+
+def _gn_normalised(n):
+    """x̂ per group, (N, group, C/group · HxW), as Tensor ops of the saved input, and rstd."""
+    a = n.attrs
+    groups = n["input"].reshape(a["N"], a["group"], -1)
+    centred = groups - groups.mean(-1, keepdim=True)
+    rstd = ((centred * centred).mean(-1, keepdim=True) + a["eps"]).rsqrt()
+    return centred * rstd, rstd
+
+
+def _gn_input_grad(n, g):
+    a = n.attrs
+    xhat, rstd = _gn_normalised(n)
+    gy = (g.reshape(a["N"], a["C"], -1) * n["weight"].view(1, a["C"], 1)).reshape(a["N"], a["group"], -1)
+    return (rstd * (gy - gy.mean(-1, keepdim=True) - xhat * (gy * xhat).mean(-1, keepdim=True))).reshape(g.shape)
+
+
+def _gn_weight_grad(n, g):
+    a = n.attrs
+    xhat, _ = _gn_normalised(n)
+    return (g.reshape(a["N"], a["C"], -1) * xhat.reshape(a["N"], a["C"], -1)).sum((0, 2))
+
+
+op("group_norm", "NativeGroupNormBackward0", ("input", "weight", "bias"), _group_norm,
+   ("weight · rstd · (grad − mean(grad) − x̂ · mean(grad · x̂)) per group", _gn_input_grad),
+   ("Σ grad · x̂", _gn_weight_grad),
+   ("Σ grad", lambda n, g: g.reshape(n.attrs["N"], n.attrs["C"], -1).sum((0, 2))),
+   saves={0: ("input", "weight", "result1", "result2", "N", "C", "HxW", "group", "eps"),
+          1: ("input", "result1", "result2"), 2: ()},
+   spell=Spelling(functional="group_norm", name=lambda s, a: f"group_norm({s[0]}, {a['group']}, {s[1]}, {s[2]})"),
+   bind=False)

@@ -125,14 +125,41 @@ op("clamp_tensor", "ClampBackward0", ("self", "min", "max"), _clamp,
    spell=_CLAMP, bind=_bind_clamp)
 
 
-@composite(Spelling(method="clamp_min", function="clamp_min"))
-def clamp_min(self, min):  # noqa: A002
-    return self.clamp(min=min)
+def _bind_clamp_min(self, min):  # noqa: A002 - PyTorch's argument names
+    if hasattr(min, "_data"):
+        return OPS["clamp_min_tensor"], (self, min), None, result_dtype((self, min))
+    return OPS["clamp_min"], (self,), {"min": min}, result_dtype((self, min))
 
 
-@composite(Spelling(method="clamp_max", function="clamp_max"))
-def clamp_max(self, max):  # noqa: A002
-    return self.clamp(max=max)
+def _bind_clamp_max(self, max):  # noqa: A002
+    if hasattr(max, "_data"):
+        return OPS["clamp_max_tensor"], (self, max), None, result_dtype((self, max))
+    return OPS["clamp_max"], (self,), {"max": max}, result_dtype((self, max))
+
+
+def _bound_mask(n, which, tensor):
+    s = n["self"]
+    bound = n[which] if tensor else n.attrs[which]
+    return (s >= bound) if which == "min" else (s <= bound)
+
+
+for _which in ("min", "max"):
+    _spell = Spelling(method="clamp_" + _which, function="clamp_" + _which, inplace="clamp_" + _which + "_",
+                      inplace_function="clamp_" + _which + "_")
+    _bind = _bind_clamp_min if _which == "min" else _bind_clamp_max
+    op("clamp_" + _which, f"Clamp{_which.capitalize()}Backward0", ("self",),
+       lambda a, w=_which, **bound: _clamp(a, **{w: bound[w]}),
+       (f"grad · (self {'≥' if _which == 'min' else '≤'} {_which})",
+        lambda n, g, w=_which: g * _bound_mask(n, w, False)),
+       saves={0: ("self", _which)}, spell=_spell, bind=_bind)
+    op("clamp_" + _which + "_tensor", f"Clamp{_which.capitalize()}Backward1", ("self", _which),
+       lambda a, b, w=_which: _clamp(a, **{w: b}),
+       (f"grad where self {'≥' if _which == 'min' else '≤'} {_which}",
+        lambda n, g, w=_which: g * _bound_mask(n, w, True)),
+       (f"grad where self {'<' if _which == 'min' else '>'} {_which}",
+        lambda n, g, w=_which: g * ~_bound_mask(n, w, True)),
+       saves={0: ("self", _which), 1: ("self", _which)}, spell=_spell, bind=_bind)
+del _spell
 
 
 # --- selection --------------------------------------------------------------------------------------
@@ -249,3 +276,64 @@ op("xlogy", "XlogyBackward0", ("self", "other"), _xlogy,
    ("self / other · grad", lambda n, g: g * n["self"] / n["other"]),
    saves={0: ("self", "other"), 1: ("self", "other")}, spell=Spelling(method="xlogy", function="xlogy"),
    bind=lambda self, other: (OPS["xlogy"], (self, other), None, result_dtype((self, other), "float")))
+
+
+# --- elu, mish, hardtanh ------------------------------------------------------------------------------------
+def _elu(a, alpha=1.0, scale=1, input_scale=1):
+    t = a.dtype.type
+    negative = kernels.expm1(a * t(input_scale)) * t(alpha * scale)
+    return np.where(a > 0, a * t(scale), negative)
+
+
+def _elu_grad(n, g):
+    s, alpha, scale, input_scale = n["self"], n.attrs["alpha"], n.attrs.get("scale", 1), n.attrs.get("input_scale", 1)
+    return (g * scale).where(s > 0, g * (s * input_scale).exp() * (alpha * scale * input_scale))
+
+
+def _elu_result_grad(n, g):
+    r, alpha, scale, input_scale = n["result"], n.attrs["alpha"], n.attrs.get("scale", 1), n.attrs.get("input_scale", 1)
+    return (g * scale).where(r > 0, g * (r + alpha * scale) * input_scale)
+
+
+_ELU = Spelling(functional="elu", name=lambda s, a: f"elu({s[0]}, {a['alpha']!r})")
+op("elu", "EluBackward0", ("self",), _elu,
+   ("grad · (1 if self > 0 else α · exp(self))", _elu_grad), saves={0: ("self", "alpha", "scale", "input_scale")},
+   bind=False, spell=_ELU)  # F.elu(x, alpha, inplace): engine/nn/functional.py
+op("elu_", "EluBackward1", ("self",), _elu,
+   ("grad · (1 if result > 0 else result + α)", _elu_result_grad),
+   saves={0: ("result", "alpha", "scale", "input_scale")}, bind=False, spell=_ELU)
+
+
+def _mish(a):
+    return a * np.tanh(kernels.log1p(EXP(a)))
+
+
+def _mish_grad(n, g):
+    s = n["self"]
+    t = s.exp().log1p().tanh()
+    return g * (t + s * s.sigmoid() * (1 - t * t))
+
+
+op("mish", "MishBackward0", ("self",), _mish, ("(tanh(softplus(self)) + self · σ(self) · sech²(softplus(self))) · grad",
+                                               _mish_grad),
+   saves={0: ("self",)}, bind=False, spell=Spelling(functional="mish"))
+
+
+def _hardtanh(a, min_val=-1.0, max_val=1.0):
+    t = a.dtype.type
+    return np.minimum(np.maximum(a, t(min_val)), t(max_val))
+
+
+def _hardtanh_grad(n, g):
+    return g._op("hardtanh_backward", n["self"], min_val=n.attrs["min_val"], max_val=n.attrs["max_val"])
+
+
+op("hardtanh_backward", "HardtanhBackwardBackward0", ("grad_output", "self"),
+   lambda g, s, min_val, max_val: np.where((s > min_val) & (s < max_val), g, np.zeros((), g.dtype)),
+   ("grad where min_val < self < max_val", _hardtanh_grad), ("0", lambda n, g: g * 0),
+   saves={0: ("self", "min_val", "max_val")})
+
+
+op("hardtanh", "HardtanhBackward0", ("self",), _hardtanh, ("grad · (min_val < self < max_val)", _hardtanh_grad),
+   saves={0: ("self", "min_val", "max_val")}, bind=False,
+   spell=Spelling(functional="hardtanh", name=lambda s, a: f"hardtanh({s[0]}, {a['min_val']!r}, {a['max_val']!r})"))

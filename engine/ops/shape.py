@@ -126,6 +126,10 @@ op("transpose", "TransposeBackward0", ("self",), lambda a, dim0, dim1: np.swapax
    ("grad transposed back", lambda n, g: g.transpose(n.attrs["dim0"], n.attrs["dim1"])), view=True,
    saves={0: ("dim0", "dim1")},
    spell=Spelling(method=("transpose", "swapaxes"), function=("transpose", "swapaxes")), bind=_bind_transpose)
+op("transpose_", "TransposeBackward1", ("self",), lambda a, dim0, dim1: np.swapaxes(a, dim0, dim1),
+   ("grad transposed back", lambda n, g: g.transpose(n.attrs["dim0"], n.attrs["dim1"])),
+   saves={0: ("dim0", "dim1")}, bind=False,  # ATen's in-place transpose_ of a result it made (an RNN's output)
+   spell=Spelling(name=lambda s, a: f"{s[0]}.transpose_({a['dim0']}, {a['dim1']})"))
 
 
 def _bind_t(self):
@@ -159,7 +163,7 @@ def _bind_expand(self, *sizes):
     sizes = shape_args(sizes)
     lead = len(sizes) - self._data.ndim
     shape = tuple(self._data.shape[i - lead] if s == -1 else s for i, s in enumerate(sizes))
-    for i, s in enumerate(self._data.shape):
+    for i, s in reversed(list(enumerate(self._data.shape))):  # ATen's infer_size checks the last dim first
         if s != 1 and s != shape[lead + i]:
             raise RuntimeError(
                 f"The expanded size of the tensor ({shape[lead + i]}) must match the existing size ({s}) "

@@ -66,9 +66,9 @@ def unary(name, inplace=True, functional=()):
 
 class Op:
     __slots__ = ("name", "node", "args", "forward", "grads", "saves", "view", "variadic", "spelling", "bind",
-                 "node_cls", "saved_cache")
+                 "node_cls", "saved_cache", "several")
 
-    def __init__(self, name, node, args, forward, grads, saves, view, variadic, spelling, bind):
+    def __init__(self, name, node, args, forward, grads, saves, view, variadic, spelling, bind, several=False):
         self.name = name
         self.node = node
         self.args = args
@@ -81,6 +81,7 @@ class Op:
         self.bind = bind
         self.node_cls = None  # the Node subclass named `node`, made on first use (engine/graph.py)
         self.saved_cache = {}
+        self.several = several  # the forward returns a tuple of arrays: one node, several outputs (split, unbind)
 
     def __repr__(self):
         return f"Op({self.name})"
@@ -90,14 +91,16 @@ OPS = {}
 
 
 def op(name, node, args, forward, *grads, saves=None, view=False, variadic=False, spell=None, bind=None,
-       dtype=None):
+       dtype=None, several=False):
     """Declares an op. grads: one (formula, vjp(node, grad)) per argument (one for all when variadic).
     saves: per argument, what its vjp reads back: inputs and `result` (saved tensors, kept only when that
     argument needs grad; the result always), and what PyTorch's node keeps besides (see `kept`).
     bind(*args, **kwargs) -> (op, inputs, attrs, dtype): how a user call becomes this op; by default the
     user passes the tensor arguments positionally and the result dtype follows `dtype` (see result_dtype).
-    bind=False: users reach the op through a composite (`max` returns values and indices), or never."""
-    entry = Op(name, node, args, forward, grads, saves, view, variadic, spell, None)
+    bind=False: users reach the op through a composite (`max` returns values and indices), or never.
+    several: the forward returns a tuple of arrays, the op a tuple of tensors sharing one node (its vjp gets a
+    tuple of grads, None where none arrived)."""
+    entry = Op(name, node, args, forward, grads, saves, view, variadic, spell, None, several)
     if bind is None:
         bind = _positional(entry, dtype)
     entry.bind = bind or None  # False: no bind of its own

@@ -248,7 +248,6 @@ GAPS = {
     "pointwise_of_expand_is_contiguous": "result keeps the expanded layout: not contiguous, view(-1) fails",
     "index_0d_with_0d_mask": "no UnsqueezeBackward0 between IndexBackward0 and the 0-d input",
     "matmul_2d_3d_grad_fn": "UnsafeViewBackward0 (torch: CloneBackward0 / TransposeBackward0)",
-    "double_backward_through_inplace_pow": "in-place pow_ saves a detached copy of self: first grad has no graph",
 }
 
 

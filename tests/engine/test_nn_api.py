@@ -78,6 +78,44 @@ print(F.huber_loss(x, y, delta=0.5), torch.nn.SmoothL1Loss(beta=0.3, reduction="
 print(torch.nn.KLDivLoss(reduction="batchmean")(x.log_softmax(1), p), F.kl_div(x, p.log(), log_target=True,
       reduction="sum"))
 """,
+    "activations_pooling_and_norms": """
+import torch
+from torch import nn
+import torch.nn.functional as F
+torch.manual_seed(0)
+x = torch.randn(2, 3, 5, 5, requires_grad=True)
+w = torch.arange(150.0).view(2, 3, 5, 5) / 100
+for m in [nn.SiLU(), nn.ELU(), nn.Softplus(), nn.Mish(), nn.Hardtanh(), nn.ReLU6(), nn.ELU(alpha=0.5, inplace=True),
+          nn.Softplus(beta=2, threshold=10), nn.Hardtanh(-2, 2), nn.SiLU(inplace=True), nn.Mish(inplace=True),
+          nn.ReLU6(inplace=True), nn.AdaptiveAvgPool2d(1), nn.AdaptiveAvgPool2d((2, 3)),
+          nn.AdaptiveAvgPool2d((None, 2)), nn.BatchNorm2d(3), nn.BatchNorm2d(3, momentum=None, affine=False)]:
+    y = m(x * 1 if "inplace=True" in repr(m) else x)
+    g, = torch.autograd.grad((y * w[..., :y.shape[-2], :y.shape[-1]]).sum(), x)
+    print(m, y.grad_fn, y.shape, y.flatten()[:4], g[0, 0, 0])
+bn = nn.BatchNorm2d(3)
+for _ in range(2):
+    out = bn(x)
+print(bn.running_mean, bn.running_var, bn.num_batches_tracked)
+bn.eval()
+print(bn(x)[0, 0, 0], bn(x).grad_fn)
+pl = nn.ParameterList([nn.Parameter(torch.ones(2)), torch.zeros(2, 3)])
+pl.append(nn.Parameter(torch.randn(1)))
+print(pl, len(pl), [n for n, _ in pl.named_parameters()], pl[-1], pl[1:], type(pl[1]).__name__)
+print(F.normalize(x[0, 0]), F.cosine_similarity(x[0, 0], x[1, 0]), F.cosine_similarity(x[0, 0], x[1, 0, 0], dim=0))
+print(F.elu(x[0, 0, 0]), F.hardtanh(x[0, 0, 0], -0.5, 0.5), F.relu6(x[0, 0, 0] * 4), F.mish(x[0, 0, 0]))
+print(x[0, 0].clamp_min(0.2), x[0, 0, 0].clamp_max(x[1, 0, 0]))
+for bad in [lambda: nn.BatchNorm2d(3)(torch.randn(2, 3, 4)), lambda: nn.BatchNorm2d(3)(torch.randn(1, 3, 1, 1)),
+            lambda: nn.Hardtanh(1, 0), lambda: F.adaptive_avg_pool2d(torch.randn(3, 3), 2),
+            lambda: F.adaptive_avg_pool2d(torch.randn(2, 0, 3), 2),
+            lambda: F.adaptive_avg_pool2d(torch.randn(2, 3, 3), (2, 2, 2)), lambda: pl[5], lambda: pl(x),
+            lambda: torch.baddbmm(x[0], x[0], x[1]), lambda: torch.baddbmm(x[0, :2, :3, :4], x[0, :3, :3, 0], x[0]),
+            lambda: torch.baddbmm(torch.ones(3, 3), x[0, :2], x[0, :2]), lambda: torch.randn(2, 3, 5).expand(3, 4, 5)]:
+    try:
+        bad()
+        print("no error")
+    except Exception as e:
+        print(type(e).__name__, e)
+""",
     "loss_errors": """
 import torch
 import torch.nn.functional as F

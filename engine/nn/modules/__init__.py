@@ -1,7 +1,21 @@
 """torch.nn.modules, by kind (as torch lays them out: module, containers, layers, activations, losses)."""
-from .activations import LeakyReLU, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh  # noqa: F401
-from .containers import ModuleDict, ModuleList, Sequential  # noqa: F401
+from .activations import (  # noqa: F401
+    ELU,
+    Hardtanh,
+    LeakyReLU,
+    LogSoftmax,
+    Mish,
+    ReLU,
+    ReLU6,
+    Sigmoid,
+    SiLU,
+    Softmax,
+    Softplus,
+    Tanh,
+)
+from .containers import ModuleDict, ModuleList, ParameterList, Sequential  # noqa: F401
 from .conv import (  # noqa: F401
+    AdaptiveAvgPool2d,
     AvgPool1d,
     AvgPool2d,
     Conv1d,
@@ -15,7 +29,7 @@ from .conv import (  # noqa: F401
     MaxPool1d,
     MaxPool2d,
 )
-from .layers import BatchNorm1d, Dropout, Embedding, Flatten, Identity, Linear, Unflatten  # noqa: F401
+from .layers import BatchNorm1d, BatchNorm2d, Dropout, Embedding, Flatten, GroupNorm, Identity, Linear, Unflatten  # noqa: F401
 from .losses import (  # noqa: F401
     BCELoss,
     BCEWithLogitsLoss,
@@ -28,3 +42,4 @@ from .losses import (  # noqa: F401
     SmoothL1Loss,
 )
 from .module import Module  # noqa: F401
+from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase  # noqa: F401

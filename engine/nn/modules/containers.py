@@ -1,7 +1,9 @@
-"""nn.Sequential, nn.ModuleList and nn.ModuleDict."""
+"""nn.Sequential, nn.ModuleList, nn.ModuleDict and nn.ParameterList."""
 import operator
 from collections import OrderedDict
 
+from ...tensor import Tensor
+from ..parameter import Parameter
 from .module import Module
 
 
@@ -159,3 +161,62 @@ class ModuleDict(Module):
     def update(self, modules):
         for key, m in (modules.items() if isinstance(modules, dict) else modules):
             self[key] = m
+
+
+class ParameterList(Module):
+    """Parameters held by position, registered as "0", "1", …; a tensor put in is made a Parameter."""
+
+    def __init__(self, values=None):
+        super().__init__()
+        self._size = 0
+        if values is not None:
+            self.extend(values)
+
+    def _index(self, i):
+        n = len(self)
+        if not -n <= i < n:
+            raise IndexError(f"index {i} is out of range")
+        return str(i % n)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return type(self)([self[k] for k in range(len(self))[i]])
+        return getattr(self, self._index(i))
+
+    def __setitem__(self, i, param):
+        if isinstance(param, Tensor) and not isinstance(param, Parameter):
+            param = Parameter(param)
+        setattr(self, self._index(i), param)
+
+    def __len__(self):
+        return self._size
+
+    def __iter__(self):
+        return iter(self[i] for i in range(len(self)))
+
+    def __iadd__(self, parameters):
+        return self.extend(parameters)
+
+    def append(self, value):
+        self._size += 1
+        self[self._size - 1] = value
+        return self
+
+    def extend(self, values):
+        for value in values:
+            self.append(value)
+        return self
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError("ParameterList should not be called.")
+
+    def extra_repr(self):
+        lines = []
+        for k, p in enumerate(self):
+            if isinstance(p, Tensor):
+                size = "x".join(str(n) for n in p.size())
+                kind = "Parameter" if isinstance(p, Parameter) else "Tensor"
+                lines.append(f"  ({k}): {kind} containing: [{p.dtype} of size {size}]")
+            else:
+                lines.append(f"  ({k}): Object of type: {type(p).__name__}")
+        return "\n".join(lines)

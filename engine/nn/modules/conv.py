@@ -1,5 +1,5 @@
-"""The convolution and pooling layers: Conv1d/2d/3d, ConvTranspose1d/2d/3d, MaxPool1d/2d, AvgPool1d/2d, and
-Dropout1d/2d (whole channels dropped), with torch's arguments, default init and printed form."""
+"""The convolution and pooling layers: Conv1d/2d/3d, ConvTranspose1d/2d/3d, MaxPool1d/2d, AvgPool1d/2d,
+AdaptiveAvgPool2d and Dropout1d/2d (whole channels dropped), with torch's arguments, default init and printed form."""
 import math
 
 from ... import factories, observe
@@ -229,3 +229,15 @@ class Dropout1d(_DropoutNd):
 class Dropout2d(_DropoutNd):
     def forward(self, input):  # noqa: A002
         return F.dropout2d(input, self.p, self.training, self.inplace)
+
+
+class AdaptiveAvgPool2d(Module):
+    def __init__(self, output_size):
+        super().__init__()
+        self.output_size = output_size
+
+    def forward(self, input):
+        return F.adaptive_avg_pool2d(input, self.output_size)
+
+    def extra_repr(self):
+        return f"output_size={self.output_size}"

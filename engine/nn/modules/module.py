@@ -329,9 +329,10 @@ class Module:
     def __repr__(self):
         lines = [f"({name}): " + _indent(repr(m)) for name, m in self._modules.items()]
         extra = self.extra_repr()
-        if not lines:
+        extra_lines = extra.split("\n") if extra else []
+        if not lines and len(extra_lines) <= 1:
             return f"{self._get_name()}({extra})"
-        body = (extra.split("\n") if extra else []) + lines
+        body = extra_lines + lines
         return self._get_name() + "(\n  " + "\n  ".join(body) + "\n)"
 
 
