@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from html import escape
 
 import panel as pn
 import param
-from bokeh.models import BasicTicker, ColumnDataSource, FixedTicker, HoverTool, Span
+from bokeh.models import BasicTicker, BoxAnnotation, ColumnDataSource, FixedTicker, HoverTool, Span
 from bokeh.plotting import figure
 from panel.viewable import Viewer
 
-from app.history_model import FUTURE_ALPHA, History, alphas
+from app.history_model import FUTURE_ALPHA, History, faint_rows, future_from
 from app.html_box import HtmlBox
 from app.store import Store
 from engine.trace.text import short
@@ -25,10 +24,12 @@ class GradHistory(Viewer):
     def __init__(self, **params):
         super().__init__(**params)
         h = History()
+        self._faint: dict[str, set[int]] = {}  # source id -> its rows drawn faint
+        self.veils = []  # over the points after step k, on each figure
         self.lines = ColumnDataSource(data=h.lines)
         self.points = ColumnDataSource(data={**h.points, "alpha": []})
         self.loss = ColumnDataSource(data={**h.loss, "alpha": []})
-        self.now = Span(location=0, dimension="height", line_color="#d62728", line_dash="dashed", line_width=1.5)
+        self.now = _now_line()
         self.grad_fig = self._grad_figure()
         self.loss_fig = self._loss_figure()
         self.empty = pn.pane.HTML("<div style='color:#666;font-size:12.5px'>No backward call yet: the "
@@ -58,6 +59,7 @@ class GradHistory(Viewer):
         legend.margin = 2
         legend.border_line_alpha = 0
         legend.glyph_width = 14
+        self._veil(p)
         _style(p)
         return p
 
@@ -67,18 +69,27 @@ class GradHistory(Viewer):
         p.line("x", "y", source=self.loss, line_width=2, color="#2ca02c", alpha=0.45)
         r = p.scatter("x", "y", source=self.loss, size=6, color="#2ca02c", alpha="alpha")
         p.add_tools(HoverTool(renderers=[r], tooltips=[("loss", "@text")]))
-        self.loss_now = Span(location=0, dimension="height", line_color="#d62728", line_dash="dashed",
-                             line_width=1.5)
+        self.loss_now = _now_line()
         p.add_layout(self.loss_now)
+        self._veil(p)
         _style(p)
         return p
+
+    def _veil(self, p) -> None:
+        """What has not happened yet is seen through a veil of the background: a step moves the veil, on
+        the overlay layer, and the points under it are not drawn again."""
+        veil = BoxAnnotation(left=0.25, fill_color=p.background_fill_color, fill_alpha=1 - FUTURE_ALPHA,
+                             line_alpha=0, level="overlay")
+        p.add_layout(veil)
+        self.veils.append(veil)
 
     def _on_history(self, *events):
         h = self.store.history
         with pn.io.hold():
             self.lines.data = h.lines
-            self.points.data = {**h.points, "alpha": alphas(h.points["k"], self.store.k)}
-            self.loss.data = {**h.loss, "alpha": alphas(h.loss["k"], self.store.k)}
+            self.points.data = {**h.points, "alpha": [1.0] * len(h.points["k"])}
+            self.loss.data = {**h.loss, "alpha": [1.0] * len(h.loss["k"])}
+            self._faint = {}
             calls = max(h.calls, 1)
             for fig in (self.grad_fig, self.loss_fig):
                 fig.x_range.start, fig.x_range.end = 0.5, calls + 0.9
@@ -95,35 +106,30 @@ class GradHistory(Viewer):
             return
         self.current.text = grads_now_html(self.store.state)
         x = h.now[k] if 0 <= k < len(h.now) else 0.0
-        self.now.location = x
-        self.loss_now.location = x
-        for source, ks in ((self.points, h.points["k"]), (self.loss, h.loss["k"])):
-            _fade(source, ks, k)
+        for line in (self.now, self.loss_now):
+            line.location = x
+        for veil in self.veils:
+            veil.left = future_from(x)
+        for source, part in ((self.points, h.points), (self.loss, h.loss)):
+            self._fade(source, faint_rows(part["x"], part["k"], k, x))
+
+    def _fade(self, source: ColumnDataSource, faint: list[int]) -> None:
+        """The points at x = now that have not happened yet faint, the others solid (the veil fades the points
+        beyond now): only the rows whose alpha changes are sent, so a step that changes none repaints nothing
+        but the veil and the line (a training loop has thousands of points)."""
+        was, now = self._faint.get(source.id, set()), set(faint)
+        changed = [(i, FUTURE_ALPHA) for i in sorted(now - was)] + [(i, 1.0) for i in sorted(was - now)]
+        self._faint[source.id] = now
+        if changed:
+            source.patch({"alpha": changed})
 
     def __panel__(self):
         return pn.Column(self.current, self.empty, self.grad_pane, self.loss_pane, sizing_mode="stretch_both")
 
 
-def _fade(source: ColumnDataSource, ks: list[int], k: int) -> None:
-    """Points that have happened by step k solid, the rest faint. The alphas are solid up to some point: only
-    the points between it and step k change (a training loop has thousands)."""
-    alpha = source.data.get("alpha")
-    if alpha is None or len(alpha) != len(ks):
-        source.data["alpha"] = alphas(ks, k)
-        return
-    lo, hi = 0, len(alpha)  # alpha[:m] == 1.0 and alpha[m:] faint: find m
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if alpha[mid] == 1.0:
-            lo = mid + 1
-        else:
-            hi = mid
-    n = bisect_right(ks, k)
-    changed = [(i, 1.0) for i in range(lo, n)] + [(i, FUTURE_ALPHA) for i in range(n, lo)]
-    if len(changed) > 200:
-        source.data["alpha"] = alphas(ks, k)
-    elif changed:
-        source.patch({"alpha": changed})
+def _now_line() -> Span:
+    return Span(location=0, dimension="height", line_color="#d62728", line_dash="dashed", line_width=1.5,
+                level="overlay")
 
 
 def grads_now_html(state: dict | None) -> str:

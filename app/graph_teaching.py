@@ -100,8 +100,8 @@ class TeachingLayer:
         if self._index[0] is not model:
             self._index = (model, saved_model.saved_index(model, introduced(timeline)))
         index = self._index[1]
-        self.edge_labels.data = tc.edge_label_columns(model, state, timeline)
-        self.arrivals.data = tc.arrival_columns(model, state, timeline)
+        _put(self.edge_labels, tc.edge_label_columns(model, state, timeline))
+        _put(self.arrivals, tc.arrival_columns(model, state, timeline))
         self._patch(self.chips, tc.chip_columns(model, state, index))
         notes = tc.note_columns(model, state, index)
         if notes["text"] or self.notes.data["text"]:
@@ -110,6 +110,12 @@ class TeachingLayer:
         paths = tc.pulse_columns(model, state)
         if paths["xs"] or self.paths.data["xs"]:
             self.paths.data = paths
+
+
+def _put(source, data: dict[str, list]) -> None:
+    """Set a source's data when it differs (Bokeh sends data set again, even the same)."""
+    if dict(source.data) != data:
+        source.data = data
 
 
 def _halos(model: GraphModel, state: dict, index: saved_model.SavedIndex) -> dict[str, list]:

@@ -59,6 +59,7 @@ class GraphView(Viewer):
         self._fits = 0  # graphs framed so far: the camera frames a graph when this changes
         self._aimed = None  # what the camera was last told
         self._shape = None  # the shape of the graph shown (graph_model.GraphModel.shape)
+        self._drawn: tuple = (None,)  # the graph, state, selected and lit drawn last
         self.pane = pn.pane.Bokeh(self.figure, sizing_mode="stretch_both", min_height=320)
         self.boxes.selected.on_change("indices", self._on_tap_box)
         self.sinks.selected.on_change("indices", self._on_tap_sink)
@@ -160,25 +161,31 @@ class GraphView(Viewer):
             self.sinks.selected.indices = []
             boxes = gc.box_columns(model, state, self.store.selected, self.store.lit)
             sinks = gc.sink_columns(model, state, self.store.selected)
-            self.boxes.data = {**static["boxes"], **boxes}
-            self.sinks.data = {**static["sinks"], **sinks}
-            # Each source gets text lists of its own: a patch changes a source's lists in place.
+            edges = {**gc.edge_geometry(model), **gc.edge_columns(model, state)}
+            # Another iteration of the loop has the same layout: only the values that differ are sent.
+            put = _patch if same_shape else _replace
+            put(self.boxes, {**static["boxes"], **boxes})
+            put(self.sinks, {**static["sinks"], **sinks})
             at = {"x": static["boxes"]["x"], "y": static["boxes"]["y"]}
             for name, source in self.labels.items():
-                source.data = {**at, name: list(boxes[name])}
-            self.sink_labels.data = {"x": static["sinks"]["x"], "y": static["sinks"]["y"],
-                                     "title": list(sinks["title"])}
-            self.edges.data = {**gc.edge_geometry(model), **gc.edge_columns(model, state)}
-            self.badges.data = gc.badge_columns(model, state)
+                put(source, {**at, name: boxes[name]})
+            put(self.sink_labels, {"x": static["sinks"]["x"], "y": static["sinks"]["y"], "title": sinks["title"]})
+            put(self.edges, edges)
+            put(self.badges, gc.badge_columns(model, state))
             self.teaching.show(model, state, self.store.timeline)
             if not same_shape:  # another iteration of the loop keeps the view where it is
                 self._fits += 1
             self._aim(model, state)
+        self._drawn = self._now()
+
+    def _now(self) -> tuple:
+        s = self.store
+        return s.graph, s.state, s.selected, s.lit
 
     def _on_state(self, *events):
         model, state = self.store.graph, self.store.state
-        if model is None or state is None or any(e.name == "graph" for e in events):
-            return
+        if model is None or state is None or self._drawn[0] is not model or self._drawn == self._now():
+            return  # a new graph is drawn whole by _on_graph, with the state
         selected = self.store.selected
         with pn.io.hold():
             boxes = gc.box_columns(model, state, selected, self.store.lit)
@@ -192,6 +199,7 @@ class GraphView(Viewer):
             _patch(self.badges, gc.badge_columns(model, state))
             self.teaching.show(model, state, self.store.timeline)
             self._aim(model, state)
+        self._drawn = self._now()
 
     def _aim(self, model: gm.GraphModel, state: dict) -> None:
         """Tell the camera (graph_camera.py) the graph's extent and the node step k acts on."""
@@ -204,6 +212,11 @@ class GraphView(Viewer):
 
     def __panel__(self):
         return self.pane
+
+
+def _replace(source: ColumnDataSource, columns: dict[str, list]) -> None:
+    """All the data anew, in lists of the source's own: a patch changes a source's lists in place."""
+    source.data = {name: list(new) for name, new in columns.items()}
 
 
 def _patch(source: ColumnDataSource, columns: dict[str, list]) -> None:

@@ -6,6 +6,7 @@ x positions: backward call n (1-based) is at x = n; a zero_/None between calls n
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 
 from engine.trace.text import flat, number
@@ -97,6 +98,15 @@ def _add(series: dict, h: History, key: tuple, x: float, y: float, text: str, ma
     h.points["k"].append(k)
 
 
-def alphas(ks: list[int], k: int) -> list[float]:
-    """Points that have happened by step k are solid; the rest of the story is shown faintly."""
-    return [1.0 if at <= k else FUTURE_ALPHA for at in ks]
+# Points that have happened by step k are solid; the rest of the story is shown faintly: under a veil from
+# future_from(now) on, and the points at now that step k has not reached yet (faint_rows).
+def future_from(now: float) -> float:
+    """Where the veil over the future starts: past the points at x = now (points sit half a call apart)."""
+    return now + 0.25
+
+
+def faint_rows(xs: list[float], ks: list[int], k: int, now: float) -> list[int]:
+    """The rows not yet happened by step k among the points at x = now; the points beyond are under the
+    veil, the points before have happened (x grows with the step, so xs is sorted)."""
+    lo, hi = bisect_left(xs, now), bisect_right(xs, now)
+    return [i for i in range(lo, hi) if ks[i] > k]

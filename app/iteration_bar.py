@@ -75,7 +75,8 @@ class IterationBar(Viewer):
         self.phases.param.watch(lambda e: self.store.goto(self.phases.goto), "clicks")
         self.loss = ColumnDataSource(data={"x": [], "y": [], "text": []})
         self.now = ColumnDataSource(data={"x": [], "y": []})
-        self.span = Span(location=0, dimension="height", line_color="#d62728", line_dash="dashed", line_width=1.5)
+        self.span = Span(location=0, dimension="height", line_color="#d62728", line_dash="dashed", line_width=1.5,
+                         level="overlay")
         self.linear, self.log = self._figure("linear"), self._figure("log")
         self.linear_pane = pn.pane.Bokeh(self.linear, sizing_mode="stretch_both")
         self.log_pane = pn.pane.Bokeh(self.log, sizing_mode="stretch_both", visible=False)
@@ -104,9 +105,12 @@ class IterationBar(Viewer):
     def _figure(self, axis: str):
         p = figure(tools="", toolbar_location=None, sizing_mode="stretch_both", min_border=4, y_axis_type=axis,
                    x_axis_label="iteration", y_axis_label="loss")
-        p.line("x", "y", source=self.loss, line_width=1.6, color="#2ca02c")
+        curve = p.line("x", "y", source=self.loss, line_width=1.6, color="#2ca02c")
         hit = p.scatter("x", "y", source=self.loss, size=7, alpha=0, hover_alpha=0.6, color="#2ca02c")
-        p.scatter("x", "y", source=self.now, size=10, color="#d62728")
+        # A step moves only the marker and the span: on the overlay layer, they repaint without the curve's
+        # thousands of points, and the axes' ranges follow the curve alone.
+        p.scatter("x", "y", source=self.now, size=10, color="#d62728", level="overlay")
+        p.x_range.renderers = p.y_range.renderers = [curve]
         p.add_layout(self.span)
         p.add_tools(HoverTool(renderers=[hit], tooltips=[("iteration", "@x"), ("loss", "@text")],
                               mode="vline"))

@@ -8,7 +8,7 @@ from app import teach_columns as tc
 from app import timeline as tl
 from app.caption import caption
 from app.console import console_parts
-from app.history_model import history
+from app.history_model import faint_rows, future_from, history
 from app.inspector_model import rows
 from app.saved_model import saved_index
 
@@ -202,6 +202,22 @@ def test_history_marks_zero_and_none():
     assert h.lines["xs"] == [[1.0, 2.0, 2.5, 3.0]]
     assert h.points["marker"] == ["circle", "circle", "square", "circle"]
     assert h.now == [1.0, 1.0, 2.0, 2.0, 2.5, 3.0, 3.0]
+
+
+def test_the_veil_and_the_faint_rows_fade_exactly_the_points_step_k_has_not_reached():
+    from app.examples import BY_SLUG
+    from app.timeline import run
+
+    for slug in ("x2-x3-zero", "accumulate", "gradient-descent", "mlp-step"):
+        events = run(BY_SLUG[slug].source).events
+        h = history(events)
+        xs, ks = h.points["x"], h.points["k"]
+        assert xs and xs == sorted(xs)
+        for k in range(-1, len(events)):
+            now = h.now[k] if k >= 0 else 0.0
+            faint = set(faint_rows(xs, ks, k, now))
+            shown = [x > future_from(now) or i in faint for i, x in enumerate(xs)]
+            assert shown == [at > k for at in ks], (slug, k)
 
 
 def test_the_node_list_view_shows_the_models_items_at_every_step():
