@@ -22,6 +22,7 @@ from .modules import (  # noqa: F401
     Identity,
     KLDivLoss,
     L1Loss,
+    LayerNorm,
     LeakyReLU,
     Linear,
     LogSoftmax,

@@ -147,6 +147,13 @@ CASES = {
     "div": (lambda T, a, b: a / b, [((2, 3), S), ((3,), "away0")]),
     "remainder": (lambda T, a, b: (a * 3) % b, [((2, 3), "pos"), ((3,), "pos")]),
     "batch_norm": (lambda T, a: T.nn.BatchNorm1d(3, dtype=T.float64)(a), [((4, 3), S)]),
+    # the bias stays out of these cases: its grad is Σ grad, whose own grad by the bias is structurally zero; torch's
+    # layer_norm double backward still returns one that requires grad, the engine none
+    "layer_norm": (lambda T, a, w: T.nn.functional.layer_norm(a, (3,), w, T.ones(3, dtype=T.float64)),
+                   [((4, 3), S), ((3,), S)]),
+    "layer_norm_2d_shape": (lambda T, a, w: T.nn.functional.layer_norm(a, (2, 3), w, T.zeros(2, 3, dtype=T.float64),
+                                                                      eps=1e-3),
+                            [((2, 2, 3), S), ((2, 3), S)]),
     "batch_norm_3d": (lambda T, a, w: T.nn.functional.batch_norm(a, None, None, w, None, training=True),
                       [((2, 3, 4), S), ((3,), S)]),
     "batch_norm_eval": (lambda T, a: T.nn.BatchNorm1d(3, dtype=T.float64).eval()(a * 2), [((4, 3), S)]),

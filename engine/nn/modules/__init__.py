@@ -15,7 +15,7 @@ from .conv import (  # noqa: F401
     MaxPool1d,
     MaxPool2d,
 )
-from .layers import BatchNorm1d, Dropout, Embedding, Flatten, Identity, Linear, Unflatten  # noqa: F401
+from .layers import BatchNorm1d, Dropout, Embedding, Flatten, Identity, LayerNorm, Linear, Unflatten  # noqa: F401
 from .losses import (  # noqa: F401
     BCELoss,
     BCEWithLogitsLoss,
