@@ -1,6 +1,7 @@
 """torch.nn: Parameter, Module and a few layers, and nn.functional."""
 from . import functional, init  # noqa: F401
 from .modules import (  # noqa: F401
+    GELU,
     AvgPool1d,
     AvgPool2d,
     BatchNorm1d,

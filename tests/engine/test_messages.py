@@ -166,6 +166,8 @@ CASES = {
     "unsqueeze_out_of_range": "torch.ones(3).unsqueeze(3)",
     "transpose_out_of_range": "torch.ones(3, 2).transpose(0, 2)",
     "tril_1d": "torch.ones(3).tril()",
+    "gelu_approximate": "F.gelu(torch.ones(2), approximate='exact')",
+    "gelu_long": "F.gelu(torch.ones(2, dtype=torch.long))",
     "layer_norm_shape": "F.layer_norm(torch.ones(2, 3), (2,))",
     "layer_norm_module_shape": "nn.LayerNorm((2, 3))(torch.ones(3, 2))",
     "triu_0d": "torch.triu(torch.tensor(1.0))",

@@ -150,6 +150,7 @@ ln2 = nn.LayerNorm((3, 4), eps=1e-3, bias=False)
 z = ln2(x * 3)
 print(ln2, z[1], z.grad_fn.next_functions[2], [n for n, _ in ln2.named_parameters()])
 print(nn.LayerNorm(2, elementwise_affine=False), list(nn.LayerNorm(2, elementwise_affine=False).parameters()))
+print(nn.GELU(), nn.GELU('tanh'), nn.Sequential(nn.Linear(4, 2), nn.GELU())(x[0]))
 print(nn.functional.layer_norm(torch.tensor([[1.0, 2.0], [2.0, 3.0]]), (2,)))
 print(nn.LayerNorm(3, dtype=torch.float64)(torch.arange(6.0, dtype=torch.float64).reshape(2, 3)))
 try:

@@ -1,5 +1,5 @@
 """torch.nn.modules, by kind (as torch lays them out: module, containers, layers, activations, losses)."""
-from .activations import LeakyReLU, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh  # noqa: F401
+from .activations import GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh  # noqa: F401
 from .containers import ModuleDict, ModuleList, Sequential  # noqa: F401
 from .conv import (  # noqa: F401
     AvgPool1d,

@@ -48,7 +48,7 @@ print(add_norm(torch.ones(shape), torch.ones(shape)).shape)
 
 X = torch.randn(shape, requires_grad=True)
 out = add_norm(X, ffn(X)[..., :4])
-(out ** 2).sum().backward()
+(out * torch.arange(24.0).reshape(shape)).sum().backward()
 print(out.grad_fn)
 print(out)
 print(X.grad)
