@@ -190,6 +190,8 @@ CASES = {
     "sin": (lambda T, a: a.sin(), [((3,), S)]),
     "cos": (lambda T, a: T.cos(a), [((3,), S)]),
     "tanh": (lambda T, a: a.tanh(), [((2, 3), S)]),
+    "topk": (lambda T, a: a.topk(2).values * 3, [((2, 4), S)]),
+    "topk_dim0_smallest": (lambda T, a: T.topk(a, 1, dim=0, largest=False)[0], [((3, 2), S)]),
     "erf": (lambda T, a: a.erf() * T.erf(a * 2), [((2, 3), S)]),
     "gelu": (lambda T, a: T.nn.functional.gelu(a), [((2, 3), S)]),
     "gelu_tanh": (lambda T, a: T.nn.functional.gelu(a * 2, approximate="tanh"), [((2, 3), S)]),

@@ -166,6 +166,8 @@ CASES = {
     "unsqueeze_out_of_range": "torch.ones(3).unsqueeze(3)",
     "transpose_out_of_range": "torch.ones(3, 2).transpose(0, 2)",
     "tril_1d": "torch.ones(3).tril()",
+    "topk_k_too_large": "torch.ones(2, 3).topk(4)",
+    "topk_dim_out_of_range": "torch.ones(2, 3).topk(1, dim=2)",
     "gelu_approximate": "F.gelu(torch.ones(2), approximate='exact')",
     "gelu_long": "F.gelu(torch.ones(2, dtype=torch.long))",
     "layer_norm_shape": "F.layer_norm(torch.ones(2, 3), (2,))",
