@@ -358,8 +358,8 @@ _triangle("triu", "TriuBackward0", lambda shape, k: ~np.tri(*shape, k=k - 1, dty
 @composite(Spelling(method="repeat_interleave", function="repeat_interleave"))
 def repeat_interleave(self, repeats=None, dim=None, *, output_size=None):
     if repeats is None:  # torch.repeat_interleave(counts): each index repeated counts[i] times
-        counts = self._data.reshape(-1)
-        return self._new(np.repeat(np.arange(len(counts)), counts), dtypes.int64)
+        counts = self._data.reshape(-1).astype(np.intp)  # np.repeat takes intp counts (int32 in Pyodide)
+        return self._new(np.repeat(np.arange(len(counts), dtype=np.int64), counts), dtypes.int64)
     x, d = (self.reshape(-1), 0) if dim is None else (self, self._dim(dim))
     if isinstance(repeats, int):
         if repeats < 0:
@@ -367,7 +367,7 @@ def repeat_interleave(self, repeats=None, dim=None, *, output_size=None):
         shape = x.shape
         spread = x.unsqueeze(d + 1).expand(*shape[:d + 1], repeats, *shape[d + 1:]).clone()
         return spread.view(*shape[:d], shape[d] * repeats, *shape[d + 1:])
-    counts = repeats._data.reshape(-1)
+    counts = repeats._data.reshape(-1).astype(np.intp)
     n = x.shape[d] if x.dim() else 1
     if counts.size == 1:
         counts = np.repeat(counts, n)
@@ -376,4 +376,5 @@ def repeat_interleave(self, repeats=None, dim=None, *, output_size=None):
                            f"{counts.size} and input.size({d}) = {n}")
     if (counts < 0).any():
         raise RuntimeError("repeats can not be negative")
-    return x.index_select(0 if dim is None else dim, self._new(np.repeat(np.arange(n), counts), dtypes.int64))
+    picks = np.repeat(np.arange(n, dtype=np.int64), counts)
+    return x.index_select(0 if dim is None else dim, self._new(picks, dtypes.int64))
