@@ -94,7 +94,7 @@ def main() -> None:
     for who, gaps in (("engine", ENGINE_GAPS), ("runner", RUNNER_GAPS)):
         failing = [s for s, v in results[who].items() if v in ("differ", "error")]
         first = collections.Counter(family(gaps[s]) for s in failing if s in gaps)
-        named = collections.Counter(f for s in failing if s in gaps for f in set(gaps[s].split("; ")))
+        named = collections.Counter(f for s in failing if s in gaps for f in {family(r) for r in gaps[s].split("; ")})
         print(f"\n{who} failures by family (tests/corpus/gaps.py): programs it blocks first / blocks at all")
         for fam, n in sorted(named.items(), key=lambda kv: (-first[kv[0]], -kv[1], kv[0])):
             print(f"  {first[fam]:3d} {n:3d}  {fam}")

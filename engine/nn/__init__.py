@@ -2,6 +2,7 @@
 from . import functional, init  # noqa: F401
 from .modules import (  # noqa: F401
     ELU,
+    GELU,
     GRU,
     LSTM,
     RNN,
@@ -31,6 +32,7 @@ from .modules import (  # noqa: F401
     Identity,
     KLDivLoss,
     L1Loss,
+    LayerNorm,
     LeakyReLU,
     Linear,
     LogSoftmax,

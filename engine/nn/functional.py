@@ -236,6 +236,28 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):  # noqa: A
                            "eps": eps})
 
 
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05):  # noqa: A002
+    """ATen's native_layer_norm: each row over the last len(normalized_shape) dims normalised by its own mean and
+    biased variance; the mean and 1/sqrt(var + eps) are kept (as result1, result2) with those dims of size 1."""
+    normalized_shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    k = len(normalized_shape)
+    if input.dim() < k or tuple(input.shape[input.dim() - k:]) != normalized_shape:
+        raise RuntimeError(f"Given normalized_shape={list(normalized_shape)}, expected input with shape "
+                           f"[*, {', '.join(map(str, normalized_shape))}], but got input of size"
+                           f"{list(input.shape)}")
+    dtype = input.dtype
+    data = input._data.astype(np.float64)
+    dims = tuple(range(input.dim() - k, input.dim()))
+    mean = data.mean(axis=dims, keepdims=True)
+    rstd = 1 / np.sqrt(data.var(axis=dims, keepdims=True) + eps)
+    weight = weight if weight is not None else input._new(np.ones(normalized_shape, dtype.np), dtype)
+    bias = bias if bias is not None else input._new(np.zeros(normalized_shape, dtype.np), dtype)
+    return dispatch.apply(OPS["layer_norm"], (input, weight, bias),
+                          {"normalized_shape": normalized_shape, "eps": eps,
+                           "result1": input._new(mean.astype(dtype.np), dtype),
+                           "result2": input._new(rstd.astype(dtype.np), dtype)})
+
+
 def one_hot(tensor, num_classes=-1):
     """F.one_hot: int64 rows with a 1 at each class index (not differentiable)."""
     if tensor.dtype is not dtypes.int64:

@@ -478,3 +478,47 @@ op("group_norm", "NativeGroupNormBackward0", ("input", "weight", "bias"), _group
           1: ("input", "result1", "result2"), 2: ()},
    spell=Spelling(functional="group_norm", name=lambda s, a: f"group_norm({s[0]}, {a['group']}, {s[1]}, {s[2]})"),
    bind=False)
+
+
+# --- layer_norm -------------------------------------------------------------------------------------------
+def _ln_dims(x, normalized_shape):
+    return tuple(range(x.ndim - len(normalized_shape), x.ndim))
+
+
+def _layer_norm(x, weight, bias, normalized_shape, eps, result1, result2):
+    """ATen's LayerNormKernelImpl: y = (x · rstd − rstd · mean) · weight + bias, in x's dtype."""
+    rstd, mean = result2._data, result1._data
+    return (x * rstd + (-rstd * mean)) * weight + bias
+
+
+def _ln_statistics(n, x):
+    """(x − mean, rstd) as Tensor ops of the saved input, so that a second backward sees how they depend on it."""
+    dims = _ln_dims(x, n.attrs["normalized_shape"])
+    centred = x - x.mean(dims, keepdim=True)
+    return centred, ((centred * centred).mean(dims, keepdim=True) + n.attrs["eps"]).rsqrt(), dims
+
+
+def _ln_input_grad(n, g):
+    x = n["input"]
+    centred, rstd, dims = _ln_statistics(n, x)
+    gw = g * n["weight"]
+    xhat = centred * rstd
+    return (gw - gw.mean(dims, keepdim=True) - xhat * (gw * xhat).mean(dims, keepdim=True)) * rstd
+
+
+def _ln_batch_dims(n, g):
+    return tuple(range(g.dim() - len(n.attrs["normalized_shape"])))
+
+
+def _ln_weight_grad(n, g):
+    centred, rstd, _ = _ln_statistics(n, n["input"])
+    return (g * (centred * rstd)).sum(_ln_batch_dims(n, g))
+
+
+op("layer_norm", "NativeLayerNormBackward0", ("input", "weight", "bias"), _layer_norm,
+   ("rstd · (grad·weight − mean(grad·weight) − x̂ · mean(grad·weight · x̂))", _ln_input_grad),
+   ("Σ grad · x̂ over the batch dims", _ln_weight_grad),
+   ("Σ grad over the batch dims", lambda n, g: g.sum(_ln_batch_dims(n, g))),
+   saves={0: ("input", "weight", "bias", "normalized_shape[]", "result1", "result2"),
+          1: ("input", "result1", "result2"), 2: ()},
+   spell=Spelling(name="layer_norm({0}, …)"), bind=False)

@@ -31,6 +31,8 @@ _unary("tanh", "TanhBackward0", exact(np.tanh), "(1 − result²) · grad",
        lambda n, g: g * (1 - n["result"] * n["result"]), "result", functional="tanh")
 _unary("sigmoid", "SigmoidBackward0", kernels.sigmoid, "result · (1 − result) · grad",
        lambda n, g: g * (n["result"] * (1 - n["result"])), "result", functional="sigmoid")
+_unary("erf", "ErfBackward0", kernels.erf, "2/√π · exp(−self²) · grad",
+       lambda n, g: g * ((n["self"] * n["self"]).neg().exp() * 1.1283791670955126), "self")
 _unary("sqrt", "SqrtBackward0", np.sqrt, "grad / (2 · result)", lambda n, g: g / (n["result"] * 2), "result")
 _unary("rsqrt", "RsqrtBackward0", kernels.rsqrt, "−½ · result³ · grad",
        lambda n, g: g * (n["result"] ** 3 * -0.5), "result")
@@ -257,6 +259,45 @@ def _silu_grad(n, g):
 op("silu", "SiluBackward0", ("self",), lambda a: a * kernels.sigmoid(a),
    ("σ(self) · (1 + self · (1 − σ(self))) · grad", _silu_grad), saves={0: ("self",)},
    spell=Spelling(functional="silu"), bind=False)  # F.silu(x, inplace): nn/functional.py
+
+
+# --- gelu ---------------------------------------------------------------------------------------------------
+_SQRT_HALF, _SQRT_2_OVER_PI, _KAPPA = 0.7071067811865476, 0.7978845608028654, 0.044715
+
+
+def _gelu(a, approximate):
+    x = a.astype(np.float64)
+    if approximate == "tanh":
+        out = 0.5 * x * (1 + np.tanh(_SQRT_2_OVER_PI * (x + _KAPPA * x * x * x)))
+    else:
+        out = 0.5 * x * (1 + kernels.erf(x * _SQRT_HALF))
+    return out.astype(a.dtype)
+
+
+def _gelu_grad(n, g):
+    """ATen's GeluBackward: Φ(x) + x·φ(x) exactly, or the derivative of its tanh form."""
+    x = n["self"]
+    if n.attrs["approximate"] == "tanh":
+        inner = (x + x * x * x * _KAPPA) * _SQRT_2_OVER_PI
+        t = inner.tanh()
+        right = x * 0.5 * (1 - t * t) * ((x * x * (3 * _KAPPA) + 1) * _SQRT_2_OVER_PI)
+        return g * ((t + 1) * 0.5 + right)
+    cdf = ((x * _SQRT_HALF).erf() + 1) * 0.5
+    pdf = (x * x * -0.5).exp() * 0.3989422804014327
+    return g * (cdf + x * pdf)
+
+
+def _bind_gelu(input, approximate="none"):  # noqa: A002
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"GeluKernelImpl" not implemented for \'{input.dtype.type_name}\'')
+    return OPS["gelu"], (input,), {"approximate": approximate}, None
+
+
+op("gelu", "GeluBackward0", ("self",), _gelu,
+   ("(Φ(self) + self · φ(self)) · grad", _gelu_grad), saves={0: ("self", "approximate")},
+   spell=Spelling(functional="gelu"), bind=_bind_gelu)
 
 
 # --- xlogy --------------------------------------------------------------------------------------------------

@@ -350,3 +350,33 @@ def sort(self, dim=-1, descending=False, stable=False):
     attrs = {"dim": dim % 2**64, "axis": d, "descending": bool(descending), "indices": indices}  # dim as torch keeps it
     values = self._apply(OPS["sort"], (self,), attrs, self.dtype)
     return named("sort")(values, indices)
+
+
+# --- topk ---------------------------------------------------------------------------------------------------
+def _topk_grad(n, g):
+    """value_selecting_reduction_backward: grad scattered to the picked positions of zeros."""
+    zeros = g._new(np.zeros(n._shapes[0], g.dtype.np), g.dtype)
+    return zeros.scatter(n.attrs["dim"], n.attrs["indices"], g)
+
+
+op("topk", "TopkBackward0", ("self",),
+   lambda a, dim, k, largest, indices: np.take_along_axis(a, indices._data, dim),
+   ("grad to the k picked entries of each row", _topk_grad), saves={0: ("dim", "indices", "self_sym_sizes")},
+   spell=Spelling(method="topk", function="topk",
+                  name=lambda s, a: f"{s[0]}.topk({a['k']}, dim={a['dim']}{', largest=False' * (not a['largest'])})"
+                                    ".values"), bind=False)
+
+
+@composite(Spelling(method="topk", function="topk"))
+def topk(self, k, dim=-1, largest=True, sorted=True):  # noqa: A002 - torch's name
+    d = self._dim(dim)
+    data = self._data if self._data.ndim else self._data.reshape(1)
+    if not 0 <= k <= data.shape[d]:
+        raise RuntimeError("selected index k out of range")
+    keys = (~data if data.dtype == bool else -data) if largest else data  # stable: ties keep their index order
+    idx = np.take(np.argsort(keys, axis=d, kind="stable"), np.arange(k), axis=d).astype(np.int64)
+    if not self._data.ndim:
+        idx = idx.reshape(())
+    indices = self._new(idx, dtypes.int64)
+    values = self._apply(OPS["topk"], (self,), {"dim": dim, "k": k, "largest": largest, "indices": indices}, self.dtype)
+    return named("topk")(values, indices)

@@ -50,7 +50,7 @@ def _source_check(name, self, dim, idx, source):
 
 # --- index_select ----------------------------------------------------------------------------------------
 def _bind_index_select(self, dim, index):
-    dim, idx = _vector_index("index_select", self, dim, index)
+    _, idx = _vector_index("index_select", self, dim, index)  # dim kept as given, as torch's node keeps it
     return OPS["index_select"], (self,), {"dim": dim, "index": index, "positions": idx}, None
 
 

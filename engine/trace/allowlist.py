@@ -65,6 +65,7 @@ STDLIB_NAMES = {
     "string": "ascii_letters ascii_lowercase ascii_uppercase digits hexdigits octdigits punctuation printable "
               "whitespace capwords",
     "time": "time time_ns perf_counter perf_counter_ns monotonic monotonic_ns process_time sleep",
+    "unicodedata": "normalize category name",
     "typing": "Any Optional Union List Dict Tuple Set FrozenSet Callable Iterable Iterator Sequence Mapping "
               "MutableMapping Generator Type Literal ClassVar Final TypeVar Annotated NoReturn Deque DefaultDict "
               "OrderedDict Counter cast TYPE_CHECKING",

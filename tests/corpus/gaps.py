@@ -16,7 +16,19 @@ ENGINE_GAPS: dict[str, str] = {
     "tutorial_nn_from_scratch": f"{FLOAT32}: the loss after training differs in its 4th decimal",
     "tutorial_nn_module_refactor": f"{FLOAT32}: the loss differs in its 4th decimal",
     "tutorial_polynomial_custom_function": f"{FLOAT32}: the loss after 200 steps differs by 1 ulp, and grows",
+    "d2l_weight_decay": f"{FLOAT32}: a float32 batch loss's sum differs in its last bit (the printed float64 mean "
+                        "of them shows it)",
+    "d2l_batch_norm_scratch": f"{FLOAT32}: nn.BatchNorm2d's float32 running variance and one normalised value near "
+                              "0 differ in their 4th-5th digit from ATen's (its float32 reduction order)",
+    "tutorial_nlp_lstm_tagger": f"{FLOAT32}: torch runs a float32 LSTM as oneDNN's fused layer "
+                                "(MkldnnRnnLayerBackward0); the engine records ATen's step-by-step graph, values alike",
+    "karpathy_gpt_self_attention_trick": f"{FLOAT32}: torch.allclose(xbow, xbow3) is False on torch (an entry near "
+                                         "0 differs by 3e-8 between the loop of means and MKL's matmul), True here",
 }
+
+# Gaps where torch's own output depends on the CPU (its MKL kernels' order): on another CPU torch may print what
+# the engine prints, so these are not strict.
+CPU_DEPENDENT = frozenset(["karpathy_gpt_self_attention_trick", "d2l_batch_norm_scratch"])
 
 # Programs printing full-precision numbers after many float32 training steps, and how many ulps those may be
 # from torch's (difftest.printed_alike allows 4): torch's own rounding depends on the CPU and its thread count
@@ -41,5 +53,5 @@ RUNNER_GAPS: dict[str, str] = {
 
 
 def family(reason: str) -> str:
-    """The first family a reason names."""
-    return reason.split("; ")[0]
+    """The first family a reason names (what comes before its first ':', the detail after it)."""
+    return reason.split("; ")[0].split(":")[0]

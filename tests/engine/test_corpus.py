@@ -13,7 +13,7 @@ import torch
 from difftest import ENGINE_NAME, load_engine, printed_alike, run_both, run_fresh, run_source, with_known_gaps
 
 from tests.corpus.corpus import CATEGORIES, PROGRAMS, header, reset_globals
-from tests.corpus.gaps import DRIFT_ULPS, ENGINE_GAPS, GUARD_REFUSES, RUNNER_GAPS
+from tests.corpus.gaps import CPU_DEPENDENT, DRIFT_ULPS, ENGINE_GAPS, GUARD_REFUSES, RUNNER_GAPS
 
 
 @pytest.fixture(autouse=True)
@@ -22,7 +22,7 @@ def _globals_reset():
     reset_globals(torch, load_engine())
 
 
-@pytest.mark.parametrize("slug", with_known_gaps(sorted(PROGRAMS), ENGINE_GAPS))
+@pytest.mark.parametrize("slug", with_known_gaps(sorted(PROGRAMS), ENGINE_GAPS, cpu_dependent=CPU_DEPENDENT))
 def test_engine_runs_the_program_as_pytorch_does(slug):
     want, got = run_both(PROGRAMS[slug])
     assert printed_alike(got.stdout, want.stdout, DRIFT_ULPS.get(slug, 4)), \

@@ -22,7 +22,7 @@ ARGS = {
     "addcmul_": (ANY, "torch.tensor([1.0, 2.0, 3.0]), torch.tensor([2.0, 4.0, 8.0]), value=0.5"),
     "atan_": (ANY, ""), "ceil_": (ANY, ""), "clamp_": (ANY, "-0.5, 0.5"), "clip_": (ANY, "min=0.0"),
     "clamp_min_": (ANY, "0.5"), "clamp_max_": (ANY, "torch.tensor([0.5, 1.0, 2.5])"),
-    "copy_": (ANY, "torch.tensor([7.0, 8.0, 9.0])"), "cos_": (ANY, ""), "cosh_": (ANY, ""),
+    "copy_": (ANY, "torch.tensor([7.0, 8.0, 9.0])"), "cos_": (ANY, ""), "erf_": (ANY, ""), "cosh_": (ANY, ""),
     "div_": (ANY, "torch.tensor([2.0, 4.0, 8.0])"), "exp_": (ANY, ""), "expm1_": (ANY, ""), "fill_": (ANY, "2.5"),
     "floor_": (ANY, ""), "floor_divide_": (ANY, "torch.tensor([0.7, -1.5, 2.0])"), "fmod_": (ANY, "0.75"),
     "index_add_": (ANY, "0, torch.tensor([2, 0, 2]), torch.tensor([1.0, 2.0, 3.0]), alpha=2"),

@@ -174,6 +174,28 @@ try:
 except ValueError as e:
     print(e)
 """,
+    "layer_norm": """
+import torch
+from torch import nn
+torch.manual_seed(0)
+ln = nn.LayerNorm(4)
+x = torch.randn(2, 3, 4, requires_grad=True)
+y = ln(x)
+print(y.grad_fn._saved_normalized_shape, y.grad_fn._saved_result1.shape, y.grad_fn._saved_result2[0, 0])
+(y * torch.arange(24.0).reshape(2, 3, 4)).sum().backward()
+print(ln, y, y.grad_fn, x.grad, ln.weight.grad, ln.bias.grad, list(ln.state_dict()))
+ln2 = nn.LayerNorm((3, 4), eps=1e-3, bias=False)
+z = ln2(x * 3)
+print(ln2, z[1], z.grad_fn.next_functions[2], [n for n, _ in ln2.named_parameters()])
+print(nn.LayerNorm(2, elementwise_affine=False), list(nn.LayerNorm(2, elementwise_affine=False).parameters()))
+print(nn.GELU(), nn.GELU('tanh'), nn.Sequential(nn.Linear(4, 2), nn.GELU())(x[0]))
+print(nn.functional.layer_norm(torch.tensor([[1.0, 2.0], [2.0, 3.0]]), (2,)))
+print(nn.LayerNorm(3, dtype=torch.float64)(torch.arange(6.0, dtype=torch.float64).reshape(2, 3)))
+try:
+    ln(torch.ones(2, 3))
+except RuntimeError as e:
+    print(e)
+""",
     "module_api": """
 import torch
 from torch import nn

@@ -1,6 +1,7 @@
 """torch.nn.modules, by kind (as torch lays them out: module, containers, layers, activations, losses)."""
 from .activations import (  # noqa: F401
     ELU,
+    GELU,
     Hardtanh,
     LeakyReLU,
     LogSoftmax,
@@ -29,7 +30,18 @@ from .conv import (  # noqa: F401
     MaxPool1d,
     MaxPool2d,
 )
-from .layers import BatchNorm1d, BatchNorm2d, Dropout, Embedding, Flatten, GroupNorm, Identity, Linear, Unflatten  # noqa: F401
+from .layers import (  # noqa: F401
+    BatchNorm1d,
+    BatchNorm2d,
+    Dropout,
+    Embedding,
+    Flatten,
+    GroupNorm,
+    Identity,
+    LayerNorm,
+    Linear,
+    Unflatten,
+)
 from .losses import (  # noqa: F401
     BCELoss,
     BCEWithLogitsLoss,

@@ -119,3 +119,15 @@ class ReLU6(Hardtanh):
 
     def extra_repr(self):
         return "inplace=True" if self.inplace else ""
+
+
+class GELU(Module):
+    def __init__(self, approximate="none"):
+        super().__init__()
+        self.approximate = approximate
+
+    def forward(self, input):
+        return F.gelu(input, approximate=self.approximate)
+
+    def extra_repr(self):
+        return f"approximate={self.approximate!r}"

@@ -1,5 +1,5 @@
-"""The layers with parameters or options of their own: Linear, BatchNorm1d/2d, GroupNorm, Dropout, Identity, Flatten,
-Unflatten, Embedding."""
+"""The layers with parameters or options of their own: Linear, BatchNorm1d/2d, GroupNorm, LayerNorm, Dropout,
+Identity, Flatten, Unflatten, Embedding."""
 import math
 
 from ... import devices, dtypes, factories, grad_mode, observe
@@ -108,6 +108,27 @@ class GroupNorm(Module):
 
     def extra_repr(self):
         return (f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, "
+                f"bias={self.bias is not None}")
+
+
+class LayerNorm(Module):
+    def __init__(self, normalized_shape, eps=1e-05, elementwise_affine=True, bias=True, device=None, dtype=None):
+        super().__init__()
+        devices.check(device)
+        shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+        self.normalized_shape, self.eps, self.elementwise_affine = shape, eps, elementwise_affine
+        if elementwise_affine:
+            self.weight = Parameter(factories.ones(*shape, dtype=dtype))
+            self.register_parameter("bias", Parameter(factories.zeros(*shape, dtype=dtype)) if bias else None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+
+    def forward(self, input):
+        return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
+
+    def extra_repr(self):
+        return (f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}, "
                 f"bias={self.bias is not None}")
 
 
