@@ -15,10 +15,15 @@ from app import canvas_board_model as bm
 from app import canvas_code as cc
 from app import canvas_model as cm
 from app.canvas_board import CSS, CanvasBoard
-from app.responsive import SHRINK, WRAP
+from app.responsive import NARROW, SHRINK, WRAP
 from app.store import Store
 
 _NOT_CONNECTED, _NUMBER = "— not connected —", "a number →"
+# The board's height in the sidebar; open wide, it fills the window's height (in a wide window) or most of it.
+_TALL = (":host(.tall), :host(.tall) .canvas-board { height: auto !important; flex: 0 0 auto !important; }\n"
+         ":host(.tall) .board { min-height: 460px; }\n"
+         f"@media (min-width: {NARROW + 1}px) {{ :host(.tall) .board {{ min-height: max(300px, calc(100vh - 250px)); "
+         "} }\n")
 
 
 class Builder(Viewer):
@@ -26,11 +31,13 @@ class Builder(Viewer):
     graph = param.Parameter(default=None, doc="canvas_model.Graph of the program, or None when it is not one.")
     positions = param.Dict(default={}, doc="Node name -> (x, y) on the board, px.")
     selected = param.String(default=None, allow_None=True)
+    wide = param.Boolean(default=False, doc="Open over the graph's area (the code stays beside it), with a taller "
+                                             "board; the page (page.py) places it.")
 
     def __init__(self, **params):
         super().__init__(**params)
         w = pn.widgets
-        self.board = CanvasBoard(sizing_mode="stretch_width", height=330, margin=(4, 10), stylesheets=[CSS],
+        self.board = CanvasBoard(sizing_mode="stretch_width", height=330, margin=(4, 10), stylesheets=[CSS + _TALL],
                                  css_classes=["canvas-board"])
         self.title = pn.pane.HTML("", margin=(0, 10), css_classes=["node-title"])
         self.node_name = w.TextInput(label="name", width=80, css_classes=["node-name"])
@@ -43,6 +50,8 @@ class Builder(Viewer):
                                  css_classes=["backward-here"], stylesheets=[_DARK_GREEN])
         self.delete = w.Button(label="Delete node", color="light", width=100, css_classes=["delete-node"])
         self.clear = w.Button(label="New canvas", color="light", width=110, css_classes=["new-program"])
+        self.widen = w.Button(label="⤢ Larger canvas", color="primary", width=150, css_classes=["widen-canvas"],
+                              description="Give the canvas the graph's room (the code stays beside it)")
         self.message = pn.pane.HTML("", css_classes=["builder-message"], margin=(0, 10),
                                     styles={"color": "#b00020", "font-size": "12px"})
         self.fields = pn.Column(self.title, pn.Row(self.node_name, self.value, self.requires_grad, stylesheets=[WRAP]),
@@ -61,6 +70,8 @@ class Builder(Viewer):
         self.backward.on_click(lambda e: self._edit(cm.backward_from(self.graph, self.selected), step=None))
         self.delete.on_click(lambda e: self._delete(self.selected))
         self.clear.on_click(self._on_clear)
+        self.widen.on_click(lambda e: setattr(self, "wide", not self.wide))
+        self.param.watch(self._on_wide, "wide")
         self.store.param.watch(self._on_program, ["source", "running"])
         self.param.watch(self._draw, ["graph", "positions", "selected"])
         self._on_program()
@@ -202,8 +213,15 @@ class Builder(Viewer):
             self.param.update(positions={}, selected=None)
             self.store.load(cc.HEADER, step="end")
 
+    def _on_wide(self, *events):
+        self.board.css_classes = ["canvas-board", "tall"] if self.wide else ["canvas-board"]
+        self.widen.label = "⤡ Smaller canvas" if self.wide else "⤢ Larger canvas"
+        self.widen.description = ("Give the graph its room back" if self.wide
+                                  else "Give the canvas the graph's room (the code stays beside it)")
+
     def __panel__(self):
-        return pn.Column(self.board, self.message, self.fields, pn.Row(self.clear, margin=(0, 0)),
+        return pn.Column(pn.Row(self.widen, self.clear, margin=(0, 0), stylesheets=[WRAP]), self.board, self.message,
+                         self.fields,
                          sizing_mode="stretch_width", stylesheets=[SHRINK])
 
 

@@ -13,7 +13,7 @@ from app import caption as words
 from app.accessibility import Accessibility
 from app.html_box import HtmlBox
 from app.keys import ArrowKeys
-from app.responsive import PHONE, narrow
+from app.responsive import NARROW, PHONE, narrow
 from app.store import Store
 
 
@@ -38,7 +38,7 @@ class Controls(Viewer):
         self.next_call = pn.widgets.Button(label="backward call ⇥", description="Jump to the next backward call",
                                            color="light", width=130, css_classes=["next-call"])
         self.counter = HtmlBox(css=_CSS, width=110, height=24, margin=(18, 5, 0, 5))
-        self.caption = HtmlBox(css=_CSS + _GROW, sizing_mode="stretch_width", height=62, margin=(0, 10, 4, 10))
+        self.caption = HtmlBox(css=_CSS + _GROW, sizing_mode="stretch_width", min_height=62, margin=(0, 10, 4, 10))
         self.predict = pn.widgets.Checkbox(label="Predict, then reveal", value=s.predicting, width=150,
                                            margin=(20, 4, 0, 4), css_classes=["predict-toggle"])
         self.keys = ArrowKeys(width=0, height=0, margin=0)
@@ -104,9 +104,12 @@ _CSS = """
 .counter { color: #1f2d3d; }
 """
 
-# On a phone a long caption wraps onto more lines (the box cannot take its content's height: Panel sizes it).
-_GROW = narrow("height: 112px !important; flex: 0 0 112px !important;", PHONE) + (
-    f"@media (max-width: {PHONE}px) {{ .html-box {{ height: 112px !important; }} }}")
+# The caption is as tall as its words: a backward step's sentence and its chain-rule formula wrap onto several
+# lines in the middle column and in a narrow window (a fixed height cut them off). In a wide window the page does
+# not scroll, so a very long caption (an error) scrolls inside its box past 40% of the window's height.
+_GROW = (":host { height: auto !important; min-height: 62px; flex: none !important; overflow: visible; }\n"
+         ".html-box { height: auto; }\n"
+         f"@media (min-width: {NARROW + 1}px) {{ :host {{ max-height: 40vh; overflow: auto; }} }}\n")
 
 # Only the button that is pressed (Play while playing, Pause while paused) looks pressed; every button shows its
 # name on hover and on keyboard focus.

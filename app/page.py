@@ -19,7 +19,7 @@ from app.module_toggle import ModuleToggle
 from app.node_list import NodeList
 from app.predict import Predict
 from app.program import Program
-from app.responsive import PHONE, narrow
+from app.responsive import NARROW, PHONE, narrow
 from app.store import Store
 
 TITLE = "Autograd Explorer"
@@ -59,11 +59,12 @@ class Explorer:
         )
 
     def sidebar(self) -> pn.Column:
+        self.builder_section = _section("Canvas builder · writes the code beside it; Run redraws it", self.builder,
+                                        [_NOT_ON_PHONES + _AFTER_GRAPH + _OPEN_WIDE], css_classes=["builder-section"])
         return pn.Column(
             self.program,
             self.editor_line,
-            _section("Canvas builder · writes the code above; Run redraws it", self.builder,
-                     [_NOT_ON_PHONES + _AFTER_GRAPH], css_classes=["builder-section"]),
+            self.builder_section,
             pn.pane.HTML(_LEGEND, margin=(6, 10), stylesheets=[_LAST], css_classes=["legend"]),
             width=SIDEBAR_WIDTH, sizing_mode="stretch_height", scroll=True, css_classes=["sidebar"],
             styles={"background": "#f7f8fa", "border-right": "1px solid #e1e4e8"}, stylesheets=[_SIDEBAR_CSS],
@@ -81,13 +82,24 @@ class Explorer:
                          stylesheets=[_SIDE_CSS])
         body = pn.Row(work, side, sizing_mode="stretch_both", css_classes=["graph-and-panels"],
                       stylesheets=[_STACK_CSS])
-        return pn.Column(self.alert, self.controls, self.predict, self.iterations, self.modules, body,
-                         sizing_mode="stretch_both", css_classes=["main"], stylesheets=[_MAIN_CSS])
+        self.main_column = pn.Column(self.alert, self.controls, self.predict, self.iterations, self.modules, body,
+                                     sizing_mode="stretch_both", css_classes=["main"],
+                                     stylesheets=[_MAIN_CSS + _COVERED])
+        return self.main_column
+
+    def _on_wide(self, event) -> None:
+        """The builder open wide lies over the graph's area (the graph's controls are hidden under it, so Tab
+        skips them); closed, it is back in the sidebar."""
+        for view, css, mark in ((self.builder_section, "builder-section", "open"),
+                                (self.main_column, "main", "covered")):
+            view.css_classes = [css, mark] if event.new else [css]
 
     def page(self) -> pn.Column:
+        sidebar, main = self.sidebar(), self.main()
+        self.builder.param.watch(self._on_wide, "wide")
         header = pn.pane.HTML(_HEADER, sizing_mode="stretch_width", min_height=48, margin=0,
                               styles={"background": ACCENT}, css_classes=["page-header"])
-        return pn.Column(header, pn.Row(self.sidebar(), self.main(), sizing_mode="stretch_both",
+        return pn.Column(header, pn.Row(sidebar, main, sizing_mode="stretch_both",
                                         css_classes=["page-body"], stylesheets=[_STACK_CSS + _BODY_CSS]),
                          sizing_mode="stretch_both", margin=0, css_classes=["page"], stylesheets=[_PAGE_CSS])
 
@@ -124,6 +136,13 @@ _WORK_CSS = _SIDE_CSS = narrow("width: 100% !important; " + _FLOW)
 _AFTER_GRAPH = narrow("order: 2; background: #f7f8fa; width: 100% !important; " + _FLOW)
 _LAST = narrow("order: 2;")
 _NOT_ON_PHONES = narrow("display: none !important;", PHONE)  # the builder: a phone is for reading a shared link
+# Open wide: in a wide window the builder lies over the graph's area, right of the code; in a narrow one it
+# already spans the page (after the graph) and only its board grows.
+_OPEN_WIDE = (f"@media (min-width: {NARROW + 1}px) {{ :host(.open) {{ position: fixed !important; "
+              f"top: 49px; left: {SIDEBAR_WIDTH}px; right: 0; bottom: 0; width: auto !important; "
+              "height: auto !important; z-index: 40; background: white; overflow: auto; "
+              "border-left: 1px solid #e1e4e8; box-shadow: -4px 0 12px rgba(0,0,0,.08); padding: 0 12px; } }\n")
+_COVERED = f"@media (min-width: {NARROW + 1}px) {{ :host(.covered) {{ visibility: hidden; }} }}\n"
 _GRAPH_CSS = (narrow("height: 440px !important; flex: none !important; min-width: 0 !important;")
               + narrow("height: 360px !important;", 600))
 

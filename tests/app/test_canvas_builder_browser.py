@@ -182,3 +182,41 @@ def test_the_keyboard_alone_adds_wires_and_moves_nodes(browser, url):
         assert active_element(page)["label"].startswith("b = a.exp()")
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("size", ["1280x800", "800"])
+def test_the_canvas_opens_large_by_keyboard_and_closes(browser, url, size):
+    """“Larger canvas”: in a wide window the builder lies over the graph's area with the code still beside it
+    (the graph's controls hidden, so Tab does not reach them); at 800 px it already spans the page and its board
+    grows. Pressed again, everything is back as it was."""
+    width, height = SIZES[size]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    try:
+        open_app(page, url, "example=square-of-sum")
+        wait_for(lambda: len(_formulas(page)) > 0)
+        small = _board(page, ".board").bounding_box()
+        toggle = page.get_by_role("button", name="Larger canvas")
+        toggle.focus()
+        page.keyboard.press("Enter")
+        wait_for(lambda: page.get_by_role("button", name="Smaller canvas").count() == 1)
+        wait_for(lambda: _board(page, ".board").bounding_box()["height"] > small["height"] + 100)
+        large = _board(page, ".board").bounding_box()
+        editor = page.locator(".editor .ace_editor").bounding_box()
+        graph_seen = page.locator(".graph-box").evaluate("el => getComputedStyle(el).visibility")
+        if width > 1099:
+            assert large["width"] >= 2 * small["width"] and large["x"] >= editor["x"] + editor["width"]
+            assert large["y"] + large["height"] <= height, "the large board runs past the window"
+            assert graph_seen == "hidden"
+        else:
+            assert large["width"] >= 700 and graph_seen == "visible"
+        _board(page, ".board").scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / f"canvas-large-{size}.png"), full_page=width < 1000)
+        serious = [v for v in axe_violations(page) if v["impact"] in SERIOUS]
+        assert serious == [], json.dumps(serious, indent=1)
+        page.get_by_role("button", name="Smaller canvas").click()
+        wait_for(lambda: page.get_by_role("button", name="Larger canvas").count() == 1)
+        wait_for(lambda: abs(_board(page, ".board").bounding_box()["height"] - small["height"]) < 2)
+        assert page.locator(".graph-box").evaluate("el => getComputedStyle(el).visibility") == "visible"
+    finally:
+        context.close()

@@ -1,0 +1,63 @@
+"""The caption is readable whole at every width: stepped through examples with long backward sentences and
+chain-rule formulas, its box is at least as tall as what it holds (nothing clipped, no scrollbar) at 800, 900,
+1000 and 1099 px (one column) and at 1280 px (the middle column). Screenshots: test-artifacts/caption-*.png."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+pytest.importorskip("playwright")
+from browser import ARTIFACTS, counter, open_app, wait_counter  # noqa: E402
+
+WIDTHS = (800, 900, 1000, 1099, 1280)
+
+# The box Panel gives the caption (its component's host) against the height and width of the caption inside it.
+MEASURE = """
+el => {
+  let host = el;
+  while (!(host.parentNode instanceof ShadowRoot)) host = host.parentNode;
+  host = host.parentNode.host;
+  const box = host.getBoundingClientRect(), text = el.getBoundingClientRect();
+  return {box: host.clientHeight, scroll: host.scrollHeight, box_w: host.clientWidth, scroll_w: host.scrollWidth,
+          text_bottom: text.bottom, box_bottom: box.bottom, text_right: text.right, page_w: innerWidth}
+}
+"""
+
+
+def _clipped(m: dict) -> bool:
+    return (m["scroll"] > m["box"] + 1 or m["scroll_w"] > m["box_w"] + 1 or m["text_bottom"] > m["box_bottom"] + 1
+            or m["text_right"] > m["page_w"])
+
+
+@pytest.mark.parametrize("example", ["mlp-step", "pitfall-inplace-saved", "broadcast"])
+def test_the_whole_caption_fits_its_box_at_every_width(browser, url, example):
+    page = browser.new_page(viewport={"width": WIDTHS[0], "height": 800})
+    open_app(page, url, f"example={example}&step=0")
+    shown, total = counter(page)
+    tallest = {w: (0, 0) for w in WIDTHS}
+    cut = []
+    for k in range(shown, total + 1):
+        if k > shown:
+            page.keyboard.press("ArrowRight")
+            wait_counter(page, k)
+        for w in WIDTHS:
+            page.set_viewport_size({"width": w, "height": 800})
+            m = page.locator(".caption-text").evaluate(MEASURE)
+            if _clipped(m):
+                cut.append((w, k, m))
+            if m["scroll"] > tallest[w][1]:
+                tallest[w] = (k, m["scroll"])
+        page.set_viewport_size({"width": WIDTHS[0], "height": 800})
+    ARTIFACTS.mkdir(exist_ok=True)
+    for w, (k, _) in tallest.items():  # the step with the tallest caption, as a person sees it at each width
+        page.set_viewport_size({"width": w, "height": 800})
+        page.goto(page.url.split("?")[0] + f"?example={example}&step={k}")
+        page.wait_for_selector(".caption-text", timeout=30_000)
+        page.locator(".caption-text").scroll_into_view_if_needed()
+        time.sleep(0.5)
+        page.screenshot(path=str(ARTIFACTS / f"caption-{example}-{w}.png"))
+    page.close()
+    assert not cut, f"the caption is cut off (width, step, sizes): {cut[:5]}"
+    assert max(h for _, h in tallest.values()) > 62, "no step had a caption taller than one line: test is idle"
