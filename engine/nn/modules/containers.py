@@ -7,6 +7,14 @@ from ..parameter import Parameter
 from .module import Module
 
 
+def _position(i, n):
+    """Index i (negative from the end) of a container of n items, checked as torch checks it."""
+    i = operator.index(i)
+    if not -n <= i < n:
+        raise IndexError(f"index {i} is out of range")
+    return i % n
+
+
 class Sequential(Module):
     def __init__(self, *args):
         super().__init__()
@@ -23,11 +31,7 @@ class Sequential(Module):
         return input
 
     def _key(self, i):
-        n = len(self)
-        i = operator.index(i)
-        if not -n <= i < n:
-            raise IndexError(f"index {i} is out of range")
-        return list(self._modules)[i % n]
+        return list(self._modules)[_position(i, len(self))]
 
     def __getitem__(self, i):
         if isinstance(i, slice):
@@ -78,10 +82,7 @@ class ModuleList(Module):
             self.extend(modules)
 
     def _index(self, i):
-        n = len(self)
-        if not -n <= i < n:
-            raise IndexError(f"index {i} is out of range")
-        return str(i % n)
+        return str(_position(i, len(self)))
 
     def __getitem__(self, i):
         if isinstance(i, slice):
@@ -173,10 +174,7 @@ class ParameterList(Module):
             self.extend(values)
 
     def _index(self, i):
-        n = len(self)
-        if not -n <= i < n:
-            raise IndexError(f"index {i} is out of range")
-        return str(i % n)
+        return str(_position(i, len(self)))
 
     def __getitem__(self, i):
         if isinstance(i, slice):

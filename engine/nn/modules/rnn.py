@@ -142,6 +142,16 @@ class RNNBase(Module):
             hx = self._zeros(input)
         return input, hx, batched
 
+    def _forward_one_state(self, input, hx, name, unit):  # noqa: A002
+        """RNN's and GRU's forward (one hidden state, unlike LSTM's two)."""
+        input, hx, batched = self._batched(input, hx, name, unit)  # noqa: A001
+        self.check_forward_args(input, hx)
+        output, hidden = self._run(input, hx)
+        if not batched:
+            output = output.squeeze(0 if self.batch_first else 1)
+            hidden = hidden.squeeze(1)
+        return output, hidden
+
     def _zeros(self, input):  # noqa: A002
         batch = input.size(0) if self.batch_first else input.size(1)
         return factories.zeros(self.num_layers * (2 if self.bidirectional else 1), batch, self.hidden_size,
@@ -184,13 +194,7 @@ class RNN(RNNBase):
         super().__init__(mode, *args, **kwargs)
 
     def forward(self, input, hx=None):  # noqa: A002
-        input, hx, batched = self._batched(input, hx, "RNN", "tensor ")  # noqa: A001
-        self.check_forward_args(input, hx)
-        output, hidden = self._run(input, hx)
-        if not batched:
-            output = output.squeeze(0 if self.batch_first else 1)
-            hidden = hidden.squeeze(1)
-        return output, hidden
+        return self._forward_one_state(input, hx, "RNN", "tensor ")
 
 
 class GRU(RNNBase):
@@ -200,13 +204,7 @@ class GRU(RNNBase):
         super().__init__("GRU", *args, **kwargs)
 
     def forward(self, input, hx=None):  # noqa: A002
-        input, hx, batched = self._batched(input, hx, "GRU", "")  # noqa: A001
-        self.check_forward_args(input, hx)
-        output, hidden = self._run(input, hx)
-        if not batched:
-            output = output.squeeze(0 if self.batch_first else 1)
-            hidden = hidden.squeeze(1)
-        return output, hidden
+        return self._forward_one_state(input, hx, "GRU", "")
 
 
 class LSTM(RNNBase):
