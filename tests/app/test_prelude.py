@@ -19,10 +19,13 @@ def as_json(document: Document) -> str:
 
 
 def _unordered(value):
-    """Maps (a source's columns) as dicts: the order of their entries does not matter."""
+    """Maps (a source's columns) as dicts and sets (a model's subscribed events) sorted: the order of their entries
+    does not matter (a set's follows the hash seed)."""
     if isinstance(value, dict):
         if value.get("type") == "map" and "entries" in value:
             return {str(k): _unordered(v) for k, v in value["entries"]}
+        if value.get("type") == "set" and "entries" in value:
+            return sorted(json.dumps(_unordered(v), sort_keys=True) for v in value["entries"])
         return {k: _unordered(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_unordered(v) for v in value]
