@@ -21,7 +21,7 @@ ENGINE_GAPS: dict[str, str] = {
     "d2l_batch_norm_scratch": f"{FLOAT32}: nn.BatchNorm2d's float32 running variance and one normalised value near "
                               "0 differ in their 4th-5th digit from ATen's (its float32 reduction order)",
     "tutorial_nlp_lstm_tagger": f"{FLOAT32}: torch runs a float32 LSTM as oneDNN's fused layer "
-                                "(MkldnnRnnLayerBackward0); the engine records ATen's step-by-step graph, values alike",
+                                "(MkldnnRnnLayerBackward0), the engine records ATen's step-by-step graph, values alike",
     "karpathy_gpt_self_attention_trick": f"{FLOAT32}: torch.allclose(xbow, xbow3) is False on torch (an entry near "
                                          "0 differs by 3e-8 between the loop of means and MKL's matmul), True here",
 }
