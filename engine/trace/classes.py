@@ -88,8 +88,7 @@ class Classes:
     def __init__(self, budget, origins, shared, bases, builtin_types):
         self.budget = budget
         self.origins, self.shared, self.bases, self.builtin_types = origins, shared, bases, builtin_types
-        self.made = set()
-        self.defined = {}  # class -> the attributes the program defined in it
+        self.made = {}  # the program's classes -> the attributes the program defined in each
         self.private_set = set()  # (id(object), name): the `_private` attributes the program set on its objects
         self.names = {}  # id(class) -> (class, its ClassName)
 
@@ -137,8 +136,7 @@ class Classes:
 
     def adopt(self, cls, own):
         """Makes `cls` one of the program's classes, whose attributes `own` the program defined."""
-        self.made.add(cls)
-        self.defined[cls] = set(own)
+        self.made[cls] = set(own)
 
     @staticmethod
     def owner(mro, attr):
@@ -154,14 +152,14 @@ class Classes:
         if is_class(obj):
             owner = self.owner(obj.__mro__, attr)
             if owner is None and setting:
-                self.defined[obj].add(attr)
-            return owner is None or attr in self.defined.get(owner, ())
+                self.made[obj].add(attr)
+            return owner is None or attr in self.made.get(owner, ())
         key = (id(obj), attr)
         if attr in getattr(obj, "__dict__", ()):
             return key in self.private_set or all(k in self.made or k.__module__ == "builtins"
                                                   for k in type(obj).__mro__)
         owner = self.owner(type(obj).__mro__, attr)
-        if owner is not None and attr not in self.defined.get(owner, ()):
+        if owner is not None and attr not in self.made.get(owner, ()):
             return False
         if setting:
             self.private_set.add(key)

@@ -17,7 +17,7 @@ import time
 from types import FunctionType
 
 from .allowlist import STDLIB_NAMES
-from .errors import GuardError, program_line
+from .errors import program_line
 from .module_views import SafeModule
 
 
@@ -29,13 +29,9 @@ def stdlib_views(runtime, package):
     return {package: SafeModule(package, attrs)}
 
 
-def _refuse(runtime, reason):
-    runtime.budget.stop(GuardError(reason, program_line()))
-
-
 def _own_class(runtime, cls, what):
     if not (isinstance(cls, type) and cls in runtime.classes.made):
-        _refuse(runtime, f"{what} may only decorate the program's own classes")
+        runtime.refuse(f"{what} may only decorate the program's own classes")
     return cls
 
 
@@ -57,7 +53,7 @@ def _dataclasses(runtime):
         def wrap(cls):
             made = dataclasses.dataclass(_own_class(runtime, cls, "dataclass"), **options)
             if made is not cls:  # slots=True makes a new class
-                runtime.classes.adopt(made, runtime.classes.defined[cls])
+                runtime.classes.adopt(made, runtime.classes.made[cls])
             return made
 
         return wrap if cls is None else wrap(cls)
@@ -74,7 +70,7 @@ def _functools(runtime):
     def wraps(wrapped, assigned=functools.WRAPPER_ASSIGNMENTS, updated=functools.WRAPPER_UPDATES):
         def decorate(wrapper):
             if not (type(wrapper) is FunctionType and wrapper.__module__ == "__main__"):
-                _refuse(runtime, "functools.wraps may only decorate the program's own functions")
+                runtime.refuse("functools.wraps may only decorate the program's own functions")
             return functools.update_wrapper(wrapper, wrapped, assigned, updated)
 
         return decorate
