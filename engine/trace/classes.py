@@ -147,6 +147,8 @@ class Classes:
         """Whether the program may read (or set) `obj.<attr>`, a `_private` attribute: obj is one of its classes
         or their objects, and the attribute is one its classes define, or that its code set on obj (or any if
         obj's classes are all its own), or one nothing defines yet; never one an engine class defines or set."""
+        if type(obj) is super:
+            return self.super_defines(obj, attr, setting)
         if not self.owns(obj):
             return False
         if is_class(obj):
@@ -164,6 +166,18 @@ class Classes:
         if setting:
             self.private_set.add(key)
         return True
+
+    def super_defines(self, proxy, attr, setting):
+        """`super()._name` in a method of the program's class: the attribute the next class in the MRO defines
+        must be one the program defined (setting through super() is Python's own AttributeError)."""
+        this, start = proxy.__thisclass__, proxy.__self_class__
+        if this not in self.made or not self.owns(proxy.__self__):
+            return False
+        if setting:
+            return True
+        mro = start.__mro__
+        owner = self.owner(mro[mro.index(this) + 1:], attr)
+        return owner is None or attr in self.made.get(owner, ())
 
     def owns(self, obj):
         """Whether obj is one of the program's classes or an object of one (it may set their attributes)."""

@@ -157,8 +157,12 @@ MUTATION = {
     "engine_object_private": ("import torch\nx = torch.ones(1)\nx._grad = x", E, 3, "only those of the program's own"),
     "engine_function_private": ("import torch\ntorch.tensor._cache = 1", E, 2, "only those of the program's own"),
     "module_view_private": ("import torch\ntorch._C", E, 2, "only those of the program's own"),
-    "super_private": ("class A:\n    def _f(self):\n        return 1\nclass B(A):\n    def g(self):\n"
-                      "        return super()._f()\nB().g()", E, 6, "only those of the program's own"),
+    "super_engine_private": ("import torch\nclass M(torch.nn.Module):\n    def g(self):\n"
+                             "        return super()._apply\nM().g()", E, 4, "only those of the program's own"),
+    "super_engine_private_past_own": ("import torch\nclass A(torch.nn.Module):\n    def _f(self):\n        return 1\n"
+                                      "class B(A):\n    def _parameters_of(self):\n"
+                                      "        return super()._apply\nB()._parameters_of()", E, 7,
+                                      "only those of the program's own"),
     "stdlib_object_private": ("import functools\np = functools.partial(print)\np._x = 1", E, 3,
                               "only those of the program's own"),
 }

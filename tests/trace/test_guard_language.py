@@ -402,12 +402,23 @@ class Counter:
 
 class Child(Counter):
     def _bump(self, by=1):
-        return super()._bump(10 * by) if False else Counter._bump(self, 10 * by)
+        return super()._bump(10 * by)
+
+    def _relabel(self):
+        try:
+            super()._name = "no"
+        except AttributeError as e:
+            print(e)
+        try:
+            return super()._missing
+        except AttributeError as e:
+            print(e)
 
 
 a, b = Counter("a"), Child("b")
 a._bump()._bump()
 b._bump()
+b._relabel()
 del a._count
 a._count = 7
 print(a, b, Counter._made, Counter._names, getattr(b, "_count"), hasattr(a, "_missing"), hasattr(a, "_name"))
@@ -873,6 +884,8 @@ def test_check_refuses_a_whole_program_at_its_first_refused_statement():
      "('_backward_cls'): only those of the program's own"),  # set on F by Function's __init_subclass__
     ("class F(torch.autograd.Function):\n    pass\nprint(F._backward_cls)", 7,
      "('_backward_cls'): only those of the program's own"),
+    ("class N(M):\n    def f(self):\n        return super()._named_members\nN().f()", 7,
+     "('_named_members'): only those of the program's own"),
 ])
 def test_the_engines_private_attributes_stay_out_of_reach_of_a_programs_subclass(tail, line, words):
     timeline = trace("import torch\nclass M(torch.nn.Module):\n    pass\nm = M()\n" + tail)
