@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from app import plots_model
 from engine.trace.text import short
 
 
@@ -115,6 +116,8 @@ def _sentence(e: dict, nodes: dict) -> str:
         return f"{n.get('grad_fn') or 'the node'} frees its saved tensors (retain_graph is False)."
     if kind == "print":
         return "print: " + e["text"].rstrip("\n")
+    if kind == "plot":
+        return plots_model.describe(e)
     if kind == "warning":
         return f"{e.get('category', 'Warning')}: {e.get('message', '')}"
     if kind == "error":

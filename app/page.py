@@ -17,6 +17,7 @@ from app.inspector import Inspector
 from app.iteration_bar import IterationBar
 from app.module_toggle import ModuleToggle
 from app.node_list import NodeList
+from app.plots import Plots
 from app.predict import Predict
 from app.program import Program
 from app.responsive import NARROW, PHONE, narrow
@@ -48,6 +49,7 @@ class Explorer:
         self.inspector = Inspector(store=self.store)
         self.history = GradHistory(store=self.store)
         self.console = Console(store=self.store)
+        self.plots = Plots(store=self.store)
         self.nodes = NodeList(store=self.store)
         self.program = Program(store=self.store, figure=self.graph.figure)
         self.builder = Builder(store=self.store)
@@ -78,7 +80,9 @@ class Explorer:
                          sizing_mode="stretch_both", css_classes=["work"], stylesheets=[_WORK_CSS])
         side = pn.Column(_card("Inspector", self.inspector, "inspector-card", min_height=300),
                          _card("Console", self.console, "console-card", height=150),
-                         width=SIDE_PANEL_WIDTH, sizing_mode="stretch_height", css_classes=["side-panels"],
+                         _card("Plots", self.plots, "plots-card", height=250, visible=self.plots.param.drawing,
+                               stylesheets=[_PLOTS_CSS]),
+                         width=SIDE_PANEL_WIDTH, sizing_mode="stretch_height", css_classes=["side-panels"], scroll=True,
                          stylesheets=[_SIDE_CSS])
         body = pn.Row(work, side, sizing_mode="stretch_both", css_classes=["graph-and-panels"],
                       stylesheets=[_STACK_CSS])
@@ -143,6 +147,7 @@ _OPEN_WIDE = (f"@media (min-width: {NARROW + 1}px) {{ :host(.open) {{ position: 
               "height: auto !important; z-index: 40; background: white; overflow: auto; "
               "border-left: 1px solid #e1e4e8; box-shadow: -4px 0 12px rgba(0,0,0,.08); padding: 0 12px; } }\n")
 _COVERED = f"@media (min-width: {NARROW + 1}px) {{ :host(.covered) {{ visibility: hidden; }} }}\n"
+_PLOTS_CSS = narrow("height: auto !important;")  # the figures side by side, all of them
 _GRAPH_CSS = (narrow("height: 440px !important; flex: none !important; min-width: 0 !important;")
               + narrow("height: 360px !important;", 600))
 

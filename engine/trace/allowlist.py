@@ -70,11 +70,11 @@ STDLIB_NAMES = {
               "MutableMapping Generator Type Literal ClassVar Final TypeVar Annotated NoReturn Deque DefaultDict "
               "OrderedDict Counter cast TYPE_CHECKING",
 }
-# Made for each run (runtime.RUN_VIEWS): Python's random, a sized view of numpy and the standard library's
-# modules above, with the run's own state.
-RUN_MODULES = frozenset(["random", "numpy", "numpy.random", *STDLIB_NAMES])
+# Made for each run (runtime.RUN_VIEWS): Python's random, a sized view of numpy, the standard library's
+# modules above and matplotlib's pyplot (plot_view.py), with the run's own state.
+RUN_MODULES = frozenset(["random", "numpy", "numpy.random", "matplotlib", "matplotlib.pyplot", *STDLIB_NAMES])
 ALLOWED_IMPORTS = frozenset([*ENGINE_MODULES, "math", *RUN_MODULES])
-_IMPORTABLE = ["torch", "math", "random", "numpy", *sorted(STDLIB_NAMES)]
+_IMPORTABLE = ["torch", "math", "random", "numpy", "matplotlib.pyplot", *sorted(STDLIB_NAMES)]
 IMPORTABLE = f"{', '.join(_IMPORTABLE[:-1])} and {_IMPORTABLE[-1]}"
 MAX_INT_LITERAL_BITS = 100_000  # (Limits.max_int_bits): a hex literal of 100,000 characters is 400,000 bits
 # `from __future__ import print_function` (older tutorials start so): directives to the compiler, no module.

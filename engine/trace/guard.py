@@ -34,14 +34,14 @@ def compile_program(source: str, budget: Budget | None = None) -> CodeType:
 
 
 def run(source: str | Program, *, print_fn=print, limits: Limits | None = None, modules=None,
-        budget: Budget | None = None, on_error=None) -> dict:
+        budget: Budget | None = None, on_error=None, plot_fn=None) -> dict:
     """Checks, compiles and runs a program; returns its globals. Raises GuardError or the program's own
     errors (NameError, ZeroDivisionError, ...), which a recorder reports as error events; with `on_error`,
     calls it with the error instead, before the budget closes (describing an error may run the program's
     own __str__). Once run returns, the budget is closed: no code of the program runs any more."""
     budget = budget if budget is not None else Budget(limits or Limits())
     program = source if isinstance(source, Program) else load(source)
-    namespace = safe_globals(print_fn, budget, modules)
+    namespace = safe_globals(print_fn, budget, modules, plot_fn)
     observe = sys.modules.get("engine.observe") if modules is None else None
     if observe is not None:
         observe.add(budget)

@@ -560,6 +560,9 @@ class Recorder:
         self.texts.append(text)
         self._push({"kind": "print", "line": line, "text": text})
 
+    def on_plot(self, drawn):
+        self._push({"kind": "plot", "line": self._sync(), **drawn})
+
     def on_warning(self, message, category, filename=None, lineno=None, file=None, line=None):
         if issubclass(category, _HIDDEN_WARNINGS) and filename != FILENAME:
             return  # Python's default filters show these only when the program itself triggers them

@@ -67,7 +67,7 @@ def _run(source, budget):
         with warnings.catch_warnings(), np.errstate(all="ignore"):  # inf and nan made silently, as in PyTorch
             warnings.simplefilter("always")
             warnings.showwarning = rec.on_warning
-            namespace = guard.run(program, print_fn=rec.on_print, budget=budget,
+            namespace = guard.run(program, print_fn=rec.on_print, plot_fn=rec.on_plot, budget=budget,
                                   on_error=lambda e: errors.append(_describe(e)))
     except Exception as e:  # noqa: BLE001 - the guard's own failure still ends the timeline cleanly
         errors.append(_describe(e))

@@ -40,6 +40,7 @@ from .evaluate import Evaluator
 from .instrument import CHECKED
 from .module_views import SafeModule, default_modules, module_views, origin, random_views
 from .numpy_view import numpy_views
+from .plot_view import plot_views
 from .sizing import (
     CONTAINERS,
     MAX_FORMAT_WIDTH,
@@ -72,7 +73,7 @@ _LEFT = object()  # shown(): the walk left the container below it
 _BUILTIN_METHOD = type([].append)  # numpy's methods are of this type
 # The views made for each run, by the package a program imports (their state is the run's own).
 RUN_VIEWS = {"random": lambda run, package: random_views(), "numpy": lambda run, package: numpy_views(),
-             **dict.fromkeys(STDLIB_NAMES, stdlib_views)}
+             "matplotlib": plot_views, **dict.fromkeys(STDLIB_NAMES, stdlib_views)}
 
 
 def views(modules):
@@ -131,8 +132,9 @@ class _Context:
 class Runtime:
     """The helpers an instrumented program calls, bound to one budget."""
 
-    def __init__(self, budget, print_fn=print, modules=None):
+    def __init__(self, budget, print_fn=print, modules=None, plot_fn=None):
         self.budget, self.print_fn = budget, print_fn
+        self.plot_fn = plot_fn if plot_fn is not None else _unseen
         self.max_int_bits = budget.limits.max_int_bits
         self.checked = {"+": self.add, "*": self.mul, "**": self.power, "<<": self.lshift, "%": self.mod,
                         "//": self.floordiv}
@@ -467,14 +469,19 @@ class Runtime:
         return view if fromlist else top
 
 
-def safe_globals(print_fn=print, budget: Budget | None = None, modules=None) -> dict:
+def _unseen(drawn):
+    """What a program draws when nothing records it (the guard run alone)."""
+
+
+def safe_globals(print_fn=print, budget: Budget | None = None, modules=None, plot_fn=None) -> dict:
     """Globals for running a compiled program: safe builtins, torch/math imports, the budget's hooks.
 
-    print_fn is called as print_fn(text, end="") with the text the program prints. modules maps the
+    print_fn is called as print_fn(text, end="") with the text the program prints, plot_fn with each drawing
+    call's fields (plot_view.py). modules maps the
     names a program may import ("torch", "torch.nn", ..., "math") to modules; by default the engine's.
     """
     budget = budget if budget is not None else Budget()
-    return Runtime(budget, print_fn, modules).namespace()
+    return Runtime(budget, print_fn, modules, plot_fn).namespace()
 
 
 

@@ -116,6 +116,19 @@ MODULES = {
     "numpy_tofile": ("import torch\ntorch.tensor(1.0).numpy().tofile('x.bin')", E, 2, "'tofile'"),
     "torch_star_import": ("from torch import *\nos.system('true')", NameError, None, "'os'"),
     "module_view_as_base": ("import torch\nclass A(torch):\n    pass", E, 2, "may only derive"),
+    # matplotlib's pyplot (plot_view.py): the run's own, read-only, and none of its insides
+    "pyplot_insides": ("import matplotlib.pyplot as plt\nfig, ax = plt.subplots()\nax._pyplot.runtime", E, 3,
+                       "only those of the program's own"),
+    "pyplot_closure": ("import matplotlib.pyplot as plt\nplt.plot.__closure__", E, 2, "'__closure__'"),
+    "pyplot_class_called": ("import matplotlib.pyplot as plt\nfig, ax = plt.subplots()\ntype(ax)(None, 1)",
+                            TypeError, None, "not callable"),
+    "pyplot_set_axes_method": ("import matplotlib.pyplot as plt\nfig, ax = plt.subplots()\nax.plot = print", E, 3,
+                               "setting attributes of Axes objects"),
+    "pyplot_set_module": ("import matplotlib\nmatplotlib.pyplot.show = print", E, 2, "module objects"),
+    "pyplot_bound_self": ("import matplotlib.pyplot as plt\nd = plt.plot([1])[0]\nd.get_label.__self__", E, 3,
+                          "'__self__'"),
+    "pyplot_savefig": ("import matplotlib.pyplot as plt\nplt.plot([1])\nplt.savefig('x.png')", E, 3,
+                       "plt.savefig() is not drawn"),
 }
 
 # Setting attributes of what every run shares (the engine's classes, functions, modules, dtypes).

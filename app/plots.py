@@ -1,0 +1,128 @@
+"""Plots: the figures the program drew with matplotlib (`plt.plot(losses)`), drawn with Bokeh as they stand at
+the step shown; shown only for a program that draws."""
+
+from __future__ import annotations
+
+import math
+
+import panel as pn
+import param
+from bokeh.core.properties import Color
+from bokeh.models import Span
+from bokeh.plotting import figure
+from panel.viewable import Viewer
+
+from app.plots_model import Figure, Plotted
+from app.store import Store
+from engine.trace import plot_view
+
+WIDTH, HEIGHT = 300, 210
+CYCLE = tuple(plot_view.CYCLE.values())
+MARKERS = {"o": "circle", ".": "dot", ",": "dot", "x": "x", "+": "cross", "*": "asterisk", "s": "square",
+           "d": "diamond", "D": "diamond", "^": "triangle", "v": "inverted_triangle", "<": "triangle",
+           ">": "triangle", "p": "square", "h": "hex", "|": "dash", "_": "dash"}
+DASHES = {"-": "solid", "solid": "solid", "--": "dashed", "dashed": "dashed", "-.": "dashdot", "dashdot": "dashdot",
+          ":": "dotted", "dotted": "dotted"}
+
+
+class Plots(Viewer):
+    store = param.ClassSelector(class_=Store)
+    drawing = param.Boolean(default=False, doc="Whether the program shown drew anything at all.")
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        self.column = pn.FlexBox(sizing_mode="stretch_width", margin=0)
+        self.note = pn.pane.HTML("", margin=(0, 8), styles={"font-size": "11.5px", "color": "#5f6368"})
+        self._plotted = None  # (timeline, its Plotted)
+        self._drawn = None  # (timeline, drawing calls shown)
+        self.store.param.watch(self._update, ["state", "failed"])
+        self._update()
+
+    def _update(self, *events):
+        timeline = self.store.failed or self.store.timeline
+        if timeline is None:
+            self.column.objects, self.drawing = [], False
+            return
+        if self._plotted is None or self._plotted[0] is not timeline:
+            self._plotted = (timeline, Plotted(timeline.events))
+        plotted = self._plotted[1]
+        self.drawing = bool(plotted.steps)
+        k = len(timeline.events) - 1 if self.store.failed else self.store.k
+        drawn = (timeline, plotted.count(k))
+        if drawn == self._drawn:
+            return
+        self._drawn = drawn
+        figures = plotted.figures(k)
+        later = len(plotted.steps) - drawn[1]
+        more = "more " if drawn[1] else ""
+        self.note.object = f"{later} {more}drawing step{'s' if later != 1 else ''} later in the program" \
+            if later else ""
+        self.column.objects = [pn.pane.Bokeh(bokeh_figure(f), margin=(2, 4)) for f in figures] + (
+            [self.note] if later else [])
+
+    def __panel__(self):
+        return self.column
+
+
+def bokeh_figure(drawn: Figure):
+    height = HEIGHT if not drawn.aspect else max(140, min(300, round(WIDTH / drawn.aspect)))
+    p = figure(width=WIDTH, height=height, title=drawn.title or None, x_axis_type=drawn.xscale,
+               y_axis_type=drawn.yscale, toolbar_location=None, tools="", background_fill_color="white")
+    p.xaxis.axis_label, p.yaxis.axis_label = drawn.xlabel or None, drawn.ylabel or None
+    if not drawn.grid:
+        p.xgrid.grid_line_alpha = p.ygrid.grid_line_alpha = 0.35
+    for lim, axis in ((drawn.xlim, p.x_range), (drawn.ylim, p.y_range)):
+        if lim:
+            if lim[0] is not None:
+                axis.start = lim[0]
+            if lim[1] is not None:
+                axis.end = lim[1]
+    colors = iter(CYCLE * (1 + len(drawn.series) // len(CYCLE)))
+    for series in drawn.series:
+        color = series.get("color")  # (one given does not take the next of matplotlib's colours)
+        _draw(p, series, color if color and is_color(color) else next(colors), drawn.legend)
+    if drawn.legend and p.legend:
+        p.legend.label_text_font_size, p.legend.location = "10px", "top_right"
+        p.legend.background_fill_alpha = 0.7
+    return p
+
+
+def _draw(p, series, color, legend):
+    kind = series["kind"]
+    label = {"legend_label": series["label"]} if legend and series.get("label") else {}
+    alpha = series.get("alpha", 1.0)
+    if kind in ("hline", "vline"):
+        value = (series["y"] if kind == "hline" else series["x"])[0]
+        p.add_layout(Span(location=value, dimension="width" if kind == "hline" else "height", line_color=color,
+                          line_dash=DASHES.get(series.get("linestyle", "-"), "solid"), line_alpha=alpha))
+        return
+    x, y = _nan(series["x"]), _nan(series["y"])
+    if kind == "line":
+        style = series.get("linestyle", "-")
+        if style not in ("none", "None", ""):
+            p.line(x, y, line_color=color, line_width=series.get("width", 1.5), line_alpha=alpha,
+                   line_dash=DASHES.get(style, "solid"), **label)
+            label = {}
+        if "marker" in series:
+            p.scatter(x, y, marker=MARKERS.get(series["marker"], "circle"), size=series.get("size", 6),
+                      color=color, alpha=alpha, **label)
+    elif kind == "scatter":
+        size = series.get("size")
+        p.scatter(x, y, marker=MARKERS.get(series.get("marker", "o"), "circle"),
+                  size=math.sqrt(size) if size else 6, color=color, alpha=alpha if "alpha" in series else 0.8,
+                  **label)
+    elif kind == "hist":
+        p.quad(left=x[:-1], right=x[1:], top=y, bottom=0, fill_color=color, line_color="white",
+               fill_alpha=alpha if "alpha" in series else 0.85, **label)
+    elif kind == "bar":
+        p.vbar(x=x, top=y, width=series.get("width", 0.8), fill_color=color, line_color=color, fill_alpha=alpha,
+               **label)
+
+
+def is_color(name) -> bool:
+    """Whether Bokeh draws this colour (a program may name one that no browser knows)."""
+    return Color().is_valid(name)
+
+
+def _nan(values):
+    return [math.nan if v is None else v for v in values]

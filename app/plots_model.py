@@ -1,0 +1,96 @@
+"""The figures a program drew with matplotlib's pyplot, as they stand at step k (the `plot` events of
+engine/trace/plot_view.py folded in order)."""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass, field
+
+_LABELS = ("title", "xlabel", "ylabel", "xscale", "yscale", "xlim", "ylim", "grid", "aspect")
+
+
+@dataclass
+class Figure:
+    number: int
+    title: str = ""
+    xlabel: str = ""
+    ylabel: str = ""
+    xscale: str = "linear"
+    yscale: str = "linear"
+    xlim: list | None = None
+    ylim: list | None = None
+    grid: bool = False
+    aspect: float | None = None
+    legend: bool = False
+    series: list = field(default_factory=list)
+    shown: bool = False
+
+
+class Plotted:
+    """Where a timeline drew, found again for any step by bisection."""
+
+    def __init__(self, events: list[dict]):
+        self.steps = [i for i, e in enumerate(events) if e["kind"] == "plot"]
+        self.events = [events[i] for i in self.steps]
+
+    def count(self, k: int) -> int:
+        """How many drawing calls had run by step k: the figures change only when this does."""
+        return bisect_right(self.steps, k)
+
+    def figures(self, k: int) -> list[Figure]:
+        return figures_of(self.events[: self.count(k)])
+
+
+def figures_of(events: list[dict]) -> list[Figure]:
+    """The figures these drawing calls leave, in the order they were opened (closed ones gone)."""
+    figures: dict[int, Figure] = {}
+    for e in events:
+        number = e["figure"]
+        figure = figures.get(number)
+        if figure is None or e.get("cleared"):
+            figure = figures[number] = Figure(number, aspect=figure.aspect if figure else None)
+        if e.get("closed"):
+            del figures[number]
+            continue
+        if "series" in e:
+            figure.series.append(e["series"])
+        if "legend" in e:
+            legend = e["legend"]
+            figure.legend = True
+            if isinstance(legend, list):  # labels for the series in order
+                figure.series = [{**s, "label": label} for s, label in zip(figure.series, legend)] \
+                    + figure.series[len(legend):]
+        for key in _LABELS:
+            if key in e:
+                setattr(figure, key, e[key])
+        figure.shown = figure.shown or bool(e.get("shown"))
+    return [f for f in figures.values() if f.series or f.title]
+
+
+_DRAWN = {"line": "a line through {n} points", "scatter": "{n} points", "hist": "a histogram of {bins} bins",
+          "bar": "{n} bars", "hline": "a horizontal line", "vline": "a vertical line"}
+
+
+def describe(e: dict) -> str:
+    """A drawing call in words, for the caption."""
+    where = f"figure {e['figure']}"
+    if e.get("shown"):
+        return f"plt.show() shows {where} under Plots, and closes it: what is drawn next starts a new figure."
+    if e.get("closed"):
+        return f"{where} is closed without being shown."
+    if e.get("cleared"):
+        return f"{where} is cleared."
+    if "series" in e:
+        s = e["series"]
+        what = _DRAWN[s["kind"]].format(n=len(s.get("y") or ()), bins=max(len(s.get("y") or ()), 0))
+        label = f" ({s['label']})" if s.get("label") else ""
+        return f"matplotlib draws {what}{label} in {where} (see Plots)."
+    if e.get("opened"):
+        return f"A new figure: {where}."
+    said = [f"{key} {e[key]!r}" for key in ("title", "xlabel", "ylabel") if key in e]
+    said += [f"{key} {e[key]}" for key in ("xscale", "yscale", "xlim", "ylim") if key in e]
+    if "legend" in e:
+        said.append("a legend")
+    if "grid" in e:
+        said.append("a grid" if e["grid"] else "no grid")
+    return f"{where} gets {', '.join(said)}." if said else where

@@ -1,0 +1,406 @@
+"""`matplotlib.pyplot` as tutorials use it beside torch: a loss curve, data points, a histogram of gradients.
+
+Nothing of matplotlib is imported. Each drawing call (`plt.plot`, `plt.scatter`, `ax.set_title`, ...) is checked
+and sized as matplotlib would take it, and told to the recorder as a `plot` event holding what it drew as numbers
+and words (docs/timeline.md); the explorer draws the figures with Bokeh as they stand at each step. As in a script,
+`plt.show()` closes the figures shown: the next drawing call starts a new one. What the explorer cannot draw
+(images, grids of subplots, 3-D) and what writes files (`savefig`) is refused by name, at its line.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .module_views import SafeModule
+
+MAX_POINTS = 100_000  # drawn in one call
+_COLORS = {"b": "blue", "g": "green", "r": "red", "c": "cyan", "m": "magenta", "y": "yellow", "k": "black",
+           "w": "white"}
+# matplotlib's default colours, in its order: "C0".."C9" and "tab:blue".. name them.
+CYCLE = {"blue": "#1f77b4", "orange": "#ff7f0e", "green": "#2ca02c", "red": "#d62728", "purple": "#9467bd",
+         "brown": "#8c564b", "pink": "#e377c2", "gray": "#7f7f7f", "olive": "#bcbd22", "cyan": "#17becf"}
+_MARKERS = set("o.,x+*sd^v<>phD|_")
+_STYLES = ("--", "-.", "-", ":")
+# The keywords a drawing call may give besides its data, by the name the event keeps.
+_STYLE_KEYWORDS = {"label": "label", "color": "color", "c": "color", "alpha": "alpha", "linestyle": "linestyle",
+                   "ls": "linestyle", "linewidth": "width", "lw": "width", "marker": "marker",
+                   "markersize": "size", "ms": "size", "s": "size"}
+_REFUSED = ("imshow", "matshow", "contour", "contourf", "pcolormesh", "subplot", "subplot2grid", "savefig",
+            "imsave", "pie", "boxplot", "violinplot", "errorbar", "fill_between", "quiver", "stem", "step",
+            "text", "annotate", "colorbar", "axis", "xticks", "yticks", "twinx", "ion", "ioff", "pause", "draw")
+
+
+def plot_views(runtime, package):
+    """`import matplotlib.pyplot as plt` (or `from matplotlib import pyplot`): the run's own pyplot."""
+    pyplot = Pyplot(runtime)
+    names = {name: getattr(pyplot, name) for name in Pyplot.OWN}
+    names.update({name: _on_current(pyplot, name) for name in Axes.DRAWING})
+    names.update({name: _on_current(pyplot, f"set_{name}") for name in Axes.SETTERS})
+    for name in _REFUSED:
+        names[name] = _refusal(runtime, name)
+    view = SafeModule("matplotlib.pyplot", names)
+    return {"matplotlib": SafeModule("matplotlib", {"pyplot": view, "__version__": "3.9.0"}),
+            "matplotlib.pyplot": view}
+
+
+def _on_current(pyplot, method):
+    """`plt.<name>(...)`: the method of the current figure's axes (a new figure if none is open)."""
+    def call(*args, **kwargs):
+        return getattr(pyplot.axes_now(), method)(*args, **kwargs)
+    call.__name__ = method.removeprefix("set_")
+    return call
+
+
+def _refusal(runtime, name):
+    def refused(*args, **kwargs):
+        runtime.refuse(f"plt.{name}() is not drawn in the explorer: it draws plot, scatter, hist, bar, axhline "
+                       "and axvline, with titles, labels, legends, scales and limits")
+    refused.__name__ = name
+    return refused
+
+
+class Axes:
+    """One figure's axes: what `plt.subplots()` returns as `ax`, and what `plt.<call>` draws on."""
+
+    DRAWING = ("plot", "scatter", "hist", "bar", "axhline", "axvline", "legend", "grid")
+    SETTERS = ("title", "xlabel", "ylabel", "xscale", "yscale", "xlim", "ylim")
+
+    def __init__(self, pyplot, number):
+        self._pyplot, self._number = pyplot, number
+
+    def _tell(self, **fields):
+        self._pyplot.tell(self._number, fields)
+
+    def plot(self, *args, scalex=True, scaley=True, data=None, **kwargs):
+        style = self._pyplot.style(kwargs)
+        groups = _plot_groups(args)
+        drawn = []
+        for x, y, fmt in groups:
+            y = self._pyplot.numbers(y)
+            x = self._pyplot.numbers(x) if x is not None else np.arange(len(y), dtype=float)
+            if len(x) != len(y):
+                raise ValueError(f"x and y must have same first dimension, but have shapes {x.shape} and {y.shape}")
+            if x.ndim > 2 or y.ndim > 2:
+                raise ValueError(f"x and y can be no greater than 2D, but have shapes {x.shape} and {y.shape}")
+            xs, ys = (x.T if x.ndim == 2 else [x]), (y.T if y.ndim == 2 else [y])
+            if len(xs) != len(ys) and 1 not in (len(xs), len(ys)):
+                raise ValueError(f"x has {len(xs)} columns but y has {len(ys)} columns")
+            for i in range(max(len(xs), len(ys))):
+                column_x, column_y = xs[i if len(xs) > 1 else 0], ys[i if len(ys) > 1 else 0]
+                drawn.append({"kind": "line", "x": _listed(column_x), "y": _listed(column_y), **_format(fmt),
+                              **style})
+        for series in drawn:
+            self._tell(series=series)
+        return [Drawn("Line2D", series.get("label")) for series in drawn]
+
+    def scatter(self, x, y, s=None, c=None, marker=None, *, label=None, alpha=None, **kwargs):
+        style = self._pyplot.style({"label": label, "alpha": alpha, "marker": marker, "s": s, "color": c, **kwargs})
+        x, y = self._pyplot.numbers(x).ravel(), self._pyplot.numbers(y).ravel()
+        if x.size != y.size:
+            raise ValueError("x and y must be the same size")
+        self._tell(series={"kind": "scatter", "x": _listed(x), "y": _listed(y), **style})
+        return Drawn("PathCollection", style.get("label"))
+
+    def hist(self, x, bins=10, range=None, density=False, *, label=None, alpha=None, color=None, **kwargs):
+        style = self._pyplot.style({"label": label, "alpha": alpha, "color": color, **kwargs})
+        values = self._pyplot.numbers(x, exact=True).ravel()
+        if not isinstance(bins, int):
+            bins = self._pyplot.numbers(bins)
+        counts, edges = np.histogram(values[np.isfinite(values)], bins=bins, range=range, density=density)
+        self._tell(series={"kind": "hist", "x": _listed(edges), "y": _listed(counts), **style})
+        return counts.astype(float), edges, Drawn("BarContainer", style.get("label"))
+
+    def bar(self, x, height, width=0.8, *, label=None, color=None, alpha=None, **kwargs):
+        style = self._pyplot.style({"label": label, "color": color, "alpha": alpha, **kwargs})
+        x, height = self._pyplot.numbers(x).ravel(), self._pyplot.numbers(height).ravel()
+        x, height = np.broadcast_arrays(x, height)
+        self._tell(series={"kind": "bar", "x": _listed(x), "y": _listed(height), "width": float(width), **style})
+        return Drawn("BarContainer", style.get("label"))
+
+    def axhline(self, y=0, *, label=None, color=None, linestyle=None, **kwargs):
+        style = self._pyplot.style({"label": label, "color": color, "linestyle": linestyle, **kwargs})
+        self._tell(series={"kind": "hline", "y": [float(y)], **style})
+        return Drawn("Line2D", style.get("label"))
+
+    def axvline(self, x=0, *, label=None, color=None, linestyle=None, **kwargs):
+        style = self._pyplot.style({"label": label, "color": color, "linestyle": linestyle, **kwargs})
+        self._tell(series={"kind": "vline", "x": [float(x)], **style})
+        return Drawn("Line2D", style.get("label"))
+
+    def legend(self, *args, **kwargs):
+        if args:
+            labels = args[-1]
+            if not isinstance(labels, (list, tuple)):
+                raise TypeError("legend() takes a list of labels")
+            self._tell(legend=[self._pyplot.words(label) for label in labels])
+        else:
+            self._tell(legend=True)
+
+    def grid(self, visible=None, which="major", axis="both", **kwargs):
+        self._tell(grid=True if visible is None else bool(visible))
+
+    def set_title(self, label, **kwargs):
+        self._tell(title=self._pyplot.words(label))
+
+    def set_xlabel(self, label, **kwargs):
+        self._tell(xlabel=self._pyplot.words(label))
+
+    def set_ylabel(self, label, **kwargs):
+        self._tell(ylabel=self._pyplot.words(label))
+
+    def set_xscale(self, value, **kwargs):
+        self._tell(xscale=_scale(value))
+
+    def set_yscale(self, value, **kwargs):
+        self._tell(yscale=_scale(value))
+
+    def set_xlim(self, left=None, right=None, **kwargs):
+        self._tell(xlim=_limits(left, right))
+
+    def set_ylim(self, bottom=None, top=None, **kwargs):
+        self._tell(ylim=_limits(bottom, top))
+
+    def __repr__(self):
+        return f"<Axes: figure {self._number}>"
+
+
+class Figure:
+    """What `plt.figure()` and `plt.subplots()` return: its axes, a title over them, and show."""
+
+    def __init__(self, pyplot, axes):
+        self._pyplot, self._axes = pyplot, axes
+
+    def add_subplot(self, *args, **kwargs):
+        if args not in ((), (1, 1, 1), (111,)):
+            self._pyplot.runtime.refuse("a grid of subplots is not drawn in the explorer: one plot per figure")
+        return self._axes
+
+    def suptitle(self, t, **kwargs):
+        self._axes.set_title(t)
+
+    def tight_layout(self, **kwargs):
+        """The explorer lays out its figures itself."""
+
+    def show(self, *args, **kwargs):
+        self._pyplot.show()
+
+    def __repr__(self):
+        return f"<Figure {self._axes._number}>"
+
+
+class Drawn:
+    """What a drawing call returns (matplotlib's artist): its kind and label, for a program that keeps it."""
+
+    def __init__(self, kind, label):
+        self.kind, self.label = kind, label
+
+    def get_label(self):
+        return self.label if self.label is not None else ""
+
+    def __repr__(self):
+        return f"<{self.kind}: {self.label}>" if self.label else f"<{self.kind}>"
+
+
+class Pyplot:
+    """The run's pyplot: its open figures, the current one, and the recorder it tells."""
+
+    OWN = ("figure", "subplots", "gca", "gcf", "show", "close", "clf", "cla", "tight_layout", "suptitle")
+
+    def __init__(self, runtime):
+        self.runtime = runtime
+        self.figures = {}  # number -> Axes, the open ones
+        self.current = None
+        self.made = 0
+
+    def tell(self, number, fields):
+        self.runtime.budget.charge_output(sum(len(v) if isinstance(v, str) else 8 for v in _leaves(fields)))
+        self.runtime.plot_fn({"figure": number, **fields})
+
+    def axes_now(self):
+        if self.current is None:
+            self.new_figure(None)
+        return self.current
+
+    def new_figure(self, figsize):
+        self.made += 1
+        self.current = self.figures[self.made] = Axes(self, self.made)
+        fields = {"opened": True}
+        if figsize is not None:
+            width, height = (float(v) for v in figsize)
+            fields["aspect"] = width / height if height > 0 else 1.0
+        self.tell(self.made, fields)
+        return self.current
+
+    def numbers(self, values, exact=False):
+        """values as float64 numbers (`exact`: floats as they are, as matplotlib's hist bins them), as
+        matplotlib takes them (a tensor that requires grad refuses, as torch's `__array__` does); sized before
+        they are made."""
+        n = _count(values)
+        if n <= MAX_POINTS:
+            self.runtime.budget.charge_elements(n)
+        array = np.asarray(values)
+        if array.size > MAX_POINTS:  # (a list of lists: its length was not all)
+            self.runtime.refuse(f"{array.size:,} points in one drawing call are more than the explorer draws "
+                                f"({MAX_POINTS:,})")
+        if not (exact and array.dtype.kind == "f"):
+            array = array.astype(np.float64)
+        if array.ndim == 0:
+            array = array.reshape(1)
+        return array
+
+    def words(self, label):
+        text = label if isinstance(label, str) else str(label)
+        if len(text) > 500:
+            self.runtime.refuse("a plot's label or title longer than 500 characters is not drawn")
+        return text
+
+    def style(self, kwargs):
+        style = {}
+        for key, value in kwargs.items():
+            if value is None:
+                continue
+            if key not in _STYLE_KEYWORDS:
+                raise TypeError(f"the explorer does not draw the keyword {key!r}: it takes "
+                                f"{', '.join(sorted(_STYLE_KEYWORDS))}")
+            name = _STYLE_KEYWORDS[key]
+            if name in ("alpha", "width", "size"):
+                style[name] = float(value)
+            elif name == "color":
+                style[name] = _colour(self.words(value))
+            else:
+                style[name] = self.words(value)
+        if "linestyle" in style and style["linestyle"] not in (*_STYLES, "solid", "dashed", "dashdot", "dotted",
+                                                                "none", "None", ""):
+            raise ValueError(f"{style['linestyle']!r} is not a valid value for ls")
+        return style
+
+    # --- pyplot's own functions ----------------------------------------------------------------------
+    def figure(self, num=None, figsize=None, **kwargs):
+        if num is not None and num in self.figures:
+            self.current = self.figures[num]
+            return Figure(self, self.current)
+        return Figure(self, self.new_figure(figsize))
+
+    def subplots(self, nrows=1, ncols=1, *, figsize=None, **kwargs):
+        if (nrows, ncols) != (1, 1):
+            self.runtime.refuse("a grid of subplots is not drawn in the explorer: one plot per figure "
+                                "(call plt.subplots() once per plot)")
+        axes = self.new_figure(figsize)
+        return Figure(self, axes), axes
+
+    def gca(self):
+        return self.axes_now()
+
+    def gcf(self):
+        return Figure(self, self.axes_now())
+
+    def show(self, *args, **kwargs):
+        for number in list(self.figures):
+            self.tell(number, {"shown": True})
+        self.figures.clear()
+        self.current = None
+
+    def close(self, fig=None):
+        if fig is None or fig == "all" or isinstance(fig, Figure):
+            numbers = list(self.figures) if fig == "all" else [self.current._number] if fig is None and self.current \
+                else [fig._axes._number] if isinstance(fig, Figure) else []
+        else:
+            numbers = [fig]
+        for number in numbers:
+            if self.figures.pop(number, None) is not None:
+                self.tell(number, {"closed": True})
+        if self.current is not None and self.current._number not in self.figures:
+            self.current = None
+
+    def clf(self):
+        if self.current is not None:
+            self.tell(self.current._number, {"cleared": True})
+
+    cla = clf
+
+    def tight_layout(self, **kwargs):
+        """The explorer lays out its figures itself."""
+
+    def suptitle(self, t, **kwargs):
+        self.axes_now().set_title(t)
+
+
+def _plot_groups(args):
+    """plot's positional arguments as (x or None, y, fmt) groups: `plot(y)`, `plot(x, y)`, `plot(x, y, 'r--')`,
+    `plot(x1, y1, x2, y2)`."""
+    groups, args = [], list(args)
+    if not args:
+        return groups
+    while args:
+        if len(args) >= 2 and not isinstance(args[1], str):
+            x, y, args = args[0], args[1], args[2:]
+        else:
+            x, y, args = None, args[0], args[1:]
+        fmt = args.pop(0) if args and isinstance(args[0], str) else ""
+        groups.append((x, y, fmt))
+    return groups
+
+
+def _format(fmt):
+    """A format string ('r--', 'o', 'b-.') as color, marker and linestyle."""
+    out, rest = {}, fmt
+    for style in _STYLES:
+        if style in rest:
+            out["linestyle"] = style
+            rest = rest.replace(style, "", 1)
+            break
+    for char in rest:
+        if char in _COLORS:
+            out["color"] = _COLORS[char]
+        elif char in _MARKERS:
+            out["marker"] = char
+        else:
+            raise ValueError(f"{fmt!r} is not a valid format string (unrecognized character {char!r})")
+    if "marker" in out and "linestyle" not in out:
+        out["linestyle"] = "none"
+    return out
+
+
+def _colour(name):
+    """A matplotlib colour as the browser names it ('r', 'C1', 'tab:orange'; the rest as they are)."""
+    if name in _COLORS:
+        return _COLORS[name]
+    if len(name) == 2 and name[0] == "C" and name[1].isdigit():
+        return list(CYCLE.values())[int(name[1])]
+    return CYCLE.get(name.removeprefix("tab:"), name) if name.startswith("tab:") else name
+
+
+def _scale(value):
+    if value not in ("linear", "log", "symlog", "logit"):
+        raise ValueError(f"{value!r} is not a valid value for scale; supported values are 'linear', 'log', "
+                         "'symlog', 'logit'")
+    return "log" if value == "log" else "linear"
+
+
+def _limits(low, high):
+    if isinstance(low, (tuple, list)):
+        low, high = low
+    return [None if low is None else float(low), None if high is None else float(high)]
+
+
+def _count(values):
+    size = getattr(values, "size", None)
+    if size is not None and not callable(size):
+        return int(size)
+    if hasattr(values, "numel"):
+        return values.numel()
+    return len(values) if isinstance(values, (list, tuple, range)) else 1
+
+
+def _listed(array):
+    """Numbers for JSON: not-a-number and the infinities (which JSON cannot hold) as None."""
+    return [float(v) if np.isfinite(v) else None for v in np.asarray(array, dtype=np.float64).tolist()]
+
+
+def _leaves(fields):
+    for value in fields.values():
+        if isinstance(value, dict):
+            yield from _leaves(value)
+        elif isinstance(value, list):
+            yield from value
+        else:
+            yield value

@@ -1,0 +1,90 @@
+"""The Plots card: the figures a program drew with pyplot, as they stand at the step shown (plots_model.py), drawn
+with Bokeh (plots.py), and only for a program that draws."""
+
+from bokeh.models import GlyphRenderer, Span
+
+from app import timeline as tl
+from app.caption import caption
+from app.links import encode_code
+from app.page import Explorer
+from app.plots import bokeh_figure
+from app.plots_model import Plotted, describe, figures_of
+
+PROGRAM = """import torch
+import matplotlib.pyplot as plt
+
+losses = []
+for i in range(3):
+    losses.append(1.0 / (i + 1))
+plt.plot(losses, label="loss")
+plt.yscale("log")
+plt.legend()
+plt.show()
+plt.scatter([1, 2], [3, 4], marker="x")
+plt.hist([1.0, 2.0, 2.5], bins=2)
+plt.axvline(1.5, color="r")
+print("done")
+"""
+
+
+def test_figures_fold_the_drawing_calls_up_to_the_step(record):
+    timeline = record(PROGRAM)
+    plotted = Plotted(timeline.events)
+    assert plotted.count(-1) == 0 and plotted.figures(-1) == []
+    end = len(timeline.events) - 1
+    first, second = plotted.figures(end)
+    assert (first.number, first.yscale, first.legend, first.shown) == (1, "log", True, True)
+    assert first.series == [{"kind": "line", "x": [0.0, 1.0, 2.0], "y": [1.0, 0.5, 1 / 3], "label": "loss"}]
+    assert [s["kind"] for s in second.series] == ["scatter", "hist", "vline"] and not second.shown
+    line = next(i for i, e in enumerate(timeline.events) if e["kind"] == "plot" and "series" in e)
+    [only] = plotted.figures(line)
+    assert only.series == first.series and only.yscale == "linear" and not only.legend
+
+
+def test_legend_labels_closed_and_cleared_figures():
+    calls = [{"figure": 1, "opened": True}, {"figure": 1, "series": {"kind": "line", "x": [0], "y": [1]}},
+             {"figure": 1, "series": {"kind": "line", "x": [0], "y": [2]}}, {"figure": 1, "legend": ["a"]},
+             {"figure": 2, "opened": True}, {"figure": 2, "series": {"kind": "bar", "x": [0], "y": [1]}},
+             {"figure": 2, "closed": True}, {"figure": 3, "title": "t"}, {"figure": 3, "cleared": True}]
+    [one] = figures_of(calls)
+    assert [s.get("label") for s in one.series] == ["a", None] and one.legend
+
+
+def test_captions_say_what_each_drawing_call_did(record):
+    timeline = record(PROGRAM)
+    total = len(timeline.events)
+    said = [caption(tl.state_at(timeline, i), total) for i, e in enumerate(timeline.events) if e["kind"] == "plot"]
+    assert "Line 7: matplotlib draws a line through 3 points (loss) in figure 1 (see Plots)." in said
+    assert "Line 8: figure 1 gets yscale log." in said
+    assert ("Line 10: plt.show() shows figure 1 under Plots, and closes it: what is drawn next starts a new "
+            "figure.") in said
+    assert "Line 12: matplotlib draws a histogram of 2 bins in figure 2 (see Plots)." in said
+    assert describe({"figure": 4, "closed": True}) == "figure 4 is closed without being shown."
+
+
+def test_bokeh_draws_each_kind_of_series(record):
+    timeline = record(PROGRAM)
+    first, second = Plotted(timeline.events).figures(len(timeline.events) - 1)
+    p = bokeh_figure(first)
+    glyphs = [r.glyph for r in p.renderers if isinstance(r, GlyphRenderer)]
+    assert [type(g).__name__ for g in glyphs] == ["Line"] and p.y_scale.__class__.__name__ == "LogScale"
+    assert [item.label.value for item in p.legend[0].items] == ["loss"]
+    q = bokeh_figure(second)
+    assert [type(r.glyph).__name__ for r in q.renderers] == ["Scatter", "Quad"]
+    assert q.renderers[0].glyph.marker == "x"
+    assert [(s.location, s.dimension) for s in q.center if isinstance(s, Span)] == [(1.5, "height")]
+
+
+def test_the_card_shows_only_for_a_program_that_draws_and_follows_the_step():
+    drawing = Explorer({"code": encode_code(PROGRAM), "step": "end"})
+    assert drawing.plots.drawing and len(drawing.plots.column.objects) == 2
+    drawing.store.goto(-1)
+    [note] = drawing.plots.column.objects
+    assert note.object == "9 drawing steps later in the program"
+    line = next(i for i, e in enumerate(drawing.store.timeline.events) if e["kind"] == "plot" and "series" in e)
+    drawing.store.goto(line)
+    shown = drawing.plots.column.objects
+    assert len(shown) == 2 and "later in the program" in shown[-1].object
+    plain = Explorer({"code": encode_code("import torch\nx = torch.ones(2, requires_grad=True)\n(x * 2).sum()"
+                                          ".backward()\n"), "step": "end"})
+    assert not plain.plots.drawing and plain.plots.column.objects == []
