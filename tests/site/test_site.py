@@ -337,3 +337,18 @@ def test_predict_then_reveal_on_a_learners_own_program_in_the_static_site(tab, s
     _wait_text(page, "Cannot read “one” as a number or a tensor")
     _guess(page, "[1, 1]")
     _wait_text(page, "Score 1 / 1")
+
+
+def test_a_program_that_draws_shows_its_figures_in_the_static_site(tab, site):
+    page, watch = tab
+    url, _ = site
+    source = ("import torch\nimport matplotlib.pyplot as plt\nw = torch.tensor(2.0, requires_grad=True)\n"
+              "losses = []\nfor i in range(5):\n    loss = (w - 1) ** 2\n    loss.backward()\n"
+              "    with torch.no_grad():\n        w -= 0.2 * w.grad\n        w.grad = None\n"
+              "    losses.append(loss.item())\nplt.plot(losses, label='loss')\nplt.legend()\nplt.show()\n")
+    sitekit.open_site(page, url, "code=" + encode_code(source) + "&step=end")
+    card = page.locator(".plots-card")
+    card.locator("canvas").first.wait_for(timeout=30_000)
+    card.scroll_into_view_if_needed()
+    assert card.locator(".section-title").inner_text().upper() == "PLOTS"
+    shot(page, "plots")
