@@ -28,7 +28,7 @@ def test_the_figures_a_program_draws_show_under_plots(browser, url, width, heigh
     assert box["width"] >= 300 and box["x"] + box["width"] <= width + 1
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"plots-{width}.png"), full_page=True)
-    open_app(page, url, f"code={encode_code('import torch\nprint(torch.ones(2))\n')}&step=end")
+    open_app(page, url, "code=" + encode_code("import torch\nprint(torch.ones(2))\n") + "&step=end")
     wait_for(lambda: "tensor([1., 1.])" in page.locator(".console pre.stdout").text_content())
     assert not page.locator(".plots-card").is_visible()
     context.close()
