@@ -24,6 +24,12 @@ _STYLES = ("--", "-.", "-", ":")
 _STYLE_KEYWORDS = {"label": "label", "color": "color", "c": "color", "alpha": "alpha", "linestyle": "linestyle",
                    "ls": "linestyle", "linewidth": "width", "lw": "width", "marker": "marker",
                    "markersize": "size", "ms": "size", "s": "size"}
+# Styles matplotlib takes that change how a series looks, not what it shows: taken, and not drawn.
+_STYLES_NOT_DRAWN = frozenset("""zorder markerfacecolor mfc markeredgecolor mec markeredgewidth mew edgecolor ec
+    edgecolors facecolor fc linewidths antialiased aa drawstyle ds solid_capstyle dash_capstyle solid_joinstyle
+    clip_on rasterized fill histtype align rwidth cmap""".split())
+# What changes what a histogram or bar shows, which the explorer does not draw.
+_NOT_DRAWN = frozenset("weights cumulative bottom orientation log stacked data xerr yerr".split())
 _REFUSED = ("imshow", "matshow", "contour", "contourf", "pcolormesh", "subplot", "subplot2grid", "savefig",
             "imsave", "pie", "boxplot", "violinplot", "errorbar", "fill_between", "quiver", "stem", "step",
             "text", "annotate", "colorbar", "axis", "xticks", "yticks", "twinx", "ion", "ioff", "pause", "draw")
@@ -38,7 +44,7 @@ def plot_views(runtime, package):
     for name in _REFUSED:
         names[name] = _refusal(runtime, name)
     view = SafeModule("matplotlib.pyplot", names)
-    return {"matplotlib": SafeModule("matplotlib", {"pyplot": view, "__version__": "3.9.0"}),
+    return {"matplotlib": SafeModule("matplotlib", {"pyplot": view}),
             "matplotlib.pyplot": view}
 
 
@@ -64,14 +70,23 @@ class Axes:
     DRAWING = ("plot", "scatter", "hist", "bar", "axhline", "axvline", "legend", "grid")
     SETTERS = ("title", "xlabel", "ylabel", "xscale", "yscale", "xlim", "ylim")
 
-    def __init__(self, pyplot, number):
-        self._pyplot, self._number = pyplot, number
+    def __init__(self, pyplot, number, size=(6.4, 4.8)):
+        self._pyplot, self._number, self._size = pyplot, number, size
+        self._cycles = {"lines": 0, "fills": 0}  # plot, hist | scatter, bar
+
+    def _colour(self, style, cycle):
+        """The colour given, or the next of matplotlib's colours in `cycle`."""
+        if "color" not in style:
+            n = self._cycles[cycle]
+            self._cycles[cycle] += 1
+            style["color"] = list(CYCLE.values())[n % len(CYCLE)]
+        return style
 
     def _tell(self, **fields):
         self._pyplot.tell(self._number, fields)
 
-    def plot(self, *args, scalex=True, scaley=True, data=None, **kwargs):
-        style = self._pyplot.style(kwargs)
+    def plot(self, *args, scalex=True, scaley=True, **kwargs):
+        style = self._pyplot.style(kwargs, "Line2D")
         groups = _plot_groups(args)
         drawn = []
         for x, y, fmt in groups:
@@ -86,45 +101,47 @@ class Axes:
                 raise ValueError(f"x has {len(xs)} columns but y has {len(ys)} columns")
             for i in range(max(len(xs), len(ys))):
                 column_x, column_y = xs[i if len(xs) > 1 else 0], ys[i if len(ys) > 1 else 0]
-                drawn.append({"kind": "line", "x": _listed(column_x), "y": _listed(column_y), **_format(fmt),
-                              **style})
+                drawn.append({"kind": "line", "x": _listed(column_x), "y": _listed(column_y),
+                              **self._colour({**_format(fmt), **style}, "lines")})
         for series in drawn:
             self._tell(series=series)
-        return [Drawn("Line2D", series.get("label")) for series in drawn]
+        return [Drawn("lines.Line2D", series.get("label")) for series in drawn]
 
     def scatter(self, x, y, s=None, c=None, marker=None, *, label=None, alpha=None, **kwargs):
-        style = self._pyplot.style({"label": label, "alpha": alpha, "marker": marker, "s": s, "color": c, **kwargs})
+        style = self._pyplot.style({"label": label, "alpha": alpha, "marker": marker, "s": s, "color": c, **kwargs},
+                                   "PathCollection")
         x, y = self._pyplot.numbers(x).ravel(), self._pyplot.numbers(y).ravel()
         if x.size != y.size:
             raise ValueError("x and y must be the same size")
-        self._tell(series={"kind": "scatter", "x": _listed(x), "y": _listed(y), **style})
-        return Drawn("PathCollection", style.get("label"))
+        self._tell(series={"kind": "scatter", "x": _listed(x), "y": _listed(y), **self._colour(style, "fills")})
+        return Drawn("collections.PathCollection", style.get("label"))
 
     def hist(self, x, bins=10, range=None, density=False, *, label=None, alpha=None, color=None, **kwargs):
-        style = self._pyplot.style({"label": label, "alpha": alpha, "color": color, **kwargs})
+        style = self._pyplot.style({"label": label, "alpha": alpha, "color": color, **kwargs}, "Rectangle")
         values = self._pyplot.numbers(x, exact=True).ravel()
         if not isinstance(bins, int):
             bins = self._pyplot.numbers(bins)
         counts, edges = np.histogram(values[np.isfinite(values)], bins=bins, range=range, density=density)
-        self._tell(series={"kind": "hist", "x": _listed(edges), "y": _listed(counts), **style})
-        return counts.astype(float), edges, Drawn("BarContainer", style.get("label"))
+        self._tell(series={"kind": "hist", "x": _listed(edges), "y": _listed(counts), **self._colour(style, "lines")})
+        return counts.astype(float), edges, Bars(len(counts), style.get("label"))
 
     def bar(self, x, height, width=0.8, *, label=None, color=None, alpha=None, **kwargs):
-        style = self._pyplot.style({"label": label, "color": color, "alpha": alpha, **kwargs})
+        style = self._pyplot.style({"label": label, "color": color, "alpha": alpha, **kwargs}, "Rectangle")
         x, height = self._pyplot.numbers(x).ravel(), self._pyplot.numbers(height).ravel()
         x, height = np.broadcast_arrays(x, height)
-        self._tell(series={"kind": "bar", "x": _listed(x), "y": _listed(height), "width": float(width), **style})
-        return Drawn("BarContainer", style.get("label"))
+        self._tell(series={"kind": "bar", "x": _listed(x), "y": _listed(height), "width": float(width),
+                           **self._colour(style, "fills")})
+        return Bars(len(x), style.get("label"))
 
     def axhline(self, y=0, *, label=None, color=None, linestyle=None, **kwargs):
-        style = self._pyplot.style({"label": label, "color": color, "linestyle": linestyle, **kwargs})
-        self._tell(series={"kind": "hline", "y": [float(y)], **style})
-        return Drawn("Line2D", style.get("label"))
+        style = self._pyplot.style({"label": label, "color": color, "linestyle": linestyle, **kwargs}, "Line2D")
+        self._tell(series={"kind": "hline", "y": [float(y)], "color": CYCLE["blue"], **style})
+        return Drawn("lines.Line2D", style.get("label"))
 
     def axvline(self, x=0, *, label=None, color=None, linestyle=None, **kwargs):
-        style = self._pyplot.style({"label": label, "color": color, "linestyle": linestyle, **kwargs})
-        self._tell(series={"kind": "vline", "x": [float(x)], **style})
-        return Drawn("Line2D", style.get("label"))
+        style = self._pyplot.style({"label": label, "color": color, "linestyle": linestyle, **kwargs}, "Line2D")
+        self._tell(series={"kind": "vline", "x": [float(x)], "color": CYCLE["blue"], **style})
+        return Drawn("lines.Line2D", style.get("label"))
 
     def legend(self, *args, **kwargs):
         if args:
@@ -160,7 +177,7 @@ class Axes:
         self._tell(ylim=_limits(bottom, top))
 
     def __repr__(self):
-        return f"<Axes: figure {self._number}>"
+        return "Axes(0.125,0.11;0.775x0.77)"
 
 
 class Figure:
@@ -184,11 +201,12 @@ class Figure:
         self._pyplot.show()
 
     def __repr__(self):
-        return f"<Figure {self._axes._number}>"
+        width, height = self._axes._size
+        return f"Figure({width * 100:g}x{height * 100:g})"
 
 
 class Drawn:
-    """What a drawing call returns (matplotlib's artist): its kind and label, for a program that keeps it."""
+    """What a drawing call returns (matplotlib's artist), for a program that keeps or prints it."""
 
     def __init__(self, kind, label):
         self.kind, self.label = kind, label
@@ -197,7 +215,21 @@ class Drawn:
         return self.label if self.label is not None else ""
 
     def __repr__(self):
-        return f"<{self.kind}: {self.label}>" if self.label else f"<{self.kind}>"
+        return f"<matplotlib.{self.kind} object at {id(self):#x}>"
+
+
+class Bars(Drawn):
+    """What hist and bar return: matplotlib's BarContainer of one rectangle per bar."""
+
+    def __init__(self, n, label):
+        super().__init__("container.BarContainer", label)
+        self.n = n
+
+    def __len__(self):
+        return self.n
+
+    def __repr__(self):
+        return f"<BarContainer object of {self.n} artists>"
 
 
 class Pyplot:
@@ -222,11 +254,12 @@ class Pyplot:
 
     def new_figure(self, figsize):
         self.made += 1
-        self.current = self.figures[self.made] = Axes(self, self.made)
         fields = {"opened": True}
+        size = (6.4, 4.8)
         if figsize is not None:
-            width, height = (float(v) for v in figsize)
+            size = width, height = tuple(float(v) for v in figsize)
             fields["aspect"] = width / height if height > 0 else 1.0
+        self.current = self.figures[self.made] = Axes(self, self.made, size)
         self.tell(self.made, fields)
         return self.current
 
@@ -253,14 +286,15 @@ class Pyplot:
             self.runtime.refuse("a plot's label or title longer than 500 characters is not drawn")
         return text
 
-    def style(self, kwargs):
+    def style(self, kwargs, artist):
         style = {}
         for key, value in kwargs.items():
-            if value is None:
+            if value is None or key in _STYLES_NOT_DRAWN:
                 continue
+            if key in _NOT_DRAWN:
+                self.runtime.refuse(f"the explorer does not draw {key}=: it draws the data as given")
             if key not in _STYLE_KEYWORDS:
-                raise TypeError(f"the explorer does not draw the keyword {key!r}: it takes "
-                                f"{', '.join(sorted(_STYLE_KEYWORDS))}")
+                raise AttributeError(f"{artist}.set() got an unexpected keyword argument {key!r}")
             name = _STYLE_KEYWORDS[key]
             if name in ("alpha", "width", "size"):
                 style[name] = float(value)
@@ -270,7 +304,7 @@ class Pyplot:
                 style[name] = self.words(value)
         if "linestyle" in style and style["linestyle"] not in (*_STYLES, "solid", "dashed", "dashdot", "dotted",
                                                                 "none", "None", ""):
-            raise ValueError(f"{style['linestyle']!r} is not a valid value for ls")
+            raise ValueError(f"{style['linestyle']!r} is not a valid value for ls.")
         return style
 
     # --- pyplot's own functions ----------------------------------------------------------------------
@@ -371,8 +405,7 @@ def _colour(name):
 
 def _scale(value):
     if value not in ("linear", "log", "symlog", "logit"):
-        raise ValueError(f"{value!r} is not a valid value for scale; supported values are 'linear', 'log', "
-                         "'symlog', 'logit'")
+        raise ValueError(f"{value!r} is not a valid value for scale.")
     return "log" if value == "log" else "linear"
 
 

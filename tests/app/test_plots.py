@@ -34,7 +34,8 @@ def test_figures_fold_the_drawing_calls_up_to_the_step(record):
     end = len(timeline.events) - 1
     first, second = plotted.figures(end)
     assert (first.number, first.yscale, first.legend, first.shown) == (1, "log", True, True)
-    assert first.series == [{"kind": "line", "x": [0.0, 1.0, 2.0], "y": [1.0, 0.5, 1 / 3], "label": "loss"}]
+    assert first.series == [{"kind": "line", "x": [0.0, 1.0, 2.0], "y": [1.0, 0.5, 1 / 3], "label": "loss",
+                             "color": "#1f77b4"}]
     assert [s["kind"] for s in second.series] == ["scatter", "hist", "vline"] and not second.shown
     line = next(i for i, e in enumerate(timeline.events) if e["kind"] == "plot" and "series" in e)
     [only] = plotted.figures(line)

@@ -42,7 +42,7 @@ plt.plot([1, 2])
         {"line": 8, "figure": 1, "legend": True},
         {"line": 9, "figure": 1, "shown": True},
         {"line": 10, "figure": 2, "opened": True},  # show() closed figure 1: the next call opens another
-        {"line": 10, "figure": 2, "series": {"kind": "line", "x": [0.0, 1.0], "y": [1.0, 2.0]}},
+        {"line": 10, "figure": 2, "series": {"kind": "line", "x": [0.0, 1.0], "y": [1.0, 2.0], "color": "#1f77b4"}},
     ]
 
 
@@ -66,15 +66,17 @@ plt.legend(["a", "b"])
     series = [e["series"] for e in drawn if "series" in e]
     xs = [-1.0, -0.5, 0.0, 0.5, 1.0]
     assert drawn[0] == {"line": 5, "figure": 1, "opened": True, "aspect": 2.0}
-    assert series[0] == {"kind": "scatter", "x": xs, "y": [2 * v for v in xs], "label": "data", "size": 16.0}
-    assert series[1] == {"kind": "line", "x": xs, "y": xs, "marker": "o", "linestyle": "none"}
-    assert series[2] == {"kind": "line", "x": xs, "y": [-v for v in xs], "marker": "o", "linestyle": "none"}
+    assert series[0] == {"kind": "scatter", "x": xs, "y": [2 * v for v in xs], "label": "data", "size": 16.0,
+                         "color": "#1f77b4"}
+    assert series[1] == {"kind": "line", "x": xs, "y": xs, "marker": "o", "linestyle": "none", "color": "#1f77b4"}
+    assert series[2] == {"kind": "line", "x": xs, "y": [-v for v in xs], "marker": "o", "linestyle": "none",
+                         "color": "#ff7f0e"}
     from engine import manual_seed, randn
     manual_seed(0)  # (linspace draws nothing: the same numbers as the program's randn(50))
     counts, edges = np.histogram(randn(50).numpy(), bins=4)
-    assert series[3] == {"kind": "hist", "x": edges.tolist(), "y": counts.astype(float).tolist()}
+    assert series[3] == {"kind": "hist", "x": edges.tolist(), "y": counts.astype(float).tolist(), "color": "#2ca02c"}
     assert timeline.output == f"{counts.astype(float).tolist()} 5\n"
-    assert series[4] == {"kind": "bar", "x": [0.0, 1.0, 2.0], "y": [3.0, 1.0, 2.0], "width": 0.8}
+    assert series[4] == {"kind": "bar", "x": [0.0, 1.0, 2.0], "y": [3.0, 1.0, 2.0], "width": 0.8, "color": "#ff7f0e"}
     assert series[5] == {"kind": "hline", "y": [0.5], "color": "black", "linestyle": ":"}
     assert drawn[-1]["legend"] == ["a", "b"]
 
@@ -91,9 +93,9 @@ def test_a_tensor_that_requires_grad_is_refused_as_torch_refuses_it():
     ("plt.plot([1, 2, 3], [1, 2])", "ValueError",
      "x and y must have same first dimension, but have shapes (3,) and (2,)"),
     ("plt.plot([1, 2], 'q')", "ValueError", "'q' is not a valid format string (unrecognized character 'q')"),
-    ("plt.yscale('cubic')", "ValueError",
-     "'cubic' is not a valid value for scale; supported values are 'linear', 'log', 'symlog', 'logit'"),
-    ("plt.plot([1, 2], zorder=3)", "TypeError", "the explorer does not draw the keyword 'zorder'"),
+    ("plt.yscale('cubic')", "ValueError", "'cubic' is not a valid value for scale."),
+    ("plt.plot([1, 2], foo=3)", "AttributeError", "Line2D.set() got an unexpected keyword argument 'foo'"),
+    ("plt.hist([1, 2], cumulative=True)", "GuardError", "the explorer does not draw cumulative="),
     ("plt.imshow([[1, 2], [3, 4]])", "GuardError", "plt.imshow() is not drawn in the explorer"),
     ("plt.savefig('loss.png')", "GuardError", "plt.savefig() is not drawn in the explorer"),
     ("plt.subplots(2, 2)", "GuardError", "a grid of subplots is not drawn in the explorer"),
@@ -143,3 +145,143 @@ def test_the_pyplot_a_program_sees_is_its_own_and_read_only():
     second = trace("import matplotlib.pyplot as plt\nplt.title('t')\n")
     assert [e["figure"] for e in second.events if e["kind"] == "plot"] == [1, 1]  # not figure 1 of the first run
     assert first.error is None and second.error is None
+
+
+# --- against real matplotlib (the oracle's; Agg: nothing is shown) -----------------------------------------
+
+AGAINST_MATPLOTLIB = {
+    "loss_curve": """losses = [2.0 / (i + 1) for i in range(6)]
+plt.plot(losses, label="train")
+plt.plot([0.5 * v for v in losses], "r--", label="val")
+plt.title("Loss")
+plt.xlabel("epoch")
+plt.ylabel("MSE")
+plt.yscale("log")
+plt.legend()
+""",
+    "tensors_and_colour_cycles": """torch.manual_seed(0)
+x = torch.linspace(-2, 2, 9)
+w = torch.randn(9, requires_grad=True)
+y = (w * x).sum()
+y.backward()
+fig, ax = plt.subplots(figsize=(5, 3))
+ax.plot(x, x ** 2)
+ax.hist(torch.randn(200), bins=7)
+ax.scatter(x.numpy(), w.grad, marker="x")
+ax.plot(x, torch.stack([x, -x], 1), "o-")
+ax.bar([1, 2, 3], torch.tensor([3.0, 1.0, 2.0]), width=0.5)
+ax.plot(x, x, color="C4", lw=3, ls=":")
+ax.axhline(0.5, color="k")
+ax.set_xlim(-3, 3)
+""",
+    "two_figures": """plt.figure()
+plt.plot([3, 1, 2], "g^")
+plt.figure(figsize=(4, 4))
+plt.hist([0.1, 0.2, 0.2, 0.9], bins=[0, 0.5, 1], color="tab:purple", alpha=0.5)
+plt.grid(True)
+""",
+}
+
+
+def _real(source):
+    """The figures real matplotlib draws for source: per figure its labels and (kind, x, y, colour, label)."""
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import torch
+    from matplotlib.colors import to_hex
+
+    plt.close("all")
+    exec(source, {"plt": plt, "torch": torch})
+    out = []
+    for number in plt.get_fignums():
+        ax = plt.figure(number).axes[0]
+        series = [("line", list(line.get_xdata()), list(line.get_ydata()), to_hex(line.get_color()),
+                   line.get_label()) for line in ax.lines]
+        series += [("scatter", list(c.get_offsets()[:, 0]), list(c.get_offsets()[:, 1]),
+                    to_hex(c.get_facecolor()[0]), c.get_label()) for c in ax.collections]
+        for bars in ax.containers:
+            rects = list(bars)
+            series.append(("bars", [r.get_x() for r in rects], [r.get_height() for r in rects],
+                           to_hex(rects[0].get_facecolor(), keep_alpha=False), bars.get_label()))
+        out.append({"title": ax.get_title(), "xlabel": ax.get_xlabel(), "ylabel": ax.get_ylabel(),
+                    "yscale": ax.get_yscale(), "series": series,
+                    "xlim": list(ax.get_xlim()) if ax.get_autoscalex_on() is False else None})
+    plt.close("all")
+    return out
+
+
+def _ours(source):
+    """The same, from the plot events of the explorer's run."""
+    from matplotlib.colors import to_hex
+
+    timeline = trace("import torch\nimport matplotlib.pyplot as plt\n" + source)
+    assert timeline.error is None, timeline.error
+    figures = {}
+    for e in (e for e in timeline.events if e["kind"] == "plot"):
+        figure = figures.setdefault(e["figure"], {"title": "", "xlabel": "", "ylabel": "", "yscale": "linear",
+                                                  "series": [], "xlim": None})
+        figure.update({k: e[k] for k in ("title", "xlabel", "ylabel", "yscale", "xlim") if k in e})
+        if "series" in e:
+            figure["series"].append(e["series"])
+    out = []
+    for figure in figures.values():
+        lines, dots, bars = [], [], []
+        for s in figure["series"]:
+            colour, label = to_hex(s["color"]), s.get("label")
+            if s["kind"] == "line":
+                lines.append(("line", s["x"], s["y"], colour, label))
+            elif s["kind"] == "hline":
+                lines.append(("line", [0.0, 1.0], s["y"] * 2, colour, label))
+            elif s["kind"] == "scatter":
+                dots.append(("scatter", s["x"], s["y"], colour, label))
+            elif s["kind"] == "hist":
+                bars.append(("bars", s["x"][:-1], s["y"], colour, label))
+            elif s["kind"] == "bar":
+                bars.append(("bars", [x - s["width"] / 2 for x in s["x"]], s["y"], colour, label))
+        out.append({**figure, "series": lines + dots + bars})
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(AGAINST_MATPLOTLIB))
+def test_the_figures_are_those_real_matplotlib_draws(name):
+    real, ours = _real(AGAINST_MATPLOTLIB[name]), _ours(AGAINST_MATPLOTLIB[name])
+    assert len(real) == len(ours)
+    for theirs, mine in zip(real, ours):
+        assert {k: v for k, v in mine.items() if k != "series"} == {k: v for k, v in theirs.items() if k != "series"}
+        assert len(mine["series"]) == len(theirs["series"])
+        for (kind, x, y, colour, label), (kind2, x2, y2, colour2, label2) in zip(mine["series"], theirs["series"]):
+            assert (kind, colour) == (kind2, colour2)
+            assert label == label2 or (label is None and label2.startswith("_")), (label, label2)
+            np.testing.assert_allclose(np.asarray(x, dtype=float), np.asarray(x2, dtype=float), rtol=1e-6)
+            np.testing.assert_allclose(np.asarray(y, dtype=float), np.asarray(y2, dtype=float), rtol=1e-6)
+
+
+@pytest.mark.parametrize("call", [
+    "plt.plot([1, 2, 3], [1, 2])", "plt.plot([1, 2], 'q')", "plt.yscale('cubic')", "plt.plot([1, 2], foo=3)",
+    "plt.scatter([1, 2], [1, 2, 3])", "plt.plot([[[1]]])", "plt.plot([[1, 2], [3, 4]], [[1, 2, 3], [4, 5, 6]])",
+    "plt.plot([1, 2], ls='x')", "plt.plot(torch.ones(3, requires_grad=True))",
+    "print(plt.hist([1.0, 2.0, 2.5], bins=2)[:2], plt.bar([1, 2], [3, 4]), plt.figure(), plt.gca())",
+])
+def test_errors_and_printed_text_are_real_matplotlibs(call):
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import io
+    from contextlib import redirect_stdout
+
+    import matplotlib.pyplot as plt
+    import torch
+
+    plt.close("all")
+    printed = io.StringIO()
+    try:
+        with redirect_stdout(printed):
+            exec(call, {"plt": plt, "torch": torch})
+        expected = None
+    except Exception as e:  # noqa: BLE001 - the error matplotlib raises is the truth
+        expected = (type(e).__name__, str(e))
+    plt.close("all")
+    timeline = trace("import torch\nimport matplotlib.pyplot as plt\n" + call + "\n")
+    got = None if timeline.error is None else (timeline.error["type"], timeline.error["message"])
+    assert got == expected
+    assert timeline.output == printed.getvalue()
