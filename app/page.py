@@ -80,7 +80,7 @@ class Explorer:
                          sizing_mode="stretch_both", css_classes=["work"], stylesheets=[_WORK_CSS])
         side = pn.Column(_card("Inspector", self.inspector, "inspector-card", min_height=300),
                          _card("Console", self.console, "console-card", height=150),
-                         _card("Plots", self.plots, "plots-card", height=250, visible=self.plots.param.drawing,
+                         _card("Plots", self.plots, "plots-card", height=268, visible=self.plots.param.drawing,
                                stylesheets=[_PLOTS_CSS]),
                          width=SIDE_PANEL_WIDTH, sizing_mode="stretch_height", css_classes=["side-panels"], scroll=True,
                          stylesheets=[_SIDE_CSS])

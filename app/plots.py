@@ -71,6 +71,12 @@ def bokeh_figure(drawn: Figure):
     p.xaxis.axis_label, p.yaxis.axis_label = drawn.xlabel or None, drawn.ylabel or None
     if not drawn.grid:
         p.xgrid.grid_line_alpha = p.ygrid.grid_line_alpha = 0.35
+    for ticks, axis in ((drawn.xticks, p.xaxis), (drawn.yticks, p.yaxis)):
+        if ticks:
+            axis.ticker = ticks["at"]
+            if ticks["labels"] is not None:
+                axis.major_label_overrides = dict(zip(ticks["at"], ticks["labels"]))
+            axis.major_label_orientation = math.radians(ticks["rotation"])
     for lim, axis in ((drawn.xlim, p.x_range), (drawn.ylim, p.y_range)):
         if lim:
             if lim[0] is not None:
@@ -95,6 +101,12 @@ def _draw(p, series, color, legend):
         value = (series["y"] if kind == "hline" else series["x"])[0]
         p.add_layout(Span(location=value, dimension="width" if kind == "hline" else "height", line_color=color,
                           line_dash=DASHES.get(series.get("linestyle", "-"), "solid"), line_alpha=alpha))
+        return
+    if kind in ("hlines", "vlines"):
+        at, low, high = _nan(series["at"]), _nan(series["low"]), _nan(series["high"])
+        ends = (low, at, high, at) if kind == "hlines" else (at, low, at, high)
+        p.segment(*ends, line_color=color, line_width=series.get("width", 1.5), line_alpha=alpha,
+                  line_dash=DASHES.get(series.get("linestyle", "-"), "solid"), **label)
         return
     x, y = _nan(series["x"]), _nan(series["y"])
     if kind == "line":

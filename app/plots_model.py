@@ -6,7 +6,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
-_LABELS = ("title", "xlabel", "ylabel", "xscale", "yscale", "xlim", "ylim", "grid", "aspect")
+_LABELS = ("title", "xlabel", "ylabel", "xscale", "yscale", "xlim", "ylim", "grid", "aspect", "xticks", "yticks")
 
 
 @dataclass
@@ -20,6 +20,8 @@ class Figure:
     xlim: list | None = None
     ylim: list | None = None
     grid: bool = False
+    xticks: dict | None = None  # {"at": [...], "labels": [...] or None, "rotation": degrees}
+    yticks: dict | None = None
     aspect: float | None = None
     legend: bool = False
     series: list = field(default_factory=list)
@@ -68,7 +70,8 @@ def figures_of(events: list[dict]) -> list[Figure]:
 
 
 _DRAWN = {"line": "a line through {n} points", "scatter": "{n} points", "hist": "a histogram of {bins} bins",
-          "bar": "{n} bars", "hline": "a horizontal line", "vline": "a vertical line"}
+          "bar": "{n} bars", "hline": "a horizontal line", "vline": "a vertical line",
+          "hlines": "{lines} horizontal lines", "vlines": "{lines} vertical lines"}
 
 
 def describe(e: dict) -> str:
@@ -82,13 +85,15 @@ def describe(e: dict) -> str:
         return f"{where} is cleared."
     if "series" in e:
         s = e["series"]
-        what = _DRAWN[s["kind"]].format(n=len(s.get("y") or ()), bins=max(len(s.get("y") or ()), 0))
+        what = _DRAWN[s["kind"]].format(n=len(s.get("y") or ()), bins=len(s.get("y") or ()),
+                                        lines=len(s.get("at") or ()))
         label = f" ({s['label']})" if s.get("label") else ""
         return f"matplotlib draws {what}{label} in {where} (see Plots)."
     if e.get("opened"):
         return f"A new figure: {where}."
     said = [f"{key} {e[key]!r}" for key in ("title", "xlabel", "ylabel") if key in e]
     said += [f"{key} {e[key]}" for key in ("xscale", "yscale", "xlim", "ylim") if key in e]
+    said += [f"{key[0]} ticks at {e[key]['at']}" for key in ("xticks", "yticks") if key in e]
     if "legend" in e:
         said.append("a legend")
     if "grid" in e:

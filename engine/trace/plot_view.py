@@ -28,11 +28,12 @@ _STYLE_KEYWORDS = {"label": "label", "color": "color", "c": "color", "alpha": "a
 _STYLES_NOT_DRAWN = frozenset("""zorder markerfacecolor mfc markeredgecolor mec markeredgewidth mew edgecolor ec
     edgecolors facecolor fc linewidths antialiased aa drawstyle ds solid_capstyle dash_capstyle solid_joinstyle
     clip_on rasterized fill histtype align rwidth cmap""".split())
+_TEXT_STYLES = frozenset("fontsize size fontweight weight ha horizontalalignment va verticalalignment".split())
 # What changes what a histogram or bar shows, which the explorer does not draw.
 _NOT_DRAWN = frozenset("weights cumulative bottom orientation log stacked data xerr yerr".split())
 _REFUSED = ("imshow", "matshow", "contour", "contourf", "pcolormesh", "subplot", "subplot2grid", "savefig",
             "imsave", "pie", "boxplot", "violinplot", "errorbar", "fill_between", "quiver", "stem", "step",
-            "text", "annotate", "colorbar", "axis", "xticks", "yticks", "twinx", "ion", "ioff", "pause", "draw")
+            "text", "annotate", "colorbar", "axis", "twinx", "ion", "ioff", "pause", "draw")
 
 
 def plot_views(runtime, package):
@@ -41,6 +42,7 @@ def plot_views(runtime, package):
     names = {name: getattr(pyplot, name) for name in Pyplot.OWN}
     names.update({name: _on_current(pyplot, name) for name in Axes.DRAWING})
     names.update({name: _on_current(pyplot, f"set_{name}") for name in Axes.SETTERS})
+    names.update(xticks=_ticks(pyplot, "set_xticks"), yticks=_ticks(pyplot, "set_yticks"))
     for name in _REFUSED:
         names[name] = _refusal(runtime, name)
     view = SafeModule("matplotlib.pyplot", names)
@@ -56,6 +58,18 @@ def _on_current(pyplot, method):
     return call
 
 
+def _ticks(pyplot, method):
+    """`plt.xticks(ticks, labels, rotation=...)`: sets them (reading the ticks matplotlib would pick is not
+    available: the explorer does not lay figures out as matplotlib does)."""
+    def ticks(ticks=None, labels=None, *, minor=False, **kwargs):
+        if ticks is None:
+            pyplot.runtime.refuse(f"plt.{method[4:]}() without ticks reads matplotlib's layout, which the "
+                                  "explorer does not have: give the ticks")
+        return getattr(pyplot.axes_now(), method)(ticks, labels, **kwargs)
+    ticks.__name__ = method[4:]
+    return ticks
+
+
 def _refusal(runtime, name):
     def refused(*args, **kwargs):
         runtime.refuse(f"plt.{name}() is not drawn in the explorer: it draws plot, scatter, hist, bar, axhline "
@@ -67,7 +81,7 @@ def _refusal(runtime, name):
 class Axes:
     """One figure's axes: what `plt.subplots()` returns as `ax`, and what `plt.<call>` draws on."""
 
-    DRAWING = ("plot", "scatter", "hist", "bar", "axhline", "axvline", "legend", "grid")
+    DRAWING = ("plot", "scatter", "hist", "bar", "axhline", "axvline", "hlines", "vlines", "legend", "grid")
     SETTERS = ("title", "xlabel", "ylabel", "xscale", "yscale", "xlim", "ylim")
 
     def __init__(self, pyplot, number, size=(6.4, 4.8)):
@@ -143,6 +157,41 @@ class Axes:
         self._tell(series={"kind": "vline", "x": [float(x)], "color": CYCLE["blue"], **style})
         return Drawn("lines.Line2D", style.get("label"))
 
+    def hlines(self, y, xmin, xmax, colors=None, linestyles="solid", *, label=None, color=None, **kwargs):
+        return self._lines("hlines", y, xmin, xmax, colors or color, linestyles, label, kwargs)
+
+    def vlines(self, x, ymin, ymax, colors=None, linestyles="solid", *, label=None, color=None, **kwargs):
+        return self._lines("vlines", x, ymin, ymax, colors or color, linestyles, label, kwargs)
+
+    def _lines(self, kind, at, low, high, colour, linestyle, label, kwargs):
+        style = self._pyplot.style({"label": label, "color": colour, "linestyle": linestyle, **kwargs},
+                                   "LineCollection")
+        at, low, high = np.broadcast_arrays(*(self._pyplot.numbers(v).ravel() for v in (at, low, high)))
+        self._tell(series={"kind": kind, "at": _listed(at), "low": _listed(low), "high": _listed(high),
+                           "color": CYCLE["blue"], **style})
+        return Drawn("collections.LineCollection", style.get("label"))
+
+    def set_xticks(self, ticks, labels=None, *, minor=False, **kwargs):
+        return self._ticks("x", ticks, labels, kwargs)
+
+    def set_yticks(self, ticks, labels=None, *, minor=False, **kwargs):
+        return self._ticks("y", ticks, labels, kwargs)
+
+    def _ticks(self, axis, ticks, labels, kwargs):
+        at = _listed(self._pyplot.numbers(ticks).ravel())
+        whole = np.asarray(ticks).dtype.kind in "iu"
+        if labels is not None:
+            labels = [self._pyplot.words(label) for label in labels]
+            if len(labels) != len(at):
+                raise ValueError(f"The number of FixedLocator locations ({len(at)}), usually from a call to "
+                                 f"set_ticks, does not match the number of labels ({len(labels)}).")
+        rotation = kwargs.pop("rotation", 0)
+        rotation = {"vertical": 90.0, "horizontal": 0.0}.get(rotation, rotation)
+        self._pyplot.style({k: v for k, v in kwargs.items() if k not in _TEXT_STYLES}, "Text")
+        self._tell(**{f"{axis}ticks": {"at": at, "labels": labels, "rotation": float(rotation)}})
+        return [Drawn(f"axis.{axis.upper()}Tick", None) for _ in at], [
+            Text(int(v) if whole else v, label, axis) for v, label in zip(at, labels or _tick_texts(at))]
+
     def legend(self, *args, **kwargs):
         if args:
             labels = args[-1]
@@ -170,11 +219,11 @@ class Axes:
     def set_yscale(self, value, **kwargs):
         self._tell(yscale=_scale(value))
 
-    def set_xlim(self, left=None, right=None, **kwargs):
-        self._tell(xlim=_limits(left, right))
+    def set_xlim(self, left=None, right=None, *, emit=True, auto=False, xmin=None, xmax=None):
+        self._tell(xlim=_limits(xmin if left is None else left, xmax if right is None else right))
 
-    def set_ylim(self, bottom=None, top=None, **kwargs):
-        self._tell(ylim=_limits(bottom, top))
+    def set_ylim(self, bottom=None, top=None, *, emit=True, auto=False, ymin=None, ymax=None):
+        self._tell(ylim=_limits(ymin if bottom is None else bottom, ymax if top is None else top))
 
     def __repr__(self):
         return "Axes(0.125,0.11;0.775x0.77)"
@@ -216,6 +265,20 @@ class Drawn:
 
     def __repr__(self):
         return f"<matplotlib.{self.kind} object at {id(self):#x}>"
+
+
+class Text(Drawn):
+    """A tick's label, as `plt.xticks(...)` returns them."""
+
+    def __init__(self, at, text, axis):
+        super().__init__("text.Text", text)
+        self.position = (at, 0) if axis == "x" else (0, at)
+
+    def get_text(self):
+        return self.label
+
+    def __repr__(self):
+        return f"Text({self.position[0]}, {self.position[1]}, {self.label!r})"
 
 
 class Bars(Drawn):
@@ -401,6 +464,14 @@ def _colour(name):
     if len(name) == 2 and name[0] == "C" and name[1].isdigit():
         return list(CYCLE.values())[int(name[1])]
     return CYCLE.get(name.removeprefix("tab:"), name) if name.startswith("tab:") else name
+
+
+def _tick_texts(values):
+    """Tick labels as matplotlib's ScalarFormatter writes the numbers of a learner's range (no offset, no powers of
+    ten): as many decimals as the most precise needs, and a Unicode minus."""
+    decimals = max((len(repr(round(v, 10)).partition(".")[2].rstrip("0")) for v in values if v is not None),
+                   default=0)
+    return [f"{v:.{decimals}f}".replace("-", "\u2212") for v in values]
 
 
 def _scale(value):

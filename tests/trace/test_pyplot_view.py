@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from engine.trace import run as trace
+from tests.corpus.corpus import PROGRAMS
 from engine.trace.plot_view import MAX_POINTS
 from engine.trace.timeline import Timeline
 
@@ -180,6 +181,26 @@ plt.figure(figsize=(4, 4))
 plt.hist([0.1, 0.2, 0.2, 0.9], bins=[0, 0.5, 1], color="tab:purple", alpha=0.5)
 plt.grid(True)
 """,
+    "gradient_flow": """torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.Tanh(), torch.nn.Linear(8, 8), torch.nn.Tanh(),
+                            torch.nn.Linear(8, 1))
+loss = model(torch.randn(16, 4)).pow(2).mean()
+loss.backward()
+names, means = [], []
+for name, p in model.named_parameters():
+    if "bias" not in name:
+        names.append(name)
+        means.append(p.grad.abs().mean().item())
+plt.plot(means, alpha=0.3, color="b")
+plt.hlines(0, 0, len(means) + 1, lw=2, color="k")
+plt.vlines([0.5, 1.5], 0, [0.1, 0.2])
+plt.xticks(range(0, len(means), 1), names, rotation="vertical")
+plt.yticks([0, 0.1, 0.2])
+plt.xlim(xmin=0, xmax=len(means))
+plt.xlabel("Layers")
+plt.title("Gradient flow")
+plt.grid(True)
+""",
 }
 
 
@@ -189,7 +210,9 @@ def _real(source):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import torch
+    from matplotlib.collections import LineCollection
     from matplotlib.colors import to_hex
+    from matplotlib.ticker import FixedLocator
 
     plt.close("all")
     exec(source, {"plt": plt, "torch": torch})
@@ -198,15 +221,27 @@ def _real(source):
         ax = plt.figure(number).axes[0]
         series = [("line", list(line.get_xdata()), list(line.get_ydata()), to_hex(line.get_color()),
                    line.get_label()) for line in ax.lines]
-        series += [("scatter", list(c.get_offsets()[:, 0]), list(c.get_offsets()[:, 1]),
-                    to_hex(c.get_facecolor()[0]), c.get_label()) for c in ax.collections]
+        for c in ax.collections:
+            if isinstance(c, LineCollection):
+                ends = [list(np.asarray(segment).ravel()) for segment in c.get_segments()]
+                series.append(("segments", ends, [], to_hex(c.get_color()[0]), c.get_label()))
+            else:
+                series.append(("scatter", list(c.get_offsets()[:, 0]), list(c.get_offsets()[:, 1]),
+                               to_hex(c.get_facecolor()[0]), c.get_label()))
         for bars in ax.containers:
             rects = list(bars)
             series.append(("bars", [r.get_x() for r in rects], [r.get_height() for r in rects],
                            to_hex(rects[0].get_facecolor(), keep_alpha=False), bars.get_label()))
+        ticks = {}
+        for axis, labels in (("x", ax.get_xticklabels()), ("y", ax.get_yticklabels())):
+            locator = getattr(ax, f"{axis}axis").get_major_locator()
+            if isinstance(locator, FixedLocator):
+                ticks[f"{axis}ticks"] = {"at": [float(v) for v in locator.locs],
+                                         "labels": [t.get_text() for t in labels],
+                                         "rotation": labels[0].get_rotation() if labels else 0.0}
         out.append({"title": ax.get_title(), "xlabel": ax.get_xlabel(), "ylabel": ax.get_ylabel(),
                     "yscale": ax.get_yscale(), "series": series,
-                    "xlim": list(ax.get_xlim()) if ax.get_autoscalex_on() is False else None})
+                    "xlim": list(ax.get_xlim()) if ax.get_autoscalex_on() is False else None, **ticks})
     plt.close("all")
     return out
 
@@ -221,7 +256,8 @@ def _ours(source):
     for e in (e for e in timeline.events if e["kind"] == "plot"):
         figure = figures.setdefault(e["figure"], {"title": "", "xlabel": "", "ylabel": "", "yscale": "linear",
                                                   "series": [], "xlim": None})
-        figure.update({k: e[k] for k in ("title", "xlabel", "ylabel", "yscale", "xlim") if k in e})
+        figure.update({k: e[k] for k in ("title", "xlabel", "ylabel", "yscale", "xlim", "xticks", "yticks")
+                       if k in e})
         if "series" in e:
             figure["series"].append(e["series"])
     out = []
@@ -233,6 +269,10 @@ def _ours(source):
                 lines.append(("line", s["x"], s["y"], colour, label))
             elif s["kind"] == "hline":
                 lines.append(("line", [0.0, 1.0], s["y"] * 2, colour, label))
+            elif s["kind"] in ("hlines", "vlines"):
+                ends = [[low, at, high, at] if s["kind"] == "hlines" else [at, low, at, high]
+                        for at, low, high in zip(s["at"], s["low"], s["high"])]
+                dots.append(("segments", ends, [], colour, label))
             elif s["kind"] == "scatter":
                 dots.append(("scatter", s["x"], s["y"], colour, label))
             elif s["kind"] == "hist":
@@ -243,11 +283,18 @@ def _ours(source):
     return out
 
 
+# and the corpus programs that draw (tests/corpus/programs)
+AGAINST_MATPLOTLIB.update({slug: source for slug, source in PROGRAMS.items() if "import matplotlib" in source})
+
+
 @pytest.mark.parametrize("name", sorted(AGAINST_MATPLOTLIB))
 def test_the_figures_are_those_real_matplotlib_draws(name):
     real, ours = _real(AGAINST_MATPLOTLIB[name]), _ours(AGAINST_MATPLOTLIB[name])
     assert len(real) == len(ours)
     for theirs, mine in zip(real, ours):
+        for key in ("xticks", "yticks"):
+            if key in mine and mine[key]["labels"] is None:  # (matplotlib's own labels: numbers it formats)
+                theirs[key]["labels"] = None
         assert {k: v for k, v in mine.items() if k != "series"} == {k: v for k, v in theirs.items() if k != "series"}
         assert len(mine["series"]) == len(theirs["series"])
         for (kind, x, y, colour, label), (kind2, x2, y2, colour2, label2) in zip(mine["series"], theirs["series"]):
@@ -262,6 +309,9 @@ def test_the_figures_are_those_real_matplotlib_draws(name):
     "plt.scatter([1, 2], [1, 2, 3])", "plt.plot([[[1]]])", "plt.plot([[1, 2], [3, 4]], [[1, 2, 3], [4, 5, 6]])",
     "plt.plot([1, 2], ls='x')", "plt.plot(torch.ones(3, requires_grad=True))",
     "print(plt.hist([1.0, 2.0, 2.5], bins=2)[:2], plt.bar([1, 2], [3, 4]), plt.figure(), plt.gca())",
+    "print(plt.xticks([0, 1], ['a', 'b'])[1])", "print(plt.yticks([2.5])[1])", "print(plt.xticks(range(3))[1])",
+    "print(plt.xticks(torch.tensor([-1, 0, 0.25]))[1])",
+    "plt.xticks([0, 1], ['a'])",
 ])
 def test_errors_and_printed_text_are_real_matplotlibs(call):
     matplotlib = pytest.importorskip("matplotlib")

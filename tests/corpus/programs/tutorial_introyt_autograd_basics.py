@@ -3,15 +3,18 @@
 #   BSD-3-Clause), commit 199e953.
 # Category: autograd basics — grad_fn.next_functions chain
 # Adaptations:
-#  - matplotlib import and the plt.plot(...) calls dropped (no plots); nothing random here.
+#  - `import matplotlib.ticker as ticker` dropped (unused here; the explorer draws with pyplot only);
+#    nothing random here.
 import torch
 
+import matplotlib.pyplot as plt
 import math
 
 a = torch.linspace(0., 2. * math.pi, steps=25, requires_grad=True)
 print(a)
 
 b = torch.sin(a)
+plt.plot(a.detach(), b.detach())
 
 print(b)
 
@@ -39,3 +42,4 @@ print(a.grad_fn)
 
 out.backward()
 print(a.grad)
+plt.plot(a.detach(), a.grad.detach())
