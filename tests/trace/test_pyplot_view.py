@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from engine.trace import run as trace
-from tests.corpus.corpus import PROGRAMS
 from engine.trace.plot_view import MAX_POINTS
 from engine.trace.timeline import Timeline
+from tests.corpus.corpus import PROGRAMS
 
 
 def plots(source):
