@@ -588,8 +588,10 @@ def _size(event):
             n += len(v) + 16
         elif t is list:
             n += _list_size(v) + 12
+        elif t is dict:
+            n += max(250, _size(v))  # (a drawing's series holds its points)
         else:
-            n += 250 if t is dict else 20
+            n += 20
     return n
 
 

@@ -187,6 +187,10 @@ OUTPUT_CORPUS = {
     "optimizer_events_flood": R("import torch\nps = [torch.ones(1, requires_grad=True) for i in range(1000)]\n"
                                 "for p in ps:\n    p.grad = torch.ones(1)\nopt = torch.optim.SGD(ps, lr=0.1)\n"
                                 "while True:\n    opt.step()", "events", limits=EVENTS),
+    "plot_events_flood": R("import matplotlib.pyplot as plt\nwhile True:\n    plt.plot([1, 2, 3])", "events",
+                           limits=EVENTS),
+    "plot_bytes": R("import matplotlib.pyplot as plt\nxs = list(range(50000))\nwhile True:\n    plt.scatter(xs, xs)",
+                    "timeline grew past", limits=BYTES),
     "isolated_output_cap": R("import torch\nx = torch.rand(8, 8)\nfor i in range(3000):\n    x = x * 1.0001",
                              None, wall_words="timeline is bigger than the limit", limits={"max_seconds": 5},
                              isolated={"output_mb": 1, "seconds": 6}),
@@ -324,6 +328,11 @@ C_LEVEL_CORPUS = {
 # Sizes the engine and the numpy view work out before they allocate.
 AT_ONCE = "elements at once are more than the limit of 1,000,000"
 SIZING_CORPUS = {
+    "plot_of_a_million": R("import matplotlib.pyplot as plt\nimport torch\nplt.plot(torch.zeros(10 ** 6))",
+                           "points in one drawing call are more than the explorer draws"),
+    "plot_nested_lists": R("import matplotlib.pyplot as plt\nrow = [0.0] * 1000\n"
+                           "plt.scatter([row] * 1000, [row] * 1000)",
+                           "points in one drawing call are more than the explorer draws"),
     "repeat": R("import torch\nx = torch.ones(1000).repeat(1000000)", AT_ONCE),
     "repeat_2d": R("import torch\nx = torch.ones(10, 10).repeat(1000, 1000)", AT_ONCE),
     "cat_of_a_million": R("import torch\nx = torch.ones(1000)\ny = torch.cat([x] * 10 ** 6)", AT_ONCE,
