@@ -315,14 +315,17 @@ class Pyplot:
             self.new_figure(None)
         return self.current
 
-    def new_figure(self, figsize):
+    def new_figure(self, figsize, num=None):
+        """A new figure: matplotlib's number `num` (by default one more than the highest open, as matplotlib
+        numbers them), and in the events the run's count of figures, which no later figure takes again."""
+        num = num if num is not None else max(self.figures, default=0) + 1
         self.made += 1
         fields = {"opened": True}
         size = (6.4, 4.8)
         if figsize is not None:
             size = width, height = tuple(float(v) for v in figsize)
             fields["aspect"] = width / height if height > 0 else 1.0
-        self.current = self.figures[self.made] = Axes(self, self.made, size)
+        self.current = self.figures[num] = Axes(self, self.made, size)
         self.tell(self.made, fields)
         return self.current
 
@@ -375,12 +378,15 @@ class Pyplot:
         if num is not None and num in self.figures:
             self.current = self.figures[num]
             return Figure(self, self.current)
-        return Figure(self, self.new_figure(figsize))
+        return Figure(self, self.new_figure(figsize, num if isinstance(num, int) else None))
 
-    def subplots(self, nrows=1, ncols=1, *, figsize=None, **kwargs):
+    def subplots(self, nrows=1, ncols=1, *, figsize=None, subplot_kw=None, **kwargs):
         if (nrows, ncols) != (1, 1):
             self.runtime.refuse("a grid of subplots is not drawn in the explorer: one plot per figure "
                                 "(call plt.subplots() once per plot)")
+        if subplot_kw and subplot_kw.get("projection") not in (None, "rectilinear"):
+            self.runtime.refuse(f"a {subplot_kw['projection']!r} projection is not drawn in the explorer: "
+                                "it draws flat x-y plots")
         axes = self.new_figure(figsize)
         return Figure(self, axes), axes
 
@@ -391,21 +397,24 @@ class Pyplot:
         return Figure(self, self.axes_now())
 
     def show(self, *args, **kwargs):
-        for number in list(self.figures):
-            self.tell(number, {"shown": True})
+        for axes in self.figures.values():
+            axes._tell(shown=True)
         self.figures.clear()
         self.current = None
 
     def close(self, fig=None):
-        if fig is None or fig == "all" or isinstance(fig, Figure):
-            numbers = list(self.figures) if fig == "all" else [self.current._number] if fig is None and self.current \
-                else [fig._axes._number] if isinstance(fig, Figure) else []
+        if isinstance(fig, str):
+            closing = list(self.figures.values()) if fig == "all" else []
+        elif fig is None:
+            closing = [self.current] if self.current is not None else []
         else:
-            numbers = [fig]
-        for number in numbers:
-            if self.figures.pop(number, None) is not None:
-                self.tell(number, {"closed": True})
-        if self.current is not None and self.current._number not in self.figures:
+            closing = [fig._axes] if isinstance(fig, Figure) else [self.figures.get(fig)]
+        for axes in closing:
+            num = next((n for n, open_ in self.figures.items() if open_ is axes), None)
+            if num is not None:
+                del self.figures[num]
+                axes._tell(closed=True)
+        if self.current is not None and self.current not in self.figures.values():
             self.current = None
 
     def clf(self):

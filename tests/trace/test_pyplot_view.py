@@ -335,3 +335,22 @@ def test_errors_and_printed_text_are_real_matplotlibs(call):
     got = None if timeline.error is None else (timeline.error["type"], timeline.error["message"])
     assert got == expected
     assert timeline.output == printed.getvalue()
+
+
+def test_figure_numbers_as_matplotlib_gives_them_and_events_that_never_reuse_one():
+    _, drawn = plots("""import matplotlib.pyplot as plt
+plt.plot([1])
+plt.show()
+fig = plt.figure()
+print(plt.figure(1) is not None)
+plt.figure(7)
+plt.plot([2])
+plt.close(1)
+plt.figure(7)
+plt.title("seven")
+""")
+    assert [(e["figure"], [k for k in e if k not in ("line", "figure")]) for e in drawn] == [
+        (1, ["opened"]), (1, ["series"]), (1, ["shown"]),  # figure 1, shown and closed
+        (2, ["opened"]),  # plt.figure(): matplotlib's figure 1 again, a new figure in the events
+        (3, ["opened"]), (3, ["series"]),  # plt.figure(7)
+        (2, ["closed"]), (3, ["title"])]
