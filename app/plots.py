@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import panel as pn
 import param
+from bokeh import palettes
 from bokeh.core.properties import Color
-from bokeh.models import Span
+from bokeh.models import LinearColorMapper, Span
 from bokeh.plotting import figure
 from panel.viewable import Viewer
 
@@ -21,6 +23,10 @@ CYCLE = tuple(plot_view.CYCLE.values())
 MARKERS = {"o": "circle", ".": "dot", ",": "dot", "x": "x", "+": "cross", "*": "asterisk", "s": "square",
            "d": "diamond", "D": "diamond", "^": "triangle", "v": "inverted_triangle", "<": "triangle",
            ">": "triangle", "p": "square", "h": "hex", "|": "dash", "_": "dash"}
+# matplotlib's colormaps as Bokeh's palettes (low values first).
+PALETTES = {"viridis": palettes.Viridis256, "gray": palettes.Greys256, "Greys": palettes.Greys256[::-1],
+            "binary": palettes.Greys256[::-1], "magma": palettes.Magma256, "inferno": palettes.Inferno256,
+            "plasma": palettes.Plasma256, "cividis": palettes.Cividis256, "turbo": palettes.Turbo256}
 DASHES = {"-": "solid", "solid": "solid", "--": "dashed", "dashed": "dashed", "-.": "dashdot", "dashdot": "dashdot",
           ":": "dotted", "dotted": "dotted"}
 
@@ -87,6 +93,8 @@ def bokeh_figure(drawn: Figure):
     for series in drawn.series:
         color = series.get("color")  # (one given does not take the next of matplotlib's colours)
         _draw(p, series, color if color and is_color(color) else next(colors), drawn.legend)
+    if any(series["kind"] == "image" for series in drawn.series):
+        p.y_range.flipped = True  # (row 0 at the top, as matplotlib draws an image)
     if drawn.legend and p.legend:
         p.legend.label_text_font_size, p.legend.location = "10px", "top_right"
         p.legend.background_fill_alpha = 0.7
@@ -108,7 +116,17 @@ def _draw(p, series, color, legend):
         p.segment(*ends, line_color=color, line_width=series.get("width", 1.5), line_alpha=alpha,
                   line_dash=DASHES.get(series.get("linestyle", "-"), "solid"), **label)
         return
+    if kind == "image":
+        _image(p, series, alpha)
+        return
     x, y = _nan(series["x"]), _nan(series["y"])
+    if kind == "text":
+        p.text(x, y, text=series["text"], text_color=color if is_color(color) else "black",
+               text_align={"center": "center", "right": "right"}.get(series.get("ha"), "left"),
+               text_baseline={"center": "middle", "top": "top", "bottom": "bottom"}.get(series.get("va"),
+                                                                                      "alphabetic"),
+               text_font_size=f"{series.get('size', 10):g}px")
+        return
     if kind == "line":
         style = series.get("linestyle", "-")
         if style not in ("none", "None", ""):
@@ -129,6 +147,26 @@ def _draw(p, series, color, legend):
     elif kind == "bar":
         p.vbar(x=x, top=y, width=series.get("width", 0.8), fill_color=color, line_color=color, fill_alpha=alpha,
                **label)
+
+
+def _image(p, series, alpha):
+    """An image as matplotlib's imshow draws it: pixel (row, column) centred on (column, row)."""
+    height, width = series["shape"]
+    z = np.array([[math.nan if v is None else v for v in row] for row in series["z"]], dtype=float) \
+        if "cmap" in series else None
+    where = {"x": -0.5, "y": -0.5, "dw": width, "dh": height, "global_alpha": alpha}
+    if z is not None:
+        low, high = series.get("vmin"), series.get("vmax")
+        mapper = {"palette": PALETTES[series["cmap"]]} if low is None or high is None or low == high else {
+            "color_mapper": LinearColorMapper(palette=PALETTES[series["cmap"]], low=low, high=high)}
+        p.image(image=[z], **where, **mapper)
+    else:
+        rgb = np.array(series["z"], dtype=float)
+        if rgb.max(initial=0) > 1:
+            rgb = rgb / 255
+        rgba = np.concatenate([rgb, np.ones(rgb.shape[:2] + (1,))], axis=2) if rgb.shape[2] == 3 else rgb
+        packed = (np.clip(rgba, 0, 1) * 255).astype(np.uint8).view(np.uint32).reshape(height, width)
+        p.image_rgba(image=[packed], **where)
 
 
 def is_color(name) -> bool:

@@ -31,9 +31,11 @@ _STYLES_NOT_DRAWN = frozenset("""zorder markerfacecolor mfc markeredgecolor mec 
 _TEXT_STYLES = frozenset("fontsize size fontweight weight ha horizontalalignment va verticalalignment".split())
 # What changes what a histogram or bar shows, which the explorer does not draw.
 _NOT_DRAWN = frozenset("weights cumulative bottom orientation log stacked data xerr yerr".split())
-_REFUSED = ("imshow", "matshow", "contour", "contourf", "pcolormesh", "subplot", "subplot2grid", "savefig",
+# The colormaps the explorer draws images with (Bokeh's palettes of the same name); matplotlib's default first.
+CMAPS = ("viridis", "gray", "Greys", "binary", "magma", "inferno", "plasma", "cividis", "turbo")
+_REFUSED = ("matshow", "contour", "contourf", "pcolormesh", "subplot", "subplot2grid", "savefig",
             "imsave", "pie", "boxplot", "violinplot", "errorbar", "fill_between", "quiver", "stem", "step",
-            "text", "annotate", "colorbar", "axis", "twinx", "ion", "ioff", "pause", "draw")
+            "annotate", "colorbar", "axis", "twinx", "ion", "ioff", "pause", "draw")
 
 
 def plot_views(runtime, package):
@@ -81,7 +83,8 @@ def _refusal(runtime, name):
 class Axes:
     """One figure's axes: what `plt.subplots()` returns as `ax`, and what `plt.<call>` draws on."""
 
-    DRAWING = ("plot", "scatter", "hist", "bar", "axhline", "axvline", "hlines", "vlines", "legend", "grid")
+    DRAWING = ("plot", "scatter", "hist", "bar", "axhline", "axvline", "hlines", "vlines", "imshow", "text",
+               "legend", "grid")
     SETTERS = ("title", "xlabel", "ylabel", "xscale", "yscale", "xlim", "ylim")
 
     def __init__(self, pyplot, number, size=(6.4, 4.8)):
@@ -170,6 +173,48 @@ class Axes:
         self._tell(series={"kind": kind, "at": _listed(at), "low": _listed(low), "high": _listed(high),
                            "color": CYCLE["blue"], **style})
         return Drawn("collections.LineCollection", style.get("label"))
+
+    def imshow(self, X, cmap=None, norm=None, *, aspect=None, interpolation=None, alpha=None, vmin=None,
+               vmax=None, origin=None, extent=None, **kwargs):
+        if norm is not None or extent is not None or origin not in (None, "upper"):
+            self._pyplot.runtime.refuse("imshow(norm=, extent=, origin=) is not drawn in the explorer: it draws "
+                                        "the image as given, row 0 at the top")
+        self._pyplot.style({k: v for k, v in kwargs.items() if k not in ("filternorm", "filterrad", "resample")},
+                           "AxesImage")
+        image = self._pyplot.numbers(X, exact=True)
+        if not (image.ndim == 2 or (image.ndim == 3 and image.shape[-1] in (3, 4))):
+            raise TypeError(f"Invalid shape {image.shape} for image data")
+        cmap = "viridis" if cmap is None else self._pyplot.words(cmap)
+        if cmap not in CMAPS:
+            self._pyplot.runtime.refuse(f"the colormap {cmap!r} is not drawn in the explorer: it draws "
+                                        f"{', '.join(CMAPS)}")
+        series = {"kind": "image", "shape": list(image.shape[:2]), "z": [_listed(row) for row in image]
+                  if image.ndim == 2 else [[_listed(pixel) for pixel in row] for row in image]}
+        if image.ndim == 2:
+            finite = image[np.isfinite(image)]
+            low = float(finite.min()) if vmin is None and finite.size else vmin
+            high = float(finite.max()) if vmax is None and finite.size else vmax
+            series.update(cmap=cmap, vmin=None if low is None else float(low),
+                          vmax=None if high is None else float(high))
+        if alpha is not None:
+            series["alpha"] = float(alpha)
+        self._tell(series=series)
+        return Image(image.shape)
+
+    def text(self, x, y, s, fontdict=None, **kwargs):
+        kwargs = {**(fontdict or {}), **kwargs}
+        style = {"color": kwargs.pop("color", kwargs.pop("c", "black"))}
+        size = kwargs.pop("fontsize", kwargs.pop("size", None))
+        align = {"ha": kwargs.pop("ha", kwargs.pop("horizontalalignment", "left")),
+                 "va": kwargs.pop("va", kwargs.pop("verticalalignment", "baseline"))}
+        self._pyplot.style({k: v for k, v in kwargs.items() if k not in _TEXT_STYLES | {"rotation"}}, "Text")
+        words = self._pyplot.words(s)
+        given = tuple(v if type(v) in (int, float) else float(self._pyplot.numbers(v).ravel()[0]) for v in (x, y))
+        x, y = (float(v) for v in given)
+        self._tell(series={"kind": "text", "x": [x], "y": [y], "text": [words], **self._pyplot.style(style, "Text"),
+                           **({"size": float(size)} if isinstance(size, (int, float)) else {}),
+                           **{k: self._pyplot.words(v) for k, v in align.items()}})
+        return Text(given, words, None)
 
     def set_xticks(self, ticks, labels=None, *, minor=False, **kwargs):
         return self._ticks("x", ticks, labels, kwargs)
@@ -268,17 +313,28 @@ class Drawn:
 
 
 class Text(Drawn):
-    """A tick's label, as `plt.xticks(...)` returns them."""
+    """A text on the plot (`plt.text`) or a tick's label (`plt.xticks(...)` returns them)."""
 
     def __init__(self, at, text, axis):
         super().__init__("text.Text", text)
-        self.position = (at, 0) if axis == "x" else (0, at)
+        self.position = (at, 0) if axis == "x" else (0, at) if axis == "y" else at
 
     def get_text(self):
         return self.label
 
     def __repr__(self):
         return f"Text({self.position[0]}, {self.position[1]}, {self.label!r})"
+
+
+class Image(Drawn):
+    """What imshow returns: matplotlib's AxesImage."""
+
+    def __init__(self, shape):
+        super().__init__("image.AxesImage", None)
+        self.shape = tuple(int(n) for n in shape)
+
+    def __repr__(self):
+        return f"AxesImage(shape={self.shape})"
 
 
 class Bars(Drawn):

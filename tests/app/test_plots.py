@@ -26,6 +26,14 @@ plt.axvline(1.5, color="r")
 print("done")
 """
 
+IMAGES = """import torch
+import matplotlib.pyplot as plt
+plt.imshow(torch.tensor([[0.0, 1.0], [2.0, 3.0]]), cmap="gray")
+plt.text(0, 0, "low", color="red")
+plt.figure()
+plt.imshow(torch.ones(2, 3, 3))
+"""
+
 
 def test_figures_fold_the_drawing_calls_up_to_the_step(record):
     timeline = record(PROGRAM)
@@ -89,3 +97,16 @@ def test_the_card_shows_only_for_a_program_that_draws_and_follows_the_step():
     plain = Explorer({"code": encode_code("import torch\nx = torch.ones(2, requires_grad=True)\n(x * 2).sum()"
                                           ".backward()\n"), "step": "end"})
     assert not plain.plots.drawing and plain.plots.column.objects == []
+
+
+def test_images_and_texts_are_drawn_row_0_at_the_top(record):
+    timeline = record(IMAGES)
+    gray, rgb = Plotted(timeline.events).figures(len(timeline.events) - 1)
+    p = bokeh_figure(gray)
+    image, text = p.renderers
+    assert type(image.glyph).__name__ == "Image" and p.y_range.flipped
+    assert image.glyph.color_mapper.palette[0] == "#000000"  # gray: low values black
+    assert (image.data_source.data["image"][0] == [[0.0, 1.0], [2.0, 3.0]]).all()
+    assert type(text.glyph).__name__ == "Text" and text.data_source.data["text"] == ["low"]
+    [pixels] = bokeh_figure(rgb).renderers
+    assert type(pixels.glyph).__name__ == "ImageRGBA" and pixels.data_source.data["image"][0].shape == (2, 3)

@@ -97,7 +97,9 @@ def test_a_tensor_that_requires_grad_is_refused_as_torch_refuses_it():
     ("plt.yscale('cubic')", "ValueError", "'cubic' is not a valid value for scale."),
     ("plt.plot([1, 2], foo=3)", "AttributeError", "Line2D.set() got an unexpected keyword argument 'foo'"),
     ("plt.hist([1, 2], cumulative=True)", "GuardError", "the explorer does not draw cumulative="),
-    ("plt.imshow([[1, 2], [3, 4]])", "GuardError", "plt.imshow() is not drawn in the explorer"),
+    ("plt.matshow([[1, 2], [3, 4]])", "GuardError", "plt.matshow() is not drawn in the explorer"),
+    ("plt.imshow([[1, 2]], cmap='coolwarm')", "GuardError", "the colormap 'coolwarm' is not drawn"),
+    ("plt.imshow([1, 2])", "TypeError", "Invalid shape (2,) for image data"),
     ("plt.savefig('loss.png')", "GuardError", "plt.savefig() is not drawn in the explorer"),
     ("plt.subplots(2, 2)", "GuardError", "a grid of subplots is not drawn in the explorer"),
     (f"plt.plot(list(range({MAX_POINTS + 1})))", "GuardError",
@@ -181,6 +183,21 @@ plt.figure(figsize=(4, 4))
 plt.hist([0.1, 0.2, 0.2, 0.9], bins=[0, 0.5, 1], color="tab:purple", alpha=0.5)
 plt.grid(True)
 """,
+    "images_and_texts": """torch.manual_seed(0)
+h = torch.randn(8, 12).tanh()
+plt.figure(figsize=(6, 3))
+plt.imshow(h.abs() > 0.9, cmap="gray", interpolation="nearest")
+plt.figure()
+plt.imshow(h, vmin=-0.5)
+C = torch.randn(5, 2)
+plt.figure(figsize=(4, 4))
+plt.scatter(C[:, 0].data, C[:, 1].data, s=200)
+for i in range(C.shape[0]):
+    plt.text(C[i, 0].item(), C[i, 1].item(), "abcde"[i], ha="center", va="center", color="white")
+plt.grid("minor")
+plt.figure()
+plt.imshow(torch.rand(3, 4, 3))
+""",
     "gradient_flow": """torch.manual_seed(0)
 model = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.Tanh(), torch.nn.Linear(8, 8), torch.nn.Tanh(),
                             torch.nn.Linear(8, 1))
@@ -232,6 +249,13 @@ def _real(source):
             rects = list(bars)
             series.append(("bars", [r.get_x() for r in rects], [r.get_height() for r in rects],
                            to_hex(rects[0].get_facecolor(), keep_alpha=False), bars.get_label()))
+        for image in ax.images:
+            array = np.ma.getdata(image.get_array()).astype(float)
+            series.append(("image", array.tolist(), list(image.get_clim()) if array.ndim == 2 else [],
+                           image.get_cmap().name if array.ndim == 2 else "", None))
+        for text in ax.texts:
+            series.append(("text", [text.get_position()[0]], [text.get_position()[1]], to_hex(text.get_color()),
+                           text.get_text()))
         ticks = {}
         for axis, labels in (("x", ax.get_xticklabels()), ("y", ax.get_yticklabels())):
             locator = getattr(ax, f"{axis}axis").get_major_locator()
@@ -262,9 +286,9 @@ def _ours(source):
             figure["series"].append(e["series"])
     out = []
     for figure in figures.values():
-        lines, dots, bars = [], [], []
+        lines, dots, bars, images, texts = [], [], [], [], []
         for s in figure["series"]:
-            colour, label = to_hex(s["color"]), s.get("label")
+            colour, label = to_hex(s.get("color", "none")), s.get("label")
             if s["kind"] == "line":
                 lines.append(("line", s["x"], s["y"], colour, label))
             elif s["kind"] == "hline":
@@ -273,13 +297,18 @@ def _ours(source):
                 ends = [[low, at, high, at] if s["kind"] == "hlines" else [at, low, at, high]
                         for at, low, high in zip(s["at"], s["low"], s["high"])]
                 dots.append(("segments", ends, [], colour, label))
+            elif s["kind"] == "image":
+                images.append(("image", s["z"], [s["vmin"], s["vmax"]] if "cmap" in s else [], s.get("cmap", ""),
+                               None))
+            elif s["kind"] == "text":
+                texts.append(("text", s["x"], s["y"], colour, s["text"][0]))
             elif s["kind"] == "scatter":
                 dots.append(("scatter", s["x"], s["y"], colour, label))
             elif s["kind"] == "hist":
                 bars.append(("bars", s["x"][:-1], s["y"], colour, label))
             elif s["kind"] == "bar":
                 bars.append(("bars", [x - s["width"] / 2 for x in s["x"]], s["y"], colour, label))
-        out.append({**figure, "series": lines + dots + bars})
+        out.append({**figure, "series": lines + dots + bars + images + texts})
     return out
 
 
@@ -300,6 +329,10 @@ def test_the_figures_are_those_real_matplotlib_draws(name):
         for (kind, x, y, colour, label), (kind2, x2, y2, colour2, label2) in zip(mine["series"], theirs["series"]):
             assert (kind, colour) == (kind2, colour2)
             assert label == label2 or (label is None and label2.startswith("_")), (label, label2)
+            if kind == "image":  # (the pixels, the colour limits, the colormap's name)
+                np.testing.assert_allclose(np.asarray(x, dtype=float), np.asarray(x2, dtype=float), rtol=1e-6)
+                assert y == [float(v) for v in y2]
+                continue
             np.testing.assert_allclose(np.asarray(x, dtype=float), np.asarray(x2, dtype=float), rtol=1e-6)
             np.testing.assert_allclose(np.asarray(y, dtype=float), np.asarray(y2, dtype=float), rtol=1e-6)
 
@@ -311,7 +344,8 @@ def test_the_figures_are_those_real_matplotlib_draws(name):
     "print(plt.hist([1.0, 2.0, 2.5], bins=2)[:2], plt.bar([1, 2], [3, 4]), plt.figure(), plt.gca())",
     "print(plt.xticks([0, 1], ['a', 'b'])[1])", "print(plt.yticks([2.5])[1])", "print(plt.xticks(range(3))[1])",
     "print(plt.xticks(torch.tensor([-1, 0, 0.25]))[1])",
-    "plt.xticks([0, 1], ['a'])",
+    "plt.xticks([0, 1], ['a'])", "print(plt.imshow([[1, 2]]), plt.text(1, 2, 'a'), plt.imshow(torch.zeros(2, 2, 3)))",
+    "plt.imshow(torch.zeros(2, 2, 2))",
 ])
 def test_errors_and_printed_text_are_real_matplotlibs(call):
     matplotlib = pytest.importorskip("matplotlib")
