@@ -7,9 +7,11 @@
 #  - torch.manual_seed(0) added: the training loop's minibatch `torch.randint` uses the global generator
 #    unseeded.
 #  - training steps cut from 200,000 to 300 (the learning-rate switch from 100,000 to 150) and hidden size
-#    from 200 to 50 (learner scale); the plotting cells dropped; the cells' bare expressions printed.
+#    from 200 to 50 (learner scale); the plotting cells but the loss curve's dropped; the cells' bare
+#    expressions printed; `%matplotlib inline` dropped (a notebook's).
 import torch
 import torch.nn.functional as F
+import matplotlib.pyplot as plt # for making figures
 
 torch.manual_seed(0)
 
@@ -100,6 +102,8 @@ for i in range(300):
   lossi.append(loss.log10().item())
 
 print(loss.item())
+
+plt.plot(stepi, lossi)
 
 emb = C[Xtr] # (32, 3, 2)
 h = torch.tanh(emb.view(-1, 30) @ W1 + b1) # (32, 100)
