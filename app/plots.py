@@ -14,12 +14,12 @@ from bokeh.models import LinearColorMapper, Span
 from bokeh.plotting import figure
 from panel.viewable import Viewer
 
-from app.plots_model import Figure, Plotted
+from app.plots_model import Figure, Plotted, grouped
 from app.store import Store
-from engine.trace import plot_view
+from engine.trace import plot_axes
 
 WIDTH, HEIGHT = 300, 210
-CYCLE = tuple(plot_view.CYCLE.values())
+CYCLE = tuple(plot_axes.CYCLE.values())
 MARKERS = {"o": "circle", ".": "dot", ",": "dot", "x": "x", "+": "cross", "*": "asterisk", "s": "square",
            "d": "diamond", "D": "diamond", "^": "triangle", "v": "inverted_triangle", "<": "triangle",
            ">": "triangle", "p": "square", "h": "hex", "|": "dash", "_": "dash"}
@@ -63,16 +63,29 @@ class Plots(Viewer):
         more = "more " if drawn[1] else ""
         self.note.object = f"{later} {more}drawing step{'s' if later != 1 else ''} later in the program" \
             if later else ""
-        self.column.objects = [pn.pane.Bokeh(bokeh_figure(f), margin=(2, 4)) for f in figures] + (
-            [self.note] if later else [])
+        self.column.objects = [_drawn_together(group) for group in grouped(figures)] + ([self.note] if later else [])
 
     def __panel__(self):
         return self.column
 
 
+def _drawn_together(group: list[Figure]):
+    """A figure, or a grid's subplots in its rows and columns."""
+    if group[0].cell is None:
+        return pn.pane.Bokeh(bokeh_figure(group[0]), margin=(2, 4))
+    columns = group[0].cell[1]
+    at = {f.cell[2]: f for f in group}
+    return pn.GridBox(*[pn.pane.Bokeh(bokeh_figure(at[i]), margin=(2, 2)) if i in at else pn.Spacer()
+                        for i in range(1, max(at) + 1)], ncols=columns, margin=(2, 4))
+
+
 def bokeh_figure(drawn: Figure):
-    height = HEIGHT if not drawn.aspect else max(140, min(300, round(WIDTH / drawn.aspect)))
-    p = figure(width=WIDTH, height=height, title=drawn.title or None, x_axis_type=drawn.xscale,
+    columns = drawn.cell[1] if drawn.cell else 1
+    width = WIDTH if columns == 1 else WIDTH // 2
+    height = HEIGHT if not drawn.aspect else max(140, min(300, round(width / drawn.aspect)))
+    first = not drawn.cell or drawn.cell[2] == 1
+    title = " · ".join(t for t in (drawn.suptitle if first else "", drawn.title) if t)
+    p = figure(width=width, height=height, title=title or None, x_axis_type=drawn.xscale,
                y_axis_type=drawn.yscale, toolbar_location=None, tools="", background_fill_color="white")
     p.xaxis.axis_label, p.yaxis.axis_label = drawn.xlabel or None, drawn.ylabel or None
     if not drawn.grid:

@@ -6,7 +6,8 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
-_LABELS = ("title", "xlabel", "ylabel", "xscale", "yscale", "xlim", "ylim", "grid", "aspect", "xticks", "yticks")
+_LABELS = ("title", "xlabel", "ylabel", "xscale", "yscale", "xlim", "ylim", "grid", "aspect", "xticks", "yticks",
+           "cell", "grid", "suptitle")
 
 
 @dataclass
@@ -23,6 +24,9 @@ class Figure:
     xticks: dict | None = None  # {"at": [...], "labels": [...] or None, "rotation": degrees}
     yticks: dict | None = None
     aspect: float | None = None
+    cell: list | None = None  # [rows, columns, index] of a grid of subplots
+    grid: int | None = None  # the grid's number in the run
+    suptitle: str = ""
     legend: bool = False
     series: list = field(default_factory=list)
     shown: bool = False
@@ -50,7 +54,9 @@ def figures_of(events: list[dict]) -> list[Figure]:
         number = e["figure"]
         figure = figures.get(number)
         if figure is None or e.get("cleared"):
-            figure = figures[number] = Figure(number, aspect=figure.aspect if figure else None)
+            figure = figures[number] = Figure(number, aspect=figure.aspect if figure else None,
+                                              cell=figure.cell if figure else None,
+                                              grid=figure.grid if figure else None)
         if e.get("closed"):
             del figures[number]
             continue
@@ -76,11 +82,11 @@ _DRAWN = {"line": "a line through {n} points", "scatter": "{n} points", "hist": 
 
 def describe(e: dict) -> str:
     """A drawing call in words, for the caption."""
-    where = f"figure {e['figure']}"
+    where = f"plot {e['figure']}"
     if e.get("shown"):
-        return f"plt.show() shows {where} under Plots, and closes it: what is drawn next starts a new figure."
+        return f"plt.show() shows {where} under Plots and closes its figure: what is drawn next starts a new one."
     if e.get("closed"):
-        return f"{where} is closed without being shown."
+        return f"{where}'s figure is closed without being shown."
     if e.get("cleared"):
         return f"{where} is cleared."
     if "series" in e:
@@ -90,8 +96,11 @@ def describe(e: dict) -> str:
         label = f" ({s['label']})" if s.get("label") else ""
         return f"matplotlib draws {what}{label} in {where} (see Plots)."
     if e.get("opened"):
-        return f"A new figure: {where}."
-    said = [f"{key} {e[key]!r}" for key in ("title", "xlabel", "ylabel") if key in e]
+        if e.get("cell"):
+            rows, columns, index = e["cell"]
+            return f"A new plot: {where}, subplot {index} of a {rows}×{columns} grid."
+        return f"A new plot: {where}."
+    said = [f"{key} {e[key]!r}" for key in ("suptitle", "title", "xlabel", "ylabel") if key in e]
     said += [f"{key} {e[key]}" for key in ("xscale", "yscale", "xlim", "ylim") if key in e]
     said += [f"{key[0]} ticks at {e[key]['at']}" for key in ("xticks", "yticks") if key in e]
     if "legend" in e:
@@ -99,3 +108,12 @@ def describe(e: dict) -> str:
     if "grid" in e:
         said.append("a grid" if e["grid"] else "no grid")
     return f"{where} gets {', '.join(said)}." if said else where
+
+
+def grouped(figures: list[Figure]) -> list[list[Figure]]:
+    """The figures to draw, a grid's subplots together (in grid order: a grid has as many columns as its cells
+    say), each other figure alone."""
+    groups: dict = {}
+    for f in figures:
+        groups.setdefault(("grid", f.grid) if f.grid is not None else ("alone", f.number), []).append(f)
+    return [sorted(group, key=lambda f: f.cell[2] if f.cell else 0) for group in groups.values()]

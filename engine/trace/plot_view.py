@@ -3,23 +3,18 @@
 Nothing of matplotlib is imported. Each drawing call (`plt.plot`, `plt.scatter`, `ax.set_title`, ...) is checked
 and sized as matplotlib would take it, and told to the recorder as a `plot` event holding what it drew as numbers
 and words (docs/timeline.md); the explorer draws the figures with Bokeh as they stand at each step. As in a script,
-`plt.show()` closes the figures shown: the next drawing call starts a new one. What the explorer cannot draw
-(images, grids of subplots, 3-D) and what writes files (`savefig`) is refused by name, at its line.
+`plt.show()` closes the figures shown: the next drawing call starts a new one; each subplot of a grid is drawn as a
+plot of its own. What the explorer cannot draw (3-D, contours, ...) and what writes files (`savefig`) is refused by
+name, at its line.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from .module_views import SafeModule
+from .plot_axes import LINESTYLES, Axes, colour
 
 MAX_POINTS = 100_000  # drawn in one call
-_COLORS = {"b": "blue", "g": "green", "r": "red", "c": "cyan", "m": "magenta", "y": "yellow", "k": "black",
-           "w": "white"}
-# matplotlib's default colours, in its order: "C0".."C9" and "tab:blue".. name them.
-CYCLE = {"blue": "#1f77b4", "orange": "#ff7f0e", "green": "#2ca02c", "red": "#d62728", "purple": "#9467bd",
-         "brown": "#8c564b", "pink": "#e377c2", "gray": "#7f7f7f", "olive": "#bcbd22", "cyan": "#17becf"}
-_MARKERS = set("o.,x+*sd^v<>phD|_")
-_STYLES = ("--", "-.", "-", ":")
 # The keywords a drawing call may give besides its data, by the name the event keeps.
 _STYLE_KEYWORDS = {"label": "label", "color": "color", "c": "color", "alpha": "alpha", "linestyle": "linestyle",
                    "ls": "linestyle", "linewidth": "width", "lw": "width", "marker": "marker",
@@ -28,12 +23,9 @@ _STYLE_KEYWORDS = {"label": "label", "color": "color", "c": "color", "alpha": "a
 _STYLES_NOT_DRAWN = frozenset("""zorder markerfacecolor mfc markeredgecolor mec markeredgewidth mew edgecolor ec
     edgecolors facecolor fc linewidths antialiased aa drawstyle ds solid_capstyle dash_capstyle solid_joinstyle
     clip_on rasterized fill histtype align rwidth cmap""".split())
-_TEXT_STYLES = frozenset("fontsize size fontweight weight ha horizontalalignment va verticalalignment".split())
 # What changes what a histogram or bar shows, which the explorer does not draw.
 _NOT_DRAWN = frozenset("weights cumulative bottom orientation log stacked data xerr yerr".split())
-# The colormaps the explorer draws images with (Bokeh's palettes of the same name); matplotlib's default first.
-CMAPS = ("viridis", "gray", "Greys", "binary", "magma", "inferno", "plasma", "cividis", "turbo")
-_REFUSED = ("matshow", "contour", "contourf", "pcolormesh", "subplot", "subplot2grid", "savefig",
+_REFUSED = ("matshow", "contour", "contourf", "pcolormesh", "subplot2grid", "savefig",
             "imsave", "pie", "boxplot", "violinplot", "errorbar", "fill_between", "quiver", "stem", "step",
             "annotate", "colorbar", "axis", "twinx", "ion", "ioff", "pause", "draw")
 
@@ -80,213 +72,55 @@ def _refusal(runtime, name):
     return refused
 
 
-class Axes:
-    """One figure's axes: what `plt.subplots()` returns as `ax`, and what `plt.<call>` draws on."""
-
-    DRAWING = ("plot", "scatter", "hist", "bar", "axhline", "axvline", "hlines", "vlines", "imshow", "text",
-               "legend", "grid")
-    SETTERS = ("title", "xlabel", "ylabel", "xscale", "yscale", "xlim", "ylim")
-
-    def __init__(self, pyplot, number, size=(6.4, 4.8)):
-        self._pyplot, self._number, self._size = pyplot, number, size
-        self._cycles = {"lines": 0, "fills": 0}  # plot, hist | scatter, bar
-
-    def _colour(self, style, cycle):
-        """The colour given, or the next of matplotlib's colours in `cycle`."""
-        if "color" not in style:
-            n = self._cycles[cycle]
-            self._cycles[cycle] += 1
-            style["color"] = list(CYCLE.values())[n % len(CYCLE)]
-        return style
-
-    def _tell(self, **fields):
-        self._pyplot.tell(self._number, fields)
-
-    def plot(self, *args, scalex=True, scaley=True, **kwargs):
-        style = self._pyplot.style(kwargs, "Line2D")
-        groups = _plot_groups(args)
-        drawn = []
-        for x, y, fmt in groups:
-            y = self._pyplot.numbers(y)
-            x = self._pyplot.numbers(x) if x is not None else np.arange(len(y), dtype=float)
-            if len(x) != len(y):
-                raise ValueError(f"x and y must have same first dimension, but have shapes {x.shape} and {y.shape}")
-            if x.ndim > 2 or y.ndim > 2:
-                raise ValueError(f"x and y can be no greater than 2D, but have shapes {x.shape} and {y.shape}")
-            xs, ys = (x.T if x.ndim == 2 else [x]), (y.T if y.ndim == 2 else [y])
-            if len(xs) != len(ys) and 1 not in (len(xs), len(ys)):
-                raise ValueError(f"x has {len(xs)} columns but y has {len(ys)} columns")
-            for i in range(max(len(xs), len(ys))):
-                column_x, column_y = xs[i if len(xs) > 1 else 0], ys[i if len(ys) > 1 else 0]
-                drawn.append({"kind": "line", "x": _listed(column_x), "y": _listed(column_y),
-                              **self._colour({**_format(fmt), **style}, "lines")})
-        for series in drawn:
-            self._tell(series=series)
-        return [Drawn("lines.Line2D", series.get("label")) for series in drawn]
-
-    def scatter(self, x, y, s=None, c=None, marker=None, *, label=None, alpha=None, **kwargs):
-        style = self._pyplot.style({"label": label, "alpha": alpha, "marker": marker, "s": s, "color": c, **kwargs},
-                                   "PathCollection")
-        x, y = self._pyplot.numbers(x).ravel(), self._pyplot.numbers(y).ravel()
-        if x.size != y.size:
-            raise ValueError("x and y must be the same size")
-        self._tell(series={"kind": "scatter", "x": _listed(x), "y": _listed(y), **self._colour(style, "fills")})
-        return Drawn("collections.PathCollection", style.get("label"))
-
-    def hist(self, x, bins=10, range=None, density=False, *, label=None, alpha=None, color=None, **kwargs):
-        style = self._pyplot.style({"label": label, "alpha": alpha, "color": color, **kwargs}, "Rectangle")
-        values = self._pyplot.numbers(x, exact=True).ravel()
-        if not isinstance(bins, int):
-            bins = self._pyplot.numbers(bins)
-        counts, edges = np.histogram(values[np.isfinite(values)], bins=bins, range=range, density=density)
-        self._tell(series={"kind": "hist", "x": _listed(edges), "y": _listed(counts), **self._colour(style, "lines")})
-        return counts.astype(float), edges, Bars(len(counts), style.get("label"))
-
-    def bar(self, x, height, width=0.8, *, label=None, color=None, alpha=None, **kwargs):
-        style = self._pyplot.style({"label": label, "color": color, "alpha": alpha, **kwargs}, "Rectangle")
-        x, height = self._pyplot.numbers(x).ravel(), self._pyplot.numbers(height).ravel()
-        x, height = np.broadcast_arrays(x, height)
-        self._tell(series={"kind": "bar", "x": _listed(x), "y": _listed(height), "width": float(width),
-                           **self._colour(style, "fills")})
-        return Bars(len(x), style.get("label"))
-
-    def axhline(self, y=0, *, label=None, color=None, linestyle=None, **kwargs):
-        style = self._pyplot.style({"label": label, "color": color, "linestyle": linestyle, **kwargs}, "Line2D")
-        self._tell(series={"kind": "hline", "y": [float(y)], "color": CYCLE["blue"], **style})
-        return Drawn("lines.Line2D", style.get("label"))
-
-    def axvline(self, x=0, *, label=None, color=None, linestyle=None, **kwargs):
-        style = self._pyplot.style({"label": label, "color": color, "linestyle": linestyle, **kwargs}, "Line2D")
-        self._tell(series={"kind": "vline", "x": [float(x)], "color": CYCLE["blue"], **style})
-        return Drawn("lines.Line2D", style.get("label"))
-
-    def hlines(self, y, xmin, xmax, colors=None, linestyles="solid", *, label=None, color=None, **kwargs):
-        return self._lines("hlines", y, xmin, xmax, colors or color, linestyles, label, kwargs)
-
-    def vlines(self, x, ymin, ymax, colors=None, linestyles="solid", *, label=None, color=None, **kwargs):
-        return self._lines("vlines", x, ymin, ymax, colors or color, linestyles, label, kwargs)
-
-    def _lines(self, kind, at, low, high, colour, linestyle, label, kwargs):
-        style = self._pyplot.style({"label": label, "color": colour, "linestyle": linestyle, **kwargs},
-                                   "LineCollection")
-        at, low, high = np.broadcast_arrays(*(self._pyplot.numbers(v).ravel() for v in (at, low, high)))
-        self._tell(series={"kind": kind, "at": _listed(at), "low": _listed(low), "high": _listed(high),
-                           "color": CYCLE["blue"], **style})
-        return Drawn("collections.LineCollection", style.get("label"))
-
-    def imshow(self, X, cmap=None, norm=None, *, aspect=None, interpolation=None, alpha=None, vmin=None,
-               vmax=None, origin=None, extent=None, **kwargs):
-        if norm is not None or extent is not None or origin not in (None, "upper"):
-            self._pyplot.runtime.refuse("imshow(norm=, extent=, origin=) is not drawn in the explorer: it draws "
-                                        "the image as given, row 0 at the top")
-        self._pyplot.style({k: v for k, v in kwargs.items() if k not in ("filternorm", "filterrad", "resample")},
-                           "AxesImage")
-        image = self._pyplot.numbers(X, exact=True)
-        if not (image.ndim == 2 or (image.ndim == 3 and image.shape[-1] in (3, 4))):
-            raise TypeError(f"Invalid shape {image.shape} for image data")
-        cmap = "viridis" if cmap is None else self._pyplot.words(cmap)
-        if cmap not in CMAPS:
-            self._pyplot.runtime.refuse(f"the colormap {cmap!r} is not drawn in the explorer: it draws "
-                                        f"{', '.join(CMAPS)}")
-        series = {"kind": "image", "shape": list(image.shape[:2]), "z": [_listed(row) for row in image]
-                  if image.ndim == 2 else [[_listed(pixel) for pixel in row] for row in image]}
-        if image.ndim == 2:
-            finite = image[np.isfinite(image)]
-            low = float(finite.min()) if vmin is None and finite.size else vmin
-            high = float(finite.max()) if vmax is None and finite.size else vmax
-            series.update(cmap=cmap, vmin=None if low is None else float(low),
-                          vmax=None if high is None else float(high))
-        if alpha is not None:
-            series["alpha"] = float(alpha)
-        self._tell(series=series)
-        return Image(image.shape)
-
-    def text(self, x, y, s, fontdict=None, **kwargs):
-        kwargs = {**(fontdict or {}), **kwargs}
-        style = {"color": kwargs.pop("color", kwargs.pop("c", "black"))}
-        size = kwargs.pop("fontsize", kwargs.pop("size", None))
-        align = {"ha": kwargs.pop("ha", kwargs.pop("horizontalalignment", "left")),
-                 "va": kwargs.pop("va", kwargs.pop("verticalalignment", "baseline"))}
-        self._pyplot.style({k: v for k, v in kwargs.items() if k not in _TEXT_STYLES | {"rotation"}}, "Text")
-        words = self._pyplot.words(s)
-        given = tuple(v if type(v) in (int, float) else float(self._pyplot.numbers(v).ravel()[0]) for v in (x, y))
-        x, y = (float(v) for v in given)
-        self._tell(series={"kind": "text", "x": [x], "y": [y], "text": [words], **self._pyplot.style(style, "Text"),
-                           **({"size": float(size)} if isinstance(size, (int, float)) else {}),
-                           **{k: self._pyplot.words(v) for k, v in align.items()}})
-        return Text(given, words, None)
-
-    def set_xticks(self, ticks, labels=None, *, minor=False, **kwargs):
-        return self._ticks("x", ticks, labels, kwargs)
-
-    def set_yticks(self, ticks, labels=None, *, minor=False, **kwargs):
-        return self._ticks("y", ticks, labels, kwargs)
-
-    def _ticks(self, axis, ticks, labels, kwargs):
-        at = _listed(self._pyplot.numbers(ticks).ravel())
-        whole = np.asarray(ticks).dtype.kind in "iu"
-        if labels is not None:
-            labels = [self._pyplot.words(label) for label in labels]
-            if len(labels) != len(at):
-                raise ValueError(f"The number of FixedLocator locations ({len(at)}), usually from a call to "
-                                 f"set_ticks, does not match the number of labels ({len(labels)}).")
-        rotation = kwargs.pop("rotation", 0)
-        rotation = {"vertical": 90.0, "horizontal": 0.0}.get(rotation, rotation)
-        self._pyplot.style({k: v for k, v in kwargs.items() if k not in _TEXT_STYLES}, "Text")
-        self._tell(**{f"{axis}ticks": {"at": at, "labels": labels, "rotation": float(rotation)}})
-        return [Drawn(f"axis.{axis.upper()}Tick", None) for _ in at], [
-            Text(int(v) if whole else v, label, axis) for v, label in zip(at, labels or _tick_texts(at))]
-
-    def legend(self, *args, **kwargs):
-        if args:
-            labels = args[-1]
-            if not isinstance(labels, (list, tuple)):
-                raise TypeError("legend() takes a list of labels")
-            self._tell(legend=[self._pyplot.words(label) for label in labels])
-        else:
-            self._tell(legend=True)
-
-    def grid(self, visible=None, which="major", axis="both", **kwargs):
-        self._tell(grid=True if visible is None else bool(visible))
-
-    def set_title(self, label, **kwargs):
-        self._tell(title=self._pyplot.words(label))
-
-    def set_xlabel(self, label, **kwargs):
-        self._tell(xlabel=self._pyplot.words(label))
-
-    def set_ylabel(self, label, **kwargs):
-        self._tell(ylabel=self._pyplot.words(label))
-
-    def set_xscale(self, value, **kwargs):
-        self._tell(xscale=_scale(value))
-
-    def set_yscale(self, value, **kwargs):
-        self._tell(yscale=_scale(value))
-
-    def set_xlim(self, left=None, right=None, *, emit=True, auto=False, xmin=None, xmax=None):
-        self._tell(xlim=_limits(xmin if left is None else left, xmax if right is None else right))
-
-    def set_ylim(self, bottom=None, top=None, *, emit=True, auto=False, ymin=None, ymax=None):
-        self._tell(ylim=_limits(ymin if bottom is None else bottom, ymax if top is None else top))
-
-    def __repr__(self):
-        return "Axes(0.125,0.11;0.775x0.77)"
-
-
 class Figure:
-    """What `plt.figure()` and `plt.subplots()` return: its axes, a title over them, and show."""
+    """A figure: its axes (one, or a grid of subplots, each drawn as a plot of its own), its size, and show.
+    What `plt.figure()` and `plt.subplots()` return."""
 
-    def __init__(self, pyplot, axes):
-        self._pyplot, self._axes = pyplot, axes
+    def __init__(self, pyplot, num, size):
+        self._pyplot, self._num, self._size = pyplot, num, size
+        pyplot.grids += 1
+        self._serial = pyplot.grids  # (the run's count of figures: their subplots drawn together)
+        self._cells = {}  # (rows, columns, index) -> Axes, in the order they were made
+        self._current = None
 
-    def add_subplot(self, *args, **kwargs):
-        if args not in ((), (1, 1, 1), (111,)):
-            self._pyplot.runtime.refuse("a grid of subplots is not drawn in the explorer: one plot per figure")
-        return self._axes
+    def _axes_at(self, rows, columns, index):
+        """The axes of a grid cell (made on first use), now the figure's current axes."""
+        for n, name in ((rows, "rows"), (columns, "columns")):
+            if not isinstance(n, int) or n < 1:
+                raise ValueError(f"Number of {name} must be a positive integer, not {n!r}")
+        if not isinstance(index, int) or not 1 <= index <= rows * columns:
+            raise ValueError(f"num must be an integer with 1 <= num <= {rows * columns}, not {index!r}")
+        cell = (rows, columns, index)
+        if cell not in self._cells:
+            self._cells[cell] = self._pyplot.new_axes(self, cell)
+        self._current = self._cells[cell]
+        return self._current
+
+    def gca(self):
+        return self._current if self._current is not None else self._axes_at(1, 1, 1)
+
+    def add_subplot(self, *args, projection=None, **kwargs):
+        if projection not in (None, "rectilinear"):
+            self._pyplot.runtime.refuse(f"a {projection!r} projection is not drawn in the explorer: it draws "
+                                        "flat x-y plots")
+        if len(args) == 1 and isinstance(args[0], int) and 111 <= args[0] <= 999:
+            args = tuple(int(digit) for digit in str(args[0]))
+        return self._axes_at(*(args or (1, 1, 1)))
+
+    def subplots(self, nrows=1, ncols=1, *, squeeze=True, **kwargs):
+        grid = AxesGrid([[self._axes_at(nrows, ncols, row * ncols + column + 1) for column in range(ncols)]
+                         for row in range(nrows)])
+        return grid.squeezed() if squeeze else grid
+
+    def get_axes(self):
+        return list(self._cells.values())
+
+    @property
+    def axes(self):
+        return self.get_axes()
 
     def suptitle(self, t, **kwargs):
-        self._axes.set_title(t)
+        self._pyplot.tell_figure(self, {"suptitle": self._pyplot.words(t)})
 
     def tight_layout(self, **kwargs):
         """The explorer lays out its figures itself."""
@@ -294,96 +128,117 @@ class Figure:
     def show(self, *args, **kwargs):
         self._pyplot.show()
 
-    def __repr__(self):
-        width, height = self._axes._size
+    def __str__(self):
+        width, height = self._size
         return f"Figure({width * 100:g}x{height * 100:g})"
 
-
-class Drawn:
-    """What a drawing call returns (matplotlib's artist), for a program that keeps or prints it."""
-
-    def __init__(self, kind, label):
-        self.kind, self.label = kind, label
-
-    def get_label(self):
-        return self.label if self.label is not None else ""
-
     def __repr__(self):
-        return f"<matplotlib.{self.kind} object at {id(self):#x}>"
+        width, height = self._size
+        return f"<Figure size {width * 100:g}x{height * 100:g} with {len(self._cells)} Axes>"
 
 
-class Text(Drawn):
-    """A text on the plot (`plt.text`) or a tick's label (`plt.xticks(...)` returns them)."""
+class AxesGrid:
+    """A grid of subplots as `plt.subplots(rows, columns)` returns it (numpy's array of axes, for the uses a
+    program makes of it: `axes[0, 1]`, `axes[1]`, `for ax in axes.flat`, `axes.ravel()`, `axes.shape`)."""
 
-    def __init__(self, at, text, axis):
-        super().__init__("text.Text", text)
-        self.position = (at, 0) if axis == "x" else (0, at) if axis == "y" else at
+    def __init__(self, rows):
+        self._rows = rows
 
-    def get_text(self):
-        return self.label
+    def squeezed(self):
+        """One Axes for a 1x1 grid, a row for 1xn or nx1, else the grid (matplotlib's `squeeze=True`)."""
+        if len(self._rows) == 1 and len(self._rows[0]) == 1:
+            return self._rows[0][0]
+        if len(self._rows) == 1 or len(self._rows[0]) == 1:
+            return AxesGrid([ax for row in self._rows for ax in row])
+        return self
 
-    def __repr__(self):
-        return f"Text({self.position[0]}, {self.position[1]}, {self.label!r})"
+    @property
+    def shape(self):
+        first = self._rows[0]
+        return (len(self._rows), len(first)) if isinstance(first, list) else (len(self._rows),)
 
+    @property
+    def flat(self):
+        return iter(self.ravel()._rows)
 
-class Image(Drawn):
-    """What imshow returns: matplotlib's AxesImage."""
+    def ravel(self):
+        return AxesGrid([ax for row in self._rows for ax in (row if isinstance(row, list) else [row])])
 
-    def __init__(self, shape):
-        super().__init__("image.AxesImage", None)
-        self.shape = tuple(int(n) for n in shape)
-
-    def __repr__(self):
-        return f"AxesImage(shape={self.shape})"
-
-
-class Bars(Drawn):
-    """What hist and bar return: matplotlib's BarContainer of one rectangle per bar."""
-
-    def __init__(self, n, label):
-        super().__init__("container.BarContainer", label)
-        self.n = n
+    flatten = ravel
 
     def __len__(self):
-        return self.n
+        return len(self._rows)
+
+    def __iter__(self):
+        return (AxesGrid(row) if isinstance(row, list) else row for row in self._rows)
+
+    def __getitem__(self, key):
+        if isinstance(key, tuple):
+            if len(key) != 2 or len(self.shape) != 2:
+                raise IndexError(f"too many indices for array: array is {len(self.shape)}-dimensional, but "
+                                 f"{len(key)} were indexed")
+            row = self._rows[key[0]]
+            if isinstance(key[0], slice):
+                return AxesGrid([r[key[1]] for r in row])
+            picked = row[key[1]]
+            return AxesGrid(picked) if isinstance(picked, list) else picked
+        picked = self._rows[key]
+        return AxesGrid(picked) if isinstance(picked, list) else picked
 
     def __repr__(self):
-        return f"<BarContainer object of {self.n} artists>"
+        """As numpy prints an array of axes."""
+        if len(self.shape) == 1:
+            return f"[{' '.join(repr(ax) for ax in self._rows)}]"
+        return "[" + "\n ".join(f"[{' '.join(repr(ax) for ax in row)}]" for row in self._rows) + "]"
 
 
 class Pyplot:
-    """The run's pyplot: its open figures, the current one, and the recorder it tells."""
+    """The run's pyplot: its open figures by matplotlib's numbers, the current one, and the recorder it tells."""
 
-    OWN = ("figure", "subplots", "gca", "gcf", "show", "close", "clf", "cla", "tight_layout", "suptitle")
+    OWN = ("figure", "subplots", "subplot", "gca", "gcf", "show", "close", "clf", "cla", "tight_layout",
+           "suptitle")
 
     def __init__(self, runtime):
         self.runtime = runtime
-        self.figures = {}  # number -> Axes, the open ones
+        self.figures = {}  # matplotlib's number -> Figure, the open ones
         self.current = None
-        self.made = 0
+        self.made = 0  # axes made in the run: each is a figure of the events
+        self.grids = 0  # figures made in the run
 
     def tell(self, number, fields):
         """(The recorder charges each event and its size to the run's budgets.)"""
         self.runtime.plot_fn({"figure": number, **fields})
 
+    def tell_figure(self, figure, fields):
+        for axes in figure._cells.values():
+            axes._tell(**fields)
+
+    def figure_now(self):
+        return self.current if self.current is not None else self.new_figure(None)
+
     def axes_now(self):
-        if self.current is None:
-            self.new_figure(None)
-        return self.current
+        return self.figure_now().gca()
 
     def new_figure(self, figsize, num=None):
-        """A new figure: matplotlib's number `num` (by default one more than the highest open, as matplotlib
-        numbers them), and in the events the run's count of figures, which no later figure takes again."""
+        """A new figure with matplotlib's number `num` (by default one more than the highest open)."""
         num = num if num is not None else max(self.figures, default=0) + 1
-        self.made += 1
-        fields = {"opened": True}
-        size = (6.4, 4.8)
-        if figsize is not None:
-            size = width, height = tuple(float(v) for v in figsize)
-            fields["aspect"] = width / height if height > 0 else 1.0
-        self.current = self.figures[num] = Axes(self, self.made, size)
-        self.tell(self.made, fields)
+        size = (6.4, 4.8) if figsize is None else tuple(float(v) for v in figsize)
+        self.current = self.figures[num] = Figure(self, num, size)
         return self.current
+
+    def new_axes(self, figure, cell):
+        """The axes of one cell of `figure`: in the events, a figure the run never numbers again."""
+        self.made += 1
+        rows, columns, index = cell
+        axes = Axes(self, self.made, _position(rows, columns, index))
+        fields = {"opened": True}
+        width, height = figure._size
+        if (width, height) != (6.4, 4.8) or cell != (1, 1, 1):
+            fields["aspect"] = (width / columns) / (height / rows) if height > 0 else 1.0
+        if cell != (1, 1, 1):
+            fields.update(cell=list(cell), grid=figure._serial)
+        self.tell(self.made, fields)
+        return axes
 
     def numbers(self, values, exact=False):
         """values as float64 numbers (`exact`: floats as they are, as matplotlib's hist bins them), as
@@ -421,10 +276,10 @@ class Pyplot:
             if name in ("alpha", "width", "size"):
                 style[name] = float(value)
             elif name == "color":
-                style[name] = _colour(self.words(value))
+                style[name] = colour(self.words(value))
             else:
                 style[name] = self.words(value)
-        if "linestyle" in style and style["linestyle"] not in (*_STYLES, "solid", "dashed", "dashdot", "dotted",
+        if "linestyle" in style and style["linestyle"] not in (*LINESTYLES, "solid", "dashed", "dashdot", "dotted",
                                                                 "none", "None", ""):
             raise ValueError(f"{style['linestyle']!r} is not a valid value for ls.")
         return style
@@ -433,28 +288,27 @@ class Pyplot:
     def figure(self, num=None, figsize=None, **kwargs):
         if num is not None and num in self.figures:
             self.current = self.figures[num]
-            return Figure(self, self.current)
-        return Figure(self, self.new_figure(figsize, num if isinstance(num, int) else None))
+            return self.current
+        return self.new_figure(figsize, num if isinstance(num, int) else None)
 
-    def subplots(self, nrows=1, ncols=1, *, figsize=None, subplot_kw=None, **kwargs):
-        if (nrows, ncols) != (1, 1):
-            self.runtime.refuse("a grid of subplots is not drawn in the explorer: one plot per figure "
-                                "(call plt.subplots() once per plot)")
+    def subplots(self, nrows=1, ncols=1, *, figsize=None, subplot_kw=None, squeeze=True, **kwargs):
+        figure = self.new_figure(figsize)
         if subplot_kw and subplot_kw.get("projection") not in (None, "rectilinear"):
-            self.runtime.refuse(f"a {subplot_kw['projection']!r} projection is not drawn in the explorer: "
-                                "it draws flat x-y plots")
-        axes = self.new_figure(figsize)
-        return Figure(self, axes), axes
+            figure.add_subplot(projection=subplot_kw["projection"])
+        return figure, figure.subplots(nrows, ncols, squeeze=squeeze)
+
+    def subplot(self, *args, **kwargs):
+        return self.figure_now().add_subplot(*args, **kwargs)
 
     def gca(self):
         return self.axes_now()
 
     def gcf(self):
-        return Figure(self, self.axes_now())
+        return self.figure_now()
 
     def show(self, *args, **kwargs):
-        for axes in self.figures.values():
-            axes._tell(shown=True)
+        for figure in self.figures.values():
+            self.tell_figure(figure, {"shown": True})
         self.figures.clear()
         self.current = None
 
@@ -464,91 +318,37 @@ class Pyplot:
         elif fig is None:
             closing = [self.current] if self.current is not None else []
         else:
-            closing = [fig._axes] if isinstance(fig, Figure) else [self.figures.get(fig)]
-        for axes in closing:
-            num = next((n for n, open_ in self.figures.items() if open_ is axes), None)
-            if num is not None:
-                del self.figures[num]
-                axes._tell(closed=True)
+            closing = [fig] if isinstance(fig, Figure) else [self.figures.get(fig)]
+        for figure in closing:
+            if figure is not None and self.figures.get(figure._num) is figure:
+                del self.figures[figure._num]
+                self.tell_figure(figure, {"closed": True})
         if self.current is not None and self.current not in self.figures.values():
             self.current = None
 
     def clf(self):
         if self.current is not None:
-            self.tell(self.current._number, {"cleared": True})
+            self.tell_figure(self.current, {"cleared": True})
 
-    cla = clf
+    def cla(self):
+        if self.current is not None:
+            self.axes_now()._tell(cleared=True)
 
     def tight_layout(self, **kwargs):
         """The explorer lays out its figures itself."""
 
     def suptitle(self, t, **kwargs):
-        self.axes_now().set_title(t)
+        self.figure_now().suptitle(t)
 
 
-def _plot_groups(args):
-    """plot's positional arguments as (x or None, y, fmt) groups: `plot(y)`, `plot(x, y)`, `plot(x, y, 'r--')`,
-    `plot(x1, y1, x2, y2)`."""
-    groups, args = [], list(args)
-    if not args:
-        return groups
-    while args:
-        if len(args) >= 2 and not isinstance(args[1], str):
-            x, y, args = args[0], args[1], args[2:]
-        else:
-            x, y, args = None, args[0], args[1:]
-        fmt = args.pop(0) if args and isinstance(args[0], str) else ""
-        groups.append((x, y, fmt))
-    return groups
-
-
-def _format(fmt):
-    """A format string ('r--', 'o', 'b-.') as color, marker and linestyle."""
-    out, rest = {}, fmt
-    for style in _STYLES:
-        if style in rest:
-            out["linestyle"] = style
-            rest = rest.replace(style, "", 1)
-            break
-    for char in rest:
-        if char in _COLORS:
-            out["color"] = _COLORS[char]
-        elif char in _MARKERS:
-            out["marker"] = char
-        else:
-            raise ValueError(f"{fmt!r} is not a valid format string (unrecognized character {char!r})")
-    if "marker" in out and "linestyle" not in out:
-        out["linestyle"] = "none"
-    return out
-
-
-def _colour(name):
-    """A matplotlib colour as the browser names it ('r', 'C1', 'tab:orange'; the rest as they are)."""
-    if name in _COLORS:
-        return _COLORS[name]
-    if len(name) == 2 and name[0] == "C" and name[1].isdigit():
-        return list(CYCLE.values())[int(name[1])]
-    return CYCLE.get(name.removeprefix("tab:"), name) if name.startswith("tab:") else name
-
-
-def _tick_texts(values):
-    """Tick labels as matplotlib's ScalarFormatter writes the numbers of a learner's range (no offset, no powers of
-    ten): as many decimals as the most precise needs, and a Unicode minus."""
-    decimals = max((len(repr(round(v, 10)).partition(".")[2].rstrip("0")) for v in values if v is not None),
-                   default=0)
-    return [f"{v:.{decimals}f}".replace("-", "\u2212") for v in values]
-
-
-def _scale(value):
-    if value not in ("linear", "log", "symlog", "logit"):
-        raise ValueError(f"{value!r} is not a valid value for scale.")
-    return "log" if value == "log" else "linear"
-
-
-def _limits(low, high):
-    if isinstance(low, (tuple, list)):
-        low, high = low
-    return [None if low is None else float(low), None if high is None else float(high)]
+def _position(rows, columns, index):
+    """Where matplotlib puts a grid's cell in its figure (left, bottom, width, height, as fractions), with its
+    default margins and spacing: what `str(ax)` prints."""
+    left, right, bottom, top, space = 0.125, 0.9, 0.11, 0.88, 0.2
+    width = (right - left) / (columns + space * (columns - 1))
+    height = (top - bottom) / (rows + space * (rows - 1))
+    row, column = divmod(index - 1, columns)
+    return (left + column * width * (1 + space), top - row * height * (1 + space) - height, width, height)
 
 
 def _count(values):
@@ -558,8 +358,3 @@ def _count(values):
     if hasattr(values, "numel"):
         return values.numel()
     return len(values) if isinstance(values, (list, tuple, range)) else 1
-
-
-def _listed(array):
-    """Numbers for JSON: not-a-number and the infinities (which JSON cannot hold) as None."""
-    return [float(v) if np.isfinite(v) else None for v in np.asarray(array, dtype=np.float64).tolist()]

@@ -8,7 +8,7 @@ from app.caption import caption
 from app.links import encode_code
 from app.page import Explorer
 from app.plots import bokeh_figure
-from app.plots_model import Plotted, describe, figures_of
+from app.plots_model import Plotted, describe, figures_of, grouped
 
 PROGRAM = """import torch
 import matplotlib.pyplot as plt
@@ -63,12 +63,15 @@ def test_captions_say_what_each_drawing_call_did(record):
     timeline = record(PROGRAM)
     total = len(timeline.events)
     said = [caption(tl.state_at(timeline, i), total) for i, e in enumerate(timeline.events) if e["kind"] == "plot"]
-    assert "Line 7: matplotlib draws a line through 3 points (loss) in figure 1 (see Plots)." in said
-    assert "Line 8: figure 1 gets yscale log." in said
-    assert ("Line 10: plt.show() shows figure 1 under Plots, and closes it: what is drawn next starts a new "
-            "figure.") in said
-    assert "Line 12: matplotlib draws a histogram of 2 bins in figure 2 (see Plots)." in said
-    assert describe({"figure": 4, "closed": True}) == "figure 4 is closed without being shown."
+    assert "Line 7: A new plot: plot 1." in said
+    assert "Line 7: matplotlib draws a line through 3 points (loss) in plot 1 (see Plots)." in said
+    assert "Line 8: plot 1 gets yscale log." in said
+    assert ("Line 10: plt.show() shows plot 1 under Plots and closes its figure: what is drawn next starts a new "
+            "one.") in said
+    assert "Line 12: matplotlib draws a histogram of 2 bins in plot 2 (see Plots)." in said
+    assert describe({"figure": 4, "closed": True}) == "plot 4's figure is closed without being shown."
+    assert describe({"figure": 5, "opened": True, "cell": [2, 3, 4], "grid": 2}) == (
+        "A new plot: plot 5, subplot 4 of a 2×3 grid.")
 
 
 def test_bokeh_draws_each_kind_of_series(record):
@@ -110,3 +113,24 @@ def test_images_and_texts_are_drawn_row_0_at_the_top(record):
     assert type(text.glyph).__name__ == "Text" and text.data_source.data["text"] == ["low"]
     [pixels] = bokeh_figure(rgb).renderers
     assert type(pixels.glyph).__name__ == "ImageRGBA" and pixels.data_source.data["image"][0].shape == (2, 3)
+
+
+GRID = """import matplotlib.pyplot as plt
+fig, axes = plt.subplots(2, 2)
+axes[0, 0].plot([1, 2])
+axes[1, 1].bar([1], [2])
+axes[0, 1].set_title("empty")
+plt.figure()
+plt.plot([3, 1])
+"""
+
+
+def test_a_grids_subplots_are_drawn_together_in_its_columns(record):
+    timeline = record(GRID)
+    figures = Plotted(timeline.events).figures(len(timeline.events) - 1)
+    groups = grouped(figures)
+    assert [[f.cell for f in group] for group in groups] == [[[2, 2, 1], [2, 2, 2], [2, 2, 4]], [None]]
+    explorer = Explorer({"code": encode_code(GRID), "step": "end"})
+    grid, alone = explorer.plots.column.objects
+    assert grid.ncols == 2 and [type(o).__name__ for o in grid.objects] == ["Bokeh", "Bokeh", "Spacer", "Bokeh"]
+    assert type(alone).__name__ == "Bokeh"

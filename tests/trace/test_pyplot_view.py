@@ -101,7 +101,7 @@ def test_a_tensor_that_requires_grad_is_refused_as_torch_refuses_it():
     ("plt.imshow([[1, 2]], cmap='coolwarm')", "GuardError", "the colormap 'coolwarm' is not drawn"),
     ("plt.imshow([1, 2])", "TypeError", "Invalid shape (2,) for image data"),
     ("plt.savefig('loss.png')", "GuardError", "plt.savefig() is not drawn in the explorer"),
-    ("plt.subplots(2, 2)", "GuardError", "a grid of subplots is not drawn in the explorer"),
+    ("plt.subplots(subplot_kw={'projection': '3d'})", "GuardError", "a '3d' projection is not drawn"),
     (f"plt.plot(list(range({MAX_POINTS + 1})))", "GuardError",
      f"{MAX_POINTS + 1:,} points in one drawing call are more than the explorer draws"),
     ("plt.scatter([[0] * 1000] * 101, [[0] * 1000] * 101)", "GuardError",
@@ -135,8 +135,8 @@ plt.close(2)
 plt.close("all")
 """)
     assert [(e["line"], e["figure"], [k for k in e if k not in ("line", "figure")]) for e in drawn] == [
-        (2, 1, ["opened"]), (3, 1, ["series"]), (4, 2, ["opened"]), (5, 2, ["series"]), (7, 1, ["title"]),
-        (8, 2, ["closed"]), (9, 1, ["closed"])]
+        (3, 1, ["opened"]), (3, 1, ["series"]), (5, 2, ["opened"]), (5, 2, ["series"]), (7, 1, ["title"]),
+        (8, 2, ["closed"]), (9, 1, ["closed"])]  # (a figure has no axes, and no plot, until something is drawn)
 
 
 def test_the_pyplot_a_program_sees_is_its_own_and_read_only():
@@ -198,6 +198,23 @@ plt.grid("minor")
 plt.figure()
 plt.imshow(torch.rand(3, 4, 3))
 """,
+    "subplots_grid": """torch.manual_seed(0)
+x = torch.linspace(-3, 3, 50)
+fig, axes = plt.subplots(2, 2, figsize=(8, 6))
+for ax, f in zip(axes.flat, [torch.relu, torch.sigmoid, torch.tanh]):
+    ax.plot(x, f(x))
+    ax.set_title(f.__name__)
+axes[1, 1].hist(torch.randn(100), bins=5)
+axes[1][1].set_xlabel("value")
+fig.suptitle("activations")
+plt.figure()
+plt.subplot(1, 2, 1)
+plt.plot([1, 2, 3])
+plt.subplot(122)
+plt.scatter([1, 2], [2, 1])
+plt.subplot(1, 2, 1)
+plt.title("back to the first")
+""",
     "gradient_flow": """torch.manual_seed(0)
 model = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.Tanh(), torch.nn.Linear(8, 8), torch.nn.Tanh(),
                             torch.nn.Linear(8, 1))
@@ -234,8 +251,7 @@ def _real(source):
     plt.close("all")
     exec(source, {"plt": plt, "torch": torch})
     out = []
-    for number in plt.get_fignums():
-        ax = plt.figure(number).axes[0]
+    for ax in (ax for number in plt.get_fignums() for ax in plt.figure(number).axes):
         series = [("line", list(line.get_xdata()), list(line.get_ydata()), to_hex(line.get_color()),
                    line.get_label()) for line in ax.lines]
         for c in ax.collections:
@@ -348,6 +364,10 @@ def test_the_figures_are_those_real_matplotlib_draws(name):
     "print(plt.xticks(torch.tensor([-1, 0, 0.25]))[1])",
     "plt.xticks([0, 1], ['a'])", "print(plt.imshow([[1, 2]]), plt.text(1, 2, 'a'), plt.imshow(torch.zeros(2, 2, 3)))",
     "plt.imshow(torch.zeros(2, 2, 2))",
+    "print(plt.subplots(2, 3)[1].shape, plt.subplots(1, 2, squeeze=False)[1].shape)",
+    "fig, axes = plt.subplots(1, 2)\naxes[0].set_title('T')\nprint(axes, str(axes[1]), repr(fig), fig)",
+    "print(plt.subplots(2, 2)[1], plt.subplot(2, 2, 3), plt.gcf().get_axes())", "plt.subplot(2, 2, 5)",
+    "ax = plt.subplot(2, 2, 3)\nprint(plt.subplot(223) is ax, plt.subplots(3, 1)[1][2])",
 ])
 def test_errors_and_printed_text_are_real_matplotlibs(call):
     matplotlib = pytest.importorskip("matplotlib")
@@ -387,6 +407,5 @@ plt.title("seven")
 """)
     assert [(e["figure"], [k for k in e if k not in ("line", "figure")]) for e in drawn] == [
         (1, ["opened"]), (1, ["series"]), (1, ["shown"]),  # figure 1, shown and closed
-        (2, ["opened"]),  # plt.figure(): matplotlib's figure 1 again, a new figure in the events
-        (3, ["opened"]), (3, ["series"]),  # plt.figure(7)
-        (2, ["closed"]), (3, ["title"])]
+        # plt.figure(): matplotlib's figure 1 again, without axes; plt.figure(7) draws the events' plot 2
+        (2, ["opened"]), (2, ["series"]), (2, ["title"])]

@@ -1,0 +1,347 @@
+"""What a figure's axes draw, for the program's pyplot (plot_view.py): each drawing call checked and sized as
+matplotlib takes it, and told as a `plot` event (docs/timeline.md) with what it drew as numbers and words; the
+artists it returns print as matplotlib's."""
+from __future__ import annotations
+
+import numpy as np
+
+_COLORS = {"b": "blue", "g": "green", "r": "red", "c": "cyan", "m": "magenta", "y": "yellow", "k": "black",
+           "w": "white"}
+# matplotlib's default colours, in its order: "C0".."C9" and "tab:blue".. name them.
+CYCLE = {"blue": "#1f77b4", "orange": "#ff7f0e", "green": "#2ca02c", "red": "#d62728", "purple": "#9467bd",
+         "brown": "#8c564b", "pink": "#e377c2", "gray": "#7f7f7f", "olive": "#bcbd22", "cyan": "#17becf"}
+_MARKERS = set("o.,x+*sd^v<>phD|_")
+LINESTYLES = ("--", "-.", "-", ":")
+_TEXT_STYLES = frozenset("fontsize size fontweight weight ha horizontalalignment va verticalalignment".split())
+# The colormaps the explorer draws images with (Bokeh's palettes of the same name); matplotlib's default first.
+CMAPS = ("viridis", "gray", "Greys", "binary", "magma", "inferno", "plasma", "cividis", "turbo")
+
+
+class Axes:
+    """One figure's axes: what `plt.subplots()` returns as `ax`, and what `plt.<call>` draws on."""
+
+    DRAWING = ("plot", "scatter", "hist", "bar", "axhline", "axvline", "hlines", "vlines", "imshow", "text",
+               "legend", "grid")
+    SETTERS = ("title", "xlabel", "ylabel", "xscale", "yscale", "xlim", "ylim")
+
+    def __init__(self, pyplot, number, position):
+        self._pyplot, self._number, self._position = pyplot, number, position
+        self._cycles = {"lines": 0, "fills": 0}  # plot, hist | scatter, bar
+        self._words = {}  # its title and axis labels, which its repr shows
+
+    def _next_colour(self, style, cycle):
+        """The colour given, or the next of matplotlib's colours in `cycle`."""
+        if "color" not in style:
+            n = self._cycles[cycle]
+            self._cycles[cycle] += 1
+            style["color"] = list(CYCLE.values())[n % len(CYCLE)]
+        return style
+
+    def _tell(self, **fields):
+        self._pyplot.tell(self._number, fields)
+
+    def plot(self, *args, scalex=True, scaley=True, **kwargs):
+        style = self._pyplot.style(kwargs, "Line2D")
+        groups = _plot_groups(args)
+        drawn = []
+        for x, y, fmt in groups:
+            y = self._pyplot.numbers(y)
+            x = self._pyplot.numbers(x) if x is not None else np.arange(len(y), dtype=float)
+            if len(x) != len(y):
+                raise ValueError(f"x and y must have same first dimension, but have shapes {x.shape} and {y.shape}")
+            if x.ndim > 2 or y.ndim > 2:
+                raise ValueError(f"x and y can be no greater than 2D, but have shapes {x.shape} and {y.shape}")
+            xs, ys = (x.T if x.ndim == 2 else [x]), (y.T if y.ndim == 2 else [y])
+            if len(xs) != len(ys) and 1 not in (len(xs), len(ys)):
+                raise ValueError(f"x has {len(xs)} columns but y has {len(ys)} columns")
+            for i in range(max(len(xs), len(ys))):
+                column_x, column_y = xs[i if len(xs) > 1 else 0], ys[i if len(ys) > 1 else 0]
+                drawn.append({"kind": "line", "x": _listed(column_x), "y": _listed(column_y),
+                              **self._next_colour({**_format(fmt), **style}, "lines")})
+        for series in drawn:
+            self._tell(series=series)
+        return [Drawn("lines.Line2D", series.get("label")) for series in drawn]
+
+    def scatter(self, x, y, s=None, c=None, marker=None, *, label=None, alpha=None, **kwargs):
+        style = self._pyplot.style({"label": label, "alpha": alpha, "marker": marker, "s": s, "color": c, **kwargs},
+                                   "PathCollection")
+        x, y = self._pyplot.numbers(x).ravel(), self._pyplot.numbers(y).ravel()
+        if x.size != y.size:
+            raise ValueError("x and y must be the same size")
+        self._tell(series={"kind": "scatter", "x": _listed(x), "y": _listed(y),
+                           **self._next_colour(style, "fills")})
+        return Drawn("collections.PathCollection", style.get("label"))
+
+    def hist(self, x, bins=10, range=None, density=False, *, label=None, alpha=None, color=None, **kwargs):
+        style = self._pyplot.style({"label": label, "alpha": alpha, "color": color, **kwargs}, "Rectangle")
+        values = self._pyplot.numbers(x, exact=True).ravel()
+        if not isinstance(bins, int):
+            bins = self._pyplot.numbers(bins)
+        counts, edges = np.histogram(values[np.isfinite(values)], bins=bins, range=range, density=density)
+        self._tell(series={"kind": "hist", "x": _listed(edges), "y": _listed(counts),
+                           **self._next_colour(style, "lines")})
+        return counts.astype(float), edges, Bars(len(counts), style.get("label"))
+
+    def bar(self, x, height, width=0.8, *, label=None, color=None, alpha=None, **kwargs):
+        style = self._pyplot.style({"label": label, "color": color, "alpha": alpha, **kwargs}, "Rectangle")
+        x, height = self._pyplot.numbers(x).ravel(), self._pyplot.numbers(height).ravel()
+        x, height = np.broadcast_arrays(x, height)
+        self._tell(series={"kind": "bar", "x": _listed(x), "y": _listed(height), "width": float(width),
+                           **self._next_colour(style, "fills")})
+        return Bars(len(x), style.get("label"))
+
+    def axhline(self, y=0, *, label=None, color=None, linestyle=None, **kwargs):
+        style = self._pyplot.style({"label": label, "color": color, "linestyle": linestyle, **kwargs}, "Line2D")
+        self._tell(series={"kind": "hline", "y": [float(y)], "color": CYCLE["blue"], **style})
+        return Drawn("lines.Line2D", style.get("label"))
+
+    def axvline(self, x=0, *, label=None, color=None, linestyle=None, **kwargs):
+        style = self._pyplot.style({"label": label, "color": color, "linestyle": linestyle, **kwargs}, "Line2D")
+        self._tell(series={"kind": "vline", "x": [float(x)], "color": CYCLE["blue"], **style})
+        return Drawn("lines.Line2D", style.get("label"))
+
+    def hlines(self, y, xmin, xmax, colors=None, linestyles="solid", *, label=None, color=None, **kwargs):
+        return self._lines("hlines", y, xmin, xmax, colors or color, linestyles, label, kwargs)
+
+    def vlines(self, x, ymin, ymax, colors=None, linestyles="solid", *, label=None, color=None, **kwargs):
+        return self._lines("vlines", x, ymin, ymax, colors or color, linestyles, label, kwargs)
+
+    def _lines(self, kind, at, low, high, colour, linestyle, label, kwargs):
+        style = self._pyplot.style({"label": label, "color": colour, "linestyle": linestyle, **kwargs},
+                                   "LineCollection")
+        at, low, high = np.broadcast_arrays(*(self._pyplot.numbers(v).ravel() for v in (at, low, high)))
+        self._tell(series={"kind": kind, "at": _listed(at), "low": _listed(low), "high": _listed(high),
+                           "color": CYCLE["blue"], **style})
+        return Drawn("collections.LineCollection", style.get("label"))
+
+    def imshow(self, X, cmap=None, norm=None, *, aspect=None, interpolation=None, alpha=None, vmin=None,
+               vmax=None, origin=None, extent=None, **kwargs):
+        if norm is not None or extent is not None or origin not in (None, "upper"):
+            self._pyplot.runtime.refuse("imshow(norm=, extent=, origin=) is not drawn in the explorer: it draws "
+                                        "the image as given, row 0 at the top")
+        self._pyplot.style({k: v for k, v in kwargs.items() if k not in ("filternorm", "filterrad", "resample")},
+                           "AxesImage")
+        image = self._pyplot.numbers(X, exact=True)
+        if not (image.ndim == 2 or (image.ndim == 3 and image.shape[-1] in (3, 4))):
+            raise TypeError(f"Invalid shape {image.shape} for image data")
+        cmap = "viridis" if cmap is None else self._pyplot.words(cmap)
+        if cmap not in CMAPS:
+            self._pyplot.runtime.refuse(f"the colormap {cmap!r} is not drawn in the explorer: it draws "
+                                        f"{', '.join(CMAPS)}")
+        series = {"kind": "image", "shape": list(image.shape[:2]), "z": [_listed(row) for row in image]
+                  if image.ndim == 2 else [[_listed(pixel) for pixel in row] for row in image]}
+        if image.ndim == 2:
+            finite = image[np.isfinite(image)]
+            low = float(finite.min()) if vmin is None and finite.size else vmin
+            high = float(finite.max()) if vmax is None and finite.size else vmax
+            series.update(cmap=cmap, vmin=None if low is None else float(low),
+                          vmax=None if high is None else float(high))
+        if alpha is not None:
+            series["alpha"] = float(alpha)
+        self._tell(series=series)
+        return Image(image.shape)
+
+    def text(self, x, y, s, fontdict=None, **kwargs):
+        kwargs = {**(fontdict or {}), **kwargs}
+        style = {"color": kwargs.pop("color", kwargs.pop("c", "black"))}
+        size = kwargs.pop("fontsize", kwargs.pop("size", None))
+        align = {"ha": kwargs.pop("ha", kwargs.pop("horizontalalignment", "left")),
+                 "va": kwargs.pop("va", kwargs.pop("verticalalignment", "baseline"))}
+        self._pyplot.style({k: v for k, v in kwargs.items() if k not in _TEXT_STYLES | {"rotation"}}, "Text")
+        words = self._pyplot.words(s)
+        given = tuple(v if type(v) in (int, float) else float(self._pyplot.numbers(v).ravel()[0]) for v in (x, y))
+        x, y = (float(v) for v in given)
+        self._tell(series={"kind": "text", "x": [x], "y": [y], "text": [words], **self._pyplot.style(style, "Text"),
+                           **({"size": float(size)} if isinstance(size, (int, float)) else {}),
+                           **{k: self._pyplot.words(v) for k, v in align.items()}})
+        return Text(given, words, None)
+
+    def set_xticks(self, ticks, labels=None, *, minor=False, **kwargs):
+        return self._ticks("x", ticks, labels, kwargs)
+
+    def set_yticks(self, ticks, labels=None, *, minor=False, **kwargs):
+        return self._ticks("y", ticks, labels, kwargs)
+
+    def _ticks(self, axis, ticks, labels, kwargs):
+        at = _listed(self._pyplot.numbers(ticks).ravel())
+        whole = np.asarray(ticks).dtype.kind in "iu"
+        if labels is not None:
+            labels = [self._pyplot.words(label) for label in labels]
+            if len(labels) != len(at):
+                raise ValueError(f"The number of FixedLocator locations ({len(at)}), usually from a call to "
+                                 f"set_ticks, does not match the number of labels ({len(labels)}).")
+        rotation = kwargs.pop("rotation", 0)
+        rotation = {"vertical": 90.0, "horizontal": 0.0}.get(rotation, rotation)
+        self._pyplot.style({k: v for k, v in kwargs.items() if k not in _TEXT_STYLES}, "Text")
+        self._tell(**{f"{axis}ticks": {"at": at, "labels": labels, "rotation": float(rotation)}})
+        return [Drawn(f"axis.{axis.upper()}Tick", None) for _ in at], [
+            Text(int(v) if whole else v, label, axis) for v, label in zip(at, labels or _tick_texts(at))]
+
+    def legend(self, *args, **kwargs):
+        if args:
+            labels = args[-1]
+            if not isinstance(labels, (list, tuple)):
+                raise TypeError("legend() takes a list of labels")
+            self._tell(legend=[self._pyplot.words(label) for label in labels])
+        else:
+            self._tell(legend=True)
+
+    def grid(self, visible=None, which="major", axis="both", **kwargs):
+        self._tell(grid=True if visible is None else bool(visible))
+
+    def set_title(self, label, **kwargs):
+        self._label("title", label)
+
+    def set_xlabel(self, label, **kwargs):
+        self._label("xlabel", label)
+
+    def set_ylabel(self, label, **kwargs):
+        self._label("ylabel", label)
+
+    def _label(self, key, label):
+        self._words[key] = self._pyplot.words(label)
+        self._tell(**{key: self._words[key]})
+
+    def set_xscale(self, value, **kwargs):
+        self._tell(xscale=_scale(value))
+
+    def set_yscale(self, value, **kwargs):
+        self._tell(yscale=_scale(value))
+
+    def set_xlim(self, left=None, right=None, *, emit=True, auto=False, xmin=None, xmax=None):
+        self._tell(xlim=_limits(xmin if left is None else left, xmax if right is None else right))
+
+    def set_ylim(self, bottom=None, top=None, *, emit=True, auto=False, ymin=None, ymax=None):
+        self._tell(ylim=_limits(ymin if bottom is None else bottom, ymax if top is None else top))
+
+    def __str__(self):
+        left, bottom, width, height = self._position
+        return f"Axes({left:g},{bottom:g};{width:g}x{height:g})"
+
+    def __repr__(self):
+        words = self._words
+        shown = ([f"title={{'center': {words['title']!r}}}"] if words.get("title") else []) + [
+            f"{key}={words[key]!r}" for key in ("xlabel", "ylabel") if words.get(key)]
+        return f"<Axes: {', '.join(shown)}>"
+
+
+class Drawn:
+    """What a drawing call returns (matplotlib's artist), for a program that keeps or prints it."""
+
+    def __init__(self, kind, label):
+        self.kind, self.label = kind, label
+
+    def get_label(self):
+        return self.label if self.label is not None else ""
+
+    def __repr__(self):
+        return f"<matplotlib.{self.kind} object at {id(self):#x}>"
+
+
+class Text(Drawn):
+    """A text on the plot (`plt.text`) or a tick's label (`plt.xticks(...)` returns them)."""
+
+    def __init__(self, at, text, axis):
+        super().__init__("text.Text", text)
+        self.position = (at, 0) if axis == "x" else (0, at) if axis == "y" else at
+
+    def get_text(self):
+        return self.label
+
+    def __repr__(self):
+        return f"Text({self.position[0]}, {self.position[1]}, {self.label!r})"
+
+
+class Image(Drawn):
+    """What imshow returns: matplotlib's AxesImage."""
+
+    def __init__(self, shape):
+        super().__init__("image.AxesImage", None)
+        self.shape = tuple(int(n) for n in shape)
+
+    def __repr__(self):
+        return f"AxesImage(shape={self.shape})"
+
+
+class Bars(Drawn):
+    """What hist and bar return: matplotlib's BarContainer of one rectangle per bar."""
+
+    def __init__(self, n, label):
+        super().__init__("container.BarContainer", label)
+        self.n = n
+
+    def __len__(self):
+        return self.n
+
+    def __repr__(self):
+        return f"<BarContainer object of {self.n} artists>"
+
+
+def _plot_groups(args):
+    """plot's positional arguments as (x or None, y, fmt) groups: `plot(y)`, `plot(x, y)`, `plot(x, y, 'r--')`,
+    `plot(x1, y1, x2, y2)`."""
+    groups, args = [], list(args)
+    if not args:
+        return groups
+    while args:
+        if len(args) >= 2 and not isinstance(args[1], str):
+            x, y, args = args[0], args[1], args[2:]
+        else:
+            x, y, args = None, args[0], args[1:]
+        fmt = args.pop(0) if args and isinstance(args[0], str) else ""
+        groups.append((x, y, fmt))
+    return groups
+
+
+def _format(fmt):
+    """A format string ('r--', 'o', 'b-.') as color, marker and linestyle."""
+    out, rest = {}, fmt
+    for style in LINESTYLES:
+        if style in rest:
+            out["linestyle"] = style
+            rest = rest.replace(style, "", 1)
+            break
+    for char in rest:
+        if char in _COLORS:
+            out["color"] = _COLORS[char]
+        elif char in _MARKERS:
+            out["marker"] = char
+        else:
+            raise ValueError(f"{fmt!r} is not a valid format string (unrecognized character {char!r})")
+    if "marker" in out and "linestyle" not in out:
+        out["linestyle"] = "none"
+    return out
+
+
+def colour(name):
+    """A matplotlib colour as the browser names it ('r', 'C1', 'tab:orange'; the rest as they are)."""
+    if name in _COLORS:
+        return _COLORS[name]
+    if len(name) == 2 and name[0] == "C" and name[1].isdigit():
+        return list(CYCLE.values())[int(name[1])]
+    return CYCLE.get(name.removeprefix("tab:"), name) if name.startswith("tab:") else name
+
+
+def _tick_texts(values):
+    """Tick labels as matplotlib's ScalarFormatter writes the numbers of a learner's range (no offset, no powers of
+    ten): as many decimals as the most precise needs, and a Unicode minus."""
+    decimals = max((len(repr(round(v, 10)).partition(".")[2].rstrip("0")) for v in values if v is not None),
+                   default=0)
+    return [f"{v:.{decimals}f}".replace("-", "\u2212") for v in values]
+
+
+def _scale(value):
+    if value not in ("linear", "log", "symlog", "logit"):
+        raise ValueError(f"{value!r} is not a valid value for scale.")
+    return "log" if value == "log" else "linear"
+
+
+def _limits(low, high):
+    if isinstance(low, (tuple, list)):
+        low, high = low
+    return [None if low is None else float(low), None if high is None else float(high)]
+
+
+def _listed(array):
+    """Numbers for JSON: not-a-number and the infinities (which JSON cannot hold) as None."""
+    return [float(v) if np.isfinite(v) else None for v in np.asarray(array, dtype=np.float64).tolist()]
