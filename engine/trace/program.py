@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import re
 from dataclasses import dataclass
 from types import CodeType
 
@@ -37,11 +38,41 @@ def parse(source: str) -> ast.Module:
         raise GuardSyntaxError(str(e) or "the program is too complex to parse") from None
 
 
+# A line of IPython's own commands, which notebooks (and tutorials copied from them) hold: `%matplotlib inline`,
+# `%timeit f(x)`, `!pip install torch`.
+_NOTEBOOK_LINE = re.compile(r"([ \t]*)([%!].*)")
+
+
+def parse_notebook(source: str) -> tuple[ast.Module, dict[int, str]]:
+    """The program's tree, where each of IPython's lines (if it is not Python without them) is a `pass`; and
+    those lines that are to be refused when they run, by number: all but `%matplotlib`, which only picks how a
+    notebook shows its figures (the explorer shows them under Plots anyway)."""
+    try:
+        return parse(source), {}
+    except GuardSyntaxError as error:
+        lines, commands = source.split("\n"), {}
+        for n, line in enumerate(lines, 1):
+            found = _NOTEBOOK_LINE.fullmatch(line)
+            if found:
+                lines[n - 1] = found.group(1) + "pass"
+                if not found.group(2).startswith("%matplotlib"):
+                    commands[n] = found.group(2).split()[0]
+        if lines == source.split("\n"):
+            raise error
+        return parse("\n".join(lines)), commands  # (a syntax error now is the program's own, past IPython's)
+
+
+def _notebook_refusals(tree, commands):
+    return {node: GuardError(f"{commands[node.lineno]} is a command of IPython (a notebook's), not Python: the "
+                             "explorer runs Python", node.lineno)
+            for node in ast.walk(tree) if isinstance(node, ast.Pass) and node.lineno in commands}
+
+
 def check(source: str) -> ast.Module:
     """Parses and validates a whole program: raises GuardSyntaxError for bad syntax, or the GuardError of its
     first refused statement (load, which runs programs, refuses statements one by one instead)."""
-    tree = parse(source)
-    refused = allowlist.check(tree)
+    tree, commands = parse_notebook(source)
+    refused = {**allowlist.check(tree), **_notebook_refusals(tree, commands)}
     if refused:
         raise min(refused.values(), key=lambda e: e.line or 0)
     return tree
@@ -51,8 +82,8 @@ def check(source: str) -> ast.Module:
 def load(source: str) -> Program:
     """Checks, reads, instruments and compiles a program. Raises only for what leaves nothing to run (bad
     syntax, too long, nested too deeply), and then keeps nothing."""
-    tree = parse(source)
-    refused = allowlist.check(tree)
+    tree, commands = parse_notebook(source)
+    refused = {**allowlist.check(tree), **_notebook_refusals(tree, commands)}
     statements = Statements(tree)  # before the instrumenter rewrites the tree
     if refused:  # a refused statement is replaced: Python's own compile errors in it must still show
         _compile(tree)

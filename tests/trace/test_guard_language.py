@@ -905,3 +905,18 @@ def test_a_program_reads_the_versions_of_torch_and_numpy():
 
     timeline = trace("import torch\nimport numpy as np\nprint(torch.__version__, np.__version__)")
     assert timeline.error is None and timeline.output == f"2.13.0 {np.__version__}\n"
+
+
+def test_a_notebooks_ipython_lines_matplotlib_inline_passes_the_others_stop_at_their_line():
+    source = ("%matplotlib inline\nimport torch\nx = torch.ones(2)\nprint(x.sum())\n!pip install torch\n"
+              "print('not reached')\n")
+    timeline = trace(source)
+    assert timeline.output == "tensor(2.)\n"
+    assert (timeline.error["type"], timeline.error["line"]) == ("GuardError", 5)
+    assert timeline.error["message"] == ("!pip is a command of IPython (a notebook's), not Python: the explorer "
+                                         "runs Python")
+    assert trace("%matplotlib inline\nprint(1)\n").output == "1\n"
+    assert trace("def f():\n    %timeit 1\nprint(2)\n").output == "2\n"  # refused when it runs, not before
+    broken = trace("%matplotlib inline\nx = (\n")
+    assert (broken.error["type"], broken.error["line"]) == ("SyntaxError", 2)
+    assert trace("x = (5\n% 3)\nprint(x)\n").output == "2\n"  # Python's own % at the start of a line
