@@ -514,6 +514,10 @@ CASES = {
     "cdist_batched_inf": (lambda T, a, b: T.cdist(a, b, p=float("inf")), [((2, 3, 2), S), ((4, 2), S)]),
     "cdist_euclidean_mm": (lambda T, a, b: T.cdist(a, b, compute_mode="use_mm_for_euclid_dist"),
                            [((2, 3, 2), S), ((4, 2), S)]),
+    "diagonal": (lambda T, a: a.diagonal() * T.diagonal(a, 1, 1, 0).sum() + a.diagonal(-1, 0, -1).sum(),
+                 [((3, 3, 2), S)]),
+    "movedim": (lambda T, a: a.movedim(-1, 0) * T.moveaxis(a, (0, 1), (1, 0)).sin().sum(), [((2, 3, 2), S)]),
+    "reshape_alias": (lambda T, a: a.t().reshape(2, 2, 2).exp(), [((2, 4), S)]),
     # ops with several outputs (engine/ops/pieces.py)
     "unbind": (lambda T, a: a.unbind(1)[0] * T.unbind(a, 0)[1][:2].exp(), [((2, 3), S)]),
     "unbind_one_used": (lambda T, a: a.unbind(-1)[2] * 2, [((2, 3), S)]),
