@@ -518,6 +518,13 @@ CASES = {
                  [((3, 3, 2), S)]),
     "movedim": (lambda T, a: a.movedim(-1, 0) * T.moveaxis(a, (0, 1), (1, 0)).sin().sum(), [((2, 3, 2), S)]),
     "reshape_alias": (lambda T, a: a.t().reshape(2, 2, 2).exp(), [((2, 4), S)]),
+    "einsum_mm": (lambda T, a, b: T.einsum("ij,jk->ik", a, b), [((2, 3), S), ((3, 4), S)]),
+    "einsum_bmm_list": (lambda T, a, b: T.einsum("bij,bkj->bki", [a, b]), [((2, 2, 3), S), ((2, 4, 3), S)]),
+    "einsum_trace_diag": (lambda T, a, b: T.einsum("ii", a) * T.einsum("iij->ji", b), [((3, 3), S), ((2, 2, 3), S)]),
+    "einsum_ellipsis_three": (lambda T, a, b, c: T.einsum("...ij,jk,k->...i", a, b, c),
+                              [((2, 2, 3), S), ((3, 4), S), ((4,), S)]),
+    "einsum_outer_dot": (lambda T, a, b: T.einsum("i,j", a, b) * T.einsum("i,i->", a, a), [((2,), S), ((3,), S)]),
+    "einsum_sublist": (lambda T, a, b: T.einsum(a, [0, 1], b, [1, 2], [2, 0]), [((2, 3), S), ((3, 4), S)]),
     # ops with several outputs (engine/ops/pieces.py)
     "unbind": (lambda T, a: a.unbind(1)[0] * T.unbind(a, 0)[1][:2].exp(), [((2, 3), S)]),
     "unbind_one_used": (lambda T, a: a.unbind(-1)[2] * 2, [((2, 3), S)]),
