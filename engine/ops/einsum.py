@@ -189,6 +189,11 @@ def _equation(args):
 @composite(Spelling(function="einsum"))
 def einsum(*args):
     equation, operands = _equation(args)
+    if not isinstance(equation, str):
+        raise TypeError(f"einsum(): argument 'equation' (position 1) must be str, not {type(equation).__name__}")
+    for i, op in enumerate(operands):
+        if not is_tensor(op):
+            raise TypeError(f"expected Tensor as element {i} in argument 1, but got {type(op).__name__}")
     if not operands:
         raise RuntimeError("einsum(): must provide at least one operand")
     arrow = equation.find("->")

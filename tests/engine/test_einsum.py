@@ -145,6 +145,9 @@ ERRORS = {
     "empty_list": 'torch.einsum("ij", [])',
     "nothing": "torch.einsum()",
     "sublist_range": "torch.einsum(torch.ones(2), [0], torch.ones(2), [60])",
+    "equation_not_str": "torch.einsum(3, torch.ones(2))",
+    "operand_not_tensor": 'torch.einsum("ij,jk", torch.ones(2, 2), 3)',
+    "operand_a_list": 'torch.einsum("ij", [torch.ones(2, 2)], torch.ones(2, 2))',
     "mixed_dtypes": 'torch.einsum("ij,jk", torch.ones(2, 3), torch.ones(3, 2, dtype=torch.float64))',
 }
 
