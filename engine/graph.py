@@ -429,7 +429,8 @@ def _defaults(forward):
     return {p.name: p.default for p in params if p.default is not inspect.Parameter.empty}
 
 
-_INT64 = frozenset("dim dim0 dim1 dims index start end step repeats ignore_index diagonal".split())  # int64_t in ATen
+# int64_t in ATen
+_INT64 = frozenset("dim dim0 dim1 dim2 dims offset index start end step repeats ignore_index diagonal".split())
 _REDUCTION = {"none": 0, "mean": 1, "sum": 2}  # at::Reduction
 
 

@@ -32,6 +32,8 @@ def lstm_cell(x, hidden, w, pre_computed=False):
     i, f, g, o = i.sigmoid_(), f.sigmoid_(), g.tanh_(), o.sigmoid_()
     cy = (f * c).add_(i * g)
     hy = o * cy.tanh()
+    if len(w) > 4 and w[4] is not None:  # ATen's matmul_hr: the projection, when the LSTM has one
+        hy = hy.matmul(w[4].t())
     return hy, cy
 
 
@@ -58,8 +60,9 @@ def _layer(cell, steps, hidden, w):
 
 def run(mode, input, hidden, weights, num_layers, dropout, training, bidirectional, batch_first):  # noqa: A002
     """_rnn_impl: input (time, batch, features) or batch first; hidden the initial states (num_layers ·
-    directions, batch, hidden), a pair of them for an LSTM; weights (w_ih, w_hh, b_ih, b_hh) per layer and
-    direction, biases None when there are none. Returns the output and the final hidden state(s)."""
+    directions, batch, hidden), a pair of them for an LSTM; weights (w_ih, w_hh, b_ih, b_hh, w_hr) per layer
+    and direction, biases and the projection None when there are none. Returns the output and the final hidden
+    state(s)."""
     cell = _CELLS[mode]
     if batch_first:
         input = input.transpose(0, 1)  # noqa: A001

@@ -3,6 +3,7 @@ from . import (  # noqa: F401 - they declare
     arithmetic,
     conv,
     division,
+    einsum,
     joins,
     linalg,
     nn,

@@ -53,11 +53,19 @@ op("unsafe_view", "UnsafeViewBackward0", ("self",), lambda a, shape: a.reshape(s
    saves={0: ("self_sym_sizes",)}, spell=Spelling(method="reshape", name="{0}.reshape{shape}"), bind=False)
 
 
+op("reshape_alias", "ReshapeAliasBackward0", ("self",), lambda a, shape: a.reshape(shape),
+   ("grad reshaped to self's shape", lambda n, g: g.reshape(n._shapes[0])), view=True,
+   saves={0: ("self_sym_sizes",)}, spell=Spelling(method="reshape", name="{0}.reshape{shape}"), bind=False)
+
+
 @composite(Spelling(method="reshape", function="reshape"))
 def reshape(self, *shape, **keyword):
+    """ATen's reshape: a view of a contiguous tensor, an alias with new strides where they exist, else a copy."""
     shape = _infer_shape(self, shape or (keyword.pop("shape"),))
-    if _viewable(self, shape):
+    if self._data.flags.c_contiguous:
         return self._apply(OPS["view"], (self,), {"shape": shape})
+    if _viewable(self, shape):
+        return self._apply(OPS["reshape_alias"], (self,), {"shape": shape})
     return self._apply(OPS["unsafe_view"], (self.clone(),), {"shape": shape})
 
 
@@ -176,6 +184,59 @@ op("expand", "ExpandBackward0", ("self",), lambda a, shape: np.broadcast_to(a, s
    ("grad summed over the expanded dims", lambda n, g: g.sum_to_size(n._shapes[0])), view=True,
    saves={0: ("self_sym_sizes",)},
    spell=Spelling(method="expand"), bind=_bind_expand)
+
+
+@composite(Spelling(method=("movedim", "moveaxis"), function=("movedim", "moveaxis")))
+def movedim(self, source, destination):
+    """ATen's movedim: a permute that puts each source dim at its destination, the others in order."""
+    n = self._data.ndim
+    src = [self._dim(d) for d in (source if isinstance(source, (tuple, list)) else (source,))]
+    dst = [self._dim(d) for d in (destination if isinstance(destination, (tuple, list)) else (destination,))]
+    if len(src) != len(dst):
+        raise RuntimeError(f"movedim: Invalid source or destination dims: source ({list(source)} dims) should "
+                           f"contain the same number of dims as destination ({list(destination)} dims)")
+    for name, ds in (("source", src), ("destination", dst)):
+        if len(set(ds)) != len(ds):
+            raise RuntimeError(f"movedim: repeated dim in `{name}` ({list(ds)})")
+    order = [-1] * n
+    for s, d in zip(src, dst):
+        order[d] = s
+    rest = iter(i for i in range(n) if i not in src)
+    return self.permute(tuple(o if o != -1 else next(rest) for o in order))
+
+
+def _diagonal(a, offset, dim1, dim2):
+    """A writable strided view of the diagonal (numpy's own is read-only), its dim last, as torch places it."""
+    dim1, dim2 = dim1 % a.ndim, dim2 % a.ndim
+    start = [slice(None)] * a.ndim
+    start[dim2 if offset >= 0 else dim1] = slice(abs(offset), None)
+    b = a[tuple(start)]
+    length = max(min(b.shape[dim1], b.shape[dim2]), 0)
+    keep = [d for d in range(a.ndim) if d not in (dim1, dim2)]
+    return np.lib.stride_tricks.as_strided(b, tuple(b.shape[d] for d in keep) + (length,),
+                                           tuple(b.strides[d] for d in keep) + (b.strides[dim1] + b.strides[dim2],))
+
+
+def _diagonal_backward(g, shape, offset, dim1, dim2):
+    out = np.zeros(shape, dtype=g.dtype)
+    _diagonal(out, offset, dim1, dim2)[...] = g
+    return out
+
+
+def _bind_diagonal(self, offset=0, dim1=0, dim2=1):
+    if self._dim(dim1) == self._dim(dim2):
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    attrs = {"offset": offset, "dim1": dim1, "dim2": dim2}  # the dims as given, as torch keeps them
+    return OPS["diagonal"], (self,), attrs, None
+
+
+op("diagonal_backward", "DiagonalBackwardBackward0", ("grad",), _diagonal_backward,
+   ("grad's diagonal", lambda n, g: g.diagonal(n.attrs["offset"], n.attrs["dim1"], n.attrs["dim2"])),
+   saves={0: ("offset", "dim1", "dim2")}, bind=False)
+op("diagonal", "DiagonalBackward0", ("self",), _diagonal,
+   ("grad placed on the diagonal of zeros",
+    lambda n, g: g._op("diagonal_backward", shape=n._shapes[0], **n.attrs)), view=True,
+   saves={0: ("offset", "dim1", "dim2", "self_sym_sizes")}, spell=method("diagonal"), bind=_bind_diagonal)
 
 
 @composite(Spelling(method="expand_as"))

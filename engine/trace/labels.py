@@ -51,7 +51,7 @@ def _arguments(op, attrs):
     if star is not None:
         packed = [v for k, v in attrs.items() if k not in named and isinstance(v, tuple)]
         if packed:
-            out += [_value(x) for x in packed[0]]
+            out += [_value(x) for x in packed[0]] or ["()"]  # x.view(()): a 0-d shape
     for p in params:
         if p.name not in attrs:
             continue

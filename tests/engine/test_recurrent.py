@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from difftest import ENGINE_NAME, load_engine, printed_alike, run_both, torch
+from difftest import ENGINE_NAME, load_engine, printed_alike, run_both, run_fresh, torch
 
 LAYERS = ["RNN(3, 4)", "RNN(3, 4, 2, nonlinearity='relu', bias=False)", "LSTM(4, 8, batch_first=True)",
           "LSTM(3, 5, num_layers=2, bidirectional=True)", "GRU(2, 3, dropout=0.5, num_layers=3)",
-          "GRU(3, 2, dtype=T.float64)", "RNNCell(3, 4)", "LSTMCell(5, 2, bias=False)", "GRUCell(2, 6)"]
+          "GRU(3, 2, dtype=T.float64)", "RNNCell(3, 4)", "LSTMCell(5, 2, bias=False)", "GRUCell(2, 6)",
+          "LSTM(3, 5, proj_size=2, num_layers=2, bidirectional=True)", "LSTM(4, 3, proj_size=1, bias=False)"]
 
 
 @pytest.mark.parametrize("layer", LAYERS)
@@ -55,8 +56,9 @@ def _run(T, layer, dtype, x_shape, hidden=None):
     m = eval(f"T.nn.{layer}").to(getattr(T, dtype))  # noqa: S307
     x = T.randn(*x_shape, dtype=getattr(T, dtype), requires_grad=True)
     args = [x]
-    if hidden is not None:
-        hs = [T.randn(*hidden, dtype=getattr(T, dtype), requires_grad=True) for _ in range(2)]
+    if hidden is not None:  # one shape for h (and c), or an LSTM's two (with projections h is smaller)
+        shapes = hidden if isinstance(hidden[0], tuple) else (hidden, hidden)
+        hs = [T.randn(*shape, dtype=getattr(T, dtype), requires_grad=True) for shape in shapes]
         args.append(tuple(hs) if "LSTM" in layer else hs[0])
     out = m(*args)
     flat = []
@@ -74,13 +76,18 @@ CASES = [("RNN(3, 4)", (5, 2, 3), None), ("RNN(3, 4, num_layers=2, nonlinearity=
          ("GRU(3, 4, bias=False)", (5, 3), None), ("LSTM(3, 4)", (5, 2, 3), None),
          ("LSTM(3, 4, num_layers=2, bidirectional=True, batch_first=True)", (2, 3, 3), (4, 2, 4)),
          ("LSTM(3, 4)", (5, 3), (1, 4)), ("RNNCell(3, 4)", (2, 3), (2, 4)), ("LSTMCell(3, 4)", (2, 3), None),
-         ("GRUCell(3, 4)", (3,), (4,)), ("RNNCell(3, 4, nonlinearity='relu', bias=False)", (2, 3), None)]
+         ("GRUCell(3, 4)", (3,), (4,)), ("RNNCell(3, 4, nonlinearity='relu', bias=False)", (2, 3), None),
+         ("LSTM(3, 5, proj_size=2)", (4, 2, 3), None),
+         ("LSTM(3, 5, proj_size=2, num_layers=2, bidirectional=True, batch_first=True)", (2, 3, 3),
+          ((4, 2, 2), (4, 2, 5))),
+         ("LSTM(3, 5, proj_size=3, bias=False)", (4, 3), ((1, 3), (1, 5)))]
+_FUSED = [c for c in CASES if c[0].startswith("LSTM(") and "proj_size" not in c[0]]  # oneDNN has no projections
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
 @pytest.mark.parametrize(("layer", "x_shape", "hidden"), CASES)
 def test_outputs_grads_and_graph_match_torch(layer, x_shape, hidden, dtype):
-    if dtype == "float32" and layer.startswith("LSTM("):
+    if dtype == "float32" and (layer, x_shape, hidden) in _FUSED:
         pytest.skip("a float32 LSTM runs oneDNN's fused layer in torch: test_float32_lstm")
     want = _run(torch, layer, dtype, x_shape, hidden)
     got = _run(load_engine(), layer, dtype, x_shape, hidden)
@@ -90,7 +97,7 @@ def test_outputs_grads_and_graph_match_torch(layer, x_shape, hidden, dtype):
     assert got[2] == want[2]
 
 
-@pytest.mark.parametrize(("layer", "x_shape", "hidden"), [c for c in CASES if c[0].startswith("LSTM(")])
+@pytest.mark.parametrize(("layer", "x_shape", "hidden"), _FUSED)
 def test_float32_lstm(layer, x_shape, hidden):
     """Values and grads within float32 noise of oneDNN's; the graph is the one torch records without oneDNN."""
     want = _run(torch, layer, "float32", x_shape, hidden)
@@ -171,6 +178,30 @@ for call in [lambda: m(torch.randn(4, 2, 5)), lambda: m(torch.randn(2, 2, 2, 3))
     except Exception as e:
         print(type(e).__name__, e)
 """,
+    "lstm_projections": """
+import torch
+from torch import nn
+torch.manual_seed(0)
+lstm = nn.LSTM(3, 4, proj_size=2, num_layers=2, dtype=torch.float64)
+print(lstm, [(n, tuple(p.shape)) for n, p in lstm.named_parameters()])
+x = torch.randn(5, 1, 3, dtype=torch.float64)
+out, (h, c) = lstm(x)
+print(out, h, c, out.grad_fn, h.grad_fn.next_functions[0][0].next_functions[0][0])
+out.sum().backward()
+print(lstm.weight_hr_l1.grad, lstm.weight_hh_l0.grad.shape)
+print(nn.LSTM(2, 3, proj_size=1, batch_first=True, bias=False), len(lstm.all_weights[1]), lstm.proj_size)
+for call in [lambda: nn.LSTM(3, 5, proj_size=-1), lambda: nn.LSTM(3, 5, proj_size=5),
+             lambda: nn.GRU(3, 5, proj_size=2), lambda: nn.RNN(3, 5, proj_size=2),
+             lambda: lstm(x, (torch.zeros(2, 1, 4), torch.zeros(2, 1, 4))),
+             lambda: lstm(x, (torch.zeros(2, 1, 2), torch.zeros(2, 1, 2))),
+             lambda: lstm(x[:, 0], (torch.zeros(2, 2), torch.zeros(2, 4))),
+             lambda: lstm(x[:, 0], (torch.zeros(2, 2, dtype=torch.float64), torch.zeros(2, 4, dtype=torch.float64)))]:
+    try:
+        r = call()
+        print("no error", [t.shape for t in r[1]] if isinstance(r, tuple) else r)
+    except Exception as e:
+        print(type(e).__name__, e)
+""",
     "pieces": """
 import torch
 x = torch.arange(12.0).view(4, 3).requires_grad_()
@@ -211,3 +242,13 @@ def test_the_tracer_names_each_piece():
     assert ("a", "SplitBackward0") in ops and ("b", None) in ops  # one node, drawn at its first output
     assert ("x.unbind(1)[2]", None) in ops and ("x.unbind(1)[0]", "UnbindBackward0") in ops
     assert ("unsafe_split(…)", "UnsafeSplitBackward0") in ops and ("h", "StackBackward0") in ops
+
+
+def test_float32_lstm_with_projections_warns_once_as_torch():
+    """torch's CPU build would run oneDNN for a float32 LSTM, which has no projections: it says so, once."""
+    source = ("import torch\nm = torch.nn.LSTM(3, 4, proj_size=2)\nfor _ in range(2):\n"
+              "    out, (h, c) = m(torch.ones(2, 1, 3))\nprint(out.shape, h.shape, c.shape)\n"
+              "torch.nn.LSTM(3, 4, proj_size=2, dtype=torch.float64)(torch.ones(2, 1, 3, dtype=torch.float64))\n")
+    want, got = run_fresh((source,), "torch")[0], run_fresh((source,), ENGINE_NAME)[0]
+    assert got.stdout == want.stdout and got.exc == want.exc is None
+    assert got.warnings == want.warnings and len(want.warnings) == 1

@@ -151,3 +151,17 @@ for step in range(2):
 p.grad = torch.tensor([5.0, 5.0])
 print(p.grad)
 """)
+
+_add("trace_einsum_attention", """
+import torch
+
+q = torch.tensor([[[1.0, 2.0], [3.0, 4.0]]], requires_grad=True)
+k = torch.tensor([[[0.5, -1.0], [2.0, 1.0], [0.0, 1.5]]], requires_grad=True)
+scores = torch.einsum("bqd,bkd->bqk", q, k)
+weights = scores.softmax(-1)
+mixed = torch.einsum("bqk,bkd->bqd", [weights, k])
+trace = torch.einsum("ii", mixed[0] @ q[0].t())
+(mixed.sum() + trace).backward()
+print(scores, trace, q.grad, k.grad, sep="\\n")
+torch.einsum("ij,jk->ik", q[0], k[0])
+""")

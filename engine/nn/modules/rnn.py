@@ -4,7 +4,7 @@ import math
 import numbers
 import warnings
 
-from ... import factories, observe
+from ... import dtypes, factories, messages, observe
 from .. import init, recurrent
 from ..parameter import Parameter
 from .module import Module
@@ -60,24 +60,30 @@ class RNNBase(Module):
         _check_sizes(input_size, hidden_size)
         if num_layers <= 0:
             raise ValueError("num_layers must be greater than zero")
-        if proj_size != 0:
-            raise ValueError("proj_size (LSTM projections) is not supported by this engine")
+        if proj_size < 0:
+            raise ValueError("proj_size should be a positive integer or zero to disable projections")
+        if proj_size >= hidden_size:
+            raise ValueError("proj_size has to be smaller than hidden_size")
         if mode not in _GATES:
             raise ValueError("Unrecognized RNN mode: " + mode)
         gate_size = _GATES[mode] * hidden_size
         directions = 2 if bidirectional else 1
+        real_hidden_size = proj_size if proj_size > 0 else hidden_size
         self._flat_weights_names = []
         self._all_weights = []
         for layer in range(num_layers):
             for direction in range(directions):
-                layer_input_size = input_size if layer == 0 else hidden_size * directions
+                layer_input_size = input_size if layer == 0 else real_hidden_size * directions
                 params = [Parameter(factories.empty((gate_size, layer_input_size), dtype=dtype)),
-                          Parameter(factories.empty((gate_size, hidden_size), dtype=dtype))]
+                          Parameter(factories.empty((gate_size, real_hidden_size), dtype=dtype))]
                 names = ["weight_ih_l{}{}", "weight_hh_l{}{}"]
                 if bias:
                     params += [Parameter(factories.empty(gate_size, dtype=dtype)),
                                Parameter(factories.empty(gate_size, dtype=dtype))]
                     names += ["bias_ih_l{}{}", "bias_hh_l{}{}"]
+                if proj_size > 0:  # LSTM's projection of each step's hidden state, h = w_hr · (o ⊙ tanh c)
+                    params.append(Parameter(factories.empty((proj_size, hidden_size), dtype=dtype)))
+                    names.append("weight_hr_l{}{}")
                 names = [n.format(layer, "_reverse" if direction == 1 else "") for n in names]
                 for name, param in zip(names, params):
                     setattr(self, name, param)
@@ -100,7 +106,12 @@ class RNNBase(Module):
         return [[getattr(self, n) for n in names] for names in self._all_weights]
 
     def _layer_weights(self):
-        return [[getattr(self, n) for n in names] + [None, None] * (not self.bias) for names in self._all_weights]
+        """(w_ih, w_hh, b_ih, b_hh, w_hr) per layer and direction, None for those there are not."""
+        out = []
+        for names in self._all_weights:
+            w = [getattr(self, n) for n in names]
+            out.append(w[:2] + (w[2:4] if self.bias else [None, None]) + (w[-1:] if self.proj_size > 0 else [None]))
+        return out
 
     def check_input(self, input):  # noqa: A002 - PyTorch's argument names
         weight = self.weight_ih_l0
@@ -114,6 +125,11 @@ class RNNBase(Module):
                                f"{input.size(-1)}")
 
     def get_expected_hidden_size(self, input):  # noqa: A002
+        mini_batch = input.size(0) if self.batch_first else input.size(1)
+        size = self.proj_size if self.proj_size > 0 else self.hidden_size
+        return (self.num_layers * (2 if self.bidirectional else 1), mini_batch, size)
+
+    def get_expected_cell_size(self, input):  # noqa: A002
         mini_batch = input.size(0) if self.batch_first else input.size(1)
         return (self.num_layers * (2 if self.bidirectional else 1), mini_batch, self.hidden_size)
 
@@ -152,9 +168,9 @@ class RNNBase(Module):
             hidden = hidden.squeeze(1)
         return output, hidden
 
-    def _zeros(self, input):  # noqa: A002
+    def _zeros(self, input, size=None):  # noqa: A002
         batch = input.size(0) if self.batch_first else input.size(1)
-        return factories.zeros(self.num_layers * (2 if self.bidirectional else 1), batch, self.hidden_size,
+        return factories.zeros(self.num_layers * (2 if self.bidirectional else 1), batch, size or self.hidden_size,
                                dtype=input.dtype)
 
     def _run(self, input, hx):  # noqa: A002
@@ -163,6 +179,8 @@ class RNNBase(Module):
 
     def extra_repr(self):
         s = "{input_size}, {hidden_size}"
+        if self.proj_size != 0:
+            s += ", proj_size={proj_size}"
         if self.num_layers != 1:
             s += ", num_layers={num_layers}"
         if self.bias is not True:
@@ -219,7 +237,7 @@ class LSTM(RNNBase):
         if not batched:
             input = input.unsqueeze(batch_dim)  # noqa: A001
         if hx is None:
-            hx = (self._zeros(input), self._zeros(input))
+            hx = (self._zeros(input, self.proj_size), self._zeros(input))
         elif batched:
             if hx[0].dim() != 3 or hx[1].dim() != 3:
                 raise RuntimeError("For batched 3-D input, hx and cx should also be 3-D but got "
@@ -232,7 +250,10 @@ class LSTM(RNNBase):
         self.check_input(input)
         expected = self.get_expected_hidden_size(input)
         self.check_hidden_size(hx[0], expected, "Expected hidden[0] size {}, got {}")
-        self.check_hidden_size(hx[1], expected, "Expected hidden[1] size {}, got {}")
+        self.check_hidden_size(hx[1], self.get_expected_cell_size(input), "Expected hidden[1] size {}, got {}")
+        if self.proj_size > 0 and input.dtype is dtypes.float32 and input.numel():  # where torch would use oneDNN
+            messages.warn_once("LSTM with projections is not supported with oneDNN. Using default implementation.",
+                               stacklevel=3)
         output, hidden = self._run(input, hx)
         if not batched:
             output = output.squeeze(batch_dim)
