@@ -127,17 +127,18 @@ def one_run(pw, url: str, served: sitekit.Served) -> dict:
 
 def graph_shown(page, t0: float, timeout_s: float = sitekit.READY_TIMEOUT_MS / 1000) -> float:
     """Seconds from t0 until the page shows a graph that steps (the counter has steps) with Python live.
-    Raises, saying what the page shows, if the program failed (its caption says why: a failed program has no
-    steps, so waiting for them would never end) or no graph came within timeout_s."""
+    Raises, saying what the page shows, if the program failed (its caption says why; one that failed before its
+    first step shows "step 0 / 0" for good, and the wait for steps never ended) or no graph came within
+    timeout_s."""
     sitekit.wait_ready(page)
     page.wait_for_function("() => window.site.ready", timeout=60_000)
     while True:
         text = page.locator(".counter").inner_text()
-        if int(text.replace("step", "").split("/")[1]) > 0:
-            return time.time() - t0
         failed = page.locator(".caption-text.failed")
         if failed.count():
             raise RuntimeError(f"the program failed in the page: {failed.first.inner_text()!r} (counter {text!r})")
+        if int(text.replace("step", "").split("/")[1]) > 0:
+            return time.time() - t0
         if time.time() - t0 > timeout_s:
             raise TimeoutError(f"no graph within {timeout_s:.0f} s (counter {text!r})")
         time.sleep(0.01)
