@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import base64
 import os
+import signal
 import statistics
 import sys
 import time
@@ -124,14 +125,22 @@ def one_run(pw, url: str, served: sitekit.Served) -> dict:
     }
 
 
-def graph_shown(page, t0: float) -> float:
-    """Seconds from t0 until the page shows a graph that steps (the counter has steps) with Python live."""
+def graph_shown(page, t0: float, timeout_s: float = sitekit.READY_TIMEOUT_MS / 1000) -> float:
+    """Seconds from t0 until the page shows a graph that steps (the counter has steps) with Python live.
+    Raises, saying what the page shows, if the program failed (its caption says why; one that failed before its
+    first step shows "step 0 / 0" for good, and the wait for steps never ended) or no graph came within
+    timeout_s."""
     sitekit.wait_ready(page)
     page.wait_for_function("() => window.site.ready", timeout=60_000)
     while True:
         text = page.locator(".counter").inner_text()
+        failed = page.locator(".caption-text.failed")
+        if failed.count():
+            raise RuntimeError(f"the program failed in the page: {failed.first.inner_text()!r} (counter {text!r})")
         if int(text.replace("step", "").split("/")[1]) > 0:
             return time.time() - t0
+        if time.time() - t0 > timeout_s:
+            raise TimeoutError(f"no graph within {timeout_s:.0f} s (counter {text!r})")
         time.sleep(0.01)
 
 
@@ -168,58 +177,97 @@ def code_run(pw, url: str, served: sitekit.Served) -> dict:
             "phases": timings, "second_phases": again, "logs": logs}
 
 
-def main() -> None:
+def print_code(i: int, r: dict) -> None:
+    print(f"?code= link {i}: its graph at {r['cold_s']:.1f} s cold (program ran at "
+          f"{r['program_ms']} ms of the app worker), {r['bytes'] / 1e6:.1f} MB; second visit "
+          f"{r['second_s']:.1f} s (program {r['second_program_ms']} ms), {r['second_bytes'] / 1e3:.0f} kB; "
+          f"load average {r['load']:.1f}", flush=True)
+    print(f"       phases (ms from worker start): {r['phases']}", flush=True)
+    print(f"       second visit phases: {r['second_phases']}", flush=True)
+    print(f"       the app worker said: {r['logs']}", flush=True)
+
+
+def print_page(i: int, r: dict) -> None:
+    print(f"run {i}: first paint {r['first_paint_ms']} ms (LCP {r['lcp_ms'] or 0:.0f} ms), "
+          f"interactive {r['tti_s']:.1f} s (steps from {r['stepping_s']:.1f} s + click {r['click_s']:.2f} s),"
+          f" Python answers at {r['python_s']:.1f} s, "
+          f"{r['bytes'] / 1e6:.1f} MB, wasm heap {r['heap'] / 2**20:.0f} MiB; second visit "
+          f"{r['second_tti_s']:.1f} s (Python {r['second_python_s']:.1f} s), {r['second_bytes'] / 1e3:.0f} kB;"
+          f" load average {r['load']:.1f}", flush=True)
+    print(f"       phases (ms from worker start): {r['phases']}", flush=True)
+    print(f"       second visit phases: {r['second_phases']}", flush=True)
+
+
+def spread(rows: list[dict], key: str) -> tuple[float, float, float]:
+    values = [r[key] for r in rows]
+    return min(values), statistics.median(values), max(values)
+
+
+def print_tables(codes: list[dict], runs: list[dict], failures: list[str]) -> None:
+    """The summary of the runs that completed, and what went wrong in the others."""
+    if codes:
+        cold, second, load = spread(codes, "cold_s"), spread(codes, "second_s"), spread(codes, "load")
+        print("\n?code= link (min-median-max of {}): its graph cold {:.1f}-{:.1f}-{:.1f} s, second visit "
+              "{:.1f}-{:.1f}-{:.1f} s, {:.1f} MB transferred cold, load average {:.1f}-{:.1f}-{:.1f}".format(
+                  len(codes), *cold, *second, spread(codes, "bytes")[1] / 1e6, *load), flush=True)
+    if runs:
+        med = {k: spread(runs, k)[1] for k in ("first_paint_ms", "tti_s", "python_s", "bytes", "heap", "second_tti_s",
+                                               "second_bytes", "load")}
+        print(f"\nsite (median of {len(runs)}): cold first paint {med['first_paint_ms']:.0f} ms · time to interactive "
+              f"{med['tti_s']:.1f} s · Python answers at {med['python_s']:.1f} s · {med['bytes'] / 1e6:.1f} MB "
+              f"transferred · wasm heap {med['heap'] / 2**20:.0f} MiB · second visit {med['second_tti_s']:.1f} s, "
+              f"{med['second_bytes'] / 1e3:.0f} kB · load average {med['load']:.1f} on {os.cpu_count()} cores",
+              flush=True)
+    if failures:
+        print(f"\n{len(failures)} run(s) failed (not in the figures above):", *failures, sep="\n  ", flush=True)
+
+
+def _terminated(signum, frame):
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--no-build", action="store_true", help="measure the dist/ that is there")
     parser.add_argument("--dist", type=Path, help="measure another build's dist/ (implies --no-build)")
     parser.add_argument("--only", choices=("page", "code"), help="measure only the default page or the ?code= link")
     args = parser.parse_args()
+    # A run that fails, or the benchmark stopped (Ctrl-C, `timeout`'s SIGTERM), still prints what was measured.
+    signal.signal(signal.SIGTERM, _terminated)
     if args.no_build:
         os.environ["SITE_SKIP_BUILD"] = "1"
-    dist = args.dist or sitekit.ensure_built()
-    runs, codes = [], []
-    with sitekit.static_server(dist) as (url, served), sync_playwright() as pw:
-        for i in range(args.runs if args.only != "page" else 0):
-            load = os.getloadavg()[0]
-            r = code_run(pw, url, served)
-            r["load"] = load
-            codes.append(r)
-            print(f"?code= link {i + 1}: its graph at {r['cold_s']:.1f} s cold (program ran at "
-                  f"{r['program_ms']} ms of the app worker), {r['bytes'] / 1e6:.1f} MB; second visit "
-                  f"{r['second_s']:.1f} s (program {r['second_program_ms']} ms), {r['second_bytes'] / 1e3:.0f} kB; "
-                  f"load average {load:.1f}", flush=True)
-            print(f"       phases (ms from worker start): {r['phases']}", flush=True)
-            print(f"       second visit phases: {r['second_phases']}", flush=True)
-            print(f"       the app worker said: {r['logs']}", flush=True)
-        for i in range(args.runs if args.only != "code" else 0):
-            load = os.getloadavg()[0]
-            r = one_run(pw, url, served)
-            r["load"] = load
-            runs.append(r)
-            print(f"run {i + 1}: first paint {r['first_paint_ms']} ms (LCP {r['lcp_ms'] or 0:.0f} ms), "
-                  f"interactive {r['tti_s']:.1f} s (steps from {r['stepping_s']:.1f} s + click {r['click_s']:.2f} s),"
-                  f" Python answers at {r['python_s']:.1f} s, "
-                  f"{r['bytes'] / 1e6:.1f} MB, wasm heap {r['heap'] / 2**20:.0f} MiB; second visit "
-                  f"{r['second_tti_s']:.1f} s (Python {r['second_python_s']:.1f} s), {r['second_bytes'] / 1e3:.0f} kB;"
-                  f" load average {load:.1f}", flush=True)
-            print(f"       phases (ms from worker start): {r['phases']}", flush=True)
-            print(f"       second visit phases: {r['second_phases']}", flush=True)
-    if codes:
-        spread = {k: (min(r[k] for r in codes), statistics.median(r[k] for r in codes), max(r[k] for r in codes))
-                  for k in ("cold_s", "second_s", "bytes", "load")}
-        print("\n?code= link (min-median-max of {}): its graph cold {:.1f}-{:.1f}-{:.1f} s, second visit "
-              "{:.1f}-{:.1f}-{:.1f} s, {:.1f} MB transferred cold, load average {:.1f}-{:.1f}-{:.1f}".format(
-                  len(codes), *spread["cold_s"], *spread["second_s"], spread["bytes"][1] / 1e6, *spread["load"]))
-    if not runs:
-        return
-    med = {k: statistics.median(r[k] for r in runs) for k in ("first_paint_ms", "tti_s", "python_s", "bytes",
-                                                               "heap", "second_tti_s", "second_bytes", "load")}
-    print(f"\nsite (median of {len(runs)}): cold first paint {med['first_paint_ms']:.0f} ms · time to interactive "
-          f"{med['tti_s']:.1f} s · Python answers at {med['python_s']:.1f} s · {med['bytes'] / 1e6:.1f} MB transferred"
-          f" · wasm heap {med['heap'] / 2**20:.0f} MiB · second visit {med['second_tti_s']:.1f} s, "
-          f"{med['second_bytes'] / 1e3:.0f} kB · load average {med['load']:.1f} on {os.cpu_count()} cores")
+    if not args.dist and not args.no_build:
+        print("building dist/ (build.py; a minute or two) ...", flush=True)
+    try:
+        dist = args.dist or sitekit.ensure_built()
+    except RuntimeError as e:
+        print(f"benchmarks/site.py: {e}", file=sys.stderr, flush=True)
+        return 2
+    runs, codes, failures = [], [], []
+    plan = [("code", i + 1) for i in range(args.runs if args.only != "page" else 0)]
+    plan += [("page", i + 1) for i in range(args.runs if args.only != "code" else 0)]
+    try:
+        with sitekit.static_server(dist) as (url, served), sync_playwright() as pw:
+            for kind, i in plan:
+                load = os.getloadavg()[0]
+                try:
+                    r = (code_run if kind == "code" else one_run)(pw, url, served)
+                except Exception as e:  # noqa: BLE001 - reported, and the other runs go on
+                    name = "?code= link" if kind == "code" else "run"
+                    failures.append(f"{name} {i}: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}")
+                    print(f"{name} {i} failed at load average {load:.1f}: {type(e).__name__}: {e}", flush=True)
+                    continue
+                r["load"] = load
+                (codes if kind == "code" else runs).append(r)
+                (print_code if kind == "code" else print_page)(i, r)
+    except KeyboardInterrupt as e:
+        failures.append(f"stopped ({e or 'interrupted'}) after {len(codes) + len(runs)} of {len(plan)} runs")
+    print_tables(codes, runs, failures)
+    if not codes and not runs:
+        print("no run completed: nothing measured", flush=True)
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

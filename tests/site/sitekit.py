@@ -28,12 +28,21 @@ READY_TIMEOUT_MS = 180_000
 _built = False
 
 
+BUILD_TIMEOUT_S = 900  # a cold build takes ~1.5 minutes; one that hangs (a download, Chromium) is stopped
+
+
 def ensure_built() -> Path:
     """Run build.py once per test session (it is cached, so this is quick after the first time). Set
     SITE_SKIP_BUILD=1 to test the dist/ that is there."""
     global _built
     if not _built and os.environ.get("SITE_SKIP_BUILD") != "1":
-        proc = subprocess.run([sys.executable, str(ROOT / "build.py")], cwd=ROOT, capture_output=True, text=True)
+        try:
+            proc = subprocess.run([sys.executable, str(ROOT / "build.py")], cwd=ROOT, capture_output=True, text=True,
+                                  timeout=BUILD_TIMEOUT_S)
+        except subprocess.TimeoutExpired as e:
+            said = (e.stdout or b"")[-3000:]
+            said = said.decode(errors="replace") if isinstance(said, bytes) else said
+            raise RuntimeError(f"build.py did not finish within {BUILD_TIMEOUT_S} s; its last words:\n{said}") from None
         if proc.returncode != 0:
             raise RuntimeError(f"build.py failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
         _built = True
