@@ -20,6 +20,7 @@ from app import camera_model
 from app import graph_columns as gc
 from app import graph_model as gm
 from app.graph_camera import camera
+from app.graph_paint import hover_after_paint, paint_in_view_only
 from app.graph_teaching import TeachingLayer
 from app.store import Store
 
@@ -56,6 +57,8 @@ class GraphView(Viewer):
         self.badges = ColumnDataSource(data={"x": [], "y": [], "text": [], "fill": [], "tip": []})
         self.figure = self._figure()
         self.camera = camera(self.figure)
+        paint_in_view_only(self.figure)
+        hover_after_paint(self.figure)
         self._fits = 0  # graphs framed so far: the camera frames a graph when this changes
         self._aimed = None  # what the camera was last told
         self._shape = None  # the shape of the graph shown (graph_model.GraphModel.shape)

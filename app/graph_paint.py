@@ -1,0 +1,71 @@
+"""What the browser does per step for the graph, made cheaper.
+
+Draw only what is in view: Bokeh paints every label and box of a source on each repaint, also the ones
+outside the figure's frame (its text, rect and ellipse glyphs do not use their spatial index), and a graph of
+1,000+ nodes then spends most of a step painting text nobody sees. In the browser, the paint of those glyph
+kinds is given only the items whose centre lies in the frame or within a box's width of it.
+
+Hover after the paint: with the pointer over the graph, Bokeh's hover tools hit-test and lay their tooltip out
+again inside every repaint (forcing the page's layout while a step's changes are still arriving). They do it
+just after the paint instead, once for all that arrived meanwhile."""
+
+from __future__ import annotations
+
+from bokeh.models import CustomJS, GlyphRenderer, HoverTool
+
+from app.graph_model import BOX_W
+
+FEW = 100  # a glyph with fewer items than this is painted whole: sorting them out would cost more
+
+_JS = f"""
+for (const r of renderers) {{
+  const proto = r.glyph.default_view.prototype;
+  if (proto.__in_view_only) {{ continue }}
+  const paint = proto._paint;
+  proto._paint = function (ctx, indices, data) {{
+    const sx = (data && data.sx) || this.sx, sy = (data && data.sy) || this.sy;
+    if (sx == null || sy == null || indices.length < {FEW}) {{ return paint.call(this, ctx, indices, data) }}
+    const frame = this.renderer.plot_view.frame, f = frame.bbox;
+    const xs = frame.x_scale, pad = Math.abs(xs.compute({BOX_W}) - xs.compute(0)) + 8;
+    const left = f.left - pad, right = f.right + pad, top = f.top - pad, bottom = f.bottom + pad;
+    const shown = [];
+    for (const i of indices) {{
+      const x = sx[i], y = sy[i];
+      if (x >= left && x <= right && y >= top && y <= bottom) {{ shown.push(i) }}
+    }}
+    return paint.call(this, ctx, shown, data);
+  }};
+  proto.__in_view_only = true;
+}}
+"""
+
+
+def paint_in_view_only(figure) -> None:
+    """Give the figure's text, rect and ellipse glyph kinds an in-view-only paint (once per page: it is set on
+    their kinds, the same for every figure)."""
+    kinds = {"Text", "Rect", "Ellipse"}
+    renderers = [r for r in figure.renderers if isinstance(r, GlyphRenderer) and type(r.glyph).__name__ in kinds]
+    code = CustomJS(args={"renderers": renderers}, code=_JS)
+    figure.js_on_change("inner_width", code)
+    figure.js_on_change("inner_height", code)
+
+
+_HOVER_JS = """
+for (const tool of tools) {
+  const proto = tool.default_view.prototype;
+  if (proto.__after_paint) { continue }
+  const inspect = proto._inspect;
+  proto._inspect = function (sx, sy, dims) {
+    clearTimeout(this.__inspecting);
+    this.__inspecting = setTimeout(() => inspect.call(this, sx, sy, dims), 0);
+  };
+  proto.__after_paint = true;
+}
+"""
+
+
+def hover_after_paint(figure) -> None:
+    """Make the figure's hover tools (their kind: every figure's) hit-test just after a paint, not in it."""
+    code = CustomJS(args={"tools": [t for t in figure.tools if isinstance(t, HoverTool)]}, code=_HOVER_JS)
+    figure.js_on_change("inner_width", code)
+    figure.js_on_change("inner_height", code)

@@ -1,0 +1,116 @@
+"""In Chromium: a big graph paints only the labels in view (graph_paint.py), and the hover tooltip, which now
+hit-tests just after a paint, still tells the node under the pointer, also after a step."""
+
+from __future__ import annotations
+
+import pytest
+
+from app import graph_model as gm
+from app.examples import BY_SLUG
+from app.store import Store
+from engine.trace.text import short
+
+pytest.importorskip("playwright")
+from browser import ARTIFACTS, VIEWPORT, node_xy, open_app, wait_counter, wait_for  # noqa: E402
+
+# Counts the texts the canvas draws from now on.
+COUNT_TEXTS = """
+() => {
+  window.__texts = 0;
+  if (!window.__counting) {
+    const fill = CanvasRenderingContext2D.prototype.fillText;
+    CanvasRenderingContext2D.prototype.fillText = function (...args) {
+      window.__texts += 1;
+      return fill.apply(this, args);
+    };
+    window.__counting = true;
+  }
+}
+"""
+
+# How many boxes have their centre in the graph's frame, and how many boxes there are.
+IN_VIEW = """
+() => {
+  for (const pv of Bokeh.index.all_views()) {
+    if (!pv.frame || !pv.renderer_views) continue;
+    for (const [model] of pv.renderer_views) {
+      const d = model.data_source && model.data_source.data;
+      if (!d || !d.key || !d.h) continue;
+      const f = pv.frame.bbox;
+      let shown = 0;
+      for (let i = 0; i < d.key.length; i++) {
+        const x = pv.frame.x_scale.compute(d.x[i]), y = pv.frame.y_scale.compute(d.y[i]);
+        if (x >= f.left && x <= f.right && y >= f.top && y <= f.bottom && d.title[i]) { shown += 1 }
+      }
+      return {shown, all: d.key.length};
+    }
+  }
+  return null;
+}
+"""
+
+# The text of the graph's hover tooltip that is showing, or "".
+TOOLTIP = """
+() => {
+  const all = (root, out) => {
+    for (const el of root.querySelectorAll('*')) {
+      if (el.classList.contains('bk-tooltip-content') && el.textContent.trim()) out.push(el);
+      if (el.shadowRoot) { all(el.shadowRoot, out) }
+    }
+    return out;
+  };
+  return all(document, []).map((el) => el.textContent).join(' | ');
+}
+"""
+
+
+@pytest.fixture
+def page(browser, request):
+    context = browser.new_context(viewport=VIEWPORT)
+    pg = context.new_page()
+    errors = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    ARTIFACTS.mkdir(exist_ok=True)
+    pg.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"))
+    context.close()
+    assert not errors, errors
+
+
+def test_a_big_graph_paints_the_labels_in_view_only(page, url):
+    store = Store()
+    store.load(BY_SLUG["scalar-mlp"].source)  # just before backward: the camera is on the loss
+    open_app(page, url, f"example=scalar-mlp&step={store.k + 5}")
+    page.wait_for_timeout(800)  # the camera settles
+    view = page.evaluate(IN_VIEW)
+    assert view["all"] > 1000 and 0 < view["shown"] < view["all"] / 4
+    page.evaluate(COUNT_TEXTS)
+    page.locator("body").click(position={"x": 5, "y": 790})
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_timeout(800)
+    texts = page.evaluate("() => window.__texts")
+    # Each box in view has up to five lines (title, value, grad_fn, grad, a badge); the rest are not drawn.
+    assert view["shown"] <= texts < view["all"]
+
+
+def test_the_hover_tooltip_tells_the_node_under_the_pointer_also_after_a_step(page, url):
+    store = Store()
+    store.load(BY_SLUG["chain-100"].source)  # just before backward
+    k = store.k + 4  # a backward step: its node receives its grad, and the camera is on it before and after
+    node = _state(store, k)["active"]
+    assert _state(store, k - 1)["nodes"][node].get("grad") is None
+    grad = short(_state(store, k)["nodes"][node]["grad"], limit=12)
+    open_app(page, url, f"example=chain-100&step={k}")  # a link counts steps from 1: store step k - 1
+    page.locator("body").click(position={"x": 5, "y": 790})  # the keys go to the page
+    page.wait_for_timeout(800)  # the camera settles
+    x, y = node_xy(page, gm.key(store.graph.box_of[node]))
+    page.mouse.move(x, y)
+    wait_for(lambda: "grad: None" in page.evaluate(TOOLTIP), 5_000)
+    page.keyboard.press("ArrowRight")
+    wait_counter(page, k + 1)
+    wait_for(lambda: f"grad: {grad}" in page.evaluate(TOOLTIP), 5_000)
+
+
+def _state(store: Store, k: int) -> dict:
+    store.goto(k)
+    return store.state
