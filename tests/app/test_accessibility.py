@@ -20,6 +20,9 @@ from browser import (  # noqa: E402
     wait_for,
 )
 
+from app.links import encode_code  # noqa: E402
+
+_OWN = "import torch\na = torch.tensor([1.0, 2.0], requires_grad=True)\nb = (a * a).sum()\nb.backward()\n"
 SIZES = {"1280x800": (1280, 800), "1920x1080": (1920, 1080), "800": (800, 900), "390": (390, 844)}
 
 
@@ -253,3 +256,26 @@ def test_the_graph_toolbar_covers_no_node(browser, url, size):
     finally:
         context.close()
     assert not errors, errors
+
+
+@pytest.mark.parametrize("width, height", [(800, 800), (1000, 800), (1150, 800), (1280, 800), (1920, 1080)])
+def test_no_empty_band_under_the_player(browser, url, width, height):
+    """Where the control row wraps, the prediction toggle sits right under the player's buttons (no ~40 px band
+    of nothing), and the caption right under it; where it does not wrap, the caption follows the row."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    try:
+        for query in ("example=accumulate", "code=" + encode_code(_OWN)):
+            open_app(page, url, query)
+            _wait_labelled(page)
+            buttons = max(b["y"] + b["height"] for b in
+                          (page.locator(f".stepper button.{n}").bounding_box() for n in ("play", "next", "last")))
+            toggle = page.locator(".predict-toggle").bounding_box()
+            caption = page.locator(".caption-text").bounding_box()
+            below = toggle["y"] if toggle["y"] >= buttons else caption["y"]
+            assert 4 <= below - buttons <= 24, (query, buttons, toggle, caption)
+            if toggle["y"] >= buttons:
+                assert caption["y"] - (toggle["y"] + toggle["height"]) <= 12, (query, toggle, caption)
+            page.screenshot(path=str(ARTIFACTS / f"a11y-player-{width}-{query[:4]}.png"))
+    finally:
+        context.close()
