@@ -5,6 +5,7 @@ This invisible component finds them (inside their shadow roots, again whenever o
 player button a name (its tooltip, on hover and on keyboard focus: see controls.py), says which of Play and Pause
 is pressed, names the slider and checkboxes, marks the page's landmarks, and turns on Ace's keyboard-accessibility
 mode in the editor: Tab reaches the editor, Enter starts editing, Escape stops it, and the next Tab moves on.
+A button drawn anew (its label changed) keeps the keyboard's focus.
 """
 
 from __future__ import annotations
@@ -83,7 +84,32 @@ function fix(watched) {
   }
 }
 
+// Bokeh draws a button anew when its label changes ("Larger canvas" → "Smaller canvas"): the old element
+// leaves the page and takes the keyboard's focus with it, to the page's body. The focus goes to the new button
+// of the same widget instead, so a keyboard user stays on the control (now named by its new label).
+function keepFocus() {
+  let watching = null
+  return (event) => {
+    const el = event.composedPath()[0], root = el.getRootNode()
+    if (watching) { watching.disconnect(); watching = null }
+    if (!(root instanceof ShadowRoot) || el.tagName !== 'BUTTON') return
+    const same = 'button' + [...el.classList].map((c) => '.' + CSS.escape(c)).join('')
+    const observer = new MutationObserver(() => {
+      if (el.isConnected) return
+      observer.disconnect()
+      const again = root.querySelector(same)
+      const lost = !document.activeElement || document.activeElement === document.body
+      if (again && lost) { again.focus() }
+    })
+    observer.observe(root, { subtree: true, childList: true })
+    watching = observer
+  }
+}
+
 export function render({ model }) {
+  const onFocus = keepFocus()
+  document.addEventListener('focusin', onFocus, true)
+  model.on('remove', () => document.removeEventListener('focusin', onFocus, true))
   const watched = new WeakSet()
   const timers = [0, 200, 800, 2000, 5000].map((ms) => setTimeout(() => fix(watched), ms))
   model.on('remove', () => timers.forEach(clearTimeout))

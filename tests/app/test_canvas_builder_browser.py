@@ -220,3 +220,33 @@ def test_the_canvas_opens_large_by_keyboard_and_closes(browser, url, size):
         assert page.locator(".graph-box").evaluate("el => getComputedStyle(el).visibility") == "visible"
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_keyboard_stays_on_the_canvas_toggle_as_its_name_changes(browser, url, size):
+    """Enter on “Larger canvas” renames the button (Bokeh draws it anew): the focus stays on it, now named
+    “Smaller canvas”, so Enter again (or Space) turns it back and Tab goes on to the next control."""
+    width, height = SIZES[size]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    try:
+        open_app(page, url, "example=square-of-sum")
+        wait_for(lambda: len(_formulas(page)) > 0)
+        page.get_by_role("button", name="Larger canvas").focus()
+        page.keyboard.press("Enter")
+        wait_for(lambda: page.get_by_role("button", name="Smaller canvas").count() == 1)
+        wait_for(lambda: active_element(page)["text"] == "⤡ Smaller canvas")
+        assert "widen-canvas" in active_element(page)["host"]
+        page.screenshot(path=str(ARTIFACTS / f"canvas-toggle-focus-{size}.png"))
+        page.keyboard.press("Space")
+        wait_for(lambda: page.get_by_role("button", name="Larger canvas").count() == 1)
+        wait_for(lambda: active_element(page)["text"] == "⤢ Larger canvas")
+        page.keyboard.press("Enter")
+        wait_for(lambda: active_element(page)["text"] == "⤡ Smaller canvas")
+        page.keyboard.press("Tab")
+        assert active_element(page)["text"] == "New canvas"
+        page.keyboard.press("Shift+Tab")
+        page.keyboard.press("Enter")
+        wait_for(lambda: active_element(page)["text"] == "⤢ Larger canvas")
+    finally:
+        context.close()
