@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 
+import param
 from panel.custom import JSComponent
 
 PLAYER_LABELS = {
@@ -28,7 +29,8 @@ PLAYER_LABELS = {
 
 
 class Accessibility(JSComponent):
-    _esm = """
+    refresh = param.Integer(default=0, doc="Raised when another program is shown: its widgets get their names")
+    _esm = r"""
 const LABELS = __LABELS__
 const ROLES = [['main', 'main', ''], ['sidebar', 'region', 'Program'], ['page-header', 'banner', '']]
 
@@ -65,6 +67,11 @@ function fix(watched) {
     for (const box of root.querySelectorAll('input[type=checkbox]:not([aria-label])')) {
       const text = box.nextElementSibling && box.nextElementSibling.textContent.trim()  // Bokeh's label div
       if (text && !box.labels.length) { box.setAttribute('aria-label', text) }
+    }
+    for (const handle of root.querySelectorAll('.noUi-handle:not([aria-label])')) {  // Bokeh's other sliders
+      const title = root.querySelector('.bk-slider-title')
+      const text = (title && title.textContent.replace(/[:\s]+$/, '').trim()) || host.getAttribute('aria-label')
+      handle.setAttribute('aria-label', text || 'Iteration')
     }
     if (host.classList.contains('stepper')) {
       labelPlayer(root)
@@ -113,6 +120,7 @@ export function render({ model }) {
   const watched = new WeakSet()
   const timers = [0, 200, 800, 2000, 5000].map((ms) => setTimeout(() => fix(watched), ms))
   model.on('remove', () => timers.forEach(clearTimeout))
+  model.on('refresh', () => [200, 1000].forEach((ms) => setTimeout(() => fix(watched), ms)))
   return document.createElement('span')
 }
 """.replace("__LABELS__", json.dumps(PLAYER_LABELS))

@@ -67,6 +67,8 @@ class Controls(Viewer):
         s = self.store
         if s.timeline is None:
             return
+        if any(e.name == "timeline" for e in events):
+            self.access.refresh += 1
         if s.failed is not None:  # the controls tell of the run that failed, not of the graph kept on screen
             total = len(s.failed.events)
             first, last, k = -1, max(total - 1, 0), total - 1
