@@ -82,7 +82,7 @@ class Builder(Viewer):
             graph, why = cc.read(self.store.program), ""
         except cc.OutsideCanvas as exc:
             graph, why = None, (f"The canvas draws programs made of torch.tensor leaves, the palette's ops and "
-                                f"one .backward(); this one is not ({exc}). “New canvas” starts one.")
+                                f".backward() calls; this one is not ({exc}). “New canvas” starts one.")
         self.board.why = why
         self._show(graph)
 
@@ -126,7 +126,8 @@ class Builder(Viewer):
                 select.value = (_NOT_CONNECTED if source is None else _NUMBER if isinstance(source, float)
                                 else source)
                 number.value = f"{source:g}" if isinstance(source, float) else ""
-            self.backward.label = f"Backward from {name}"
+            self.backward.label = (f"No backward from {name}" if name in self.graph.backwards
+                                   else f"Backward from {name}")
             self.delete.label = f"Delete {name}"
         finally:
             self._filling = False

@@ -57,6 +57,6 @@ def board(graph: cm.Graph, positions: dict, selected: str | None) -> dict:
         note = ("requires_grad" if n.requires_grad else "constant") if kind == "leaf" else (
             "waits for inputs" if n.name not in done else f"inline: {n.name}" if n.inline else "")
         nodes.append({"name": n.name, "kind": kind, "formula": formula(graph, n.name), "note": note, "x": x, "y": y,
-                      "ports": ports, "waiting": n.name not in done, "backward": graph.backward == n.name,
+                      "ports": ports, "waiting": n.name not in done, "backward": n.name in graph.backwards,
                       "selected": selected == n.name})
     return {"nodes": nodes, "palette": cm.PALETTE}

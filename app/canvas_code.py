@@ -2,8 +2,8 @@
 
 A node whose inputs are not all connected is written as a comment (`# c = a * ?  # not run …`), so the program
 always runs; reading the program back restores it. Only the builder's subset of Python is read: `import torch`,
-`x = torch.tensor(number or list, requires_grad=…)`, `y = x * 2.0` and the other ops of the palette, one
-`y.backward()` and `print`s of what was computed.
+`x = torch.tensor(number or list, requires_grad=…)`, `y = x * 2.0` and the other ops of the palette, one or
+more `y.backward()` calls (`retain_graph=True` where a later one needs it) and `print`s of what was computed.
 """
 
 from __future__ import annotations
@@ -35,16 +35,26 @@ def write(graph: cm.Graph) -> str:
             continue
         line = f"{n.name} = {expression(n, by_name)}"
         lines.append(line if n.name in done else f"# {line}{WAITING}")
-    out = graph.backward
-    if out is not None:
+    runs = [out for out in graph.backwards if out in done]
+    for k, out in enumerate(graph.backwards):
         if out not in done:
             lines.append(f"# {out}.backward(){WAITING}")
-        else:
-            shape = cm.shapes(graph).get(out)
-            scalar = shape is None or shape == ()
-            lines.append(f"{out}.backward()" if scalar else f"{out}.backward(gradient=torch.ones_like({out}))")
-            lines += [f"print({n.name}.grad)" for n in graph.nodes if n.op == cm.LEAF and n.requires_grad]
+            continue
+        shape = cm.shapes(graph).get(out)
+        args = [] if shape is None or shape == () else [f"gradient=torch.ones_like({out})"]
+        if _again(graph, out, graph.backwards[k + 1:], done):
+            args.append("retain_graph=True")
+        lines.append(f"{out}.backward({', '.join(args)})")
+    if runs:
+        lines += [f"print({n.name}.grad)" for n in graph.nodes if n.op == cm.LEAF and n.requires_grad]
     return "\n".join(lines) + "\n"
+
+
+def _again(graph: cm.Graph, out: str, later: tuple[str, ...], done: set[str]) -> bool:
+    """Whether a later backward call that runs goes through an op of this one's graph: PyTorch frees what
+    backward saved unless `retain_graph=True` keeps it for the next call."""
+    ops = {n for n in cm.ancestors(graph, out) if graph.node(n).op != cm.LEAF}
+    return any(ops & cm.ancestors(graph, b) for b in later if b in done)
 
 
 def expression(n: cm.Node, by_name: dict[str, cm.Node]) -> str:
@@ -91,15 +101,17 @@ def read(source: str) -> cm.Graph:
         if _is_print(s):
             printing = True
             continue
-        if printing or graph.backward is not None:
+        if printing:
             raise OutsideCanvas(line, "the canvas calls backward last, and prints only after it")
         out = _backward_of(s)
         if out is not None:
             if out not in graph.names:
                 raise OutsideCanvas(line, f"{out} is not a node")
-            graph = cm.backward_from(graph, out)
+            graph = cm.Graph(graph.nodes, (*graph.backwards, out))
             continue
-        graph = cm.Graph((*graph.nodes, *_nodes(s, line, graph)), graph.backward)
+        if graph.backwards:
+            raise OutsideCanvas(line, "the canvas calls backward last, and prints only after it")
+        graph = cm.Graph((*graph.nodes, *_nodes(s, line, graph)), graph.backwards)
     return graph
 
 
@@ -177,15 +189,17 @@ def _input(e: ast.expr, line_name: str, graph: cm.Graph, made: list[cm.Node]) ->
 
 
 def _backward_of(s: ast.stmt) -> str | None:
-    """`x` for `x.backward()` or `x.backward(gradient=torch.ones_like(x))`."""
+    """`x` for `x.backward()` or `x.backward(gradient=torch.ones_like(x))`, either with `retain_graph=True`."""
     if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)):
         return None
     f = s.value.func
     if not (isinstance(f, ast.Attribute) and f.attr == "backward" and isinstance(f.value, ast.Name)):
         return None
     name = f.value.id
-    if s.value.args or ast.unparse(s.value) not in (f"{name}.backward()",
-                                                    f"{name}.backward(gradient=torch.ones_like({name}))"):
+    calls = [f"{name}.backward({', '.join(args)})" for args in (
+        [], ["retain_graph=True"], [f"gradient=torch.ones_like({name})"],
+        [f"gradient=torch.ones_like({name})", "retain_graph=True"])]
+    if s.value.args or ast.unparse(s.value) not in calls:
         return None
     return name
 

@@ -35,7 +35,7 @@ class Node:
 @dataclass(frozen=True)
 class Graph:
     nodes: tuple[Node, ...] = ()
-    backward: str | None = None  # the node `.backward()` is called on
+    backwards: tuple[str, ...] = ()  # the nodes `.backward()` is called on, in the order of the calls
 
     @property
     def names(self) -> list[str]:
@@ -108,7 +108,7 @@ def add(graph: Graph, op: str, name: str | None = None) -> Graph:
     name = check_name(name) if name else next_name(graph)
     if name in graph.names:
         raise ValueError(f"{name!r} is taken")
-    return Graph((*graph.nodes, Node(name, op, (None,) * len(PORTS[op]))), graph.backward)
+    return Graph((*graph.nodes, Node(name, op, (None,) * len(PORTS[op]))), graph.backwards)
 
 
 def feeds(graph: Graph, name: str) -> set[str]:
@@ -159,7 +159,7 @@ def rename(graph: Graph, old: str, new: str) -> Graph:
         raise ValueError(f"{new!r} is taken")
     nodes = tuple(replace(n, name=new if n.name == old else n.name, inline=n.inline and n.name != old,
                           inputs=tuple(new if i == old else i for i in n.inputs)) for n in graph.nodes)
-    return _ordered(Graph(nodes, new if graph.backward == old else graph.backward))
+    return _ordered(Graph(nodes, tuple(new if b == old else b for b in graph.backwards)))
 
 
 def delete(graph: Graph, name: str) -> Graph:
@@ -167,13 +167,28 @@ def delete(graph: Graph, name: str) -> Graph:
     graph.node(name)
     nodes = tuple(replace(n, inputs=tuple(None if i == name else i for i in n.inputs))
                   for n in graph.nodes if n.name != name)
-    return _ordered(Graph(nodes, None if graph.backward == name else graph.backward))
+    return _ordered(Graph(nodes, tuple(b for b in graph.backwards if b != name)))
 
 
-def backward_from(graph: Graph, name: str | None) -> Graph:
-    if name is not None:
-        graph.node(name)
-    return _ordered(Graph(graph.nodes, name))
+def backward_from(graph: Graph, name: str) -> Graph:
+    """One more `.backward()` call, from `name`, after the others; if backward is called from it already, no
+    longer (the button toggles)."""
+    graph.node(name)
+    if name in graph.backwards:
+        return _ordered(Graph(graph.nodes, tuple(b for b in graph.backwards if b != name)))
+    return _ordered(Graph(graph.nodes, (*graph.backwards, name)))
+
+
+def ancestors(graph: Graph, name: str) -> set[str]:
+    """The node and every node it is computed from."""
+    by_name = {n.name: n for n in graph.nodes}
+    seen, todo = set(), [name]
+    while todo:
+        n = todo.pop()
+        if n not in seen:
+            seen.add(n)
+            todo += [i for i in by_name[n].inputs if isinstance(i, str)]
+    return seen
 
 
 def complete(graph: Graph) -> set[str]:
@@ -212,7 +227,7 @@ def shapes(graph: Graph) -> dict[str, tuple[int, ...] | None]:
 
 
 def _swap(graph: Graph, node: Node) -> Graph:
-    return Graph(tuple(node if n.name == node.name else n for n in graph.nodes), graph.backward)
+    return Graph(tuple(node if n.name == node.name else n for n in graph.nodes), graph.backwards)
 
 
 def _ordered(graph: Graph) -> Graph:
@@ -220,7 +235,7 @@ def _ordered(graph: Graph) -> Graph:
     becomes a line of its own, under a free name); lines keep their order, except that each comes after the
     lines it reads; a line's inline nodes come just before it, left to right, inner first, named `line·k`."""
     uses = [i for n in graph.nodes for i in n.inputs if isinstance(i, str)]
-    loose = [n.name for n in graph.nodes if n.inline and (uses.count(n.name) != 1 or graph.backward == n.name)]
+    loose = [n.name for n in graph.nodes if n.inline and (uses.count(n.name) != 1 or n.name in graph.backwards)]
     if loose:
         return rename(graph, loose[0], next_name(graph))  # which puts the graph in order again
     by_name = {n.name: n for n in graph.nodes}
@@ -254,4 +269,4 @@ def _ordered(graph: Graph) -> Graph:
     nodes = tuple(replace(n, name=renames.get(n.name, n.name),
                           inputs=tuple(renames.get(i, i) if isinstance(i, str) else i for i in n.inputs))
                   for n in placed)
-    return Graph(nodes, graph.backward)
+    return Graph(nodes, graph.backwards)

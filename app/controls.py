@@ -13,7 +13,7 @@ from app import caption as words
 from app.accessibility import Accessibility
 from app.html_box import HtmlBox
 from app.keys import ArrowKeys
-from app.responsive import NARROW, PHONE, narrow
+from app.responsive import NARROW, PHONE, narrow, wraps_below
 from app.store import Store
 
 
@@ -41,6 +41,8 @@ class Controls(Viewer):
         self.caption = HtmlBox(css=_CSS + _GROW, sizing_mode="stretch_width", min_height=62, margin=(0, 10, 4, 10))
         self.predict = pn.widgets.Checkbox(label="Predict, then reveal", value=s.predicting, width=150,
                                            margin=(20, 4, 0, 4), css_classes=["predict-toggle"])
+        row = (self.prev_call, self.player, self.next_call, self.counter, self.predict)
+        self.predict.stylesheets = [_under_the_player(sum(_room(w) for w in row))]
         self.keys = ArrowKeys(width=0, height=0, margin=0)
         self.access = Accessibility(width=0, height=0, margin=0)
         self.prev_call.on_click(lambda e: s.prev_call())
@@ -65,6 +67,8 @@ class Controls(Viewer):
         s = self.store
         if s.timeline is None:
             return
+        if any(e.name == "timeline" for e in events):
+            self.access.refresh += 1
         if s.failed is not None:  # the controls tell of the run that failed, not of the graph kept on screen
             total = len(s.failed.events)
             first, last, k = -1, max(total - 1, 0), total - 1
@@ -92,6 +96,22 @@ class Controls(Viewer):
             self.caption,
             sizing_mode="stretch_width", stylesheets=[_FIT],
         )
+
+
+def _room(widget) -> int:
+    """The px a widget needs in a row: its width (its least width if it stretches) and its side margins."""
+    m = widget.margin
+    m = (m, m, m, m) if isinstance(m, int) else (m * 2 if len(m) == 2 else m)
+    stretches = (widget.sizing_mode or "").startswith(("stretch", "scale"))
+    return (widget.min_width if stretches else widget.width) + m[1] + m[3]
+
+
+def _under_the_player(row_width: int) -> str:
+    """Where the row is too narrow for the toggle it goes to a line of its own, right under the player's buttons
+    (the player's box is taller than they are; its tooltips overlap what is below). In a phone's window the
+    player has a line of its own and the toggle sits beside the backward-call buttons."""
+    return (f"{wraps_below(row_width)} {{ :host {{ margin-top: -10px !important; margin-bottom: 6px !important; }} }}\n"
+            + narrow("margin-top: 12px !important; margin-bottom: 0 !important;", PHONE))
 
 
 _CSS = """

@@ -26,7 +26,27 @@ export function render({ model }) {
   const box = document.createElement('div')
   box.className = 'html-box'
   box.innerHTML = model.text
-  model.on('text', () => { box.innerHTML = model.text })
+  // A box (or a block in it, such as the console's <pre>) whose text runs past it scrolls: then it is a stop
+  // for Tab, so that the keyboard can scroll it too.
+  const focusable = () => {
+    const host = box.getRootNode().host
+    if (!host) return
+    for (const el of [host, ...box.querySelectorAll(':scope > *, :scope > * > *')]) {
+      const scrolls = (el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1)
+        && (el === host || /auto|scroll/.test(getComputedStyle(el).overflow))
+      if (scrolls && !el.hasAttribute('data-scroll-stop')) { el.tabIndex = 0; el.setAttribute('data-scroll-stop', '') }
+      if (!scrolls && el.hasAttribute('data-scroll-stop')) {
+        el.removeAttribute('tabindex')
+        el.removeAttribute('data-scroll-stop')
+      }
+    }
+  }
+  model.on('text', () => { box.innerHTML = model.text; requestAnimationFrame(focusable) })
+  requestAnimationFrame(() => {
+    focusable()
+    const host = box.getRootNode().host
+    if (host) new ResizeObserver(focusable).observe(host)
+  })
   return box
 }
 """

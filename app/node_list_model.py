@@ -22,7 +22,9 @@ def items(graph: GraphModel | None, state: dict | None) -> list[list[str]]:
         k = key(box)
         fn = node.get("grad_fn")
         what = f"{fn} output" if fn else ("leaf" if node.get("requires_grad") else "constant")
-        found.append((_place(graph, k), [k, title(node), f"{title(node, 40)}: {what}"]))
+        label, longer = title(node), title(node, 40)  # what the button shows starts what is said (WCAG 2.5.3)
+        said = f"{label}: {what}" + (f" ({longer})" if longer != label else "")
+        found.append((_place(graph, k), [k, label, said]))
     for box in graph.sinks:
         if graph.sink_from.get(box) not in nodes:
             continue

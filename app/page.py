@@ -20,13 +20,12 @@ from app.node_list import NodeList
 from app.plots import Plots
 from app.predict import Predict
 from app.program import Program
-from app.responsive import NARROW, PHONE, narrow
+from app.responsive import NARROW, PHONE, SIDEBAR_WIDTH, narrow
 from app.store import Store
 
 TITLE = "Autograd Explorer"
 ACCENT = "#3b5b92"
 
-SIDEBAR_WIDTH = 400
 SIDE_PANEL_WIDTH = 330  # the inspector and the console, right of the graph
 
 

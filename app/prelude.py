@@ -16,6 +16,7 @@ from bokeh.document.events import DocumentPatchedEvent
 from panel.io.state import set_curdoc
 
 from app import graph_model as gm
+from app import predict_model as pm
 from app.page import Explorer
 
 MAX_SELECTIONS = 1500  # node × step pairs of a program whose inspector works before Python
@@ -29,10 +30,12 @@ def record(explorer: Explorer, document: Document) -> dict:
     the patch that clears it again], and `tappable[k + 1]` the nodes a click selects at step k.
 
     Returns {"example", "k", "last", "forward", "backward", "select", "tappable", "next_call", "prev_call",
-    "ids"}: `next_call[k + 1]` / `prev_call[k + 1]` are where the backward-call buttons go from step k; `ids`
-    names the models the page listens to (the player, the arrow keys, the two backward-call buttons, the
-    code editor, the examples menu, whose values are the examples' slugs, the predict-then-reveal toggle, and
-    the graph's two sources of nodes, whose "key" column names them)."""
+    "asks", "ids"}: `asks` are the steps predict-then-reveal asks before (the page does not step past one
+    without Python, which judges the guess); `next_call[k + 1]` / `prev_call[k + 1]` are where the
+    backward-call buttons go from step k; `ids` names the models the page listens to (the player, the arrow
+    keys, the two backward-call buttons, the code editor, the examples menu, whose values are the examples'
+    slugs, the predict-then-reveal toggle, and the graph's two sources of nodes, whose "key" column names
+    them)."""
     store = explorer.store
     start, selected = store.k, store.selected
     events: list = []
@@ -78,6 +81,7 @@ def record(explorer: Explorer, document: Document) -> dict:
         "last": store.last,
         "next_call": [store.next_call_step(k) for k in range(-1, store.last + 1)],
         "prev_call": [store.prev_call_step(k) for k in range(-1, store.last + 1)],
+        "asks": sorted(pm.asks(store.timeline.events)),
         "forward": forward,
         "backward": backward,
         "select": select if small else None,

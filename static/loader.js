@@ -216,6 +216,12 @@
                       predicting: predicting() };
   }
 
+  function holdForPython() {
+    note.textContent = 'The next step asks for your prediction: Python checks it, and it is still starting. '
+      + 'The step waits for it.';
+    nudge();
+  }
+
   function nudge() {
     overlay.classList.remove('site-nudge');
     void overlay.offsetWidth; // restart the animation
@@ -236,6 +242,16 @@
   function stillGoto(target) {
     const { prelude } = still;
     target = Math.max(-1, Math.min(Math.round(target), prelude.last));
+    // Predict-then-reveal ticked: no step that asks for a prediction is shown before Python can ask and judge
+    // it; the page stops just before it and says that Python is coming.
+    const ask = predicting() && (prelude.asks || []).find((at) => at > still.k && at <= target);
+    if (ask !== undefined && ask !== false) {
+      stillGoto(ask - 1);
+      // The player, moved past it by the learner, goes back (after the change that moved it is handled).
+      const player = jsdoc.get_model_by_id(prelude.ids.player);
+      setTimeout(() => { if (still && player && player.value !== still.k) player.value = still.k; });
+      return holdForPython();
+    }
     if (target === still.k) return;
     patching += 1;
     try {

@@ -20,6 +20,10 @@ from browser import (  # noqa: E402
     wait_for,
 )
 
+from app.examples import EXAMPLES  # noqa: E402
+from app.links import encode_code  # noqa: E402
+
+_OWN = "import torch\na = torch.tensor([1.0, 2.0], requires_grad=True)\nb = (a * a).sum()\nb.backward()\n"
 SIZES = {"1280x800": (1280, 800), "1920x1080": (1920, 1080), "800": (800, 900), "390": (390, 844)}
 
 
@@ -252,4 +256,81 @@ def test_the_graph_toolbar_covers_no_node(browser, url, size):
             assert not [n for n in seen["nodes"] if _overlap(seen["toolbar"], n[1:])], query
     finally:
         context.close()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("width, height", [(800, 800), (1000, 800), (1150, 800), (1280, 800), (1920, 1080)])
+def test_no_empty_band_under_the_player(browser, url, width, height):
+    """Where the control row wraps, the prediction toggle sits right under the player's buttons (no ~40 px band
+    of nothing), and the caption right under it; where it does not wrap, the caption follows the row."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    try:
+        for query in ("example=accumulate", "code=" + encode_code(_OWN)):
+            open_app(page, url, query)
+            _wait_labelled(page)
+            buttons = max(b["y"] + b["height"] for b in
+                          (page.locator(f".stepper button.{n}").bounding_box() for n in ("play", "next", "last")))
+            toggle = page.locator(".predict-toggle").bounding_box()
+            caption = page.locator(".caption-text").bounding_box()
+            below = toggle["y"] if toggle["y"] >= buttons else caption["y"]
+            assert 4 <= below - buttons <= 24, (query, buttons, toggle, caption)
+            if toggle["y"] >= buttons:
+                assert caption["y"] - (toggle["y"] + toggle["height"]) <= 12, (query, toggle, caption)
+            page.screenshot(path=str(ARTIFACTS / f"a11y-player-{width}-{query[:4]}.png"))
+    finally:
+        context.close()
+
+
+_AXE_SIZES = {"1280x800": (1280, 800), "1920x1080": (1920, 1080), "800": (800, 900)}
+
+
+@pytest.mark.parametrize("size", list(_AXE_SIZES))
+def test_axe_finds_nothing_serious_on_every_example(browser, url, size):
+    """Each example at its last step with a node inspected: axe-core's serious and critical violations, none."""
+    width, height = _AXE_SIZES[size]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    found = {}
+    try:
+        for example in EXAMPLES:
+            open_app(page, url, f"example={example.slug}&step=end")
+            _wait_labelled(page)
+            nodes = page.locator(".node-buttons button.node")
+            if nodes.count():  # (a graph of hundreds of nodes has no row of node buttons)
+                nodes.last.click()
+                page.wait_for_selector(".inspector h3", timeout=10_000)
+            found[example.slug] = _serious(axe_violations(page))
+        page.screenshot(path=str(ARTIFACTS / f"a11y-axe-last-example-{size}.png"))
+    finally:
+        context.close()
+    assert {k: v for k, v in found.items() if v} == {}
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("size", list(_AXE_SIZES))
+def test_axe_finds_nothing_serious_on_a_learners_program_asking_for_a_prediction(browser, url, size):
+    width, height = _AXE_SIZES[size]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        open_app(page, url, "code=" + encode_code(_OWN))
+        _wait_labelled(page)
+        page.get_by_role("checkbox", name="Predict, then reveal").check()
+        wait_for(lambda: page.locator(".predict").count() and "Score 0 / 0" in page.locator(".predict").inner_text())
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowRight")
+        field = page.get_by_role("textbox", name="Your prediction")
+        field.fill("[2, 2]")
+        field.press("Enter")
+        wait_for(lambda: "not quite" in page.locator(".predict").inner_text())
+        found = _serious(axe_violations(page))
+        page.screenshot(path=str(ARTIFACTS / f"a11y-axe-own-{size}.png"), full_page=width < 1000)
+    finally:
+        context.close()
+    assert found == []
     assert not errors, errors

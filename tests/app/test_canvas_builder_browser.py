@@ -220,3 +220,79 @@ def test_the_canvas_opens_large_by_keyboard_and_closes(browser, url, size):
         assert page.locator(".graph-box").evaluate("el => getComputedStyle(el).visibility") == "visible"
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_keyboard_stays_on_the_canvas_toggle_as_its_name_changes(browser, url, size):
+    """Enter on “Larger canvas” renames the button (Bokeh draws it anew): the focus stays on it, now named
+    “Smaller canvas”, so Enter again (or Space) turns it back and Tab goes on to the next control."""
+    width, height = SIZES[size]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    try:
+        open_app(page, url, "example=square-of-sum")
+        wait_for(lambda: len(_formulas(page)) > 0)
+        page.get_by_role("button", name="Larger canvas").focus()
+        page.keyboard.press("Enter")
+        wait_for(lambda: page.get_by_role("button", name="Smaller canvas").count() == 1)
+        wait_for(lambda: active_element(page)["text"] == "⤡ Smaller canvas")
+        assert "widen-canvas" in active_element(page)["host"]
+        page.screenshot(path=str(ARTIFACTS / f"canvas-toggle-focus-{size}.png"))
+        page.keyboard.press("Space")
+        wait_for(lambda: page.get_by_role("button", name="Larger canvas").count() == 1)
+        wait_for(lambda: active_element(page)["text"] == "⤢ Larger canvas")
+        page.keyboard.press("Enter")
+        wait_for(lambda: active_element(page)["text"] == "⤡ Smaller canvas")
+        page.keyboard.press("Tab")
+        assert active_element(page)["text"] == "New canvas"
+        page.keyboard.press("Shift+Tab")
+        page.keyboard.press("Enter")
+        wait_for(lambda: active_element(page)["text"] == "⤢ Larger canvas")
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_several_backward_calls_from_the_canvas_run_as_pytorch(browser, url, oracle, size):
+    """“Backward from here” on one node, then on another that shares its graph, then on a leaf: the code calls
+    backward three times (the first with retain_graph=True, as PyTorch needs), the grads accumulate over the
+    calls as real PyTorch's do, and pressing the button again takes that call away."""
+    width, height = SIZES[size]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        source = ("import torch\n\na = torch.tensor(2.0, requires_grad=True)\nb = torch.tensor(3.0, "
+                  "requires_grad=True)\nc = a * b\nd = c * a\n")
+        open_app(page, url, "code=" + base64.urlsafe_b64encode(source.encode()).decode().rstrip("="))
+        wait_for(lambda: len(_formulas(page)) == 4)
+        for name in ("c", "d", "a"):
+            _select(page, name)
+            page.get_by_role("button", name=f"Backward from {name}").click()
+            _wait_code(page, f"\n{name}.backward(")
+        _wait_code(page, "c.backward(retain_graph=True)\nd.backward()\na.backward()\nprint(a.grad)\n")
+        assert _board(page, ".node.backward .formula").all_inner_texts() == ["a = 2.0", "c = a * b", "d = c * a"]
+        truth = oracle.run(editor_text(page), ["a", "b"])
+        assert truth["error"] is None and truth["grads"] == {"a": 16.0, "b": 6.0}
+        page.get_by_role("button", name="Last step").click()
+        wait_for(lambda: grads_shown(page) == {"a": "16.0", "b": "6.0"})
+        page.get_by_role("button", name="First step").click()
+        wait_for(lambda: counter(page)[0] == 0)
+        shown = []
+        for _ in range(3):  # the player's backward-call button stops at each of the three calls
+            page.locator(".next-call button").click()
+            wait_for(lambda: counter(page)[0] not in (0, *shown))
+            shown.append(counter(page)[0])
+        assert shown == sorted(shown) and len(set(shown)) == 3
+        _board(page, ".board").scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / f"canvas-backwards-{size}.png"), full_page=width < 1000)
+
+        _select(page, "d")  # pressed again: d's call goes, and c's no longer needs the graph kept
+        page.get_by_role("button", name="No backward from d").click()
+        _wait_code(page, "\nc.backward()\na.backward()\nprint(a.grad)\n")
+        truth = oracle.run(editor_text(page), ["a", "b"])
+        assert truth["error"] is None and truth["grads"] == {"a": 4.0, "b": 2.0}
+    finally:
+        context.close()
+    assert not errors, errors

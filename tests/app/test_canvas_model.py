@@ -89,7 +89,7 @@ def test_edits_keep_the_program_in_an_order_that_runs():
 def test_delete_leaves_the_ports_it_fed_unconnected_and_rename_follows_the_wires():
     g = cm.backward_from(_two_leaves_and_a_product(), "c")
     assert cm.delete(g, "a").node("c").inputs == (None, "b")
-    assert cm.delete(g, "c").backward is None
+    assert cm.delete(g, "c").backwards == ()
     r = cm.rename(g, "a", "x")
     assert r.node("c").inputs == ("x", "b") and "c = x * b" in cc.write(r)
 
@@ -100,12 +100,28 @@ def test_leaf_values_are_numbers_or_lists_of_them(bad):
         cm.leaf_value(bad)
 
 
+def test_several_backward_calls_keep_the_graph_for_the_ones_after_them():
+    g = cm.backward_from(_two_leaves_and_a_product(), "c")
+    g = cm.add(g, "tanh")
+    g = cm.backward_from(cm.connect(g, "c", "d", 0), "d")
+    g = cm.backward_from(g, "a")
+    code = cc.write(g)
+    assert code.endswith("d = c.tanh()\nc.backward(retain_graph=True)\nd.backward()\na.backward()\n"
+                         "print(a.grad)\nprint(b.grad)\n")
+    assert cc.read(code) == g and g.backwards == ("c", "d", "a")
+    assert tl.error_of(tl.run(code)) is None
+    assert cm.backward_from(g, "c").backwards == ("d", "a")  # pressed again: that call goes
+    assert cm.delete(g, "d").backwards == ("c", "a")
+    assert cc.write(cm.delete(g, "d")).endswith("c.backward()\na.backward()\nprint(a.grad)\nprint(b.grad)\n")
+
+
 @pytest.mark.parametrize("program, line", [
     ("import torch\nfor i in range(3):\n    pass\n", 2),
     ("import torch\na = torch.tensor(1.0)\na = a * 2\n", 3),
     ("import torch\na = torch.tensor(1.0)\nb = a.sin()\n", 3),
     ("import torch\nb = a * 2\n", 2),
     ("import torch\na = torch.tensor(1.0, requires_grad=True)\na.backward()\nb = a * 2\n", 4),
+    ("import torch\na = torch.tensor(1.0, requires_grad=True)\nprint(a)\na.backward()\n", 4),
     ("import os\n", 1),
     ("x = (\n", 1),
 ])
@@ -174,6 +190,7 @@ def test_every_canvas_is_a_program_that_runs_or_fails_as_pytorch_would(g):
     not broadcast, backward of a tensor that does not require grad)."""
     error = tl.error_of(tl.run(cc.write(g)))
     assert error is None or error["type"] == "RuntimeError", error
+    assert error is None or "a second time" not in error["message"], (cc.write(g), error)  # retain_graph
 
 
 # Programs typed by hand: lines of nested expressions (inline nodes), then edits on the canvas.

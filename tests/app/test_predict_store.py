@@ -4,8 +4,10 @@ changes nothing but the message, and a new program starts a new score."""
 
 from __future__ import annotations
 
+import pytest
+
 from app import predict_model as pm
-from app.examples import BY_SLUG
+from app.examples import BY_SLUG, EXAMPLES
 from app.store import Store
 
 
@@ -55,3 +57,43 @@ def test_without_the_mode_stepping_is_free_and_a_new_program_starts_a_new_score(
     s.predict(False)
     s.goto(s.last)
     assert s.k == s.last
+
+
+def _walk_with_right_answers(s: Store) -> tuple[int, int]:
+    """Step to the end in the mode, typing each question's right answer as its reveal writes it; returns how
+    many steps asked and how many guesses were made."""
+    steps = guesses = 0
+    s.predict(True)
+    s.goto(-1)
+    while True:
+        s.goto(s.last)
+        waiting = s.pending()
+        if waiting is None:
+            break
+        at, questions, done = waiting
+        steps += 1
+        for q in questions[done:]:
+            s.guess(pm.answer_text(q))
+            guesses += 1
+        assert s.k >= at and s.guess_problem == "", (at, s.k, s.guess_problem)
+    assert s.k == s.last
+    return steps, guesses
+
+
+@pytest.mark.parametrize("slug", [e.slug for e in EXAMPLES])
+def test_every_example_asks_before_its_backward_steps_and_its_right_answers_score(slug):
+    s = _store(slug)
+    asked = pm.asks(s.timeline.events)
+    steps, guesses = _walk_with_right_answers(s)
+    assert steps == len(asked)
+    assert pm.score(s.answers) == pm.Score(right=guesses, asked=guesses, revealed=0)
+    backward = [e for e in s.timeline.events if e["kind"] == "backward"] if steps == 0 else []
+    assert not backward, f"{slug} calls backward but asks nothing"
+
+
+def test_a_learners_own_program_asks_and_scores():
+    s = Store()
+    s.load("import torch\nx = torch.tensor([1.0, -2.0], requires_grad=True)\ny = (x.exp() * x).sum()\n"
+           "y.backward()\nz = (x ** 2).mean()\nz.backward()\n")
+    steps, guesses = _walk_with_right_answers(s)
+    assert steps >= 4 and pm.score(s.answers).right == guesses

@@ -323,6 +323,47 @@ def test_predict_then_reveal_ticked_before_python_is_on_once_python_runs_and_kee
     shot(page, "predict")
 
 
+@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 800}, {"width": 1920, "height": 1080},
+                                      {"width": 800, "height": 900}], ids=["1280x800", "1920x1080", "800"])
+def test_predict_then_reveal_before_python_holds_the_step_that_asks_until_python_asks_it(tab, site, viewport):
+    """Ticked while the page steps without Python: → steps on up to the step that asks, and no further (its
+    value is not shown before the learner can predict it); the loading card says why. Once Python runs, the
+    question is there at that very step."""
+    page, watch = tab
+    url, _ = site
+    page.set_viewport_size(viewport)
+    python = sitekit.HeldPython(page)
+    page.goto(url + "?example=accumulate")
+    sitekit.wait_interactive(page)
+    start, _ = counter(page)
+    page.get_by_role("checkbox", name="Predict, then reveal").check()
+    for _ in range(4):
+        page.keyboard.press("ArrowRight")
+    time.sleep(0.5)
+    assert counter(page)[0] == start + 1  # onto backward(), not into MulBackward0's step
+    page.get_by_role("button", name="Last step").click()  # nor by a jump
+    time.sleep(0.5)
+    assert counter(page)[0] == start + 1
+    slider = page.locator(".stepper input[type=range]")  # the player's slider went back too (counter = k + 1)
+    deadline = time.time() + 5
+    while slider.input_value() != str(start):
+        assert time.time() < deadline, slider.input_value()
+        time.sleep(0.05)
+    assert "asks for your prediction" in page.locator(".site-loading-note").inner_text()
+    assert not page.evaluate("site.ready")
+    page.screenshot(path=str(sitekit.ARTIFACTS / f"site-predict-held-{viewport['width']}.png"))
+    python.release()
+    sitekit.wait_ready(page)
+    _wait_text(page, "What does it send to x (as self)?")
+    assert counter(page)[0] == start + 1
+    _guess(page, "3")
+    _wait_text(page, "Score 1 / 1")
+    _guess(page, "3")
+    _wait_text(page, "Score 2 / 2")
+    wait_counter(page, start + 2)
+    page.screenshot(path=str(sitekit.ARTIFACTS / f"site-predict-asked-{viewport['width']}.png"))
+
+
 def test_predict_then_reveal_on_a_learners_own_program_in_the_static_site(tab, site):
     page, watch = tab
     url, _ = site
