@@ -119,6 +119,15 @@ def pulse_columns(model: GraphModel, state: dict) -> dict[str, list]:
     return {"xs": xs, "ys": ys, "k": [state["k"]] * len(xs)}
 
 
+def _covers_a_box(model: GraphModel, k: str, left: float, right: float, top: float) -> bool:
+    """Whether a line of text from `top` down, between left and right, would lie over a box other than k's."""
+    for other, (x, y) in model.pos.items():
+        w, h = (SINK_W, SINK_H) if other.startswith("a") else (BOX_W, BOX_H)
+        if other != k and left < x + w / 2 and x - w / 2 < right and top > y - h / 2 and top - LINE_H < y + h / 2:
+            return True
+    return False
+
+
 def _under(model: GraphModel, k: str, gap: float) -> tuple[float, float]:
     x, y = model.pos[k]
     return x, y - (SINK_H if k.startswith("a") else BOX_H) / 2 - gap
@@ -134,10 +143,16 @@ def arrival_columns(model: GraphModel, state: dict, timeline) -> dict[str, list]
     if event.get("kind") == "backward":
         root = event.get("root")
         if root in model.box_of and root in nodes:  # the output is rightmost: its label ends at its right side
-            x, y = _under(model, key(model.box_of[root]), 0.38)
-            cols["x"].append(x + BOX_W / 2)
+            k = key(model.box_of[root])
+            text = chain_model.seed(event, nodes[root])
+            x, y = _under(model, k, 0.38)
+            right = x + BOX_W / 2
+            left, above = right - width(text) / SCALE, model.pos[k][1] + BOX_H / 2 + 0.2 + LINE_H
+            if _covers_a_box(model, k, left, right, y) and not _covers_a_box(model, k, left, right, above):
+                y = above  # a leaf's, with others stacked under it: above it, clear of its version badge
+            cols["x"].append(right)
             cols["y"].append(y)
-            cols["text"].append(chain_model.seed(event, nodes[root]))
+            cols["text"].append(text)
             cols["align"].append("right")
         return cols
     step = current_step(model, state)

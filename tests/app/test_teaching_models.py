@@ -178,3 +178,22 @@ def test_labels_of_edges_into_one_node_do_not_cover_each_other():
     paths = tc.pulse_columns(model, tl.state_at(timeline, k))
     x_box = model.pos[gm.key(0)]
     assert len(paths["xs"]) == 2 and all(xs[0] > xs[-1] > x_box[0] for xs in paths["xs"])  # from y back to x
+
+
+def test_a_leafs_seed_goes_above_it_when_other_leaves_are_stacked_under_it(record):
+    """`a.backward()` from a leaf (the canvas builder writes such calls): its seed label would cover the next
+    leaf's title, so it goes above the leaf; an output's seed stays under it."""
+    source = ("import torch\na = torch.tensor(2.0, requires_grad=True)\nb = torch.tensor(3.0, requires_grad=True)\n"
+              "c = torch.tensor(4.0, requires_grad=True)\nd = a * b + c\na.backward()\nd.backward()\n")
+    timeline = record(source)
+    final = tl.state_at(timeline, len(timeline.events) - 1)
+    model = gm.build(timeline.events, final["nodes"])
+    for i, e in enumerate(timeline.events):
+        if e["kind"] != "backward":
+            continue
+        cols = tc.arrival_columns(model, tl.state_at(timeline, i), timeline)
+        [x], [top], [text] = cols["x"], cols["y"], cols["text"]
+        k = gm.key(model.box_of[e["root"]])
+        left = x - tc.width(text) / gm.SCALE
+        assert not tc._covers_a_box(model, k, left, x, top), (text, top)
+        assert (top > model.pos[k][1]) == (text == "seed 1.0 = ∂a/∂a"), text  # above the leaf, under d
