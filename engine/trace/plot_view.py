@@ -65,9 +65,11 @@ def _ticks(pyplot, method):
 
 
 def _refusal(runtime, name):
+    drawn = ", ".join(call for call in Axes.DRAWING if call not in ("legend", "grid"))
+
     def refused(*args, **kwargs):
-        runtime.refuse(f"plt.{name}() is not drawn in the explorer: it draws plot, scatter, hist, bar, axhline "
-                       "and axvline, with titles, labels, legends, scales and limits")
+        runtime.refuse(f"plt.{name}() is not drawn in the explorer: it draws {drawn}, with titles, labels, "
+                       "legends, ticks, scales and limits")
     refused.__name__ = name
     return refused
 
@@ -245,17 +247,20 @@ class Pyplot:
         matplotlib takes them (a tensor that requires grad refuses, as torch's `__array__` does); sized before
         they are made."""
         n = _count(values)
-        if n <= MAX_POINTS:
-            self.runtime.budget.charge_elements(n)
+        self._at_most(n)  # before the array is made
+        self.runtime.budget.charge_elements(n)
         array = np.asarray(values)
-        if array.size > MAX_POINTS:  # (a list of lists: its length was not all)
-            self.runtime.refuse(f"{array.size:,} points in one drawing call are more than the explorer draws "
-                                f"({MAX_POINTS:,})")
+        self._at_most(array.size)  # (a list of lists: its length was not all)
         if not (exact and array.dtype.kind == "f"):
             array = array.astype(np.float64)
         if array.ndim == 0:
             array = array.reshape(1)
         return array
+
+    def _at_most(self, points):
+        if points > MAX_POINTS:
+            self.runtime.refuse(f"{points:,} points in one drawing call are more than the explorer draws "
+                                f"({MAX_POINTS:,})")
 
     def words(self, label):
         text = label if isinstance(label, str) else str(label)

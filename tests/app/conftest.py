@@ -31,3 +31,20 @@ def browser():
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture
+def page(browser, request):
+    """A page in a fresh context at the tests' viewport, screenshotted into test-artifacts/ when the test ends;
+    the test fails on any error the page raised."""
+    from browser import ARTIFACTS, VIEWPORT
+
+    context = browser.new_context(viewport=VIEWPORT)
+    pg = context.new_page()
+    errors = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    ARTIFACTS.mkdir(exist_ok=True)
+    pg.screenshot(path=str(ARTIFACTS / f"{request.node.name.replace('/', '_')}.png"))
+    context.close()
+    assert not errors, errors

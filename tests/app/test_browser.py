@@ -14,9 +14,7 @@ from engine.trace.text import short
 
 pytest.importorskip("playwright")
 from browser import (  # noqa: E402
-    ARTIFACTS,
     TORCH_PYTHON,
-    VIEWPORT,
     Oracle,
     console_stderr,
     console_stdout,
@@ -37,19 +35,6 @@ def oracle():
     o = Oracle()
     yield o
     o.close()
-
-
-@pytest.fixture
-def page(browser, request):
-    context = browser.new_context(viewport=VIEWPORT)
-    pg = context.new_page()
-    errors = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    yield pg
-    ARTIFACTS.mkdir(exist_ok=True)
-    pg.screenshot(path=str(ARTIFACTS / f"{request.node.name.replace('/', '_')}.png"))
-    context.close()
-    assert not errors, errors
 
 
 def expected_grads(result: dict) -> dict[str, str]:

@@ -11,7 +11,7 @@ from app.store import Store
 from engine.trace.text import short
 
 pytest.importorskip("playwright")
-from browser import ARTIFACTS, VIEWPORT, node_xy, open_app, wait_counter, wait_for  # noqa: E402
+from browser import node_xy, open_app, wait_counter, wait_for  # noqa: E402
 
 # Counts the texts the canvas draws from now on.
 COUNT_TEXTS = """
@@ -62,19 +62,6 @@ TOOLTIP = """
   return all(document, []).map((el) => el.textContent).join(' | ');
 }
 """
-
-
-@pytest.fixture
-def page(browser, request):
-    context = browser.new_context(viewport=VIEWPORT)
-    pg = context.new_page()
-    errors = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    yield pg
-    ARTIFACTS.mkdir(exist_ok=True)
-    pg.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"))
-    context.close()
-    assert not errors, errors
 
 
 def test_a_big_graph_paints_the_labels_in_view_only(page, url):

@@ -11,7 +11,7 @@ from app.examples import EXAMPLES
 from app.store import Store
 
 pytest.importorskip("playwright")
-from browser import ARTIFACTS, VIEWPORT, open_app, wait_counter, wait_for  # noqa: E402
+from browser import open_app, wait_counter, wait_for  # noqa: E402
 
 # The figure's scale on each axis (px per unit), and the frame, from Bokeh's own scales.
 SCALES = """
@@ -50,19 +50,6 @@ NODE = """
 """
 
 EDITOR = ".editor .ace_editor"
-
-
-@pytest.fixture
-def page(browser, request):
-    context = browser.new_context(viewport=VIEWPORT)
-    pg = context.new_page()
-    errors = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    yield pg
-    ARTIFACTS.mkdir(exist_ok=True)
-    pg.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"))
-    context.close()
-    assert not errors, errors
 
 
 def _inside(frame: dict, node: dict) -> bool:
