@@ -8,7 +8,8 @@ from .. import dispatch, dtypes, generator, grad_mode
 from ..generator import draws
 from ..methods import FUNCTIONAL
 from ..ops import OPS
-from ..ops.nn import bn_layout, implicit_dim, legacy_reduction
+from ..ops.nn import implicit_dim, legacy_reduction
+from ..ops.norms import bn_layout
 
 globals().update(FUNCTIONAL)
 

@@ -410,7 +410,7 @@ CASES = {
     "sgn": (lambda T, a: a.sgn() * a + T.sgn(a), [((2, 3), "away0")]),
     "nll_loss_squared": (lambda T, a: T.nn.functional.nll_loss(a.log_softmax(1), T.tensor([2, 0, 1])) ** 2,
                          [((3, 4), S)]),
-    # convolution and pooling (engine/ops/conv.py)
+    # convolution and pooling (engine/ops/conv.py, engine/ops/pooling.py)
     "conv2d": (lambda T, x, w, b: T.nn.functional.conv2d(x, w, b), [((2, 2, 5, 4), S), ((3, 2, 3, 2), S), ((3,), S)]),
     "conv2d_strided": (lambda T, x, w: T.nn.functional.conv2d(x, w, stride=2, padding=1, dilation=(1, 2)),
                        [((1, 2, 6, 7), S), ((2, 2, 3, 2), S)]),

@@ -1,0 +1,326 @@
+"""Pooling: max_pool2d (MaxPool2DWithIndicesBackward0), avg_pool2d (AvgPool2DBackward0) and adaptive_avg_pool2d;
+the 1-d pools are the 2-d ones of an unsqueezed input, as torch runs them. Their windows are the convolution's
+(conv.py)."""
+import itertools
+
+import numpy as np
+
+from .. import dtypes
+from .conv import size_of, windows, zeros_for
+from .padding import tuple_text
+from .table import OPS, Spelling, composite, op
+
+
+def pool_shape(size, kernel, stride, padding, dilation, ceil_mode):
+    """ATen's pooling_output_shape: with ceil_mode a last window may start past the end, but not in the padding
+    of the far side."""
+    span = dilation * (kernel - 1) + 1
+    out = (size + 2 * padding - span + (stride - 1 if ceil_mode else 0)) // stride + 1
+    if ceil_mode and (out - 1) * stride >= size + padding:
+        out -= 1
+    return out
+
+
+def _extra(shape, out, kernel, stride, padding, dilation):
+    """How far past the padded input the last windows reach (ceil_mode)."""
+    return tuple(max(0, (o - 1) * s + d * (k - 1) + 1 - (n + 2 * p))
+                 for n, o, k, s, p, d in zip(shape, out, kernel, stride, padding, dilation))
+
+
+def _planes(fn):
+    """A pool's numpy function on (N, C, H, W) arrays, taking (C, H, W) ones too (as ATen's pools do)."""
+    def on_planes(x, *args, **kwargs):
+        if x.ndim == 4:
+            return fn(x, *args, **kwargs)
+        args = tuple(a[None] if isinstance(a, np.ndarray) else a for a in args)
+        return fn(x[None], *args, **kwargs)[0]
+
+    return on_planes
+
+
+@_planes
+def _max_pool_indices(x, kernel_size, stride, padding, dilation, ceil_mode):
+    """Where each window's max is, as a flat index into its input plane: the first max in the window's order, or
+    the last NaN (ATen: `val > max || isnan(val)`)."""
+    out = [pool_shape(n, k, s, p, d, ceil_mode)
+           for n, k, s, p, d in zip(x.shape[2:], kernel_size, stride, padding, dilation)]
+    extra = _extra(x.shape[2:], out, kernel_size, stride, padding, dilation)
+    fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    win = windows(x, kernel_size, stride, padding, dilation, fill=fill, extra=extra)
+    flat = win.reshape(*win.shape[:4], -1)
+    pick = np.argmax(flat, axis=-1)
+    if x.dtype.kind == "f":
+        nan = np.isnan(flat)
+        last_nan = flat.shape[-1] - 1 - np.argmax(nan[..., ::-1], axis=-1)
+        pick = np.where(nan.any(axis=-1), last_nan, pick)
+    kh, kw = np.unravel_index(pick, kernel_size)
+    rows = np.arange(out[0])[:, None] * stride[0] - padding[0] + kh * dilation[0]
+    cols = np.arange(out[1])[None, :] * stride[1] - padding[1] + kw * dilation[1]
+    return (rows * x.shape[3] + cols).astype(np.int64)
+
+
+def _max_pool_values(x, kernel_size, stride, padding, dilation, ceil_mode, result1):
+    planes = x.reshape(*x.shape[:-2], -1)
+    idx = result1._data
+    return np.take_along_axis(planes, idx.reshape(*idx.shape[:-2], -1), axis=-1).reshape(idx.shape)
+
+
+def _max_pool_backward(g, x, indices):
+    if x.ndim == 3:
+        return _max_pool_backward(g[None], x[None], indices[None])[0]
+    shape = x.shape
+    out = np.zeros((*shape[:2], shape[2] * shape[3]), dtype=g.dtype)
+    n, c = np.indices(indices.shape[:2], sparse=True)
+    np.add.at(out, (n[..., None, None], c[..., None, None], indices), g)
+    return out.reshape(shape)
+
+
+def _max_pool_take(n, g):
+    idx = n.attrs["indices"]
+    planes = g.reshape(g.shape[0], g.shape[1], -1)
+    b, c = np.indices(idx.shape[:2], sparse=True)
+    return planes._op("index", key=(b[..., None, None], c[..., None, None], idx))
+
+
+def _pool_default(key):
+    return {"stride": (), "padding": (0, 0), "dilation": (1, 1), "ceil_mode": False, "divisor_override": None}[key]
+
+
+def _pool_label(word, keys):
+    def label(s, a):
+        args = [f"{key}={tuple_text(a[key]) if isinstance(a[key], tuple) else a[key]}" for key in keys
+                if a[key] != _pool_default(key)]
+        if a.get("count_include_pad") is False:
+            args.append("count_include_pad=False")
+        return f"{word}({s[0]}, {tuple_text(a['kernel_size'])}{''.join(', ' + x for x in args)})"
+
+    return label
+
+
+_MAX_KEYS = ("stride", "padding", "dilation", "ceil_mode")
+op("max_pool2d", "MaxPool2DWithIndicesBackward0", ("self",), _max_pool_values,
+   ("grad to the max of each window",
+    lambda n, g: g._op("max_pool2d_backward", n["self"], indices=n.attrs["result1"]._data)),
+   saves={0: ("self", "kernel_size", "stride", "padding", "dilation", "ceil_mode", "result1")},
+   spell=Spelling(function="max_pool2d", functional="max_pool2d", name=_pool_label("max_pool2d", _MAX_KEYS)),
+   bind=False)
+op("max_pool2d_backward", "MaxPool2DWithIndicesBackwardBackward0", ("grad", "self"), _max_pool_backward,
+   ("grad at each window's max", _max_pool_take), ("0", lambda n, v: zeros_for(n, 1, v)))
+
+
+def _avg_divisors(shape, out, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    """What ATen divides each window's sum by: divisor_override, else the window's size clipped to the padded
+    input (count_include_pad) or to the input."""
+    if divisor_override is not None:
+        return np.full(out, divisor_override, np.int64)
+    ones = np.ones((1, 1, *shape), np.int64)
+    extra = _extra(shape, out, kernel_size, stride, padding, (1, 1))
+    win = windows(ones, kernel_size, stride, padding, (1, 1), fill=1 if count_include_pad else 0, extra=extra)
+    return win.sum(axis=(-2, -1))[0, 0]
+
+
+@_planes
+def _avg_pool(x, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    """ATen's cpu_avg_pool: each window summed in its order in the input's dtype, then divided."""
+    stride = stride or kernel_size
+    out = [pool_shape(n, k, s, p, 1, ceil_mode) for n, k, s, p in zip(x.shape[2:], kernel_size, stride, padding)]
+    extra = _extra(x.shape[2:], out, kernel_size, stride, padding, (1, 1))
+    win = windows(x, kernel_size, stride, padding, (1, 1), extra=extra)
+    total = np.zeros(win.shape[:4], x.dtype)
+    for i, j in itertools.product(*map(range, kernel_size)):
+        total += win[..., i, j]
+    divisors = _avg_divisors(x.shape[2:], out, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                             divisor_override)
+    if x.dtype.kind != "f":
+        return total // divisors
+    return total / divisors.astype(x.dtype)
+
+
+@_planes
+def _avg_pool_backward_planes(x, g, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    shape = x.shape
+    stride = stride or kernel_size
+    divisors = _avg_divisors(shape[2:], g.shape[2:], kernel_size, stride, padding, ceil_mode, count_include_pad,
+                             divisor_override)
+    share = g / divisors.astype(g.dtype)
+    full = [n + 2 * p + e for n, p, e in
+            zip(shape[2:], padding, _extra(shape[2:], g.shape[2:], kernel_size, stride, padding, (1, 1)))]
+    out = np.zeros((*shape[:2], *full), g.dtype)
+    # ATen adds each output's share into its window, output by output: an input element gets its shares in the
+    # order of the outputs, which is the kernel offsets' order reversed
+    for i, j in reversed(list(itertools.product(*map(range, kernel_size)))):
+        out[:, :, i:i + stride[0] * (g.shape[2] - 1) + 1:stride[0], j:j + stride[1] * (g.shape[3] - 1) + 1:stride[1]] \
+            += share
+    return out[:, :, padding[0]:padding[0] + shape[2], padding[1]:padding[1] + shape[3]]
+
+
+_AVG_ATTRS = ("kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override")
+op("avg_pool2d", "AvgPool2DBackward0", ("self",), _avg_pool,
+   ("grad shared evenly over each window",
+    lambda n, g: g._op("avg_pool2d_backward", n["self"], **{k: n.attrs[k] for k in _AVG_ATTRS})),
+   saves={0: ("self", *_AVG_ATTRS)},
+   spell=Spelling(functional="avg_pool2d",
+                  name=_pool_label("avg_pool2d", ("stride", "padding", "ceil_mode", "divisor_override"))),
+   bind=False)
+def _avg_pool_backward(g, x, **attrs):
+    return _avg_pool_backward_planes(x, g, **attrs)
+
+
+op("avg_pool2d_backward", "AvgPool2DBackwardBackward0", ("grad", "self"), _avg_pool_backward,
+   ("the window mean of grad", lambda n, g: g._op("avg_pool2d", **{k: n.attrs[k] for k in _AVG_ATTRS})),
+   ("0", lambda n, v: zeros_for(n, 1, v)))
+
+
+def _pool_args(kernel_size, stride, padding, dilation):
+    """The sizes as pairs; stride () where it was not given (the kernel's, as the node keeps it)."""
+    kernel_size = _pair(kernel_size, 2)
+    stride = () if stride is None or len(_pair(stride, 2)) == 0 else _pair(stride, 2)
+    padding, dilation = _pair(padding, 2), _pair(dilation, 2)
+    if any(s == 0 for s in stride or kernel_size):
+        raise RuntimeError("stride should not be zero")
+    if any(p > (d * (n - 1) + 1) // 2 for p, d, n in zip(padding, dilation, kernel_size)):
+        raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={padding[0]}, "
+                           f"kernel_size={kernel_size[0]} and dilation={dilation[0]}")
+    return kernel_size, stride, padding, dilation
+
+
+def _pair(value, k):
+    if isinstance(value, int):
+        return (value,) * k
+    value = tuple(int(v) for v in value)
+    return value * k if len(value) == 1 else value
+
+
+def _pool_check(input, kernel_size, stride, padding, dilation, ceil_mode):  # noqa: A002
+    """ATen's pool2d_shape_check: the input's dims and the output's size."""
+    if input.dim() not in (3, 4) or input.numel() == 0:
+        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+    out = [pool_shape(n, kk, s, p, d, ceil_mode)
+           for n, kk, s, p, d in zip(input.shape[-2:], kernel_size, stride or kernel_size, padding, dilation)]
+    if any(o < 1 for o in out):
+        c, h, w = input.shape[-3:]
+        raise RuntimeError(f"Given input size: ({c}x{h}x{w}). Calculated output size: ({c}x{out[0]}x{out[1]}). "
+                           "Output size is too small")
+
+
+def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices):  # noqa: A002
+    kernel_size, stride, padding, dilation = _pool_args(kernel_size, stride, padding, dilation)
+    _pool_check(input, kernel_size, stride, padding, dilation, ceil_mode)
+    x = input
+    indices = x._new(_max_pool_indices(x._data, kernel_size, stride or kernel_size, padding, dilation, ceil_mode),
+                     dtypes.int64)
+    attrs = {"kernel_size": kernel_size, "stride": stride, "padding": padding, "dilation": dilation,
+             "ceil_mode": bool(ceil_mode), "result1": indices}
+    values = x._apply(OPS["max_pool2d"], (x,), attrs, x.dtype)
+    return (values, indices) if return_indices else values
+
+
+@composite(Spelling(function="max_pool2d", functional="max_pool2d"))
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,  # noqa: A002
+               return_indices=False):
+    return _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+
+
+@composite(Spelling(function="max_pool1d", functional="max_pool1d"))
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,  # noqa: A002
+               return_indices=False):
+    if input.dim() not in (2, 3):
+        raise RuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for "
+                           f"input, but got:{size_of(input)}")
+    stride = kernel_size if stride is None or len(_pair(stride, 1)) == 0 else stride
+    out = _max_pool(input.unsqueeze(-2), (1, *_pair(kernel_size, 1)), (1, *_pair(stride, 1)),
+                    (0, *_pair(padding, 1)), (1, *_pair(dilation, 1)), ceil_mode, return_indices)
+    if return_indices:
+        return out[0].squeeze(-2), out[1].squeeze(-2)
+    return out.squeeze(-2)
+
+
+def _avg_pool2d(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):  # noqa: A002
+    kernel_size, stride, padding, _ = _pool_args(kernel_size, stride, padding, 1)
+    _pool_check(input, kernel_size, stride, padding, (1, 1), ceil_mode)
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    attrs = {"kernel_size": kernel_size, "stride": stride, "padding": padding, "ceil_mode": bool(ceil_mode),
+             "count_include_pad": bool(count_include_pad), "divisor_override": divisor_override}
+    return input._apply(OPS["avg_pool2d"], (input,), attrs, input.dtype)
+
+
+@composite(Spelling(functional="avg_pool2d"))
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,  # noqa: A002
+               divisor_override=None):
+    return _avg_pool2d(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+
+
+@composite(Spelling(function="avg_pool1d", functional="avg_pool1d"))
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):  # noqa: A002
+    stride = kernel_size if stride is None or len(_pair(stride, 1)) == 0 else stride
+    out = _avg_pool2d(input.unsqueeze(-2), (1, *_pair(kernel_size, 1)), (1, *_pair(stride, 1)),
+                      (0, *_pair(padding, 1)), ceil_mode, count_include_pad, None)
+    return out.squeeze(-2)
+
+
+
+# --- adaptive average pooling -----------------------------------------------------------------------------
+def _adaptive_bounds(size, out):
+    """The input rows (or columns) output cell i averages: ⌊i·size/out⌋ up to ⌈(i+1)·size/out⌉."""
+    return [((i * size) // out, -(-((i + 1) * size) // out)) for i in range(out)]
+
+
+def _adaptive_avg(a, output_size):
+    """ATen's cpu_adaptive_avg_pool2d: each cell's inputs summed in order, then divided by its height and width."""
+    (oh, ow), (H, W) = output_size, a.shape[-2:]
+    out = np.empty(a.shape[:-2] + (oh, ow), a.dtype)
+    t = a.dtype.type
+    for i, (h0, h1) in enumerate(_adaptive_bounds(H, oh)):
+        for j, (w0, w1) in enumerate(_adaptive_bounds(W, ow)):
+            region = a[..., h0:h1, w0:w1].reshape(a.shape[:-2] + (-1,))
+            total = np.cumsum(region, axis=-1, dtype=a.dtype)[..., -1] if region.shape[-1] else np.zeros(
+                region.shape[:-1], a.dtype)
+            out[..., i, j] = total / t(h1 - h0) / t(w1 - w0)
+    return out
+
+
+def _adaptive_spread(g, self, output_size):
+    """ATen's adaptive_avg_pool2d backward: each cell's grad / its height / its width, added to its inputs."""
+    (oh, ow), (H, W) = output_size, self.shape[-2:]
+    out = np.zeros(self.shape, g.dtype)
+    t = g.dtype.type
+    for i, (h0, h1) in enumerate(_adaptive_bounds(H, oh)):
+        for j, (w0, w1) in enumerate(_adaptive_bounds(W, ow)):
+            out[..., h0:h1, w0:w1] += (g[..., i, j] / t(h1 - h0) / t(w1 - w0))[..., None, None]
+    return out
+
+
+op("adaptive_avg_pool2d_backward", "AdaptiveAvgPool2DBackwardBackward0", ("grad_output", "self"),
+   _adaptive_spread,
+   ("each cell's average of grad", lambda n, g: g._op("adaptive_avg_pool2d", output_size=n.attrs["output_size"])),
+   ("0", lambda n, g: g * 0), saves={1: ("self",)})
+
+
+def _adaptive_avg_grad(n, g):
+    return g._op("adaptive_avg_pool2d_backward", n["self"], output_size=tuple(g.shape[-2:]))
+
+
+op("adaptive_avg_pool2d", "AdaptiveAvgPool2DBackward0", ("self",), _adaptive_avg,
+   ("grad / (cell height · width), spread over each cell's inputs", _adaptive_avg_grad), saves={0: ("self",)},
+   bind=False, spell=Spelling(functional="adaptive_avg_pool2d",
+                              name=lambda s, a: f"adaptive_avg_pool2d({s[0]}, {tuple(a['output_size'])})"))
+
+
+@composite(Spelling(functional="adaptive_avg_pool2d"))
+def adaptive_avg_pool2d(input, output_size):  # noqa: A002
+    """F.adaptive_avg_pool2d: a mean over the last two dims when the output is 1×1 (as ATen does it), else
+    each output cell the average of its region."""
+    size = (output_size,) * 2 if isinstance(output_size, int) else tuple(output_size)
+    if len(size) != 2:
+        raise ValueError(f"Input dimension should be at least {len(size) + 1}")
+    size = tuple(input.shape[-2 + i] if s is None else int(s) for i, s in enumerate(size))
+    if size == (1, 1):
+        return input.mean((-1, -2), keepdim=True)
+    if input.dim() not in (3, 4):
+        raise RuntimeError(f"adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got {list(input.shape)}")
+    for d in range(1, input.dim()):
+        if input.shape[d] == 0:
+            raise RuntimeError("adaptive_avg_pool2d(): Expected input to have non-zero size for non-batch "
+                               f"dimensions, but input has sizes {list(input.shape)} with dimension {d} being empty")
+    return input._apply(OPS["adaptive_avg_pool2d"], (input,), {"output_size": size}, input.dtype)
