@@ -179,7 +179,8 @@ def _fake_modules():
 
 
 FAKE = _fake_modules()
-QUICK = Limits(max_seconds=0.15)
+QUICK = Limits(max_seconds=0.15)  # for programs that must be stopped: an endless one ends soon
+ROOMY = Limits(max_seconds=5)  # for programs that must finish: a loaded machine or a collection cannot stop them
 
 
 class Output:
@@ -194,7 +195,7 @@ class Output:
         return "".join(self.parts)
 
 
-def run(source, limits=QUICK, modules=FAKE):
+def run(source, limits=ROOMY, modules=FAKE):
     out = Output()
     guard.run(source, print_fn=out, limits=limits, modules=modules)
     return out.text

@@ -15,7 +15,7 @@ from engine.trace import guard
 from engine.trace import run as trace
 from engine.trace.guard import BudgetExceeded, GuardError, Limits
 from tests.trace.escapes import ANY, CATEGORIES, CORPUS
-from tests.trace.guard_fakes import FAKE, run
+from tests.trace.guard_fakes import FAKE, QUICK, run
 
 
 def _check_outcome(error, kind, line, words):
@@ -33,7 +33,7 @@ def test_escape_is_refused(name, tmp_path, monkeypatch):
     source, kind, line, words = CORPUS[name]
     monkeypatch.chdir(tmp_path)
     with pytest.raises(Exception) as caught:
-        run(source)
+        run(source, limits=QUICK)
     _check_outcome(caught.value, kind, line, words)
     assert list(tmp_path.iterdir()) == []
 
