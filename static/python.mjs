@@ -46,12 +46,12 @@ export async function startPython({ manifest, base, files, packages, env = {}, s
   const store = ('caches' in self ? caches.open(`autograd-explorer-${manifest.version}`) : Promise.resolve(undefined))
     .catch(() => undefined);
 
-  async function openStream(rel) {
+  async function openStream(rel, keep = true) {
     const entry = manifest.files[rel];
     const url = fileURL(rel);
     const response = await originalFetch(url);
     if (!response.ok) throw new Error(`could not load ${rel}: HTTP ${response.status}`);
-    const cache = await store;
+    const cache = keep && await store;
     if (cache) {
       const copy = response.clone();
       cache.match(url).then((hit) => (hit ? copy.body.cancel() : cache.put(url, copy))).catch(() => {});
@@ -61,12 +61,39 @@ export async function startPython({ manifest, base, files, packages, env = {}, s
     return stream;
   }
 
-  async function download(rel) {
+  async function checked(rel, buffer) {
     const entry = manifest.files[rel];
-    const buffer = await new Response(await openStream(rel)).arrayBuffer();
     const digest = hex(await crypto.subtle.digest('SHA-256', buffer));
     if (digest !== entry.sha256) throw new Error(`${rel} is damaged (sha256 ${digest}, expected ${entry.sha256})`);
     return buffer;
+  }
+
+  async function download(rel, keep = true) {
+    return checked(rel, await new Response(await openStream(rel, keep)).arrayBuffer());
+  }
+
+  // The wasm is compiled from a Response of the cache (its inflated copy, stored under the plain file's URL):
+  // Chromium compiles only such a Response, one with a URL, into V8's wasm code cache, so a later visit
+  // takes the compiled code instead of compiling it again. A copy taken from the cache is checked too
+  // (beside the compile; wasmChecks fail the start if it is damaged, and the copy is dropped). With no cache
+  // (no Cache Storage), it is compiled as it streams in, as before.
+  const wasmChecks = [];
+  async function wasmResponse(rel) {
+    const entry = manifest.files[rel];
+    const key = new URL(`${rel}?v=${entry.sha256.slice(0, 12)}`, base).href;
+    const cache = await store;
+    if (!cache) return new Response(await openStream(rel), { headers: { 'Content-Type': TYPES.wasm } });
+    const hit = await cache.match(key).catch(() => undefined);
+    if (hit) {
+      wasmChecks.push(hit.clone().arrayBuffer().then((buffer) => checked(rel, buffer))
+        .catch((err) => cache.delete(key).then(() => { throw err; })));
+    } else {
+      const buffer = await download(rel, false);
+      const stored = await cache.put(key, new Response(buffer, { headers: { 'Content-Type': TYPES.wasm } }))
+        .then(() => cache.match(key), () => undefined);
+      return stored || new Response(buffer, { headers: { 'Content-Type': TYPES.wasm } });
+    }
+    return hit;
   }
 
   // pyodide.asm.js and the wasm come first, alone: on a slow link or a busy server they are the critical
@@ -88,8 +115,7 @@ export async function startPython({ manifest, base, files, packages, env = {}, s
     const gate = i < 2 || first === null ? Promise.resolve() : first.catch(() => {});
     let job;
     if (rel.endsWith('.wasm')) {
-      // Compiled while it streams in: hand Pyodide the live stream.
-      job = gate.then(() => openStream(rel)).then((s) => new Response(s, { headers: { 'Content-Type': TYPES.wasm } }));
+      job = gate.then(() => wasmResponse(rel));
     } else {
       job = gate.then(() => download(rel));
     }
@@ -102,7 +128,9 @@ export async function startPython({ manifest, base, files, packages, env = {}, s
     let compiled;
     const module = new Promise((resolve) => { compiled = resolve; });
     WebAssembly.instantiateStreaming = async (response, imports) => {
+      const asked = performance.now();
       const result = await native(response, imports);
+      if (mark) { mark('wasm'); mark('wasm_compile', performance.now() - asked); }
       compiled(result.module);
       return result;
     };
@@ -141,6 +169,7 @@ export async function startPython({ manifest, base, files, packages, env = {}, s
 
   const { loadPyodide } = await import(new URL(`pyodide/pyodide.mjs?v=${manifest.files['pyodide/pyodide.mjs'].sha256.slice(0, 12)}`, base).href);
   const pyodide = await loadPyodide({ indexURL: new URL('pyodide/', base).href, env, stdout, stderr });
+  await Promise.all(wasmChecks);
   if (mark) mark('pyodide');
   report('Installing packages');
   // Wheels with compiled modules go through Pyodide's installer (it preloads their shared libraries);

@@ -15,7 +15,8 @@
 
 const T0 = performance.now();
 const timings = {};
-const mark = (name) => { timings[name] = Math.round(performance.now() - T0); };
+// mark(name): ms from this worker's start; mark(name, ms): a duration
+const mark = (name, ms) => { timings[name] = Math.round(ms ?? performance.now() - T0); };
 
 let pyodide, boot, wall;
 let carried = null; // resolves the page's answer to 'carry?'
