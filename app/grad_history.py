@@ -30,12 +30,15 @@ class GradHistory(Viewer):
         self.points = ColumnDataSource(data={**h.points, "alpha": []})
         self.loss = ColumnDataSource(data={**h.loss, "alpha": []})
         self.now = _now_line()
+        self.loss_now = _now_line()
         self.grad_fig = self._grad_figure()
-        self.loss_fig = self._loss_figure()
+        # The loss figure is made the first time a program's loss has more than two points (a loop): most programs
+        # never show it, and a page that does not builds and sends ~45 Bokeh models fewer.
+        self.loss_fig = None
         self.empty = pn.pane.HTML("<div style='color:#666;font-size:12.5px'>No backward call yet: the "
                                   "history fills in as backward() runs.</div>", visible=False)
         self.grad_pane = pn.pane.Bokeh(self.grad_fig, sizing_mode="stretch_both")
-        self.loss_pane = pn.pane.Bokeh(self.loss_fig, sizing_mode="stretch_both")
+        self.loss_box = pn.Column(sizing_mode="stretch_both", margin=0, visible=False)
         self.current = HtmlBox(css=_CSS, margin=(0, 8), height=40, sizing_mode="stretch_width")
         self.store.param.watch(self._on_history, "history")
         self.store.param.watch(self._on_state, "state")
@@ -69,7 +72,6 @@ class GradHistory(Viewer):
         p.line("x", "y", source=self.loss, line_width=2, color="#2ca02c", alpha=0.45)
         r = p.scatter("x", "y", source=self.loss, size=6, color="#2ca02c", alpha="alpha")
         p.add_tools(HoverTool(renderers=[r], tooltips=[("loss", "@text")]))
-        self.loss_now = _now_line()
         p.add_layout(self.loss_now)
         self._veil(p)
         _style(p)
@@ -91,13 +93,17 @@ class GradHistory(Viewer):
             self.loss.data = {**h.loss, "alpha": [1.0] * len(h.loss["k"])}
             self._faint = {}
             calls = max(h.calls, 1)
-            for fig in (self.grad_fig, self.loss_fig):
+            loop = len(h.loss["x"]) > 2
+            if self.loss_fig is None and loop:
+                self.loss_fig = self._loss_figure()
+                self.loss_box.objects = [pn.pane.Bokeh(self.loss_fig, sizing_mode="stretch_both")]
+            for fig in [f for f in (self.grad_fig, self.loss_fig) if f is not None]:
                 fig.x_range.start, fig.x_range.end = 0.5, calls + 0.9
                 fig.xaxis[0].ticker = FixedTicker(ticks=list(range(1, calls + 1))) if calls <= 12 else BasicTicker()
             self.grad_fig.legend.visible = 1 < len(h.lines["name"]) <= MAX_LEGEND
             self.empty.visible = not h.points["x"]
             self.grad_fig.visible = bool(h.points["x"])
-            self.loss_fig.visible = len(h.loss["x"]) > 2
+            self.loss_box.visible = loop
             self._on_state()
 
     def _on_state(self, *events):
@@ -124,7 +130,7 @@ class GradHistory(Viewer):
             source.patch({"alpha": changed})
 
     def __panel__(self):
-        return pn.Column(self.current, self.empty, self.grad_pane, self.loss_pane, sizing_mode="stretch_both")
+        return pn.Column(self.current, self.empty, self.grad_pane, self.loss_box, sizing_mode="stretch_both")
 
 
 def _now_line() -> Span:

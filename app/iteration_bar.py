@@ -77,17 +77,18 @@ class IterationBar(Viewer):
         self.now = ColumnDataSource(data={"x": [], "y": []})
         self.span = Span(location=0, dimension="height", line_color="#d62728", line_dash="dashed", line_width=1.5,
                          level="overlay")
-        self.linear, self.log = self._figure("linear"), self._figure("log")
-        self.linear_pane = pn.pane.Bokeh(self.linear, sizing_mode="stretch_both")
-        self.log_pane = pn.pane.Bokeh(self.log, sizing_mode="stretch_both", visible=False)
+        # The loss curve on a linear or a log axis: each figure is made the first time a loop's loss is shown on
+        # it (a page whose program has no loop builds neither: ~80 Bokeh models fewer to build and send).
+        self.curves: dict[str, pn.pane.Bokeh] = {}
+        self.curve = pn.Column(sizing_mode="stretch_both", css_classes=["loss-curve"],
+                               stylesheets=[narrow("width: 100% !important; height: 120px !important; "
+                                                   "flex: none !important;", PHONE)])
         self.row = pn.Row(
             pn.Column(self.label, pn.Row(self.prev, self.slider, self.next, sizing_mode="stretch_width"),
                       self.phases, width=360, css_classes=["iteration-controls"],
                       stylesheets=[narrow("width: 100% !important; height: auto !important; flex: none !important;",
                                           PHONE)]),
-            pn.Column(self.linear_pane, self.log_pane, sizing_mode="stretch_both", css_classes=["loss-curve"],
-                      stylesheets=[narrow("width: 100% !important; height: 120px !important; flex: none !important;",
-                                          PHONE)]),
+            self.curve,
             height=HEIGHT, sizing_mode="stretch_width", visible=False, margin=(0, 8, 4, 8),
             styles={"border": "1px solid #e3e3e3", "border-radius": "4px", "background": "white"},
             css_classes=["iteration-bar"],
@@ -101,6 +102,12 @@ class IterationBar(Viewer):
         self.store.param.watch(self._on_state, "state")
         self._phases_of: tuple | None = None  # (segment, its phases)
         self._on_timeline()
+
+    def _show_curve(self, axis: str) -> None:
+        if axis not in self.curves:
+            self.curves[axis] = pn.pane.Bokeh(self._figure(axis), sizing_mode="stretch_both")
+        if [*self.curve.objects] != [self.curves[axis]]:
+            self.curve.objects = [self.curves[axis]]
 
     def _figure(self, axis: str):
         p = figure(tools="", toolbar_location=None, sizing_mode="stretch_both", min_border=4, y_axis_type=axis,
@@ -140,7 +147,7 @@ class IterationBar(Viewer):
             points = [(j + 1, v) for j, v in enumerate(its.loss) if v is not None]
             log = bool(points) and all(v > 0 for _, v in points) and max(v for _, v in points) > 20 * min(
                 v for _, v in points)
-            self.log_pane.visible, self.linear_pane.visible = log, not log
+            self._show_curve("log" if log else "linear")
             self.loss.data = {"x": [x for x, _ in points], "y": [y for _, y in points],
                               "text": [number(y) for _, y in points]}
             self.slider.param.update(start=1, end=max(len(its), 2))
