@@ -78,7 +78,7 @@ export async function startPython({ manifest, base, files, packages, env = {}, s
   // (beside the compile; wasmChecks fail the start if it is damaged, and the copy is dropped). With no cache
   // (no Cache Storage), it is compiled as it streams in, as before.
   const wasmChecks = [];
-  async function wasmResponse(rel) {
+  async function wasmResponse(rel, after) {
     const entry = manifest.files[rel];
     const key = new URL(`${rel}?v=${entry.sha256.slice(0, 12)}`, base).href;
     const cache = await store;
@@ -88,6 +88,7 @@ export async function startPython({ manifest, base, files, packages, env = {}, s
       wasmChecks.push(hit.clone().arrayBuffer().then((buffer) => checked(rel, buffer))
         .catch((err) => cache.delete(key).then(() => { throw err; })));
     } else {
+      await after; // downloaded beside pyodide.asm.js, it slowed it: pyodide.asm.js is needed first
       const buffer = await download(rel, false);
       const stored = await cache.put(key, new Response(buffer, { headers: { 'Content-Type': TYPES.wasm } }))
         .then(() => cache.match(key), () => undefined);
@@ -115,7 +116,7 @@ export async function startPython({ manifest, base, files, packages, env = {}, s
     const gate = i < 2 || first === null ? Promise.resolve() : first.catch(() => {});
     let job;
     if (rel.endsWith('.wasm')) {
-      job = gate.then(() => wasmResponse(rel));
+      job = gate.then(() => wasmResponse(rel, first && first.catch(() => {})));
     } else {
       job = gate.then(() => download(rel));
     }
