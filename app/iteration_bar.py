@@ -83,12 +83,12 @@ class IterationBar(Viewer):
         self.curve = pn.Column(sizing_mode="stretch_both", css_classes=["loss-curve"],
                                stylesheets=[narrow("width: 100% !important; height: 120px !important; "
                                                    "flex: none !important;", PHONE)])
+        self.controls = pn.Column(self.label, pn.Row(self.prev, self.slider, self.next, sizing_mode="stretch_width"),
+                                  self.phases, width=360, css_classes=["iteration-controls"],
+                                  stylesheets=[narrow("width: 100% !important; height: auto !important; "
+                                                      "flex: none !important;", PHONE)])
+        # The bar gets its parts the first time a program with a training loop is shown.
         self.row = pn.Row(
-            pn.Column(self.label, pn.Row(self.prev, self.slider, self.next, sizing_mode="stretch_width"),
-                      self.phases, width=360, css_classes=["iteration-controls"],
-                      stylesheets=[narrow("width: 100% !important; height: auto !important; flex: none !important;",
-                                          PHONE)]),
-            self.curve,
             height=HEIGHT, sizing_mode="stretch_width", visible=False, margin=(0, 8, 4, 8),
             styles={"border": "1px solid #e3e3e3", "border-radius": "4px", "background": "white"},
             css_classes=["iteration-bar"],
@@ -144,6 +144,8 @@ class IterationBar(Viewer):
             self.row.visible = shown
             if not shown:
                 return
+            if not self.row.objects:
+                self.row.objects = [self.controls, self.curve]
             points = [(j + 1, v) for j, v in enumerate(its.loss) if v is not None]
             log = bool(points) and all(v > 0 for _, v in points) and max(v for _, v in points) > 20 * min(
                 v for _, v in points)

@@ -33,7 +33,8 @@ class Predict(Viewer):
         self.check.on_click(lambda e: self._guess())
         self.show.on_click(lambda e: s.reveal())
         s.param.watch(self._render, ["predicting", "state", "answers", "guess_problem", "timeline", "failed"])
-        self.row = pn.Row(self.text, self.field, self.check, self.show, sizing_mode="stretch_width",
+        # The row gets its parts the first time the learner predicts: most pages never build them.
+        self.row = pn.Row(sizing_mode="stretch_width",
                           css_classes=["predict-row"], stylesheets=[WRAP + _ROW_CSS], visible=s.predicting,
                           margin=(4, 10, 4, 10))
         self._render()
@@ -48,6 +49,8 @@ class Predict(Viewer):
         s = self.store
         with pn.io.hold():
             self.row.visible = s.predicting
+            if s.predicting and not self.row.objects:
+                self.row.objects = [self.text, self.field, self.check, self.show]
             if not s.predicting or s.timeline is None:
                 return
             waiting = s.pending()
