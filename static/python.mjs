@@ -88,7 +88,7 @@ export async function startPython({ manifest, base, files, packages, env = {}, s
       wasmChecks.push(hit.clone().arrayBuffer().then((buffer) => checked(rel, buffer))
         .catch((err) => cache.delete(key).then(() => { throw err; })));
     } else {
-      await after; // downloaded beside pyodide.asm.js, it slowed it: pyodide.asm.js is needed first
+      await after; // pyodide.asm.js is needed first: the wasm does not compete with its download
       const buffer = await download(rel, false);
       const stored = await cache.put(key, new Response(buffer, { headers: { 'Content-Type': TYPES.wasm } }))
         .then(() => cache.match(key), () => undefined);
