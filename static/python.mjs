@@ -85,6 +85,7 @@ export async function startPython({ manifest, base, files, packages, env = {}, s
     if (!cache) return new Response(await openStream(rel), { headers: { 'Content-Type': TYPES.wasm } });
     const hit = await cache.match(key).catch(() => undefined);
     if (hit) {
+      total -= entry.gz || entry.size; // nothing to download
       wasmChecks.push(hit.clone().arrayBuffer().then((buffer) => checked(rel, buffer))
         .catch((err) => cache.delete(key).then(() => { throw err; })));
     } else {
@@ -97,8 +98,9 @@ export async function startPython({ manifest, base, files, packages, env = {}, s
     return hit;
   }
 
-  // pyodide.asm.js and the wasm come first, alone: on a slow link or a busy server they are the critical
-  // path (Python starts while the rest downloads). The others start as soon as pyodide.asm.js is in.
+  // pyodide.asm.js and the wasm come first (the wasm once pyodide.asm.js is in): on a slow link or a busy
+  // server they are the critical path (Python starts while the rest downloads). The others start as soon as
+  // pyodide.asm.js is in.
   let first = null;
   const given = shared ? Object.keys(shared.files) : [];
   for (const rel of given) downloads.set(new URL(rel, base).href, Promise.resolve(shared.files[rel]));
@@ -169,8 +171,12 @@ export async function startPython({ manifest, base, files, packages, env = {}, s
   if (mark) mark('asm_js');
 
   const { loadPyodide } = await import(new URL(`pyodide/pyodide.mjs?v=${manifest.files['pyodide/pyodide.mjs'].sha256.slice(0, 12)}`, base).href);
-  const pyodide = await loadPyodide({ indexURL: new URL('pyodide/', base).href, env, stdout, stderr });
-  await Promise.all(wasmChecks);
+  let pyodide;
+  try {
+    pyodide = await loadPyodide({ indexURL: new URL('pyodide/', base).href, env, stdout, stderr });
+  } finally {
+    await Promise.all(wasmChecks); // a damaged copy of the wasm says so, whatever its compile did
+  }
   if (mark) mark('pyodide');
   report('Installing packages');
   // Wheels with compiled modules go through Pyodide's installer (it preloads their shared libraries);
