@@ -54,6 +54,9 @@ ENGINE_MODULES = {
 }
 # The names a program sees of the standard library's modules besides math and random (stdlib_views.py).
 STDLIB_NAMES = {
+    "argparse": "ArgumentParser Namespace ArgumentError ArgumentTypeError HelpFormatter RawDescriptionHelpFormatter "
+                "RawTextHelpFormatter ArgumentDefaultsHelpFormatter MetavarTypeHelpFormatter BooleanOptionalAction "
+                "SUPPRESS OPTIONAL ZERO_OR_MORE ONE_OR_MORE REMAINDER",
     "collections": "OrderedDict defaultdict Counter deque namedtuple",
     "copy": "copy deepcopy",
     "dataclasses": "dataclass field fields asdict astuple replace is_dataclass FrozenInstanceError MISSING "

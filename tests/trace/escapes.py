@@ -470,6 +470,18 @@ STDLIB = {
                         "ran longer than"),
     "import_os_still": ("import collections, os", E, 1, "imports other than"),
     "import_collections_abc": ("import collections.abc", E, 1, "imports other than"),
+    # argparse (argparse_view.py): no files, no exit, nothing of the parser to change
+    "argparse_fromfile": ("import argparse\np = argparse.ArgumentParser(fromfile_prefix_chars='@')\n"
+                          "p.parse_args(['@/etc/passwd'])", E, 2, "reads files"),
+    "argparse_filetype": ("import argparse\nargparse.FileType('r')('/etc/passwd')", AttributeError, None,
+                          "FileType"),
+    "argparse_set_parser": ("import argparse\np = argparse.ArgumentParser()\np.exit = print", E, 3,
+                            "setting attributes of ArgumentParser"),
+    "argparse_private": ("import argparse\np = argparse.ArgumentParser()\np._read_args_from_files(['@x'])", E, 3,
+                         "'_read_args_from_files'"),
+    "argparse_as_base": ("import argparse\nclass P(argparse.ArgumentParser):\n    pass", E, 2, "may only derive"),
+    "argparse_help_exits": ("import argparse\nargparse.ArgumentParser().parse_args(['-h'])\nprint('on')", E, 2,
+                            "exited"),
 }
 
 CATEGORIES = {"walks": WALKS, "builtins": BUILTINS, "modules": MODULES, "mutation": MUTATION,
