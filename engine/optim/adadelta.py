@@ -1,9 +1,8 @@
 """torch.optim.Adadelta: torch/optim/adadelta.py's _single_tensor_adadelta, the path torch 2.13 takes on the CPU."""
 from .. import dtypes
-from ..factories import tensor, zeros, zeros_like
-from ..tensor import Tensor
+from ..factories import zeros, zeros_like
 from . import rules
-from .optimizer import Optimizer, _one_step, check_capturable, check_implementation, check_number
+from .optimizer import Optimizer, _one_step, check_implementation, check_number
 
 
 class Adadelta(Optimizer):
@@ -27,14 +26,8 @@ class Adadelta(Optimizer):
 
     def __setstate__(self, state):
         super().__setstate__(state)
-        for group in self.param_groups:
-            for key, default in (("foreach", None), ("maximize", False), ("differentiable", False),
-                                 ("capturable", False)):
-                group.setdefault(key, default)
-            for p in group["params"]:
-                p_state = self.state.get(p, [])
-                if len(p_state) != 0 and not isinstance(p_state["step"], Tensor):
-                    p_state["step"] = tensor(float(p_state["step"]), dtype=dtypes.float32)
+        self._restore_groups((("foreach", None), ("maximize", False), ("differentiable", False),
+                             ("capturable", False)))
 
     def _init_group(self, group):
         params = []
@@ -51,14 +44,7 @@ class Adadelta(Optimizer):
 
     @_one_step
     def step(self):
-        updated = []
-        for group in self.param_groups:
-            params = self._init_group(group)
-            for p in params:
-                check_capturable(group)
-                _single_tensor_adadelta(p, self.state[p], group)
-            updated += params
-        return updated
+        return self._each_parameter(_single_tensor_adadelta)
 
 
 def _single_tensor_adadelta(param, state, group):
