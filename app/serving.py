@@ -1,11 +1,22 @@
-"""What only `panel serve` needs: websocket replies sent at once.
+"""What only `panel serve` needs: websocket replies sent at once, and a click's changes sent as one message.
 
 Bokeh writes each message as several websocket frames. With Nagle's algorithm on, the second frame waits
 for the browser's delayed ACK, about 40 ms on Linux, so every step would pay it. Tornado's documented fix is
 `set_nodelay(True)` once the connection is open.
+
+Bokeh runs the handlers of a browser event (a button's click, a tap on a figure, a selection) on a worker
+thread under the session's lock, and then sends every change they made as a message of its own, which the
+browser applies one task at a time, painting in between (24 messages for "next iteration"). `on_loop` runs
+a handler as Panel runs an async callback: on the server's event loop, outside Bokeh's lock, where Panel
+sends all the changes made under `pn.io.hold()` as one message.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+
+import panel as pn
+from panel.io.state import set_curdoc
 
 
 def send_without_delay() -> None:
@@ -21,3 +32,22 @@ def send_without_delay() -> None:
 
     open.sends_without_delay = True
     WSHandler.open = open
+
+
+def on_loop(handler: Callable[..., None]) -> Callable[..., None]:
+    """The handler of a browser event, run on the server's event loop (at once where there is no server)."""
+
+    def run(*args) -> None:
+        doc = pn.state.curdoc
+        if doc is None or doc.session_context is None:
+            handler(*args)
+            return
+
+        async def soon() -> None:
+            with set_curdoc(doc):
+                handler(*args)
+
+        soon.nolock = True  # as panel.io.server.async_execute marks it
+        doc.add_next_tick_callback(soon)
+
+    return run
