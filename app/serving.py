@@ -14,6 +14,7 @@ sends all the changes made under `pn.io.hold()` as one message.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import wraps
 
 import panel as pn
 from panel.io.state import set_curdoc
@@ -37,6 +38,7 @@ def send_without_delay() -> None:
 def on_loop(handler: Callable[..., None]) -> Callable[..., None]:
     """The handler of a browser event, run on the server's event loop (at once where there is no server)."""
 
+    @wraps(handler)  # Bokeh checks a handler's signature
     def run(*args) -> None:
         doc = pn.state.curdoc
         if doc is None or doc.session_context is None:
@@ -44,7 +46,7 @@ def on_loop(handler: Callable[..., None]) -> Callable[..., None]:
             return
 
         async def soon() -> None:
-            with set_curdoc(doc):
+            with set_curdoc(doc), pn.io.hold():  # outside Bokeh's lock, every change is held for Panel to send
                 handler(*args)
 
         soon.nolock = True  # as panel.io.server.async_execute marks it
