@@ -13,6 +13,7 @@ sends all the changes made under `pn.io.hold()` as one message.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from functools import wraps
 
@@ -35,6 +36,9 @@ def send_without_delay() -> None:
     WSHandler.open = open
 
 
+_tasks: set[asyncio.Task] = set()  # the tasks on_loop started, kept until done (the loop keeps weak references)
+
+
 def on_loop(handler: Callable[..., None]) -> Callable[..., None]:
     """The handler of a browser event, run on the server's event loop (at once where there is no server)."""
 
@@ -49,6 +53,14 @@ def on_loop(handler: Callable[..., None]) -> Callable[..., None]:
             with set_curdoc(doc), pn.io.hold():  # outside Bokeh's lock, every change is held for Panel to send
                 handler(*args)
 
+        try:
+            loop = asyncio.get_running_loop()  # a widget's change (a key) runs on the loop; a click, on a thread
+        except RuntimeError:
+            loop = None
+        if loop is not None:  # a task of its own, without a hop through Bokeh's threads
+            _tasks.add(task := loop.create_task(soon()))
+            task.add_done_callback(_tasks.discard)
+            return
         soon.nolock = True  # as panel.io.server.async_execute marks it
         doc.add_next_tick_callback(soon)
 
