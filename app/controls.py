@@ -14,6 +14,7 @@ from app.accessibility import Accessibility
 from app.html_box import HtmlBox
 from app.keys import ArrowKeys
 from app.responsive import NARROW, PHONE, narrow, wraps_below
+from app.serving import on_loop
 from app.store import Store
 
 
@@ -45,13 +46,13 @@ class Controls(Viewer):
         self.predict.stylesheets = [_under_the_player(sum(_room(w) for w in row))]
         self.keys = ArrowKeys(width=0, height=0, margin=0)
         self.access = Accessibility(width=0, height=0, margin=0)
-        self.prev_call.on_click(lambda e: s.prev_call())
-        self.next_call.on_click(lambda e: s.next_call())
+        self.prev_call.on_click(on_loop(lambda e: s.prev_call()))
+        self.next_call.on_click(on_loop(lambda e: s.next_call()))
         self.player.param.watch(self._on_player, "value")
         self.predict.param.watch(lambda e: s.predict(e.new), "value")
         # Presses made while Python was busy arrive together: step by how many there were.
-        self.keys.param.watch(lambda e: s.step(e.old - e.new), "left")
-        self.keys.param.watch(lambda e: s.step(e.new - e.old), "right")
+        self.keys.param.watch(on_loop(lambda e: s.step(e.old - e.new)), "left")
+        self.keys.param.watch(on_loop(lambda e: s.step(e.new - e.old)), "right")
         s.param.watch(self._on_state, ["state", "timeline", "failed"])
         s.param.watch(lambda e: setattr(self.predict, "value", e.new), "predicting")
         self._on_state()
