@@ -55,9 +55,29 @@ class Controls(Viewer):
         self.keys.param.watch(on_loop(lambda e: s.step(e.new - e.old)), "right")
         s.param.watch(self._on_state, ["state", "timeline", "failed"])
         s.param.watch(lambda e: setattr(self.predict, "value", e.new), "predicting")
+        self._nudging = False
         self._on_state()
+        pn.state.onload(self._place_the_knob)
+
+    def _place_the_knob(self):
+        """Panel's player sets its range input's value before its min and max when it is drawn, so a step past
+        100 shows the knob at 100 (the input's default max) until the value changes: change it and put it back,
+        in two messages, without stepping the store."""
+        k, doc = self.player.value, pn.state.curdoc
+        if k <= 100 or doc is None:
+            return
+        self._nudging = True
+        self.player.value = k - 1
+
+        def back():
+            self.player.value = k
+            self._nudging = False
+
+        doc.add_next_tick_callback(back)
 
     def _on_player(self, event):
+        if self._nudging:
+            return
         s = self.store
         s.goto(event.new)
         if s.timeline is not None and s.failed is None and s.k != event.new:  # held before a prediction

@@ -109,6 +109,9 @@ SHOWN = """
 def test_a_link_to_the_end_of_a_big_graph_shows_nodes(page, url):
     open_app(page, url, "example=scalar-mlp&step=end")  # the last steps print: they act on no node
     wait_for(lambda: page.evaluate(SHOWN) > 0, 10_000)
+    # and the player's knob is at the end (Panel's player drew it at 100, its range input's default max)
+    knob = page.locator(".stepper input[type=range]")
+    wait_for(lambda: knob.evaluate("el => [el.value, el.max]") == ["2811", "2811"], 10_000)
 
 
 def test_the_editor_shows_the_steps_line_and_a_hovered_line_lights_its_nodes(page, url):
