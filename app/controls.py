@@ -14,6 +14,7 @@ from app.accessibility import Accessibility
 from app.html_box import HtmlBox
 from app.keys import ArrowKeys
 from app.responsive import NARROW, PHONE, narrow, wraps_below
+from app.serving import on_loop
 from app.store import Store
 
 
@@ -45,18 +46,38 @@ class Controls(Viewer):
         self.predict.stylesheets = [_under_the_player(sum(_room(w) for w in row))]
         self.keys = ArrowKeys(width=0, height=0, margin=0)
         self.access = Accessibility(width=0, height=0, margin=0)
-        self.prev_call.on_click(lambda e: s.prev_call())
-        self.next_call.on_click(lambda e: s.next_call())
+        self.prev_call.on_click(on_loop(lambda e: s.prev_call()))
+        self.next_call.on_click(on_loop(lambda e: s.next_call()))
         self.player.param.watch(self._on_player, "value")
         self.predict.param.watch(lambda e: s.predict(e.new), "value")
         # Presses made while Python was busy arrive together: step by how many there were.
-        self.keys.param.watch(lambda e: s.step(e.old - e.new), "left")
-        self.keys.param.watch(lambda e: s.step(e.new - e.old), "right")
+        self.keys.param.watch(on_loop(lambda e: s.step(e.old - e.new)), "left")
+        self.keys.param.watch(on_loop(lambda e: s.step(e.new - e.old)), "right")
         s.param.watch(self._on_state, ["state", "timeline", "failed"])
         s.param.watch(lambda e: setattr(self.predict, "value", e.new), "predicting")
+        self._nudging = False
         self._on_state()
+        pn.state.onload(self._place_the_knob)
+
+    def _place_the_knob(self):
+        """Panel's player sets its range input's value before its min and max when it is drawn, so a step past
+        100 shows the knob at 100 (the input's default max) until the value changes: change it and put it back,
+        in two messages, without stepping the store."""
+        k, doc = self.player.value, pn.state.curdoc
+        if k <= 100 or doc is None:
+            return
+        self._nudging = True
+        self.player.value = k - 1
+
+        def back():
+            self.player.value = k
+            self._nudging = False
+
+        doc.add_next_tick_callback(back)
 
     def _on_player(self, event):
+        if self._nudging:
+            return
         s = self.store
         s.goto(event.new)
         if s.timeline is not None and s.failed is None and s.k != event.new:  # held before a prediction

@@ -24,11 +24,15 @@ class GradHistory(Viewer):
     def __init__(self, **params):
         super().__init__(**params)
         h = History()
-        self._faint: dict[str, set[int]] = {}  # source id -> its rows drawn faint
         self.veils = []  # over the points after step k, on each figure
         self.lines = ColumnDataSource(data=h.lines)
-        self.points = ColumnDataSource(data={**h.points, "alpha": []})
-        self.loss = ColumnDataSource(data={**h.loss, "alpha": []})
+        self.points = ColumnDataSource(data=h.points)
+        self.loss = ColumnDataSource(data=h.loss)
+        # The points at x = now that step k has not reached (history_model.faint_rows), each under a cover
+        # of the background on the overlay layer, as the veil covers the future: a step then repaints the
+        # overlay alone, not a training loop's thousands of points.
+        self.points_faint = ColumnDataSource(data=_covers(h.points, []))
+        self.loss_faint = ColumnDataSource(data=_covers(h.loss, []))
         self.now = _now_line()
         self.loss_now = _now_line()
         self.grad_fig = self._grad_figure()
@@ -51,8 +55,9 @@ class GradHistory(Viewer):
         p.multi_line("xs", "ys", source=self.lines, line_color="colour", line_width=2, line_alpha=0.45,
                      legend_field="name")
         r = p.scatter("x", "y", source=self.points, marker="marker", size=9, fill_color="colour",
-                      line_color="colour", alpha="alpha")
+                      line_color="colour")
         p.add_tools(HoverTool(renderers=[r], tooltips=[("", "@name = @text")]))
+        _cover(p, self.points_faint, size=9)
         p.add_layout(self.now)
         legend = p.legend[0]
         p.add_layout(legend, "above")
@@ -70,8 +75,9 @@ class GradHistory(Viewer):
         p = figure(tools="pan,wheel_zoom,reset", toolbar_location=None, sizing_mode="stretch_both",
                    min_border=6, x_axis_label="backward call", y_axis_label="loss")
         p.line("x", "y", source=self.loss, line_width=2, color="#2ca02c", alpha=0.45)
-        r = p.scatter("x", "y", source=self.loss, size=6, color="#2ca02c", alpha="alpha")
+        r = p.scatter("x", "y", source=self.loss, size=6, color="#2ca02c")
         p.add_tools(HoverTool(renderers=[r], tooltips=[("loss", "@text")]))
+        _cover(p, self.loss_faint, size=6)
         p.add_layout(self.loss_now)
         self._veil(p)
         _style(p)
@@ -89,9 +95,8 @@ class GradHistory(Viewer):
         h = self.store.history
         with pn.io.hold():
             self.lines.data = h.lines
-            self.points.data = {**h.points, "alpha": [1.0] * len(h.points["k"])}
-            self.loss.data = {**h.loss, "alpha": [1.0] * len(h.loss["k"])}
-            self._faint = {}
+            self.points.data = h.points
+            self.loss.data = h.loss
             calls = max(h.calls, 1)
             loop = len(h.loss["x"]) > 2
             if self.loss_fig is None and loop:
@@ -116,21 +121,30 @@ class GradHistory(Viewer):
             line.location = x
         for veil in self.veils:
             veil.left = future_from(x)
-        for source, part in ((self.points, h.points), (self.loss, h.loss)):
-            self._fade(source, faint_rows(part["x"], part["k"], k, x))
-
-    def _fade(self, source: ColumnDataSource, faint: list[int]) -> None:
-        """The points at x = now that have not happened yet faint, the others solid (the veil fades the points
-        beyond now): only the rows whose alpha changes are sent, so a step that changes none repaints nothing
-        but the veil and the line (a training loop has thousands of points)."""
-        was, now = self._faint.get(source.id, set()), set(faint)
-        changed = [(i, FUTURE_ALPHA) for i in sorted(now - was)] + [(i, 1.0) for i in sorted(was - now)]
-        self._faint[source.id] = now
-        if changed:
-            source.patch({"alpha": changed})
+        for covers, part in ((self.points_faint, h.points), (self.loss_faint, h.loss)):
+            faint = _covers(part, faint_rows(part["x"], part["k"], k, x))
+            if faint["row"] != covers.data["row"]:
+                covers.data = faint
 
     def __panel__(self):
         return pn.Column(self.current, self.empty, self.grad_pane, self.loss_box, sizing_mode="stretch_both")
+
+
+def _covers(points: dict, rows: list[int]) -> dict[str, list]:
+    """Where to cover the points of `rows` (and which rows they are)."""
+    return {"x": [points["x"][i] for i in rows], "y": [points["y"][i] for i in rows],
+            "marker": [points["marker"][i] for i in rows] if "marker" in points else ["circle"] * len(rows),
+            "row": list(rows)}
+
+
+def _cover(p, covers: ColumnDataSource, size: float) -> None:
+    """The background over the points in `covers`, letting FUTURE_ALPHA of them through; the figure's ranges
+    follow its other renderers."""
+    drawn = list(p.renderers)
+    bg = p.background_fill_color
+    p.scatter("x", "y", source=covers, marker="marker", size=size + 1, fill_color=bg, line_color=bg,
+              alpha=1 - FUTURE_ALPHA, level="overlay")
+    p.x_range.renderers = p.y_range.renderers = drawn
 
 
 def _now_line() -> Span:

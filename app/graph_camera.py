@@ -1,7 +1,9 @@
 """The graph's camera, in the browser: it keeps one scale on both axes (boxes keep their shape when zooming
 or resizing), starts at the default zoom where every label is legible (graph_model.SCALE px per unit, more
 when the whole graph fits), and glides to the node each step acts on when it leaves the middle of the view
-(jumps, when stepping fast). Python only sends the graph's extent and the focus (camera_model.py)."""
+(jumps, when stepping fast). Python only sends the graph's extent and the focus (camera_model.py); the
+camera's moves are not sent back (nothing in Python reads the ranges), so a glide's frames cost the server
+and the socket nothing while a step's changes are on their way."""
 
 from __future__ import annotations
 
@@ -49,8 +51,8 @@ const now = performance.now(), calm = now - (cam._stepped || 0) > {CALM_MS};
 if (cb_obj === cam) {{ cam._stepped = now }}
 const glide = calm && !refit && cb_obj === cam && from.every(Number.isFinite);
 if (!glide) {{
-  xr.setv({{start: to[0], end: to[1], reset_start: to[0], reset_end: to[1]}});
-  yr.setv({{start: to[2], end: to[3], reset_start: to[2], reset_end: to[3]}});
+  xr.setv({{start: to[0], end: to[1], reset_start: to[0], reset_end: to[1]}}, {{sync: false}});
+  yr.setv({{start: to[2], end: to[3], reset_start: to[2], reset_end: to[3]}}, {{sync: false}});
   return;
 }}
 if (from.every((v, i) => Math.abs(v - to[i]) < 1e-9)) {{ return }}
@@ -58,8 +60,8 @@ const t0 = now, ms = 260;
 const frame = (now) => {{
   const t = Math.min(1, (now - t0) / ms), e = t * t * (3 - 2 * t);
   const v = from.map((a, i) => a + (to[i] - a) * e);
-  xr.setv({{start: v[0], end: v[1]}});
-  yr.setv({{start: v[2], end: v[3]}});
+  xr.setv({{start: v[0], end: v[1]}}, {{sync: false}});
+  yr.setv({{start: v[2], end: v[3]}}, {{sync: false}});
   cam._anim = t < 1 ? requestAnimationFrame(frame) : null;
 }};
 cam._anim = requestAnimationFrame(frame);

@@ -22,6 +22,7 @@ from app import graph_model as gm
 from app.graph_camera import camera
 from app.graph_paint import hover_after_paint, paint_in_view_only
 from app.graph_teaching import TeachingLayer
+from app.serving import on_loop
 from app.store import Store
 
 # Semantic zoom: all labels from this scale (px per unit) up, node titles only from TITLES to DETAIL.
@@ -64,8 +65,8 @@ class GraphView(Viewer):
         self._shape = None  # the shape of the graph shown (graph_model.GraphModel.shape)
         self._drawn: tuple = (None,)  # the graph, state, selected and lit drawn last
         self.pane = pn.pane.Bokeh(self.figure, sizing_mode="stretch_both", min_height=320)
-        self.boxes.selected.on_change("indices", self._on_tap_box)
-        self.sinks.selected.on_change("indices", self._on_tap_sink)
+        self.boxes.selected.on_change("indices", on_loop(self._on_tap_box))
+        self.sinks.selected.on_change("indices", on_loop(self._on_tap_sink))
         self.store.param.watch(self._on_graph, "graph")
         self.store.param.watch(self._on_state, ["state", "selected", "lit"])
         if self.store.graph is not None:

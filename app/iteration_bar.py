@@ -18,6 +18,7 @@ from panel.viewable import Viewer
 from app import iterations as it
 from app.html_box import HtmlBox
 from app.responsive import PHONE, narrow
+from app.serving import on_loop
 from app.store import Store
 from engine.trace.text import number
 
@@ -96,8 +97,8 @@ class IterationBar(Viewer):
                                 "min-width: 0 !important;", PHONE)],  # on a phone the loss curve goes below
         )
         self.slider.param.watch(lambda e: self.store.goto_iteration(e.new - 1), "value")
-        self.prev.on_click(lambda e: self._by(-1))
-        self.next.on_click(lambda e: self._by(+1))
+        self.prev.on_click(on_loop(lambda e: self._by(-1)))
+        self.next.on_click(on_loop(lambda e: self._by(+1)))
         self.store.param.watch(self._on_timeline, "iterations")
         self.store.param.watch(self._on_state, "state")
         self._phases_of: tuple | None = None  # (segment, its phases)
@@ -121,7 +122,7 @@ class IterationBar(Viewer):
         p.add_layout(self.span)
         p.add_tools(HoverTool(renderers=[hit], tooltips=[("iteration", "@x"), ("loss", "@text")],
                               mode="vline"))
-        p.on_event(Tap, self._on_tap)
+        p.on_event(Tap, on_loop(self._on_tap))
         p.axis.axis_label_text_font_size = "11px"
         p.axis.axis_label_text_font_style = "normal"
         p.axis.major_label_text_font_size = "11px"

@@ -9,24 +9,23 @@ import numpy as np
 import panel as pn
 import param
 from bokeh import palettes
-from bokeh.core.properties import Color
-from bokeh.models import LinearColorMapper, Span
+from bokeh.models import ColumnDataSource, LinearColorMapper, Span
 from bokeh.plotting import figure
 from panel.viewable import Viewer
 
 from app.plots_model import Figure, Plotted, grouped
 from app.store import Store
-from engine.trace import plot_axes
+from engine.trace import plot_colours
 
 WIDTH, HEIGHT = 300, 210
-CYCLE = tuple(plot_axes.CYCLE.values())
 MARKERS = {"o": "circle", ".": "dot", ",": "dot", "x": "x", "+": "cross", "*": "asterisk", "s": "square",
            "d": "diamond", "D": "diamond", "^": "triangle", "v": "inverted_triangle", "<": "triangle",
            ">": "triangle", "p": "square", "h": "hex", "|": "dash", "_": "dash"}
 # matplotlib's colormaps as Bokeh's palettes (low values first).
 PALETTES = {"viridis": palettes.Viridis256, "gray": palettes.Greys256, "Greys": palettes.Greys256[::-1],
             "binary": palettes.Greys256[::-1], "magma": palettes.Magma256, "inferno": palettes.Inferno256,
-            "plasma": palettes.Plasma256, "cividis": palettes.Cividis256, "turbo": palettes.Turbo256}
+            "plasma": palettes.Plasma256, "cividis": palettes.Cividis256, "turbo": palettes.Turbo256,
+            "jet": tuple(plot_colours.jet())}
 DASHES = {"-": "solid", "solid": "solid", "--": "dashed", "dashed": "dashed", "-.": "dashdot", "dashdot": "dashdot",
           ":": "dotted", "dotted": "dotted"}
 
@@ -102,10 +101,8 @@ def bokeh_figure(drawn: Figure):
                 axis.start = lim[0]
             if lim[1] is not None:
                 axis.end = lim[1]
-    colors = iter(CYCLE * (1 + len(drawn.series) // len(CYCLE)))
     for series in drawn.series:
-        color = series.get("color")  # (one given does not take the next of matplotlib's colours)
-        _draw(p, series, color if color and is_color(color) else next(colors), drawn.legend)
+        _draw(p, series, _paint(series), drawn.legend)
     if any(series["kind"] == "image" for series in drawn.series):
         p.y_range.flipped = True  # (row 0 at the top, as matplotlib draws an image)
     if drawn.legend and p.legend:
@@ -134,7 +131,7 @@ def _draw(p, series, color, legend):
         return
     x, y = _nan(series["x"]), _nan(series["y"])
     if kind == "text":
-        p.text(x, y, text=series["text"], text_color=color if is_color(color) else "black",
+        p.text(x, y, text=series["text"], text_color=color,
                text_align={"center": "center", "right": "right"}.get(series.get("ha"), "left"),
                text_baseline={"center": "middle", "top": "top", "bottom": "bottom"}.get(series.get("va"),
                                                                                       "alphabetic"),
@@ -151,7 +148,13 @@ def _draw(p, series, color, legend):
                       color=color, alpha=alpha, **label)
     elif kind == "scatter":
         size = series.get("size")
-        p.scatter(x, y, marker=MARKERS.get(series.get("marker", "o"), "circle"),
+        columns = {"x": x, "y": y}
+        if "values" in series:
+            columns["values"] = _nan(series["values"])
+        elif isinstance(color, list):
+            columns["colors"], color = color, "colors"
+        points = ColumnDataSource(columns)
+        p.scatter("x", "y", source=points, marker=MARKERS.get(series.get("marker", "o"), "circle"),
                   size=math.sqrt(size) if size else 6, color=color, alpha=alpha if "alpha" in series else 0.8,
                   **label)
     elif kind == "hist":
@@ -182,9 +185,13 @@ def _image(p, series, alpha):
         p.image_rgba(image=[packed], **where)
 
 
-def is_color(name) -> bool:
-    """Whether Bokeh draws this colour (a program may name one that no browser knows)."""
-    return Color().is_valid(name)
+def _paint(series):
+    """What a series is painted with: its colour (hex, as the engine gives every colour), one per item, or its
+    numbers through a colormap."""
+    if "values" in series:
+        mapper = LinearColorMapper(palette=PALETTES[series["cmap"]], low=series["vmin"], high=series["vmax"])
+        return {"field": "values", "transform": mapper}
+    return series.get("colors") or series.get("color")
 
 
 def _nan(values):

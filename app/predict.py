@@ -12,6 +12,7 @@ from panel.viewable import Viewer
 from app import predict_model as pm
 from app.html_box import HtmlBox
 from app.responsive import PHONE, WRAP, narrow
+from app.serving import on_loop
 from app.store import Store
 
 
@@ -30,8 +31,8 @@ class Predict(Viewer):
                                       css_classes=["predict-show"], description="Take the step without a guess")
         self.text = HtmlBox(css=_CSS, sizing_mode="stretch_width", min_height=60, margin=(0, 10, 4, 10))
         self.field.param.watch(lambda e: self._guess(), "enter_pressed")
-        self.check.on_click(lambda e: self._guess())
-        self.show.on_click(lambda e: s.reveal())
+        self.check.on_click(on_loop(lambda e: self._guess()))
+        self.show.on_click(on_loop(lambda e: s.reveal()))
         s.param.watch(self._render, ["predicting", "state", "answers", "guess_problem", "timeline", "failed"])
         # The row gets its parts the first time the learner predicts: most pages never build them.
         self.row = pn.Row(sizing_mode="stretch_width",

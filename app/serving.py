@@ -1,11 +1,24 @@
-"""What only `panel serve` needs: websocket replies sent at once.
+"""What only `panel serve` needs: websocket replies sent at once, and a click's changes sent as one message.
 
 Bokeh writes each message as several websocket frames. With Nagle's algorithm on, the second frame waits
 for the browser's delayed ACK, about 40 ms on Linux, so every step would pay it. Tornado's documented fix is
 `set_nodelay(True)` once the connection is open.
+
+Bokeh runs the handlers of a browser event (a button's click, a tap on a figure, a selection) on a worker
+thread under the session's lock, and then sends every change they made as a message of its own, which the
+browser applies one task at a time, painting in between (24 messages for "next iteration"). `on_loop` runs
+a handler as Panel runs an async callback: on the server's event loop, outside Bokeh's lock, where Panel
+sends all the changes made under `pn.io.hold()` as one message.
 """
 
 from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from functools import wraps
+
+import panel as pn
+from panel.io.state import set_curdoc
 
 
 def send_without_delay() -> None:
@@ -21,3 +34,34 @@ def send_without_delay() -> None:
 
     open.sends_without_delay = True
     WSHandler.open = open
+
+
+_tasks: set[asyncio.Task] = set()  # the tasks on_loop started, kept until done (the loop keeps weak references)
+
+
+def on_loop(handler: Callable[..., None]) -> Callable[..., None]:
+    """The handler of a browser event, run on the server's event loop (at once where there is no server)."""
+
+    @wraps(handler)  # Bokeh checks a handler's signature
+    def run(*args) -> None:
+        doc = pn.state.curdoc
+        if doc is None or doc.session_context is None:
+            handler(*args)
+            return
+
+        async def soon() -> None:
+            with set_curdoc(doc), pn.io.hold():  # outside Bokeh's lock, every change is held for Panel to send
+                handler(*args)
+
+        try:
+            loop = asyncio.get_running_loop()  # a widget's change (a key) runs on the loop; a click, on a thread
+        except RuntimeError:
+            loop = None
+        if loop is not None:  # a task of its own, without a hop through Bokeh's threads
+            _tasks.add(task := loop.create_task(soon()))
+            task.add_done_callback(_tasks.discard)
+            return
+        soon.nolock = True  # as panel.io.server.async_execute marks it
+        doc.add_next_tick_callback(soon)
+
+    return run

@@ -205,8 +205,9 @@ def _function(bind, name, number_first=False, in_place=False):
     return _named(function, name, False)
 
 
-def _with_function_out(bind, name, number_first):
-    return _with_out(_function(bind, name, number_first), name)
+def _torch_function(bind, name, number_first, out):
+    function = _function(bind, name, number_first)
+    return _with_out(function, name) if out else function
 
 
 def _dunders(spell):
@@ -229,7 +230,7 @@ def _composites():
         fn = accepting_aliases(fn)
         methods.update((name, fn) for name in spell.method)
         methods.update((name, fn) for name, _ in _dunders(spell))
-        functions.update((name, _with_out(fn, name)) for name in spell.function)
+        functions.update((name, _with_out(fn, name) if spell.out else fn) for name in spell.function)
         functional.update((name, fn) for name in spell.functional)
     return methods, functions, functional
 
@@ -264,7 +265,7 @@ def _derive():
         for name, kind in _dunders(spell):
             claim("method", methods, name, (kind, bind), _MAKERS[kind], bind, name)
         for name in spell.function:
-            claim("function", functions, name, bind, _with_function_out, bind, name, spell.number_first)
+            claim("function", functions, name, bind, _torch_function, bind, name, spell.number_first, spell.out)
         for name in spell.functional:
             claim("functional", functional, name, bind, _function, bind, name)
         for name in spell.inplace_function:

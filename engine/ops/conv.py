@@ -344,7 +344,7 @@ def _conv_function(k, transposed):
         def conv(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):  # noqa: A002
             return convolution(name, k, input, weight, bias, stride, padding, dilation, groups)
     conv.__name__ = conv.__qualname__ = name
-    return composite(Spelling(function=name, functional=name))(conv)
+    return composite(Spelling(function=name, functional=name, out=False))(conv)
 
 
 for _k in (1, 2, 3):

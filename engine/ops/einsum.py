@@ -186,7 +186,7 @@ def _equation(args):
     return equation, args[::2]
 
 
-@composite(Spelling(function="einsum"))
+@composite(Spelling(function="einsum", out=False))
 def einsum(*args):
     equation, operands = _equation(args)
     if not isinstance(equation, str):

@@ -216,7 +216,7 @@ def _cdist_x2_grad(n, g):
 op("cdist", "CdistBackward0", ("x1", "x2"), _cdist,
    ("Σⱼ grad · ∂‖x1ᵢ − x2ⱼ‖_p/∂x1ᵢ", _cdist_x1_grad), ("Σᵢ grad · ∂‖x2ⱼ − x1ᵢ‖_p/∂x2ⱼ", _cdist_x2_grad),
    saves={0: ("x1", "x2", "result", "p"), 1: ("x1", "x2", "result", "p")}, bind=False,
-   spell=Spelling(function="cdist", name=lambda s, a: f"cdist({s[0]}, {s[1]}, p={_number(a['p'])})"))
+   spell=Spelling(function="cdist", out=False, name=lambda s, a: f"cdist({s[0]}, {s[1]}, p={_number(a['p'])})"))
 
 
 def _euclidean_dist(x1, x2):
@@ -242,7 +242,7 @@ op("euclidean_dist", "EuclideanDistBackward0", ("x1", "x2"), _euclidean_dist,
    spell=Spelling(name="torch._euclidean_dist({0}, {1})"))
 
 
-@composite(Spelling(function="cdist"))
+@composite(Spelling(function="cdist", out=False))
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     """torch.cdist: ATen's _cdist_forward (CdistBackward0), or for p = 2 with more than 25 rows on a side the
     matrix-product form (EuclideanDistBackward0), as at::cdist picks."""

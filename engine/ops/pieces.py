@@ -75,7 +75,7 @@ def _checked_dim(self, dim):
     return dim
 
 
-@composite(Spelling(method="unbind", function="unbind"))
+@composite(Spelling(method="unbind", function="unbind", out=False))
 def unbind(self, dim=0):
     return self._apply(OPS["unbind"], (self,), {"dim": _checked_dim(self, dim)})
 
@@ -96,12 +96,12 @@ def _split_by(name, self, split_size, dim):
     return self._apply(OPS[name], (self,), {"dim": dim, "split_size": split_size})
 
 
-@composite(Spelling(method="split", function="split"))
+@composite(Spelling(method="split", function="split", out=False))
 def split(self, split_size_or_sections, dim=0):
     return _split_by("split", self, split_size_or_sections, dim)
 
 
-@composite(Spelling(method="unsafe_split", function="unsafe_split"))
+@composite(Spelling(method="unsafe_split", function="unsafe_split", out=False))
 def unsafe_split(self, split_size, dim=0):
     return _split_by("unsafe_split", self, split_size, dim)
 
@@ -114,11 +114,11 @@ def _chunk_size(self, chunks, dim):
     return -(-size // chunks) if size else [0] * chunks
 
 
-@composite(Spelling(method="chunk", function="chunk"))
+@composite(Spelling(method="chunk", function="chunk", out=False))
 def chunk(self, chunks, dim=0):
     return _split_by("split", self, _chunk_size(self, chunks, dim), dim)
 
 
-@composite(Spelling(method="unsafe_chunk", function="unsafe_chunk"))
+@composite(Spelling(method="unsafe_chunk", function="unsafe_chunk", out=False))
 def unsafe_chunk(self, chunks, dim=0):
     return _split_by("unsafe_split", self, _chunk_size(self, chunks, dim), dim)

@@ -48,7 +48,7 @@ _unary("log2", "Log2Backward0", exact(np.log2), "grad / (self · ln 2)",
 _unary("log10", "Log10Backward0", exact(np.log10), "grad / (self · ln 10)",
        lambda n, g: g / (n["self"] * 2.302585092994046), "self")
 _unary("relu", "ReluBackward0", _relu, "grad · (result > 0)",
-       lambda n, g: g._op("threshold_backward", n["result"]), "result", dtype=None)
+       lambda n, g: g._op("threshold_backward", n["result"]), "result", dtype=None, spell=unary("relu", out=False))
 op("abs", "AbsBackward0", ("self",), np.abs, ("sign(self) · grad", lambda n, g: g * n["self"].sgn()),
    saves={0: ("self",)}, spell=Spelling(method=("abs", "absolute"), function=("abs", "absolute"),
                                          inplace=("abs_", "absolute_"), inplace_function="abs_", prefix="abs"))

@@ -102,7 +102,7 @@ op("max_pool2d", "MaxPool2DWithIndicesBackward0", ("self",), _max_pool_values,
    ("grad to the max of each window",
     lambda n, g: g._op("max_pool2d_backward", n["self"], indices=n.attrs["result1"]._data)),
    saves={0: ("self", "kernel_size", "stride", "padding", "dilation", "ceil_mode", "result1")},
-   spell=Spelling(function="max_pool2d", functional="max_pool2d", name=_pool_label("max_pool2d", _MAX_KEYS)),
+   spell=Spelling(function="max_pool2d", functional="max_pool2d", out=False, name=_pool_label("max_pool2d", _MAX_KEYS)),
    bind=False)
 op("max_pool2d_backward", "MaxPool2DWithIndicesBackwardBackward0", ("grad", "self"), _max_pool_backward,
    ("grad at each window's max", _max_pool_take), ("0", lambda n, v: zeros_for(n, 1, v)))
@@ -215,13 +215,13 @@ def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_i
     return (values, indices) if return_indices else values
 
 
-@composite(Spelling(function="max_pool2d", functional="max_pool2d"))
+@composite(Spelling(function="max_pool2d", functional="max_pool2d", out=False))
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,  # noqa: A002
                return_indices=False):
     return _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
 
 
-@composite(Spelling(function="max_pool1d", functional="max_pool1d"))
+@composite(Spelling(function="max_pool1d", functional="max_pool1d", out=False))
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,  # noqa: A002
                return_indices=False):
     if input.dim() not in (2, 3):
@@ -251,7 +251,7 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     return _avg_pool2d(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
 
 
-@composite(Spelling(function="avg_pool1d", functional="avg_pool1d"))
+@composite(Spelling(function="avg_pool1d", functional="avg_pool1d", out=False))
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):  # noqa: A002
     stride = kernel_size if stride is None or len(_pair(stride, 1)) == 0 else stride
     out = _avg_pool2d(input.unsqueeze(-2), (1, *_pair(kernel_size, 1)), (1, *_pair(stride, 1)),

@@ -36,7 +36,7 @@ def _flip(a, dims):
 op("flip", "FlipBackward0", ("self",), _flip,
    ("grad flipped back", lambda n, g: g.flip(tuple(_signed(d) for d in n.attrs["dims"]))),
    saves={0: ("dims",)}, bind=_bind_flip,
-   spell=Spelling(method="flip", function="flip",
+   spell=Spelling(method="flip", function="flip", out=False,
                   name=lambda s, a: f"{s[0]}.flip({', '.join(str(_signed(d)) for d in a['dims'])})"))
 
 

@@ -58,9 +58,12 @@ op("reshape_alias", "ReshapeAliasBackward0", ("self",), lambda a, shape: a.resha
    saves={0: ("self_sym_sizes",)}, spell=Spelling(method="reshape", name="{0}.reshape{shape}"), bind=False)
 
 
-@composite(Spelling(method="reshape", function="reshape"))
+@composite(Spelling(method="reshape", function="reshape", out=False))
 def reshape(self, *shape, **keyword):
     """ATen's reshape: a view of a contiguous tensor, an alias with new strides where they exist, else a copy."""
+    unknown = sorted(keyword.keys() - {"shape"})
+    if unknown:
+        raise TypeError(f"reshape() got an unexpected keyword argument '{unknown[0]}'")
     shape = _infer_shape(self, shape or (keyword.pop("shape"),))
     if self._data.flags.c_contiguous:
         return self._apply(OPS["view"], (self,), {"shape": shape})
@@ -79,7 +82,7 @@ def reshape_as(self, other):
     return self.reshape(other.shape)
 
 
-@composite(Spelling(method="flatten", function="flatten"))
+@composite(Spelling(method="flatten", function="flatten", out=False))
 def flatten(self, start_dim=0, end_dim=-1):
     if self._data.ndim == 0:
         return self.reshape(1)
@@ -90,7 +93,7 @@ def flatten(self, start_dim=0, end_dim=-1):
     return self.reshape(shape[:s] + (-1,) + shape[e + 1:])
 
 
-@composite(Spelling(method="unflatten", function="unflatten"))
+@composite(Spelling(method="unflatten", function="unflatten", out=False))
 def unflatten(self, dim, sizes):
     d = self._dim(dim)
     shape = self.shape
@@ -104,7 +107,7 @@ def _bind_unsqueeze(self, dim):
 
 op("unsqueeze", "UnsqueezeBackward0", ("self",), lambda a, dim: np.expand_dims(a, dim),
    ("grad squeezed at dim", lambda n, g: g.squeeze(n.attrs["dim"])), view=True, saves={0: ("dim",)},
-   spell=method("unsqueeze"),
+   spell=method("unsqueeze", out=False),
    bind=_bind_unsqueeze)
 
 
@@ -116,11 +119,11 @@ def _bind_squeeze(self, dim=None):
 
 op("squeeze", "SqueezeBackward0", ("self",), lambda a: np.squeeze(a),
    ("grad reshaped to self's shape", lambda n, g: g.reshape(n._shapes[0])), view=True,
-   saves={0: ("self_sym_sizes",)}, spell=method("squeeze"), bind=_bind_squeeze)
+   saves={0: ("self_sym_sizes",)}, spell=method("squeeze", out=False), bind=_bind_squeeze)
 op("squeeze_dim", "SqueezeBackward1", ("self",),
    lambda a, dim: np.squeeze(a, dim) if a.ndim and a.shape[dim] == 1 else a[...],
    ("grad unsqueezed at dim", lambda n, g: g.reshape(n._shapes[0])), view=True,
-   saves={0: ("dim", "self_sym_sizes")}, spell=method("squeeze"), bind=_bind_squeeze)
+   saves={0: ("dim", "self_sym_sizes")}, spell=method("squeeze", out=False), bind=_bind_squeeze)
 op("squeeze_", "SqueezeBackward4", ("self",), lambda a, dim: np.squeeze(a, dim),  # matmul's 1-d @ 2-d
    ("grad unsqueezed at dim", lambda n, g: g.unsqueeze(n.attrs["dim"])), saves={0: ("dim", "self_sym_sizes")},
    spell=Spelling(method="squeeze", name="{0}.squeeze({dim})"), bind=False)
@@ -133,7 +136,8 @@ def _bind_transpose(self, dim0, dim1):
 op("transpose", "TransposeBackward0", ("self",), lambda a, dim0, dim1: np.swapaxes(a, dim0, dim1),
    ("grad transposed back", lambda n, g: g.transpose(n.attrs["dim0"], n.attrs["dim1"])), view=True,
    saves={0: ("dim0", "dim1")},
-   spell=Spelling(method=("transpose", "swapaxes"), function=("transpose", "swapaxes")), bind=_bind_transpose)
+   spell=Spelling(method=("transpose", "swapaxes"), function=("transpose", "swapaxes"), out=False),
+   bind=_bind_transpose)
 op("transpose_", "TransposeBackward1", ("self",), lambda a, dim0, dim1: np.swapaxes(a, dim0, dim1),
    ("grad transposed back", lambda n, g: g.transpose(n.attrs["dim0"], n.attrs["dim1"])),
    saves={0: ("dim0", "dim1")}, bind=False,  # ATen's in-place transpose_ of a result it made (an RNN's output)
@@ -147,7 +151,7 @@ def _bind_t(self):
 
 
 op("t", "TBackward0", ("self",), lambda a: a.T, ("gradᵀ", lambda n, g: g.t()), view=True,
-   spell=method("t"), bind=_bind_t)
+   spell=method("t", out=False), bind=_bind_t)
 
 
 def transposed(self):
@@ -162,7 +166,7 @@ def transposed(self):
 op("permute", "PermuteBackward0", ("self",), lambda a, dims: np.transpose(a, dims),
    ("grad permuted back", lambda n, g: g.permute(tuple(np.argsort(n.attrs["dims"]).tolist()))), view=True,
    saves={0: ("dims[]",)},
-   spell=method("permute"),
+   spell=method("permute", out=False),
    bind=lambda self, *dims: (OPS["permute"], (self,), {"dims": tuple(self._dim(d) for d in shape_args(dims))},
                              None))
 
@@ -186,7 +190,7 @@ op("expand", "ExpandBackward0", ("self",), lambda a, shape: np.broadcast_to(a, s
    spell=Spelling(method="expand"), bind=_bind_expand)
 
 
-@composite(Spelling(method=("movedim", "moveaxis"), function=("movedim", "moveaxis")))
+@composite(Spelling(method=("movedim", "moveaxis"), function=("movedim", "moveaxis"), out=False))
 def movedim(self, source, destination):
     """ATen's movedim: a permute that puts each source dim at its destination, the others in order."""
     n = self._data.ndim
@@ -236,7 +240,7 @@ op("diagonal_backward", "DiagonalBackwardBackward0", ("grad",), _diagonal_backwa
 op("diagonal", "DiagonalBackward0", ("self",), _diagonal,
    ("grad placed on the diagonal of zeros",
     lambda n, g: g._op("diagonal_backward", shape=n._shapes[0], **n.attrs)), view=True,
-   saves={0: ("offset", "dim1", "dim2", "self_sym_sizes")}, spell=method("diagonal"), bind=_bind_diagonal)
+   saves={0: ("offset", "dim1", "dim2", "self_sym_sizes")}, spell=method("diagonal", out=False), bind=_bind_diagonal)
 
 
 @composite(Spelling(method="expand_as"))
@@ -301,7 +305,7 @@ def _slice_name(names, attrs):
 op("select", "SelectBackward0", ("self",), lambda a, dim, index: a[(slice(None),) * dim + (index, Ellipsis)],
    ("grad placed at [index] in zeros", _placed("select_backward")), view=True,
    saves={0: ("dim", "index", "self_sym_sizes")},
-   spell=Spelling(method="select", function="select", name=_select_name), bind=_bind_select)
+   spell=Spelling(method="select", function="select", out=False, name=_select_name), bind=_bind_select)
 
 
 def _bind_narrow(self, dim, start, length):
@@ -314,7 +318,7 @@ op("slice", "SliceBackward0", ("self",),  # start and end as written (x[-2:] kee
    lambda a, dim, start, end, step: a[(slice(None),) * dim + (slice(start, end, step),)],
    ("grad placed in the slice of zeros", _placed("slice_backward")), view=True,
    saves={0: ("dim", "start", "end", "step", "self_sym_sizes")},
-   spell=Spelling(method="narrow", function="narrow", name=_slice_name), bind=_bind_narrow)
+   spell=Spelling(method="narrow", function="narrow", out=False, name=_slice_name), bind=_bind_narrow)
 op("alias", "AliasBackward0", ("self",), lambda a: a[...], ("grad", lambda n, g: g), view=True,
    spell=Spelling(name="{0}[…]"), bind=False)
 op("index", "IndexBackward0", ("self",), lambda a, key, indices=None: a[key],
@@ -323,7 +327,7 @@ op("index", "IndexBackward0", ("self",), lambda a, key, indices=None: a[key],
 
 
 # --- copies and casts ---------------------------------------------------------------------------------
-op("clone", "CloneBackward0", ("self",), lambda a: a.copy(), ("grad", lambda n, g: g), spell=method("clone"))
+op("clone", "CloneBackward0", ("self",), lambda a: a.copy(), ("grad", lambda n, g: g), spell=method("clone", out=False))
 
 
 @composite(Spelling(method="contiguous"))
@@ -425,7 +429,7 @@ _triangle("tril", "TrilBackward0", lambda shape, k: np.tri(*shape, k=k, dtype=bo
 _triangle("triu", "TriuBackward0", lambda shape, k: ~np.tri(*shape, k=k - 1, dtype=bool))
 
 
-@composite(Spelling(method="repeat_interleave", function="repeat_interleave"))
+@composite(Spelling(method="repeat_interleave", function="repeat_interleave", out=False))
 def repeat_interleave(self, repeats=None, dim=None, *, output_size=None):
     if repeats is None:  # torch.repeat_interleave(counts): each index repeated counts[i] times
         counts = self._data.reshape(-1).astype(np.intp)  # np.repeat takes intp counts (int32 in Pyodide)

@@ -20,13 +20,14 @@ from .. import dtypes
 class Spelling:
     """How a user writes an op. `infix` is the symbol of `a ⊕ b` (and `a ⊕= b` when there is an in-place twin);
     `rinfix` the symbol of `b ⊕ a` where the op's self is the right operand; `name` overrides how the tracer
-    names the result: a format string over the input names ({0}, {1}) and the attrs."""
+    names the result: a format string over the input names ({0}, {1}) and the attrs. `out` says whether the torch
+    function takes out= (most do; torch.einsum, torch.reshape, torch.split … do not)."""
 
     __slots__ = ("method", "function", "functional", "inplace", "inplace_function", "infix", "rinfix", "prefix",
-                 "name", "number_first")
+                 "name", "number_first", "out")
 
     def __init__(self, method=(), function=(), functional=(), inplace=(), inplace_function=(), infix=None,
-                 rinfix=None, prefix=None, name=None, number_first=False):
+                 rinfix=None, prefix=None, name=None, number_first=False, out=True):
         self.method = _names(method)
         self.function = _names(function)
         self.functional = _names(functional)
@@ -39,6 +40,7 @@ class Spelling:
         # torch.add(2, x): the torch function takes a number as its input and makes it a tensor (True), or its
         # bind takes the number itself ("bind": torch.pow(2, x) is PowBackward2); else a number there is refused
         self.number_first = number_first
+        self.out = out
 
     @property
     def shown(self):
@@ -53,15 +55,15 @@ def _names(x):
     return (x,) if isinstance(x, str) else tuple(x)
 
 
-def method(name, inplace=False, function=True):
+def method(name, inplace=False, function=True, out=True):
     """The common spelling: `x.name()`, `torch.name(x)`, and `x.name_()` when there is an in-place twin."""
-    return Spelling(method=name, function=name if function else (), inplace=name + "_" if inplace else ())
+    return Spelling(method=name, function=name if function else (), inplace=name + "_" if inplace else (), out=out)
 
 
-def unary(name, inplace=True, functional=()):
+def unary(name, inplace=True, functional=(), out=True):
     """A unary function's spelling: `x.name()`, `torch.name(x)`, `x.name_()`, `torch.name_(x)`."""
     twin = name + "_" if inplace else ()
-    return Spelling(method=name, function=name, inplace=twin, inplace_function=twin, functional=functional)
+    return Spelling(method=name, function=name, inplace=twin, inplace_function=twin, functional=functional, out=out)
 
 
 class Op:

@@ -4,7 +4,7 @@ from .. import dtypes
 from ..factories import tensor, zeros_like
 from ..tensor import Tensor
 from . import rules
-from .optimizer import Optimizer, _one_step, check_capturable, check_implementation, check_number
+from .optimizer import Optimizer, _one_step, check_implementation, check_number
 
 
 class Adam(Optimizer):
@@ -37,14 +37,8 @@ class Adam(Optimizer):
 
     def __setstate__(self, state):
         super().__setstate__(state)
-        for group in self.param_groups:
-            for key, default in (("amsgrad", False), ("maximize", False), ("foreach", None), ("capturable", False),
-                                 ("differentiable", False), ("decoupled_weight_decay", False), ("fused", None)):
-                group.setdefault(key, default)
-            for p in group["params"]:
-                p_state = self.state.get(p, [])
-                if len(p_state) != 0 and not isinstance(p_state["step"], Tensor):
-                    p_state["step"] = tensor(float(p_state["step"]), dtype=dtypes.float32)
+        self._restore_groups((("amsgrad", False), ("maximize", False), ("foreach", None), ("capturable", False),
+                             ("differentiable", False), ("decoupled_weight_decay", False), ("fused", None)))
 
     def _init_group(self, group):
         params = []
@@ -63,14 +57,7 @@ class Adam(Optimizer):
 
     @_one_step
     def step(self):
-        updated = []
-        for group in self.param_groups:
-            params = self._init_group(group)
-            for p in params:
-                check_capturable(group)
-                _single_tensor_adam(p, self.state[p], group)
-            updated += params
-        return updated
+        return self._each_parameter(_single_tensor_adam)
 
 
 def _single_tensor_adam(param, state, group):

@@ -1,8 +1,9 @@
 """torch.optim.Optimizer: param groups, per-parameter state, zero_grad, state_dict / load_state_dict,
 add_param_group and the printed form, as torch/optim/optimizer.py (2.13) has them.
 
-The algorithms (sgd.py, adam.py, rmsprop.py, adagrad.py) run torch's single-tensor ("for-loop") code, the one
-torch 2.13 takes on the CPU when foreach and fused are left unset. Their step goes through `_one_step`.
+The algorithms (sgd.py, adam.py, rmsprop.py, adagrad.py, adadelta.py) run torch's single-tensor ("for-loop")
+code, the one torch 2.13 takes on the CPU when foreach and fused are left unset. Their step goes through
+`_one_step`.
 """
 import functools
 import warnings
@@ -10,7 +11,8 @@ from collections import defaultdict
 from copy import deepcopy
 from itertools import chain
 
-from .. import observe
+from .. import dtypes, observe
+from ..factories import tensor
 from ..grad_mode import enable_grad, no_grad
 from ..ops import OPS
 from ..tensor import Tensor
@@ -123,6 +125,29 @@ class Optimizer:
     def __setstate__(self, state):
         self.__dict__.update(state)
         self.defaults.setdefault("differentiable", False)
+
+    def _restore_groups(self, defaults):
+        """What every algorithm's __setstate__ does: the options an older state lacks get their defaults, and a
+        step kept as a number becomes a float32 tensor."""
+        for group in self.param_groups:
+            for key, default in defaults:
+                group.setdefault(key, default)
+            for p in group["params"]:
+                p_state = self.state.get(p, [])
+                if len(p_state) != 0 and not isinstance(p_state["step"], Tensor):
+                    p_state["step"] = tensor(float(p_state["step"]), dtype=dtypes.float32)
+
+    def _each_parameter(self, update):
+        """A step of torch's single-tensor loop: update(param, its state, its group) for every parameter with a
+        grad (the state made by the algorithm's _init_group); the parameters updated."""
+        updated = []
+        for group in self.param_groups:
+            params = self._init_group(group)
+            for p in params:
+                check_capturable(group)
+                update(p, self.state[p], group)
+            updated += params
+        return updated
 
     def __repr__(self):
         format_string = self.__class__.__name__ + " ("

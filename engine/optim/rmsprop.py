@@ -1,9 +1,8 @@
 """torch.optim.RMSprop: torch/optim/rmsprop.py's _single_tensor_rmsprop, the path torch 2.13 takes on the CPU."""
 from .. import dtypes
-from ..factories import tensor, zeros, zeros_like
-from ..tensor import Tensor
+from ..factories import zeros, zeros_like
 from . import rules
-from .optimizer import Optimizer, _one_step, check_capturable, check_implementation, check_number
+from .optimizer import Optimizer, _one_step, check_implementation, check_number
 
 
 class RMSprop(Optimizer):
@@ -30,14 +29,8 @@ class RMSprop(Optimizer):
 
     def __setstate__(self, state):
         super().__setstate__(state)
-        for group in self.param_groups:
-            for key, default in (("momentum", 0), ("centered", False), ("foreach", None), ("maximize", False),
-                                 ("differentiable", False), ("capturable", False)):
-                group.setdefault(key, default)
-            for p in group["params"]:
-                p_state = self.state.get(p, [])
-                if len(p_state) != 0 and not isinstance(p_state["step"], Tensor):
-                    p_state["step"] = tensor(float(p_state["step"]), dtype=dtypes.float32)
+        self._restore_groups((("momentum", 0), ("centered", False), ("foreach", None), ("maximize", False),
+                             ("differentiable", False), ("capturable", False)))
 
     def _init_group(self, group):
         params = []
@@ -57,14 +50,7 @@ class RMSprop(Optimizer):
 
     @_one_step
     def step(self):
-        updated = []
-        for group in self.param_groups:
-            params = self._init_group(group)
-            for p in params:
-                check_capturable(group)
-                _single_tensor_rmsprop(p, self.state[p], group)
-            updated += params
-        return updated
+        return self._each_parameter(_single_tensor_rmsprop)
 
 
 def _single_tensor_rmsprop(param, state, group):

@@ -55,3 +55,10 @@ def adagrad(group, p, state):
     terms = _common(group, p, "lr_decay", "eps")
     terms.update(step=state["step"].item(), sum=state["sum"])
     return f"param − lr / (1 + (step − 1) · lr_decay) · {_grad(group)} / (√sum + eps)", terms
+
+
+def adadelta(group, p, state):
+    terms = _common(group, p, "rho", "eps")
+    terms.update(square_avg=state["square_avg"], acc_delta=state["acc_delta"])
+    return (f"param − lr · √(acc_delta₋₁ + eps) / √(square_avg + eps) · {_grad(group)}  (acc_delta₋₁: before "
+            "this step)", terms)

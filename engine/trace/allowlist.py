@@ -54,6 +54,9 @@ ENGINE_MODULES = {
 }
 # The names a program sees of the standard library's modules besides math and random (stdlib_views.py).
 STDLIB_NAMES = {
+    "argparse": "ArgumentParser Namespace ArgumentError ArgumentTypeError HelpFormatter RawDescriptionHelpFormatter "
+                "RawTextHelpFormatter ArgumentDefaultsHelpFormatter MetavarTypeHelpFormatter BooleanOptionalAction "
+                "SUPPRESS OPTIONAL ZERO_OR_MORE ONE_OR_MORE REMAINDER",
     "collections": "OrderedDict defaultdict Counter deque namedtuple",
     "copy": "copy deepcopy",
     "dataclasses": "dataclass field fields asdict astuple replace is_dataclass FrozenInstanceError MISSING "
@@ -71,10 +74,11 @@ STDLIB_NAMES = {
               "OrderedDict Counter cast TYPE_CHECKING",
 }
 # Made for each run (runtime.RUN_VIEWS): Python's random, a sized view of numpy, the standard library's
-# modules above and matplotlib's pyplot (plot_view.py), with the run's own state.
-RUN_MODULES = frozenset(["random", "numpy", "numpy.random", "matplotlib", "matplotlib.pyplot", *STDLIB_NAMES])
+# modules above, matplotlib's pyplot (plot_view.py) and tqdm (tqdm_view.py), with the run's own state.
+RUN_MODULES = frozenset(["random", "numpy", "numpy.random", "matplotlib", "matplotlib.pyplot", "tqdm", "tqdm.auto",
+                         "tqdm.notebook", *STDLIB_NAMES])
 ALLOWED_IMPORTS = frozenset([*ENGINE_MODULES, "math", *RUN_MODULES])
-_IMPORTABLE = ["torch", "math", "random", "numpy", "matplotlib.pyplot", *sorted(STDLIB_NAMES)]
+_IMPORTABLE = ["torch", "math", "random", "numpy", "matplotlib.pyplot", "tqdm", *sorted(STDLIB_NAMES)]
 IMPORTABLE = f"{', '.join(_IMPORTABLE[:-1])} and {_IMPORTABLE[-1]}"
 MAX_INT_LITERAL_BITS = 100_000  # (Limits.max_int_bits): a hex literal of 100,000 characters is 400,000 bits
 # `from __future__ import print_function` (older tutorials start so): directives to the compiler, no module.
@@ -113,6 +117,9 @@ METHOD_DUNDERS = frozenset(
     + [f"__{prefix}{op}__" for op in _OPERATORS for prefix in ("", "r", "i")])
 
 GRAD_MODES = frozenset("no_grad enable_grad set_grad_enabled inference_mode detect_anomaly".split())
+WITH_MANAGERS = GRAD_MODES | {"tqdm", "trange"}  # and torch.autograd's; at run time: only the engine's objects
+WITH_REFUSAL = ("'with' is only allowed with torch.no_grad(), torch.enable_grad(), torch.set_grad_enabled(...), "
+                "torch.autograd context managers and tqdm(...)")
 
 _ALLOWED_NODES = frozenset("""Module Expr Assign AugAssign AnnAssign For While If Break Continue Pass
     FunctionDef ClassDef Return Delete Try ExceptHandler Raise Assert Import ImportFrom alias With withitem
@@ -197,14 +204,14 @@ def bound_names(tree):
     return names
 
 
-def _is_grad_mode(expr):
+def _is_manager(expr):
     if not isinstance(expr, ast.Call):
         return False
     attrs, func = [], expr.func
     while isinstance(func, ast.Attribute):
         attrs.append(func.attr)
         func = func.value
-    return isinstance(func, ast.Name) and ((attrs[0] if attrs else func.id) in GRAD_MODES or "autograd" in attrs)
+    return isinstance(func, ast.Name) and ((attrs[0] if attrs else func.id) in WITH_MANAGERS or "autograd" in attrs)
 
 
 def _is_constant(stmt):
@@ -448,9 +455,8 @@ class _Checker(ast.NodeVisitor):
                 self.check_name(alias.asname or alias.name)
 
     def visit_With(self, node):
-        if not all(_is_grad_mode(item.context_expr) for item in node.items):
-            self.refuse("'with' is only allowed with torch.no_grad(), torch.enable_grad(), "
-                        "torch.set_grad_enabled(...) and torch.autograd context managers")
+        if not all(_is_manager(item.context_expr) for item in node.items):
+            self.refuse(WITH_REFUSAL)
         self.generic_visit(node)
 
     def visit_FormattedValue(self, node):

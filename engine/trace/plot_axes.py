@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import numpy as np
 
-_COLORS = {"b": "blue", "g": "green", "r": "red", "c": "cyan", "m": "magenta", "y": "yellow", "k": "black",
-           "w": "white"}
-# matplotlib's default colours, in its order: "C0".."C9" and "tab:blue".. name them.
-CYCLE = {"blue": "#1f77b4", "orange": "#ff7f0e", "green": "#2ca02c", "red": "#d62728", "purple": "#9467bd",
-         "brown": "#8c564b", "pink": "#e377c2", "gray": "#7f7f7f", "olive": "#bcbd22", "cyan": "#17becf"}
+from .plot_colours import BASE, CYCLE, to_hex
+
+# matplotlib's errors for a colour it does not take, as each call words it
+_NOT_A_COLOUR_VALUE = "{!r} is not a valid color value."
+_BAR_COLOUR = "'facecolor' or 'color' argument must be a valid color or sequence of colors."
+_C_ARGUMENT = "'c' argument must be a color, a sequence of colors, or a sequence of numbers, not {!r}"
+_COLOR_KWARG = ("'color' kwarg must be a color or sequence of color specs.  For a sequence of values to be "
+                "color-mapped, use the 'c' argument instead.")
 _MARKERS = set("o.,x+*sd^v<>phD|_")
 LINESTYLES = ("--", "-.", "-", ":")
 _TEXT_STYLES = frozenset("fontsize size fontweight weight ha horizontalalignment va verticalalignment".split())
 # The colormaps the explorer draws images with (Bokeh's palettes of the same name); matplotlib's default first.
-CMAPS = ("viridis", "gray", "Greys", "binary", "magma", "inferno", "plasma", "cividis", "turbo")
+CMAPS = ("viridis", "gray", "Greys", "binary", "magma", "inferno", "plasma", "cividis", "turbo", "jet")
 
 
 class Axes:
@@ -31,7 +34,7 @@ class Axes:
 
     def _next_colour(self, style, cycle):
         """The colour given, or the next of matplotlib's colours in `cycle`."""
-        if "color" not in style:
+        if "color" not in style and "colors" not in style and "values" not in style:
             n = self._cycles[cycle]
             self._cycles[cycle] += 1
             style["color"] = list(CYCLE.values())[n % len(CYCLE)]
@@ -62,18 +65,66 @@ class Axes:
             self._tell(series=series)
         return [Drawn("lines.Line2D", series.get("label")) for series in drawn]
 
-    def scatter(self, x, y, s=None, c=None, marker=None, *, label=None, alpha=None, **kwargs):
-        style = self._pyplot.style({"label": label, "alpha": alpha, "marker": marker, "s": s, "color": c, **kwargs},
+    def scatter(self, x, y, s=None, c=None, marker=None, cmap=None, norm=None, vmin=None, vmax=None, alpha=None,
+                linewidths=None, *, label=None, color=None, **kwargs):
+        if norm is not None:
+            self._pyplot.runtime.refuse("scatter(norm=) is not drawn in the explorer: it maps c linearly "
+                                        "from vmin to vmax")
+        style = self._pyplot.style({"label": label, "alpha": alpha, "marker": marker, "s": s, **kwargs},
                                    "PathCollection")
         x, y = self._pyplot.numbers(x).ravel(), self._pyplot.numbers(y).ravel()
         if x.size != y.size:
             raise ValueError("x and y must be the same size")
+        if c is not None and color is not None:
+            raise ValueError("Supply a 'c' argument or a 'color' kwarg but not both; they differ but their "
+                             "functionalities overlap.")
+        if color is not None:
+            paint = self._colours(color, x.size, _COLOR_KWARG)
+        elif c is not None:
+            paint = self._mapped(c, x.size, cmap, vmin, vmax)
+        else:
+            paint = {}
         self._tell(series={"kind": "scatter", "x": _listed(x), "y": _listed(y),
-                           **self._next_colour(style, "fills")})
+                           **self._next_colour({**style, **paint}, "fills")})
         return Drawn("collections.PathCollection", style.get("label"))
 
+    def _mapped(self, c, n, cmap, vmin, vmax):
+        """scatter's c: numbers to colour through cmap (one per point), or a colour, or a colour per point."""
+        invalid = _C_ARGUMENT.replace("{!r}", repr(c))
+        if isinstance(c, str) or not _numeric(c):
+            return self._colours(c, n, invalid)
+        values = self._pyplot.numbers(c)
+        if values.size == n and values.ndim <= 1 or values.shape == (n, 1):
+            values = values.ravel()
+            cmap = "viridis" if cmap is None else self._pyplot.words(cmap)
+            if cmap not in CMAPS:
+                self._pyplot.runtime.refuse(f"the colormap {cmap!r} is not drawn in the explorer: it draws "
+                                            f"{', '.join(CMAPS)}")
+            finite = values[np.isfinite(values)]
+            low = vmin if vmin is not None else finite.min() if finite.size else 0.0
+            high = vmax if vmax is not None else finite.max() if finite.size else 1.0
+            return {"values": _listed(values), "cmap": cmap, "vmin": float(low), "vmax": float(high)}
+        if values.ndim == 2 and values.shape[1] in (3, 4) and values.shape[0] in (n, 1):
+            return self._colours([tuple(row) for row in values.tolist()], n, invalid)
+        if values.ndim == 1 and values.size in (3, 4):
+            return self._colours(tuple(values.tolist()), n, invalid)
+        raise ValueError(f"'c' argument has {values.size} elements, which is inconsistent with 'x' and 'y' with "
+                         f"size {n}.")
+
+    def _colours(self, given, n, invalid):
+        """One colour ({"color"}) or one per item, repeated as matplotlib cycles them ({"colors"})."""
+        if isinstance(given, str) or _is_colour(given):
+            return {"color": self._pyplot.colour(given, invalid)}
+        given = list(given)
+        self._pyplot._at_most(len(given))
+        if not given:
+            raise ValueError(invalid.format(given))
+        colours = [self._pyplot.colour(one, invalid) for one in given]
+        return {"colors": [colours[i % len(colours)] for i in range(n)]}
+
     def hist(self, x, bins=10, range=None, density=False, *, label=None, alpha=None, color=None, **kwargs):
-        style = self._pyplot.style({"label": label, "alpha": alpha, "color": color, **kwargs}, "Rectangle")
+        style = self._pyplot.style({"label": label, "alpha": alpha, "color": color, **kwargs}, "Rectangle",
+                                   invalid=_NOT_A_COLOUR_VALUE)
         values = self._pyplot.numbers(x, exact=True).ravel()
         if not isinstance(bins, int):
             bins = self._pyplot.numbers(bins)
@@ -83,11 +134,12 @@ class Axes:
         return counts.astype(float), edges, Bars(len(counts), style.get("label"))
 
     def bar(self, x, height, width=0.8, *, label=None, color=None, alpha=None, **kwargs):
-        style = self._pyplot.style({"label": label, "color": color, "alpha": alpha, **kwargs}, "Rectangle")
+        style = self._pyplot.style({"label": label, "alpha": alpha, **kwargs}, "Rectangle")
         x, height = self._pyplot.numbers(x).ravel(), self._pyplot.numbers(height).ravel()
         x, height = np.broadcast_arrays(x, height)
+        paint = {} if color is None else self._colours(color, len(x), _BAR_COLOUR)
         self._tell(series={"kind": "bar", "x": _listed(x), "y": _listed(height), "width": float(width),
-                           **self._next_colour(style, "fills")})
+                           **self._next_colour({**style, **paint}, "fills")})
         return Bars(len(x), style.get("label"))
 
     def axhline(self, y=0, *, label=None, color=None, linestyle=None, **kwargs):
@@ -107,11 +159,11 @@ class Axes:
         return self._lines("vlines", x, ymin, ymax, colors or color, linestyles, label, kwargs)
 
     def _lines(self, kind, at, low, high, colour, linestyle, label, kwargs):
-        style = self._pyplot.style({"label": label, "color": colour, "linestyle": linestyle, **kwargs},
-                                   "LineCollection")
+        style = self._pyplot.style({"label": label, "linestyle": linestyle, **kwargs}, "LineCollection")
         at, low, high = np.broadcast_arrays(*(self._pyplot.numbers(v).ravel() for v in (at, low, high)))
+        paint = {"color": CYCLE["blue"]} if colour is None else self._colours(colour, len(at), _NOT_A_COLOUR_VALUE)
         self._tell(series={"kind": kind, "at": _listed(at), "low": _listed(low), "high": _listed(high),
-                           "color": CYCLE["blue"], **style})
+                           **paint, **style})
         return Drawn("collections.LineCollection", style.get("label"))
 
     def imshow(self, X, cmap=None, norm=None, *, aspect=None, interpolation=None, alpha=None, vmin=None,
@@ -293,17 +345,44 @@ def _plot_groups(args):
     return groups
 
 
+def _numeric(values):
+    """Whether values are numbers (a tensor, an array, a list of numbers or of rows of them), not colour names."""
+    if isinstance(values, (list, tuple)):
+        return all(_numeric(v) for v in values)
+    return not isinstance(values, str)
+
+
+def _is_colour(value):
+    """One colour, not a sequence of them: a name, or a tuple of 3 or 4 numbers, or a (colour, alpha) pair."""
+    if isinstance(value, str):
+        return True
+    if isinstance(value, tuple) and len(value) == 2 and isinstance(value[1], (int, float)):
+        return _is_colour(value[0])
+    return isinstance(value, (tuple, list)) and len(value) in (3, 4) and all(isinstance(v, (int, float))
+                                                                               for v in value)
+
+
 def _format(fmt):
-    """A format string ('r--', 'o', 'b-.') as color, marker and linestyle."""
+    """A format string ('r--', 'o', 'C1-.', or a colour alone: 'tab:red', '#ff0000', '0.5') as color, marker and
+    linestyle, parsed as matplotlib parses it."""
+    alone = to_hex(fmt)
+    if alone is not None and not fmt.isdigit():  # ('1' is the tri_down marker, not the grey 1.0)
+        return {"color": alone}
     out, rest = {}, fmt
     for style in LINESTYLES:
         if style in rest:
             out["linestyle"] = style
             rest = rest.replace(style, "", 1)
             break
-    for char in rest:
-        if char in _COLORS:
-            out["color"] = _COLORS[char]
+    chars = iter(rest)
+    for char in chars:
+        if char in BASE:
+            out["color"] = BASE[char]
+        elif char == "C":
+            digit = next(chars, "")
+            if not digit.isdigit():
+                raise ValueError(f"{fmt!r} is not a valid format string ('C' must be followed by a number)")
+            out["color"] = to_hex("C" + digit)
         elif char in _MARKERS:
             out["marker"] = char
         else:
@@ -311,15 +390,6 @@ def _format(fmt):
     if "marker" in out and "linestyle" not in out:
         out["linestyle"] = "none"
     return out
-
-
-def colour(name):
-    """A matplotlib colour as the browser names it ('r', 'C1', 'tab:orange'; the rest as they are)."""
-    if name in _COLORS:
-        return _COLORS[name]
-    if len(name) == 2 and name[0] == "C" and name[1].isdigit():
-        return list(CYCLE.values())[int(name[1])]
-    return CYCLE.get(name.removeprefix("tab:"), name) if name.startswith("tab:") else name
 
 
 def _tick_texts(values):

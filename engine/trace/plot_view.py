@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from .module_views import SafeModule
-from .plot_axes import LINESTYLES, Axes, colour
+from .plot_axes import LINESTYLES, Axes
+from .plot_colours import XKCD, to_hex
 
 MAX_POINTS = 100_000  # drawn in one call
 # The keywords a drawing call may give besides its data, by the name the event keeps.
@@ -25,6 +26,11 @@ _STYLES_NOT_DRAWN = frozenset("""zorder markerfacecolor mfc markeredgecolor mec 
     clip_on rasterized fill histtype align rwidth cmap""".split())
 # What changes what a histogram or bar shows, which the explorer does not draw.
 _NOT_DRAWN = frozenset("weights cumulative bottom orientation log stacked data xerr yerr".split())
+# matplotlib's error for a colour it does not know, as Line2D and Text word it (each other call words its own)
+NOT_A_COLOUR = ("{!r} is not a valid value for color: supported inputs are (r, g, b) and (r, g, b, a) 0-1 float "
+                "tuples; '#rrggbb', '#rrggbbaa', '#rgb', '#rgba' strings; named color strings; string reprs of 0-1 "
+                "floats for grayscale values; 'C0', 'C1', ... strings for colors of the color cycle; and pairs "
+                "combining one of the above with an alpha value")
 _REFUSED = ("matshow", "contour", "contourf", "pcolormesh", "subplot2grid", "savefig",
             "imsave", "pie", "boxplot", "violinplot", "errorbar", "fill_between", "quiver", "stem", "step",
             "annotate", "colorbar", "axis", "twinx", "ion", "ioff", "pause", "draw")
@@ -268,7 +274,19 @@ class Pyplot:
             self.runtime.refuse("a plot's label or title longer than 500 characters is not drawn")
         return text
 
-    def style(self, kwargs, artist):
+    def colour(self, value, invalid=NOT_A_COLOUR):
+        """A colour as '#rrggbb[aa]', or matplotlib's ValueError (its text: `invalid`, formatted with the value)."""
+        if isinstance(value, str) and value.lower().startswith(XKCD):
+            self.runtime.refuse(f"the xkcd colour {value!r} is not drawn in the explorer: name a CSS colour "
+                                "('skyblue'), a hex one ('#75bbfd') or one of matplotlib's ('C0', 'tab:blue')")
+        if not isinstance(value, (str, tuple, list, int, float)):  # an array or a tensor of 3 or 4 numbers
+            value = tuple(self.numbers(value).ravel().tolist())
+        hex_text = to_hex(value)
+        if hex_text is None:
+            raise ValueError(invalid.format(value))
+        return hex_text
+
+    def style(self, kwargs, artist, invalid=NOT_A_COLOUR):
         style = {}
         for key, value in kwargs.items():
             if value is None or key in _STYLES_NOT_DRAWN:
@@ -281,7 +299,7 @@ class Pyplot:
             if name in ("alpha", "width", "size"):
                 style[name] = float(value)
             elif name == "color":
-                style[name] = colour(self.words(value))
+                style[name] = self.colour(value, invalid)
             else:
                 style[name] = self.words(value)
         if "linestyle" in style and style["linestyle"] not in (*LINESTYLES, "solid", "dashed", "dashdot", "dotted",

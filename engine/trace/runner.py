@@ -33,8 +33,10 @@ ENGINE_STATE = ((grad_mode, "_state"), (printing, "PRINT_OPTS"), (generator, "de
 # What a traced program may spend unless told otherwise: enough for a learner's training script to finish (the
 # polynomial tutorial, 2,000 iterations over 2,000 elements, makes 98,000 events and 52 million elements in 4 s
 # of CPU here; in a browser it runs 2-3 times slower), while an endless loop still stops within half a minute
-# (docs/timeline.md, "Budgets"). The other limits are the guard's own defaults.
-LIMITS = {"max_seconds": 30.0, "max_events": 300_000, "max_total_elements": 2_000_000_000}
+# (docs/timeline.md, "Budgets"); and one tensor as big as the weight of pytorch/examples' MNIST net (9216 x 128,
+# 1.2 million elements). The other limits are the guard's own defaults.
+LIMITS = {"max_seconds": 30.0, "max_events": 300_000, "max_total_elements": 2_000_000_000,
+          "max_elements": 4_000_000}
 
 
 def run(source, watch=None, **limits):

@@ -28,6 +28,7 @@ from .allowlist import (
     CALL_ONLY,
     ENGINE_MODULES,
     STDLIB_NAMES,
+    WITH_REFUSAL,
     attribute_refusal,
     call_only_refusal,
     is_private,
@@ -35,6 +36,7 @@ from .allowlist import (
 )
 from .budget import Budget, budget_now
 from .classes import Classes, engine_bases
+from .contexts import Context
 from .errors import GuardError, program_line
 from .evaluate import Evaluator
 from .instrument import CHECKED
@@ -51,6 +53,7 @@ from .sizing import (
     result_len,
 )
 from .stdlib_views import stdlib_views
+from .tqdm_view import tqdm_views
 
 SAFE_BUILTINS = """abs all any bin bool callable chr dict divmod enumerate filter float frozenset hash hex id
     int isinstance issubclass len list map max min next oct ord reversed round set slice sorted str tuple zip
@@ -64,7 +67,8 @@ _SAFE_BUILTINS = {name: getattr(builtins, name) for name in SAFE_BUILTINS}
 _BUILTIN_TYPES = frozenset(v for v in _SAFE_BUILTINS.values() if isinstance(v, type)) - {super, object}
 _FORMATTER = string.Formatter()
 _FUTURE = SafeModule("__future__", {name: getattr(__future__, name) for name in __future__.all_feature_names})
-_TRACE = __name__.rpartition(".")[0] + "."  # the guard's own objects: never the program's to change
+_TRACE = __name__.rpartition(".")[0] + "."
+_ENGINE = __name__.partition(".")[0] + "."  # the guard's own objects: never the program's to change
 
 _INPLACE = {"+": operator.iadd, "*": operator.imul, "**": operator.ipow, "<<": operator.ilshift, "%": operator.imod,
             "//": operator.ifloordiv}
@@ -73,7 +77,7 @@ _LEFT = object()  # shown(): the walk left the container below it
 _BUILTIN_METHOD = type([].append)  # numpy's methods are of this type
 # The views made for each run, by the package a program imports (their state is the run's own).
 RUN_VIEWS = {"random": lambda run, package: random_views(), "numpy": lambda run, package: numpy_views(),
-             "matplotlib": plot_views, **dict.fromkeys(STDLIB_NAMES, stdlib_views)}
+             "matplotlib": plot_views, "tqdm": tqdm_views, **dict.fromkeys(STDLIB_NAMES, stdlib_views)}
 
 
 def views(modules):
@@ -114,21 +118,6 @@ def _int_function(fn):
     return checked
 
 
-class _Context:
-    __slots__ = ("manager", "budget")
-
-    def __init__(self, manager, budget):
-        self.manager, self.budget = manager, budget
-
-    def __enter__(self):
-        return type(self.manager).__enter__(self.manager)
-
-    def __exit__(self, *exc):
-        if self.budget.closed:
-            return False
-        return type(self.manager).__exit__(self.manager, *exc)
-
-
 class Runtime:
     """The helpers an instrumented program calls, bound to one budget."""
 
@@ -166,8 +155,13 @@ class Runtime:
 
     def context(self, manager):
         """`with manager:` whose exit is skipped once the run is over: a generator suspended in a
-        `with torch.enable_grad():` and collected later must not set the grad mode of later runs."""
-        return _Context(manager, self.budget)
+        `with torch.enable_grad():` and collected later must not set the grad mode of later runs. The manager
+        must be the engine's or a view's (the checker only saw its name)."""
+        kind = type(manager)
+        ours = origin(manager) in self.origins or kind.__module__.startswith(_TRACE)  # the engine's, or a view's
+        if self.classes.owns(manager) or not (ours and hasattr(kind, "__enter__") and hasattr(kind, "__exit__")):
+            self.refuse(WITH_REFUSAL)
+        return Context(manager, self.budget)
 
     def refused(self, reason, line):
         """A statement the checker refused, reached."""

@@ -1,4 +1,5 @@
-"""The parts of Python's standard library a PyTorch tutorial imports beside torch: `collections`, `copy`,
+"""The parts of Python's standard library a PyTorch tutorial imports beside torch: `argparse` (argparse_view.py),
+`collections`, `copy`,
 `dataclasses`, `functools`, `itertools`, `statistics`, `string`, `time` and `typing`, each a read-only view
 of the names listed here (made for each run, like `random`), none that reads files, walks objects, evaluates
 text or changes what other runs share.
@@ -17,6 +18,7 @@ import time
 from types import FunctionType
 
 from .allowlist import STDLIB_NAMES
+from .argparse_view import argparse_names
 from .errors import program_line
 from .module_views import SafeModule
 
@@ -112,5 +114,5 @@ def _time(runtime):
     return {"sleep": sleep}
 
 
-_CHECKED = {"collections": _collections, "dataclasses": _dataclasses, "functools": _functools,
-            "itertools": _itertools, "time": _time}
+_CHECKED = {"argparse": argparse_names, "collections": _collections, "dataclasses": _dataclasses,
+            "functools": _functools, "itertools": _itertools, "time": _time}

@@ -206,6 +206,17 @@ def test_the_camera_follows_the_node_each_step_acts_on():
     assert camera_model.focus(s.graph, s.state) == s.graph.pos[gc.active_key(s.graph, s.state)]
 
 
+def test_a_step_that_acts_on_no_node_looks_where_the_last_step_that_did_acted():
+    s = _store(BY_SLUG["scalar-mlp"].source, step="end")  # prints come last: they act on no node
+    assert s.state["event"]["kind"] == "print"
+    last = max(k for k in range(s.last + 1) if s.timeline.events[k]["kind"] == "node")
+    s.goto(last)
+    acted = camera_model.focus(s.graph, s.state)
+    assert acted == s.graph.pos[gc.active_key(s.graph, s.state)]
+    s.goto(s.last)
+    assert camera_model.focus(s.graph, s.state) == acted
+
+
 def test_a_hovered_line_lights_the_nodes_it_made():
     s = _store(BY_SLUG["mlp-step"].source, step="end")
     s.light(14)  # loss = F.mse_loss(model(x), target)

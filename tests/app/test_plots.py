@@ -134,3 +134,23 @@ def test_a_grids_subplots_are_drawn_together_in_its_columns(record):
     grid, alone = explorer.plots.column.objects
     assert grid.ncols == 2 and [type(o).__name__ for o in grid.objects] == ["Bokeh", "Bokeh", "Spacer", "Bokeh"]
     assert type(alone).__name__ == "Bokeh"
+
+
+COLOURED = """import matplotlib.pyplot as plt
+plt.scatter([1, 2, 3], [3, 1, 2], c=[0.0, 1.0, 2.0], cmap="jet")
+plt.scatter([1, 2], [1, 2], c=["r", (0, 0, 1, 0.5)])
+plt.bar([1, 2, 3], [2, 3, 1], color=["C1", "k"])
+plt.hlines([1, 2], 0, 1, colors="tab:green")
+"""
+
+
+def test_colours_per_item_and_through_a_colormap(record):
+    timeline = record(COLOURED)
+    (drawn,) = Plotted(timeline.events).figures(len(timeline.events) - 1)
+    mapped, painted, bars, lines = bokeh_figure(drawn).renderers
+    mapper = mapped.glyph.fill_color.transform
+    assert mapped.data_source.data["values"] == [0.0, 1.0, 2.0] and (mapper.low, mapper.high) == (0.0, 2.0)
+    assert mapper.palette[0] == "#000080" and len(mapper.palette) == 256  # matplotlib's jet, dark blue first
+    assert painted.data_source.data["colors"] == ["#ff0000", "#0000ff80"] and painted.glyph.fill_color == "colors"
+    assert list(bars.data_source.data["fill_color"]) == ["#ff7f0e", "#000000", "#ff7f0e"]
+    assert lines.glyph.line_color == "#2ca02c"

@@ -33,9 +33,13 @@ def drawn(explorer: Explorer) -> dict:
     now = history.now.location
     veiled = future_from(now)
     assert all(v.left == veiled for v in history.veils)
-    for name, source in (("history points", history.points), ("history loss", history.loss)):
-        xs, alpha = source.data["x"], source.data["alpha"]
-        out[name] = [FUTURE_ALPHA if x > veiled else a for x, a in zip(xs, alpha)]  # as seen through the veil
+    for name, source, covers in (("history points", history.points, history.points_faint),
+                                 ("history loss", history.loss, history.loss_faint)):
+        covered = set(covers.data["row"])
+        assert [(x, y) for x, y in zip(covers.data["x"], covers.data["y"])] == [
+            (source.data["x"][i], source.data["y"][i]) for i in covers.data["row"]]
+        # as seen through the veil and the covers
+        out[name] = [FUTURE_ALPHA if x > veiled or i in covered else 1.0 for i, x in enumerate(source.data["x"])]
         k = explorer.store.k
         assert out[name] == [FUTURE_ALPHA if at > k else 1.0 for at in source.data["k"]], (name, k)
     return out

@@ -125,12 +125,15 @@ def run_source(source: str, lib: str, prelude: str = "", python_filters: bool = 
     exc = None
     with warnings.catch_warnings(record=True) as wl:
         warnings.simplefilter("default" if python_filters else "always")
+        argv, sys.argv = sys.argv, ["program.py"]  # the command line of `python program.py` (argparse reads it)
         try:
             code = compile(prelude + source, "<program>", "exec")
             with contextlib.redirect_stdout(out):
                 exec(code, g)
         except Exception as e:  # noqa: BLE001 - any exception is part of the observed behaviour
             exc = (type(e).__name__, str(e))
+        finally:
+            sys.argv = argv
     ws = [(w.category.__name__, strip_triggered(str(w.message))) for w in wl]
     if python_filters:
         ws = [w + (wr.filename, wr.lineno) for w, wr in zip(ws, wl)]

@@ -41,6 +41,9 @@ CONFIGS = [
     ("Adagrad", {"lr": 0.1, "lr_decay": 0.01, "initial_accumulator_value": 0.1}),
     ("Adagrad", {"lr": 0.1, "weight_decay": 0.1, "maximize": True, "eps": 1e-6}),
     ("Adagrad", {"lr": 0.1, "lr_decay": 0.05, "foreach": True}),
+    ("Adadelta", {}),
+    ("Adadelta", {"lr": 0.5, "rho": 0.8, "eps": 1e-4, "weight_decay": 0.1}),
+    ("Adadelta", {"lr": 0.5, "maximize": True, "foreach": True}),
 ]
 IDS = [f"{name}-{'-'.join(f'{k}={v}' for k, v in kw.items())}" for name, kw in CONFIGS]
 STEPS = 6

@@ -15,7 +15,7 @@ from test_kernels import FMA_BUILD
 PRELUDE = "import torch\n"
 SETUP = ("torch.manual_seed(0)\nw = torch.randn(3, 2, requires_grad=True)\nb = torch.zeros(2, requires_grad=True)\n"
          "x = torch.randn(4, 2)\ndef loss_fn():\n    return ((w.sum(0) * x + b).pow(2) * x).mean()\n")
-ALL = ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad"]
+ALL = ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta"]
 
 PROGRAMS = {
     # --- printing ------------------------------------------------------------------------------------------
@@ -104,6 +104,7 @@ PROGRAMS = {
     "adam_int_betas": "torch.optim.Adam([w], betas=(0, 0.999))",
     "adam_capturable_on_cpu": "o = torch.optim.Adam([w], capturable=True)\nw.grad = torch.ones(3, 2)\no.step()",
     "rmsprop_alpha": "torch.optim.RMSprop([w], alpha=-0.5)",
+    "adadelta_rho": "torch.optim.Adadelta([w], rho=1.5)",
     "rmsprop_momentum": "torch.optim.RMSprop([w], momentum=-0.5)",
     "rmsprop_eps": "torch.optim.RMSprop([w], eps=-0.5)",
     "adagrad_lr_decay": "torch.optim.Adagrad([w], lr_decay=-0.5)",

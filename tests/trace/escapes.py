@@ -129,6 +129,17 @@ MODULES = {
                           "'__self__'"),
     "pyplot_savefig": ("import matplotlib.pyplot as plt\nplt.plot([1])\nplt.savefig('x.png')", E, 3,
                        "plt.savefig() is not drawn"),
+    # tqdm (tqdm_view.py): the run's own bar, read-only, and none of its insides
+    "tqdm_write_globals": ("from tqdm import tqdm\ntqdm.write.__globals__", E, 2, "'__globals__'"),
+    "tqdm_set_write": ("from tqdm import tqdm\ntqdm.write = print", E, 2, "function objects"),
+    "tqdm_set_bar": ("from tqdm import tqdm\nb = tqdm([1])\nb.iterable = [2]", E, 3, "setting attributes of Bar"),
+    "tqdm_bar_class_method": ("from tqdm import tqdm\ntype(tqdm([1])).update = print", E, 2, "setting attributes"),
+    "tqdm_bar_as_base": ("from tqdm import tqdm\nclass B(type(tqdm([]))):\n    pass", E, 2, "may only derive"),
+    "tqdm_std": ("from tqdm.std import tqdm", E, 1, "imports other than"),
+    "with_own_manager": ("import torch\ndef no_grad():\n    return [1]\nwith no_grad():\n    pass", E, 4,
+                         "'with' is only allowed"),
+    "with_engine_object": ("import torch\nno_grad = lambda: torch.tensor(1.0)\nwith no_grad():\n    pass", E, 3,
+                           "'with' is only allowed"),
 }
 
 # Setting attributes of what every run shares (the engine's classes, functions, modules, dtypes).
@@ -459,6 +470,18 @@ STDLIB = {
                         "ran longer than"),
     "import_os_still": ("import collections, os", E, 1, "imports other than"),
     "import_collections_abc": ("import collections.abc", E, 1, "imports other than"),
+    # argparse (argparse_view.py): no files, no exit, nothing of the parser to change
+    "argparse_fromfile": ("import argparse\np = argparse.ArgumentParser(fromfile_prefix_chars='@')\n"
+                          "p.parse_args(['@/etc/passwd'])", E, 2, "reads files"),
+    "argparse_filetype": ("import argparse\nargparse.FileType('r')('/etc/passwd')", AttributeError, None,
+                          "FileType"),
+    "argparse_set_parser": ("import argparse\np = argparse.ArgumentParser()\np.exit = print", E, 3,
+                            "setting attributes of ArgumentParser"),
+    "argparse_private": ("import argparse\np = argparse.ArgumentParser()\np._read_args_from_files(['@x'])", E, 3,
+                         "'_read_args_from_files'"),
+    "argparse_as_base": ("import argparse\nclass P(argparse.ArgumentParser):\n    pass", E, 2, "may only derive"),
+    "argparse_help_exits": ("import argparse\nargparse.ArgumentParser().parse_args(['-h'])\nprint('on')", E, 2,
+                            "exited"),
 }
 
 CATEGORIES = {"walks": WALKS, "builtins": BUILTINS, "modules": MODULES, "mutation": MUTATION,

@@ -152,7 +152,7 @@ MEMORY_CORPUS = {
     "fstring_growth": R("s = 'x'\nwhile True:\n    s = f'{s}{s}'", "too big to show"),
     "percent_growth": R("s = 'x'\nwhile True:\n    s = '%s%s' % (s, s)", "too big to show"),
     "replace_growth": R("s = 'xx'\nwhile True:\n    s = s.replace('x', 'xx')", "elements"),
-    "join_growth": R("s = 'x'\nwhile True:\n    s = s.join(['ab', 'cd'])", "elements"),
+    "join_growth": R("s = 'x'\nwhile True:\n    s = s.join([s, s])", "elements"),
     "ljust_growth": R("s = 'x'\nn = 1\nwhile True:\n    n *= 2\n    s = s.ljust(n)", "elements"),
 }
 

@@ -36,7 +36,7 @@ plt.plot([1, 2])
     assert drawn == [
         {"line": 4, "figure": 1, "opened": True},
         {"line": 4, "figure": 1, "series": {"kind": "line", "x": [0.0, 1.0, 2.0, 3.0], "y": [1.0, 0.5, 1 / 3, 0.25],
-                                            "linestyle": "--", "color": "red", "label": "loss"}},
+                                            "linestyle": "--", "color": "#ff0000", "label": "loss"}},
         {"line": 5, "figure": 1, "title": "Training"},
         {"line": 6, "figure": 1, "xlabel": "epoch"},
         {"line": 7, "figure": 1, "yscale": "log"},
@@ -78,7 +78,7 @@ plt.legend(["a", "b"])
     assert series[3] == {"kind": "hist", "x": edges.tolist(), "y": counts.astype(float).tolist(), "color": "#2ca02c"}
     assert timeline.output == f"{counts.astype(float).tolist()} 5\n"
     assert series[4] == {"kind": "bar", "x": [0.0, 1.0, 2.0], "y": [3.0, 1.0, 2.0], "width": 0.8, "color": "#ff7f0e"}
-    assert series[5] == {"kind": "hline", "y": [0.5], "color": "black", "linestyle": ":"}
+    assert series[5] == {"kind": "hline", "y": [0.5], "color": "#000000", "linestyle": ":"}
     assert drawn[-1]["legend"] == ["a", "b"]
 
 
@@ -214,6 +214,22 @@ plt.subplot(122)
 plt.scatter([1, 2], [2, 1])
 plt.subplot(1, 2, 1)
 plt.title("back to the first")
+""",
+    "colours": """plt.plot([1, 2], color="Red")
+plt.plot([2, 1], c="#0f0")
+plt.plot([1, 3], color="0.25")
+plt.plot([3, 1], color=(0.1, 0.2, 0.3))
+plt.plot([0, 1], color="C12")
+plt.plot([1, 0], "C3--")
+plt.plot([2, 2], "tab:olive")
+plt.plot([0, 2], "c:")
+plt.plot([2, 0], "m")
+plt.plot([1, 1], "y.")
+plt.plot([0, 0], color="tab:grey")
+plt.scatter([1, 2], [2, 1], c="darkgrey")
+plt.bar([1, 2], [2, 3], color=(0.5, 0.25, 0.75))
+plt.hist([0.1, 0.3], color="k")
+plt.text(0, 0, "a", color=("C2", 0.5))
 """,
     "gradient_flow": """torch.manual_seed(0)
 model = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.Tanh(), torch.nn.Linear(8, 8), torch.nn.Tanh(),
@@ -368,6 +384,13 @@ def test_the_figures_are_those_real_matplotlib_draws(name):
     "fig, axes = plt.subplots(1, 2)\naxes[0].set_title('T')\nprint(axes, str(axes[1]), repr(fig), fig)",
     "print(plt.subplots(2, 2)[1], plt.subplot(2, 2, 3), plt.gcf().get_axes())", "plt.subplot(2, 2, 5)",
     "ax = plt.subplot(2, 2, 3)\nprint(plt.subplot(223) is ax, plt.subplots(3, 1)[1][2])",
+    # colours matplotlib refuses, in the words of each call
+    "plt.plot([1, 2], color='bluee')", "plt.plot([1, 2], c='#ff000')", "plt.plot([1, 2], color=('red', 2))",
+    "plt.axhline(0, color='1.5')", "plt.text(0, 0, 'a', color=(1.2, 0, 0))", "plt.hist([1.0], color='bluee')",
+    "plt.bar([1], [2], color='bluee')", "plt.bar([1, 2], [2, 3], color=['r', 'bluee'])",
+    "plt.scatter([1], [2], c='bluee')", "plt.scatter([1, 2], [2, 3], c=['r', 'bluee'])",
+    "plt.scatter([1], [2], color='bluee')", "plt.scatter([1, 2, 3], [1, 2, 3], c=[1, 2])",
+    "plt.scatter([1], [2], c='r', color='r')", "plt.hlines(0, 0, 1, colors='bluee')", "plt.plot([1, 2], 'Cx')",
 ])
 def test_errors_and_printed_text_are_real_matplotlibs(call):
     matplotlib = pytest.importorskip("matplotlib")

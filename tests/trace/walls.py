@@ -14,7 +14,9 @@ from engine.trace import run
 from engine.trace.isolated import forked, run_isolated
 
 # The budgets the corpus runs under: short, so that 200 runaways take minutes, not hours.
-LIMITS = {"max_seconds": 0.5, "max_memory_mb": 200}
+# (one tensor at most the guard's own 1,000,000 elements, not the runner's 4,000,000: the sizing entries are written
+# against it)
+LIMITS = {"max_seconds": 0.5, "max_memory_mb": 200, "max_elements": 1_000_000}
 ISOLATED = {"seconds": 1.5, "memory_mb": 400}
 SAFETY_SECONDS = 30  # a child of run() still running after this is killed (and the test fails)
 

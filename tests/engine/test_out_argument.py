@@ -1,0 +1,76 @@
+"""torch.f(..., out=t) is taken by the functions that take it in PyTorch and refused by the others (views,
+Python-level functions like einsum and split, conv and pooling), with PyTorch's error where it words one."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from difftest import load_engine, to_numpy, torch
+
+engine = load_engine()
+
+class T(tuple):
+    """A tensor argument of this shape, holding 1, 2, 3 …"""
+
+
+def tensors(*shapes):
+    return [T(s) for s in shapes]
+
+
+# name -> the call's arguments (T: a tensor of that shape; a list of T: a list of tensors; the rest as written)
+CALLS = {
+    "sum": [T((2, 3)), 1], "mean": [T((2, 3)), 1], "prod": [T((2, 3)), 1], "std": [T((2, 3)), 1],
+    "var": [T((2, 3)), 1], "mm": tensors((2, 3), (3, 2)), "matmul": tensors((2, 3), (3, 2)),
+    "relu": [T((2, 3))], "clone": [T((2, 3))], "flip": [T((2, 3)), [0]], "softmax": [T((2, 3)), 1],
+    "log_softmax": [T((2, 3)), 1], "argmax": [T((2, 3))], "argmin": [T((2, 3))], "square": [T((2, 3))],
+    "exp": [T((2, 3))], "add": tensors((2, 3), (2, 3)), "outer": tensors((2,), (3,)),
+    "floor_divide": [T((2, 3)), 2.0], "true_divide": [T((2, 3)), 2.0], "repeat_interleave": [T((2,)), 2],
+    "xlogy": tensors((2, 3), (2, 3)), "cat": [tensors((2, 3), (2, 3))], "stack": [tensors((2, 3), (2, 3))],
+    "einsum": ["ij->i", T((2, 3))], "reshape": [T((2, 3)), (6,)], "flatten": [T((2, 3))],
+    "unflatten": [T((2, 3)), 1, (3, 1)], "split": [T((2, 3)), 1], "chunk": [T((2, 3)), 2],
+    "unbind": [T((2, 3))], "unsafe_split": [T((2, 3)), 1], "unsafe_chunk": [T((2, 3)), 2],
+    "movedim": [T((2, 3)), 0, 1], "moveaxis": [T((2, 3)), 0, 1], "transpose": [T((2, 3)), 0, 1],
+    "swapaxes": [T((2, 3)), 0, 1], "t": [T((2, 3))], "permute": [T((2, 3)), (1, 0)], "squeeze": [T((2, 1))],
+    "unsqueeze": [T((2, 3)), 0], "diagonal": [T((3, 3))], "select": [T((2, 3)), 0, 1],
+    "narrow": [T((2, 3)), 1, 0, 2], "cdist": tensors((2, 3), (4, 3)), "conv1d": tensors((1, 1, 4), (1, 1, 2)),
+    "conv2d": tensors((1, 1, 3, 3), (1, 1, 2, 2)),
+    "conv3d": tensors((1, 1, 2, 2, 2), (1, 1, 1, 1, 1)), "conv_transpose1d": tensors((1, 1, 4), (1, 1, 2)),
+    "conv_transpose2d": tensors((1, 1, 3, 3), (1, 1, 2, 2)),
+    "conv_transpose3d": tensors((1, 1, 2, 2, 2), (1, 1, 1, 1, 1)), "max_pool1d": [T((1, 1, 4)), 2],
+    "max_pool2d": [T((1, 1, 4, 4)), 2], "avg_pool1d": [T((1, 1, 4)), 2],
+}
+INTEGER_RESULTS = {"argmax", "argmin"}
+
+
+def _value(lib, a):
+    if isinstance(a, T):
+        return lib.arange(1.0, float(np.prod(a)) + 1).reshape(a)
+    if isinstance(a, list) and a and isinstance(a[0], T):
+        return [_value(lib, x) for x in a]
+    return a
+
+
+def _call(lib, name):
+    out = lib.empty(0, dtype=lib.int64 if name in INTEGER_RESULTS else lib.float32)
+    try:
+        result = getattr(lib, name)(*(_value(lib, a) for a in CALLS[name]), out=out)
+    except TypeError as e:
+        return "refused", str(e).splitlines()[0]
+    return "taken", to_numpy(result[0] if isinstance(result, tuple) else result)
+
+
+@pytest.mark.parametrize("name", sorted(CALLS))
+def test_out_is_taken_where_torch_takes_it(name):
+    want, got = _call(torch, name), _call(engine, name)
+    assert got[0] == want[0], (got, want)
+    if want[0] == "taken":
+        np.testing.assert_array_equal(got[1], want[1])
+    elif "unexpected keyword argument 'out'" in want[1]:
+        assert got[1] == want[1]
+
+
+def test_every_function_that_refuses_out_is_checked_against_torch():
+    from engine.ops import COMPOSITES, OPS
+
+    spellings = [op.spelling for op in OPS.values() if op.spelling] + [spell for _, spell in COMPOSITES.values()]
+    refusing = {name for spell in spellings if not spell.out for name in spell.function}
+    assert refusing and refusing <= set(CALLS), sorted(refusing - set(CALLS))
