@@ -144,3 +144,15 @@ def test_an_update_step_shows_its_rule_with_numbers(record):
         assert got == pytest.approx(b - 0.1 * g, rel=1e-6)
     assert caption(state, len(timeline.events)) == "Line 13: SGD's step updates model.weight in place (version 2)."
     assert formula(state) == state["formula"]
+
+
+def test_the_loss_curve_is_one_figure_linear_or_log_as_the_losses_span(record):
+    """Loading a program whose losses span 20x or more after one that does not: the bar holds one curve (two, once
+    both were visible together under a long-running `?code=` link), on a log axis now."""
+    explorer = Explorer({"code": encode_code(POLY)})  # losses 69 → 27
+    bar = explorer.iterations
+    assert [pane.object.y_scale.__class__.__name__ for pane in bar.curve.objects] == ["LinearScale"]
+    explorer.store.load(EPOCHS)  # 0.34 → 0.0004
+    assert [pane.object.y_scale.__class__.__name__ for pane in bar.curve.objects] == ["LogScale"]
+    explorer.store.load(POLY)
+    assert [pane.object.y_scale.__class__.__name__ for pane in bar.curve.objects] == ["LinearScale"]
