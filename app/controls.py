@@ -13,6 +13,7 @@ from app import caption as words
 from app.accessibility import Accessibility
 from app.html_box import HtmlBox
 from app.keys import ArrowKeys
+from app.player_knob import PlayerKnob
 from app.responsive import NARROW, PHONE, narrow, wraps_below
 from app.serving import on_loop
 from app.store import Store
@@ -45,6 +46,7 @@ class Controls(Viewer):
         row = (self.prev_call, self.player, self.next_call, self.counter, self.predict)
         self.predict.stylesheets = [_under_the_player(sum(_room(w) for w in row))]
         self.keys = ArrowKeys(width=0, height=0, margin=0)
+        self.knob = PlayerKnob(width=0, height=0, margin=0)
         self.access = Accessibility(width=0, height=0, margin=0)
         self.prev_call.on_click(on_loop(lambda e: s.prev_call()))
         self.next_call.on_click(on_loop(lambda e: s.next_call()))
@@ -55,29 +57,9 @@ class Controls(Viewer):
         self.keys.param.watch(on_loop(lambda e: s.step(e.new - e.old)), "right")
         s.param.watch(self._on_state, ["state", "timeline", "failed"])
         s.param.watch(lambda e: setattr(self.predict, "value", e.new), "predicting")
-        self._nudging = False
         self._on_state()
-        pn.state.onload(self._place_the_knob)
-
-    def _place_the_knob(self):
-        """Panel's player sets its range input's value before its min and max when it is drawn, so a step past
-        100 shows the knob at 100 (the input's default max) until the value changes: change it and put it back,
-        in two messages, without stepping the store."""
-        k, doc = self.player.value, pn.state.curdoc
-        if k <= 100 or doc is None:
-            return
-        self._nudging = True
-        self.player.value = k - 1
-
-        def back():
-            self.player.value = k
-            self._nudging = False
-
-        doc.add_next_tick_callback(back)
 
     def _on_player(self, event):
-        if self._nudging:
-            return
         s = self.store
         s.goto(event.new)
         if s.timeline is not None and s.failed is None and s.k != event.new:  # held before a prediction
@@ -111,8 +93,8 @@ class Controls(Viewer):
 
     def __panel__(self):
         return pn.Column(
-            pn.Row(self.prev_call, self.player, self.next_call, self.counter, self.predict, self.keys, self.access,
-                   sizing_mode="stretch_width", align="center", css_classes=["control-row"],
+            pn.Row(self.prev_call, self.player, self.next_call, self.counter, self.predict, self.keys, self.knob,
+                   self.access, sizing_mode="stretch_width", align="center", css_classes=["control-row"],
                    stylesheets=[WRAP_ROW]),
             self.caption,
             sizing_mode="stretch_width", stylesheets=[_FIT],

@@ -1,6 +1,7 @@
-"""UI latency of the explorer, measured in Chromium against `panel serve app/main.py`.
+"""UI latency of the explorer, measured in Chromium against `panel serve app/main.py`, or with --site against the
+static site (dist/, built if missing), once its Python is live.
 
-    .venv/bin/python benchmarks/ui.py [--steps 40] [--sessions 20]
+    .venv/bin/python benchmarks/ui.py [--steps 40] [--sessions 20] [--site]
 
 Prints, for a ~100-node graph, a ~1,000-node scalar-op MLP and a learner's 2,000-iteration training script
 (benchmarks/loops/learner.py: stepping inside an iteration, and jumping to the next iteration): the median
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import statistics
 import sys
 import tempfile
@@ -21,10 +23,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "app")]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "app"), str(ROOT / "tests" / "site")]
 
 from browser import CHROMIUM, CHROMIUM_ARGS, NODE_XY, VIEWPORT, panel_server  # noqa: E402
 from playwright.async_api import async_playwright  # noqa: E402
+from sitekit import ensure_built, static_server  # noqa: E402
 
 from app import graph_model  # noqa: E402
 from app import timeline as tl  # noqa: E402
@@ -78,6 +81,9 @@ async def open_page(browser, url: str, query: str):
     page.on("pageerror", lambda e: errors.append(str(e)))
     await page.goto(f"{url}?{query}", timeout=180_000)  # a 2,000-iteration program is traced first
     await page.wait_for_selector(".caption-text", timeout=180_000)
+    if "/127.0.0.1:" in url and await page.evaluate("() => 'site' in window"):  # the static site: Python live
+        await page.wait_for_function("() => window.site.ready || window.site.errors.length", timeout=180_000)
+        await page.wait_for_selector(".caption-text", timeout=180_000)
     return context, page, errors
 
 
@@ -200,6 +206,12 @@ async def loop(browser, url: str, steps: int) -> None:
     await context.close()
 
 
+@contextlib.contextmanager
+def served_site():
+    with static_server(ensure_built()) as (url, _):
+        yield url.rstrip("/") + "/index.html"
+
+
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))] if ordered else float("nan")
@@ -241,19 +253,20 @@ async def main() -> None:
     parser.add_argument("--steps", type=int, default=40)
     parser.add_argument("--sessions", type=int, default=20)
     parser.add_argument("--only", choices=["floor", "small", "big", "loop", "sessions"], help="run one measure only")
+    parser.add_argument("--site", action="store_true", help="against the static site (no floor, no sessions)")
     args = parser.parse_args()
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        if args.only in (None, "floor"):
+        if args.only in (None, "floor") and not args.site:
             await floor(browser, args.steps)
-        with panel_server() as url:
+        with (served_site() if args.site else panel_server()) as url:
             if args.only in (None, "small"):
                 await single(browser, url, "chain-100", args.steps)
             if args.only in (None, "big"):
                 await single(browser, url, "scalar-mlp", args.steps)
             if args.only in (None, "loop"):
                 await loop(browser, url, args.steps)
-            if args.only in (None, "sessions"):
+            if args.only in (None, "sessions") and not args.site:
                 await concurrent(browser, url, args.sessions, 10)
         await browser.close()
 

@@ -230,6 +230,21 @@ def test_example_deep_link_matches_pytorch_then_rewinds(tab, site, oracle, slug)
     shot(page, f"{slug}-rewound")
 
 
+def test_a_deep_link_past_step_100_shows_its_knob_there(tab, site):
+    """(Panel's player drew the knob of a step past 100 at 100, its range input's default max.) Live, and the page
+    built without errors."""
+    page, watch = tab
+    url, _ = site
+    sitekit.open_site(page, url, "example=chain-100&step=end")
+    shown, total = counter(page)
+    assert shown == total > 100
+    knob = page.locator(".stepper input[type=range]")
+    deadline = time.time() + 10
+    while knob.evaluate("el => [el.value, el.max]") != [str(total - 1)] * 2:
+        assert time.time() < deadline, knob.evaluate("el => [el.value, el.max]")
+        time.sleep(0.05)
+
+
 def test_reload_restores_program_and_step_from_the_cache(tab, site):
     page, watch = tab
     url, served = site
