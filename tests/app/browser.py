@@ -208,3 +208,25 @@ def active_element(page) -> dict:
                         text: (a.textContent || '').trim().slice(0, 60),
                         host: host ? [...host.classList] : [] } }"""
     )
+
+
+# How many boxes have their centre in the graph's frame, and how many boxes there are.
+BOXES_IN_VIEW = """
+() => {
+  for (const pv of Bokeh.index.all_views()) {
+    if (!pv.frame || !pv.renderer_views) continue;
+    for (const [model] of pv.renderer_views) {
+      const d = model.data_source && model.data_source.data;
+      if (!d || !d.key || !d.h) continue;
+      const f = pv.frame.bbox;
+      let shown = 0;
+      for (let i = 0; i < d.key.length; i++) {
+        const x = pv.frame.x_scale.compute(d.x[i]), y = pv.frame.y_scale.compute(d.y[i]);
+        if (x >= f.left && x <= f.right && y >= f.top && y <= f.bottom && d.title[i]) { shown += 1 }
+      }
+      return {shown, all: d.key.length};
+    }
+  }
+  return null;
+}
+"""

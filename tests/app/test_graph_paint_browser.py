@@ -11,7 +11,7 @@ from app.store import Store
 from engine.trace.text import short
 
 pytest.importorskip("playwright")
-from browser import node_xy, open_app, wait_counter, wait_for  # noqa: E402
+from browser import BOXES_IN_VIEW, node_xy, open_app, wait_counter, wait_for  # noqa: E402
 
 # Counts the texts the canvas draws from now on.
 COUNT_TEXTS = """
@@ -25,27 +25,6 @@ COUNT_TEXTS = """
     };
     window.__counting = true;
   }
-}
-"""
-
-# How many boxes have their centre in the graph's frame, and how many boxes there are.
-IN_VIEW = """
-() => {
-  for (const pv of Bokeh.index.all_views()) {
-    if (!pv.frame || !pv.renderer_views) continue;
-    for (const [model] of pv.renderer_views) {
-      const d = model.data_source && model.data_source.data;
-      if (!d || !d.key || !d.h) continue;
-      const f = pv.frame.bbox;
-      let shown = 0;
-      for (let i = 0; i < d.key.length; i++) {
-        const x = pv.frame.x_scale.compute(d.x[i]), y = pv.frame.y_scale.compute(d.y[i]);
-        if (x >= f.left && x <= f.right && y >= f.top && y <= f.bottom && d.title[i]) { shown += 1 }
-      }
-      return {shown, all: d.key.length};
-    }
-  }
-  return null;
 }
 """
 
@@ -69,7 +48,7 @@ def test_a_big_graph_paints_the_labels_in_view_only(page, url):
     store.load(BY_SLUG["scalar-mlp"].source)  # just before backward: the camera is on the loss
     open_app(page, url, f"example=scalar-mlp&step={store.k + 5}")
     page.wait_for_timeout(800)  # the camera settles
-    view = page.evaluate(IN_VIEW)
+    view = page.evaluate(BOXES_IN_VIEW)
     assert view["all"] > 1000 and 0 < view["shown"] < view["all"] / 4
     page.evaluate(COUNT_TEXTS)
     page.locator("body").click(position={"x": 5, "y": 790})

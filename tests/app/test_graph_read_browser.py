@@ -11,7 +11,7 @@ from app.examples import EXAMPLES
 from app.store import Store
 
 pytest.importorskip("playwright")
-from browser import open_app, wait_counter, wait_for  # noqa: E402
+from browser import BOXES_IN_VIEW, open_app, wait_counter, wait_for  # noqa: E402
 
 # The figure's scale on each axis (px per unit), and the frame, from Bokeh's own scales.
 SCALES = """
@@ -84,31 +84,9 @@ def test_the_camera_follows_the_steps_and_keeps_boxes_in_shape(page, url):
     assert zoomed["sx"] == pytest.approx(zoomed["sy"], rel=0.01)  # zooming keeps shapes
 
 
-# How many boxes the figure's frame shows.
-SHOWN = """
-() => {
-  for (const pv of Bokeh.index.all_views()) {
-    if (!pv.frame || !pv.renderer_views) continue;
-    for (const [model] of pv.renderer_views) {
-      const d = model.data_source && model.data_source.data;
-      if (!d || !d.key || !d.h) continue;
-      const f = pv.frame.bbox;
-      let n = 0;
-      for (let i = 0; i < d.key.length; i++) {
-        const x = pv.frame.x_scale.compute(d.x[i]), y = pv.frame.y_scale.compute(d.y[i]);
-        if (x > f.left && x < f.right && y > f.top && y < f.bottom) n++;
-      }
-      return n;
-    }
-  }
-  return 0;
-}
-"""
-
-
 def test_a_link_to_the_end_of_a_big_graph_shows_nodes(page, url):
     open_app(page, url, "example=scalar-mlp&step=end")  # the last steps print: they act on no node
-    wait_for(lambda: page.evaluate(SHOWN) > 0, 10_000)
+    wait_for(lambda: (page.evaluate(BOXES_IN_VIEW) or {"shown": 0})["shown"] > 0, 10_000)
     # and the player's knob is at the end (Panel's player drew it at 100, its range input's default max)
     knob = page.locator(".stepper input[type=range]")
     wait_for(lambda: knob.evaluate("el => [el.value, el.max]") == ["2811", "2811"], 10_000)
