@@ -81,7 +81,7 @@ async def open_page(browser, url: str, query: str):
     page.on("pageerror", lambda e: errors.append(str(e)))
     await page.goto(f"{url}?{query}", timeout=180_000)  # a 2,000-iteration program is traced first
     await page.wait_for_selector(".caption-text", timeout=180_000)
-    if "/127.0.0.1:" in url and await page.evaluate("() => 'site' in window"):  # the static site: Python live
+    if await page.evaluate("() => 'site' in window"):  # the static site: wait for its Python
         await page.wait_for_function("() => window.site.ready || window.site.errors.length", timeout=180_000)
         await page.wait_for_selector(".caption-text", timeout=180_000)
     return context, page, errors

@@ -29,18 +29,8 @@ class Adadelta(Optimizer):
         self._restore_groups((("foreach", None), ("maximize", False), ("differentiable", False),
                              ("capturable", False)))
 
-    def _init_group(self, group):
-        params = []
-        for p in group["params"]:
-            if p.grad is None:
-                continue
-            params.append(p)
-            state = self.state[p]
-            if len(state) == 0:
-                state["step"] = zeros((), dtype=dtypes.float32)
-                state["square_avg"] = zeros_like(p)
-                state["acc_delta"] = zeros_like(p)
-        return params
+    def _new_state(self, p, group):
+        return {"step": zeros((), dtype=dtypes.float32), "square_avg": zeros_like(p), "acc_delta": zeros_like(p)}
 
     @_one_step
     def step(self):

@@ -40,20 +40,11 @@ class Adam(Optimizer):
         self._restore_groups((("amsgrad", False), ("maximize", False), ("foreach", None), ("capturable", False),
                              ("differentiable", False), ("decoupled_weight_decay", False), ("fused", None)))
 
-    def _init_group(self, group):
-        params = []
-        for p in group["params"]:
-            if p.grad is None:
-                continue
-            params.append(p)
-            state = self.state[p]
-            if len(state) == 0:
-                state["step"] = tensor(0.0, dtype=dtypes.float32)
-                state["exp_avg"] = zeros_like(p)
-                state["exp_avg_sq"] = zeros_like(p)
-                if group["amsgrad"]:
-                    state["max_exp_avg_sq"] = zeros_like(p)
-        return params
+    def _new_state(self, p, group):
+        state = {"step": tensor(0.0, dtype=dtypes.float32), "exp_avg": zeros_like(p), "exp_avg_sq": zeros_like(p)}
+        if group["amsgrad"]:
+            state["max_exp_avg_sq"] = zeros_like(p)
+        return state
 
     @_one_step
     def step(self):

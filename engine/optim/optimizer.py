@@ -138,14 +138,17 @@ class Optimizer:
                     p_state["step"] = tensor(float(p_state["step"]), dtype=dtypes.float32)
 
     def _each_parameter(self, update):
-        """A step of torch's single-tensor loop: update(param, its state, its group) for every parameter with a
-        grad (the state made by the algorithm's _init_group); the parameters updated."""
+        """A step of torch's single-tensor loop: for every parameter with a grad, its state made by the algorithm's
+        `_new_state` the first time, then update(param, its state, its group); the parameters updated."""
         updated = []
         for group in self.param_groups:
-            params = self._init_group(group)
+            params = [p for p in group["params"] if p.grad is not None]
             for p in params:
+                state = self.state[p]
+                if len(state) == 0:
+                    state.update(self._new_state(p, group))
                 check_capturable(group)
-                update(p, self.state[p], group)
+                update(p, state, group)
             updated += params
         return updated
 

@@ -32,21 +32,13 @@ class RMSprop(Optimizer):
         self._restore_groups((("momentum", 0), ("centered", False), ("foreach", None), ("maximize", False),
                              ("differentiable", False), ("capturable", False)))
 
-    def _init_group(self, group):
-        params = []
-        for p in group["params"]:
-            if p.grad is None:
-                continue
-            params.append(p)
-            state = self.state[p]
-            if len(state) == 0:
-                state["step"] = zeros((), dtype=dtypes.float32)
-                state["square_avg"] = zeros_like(p)
-                if group["momentum"] > 0:
-                    state["momentum_buffer"] = zeros_like(p)
-                if group["centered"]:
-                    state["grad_avg"] = zeros_like(p)
-        return params
+    def _new_state(self, p, group):
+        state = {"step": zeros((), dtype=dtypes.float32), "square_avg": zeros_like(p)}
+        if group["momentum"] > 0:
+            state["momentum_buffer"] = zeros_like(p)
+        if group["centered"]:
+            state["grad_avg"] = zeros_like(p)
+        return state
 
     @_one_step
     def step(self):

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import argparse
 
-from .errors import GuardError, program_line
-
 PROG = "program.py"  # the script's name in usage lines (argparse takes sys.argv[0])
 
 
@@ -38,11 +36,10 @@ def argparse_names(runtime):
         def exit(self, status=0, message=None):
             if message:
                 self._print_message(message)
-            runtime.budget.stop(GuardError(f"the program exited (argparse, status {status}): a script stops here",
-                                           program_line()))
+            runtime.refuse(f"the program exited (argparse, status {status}): a script stops here")
 
         def error(self, message):
             self.print_usage()
-            runtime.budget.stop(GuardError(f"{self.prog}: error: {message}", program_line()))
+            runtime.refuse(f"{self.prog}: error: {message}")
 
     return {"ArgumentParser": ArgumentParser, "Namespace": Namespace}

@@ -90,7 +90,7 @@ class Axes:
 
     def _mapped(self, c, n, cmap, vmin, vmax):
         """scatter's c: numbers to colour through cmap (one per point), or a colour, or a colour per point."""
-        invalid = _C_ARGUMENT.replace("{!r}", repr(c))
+        invalid = _C_ARGUMENT.format(c).replace("{", "{{").replace("}", "}}")  # (formatted again with each colour)
         if isinstance(c, str) or not _numeric(c):
             return self._colours(c, n, invalid)
         values = self._pyplot.numbers(c)

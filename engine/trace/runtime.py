@@ -67,8 +67,7 @@ _SAFE_BUILTINS = {name: getattr(builtins, name) for name in SAFE_BUILTINS}
 _BUILTIN_TYPES = frozenset(v for v in _SAFE_BUILTINS.values() if isinstance(v, type)) - {super, object}
 _FORMATTER = string.Formatter()
 _FUTURE = SafeModule("__future__", {name: getattr(__future__, name) for name in __future__.all_feature_names})
-_TRACE = __name__.rpartition(".")[0] + "."
-_ENGINE = __name__.partition(".")[0] + "."  # the guard's own objects: never the program's to change
+_TRACE = __name__.rpartition(".")[0] + "."  # the guard's own objects: never the program's to change
 
 _INPLACE = {"+": operator.iadd, "*": operator.imul, "**": operator.ipow, "<<": operator.ilshift, "%": operator.imod,
             "//": operator.ifloordiv}

@@ -89,7 +89,7 @@ def _postfix_text(value):
     if isinstance(value, (int, float)):
         short = f"{value:.3g}".replace("+0", "+").replace("-0", "-")
         return short if len(short) < len(str(value)) else str(value)
-    return value if isinstance(value, str) else str(value)
+    return str(value)
 
 
 def tqdm_views(runtime, package):
