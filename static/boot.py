@@ -1,12 +1,14 @@
 """Runs inside Pyodide, in the site's Web Worker (static/worker.mjs): builds the app's page for the visitor's
 query and keeps the Python and browser documents in sync, with Panel's public Pyodide API."""
 
+import functools
 import gc
 import html
 import importlib
 import json
 import time
 
+import js
 import pyodide.ffi
 
 # The imports and the page's build allocate a few hundred thousand objects that live as long as the page; the
@@ -26,7 +28,10 @@ for _name in ("numpy", "bokeh", "bokeh.models", "param", "panel"):
     importlib.import_module(_name)
     _steps[_name] = round(time.perf_counter() - _s, 2)
 print("[site] imports", _steps)
-from panel.io.pyodide import _convert_json_patch, _link_docs_worker, init_doc, write_doc  # noqa: E402
+from bokeh.events import DocumentReady  # noqa: E402
+from panel.io.pyodide import (  # noqa: E402
+    _convert_json_patch, _dict_converter, _process_document_events, init_doc, write_doc,
+)
 from panel.io.state import state  # noqa: E402
 
 _import_seconds = time.perf_counter() - _t0
@@ -46,6 +51,10 @@ except ImportError:
     if panel.util.HTML_SANITIZER._sanitize is None:
         panel.util.HTML_SANITIZER._sanitize = lambda text: html.escape(text, quote=False)
 
+
+# Panel counts the events it is processing, for a template's busy indicator (state.busy); the page has none,
+# and the count (two parameter updates per event, each with its watchers) took a fifth of a step's Python time.
+state._add_busy_event = state._remove_busy_event = lambda event_id: None
 
 _hooks = site_hooks()
 _shown = {}  # the Explorer of the page shown, kept as long as its page
@@ -102,11 +111,49 @@ async def render(query_json, post_query, carry_json=None, run_program=None):
     return docs_json, render_items, root_ids, round(_import_seconds * 1000)
 
 
+_held = None  # the changes Python makes while it answers one change from the page, sent as one patch
+_sender = []  # the page's send_patch, once linked
+
+
 def link(send_patch):
-    """Start sending the Python document's changes to the page."""
-    _link_docs_worker(state.curdoc, send_patch, setter="js")
+    """Start sending the Python document's changes to the page (as Panel's `_link_docs_worker`, except that
+    what Python changes in answer to one change from the page goes out as one patch, painted at once)."""
+    doc = state.curdoc
+
+    def changed(event):
+        if getattr(event, "setter", None) == "js":
+            return
+        if _held is not None:
+            _held.append(event)
+        else:
+            _send(send_patch, doc, [event])
+
+    doc.on_change(changed)
+    doc.unhold()
+    doc.on_event("document_ready", functools.partial(state._schedule_on_load, doc))
+    doc.callbacks.trigger_event(DocumentReady())
+    _sender[:] = [send_patch]
+
+
+def _send(send_patch, doc, events):
+    patch, buffers = _process_document_events(doc, events)
+    send_patch(pyodide.ffi.to_js(patch, dict_converter=_dict_converter),
+               js.Map.new(js.Object.entries(pyodide.ffi.to_js(buffers))))
 
 
 def apply_patch(patch):
-    """Apply a change made in the page (a click, a typed value) to the Python document."""
-    state.curdoc.apply_json_patch(_convert_json_patch(patch), setter="js")
+    """Apply a change made in the page (a click, a typed value) to the Python document; what Python changes in
+    answer goes back as one patch."""
+    global _held
+    _held = []
+    try:
+        state.curdoc.apply_json_patch(_convert_json_patch(patch), setter="js")
+    finally:
+        events, _held = _held, None
+        if events:
+            _send(_sender[0], state.curdoc, events)
+
+
+def carry_over(carry_json):
+    """Catch up with what the page did without Python while the page was being built (carry_json as render's)."""
+    _hooks.carry_over(_shown["explorer"], json.loads(carry_json))

@@ -124,8 +124,9 @@
   const worker = new Worker(new URL(`static/worker.mjs?v=${manifest.version}`, base), { type: 'module' });
   let jsdoc = null, busy = false, queue = [], patching = 0;
 
+  // A change made with {sync: false} (the camera's glide: nothing in Python reads the view's ranges) stays here.
   function sendChange(event) {
-    if ((event.setter_id != null && event.setter_id === 'py') || patching > 0) return;
+    if ((event.setter_id != null && event.setter_id === 'py') || patching > 0 || event.sync === false) return;
     if (busy && event.model && event.attr) {
       queue = queue.filter((old) => !(old.model === event.model && old.attr === event.attr));
       queue.push(event);

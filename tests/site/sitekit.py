@@ -159,9 +159,11 @@ def wait_ready(page, timeout_ms: float = READY_TIMEOUT_MS) -> dict:
     page.wait_for_function("() => window.site && (window.site.ready || window.site.errors.length)",
                            timeout=timeout_ms)
     site = page.evaluate("() => ({ready: site.ready, errors: site.errors, timings: site.timings, "
-                         "prerendered: site.prerendered})")
+                         "prerendered: site.prerendered, logs: site.logs})")
     if site["errors"]:
         raise AssertionError(f"the site reported errors: {site['errors']}")
+    uncarried = [line for line in site.pop("logs") if "could not carry" in line]
+    assert not uncarried, f"Python did not catch up with the page: {uncarried}"
     return site
 
 

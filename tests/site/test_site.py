@@ -408,3 +408,57 @@ def test_a_program_that_draws_shows_its_figures_in_the_static_site(tab, site):
     card.scroll_into_view_if_needed()
     assert card.locator(".section-title").inner_text().upper() == "PLOTS"
     shot(page, "plots")
+
+
+# Counts the messages between the page and its Python worker: the page's changes sent to Python ("out") and
+# Python's patches back ("patch"), with the names of the attributes each one changes.
+WORKER_MESSAGES = """
+(() => {
+  const Native = window.Worker;
+  window.__worker = [];
+  window.Worker = function (url, options) {
+    const worker = new Native(url, options);
+    const attrs = (patch) => patch.events.map((e) => e.attr || e.kind);
+    worker.addEventListener('message', (e) => {
+      if (e.data && e.data.type === 'patch') window.__worker.push(['patch', attrs(e.data.patch)]);
+    });
+    const post = worker.postMessage.bind(worker);
+    worker.postMessage = (msg, ...rest) => {
+      if (msg && msg.type === 'patch') window.__worker.push(['out', attrs(msg.patch)]);
+      return post(msg, ...rest);
+    };
+    return worker;
+  };
+  window.Worker.prototype = Native.prototype;
+})();
+"""
+
+GRAPH_X_START = """() => {
+  for (const view of Bokeh.index.all_views()) {
+    const sources = view.renderer_views ? [...view.renderer_views.keys()].map((r) => r.data_source) : [];
+    if (sources.some((s) => s && s.data && s.data.key)) return view.model.x_range.start;
+  }
+  return null;
+}"""
+
+
+def test_a_step_is_one_message_each_way_and_the_camera_glides_without_python(tab, site):
+    """Python answers a step with one patch (painted at once, not in a dozen pieces), and the camera's glide to
+    the node a step acts on stays in the page (nothing in Python reads the view's ranges)."""
+    page, _ = tab
+    url, _ = site
+    page.add_init_script(WORKER_MESSAGES)
+    sitekit.open_site(page, url, "example=chain-100&step=60")
+    time.sleep(1)
+    start = counter(page)[0]
+    page.evaluate("() => { window.__worker = [] }")
+    views = [page.evaluate(GRAPH_X_START)]
+    for n in range(1, 7):
+        page.keyboard.press("ArrowRight")
+        wait_counter(page, start + n)
+        time.sleep(0.6)  # a calm step: the camera glides
+        views.append(page.evaluate(GRAPH_X_START))
+    messages = page.evaluate("() => window.__worker")
+    assert len(set(views)) > 1, "the camera never moved: nothing was tested"
+    assert [m for m in messages if m[0] == "out"] == [["out", ["right"]]] * 6, messages
+    assert len([m for m in messages if m[0] == "patch"]) == 6, messages
