@@ -9,10 +9,12 @@ node, so it answers at once. Once Python runs, it takes over where the learner g
 from __future__ import annotations
 
 import json
+from collections.abc import Generator
 
 from bokeh.core.serialization import Serializer
 from bokeh.document import Document
 from bokeh.document.events import DocumentPatchedEvent
+from bokeh.embed.util import standalone_docs_json_and_render_items
 from panel.io.state import set_curdoc
 
 from app import graph_model as gm
@@ -22,8 +24,27 @@ from app.page import Explorer
 MAX_SELECTIONS = 1500  # node × step pairs of a program whose inspector works before Python
 
 
+def document_parts(document: Document) -> dict:
+    """What a page needs to show `document` (BokehJS's embed_items): docs_json, render_items, root_ids."""
+    docs_json, render_items = standalone_docs_json_and_render_items(document)
+    return {"docs_json": docs_json, "render_items": [item.to_json() for item in render_items],
+            "root_ids": [root.id for root in document.roots]}
+
+
 def record(explorer: Explorer, document: Document) -> dict:
-    """The patches of every step of `explorer`'s page, built into `document` (which is left as it was):
+    """All of `recording`, at once."""
+    steps = recording(explorer, document)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
+
+def recording(explorer: Explorer, document: Document) -> Generator[None, None, dict]:
+    """Yields after each patch it records (the static site records a learner's link in pieces, between the
+    page's own changes) and returns the patches of every step of `explorer`'s page, built into `document`
+    (which is left as it was):
     `forward[k]` moves the page from step k - 1 to k, `backward[k]` from step k to k - 1, for k in
     0 … last (step -1 is before the program's first event). For a small program also the clicks on its
     nodes: `select[k + 1][key]` is [the patch that selects node `key` at step k (nothing selected before),
@@ -44,7 +65,8 @@ def record(explorer: Explorer, document: Document) -> dict:
         if isinstance(event, DocumentPatchedEvent):
             events.append(event)
 
-    def patch_of(change) -> dict:
+    def patch_of(change) -> Generator[None, None, dict]:
+        yield
         events.clear()
         with set_curdoc(document):
             change()
@@ -62,13 +84,19 @@ def record(explorer: Explorer, document: Document) -> dict:
         store.goto(-1)
     document.on_change(collect)
     try:
-        forward = [patch_of(lambda k=k: store.goto(k)) for k in range(0, store.last + 1)]
-        backward = [patch_of(lambda k=k: store.goto(k)) for k in range(store.last - 1, -2, -1)][::-1]
+        forward, backward = [], []
+        for k in range(0, store.last + 1):
+            forward.append((yield from patch_of(lambda k=k: store.goto(k))))
+        for k in range(store.last - 1, -2, -1):
+            backward.insert(0, (yield from patch_of(lambda k=k: store.goto(k))))
         for k in range(-1, store.last + 1) if small else ():
             with set_curdoc(document):
                 store.goto(k)
-            select.append({key: [patch_of(lambda key=key: store.select(key)), patch_of(lambda: store.select(None))]
-                           for key in keys})
+            clicks = {}
+            for key in keys:
+                clicks[key] = [(yield from patch_of(lambda key=key: store.select(key))),
+                               (yield from patch_of(lambda: store.select(None)))]
+            select.append(clicks)
             tappable.append([key for key in keys if gm.selectable(key, store.state)])
     finally:
         document.callbacks.remove_on_change(collect)

@@ -8,9 +8,10 @@ name up by string: both call these.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 
+from bokeh.core.json_encoder import serialize_json
 from bokeh.document import Document
 from panel.io.document import MockSessionContext
 from panel.io.state import set_curdoc, state
@@ -30,25 +31,44 @@ class SiteHooks:
     record_prelude: Callable[[Explorer, Document], dict]  # every step as document patches (app/prelude.py)
     follow_share_query: Callable[[Explorer, Callable[[str], None]], None]
     carry_over: Callable[[Explorer, dict], None]
+    link_prelude: Callable[..., Generator[None, None, str | None]]  # a link's prelude, recorded in the browser
     examples: tuple[str, ...]  # the built-in programs' slugs, the default first
 
 
 def site_hooks() -> SiteHooks:
     return SiteHooks(explorer=Explorer, program=lambda query: links.parse(query).source,
                      document=native_document, record_prelude=prelude.record,
-                     follow_share_query=follow_share_query, carry_over=carry_over,
+                     follow_share_query=follow_share_query, carry_over=carry_over, link_prelude=link_prelude,
                      examples=tuple(example.slug for example in EXAMPLES))
 
 
-def native_document(query: dict) -> tuple[Explorer, Document]:
-    """The page for `query` built into a new document as `panel serve` would build it, with no server."""
+def native_document(query: dict, runner=None) -> tuple[Explorer, Document]:
+    """The page for `query` built into a new document as `panel serve` would build it, with no server
+    (`runner`: as Explorer's)."""
     document = Document()
     document._session_context = lambda: MockSessionContext(document=document)
     with set_curdoc(document):
-        explorer = Explorer(dict(query))
+        explorer = Explorer(dict(query), runner=runner)
         explorer.page().server_doc(doc=document)
         state._on_load(None)
     return explorer, document
+
+
+LINK_STEPS = 200  # a longer program's link is not recorded in the browser: it would take the tab's CPU for minutes
+
+
+def link_prelude(query: dict, timeline) -> Generator[None, None, str | None]:
+    """A learner's link (`query`, whose program ran into `timeline`) recorded as the build records an example's
+    prelude, for the next visit of the link to step at once: its page built into a document of its own (the
+    program is not run again), then every step's patches; yields between pieces of the work. Returns the
+    prelude as JSON, or None for a program of more than LINK_STEPS steps."""
+    explorer, document = native_document(query, runner=lambda source: timeline)
+    if explorer.store.last > LINK_STEPS:
+        return None
+    yield
+    parts = prelude.document_parts(document)
+    steps = yield from prelude.recording(explorer, document)
+    return serialize_json({**parts, **steps})
 
 
 def follow_share_query(explorer: Explorer, post: Callable[[str], None]) -> None:

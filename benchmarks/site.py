@@ -10,9 +10,11 @@ click. Bytes: what the static server sent (no compression on the wire beyond the
 The machine's load average is printed beside the figures: on a shared 2-core machine it changes them a lot.
 
 A `?code=` link of a 10-line program (CODE) is measured too, cold and on a second visit: "its graph" is when
-the page shows the program's graph and steps (the live app: a link has no recorded prelude), and "program
-ran" when the program worker's timeline was in (window.site.timings.program, ms from the app worker's start;
-it runs beside the app's start, behind the wall, static/wall.mjs).
+the page shows the program's graph and has answered a step (→): cold, that is the live app; on a second visit
+the link's prelude, which Python recorded into the page's cache after the first visit (app.site.link_prelude),
+steps it before Python has started, and "Python" is when the live app is up. "program ran" is when the program
+worker's timeline was in (window.site.timings.program, ms from the app worker's start; it runs beside the
+app's start, behind the wall, static/wall.mjs).
 """
 
 from __future__ import annotations
@@ -144,6 +146,26 @@ def graph_shown(page, t0: float, timeout_s: float = sitekit.READY_TIMEOUT_MS / 1
         time.sleep(0.01)
 
 
+def steps_shown(page, t0: float, timeout_s: float = sitekit.READY_TIMEOUT_MS / 1000) -> float:
+    """Seconds from t0 until the page shows a graph (the counter has steps) and has answered → (with the link's
+    prelude, or the live app)."""
+    sitekit.wait_interactive(page)
+    while True:
+        text = page.locator(".counter").inner_text()
+        if int(text.replace("step", "").split("/")[1]) > 0:
+            break
+        if time.time() - t0 > timeout_s:
+            raise TimeoutError(f"no graph within {timeout_s:.0f} s (counter {text!r})")
+        time.sleep(0.01)
+    before = counter(page)
+    page.keyboard.press("ArrowRight")
+    while counter(page) == before:
+        if time.time() - t0 > timeout_s:
+            raise TimeoutError("the page did not answer →")
+        time.sleep(0.005)
+    return time.time() - t0
+
+
 def code_run(pw, url: str, served: sitekit.Served) -> dict:
     """A ?code= link, cold (fresh profile) then a second visit."""
     profile = sitekit.fresh_profile()
@@ -160,12 +182,15 @@ def code_run(pw, url: str, served: sitekit.Served) -> dict:
     cold_bytes = sum(n for _, _, n in served.since(mark))
     timings = page.evaluate("window.site.timings")
     logs = page.evaluate("window.site.logs.filter((t) => t.startsWith('[site]'))")
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=60_000)
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null && window.site.linkPrelude === 'kept'",
+                           timeout=60_000)
     time.sleep(1.0)
     mark = served.mark()
     t1 = time.time()
     page.goto(link)
-    second = graph_shown(page, t1)
+    second = steps_shown(page, t1)
+    shown_by = page.evaluate("site.linkPrelude")
+    second_python = graph_shown(page, t1)
     second_bytes = sum(n for _, _, n in served.since(mark))
     again = page.evaluate("window.site.timings")
     context.close()
@@ -173,6 +198,7 @@ def code_run(pw, url: str, served: sitekit.Served) -> dict:
     if watch.external:
         raise AssertionError(f"requests to other hosts: {watch.external}")
     return {"cold_s": cold, "bytes": cold_bytes, "second_s": second, "second_bytes": second_bytes,
+            "second_python_s": second_python, "shown_by": shown_by,
             "program_ms": timings.get("program"), "second_program_ms": again.get("program"),
             "phases": timings, "second_phases": again, "logs": logs}
 
@@ -180,7 +206,8 @@ def code_run(pw, url: str, served: sitekit.Served) -> dict:
 def print_code(i: int, r: dict) -> None:
     print(f"?code= link {i}: its graph at {r['cold_s']:.1f} s cold (program ran at "
           f"{r['program_ms']} ms of the app worker), {r['bytes'] / 1e6:.1f} MB; second visit "
-          f"{r['second_s']:.1f} s (program {r['second_program_ms']} ms), {r['second_bytes'] / 1e3:.0f} kB; "
+          f"{r['second_s']:.1f} s (its prelude: {r['shown_by']}; Python {r['second_python_s']:.1f} s, program "
+          f"{r['second_program_ms']} ms), {r['second_bytes'] / 1e3:.0f} kB; "
           f"load average {r['load']:.1f}", flush=True)
     print(f"       phases (ms from worker start): {r['phases']}", flush=True)
     print(f"       second visit phases: {r['second_phases']}", flush=True)
@@ -207,9 +234,11 @@ def print_tables(codes: list[dict], runs: list[dict], failures: list[str]) -> No
     """The summary of the runs that completed, and what went wrong in the others."""
     if codes:
         cold, second, load = spread(codes, "cold_s"), spread(codes, "second_s"), spread(codes, "load")
+        python = spread(codes, "second_python_s")
         print("\n?code= link (min-median-max of {}): its graph cold {:.1f}-{:.1f}-{:.1f} s, second visit "
-              "{:.1f}-{:.1f}-{:.1f} s, {:.1f} MB transferred cold, load average {:.1f}-{:.1f}-{:.1f}".format(
-                  len(codes), *cold, *second, spread(codes, "bytes")[1] / 1e6, *load), flush=True)
+              "{:.1f}-{:.1f}-{:.1f} s (Python {:.1f}-{:.1f}-{:.1f} s), {:.1f} MB transferred cold, load average "
+              "{:.1f}-{:.1f}-{:.1f}".format(len(codes), *cold, *second, *python, spread(codes, "bytes")[1] / 1e6,
+                                            *load), flush=True)
     if runs:
         med = {k: spread(runs, k)[1] for k in ("first_paint_ms", "tti_s", "python_s", "bytes", "heap", "second_tti_s",
                                                "second_bytes", "load")}

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from bokeh.core.json_encoder import serialize_json
 from bokeh.document import Document
-from bokeh.embed.util import standalone_docs_json_and_render_items
 
 from app.page import Explorer
+from app.prelude import document_parts
 from app.site import SiteHooks
 from sitebuild.ids import stabilize
 
@@ -19,10 +19,8 @@ def prelude_json(hooks: SiteHooks, explorer: Explorer, document: Document) -> st
     """The page's document and the patches of its every step as JSON; "" when the program is too long."""
     if explorer.store.last > MAX_PRELUDE_STEPS:
         return ""
-    docs_json, render_items = standalone_docs_json_and_render_items(document)
-    steps = hooks.record_prelude(explorer, document)
-    return serialize_json({"docs_json": docs_json, "render_items": [r.to_json() for r in render_items],
-                           "root_ids": [root.id for root in document.roots], **steps})
+    parts = document_parts(document)
+    return serialize_json({**parts, **hooks.record_prelude(explorer, document)})
 
 
 def example_preludes(hooks: SiteHooks, skip: str | None) -> dict[str, str]:

@@ -1,6 +1,7 @@
 """Runs inside Pyodide, in the site's Web Worker (static/worker.mjs): builds the app's page for the visitor's
 query and keeps the Python and browser documents in sync, with Panel's public Pyodide API."""
 
+import asyncio
 import functools
 import gc
 import html
@@ -30,7 +31,11 @@ for _name in ("numpy", "bokeh", "bokeh.models", "param", "panel"):
 print("[site] imports", _steps)
 from bokeh.events import DocumentReady  # noqa: E402
 from panel.io.pyodide import (  # noqa: E402
-    _convert_json_patch, _dict_converter, _process_document_events, init_doc, write_doc,
+    _convert_json_patch,
+    _dict_converter,
+    _process_document_events,
+    init_doc,
+    write_doc,
 )
 from panel.io.state import state  # noqa: E402
 
@@ -92,6 +97,7 @@ async def render(query_json, post_query, carry_json=None, run_program=None):
     run = wall_runner(run_program)
     source = _hooks.program(query)
     first = {source: await run(source)}
+    _shown["first"] = (source, first[source])
 
     def runner(program):  # the page's first program has run already: it is built with its timeline
         timeline = first.pop(program, None)
@@ -157,3 +163,19 @@ def apply_patch(patch):
 def carry_over(carry_json):
     """Catch up with what the page did without Python while the page was being built (carry_json as render's)."""
     _hooks.carry_over(_shown["explorer"], json.loads(carry_json))
+
+
+async def record_link(query_json):
+    """The prelude of the link the page was opened with (app.site.link_prelude: JSON, or None), recorded in pieces
+    with the page's own changes handled between them; None too when the page went on to another program first."""
+    query = json.loads(query_json)
+    source, timeline = _shown["first"]
+    if _hooks.program(query) != source:
+        return None
+    steps = _hooks.link_prelude(query, timeline)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+        await asyncio.sleep(0)

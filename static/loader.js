@@ -85,8 +85,27 @@
     const rel = (manifest.preludes || {})[slug];
     return rel ? (await fetchFile(rel)).json() : null;
   }
-  const preludeLoaded = query.code ? Promise.resolve(null)
-    : loadPrelude(query.example || manifest.default_example).catch((e) => { console.warn('prelude:', e); return null; });
+  // A learner's link (?code=) has no prelude from the build: after a visit, Python records one in the page's
+  // cache (app.site.link_prelude), under the program's hash, and the next visit of the link steps at once.
+  async function linkPreludeRequest(code) {
+    if (!crypto.subtle) return null; // not a secure context: no hash, nothing kept
+    const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(code)));
+    const hex = [...digest].map((b) => b.toString(16).padStart(2, '0')).join('');
+    return new Request(new URL(`static/prelude/link-${hex}.json`, base).href);
+  }
+  async function cachedLinkPrelude(code) {
+    const [cache, request] = await Promise.all([pageCache, linkPreludeRequest(code)]);
+    const hit = cache && request ? await cache.match(request) : null;
+    return hit ? hit.json() : null;
+  }
+  async function keepLinkPrelude(json) {
+    const [cache, request] = await Promise.all([pageCache, linkPreludeRequest(query.code)]);
+    if (cache && request) await cache.put(request, new Response(json, { headers: { 'Content-Type': 'application/json' } }));
+    site.linkPrelude = 'kept';
+  }
+  const preludeLoaded = (query.code ? cachedLinkPrelude(query.code) : loadPrelude(query.example || manifest.default_example))
+    .catch((e) => { console.warn('prelude:', e); return null; });
+  preludeLoaded.then((prelude) => { site.linkPrelude = query.code ? (prelude ? 'shown' : 'none') : null; });
 
   // --- loading screen ----------------------------------------------------------------------------
   const overlay = document.createElement('div');
@@ -198,8 +217,8 @@
     });
     if (!still) return;
     overlay.classList.add('site-still');
-    note.textContent = 'You can step through the examples and click their nodes now; running code and the '
-      + 'builder start once Python is ready.';
+    const what = prelude.example ? 'the examples and click their nodes' : 'this program and click its nodes';
+    note.textContent = `You can step through ${what} now; running code and the builder start once Python is ready.`;
     site.interactive = site.interactive || Math.round(performance.now());
   }
 
@@ -335,7 +354,9 @@
         overlay.remove();
         document.documentElement.classList.add('site-ready');
         window.dispatchEvent(new CustomEvent('site-ready', { detail: site.timings }));
+        if (site.linkPrelude === 'none') worker.postMessage({ type: 'record', query });
         break;
+      case 'prelude': keepLinkPrelude(msg.json).catch((e) => console.warn('prelude:', e)); break;
       case 'patch':
         patching += 1;
         try { jsdoc.apply_json_patch(msg.patch, msg.buffers); } finally { patching -= 1; }

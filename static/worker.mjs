@@ -1,6 +1,7 @@
 // The Python side of the site: Pyodide, the packages and the app run here, off the page's thread.
 //
-// Messages (page -> worker):  init {manifest, base, query} · patch {patch}
+// Messages (page -> worker):  init {manifest, base, query} · patch {patch} · record {query}: record the link's
+//                             prelude (answered with prelude {json} unless the program is not one to record)
 //                             carry {carry}, the answer to carry?, and rendered {carry}: carry is null or
 //                             {example, k, source, selected, predicting}, what the page shows while it steps
 //                             without Python
@@ -19,6 +20,8 @@ const timings = {};
 const mark = (name, ms) => { timings[name] = Math.round(ms ?? performance.now() - T0); };
 
 let pyodide, boot, wall;
+let lastPatch = 0; // when the page last sent a change
+const QUIET_MS = 1500;
 let carried = null; // resolves the page's answer to 'carry?'
 
 let bytes = [0, 0];
@@ -96,11 +99,18 @@ self.onmessage = async (event) => {
       if (carried) carried(msg.carry);
       carried = null;
     } else if (msg.type === 'patch') {
+      lastPatch = performance.now();
       try {
         await boot.get('apply_patch')(msg.patch);
       } finally {
         self.postMessage({ type: 'idle' });
       }
+    } else if (msg.type === 'record') {
+      // Once the learner has left the page alone for a moment, Python records its link's steps (in pieces,
+      // between the page's changes), for the next visit to step at once.
+      while (performance.now() - lastPatch < QUIET_MS) await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+      const json = await boot.get('record_link')(JSON.stringify(msg.query));
+      if (json) self.postMessage({ type: 'prelude', json });
     }
   } catch (err) {
     self.postMessage({ type: 'error', message: String(err && err.message ? err.message : err) });

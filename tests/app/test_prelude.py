@@ -5,6 +5,7 @@ import json
 import pytest
 from bokeh.document import Document
 from bokeh.embed.util import standalone_docs_json_and_render_items
+from bokeh.models import ColumnDataSource
 from panel.io.state import set_curdoc
 
 from app import prelude
@@ -103,3 +104,59 @@ def test_the_models_the_page_listens_to_are_found():
     assert document.get_model_by_id(ids["predict"]).active is False
     menu = document.get_model_by_id(ids["examples"])
     assert menu.value == explorer.store.example and ("pow-sum", BY_SLUG["pow-sum"].title) in menu.options
+
+
+LINK = "import torch\nx = torch.tensor([1.0, 2.0], requires_grad=True)\ny = (x * x).sum()\ny.backward()\n" \
+       "print(x.grad)\n"
+
+
+def test_a_learners_link_is_recorded_in_pieces_from_its_timeline_without_running_it_again(monkeypatch):
+    from app import links
+    from app import timeline as tl
+    from app.site import link_prelude
+
+    query = {"code": links.encode_code(LINK), "step": "3"}
+    timeline = tl.run(LINK)
+    monkeypatch.setattr(tl, "run", lambda source: pytest.fail("the program ran again"))
+    steps = link_prelude(query, timeline)
+    pieces = 0
+    while True:
+        try:
+            next(steps)
+            pieces += 1
+        except StopIteration as done:
+            recorded = json.loads(done.value)
+            break
+    explorer, document = native_document(query, runner=lambda source: timeline)
+    assert pieces > 2 * len(timeline.events)  # a piece per step each way, and the clicks
+    assert recorded["example"] is None and recorded["k"] == explorer.store.k == 2
+    assert len(recorded["forward"]) == explorer.store.last + 1 and recorded["select"]
+    (doc_json,) = recorded["docs_json"].values()
+    copy = Document.from_json(json.loads(json.dumps(doc_json)))
+    assert shown(copy) == shown(replica(document))
+    for k in range(recorded["k"] + 1, explorer.store.last + 1):
+        apply(copy, recorded["forward"][k])
+    with set_curdoc(document):
+        explorer.store.goto(explorer.store.last)
+    assert shown(copy) == shown(replica(document)) and "step <b>" in " ".join(shown(copy)[0])
+
+
+def shown(document: Document) -> tuple[list[str], list[str]]:
+    """What two documents built apart (their model ids differ) show alike: every text, and the graph's nodes."""
+    texts = sorted(model.text for model in document.models if isinstance(getattr(model, "text", None), str))
+    nodes = sorted(json.dumps({name: list(map(str, column)) for name, column in model.data.items()}, sort_keys=True)
+                   for model in document.models if isinstance(model, ColumnDataSource) and "key" in model.data)
+    return texts, nodes
+
+
+def test_a_link_too_long_to_record_in_the_browser_is_not_recorded():
+    from app import links
+    from app import timeline as tl
+    from app.site import LINK_STEPS, link_prelude
+
+    source = (f"import torch\nx = torch.tensor(1.0, requires_grad=True)\nfor i in range({2 * LINK_STEPS}):\n"
+              "    x = x * 1.0\n")
+    steps = link_prelude({"code": links.encode_code(source)}, tl.run(source))
+    with pytest.raises(StopIteration) as done:
+        next(steps)
+    assert done.value.value is None

@@ -174,12 +174,12 @@ def wait_interactive(page, timeout_ms: float = READY_TIMEOUT_MS) -> None:
 
 
 class HeldPython:
-    """Holds back the download of Pyodide's wasm (the worker's request) until release(): the page stays
-    without Python for as long as a test needs."""
+    """Holds back the download of Pyodide's wasm (the worker's request; or of another file the worker needs
+    before Python runs, `held`) until release(): the page stays without Python for as long as a test needs."""
 
-    def __init__(self, page):
+    def __init__(self, page, held: str = "**/pyodide.asm.wasm*"):
         self.routes, self.released = [], False
-        page.route("**/pyodide.asm.wasm*", self._on_request)
+        page.route(held, self._on_request)
 
     def _on_request(self, route) -> None:
         if self.released:

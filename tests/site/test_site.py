@@ -462,3 +462,45 @@ def test_a_step_is_one_message_each_way_and_the_camera_glides_without_python(tab
     assert len(set(views)) > 1, "the camera never moved: nothing was tested"
     assert [m for m in messages if m[0] == "out"] == [["out", ["right"]]] * 6, messages
     assert len([m for m in messages if m[0] == "patch"]) == 6, messages
+
+
+def test_a_learners_link_steps_at_once_on_its_next_visit(browser, site):
+    """After a visit of a ?code= link, Python records its steps as the build records an example's, into the page's
+    cache; the next visit of the link shows its graph and steps it before Python has started, and Python goes on
+    from the step reached."""
+    url, _ = site
+    context = browser.new_context(viewport=sitekit.VIEWPORT, service_workers="block")  # the worker's files: held
+    watch = sitekit.watch_context(context, url)
+    page = context.new_page()
+    sitekit.watch_page(page, watch)
+    source = "import torch\nx = torch.tensor([1.0, -2.0], requires_grad=True)\ny = (x * x).sum()\ny.backward()\n"
+    link = f"{url}?code={encode_code(source)}&step=2"
+    try:
+        page.goto(link)
+        sitekit.wait_ready(page)
+        assert page.evaluate("site.linkPrelude") == "none"
+        first = counter(page)
+        page.wait_for_function("() => window.site.linkPrelude === 'kept'", timeout=60_000)
+        python = sitekit.HeldPython(page, "**/static/python.mjs*")
+        page.goto(link)
+        sitekit.wait_interactive(page)
+        assert page.evaluate("site.linkPrelude") == "shown" and not page.evaluate("site.ready")
+        assert counter(page) == first and first[0] == 2 and editor_text(page) == source
+        page.keyboard.press("ArrowRight")
+        wait_counter(page, 3)
+        x, y = node_xy(page, "t0")
+        page.mouse.click(x, y)
+        page.wait_for_selector(".inspector h3", timeout=10_000)
+        before = counter(page), caption(page), page.locator(".inspector").inner_text()
+        shot(page, "link-second-visit")
+        assert not page.evaluate("site.ready")
+
+        python.release()
+        sitekit.wait_ready(page)
+        time.sleep(0.5)
+        assert (counter(page), caption(page), page.locator(".inspector").inner_text()) == before
+        page.keyboard.press("ArrowRight")
+        wait_counter(page, 4)
+    finally:
+        context.close()
+    assert watch.external == [] and watch.errors == [], (watch.external, watch.errors)
