@@ -85,8 +85,9 @@ def follow_share_query(explorer: Explorer, post: Callable[[str], None]) -> None:
 
 def carry_over(explorer: Explorer, carry: dict) -> None:
     """Go on from where the page got while it stepped without Python: `carry` holds the example, step
-    ("k"), editor text (not run), inspected node ("selected") it shows, and whether the predict-then-reveal
-    toggle was ticked ("predicting")."""
+    ("k"), editor text (not run), inspected node ("selected") it shows, whether the predict-then-reveal
+    toggle was ticked ("predicting") and whether the player was playing ("playing": 1, or -1 in reverse). (Its
+    "view", the graph's ranges, the page keeps itself.)"""
     store, program = explorer.store, explorer.program
     if carry.get("example") and carry["example"] != store.example:
         program.examples.value = carry["example"]
@@ -98,3 +99,6 @@ def carry_over(explorer: Explorer, carry: dict) -> None:
         store.select(carry.get("selected"))
     if carry.get("predicting") and not store.predicting:
         store.predict(True)
+    player = explorer.controls.player
+    if carry.get("playing") in (1, -1) and player.direction != carry["playing"]:
+        player.direction = carry["playing"]

@@ -161,7 +161,15 @@
     await serially(async () => {
       const carry = carryOver();
       still = null;
-      jsdoc = await embed(JSON.parse(msg.docs_json), JSON.parse(msg.render_items), JSON.parse(msg.root_ids));
+      // The view the learner had (zoomed, or where the camera glided) is the live page's first view too.
+      const keepView = (doc) => {
+        const ranges = carry && carry.view && graphRanges(doc);
+        if (ranges) {
+          ranges[0].setv({ start: carry.view[0], end: carry.view[1] });
+          ranges[1].setv({ start: carry.view[2], end: carry.view[3] });
+        }
+      };
+      jsdoc = await embed(JSON.parse(msg.docs_json), JSON.parse(msg.render_items), JSON.parse(msg.root_ids), keepView);
       jsdoc.on_change(sendChange, false);
       worker.postMessage({ type: 'rendered', carry });
     });
@@ -175,22 +183,64 @@
     return run;
   }
 
-  // Shows a document in the page's root slots, in place of the snapshot or of the document shown before.
-  async function embed(docs_json, render_items, root_ids) {
-    const els = [...document.querySelectorAll('[data-root-id]')];
-    const slots = els.map((el) => [el.getAttribute('data-root-id'), el.id]).sort((a, b) => (a[0] < b[0] ? -1 : 1));
+  // Shows a document in the page's root slots, in place of the snapshot or of the document shown before. The new
+  // one is built out of sight, in slots of its own laid out as the page's, and takes the old one's place in one go
+  // once BokehJS has painted it: no frame shows neither.
+  let embeds = 0;
+  async function embed(docs_json, render_items, root_ids, before = () => {}) {
+    const slots = [...document.querySelectorAll('[data-root-id]')]
+      .sort((a, b) => (a.getAttribute('data-root-id') < b.getAttribute('data-root-id') ? -1 : 1));
     if (slots.length !== root_ids.length) {
       throw new Error(`the page has ${slots.length} slots but the app made ${root_ids.length} roots`);
     }
+    const stage = document.createElement('div');
+    stage.style.cssText = 'position: fixed; inset: 0; visibility: hidden; pointer-events: none; overflow: hidden';
+    embeds += 1;
+    const fresh = slots.map((old) => {
+      const slot = document.createElement('div');
+      slot.id = `${old.id.split('~')[0]}~${embeds}`;
+      slot.style.display = 'contents';
+      stage.appendChild(slot);
+      return slot;
+    });
+    document.body.appendChild(stage);
     const roots = {};
-    root_ids.forEach((id, i) => { roots[id] = slots[i][1]; });
+    root_ids.forEach((id, i) => { roots[id] = fresh[i].id; });
     render_items[0].roots = roots;
     render_items[0].root_ids = root_ids;
-    for (const view of [...Bokeh.index.roots]) view.remove();
-    for (const el of els) el.innerHTML = '';
-    const [views] = await Bokeh.embed.embed_items(docs_json, render_items);
+    const shown = [...Bokeh.index.roots];
+    let views;
+    try {
+      [views] = await Bokeh.embed.embed_items(docs_json, render_items);
+      const doc = [...views.roots.values()][0].model.document;
+      before(doc);
+      const built = [...views.roots.values()];
+      for (let frames = 0; frames < 60 && !built.every((view) => view.is_idle); frames++) {
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+      }
+    } catch (e) {
+      stage.remove();
+      throw e;
+    }
+    for (const view of shown) view.remove();
+    slots.forEach((old, i) => {
+      fresh[i].setAttribute('data-root-id', root_ids[i]);
+      old.replaceWith(fresh[i]);
+    });
+    stage.remove();
     if (snapshot) snapshot.remove();
     return [...views.roots.values()][0].model.document;
+  }
+
+  // The graph's figure (the plot whose glyphs draw the nodes, keyed), as [x_range, y_range], or null.
+  function graphRanges(doc) {
+    for (const model of doc.all_models) {
+      const keyed = (r) => r.data_source && r.data_source.data && r.data_source.data.key;
+      if (model.x_range && Array.isArray(model.renderers) && model.renderers.some(keyed)) {
+        return [model.x_range, model.y_range];
+      }
+    }
+    return null;
   }
 
   // --- stepping with the prelude while Python starts ------------------------------------------------
@@ -232,8 +282,12 @@
   // What the page shows while it steps without Python, for Python to build its page there and to go on
   // from there once it is shown (the editor's text is kept, not run).
   function carryOver() {
-    return still && { example: still.prelude.example, k: still.k, source: editorText(), selected: still.selected,
-                      predicting: predicting() };
+    if (!still) return null;
+    const ranges = graphRanges(jsdoc);
+    const player = jsdoc.get_model_by_id(still.prelude.ids.player);
+    return { example: still.prelude.example, k: still.k, source: editorText(), selected: still.selected,
+             predicting: predicting(), playing: player ? player.direction : 0,
+             view: ranges && [ranges[0].start, ranges[0].end, ranges[1].start, ranges[1].end] };
   }
 
   function holdForPython() {

@@ -1,5 +1,7 @@
 """app/site.py: what the static site takes from the app (the build's page and preludes, boot.py's page)."""
 
+from panel.io.state import set_curdoc
+
 from app import links
 from app.examples import EXAMPLES
 from app.site import native_document, site_hooks
@@ -39,6 +41,11 @@ def test_carrying_over_goes_where_the_page_got_without_python():
     assert not explorer.store.predicting
     hooks.carry_over(explorer, {"example": "vector", "k": 3, "source": typed, "selected": key, "predicting": True})
     assert explorer.store.predicting and explorer.controls.predict.value
+    assert explorer.controls.player.direction == 0
+    with set_curdoc(document):
+        hooks.carry_over(explorer, {"example": "vector", "k": 3, "playing": 1, "view": [0, 1, 0, 1]})
+    assert explorer.controls.player.direction == 1, "the player plays on where the page played"
+    assert [model.direction for model in document.models if type(model).__name__ == "Player"] == [1]
 
 
 def test_a_runner_that_answers_later_shows_the_last_program_started():

@@ -504,3 +504,63 @@ def test_a_learners_link_steps_at_once_on_its_next_visit(browser, site):
     finally:
         context.close()
     assert watch.external == [] and watch.errors == [], (watch.external, watch.errors)
+
+
+# Counts, once window.__watchBlank is set, the animation frames in which no page is on screen (no Bokeh root view
+# attached, visible and taller than a line).
+BLANK_FRAMES = """
+(() => {
+  window.__blank = 0;
+  const tick = () => {
+    if (window.__watchBlank) {
+      const roots = window.Bokeh && Bokeh.index ? Bokeh.index.roots : [];
+      const shown = roots.some((v) => v.el.isConnected && v.el.checkVisibility({ visibilityProperty: true })
+                                && v.el.getBoundingClientRect().height > 100);
+      if (!shown) window.__blank += 1;
+    }
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+})();
+"""
+
+# Zooms the graph in as the wheel does (its ranges a half of what they were, about their middle); returns them.
+ZOOM_IN = """() => {
+  for (const view of Bokeh.index.all_views()) {
+    const keyed = view.renderer_views && [...view.renderer_views.keys()]
+      .some((r) => r.data_source && r.data_source.data && r.data_source.data.key);
+    if (!keyed) continue;
+    const x = view.model.x_range, y = view.model.y_range;
+    const w = (x.end - x.start) / 4, h = (y.end - y.start) / 4;
+    x.setv({start: x.start + w, end: x.end - w});
+    y.setv({start: y.start + h, end: y.end - h});
+    return [x.start, x.end, y.start, y.end];
+  }
+  return null;
+}"""
+
+GRAPH_VIEW = GRAPH_X_START.replace("return view.model.x_range.start;",
+                                   "{ const x = view.model.x_range, y = view.model.y_range; "
+                                   "return [x.start, x.end, y.start, y.end]; }")
+
+
+def test_the_hand_over_to_python_shows_no_blank_frame_and_keeps_the_view(tab, site):
+    """When Python's page replaces the recorded one, every frame shows a page (the live one is built out of sight
+    and swapped in), and the graph keeps the view the learner had zoomed to."""
+    page, _ = tab
+    url, _ = site
+    page.add_init_script(BLANK_FRAMES)
+    python = sitekit.HeldPython(page)
+    page.goto(url + "?example=vector&step=4")
+    sitekit.wait_interactive(page)
+    time.sleep(0.5)
+    zoomed = page.evaluate(ZOOM_IN)
+    assert zoomed and page.evaluate(GRAPH_VIEW) == zoomed
+    page.evaluate("() => { window.__watchBlank = true }")
+    python.release()
+    sitekit.wait_ready(page)
+    time.sleep(0.3)
+    assert page.evaluate("window.__blank") == 0
+    assert page.evaluate(GRAPH_VIEW) == pytest.approx(zoomed)
+    assert counter(page)[0] == 4
+    shot(page, "handed-over-zoomed")
