@@ -193,6 +193,14 @@ class HeldPython:
             route.fallback()
 
 
+def open_before_python(page, url: str) -> HeldPython:
+    """Open `url` with Python held back, once the page steps with its prelude; release() lets Python start."""
+    python = HeldPython(page)
+    page.goto(url)
+    wait_interactive(page)
+    return python
+
+
 def open_site(page, url: str, query: str = "") -> dict:
     t0 = time.time()
     page.goto(url + (("?" + query) if query else ""))

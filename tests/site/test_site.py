@@ -131,9 +131,7 @@ def test_default_example_steps_before_python_then_python_goes_on_from_there(tab,
     typed in the editor."""
     page, watch = tab
     url, _ = site
-    python = sitekit.HeldPython(page)
-    page.goto(url)
-    sitekit.wait_interactive(page)
+    python = sitekit.open_before_python(page, url)
     assert page.evaluate("site.interactive") and not page.evaluate("site.ready"), "no steps before Python"
     start, total = counter(page)
     page.keyboard.press("ArrowRight")
@@ -175,9 +173,7 @@ def test_another_example_before_python_is_kept_by_python(tab, site):
 
     page, watch = tab
     url, _ = site
-    python = sitekit.HeldPython(page)
-    page.goto(url + "?example=accumulate")
-    sitekit.wait_interactive(page)
+    python = sitekit.open_before_python(page, url + "?example=accumulate")
     page.locator(".examples select").select_option(label=BY_SLUG["pow-sum"].title)
     page.wait_for_function("() => location.search.includes('example=pow-sum')", timeout=10_000)
     assert editor_text(page) == BY_SLUG["pow-sum"].source
@@ -315,9 +311,7 @@ def test_predict_then_reveal_ticked_before_python_is_on_once_python_runs_and_kee
     the mode is on when Python takes over; then a wrong guess is marked, a right one scores."""
     page, watch = tab
     url, _ = site
-    python = sitekit.HeldPython(page)
-    page.goto(url + "?example=accumulate")
-    sitekit.wait_interactive(page)
+    python = sitekit.open_before_python(page, url + "?example=accumulate")
     start, _ = counter(page)
     page.get_by_role("checkbox", name="Predict, then reveal").check()
     assert not page.evaluate("site.ready")
@@ -347,9 +341,7 @@ def test_predict_then_reveal_before_python_holds_the_step_that_asks_until_python
     page, watch = tab
     url, _ = site
     page.set_viewport_size(viewport)
-    python = sitekit.HeldPython(page)
-    page.goto(url + "?example=accumulate")
-    sitekit.wait_interactive(page)
+    python = sitekit.open_before_python(page, url + "?example=accumulate")
     start, _ = counter(page)
     page.get_by_role("checkbox", name="Predict, then reveal").check()
     for _ in range(4):
@@ -550,9 +542,7 @@ def test_the_hand_over_to_python_shows_no_blank_frame_and_keeps_the_view(tab, si
     page, _ = tab
     url, _ = site
     page.add_init_script(BLANK_FRAMES)
-    python = sitekit.HeldPython(page)
-    page.goto(url + "?example=vector&step=4")
-    sitekit.wait_interactive(page)
+    python = sitekit.open_before_python(page, url + "?example=vector&step=4")
     time.sleep(0.5)
     zoomed = page.evaluate(ZOOM_IN)
     assert zoomed and page.evaluate(GRAPH_VIEW) == zoomed
