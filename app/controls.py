@@ -21,6 +21,9 @@ from app.store import Store
 
 class _Player(pn.widgets.Player):
     _debounce = 0  # a step is handled at once, not after Panel's 50 ms debounce
+    # value_throttled is the page's (set while the slider is dragged) and nothing here watches it: a step set
+    # from Python does not send it again beside `value`.
+    _auto_sync_value_throttled = False
 
 
 class Controls(Viewer):
