@@ -15,7 +15,7 @@ from app.html_box import HtmlBox
 from app.keys import ArrowKeys
 from app.player_knob import PlayerKnob
 from app.responsive import NARROW, PHONE, narrow, wraps_below
-from app.serving import on_loop
+from app.serving import batch, on_loop
 from app.store import Store
 
 
@@ -85,7 +85,7 @@ class Controls(Viewer):
             last, k = max(last, first + 1), s.k
             text, local = words.caption(s.state, total), words.formula(s.state)
         stuck = s.failed is not None
-        with pn.io.hold():
+        with batch():
             if (self.player.start, self.player.end, self.player.value, self.player.disabled) != (first, last, k, stuck):
                 self.player.param.update(start=first, end=last, value=k, disabled=stuck)
             self.prev_call.disabled = self.next_call.disabled = stuck

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import json
 
-import panel as pn
 import param
 from panel.custom import JSComponent
 from panel.viewable import Viewer
 
 from app import node_list_model
+from app.serving import batch
 from app.store import Store
 
 
@@ -91,7 +91,7 @@ class NodeList(Viewer):
         if self._made[0] is not s.graph or self._made[1] != made:  # the list changes only when a node appears
             self._made = (s.graph, made, json.dumps(node_list_model.items(s.graph, s.state)))
         items = self._made[2]
-        with pn.io.hold():
+        with batch():
             if items != self.buttons.items:
                 self.buttons.items = items
             if s.selected != self.buttons.selected:
