@@ -232,6 +232,8 @@ def _patch(source: ColumnDataSource, columns: dict[str, list]) -> None:
         return
     patches: dict[str, list] = {}
     for name, new in columns.items():
+        if data[name] == new:  # most columns do not change in a step: one comparison in C, not a loop
+            continue
         changed = [(i, v) for i, (o, v) in enumerate(zip(data[name], new)) if o != v]
         if len(changed) > 50:
             data[name] = list(new)  # a list of its own: the next patch changes it in place
