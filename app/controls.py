@@ -15,12 +15,15 @@ from app.html_box import HtmlBox
 from app.keys import ArrowKeys
 from app.player_knob import PlayerKnob
 from app.responsive import NARROW, PHONE, narrow, wraps_below
-from app.serving import on_loop
+from app.serving import batch, on_loop
 from app.store import Store
 
 
 class _Player(pn.widgets.Player):
     _debounce = 0  # a step is handled at once, not after Panel's 50 ms debounce
+    # value_throttled is the page's (set while the slider is dragged) and nothing here watches it: a step set
+    # from Python does not send it again beside `value`.
+    _auto_sync_value_throttled = False
 
 
 class Controls(Viewer):
@@ -82,7 +85,7 @@ class Controls(Viewer):
             last, k = max(last, first + 1), s.k
             text, local = words.caption(s.state, total), words.formula(s.state)
         stuck = s.failed is not None
-        with pn.io.hold():
+        with batch():
             if (self.player.start, self.player.end, self.player.value, self.player.disabled) != (first, last, k, stuck):
                 self.player.param.update(start=first, end=last, value=k, disabled=stuck)
             self.prev_call.disabled = self.next_call.disabled = stuck

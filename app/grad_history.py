@@ -12,6 +12,7 @@ from panel.viewable import Viewer
 
 from app.history_model import FUTURE_ALPHA, History, faint_rows, future_from
 from app.html_box import HtmlBox
+from app.serving import batch
 from app.store import Store
 from engine.trace.text import short
 
@@ -93,7 +94,7 @@ class GradHistory(Viewer):
 
     def _on_history(self, *events):
         h = self.store.history
-        with pn.io.hold():
+        with batch():
             self.lines.data = h.lines
             self.points.data = h.points
             self.loss.data = h.loss

@@ -233,8 +233,15 @@ def edge_columns(model: GraphModel, state: dict) -> dict[str, list]:
     nodes = state["nodes"]
     flowing = _flowing_edges(model, state)
     styles = []
+    alive_at: dict[str, bool] = {}  # a node's edges ask the same thing: asked once per node
     for i, (u, v) in enumerate(model.edges):
-        alive = _alive(model, u, nodes) and _alive(model, v, nodes)
+        a = alive_at.get(u)
+        if a is None:
+            a = alive_at[u] = _alive(model, u, nodes)
+        b = alive_at.get(v)
+        if b is None:
+            b = alive_at[v] = _alive(model, v, nodes)
+        alive = a and b
         hot = i in flowing
         styles.append((COLOURS["flow"] if hot else COLOURS["edge"], 3.5 if hot else 1.4,
                        1.0 if alive else GHOST_ALPHA))

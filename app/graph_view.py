@@ -22,7 +22,7 @@ from app import graph_model as gm
 from app.graph_camera import camera
 from app.graph_paint import hover_after_paint, paint_in_view_only
 from app.graph_teaching import TeachingLayer
-from app.serving import on_loop
+from app.serving import batch, on_loop
 from app.store import Store
 
 # Semantic zoom: all labels from this scale (px per unit) up, node titles only from TITLES to DETAIL.
@@ -160,7 +160,7 @@ class GraphView(Viewer):
         state = self.store.state
         same_shape = self._shape is not None and self._shape == model.shape
         self._shape = model.shape
-        with pn.io.hold():
+        with batch():
             self.boxes.selected.indices = []
             self.sinks.selected.indices = []
             boxes = gc.box_columns(model, state, self.store.selected, self.store.lit)
@@ -191,7 +191,7 @@ class GraphView(Viewer):
         if model is None or state is None or self._drawn[0] is not model or self._drawn == self._now():
             return  # a new graph is drawn whole by _on_graph, with the state
         selected = self.store.selected
-        with pn.io.hold():
+        with batch():
             boxes = gc.box_columns(model, state, selected, self.store.lit)
             sinks = gc.sink_columns(model, state, selected)
             _patch(self.boxes, boxes)
@@ -232,6 +232,8 @@ def _patch(source: ColumnDataSource, columns: dict[str, list]) -> None:
         return
     patches: dict[str, list] = {}
     for name, new in columns.items():
+        if data[name] == new:  # most columns do not change in a step: one comparison in C, not a loop
+            continue
         changed = [(i, v) for i, (o, v) in enumerate(zip(data[name], new)) if o != v]
         if len(changed) > 50:
             data[name] = list(new)  # a list of its own: the next patch changes it in place

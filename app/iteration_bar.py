@@ -18,7 +18,7 @@ from panel.viewable import Viewer
 from app import iterations as it
 from app.html_box import HtmlBox
 from app.responsive import PHONE, narrow
-from app.serving import on_loop
+from app.serving import batch, on_loop
 from app.store import Store
 from engine.trace.text import number
 
@@ -141,7 +141,7 @@ class IterationBar(Viewer):
     def _on_timeline(self, *events) -> None:
         its = self.store.iterations
         shown = bool(its) and len(its) > 1
-        with pn.io.hold():
+        with batch():
             self.row.visible = shown
             if not shown:
                 return

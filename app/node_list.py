@@ -3,17 +3,21 @@
 
 from __future__ import annotations
 
-import panel as pn
+import json
+
 import param
 from panel.custom import JSComponent
 from panel.viewable import Viewer
 
 from app import node_list_model
+from app.serving import batch
 from app.store import Store
 
 
 class NodeButtons(JSComponent):
-    items = param.List(default=[], doc="[key, label, description] per node, in reading order.")
+    # One string, not a list of lists: Panel walks every element of a list it sends (and Bokeh encodes each),
+    # which cost more than the rest of a step's view updates together when a node appears.
+    items = param.String(default="[]", doc="JSON: [key, label, description] per node, in reading order.")
     selected = param.String(default=None, allow_None=True)
     pick = param.String(default=None, allow_None=True, doc="Set by Enter or a click: the key to inspect.")
     picks = param.Integer(default=0, doc="Counts the picks, so that picking the same node again is seen.")
@@ -28,14 +32,15 @@ export function render({ model }) {
   const label = document.createElement('span')
   label.className = 'lead'
   label.textContent = 'Nodes'
+  let items = JSON.parse(model.items)
   let focusKey = null  // the node that has (or last had) the keyboard's focus
   const buttons = () => [...box.querySelectorAll('button')]
   const draw = () => {
     const hadFocus = box.contains(box.getRootNode().activeElement)
     box.replaceChildren(label)
-    const keys = model.items.map(([key]) => key)
+    const keys = items.map(([key]) => key)
     if (!keys.includes(focusKey)) { focusKey = keys.includes(model.selected) ? model.selected : keys[0] }
-    for (const [key, text, said] of model.items) {
+    for (const [key, text, said] of items) {
       const b = document.createElement('button')
       b.className = 'node' + (key === model.selected ? ' selected' : '')
       b.textContent = text
@@ -61,7 +66,8 @@ export function render({ model }) {
     all[Math.max(0, Math.min(all.length - 1, to))].focus()
   })
   draw()
-  model.on(['items', 'selected'], draw)
+  model.on('items', () => { items = JSON.parse(model.items); draw() })
+  model.on('selected', draw)
   return box
 }
 """
@@ -76,16 +82,16 @@ class NodeList(Viewer):
                                    css_classes=["node-buttons"])
         self.buttons.param.watch(lambda e: self.store.select(self.buttons.pick), "picks")
         self.store.param.watch(self._update, ["state", "graph", "selected"])
-        self._made = (None, -1, [])  # (graph, nodes made, its items)
+        self._made = (None, -1, "[]")  # (graph, nodes made, its items as JSON)
         self._update()
 
     def _update(self, *events):
         s = self.store
         made = len(s.state["nodes"]) if s.state else -1
         if self._made[0] is not s.graph or self._made[1] != made:  # the list changes only when a node appears
-            self._made = (s.graph, made, node_list_model.items(s.graph, s.state))
+            self._made = (s.graph, made, json.dumps(node_list_model.items(s.graph, s.state)))
         items = self._made[2]
-        with pn.io.hold():
+        with batch():
             if items != self.buttons.items:
                 self.buttons.items = items
             if s.selected != self.buttons.selected:

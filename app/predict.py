@@ -12,7 +12,7 @@ from panel.viewable import Viewer
 from app import predict_model as pm
 from app.html_box import HtmlBox
 from app.responsive import PHONE, WRAP, narrow
-from app.serving import on_loop
+from app.serving import batch, on_loop
 from app.store import Store
 
 
@@ -48,7 +48,7 @@ class Predict(Viewer):
 
     def _render(self, *events) -> None:
         s = self.store
-        with pn.io.hold():
+        with batch():
             self.row.visible = s.predicting
             if s.predicting and not self.row.objects:
                 self.row.objects = [self.text, self.field, self.check, self.show]

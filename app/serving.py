@@ -14,7 +14,8 @@ sends all the changes made under `pn.io.hold()` as one message.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import wraps
 
 import panel as pn
@@ -65,3 +66,19 @@ def on_loop(handler: Callable[..., None]) -> Callable[..., None]:
         doc.add_next_tick_callback(soon)
 
     return run
+
+
+@contextmanager
+def batch() -> Iterator[None]:
+    """`pn.io.hold()` where a server sends the changes (they go as one message), nothing where none does.
+
+    Without a server (the static site's worker, which sends what a change from the page made as one patch of its
+    own), a hold only defers Bokeh's change callbacks past the moment Panel forgets which properties it set
+    itself: each one then comes back to Panel as if the page had changed it (the player's value, every text
+    set), and is processed again as a change from the page."""
+    doc = pn.state.curdoc
+    if doc is None or doc.session_context is None:
+        yield
+        return
+    with pn.io.hold():
+        yield

@@ -9,13 +9,13 @@ import asyncio
 import inspect
 from bisect import bisect_left, bisect_right
 
-import panel as pn
 import param
 
 from app import history_model, iterations
 from app import predict_model as pm
 from app import timeline as tl
 from app.graph_views import GraphViews, same_place
+from app.serving import batch
 
 
 class Store(param.Parameterized):
@@ -226,7 +226,7 @@ class Store(param.Parameterized):
 
     def _answer(self, at: int, questions: list[pm.Question], verdicts: tuple) -> None:
         given = (*self.answers.get(at, ()), *verdicts)
-        with pn.io.hold():
+        with batch():
             self._apply(answers={**self.answers, at: given}, answered=at, guess_problem="")
             if len(given) == len(questions):
                 self.goto(max(q.reveal for q in questions))
@@ -239,5 +239,5 @@ class Store(param.Parameterized):
 
     def _apply(self, **changes) -> None:
         """Set params together; every view's Bokeh changes then reach the browser as one batch."""
-        with pn.io.hold():
+        with batch():
             self.param.update(**changes)

@@ -221,6 +221,8 @@ def test_the_veil_and_the_faint_rows_fade_exactly_the_points_step_k_has_not_reac
 
 
 def test_the_node_list_view_shows_the_models_items_at_every_step():
+    import json
+
     from app.examples import BY_SLUG
     from app.node_list import NodeList
     from app.node_list_model import items
@@ -231,6 +233,6 @@ def test_the_node_list_view_shows_the_models_items_at_every_step():
     view = NodeList(store=s)
     for k in [*range(-1, s.last + 1), 3, s.last, -1]:
         s.goto(k)
-        assert view.buttons.items == items(s.graph, s.state), k
+        assert json.loads(view.buttons.items) == items(s.graph, s.state), k
     s.open_module("model.0")
-    assert view.buttons.items == items(s.graph, s.state)
+    assert json.loads(view.buttons.items) == items(s.graph, s.state)
