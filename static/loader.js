@@ -394,6 +394,16 @@
     }
   }
 
+  let pendingQuery = null;
+  window.addEventListener('pagehide', () => followQuery()); // a reload right after a step keeps that step
+  function followQuery() {
+    const query = pendingQuery;
+    pendingQuery = null;
+    if (query !== null && `?${query}` !== location.search) {
+      history.replaceState(history.state, '', `${location.pathname}?${query}${location.hash}`);
+    }
+  }
+
   worker.onmessage = async (event) => {
     const msg = event.data;
     switch (msg.type) {
@@ -416,6 +426,7 @@
         try { jsdoc.apply_json_patch(msg.patch, msg.buffers); } finally { patching -= 1; }
         break;
       case 'idle':
+        if (pendingQuery !== null) requestAnimationFrame(() => setTimeout(followQuery));
         if (queue.length) {
           const patch = jsdoc.create_json_patch(queue);
           queue = [];
@@ -425,10 +436,11 @@
         }
         break;
       case 'query':
-        // The program and step shown, as a share query: the URL follows it, and so does the saved copy.
-        if (`?${msg.query}` !== location.search) {
-          history.replaceState(history.state, '', `${location.pathname}?${msg.query}${location.hash}`);
-        }
+        // The program and step shown, as a share query: the URL follows it, and so does the saved copy. Python
+        // posts it before the step's patch: it is written (~3 ms of the page's thread) once the step is painted,
+        // or at most 150 ms later when no step follows (a program's timeline came).
+        if (pendingQuery === null) setTimeout(followQuery, 150);
+        pendingQuery = msg.query;
         break;
       case 'log':
         site.logs.push(msg.text);
