@@ -45,8 +45,8 @@ def on_loop(handler: Callable[..., None]) -> Callable[..., None]:
 
     @wraps(handler)  # Bokeh checks a handler's signature
     def run(*args) -> None:
-        doc = pn.state.curdoc
-        if doc is None or doc.session_context is None:
+        doc = _served()
+        if doc is None:
             handler(*args)
             return
 
@@ -76,9 +76,14 @@ def batch() -> Iterator[None]:
     own), a hold only defers Bokeh's change callbacks past the moment Panel forgets which properties it set
     itself: each one then comes back to Panel as if the page had changed it (the player's value, every text
     set), and is processed again as a change from the page."""
-    doc = pn.state.curdoc
-    if doc is None or doc.session_context is None:
+    if _served() is None:
         yield
         return
     with pn.io.hold():
         yield
+
+
+def _served():
+    """The document of the session a server runs, or None (no document, or none served: the static site)."""
+    doc = pn.state.curdoc
+    return doc if doc is not None and doc.session_context is not None else None

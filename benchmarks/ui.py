@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "app"), str(ROOT / "tests" / "site")]
 
-from browser import CHROMIUM, CHROMIUM_ARGS, NODE_XY, VIEWPORT, panel_server  # noqa: E402
+from browser import CHROMIUM, CHROMIUM_ARGS, NODE_XY, SHOWN_KEY, VIEWPORT, panel_server  # noqa: E402
 from playwright.async_api import async_playwright  # noqa: E402
 from sitekit import ensure_built, static_server  # noqa: E402
 
@@ -85,28 +85,6 @@ async def open_page(browser, url: str, query: str):
         await page.wait_for_function("() => window.site.ready || window.site.errors.length", timeout=180_000)
         await page.wait_for_selector(".caption-text", timeout=180_000)
     return context, page, errors
-
-
-# The key of a box the camera shows (a box in the figure's frame), or null.
-SHOWN_KEY = """
-() => {
-  for (const pv of Bokeh.index.all_views()) {
-    if (!pv.frame || !pv.renderer_views) continue;
-    for (const [model] of pv.renderer_views) {
-      const d = model.data_source && model.data_source.data;
-      if (!d || !d.key || !d.h) continue;
-      const f = pv.frame.bbox;
-      for (let i = 0; i < d.key.length; i++) {
-        const x = pv.frame.x_scale.compute(d.x[i]), y = pv.frame.y_scale.compute(d.y[i]);
-        if (d.alpha[i] === 1 && x > f.left + 40 && x < f.right - 40 && y > f.top + 20 && y < f.bottom - 20) {
-          return d.key[i];
-        }
-      }
-    }
-  }
-  return null;
-}
-"""
 
 
 async def select_node(page, key: str | None = None) -> None:

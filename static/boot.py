@@ -118,12 +118,14 @@ async def render(query_json, post_query, carry_json=None, run_program=None):
 
 
 _held = None  # the changes Python makes while it answers one change from the page, sent as one patch
-_sender = []  # the page's send_patch, once linked
+_send_patch = None  # the page's, once linked
 
 
 def link(send_patch):
     """Start sending the Python document's changes to the page (as Panel's `_link_docs_worker`, except that
     what Python changes in answer to one change from the page goes out as one patch, painted at once)."""
+    global _send_patch
+    _send_patch = send_patch
     doc = state.curdoc
 
     def changed(event):
@@ -132,18 +134,17 @@ def link(send_patch):
         if _held is not None:
             _held.append(event)
         else:
-            _send(send_patch, doc, [event])
+            _send(doc, [event])
 
     doc.on_change(changed)
     doc.unhold()
     doc.on_event("document_ready", functools.partial(state._schedule_on_load, doc))
     doc.callbacks.trigger_event(DocumentReady())
-    _sender[:] = [send_patch]
 
 
-def _send(send_patch, doc, events):
+def _send(doc, events):
     patch, buffers = _process_document_events(doc, events)
-    send_patch(pyodide.ffi.to_js(patch, dict_converter=_dict_converter),
+    _send_patch(pyodide.ffi.to_js(patch, dict_converter=_dict_converter),
                js.Map.new(js.Object.entries(pyodide.ffi.to_js(buffers))))
 
 
@@ -157,7 +158,7 @@ def apply_patch(patch):
     finally:
         events, _held = _held, None
         if events:
-            _send(_sender[0], state.curdoc, events)
+            _send(state.curdoc, events)
 
 
 def carry_over(carry_json):

@@ -93,17 +93,18 @@
     const hex = [...digest].map((b) => b.toString(16).padStart(2, '0')).join('');
     return new Request(new URL(`static/prelude/link-${hex}.json`, base).href);
   }
-  async function cachedLinkPrelude(code) {
-    const [cache, request] = await Promise.all([pageCache, linkPreludeRequest(code)]);
+  const linkCache = query.code ? Promise.all([pageCache, linkPreludeRequest(query.code)]) : null;
+  async function cachedLinkPrelude() {
+    const [cache, request] = await linkCache;
     const hit = cache && request ? await cache.match(request) : null;
     return hit ? hit.json() : null;
   }
   async function keepLinkPrelude(json) {
-    const [cache, request] = await Promise.all([pageCache, linkPreludeRequest(query.code)]);
+    const [cache, request] = await linkCache;
     if (cache && request) await cache.put(request, new Response(json, { headers: { 'Content-Type': 'application/json' } }));
     site.linkPrelude = 'kept';
   }
-  const preludeLoaded = (query.code ? cachedLinkPrelude(query.code) : loadPrelude(query.example || manifest.default_example))
+  const preludeLoaded = (query.code ? cachedLinkPrelude() : loadPrelude(query.example || manifest.default_example))
     .catch((e) => { console.warn('prelude:', e); return null; });
   preludeLoaded.then((prelude) => { site.linkPrelude = query.code ? (prelude ? 'shown' : 'none') : null; });
 

@@ -210,23 +210,55 @@ def active_element(page) -> dict:
     )
 
 
-# How many boxes have their centre in the graph's frame, and how many boxes there are.
-BOXES_IN_VIEW = """
-() => {
-  for (const pv of Bokeh.index.all_views()) {
-    if (!pv.frame || !pv.renderer_views) continue;
-    for (const [model] of pv.renderer_views) {
-      const d = model.data_source && model.data_source.data;
-      if (!d || !d.key || !d.h) continue;
-      const f = pv.frame.bbox;
-      let shown = 0;
-      for (let i = 0; i < d.key.length; i++) {
-        const x = pv.frame.x_scale.compute(d.x[i]), y = pv.frame.y_scale.compute(d.y[i]);
-        if (x >= f.left && x <= f.right && y >= f.top && y <= f.bottom && d.title[i]) { shown += 1 }
-      }
-      return {shown, all: d.key.length};
+# Page-script code: graphBoxes() is the graph's plot view and the data of its boxes ({view, data}), or null.
+GRAPH_BOXES = """
+const graphBoxes = () => {
+  for (const view of Bokeh.index.all_views()) {
+    if (!view.frame || !view.renderer_views) continue;
+    for (const [model] of view.renderer_views) {
+      const data = model.data_source && model.data_source.data;
+      if (data && data.key && data.h) return {view, data};
     }
   }
   return null;
-}
+};
 """
+
+
+def graph_script(body: str, args: str = "") -> str:
+    """A page script `(args) => { body }` that can call graphBoxes()."""
+    return f"({args}) => {{{GRAPH_BOXES}{body}}}"
+
+
+# How many boxes have their centre in the graph's frame, and how many boxes there are.
+BOXES_IN_VIEW = graph_script("""
+  const graph = graphBoxes();
+  if (!graph) return null;
+  const {view: pv, data: d} = graph, f = pv.frame.bbox;
+  let shown = 0;
+  for (let i = 0; i < d.key.length; i++) {
+    const x = pv.frame.x_scale.compute(d.x[i]), y = pv.frame.y_scale.compute(d.y[i]);
+    if (x >= f.left && x <= f.right && y >= f.top && y <= f.bottom && d.title[i]) { shown += 1 }
+  }
+  return {shown, all: d.key.length};
+""")
+
+# The key of a box the camera shows (a box well inside the figure's frame), or null.
+SHOWN_KEY = graph_script("""
+  const graph = graphBoxes();
+  if (!graph) return null;
+  const {view: pv, data: d} = graph, f = pv.frame.bbox;
+  for (let i = 0; i < d.key.length; i++) {
+    const x = pv.frame.x_scale.compute(d.x[i]), y = pv.frame.y_scale.compute(d.y[i]);
+    if (d.alpha[i] === 1 && x > f.left + 40 && x < f.right - 40 && y > f.top + 20 && y < f.bottom - 20) return d.key[i];
+  }
+  return null;
+""")
+
+# The graph's ranges, [x start, x end, y start, y end], or null.
+GRAPH_RANGES = graph_script("""
+  const graph = graphBoxes();
+  if (!graph) return null;
+  const x = graph.view.model.x_range, y = graph.view.model.y_range;
+  return [x.start, x.end, y.start, y.end];
+""")

@@ -11,43 +11,27 @@ from app.examples import EXAMPLES
 from app.store import Store
 
 pytest.importorskip("playwright")
-from browser import BOXES_IN_VIEW, open_app, wait_counter, wait_for  # noqa: E402
+from browser import BOXES_IN_VIEW, graph_script, open_app, wait_counter, wait_for  # noqa: E402
 
 # The figure's scale on each axis (px per unit), and the frame, from Bokeh's own scales.
-SCALES = """
-() => {
-  for (const pv of Bokeh.index.all_views()) {
-    if (!pv.frame || !pv.renderer_views) continue;
-    for (const [model] of pv.renderer_views) {
-      const data = model.data_source && model.data_source.data;
-      if (!data || !data.key || !data.h) continue;
-      const xs = pv.frame.x_scale, ys = pv.frame.y_scale, at = pv.canvas_view.el.getBoundingClientRect();
-      return {sx: xs.compute(1) - xs.compute(0), sy: ys.compute(0) - ys.compute(1),
-              left: at.left, top: at.top, x0: pv.frame.bbox.left, x1: pv.frame.bbox.right,
-              y0: pv.frame.bbox.top, y1: pv.frame.bbox.bottom};
-    }
-  }
-  return null;
-}
-"""
+SCALES = graph_script("""
+  const graph = graphBoxes();
+  if (!graph) return null;
+  const pv = graph.view, xs = pv.frame.x_scale, ys = pv.frame.y_scale, at = pv.canvas_view.el.getBoundingClientRect();
+  return {sx: xs.compute(1) - xs.compute(0), sy: ys.compute(0) - ys.compute(1),
+          left: at.left, top: at.top, x0: pv.frame.bbox.left, x1: pv.frame.bbox.right,
+          y0: pv.frame.bbox.top, y1: pv.frame.bbox.bottom};
+""")
 
 # Where node `key` is drawn in the figure's frame (px), and its outline colour.
-NODE = """
-(key) => {
-  for (const pv of Bokeh.index.all_views()) {
-    if (!pv.frame || !pv.renderer_views) continue;
-    for (const [model] of pv.renderer_views) {
-      const data = model.data_source && model.data_source.data;
-      if (!data || !data.key || !data.h) continue;
-      const i = [...data.key].indexOf(key);
-      if (i < 0) return null;
-      return {x: pv.frame.x_scale.compute(data.x[i]), y: pv.frame.y_scale.compute(data.y[i]), line: data.line[i],
-              fn: data.fn[i]};
-    }
-  }
-  return null;
-}
-"""
+NODE = graph_script("""
+  const graph = graphBoxes();
+  if (!graph) return null;
+  const {view: pv, data} = graph, i = [...data.key].indexOf(key);
+  if (i < 0) return null;
+  return {x: pv.frame.x_scale.compute(data.x[i]), y: pv.frame.y_scale.compute(data.y[i]), line: data.line[i],
+          fn: data.fn[i]};
+""", "key")
 
 EDITOR = ".editor .ace_editor"
 

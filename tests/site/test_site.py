@@ -16,6 +16,7 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 
 from app.links import encode_code  # noqa: E402
 from tests.app.browser import (  # noqa: E402
+    GRAPH_RANGES,
     SERIOUS,
     TORCH_PYTHON,
     Oracle,
@@ -25,6 +26,7 @@ from tests.app.browser import (  # noqa: E402
     counter,
     editor_text,
     grads_shown,
+    graph_script,
     node_xy,
 )
 from tests.site import sitekit  # noqa: E402
@@ -425,15 +427,6 @@ WORKER_MESSAGES = """
 })();
 """
 
-GRAPH_X_START = """() => {
-  for (const view of Bokeh.index.all_views()) {
-    const sources = view.renderer_views ? [...view.renderer_views.keys()].map((r) => r.data_source) : [];
-    if (sources.some((s) => s && s.data && s.data.key)) return view.model.x_range.start;
-  }
-  return null;
-}"""
-
-
 def test_a_step_is_one_message_each_way_and_the_camera_glides_without_python(tab, site):
     """Python answers a step with one patch (painted at once, not in a dozen pieces), and the camera's glide to
     the node a step acts on stays in the page (nothing in Python reads the view's ranges)."""
@@ -444,12 +437,12 @@ def test_a_step_is_one_message_each_way_and_the_camera_glides_without_python(tab
     time.sleep(1)
     start = counter(page)[0]
     page.evaluate("() => { window.__worker = [] }")
-    views = [page.evaluate(GRAPH_X_START)]
+    views = [page.evaluate(GRAPH_RANGES)[0]]
     for n in range(1, 7):
         page.keyboard.press("ArrowRight")
         wait_counter(page, start + n)
         time.sleep(0.6)  # a calm step: the camera glides
-        views.append(page.evaluate(GRAPH_X_START))
+        views.append(page.evaluate(GRAPH_RANGES)[0])
     messages = page.evaluate("() => window.__worker")
     assert len(set(views)) > 1, "the camera never moved: nothing was tested"
     assert [m for m in messages if m[0] == "out"] == [["out", ["right"]]] * 6, messages
@@ -517,23 +510,14 @@ BLANK_FRAMES = """
 """
 
 # Zooms the graph in as the wheel does (its ranges a half of what they were, about their middle); returns them.
-ZOOM_IN = """() => {
-  for (const view of Bokeh.index.all_views()) {
-    const keyed = view.renderer_views && [...view.renderer_views.keys()]
-      .some((r) => r.data_source && r.data_source.data && r.data_source.data.key);
-    if (!keyed) continue;
-    const x = view.model.x_range, y = view.model.y_range;
-    const w = (x.end - x.start) / 4, h = (y.end - y.start) / 4;
-    x.setv({start: x.start + w, end: x.end - w});
-    y.setv({start: y.start + h, end: y.end - h});
-    return [x.start, x.end, y.start, y.end];
-  }
-  return null;
-}"""
-
-GRAPH_VIEW = GRAPH_X_START.replace("return view.model.x_range.start;",
-                                   "{ const x = view.model.x_range, y = view.model.y_range; "
-                                   "return [x.start, x.end, y.start, y.end]; }")
+ZOOM_IN = graph_script("""
+  const graph = graphBoxes();
+  const x = graph.view.model.x_range, y = graph.view.model.y_range;
+  const w = (x.end - x.start) / 4, h = (y.end - y.start) / 4;
+  x.setv({start: x.start + w, end: x.end - w});
+  y.setv({start: y.start + h, end: y.end - h});
+  return [x.start, x.end, y.start, y.end];
+""")
 
 
 def test_the_hand_over_to_python_shows_no_blank_frame_and_keeps_the_view(tab, site):
@@ -545,12 +529,12 @@ def test_the_hand_over_to_python_shows_no_blank_frame_and_keeps_the_view(tab, si
     python = sitekit.open_before_python(page, url + "?example=vector&step=4")
     time.sleep(0.5)
     zoomed = page.evaluate(ZOOM_IN)
-    assert zoomed and page.evaluate(GRAPH_VIEW) == zoomed
+    assert zoomed and page.evaluate(GRAPH_RANGES) == zoomed
     page.evaluate("() => { window.__watchBlank = true }")
     python.release()
     sitekit.wait_ready(page)
     time.sleep(0.3)
     assert page.evaluate("window.__blank") == 0
-    assert page.evaluate(GRAPH_VIEW) == pytest.approx(zoomed)
+    assert page.evaluate(GRAPH_RANGES) == pytest.approx(zoomed)
     assert counter(page)[0] == 4
     shot(page, "handed-over-zoomed")
