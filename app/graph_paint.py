@@ -6,8 +6,9 @@ outside the figure's frame (its text, rect and ellipse glyphs do not use their s
 kinds is given only the items whose centre lies in the frame or within a box's width of it.
 
 Hover after the paint: with the pointer over the graph, Bokeh's hover tools hit-test and lay their tooltip out
-again inside every repaint (forcing the page's layout while a step's changes are still arriving). They do it
-just after the paint instead, once for all that arrived meanwhile."""
+again inside every repaint (forcing the page's layout while a step's changes are still arriving). A move of the
+pointer is answered just after the paint; a repaint (a step, the camera) once the repaints pause for
+CALM_MS: while a key is held or the player runs, the tooltip (~5 ms a time) does not take the next step's time."""
 
 from __future__ import annotations
 
@@ -50,22 +51,30 @@ def paint_in_view_only(figure) -> None:
     figure.js_on_change("inner_height", code)
 
 
-_HOVER_JS = """
-for (const tool of tools) {
+CALM_MS = 120
+
+_HOVER_JS = f"""
+for (const tool of tools) {{
   const proto = tool.default_view.prototype;
-  if (proto.__after_paint) { continue }
-  const inspect = proto._inspect;
-  proto._inspect = function (sx, sy, dims) {
+  if (proto.__after_paint) {{ continue }}
+  const inspect = proto._inspect, move = proto._move;
+  proto._move = function (ev) {{
+    this.__pointer = true;
+    try {{ return move.call(this, ev) }} finally {{ this.__pointer = false }}
+  }};
+  proto._inspect = function (sx, sy, dims) {{
     clearTimeout(this.__inspecting);
-    this.__inspecting = setTimeout(() => inspect.call(this, sx, sy, dims), 0);
-  };
+    const wait = this.__pointer || !Number.isFinite(sx + sy) ? 0 : {CALM_MS};
+    this.__inspecting = setTimeout(() => inspect.call(this, sx, sy, dims), wait);
+  }};
   proto.__after_paint = true;
-}
+}}
 """
 
 
 def hover_after_paint(figure) -> None:
-    """Make the figure's hover tools (their kind: every figure's) hit-test just after a paint, not in it."""
+    """Make the figure's hover tools (their kind: every figure's) hit-test just after a paint, not in it, and after
+    repaints only once they pause."""
     code = CustomJS(args={"tools": [t for t in figure.tools if isinstance(t, HoverTool)]}, code=_HOVER_JS)
     figure.js_on_change("inner_width", code)
     figure.js_on_change("inner_height", code)

@@ -34,9 +34,11 @@ from app import timeline as tl  # noqa: E402
 from app.examples import BY_SLUG  # noqa: E402
 from app.links import encode_code  # noqa: E402
 
-# Presses → (or ←) and resolves with the milliseconds until the step counter has changed (polled every
-# millisecond) and the browser has run the next animation frame, where Bokeh paints its canvas. The counter,
-# graph sources and inspector arrive in one batch.
+# Presses → (or ←) and resolves with the milliseconds until the frame that shows the step has been laid out:
+# the step counter's change is caught as it lands (a MutationObserver on its box), and a ResizeObserver then
+# reports that frame, after its animation-frame callbacks (where Bokeh paints its canvas) and its layout. The
+# counter, graph sources and inspector arrive in one patch. (Polling the counter with timers instead missed a
+# frame whenever that frame ran before the poll's timer: then it counted up to the frame after.)
 STEP_JS = """
 async (key) => {
   const deep = (root, sel) => {
@@ -49,21 +51,25 @@ async (key) => {
     return null
   }
   window.__counter = window.__counter && window.__counter.isConnected ? window.__counter : deep(document, '.counter')
-  const counter = window.__counter
-  const before = counter.textContent
-  const frame = () => new Promise((resolve) => requestAnimationFrame(resolve))
-  const t0 = performance.now()
+  const box = window.__counter.getRootNode(), before = window.__counter.textContent
+  let t0, timer
+  const shown = new Promise((resolve) => {
+    const seen = new MutationObserver(() => {
+      const now = box.querySelector('.counter')
+      if (!now || now.textContent === before) return
+      seen.disconnect()
+      window.__counter = now
+      const laid = new ResizeObserver(() => { laid.disconnect(); resolve(performance.now() - t0) })
+      laid.observe(now)
+    })
+    seen.observe(box, { subtree: true, childList: true, characterData: true })
+    timer = setTimeout(() => { seen.disconnect(); resolve(-1) }, 10000)
+  })
+  t0 = performance.now()
   document.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, composed: true }))
-  const tick = () => new Promise((resolve) => setTimeout(resolve, 1))
-  while (true) {
-    await tick()
-    const now = window.__counter.isConnected ? window.__counter : deep(document, '.counter')
-    window.__counter = now
-    if (now && now.textContent !== before) break
-    if (performance.now() - t0 > 10000) return -1
-  }
-  await frame()
-  return performance.now() - t0
+  const ms = await shown
+  clearTimeout(timer)
+  return ms
 }
 """
 

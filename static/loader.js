@@ -395,9 +395,17 @@
     }
   }
 
-  let pendingQuery = null;
+  // The program and step shown, as a share query: the URL follows it, and so does the saved copy. Writing them
+  // costs the page's thread and the browser ~3 ms: it is done once the steps pause (a key held, the player).
+  const QUERY_CALM_MS = 250;
+  let pendingQuery = null, queryTimer = null;
   window.addEventListener('pagehide', () => followQuery()); // a reload right after a step keeps that step
+  function followSoon() {
+    clearTimeout(queryTimer);
+    queryTimer = setTimeout(followQuery, QUERY_CALM_MS);
+  }
   function followQuery() {
+    clearTimeout(queryTimer);
     const query = pendingQuery;
     pendingQuery = null;
     if (query !== null && `?${query}` !== location.search) {
@@ -427,7 +435,7 @@
         try { jsdoc.apply_json_patch(msg.patch, msg.buffers); } finally { patching -= 1; }
         break;
       case 'idle':
-        if (pendingQuery !== null) requestAnimationFrame(() => setTimeout(followQuery));
+        if (pendingQuery !== null) followSoon();
         if (queue.length) {
           const patch = jsdoc.create_json_patch(queue);
           queue = [];
@@ -437,11 +445,8 @@
         }
         break;
       case 'query':
-        // The program and step shown, as a share query: the URL follows it, and so does the saved copy. Python
-        // posts it before the step's patch: it is written (~3 ms of the page's thread) once the step is painted,
-        // or at most 150 ms later when no step follows (a program's timeline came).
-        if (pendingQuery === null) setTimeout(followQuery, 150);
         pendingQuery = msg.query;
+        followSoon();
         break;
       case 'log':
         site.logs.push(msg.text);

@@ -1,5 +1,6 @@
 """In Chromium: a big graph paints only the labels in view (graph_paint.py), and the hover tooltip, which now
-hit-tests just after a paint, still tells the node under the pointer, also after a step."""
+hit-tests just after a paint, still tells the node under the pointer, also after a step; while steps keep coming
+it waits for them to pause."""
 
 from __future__ import annotations
 
@@ -75,6 +76,48 @@ def test_the_hover_tooltip_tells_the_node_under_the_pointer_also_after_a_step(pa
     page.keyboard.press("ArrowRight")
     wait_counter(page, k + 1)
     wait_for(lambda: f"grad: {grad}" in page.evaluate(TOOLTIP), 5_000)
+
+
+# Counts the tooltips Bokeh shows (each is laid out again) from now on.
+COUNT_SHOWN = """
+() => {
+  window.__shown = 0;
+  if (!window.__counting_shown) {
+    const show = HTMLElement.prototype.showPopover;
+    HTMLElement.prototype.showPopover = function (...args) {
+      window.__shown += 1;
+      return show.apply(this, args);
+    };
+    window.__counting_shown = true;
+  }
+}
+"""
+
+
+def test_a_held_key_lays_no_tooltip_out_until_the_steps_pause(page, url):
+    store = Store()
+    store.load(BY_SLUG["chain-100"].source)
+    k = store.k + 4
+    node = _state(store, k)["active"]
+    last = k + 11  # the store's step after 12 steps from the link's step k (store step k - 1)
+    grad = short(_state(store, last)["nodes"][_state(store, last)["active"]].get("grad"), limit=12)
+    open_app(page, url, f"example=chain-100&step={k}")
+    page.locator("body").click(position={"x": 5, "y": 790})
+    page.wait_for_timeout(800)
+    x, y = node_xy(page, gm.key(store.graph.box_of[node]))
+    page.mouse.move(x, y)
+    wait_for(lambda: "grad" in page.evaluate(TOOLTIP), 5_000)
+    page.evaluate(COUNT_SHOWN)
+    for _ in range(12):  # a key held: a step every 40 ms
+        page.keyboard.press("ArrowRight")
+        page.wait_for_timeout(40)
+    wait_counter(page, last + 1)
+    held = page.evaluate("() => window.__shown")
+    x, y = node_xy(page, gm.key(store.graph.box_of[_state(store, last)["active"]]))
+    page.mouse.move(x, y)
+    wait_for(lambda: f"grad: {grad}" in page.evaluate(TOOLTIP), 5_000)
+    assert held <= 1, f"{held} tooltips laid out while the key was held"
+    assert page.evaluate("() => window.__shown") >= 1
 
 
 def _state(store: Store, k: int) -> dict:

@@ -427,9 +427,23 @@ WORKER_MESSAGES = """
 })();
 """
 
+# Counts the page's writes of its URL from now on.
+URL_WRITES = """
+() => {
+  window.__writes = [];
+  if (!window.__counting_writes) {
+    const replace = history.replaceState;
+    history.replaceState = function (...args) { window.__writes.push(String(args[2])); return replace.apply(this, args) };
+    window.__counting_writes = true;
+  }
+}
+"""
+
+
 def test_a_step_is_one_message_each_way_and_the_camera_glides_without_python(tab, site):
     """Python answers a step with one patch (painted at once, not in a dozen pieces), and the camera's glide to
-    the node a step acts on stays in the page (nothing in Python reads the view's ranges)."""
+    the node a step acts on stays in the page (nothing in Python reads the view's ranges). While a key is held,
+    the URL is written once, when the steps pause."""
     page, _ = tab
     url, _ = site
     page.add_init_script(WORKER_MESSAGES)
@@ -447,6 +461,14 @@ def test_a_step_is_one_message_each_way_and_the_camera_glides_without_python(tab
     assert len(set(views)) > 1, "the camera never moved: nothing was tested"
     assert [m for m in messages if m[0] == "out"] == [["out", ["right"]]] * 6, messages
     assert len([m for m in messages if m[0] == "patch"]) == 6, messages
+    page.evaluate(URL_WRITES)
+    for _ in range(8):  # a key held: a step every 40 ms
+        page.keyboard.press("ArrowRight")
+        time.sleep(0.04)
+    wait_counter(page, start + 14)
+    page.wait_for_function(f"() => location.search.includes('step={start + 14}')", timeout=10_000)
+    writes = page.evaluate("() => window.__writes")
+    assert len(writes) == 1 and f"step={start + 14}" in writes[0], writes
 
 
 def test_a_learners_link_steps_at_once_on_its_next_visit(browser, site):
