@@ -1,9 +1,10 @@
 """What the browser does per step for the graph, made cheaper.
 
-Draw only what is in view: Bokeh paints every label and box of a source on each repaint, also the ones
-outside the figure's frame (its text, rect and ellipse glyphs do not use their spatial index), and a graph of
-1,000+ nodes then spends most of a step painting text nobody sees. In the browser, the paint of those glyph
-kinds is given only the items whose centre lies in the frame or within a box's width of it.
+Draw only what is in view: Bokeh paints every label, box and edge of a source on each repaint, also the ones
+outside the figure's frame (its text, rect, ellipse and Bézier glyphs do not use their spatial index), and a
+graph of 1,000+ nodes then spends most of a step painting text nobody sees. In the browser, the graph's glyphs
+of those kinds paint only the boxes and labels whose centre lies in the frame or within a box's width of it,
+and the edges whose curve can reach the frame.
 
 Hover after the paint: with the pointer over the graph, Bokeh's hover tools hit-test and lay their tooltip out
 again inside every repaint (forcing the page's layout while a step's changes are still arriving). A move of the
@@ -16,23 +17,36 @@ from bokeh.models import CustomJS, GlyphRenderer, HoverTool
 
 from app.graph_model import BOX_W
 
-FEW = 100  # a glyph with fewer items than this is painted whole: sorting them out would cost more
+FEW = 20  # a glyph with fewer items than this is painted whole: sorting them out would cost more
 
 _JS = f"""
 for (const r of renderers) {{
+  r.glyph.__paint_in_view = true;  // the graph's: other figures' glyphs of the same kinds are painted whole
   const proto = r.glyph.default_view.prototype;
   if (proto.__in_view_only) {{ continue }}
   const paint = proto._paint;
   proto._paint = function (ctx, indices, data) {{
-    const sx = (data && data.sx) || this.sx, sy = (data && data.sy) || this.sy;
-    if (sx == null || sy == null || indices.length < {FEW}) {{ return paint.call(this, ctx, indices, data) }}
-    const frame = this.renderer.plot_view.frame, f = frame.bbox;
-    const xs = frame.x_scale, pad = Math.abs(xs.compute({BOX_W}) - xs.compute(0)) + 8;
-    const left = f.left - pad, right = f.right + pad, top = f.top - pad, bottom = f.bottom + pad;
-    const shown = [];
-    for (const i of indices) {{
-      const x = sx[i], y = sy[i];
-      if (x >= left && x <= right && y >= top && y <= bottom) {{ shown.push(i) }}
+    if (!this.model.__paint_in_view || indices.length < {FEW}) {{ return paint.call(this, ctx, indices, data) }}
+    const at = (name) => (data && data[name]) || this[name];
+    const frame = this.renderer.plot_view.frame, f = frame.bbox, shown = [];
+    const sx = at('sx'), sy = at('sy'), x0 = at('sx0');
+    if (sx != null && sy != null) {{  // a box or label: its centre, within a box's width of the frame
+      const xs = frame.x_scale, pad = Math.abs(xs.compute({BOX_W}) - xs.compute(0)) + 8;
+      const left = f.left - pad, right = f.right + pad, top = f.top - pad, bottom = f.bottom + pad;
+      for (const i of indices) {{
+        const x = sx[i], y = sy[i];
+        if (x >= left && x <= right && y >= top && y <= bottom) {{ shown.push(i) }}
+      }}
+    }} else if (x0 != null) {{  // an edge: a Bézier curve lies inside the box of its end and control points
+      const x1 = at('sx1'), cx0 = at('scx0'), cx1 = at('scx1'), y0 = at('sy0'), y1 = at('sy1'), cy0 = at('scy0'), cy1 = at('scy1');
+      const left = f.left - 8, right = f.right + 8, top = f.top - 8, bottom = f.bottom + 8;
+      for (const i of indices) {{
+        const xa = Math.min(x0[i], x1[i], cx0[i], cx1[i]), xb = Math.max(x0[i], x1[i], cx0[i], cx1[i]);
+        const ya = Math.min(y0[i], y1[i], cy0[i], cy1[i]), yb = Math.max(y0[i], y1[i], cy0[i], cy1[i]);
+        if (xb >= left && xa <= right && yb >= top && ya <= bottom) {{ shown.push(i) }}
+      }}
+    }} else {{
+      return paint.call(this, ctx, indices, data);
     }}
     return paint.call(this, ctx, shown, data);
   }};
@@ -42,9 +56,9 @@ for (const r of renderers) {{
 
 
 def paint_in_view_only(figure) -> None:
-    """Give the figure's text, rect and ellipse glyph kinds an in-view-only paint (once per page: it is set on
-    their kinds, the same for every figure)."""
-    kinds = {"Text", "Rect", "Ellipse"}
+    """Give the figure's text, rect, ellipse and Bézier glyphs an in-view-only paint (set once per page on their
+    kinds, and taken only by this figure's glyphs)."""
+    kinds = {"Text", "Rect", "Ellipse", "Bezier"}
     renderers = [r for r in figure.renderers if isinstance(r, GlyphRenderer) and type(r.glyph).__name__ in kinds]
     code = CustomJS(args={"renderers": renderers}, code=_JS)
     figure.js_on_change("inner_width", code)

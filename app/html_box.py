@@ -49,7 +49,9 @@ export function render({ model }) {
       }
     }
   }
-  model.on('text', () => { box.innerHTML = model.text; requestAnimationFrame(focusable) })
+  // After a new text, once the texts pause (a key held): then the page's layout is done, and reading it is free.
+  let soon = null
+  model.on('text', () => { box.innerHTML = model.text; clearTimeout(soon); soon = setTimeout(focusable, 200) })
   requestAnimationFrame(() => {
     focusable()
     const host = box.getRootNode().host

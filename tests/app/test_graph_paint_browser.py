@@ -14,15 +14,21 @@ from engine.trace.text import short
 pytest.importorskip("playwright")
 from browser import BOXES_IN_VIEW, node_xy, open_app, wait_counter, wait_for  # noqa: E402
 
-# Counts the texts the canvas draws from now on.
+# Counts the texts and curves the canvas draws from now on.
 COUNT_TEXTS = """
 () => {
   window.__texts = 0;
+  window.__curves = 0;
   if (!window.__counting) {
     const fill = CanvasRenderingContext2D.prototype.fillText;
     CanvasRenderingContext2D.prototype.fillText = function (...args) {
       window.__texts += 1;
       return fill.apply(this, args);
+    };
+    const curve = CanvasRenderingContext2D.prototype.bezierCurveTo;
+    CanvasRenderingContext2D.prototype.bezierCurveTo = function (...args) {
+      window.__curves += 1;
+      return curve.apply(this, args);
     };
     window.__counting = true;
   }
@@ -55,9 +61,11 @@ def test_a_big_graph_paints_the_labels_in_view_only(page, url):
     page.locator("body").click(position={"x": 5, "y": 790})
     page.keyboard.press("ArrowLeft")
     page.wait_for_timeout(800)
-    texts = page.evaluate("() => window.__texts")
+    texts, curves = page.evaluate("() => [window.__texts, window.__curves]")
     # Each box in view has up to five lines (title, value, grad_fn, grad, a badge); the rest are not drawn.
     assert view["shown"] <= texts < view["all"]
+    # The edges: those whose curve can reach the view, at least one into each box there, not all of them.
+    assert view["shown"] / 2 <= curves < view["all"]
 
 
 def test_the_hover_tooltip_tells_the_node_under_the_pointer_also_after_a_step(page, url):
