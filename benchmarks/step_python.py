@@ -1,6 +1,6 @@
 """Python's share of a step, natively: the milliseconds for the app to answer a step of an example (the store
 moves, every view updates its models) and to serialize what changed as the patch the page gets, as the static
-site's worker does (static/boot.py). Inside Pyodide the same work takes about 2.5 times as long.
+site's worker does (static/boot.py), where Pyodide runs the same code, slower.
 
     .venv/bin/python benchmarks/step_python.py [--example chain-100] [--steps 60]
 """
