@@ -38,7 +38,8 @@ for (const r of renderers) {{
         if (x >= left && x <= right && y >= top && y <= bottom) {{ shown.push(i) }}
       }}
     }} else if (x0 != null) {{  // an edge: a Bézier curve lies inside the box of its end and control points
-      const x1 = at('sx1'), cx0 = at('scx0'), cx1 = at('scx1'), y0 = at('sy0'), y1 = at('sy1'), cy0 = at('scy0'), cy1 = at('scy1');
+      const x1 = at('sx1'), cx0 = at('scx0'), cx1 = at('scx1');
+      const y0 = at('sy0'), y1 = at('sy1'), cy0 = at('scy0'), cy1 = at('scy1');
       const left = f.left - 8, right = f.right + 8, top = f.top - 8, bottom = f.bottom + 8;
       for (const i of indices) {{
         const xa = Math.min(x0[i], x1[i], cx0[i], cx1[i]), xb = Math.max(x0[i], x1[i], cx0[i], cx1[i]);

@@ -19,9 +19,9 @@ sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
 from bokeh.core.serialization import Serializer  # noqa: E402
 from bokeh.document.events import DocumentPatchedEvent  # noqa: E402
 from panel.io.state import set_curdoc  # noqa: E402
+from ui import start_step  # noqa: E402
 
 from app.site import native_document  # noqa: E402
-from ui import start_step  # noqa: E402
 
 
 def serialize(doc, events) -> None:
@@ -40,17 +40,17 @@ def main() -> None:
     store, events = explorer.store, []
     doc.on_change(lambda e: isinstance(e, DocumentPatchedEvent) and events.append(e))
     with set_curdoc(doc):
-        k = start_step(args.example)
-        store.goto(k)
+        start = start_step(args.example)
+        store.goto(start)
         store.select(explorer.graph.boxes.data["key"][0])
         answer, patch = [], []
-        for k in range(k + 1, min(k + 1 + args.steps, len(store.timeline.events))):
+        for k in range(start + 1, min(start + 1 + args.steps, len(store.timeline.events))):
             events.clear()
-            start = time.perf_counter()
+            began = time.perf_counter()
             store.goto(k)
             moved = time.perf_counter()
             serialize(doc, events)
-            answer.append((moved - start) * 1000)
+            answer.append((moved - began) * 1000)
             patch.append((time.perf_counter() - moved) * 1000)
     print(f"{args.example}: a step's Python, over {len(answer)} steps (median / p95 ms): the app's answer "
           f"{statistics.median(answer):.2f} / {sorted(answer)[int(0.95 * (len(answer) - 1))]:.2f}, its patch "

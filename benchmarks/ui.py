@@ -7,8 +7,9 @@ Prints, for a ~100-node graph, a ~1,000-node scalar-op MLP and a learner's 2,000
 (benchmarks/loops/learner.py: stepping inside an iteration, and jumping to the next iteration): the median
 and p95 time from a step (→ key) to the frame that shows the graph and the inspector (a node is selected)
 repainted, laid out (see STEP_JS); the time to lay the big graph out; and for N concurrent sessions stepping
-at once, the p95 step latency, errors, and whether any session saw another's program. First it measures the floor: the same key → repaint round trip for a
-trivial Panel app (one text box), which says how fast this machine is right now.
+at once, the p95 step latency, errors, and whether any session saw another's program. First it measures the
+floor: the same key → repaint round trip for a trivial Panel app (one text box), which says how fast this
+machine is right now.
 """
 
 from __future__ import annotations

@@ -14,26 +14,22 @@ from engine.trace.text import short
 pytest.importorskip("playwright")
 from browser import BOXES_IN_VIEW, node_xy, open_app, wait_counter, wait_for  # noqa: E402
 
-# Counts the texts and curves the canvas draws from now on.
-COUNT_TEXTS = """
-() => {
-  window.__texts = 0;
-  window.__curves = 0;
-  if (!window.__counting) {
-    const fill = CanvasRenderingContext2D.prototype.fillText;
-    CanvasRenderingContext2D.prototype.fillText = function (...args) {
-      window.__texts += 1;
-      return fill.apply(this, args);
-    };
-    const curve = CanvasRenderingContext2D.prototype.bezierCurveTo;
-    CanvasRenderingContext2D.prototype.bezierCurveTo = function (...args) {
-      window.__curves += 1;
-      return curve.apply(this, args);
-    };
-    window.__counting = true;
-  }
-}
-"""
+
+def counting(**calls: str) -> str:
+    """A page script that counts, from now on, the calls of each method (name="Prototype.method") into
+    window.__counts[name]."""
+    wraps = "".join(f"""
+  window.__counts.{name} = 0;
+  if (!{where}.__counted) {{
+    const original = {where};
+    {where} = function (...args) {{ window.__counts.{name} += 1; return original.apply(this, args) }};
+    {where}.__counted = true;
+  }}""" for name, where in ((name, where.replace(".", ".prototype.")) for name, where in calls.items()))
+    return f"() => {{\n  window.__counts = window.__counts || {{}};{wraps}\n}}"
+
+
+# The texts and curves the canvas draws.
+COUNT_TEXTS = counting(texts="CanvasRenderingContext2D.fillText", curves="CanvasRenderingContext2D.bezierCurveTo")
 
 # The text of the graph's hover tooltip that is showing, or "".
 TOOLTIP = """
@@ -61,7 +57,7 @@ def test_a_big_graph_paints_the_labels_in_view_only(page, url):
     page.locator("body").click(position={"x": 5, "y": 790})
     page.keyboard.press("ArrowLeft")
     page.wait_for_timeout(800)
-    texts, curves = page.evaluate("() => [window.__texts, window.__curves]")
+    texts, curves = page.evaluate("() => [window.__counts.texts, window.__counts.curves]")
     # Each box in view has up to five lines (title, value, grad_fn, grad, a badge); the rest are not drawn.
     assert view["shown"] <= texts < view["all"]
     # The edges: those whose curve can reach the view, at least one into each box there, not all of them.
@@ -86,20 +82,8 @@ def test_the_hover_tooltip_tells_the_node_under_the_pointer_also_after_a_step(pa
     wait_for(lambda: f"grad: {grad}" in page.evaluate(TOOLTIP), 5_000)
 
 
-# Counts the tooltips Bokeh shows (each is laid out again) from now on.
-COUNT_SHOWN = """
-() => {
-  window.__shown = 0;
-  if (!window.__counting_shown) {
-    const show = HTMLElement.prototype.showPopover;
-    HTMLElement.prototype.showPopover = function (...args) {
-      window.__shown += 1;
-      return show.apply(this, args);
-    };
-    window.__counting_shown = true;
-  }
-}
-"""
+# The tooltips Bokeh shows (each is laid out again).
+COUNT_SHOWN = counting(shown="HTMLElement.showPopover")
 
 
 def test_a_held_key_lays_no_tooltip_out_until_the_steps_pause(page, url):
@@ -120,12 +104,12 @@ def test_a_held_key_lays_no_tooltip_out_until_the_steps_pause(page, url):
         page.keyboard.press("ArrowRight")
         page.wait_for_timeout(40)
     wait_counter(page, last + 1)
-    held = page.evaluate("() => window.__shown")
+    held = page.evaluate("() => window.__counts.shown")
     x, y = node_xy(page, gm.key(store.graph.box_of[_state(store, last)["active"]]))
     page.mouse.move(x, y)
     wait_for(lambda: f"grad: {grad}" in page.evaluate(TOOLTIP), 5_000)
     assert held <= 1, f"{held} tooltips laid out while the key was held"
-    assert page.evaluate("() => window.__shown") >= 1
+    assert page.evaluate("() => window.__counts.shown") >= 1
 
 
 def _state(store: Store, k: int) -> dict:

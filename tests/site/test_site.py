@@ -433,7 +433,10 @@ URL_WRITES = """
   window.__writes = [];
   if (!window.__counting_writes) {
     const replace = history.replaceState;
-    history.replaceState = function (...args) { window.__writes.push(String(args[2])); return replace.apply(this, args) };
+    history.replaceState = function (...args) {
+      window.__writes.push(String(args[2]));
+      return replace.apply(this, args);
+    };
     window.__counting_writes = true;
   }
 }
