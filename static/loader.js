@@ -396,7 +396,7 @@
   }
 
   // The program and step shown, as a share query: the URL follows it, and so does the saved copy. Writing them
-  // costs the page's thread and the browser ~3 ms: it is done once the steps pause (a key held, the player).
+  // costs the page's thread and the browser's a few ms: it is done once the steps pause (a key held, the player).
   const QUERY_CALM_MS = 250;
   let pendingQuery = null, queryTimer = null;
   window.addEventListener('pagehide', () => followQuery()); // a reload right after a step keeps that step
