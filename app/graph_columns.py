@@ -234,14 +234,14 @@ def edge_columns(model: GraphModel, state: dict) -> dict[str, list]:
     flowing = _flowing_edges(model, state)
     styles = []
     alive_at: dict[str, bool] = {}  # a node's edges ask the same thing: asked once per node
+
+    def alive_node(n: str) -> bool:
+        if n not in alive_at:
+            alive_at[n] = _alive(model, n, nodes)
+        return alive_at[n]
+
     for i, (u, v) in enumerate(model.edges):
-        a = alive_at.get(u)
-        if a is None:
-            a = alive_at[u] = _alive(model, u, nodes)
-        b = alive_at.get(v)
-        if b is None:
-            b = alive_at[v] = _alive(model, v, nodes)
-        alive = a and b
+        alive = alive_node(u) and alive_node(v)
         hot = i in flowing
         styles.append((COLOURS["flow"] if hot else COLOURS["edge"], 3.5 if hot else 1.4,
                        1.0 if alive else GHOST_ALPHA))

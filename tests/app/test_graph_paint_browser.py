@@ -92,7 +92,8 @@ def test_a_held_key_lays_no_tooltip_out_until_the_steps_pause(page, url):
     k = store.k + 4
     node = _state(store, k)["active"]
     last = k + 11  # the store's step after 12 steps from the link's step k (store step k - 1)
-    grad = short(_state(store, last)["nodes"][_state(store, last)["active"]].get("grad"), limit=12)
+    at_last = _state(store, last)
+    grad = short(at_last["nodes"][at_last["active"]].get("grad"), limit=12)
     open_app(page, url, f"example=chain-100&step={k}")
     page.locator("body").click(position={"x": 5, "y": 790})
     page.wait_for_timeout(800)
@@ -105,7 +106,7 @@ def test_a_held_key_lays_no_tooltip_out_until_the_steps_pause(page, url):
         page.wait_for_timeout(40)
     wait_counter(page, last + 1)
     held = page.evaluate("() => window.__counts.shown")
-    x, y = node_xy(page, gm.key(store.graph.box_of[_state(store, last)["active"]]))
+    x, y = node_xy(page, gm.key(store.graph.box_of[at_last["active"]]))
     page.mouse.move(x, y)
     wait_for(lambda: f"grad: {grad}" in page.evaluate(TOOLTIP), 5_000)
     assert held <= 1, f"{held} tooltips laid out while the key was held"
