@@ -354,10 +354,11 @@ def contiguous(self, memory_format=layout.contiguous_format):
     if memory_format is layout.contiguous_format:
         return self if self.is_contiguous() else self.clone(memory_format=memory_format)
     layout.check_format(memory_format, "contiguous")
+    if self.is_contiguous(memory_format):
+        return self
     if memory_format is layout.preserve_format:
         raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
-    _check_rank(self, memory_format)
-    return self if self.is_contiguous(memory_format) else self.clone(memory_format=memory_format)
+    return self.clone(memory_format=memory_format)
 
 
 op("to_copy", "ToCopyBackward0", ("self",), lambda a, dtype, src_dtype: a.astype(dtype),
