@@ -44,6 +44,7 @@ from .grad_mode import (  # noqa: F401
     set_anomaly_enabled,
     set_grad_enabled,
 )
+from .layout import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format  # noqa: F401
 from .limits import finfo, iinfo  # noqa: F401
 
 # --- random numbers: PyTorch's CPU generator (engine/generator, engine/random.py) --------------------------------
