@@ -18,6 +18,7 @@ from . import (  # noqa: F401 - they declare
     regions,
     scatter,
     shape,
+    special,
 )
 from .regions import region_grad  # noqa: F401
 from .shape import transposed  # noqa: F401

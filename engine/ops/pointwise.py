@@ -88,7 +88,10 @@ def _clamp_t(n, g, which):
         if lo is None:
             return g * (s <= hi)
         return g * ((s >= lo) if hi is None else (s >= lo) & (s <= hi))
-    return g * ((s < lo) if which == 1 else (s > hi))
+    if lo is None or hi is None:
+        return g * ((s < lo) if which == 1 else (s > hi))
+    # both bounds (ATen's clamp_backward_min_max): where min > max, max wins and its grad takes it all
+    return g * (((s < lo) & (lo < hi)) if which == 1 else ((s > hi) | (hi < lo)))
 
 
 def _clamp_mask(n):
