@@ -20,19 +20,17 @@ def _compare(fn):
     return compare
 
 
-def _logical(logical, bitwise):
-    """`&`, `|`, `^`: logical on bools (a bool tensor), bitwise on integers (an int64 tensor)."""
-    def op(self, other):
-        b = other._data if isinstance(other, Tensor) else other
-        both_bool = self.dtype is dtypes.bool and (np.asarray(b).dtype == bool)
-        try:
-            out = (logical if both_bool else bitwise)(self._data, b)
-        except ValueError as e:
-            raise dispatch.shape_error(e, [self._data, np.asarray(b)]) from None
-        return Tensor._make(np.asarray(out, dtype=bool if both_bool else np.int64), dtypes.bool if both_bool
-                            else dtypes.int64)
-
-    return op
+def _isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    if self.dtype is not other.dtype:
+        raise RuntimeError(f"{self.dtype.type_name} did not match {other.dtype.type_name}")
+    a, b = self._data, other._data
+    if a.dtype == bool:
+        return Tensor._make(np.asarray(a == b), dtypes.bool)
+    with np.errstate(all="ignore"):
+        close = (a == b) | (np.isfinite(a) & np.isfinite(b) & (np.abs(a - b) <= atol + rtol * np.abs(b)))
+        if equal_nan:
+            close = close | (np.isnan(a) & np.isnan(b))
+    return Tensor._make(np.asarray(close), dtypes.bool)
 
 
 def _unary(fn, dtype=dtypes.bool):
@@ -70,9 +68,6 @@ DECLARED = [
     (("le", "less_equal"), "__le__", _compare(np.less_equal)),
     (("gt", "greater"), "__gt__", _compare(np.greater)),
     (("ge", "greater_equal"), "__ge__", _compare(np.greater_equal)),
-    ((), "__and__", _logical(np.logical_and, np.bitwise_and)),
-    ((), "__or__", _logical(np.logical_or, np.bitwise_or)),
-    ((), "__xor__", _logical(np.logical_xor, np.bitwise_xor)),
     (("logical_and",), None, _compare(np.logical_and)),
     (("logical_or",), None, _compare(np.logical_or)),
     (("logical_xor",), None, _compare(np.logical_xor)),
@@ -81,6 +76,11 @@ DECLARED = [
     (("isnan",), None, _unary(np.isnan)),
     (("isinf",), None, _unary(np.isinf)),
     (("isfinite",), None, _unary(np.isfinite)),
+    (("isposinf",), None, _unary(np.isposinf)),
+    (("isneginf",), None, _unary(np.isneginf)),
+    (("isreal",), None, _unary(lambda a: np.ones(a.shape, bool))),
+    (("signbit",), None, _unary(np.signbit)),
+    (("isclose",), None, _isclose),
     (("all",), None, _any_all(np.all)),
     (("any",), None, _any_all(np.any)),
     (("equal",), None, _equal),
@@ -94,3 +94,6 @@ for _names, _dunder, _fn in DECLARED:
         FUNCTIONS[_name] = _fn
     if _dunder:
         setattr(Tensor, _dunder, _fn)
+
+Tensor.real = property(lambda self: self)  # a real tensor's real part is itself
+Tensor.__rdiv__ = Tensor.__rtruediv__

@@ -17,7 +17,8 @@ from .ops import COMPOSITES, OPS
 from .ops.table import is_number, number_dtype
 from .tensor import Tensor
 
-INFIX = {"+": "add", "-": "sub", "*": "mul", "/": "truediv", "@": "matmul", "**": "pow", "%": "mod", "//": "floordiv"}
+INFIX = {"+": "add", "-": "sub", "*": "mul", "/": "truediv", "@": "matmul", "**": "pow", "%": "mod", "//": "floordiv",
+         "&": "and", "|": "or", "^": "xor", "<<": "lshift", ">>": "rshift"}
 PREFIX = {"-": "__neg__", "abs": "__abs__"}
 
 FUNCTIONS = {}  # torch.<name>

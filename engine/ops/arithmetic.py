@@ -51,11 +51,16 @@ op("sub", "SubBackward0", ("self", "other"), lambda a, b, alpha=1: a - b if alph
    spell=Spelling(method=("sub", "subtract"), function=("sub", "subtract"), inplace="sub_", infix="-",
                   number_first=True),
    bind=_alpha("sub", "sub_scalar"))
-op("rsub", "RsubBackward1", ("self",), lambda a, other, alpha=1: other - a,
-   ("−grad", lambda n, g: -g), saves={0: ("alpha",)},
-   spell=Spelling(rinfix="-", name="{other} - {0}"),
-   bind=lambda self, other: (_no_bool_subtraction(self),
-                             (OPS["rsub"], (self,), {"other": other}, result_dtype((self, other))))[1])
+def _bind_rsub(self, other):
+    _no_bool_subtraction(self)
+    if hasattr(other, "_data"):  # x.__rsub__(t): torch.rsub(x, t)
+        return OPS["rsub_tensor"], (self, other), None, result_dtype((self, other))
+    return OPS["rsub"], (self,), {"other": other}, result_dtype((self, other))
+
+
+op("rsub", "RsubBackward1", ("self",), lambda a, other, alpha=1: other - a if alpha == 1 else other - alpha * a,
+   ("−alpha · grad", lambda n, g: -g if n.attrs.get("alpha", 1) == 1 else -g * n.attrs["alpha"]),
+   saves={0: ("alpha",)}, spell=Spelling(rinfix="-", name="{other} - {0}"), bind=_bind_rsub)
 
 
 def _bind_mul(self, other):
@@ -156,7 +161,8 @@ op("rpow", "PowBackward2", ("exponent",), exact(lambda exponent, self: self ** e
    ("result · ln(self) · grad", lambda n, g: g * n["result"] * float(np.log(n.attrs["self"]))),
    saves={0: ("self", "exponent", "result")},
    spell=Spelling(rinfix="**", name="{self}**{0}"),
-   bind=lambda exponent, self: (OPS["rpow"], (exponent,), {"self": self}, result_dtype((exponent, self))))
+   bind=lambda exponent, self: (OPS["pow_tensor"], (self, exponent), None, None) if hasattr(self, "_data") else
+   (OPS["rpow"], (exponent,), {"self": self}, result_dtype((exponent, self))))
 
 
 @composite(Spelling(method="square", function="square"))

@@ -56,8 +56,33 @@ _unary("sgn", "SgnBackward0", lambda a: a.copy() if a.dtype == bool else np.sign
        saves=("self", "result"), dtype=None, spell=method("sgn", inplace=True))
 _unary("sign", "SignBackward0", lambda a: a.copy() if a.dtype == bool else np.nan_to_num(np.sign(a), nan=0.0),
        "0", lambda n, g: g * 0, dtype=None, spell=method("sign", inplace=True))
-for _name, _fn in (("floor", np.floor), ("ceil", np.ceil), ("round", np.round), ("trunc", np.trunc)):
-    _unary(_name, _name.capitalize() + "Backward0", _fn, "0", lambda n, g: g * 0, dtype=None)
+for _name, _fn in (("floor", np.floor), ("ceil", np.ceil), ("trunc", np.trunc)):
+    _unary(_name, _name.capitalize() + "Backward0", _fn, "0", lambda n, g: g * 0, dtype=None,
+           spell=None if _name != "trunc" else Spelling(method=("trunc", "fix"), function=("trunc", "fix"), inplace=("trunc_", "fix_"),
+                    inplace_function=("trunc_", "fix_")))
+
+
+def _round_decimals(a, decimals):
+    """ATen's round.decimals: nearbyint(x · 10^d) / 10^d, or nearbyint(x / 10^−d) · 10^−d, in the input's type."""
+    if a.dtype.kind != "f":
+        return a.copy()
+    ten = a.dtype.type(10.0 ** abs(decimals))
+    return np.rint(a / ten) * ten if decimals < 0 else np.rint(a * ten) / ten
+
+
+def _bind_round(self, *, decimals=None):
+    if decimals is None:
+        return OPS["round"], (self,), None, None
+    if not self.dtype.is_floating_point:
+        kernel = "round_cpu" if decimals and self.dtype.name != "bool" else "round_vml_cpu"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{self.dtype.type_name}'")
+    return OPS["round_decimals"], (self,), {"decimals": decimals}, None
+
+
+_ROUND = Spelling(method="round", function="round", inplace="round_", inplace_function="round_", special="round")
+op("round", "RoundBackward0", ("self",), np.round, ("0", lambda n, g: g * 0), spell=_ROUND, bind=_bind_round)
+op("round_decimals", "RoundBackward1", ("self",), _round_decimals, ("0", lambda n, g: g * 0), spell=_ROUND,
+   bind=_bind_round)
 
 op("threshold_backward", "ThresholdBackwardBackward0", ("grad_output", "self"),
    lambda g, s: g * (s > 0) + np.zeros((), g.dtype),  # + 0 turns the -0 of a masked negative grad into 0
