@@ -3,6 +3,7 @@ Each is declared once here with its Tensor method, dunder and torch function nam
 import numpy as np
 
 from . import dispatch, dtypes
+from .methods import _with_out as with_out
 from .methods import accepting_aliases
 from .tensor import Tensor
 
@@ -62,12 +63,12 @@ def _invert(self):
 
 # (names: Tensor methods, and torch functions of the same names; dunder; implementation)
 DECLARED = [
-    (("eq",), "__eq__", _compare(np.equal)),
-    (("ne", "not_equal"), "__ne__", _compare(np.not_equal)),
-    (("lt", "less"), "__lt__", _compare(np.less)),
-    (("le", "less_equal"), "__le__", _compare(np.less_equal)),
-    (("gt", "greater"), "__gt__", _compare(np.greater)),
-    (("ge", "greater_equal"), "__ge__", _compare(np.greater_equal)),
+    ((), "__eq__", _compare(np.equal)),  # eq, lt, … by name: engine/ops/compare.py
+    ((), "__ne__", _compare(np.not_equal)),
+    ((), "__lt__", _compare(np.less)),
+    ((), "__le__", _compare(np.less_equal)),
+    ((), "__gt__", _compare(np.greater)),
+    ((), "__ge__", _compare(np.greater_equal)),
     (("logical_and",), None, _compare(np.logical_and)),
     (("logical_or",), None, _compare(np.logical_or)),
     (("logical_xor",), None, _compare(np.logical_xor)),
@@ -87,11 +88,35 @@ DECLARED = [
     (("allclose",), None, _allclose),
 ]
 
+# the functions that write their result in place (x.logical_and_(y)) and into out= (torch.isnan(x, out=t))
+IN_PLACE = frozenset(["logical_and", "logical_or", "logical_xor", "logical_not", "bitwise_not"])
+NO_OUT = frozenset(["all", "any", "equal", "allclose", "isnan", "isinf", "isfinite", "isreal", "isclose"])
+
+
+def _in_place(fn, name):
+    """x.<name>_(…): the result written into x, cast to its dtype; x keeps its grad_fn (PyTorch records no node
+    for these)."""
+    def inplace(self, *args, **kwargs):
+        result = fn(self, *args, **kwargs)
+        if result.shape != self.shape:
+            raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape "
+                               f"{list(result.shape)}")
+        dispatch.check_inplace(self)
+        np.copyto(self._data, result._data, casting="unsafe")
+        self._bump()
+        return self
+
+    inplace.__name__ = name + "_"
+    return inplace
+
+
 for _names, _dunder, _fn in DECLARED:
     _fn = accepting_aliases(_fn)
     for _name in _names:
         setattr(Tensor, _name, _fn)
-        FUNCTIONS[_name] = _fn
+        FUNCTIONS[_name] = _fn if _name in NO_OUT else with_out(_fn, _name)
+        if _name in IN_PLACE:
+            setattr(Tensor, _name + "_", _in_place(_fn, _name))
     if _dunder:
         setattr(Tensor, _dunder, _fn)
 

@@ -275,7 +275,8 @@ def _derive():
         for name in spell.inplace_function:
             claim("function", functions, name, ("inplace", bind), _function, bind, name, False, True)
         for name in spell.special:
-            claim("special", special, name, bind, _torch_function, bind, "special_" + name, False, spell.out)
+            claim("special", special, name, bind, _torch_function, bind, "special_" + name, spell.number_first,
+                  spell.out)
     return methods, functions, functional, special
 
 

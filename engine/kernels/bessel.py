@@ -1,6 +1,8 @@
 """Bessel and Airy functions as ATen computes them (aten/src/ATen/native/Math.h, derived from the Cephes Math
 Library, 3-clause BSD, Copyright (c) 2018 Steven Moshier): the same rational and Chebyshev approximations on the
-same intervals, evaluated in float64 on whole arrays (each branch on the elements it serves)."""
+same intervals on whole arrays (each branch on the elements it serves). As ATen's templates are instantiated for the
+input's type, float32 inputs (and integers, which torch computes in float32) are computed in float32 arithmetic, with
+the C library's float functions (expf, sinf, …: correctly rounded, as `libm_f` gives them); float64 in float64."""
 import numpy as np
 
 
@@ -205,16 +207,16 @@ SMK1_B = _c(
 
 
 def horner(x, coefficients):
-    """Σ coefficients[i] · x^(n−i), highest power first, evaluated as the C loops do."""
+    """Σ coefficients[i] · x^(n−i), highest power first, evaluated as the C loops do (in x's type)."""
     out = np.zeros_like(x)
-    for c in coefficients:
+    for c in coefficients.astype(x.dtype):
         out = out * x + c
     return out
 
 
 def chbevl(x, coefficients, length=None):
-    """Cephes' chbevl: the Chebyshev series Σ' c_i T_i(x/2), coefficients highest order first."""
-    coefficients = coefficients[:length]
+    """Cephes' chbevl: the Chebyshev series Σ' c_i T_i(x/2), coefficients highest order first (in x's type)."""
+    coefficients = coefficients[:length].astype(x.dtype)
     b0, b1, b2 = np.full_like(x, coefficients[0]), np.zeros_like(x), np.zeros_like(x)
     for c in coefficients[1:]:
         b2 = b1
@@ -223,8 +225,30 @@ def chbevl(x, coefficients, length=None):
     return 0.5 * (b0 - b2)
 
 
-def _f64(x):
-    return np.asarray(x, dtype=np.float64)
+def work(x):
+    """The array in the type ATen computes it in: float64 stays, anything else is float32."""
+    x = np.asarray(x)
+    return x if x.dtype == np.float64 else x.astype(np.float32)
+
+
+_f64 = work
+
+
+def libm_f(fn):
+    """A C library function in the argument's type: float64 as numpy has it; float32 as the correctly rounded
+    result (glibc's float functions are correctly rounded, or within an ulp of it)."""
+    def f(x):
+        x = np.asarray(x)
+        with np.errstate(all="ignore"):
+            if x.dtype == np.float32:
+                return fn(x.astype(np.float64)).astype(np.float32)
+            return fn(x)
+
+    return f
+
+
+exp, log, sin, cos, sqrt, tan, acos = (libm_f(f) for f in (np.exp, np.log, np.sin, np.cos, np.sqrt, np.tan,
+                                                            np.arccos))
 
 
 _PI_4, _3PI_4, _SQ2OPI = 0.785398163397448309615660845819875721, 2.356194490192344928846982537459627163, \
@@ -238,8 +262,8 @@ def _asymptotic(x, pp, pq, qp, qq, shift, cos_first):
     p = horner(w, pp) / horner(w, pq)
     q = 5.0 / x * (horner(w, qp) / horner(w, qq))
     if cos_first:
-        return (p * np.cos(x - shift) - q * np.sin(x - shift)) * _SQ2OPI / np.sqrt(x)
-    return (p * np.sin(x - shift) + q * np.cos(x - shift)) * _SQ2OPI / np.sqrt(x)
+        return (p * cos(x - shift) - q * sin(x - shift)) * _SQ2OPI / sqrt(x)
+    return (p * sin(x - shift) + q * cos(x - shift)) * _SQ2OPI / sqrt(x)
 
 
 def bessel_j0(x):
@@ -261,30 +285,30 @@ def bessel_j1(x):
 
 def bessel_y0(x):
     x = _f64(x)
-    small = horner(x * x, Y0_YP) / horner(x * x, Y0_YQ) + _TWO_OVER_PI * np.log(x) * bessel_j0(x)
+    small = horner(x * x, Y0_YP) / horner(x * x, Y0_YQ) + _TWO_OVER_PI * log(x) * bessel_j0(x)
     small = np.where(x == 0, -np.inf, np.where(x < 0, np.nan, small))
     return np.where(x <= 5.0, small, _asymptotic(x, Y0_PP, Y0_PQ, Y0_QP, Y0_QQ, _PI_4, False))
 
 
 def bessel_y1(x):
     x = _f64(x)
-    small = x * (horner(x * x, Y1_YP) / horner(x * x, Y1_YQ)) + _TWO_OVER_PI * (bessel_j1(x) * np.log(x) - 1.0 / x)
+    small = x * (horner(x * x, Y1_YP) / horner(x * x, Y1_YQ)) + _TWO_OVER_PI * (bessel_j1(x) * log(x) - 1.0 / x)
     small = np.where(x == 0, -np.inf, np.where(x < 0, np.nan, small))
     return np.where(x <= 5.0, small, _asymptotic(x, Y1_PP, Y1_PQ, Y1_QP, Y1_QQ, _3PI_4, False))
 
 
 def modified_bessel_i0(x):
     a = np.abs(_f64(x))
-    small = np.exp(a) * chbevl(a / 2.0 - 2.0, MI0_A, 30)
-    large = np.exp(a) * chbevl(32.0 / a - 2.0, MI0_B, 25) / np.sqrt(a)
+    small = exp(a) * chbevl(a / 2.0 - 2.0, MI0_A, 30)
+    large = exp(a) * chbevl(32.0 / a - 2.0, MI0_B, 25) / sqrt(a)
     return np.where(a <= 8.0, small, large)
 
 
 def modified_bessel_i1(x):
     x = _f64(x)
     a = np.abs(x)
-    small = chbevl(a / 2.0 - 2.0, MI1_A, 29) * a * np.exp(a)
-    large = np.exp(a) * chbevl(32.0 / a - 2.0, MI1_B, 25) / np.sqrt(a)
+    small = chbevl(a / 2.0 - 2.0, MI1_A, 29) * a * exp(a)
+    large = exp(a) * chbevl(32.0 / a - 2.0, MI1_B, 25) / sqrt(a)
     out = np.where(a <= 8.0, small, large)
     return np.where(x < 0, -out, out)
 
@@ -295,26 +319,26 @@ def _k(x, small, large):
 
 def modified_bessel_k0(x):
     x = _f64(x)
-    small = chbevl(x * x - 2.0, MK0_A, 10) - np.log(0.5 * x) * modified_bessel_i0(x)
-    return _k(x, small, np.exp(-x) * chbevl(8.0 / x - 2.0, MK0_B, 25) / np.sqrt(x))
+    small = chbevl(x * x - 2.0, MK0_A, 10) - log(0.5 * x) * modified_bessel_i0(x)
+    return _k(x, small, exp(-x) * chbevl(8.0 / x - 2.0, MK0_B, 25) / sqrt(x))
 
 
 def modified_bessel_k1(x):
     x = _f64(x)
-    small = np.log(0.5 * x) * modified_bessel_i1(x) + chbevl(x * x - 2.0, MK1_A, 11) / x
-    return _k(x, small, np.exp(-x) * chbevl(8.0 / x - 2.0, MK1_B, 25) / np.sqrt(x))
+    small = log(0.5 * x) * modified_bessel_i1(x) + chbevl(x * x - 2.0, MK1_A, 11) / x
+    return _k(x, small, exp(-x) * chbevl(8.0 / x - 2.0, MK1_B, 25) / sqrt(x))
 
 
 def scaled_modified_bessel_k0(x):
     x = _f64(x)
-    small = (chbevl(x * x - 2.0, SMK0_A, 10) - np.log(0.5 * x) * modified_bessel_i0(x)) * np.exp(x)
-    return _k(x, small, chbevl(8.0 / x - 2.0, SMK0_B, 25) / np.sqrt(x))
+    small = (chbevl(x * x - 2.0, SMK0_A, 10) - log(0.5 * x) * modified_bessel_i0(x)) * exp(x)
+    return _k(x, small, chbevl(8.0 / x - 2.0, SMK0_B, 25) / sqrt(x))
 
 
 def scaled_modified_bessel_k1(x):
     x = _f64(x)
-    small = (np.log(0.5 * x) * modified_bessel_i1(x) + chbevl(x * x - 2.0, SMK1_A, 11) / x) * np.exp(x)
-    return _k(x, small, chbevl(8.0 / x - 2.0, SMK1_B, 25) / np.sqrt(x))
+    small = (log(0.5 * x) * modified_bessel_i1(x) + chbevl(x * x - 2.0, SMK1_A, 11) / x) * exp(x)
+    return _k(x, small, chbevl(8.0 / x - 2.0, SMK1_B, 25) / sqrt(x))
 
 
 def spherical_bessel_j0(x):
@@ -322,7 +346,7 @@ def spherical_bessel_j0(x):
     xx = x * x
     series = 1.0 + xx * (-1.0 / 6.0 + xx * (1.0 / 120.0 + xx * (-1.0 / 5040.0 + xx * (
         1.0 / 362880.0 + xx * (-1.0 / 39916800.0 + xx * (1.0 / 6227020800.0))))))
-    out = np.where(np.abs(x) < 0.5, series, np.sin(x) / x)
+    out = np.where(np.abs(x) < 0.5, series, sin(x) / x)
     return np.where(np.isinf(x), 0.0, out)
 
 
@@ -333,27 +357,27 @@ def airy_ai(x):
     neg = (x < -2.09) & np.isfinite(x)
     if neg.any():
         v = x[neg]
-        z = 1.0 / (-2.0 * v * np.sqrt(-v) / 3.0)
+        z = 1.0 / (-2.0 * v * sqrt(-v) / 3.0)
         zz = z * z
         afn, afd = horner(zz, AIRY_AI_AFN[:9]), horner(zz, AIRY_AI_AFD[:9])
         agn, agd = horner(zz, AIRY_AI_AGN[:11]), horner(zz, AIRY_AI_AGD[:10])
-        t = -2.0 * v * np.sqrt(-v) / 3.0 + 0.25 * np.pi
-        out[neg] = 5.64189583547756286948e-01 / np.sqrt(np.sqrt(-v)) * (
-            np.sin(t) * (1.0 + zz * afn / afd) - np.cos(t) * (z * agn / agd))
+        t = -2.0 * v * sqrt(-v) / 3.0 + 0.25 * np.pi
+        out[neg] = 5.64189583547756286948e-01 / sqrt(sqrt(-v)) * (
+            sin(t) * (1.0 + zz * afn / afd) - cos(t) * (z * agn / agd))
     # x >= 2.09: the decaying asymptotic form, final beyond 8.3203353
     pos = (x >= 2.09) & np.isfinite(x)
     if pos.any():
         v = x[pos]
-        zeta = 2.0 * v * np.sqrt(v) / 3.0
+        zeta = 2.0 * v * sqrt(v) / 3.0
         an, ad = horner(1.0 / zeta, AIRY_AI_AN[:8]), horner(1.0 / zeta, AIRY_AI_AD[:8])
-        out[pos] = 5.64189583547756286948e-01 * (an / ad) / (2.0 * np.sqrt(np.sqrt(v)) * np.exp(zeta))
+        out[pos] = 5.64189583547756286948e-01 * (an / ad) / (2.0 * sqrt(sqrt(v)) * exp(zeta))
     # -2.09 <= x < 2.09: the power series
     mid = ~neg & ~pos & np.isfinite(x)
     if mid.any():
         v = x[mid]
         f, g, k, m, n, t = np.ones_like(v), v.copy(), np.ones_like(v), np.ones_like(v), v.copy(), np.ones_like(v)
         z = v * v * v
-        active = t > np.finfo(np.float64).eps
+        active = t > np.finfo(x.dtype).eps
         while active.any():
             m = np.where(active, m * z, m)
             k = np.where(active, k + 1.0, k)
@@ -367,7 +391,7 @@ def airy_ai(x):
             n = np.where(active, n / k, n)
             g = np.where(active, g + n, g)
             t = np.where(active, np.abs(m / f), t)
-            active = t > np.finfo(np.float64).eps
+            active = t > np.finfo(x.dtype).eps
         out[mid] = 0.355028053887817239260 * f - 0.258819403792806798405 * g
     out[np.isfinite(x) & (x > 103.892)] = 0.0
     return out

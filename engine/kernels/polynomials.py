@@ -1,7 +1,10 @@
 """torch.special's orthogonal polynomials P_n(x) as ATen evaluates them (aten/src/ATen/native/Math.h): the three-term
 recurrence up to n (stopping where it turns nan), with the closed forms and end-point values ATen takes first. n is
-an array broadcast with x (truncated to an integer, as ATen's static_cast<int64_t>)."""
+an array broadcast with x (truncated to an integer, as ATen's static_cast<int64_t>); computed in x's type (float32
+for integers), as ATen's templates are."""
 import numpy as np
+
+from .bessel import acos, cos, sin, work
 
 POLYNOMIALS = ("chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_polynomial_v", "chebyshev_polynomial_w",
                "shifted_chebyshev_polynomial_t", "shifted_chebyshev_polynomial_u", "shifted_chebyshev_polynomial_v",
@@ -10,11 +13,16 @@ POLYNOMIALS = ("chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_po
 
 
 def _prepare(x, n, hermite=False):
-    x, n = np.broadcast_arrays(np.asarray(x, np.float64), np.asarray(n))
+    x, n = np.broadcast_arrays(work(x), np.asarray(n))
     if n.dtype.kind == "f":
         bad = ~np.isfinite(n)
         n = np.where(bad, -1 if hermite else np.iinfo(np.int64).min, np.trunc(np.where(bad, 0, n)))
     return x.copy(), n.astype(np.int64)
+
+
+def _real(n, x):
+    """n in x's type (C++ turns the int64 into the float type where they meet)."""
+    return n.astype(x.dtype)
 
 
 def _recur(x, n, p, q, step, first_k, last):
@@ -49,7 +57,7 @@ def _three_term(x, n, q1, two_x, closed=None, ends=None, closed_from=6):
 def chebyshev_polynomial_t(x, n):
     x, n = _prepare(x, n)
     odd = n % 2 == 1
-    return _three_term(x, n, x, x + x, lambda: np.cos(n * np.arccos(x)),
+    return _three_term(x, n, x, x + x, lambda: cos(_real(n, x) * acos(x)),
                        lambda: np.where((x > 0) | ~odd, 1.0, -1.0))
 
 
@@ -58,21 +66,21 @@ def chebyshev_polynomial_u(x, n):
     odd = n % 2 == 1
 
     def closed():
-        a = np.arccos(x)
-        return np.where(np.sin(a) != 0, np.sin((n + 1) * a) / np.sin(a), (n + 1) * np.cos((n + 1) * a) / x)
+        a = acos(x)
+        return np.where(sin(a) != 0, sin((_real(n, x) + 1) * a) / sin(a), (_real(n, x) + 1) * cos((_real(n, x) + 1) * a) / x)
 
-    return _three_term(x, n, x + x, x + x, closed, lambda: np.where((x > 0) | ~odd, n + 1.0, -(n + 1.0)), 8)
+    return _three_term(x, n, x + x, x + x, closed, lambda: np.where((x > 0) | ~odd, _real(n + 1, x), -(_real(n + 1, x))), 8)
 
 
 def chebyshev_polynomial_v(x, n):
     x, n = _prepare(x, n)
     odd = n % 2 == 1
-    end = np.where(x > 0, 1.0, np.where(odd, -(n + n + 1.0), n + n + 1.0))
+    end = np.where(x > 0, 1.0, np.where(odd, -(_real(n + n + 1, x)), _real(n + n + 1, x)))
 
     def closed():
-        a = np.arccos(x)
-        return np.where(np.sin(a / 2.0) != 1.0, np.cos((n + 0.5) * a) / np.cos(a / 2.0),
-                        np.where(odd, -(n + n + 1.0), n + n + 1.0))
+        a = acos(x)
+        return np.where(sin(a / 2.0) != 1.0, cos((_real(n, x) + 0.5) * a) / cos(a / 2.0),
+                        np.where(odd, -(_real(n + n + 1, x)), _real(n + n + 1, x)))
 
     return _three_term(x, n, x + x - 1.0, x + x, closed, lambda: end, 8)
 
@@ -80,11 +88,11 @@ def chebyshev_polynomial_v(x, n):
 def chebyshev_polynomial_w(x, n):
     x, n = _prepare(x, n)
     odd = n % 2 == 1
-    end = np.where(x > 0, n + n + 1.0, np.where(odd, -1.0, 1.0))
+    end = np.where(x > 0, _real(n + n + 1, x), np.where(odd, -1.0, 1.0))
 
     def closed():
-        a = np.arccos(x)
-        return np.where(np.cos(a / 2.0) != 1.0, np.sin((n + 0.5) * a) / np.sin(a / 2.0), end)
+        a = acos(x)
+        return np.where(cos(a / 2.0) != 1.0, sin((_real(n, x) + 0.5) * a) / sin(a / 2.0), end)
 
     return _three_term(x, n, x + x + 1.0, x + x, closed, lambda: end, 8)
 
@@ -93,7 +101,7 @@ def shifted_chebyshev_polynomial_t(x, n):
     x, n = _prepare(x, n)
     odd = n % 2 == 1
     y = x + x - 1.0
-    return _three_term_shifted(x, n, y, y + y, lambda: np.cos(n * np.arccos(y)),
+    return _three_term_shifted(x, n, y, y + y, lambda: cos(_real(n, x) * acos(y)),
                                lambda: np.where((x == 1.0) | ~odd, 1.0, -1.0), 6)
 
 
@@ -114,23 +122,23 @@ def shifted_chebyshev_polynomial_u(x, n):
     y = x + x - 1.0
 
     def closed():
-        a = np.arccos(y)
-        return np.where(np.sin(a) != 0, np.sin((n + 1) * a) / np.sin(a), (n + 1) * np.cos((n + 1) * a) / y)
+        a = acos(y)
+        return np.where(sin(a) != 0, sin((_real(n, x) + 1) * a) / sin(a), (_real(n, x) + 1) * cos((_real(n, x) + 1) * a) / y)
 
     return _three_term_shifted(x, n, y + y, y + y, closed,
-                               lambda: np.where((x == 1.0) | ~odd, n + 1.0, -(n + 1.0)), 6)
+                               lambda: np.where((x == 1.0) | ~odd, _real(n + 1, x), -(_real(n + 1, x))), 6)
 
 
 def shifted_chebyshev_polynomial_v(x, n):
     x, n = _prepare(x, n)
     odd = n % 2 == 1
     y = x + x - 1.0
-    end = np.where(x == 1.0, 1.0, np.where(odd, -(n + n + 1.0), n + n + 1.0))
+    end = np.where(x == 1.0, 1.0, np.where(odd, -(_real(n + n + 1, x)), _real(n + n + 1, x)))
 
     def closed():
-        a = np.arccos(y)
-        return np.where(np.sin(a / 2.0) != 1.0, np.cos((n + 0.5) * a) / np.cos(a / 2.0),
-                        np.where(odd, -(n + n + 1.0), n + n + 1.0))
+        a = acos(y)
+        return np.where(sin(a / 2.0) != 1.0, cos((_real(n, x) + 0.5) * a) / cos(a / 2.0),
+                        np.where(odd, -(_real(n + n + 1, x)), _real(n + n + 1, x)))
 
     return _three_term_shifted(x, n, y + y - 1.0, y + y, closed, lambda: end, 6)
 
@@ -139,11 +147,11 @@ def shifted_chebyshev_polynomial_w(x, n):
     x, n = _prepare(x, n)
     odd = n % 2 == 1
     y = x + x - 1.0
-    end = np.where(x == 1.0, n + n + 1.0, np.where(odd, -1.0, 1.0))
+    end = np.where(x == 1.0, _real(n + n + 1, x), np.where(odd, -1.0, 1.0))
 
     def closed():
-        a = np.arccos(y)
-        return np.where(np.cos(a / 2.0) != 1.0, np.sin((n + 0.5) * a) / np.sin(a / 2.0), end)
+        a = acos(y)
+        return np.where(cos(a / 2.0) != 1.0, sin((_real(n, x) + 0.5) * a) / sin(a / 2.0), end)
 
     return _three_term_shifted(x, n, y + y + 1.0, y + y, closed, lambda: end, 4)
 

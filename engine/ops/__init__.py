@@ -2,6 +2,7 @@
 from . import (  # noqa: F401 - they declare
     arithmetic,
     bitwise,
+    compare,
     conv,
     division,
     einsum,

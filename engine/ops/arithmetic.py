@@ -92,7 +92,7 @@ op("div", "DivBackward0", ("self", "other"), lambda a, b: a / b,
    ("−grad · self / other²", lambda n, g: -g * (n["self"] / n["other"] / n["other"])),
    saves={0: ("other",), 1: ("self", "other")},
    spell=Spelling(method=("div", "divide", "true_divide"), function=("div", "divide", "true_divide"),
-                  inplace="div_", infix="/", number_first=True),
+                  inplace=("div_", "divide_", "true_divide_"), infix="/", number_first=True),
    bind=_bind_div)
 # Inside derivative formulas PyTorch multiplies by C++ Scalars: mul.Scalar is MulBackward1, and so on.
 op("mul_scalar", "MulBackward1", ("self",), lambda a, other: a * other,
@@ -151,13 +151,25 @@ def _where_zero(base, exponent, value):
     return (value * 0).where(mask, value)
 
 
-op("pow_tensor", "PowBackward1", ("self", "exponent"), exact(lambda a, b: a ** b),
+def _power(a, b):
+    """a ** b; integers to negative powers as ATen's powi: 1 for 1, ±1 for −1, else 0."""
+    a, b = np.asarray(a), np.asarray(b)
+    if a.dtype.kind in "iub" and b.dtype.kind in "iu" and (b < 0).any():
+        dt = np.result_type(a, b)
+        a, b = a.astype(dt), b.astype(dt)
+        out = a ** np.where(b < 0, 0, b)
+        negative = np.where(a == 1, 1, np.where(a == -1, np.where(b % 2 == 1, -1, 1), 0)).astype(dt)
+        return np.where(b < 0, negative, out)
+    return a ** b
+
+
+op("pow_tensor", "PowBackward1", ("self", "exponent"), exact(_power),
    ("exponent · self^(exponent−1) · grad", lambda n, g: g * n["exponent"] * n["self"] ** (n["exponent"] - 1)),
    ("result · ln(self) · grad",
     lambda n, g: g * _where_zero(n["self"], n["exponent"], n["result"] * n["self"].log())),
    saves={0: ("self", "exponent"), 1: ("self", "exponent", "result")},
    spell=Spelling(method="pow", function="pow", inplace="pow_", infix="**", number_first="bind"), bind=_bind_pow)
-op("rpow", "PowBackward2", ("exponent",), exact(lambda exponent, self: self ** exponent),  # pow(Scalar self, exponent)
+op("rpow", "PowBackward2", ("exponent",), exact(lambda exponent, self: _power(np.asarray(self), exponent)),  # pow(Scalar self, exponent)
    ("result · ln(self) · grad", lambda n, g: g * n["result"] * float(np.log(n.attrs["self"]))),
    saves={0: ("self", "exponent", "result")},
    spell=Spelling(rinfix="**", name="{self}**{0}"),
@@ -168,6 +180,11 @@ op("rpow", "PowBackward2", ("exponent",), exact(lambda exponent, self: self ** e
 @composite(Spelling(method="square", function="square"))
 def square(self):
     return self.pow(2)
+
+
+@composite(Spelling(method="square_"))
+def square_(self):
+    return self.pow_(2)
 
 
 def _bind_value(name):
@@ -197,6 +214,12 @@ op("addcmul", "AddcmulBackward0", ("self", "tensor1", "tensor2"),
 def _bind_lerp(self, end, weight):
     if end.dtype is not self.dtype:
         raise RuntimeError(f"expected dtype {self.dtype.c_name} for `end` but got dtype {end.dtype.c_name}")
+    if hasattr(weight, "_data"):  # lerp.Tensor: LerpBackward1, the weight a differentiable input
+        if weight.dtype is not self.dtype:
+            raise RuntimeError(f"expected dtype {self.dtype.c_name} for `weight` but got dtype {weight.dtype.c_name}")
+        if not self.dtype.is_floating_point:
+            raise NotImplementedError(f'"lerp_kernel_tensor" not implemented for \'{self.dtype.type_name}\'')
+        return OPS["lerp_tensor"], (self, end, weight), None, None
     if not self.dtype.is_floating_point:
         raise NotImplementedError(f'"lerp_kernel_scalar" not implemented for \'{self.dtype.type_name}\'')
     return OPS["lerp"], (self, end), {"weight": weight}, None
@@ -205,4 +228,10 @@ def _bind_lerp(self, end, weight):
 op("lerp", "LerpBackward0", ("self", "end"), kernels.lerp,
    ("(1 − weight) · grad", lambda n, g: g * (1 - n.attrs["weight"])),
    ("weight · grad", lambda n, g: g * n.attrs["weight"]), saves={0: ("weight",)},
+   spell=Spelling(method="lerp", function="lerp", inplace="lerp_"), bind=_bind_lerp)
+op("lerp_tensor", "LerpBackward1", ("self", "end", "weight"), kernels.lerp,
+   ("(1 − weight) · grad", lambda n, g: g * (1 - n["weight"])),
+   ("weight · grad", lambda n, g: g * n["weight"]),
+   ("(end − self) · grad", lambda n, g: g * (n["end"] - n["self"])),
+   saves={0: ("weight",), 1: ("weight",), 2: ("self", "end")},
    spell=Spelling(method="lerp", function="lerp", inplace="lerp_"), bind=_bind_lerp)

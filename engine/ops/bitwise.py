@@ -134,7 +134,7 @@ def float_power(self, exponent):
     return base.pow(exponent.double() if is_tensor(exponent) else exponent)
 
 
-@composite(Spelling(inplace="float_power_"))
+@composite(Spelling(method="float_power_"))
 def float_power_(self, exponent):
     if self.dtype is not dtypes.float64:
         raise RuntimeError(f"the base given to float_power_ has dtype {self.dtype.type_name} but the operation's "
@@ -171,10 +171,15 @@ def positive(self):
     return self
 
 
-@composite(Spelling(method=("conj", "conj_physical", "resolve_conj", "resolve_neg"),
-                    function=("conj", "conj_physical", "resolve_conj", "resolve_neg", "real"), out=False))
+@composite(Spelling(method=("conj", "resolve_conj", "resolve_neg", "conj_physical_"),
+                    function=("conj", "resolve_conj", "resolve_neg", "real"), out=False))
 def conj(self):
     """The conjugate of a real tensor is the tensor itself."""
+    return self
+
+
+@composite(Spelling(method="conj_physical", function="conj_physical"))
+def conj_physical(self):
     return self
 
 

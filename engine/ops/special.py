@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from ..kernels import special as sp
+from ..kernels.bessel import log, sin, work
 from .rounding import exact
 from .table import OPS, Spelling, composite, is_number, op, result_dtype, unary
 
@@ -66,11 +67,10 @@ op("frac", "FracBackward0", ("self",), lambda a: a - np.trunc(a), ("grad", lambd
 
 
 def _sinc(a):
-    x = a.astype(np.float64)
+    x = work(a)
     with np.errstate(all="ignore"):
-        px = math.pi * x
-        out = np.where(x == 0, 1.0, np.sin(px) / px)
-    return out
+        px = x.dtype.type(math.pi) * x
+        return np.where(x == 0, x.dtype.type(1), sin(px) / px)
 
 
 def _sinc_grad(n, g):
@@ -107,18 +107,22 @@ def _bind_polygamma_method(self, n):
 
 op("polygamma", "PolygammaBackward0", ("self",), _float(lambda a, n: sp.polygamma(n, a)),
    ("ψ⁽ⁿ⁺¹⁾(self) · grad", lambda n, g: g * n["self"].polygamma(n.attrs["n"] + 1)), saves={0: ("self", "n")},
-   spell=Spelling(function="polygamma", special="polygamma", name="torch.polygamma({n}, {0})"), bind=_bind_polygamma)
+   spell=Spelling(function="polygamma", special="polygamma", name="torch.polygamma({n}, {0})",
+                  number_first="bind"), bind=_bind_polygamma)
 op("polygamma_method", "PolygammaBackward0", ("self",), _float(lambda a, n: sp.polygamma(n, a)),
    ("ψ⁽ⁿ⁺¹⁾(self) · grad", lambda n, g: g * n["self"].polygamma(n.attrs["n"] + 1)), saves={0: ("self", "n")},
    spell=Spelling(method="polygamma", inplace="polygamma_", name="{0}.polygamma({n})"), bind=_bind_polygamma_method)
 
 
 def _mvlgamma(a, p):
-    x = a.astype(np.float64)
-    out = np.full(x.shape, p * (p - 1) / 4 * math.log(math.pi))
-    for j in range(p):
-        out = out + sp.lgamma(x - j / 2)
-    return out
+    """ATen's mvlgamma: lgamma(self + arange(−(p−1)/2, 0.5, 0.5)) summed, plus p(p−1)/4 · ln π."""
+    x = work(a)
+    t = x.dtype.type
+    out = None
+    for j in range(p - 1, -1, -1):
+        term = sp.lgamma(x + t(-j / 2))
+        out = term if out is None else out + term
+    return out + t(p * (p - 1) * math.log(math.pi) / 4)
 
 
 def _bind_mvlgamma(self, p):
@@ -173,9 +177,9 @@ def special_ndtr(self):
 
 
 def _entr(a):
-    x = a.astype(np.float64)
+    x = work(a)
     with np.errstate(all="ignore"):
-        out = np.where(x > 0, -x * np.log(x), np.where(x == 0, 0.0, -np.inf))
+        out = np.where(x > 0, -x * log(x), np.where(x == 0, x.dtype.type(0), x.dtype.type(-np.inf)))
     return np.where(np.isnan(x), x, out)
 
 
@@ -210,11 +214,13 @@ _unary("special_i1e", "SpecialI1EBackward0", _float(sp.i1e), "(i0e(self) − res
 
 # --- logit ------------------------------------------------------------------------------------------------------------
 def _logit(a, eps=None):
-    x = a.astype(np.float64)
+    x = work(a)
+    t = x.dtype.type
     if eps is not None:
-        x = np.clip(x, eps, 1 - eps)
+        lo, hi = t(eps), t(1) - t(eps)
+        x = np.where(x < lo, lo, np.where(x > hi, hi, x))
     with np.errstate(all="ignore"):
-        return np.log(x / (1 - x))
+        return log(x / (t(1) - x))
 
 
 def _logit_grad(n, g):
