@@ -118,8 +118,8 @@ def _ldexp(a, b):
 
 
 op("ldexp", "LdexpBackward0", ("self", "other"), _ldexp,
-   ("2^other · grad", lambda n, g: g * (n["other"] * 1.0).exp2()),
-   ("self · 2^other · ln 2 · grad", lambda n, g: g * n["self"] * (n["other"] * 1.0).exp2() * math.log(2)),
+   ("2^other · grad", lambda n, g: g * (2 ** n["other"])),  # pow(2, other): in integers for an integer other
+   ("self · 2^other · ln 2 · grad", lambda n, g: g * n["self"] * (2 ** n["other"]) * math.log(2)),
    saves={0: ("other",), 1: ("self", "other")},
    spell=Spelling(method="ldexp", function="ldexp", inplace="ldexp_"),
    bind=lambda self, other: (OPS["ldexp"], (self, other), None, result_dtype((self, other), "float")))
@@ -159,7 +159,12 @@ def _angle(a):
     return np.where(np.isnan(x), x, np.where(x < 0, np.asarray(math.pi, x.dtype), np.zeros((), x.dtype)))
 
 
-op("angle", "AngleBackward0", ("self",), _angle, ("0", lambda n, g: g * 0), saves={0: ("self",)},
+def _zeros(n, g):
+    """zeros_like(self): a constant, so a second derivative finds no path through it (None, as torch)."""
+    return g._new(np.zeros(g.shape, g.dtype.np), g.dtype)
+
+
+op("angle", "AngleBackward0", ("self",), _angle, ("0", _zeros), saves={0: ("self",)},
    spell=Spelling(method="angle", function="angle"),
    bind=lambda self: (OPS["angle"], (self,), None, result_dtype((self,), "float")))
 

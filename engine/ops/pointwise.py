@@ -28,9 +28,26 @@ _unary("cos", "CosBackward0", exact(np.cos), "−sin(self) · grad", lambda n, g
 _unary("tan", "TanBackward0", exact(np.tan), "(1 + result²) · grad",
        lambda n, g: g * (1 + n["result"] * n["result"]), "result")
 _unary("tanh", "TanhBackward0", exact(np.tanh), "(1 − result²) · grad",
-       lambda n, g: g * (1 - n["result"] * n["result"]), "result", functional="tanh")
+       lambda n, g: g._op("tanh_backward", n["result"]), "result", functional="tanh")
 _unary("sigmoid", "SigmoidBackward0", kernels.sigmoid, "result · (1 − result) · grad",
-       lambda n, g: g * (n["result"] * (1 - n["result"])), "result", functional="sigmoid")
+       lambda n, g: g._op("sigmoid_backward", n["result"]), "result", functional="sigmoid")
+
+
+def _tanh_backward(g, y):
+    """ATen's tanh_backward kernel: grad · (1 − y²) with 1 − y² fused (one rounding), as its FMA code gives it."""
+    one = np.ones((), np.result_type(g, y))
+    return g * kernels.fma(-y, y, one, one.dtype)
+
+
+op("tanh_backward", "TanhBackwardBackward0", ("grad_output", "output"), _tanh_backward,
+   ("(1 − output²) · grad", lambda n, g: g._op("tanh_backward", n["output"])),
+   ("−2 · output · grad_output · grad", lambda n, g: g * (-2 * n["output"] * n["grad_output"])),
+   saves={0: ("output",), 1: ("output", "grad_output")})
+op("sigmoid_backward", "SigmoidBackwardBackward0", ("grad_output", "output"),
+   lambda g, s: g * (1 - s) * s,  # ATen's sigmoid_backward kernel: (grad · (1 − y)) · y, in this order
+   ("(1 − output) · output · grad", lambda n, g: g._op("sigmoid_backward", n["output"])),
+   ("(1 − 2 · output) · grad_output · grad", lambda n, g: g * n["grad_output"] * (-2 * n["output"] + 1)),
+   saves={0: ("output",), 1: ("output", "grad_output")})
 _unary("erf", "ErfBackward0", kernels.erf, "2/√π · exp(−self²) · grad",
        lambda n, g: g * ((n["self"] * n["self"]).neg().exp() * 1.1283791670955126), "self")
 _unary("sqrt", "SqrtBackward0", np.sqrt, "grad / (2 · result)", lambda n, g: g / (n["result"] * 2), "result")

@@ -102,7 +102,8 @@ def _bind_polygamma(n, input):  # noqa: A002 - torch.polygamma(n, input)
 
 
 def _bind_polygamma_method(self, n):
-    return _bind_polygamma(n, self)
+    _, inputs, attrs, dtype = _bind_polygamma(n, self)
+    return OPS["polygamma_method"], inputs, attrs, dtype
 
 
 op("polygamma", "PolygammaBackward0", ("self",), _float(lambda a, n: sp.polygamma(n, a)),
@@ -369,7 +370,7 @@ def _bind_xlog1py(self, other):
     return OPS["special_xlog1py"], (self, other), None, dtype
 
 
-_XLOG1PY = Spelling(special="xlog1py")
+_XLOG1PY = Spelling(special="xlog1py", number_first="bind")
 op("special_xlog1py", "SpecialXlog1PyBackward0", ("self", "other"), _xlog1py,
    ("log1p(other) · grad (0 where self = 0 and other ≤ −1)", _xlog1py_self),
    ("self / (other + 1) · grad", lambda n, g: g * n["self"] / (n["other"] + 1)),
@@ -387,7 +388,7 @@ op("special_xlog1py_other_scalar", "SpecialXlog1PyBackward2", ("self",),
 
 def _not_implemented(name):
     def vjp(n, g):
-        raise RuntimeError(f"the derivative for '{name}' is not implemented.")
+        raise NotImplementedError(f"the derivative for '{name}' is not implemented.")
 
     return vjp
 
@@ -408,10 +409,11 @@ def _bind_zeta(self, other):
 
 op("special_zeta", "SpecialZetaBackward0", ("self", "other"), _float(sp.zeta),
    ("not implemented", _not_implemented("zeta")), ("−self · ζ(self + 1, other) · grad", _zeta_other),
-   saves={1: ("self", "other")}, spell=Spelling(special="zeta"), bind=_bind_zeta)
+   saves={1: ("self", "other")}, spell=Spelling(special="zeta", number_first="bind"), bind=_bind_zeta)
 op("special_zeta_self_scalar", "SpecialZetaBackward1", ("other",), lambda b, self: _float(sp.zeta)(np.asarray(self, b.dtype), b),
    ("−self · ζ(self + 1, other) · grad",
-    lambda n, g: g * -n.attrs["self"] * n["other"]._op("special_zeta_self_scalar", self=n.attrs["self"] + 1.0)),
+    lambda n, g: g * -n.attrs["self"] * n["other"]._apply(OPS["special_zeta_self_scalar"], (n["other"],),
+                                                           {"self": n.attrs["self"] + 1.0})),
    saves={0: ("self", "other")}, spell=Spelling(name="torch.special.zeta({self}, {0})"), bind=False)
 op("special_zeta_other_scalar", "SpecialZetaBackward2", ("self",), lambda a, other: _float(sp.zeta)(a, other),
    ("not implemented", _not_implemented("zeta")), spell=Spelling(name="torch.special.zeta({0}, {other})"), bind=False)
