@@ -30,7 +30,7 @@ def _integer_op(name, kernel, forward, infix=None, rinfix=None, inplace=True):
     op(name, "NotImplemented", ("self", "other"), forward,
        ("not differentiable", _no_derivative(name)), ("not differentiable", _no_derivative(name)),
        spell=Spelling(method=name, function=name, inplace=name + "_" if inplace else (), infix=infix, rinfix=rinfix,
-                      number_first=True),
+                      number_first=True, inplace_function=name + "_" if name in ("gcd", "lcm") else ()),
        bind=bind)
 
 
@@ -87,6 +87,11 @@ _integer_op("gcd", "gcd_cpu", np.gcd)
 _integer_op("lcm", "lcm_cpu", _lcm)
 
 
+def _zeros(n, g):
+    """zeros_like(self): a constant, so a second derivative finds no path through it (None, as torch)."""
+    return g._new(np.zeros(g.shape, g.dtype.np), g.dtype)
+
+
 # --- heaviside, nextafter ---------------------------------------------------------------------------------------
 def _bind_heaviside(self, values):
     if self.dtype is not values.dtype:
@@ -108,7 +113,8 @@ def _bind_nextafter(self, other):
 
 
 op("nextafter", "NextafterBackward0", ("self", "other"), np.nextafter,
-   ("grad", lambda n, g: g), ("0", lambda n, g: g * 0),
+   ("grad where self ≠ other", lambda n, g: g.masked_fill(n["self"] == n["other"], 0.0)), ("0", _zeros),
+   saves={0: ("self", "other")},
    spell=Spelling(method="nextafter", function="nextafter", inplace="nextafter_"), bind=_bind_nextafter)
 
 
@@ -121,7 +127,7 @@ op("ldexp", "LdexpBackward0", ("self", "other"), _ldexp,
    ("2^other · grad", lambda n, g: g * (2 ** n["other"])),  # pow(2, other): in integers for an integer other
    ("self · 2^other · ln 2 · grad", lambda n, g: g * n["self"] * (2 ** n["other"]) * math.log(2)),
    saves={0: ("other",), 1: ("self", "other")},
-   spell=Spelling(method="ldexp", function="ldexp", inplace="ldexp_"),
+   spell=Spelling(method="ldexp", function="ldexp", inplace="ldexp_", inplace_function="ldexp_"),
    bind=lambda self, other: (OPS["ldexp"], (self, other), None, result_dtype((self, other), "float")))
 
 
@@ -157,11 +163,6 @@ op("rsub_tensor", "RsubBackward0", ("self", "other"), lambda a, b, alpha=1: b - 
 def _angle(a):
     x = np.asarray(a, np.float64) if a.dtype.kind != "f" else a
     return np.where(np.isnan(x), x, np.where(x < 0, np.asarray(math.pi, x.dtype), np.zeros((), x.dtype)))
-
-
-def _zeros(n, g):
-    """zeros_like(self): a constant, so a second derivative finds no path through it (None, as torch)."""
-    return g._new(np.zeros(g.shape, g.dtype.np), g.dtype)
 
 
 op("angle", "AngleBackward0", ("self",), _angle, ("0", _zeros), saves={0: ("self",)},

@@ -360,7 +360,7 @@ def _xlogy_self_grad(n, g):
 op("xlogy", "XlogyBackward0", ("self", "other"), _xlogy,
    ("log(other) · grad (0 where self = 0 and other ≤ 0)", _xlogy_self_grad),
    ("self / other · grad", lambda n, g: g * n["self"] / n["other"]),
-   saves={0: ("self", "other"), 1: ("self", "other")}, spell=Spelling(method="xlogy", function="xlogy", inplace="xlogy_", special="xlogy"),
+   saves={0: ("self", "other"), 1: ("self", "other")}, spell=Spelling(method="xlogy", function="xlogy", inplace="xlogy_", inplace_function="xlogy_", special="xlogy"),
    bind=lambda self, other: (OPS["xlogy"], (self, other), None, result_dtype((self, other), "float")))
 
 

@@ -40,12 +40,27 @@ _unary("asin", "AsinBackward0", exact(np.arcsin), "grad / √(1 − self²)",
        lambda n, g: g * (-n["self"] * n["self"] + 1).rsqrt(), spell=_aliased("asin", "arcsin"))
 _unary("acos", "AcosBackward0", exact(np.arccos), "−grad / √(1 − self²)",
        lambda n, g: g * -((-n["self"] * n["self"] + 1).rsqrt()), spell=_aliased("acos", "arccos"))
-_unary("asinh", "AsinhBackward0", exact(np.arcsinh), "grad / √(self² + 1)",
-       lambda n, g: g * (n["self"].pow(2) + 1).rsqrt(), spell=_aliased("asinh", "arcsinh"))
-_unary("acosh", "AcoshBackward0", exact(np.arccosh), "grad / √(self² − 1)",
-       lambda n, g: g * (n["self"].pow(2) - 1).rsqrt(), spell=_aliased("acosh", "arccosh"))
-_unary("atanh", "AtanhBackward0", exact(np.arctanh), "grad / (1 − self²)",
-       lambda n, g: g * 1 / (1 - n["self"].pow(2)), spell=_aliased("atanh", "arctanh"))
+
+
+def _inplace_not_implemented(name):
+    def vjp(n, g):
+        raise NotImplementedError(f"the derivative for 'inplace version of {name}' is not implemented.")
+
+    return vjp
+
+
+for _name, _fn, _formula, _vjp in (
+        ("asinh", np.arcsinh, "grad / √(self² + 1)", lambda n, g: g * (n["self"].pow(2) + 1).rsqrt()),
+        ("acosh", np.arccosh, "grad / √(self² − 1)", lambda n, g: g * (n["self"].pow(2) - 1).rsqrt()),
+        ("atanh", np.arctanh, "grad / (1 − self²)", lambda n, g: g * 1 / (1 - n["self"].pow(2)))):
+    _alias = "arc" + _name[1:]
+    _unary(_name, _name.capitalize() + "Backward0", exact(_fn), _formula, _vjp,
+           spell=Spelling(method=(_name, _alias), function=(_name, _alias)))
+    # in place, PyTorch has no derivative for them (AsinhBackward1 raises)
+    op(_name + "_", _name.capitalize() + "Backward1", ("self",), exact(_fn),
+       ("not implemented in place", _inplace_not_implemented(_name)),
+       spell=Spelling(inplace=(_name + "_", _alias + "_"), inplace_function=(_name + "_", _alias + "_")),
+       bind=lambda self, name=_name: (OPS[name + "_"], (self,), None, result_dtype((self,), "float")))
 
 # --- exponentials, angles, fractions ------------------------------------------------------------------------------
 _unary("exp2", "Exp2Backward0", exact(np.exp2), "result · ln 2 · grad", lambda n, g: g * n["result"] * _LN2,
@@ -112,7 +127,17 @@ op("polygamma", "PolygammaBackward0", ("self",), _float(lambda a, n: sp.polygamm
                   number_first="bind"), bind=_bind_polygamma)
 op("polygamma_method", "PolygammaBackward0", ("self",), _float(lambda a, n: sp.polygamma(n, a)),
    ("ψ⁽ⁿ⁺¹⁾(self) · grad", lambda n, g: g * n["self"].polygamma(n.attrs["n"] + 1)), saves={0: ("self", "n")},
-   spell=Spelling(method="polygamma", inplace="polygamma_", name="{0}.polygamma({n})"), bind=_bind_polygamma_method)
+   spell=Spelling(method="polygamma", name="{0}.polygamma({n})"), bind=_bind_polygamma_method)
+
+
+def _bind_polygamma_(self, n):
+    _, inputs, attrs, dtype = _bind_polygamma(n, self)
+    return OPS["polygamma_"], inputs, attrs, dtype
+
+
+op("polygamma_", "PolygammaBackward1", ("self",), _float(lambda a, n: sp.polygamma(n, a)),
+   ("ψ⁽ⁿ⁺¹⁾(self) · grad", lambda n, g: g * n["self"].polygamma(n.attrs["n"] + 1)), saves={0: ("self", "n")},
+   spell=Spelling(inplace="polygamma_"), bind=_bind_polygamma_)
 
 
 def _mvlgamma(a, p):
@@ -127,8 +152,8 @@ def _mvlgamma(a, p):
 
 
 def _bind_mvlgamma(self, p):
-    if not self.dtype.is_floating_point and self.dtype.name != "bool":
-        pass
+    if self.dtype.name == "bool":
+        raise RuntimeError("The input tensor may not be a boolean tensor.")
     if p < 1:
         raise RuntimeError("p has to be greater than or equal to 1")
     if (self._data <= (p - 1) / 2).any():
@@ -230,7 +255,7 @@ def _logit_grad(n, g):
     if eps is None:
         inside = (s >= 0.0) & (s <= 1.0)
         return out.where(inside, s * 0 + math.nan)
-    return out.where((s >= eps) & (s <= 1 - eps), out * 0)
+    return out.where((s >= eps) & (s <= 1 - eps), g._new(np.zeros((), g.dtype.np), g.dtype))
 
 
 def _bind_logit(self, eps=None):
