@@ -111,6 +111,8 @@ def _in_place(fn, name):
 
 
 for _names, _dunder, _fn in DECLARED:
+    if _names:
+        _fn.__name__ = _fn.__qualname__ = _names[0]
     _fn = accepting_aliases(_fn)
     for _name in _names:
         setattr(Tensor, _name, _fn)

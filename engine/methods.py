@@ -286,7 +286,7 @@ def _install():
         setattr(Tensor, name, fn)
     Tensor._apply = _apply
     Tensor._op = _op
-    Tensor.__pos__ = lambda self: self
+    Tensor.__pos__ = methods["positive"]  # +x: x itself, refused for bool as torch.positive refuses it
     FUNCTIONS.update(functions)
     FUNCTIONAL.update(functional)
     SPECIAL.update(special)

@@ -28,7 +28,7 @@ def _undifferentiated(name, kernel, arity=1):
         result = Tensor._make(np.broadcast_to(value, shape).astype(dtype.np), dtype)
         return result if out is None else _written_out(f"special_{name}", result, out)
 
-    function.__name__ = function.__qualname__ = name
+    function.__name__ = function.__qualname__ = "special_" + name
     return function
 
 
@@ -39,5 +39,6 @@ for _name in ("airy_ai", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "mo
 for _name in polynomials.POLYNOMIALS:
     globals()[_name] = _undifferentiated(_name, getattr(polynomials, _name), 2)
 
-# aliases of torch.* functions
+# aliases of torch.* functions that are not one op's spelling
 expit = FUNCTIONS["sigmoid"]
+softmax, log_softmax, logsumexp = FUNCTIONS["softmax"], FUNCTIONS["log_softmax"], FUNCTIONS["logsumexp"]

@@ -49,7 +49,8 @@ op("sigmoid_backward", "SigmoidBackwardBackward0", ("grad_output", "output"),
    ("(1 − 2 · output) · grad_output · grad", lambda n, g: g * n["grad_output"] * (-2 * n["output"] + 1)),
    saves={0: ("output",), 1: ("output", "grad_output")})
 _unary("erf", "ErfBackward0", kernels.erf, "2/√π · exp(−self²) · grad",
-       lambda n, g: g * ((n["self"] * n["self"]).neg().exp() * 1.1283791670955126), "self")
+       lambda n, g: g * ((n["self"] * n["self"]).neg().exp() * 1.1283791670955126), "self",
+       spell=unary("erf", special="erf"))
 _unary("sqrt", "SqrtBackward0", np.sqrt, "grad / (2 · result)", lambda n, g: g / (n["result"] * 2), "result")
 _unary("rsqrt", "RsqrtBackward0", kernels.rsqrt, "−½ · result³ · grad",
        lambda n, g: g * (n["result"] ** 3 * -0.5), "result")
@@ -57,9 +58,10 @@ _unary("sinh", "SinhBackward0", kernels.sinh, "cosh(self) · grad", lambda n, g:
 _unary("cosh", "CoshBackward0", kernels.cosh, "sinh(self) · grad", lambda n, g: g * n["self"].sinh(), "self")
 _unary("atan", "AtanBackward0", exact(np.arctan), "grad / (1 + self²)",
        lambda n, g: g / (n["self"] * n["self"] + 1), "self")
-_unary("log1p", "Log1PBackward0", kernels.log1p, "grad / (1 + self)", lambda n, g: g / (n["self"] + 1), "self")
+_unary("log1p", "Log1PBackward0", kernels.log1p, "grad / (1 + self)", lambda n, g: g / (n["self"] + 1), "self",
+       spell=unary("log1p", special="log1p"))
 _unary("expm1", "Expm1Backward0", kernels.expm1, "(result + 1) · grad", lambda n, g: g * (n["result"] + 1),
-       "result")
+       "result", spell=unary("expm1", special="expm1"))
 _unary("log2", "Log2Backward0", exact(np.log2), "grad / (self · ln 2)",
        lambda n, g: g / (n["self"] * 0.6931471805599453), "self")
 _unary("log10", "Log10Backward0", exact(np.log10), "grad / (self · ln 10)",

@@ -156,8 +156,6 @@ def _bind_mvlgamma(self, p):
         raise RuntimeError("The input tensor may not be a boolean tensor.")
     if p < 1:
         raise RuntimeError("p has to be greater than or equal to 1")
-    if (self._data <= (p - 1) / 2).any():
-        raise RuntimeError("All elements must be greater than (p-1)/2")
     return OPS["mvlgamma"], (self,), {"p": p}, result_dtype((self,), "float")
 
 
