@@ -5,6 +5,8 @@ input's type, float32 inputs (and integers, which torch computes in float32) are
 the C library's float functions (expf, sinf, …: correctly rounded, as `libm_f` gives them); float64 in float64."""
 import numpy as np
 
+from .fma import fma
+
 
 def _c(*coefficients):
     return np.array(coefficients, dtype=np.float64)
@@ -207,22 +209,24 @@ SMK1_B = _c(
 
 
 def horner(x, coefficients):
-    """Σ coefficients[i] · x^(n−i), highest power first, evaluated as the C loops do (in x's type)."""
+    """Σ coefficients[i] · x^(n−i), highest power first, evaluated as the C loops are compiled (in x's type):
+    each step one fused multiply-add, as the compiler contracts `result * x + c`."""
     out = np.zeros_like(x)
     for c in coefficients.astype(x.dtype):
-        out = out * x + c
+        out = fma(out, x, c, x.dtype)
     return out
 
 
 def chbevl(x, coefficients, length=None):
-    """Cephes' chbevl: the Chebyshev series Σ' c_i T_i(x/2), coefficients highest order first (in x's type)."""
+    """Cephes' chbevl: the Chebyshev series Σ' c_i T_i(x/2), coefficients highest order first (in x's type);
+    `x * b1 - b2 + c` as compiled: fma(x, b1, −b2) + c."""
     coefficients = coefficients[:length].astype(x.dtype)
     b0, b1, b2 = np.full_like(x, coefficients[0]), np.zeros_like(x), np.zeros_like(x)
     for c in coefficients[1:]:
         b2 = b1
         b1 = b0
-        b0 = x * b1 - b2 + c
-    return 0.5 * (b0 - b2)
+        b0 = fma(x, b1, -b2, x.dtype) + c
+    return x.dtype.type(0.5) * (b0 - b2)
 
 
 def work(x):
@@ -261,9 +265,9 @@ def _asymptotic(x, pp, pq, qp, qq, shift, cos_first):
     w = 25.0 / (x * x) if shift == _PI_4 else 5.0 / x * (5.0 / x)
     p = horner(w, pp) / horner(w, pq)
     q = 5.0 / x * (horner(w, qp) / horner(w, qq))
-    if cos_first:
-        return (p * cos(x - shift) - q * sin(x - shift)) * _SQ2OPI / sqrt(x)
-    return (p * sin(x - shift) + q * cos(x - shift)) * _SQ2OPI / sqrt(x)
+    if cos_first:  # p·cos − q·sin, compiled as fma(p, cos, −q·sin)
+        return fma(p, cos(x - shift), -(q * sin(x - shift)), x.dtype) * _SQ2OPI / sqrt(x)
+    return fma(p, sin(x - shift), q * cos(x - shift), x.dtype) * _SQ2OPI / sqrt(x)
 
 
 def bessel_j0(x):
@@ -285,14 +289,15 @@ def bessel_j1(x):
 
 def bessel_y0(x):
     x = _f64(x)
-    small = horner(x * x, Y0_YP) / horner(x * x, Y0_YQ) + _TWO_OVER_PI * log(x) * bessel_j0(x)
+    small = fma(_TWO_OVER_PI * log(x), bessel_j0(x), horner(x * x, Y0_YP) / horner(x * x, Y0_YQ), x.dtype)
     small = np.where(x == 0, -np.inf, np.where(x < 0, np.nan, small))
     return np.where(x <= 5.0, small, _asymptotic(x, Y0_PP, Y0_PQ, Y0_QP, Y0_QQ, _PI_4, False))
 
 
 def bessel_y1(x):
     x = _f64(x)
-    small = x * (horner(x * x, Y1_YP) / horner(x * x, Y1_YQ)) + _TWO_OVER_PI * (bessel_j1(x) * log(x) - 1.0 / x)
+    small = fma(x, horner(x * x, Y1_YP) / horner(x * x, Y1_YQ),
+                _TWO_OVER_PI * fma(bessel_j1(x), log(x), -(1.0 / x), x.dtype), x.dtype)
     small = np.where(x == 0, -np.inf, np.where(x < 0, np.nan, small))
     return np.where(x <= 5.0, small, _asymptotic(x, Y1_PP, Y1_PQ, Y1_QP, Y1_QQ, _3PI_4, False))
 

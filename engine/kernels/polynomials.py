@@ -1,10 +1,12 @@
 """torch.special's orthogonal polynomials P_n(x) as ATen evaluates them (aten/src/ATen/native/Math.h): the three-term
 recurrence up to n (stopping where it turns nan), with the closed forms and end-point values ATen takes first. n is
 an array broadcast with x (truncated to an integer, as ATen's static_cast<int64_t>); computed in x's type (float32
-for integers), as ATen's templates are."""
+for integers), as ATen's templates are, and as they are compiled: each step `a · q − b` one fused multiply-add,
+fma(a, q, −b)."""
 import numpy as np
 
 from .bessel import acos, cos, sin, work
+from .fma import fma
 
 POLYNOMIALS = ("chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_polynomial_v", "chebyshev_polynomial_w",
                "shifted_chebyshev_polynomial_t", "shifted_chebyshev_polynomial_u", "shifted_chebyshev_polynomial_v",
@@ -44,7 +46,7 @@ def _recur(x, n, p, q, step, first_k, last):
 def _three_term(x, n, q1, two_x, closed=None, ends=None, closed_from=6):
     """The Chebyshev family: P_0 = 1, P_1 = q1, P_k = two_x · P_{k−1} − P_{k−2}."""
     with np.errstate(all="ignore"):
-        out = _recur(x, n, np.ones_like(x), q1.copy(), lambda k, p, q: two_x * q - p, 2, lambda k, n: k <= n)
+        out = _recur(x, n, np.ones_like(x), q1.copy(), lambda k, p, q: fma(two_x, q, -p, x.dtype), 2, lambda k, n: k <= n)
         out = np.where(n == 1, q1, out)
         out = np.where(n == 0, 1.0, out)
         if closed is not None:
@@ -108,7 +110,7 @@ def shifted_chebyshev_polynomial_t(x, n):
 def _three_term_shifted(x, n, q1, two_y, closed, ends, closed_from):
     """The shifted Chebyshev family: the same recurrence in y = 2x − 1, its end points at x = 0 and x = 1."""
     with np.errstate(all="ignore"):
-        out = _recur(x, n, np.ones_like(x), q1.copy(), lambda k, p, q: two_y * q - p, 2, lambda k, n: k <= n)
+        out = _recur(x, n, np.ones_like(x), q1.copy(), lambda k, p, q: fma(two_y, q, -p, x.dtype), 2, lambda k, n: k <= n)
         out = np.where(n == 1, q1, out)
         out = np.where(n == 0, 1.0, out)
         out = np.where((n > closed_from) & (np.abs(x + x - 1.0) < 1.0), closed(), out)
@@ -159,7 +161,7 @@ def shifted_chebyshev_polynomial_w(x, n):
 def hermite_polynomial_h(x, n):
     x, n = _prepare(x, n, hermite=True)
     with np.errstate(all="ignore"):
-        out = _recur(x, n, np.ones_like(x), x + x, lambda k, p, q: (x + x) * q - (2 * k - 2) * p, 2,
+        out = _recur(x, n, np.ones_like(x), x + x, lambda k, p, q: fma(x + x, q, -((2 * k - 2) * p), x.dtype), 2,
                      lambda k, n: k <= n)
         out = np.where(n > 512, np.nan, out)
         out = np.where(n == 1, x + x, out)
@@ -170,7 +172,7 @@ def hermite_polynomial_h(x, n):
 def hermite_polynomial_he(x, n):
     x, n = _prepare(x, n)
     with np.errstate(all="ignore"):
-        out = _recur(x, n, np.ones_like(x), x.copy(), lambda k, p, q: x * q - (k - 1) * p, 2, lambda k, n: k <= n)
+        out = _recur(x, n, np.ones_like(x), x.copy(), lambda k, p, q: fma(x, q, -((k - 1) * p), x.dtype), 2, lambda k, n: k <= n)
         out = np.where(n > 512, np.nan, out)
         out = np.where(n == 1, x, out)
         out = np.where(n == 0, 1.0, out)
@@ -181,7 +183,7 @@ def laguerre_polynomial_l(x, n):
     x, n = _prepare(x, n)
     with np.errstate(all="ignore"):
         out = _recur(x, n, np.ones_like(x), 1.0 - x,
-                     lambda k, p, q: (((k - 1) * 2 + (1.0 - x)) * q - (k - 1) * p) / k, 2, lambda k, n: k <= n)
+                     lambda k, p, q: fma((k - 1) * 2 + (1.0 - x), q, -((k - 1) * p), x.dtype) / k, 2, lambda k, n: k <= n)
         out = np.where(n == 1, 1.0 - x, out)
         out = np.where((n == 0) | (np.abs(x) == 0.0), 1.0, out)
         return np.where(n < 0, 0.0, out)
@@ -192,7 +194,7 @@ def legendre_polynomial_p(x, n):
     odd = n % 2 == 1
     with np.errstate(all="ignore"):
         out = _recur(x, n, np.ones_like(x), x.copy(),
-                     lambda k, p, q: ((2 * (k - 1) + 1) * x * q - (k - 1) * p) / k, 2, lambda k, n: k <= n)
+                     lambda k, p, q: fma((2 * (k - 1) + 1) * x, q, -((k - 1) * p), x.dtype) / k, 2, lambda k, n: k <= n)
         out = np.where(n == 1, x, out)
         out = np.where(n == 0, 1.0, out)
         out = np.where(np.abs(x) == 1.0, np.where((x > 0) | ~odd, 1.0, -1.0), out)
