@@ -69,7 +69,8 @@ def backward_rates(name, dtype):
 
 
 def main():
-    print(f"{'function':40s} {'float32 bit-equal':>18s} {'worst rel':>10s} {'float64 bit-equal':>18s} {'worst rel':>10s}")
+    head = ("function", "float32 bit-equal", "worst rel", "float64 bit-equal", "worst rel")
+    print(f"{head[0]:40s} {head[1]:>18s} {head[2]:>10s} {head[3]:>18s} {head[4]:>10s}")
     for text, x in UNARY:
         r32, w32 = rates(text, x, "float32")
         r64, w64 = rates(text, x, "float64")

@@ -27,13 +27,13 @@ def _real(n, x):
     return n.astype(x.dtype)
 
 
-def _recur(x, n, p, q, step, first_k, last):
-    """Runs r = step(k, p, q) for k = first_k … while last(k, n) and q is not nan; returns the last r (or q)."""
+def _recur(x, n, p, q, step):
+    """Runs r = step(k, p, q) for k = 2 … n while q is not nan; returns the last r (or q)."""
     r = q.copy()
     top = int(n.max(initial=0))
-    k = first_k
+    k = 2
     while True:
-        go = last(k, n) & ~np.isnan(q)
+        go = (k <= n) & ~np.isnan(q)
         if not go.any() or k > top + 2:
             break
         new = step(k, p, q)
@@ -46,7 +46,7 @@ def _recur(x, n, p, q, step, first_k, last):
 def _three_term(x, n, q1, two_x, closed=None, ends=None, closed_from=6):
     """The Chebyshev family: P_0 = 1, P_1 = q1, P_k = two_x · P_{k−1} − P_{k−2}."""
     with np.errstate(all="ignore"):
-        out = _recur(x, n, np.ones_like(x), q1.copy(), lambda k, p, q: fma(two_x, q, -p, x.dtype), 2, lambda k, n: k <= n)
+        out = _recur(x, n, np.ones_like(x), q1.copy(), lambda k, p, q: fma(two_x, q, -p, x.dtype))
         out = np.where(n == 1, q1, out)
         out = np.where(n == 0, 1.0, out)
         if closed is not None:
@@ -69,9 +69,11 @@ def chebyshev_polynomial_u(x, n):
 
     def closed():
         a = acos(x)
-        return np.where(sin(a) != 0, sin((_real(n, x) + 1) * a) / sin(a), (_real(n, x) + 1) * cos((_real(n, x) + 1) * a) / x)
+        m = _real(n, x) + 1
+        return np.where(sin(a) != 0, sin(m * a) / sin(a), m * cos(m * a) / x)
 
-    return _three_term(x, n, x + x, x + x, closed, lambda: np.where((x > 0) | ~odd, _real(n + 1, x), -(_real(n + 1, x))), 8)
+    return _three_term(x, n, x + x, x + x, closed, lambda: np.where((x > 0) | ~odd, _real(n + 1, x), -_real(n + 1, x)),
+                       8)
 
 
 def chebyshev_polynomial_v(x, n):
@@ -110,7 +112,7 @@ def shifted_chebyshev_polynomial_t(x, n):
 def _three_term_shifted(x, n, q1, two_y, closed, ends, closed_from):
     """The shifted Chebyshev family: the same recurrence in y = 2x − 1, its end points at x = 0 and x = 1."""
     with np.errstate(all="ignore"):
-        out = _recur(x, n, np.ones_like(x), q1.copy(), lambda k, p, q: fma(two_y, q, -p, x.dtype), 2, lambda k, n: k <= n)
+        out = _recur(x, n, np.ones_like(x), q1.copy(), lambda k, p, q: fma(two_y, q, -p, x.dtype))
         out = np.where(n == 1, q1, out)
         out = np.where(n == 0, 1.0, out)
         out = np.where((n > closed_from) & (np.abs(x + x - 1.0) < 1.0), closed(), out)
@@ -125,7 +127,8 @@ def shifted_chebyshev_polynomial_u(x, n):
 
     def closed():
         a = acos(y)
-        return np.where(sin(a) != 0, sin((_real(n, x) + 1) * a) / sin(a), (_real(n, x) + 1) * cos((_real(n, x) + 1) * a) / y)
+        m = _real(n, x) + 1
+        return np.where(sin(a) != 0, sin(m * a) / sin(a), m * cos(m * a) / y)
 
     return _three_term_shifted(x, n, y + y, y + y, closed,
                                lambda: np.where((x == 1.0) | ~odd, _real(n + 1, x), -(_real(n + 1, x))), 6)
@@ -161,8 +164,7 @@ def shifted_chebyshev_polynomial_w(x, n):
 def hermite_polynomial_h(x, n):
     x, n = _prepare(x, n, hermite=True)
     with np.errstate(all="ignore"):
-        out = _recur(x, n, np.ones_like(x), x + x, lambda k, p, q: fma(x + x, q, -((2 * k - 2) * p), x.dtype), 2,
-                     lambda k, n: k <= n)
+        out = _recur(x, n, np.ones_like(x), x + x, lambda k, p, q: fma(x + x, q, -((2 * k - 2) * p), x.dtype))
         out = np.where(n > 512, np.nan, out)
         out = np.where(n == 1, x + x, out)
         out = np.where(n == 0, 1.0, out)
@@ -172,7 +174,7 @@ def hermite_polynomial_h(x, n):
 def hermite_polynomial_he(x, n):
     x, n = _prepare(x, n)
     with np.errstate(all="ignore"):
-        out = _recur(x, n, np.ones_like(x), x.copy(), lambda k, p, q: fma(x, q, -((k - 1) * p), x.dtype), 2, lambda k, n: k <= n)
+        out = _recur(x, n, np.ones_like(x), x.copy(), lambda k, p, q: fma(x, q, -((k - 1) * p), x.dtype))
         out = np.where(n > 512, np.nan, out)
         out = np.where(n == 1, x, out)
         out = np.where(n == 0, 1.0, out)
@@ -183,7 +185,7 @@ def laguerre_polynomial_l(x, n):
     x, n = _prepare(x, n)
     with np.errstate(all="ignore"):
         out = _recur(x, n, np.ones_like(x), 1.0 - x,
-                     lambda k, p, q: fma((k - 1) * 2 + (1.0 - x), q, -((k - 1) * p), x.dtype) / k, 2, lambda k, n: k <= n)
+                     lambda k, p, q: fma((k - 1) * 2 + (1.0 - x), q, -((k - 1) * p), x.dtype) / k)
         out = np.where(n == 1, 1.0 - x, out)
         out = np.where((n == 0) | (np.abs(x) == 0.0), 1.0, out)
         return np.where(n < 0, 0.0, out)
@@ -194,7 +196,7 @@ def legendre_polynomial_p(x, n):
     odd = n % 2 == 1
     with np.errstate(all="ignore"):
         out = _recur(x, n, np.ones_like(x), x.copy(),
-                     lambda k, p, q: fma((2 * (k - 1) + 1) * x, q, -((k - 1) * p), x.dtype) / k, 2, lambda k, n: k <= n)
+                     lambda k, p, q: fma((2 * (k - 1) + 1) * x, q, -((k - 1) * p), x.dtype) / k)
         out = np.where(n == 1, x, out)
         out = np.where(n == 0, 1.0, out)
         out = np.where(np.abs(x) == 1.0, np.where((x > 0) | ~odd, 1.0, -1.0), out)

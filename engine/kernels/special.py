@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from .bessel import _c, chbevl, exp, horner, libm_f, log, sin, sqrt, tan, work
+from .bessel import _c, chbevl, exp, horner, libm_f, log, sin, sqrt, work
 
 I0E_A = _c(
     -4.41534164647933937950E-18, 3.33079451882223809783E-17, -2.43127984654795469359E-16,

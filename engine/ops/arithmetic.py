@@ -169,7 +169,8 @@ op("pow_tensor", "PowBackward1", ("self", "exponent"), exact(_power),
     lambda n, g: g * _where_zero(n["self"], n["exponent"], n["result"] * n["self"].log())),
    saves={0: ("self", "exponent"), 1: ("self", "exponent", "result")},
    spell=Spelling(method="pow", function="pow", inplace="pow_", infix="**", number_first="bind"), bind=_bind_pow)
-op("rpow", "PowBackward2", ("exponent",), exact(lambda exponent, self: _power(np.asarray(self), exponent)),  # pow(Scalar self, exponent)
+# pow(Scalar self, exponent)
+op("rpow", "PowBackward2", ("exponent",), exact(lambda exponent, self: _power(np.asarray(self), exponent)),
    ("result · ln(self) · grad", lambda n, g: g * n["result"] * float(np.log(n.attrs["self"]))),
    saves={0: ("self", "exponent", "result")},
    spell=Spelling(rinfix="**", name="{self}**{0}"),

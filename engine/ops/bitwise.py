@@ -125,8 +125,8 @@ def _ldexp(a, b):
 
 op("ldexp", "LdexpBackward0", ("self", "other"), _ldexp,
    ("2^other · grad", lambda n, g: g * (2 ** n["other"])),  # pow(2, other): in integers for an integer other
-   ("self · 2^other · ln 2 · grad", lambda n, g: g * n["self"] * (2 ** n["other"]) * math.log(2)),
-   saves={0: ("other",), 1: ("self", "other")},
+   ("result · ln 2 · grad", lambda n, g: g * n["result"] * math.log(2)),
+   saves={0: ("other",), 1: ("result",)},
    spell=Spelling(method="ldexp", function="ldexp", inplace="ldexp_", inplace_function="ldexp_"),
    bind=lambda self, other: (OPS["ldexp"], (self, other), None, result_dtype((self, other), "float")))
 
@@ -137,7 +137,7 @@ def float_power(self, exponent):
     if is_number(self):
         return exponent.double().__rpow__(float(self))
     base = self.double()
-    return base.pow(exponent.double() if is_tensor(exponent) else exponent)
+    return base.pow(exponent.double() if is_tensor(exponent) else float(exponent))
 
 
 @composite(Spelling(method="float_power_"))
@@ -145,7 +145,7 @@ def float_power_(self, exponent):
     if self.dtype is not dtypes.float64:
         raise RuntimeError(f"the base given to float_power_ has dtype {self.dtype.type_name} but the operation's "
                            "result requires dtype Double")
-    return self.pow_(exponent.double() if is_tensor(exponent) else exponent)
+    return self.pow_(exponent.double() if is_tensor(exponent) else float(exponent))
 
 
 def _bind_rsub(self, other, alpha=1):
@@ -177,10 +177,24 @@ def positive(self):
     return self
 
 
-@composite(Spelling(method=("conj", "resolve_conj", "resolve_neg", "conj_physical_"),
-                    function=("conj", "resolve_conj", "resolve_neg", "real"), out=False))
+# a real tensor is its own conjugate, real part, and resolved conjugate and negation
+@composite(Spelling(method=("conj", "conj_physical_"), function="conj", out=False))
 def conj(self):
-    """The conjugate of a real tensor is the tensor itself."""
+    return self
+
+
+@composite(Spelling(function="real", out=False))
+def real(self):
+    return self
+
+
+@composite(Spelling(method="resolve_conj", function="resolve_conj", out=False))
+def resolve_conj(self):
+    return self
+
+
+@composite(Spelling(method="resolve_neg", function="resolve_neg", out=False))
+def resolve_neg(self):
     return self
 
 

@@ -75,10 +75,11 @@ _unary("sgn", "SgnBackward0", lambda a: a.copy() if a.dtype == bool else np.sign
        saves=("self", "result"), dtype=None, spell=method("sgn", inplace=True))
 _unary("sign", "SignBackward0", lambda a: a.copy() if a.dtype == bool else np.nan_to_num(np.sign(a), nan=0.0),
        "0", lambda n, g: g * 0, dtype=None, spell=method("sign", inplace=True))
+_TRUNC = Spelling(method=("trunc", "fix"), function=("trunc", "fix"), inplace=("trunc_", "fix_"),
+                  inplace_function=("trunc_", "fix_"))
 for _name, _fn in (("floor", np.floor), ("ceil", np.ceil), ("trunc", np.trunc)):
     _unary(_name, _name.capitalize() + "Backward0", _fn, "0", lambda n, g: g * 0, dtype=None,
-           spell=None if _name != "trunc" else Spelling(method=("trunc", "fix"), function=("trunc", "fix"), inplace=("trunc_", "fix_"),
-                    inplace_function=("trunc_", "fix_")))
+           spell=_TRUNC if _name == "trunc" else None)
 
 
 def _round_decimals(a, decimals):
@@ -362,7 +363,8 @@ def _xlogy_self_grad(n, g):
 op("xlogy", "XlogyBackward0", ("self", "other"), _xlogy,
    ("log(other) · grad (0 where self = 0 and other ≤ 0)", _xlogy_self_grad),
    ("self / other · grad", lambda n, g: g * n["self"] / n["other"]),
-   saves={0: ("self", "other"), 1: ("self", "other")}, spell=Spelling(method="xlogy", function="xlogy", inplace="xlogy_", inplace_function="xlogy_", special="xlogy"),
+   saves={0: ("self", "other"), 1: ("self", "other")},
+   spell=Spelling(method="xlogy", function="xlogy", inplace="xlogy_", inplace_function="xlogy_", special="xlogy"),
    bind=lambda self, other: (OPS["xlogy"], (self, other), None, result_dtype((self, other), "float")))
 
 

@@ -260,7 +260,8 @@ def _bind_logit(self, eps=None):
     return OPS["logit"], (self,), {"eps": eps}, result_dtype((self,), "float")
 
 
-op("logit", "LogitBackward0", ("self",), _float(_logit), ("grad / (self · (1 − self)) inside [eps, 1 − eps]", _logit_grad),
+op("logit", "LogitBackward0", ("self",), _float(_logit),
+   ("grad / (self · (1 − self)) inside [eps, 1 − eps]", _logit_grad),
    saves={0: ("self", "eps")}, spell=unary("logit", special="logit"), bind=_bind_logit)
 
 
@@ -277,7 +278,8 @@ def _bind_nan_to_num(self, nan=0.0, posinf=None, neginf=None):
     return OPS["nan_to_num"], (self,), {"nan": nan, "posinf": posinf, "neginf": neginf}, self.dtype
 
 
-op("nan_to_num", "NanToNumBackward0", ("self",), _nan_to_num, ("grad where self is finite", lambda n, g: g * n["self"].isfinite()),
+op("nan_to_num", "NanToNumBackward0", ("self",), _nan_to_num,
+   ("grad where self is finite", lambda n, g: g * n["self"].isfinite()),
    saves={0: ("self",)}, spell=unary("nan_to_num"), bind=_bind_nan_to_num)
 
 
@@ -433,7 +435,8 @@ def _bind_zeta(self, other):
 op("special_zeta", "SpecialZetaBackward0", ("self", "other"), _float(sp.zeta),
    ("not implemented", _not_implemented("zeta")), ("−self · ζ(self + 1, other) · grad", _zeta_other),
    saves={1: ("self", "other")}, spell=Spelling(special="zeta", number_first="bind"), bind=_bind_zeta)
-op("special_zeta_self_scalar", "SpecialZetaBackward1", ("other",), lambda b, self: _float(sp.zeta)(np.asarray(self, b.dtype), b),
+op("special_zeta_self_scalar", "SpecialZetaBackward1", ("other",),
+   lambda b, self: _float(sp.zeta)(np.asarray(self, b.dtype), b),
    ("−self · ζ(self + 1, other) · grad",
     lambda n, g: g * -n.attrs["self"] * n["other"]._apply(OPS["special_zeta_self_scalar"], (n["other"],),
                                                            {"self": n.attrs["self"] + 1.0})),

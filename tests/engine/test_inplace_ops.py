@@ -109,7 +109,7 @@ _BOOL_KERNEL = "computed on a bool tensor (torch's kernel has no bool version: N
 DTYPE_GAPS = {
     **{(op, "bool"): _BOOL_KERNEL for op in ("abs_", "absolute_", "ceil_", "floor_", "round_", "trunc_", "fix_",
                                              "relu_")},
-    **{("ldexp_", kind): "torch names ldexp in its cast error (\"ldexp can't be cast to …\"), the engine the result type"
+    **{("ldexp_", kind): "torch names ldexp in its cast error (\"ldexp can't be cast to …\"), the engine the type"
        for kind in ("int", "bool")},
     ("mvlgamma_", "int"): "torch's cast error says \"mvlgamma: result type Long can't be cast to … Float\" (the "
                           "types swapped); the engine says PyTorch's usual text",
