@@ -141,6 +141,17 @@ def _named(fn, name, method):
     return fn
 
 
+_POSITION = re.compile(r"^(\w+\(\): argument '\w+' \(position )(\d+)(\).*)$", re.S)
+
+
+def _method_position(error):
+    """A bind's "argument 'other' (position 2)" as the method words it: self is not counted."""
+    match = _POSITION.match(str(error))
+    if match is None:
+        return error
+    return TypeError(f"{match[1]}{int(match[2]) - 1}{match[3]}")
+
+
 def _out_of_place(bind, name):
     def method(self, *args, **kwargs):
         kwargs = aliased(kwargs)
@@ -149,7 +160,7 @@ def _out_of_place(bind, name):
         except TypeError as e:
             if _binding_failed(e):
                 raise _argument_error(name, True, e) from None
-            raise
+            raise _method_position(e) from None
         return dispatch.apply(op, inputs, attrs, dtype)
 
     return _named(method, name, True)

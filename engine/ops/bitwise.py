@@ -1,11 +1,12 @@
 """Integer element-wise ops (bitwise and/or/xor, shifts, gcd, lcm: no derivative, as integers have none), and the
 real-valued ops torch has no derivative for (heaviside, nextafter), ldexp, float_power, rsub with a tensor, angle."""
+import collections
 import math
 
 import numpy as np
 
 from .. import dtypes
-from .table import OPS, Spelling, composite, is_number, is_tensor, op, result_dtype
+from .table import OPS, Spelling, composite, is_number, is_tensor, op, result_dtype, tensor_argument
 
 
 def _kernel_error(kernel, *operands):
@@ -25,12 +26,15 @@ def _no_derivative(name):
 
 def _integer_op(name, kernel, forward, infix=None, rinfix=None, inplace=True):
     def bind(self, other):
+        if name in ("gcd", "lcm"):  # no Scalar overloads
+            tensor_argument(name, "other", other)
         return OPS[name], (self, other), None, _kernel_error(kernel, self, other)
 
     op(name, "NotImplemented", ("self", "other"), forward,
        ("not differentiable", _no_derivative(name)), ("not differentiable", _no_derivative(name)),
        spell=Spelling(method=name, function=name, inplace=name + "_" if inplace else (), infix=infix, rinfix=rinfix,
-                      number_first=True, inplace_function=name + "_" if name in ("gcd", "lcm") else ()),
+                      number_first=name not in ("gcd", "lcm"),
+                      inplace_function=name + "_" if name in ("gcd", "lcm") else ()),
        bind=bind)
 
 
@@ -94,6 +98,7 @@ def _zeros(n, g):
 
 # --- heaviside, nextafter ---------------------------------------------------------------------------------------
 def _bind_heaviside(self, values):
+    tensor_argument("heaviside", "values", values)
     if self.dtype is not values.dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
     return OPS["heaviside"], (self, values), None, self.dtype
@@ -106,6 +111,7 @@ op("heaviside", "NotImplemented", ("self", "values"),
 
 
 def _bind_nextafter(self, other):
+    tensor_argument("nextafter", "other", other)
     d = result_dtype((self, other))
     if not d.is_floating_point:
         raise NotImplementedError(f"\"nextafter_cpu\" not implemented for '{d.type_name}'")
@@ -128,7 +134,8 @@ op("ldexp", "LdexpBackward0", ("self", "other"), _ldexp,
    ("result · ln 2 · grad", lambda n, g: g * n["result"] * math.log(2)),
    saves={0: ("other",), 1: ("result",)},
    spell=Spelling(method="ldexp", function="ldexp", inplace="ldexp_", inplace_function="ldexp_"),
-   bind=lambda self, other: (OPS["ldexp"], (self, other), None, result_dtype((self, other), "float")))
+   bind=lambda self, other: (tensor_argument("ldexp", "other", other),
+                             (OPS["ldexp"], (self, other), None, result_dtype((self, other), "float")))[1])
 
 
 @composite(Spelling(method="float_power", function="float_power"))
@@ -206,3 +213,25 @@ def conj_physical(self):
 @composite(Spelling(function="imag", out=False))
 def imag(self):
     raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+
+
+# --- frexp -----------------------------------------------------------------------------------------------------
+def _frexp_type():
+    cls = collections.namedtuple("frexp", ["mantissa", "exponent"])
+    cls.__repr__ = lambda self: f"torch.return_types.frexp(\nmantissa={self.mantissa!r},\nexponent={self.exponent!r})"
+    return cls
+
+
+_FREXP = _frexp_type()
+op("frexp", "FrexpBackward0", ("self",), lambda a, exponent: np.frexp(a)[0],
+   ("grad / 2^exponent", lambda n, g: g / n.attrs["exponent"].exp2()), saves={0: ("exponent",)}, bind=False,
+   spell=Spelling(method="frexp", function="frexp"))
+
+
+@composite(Spelling(method="frexp", function="frexp", out=False))
+def frexp(self):
+    """(mantissa, exponent) with self = mantissa · 2^exponent, |mantissa| in [0.5, 1); the exponent int32."""
+    if not self.dtype.is_floating_point:
+        raise RuntimeError("torch.frexp() only supports floating-point dtypes")
+    exponent = self._new(np.frexp(self._data)[1].astype(np.int32), dtypes.int32)
+    return _FREXP(self._apply(OPS["frexp"], (self,), {"exponent": exponent}, None), exponent)

@@ -9,7 +9,7 @@ import numpy as np
 from ..kernels import special as sp
 from ..kernels.bessel import log, sin, work
 from .rounding import exact
-from .table import OPS, Spelling, composite, is_number, op, result_dtype, unary
+from .table import OPS, Spelling, composite, is_number, op, result_dtype, tensor_argument, unary
 
 _SQRT_PI = 1.7724538509055160273
 _LN2 = 0.6931471805599453
@@ -284,10 +284,19 @@ op("nan_to_num", "NanToNumBackward0", ("self",), _nan_to_num,
 
 
 # --- binary ---------------------------------------------------------------------------------------------------------
+def _bind_binary(name, dtype="float"):
+    """The bind of a binary function that takes only tensors (torch.atan2(x, 2) is a TypeError)."""
+    def bind(self, other):
+        tensor_argument(name, "other", other)
+        return OPS[name], (self, other), None, result_dtype((self, other), dtype)
+
+    return bind
+
+
 def _binary(name, node, forward, self_grad, other_grad, saves, spell=None, inplace=True):
     op(name, node, ("self", "other"), forward, self_grad, other_grad, saves=saves,
        spell=spell or Spelling(method=name, function=name, inplace=name + "_" if inplace else ()),
-       bind=lambda self, other: (OPS[name], (self, other), None, result_dtype((self, other), "float")))
+       bind=_bind_binary(name))
 
 
 def _atan2_parts(n):
@@ -309,7 +318,7 @@ op("atan2", "Atan2Backward0", ("self", "other"), exact(np.arctan2),
    ("other / (self² + other²) · grad", _atan2_self), ("−self / (self² + other²) · grad", _atan2_other),
    saves={0: ("self", "other"), 1: ("self", "other")},
    spell=Spelling(method=("atan2", "arctan2"), function=("atan2", "arctan2"), inplace=("atan2_", "arctan2_")),
-   bind=lambda self, other: (OPS["atan2"], (self, other), None, result_dtype((self, other), "float")))
+   bind=_bind_binary("atan2"))
 _binary("hypot", "HypotBackward0", exact(np.hypot), ("self / result · grad", lambda n, g: g * n["self"] / n["result"]),
         ("other / result · grad", lambda n, g: g * n["other"] / n["result"]),
         saves={0: ("self", "result"), 1: ("other", "result")})
@@ -370,7 +379,8 @@ for _kind, _fn in (("max", np.fmax), ("min", np.fmin)):
     _self_grad, _other_grad = _fmax_fmin(_kind)
     op("f" + _kind, f"F{_kind}Backward0", ("self", "other"), _fn,
        ("grad where self wins (or other is nan)", _self_grad), ("grad where other wins", _other_grad),
-       saves={0: ("self", "other"), 1: ("self", "other")}, spell=Spelling(method="f" + _kind, function="f" + _kind))
+       saves={0: ("self", "other"), 1: ("self", "other")}, spell=Spelling(method="f" + _kind, function="f" + _kind),
+       bind=_bind_binary("f" + _kind, None))
 
 
 # --- xlog1py, zeta --------------------------------------------------------------------------------------------------

@@ -129,6 +129,14 @@ def is_tensor(x):
     return hasattr(x, "_data")
 
 
+def tensor_argument(function, name, value, position=2):
+    """torch's TypeError for a number (or anything else) where the function takes only a tensor (the position
+    counts the input; a method's wrapper takes one off)."""
+    if not is_tensor(value):
+        raise TypeError(f"{function}(): argument '{name}' (position {position}) must be Tensor, not "
+                        f"{type(value).__name__}")
+
+
 def is_number(x):
     return type(x) in (int, float)
 

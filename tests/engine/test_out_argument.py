@@ -39,6 +39,7 @@ CALLS = {
     "max_pool2d": [T((1, 1, 4, 4)), 2], "avg_pool1d": [T((1, 1, 4)), 2],
     "conj": [T((2, 3))], "imag": [T((2, 3))], "real": [T((2, 3))], "resolve_conj": [T((2, 3))],
     "resolve_neg": [T((2, 3))], "atan2": tensors((2, 3), (3,)), "hypot": tensors((2, 3), (2, 3)),
+    "frexp": [T((2, 3))],
 }
 INTEGER_RESULTS = {"argmax", "argmin"}
 
