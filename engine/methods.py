@@ -14,7 +14,7 @@ import numpy as np
 
 from . import dispatch, dtypes, grad_mode
 from .ops import COMPOSITES, OPS
-from .ops.table import is_number, number_dtype
+from .ops.table import TensorArgumentError, is_number, number_dtype
 from .tensor import Tensor
 
 INFIX = {"+": "add", "-": "sub", "*": "mul", "/": "truediv", "@": "matmul", "**": "pow", "%": "mod", "//": "floordiv",
@@ -141,15 +141,9 @@ def _named(fn, name, method):
     return fn
 
 
-_POSITION = re.compile(r"^(\w+\(\): argument '\w+' \(position )(\d+)(\).*)$", re.S)
-
-
 def _method_position(error):
     """A bind's "argument 'other' (position 2)" as the method words it: self is not counted."""
-    match = _POSITION.match(str(error))
-    if match is None:
-        return error
-    return TypeError(f"{match[1]}{int(match[2]) - 1}{match[3]}")
+    return TypeError(error.method_text) if isinstance(error, TensorArgumentError) else error
 
 
 def _out_of_place(bind, name):

@@ -225,7 +225,7 @@ def _frexp_type():
 _FREXP = _frexp_type()
 op("frexp", "FrexpBackward0", ("self",), lambda a, exponent: np.frexp(a)[0],
    ("grad / 2^exponent", lambda n, g: g / n.attrs["exponent"].exp2()), saves={0: ("exponent",)}, bind=False,
-   spell=Spelling(method="frexp", function="frexp"))
+   spell=Spelling(name="{0}.frexp().mantissa"))
 
 
 @composite(Spelling(method="frexp", function="frexp", out=False))

@@ -129,12 +129,20 @@ def is_tensor(x):
     return hasattr(x, "_data")
 
 
+class TensorArgumentError(TypeError):
+    """A number (or anything else) where the function takes only a tensor. Its position counts the input, as
+    torch.f words it; a method's wrapper takes one off (x.f(…) does not count self)."""
+
+    def __init__(self, function, name, value, position):
+        super().__init__(f"{function}(): argument '{name}' (position {position}) must be Tensor, not "
+                         f"{type(value).__name__}")
+        self.method_text = (f"{function}(): argument '{name}' (position {position - 1}) must be Tensor, not "
+                            f"{type(value).__name__}")
+
+
 def tensor_argument(function, name, value, position=2):
-    """torch's TypeError for a number (or anything else) where the function takes only a tensor (the position
-    counts the input; a method's wrapper takes one off)."""
     if not is_tensor(value):
-        raise TypeError(f"{function}(): argument '{name}' (position {position}) must be Tensor, not "
-                        f"{type(value).__name__}")
+        raise TensorArgumentError(function, name, value, position)
 
 
 def is_number(x):

@@ -595,6 +595,10 @@ CASES = {
                           [((2, 3), "away0")]),
     "nextafter_heaviside": (lambda T, a, b: T.nextafter(a, b) * T.heaviside(a.detach(), b.detach()),
                             [((2, 3), S), ((2, 3), S)]),
+    "polygamma_": (lambda T, a: (a * 1).polygamma_(1) * a, [((2, 3), "pos")]),
+    # asinh_, acosh_, atanh_ have no derivative in torch: run where nothing records a node
+    "inverse_hyperbolic_in_place": (lambda T, a: ((_counted(T) * 1).asinh_() + (_counted(T) + 1).acosh_()
+                                                  + (_counted(T) * 0.1).atanh_()).view(2, 3) * a, [((2, 3), S)]),
     "frexp": (lambda T, a: T.frexp(a).mantissa * a.frexp()[1], [((2, 3), S)]),
     "rsub_angle": (lambda T, a, b: T.rsub(a, b, alpha=2) * a.angle() + T.rsub(a, 3), [((2, 3), "away0"), ((2, 3), S)]),
     "compare_in_place": (lambda T, a, b: (a * 1).lt_(b) * a + (a * 1).ge_(0.5) * b + (a * 1).eq_(b) + (a * 1).ne_(1.0)
