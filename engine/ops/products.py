@@ -20,16 +20,25 @@ def _kept_dim(self, dim):
 
 
 # --- flip -------------------------------------------------------------------------------------------------
-def _bind_flip(self, *dims):
+def _bind_flip(self, *dims, **keyword):
+    if keyword.keys() - {"dims"}:
+        raise TypeError(f"flip() got an unexpected keyword argument '{sorted(keyword.keys() - {'dims'})[0]}'")
+    if "dims" in keyword:
+        if dims:
+            raise TypeError("flip() got multiple values for argument 'dims'")
+        dims = (keyword["dims"],)
+    given = bool(dims)
     if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
         dims = tuple(dims[0])
-    if not dims:
+    if not given:
         raise TypeError('flip() missing 1 required positional arguments: "dims"')
     dims = self._reduce_dims(tuple(dims))
     return OPS["flip"], (self,), {"dims": tuple(d % 2**64 for d in dims)}, None
 
 
 def _flip(a, dims):
+    if not dims:
+        return a.copy()
     return np.flip(a, tuple(_signed(d) % max(a.ndim, 1) for d in dims) if a.ndim else None).copy()
 
 
