@@ -1,11 +1,14 @@
 """The op table: every op declared once, by kind (see table.py for what a declaration holds)."""
 from . import (  # noqa: F401 - they declare
     arithmetic,
+    arranging,
     conv,
+    copies,
     division,
     einsum,
     joins,
     linalg,
+    masking,
     nn,
     norms,
     padding,

@@ -114,6 +114,8 @@ op("unsqueeze", "UnsqueezeBackward0", ("self",), lambda a, dim: np.expand_dims(a
 def _bind_squeeze(self, dim=None):
     if dim is None:
         return OPS["squeeze"], (self,), None, None
+    if isinstance(dim, (tuple, list)):
+        return OPS["squeeze_dims"], (self,), {"dim": self._reduce_dims(tuple(dim))}, None
     return OPS["squeeze_dim"], (self,), {"dim": self._reduce_dims(dim)}, None
 
 
@@ -124,6 +126,10 @@ op("squeeze_dim", "SqueezeBackward1", ("self",),
    lambda a, dim: np.squeeze(a, dim) if a.ndim and a.shape[dim] == 1 else a[...],
    ("grad unsqueezed at dim", lambda n, g: g.reshape(n._shapes[0])), view=True,
    saves={0: ("dim", "self_sym_sizes")}, spell=method("squeeze", out=False), bind=_bind_squeeze)
+op("squeeze_dims", "SqueezeBackward2", ("self",),
+   lambda a, dim: np.squeeze(a, tuple(d % a.ndim for d in dim if a.shape[d] == 1)) if a.ndim else a[...],
+   ("grad unsqueezed at the dims", lambda n, g: g.reshape(n._shapes[0])), view=True,
+   saves={0: ("dim[]", "self_sym_sizes")}, spell=method("squeeze", out=False), bind=_bind_squeeze)
 op("squeeze_", "SqueezeBackward4", ("self",), lambda a, dim: np.squeeze(a, dim),  # matmul's 1-d @ 2-d
    ("grad unsqueezed at dim", lambda n, g: g.unsqueeze(n.attrs["dim"])), saves={0: ("dim", "self_sym_sizes")},
    spell=Spelling(method="squeeze", name="{0}.squeeze({dim})"), bind=False)
@@ -133,7 +139,7 @@ def _bind_transpose(self, dim0, dim1):
     return OPS["transpose"], (self,), {"dim0": self._dim(dim0), "dim1": self._dim(dim1)}, None
 
 
-op("transpose", "TransposeBackward0", ("self",), lambda a, dim0, dim1: np.swapaxes(a, dim0, dim1),
+op("transpose", "TransposeBackward0", ("self",), lambda a, dim0, dim1: np.swapaxes(a, dim0, dim1) if a.ndim else a[...],
    ("grad transposed back", lambda n, g: g.transpose(n.attrs["dim0"], n.attrs["dim1"])), view=True,
    saves={0: ("dim0", "dim1")},
    spell=Spelling(method=("transpose", "swapaxes"), function=("transpose", "swapaxes"), out=False),
