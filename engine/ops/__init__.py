@@ -11,6 +11,7 @@ from . import (  # noqa: F401 - they declare
     masking,
     nn,
     norms,
+    ordering,
     padding,
     pieces,
     pointwise,
