@@ -24,5 +24,5 @@ from . import (  # noqa: F401 - they declare
     shape,
 )
 from .regions import region_grad  # noqa: F401
-from .shape import transposed  # noqa: F401
+from .shape import matrix_transposed, transposed  # noqa: F401
 from .table import COMPOSITES, OPS, Op, Spelling, kept, result_dtype, shape_args  # noqa: F401

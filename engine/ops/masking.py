@@ -215,3 +215,26 @@ def nonzero(self, *, as_tuple=False):
 @composite(Spelling(method="argwhere", function="argwhere"))
 def argwhere(self):
     return self._new(np.argwhere(self._data).astype(np.int64), dtypes.int64)
+
+
+@composite(Spelling(method="take_along_dim", function="take_along_dim"))
+def take_along_dim(self, indices, dim=None):
+    """ATen's take_along_dim: self and indices broadcast against each other apart from dim, then gathered."""
+    if indices.dtype is not dtypes.int64:
+        raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got "
+                           f"{indices.dtype.type_name}")
+    if dim is None:
+        return self.reshape(-1).gather(0, indices.reshape(-1))
+    if self.dim() != indices.dim():
+        raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same number of dimensions, "
+                           f"but got {self.dim()} dimensions for input, and {indices.dim()} dimensions for indices")
+    d = self._dim(dim)
+    idx = indices._data
+    if (idx < 0).any():  # along a dim, a negative index counts from the end
+        indices = indices._new(np.where(idx < 0, idx + self.shape[d], idx), dtypes.int64)
+    sizes = list(self.shape)
+    sizes[d] = indices.shape[d]
+    indices = indices.expand(_broadcast_shape(tuple(sizes), tuple(indices.shape)))
+    sizes = list(indices.shape)
+    sizes[d] = self.shape[d]
+    return self.expand(_broadcast_shape(tuple(sizes), tuple(self.shape))).gather(d, indices)

@@ -75,6 +75,8 @@ op("mean_dim", "MeanBackward1", ("self",), _mean,
 @composite(Spelling(method="sum_to_size"))
 def sum_to_size(self, *size):
     shape = shape_args(size)
+    if not shape:  # ATen's sum_to: to no dims is the whole sum
+        return self.sum()
     lead = self._data.ndim - len(shape)
     ds = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape) if s == 1 and self._data.shape[lead + i] != 1)
     if not ds:
