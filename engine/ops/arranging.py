@@ -329,7 +329,8 @@ def _bind_block_diag(*tensors):
 
 
 op("block_diag", "BlockDiagBackward0", ("tensors",), _block_diag, ("grad's block i", _block_grad), variadic=True,
-   spell=Spelling(function="block_diag"), bind=_bind_block_diag)
+   spell=Spelling(function="block_diag", name=lambda s, a: f"torch.block_diag({', '.join(s)})"),
+   bind=_bind_block_diag)
 
 
 # --- diag_embed, diag, diagflat ---------------------------------------------------------------------------------
@@ -443,7 +444,7 @@ def _slice_region(a, dim, start, end, step):
     return a[(slice(None),) * (dim % a.ndim) + (slice(start, end, step),)]
 
 
-def _scatter_op(name, node, region, view_method, attrs_of, saves):
+def _scatter_op(name, node, region, view_method, attrs_of, saves, shown):
     def self_grad(n, g):
         zeros = g._new(np.zeros(n._shapes[1], g.dtype.np), g.dtype)
         return getattr(g, name)(zeros, **n.attrs)
@@ -461,7 +462,9 @@ def _scatter_op(name, node, region, view_method, attrs_of, saves):
 
     op(name, node, ("self", "src"), _scatter_into(region),
        ("grad with the region zeroed", self_grad), ("grad's region", src_grad),
-       saves={0: saves, 1: saves}, spell=Spelling(method=name, function=name), bind=bind)
+       saves={0: saves, 1: saves}, bind=bind,
+       spell=Spelling(method=name, function=name,
+                      name=lambda s, a: f"{s[0]}.{name}({s[1]}, {', '.join(repr(a[k]) for k in shown)})"))
 
 
 def _select_attrs(self, dim, index):
@@ -477,10 +480,10 @@ def _diagonal_attrs(self, offset=0, dim1=0, dim2=1):
 
 
 _scatter_op("select_scatter", "SelectScatterBackward0", _select_region, lambda g, dim, index: g.select(dim, index),
-            _select_attrs, ("dim", "index"))
+            _select_attrs, ("dim", "index"), ("dim", "index"))
 _scatter_op("slice_scatter", "SliceScatterBackward0", _slice_region,
             lambda g, dim, start, end, step: g[(slice(None),) * dim + (slice(start, end, step),)],
-            _slice_attrs, ("dim", "end", "start", "step"))
+            _slice_attrs, ("dim", "end", "start", "step"), ("dim", "start", "end", "step"))
 _scatter_op("diagonal_scatter", "DiagonalScatterBackward0", _diagonal_view,
             lambda g, offset, dim1, dim2: g.diagonal(offset, dim1, dim2), _diagonal_attrs,
-            ("dim1", "dim2", "offset"))
+            ("dim1", "dim2", "offset"), ("offset", "dim1", "dim2"))

@@ -39,7 +39,9 @@ op("masked_fill_tensor", "MaskedFillBackward1", ("self", "value"),
    lambda a, v, mask: np.where(mask._data, v, a),
    ("grad where not mask, else 0", _fill_self_grad),
    ("Σ grad where mask", lambda n, g: g.masked_select(n.attrs["mask"]).sum()),
-   saves={0: ("mask",), 1: ("mask",)}, spell=_MASKED_FILL, bind=_bind_masked_fill)
+   saves={0: ("mask",), 1: ("mask",)}, bind=_bind_masked_fill,
+   spell=Spelling(method="masked_fill", function="masked_fill", inplace="masked_fill_",
+                  name="{0}.masked_fill(…, {1})"))
 
 
 # --- masked_select, masked_scatter -------------------------------------------------------------------------------
@@ -86,21 +88,20 @@ def _masked_scatter_source_grad(n, g):
 def _bind_masked_scatter(self, mask, source):
     _mask_of("masked_scatter_", mask)
     if source.dtype is not self.dtype:
-        raise RuntimeError(f"masked_scatter_: expected self and source to have same dtypes but got "
-                           f"{self.dtype.type_name} and {source.dtype.type_name}")
+        raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but got"
+                           f"{self.dtype.type_name} and {source.dtype.type_name}")  # sic: no space, as torch says
     shape = _broadcast_shape(self.shape, mask.shape)
     if int(np.broadcast_to(mask._data, shape).sum()) > source.numel():
         raise RuntimeError("masked_scatter: expected source to have at least as many elements as ones in mask")
-    if tuple(self.shape) != shape:  # ATen expands self first (expand_outplace)
-        self = self.expand(shape)
     return OPS["masked_scatter"], (self, source), {"mask": mask}, self.dtype
 
 
 op("masked_scatter", "MaskedScatterBackward0", ("self", "source"), _masked_scatter,
-   ("grad where not mask, else 0", _fill_self_grad),
+   ("grad where not mask, else 0", lambda n, g: _fill_self_grad(n, g).sum_to_size(n._shapes[0])),
    ("grad where mask, in order (zeros for the rest of source)", _masked_scatter_source_grad),
    saves={0: ("mask",), 1: ("mask", "source_sym_sizes")},
-   spell=Spelling(method="masked_scatter", function="masked_scatter", inplace="masked_scatter_"),
+   spell=Spelling(method="masked_scatter", function="masked_scatter", inplace="masked_scatter_",
+                  name="{0}.masked_scatter(…, {1})"),
    bind=_bind_masked_scatter)
 
 
@@ -159,7 +160,7 @@ op("put", "PutBackward0", ("self", "source"), _put,
    ("grad, 0 at the flat indices (unless accumulate)", _put_self_grad),
    ("grad at the flat indices", lambda n, g: g.take(n.attrs["index"]).reshape(n._shapes[1])),
    saves={0: ("accumulate", "index"), 1: ("index", "source")},
-   spell=Spelling(method="put", function="put", inplace="put_"), bind=_bind_put)
+   spell=Spelling(method="put", function="put", inplace="put_", name="{0}.put(…, {1})"), bind=_bind_put)
 
 
 # --- index_put(indices, values, accumulate) ----------------------------------------------------------------------
@@ -198,7 +199,9 @@ op("index_put_values", "IndexPutBackward0", ("self", "values"), _index_put,
    ("grad at the indices, summed to values' shape",
     lambda n, g: g._op("index", key=_index_key(n.attrs["indices"])).sum_to_size(n._shapes[1])),
    saves={0: ("accumulate", "indices"), 1: ("accumulate", "indices")},
-   spell=Spelling(method="index_put", function="index_put", inplace="index_put_"), bind=_bind_index_put)
+   spell=Spelling(method="index_put", function="index_put", inplace="index_put_",
+                  inplace_function="index_put_", name="{0}.index_put(…, {1})"),
+   bind=_bind_index_put)
 
 
 # --- nonzero, argwhere: the indices of the nonzero elements (no grad) --------------------------------------------

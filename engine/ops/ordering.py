@@ -81,6 +81,12 @@ for _name, _fn in (("amax", np.max), ("amin", np.min)):
        spell=Spelling(method=_name, function=_name), bind=_bind_extreme(_name))
 
 
+def _dim_text(a, keyword=True):
+    """dim= and keepdim= of a reduction's label, where given."""
+    parts = [] if a.get("dim") is None else [f"dim={a['dim']}" if keyword else str(a["dim"])]
+    return ", ".join(parts + ["keepdim=True"] * bool(a.get("keepdim")))
+
+
 def _aminmax(a, dim, keepdim, **_):  # the saved min and max come as attrs
     axes = None if dim is None or a.ndim == 0 else dim % a.ndim
     keep = keepdim and a.ndim > 0
@@ -111,7 +117,7 @@ def _bind_aminmax(self, *, dim=None, keepdim=False):
 op("aminmax", "AminmaxBackward0", ("self",), _aminmax,
    ("grad of each shared evenly by the values equal to it", _aminmax_grad),
    saves={0: ("dim", "keepdim", "max", "min", "self")}, several=True, bind=False,
-   spell=Spelling(name=lambda s, a: f"{s[0]}.aminmax(){'.max' if a.get('output') else '.min'}"))
+   spell=Spelling(name=lambda s, a: f"{s[0]}.aminmax({_dim_text(a)}){'.max' if a.get('output') else '.min'}"))
 
 
 @composite(Spelling(method="aminmax", function="aminmax"))
@@ -193,8 +199,10 @@ def _spread_mean_grad(root):
         g_spread, g_mean = grads if isinstance(grads, tuple) else (grads, None)
         total = None
         if g_spread is not None:
-            if root:
-                r = _kept(n, n.attrs["result0"])
+            if root:  # the std, worked out again from self so that create_graph differentiates it too
+                dim, correction = n.attrs.get("dim"), n.attrs.get("correction")
+                r = n["self"].std(dim, correction=correction, keepdim=True) if dim is not None else \
+                    _kept(n, n["self"].std(correction=correction))
                 part = (_expand_back(n, g_spread) * _centered(n) / (r * _dof(n))).where(r != 0, 0.0)
             else:
                 part = _expand_back(n, g_spread) * _centered(n) * (2 / _dof(n))
@@ -228,7 +236,15 @@ for _name, _node in (("var_mean", "VarMeanBackward0"), ("std_mean", "StdMeanBack
        ("the spread's grad and the mean's, added", _spread_mean_grad(_name == "std_mean")),
        saves={0: ("correction", "dim[]", "keepdim", "self") + (("result0",) if _name == "std_mean" else ())},
        several=True, bind=False,
-       spell=Spelling(name=lambda s, a, f=_name: f"torch.{f}({s[0]})[{a.get('output', 0)}]"))
+       spell=Spelling(name=lambda s, a, f=_name: f"torch.{f}({', '.join([s[0]] + _spread_args(a))})"
+                                                 f"[{a.get('output', 0)}]"))
+
+
+def _spread_args(a):
+    out = [] if a.get("dim") is None else [repr(a["dim"])]
+    if a.get("correction") is not None:
+        out.append(f"correction={a['correction']}")
+    return out + ["keepdim=True"] * bool(a.get("keepdim"))
 
 
 def _spread_mean_fn(name):
@@ -317,16 +333,21 @@ def _kth_indices(data, d, k):
     return order[..., k - 1].astype(np.int64)
 
 
+def _picked_name(s, a, word):
+    k = f"{a['k']}, " if "k" in a else ""
+    return f"{s[0]}.{word}({k}{a['dim']}{', keepdim=True' * a['keepdim']}).values"
+
+
 for _name, _node, _user in (("median_dim", "MedianBackward1", "median"),
                             ("nanmedian_dim", "NanmedianBackward1", "nanmedian"),
                             ("mode", "ModeBackward0", "mode"), ("kthvalue", "KthvalueBackward0", "kthvalue")):
-    op(_name, _node, ("self",), _take, ("grad to the picked entry of each row", _select_reduce), bind=False,
+    op(_name, _node, ("self",), lambda a, dim, keepdim, indices, k=None: _take(a, dim, keepdim, indices),
+       ("grad to the picked entry of each row", _select_reduce), bind=False,
        saves={0: ("dim", "indices", "keepdim", "self_sym_sizes")},
-       spell=Spelling(name=lambda s, a, w=_user:
-                      f"{s[0]}.{w}({a['dim']}{', keepdim=True' * a['keepdim']}).values"))
+       spell=Spelling(name=lambda s, a, w=_user: _picked_name(s, a, w)))
 
 
-def _picked(self, name, op_name, dim, keepdim, pick):
+def _picked(self, name, op_name, dim, keepdim, pick, **extra):
     d = self._dim(dim)
     if self.dim() and self.shape[d] == 0:
         raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
@@ -335,7 +356,8 @@ def _picked(self, name, op_name, dim, keepdim, pick):
     if keepdim and self._data.ndim:
         idx = np.expand_dims(idx, d)
     indices = self._new(np.asarray(idx, np.int64), dtypes.int64)
-    values = self._apply(OPS[op_name], (self,), {"dim": dim, "keepdim": keepdim, "indices": indices}, self.dtype)
+    attrs = {"dim": dim, "keepdim": keepdim, "indices": indices, **extra}
+    values = self._apply(OPS[op_name], (self,), attrs, self.dtype)
     return returned(name, ["values", "indices"])(values, indices)
 
 
@@ -367,7 +389,7 @@ def kthvalue(self, k, dim=-1, keepdim=False):
     size = self.shape[d] if self.dim() else 1
     if not 1 <= k <= size:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
-    return _picked(self, "kthvalue", "kthvalue", dim, keepdim, lambda a, d: _kth_indices(a, d, k))
+    return _picked(self, "kthvalue", "kthvalue", dim, keepdim, lambda a, d: _kth_indices(a, d, k), k=k)
 
 
 # --- cummax, cummin, logcumsumexp -------------------------------------------------------------------------------
@@ -477,8 +499,9 @@ def _not_implemented(name):
 
 op("unique2", "Unique2Backward0", ("self",), lambda a, values: values,
    ("not implemented", _not_implemented("_unique2")), bind=False, spell=Spelling(name="torch.unique({0})"))
-op("unique_dim", "UniqueDimBackward0", ("self",), lambda a, values: values,
-   ("not implemented", _not_implemented("unique_dim")), bind=False, spell=Spelling(name="torch.unique({0})"))
+op("unique_dim", "UniqueDimBackward0", ("self",), lambda a, values, dim: values,
+   ("not implemented", _not_implemented("unique_dim")), bind=False,
+   spell=Spelling(name=lambda s, a: f"torch.unique({s[0]}, dim={a['dim']})"))
 op("unique_consecutive", "UniqueConsecutiveBackward0", ("self",), lambda a, values: values,
    ("not implemented", _not_implemented("unique_consecutive")), bind=False,
    spell=Spelling(name="torch.unique_consecutive({0})"))
@@ -514,8 +537,8 @@ def _unique_along(data, dim, consecutive):
     return values, inverse, counts
 
 
-def _unique_result(self, op_name, values, inverse, counts, return_inverse, return_counts):
-    out = self._apply(OPS[op_name], (self,), {"values": values}, self.dtype)
+def _unique_result(self, op_name, values, inverse, counts, return_inverse, return_counts, **attrs):
+    out = self._apply(OPS[op_name], (self,), {"values": values, **attrs}, self.dtype)
     extra = []
     if return_inverse:
         extra.append(self._new(inverse.astype(np.int64), dtypes.int64))
@@ -528,8 +551,9 @@ def _unique_result(self, op_name, values, inverse, counts, return_inverse, retur
 def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002 - torch's name
     d = None if dim is None else self._dim(dim)
     values, inverse, counts = _unique_along(self._data, d, False)
-    return _unique_result(self, "unique2" if dim is None else "unique_dim", values, inverse, counts, return_inverse,
-                          return_counts)
+    if dim is None:
+        return _unique_result(self, "unique2", values, inverse, counts, return_inverse, return_counts)
+    return _unique_result(self, "unique_dim", values, inverse, counts, return_inverse, return_counts, dim=d)
 
 
 @composite(Spelling(method="unique_consecutive", function="unique_consecutive"))
@@ -671,11 +695,11 @@ def _element_index(self_shape, dim, positions, source_shape):
 
 
 def _index_reduce(a, source, dim, index, positions, reduce, include_self, element):
+    messages.warn_once("index_reduce() is in beta and the API may change at any time.", stacklevel=6)  # the kernel's
     return _scatter_reduce(a, source, dim, index=element, reduce=reduce, include_self=include_self)
 
 
 def _bind_index_reduce(self, dim, index, source, reduce, *, include_self=True):
-    messages.warn_once("index_reduce() is in beta and the API may change at any time.", stacklevel=4)
     if reduce not in _INDEX_REDUCE:
         raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
     d, positions = _vector_index("index_reduce_", self, dim, index)

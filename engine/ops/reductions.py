@@ -346,8 +346,9 @@ def _sort_grad(n, g):
 
 
 def _sort_name(s, a):
-    stable = "" if a.get("stable") is None else f", stable={a['stable']}"
-    return f"{s[0]}.sort({a['axis']}{', descending=True' * a['descending']}{stable}).values"
+    if a.get("stable") is None:
+        return f"{s[0]}.sort({a['axis']}{', descending=True' * a['descending']}).values"
+    return f"{s[0]}.sort(dim={a['axis']}{', descending=True' * a['descending']}, stable={a['stable']}).values"
 
 
 # torch.sort's overloads: without stable= (SortBackward0), and with it, True or False (SortBackward1)
