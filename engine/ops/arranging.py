@@ -39,7 +39,7 @@ def _bind_roll(self, shifts, dims=()):
 
 op("roll", "RollBackward0", ("self",), _roll,
    ("grad rolled back", lambda n, g: g.roll(tuple(-s for s in n.attrs["shifts"]), n.attrs["dims"])),
-   saves={0: ("dims[]", "shifts[]")}, spell=Spelling(method="roll", function="roll"), bind=_bind_roll)
+   saves={0: ("dims[]", "shifts[]")}, spell=Spelling(method="roll", function="roll", out=False), bind=_bind_roll)
 
 
 # --- rot90: flips and a transpose, as ATen turns it (a quarter turn is a non-contiguous transpose) ------------
@@ -68,17 +68,17 @@ def _bind_rot90(self, k=1, dims=(0, 1)):
 
 op("rot90", "Rot90Backward0", ("self",), _rot90,
    ("grad turned back", lambda n, g: g.rot90(-n.attrs["k"], n.attrs["dims"])),
-   saves={0: ("dims[]", "k")}, spell=Spelling(method="rot90", function="rot90"), bind=_bind_rot90)
+   saves={0: ("dims[]", "k")}, spell=Spelling(method="rot90", function="rot90", out=False), bind=_bind_rot90)
 
 
-@composite(Spelling(method="fliplr", function="fliplr"))
+@composite(Spelling(method="fliplr", function="fliplr", out=False))
 def fliplr(self):
     if self.dim() < 2:
         raise RuntimeError("Input must be >= 2-d.")
     return self.flip(1)
 
 
-@composite(Spelling(method="flipud", function="flipud"))
+@composite(Spelling(method="flipud", function="flipud", out=False))
 def flipud(self):
     if self.dim() < 1:
         raise RuntimeError("Input must be >= 1-d.")
@@ -122,7 +122,7 @@ def _3d(t):
 
 for _name, _fn in (("atleast_1d", _1d), ("atleast_2d", _2d), ("atleast_3d", _3d)):
     _call = _atleast(_fn)
-    _call.__name__ = _name
+    _call.__name__ = _call.__qualname__ = _name
     composite(Spelling(function=_name, out=False))(_call)
 
 
@@ -134,7 +134,7 @@ def _stacked(name, dim_of, shape):
         op_, inputs, attrs, dtype = OPS["cat"].bind(ts, dim_of(ts))
         return ts[0]._apply(op_, inputs, attrs, dtype)
 
-    call.__name__ = name
+    call.__name__ = call.__qualname__ = name
     return call
 
 
@@ -145,7 +145,7 @@ for _name, _dim, _shape in (("hstack", lambda ts: 0 if ts[0].dim() == 1 else 1, 
     composite(Spelling(function=_name))(_stacked(_name, _dim, _shape))
 
 
-@composite(Spelling(method="ravel", function="ravel"))
+@composite(Spelling(method="ravel", function="ravel", out=False))
 def ravel(self):
     return self.contiguous().view(-1)
 
@@ -203,7 +203,7 @@ def _split_sides(name, dim_of, least):
                                    f"dimension {size} is not divisible by the split_size {indices_or_sections}!")
         return tensor_split(self, indices_or_sections, dim)
 
-    call.__name__ = name
+    call.__name__ = call.__qualname__ = name
     composite(Spelling(method=name, function=name, out=False))(call)
 
 
@@ -329,7 +329,7 @@ def _bind_block_diag(*tensors):
 
 
 op("block_diag", "BlockDiagBackward0", ("tensors",), _block_diag, ("grad's block i", _block_grad), variadic=True,
-   spell=Spelling(function="block_diag", name=lambda s, a: f"torch.block_diag({', '.join(s)})"),
+   spell=Spelling(function="block_diag", out=False, name=lambda s, a: f"torch.block_diag({', '.join(s)})"),
    bind=_bind_block_diag)
 
 
@@ -361,14 +361,14 @@ def _bind_diag_embed(self, offset=0, dim1=-2, dim2=-1):
 
 op("diag_embed", "DiagEmbedBackward0", ("self",), _diag_embed,
    ("grad's diagonal", lambda n, g: g.diagonal(n.attrs["offset"], n.attrs["dim1"], n.attrs["dim2"])),
-   saves={0: ("dim1", "dim2", "offset")}, spell=Spelling(method="diag_embed", function="diag_embed"),
+   saves={0: ("dim1", "dim2", "offset")}, spell=Spelling(method="diag_embed", function="diag_embed", out=False),
    bind=_bind_diag_embed)
 
 
 @composite(Spelling(method="diag", function="diag"))
 def diag(self, diagonal=0):
     if self.dim() == 1:
-        return self.diag_embed(diagonal, 0, 1)
+        return self.diag_embed(diagonal)
     if self.dim() == 2:
         _, inputs, attrs, dtype = OPS["diagonal"].bind(self, diagonal)
         return self._apply(OPS["diagonal_copy"], inputs, attrs, dtype)
@@ -377,7 +377,7 @@ def diag(self, diagonal=0):
 
 @composite(Spelling(method="diagflat", function="diagflat", out=False))
 def diagflat(self, offset=0):
-    return self.contiguous().view(-1).diag_embed(offset, 0, 1)
+    return self.contiguous().view(-1).diag_embed(offset)
 
 
 # --- unfold: a view of the windows along a dim ---------------------------------------------------------------
@@ -453,7 +453,10 @@ def _scatter_op(name, node, region, view_method, attrs_of, saves, shown):
         return view_method(g, **n.attrs)
 
     def bind(self, src, *args, **kwargs):
-        attrs = attrs_of(self, *args, **kwargs)
+        try:
+            attrs = attrs_of(self, *args, **kwargs)
+        except TypeError as e:  # worded as a call of the function itself
+            raise TypeError(name + "()" + str(e).split("()", 1)[1]) from None
         expected = tuple(np.shape(region(np.empty(self.shape, np.int8), **attrs)))
         if tuple(src.shape) != expected:
             raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = "
@@ -463,7 +466,7 @@ def _scatter_op(name, node, region, view_method, attrs_of, saves, shown):
     op(name, node, ("self", "src"), _scatter_into(region),
        ("grad with the region zeroed", self_grad), ("grad's region", src_grad),
        saves={0: saves, 1: saves}, bind=bind,
-       spell=Spelling(method=name, function=name,
+       spell=Spelling(method=name, function=name, out=name == "slice_scatter",
                       name=lambda s, a: f"{s[0]}.{name}({s[1]}, {', '.join(repr(a[k]) for k in shown)})"))
 
 

@@ -26,7 +26,7 @@ def _through(view_name, user_name, bind):
         op_, inputs, attrs, dtype = bind(self, *args, **kwargs)
         return self._apply(OPS[op_.name + "_copy"], inputs, attrs, dtype)
 
-    call.__name__ = user_name + "_copy"
+    call.__name__ = call.__qualname__ = user_name + "_copy"
     composite(Spelling(function=user_name + "_copy"))(call)
 
 

@@ -32,7 +32,7 @@ def _fill_self_grad(n, g):
     return (g * 0).where(n.attrs["mask"], g)
 
 
-_MASKED_FILL = Spelling(method="masked_fill", function="masked_fill", inplace="masked_fill_")
+_MASKED_FILL = Spelling(method="masked_fill", function="masked_fill", inplace="masked_fill_", out=False)
 op("masked_fill", "MaskedFillBackward0", ("self",), lambda a, mask, value: np.where(mask._data, value, a),
    ("grad where not mask, else 0", _fill_self_grad), saves={0: ("mask",)}, spell=_MASKED_FILL, bind=_bind_masked_fill)
 op("masked_fill_tensor", "MaskedFillBackward1", ("self", "value"),
@@ -40,7 +40,7 @@ op("masked_fill_tensor", "MaskedFillBackward1", ("self", "value"),
    ("grad where not mask, else 0", _fill_self_grad),
    ("Σ grad where mask", lambda n, g: g.masked_select(n.attrs["mask"]).sum()),
    saves={0: ("mask",), 1: ("mask",)}, bind=_bind_masked_fill,
-   spell=Spelling(method="masked_fill", function="masked_fill", inplace="masked_fill_",
+   spell=Spelling(method="masked_fill", function="masked_fill", inplace="masked_fill_", out=False,
                   name="{0}.masked_fill(…, {1})"))
 
 
@@ -100,7 +100,7 @@ op("masked_scatter", "MaskedScatterBackward0", ("self", "source"), _masked_scatt
    ("grad where not mask, else 0", lambda n, g: _fill_self_grad(n, g).sum_to_size(n._shapes[0])),
    ("grad where mask, in order (zeros for the rest of source)", _masked_scatter_source_grad),
    saves={0: ("mask",), 1: ("mask", "source_sym_sizes")},
-   spell=Spelling(method="masked_scatter", function="masked_scatter", inplace="masked_scatter_",
+   spell=Spelling(method="masked_scatter", function="masked_scatter", inplace="masked_scatter_", out=False,
                   name="{0}.masked_scatter(…, {1})"),
    bind=_bind_masked_scatter)
 
@@ -160,7 +160,7 @@ op("put", "PutBackward0", ("self", "source"), _put,
    ("grad, 0 at the flat indices (unless accumulate)", _put_self_grad),
    ("grad at the flat indices", lambda n, g: g.take(n.attrs["index"]).reshape(n._shapes[1])),
    saves={0: ("accumulate", "index"), 1: ("index", "source")},
-   spell=Spelling(method="put", function="put", inplace="put_", name="{0}.put(…, {1})"), bind=_bind_put)
+   spell=Spelling(method="put", function="put", inplace="put_", out=False, name="{0}.put(…, {1})"), bind=_bind_put)
 
 
 # --- index_put(indices, values, accumulate) ----------------------------------------------------------------------
@@ -199,7 +199,7 @@ op("index_put_values", "IndexPutBackward0", ("self", "values"), _index_put,
    ("grad at the indices, summed to values' shape",
     lambda n, g: g._op("index", key=_index_key(n.attrs["indices"])).sum_to_size(n._shapes[1])),
    saves={0: ("accumulate", "indices"), 1: ("accumulate", "indices")},
-   spell=Spelling(method="index_put", function="index_put", inplace="index_put_",
+   spell=Spelling(method="index_put", function="index_put", inplace="index_put_", out=False,
                   inplace_function="index_put_", name="{0}.index_put(…, {1})"),
    bind=_bind_index_put)
 
@@ -215,7 +215,7 @@ def nonzero(self, *, as_tuple=False):
     return self._new(np.argwhere(data).astype(np.int64), dtypes.int64)
 
 
-@composite(Spelling(method="argwhere", function="argwhere"))
+@composite(Spelling(method="argwhere", function="argwhere", out=False))
 def argwhere(self):
     return self._new(np.argwhere(self._data).astype(np.int64), dtypes.int64)
 

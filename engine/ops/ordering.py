@@ -138,8 +138,8 @@ def _nansum(a, dim, keepdim):
 def _bind_nansum(self, dim=None, keepdim=False, *, dtype=None):
     if dtype is not None:
         self = self.to(dtype)
-    dim = () if dim is None else tuple(dim) if isinstance(dim, (list, tuple)) else (dim,)
-    if dim:
+    if dim is not None:
+        dim = tuple(dim) if isinstance(dim, (list, tuple)) else (dim,)
         self._reduce_dims(dim)
     out = self.dtype if self.dtype.is_floating_point else dtypes.int64
     return OPS["nansum"], (self,), {"dim": dim, "keepdim": keepdim}, out
@@ -161,7 +161,7 @@ def nanmean(self, dim=None, keepdim=False, *, dtype=None):
     return self.nansum(dim, keepdim=keepdim, dtype=dtype) / count
 
 
-@composite(Spelling(method="count_nonzero", function="count_nonzero"))
+@composite(Spelling(method="count_nonzero", function="count_nonzero", out=False))
 def count_nonzero(self, dim=None):
     axes = None
     if dim is not None:
@@ -259,8 +259,8 @@ def _spread_mean_fn(name):
             attrs = {**attrs, "result0": self._new(spread, self.dtype)}
         return self._apply(op_, inputs, attrs, dtype)
 
-    call.__name__ = name
-    composite(Spelling(function=name))(call)
+    call.__name__ = call.__qualname__ = name
+    composite(Spelling(function=name, out=False))(call)
 
 
 _spread_mean_fn("var_mean")
@@ -370,7 +370,7 @@ def _median_fn(name, ignore_nan):
             return self._apply(OPS[name], (self,), None, self.dtype)
         return _picked(self, name, name + "_dim", dim, keepdim, lambda a, d: _median_indices(a, d, ignore_nan))
 
-    call.__name__ = name
+    call.__name__ = call.__qualname__ = name
     composite(Spelling(method=name, function=name))(call)
 
 
@@ -434,7 +434,7 @@ def _cum_fn(name):
         values = self._apply(OPS[name], (self,), {"dim": dim, "indices": indices}, self.dtype)
         return returned(name, ["values", "indices"])(values, indices)
 
-    call.__name__ = name
+    call.__name__ = call.__qualname__ = name
     composite(Spelling(method=name, function=name))(call)
 
 
@@ -484,7 +484,7 @@ def msort(self):
     return self.sort(0).values
 
 
-@composite(Spelling(method="argsort", function="argsort"))
+@composite(Spelling(method="argsort", function="argsort", out=False))
 def argsort(self, dim=-1, descending=False, *, stable=False):
     return self.detach().sort(dim, descending=descending, stable=stable).indices
 
@@ -632,7 +632,7 @@ def histc(self, bins=100, min=0, max=0):  # noqa: A002 - torch's names
     return self._new(out, self.dtype)
 
 
-@composite(Spelling(method="bincount", function="bincount"))
+@composite(Spelling(method="bincount", function="bincount", out=False))
 def bincount(self, weights=None, minlength=0):
     if self.dim() != 1 or self.dtype.is_floating_point or self.dtype is dtypes.bool:
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
