@@ -3,7 +3,7 @@ Each is declared once here with its Tensor method, dunder and torch function nam
 import numpy as np
 
 from . import dispatch, dtypes
-from .methods import accepting_aliases
+from .methods import _with_out, accepting_aliases
 from .tensor import Tensor
 
 FUNCTIONS = {}  # torch.<name>
@@ -93,6 +93,6 @@ for _names, _dunder, _fn in DECLARED:
     _fn = accepting_aliases(_fn)
     for _name in _names:
         setattr(Tensor, _name, _fn)
-        FUNCTIONS[_name] = _fn
+        FUNCTIONS[_name] = _with_out(_fn, _name) if _name in ("all", "any") else _fn
     if _dunder:
         setattr(Tensor, _dunder, _fn)

@@ -30,6 +30,10 @@ def _roll(a, shifts, dims):
 
 def _bind_roll(self, shifts, dims=()):
     shifts, dims = tuple(_list(shifts)), tuple(_list(dims))
+    if not shifts:
+        raise RuntimeError("`shifts` required")
+    if self.dim() == 0 and dims:
+        raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
     if not dims and len(shifts) != 1 or dims and len(shifts) != len(dims):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
     for d in dims:

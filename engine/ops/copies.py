@@ -36,13 +36,8 @@ for _view in ("view", "expand", "diagonal", "permute", "t", "squeeze", "squeeze_
 
 
 def _bind_narrow_copy(self, dim, start, length):
+    start = shape.narrow_start(self, dim, start, length)
     dim = self._dim(dim)
-    size = self.shape[dim]
-    if start < -size or start > size:
-        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
-    start = start + size if start < 0 else start
-    if start + length > size:
-        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
     return OPS["narrow_copy"], (self,), {"dim": dim, "start": start, "length": length}, None
 
 

@@ -51,7 +51,7 @@ def _legacy_empty(shape):
 def _bind_cat(tensors, dim=0):
     tensors = _tensors("cat", tensors)
     if not tensors:
-        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     for i, t in enumerate(tensors):
         if t.dim() == 0:
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")

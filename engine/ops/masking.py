@@ -13,8 +13,8 @@ def _broadcast_shape(*shapes):
 def _mask_of(name, mask):
     if not hasattr(mask, "_data") or mask.dtype is not dtypes.bool:
         got = mask.dtype.type_name if hasattr(mask, "_data") else type(mask).__name__
-        raise RuntimeError(f"{name}: expected BoolTensor for mask" if name != "masked_select" else
-                           f"masked_select: expected BoolTensor for mask, got {got}")
+        raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with dtype {got}"
+                           if name == "masked_scatter_" else "masked_select: expected BoolTensor for mask")
     return mask
 
 
@@ -69,7 +69,7 @@ op("masked_select", "MaskedSelectBackward0", ("self",), _masked_select,
 
 
 def _masked_scatter(a, source, mask):
-    out = np.array(np.broadcast_to(a, _broadcast_shape(a.shape, mask.shape)))
+    out = np.array(np.broadcast_to(a, _broadcast_shape(a.shape, mask.shape)), order="C")
     m = np.broadcast_to(mask._data, out.shape)
     out[m] = source.reshape(-1)[:int(m.sum())]
     return out

@@ -35,8 +35,6 @@ def _axes(dim, ndim):
 # --- amax, amin: the grad shared evenly by the extreme values ----------------------------------------------------
 def _extreme(fn):
     def forward(a, dim, keepdim):
-        if a.ndim and a.size == 0:
-            raise RuntimeError("amax(): Expected reduction dim to be specified for input.numel() == 0.")
         return fn(a, axis=_axes(dim, a.ndim), keepdims=keepdim and a.ndim > 0)
 
     return forward
@@ -65,6 +63,9 @@ def _bind_extreme(name):
         dim = tuple(dim) if isinstance(dim, (list, tuple)) else (dim,)
         if dim:
             self._reduce_dims(dim)
+            for d in dim:
+                if self.dim() and self.shape[d] == 0:
+                    raise IndexError(f"{name}(): Expected reduction dim {self._dim(d)} to have non-zero size.")
         elif self.numel() == 0:
             raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify "
                                "the reduction dim with the 'dim' argument.")
@@ -409,7 +410,7 @@ def _cum_indices(data, d, greater):
         best = np.where(better, v, best)
         at = np.where(better, i, at)
         out[..., i] = at
-    return np.moveaxis(out, -1, d)
+    return np.ascontiguousarray(np.moveaxis(out, -1, d))
 
 
 def _cum_take(a, dim, indices):
@@ -447,7 +448,7 @@ def _logcumsumexp(a, dim):
         return a.copy()
     if a.size == 0:
         return a.copy()
-    return np.logaddexp.accumulate(a, axis=dim % a.ndim)
+    return np.logaddexp.accumulate(a.astype(np.float64), axis=dim % a.ndim).astype(a.dtype)  # acc_type: double
 
 
 def _logcumsumexp_grad(n, g):
@@ -521,6 +522,8 @@ def _unique_along(data, dim, consecutive):
             return values, inverse, counts
         values, inverse, counts = np.unique(flat, return_inverse=True, return_counts=True)
         return values, inverse.reshape(data.shape), counts
+    if data.size == 0:
+        return data.copy(), np.zeros(data.shape[dim], np.int64), np.zeros(0, np.int64)
     moved = np.moveaxis(data, dim, 0)
     rows = moved.reshape(moved.shape[0], -1)
     if consecutive:
@@ -573,6 +576,8 @@ def _search(seq, values, right):
     side = "right" if right else "left"
     if seq.ndim <= 1:
         return np.searchsorted(seq, values, side=side)
+    if seq.size == 0 or values.size == 0:
+        return np.zeros(values.shape, np.int64)
     rows_s = seq.reshape(-1, seq.shape[-1])
     rows_v = values.reshape(-1, values.shape[-1])
     out = np.stack([np.searchsorted(s, v, side=side) for s, v in zip(rows_s, rows_v)]) if rows_s.shape[0] else \
@@ -666,14 +671,14 @@ def diff(self, n=1, dim=-1, prepend=None, append=None):
     if n < 0:
         raise RuntimeError(f"order must be non-negative but got {n}")
     d = self._dim(dim)
+    if n == 0:  # ATen copies the input into a new tensor (prepend and append are not used)
+        return self._new(np.empty(self.shape, self.dtype.np), self.dtype).copy_(self)
     parts = [t for t in (prepend, self, append) if t is not None]
     x = self
     if len(parts) > 1:
         parts = [t if t.dim() else t.expand(*self.shape[:d], 1, *self.shape[d + 1:]) for t in parts]
         op_, inputs, attrs, dtype = OPS["cat"].bind(parts, d)
         x = self._apply(op_, inputs, attrs, dtype)
-    if n == 0:  # ATen copies the input into a new tensor
-        return x._new(np.empty(x.shape, x.dtype.np), x.dtype).copy_(x)
     for _ in range(n):
         size = x.shape[d]
         if size == 0:

@@ -110,7 +110,8 @@ def _bind_cumprod(self, dim, *, dtype=None):
 op("cumprod", "CumprodBackward0", ("self",), _cumprod,
    ("Σ from the end of result · grad, / self (zeros: the product of the others)", _cumprod_grad),
    saves={0: ("dim", "self", "result")}, bind=_bind_cumprod,
-   spell=Spelling(method="cumprod", function="cumprod", name=lambda s, a: f"{s[0]}.cumprod({_signed(a['dim'])})"))
+   spell=Spelling(method="cumprod", function="cumprod", inplace="cumprod_",
+                  name=lambda s, a: f"{s[0]}.cumprod({_signed(a['dim'])})"))
 
 
 # --- prod ---------------------------------------------------------------------------------------------------
@@ -150,7 +151,7 @@ def _prod_dim_grad(n, g):
 
 
 def _prod(a, dim=None, keepdim=False):
-    out = a.dtype if a.dtype.kind == "f" else np.int64
+    out = a.dtype if a.dtype.kind == "f" else np.int64  # bool/int products as int64, cast to the result's dtype
     if dim is None:
         return np.prod(a, dtype=out)
     return np.prod(a, axis=_signed(dim) % max(a.ndim, 1) if a.ndim else None, keepdims=keepdim and a.ndim > 0,
@@ -184,7 +185,7 @@ def _bind_prod(self, *args, **kwargs):
         raise TypeError(f"prod(): argument 'keepdim' (position 2) must be bool, not {type(keepdim).__name__}")
     if dtype is not None:
         self = self.to(dtype)
-    out = self.dtype if self.dtype.is_floating_point else dtypes.int64
+    out = self.dtype if self.dtype.is_floating_point or dtype is not None else dtypes.int64
     if "dim" not in given:
         return OPS["prod"], (self,), None, out
     return OPS["prod_dim"], (self,), {"dim": _kept_dim(self, dim), "keepdim": keepdim}, out

@@ -37,6 +37,9 @@ def _reduce(name, dim_name, integers):
     """bind for x.name() / x.name(dim, keepdim, dtype=…): the whole tensor, or along dims; with dtype= the input
     is cast first, as PyTorch does. integers: what an integer tensor sums to (None: refused, as mean refuses)."""
     def bind(self, dim=None, keepdim=False, dtype=None):
+        if dtype is not None and integers is None and not dtype.is_floating_point:
+            raise RuntimeError(f"{name}(): could not infer output dtype. Optional dtype must be either a floating "
+                               f"point or complex dtype. Got: {dtype.type_name}")
         if dtype is not None:
             self = self.to(dtype)
         elif not self.dtype.is_floating_point:
@@ -44,7 +47,7 @@ def _reduce(name, dim_name, integers):
                 raise RuntimeError(
                     f"{name}(): could not infer output dtype. Input dtype must be either a floating point or "
                     f"complex dtype. Got: {self.dtype.type_name}")
-        out = self.dtype if self.dtype.is_floating_point else integers
+        out = self.dtype if self.dtype.is_floating_point or dtype is not None else integers
         if dim is None:
             return OPS[name], (self,), None, out
         return OPS[dim_name], (self,), {"dim": self._reduce_dims(dim), "keepdim": keepdim}, out
@@ -75,6 +78,9 @@ op("mean_dim", "MeanBackward1", ("self",), _mean,
 @composite(Spelling(method="sum_to_size"))
 def sum_to_size(self, *size):
     shape = shape_args(size)
+    full = self._data.shape
+    if len(shape) > len(full) or any(s not in (1, f) for s, f in zip(shape[::-1], full[::-1])):
+        raise RuntimeError(f"size {{{list(shape)}}} is not expandable to size {{{list(full)}}}.")
     if not shape:  # ATen's sum_to: to no dims is the whole sum
         return self.sum()
     lead = self._data.ndim - len(shape)
@@ -221,13 +227,14 @@ def _dof(n):
 
 
 def _var_grad(n, g):
-    return _expand_back(n, g) * _centered(n) * (2 / _dof(n))
+    """ATen's var_backward: (2 / dof) · grad · (self − mean)."""
+    return (2 / _dof(n)) * _expand_back(n, g) * _centered(n)
 
 
 def _std_grad(n, g):
-    r = _kept(n, n["result"])
-    grad = _expand_back(n, g) * _centered(n) / (r * _dof(n))
-    return grad.where(r != 0, 0.0)  # PyTorch: no grad where the std is 0
+    """ATen's std_backward: var_backward of grad / (2 · result), 0 where the std is 0."""
+    r = n["result"]
+    return _var_grad(n, (g / (r * 2)).masked_fill(r == 0, 0))
 
 
 _UNSET = object()  # PyTorch's overloads: `x.var()`, `x.var(correction=None)` keep the correction as None,
@@ -324,7 +331,7 @@ def _bind_cumsum(self, dim):
 
 op("cumsum", "CumsumBackward0", ("self",), _cumsum,
    ("grad summed from the end along dim", lambda n, g: g._op("cumsum_rev", dim=n.attrs["dim"])), saves={0: ("dim",)},
-   spell=Spelling(method="cumsum", function="cumsum"),
+   spell=Spelling(method="cumsum", function="cumsum", inplace="cumsum_"),
    bind=lambda self, dim, *, dtype=None: _bind_cumsum(self if dtype is None else self.to(dtype), dim))
 op("cumsum_rev", "FlipBackward0", ("grad",),
    lambda g, dim: np.flip(np.cumsum(np.flip(g, dim), axis=dim, dtype=g.dtype), dim).copy() if g.ndim else g.copy(),

@@ -194,6 +194,8 @@ def _element_index(name, self, dim, index, other=None, other_name="src"):
     if max(index.dim(), 1) != max(self.dim(), 1):
         raise RuntimeError(f"Index tensor must have the same number of dimensions as "
                            f"{'input' if name == 'gather' else 'self'} tensor")
+    if other is not None and max(index.dim(), 1) != max(other.dim(), 1):
+        raise RuntimeError(f"Index tensor must have the same number of dimensions as {other_name} tensor")
     ishape, sshape = _sizes_nd(index), _sizes_nd(self)
     too_big = any(ishape[d] > sshape[d] for d in range(len(sshape)) if d != dim)
     if other is not None:

@@ -21,6 +21,9 @@ def _infer_shape(t, shape):
         for s in shape:
             if s != -1:
                 known *= s
+        if known == 0 and n == 0:
+            raise RuntimeError(f"cannot reshape tensor of 0 elements into shape {shape} because the unspecified "
+                               "dimension size -1 can be any value and is ambiguous")
         if known == 0 or n % known:
             raise RuntimeError(f"shape '{list(shape_args(shape))}' is invalid for input of size {n}")
         shape[shape.index(-1)] = n // known
@@ -227,9 +230,10 @@ def movedim(self, source, destination):
     if len(src) != len(dst):
         raise RuntimeError(f"movedim: Invalid source or destination dims: source ({list(source)} dims) should "
                            f"contain the same number of dims as destination ({list(destination)} dims)")
-    for name, ds in (("source", src), ("destination", dst)):
+    for name, ds, given in (("source", src, source), ("destination", dst, destination)):
+        given = given if isinstance(given, (tuple, list)) else (given,)
         if len(set(ds)) != len(ds):
-            raise RuntimeError(f"movedim: repeated dim in `{name}` ({list(ds)})")
+            raise RuntimeError(f"movedim: repeated dim in `{name}` ({list(given)})")
     order = [-1] * n
     for s, d in zip(src, dst):
         order[d] = s
@@ -336,9 +340,28 @@ op("select", "SelectBackward0", ("self",), lambda a, dim, index: a[(slice(None),
    spell=Spelling(method="select", function="select", out=False, name=_select_name), bind=_bind_select)
 
 
+def narrow_start(self, dim, start, length):
+    """narrow's checks, in ATen's order and words; the start as a non-negative int."""
+    if self.dim() == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    if hasattr(start, "_data"):
+        if start.dim() or start.dtype.is_floating_point or start.dtype is dtypes.bool:
+            raise RuntimeError("start must be an 0-dim integral Tensor.")
+        start = start.item()
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
+    size = self.shape[self._dim(dim)]
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
+    start = start + size if start < 0 else start
+    if start + length > size:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
+    return start
+
+
 def _bind_narrow(self, dim, start, length):
+    start = narrow_start(self, dim, start, length)
     dim = self._dim(dim)
-    start = start + self.shape[dim] if start < 0 else start
     return OPS["slice"], (self,), {"dim": dim, "start": start, "end": start + length, "step": 1}, None
 
 

@@ -34,6 +34,7 @@ ARGS = {
     "lerp_": (ANY, "torch.tensor([1.0, 2.0, 3.0]), 0.25"), "log10_": (POS, ""),
     "log1p_": (POS, ""), "log2_": (POS, ""), "log_": (POS, ""),
     "masked_fill_": (ANY, "torch.tensor([True, False, True]), -1.0"),
+    "cumsum_": (ANY, "0"), "cumprod_": (ANY, "-1"),
     "masked_scatter_": (ANY, "torch.tensor([True, False, True]), torch.tensor([7.0, 8.0, 9.0])"),
     "put_": (ANY, "torch.tensor([2, 0]), torch.tensor([7.0, 8.0]), accumulate=True"),
     "index_put_": (ANY, "(torch.tensor([2, 0]),), torch.tensor([7.0, 8.0])"),
@@ -98,6 +99,8 @@ DTYPE_GAPS = {
     **{(op, "bool"): _BOOL_KERNEL for op in ("abs_", "absolute_", "ceil_", "floor_", "round_", "trunc_", "relu_")},
     **{(op, kind): "clamp's cast error names the C type ('long int', 'bool'), other ops the tensor type"
        for op in ("clamp_", "clip_", "clamp_min_") for kind in ("int", "bool")},
+    **{(op, "bool"): "the cast error of an int64 result (torch: its kernel has no bool version, NotImplementedError)"
+       for op in ("cumsum_", "cumprod_")},
 }
 
 
