@@ -92,7 +92,7 @@ def _bind_masked_scatter(self, mask, source):
                            f"{self.dtype.type_name} and {source.dtype.type_name}")  # sic: no space, as torch says
     shape = _broadcast_shape(self.shape, mask.shape)
     if int(np.broadcast_to(mask._data, shape).sum()) > source.numel():
-        raise RuntimeError("masked_scatter: expected source to have at least as many elements as ones in mask")
+        raise RuntimeError("Number of elements of source < number of ones in mask")
     return OPS["masked_scatter"], (self, source), {"mask": mask}, self.dtype
 
 
@@ -143,7 +143,7 @@ def _bind_put(self, index, source, accumulate=False):
         raise RuntimeError(f"put_(): self and source expected to have the same dtype, but got self.dtype = "
                            f"{self.dtype.type_name} and source.dtype = {source.dtype.type_name}")
     if index.numel() != source.numel():
-        raise RuntimeError(f"put_(): Expected source and index to have the same number of elements, but got "
+        raise IndexError(f"put_(): Expected source and index to have the same number of elements, but got "
                            f"source.numel() = {source.numel()}, index.numel() = {index.numel()}")
     attrs = {"index": index, "positions": _flat_positions(self, index), "accumulate": bool(accumulate)}
     return OPS["put"], (self, source), attrs, self.dtype

@@ -618,7 +618,7 @@ def bucketize(self, boundaries, *, out_int32=False, right=False):
 @composite(Spelling(method="histc", function="histc"))
 def histc(self, bins=100, min=0, max=0):  # noqa: A002 - torch's names
     if not self.dtype.is_floating_point:
-        raise RuntimeError(f"\"histogram_cpu\" not implemented for '{self.dtype.type_name}'")
+        raise NotImplementedError(f"\"histogram_cpu\" not implemented for '{self.dtype.type_name}'")
     if bins <= 0:
         raise RuntimeError("torch.histc: bins must be > 0, but got " + str(bins) + " for bins")
     data = self._data.reshape(-1)

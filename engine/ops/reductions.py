@@ -183,6 +183,11 @@ def min(self, dim=None, keepdim=False):  # noqa: A001 - torch.min
 
 
 def _arg(t, fn, dim, keepdim):
+    which = "argmax" if fn is np.argmax else "argmin"
+    if dim is None and t.numel() == 0:
+        raise IndexError(f"{which}(): Expected reduction dim to be specified for input.numel() == 0.")
+    if dim is not None and t._data.ndim and t._data.shape[t._dim(dim)] == 0:
+        raise IndexError(f"{which}(): Expected reduction dim {t._dim(dim)} to have non-zero size.")
     if dim is not None and t._data.ndim == 0:
         t._dim(dim)
         return t._new(np.zeros((), np.int64), dtypes.int64)
