@@ -46,7 +46,16 @@ from .factories import (  # noqa: F401
     zeros,
     zeros_like,
 )
-from .functions import detach, is_floating_point, is_tensor, numel, where  # noqa: F401
+from .functions import (  # noqa: F401
+    broadcast_shapes,
+    detach,
+    is_floating_point,
+    is_tensor,
+    numel,
+    tril_indices,
+    triu_indices,
+    where,
+)
 from .grad_mode import (  # noqa: F401
     enable_grad,
     inference_mode,

@@ -9,7 +9,7 @@ import warnings
 import numpy as np
 
 from . import devices, grad_mode, graph, layout, messages, observe
-from .ops import transposed
+from .ops import matrix_transposed, transposed
 from .printing import format_tensor
 
 _MODE = grad_mode._state
@@ -409,9 +409,9 @@ class Tensor:
     def T(self):
         return transposed(self)
 
-    @property
-    def mT(self):
-        return self.transpose(-2, -1)
+    mT = property(lambda self: matrix_transposed(self, "mT"))
+    mH = property(lambda self: matrix_transposed(self, "mH"))
+    H = property(lambda self: matrix_transposed(self, "H"))
 
     # --- for the op table's bind and vjp functions ----------------------------------------------------
     def _reduce_dims(self, dim):
