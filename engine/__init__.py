@@ -10,7 +10,31 @@ import numpy as _np
 
 from . import accelerator, autograd, backends, cuda, dtypes, indexing, logic, methods, nn, optim, random, utils  # noqa: F401
 from .devices import device, get_default_device, set_default_device  # noqa: F401
-from .dtypes import bool, double, dtype, float, float32, float64, int, int32, int64, long, uint8  # noqa: A004, F401
+from .dtypes import (  # noqa: A004, F401
+    bool,
+    channels_last,
+    channels_last_3d,
+    contiguous_format,
+    double,
+    dtype,
+    float,
+    float16,
+    float32,
+    float64,
+    half,
+    int,
+    int8,
+    int16,
+    int32,
+    int64,
+    layout,
+    long,
+    memory_format,
+    preserve_format,
+    short,
+    strided,
+    uint8,
+)
 from .factories import (  # noqa: F401
     BoolTensor,
     DoubleTensor,
@@ -26,8 +50,10 @@ from .factories import (  # noqa: F401
     full,
     full_like,
     linspace,
+    logspace,
     ones,
     ones_like,
+    scalar_tensor,
     tensor,
     zeros,
     zeros_like,

@@ -25,17 +25,22 @@ class dtype:
 
 bool = dtype("bool", np.bool_, False, 0, "Bool", "bool")  # noqa: A001 - torch.bool
 uint8 = dtype("uint8", np.uint8, False, 1, "Byte", "unsigned char")  # what torch.get_rng_state() returns
-int32 = dtype("int32", np.int32, False, 2, "Int", "int")
-int64 = dtype("int64", np.int64, False, 3, "Long", "long int")
-float32 = dtype("float32", np.float32, True, 4, "Float", "float")
-float64 = dtype("float64", np.float64, True, 5, "Double", "double")
+int8 = dtype("int8", np.int8, False, 1, "Char", "signed char")
+int16 = dtype("int16", np.int16, False, 2, "Short", "short int")
+int32 = dtype("int32", np.int32, False, 3, "Int", "int")
+int64 = dtype("int64", np.int64, False, 4, "Long", "long int")
+float16 = dtype("float16", np.float16, True, 5, "Half", "c10::Half")
+float32 = dtype("float32", np.float32, True, 6, "Float", "float")
+float64 = dtype("float64", np.float64, True, 7, "Double", "double")
 long = int64
 int = int32  # noqa: A001 - torch.int
+short = int16
+half = float16
 float = float32  # noqa: A001 - torch.float
 double = float64
 
-_ALL = {d.name: d for d in (bool, uint8, int32, int64, float32, float64)}
-_BY_NP = {d.np: d for d in (bool, uint8, int32, int64, float32, float64)}
+_ALL = {d.name: d for d in (bool, uint8, int8, int16, int32, int64, float16, float32, float64)}
+_BY_NP = {d.np: d for d in _ALL.values()}
 
 
 def _by_name(name):
@@ -77,9 +82,91 @@ def promote(operands):
         elif _category(d) == _category(bd):
             if weight > bw:
                 best = (d, weight)
+            elif weight == bw and {d, bd} == {uint8, int8}:
+                best = (int16, weight)  # neither holds the other's values
             elif weight == bw and d._rank > bd._rank:
                 best = (d, weight)
     d, weight = best
     if weight == 0 and d.is_floating_point:
         return float32
     return d
+
+
+class memory_format:
+    """torch.contiguous_format, torch.preserve_format, torch.channels_last, torch.channels_last_3d."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"torch.{self.name}"
+
+    def __reduce__(self):
+        return (_format_by_name, (self.name,))
+
+
+contiguous_format = memory_format("contiguous_format")
+preserve_format = memory_format("preserve_format")
+channels_last = memory_format("channels_last")
+channels_last_3d = memory_format("channels_last_3d")
+_FORMATS = {f.name: f for f in (contiguous_format, preserve_format, channels_last, channels_last_3d)}
+
+
+def _format_by_name(name):
+    return _FORMATS[name]
+
+
+def check_format(fmt, ndim, *, preserve):
+    """The memory_format asked for (None for the op's default), with torch's errors: preserve_format only where
+    the op keeps its input's layout, channels_last only for 4-d tensors, channels_last_3d for 5-d."""
+    if fmt is None or (preserve and fmt is preserve_format):
+        return None
+    if fmt is preserve_format:
+        raise RuntimeError("unsupported memory format Preserve")
+    if not isinstance(fmt, memory_format):
+        raise TypeError(f"memory_format must be torch.memory_format, not {type(fmt).__name__}")
+    if fmt is not contiguous_format:
+        rank = 4 if fmt is channels_last else 5
+        if ndim != rank:
+            raise RuntimeError(f"required rank {rank} tensor to use {fmt.name} format")
+    return fmt
+
+
+def laid_out(arr, fmt):
+    """arr in the memory format (numpy strides as torch's: channels_last keeps the channels innermost)."""
+    if fmt is contiguous_format:
+        return np.ascontiguousarray(arr)
+    if fmt is channels_last or fmt is channels_last_3d:
+        order = (0, arr.ndim - 1, *range(1, arr.ndim - 1))
+        return np.ascontiguousarray(np.moveaxis(arr, 1, -1)).transpose(order)
+    return arr
+
+
+def is_laid_out(arr, fmt):
+    """Whether arr's strides are those of the memory format (sizes of 1 may have any stride, as in torch)."""
+    want = laid_out(np.empty(arr.shape, arr.dtype), fmt).strides
+    return arr.size == 0 or all(n == 1 or a == w for n, a, w in zip(arr.shape, arr.strides, want))
+
+
+class layout:
+    """torch.strided: the only layout the engine's tensors have."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"torch.{self.name}"
+
+    def __reduce__(self):
+        return (_layout_by_name, (self.name,))
+
+
+strided = layout("strided")
+
+
+def _layout_by_name(name):
+    return strided

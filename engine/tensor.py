@@ -8,7 +8,7 @@ import warnings
 
 import numpy as np
 
-from . import devices, grad_mode, graph, messages, observe
+from . import devices, dtypes, grad_mode, graph, messages, observe
 from .ops import transposed
 from .printing import format_tensor
 
@@ -386,8 +386,10 @@ class Tensor:
             return self.item().__format__(spec)
         return object.__format__(self, spec)
 
-    def is_contiguous(self):
-        return bool(self._data.flags.c_contiguous)
+    def is_contiguous(self, memory_format=None):
+        if memory_format in (None, dtypes.contiguous_format, dtypes.preserve_format):
+            return bool(self._data.flags.c_contiguous)
+        return dtypes.is_laid_out(self._data, memory_format)
 
     @property
     def T(self):

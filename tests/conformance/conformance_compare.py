@@ -9,7 +9,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import torch
-
 from conformance_convert import is_tensor, to_numpy
 
 CORE_KINDS = {"structure", "shape", "dtype", "value", "requires_grad", "raised", "no-raise", "error-type"}

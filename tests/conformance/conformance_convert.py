@@ -10,6 +10,7 @@ import types
 
 import numpy as np
 import torch
+from torch.testing._utils import wrapper_set_seed as _wrapper_set_seed
 
 # The namespaces a torch callable is looked up in, first match wins, with the path the engine has it under.
 NAMESPACES = (
@@ -139,6 +140,8 @@ class Translator:
                         g[name] = engine_attr(self.E, hit[1], hit[2])
                     except Missing:
                         g[name] = _missing_callable(".".join(("torch", *hit[1], hit[2])))
+                elif value is _wrapper_set_seed:
+                    g[name] = self._set_seed
             self._globals[key] = g
         closure = None
         if fn.__closure__:
@@ -146,6 +149,15 @@ class Translator:
         new = types.FunctionType(fn.__code__, g, fn.__name__, fn.__defaults__, closure)
         new.__kwdefaults__ = fn.__kwdefaults__
         return new
+
+    def _set_seed(self, op, *args, **kwargs):
+        """torch.testing's wrapper_set_seed (the random ops' OpInfos call through it), seeding the engine."""
+        state = self.E.get_rng_state()
+        self.E.manual_seed(42)
+        try:
+            return op(*args, **kwargs)
+        finally:
+            self.E.set_rng_state(state)
 
     def _cell(self, cell):
         try:

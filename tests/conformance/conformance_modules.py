@@ -6,9 +6,15 @@ import time
 
 import numpy as np
 import torch
-
-from conformance_compare import Finding, Timeout, compare_raised, compare_results, compare_tensor, grad_pattern, \
-    time_limit
+from conformance_compare import (
+    Finding,
+    Timeout,
+    compare_raised,
+    compare_results,
+    compare_tensor,
+    grad_pattern,
+    time_limit,
+)
 from conformance_convert import Missing, Translator, Unsupported, engine_array, flat_tensors, to_engine
 from conformance_ops import EntryResult, _describe, _is_missing, to_np_dtype
 

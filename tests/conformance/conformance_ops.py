@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import torch
-
 from conformance_compare import (
     Finding,
     Timeout,
@@ -77,8 +76,12 @@ class EntryResult:
         if self.errors:
             return self.errors[0]
         if self.findings:
-            return str(self.findings[0])
+            return str(self.ordered()[0])
         return ""
+
+    def ordered(self):
+        """Findings, the core ones first, then all but layout, then layout (strides, contiguity)."""
+        return sorted(self.findings, key=lambda f: (not f.core, f.kind in ("stride", "contiguous")))
 
     def worst(self):
         ratios = [f for f in self.findings if f.kind == "value"]
@@ -88,7 +91,7 @@ class EntryResult:
         return {"key": self.key, "namespace": self.namespace, "status": self.status, "core_pass": self.core_pass,
                 "samples": self.samples, "samples_passed": self.samples_passed, "skipped": self.skipped,
                 "missing": self.missing, "errors": self.errors[:20], "seconds": round(self.seconds, 3),
-                "findings": [str(f) for f in self.findings[:40]],
+                "findings": [str(f) for f in self.ordered()[:40]],
                 "kinds": sorted({f"{f.area.split('[')[0]} {f.kind}" for f in self.findings})}
 
 
@@ -292,7 +295,7 @@ class OpRunner:
         leaves = [(t, e) for t, e in memo.values() if isinstance(t, torch.Tensor) and t.requires_grad]
         if not pairs or not leaves:
             return
-        for t, e in pairs:
+        for _, e in pairs:
             if not e.requires_grad:
                 findings.append(Finding("grad", "requires_grad", "an output does not require grad"))
                 return
@@ -316,8 +319,9 @@ class OpRunner:
         for i, (tg, eg) in enumerate(zip(t_grads, e_grads)):
             if tg is None or eg is None:
                 if (tg is None) != (eg is None):
-                    findings.append(Finding("grad", "structure", f"input {i}: engine {eg is None and 'None' or 'a grad'}"
-                                                                 f", torch {tg is None and 'None' or 'a grad'}"))
+                    findings.append(Finding("grad", "structure", f"input {i}: engine gives "
+                                                                 f"{'None' if eg is None else 'a grad'}, torch "
+                                                                 f"{'None' if tg is None else 'a grad'}"))
                     ok = False
                 continue
             n = len(findings)
@@ -342,7 +346,7 @@ class OpRunner:
         except Exception as e:  # noqa: BLE001
             findings.append(Finding("gradgrad", "raised", _describe(e)))
             return
-        for i, (tg, eg) in enumerate(zip(t_gg, e_gg)):
+        for tg, eg in zip(t_gg, e_gg):
             if tg is None or eg is None:
                 # torch gives None or zeros for an input the first grads do not depend on; both are fine
                 continue
