@@ -142,7 +142,7 @@ def print_table(results):
     finite = [w for w in worst if w[0] != float("inf")]
     if finite:
         print("\nworst value differences (in tolerances):")
-        for ratio, key, text in finite[:12]:
+        for _, key, text in finite[:12]:
             print(f"  {key:40} {text[:150]}")
 
 

@@ -64,8 +64,8 @@ class time_limit:
         return False
 
 
-def compare_values(expected, actual, dtype):
-    """None when the arrays agree within the dtype's tolerance, else (text, ratio)."""
+def compare_values(expected, actual, dtype, tolerance=None):
+    """None when the arrays agree within the dtype's tolerance (or `tolerance`, (rtol, atol)), else (text, ratio)."""
     if expected.shape != actual.shape:
         return f"shape {actual.shape} != {expected.shape}", math.inf
     if expected.dtype.kind in "biu" or dtype in ("bool", "int64", "int32", "uint8", "int16", "int8"):
@@ -75,7 +75,7 @@ def compare_values(expected, actual, dtype):
         i = tuple(int(x) for x in np.argwhere(bad)[0])
         return f"{int(bad.sum())} of {bad.size} differ, first at {i}: {actual[i].item()!r} != " \
                f"{expected[i].item()!r}", math.inf
-    rtol, atol = TOLERANCES.get(dtype, (1e-7, 1e-7))
+    rtol, atol = tolerance or TOLERANCES.get(dtype, (1e-7, 1e-7))
     e = expected.astype(np.float64)
     a = actual.astype(np.float64)
     nan_e, nan_a = np.isnan(e), np.isnan(a)
@@ -96,7 +96,7 @@ def compare_values(expected, actual, dtype):
 
 
 def compare_tensor(expected, actual, E, area, findings, *, layout=True, grad_fn=True, printed=False,
-                   requires_grad=True, values=True):
+                   requires_grad=True, values=True, tolerances=None):
     """expected: a torch tensor; actual: the engine's."""
     if not is_tensor(E, actual):
         findings.append(Finding(area, "structure", f"engine gave {type(actual).__name__}, torch a Tensor"))
@@ -109,7 +109,7 @@ def compare_tensor(expected, actual, E, area, findings, *, layout=True, grad_fn=
         findings.append(Finding(area, "dtype", f"{dtype_name(actual.dtype)} != {dt}"))
     elif values:
         try:
-            diff = compare_values(to_numpy(torch, expected), to_numpy(E, actual), dt)
+            diff = compare_values(to_numpy(torch, expected), to_numpy(E, actual), dt, (tolerances or {}).get(dt))
         except Exception as e:  # noqa: BLE001 - an engine tensor that cannot give its values is a finding
             diff = (f"reading values raised {type(e).__name__}: {e}", math.inf)
         if diff is not None:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 from conformance_compare import (
+    TOLERANCES,
     Finding,
     Timeout,
     compare_raised,
@@ -184,6 +185,7 @@ class OpRunner:
 
     def _run(self, op, res):
         fn = self.tr.callable(op.op)
+        self.tolerances = op_tolerances(op)
         supported = op.supported_dtypes("cpu")
         backward = op.supported_backward_dtypes("cpu") if op.supports_autograd else set()
         for dtype in self.dtypes:
@@ -258,7 +260,8 @@ class OpRunner:
             res.errors.append(f"{tag} {_describe(e_exc)}")
             return
         values = op.name not in UNSPECIFIED_VALUES
-        compare_results(t_out, e_out, E, "output", findings, printed=values, values=values)
+        compare_results(t_out, e_out, E, "output", findings, printed=values, values=values,
+                        tolerances=self.tolerances)
         if grad and not findings:
             try:
                 self._grads(op, sample, t_out, e_out, memo, findings)
@@ -325,7 +328,8 @@ class OpRunner:
                     ok = False
                 continue
             n = len(findings)
-            compare_tensor(tg, eg, E, "grad", findings, grad_fn=gradgrad, requires_grad=gradgrad)
+            compare_tensor(tg, eg, E, "grad", findings, grad_fn=gradgrad, requires_grad=gradgrad,
+                           tolerances=self.tolerances)
             ok = ok and len(findings) == n
         if not (gradgrad and ok):
             return
@@ -350,7 +354,8 @@ class OpRunner:
             if tg is None or eg is None:
                 # torch gives None or zeros for an input the first grads do not depend on; both are fine
                 continue
-            compare_tensor(tg, eg, E, "gradgrad", findings, grad_fn=False, requires_grad=False)
+            compare_tensor(tg, eg, E, "gradgrad", findings, grad_fn=False, requires_grad=False,
+                           tolerances=self.tolerances)
 
     # --- variants -----------------------------------------------------------------------------------------------
     def _method(self, op, sample, e_in, e_args, e_kwargs, t_out, findings):
@@ -470,6 +475,22 @@ class OpRunner:
             for f in findings:
                 f.text = f"#{i} {f.text}"
             res.findings.extend(findings)
+
+
+def op_tolerances(op):
+    """The loosest tolerance the OpInfo's own toleranceOverride decorators give each dtype (for any of its tests),
+    as {dtype name: (rtol, atol)}, never tighter than the default."""
+    from torch.testing._internal.common_device_type import toleranceOverride  # loaded with op_db
+
+    out = {}
+    for info in op.decorators or ():
+        for dec in getattr(info, "decorators", None) or (info,):
+            if isinstance(dec, toleranceOverride):
+                for dtype, t in dec.d.items():
+                    name = dtype_name(dtype)
+                    rtol, atol = out.get(name, TOLERANCES.get(name, (0.0, 0.0)))
+                    out[name] = (max(rtol, t.rtol), max(atol, t.atol))
+    return out
 
 
 def to_np_dtype(d):
