@@ -137,7 +137,7 @@ def check_format(fmt, ndim, *, preserve):
 def laid_out(arr, fmt):
     """arr in the memory format (numpy strides as torch's: channels_last keeps the channels innermost)."""
     if fmt is contiguous_format:
-        return np.ascontiguousarray(arr)
+        return arr if arr.flags.c_contiguous else np.ascontiguousarray(arr)  # (which makes a 0-d array 1-d)
     if fmt is channels_last or fmt is channels_last_3d:
         order = (0, arr.ndim - 1, *range(1, arr.ndim - 1))
         return np.ascontiguousarray(np.moveaxis(arr, 1, -1)).transpose(order)

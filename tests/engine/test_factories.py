@@ -81,7 +81,9 @@ CASES = {
     + "".join(show(f"x.{c}()") for c in ("float", "double", "half", "int", "long", "short", "char", "byte", "bool")),
     "casts_memory_format": "x = torch.tensor([[1.5, 2.0]])\n" + show("x.double(memory_format=torch.preserve_format)")
     + show("x.long(memory_format=torch.contiguous_format)")
-    + "print(x.float(memory_format=torch.preserve_format) is x)",
+    + "print(x.float(memory_format=torch.preserve_format) is x)\n"
+    + show("torch.tensor(2.5).double(memory_format=torch.contiguous_format)")
+    + show("torch.tensor(2.5).clone(memory_format=torch.contiguous_format)"),
     "cast_positional": "torch.ones(2).float(torch.contiguous_format)",
     "cast_same_dtype_is_self": "x = torch.ones(2)\nprint(x.float() is x, x.to(torch.float32) is x, x.to('cpu') is x)",
     "to": "x = torch.tensor([1.5, -2.0], requires_grad=True)\n" + show("x.to(torch.float64)")
