@@ -45,6 +45,8 @@ from .factories import (  # noqa: F401
     as_tensor,
     empty,
     empty_like,
+    empty_permuted,
+    empty_strided,
     eye,
     from_numpy,
     full,

@@ -168,6 +168,43 @@ def empty(*shape, size=None, out=None, dtype=None, layout=None, device=None, req
     return result
 
 
+def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=None, requires_grad=False):
+    """Uninitialised (zeros here), dense, its dims laid out in memory in the order physical_layout gives."""
+    devices.check(device)
+    _check_layout(layout)
+    size, order = tuple(size), tuple(physical_layout)
+    if len(order) != len(size):
+        raise RuntimeError(f"Number of dimensions in size does not match the length of the physical_layout; i.e. "
+                           f"len(size) = {len(size)} is not equal to len(physical_layout) = {len(order)}")
+    for i, d in enumerate(order):
+        if not 0 <= d < len(size):
+            raise RuntimeError(f"Dimension out of range (expected to be between 0 and {len(size) - 1}, but got {d} at "
+                               f"index {i}).  NB: negative dims not currently supported; file an issue if you want it.")
+    if len(set(order)) != len(order):
+        raise RuntimeError("Duplicate dim not allowed")
+    result = _filled(0, tuple(size[d] for d in order), dtype, requires_grad)
+    result._data = result._data.transpose(np.argsort(order))
+    return result
+
+
+def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False):
+    """Uninitialised (zeros here), with the strides asked for (in elements), over the memory they reach."""
+    devices.check(device)
+    _check_layout(layout)
+    return _strided(tuple(size), tuple(stride), dtype or dtypes.float32, requires_grad)
+
+
+def _strided(size, stride, dtype, requires_grad):
+    if len(size) != len(stride):
+        raise RuntimeError(f"dimensionality of sizes ({len(size)}) must match dimensionality of strides "
+                           f"({len(stride)})")
+    _alloc(size)
+    extent = 0 if 0 in size else 1 + sum((n - 1) * st for n, st in zip(size, stride))
+    memory = np.zeros(extent, dtype.np)
+    data = np.lib.stride_tricks.as_strided(memory, size, tuple(st * memory.itemsize for st in stride))
+    return _finish(data, dtype, requires_grad)
+
+
 def _scalar_dtype(value):
     """The dtype torch.full and scalar_tensor give a Python number: bool, int64 or the default float."""
     if isinstance(value, Tensor):
@@ -359,6 +396,13 @@ def new_empty(self, *size, dtype=None, layout=None, device=None, requires_grad=F
     return _new_sized("new_empty", self, 0, size, dtype, layout, device, requires_grad)
 
 
+def new_empty_strided(self, size, stride, *, dtype=None, layout=None, device=None, requires_grad=False):
+    """Uninitialised in torch; zeros here."""
+    devices.check(device)
+    _check_layout(layout)
+    return _strided(tuple(size), tuple(stride), dtype or self.dtype, requires_grad)
+
+
 def new_full(self, size, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False):
     return _new_sized("new_full", self, _number(fill_value), (_size_arg("new_full", size),), dtype, layout, device,
                       requires_grad)
@@ -374,7 +418,7 @@ def new_tensor(self, data, *, dtype=None, layout=None, device=None, requires_gra
     return tensor(data, dtype=dtype, requires_grad=requires_grad)
 
 
-for _f in (new_zeros, new_ones, new_empty, new_full, new_tensor):
+for _f in (new_zeros, new_ones, new_empty, new_empty_strided, new_full, new_tensor):
     _f.__qualname__ = f"Tensor.{_f.__name__}"
     setattr(Tensor, _f.__name__, _f)
 

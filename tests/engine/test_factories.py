@@ -26,6 +26,14 @@ CASES = {
     "print(torch.empty((2, 3), memory_format=torch.contiguous_format).shape)",
     "empty_preserve_refused": "torch.empty(2, memory_format=torch.preserve_format)",
     "empty_channels_last_rank": "torch.empty(2, 3, memory_format=torch.channels_last)",
+    "empty_permuted_strided": "a = torch.empty_permuted((2, 3, 4), (2, 0, 1), dtype=torch.float64)\n"
+    "b = torch.empty_strided((2, 3), (1, 2))\nc = torch.ones(2, dtype=torch.int64).new_empty_strided((2, 2), (1, 2))\n"
+    "for t in (a, b, c, torch.empty_strided((3, 2), (2, 1)), torch.empty_permuted((2, 3), (0, 1))):\n"
+    "    print(t.shape, t.dtype, t.is_contiguous())",
+    "empty_permuted_duplicate": "torch.empty_permuted((2, 3), (0, 0))",
+    "empty_permuted_out_of_range": "torch.empty_permuted((2,), (3,))",
+    "empty_permuted_length": "torch.empty_permuted((2,), (0, 1))",
+    "empty_strided_length": "torch.empty_strided((2, 3), (1,))",
     "negative_size": "torch.ones(2, -1)",
     "int_requires_grad": "torch.zeros(2, dtype=torch.int64, requires_grad=True)",
     "full_dtypes": show("torch.full((2,), 3)") + show("torch.full((2,), True)") + show("torch.full((2, 1), 1.5)")
