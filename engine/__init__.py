@@ -8,7 +8,7 @@ The torch.* functions that are an op's spelling come from the op table (engine/m
 """
 import numpy as _np
 
-from . import accelerator, autograd, backends, cuda, dtypes, indexing, logic, methods, nn, optim, random, utils  # noqa: F401
+from . import accelerator, autograd, backends, cuda, dtypes, indexing, linalg, logic, methods, nn, optim, random, utils  # noqa: F401
 from .devices import device, get_default_device, set_default_device  # noqa: F401
 from .dtypes import bool, double, dtype, float, float32, float64, int, int32, int64, long, uint8  # noqa: A004, F401
 from .factories import (  # noqa: F401

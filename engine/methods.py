@@ -22,6 +22,7 @@ PREFIX = {"-": "__neg__", "abs": "__abs__"}
 
 FUNCTIONS = {}  # torch.<name>
 FUNCTIONAL = {}  # torch.nn.functional.<name>
+LINALG = {}  # torch.linalg.<name>
 
 _NUMPY = (np.generic, np.ndarray)
 
@@ -225,14 +226,15 @@ def _dunders(spell):
 
 
 def _composites():
-    methods, functions, functional = {}, {}, {}
+    methods, functions, functional, linalg = {}, {}, {}, {}
     for fn, spell in COMPOSITES.values():
         fn = accepting_aliases(fn)
         methods.update((name, fn) for name in spell.method)
         methods.update((name, fn) for name, _ in _dunders(spell))
         functions.update((name, _with_out(fn, name) if spell.out else fn) for name in spell.function)
         functional.update((name, fn) for name in spell.functional)
-    return methods, functions, functional
+        linalg.update((name, _with_out(fn, "linalg_" + name) if spell.out else fn) for name in spell.linalg)
+    return methods, functions, functional, linalg
 
 
 _MAKERS = {"method": _out_of_place, "inplace": _in_place, "binary": _binary}
@@ -241,8 +243,9 @@ _MAKERS = {"method": _out_of_place, "inplace": _in_place, "binary": _binary}
 def _derive():
     """{name: callable} for Tensor, torch and nn.functional. A name taken by a composite is the composite's; any
     other name spelled by two ops must come with one bind (sum and sum_dim share x.sum's)."""
-    methods, functions, functional = _composites()
-    taken = {"method": set(methods), "function": set(functions), "functional": set(functional)}
+    methods, functions, functional, linalg = _composites()
+    taken = {"method": set(methods), "function": set(functions), "functional": set(functional),
+             "linalg": set(linalg)}
     claims = {}
 
     def claim(where, table, name, owner, make, *args):
@@ -270,11 +273,13 @@ def _derive():
             claim("functional", functional, name, bind, _function, bind, name)
         for name in spell.inplace_function:
             claim("function", functions, name, ("inplace", bind), _function, bind, name, False, True)
-    return methods, functions, functional
+        for name in spell.linalg:
+            claim("linalg", linalg, name, bind, _torch_function, bind, "linalg_" + name, False, spell.out)
+    return methods, functions, functional, linalg
 
 
 def _install():
-    methods, functions, functional = _derive()
+    methods, functions, functional, linalg = _derive()
     for name, fn in methods.items():
         setattr(Tensor, name, fn)
     Tensor._apply = _apply
@@ -282,6 +287,7 @@ def _install():
     Tensor.__pos__ = lambda self: self
     FUNCTIONS.update(functions)
     FUNCTIONAL.update(functional)
+    LINALG.update(linalg)
 
 
 _install()

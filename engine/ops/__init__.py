@@ -2,10 +2,12 @@
 from . import (  # noqa: F401 - they declare
     arithmetic,
     conv,
+    decompositions,
     division,
     einsum,
     joins,
     linalg,
+    matrix_functions,
     nn,
     norms,
     padding,

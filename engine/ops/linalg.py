@@ -29,10 +29,18 @@ def _bind_mm(a, b):
     return OPS["mm"], (a, b), None, None
 
 
-def _bind_addmm(bias, a, b):
+def _bind_addmm(bias, a, b, *, beta=1, alpha=1):
     _check_mm(a, b)
     _same_dtype(a, b, "addmm")
-    return OPS["addmm"], (bias, a, b), None, None
+    return OPS["addmm"], (bias, a, b), None if beta == 1 and alpha == 1 else {"beta": beta, "alpha": alpha}, None
+
+
+def _addmm(b, m1, m2, beta=1, alpha=1):
+    product = m1 @ m2
+    if beta == 1 and alpha == 1:
+        return b + product
+    product = product if alpha == 1 else product * m1.dtype.type(alpha)
+    return product + (0 if beta == 0 else b if beta == 1 else b * b.dtype.type(beta))
 
 
 def _bind_bmm(a, b):
@@ -79,10 +87,10 @@ op("bmm", "BmmBackward0", ("self", "mat2"), np.matmul,
    ("grad @ mat2ᵀ", lambda n, g: g.bmm(n["mat2"].transpose(1, 2))),
    ("selfᵀ @ grad", lambda n, g: n["self"].transpose(1, 2).bmm(g)),
    saves={0: ("mat2",), 1: ("self",)}, spell=Spelling(method="bmm", function="bmm", infix="@"), bind=_bind_bmm)
-op("addmm", "AddmmBackward0", ("self", "mat1", "mat2"), lambda b, m1, m2, beta=1, alpha=1: b + m1 @ m2,
-   ("grad", lambda n, g: g),
-   ("grad @ mat2ᵀ", lambda n, g: g.mm(n["mat2"].t())),
-   ("mat1ᵀ @ grad", lambda n, g: n["mat1"].t().mm(g)),
+op("addmm", "AddmmBackward0", ("self", "mat1", "mat2"), _addmm,
+   ("β · grad", lambda n, g: _summed_to(_times(g, n.attrs.get("beta", 1)), n._shapes[0])),
+   ("α · grad @ mat2ᵀ", lambda n, g: _times(g.mm(n["mat2"].t()), n.attrs.get("alpha", 1))),
+   ("α · mat1ᵀ @ grad", lambda n, g: _times(n["mat1"].t().mm(g), n.attrs.get("alpha", 1))),
    saves={0: ("alpha", "beta"), 1: ("mat2", "mat1_sym_sizes", "mat1_sym_strides"),
           2: ("mat1", "mat2_sym_sizes", "mat2_sym_strides")}, spell=method("addmm"), bind=_bind_addmm)
 
@@ -98,6 +106,10 @@ def _bind_baddbmm(self, batch1, batch2, *, beta=1, alpha=1):
 
 def _times(x, k):
     return x if k == 1 else x * k
+
+
+def _summed_to(t, shape):
+    return t if tuple(t.shape) == tuple(shape) else t.sum_to_size(shape)
 
 
 def _baddbmm(c, a, b, beta=1, alpha=1):
