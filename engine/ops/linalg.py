@@ -63,6 +63,8 @@ def _bind_mv(a, v):
 
 
 def _bind_dot(a, b):
+    if a.dim() != 1 or b.dim() != 1:
+        raise RuntimeError(f"1D tensors expected, but got {a.dim()}D and {b.dim()}D tensors")
     if a.shape[0] != b.shape[0]:
         raise RuntimeError(
             f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src [{b.shape[0]}] to have the "
@@ -145,15 +147,16 @@ def matmul(self, other):
         return a.mm(b)
     if db <= 2:
         # (…, n, k) @ (k, m): fold the batch into rows, as PyTorch does
-        folded = a.reshape(-1, a.shape[-1])
+        folded = a.reshape(int(np.prod(a.shape[:-1])), a.shape[-1])
         out = folded.mv(b) if db == 1 else folded.mm(b)
         return out._op("unsafe_view", shape=a.shape[:-1] + ((b.shape[1],) if db == 2 else ()))
     # batched @ batched: broadcast the batch dims, then bmm
     a2 = a.unsqueeze(0) if da == 1 else a
     b2 = b.unsqueeze(-1) if db == 1 else b
     batch = np.broadcast_shapes(a2.shape[:-2], b2.shape[:-2])
-    a3 = a2.expand(batch + a2.shape[-2:]).reshape(-1, *a2.shape[-2:])
-    b3 = b2.expand(batch + b2.shape[-2:]).reshape(-1, *b2.shape[-2:])
+    k = int(np.prod(batch))
+    a3 = a2.expand(batch + a2.shape[-2:]).reshape(k, *a2.shape[-2:])
+    b3 = b2.expand(batch + b2.shape[-2:]).reshape(k, *b2.shape[-2:])
     shape = batch + ((a2.shape[-2],) if da > 1 else ()) + ((b2.shape[-1],) if db > 1 else ())
     return a3.bmm(b3)._op("unsafe_view", shape=shape)
 

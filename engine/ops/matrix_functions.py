@@ -70,6 +70,9 @@ def _bind_addmv(self, mat, vec, *, beta=1, alpha=1):
     if mat.shape[1] != vec.shape[0] or (self.dim() == 1 and self.shape[0] not in (1, mat.shape[0])):
         raise RuntimeError(f"size mismatch, got input ({self.shape[0] if self.dim() else 1}), mat "
                            f"({mat.shape[0]}x{mat.shape[1]}), vec ({vec.shape[0]})")
+    if not (self.dtype is mat.dtype is vec.dtype):
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {self.dtype.type_name}, "
+                           f"{mat.dtype.type_name}, and {vec.dtype.type_name}")
     inputs = (self, mat, vec)
     return OPS["addmv"], inputs, {"beta": beta, "alpha": alpha}, result_dtype(inputs)
 
@@ -79,8 +82,8 @@ op("addmv", "AddmvBackward0", ("self", "mat", "vec"),
    ("β · grad", lambda n, g: _sum_to(_times(g, n.attrs["beta"]), n._shapes[0])),
    ("α · grad ⊗ vec", lambda n, g: _times(g.unsqueeze(1) * n["vec"].unsqueeze(0), n.attrs["alpha"])),
    ("α · matᵀ grad", lambda n, g: _times(n["mat"].t().mv(g), n.attrs["alpha"])),
-   saves={0: ("beta",), 1: ("vec", "alpha"), 2: ("mat", "alpha")}, spell=Spelling(method="addmv", function="addmv"),
-   bind=_bind_addmv)
+   saves={0: ("beta",), 1: ("vec", "alpha"), 2: ("mat", "alpha")},
+   spell=Spelling(method="addmv", function="addmv", inplace="addmv_"), bind=_bind_addmv)
 
 
 def _bind_addr(self, vec1, vec2, *, beta=1, alpha=1):
@@ -199,7 +202,7 @@ def _bind_renorm(self, p, dim, maxnorm):
 
 
 op("renorm", "RenormBackward0", ("self",), _renorm, ("ATen's renorm_backward", _renorm_grad),
-   saves={0: ("self", "p", "dim", "maxnorm")}, spell=Spelling(method="renorm", function="renorm", inplace="renorm_"),
+   saves={0: ("self", "p", "dim", "maxnorm")}, spell=Spelling(method="renorm", function="renorm"),
    bind=_bind_renorm)
 
 
@@ -513,9 +516,10 @@ def chain_matmul(*matrices):
     return multi_dot(matrices)
 
 
-@composite(Spelling(function="tensordot", out=False))
+@composite(Spelling(function="tensordot"))
 def tensordot(a, b, dims=2):
-    """torch.tensordot: a's contracted dims moved last, b's first, one mm, the result reshaped."""
+    """ATen's tensordot: a size-1 contracted dim summed away on the other side, a's contracted dims moved last,
+    b's first, one mm, the result reshaped."""
     if isinstance(dims, int):
         if dims < 0:
             raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
@@ -524,12 +528,23 @@ def tensordot(a, b, dims=2):
         dims_a, dims_b = ([d] if isinstance(d, int) else list(d) for d in dims)
     dims_a = [d % a.dim() for d in dims_a]
     dims_b = [d % b.dim() for d in dims_b]
+    size = 1
+    for da, db in zip(dims_a, dims_b):
+        sa, sb = a.shape[da], b.shape[db]
+        if sb == 1:
+            a = a.sum(da, keepdim=True)
+        elif sa == 1:
+            b = b.sum(db, keepdim=True)
+        elif sa != sb:
+            raise RuntimeError(f"contracted dimensions need to match, but first has size {sa} in dim {da} and "
+                               f"second has size {sb} in dim {db}")
+        else:
+            size *= sa
     free_a = [d for d in range(a.dim()) if d not in dims_a]
     free_b = [d for d in range(b.dim()) if d not in dims_b]
-    size = math.prod(a.shape[d] for d in dims_a)
     left = a.permute(*free_a, *dims_a).reshape(math.prod(a.shape[d] for d in free_a), size)
     right = b.permute(*dims_b, *free_b).reshape(size, math.prod(b.shape[d] for d in free_b))
-    return left.mm(right).reshape(*[a.shape[d] for d in free_a], *[b.shape[d] for d in free_b])
+    return left.mm(right).reshape(tuple(a.shape[d] for d in free_a) + tuple(b.shape[d] for d in free_b))
 
 
 @composite(Spelling(method="inner", function="inner"))

@@ -257,6 +257,7 @@ def _norm(a, dim=None, keepdim=False, ord=2):  # noqa: A002 - PyTorch's name
     """‖a‖_ord over dim (all dims when None), in float64: max |a| (inf), min |a| (−inf), the count of nonzeros
     (0), else (Σ|a|^ord)^(1/ord)."""
     x = np.abs(np.asarray(a, dtype=np.float64))
+    dim = None if x.ndim == 0 else dim
     if ord == INF or ord == -INF:
         if x.size == 0:
             out = np.zeros(np.sum(x, axis=dim, keepdims=keepdim).shape)
