@@ -8,6 +8,7 @@ import warnings
 import numpy as np
 
 from .. import dtypes
+from ..kernels import exact
 from .decompositions import check_float, check_square
 from .reductions import INF, norm_grad
 from .table import OPS, Spelling, composite, op, result_dtype
@@ -51,7 +52,7 @@ def _bind_vdot(self, other):
     return OPS["vdot"], (self, other), None, None
 
 
-op("vdot", "VdotBackward0", ("self", "other"), lambda a, b: np.dot(a, b) + 0,
+op("vdot", "VdotBackward0", ("self", "other"), lambda a, b: exact.matmul(a, b) + 0,
    ("other · grad", lambda n, g: g * n["other"]), ("self · grad", lambda n, g: g * n["self"]),
    saves={0: ("other",), 1: ("self",)}, spell=Spelling(method="vdot", function="vdot"), bind=_bind_vdot)
 
@@ -78,7 +79,7 @@ def _bind_addmv(self, mat, vec, *, beta=1, alpha=1):
 
 
 op("addmv", "AddmvBackward0", ("self", "mat", "vec"),
-   lambda c, m, v, beta=1, alpha=1: _scaled_sum(c, m @ v, beta, alpha),
+   lambda c, m, v, beta=1, alpha=1: _scaled_sum(c, exact.matmul(m, v), beta, alpha),
    ("β · grad", lambda n, g: _sum_to(_times(g, n.attrs["beta"]), n._shapes[0])),
    ("α · grad ⊗ vec", lambda n, g: _times(g.unsqueeze(1) * n["vec"].unsqueeze(0), n.attrs["alpha"])),
    ("α · matᵀ grad", lambda n, g: _times(n["mat"].t().mv(g), n.attrs["alpha"])),
@@ -114,7 +115,7 @@ def _bind_addbmm(self, batch1, batch2, *, beta=1, alpha=1):
 
 
 op("addbmm", "AddbmmBackward0", ("self", "batch1", "batch2"),
-   lambda c, a, b, beta=1, alpha=1: _scaled_sum(c, np.matmul(a, b).sum(0), beta, alpha),
+   lambda c, a, b, beta=1, alpha=1: _scaled_sum(c, exact.matmul(a, b).sum(0), beta, alpha),
    ("β · grad", lambda n, g: _sum_to(_times(g, n.attrs["beta"]), n._shapes[0])),
    ("α · grad batch2ᵢᵀ", lambda n, g: _times(g.unsqueeze(0).matmul(n["batch2"].transpose(1, 2)), n.attrs["alpha"])),
    ("α · batch1ᵢᵀ grad", lambda n, g: _times(n["batch1"].transpose(1, 2).matmul(g.unsqueeze(0)), n.attrs["alpha"])),
