@@ -59,6 +59,15 @@ def _singular_error(a, fname, text):
     return None
 
 
+def _labelled(fn, *keys):
+    """The label of an output of torch.linalg.<fn>, which returns several: the call, indexed by the output."""
+    def label(slots, attrs):
+        args = ", ".join([slots[0]] + [f"{k}={attrs[k]!r}" for k in keys if k in attrs])
+        return f"torch.linalg.{fn}({args})" + (f"[{attrs['output']}]" if "output" in attrs else "")
+
+    return label
+
+
 # --- det, slogdet ----------------------------------------------------------------------------------------------
 def _bind_det(A):
     check_square(A, "linalg.det")
@@ -92,7 +101,8 @@ def _slogdet_grad(n, grads):
 
 
 op("linalg_slogdet", "LinalgSlogdetBackward0", ("A",), _slogdet, ("grad_logabsdet · A⁻ᵀ", _slogdet_grad),
-   saves={0: ("A",)}, several=True, spell=Spelling(method="slogdet", function="slogdet", linalg="slogdet"),
+   saves={0: ("A",)}, several=True,
+   spell=Spelling(method="slogdet", function="slogdet", linalg="slogdet", name=_labelled("slogdet")),
    bind=_bind_slogdet)
 
 
@@ -260,7 +270,7 @@ def _eigh_grad(n, grads):
 
 op("linalg_eigh", "LinalgEighBackward0", ("A",), _eigh,
    ("Q (diag(grad_L) + (Qᵀ grad_Q) / (L_j − L_i)) Qᵀ", _eigh_grad), saves={0: ("A", "UPLO")}, several=True,
-   spell=Spelling(linalg="eigh"), bind=_bind_eigh)
+   spell=Spelling(linalg="eigh", name=_labelled("eigh", "UPLO")), bind=_bind_eigh)
 
 
 def _svd(a, full_matrices=True):
@@ -324,7 +334,8 @@ def _svd_grad(n, grads):
 
 op("linalg_svd", "LinalgSvdBackward0", ("A",), _svd,
    ("U [(skew(Uᵀ gU) / E) S + S (skew(Vᵀ gV) / E) + diag(gS)] Vᵀ + …", _svd_grad),
-   saves={0: ("A", "full_matrices")}, several=True, spell=Spelling(linalg="svd"), bind=_bind_svd)
+   saves={0: ("A", "full_matrices")}, several=True,
+   spell=Spelling(linalg="svd", name=_labelled("svd", "full_matrices")), bind=_bind_svd)
 
 
 def _qr(a, mode="reduced"):
@@ -374,7 +385,8 @@ def _qr_grad(n, grads):
 
 
 op("linalg_qr", "LinalgQrBackward0", ("A",), _qr, ("(gQ + Q copyltu(R gRᵀ − gQᵀ Q)) R⁻ᵀ", _qr_grad),
-   saves={0: ("A", "mode")}, several=True, spell=Spelling(linalg="qr"), bind=_bind_qr)
+   saves={0: ("A", "mode")}, several=True,
+   spell=Spelling(linalg="qr", name=_labelled("qr", "mode")), bind=_bind_qr)
 
 
 # --- matrix_exp ------------------------------------------------------------------------------------------------

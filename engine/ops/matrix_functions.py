@@ -10,6 +10,7 @@ import numpy as np
 from .. import dtypes
 from ..kernels import exact
 from .decompositions import check_float, check_square
+from .pointwise import bind_where
 from .reductions import INF, norm_grad
 from .table import OPS, Spelling, composite, op, result_dtype
 
@@ -253,7 +254,9 @@ op("linalg_solve_triangular", "LinalgSolveTriangularBackward0", ("self", "B"), _
    ("A⁻ᵀ grad", lambda n, g: _sum_to(_triangular_grads(n, g)[1], n._shapes[1])),
    saves={0: ("self", "result", "upper", "left", "unitriangular"),
           1: ("self", "result", "upper", "left", "unitriangular")},
-   spell=Spelling(linalg="solve_triangular"), bind=_bind_solve_triangular)
+   spell=Spelling(linalg="solve_triangular", name=lambda s, a: f"torch.linalg.solve_triangular({s[0]}, {s[1]}, "
+                  f"upper={a['upper']}, left={a['left']}, unitriangular={a['unitriangular']})"),
+   bind=_bind_solve_triangular)
 
 
 def _pinv(a, atol=None, rtol=None, hermitian=False):
@@ -344,7 +347,7 @@ def eigvalsh(A, UPLO="L"):  # noqa: N803 - torch's name
 def logdet(input):  # noqa: A002
     """torch.logdet: slogdet's log|det|, nan where det < 0."""
     sign, logabsdet = input._apply(*OPS["linalg_slogdet"].bind(input))
-    return logabsdet.where(sign != -1, float("nan"))
+    return logabsdet._apply(*bind_where(sign == -1, float("nan"), logabsdet))
 
 
 @composite(Spelling(method="matrix_power", function="matrix_power", linalg="matrix_power"))
@@ -562,13 +565,13 @@ def inner(input, other):  # noqa: A002
 def kron(input, other):  # noqa: A002
     """ATen's kron: the inputs' dims interleaved, one broadcast product, an unsafe view to the result's shape."""
     nd = max(input.dim(), other.dim())
-    a = input.reshape(*([1] * (nd - input.dim())), *input.shape)
-    b = other.reshape(*([1] * (nd - other.dim())), *other.shape)
+    a = input if input.dim() == nd else input.reshape(*([1] * (nd - input.dim())), *input.shape)
+    b = other if other.dim() == nd else other.reshape(*([1] * (nd - other.dim())), *other.shape)
     a_shape, b_shape = [], []
     for i in range(nd):
         a_shape += [a.shape[i], 1]
         b_shape += [1, b.shape[i]]
-    product = a.reshape(*a_shape) * b.reshape(*b_shape)
+    product = a._op("unsafe_view", shape=tuple(a_shape)) * b._op("unsafe_view", shape=tuple(b_shape))
     return product._op("unsafe_view", shape=tuple(a.shape[i] * b.shape[i] for i in range(nd)))
 
 

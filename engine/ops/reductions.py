@@ -349,17 +349,31 @@ def _bind_vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):  # noqa
     attrs = {"keepdim": keepdim, "ord": float(ord)}
     if dim is not None and dim != () and dim != []:
         attrs["dim"] = x._reduce_dims(tuple(dim) if isinstance(dim, list) else dim)
-    return OPS["norm"], (x,), attrs, dtype
+    return OPS["vector_norm"], (x,), attrs, dtype
 
 
 op("norm", "LinalgVectorNormBackward0", ("self",), _norm,
    ("sign(self) · |self|^(ord−1) / result^(ord−1) · grad", _norm_grad),
    saves={0: ("self", "result", "dim[]", "keepdim", "ord")},
-   spell=Spelling(method="norm", function="norm"), bind=_bind_norm)
+   spell=Spelling(method="norm", function="norm", name=lambda s, a: _norm_label("{}.norm", s, a)), bind=_bind_norm)
 op("vector_norm", "LinalgVectorNormBackward0", ("self",), _norm,
    ("sign(self) · |self|^(ord−1) / result^(ord−1) · grad", _norm_grad),
    saves={0: ("self", "result", "dim[]", "keepdim", "ord")},
-   spell=Spelling(linalg="vector_norm"), bind=_bind_vector_norm)
+   spell=Spelling(linalg="vector_norm", name=lambda s, a: _norm_label("torch.linalg.vector_norm", s, a)),
+   bind=_bind_vector_norm)
+
+
+def _norm_label(call, slots, attrs):
+    """x.norm(3.0, dim=(1,)) / torch.linalg.vector_norm(x, 3.0): the ord always shown, as a number Python reads."""
+    ord_ = attrs.get("ord", 2.0)
+    words = [f"float('{ord_}')" if ord_ in (INF, -INF) else repr(ord_)]
+    if attrs.get("dim") is not None:
+        words.append(f"dim={attrs['dim']!r}")
+    if attrs.get("keepdim"):
+        words.append("keepdim=True")
+    if call.startswith("{}"):
+        return f"{call.format(slots[0])}({', '.join(words)})"
+    return f"{call}({', '.join([slots[0]] + words)})"
 
 
 def _logsumexp(a, dim, keepdim):

@@ -709,14 +709,15 @@ LINALG_CASES = {
     "linalg_solve": (lambda T, a, b, v: T.linalg.solve(a + 3 * _eye(T, 3), b).sum(-1) * T.linalg.solve(a, v)
                      + T.linalg.solve(a + 3 * _eye(T, 3), b.mT, left=False).sum(-2), [((3, 3), S), ((3, 2), S),
                                                                                      ((3,), S)]),
-    "linalg_cholesky": (lambda T, a: T.linalg.cholesky(_spd(T, a)) + T.linalg.cholesky(_spd(T, a), upper=True).exp(),
+    "linalg_cholesky": (lambda T, a: T.linalg.cholesky(_spd(T, a)) + T.linalg.cholesky(_spd(T, a), upper=True).exp()
+                        + T.cholesky(_spd(T, a)),
                         [((2, 3, 3), S)]),
     "cholesky_solve_inverse": (lambda T, a, b: T.cholesky_solve(b, T.linalg.cholesky(_spd(T, a))) * 2
                                + T.cholesky_inverse(T.linalg.cholesky(_spd(T, a))).sum(-1, keepdim=True),
                                [((3, 3), S), ((3, 2), S)]),
     "linalg_eigh": (_eigh_invariant, [((3, 3), S)]),
     "linalg_svd": (_svd_invariant, [((3, 2), S)]),
-    "linalg_svd_wide": (lambda T, a: _svd_invariant(T, a).sum() * T.linalg.svdvals(a), [((2, 4), S)]),
+    "linalg_svdvals": (lambda T, a: T.linalg.svdvals(a) * T.linalg.svdvals(a * 2).sum(), [((4, 2), S)]),
     "linalg_qr": (lambda T, a: (lambda q, r: q @ r.exp())(*T.linalg.qr(a)), [((4, 3), S)]),
     "linalg_matrix_exp": (lambda T, a: T.linalg.matrix_exp(a * 0.5) + a.matrix_exp().sum(), [((3, 3), S)]),
     "linalg_cross": (lambda T, a, b: T.linalg.cross(a, b) + T.cross(a, b * 2, dim=1), [((2, 3), S), ((2, 3), S)]),

@@ -144,7 +144,7 @@ def lbfgs_run(T, kwargs, dtype):
     for _ in range(3):
         loss = opt.step(closure)
         state = opt.state[params[0]]
-        out.append(([values(p) for p in params], float(loss), state["func_evals"], state["n_iter"]))
+        out.append(([values(p) for p in params], loss.item(), state["func_evals"], state["n_iter"]))
     return out
 
 
