@@ -12,38 +12,33 @@ from ..ops.nn import implicit_dim, legacy_reduction
 from ..ops.norms import bn_layout
 
 globals().update(FUNCTIONAL)
-
-
-def relu(input, inplace=False):  # noqa: A002 - PyTorch's argument names
-    return input.relu_() if inplace else input.relu()
-
-
-def silu(input, inplace=False):  # noqa: A002
-    return dispatch.inplace(OPS["silu"], input, ()) if inplace else dispatch.apply(OPS["silu"], (input,))
-
-
-def elu(input, alpha=1.0, inplace=False):  # noqa: A002
-    attrs = {"alpha": alpha, "scale": 1, "input_scale": 1}
-    if inplace:  # EluBackward1, from the result
-        return dispatch.inplace(OPS["elu_"], input, (), attrs)
-    return dispatch.apply(OPS["elu"], (input,), attrs)
-
-
-def mish(input, inplace=False):  # noqa: A002
-    return dispatch.inplace(OPS["mish"], input, ()) if inplace else dispatch.apply(OPS["mish"], (input,))
-
-
-def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):  # noqa: A002
-    if min_val > max_val:
-        raise ValueError("min_val cannot be greater than max_val")
-    attrs = {"min_val": min_val, "max_val": max_val}
-    if inplace:
-        return dispatch.inplace(OPS["hardtanh"], input, (), attrs)
-    return dispatch.apply(OPS["hardtanh"], (input,), attrs)
-
-
-def relu6(input, inplace=False):  # noqa: A002
-    return hardtanh(input, 0, 6, inplace)
+from .activation_functions import (  # noqa: E402, F401
+    celu,
+    celu_,
+    elu,
+    elu_,
+    hardsigmoid,
+    hardswish,
+    hardtanh,
+    hardtanh_,
+    leaky_relu,
+    leaky_relu_,
+    mish,
+    prelu,
+    relu,
+    relu6,
+    relu_,
+    rrelu,
+    rrelu_,
+    selu,
+    selu_,
+    silu,
+    softmin,
+    softsign,
+    tanhshrink,
+    threshold,
+    threshold_,
+)
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):  # noqa: A002
@@ -64,13 +59,6 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
         n1.clamp_min_(eps)
         n2.clamp_min_(eps)
     return ((x1 / n1) * (x2 / n2)).sum(dim)
-
-
-def leaky_relu(input, negative_slope=0.01, inplace=False):  # noqa: A002
-    attrs = {"negative_slope": negative_slope}
-    if inplace:
-        return dispatch.inplace(OPS["leaky_relu"], input, (), attrs)
-    return dispatch.apply(OPS["leaky_relu"], (input,), attrs)
 
 
 def softmax(input, dim=None, dtype=None):  # noqa: A002

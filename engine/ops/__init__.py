@@ -1,5 +1,6 @@
 """The op table: every op declared once, by kind (see table.py for what a declaration holds)."""
 from . import (  # noqa: F401 - they declare
+    activations,
     arithmetic,
     conv,
     division,
