@@ -61,11 +61,11 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     return ((x1 / n1) * (x2 / n2)).sum(dim)
 
 
-def softmax(input, dim=None, dtype=None):  # noqa: A002
+def softmax(input, dim=None, _stacklevel=3, dtype=None):  # noqa: A002
     return input.softmax(implicit_dim("softmax", input, dim), dtype=dtype)
 
 
-def log_softmax(input, dim=None, dtype=None):  # noqa: A002
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):  # noqa: A002
     return input.log_softmax(implicit_dim("log_softmax", input, dim), dtype=dtype)
 
 
