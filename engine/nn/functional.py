@@ -39,6 +39,17 @@ from .activation_functions import (  # noqa: E402, F401
     threshold,
     threshold_,
 )
+from .loss_functions import (  # noqa: E402, F401
+    cosine_embedding_loss,
+    gaussian_nll_loss,
+    hinge_embedding_loss,
+    margin_ranking_loss,
+    multilabel_soft_margin_loss,
+    pairwise_distance,
+    poisson_nll_loss,
+    triplet_margin_loss,
+    triplet_margin_with_distance_loss,
+)
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):  # noqa: A002

@@ -176,10 +176,12 @@ op("mse_loss", "MseLossBackward0", ("self", "target"), _mse,
    bind=_bind_mse)
 
 
-def _bce(x, t, reduction):
+def _bce(x, t, reduction, weight=None):
     log_x = np.maximum(LOG(x), -100)
     log_1mx = np.maximum(LOG(1 - x), -100)
     loss = -(t * log_x + (1 - t) * log_1mx)
+    if weight is not None:
+        loss = loss * weight._data
     if reduction == "none":
         return loss
     return np.sum(loss) if reduction == "sum" else np.mean(loss)
@@ -189,22 +191,34 @@ def _bce_grad(n, g):
     x, t = n["self"], n["target"]
     if n.attrs["reduction"] == "mean":
         g = g / x.numel()
-    return g * (x - t) / ((x * (1 - x)).clamp(min=1e-12))
+    grad = g * (x - t) / ((x * (1 - x)).clamp(min=1e-12))
+    return grad if n.attrs.get("weight") is None else grad * n.attrs["weight"]
 
 
 def _bce_target_grad(n, g):
     x = n["self"]
     if n.attrs["reduction"] == "mean":
         g = g / x.numel()
-    return g * ((1 - x).log() - x.log())
+    grad = g * ((1 - x).log() - x.log())
+    return grad if n.attrs.get("weight") is None else grad * n.attrs["weight"]
 
 
-def _bind_bce(input, target, reduction="mean"):  # noqa: A002
+def _bind_bce(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):  # noqa: A002
+    if size_average is not None or reduce is not None:
+        reduction = legacy_reduction(size_average, reduce)
     if target.shape != input.shape:
         raise ValueError(
             f"Using a target size ({target.shape}) that is different to the input size ({input.shape}) is "
             "deprecated. Please ensure they have the same size.")
-    return OPS["binary_cross_entropy"], (input, target), {"reduction": reduction}, None
+    if weight is not None:
+        if weight.requires_grad:
+            raise RuntimeError("the derivative for 'weight' is not implemented.")
+        weight = weight.expand(*_broadcast(target.shape, weight.shape))
+    return OPS["binary_cross_entropy"], (input, target), {"reduction": reduction, "weight": weight}, None
+
+
+def _broadcast(a, b):
+    return np.broadcast_shapes(tuple(a), tuple(b))
 
 
 op("binary_cross_entropy", "BinaryCrossEntropyBackward0", ("self", "target"), _bce,

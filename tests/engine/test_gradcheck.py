@@ -510,6 +510,30 @@ CASES = {
     "rrelu_eval_inplace": (lambda T, a: T.nn.functional.rrelu(a * 1, inplace=True) * a, [((2, 3), "away0")]),
     "prelu": (lambda T, a, w: T.nn.functional.prelu(a, w) * a, [((2, 3, 2), "away0"), ((3,), S)]),
     "prelu_one": (lambda T, a, w: T.nn.functional.prelu(a, w), [((4,), "away0"), ((1,), S)]),
+    # losses (engine/ops/margins.py, engine/ops/distances.py, engine/nn/loss_functions.py)
+    "soft_margin_loss": (lambda T, a: T.nn.functional.soft_margin_loss(a, T.tensor([[1.0, -1, 1], [-1, -1, 1]],
+                                                                                   dtype=T.float64)), [((2, 3), S)]),
+    "multi_margin_loss": (lambda T, a: T.nn.functional.multi_margin_loss(a, T.tensor([0, 2, 1]), margin=0.3) * a.sum(),
+                          [((3, 3), S)]),
+    "multi_margin_loss_p2": (lambda T, a: T.nn.functional.multi_margin_loss(
+        a, T.tensor([1, 0]), p=2, weight=T.tensor([1.0, 2, 3], dtype=T.float64), reduction="none"), [((2, 3), S)]),
+    "multilabel_margin_loss": (lambda T, a: T.nn.functional.multilabel_margin_loss(
+        a, T.tensor([[0, 2, -1, 1], [3, 3, 0, -1]])), [((2, 4), S)]),
+    "pairwise_distance": (lambda T, a, b: T.nn.functional.pairwise_distance(a, b) * T.nn.functional.pairwise_distance(
+        a, b, p=1, keepdim=True).sum(), [((2, 3), S), ((2, 3), S)]),
+    "triplet_margin_loss": (lambda T, a, b, c: T.nn.functional.triplet_margin_loss(a, b, c, margin=2.0, p=3, swap=True),
+                            [((3, 4), S), ((3, 4), S), ((3, 4), S)]),
+    "cosine_embedding_loss": (lambda T, a, b: T.nn.functional.cosine_embedding_loss(
+        a, b, T.tensor([1.0, -1, -1], dtype=T.float64), margin=-0.9), [((3, 4), S), ((3, 4), S)]),
+    "margin_hinge_losses": (lambda T, a, b: T.nn.functional.margin_ranking_loss(
+        a, b, T.tensor([1.0, -1, -1], dtype=T.float64), margin=3.0) + T.nn.functional.hinge_embedding_loss(
+        a, T.tensor([1.0, -1, -1], dtype=T.float64), margin=3.0), [((3,), S), ((3,), S)]),
+    "nll_family_losses": (lambda T, a, b: T.nn.functional.poisson_nll_loss(a, T.tensor([0.0, 2, 1], dtype=T.float64))
+                          + T.nn.functional.gaussian_nll_loss(a, b, T.tensor([[0.5], [1.5]], dtype=T.float64))
+                          + T.nn.functional.multilabel_soft_margin_loss(a, T.tensor([1.0, 0, 1], dtype=T.float64)),
+                          [((2, 3), S), ((2, 3), S)]),
+    "bce_weight": (lambda T, a, b: T.nn.functional.binary_cross_entropy(
+        a.sigmoid(), b.sigmoid(), weight=T.tensor([0.5, 2.0, 1.0], dtype=T.float64)), [((2, 3), S), ((2, 3), S)]),
     "softmin_softsign_tanhshrink": (lambda T, a: T.nn.functional.softmin(a, 1) + T.nn.functional.softsign(a)
                                     + T.nn.functional.tanhshrink(a), [((2, 3), S)]),
     "clamp_min_number": (lambda T, a: a.clamp_min(0.3) * T.clamp_max(a, -0.2) * a, [((2, 3), "away0")]),
