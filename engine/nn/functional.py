@@ -382,3 +382,9 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):  # noqa
     if reduction == "mean":
         return weighted.mean()
     raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
+
+
+from .attention import (  # noqa: E402, F401 - they use the functions above
+    multi_head_attention_forward,
+    scaled_dot_product_attention,
+)

@@ -2,6 +2,7 @@
 from . import (  # noqa: F401 - they declare
     activations,
     arithmetic,
+    attention,
     conv,
     distances,
     division,

@@ -534,6 +534,16 @@ CASES = {
                           [((2, 3), S), ((2, 3), S)]),
     "bce_weight": (lambda T, a, b: T.nn.functional.binary_cross_entropy(
         a.sigmoid(), b.sigmoid(), weight=T.tensor([0.5, 2.0, 1.0], dtype=T.float64)), [((2, 3), S), ((2, 3), S)]),
+    # attention (engine/ops/attention.py, engine/nn/attention.py)
+    "sdpa_flash": (lambda T, q, k, v: T.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True, scale=0.7),
+                   [((1, 2, 3, 4), S), ((1, 2, 3, 4), S), ((1, 2, 3, 4), S)]),
+    "sdpa_flash_mask": (lambda T, q, k: T.nn.functional.scaled_dot_product_attention(
+        q, k, k * 2, attn_mask=T.tensor([[True, False], [True, True], [False, True]])), [((2, 1, 3, 2), S),
+                                                                                          ((2, 1, 2, 2), S)]),
+    "sdpa_math": (lambda T, q, k, v: T.nn.functional.scaled_dot_product_attention(
+        q, k, v, attn_mask=T.tensor([[0.0, -1.0], [0.5, 0.0], [0.0, 0.0]], dtype=T.float64), scale=0.25),
+                  [((2, 3, 4), S),
+                   ((2, 2, 4), S), ((2, 2, 3), S)]),
     "softmin_softsign_tanhshrink": (lambda T, a: T.nn.functional.softmin(a, 1) + T.nn.functional.softsign(a)
                                     + T.nn.functional.tanhshrink(a), [((2, 3), S)]),
     "clamp_min_number": (lambda T, a: a.clamp_min(0.3) * T.clamp_max(a, -0.2) * a, [((2, 3), "away0")]),

@@ -98,3 +98,12 @@ from .padding import (  # noqa: F401
     ZeroPad3d,
 )
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase  # noqa: F401
+from .transformer import (  # noqa: F401
+    MultiheadAttention,
+    NonDynamicallyQuantizableLinear,
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
+)

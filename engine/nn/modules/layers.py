@@ -10,8 +10,9 @@ from .module import Module
 
 
 class Linear(Module):
-    def __init__(self, in_features, out_features, bias=True, dtype=None):
+    def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
         super().__init__()
+        devices.check(device)
         self.in_features = in_features
         self.out_features = out_features
         with observe.muted():  # a watcher sees the initialised parameters, not how they were made
