@@ -8,7 +8,7 @@ from .. import dispatch, dtypes, generator, grad_mode
 from ..generator import draws
 from ..methods import FUNCTIONAL
 from ..ops import OPS
-from ..ops.nn import implicit_dim, legacy_reduction
+from ..ops.nn import bind_nll2d, implicit_dim, legacy_reduction
 from ..ops.norms import bn_layout
 
 globals().update(FUNCTIONAL)
@@ -90,6 +90,28 @@ def linear(input, weight, bias=None):  # noqa: A002
         return out.view(*input.shape[:-1], weight.shape[0])
     out = input @ weight.t()
     return out if bias is None else out.add_(bias)
+
+
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,  # noqa: A002
+             reduction="mean"):
+    """ATen's nll_loss_nd: nll_loss for 1-d and 2-d inputs, nll_loss2d for (N, C, H, W), and other shapes viewed
+    to (N, C, 1, rest) for nll_loss2d."""
+    if input.dim() < 3:
+        return dispatch.apply(*OPS["nll_loss"].bind(input, target, weight, size_average, ignore_index, reduce,
+                                                    reduction))
+    if size_average is not None or reduce is not None:
+        reduction = legacy_reduction(size_average, reduce)
+    if input.shape[0] != target.shape[0]:
+        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
+                         f"({target.shape[0]}).")
+    if input.dim() == 4:
+        return dispatch.apply(*bind_nll2d(input, target, weight, reduction, ignore_index))
+    n, c = input.shape[:2]
+    if tuple(target.shape[1:]) != tuple(input.shape[2:]):
+        raise ValueError(f"Expected target size {[n, *input.shape[2:]]}, got {list(target.shape)}")
+    out = dispatch.apply(*bind_nll2d(input.contiguous().view(n, c, 1, -1), target.contiguous().view(n, 1, -1),
+                                     weight, reduction, ignore_index))
+    return out.view(n, *input.shape[2:]) if reduction == "none" else out
 
 
 def l1_loss(input, target, reduction="mean"):  # noqa: A002

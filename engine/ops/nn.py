@@ -142,6 +142,46 @@ op("nll_loss", "NllLossBackward0", ("self",), _nll, ("−weight[target] · grad 
 op("nll_embed", "NllLossBackwardBackward0", ("grad",), _nll_embed_fwd, ("grad at each target", _nll_take))
 
 
+def _nll2d(a, target, reduction, weight, ignore_index, total_weight):
+    """nll_loss2d: (N, C, H, W) log-probabilities, (N, H, W) targets: nll_loss of the rows (N·H·W, C)."""
+    rows = np.ascontiguousarray(np.moveaxis(a, 1, -1)).reshape(-1, a.shape[1])
+    flat = type(target)._make(target._data.reshape(-1), target.dtype)
+    out = _nll(rows, flat, reduction, weight, ignore_index, total_weight)
+    return out.reshape(target.shape) if reduction == "none" else out
+
+
+def _nll2d_back(n, g):
+    a = n.attrs
+    N, C, H, W = n._shapes[0]
+    scale = g if a["reduction"] != "mean" else g / a["total_weight"].item()
+    t = a["target"]._data.reshape(-1)
+    spread = (-scale)._op("nll_embed", shape=(N, H, W, C), target=t, ignore_index=a["ignore_index"],
+                          weights=_row_weights(t, a["weight"], a["ignore_index"], np.dtype(g._data.dtype)))
+    return spread.permute(0, 3, 1, 2)
+
+
+def bind_nll2d(input, target, weight, reduction, ignore_index):  # noqa: A002
+    """ATen's nll_loss2d for a (N, C, H, W) input and (N, H, W) target (nll_loss_nd views other shapes to these)."""
+    if target.dim() != 3 or tuple(target.shape) != (input.shape[0], *input.shape[2:]):
+        raise RuntimeError(f"size mismatch (got input: {'x'.join(map(str, input.shape))} , target: "
+                           f"{'x'.join(map(str, target.shape))}")
+    t = target._data
+    kept = t[t != ignore_index]
+    if kept.size and (kept.min() < 0 or kept.max() >= input.shape[1]):
+        raise IndexError(f"Target {int(kept.max() if kept.max() >= input.shape[1] else kept.min())} is out of bounds.")
+    total_weight = 0.0 if reduction == "none" else np.sum(
+        _row_weights(t.reshape(-1), weight, ignore_index, np.dtype(np.float64)))
+    attrs = {"target": target, "reduction": reduction, "weight": weight, "ignore_index": ignore_index,
+             "total_weight": input._constant(total_weight)}
+    return OPS["nll_loss2d"], (input,), attrs, None
+
+
+op("nll_loss2d", "NllLoss2DBackward0", ("self",), _nll2d,
+   ("−weight[target] · grad / Σ weight at each target (per position)", _nll2d_back),
+   saves={0: ("self", "target", "weight", "reduction", "ignore_index", "total_weight")}, bind=False,
+   spell=Spelling(name="nll_loss({0}, …)"))
+
+
 # --- mse_loss, binary_cross_entropy -------------------------------------------------------------------
 def _mse(a, b, reduction):
     return kernels.mse_loss(a, b, reduction)

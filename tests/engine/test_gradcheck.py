@@ -544,6 +544,11 @@ CASES = {
         q, k, v, attn_mask=T.tensor([[0.0, -1.0], [0.5, 0.0], [0.0, 0.0]], dtype=T.float64), scale=0.25),
                   [((2, 3, 4), S),
                    ((2, 2, 4), S), ((2, 2, 3), S)]),
+    "cross_entropy_2d": (lambda T, a: T.nn.functional.cross_entropy(
+        a, T.tensor([[[0, 2], [1, 1]], [[2, -100], [0, 1]]]), weight=T.tensor([0.5, 1.0, 2.0], dtype=T.float64)),
+                         [((2, 3, 2, 2), S)]),
+    "nll_loss_3d_none": (lambda T, a: T.nn.functional.nll_loss(a.log_softmax(1), T.tensor([[0, 2, 1], [1, 1, 0]]),
+                                                               reduction="none"), [((2, 3, 3), S)]),
     "softmin_softsign_tanhshrink": (lambda T, a: T.nn.functional.softmin(a, 1) + T.nn.functional.softsign(a)
                                     + T.nn.functional.tanhshrink(a), [((2, 3), S)]),
     "clamp_min_number": (lambda T, a: a.clamp_min(0.3) * T.clamp_max(a, -0.2) * a, [((2, 3), "away0")]),
