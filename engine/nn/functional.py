@@ -204,7 +204,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     channels = input.shape[1]
     if training:
         count = input.numel() // channels
-        if count <= 1:
+        if count == 1:
             raise ValueError(f"Expected more than 1 value per channel when training, got input size {input.shape}")
         data = input._data.astype(np.float64)
         mean = data.mean(axis=dims)
@@ -410,3 +410,4 @@ from .attention import (  # noqa: E402, F401 - they use the functions above
     multi_head_attention_forward,
     scaled_dot_product_attention,
 )
+from .norm_functions import instance_norm, local_response_norm, rms_norm  # noqa: E402, F401

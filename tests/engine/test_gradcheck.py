@@ -549,6 +549,11 @@ CASES = {
                          [((2, 3, 2, 2), S)]),
     "nll_loss_3d_none": (lambda T, a: T.nn.functional.nll_loss(a.log_softmax(1), T.tensor([[0, 2, 1], [1, 1, 0]]),
                                                                reduction="none"), [((2, 3, 3), S)]),
+    # normalisations built from others (engine/nn/norm_functions.py)
+    "instance_norm": (lambda T, x, w, b: T.nn.functional.instance_norm(x, weight=w, bias=b), [((2, 3, 4), S), ((3,), S),
+                                                                                           ((3,), S)]),
+    "rms_norm": (lambda T, x, w: T.nn.functional.rms_norm(x, (3,), w, eps=1e-3), [((2, 3), S), ((3,), S)]),
+    "local_response_norm": (lambda T, x: T.nn.functional.local_response_norm(x, 2, alpha=0.5), [((2, 3, 4), S)]),
     "softmin_softsign_tanhshrink": (lambda T, a: T.nn.functional.softmin(a, 1) + T.nn.functional.softsign(a)
                                     + T.nn.functional.tanhshrink(a), [((2, 3), S)]),
     "clamp_min_number": (lambda T, a: a.clamp_min(0.3) * T.clamp_max(a, -0.2) * a, [((2, 3), "away0")]),

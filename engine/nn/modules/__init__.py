@@ -80,6 +80,14 @@ from .losses import (  # noqa: F401
     TripletMarginWithDistanceLoss,
 )
 from .module import Module  # noqa: F401
+from .norms import (  # noqa: F401
+    BatchNorm3d,
+    InstanceNorm1d,
+    InstanceNorm2d,
+    InstanceNorm3d,
+    LocalResponseNorm,
+    RMSNorm,
+)
 from .padding import (  # noqa: F401
     CircularPad1d,
     CircularPad2d,
