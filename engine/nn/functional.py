@@ -411,3 +411,15 @@ from .attention import (  # noqa: E402, F401 - they use the functions above
     scaled_dot_product_attention,
 )
 from .norm_functions import instance_norm, local_response_norm, rms_norm  # noqa: E402, F401
+from .pool_functions import (  # noqa: E402, F401
+    adaptive_avg_pool1d,
+    adaptive_avg_pool3d,
+    adaptive_max_pool1d,
+    adaptive_max_pool2d,
+    adaptive_max_pool3d,
+    avg_pool3d,
+    lp_pool1d,
+    lp_pool2d,
+    lp_pool3d,
+    max_pool3d,
+)

@@ -16,6 +16,7 @@ from . import (  # noqa: F401 - they declare
     pieces,
     pointwise,
     pooling,
+    pooling3d,
     products,
     random,
     reductions,

@@ -554,6 +554,14 @@ CASES = {
                                                                                            ((3,), S)]),
     "rms_norm": (lambda T, x, w: T.nn.functional.rms_norm(x, (3,), w, eps=1e-3), [((2, 3), S), ((3,), S)]),
     "local_response_norm": (lambda T, x: T.nn.functional.local_response_norm(x, 2, alpha=0.5), [((2, 3, 4), S)]),
+    # 3-d and adaptive max pools (engine/ops/pooling3d.py, engine/nn/pool_functions.py)
+    "max_pool3d": (lambda T, x: T.nn.functional.max_pool3d(x, 2, stride=1, padding=1), [((1, 2, 2, 3, 3), S)]),
+    "avg_pool3d": (lambda T, x: T.nn.functional.avg_pool3d(x, (2, 1, 2), ceil_mode=True, count_include_pad=False),
+                   [((2, 3, 3, 2, 3), S)]),
+    "adaptive_avg_pool3d": (lambda T, x: T.nn.functional.adaptive_avg_pool3d(x, (2, 1, 2)), [((2, 3, 3, 2), S)]),
+    "adaptive_max_pool2d": (lambda T, x: T.nn.functional.adaptive_max_pool2d(x, (2, 3)) * 2, [((2, 3, 5, 4), S)]),
+    "adaptive_max_pool3d": (lambda T, x: T.nn.functional.adaptive_max_pool3d(x, 2), [((1, 2, 3, 3, 3), S)]),
+    "lp_pool2d": (lambda T, x: T.nn.functional.lp_pool2d(x, 2, 2), [((1, 2, 4, 4), "pos")]),
     "softmin_softsign_tanhshrink": (lambda T, a: T.nn.functional.softmin(a, 1) + T.nn.functional.softsign(a)
                                     + T.nn.functional.tanhshrink(a), [((2, 3), S)]),
     "clamp_min_number": (lambda T, a: a.clamp_min(0.3) * T.clamp_max(a, -0.2) * a, [((2, 3), "away0")]),
