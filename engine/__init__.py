@@ -45,6 +45,22 @@ from .grad_mode import (  # noqa: F401
     set_grad_enabled,
 )
 from .limits import finfo, iinfo  # noqa: F401
+from .nn.functional import (  # noqa: F401 - torch.* spellings of nn.functional's functions
+    adaptive_avg_pool1d,
+    celu,
+    celu_,
+    cosine_similarity,
+    max_pool3d,
+    pairwise_distance,
+    prelu,
+    rms_norm,
+    rrelu,
+    rrelu_,
+    selu,
+    selu_,
+    threshold,
+    threshold_,
+)
 
 # --- random numbers: PyTorch's CPU generator (engine/generator, engine/random.py) --------------------------------
 from .random import (  # noqa: F401

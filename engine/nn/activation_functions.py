@@ -107,7 +107,8 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):  
         picked = np.flatnonzero(flat <= 0)
         if picked.size:
             bits = generator.default_generator.random64(picked.size) & ((1 << 53) - 1)
-            noise[picked] = (bits.astype(np.float64) * 2.0 ** -53 * (upper - lower) + lower).astype(dtype.np)
+            lo, hi = (float(dtype.np.type(b)) for b in (lower, upper))  # the bounds in the input's opmath type
+            noise[picked] = (bits.astype(np.float64) * 2.0 ** -53 * (hi - lo) + lo).astype(dtype.np)
         noise = input._new(noise.reshape(x.shape), dtype)
     else:
         noise = input._new(np.zeros(input.shape, dtype.np), dtype)

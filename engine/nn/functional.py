@@ -39,6 +39,7 @@ from .activation_functions import (  # noqa: E402, F401
     threshold,
     threshold_,
 )
+from .activation_functions import threshold as _threshold  # noqa: E402, F401 - torch.nn.functional._threshold
 from .loss_functions import (  # noqa: E402, F401
     cosine_embedding_loss,
     gaussian_nll_loss,
@@ -388,6 +389,56 @@ def dropout2d(input, p=0.5, training=True, inplace=False):  # noqa: A002
                       "shape (C, H, W). To maintain the 1D channel-wise dropout behavior, please switch to using "
                       "dropout1d instead.", UserWarning, stacklevel=2)
     return _feature_dropout(input, p, training, inplace)
+
+
+def dropout3d(input, p=0.5, training=True, inplace=False):  # noqa: A002
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if input.dim() not in (4, 5):
+        warnings.warn(f"dropout3d: Received a {input.dim()}-D input to dropout3d, which is deprecated and will "
+                      "result in an error in a future release. To retain the behavior and silence this warning, "
+                      "please use dropout instead. Note that dropout3d exists to provide channel-wise dropout on "
+                      "inputs with 3 spatial dimensions, a channel dimension, and an optional batch dimension (i.e. "
+                      "4D or 5D inputs).", UserWarning, stacklevel=2)
+    batched = input.dim() == 5
+    if not batched:
+        input = input.unsqueeze_(0) if inplace else input.unsqueeze(0)  # noqa: A001
+    result = _feature_dropout(input, p, training, inplace)
+    if not batched:
+        result = result.squeeze_(0) if inplace else result.squeeze(0)
+    return result
+
+
+_SELU_ALPHA_PRIME = 1.7580993408473766
+
+
+def _alpha_dropout(input, p, training, inplace, feature):  # noqa: A002
+    """ATen's alpha dropout: noise = bernoulli_(1 − p) (one per channel for the feature form), then
+    input · (noise · a) + ((noise − 1) · α′a + α′ap), a = 1 / √((α′²p + 1)(1 − p)), keeping SELU's statistics."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if p == 0 or not training or input.numel() == 0:
+        return input
+    if p == 1:
+        zero = input._constant(0)
+        return input.mul_(zero) if inplace else input.mul(zero)
+    dtype = input.dtype
+    t = dtype.np.type
+    shape = tuple(input.shape[:2]) + (1,) * (input.dim() - 2) if feature else tuple(input.shape)
+    keep = draws.bernoulli(generator.default_generator, np.empty(shape, dtype.np), 1 - p)
+    a = 1.0 / np.sqrt((_SELU_ALPHA_PRIME ** 2 * p + 1) * (1 - p))
+    b = input._new(((keep + t(-1)) * t(_SELU_ALPHA_PRIME * a) + t(_SELU_ALPHA_PRIME * a * p)).astype(dtype.np), dtype)
+    noise = input._new((keep * t(a)).astype(dtype.np), dtype)
+    out = input.mul_(noise) if inplace else input.mul(noise)
+    return out.add_(b)
+
+
+def alpha_dropout(input, p=0.5, training=False, inplace=False):  # noqa: A002
+    return _alpha_dropout(input, p, training, inplace, feature=False)
+
+
+def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):  # noqa: A002
+    return _alpha_dropout(input, p, training, inplace, feature=True)
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):  # noqa: A002

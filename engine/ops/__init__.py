@@ -23,6 +23,7 @@ from . import (  # noqa: F401 - they declare
     regions,
     scatter,
     shape,
+    shuffles,
 )
 from .regions import region_grad  # noqa: F401
 from .shape import transposed  # noqa: F401

@@ -326,7 +326,8 @@ for _name, _node, _fwd in (
        ("0", _zeros), saves={0: ("self", "lambd")})
     op(_name, _node + "Backward0", ("self",), _fwd,
        ("grad where |self| > lambd", lambda n, g, w=_name: g._op(w + "_backward", n["self"], lambd=n.attrs["lambd"])),
-       saves={0: ("self", "lambd")}, spell=Spelling(functional=_name),
+       saves={0: ("self", "lambd")},
+       spell=Spelling(functional=_name, **({"method": _name, "function": _name} if _name == "hardshrink" else {})),
        bind=lambda self, lambd=0.5, w=_name: (OPS[w], (self,), {"lambd": lambd}, None))
 
 

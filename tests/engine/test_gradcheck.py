@@ -562,6 +562,9 @@ CASES = {
     "adaptive_max_pool2d": (lambda T, x: T.nn.functional.adaptive_max_pool2d(x, (2, 3)) * 2, [((2, 3, 5, 4), S)]),
     "adaptive_max_pool3d": (lambda T, x: T.nn.functional.adaptive_max_pool3d(x, 2), [((1, 2, 3, 3, 3), S)]),
     "lp_pool2d": (lambda T, x: T.nn.functional.lp_pool2d(x, 2, 2), [((1, 2, 4, 4), "pos")]),
+    "pixel_shuffles": (lambda T, x: T.nn.functional.pixel_unshuffle(T.nn.functional.pixel_shuffle(x, 2) * 2, 2)
+                       * T.pixel_shuffle(x, 2).sum(), [((1, 4, 2, 3), S)]),
+    "channel_shuffle": (lambda T, x: T.nn.functional.channel_shuffle(x, 2) * x, [((2, 4, 3), S)]),
     "softmin_softsign_tanhshrink": (lambda T, a: T.nn.functional.softmin(a, 1) + T.nn.functional.softsign(a)
                                     + T.nn.functional.tanhshrink(a), [((2, 3), S)]),
     "clamp_min_number": (lambda T, a: a.clamp_min(0.3) * T.clamp_max(a, -0.2) * a, [((2, 3), "away0")]),

@@ -32,8 +32,10 @@ from .activations import (  # noqa: F401
 from .containers import ModuleDict, ModuleList, ParameterList, Sequential  # noqa: F401
 from .conv import (  # noqa: F401
     AdaptiveAvgPool2d,
+    AlphaDropout,
     AvgPool1d,
     AvgPool2d,
+    ChannelShuffle,
     Conv1d,
     Conv2d,
     Conv3d,
@@ -42,8 +44,12 @@ from .conv import (  # noqa: F401
     ConvTranspose3d,
     Dropout1d,
     Dropout2d,
+    Dropout3d,
+    FeatureAlphaDropout,
     MaxPool1d,
     MaxPool2d,
+    PixelShuffle,
+    PixelUnshuffle,
 )
 from .layers import (  # noqa: F401
     BatchNorm1d,

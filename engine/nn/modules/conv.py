@@ -231,6 +231,53 @@ class Dropout2d(_DropoutNd):
         return F.dropout2d(input, self.p, self.training, self.inplace)
 
 
+class Dropout3d(_DropoutNd):
+    def forward(self, input):  # noqa: A002
+        return F.dropout3d(input, self.p, self.training, self.inplace)
+
+
+class AlphaDropout(_DropoutNd):
+    def forward(self, input):  # noqa: A002
+        return F.alpha_dropout(input, self.p, self.training)
+
+
+class FeatureAlphaDropout(_DropoutNd):
+    def forward(self, input):  # noqa: A002
+        return F.feature_alpha_dropout(input, self.p, self.training)
+
+
+class _Shuffle(Module):
+    _fn = None
+    _name = "upscale_factor"
+
+    def __init__(self, factor):
+        super().__init__()
+        setattr(self, self._name, factor)
+
+    def forward(self, input):  # noqa: A002
+        return type(self)._fn(input, getattr(self, self._name))
+
+    def extra_repr(self):
+        return f"{self._name}={getattr(self, self._name)}"
+
+
+class PixelShuffle(_Shuffle):
+    _fn = F.pixel_shuffle
+
+
+class PixelUnshuffle(_Shuffle):
+    _fn = F.pixel_unshuffle
+    _name = "downscale_factor"
+
+
+class ChannelShuffle(_Shuffle):
+    _fn = F.channel_shuffle
+    _name = "groups"
+
+    def extra_repr(self):
+        return f"groups={self.groups}"
+
+
 class AdaptiveAvgPool2d(Module):
     def __init__(self, output_size):
         super().__init__()
