@@ -237,7 +237,7 @@ def _celu_grad(n, g):
     is_result = "result" in n._op.saves[0]
     alpha = n.attrs["alpha"]
     return g._op("elu_backward", n["result"] if is_result else n["self"], alpha=alpha, scale=1,
-                 input_scale=1 / alpha, is_result=is_result)
+                 input_scale=1 / float(np.float32(alpha)), is_result=is_result)  # torch's 1.0 / alpha.toFloat()
 
 
 def _celu(a, alpha):
@@ -306,7 +306,7 @@ def _hardsigmoid_not_differentiable(n, g):
 
 
 op("hardsigmoid_backward", "NotImplemented", ("grad_output", "self"),
-   lambda g, s: np.where((s > -3) & (s < 3), g / g.dtype.type(6), np.zeros((), g.dtype)),
+   lambda g, s: np.where((s > -3) & (s < 3), g * g.dtype.type(np.float32(1) / np.float32(6)), np.zeros((), g.dtype)),
    ("not implemented", _hardsigmoid_not_differentiable), ("not implemented", _hardsigmoid_not_differentiable))
 op("hardsigmoid", "HardsigmoidBackward0", ("self",), _hardsigmoid,
    ("grad / 6 where −3 < self < 3", lambda n, g: g._op("hardsigmoid_backward", n["self"])),
