@@ -474,3 +474,4 @@ from .pool_functions import (  # noqa: E402, F401
     lp_pool3d,
     max_pool3d,
 )
+from .upsample_functions import interpolate, upsample, upsample_bilinear, upsample_nearest  # noqa: E402, F401

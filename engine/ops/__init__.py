@@ -24,6 +24,7 @@ from . import (  # noqa: F401 - they declare
     scatter,
     shape,
     shuffles,
+    upsample,
 )
 from .regions import region_grad  # noqa: F401
 from .shape import transposed  # noqa: F401

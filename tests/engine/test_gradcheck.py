@@ -565,6 +565,16 @@ CASES = {
     "pixel_shuffles": (lambda T, x: T.nn.functional.pixel_unshuffle(T.nn.functional.pixel_shuffle(x, 2) * 2, 2)
                        * T.pixel_shuffle(x, 2).sum(), [((1, 4, 2, 3), S)]),
     "channel_shuffle": (lambda T, x: T.nn.functional.channel_shuffle(x, 2) * x, [((2, 4, 3), S)]),
+    # interpolate (engine/ops/upsample.py)
+    "interpolate_1d": (lambda T, x: T.nn.functional.interpolate(x, scale_factor=1.5) * 2
+                       + T.nn.functional.interpolate(x, size=6, mode="linear", align_corners=True)
+                       + T.nn.functional.interpolate(x, size=6, mode="nearest-exact"), [((1, 2, 4), S)]),
+    "interpolate_2d": (lambda T, x: T.nn.functional.interpolate(x, size=(4, 5), mode="bilinear")
+                       + T.nn.functional.interpolate(x, scale_factor=(2, 1.7)) * 2
+                       + T.nn.functional.interpolate(x, size=(4, 5), mode="nearest-exact"), [((1, 2, 2, 3), S)]),
+    "interpolate_3d": (lambda T, x: T.nn.functional.interpolate(x, size=(3, 2, 4), mode="trilinear")
+                       + T.nn.functional.interpolate(x, size=(3, 2, 4)) * 2
+                       + T.nn.functional.interpolate(x, size=(3, 2, 4), mode="nearest-exact"), [((1, 1, 2, 2, 3), S)]),
     "softmin_softsign_tanhshrink": (lambda T, a: T.nn.functional.softmin(a, 1) + T.nn.functional.softsign(a)
                                     + T.nn.functional.tanhshrink(a), [((2, 3), S)]),
     "clamp_min_number": (lambda T, a: a.clamp_min(0.3) * T.clamp_max(a, -0.2) * a, [((2, 3), "away0")]),
