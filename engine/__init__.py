@@ -47,6 +47,7 @@ from .grad_mode import (  # noqa: F401
 from .limits import finfo, iinfo  # noqa: F401
 from .nn.functional import (  # noqa: F401 - torch.* spellings of nn.functional's functions
     adaptive_avg_pool1d,
+    bilinear,
     celu,
     celu_,
     cosine_similarity,

@@ -24,6 +24,7 @@ from .modules import (  # noqa: F401
     BatchNorm3d,
     BCELoss,
     BCEWithLogitsLoss,
+    Bilinear,
     ChannelShuffle,
     CircularPad1d,
     CircularPad2d,

@@ -115,6 +115,25 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     return out.view(n, *input.shape[2:]) if reduction == "none" else out
 
 
+def bilinear(input1, input2, weight, bias=None):
+    """ATen's bilinear: both inputs flattened to rows, _trilinear with the weight (TrilinearBackward0), the rows
+    viewed back, plus the bias."""
+    if input1.dim() != input2.dim():
+        raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.dim()} and {input2.dim()}")
+    if weight.dim() != 3:
+        raise RuntimeError(f"bilinear(): weight must be three-dimensional, but got {weight.dim()}")
+    if input1.shape[-1] != weight.shape[1] or input2.shape[-1] != weight.shape[2]:
+        which, got, want = (("input1", input1.shape[-1], weight.shape[1]) if input1.shape[-1] != weight.shape[1]
+                            else ("input2", input2.shape[-1], weight.shape[2]))
+        raise RuntimeError(f"bilinear(): {which} size does not match weight size: got {got} but expected {want}")
+    out_shape = (*input1.shape[:-1], weight.shape[0])
+    x1 = input1.reshape(-1, input1.shape[-1])
+    x2 = input2.reshape(-1, input2.shape[-1])
+    attrs = {"expand1": (1, 3), "expand2": (0,), "expand3": (1, 2), "sumdim": (2, 3)}
+    out = dispatch.apply(OPS["trilinear"], (x1, weight, x2), attrs).reshape(*out_shape)
+    return out if bias is None else out + bias
+
+
 def l1_loss(input, target, reduction="mean"):  # noqa: A002
     d = (input - target).abs()
     return d if reduction == "none" else (d.sum() if reduction == "sum" else d.mean())

@@ -24,6 +24,7 @@ from . import (  # noqa: F401 - they declare
     scatter,
     shape,
     shuffles,
+    trilinear,
     upsample,
 )
 from .regions import region_grad  # noqa: F401

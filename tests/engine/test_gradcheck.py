@@ -575,6 +575,8 @@ CASES = {
     "interpolate_3d": (lambda T, x: T.nn.functional.interpolate(x, size=(3, 2, 4), mode="trilinear")
                        + T.nn.functional.interpolate(x, size=(3, 2, 4)) * 2
                        + T.nn.functional.interpolate(x, size=(3, 2, 4), mode="nearest-exact"), [((1, 1, 2, 2, 3), S)]),
+    "bilinear": (lambda T, a, b, w, c: T.nn.functional.bilinear(a, b, w, c), [((2, 2, 3), S), ((2, 2, 2), S),
+                                                                               ((4, 3, 2), S), ((4,), S)]),
     "softmin_softsign_tanhshrink": (lambda T, a: T.nn.functional.softmin(a, 1) + T.nn.functional.softsign(a)
                                     + T.nn.functional.tanhshrink(a), [((2, 3), S)]),
     "clamp_min_number": (lambda T, a: a.clamp_min(0.3) * T.clamp_max(a, -0.2) * a, [((2, 3), "away0")]),

@@ -24,7 +24,8 @@ LAYERS = [
     ("Upsample(scale_factor=2, mode='bilinear')", (1, 2, 2, 3)), ("UpsamplingNearest2d((3, 5))", (1, 2, 2, 3)),
     ("UpsamplingBilinear2d(scale_factor=1.5)", (1, 1, 2, 2)), ("PixelShuffle(2)", (1, 8, 2, 2)),
     ("PixelUnshuffle(2)", (1, 2, 4, 4)), ("ChannelShuffle(2)", (1, 4, 2)),
-    ("MultiheadAttention(4, 2)", (3, 2, 4)), ("MultiheadAttention(4, 2, kdim=3, vdim=5, add_bias_kv=True)", None),
+    ("Bilinear(3, 2, 4)", None), ("MultiheadAttention(4, 2)", (3, 2, 4)),
+    ("MultiheadAttention(4, 2, kdim=3, vdim=5, add_bias_kv=True)", None),
     ("TransformerEncoderLayer(4, 2, 8, dropout=0.0)", (3, 2, 4)),
     ("TransformerEncoder(T.nn.TransformerEncoderLayer(4, 2, 6, 0.0, batch_first=True), 2)", (2, 3, 4)),
     ("TransformerDecoderLayer(4, 2, 8, 0.0, norm_first=True)", None), ("Transformer(4, 2, 1, 1, 8, 0.0)", None),
@@ -44,6 +45,9 @@ def _run(T, layer, shape):
     if layer.startswith("MultiheadAttention(4, 2, kdim"):
         inputs = [leaf(3, 2, 4), leaf(2, 2, 3), leaf(2, 2, 5)]
         out = module(*inputs)[0]
+    elif layer.startswith("Bilinear"):
+        inputs = [leaf(5, 3), leaf(5, 2)]
+        out = module(*inputs)
     elif layer.startswith(("TransformerDecoderLayer", "Transformer(")):
         inputs = [leaf(3, 2, 4), leaf(2, 2, 4)]
         out = module(*inputs)

@@ -54,6 +54,7 @@ from .conv import (  # noqa: F401
 from .layers import (  # noqa: F401
     BatchNorm1d,
     BatchNorm2d,
+    Bilinear,
     Dropout,
     Embedding,
     Flatten,

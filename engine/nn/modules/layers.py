@@ -35,6 +35,30 @@ class Linear(Module):
         return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
 
 
+class Bilinear(Module):
+    def __init__(self, in1_features, in2_features, out_features, bias=True, device=None, dtype=None):
+        super().__init__()
+        devices.check(device)
+        self.in1_features, self.in2_features, self.out_features = in1_features, in2_features, out_features
+        with observe.muted():
+            self.weight = Parameter(factories.empty(out_features, in1_features, in2_features, dtype=dtype))
+            self.register_parameter("bias", Parameter(factories.empty(out_features, dtype=dtype)) if bias else None)
+            bound = 1 / math.sqrt(in1_features)
+            init.uniform_(self.weight, -bound, bound)
+            if self.bias is not None:
+                init.uniform_(self.bias, -bound, bound)
+        for p in (self.weight, self.bias):
+            if p is not None and observe._observers:
+                observe.emit("on_tensor", p)
+
+    def forward(self, input1, input2):
+        return F.bilinear(input1, input2, self.weight, self.bias)
+
+    def extra_repr(self):
+        return (f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
+                f"out_features={self.out_features}, bias={self.bias is not None}")
+
+
 class _BatchNorm(Module):
     def __init__(self, num_features, eps=1e-05, momentum=0.1, affine=True, track_running_stats=True, device=None,
                  dtype=None, bias=True):
