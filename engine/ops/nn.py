@@ -12,14 +12,14 @@ from .table import OPS, Spelling, op
 
 def _softmax(a, dim):
     if a.dtype == np.float32:
-        return kernels.softmax(a, dim)
+        return kernels.softmax(a, dim).reshape(a.shape)
     e = EXP(a - np.max(a, axis=dim, keepdims=True))
     return e * (1 / np.sum(e, axis=dim, keepdims=True))
 
 
 def _log_softmax(a, dim):
     if a.dtype == np.float32:
-        return kernels.log_softmax(a, dim)
+        return kernels.log_softmax(a, dim).reshape(a.shape)
     s = a - np.max(a, axis=dim, keepdims=True)
     return s - LOG(np.sum(EXP(s), axis=dim, keepdims=True))
 

@@ -24,6 +24,7 @@ LAYERS = [
     ("Upsample(scale_factor=2, mode='bilinear')", (1, 2, 2, 3)), ("UpsamplingNearest2d((3, 5))", (1, 2, 2, 3)),
     ("UpsamplingBilinear2d(scale_factor=1.5)", (1, 1, 2, 2)), ("PixelShuffle(2)", (1, 8, 2, 2)),
     ("PixelUnshuffle(2)", (1, 2, 4, 4)), ("ChannelShuffle(2)", (1, 4, 2)),
+    ("LazyConv2d(4, 3, padding=1)", (2, 3, 4, 4)), ("LazyConvTranspose1d(2, 3, bias=False)", (3, 4)),
     ("Bilinear(3, 2, 4)", None), ("MultiheadAttention(4, 2)", (3, 2, 4)),
     ("MultiheadAttention(4, 2, kdim=3, vdim=5, add_bias_kv=True)", None),
     ("TransformerEncoderLayer(4, 2, 8, dropout=0.0)", (3, 2, 4)),
@@ -59,6 +60,8 @@ def _run(T, layer, shape):
         inputs = [leaf(*shape)]
         x = inputs[0] * 1 if "inplace=True" in layer else inputs[0]
         out = module(x)
+    if layer.startswith("Lazy"):  # after its first call it is the convolution it stood for
+        assert type(module).__name__ == layer[len("Lazy"):layer.index("(")]
     weights = T.tensor(rng.uniform(0.5, 1.5, tuple(out.shape)).tolist(), dtype=T.float64)
     (out * weights).sum().backward()
     return {"repr": repr(module), "state": {k: to_numpy(v) for k, v in module.state_dict().items()},
