@@ -48,7 +48,16 @@ op("soft_margin_loss", "SoftMarginLossBackward0", ("self",), _soft_margin,
 
 # --- multi_margin_loss ----------------------------------------------------------------------------------
 def _rows(x):
-    return x.reshape(1, -1) if x.ndim == 1 else x
+    return x.reshape(1, -1) if x.ndim <= 1 else x
+
+
+def _check_margin_input(input, reduction):  # noqa: A002
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    shape = tuple(input.shape)
+    if input.dim() > 2 or (input.dim() >= 1 and shape[-1] == 0):
+        raise RuntimeError("Expected non-empty vector or matrix with optional 0-dim batch size, but got: "
+                           f"[{', '.join(map(str, shape))}]")
 
 
 def _multi_margin_terms(x, target, p, margin, weight):
@@ -67,7 +76,7 @@ def _multi_margin_terms(x, target, p, margin, weight):
 def _multi_margin(x, target, p, margin, weight, reduction):
     h = _multi_margin_terms(x, target._data, p, margin, None if weight is None else weight._data)
     per_sample = np.sum(h, axis=1) / x.dtype.type(_rows(x).shape[1])
-    if x.ndim == 1 and reduction == "none":
+    if x.ndim <= 1 and reduction == "none":
         return per_sample.reshape(())
     return _reduce(per_sample, reduction)
 
@@ -85,7 +94,7 @@ def _multi_margin_backward(g, x, target, p, margin, weight, reduction):
     slope = active.astype(x.dtype) if p == 1 else np.where(active, 2 * z, x.dtype.type(0))
     if weight is not None:
         slope = slope * weight._data[y][:, None].astype(x.dtype)
-    slope[at_target] = -np.sum(slope, axis=1)
+    slope[at_target] = 0 - np.sum(slope, axis=1)  # +0 where no class counts, as ATen subtracts from 0
     scale = np.reshape(g, (-1, 1)) if reduction == "none" else g
     if reduction == "mean":
         scale = scale / x.dtype.type(count)
@@ -113,6 +122,7 @@ def _bind_multi_margin(input, target, p=1, margin=1.0, weight=None, size_average
         raise ValueError("weight must be one-dimensional")
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)
+    _check_margin_input(input, reduction)
     classes = input.shape[-1] if input.dim() else 1
     t = target._data
     if t.size and (t.min() < 0 or t.max() >= classes):
@@ -153,7 +163,7 @@ def _pair_hinges(x, counts):
 def _multilabel_margin(x, target, is_target, reduction):
     hinge = _pair_hinges(x, _target_counts(target._data))
     per_sample = np.sum(hinge, axis=(1, 2)) / x.dtype.type(_rows(x).shape[1])
-    if x.ndim == 1 and reduction == "none":
+    if x.ndim <= 1 and reduction == "none":
         return per_sample.reshape(())
     return _reduce(per_sample, reduction)
 
@@ -178,6 +188,7 @@ op("multilabel_margin_loss_backward", "NotImplemented", ("grad_output", "self"),
 def _bind_multilabel_margin(input, target, size_average=None, reduce=None, reduction="mean"):  # noqa: A002
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)
+    _check_margin_input(input, reduction)
     if tuple(target.shape) != tuple(input.shape):
         raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: {list(input.shape)}")
     is_target = input._new((_target_counts(target._data) > 0).reshape(input.shape).astype(input.dtype.np), input.dtype)
