@@ -4,9 +4,10 @@ import math
 import warnings
 
 from .. import dispatch, dtypes, factories
+from ..methods import FUNCTIONAL
 from ..ops import OPS
 from ..ops.attention import attend
-from . import functional as F
+from . import basic_functions as F
 
 
 def _flash_applies(query, key, value, attn_mask, dropout_p):
@@ -154,9 +155,9 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
         k = _cat([k, bias_k.repeat(1, bsz, 1)])
         v = _cat([v, bias_v.repeat(1, bsz, 1)])
         if attn_mask is not None:
-            attn_mask = F.pad(attn_mask, (0, 1))
+            attn_mask = FUNCTIONAL["pad"](attn_mask, (0, 1))
         if key_padding_mask is not None:
-            key_padding_mask = F.pad(key_padding_mask, (0, 1))
+            key_padding_mask = FUNCTIONAL["pad"](key_padding_mask, (0, 1))
     q = q.view(tgt_len, bsz * num_heads, head_dim).transpose(0, 1)
     k = (k.view(k.shape[0], bsz * num_heads, head_dim).transpose(0, 1) if static_k is None else static_k)
     v = (v.view(v.shape[0], bsz * num_heads, head_dim).transpose(0, 1) if static_v is None else static_v)
@@ -165,9 +166,9 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
         k = _cat([k, factories.zeros(*zeros, dtype=k.dtype)], dim=1)
         v = _cat([v, factories.zeros(*zeros, dtype=v.dtype)], dim=1)
         if attn_mask is not None:
-            attn_mask = F.pad(attn_mask, (0, 1))
+            attn_mask = FUNCTIONAL["pad"](attn_mask, (0, 1))
         if key_padding_mask is not None:
-            key_padding_mask = F.pad(key_padding_mask, (0, 1))
+            key_padding_mask = FUNCTIONAL["pad"](key_padding_mask, (0, 1))
     src_len = k.shape[1]
     if key_padding_mask is not None:
         if tuple(key_padding_mask.shape) != (bsz, src_len):

@@ -3,7 +3,9 @@
 import numpy as np
 
 from .. import grad_mode
-from . import functional as F
+from ..methods import FUNCTIONAL
+from .basic_functions import batch_norm
+from .pool_functions import avg_pool3d
 
 
 def _verify_spatial_size(size):
@@ -26,7 +28,7 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
         raise RuntimeError("Expected running_mean and running_var to be defined when use_input_stats is false")
     b, c = input.shape[0], input.shape[1]
     mean_, var_ = _repeat(running_mean, b), _repeat(running_var, b)
-    out = F.batch_norm(input.contiguous().view(1, b * c, *input.shape[2:]), mean_, var_, _repeat(weight, b),
+    out = batch_norm(input.contiguous().view(1, b * c, *input.shape[2:]), mean_, var_, _repeat(weight, b),
                        _repeat(bias, b), use_input_stats, momentum, eps)
     with grad_mode.no_grad():
         if running_mean is not None:
@@ -60,13 +62,13 @@ def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):  # noqa: A00
     div = input.mul(input)
     if dim == 3:
         div = div.unsqueeze(1)
-        div = F.pad(div, (0, 0, size // 2, (size - 1) // 2))
-        div = F.avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+        div = FUNCTIONAL["pad"](div, (0, 0, size // 2, (size - 1) // 2))
+        div = FUNCTIONAL["avg_pool2d"](div, (size, 1), stride=1).squeeze(1)
     else:
         sizes = input.shape
         div = div.view(sizes[0], 1, sizes[1], sizes[2], -1)
-        div = F.pad(div, (0, 0, 0, 0, size // 2, (size - 1) // 2))
-        div = F.avg_pool3d(div, (size, 1, 1), stride=1).squeeze(1)
+        div = FUNCTIONAL["pad"](div, (0, 0, 0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool3d(div, (size, 1, 1), stride=1).squeeze(1)
         div = div.view(*sizes)
     div = div.mul(alpha).add(k).pow(beta)
     return input / div

@@ -1,9 +1,9 @@
 """nn.functional's pools beyond max/avg_pool1d/2d and adaptive_avg_pool2d: the 3-d pools, the adaptive max pools
 and adaptive_avg_pool1d/3d, and the power-average pools (lp_pool), as ATen and torch.nn.functional build them."""
 from .. import dispatch, dtypes
+from ..methods import FUNCTIONAL
 from ..ops import OPS
 from ..ops.pooling3d import adaptive_max_indices, max_pool_indices
-from . import functional as F
 
 
 def _triple(value):
@@ -72,7 +72,7 @@ def adaptive_avg_pool1d(input, output_size):  # noqa: A002
         raise RuntimeError(f"adaptive_avg_pool1d() argument 'input' (position 1) must be 2D or 3D, but got "
                            f"{input.dim()}D")
     size = output_size if isinstance(output_size, int) else output_size[0]
-    return F.adaptive_avg_pool2d(input.unsqueeze(-2), (1, size)).squeeze(-2)
+    return FUNCTIONAL["adaptive_avg_pool2d"](input.unsqueeze(-2), (1, size)).squeeze(-2)
 
 
 def _adaptive_max(input, output_size, k, return_indices):  # noqa: A002
@@ -109,18 +109,18 @@ def _lp_finish(out, norm_type, count):
 
 def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):  # noqa: A002
     if stride is not None:
-        out = F.avg_pool1d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+        out = FUNCTIONAL["avg_pool1d"](input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
     else:
-        out = F.avg_pool1d(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+        out = FUNCTIONAL["avg_pool1d"](input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
     return _lp_finish(out, norm_type, kernel_size if isinstance(kernel_size, int) else kernel_size[0])
 
 
 def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):  # noqa: A002
     kw, kh = (kernel_size, kernel_size) if isinstance(kernel_size, int) else kernel_size
     if stride is not None:
-        out = F.avg_pool2d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+        out = FUNCTIONAL["avg_pool2d"](input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
     else:
-        out = F.avg_pool2d(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+        out = FUNCTIONAL["avg_pool2d"](input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
     return _lp_finish(out, norm_type, kw * kh)
 
 

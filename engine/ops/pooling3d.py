@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from .conv import windows, zeros_for
-from .pooling import _extra, pool_shape
+from .pooling import _extra, pool_shape, window_sizes
 from .table import Spelling, op
 
 
@@ -95,11 +95,7 @@ op("max_pool3d_backward", "MaxPool3DWithIndicesBackwardBackward0", ("grad", "sel
 def _divisors(spatial, out, kernel_size, stride, padding, count_include_pad, divisor_override):
     if divisor_override is not None:
         return np.full(out, divisor_override, np.int64)
-    k = len(kernel_size)
-    ones = np.ones((1, 1, *spatial), np.int64)
-    extra = _extra(spatial, out, kernel_size, stride, padding, (1,) * k)
-    win = windows(ones, kernel_size, stride, padding, (1,) * k, fill=1 if count_include_pad else 0, extra=extra)
-    return win.sum(axis=tuple(range(-k, 0)))[0, 0]
+    return window_sizes(spatial, out, kernel_size, stride, padding, count_include_pad)
 
 
 def _avg_pool(x, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):

@@ -510,7 +510,6 @@ GAPS = {
     "round_decimals_ok": "round() takes no decimals",
     "leaky_relu_int": "accepted (torch: NotImplementedError '\"leaky_relu_cpu\" not implemented for 'Long'')",
     "softplus_int": "accepted (torch: NotImplementedError '\"softplus_cpu\" not implemented for 'Long'')",
-    "leaky_relu_module_inplace_ok": "nn.LeakyReLU has no inplace argument",
     "bce_input_out_of_range": "nan (torch: 'all elements of input should be between 0 and 1')",
     "bce_input_logits": "nan (torch: 'all elements of input should be between 0 and 1')",
     "bce_input_nan": "nan (torch: 'all elements of input should be between 0 and 1')",
