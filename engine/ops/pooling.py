@@ -116,6 +116,12 @@ def _avg_divisors(shape, out, kernel_size, stride, padding, ceil_mode, count_inc
     return window_sizes(shape, out, kernel_size, stride, padding, count_include_pad)
 
 
+def _int_divide(total, divisors):
+    """C++'s integer division, which truncates toward zero (numpy's // floors)."""
+    q = total // divisors
+    return np.where((total % divisors != 0) & ((total < 0) != (divisors < 0)), q + 1, q).astype(total.dtype)
+
+
 def window_sizes(shape, out, kernel_size, stride, padding, count_include_pad):
     """How many elements each window covers: of the padded input (count_include_pad) or of the input; never past
     the padded input's end, where a ceil_mode window may reach."""
@@ -140,7 +146,7 @@ def _avg_pool(x, kernel_size, stride, padding, ceil_mode, count_include_pad, div
     divisors = _avg_divisors(x.shape[2:], out, kernel_size, stride, padding, ceil_mode, count_include_pad,
                              divisor_override)
     if x.dtype.kind != "f":
-        return total // divisors
+        return _int_divide(total, divisors)
     return total / divisors.astype(x.dtype)
 
 
@@ -281,7 +287,7 @@ def _adaptive_avg(a, output_size):
     t = a.dtype.type
     for i, (h0, h1) in enumerate(_adaptive_bounds(H, oh)):
         for j, (w0, w1) in enumerate(_adaptive_bounds(W, ow)):
-            region = a[..., h0:h1, w0:w1].reshape(a.shape[:-2] + (-1,))
+            region = a[..., h0:h1, w0:w1].reshape(a.shape[:-2] + ((h1 - h0) * (w1 - w0),))
             total = np.cumsum(region, axis=-1, dtype=a.dtype)[..., -1] if region.shape[-1] else np.zeros(
                 region.shape[:-1], a.dtype)
             out[..., i, j] = total / t(h1 - h0) / t(w1 - w0)

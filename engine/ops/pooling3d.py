@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from .conv import windows, zeros_for
-from .pooling import _extra, pool_shape, window_sizes
+from .pooling import _extra, _int_divide, pool_shape, window_sizes
 from .table import Spelling, op
 
 
@@ -111,7 +111,7 @@ def _avg_pool(x, kernel_size, stride, padding, ceil_mode, count_include_pad, div
         total += win[(Ellipsis, *offset)]
     divisors = _divisors(spatial, out, kernel_size, stride, padding, count_include_pad, divisor_override)
     if x.dtype.kind != "f":
-        return total // divisors
+        return _int_divide(total, divisors)
     return total / divisors.astype(x.dtype)
 
 
@@ -167,7 +167,7 @@ def _adaptive_avg(a, output_size):
     out = np.empty(a.shape[:-k] + tuple(output_size), a.dtype)
     t = a.dtype.type
     for idx, region in _cells(spatial, output_size):
-        part = a[(Ellipsis, *region)].reshape(a.shape[:-k] + (-1,))
+        part = a[(Ellipsis, *region)].reshape(a.shape[:-k] + (math.prod(s.stop - s.start for s in region),))
         total = np.cumsum(part, axis=-1, dtype=a.dtype)[..., -1]
         value = total
         for s in region:
@@ -206,7 +206,7 @@ def adaptive_max_indices(a, output_size):
     spatial = a.shape[-k:]
     idx_out = np.empty(a.shape[:-k] + tuple(output_size), np.int64)
     for idx, region in _cells(spatial, output_size):
-        part = a[(Ellipsis, *region)].reshape(a.shape[:-k] + (-1,))
+        part = a[(Ellipsis, *region)].reshape(a.shape[:-k] + (math.prod(s.stop - s.start for s in region),))
         pick = np.argmax(part, axis=-1)
         if a.dtype.kind == "f":
             nan = np.isnan(part)

@@ -30,7 +30,10 @@ def _channel_shuffle(a, groups):
 
 
 def _bind_shuffle(name, factor_name):
-    def bind(self, factor):
+    def bind(self, *args, **kwargs):
+        if len(args) + len(kwargs) != 1 or (kwargs and factor_name not in kwargs):
+            raise TypeError(f"{name}() missing 1 required positional arguments: \"{factor_name}\"")
+        factor = args[0] if args else kwargs[factor_name]
         if self.dim() < 3:
             raise RuntimeError(f"{name} expects input to have at least 3 dimensions, but got input with "
                                f"{self.dim()} dimension(s)")
