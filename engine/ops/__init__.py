@@ -2,16 +2,22 @@
 from . import (  # noqa: F401 - they declare
     activations,
     arithmetic,
+    arranging,
     attention,
+    bitwise,
+    compare,
     conv,
+    copies,
     distances,
     division,
     einsum,
     joins,
     linalg,
     margins,
+    masking,
     nn,
     norms,
+    ordering,
     padding,
     pieces,
     pointwise,
@@ -24,9 +30,10 @@ from . import (  # noqa: F401 - they declare
     scatter,
     shape,
     shuffles,
+    special,
     trilinear,
     upsample,
 )
 from .regions import region_grad  # noqa: F401
-from .shape import transposed  # noqa: F401
+from .shape import matrix_transposed, transposed  # noqa: F401
 from .table import COMPOSITES, OPS, Op, Spelling, kept, result_dtype, shape_args  # noqa: F401
