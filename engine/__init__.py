@@ -93,6 +93,23 @@ from .grad_mode import (  # noqa: F401
 )
 from .limits import finfo, iinfo  # noqa: F401
 from .memory import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format  # noqa: F401
+from .nn.functional import (  # noqa: F401 - torch.* spellings of nn.functional's functions
+    adaptive_avg_pool1d,
+    bilinear,
+    celu,
+    celu_,
+    cosine_similarity,
+    max_pool3d,
+    pairwise_distance,
+    prelu,
+    rms_norm,
+    rrelu,
+    rrelu_,
+    selu,
+    selu_,
+    threshold,
+    threshold_,
+)
 
 # --- random numbers: PyTorch's CPU generator (engine/generator, engine/random.py) --------------------------------
 from .random import (  # noqa: F401

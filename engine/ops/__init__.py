@@ -1,16 +1,20 @@
 """The op table: every op declared once, by kind (see table.py for what a declaration holds)."""
 from . import (  # noqa: F401 - they declare
+    activations,
     arithmetic,
     arranging,
+    attention,
     bitwise,
     compare,
     conv,
     copies,
     decompositions,
+    distances,
     division,
     einsum,
     joins,
     linalg,
+    margins,
     masking,
     matrix_functions,
     nn,
@@ -20,13 +24,17 @@ from . import (  # noqa: F401 - they declare
     pieces,
     pointwise,
     pooling,
+    pooling3d,
     products,
     random,
     reductions,
     regions,
     scatter,
     shape,
+    shuffles,
     special,
+    trilinear,
+    upsample,
 )
 from .regions import region_grad  # noqa: F401
 from .shape import matrix_transposed, transposed  # noqa: F401

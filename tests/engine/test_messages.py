@@ -508,7 +508,6 @@ GAPS = {
     "floor_bool": "accepted (torch: NotImplementedError '\"floor_vml_cpu\" not implemented for 'Bool'')",
     "leaky_relu_int": "accepted (torch: NotImplementedError '\"leaky_relu_cpu\" not implemented for 'Long'')",
     "softplus_int": "accepted (torch: NotImplementedError '\"softplus_cpu\" not implemented for 'Long'')",
-    "leaky_relu_module_inplace_ok": "nn.LeakyReLU has no inplace argument",
     "bce_input_out_of_range": "nan (torch: 'all elements of input should be between 0 and 1')",
     "bce_input_logits": "nan (torch: 'all elements of input should be between 0 and 1')",
     "bce_input_nan": "nan (torch: 'all elements of input should be between 0 and 1')",

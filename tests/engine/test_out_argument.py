@@ -36,6 +36,8 @@ CALLS = {
     "conv3d": tensors((1, 1, 2, 2, 2), (1, 1, 1, 1, 1)), "conv_transpose1d": tensors((1, 1, 4), (1, 1, 2)),
     "conv_transpose2d": tensors((1, 1, 3, 3), (1, 1, 2, 2)),
     "conv_transpose3d": tensors((1, 1, 2, 2, 2), (1, 1, 1, 1, 1)), "max_pool1d": [T((1, 1, 4)), 2],
+    "pixel_shuffle": [T((1, 4, 2, 2)), 2], "pixel_unshuffle": [T((1, 1, 2, 2)), 2],
+    "channel_shuffle": [T((1, 4, 2)), 2],
     "max_pool2d": [T((1, 1, 4, 4)), 2], "avg_pool1d": [T((1, 1, 4)), 2],
     "conj": [T((2, 3))], "imag": [T((2, 3))], "real": [T((2, 3))], "resolve_conj": [T((2, 3))],
     "resolve_neg": [T((2, 3))], "atan2": tensors((2, 3), (3,)), "hypot": tensors((2, 3), (2, 3)),
