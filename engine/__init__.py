@@ -3,12 +3,26 @@
 Layers import one way, bottom up (tests/engine/test_layers.py keeps it so):
 dtypes, devices, limits, messages, observe, grad_mode, printing, kernels, generator → ops → graph, backward →
 tensor, dispatch, methods, logic → factories, functions, indexing, random, nn, optim, utils, cuda, accelerator,
-backends → autograd → trace.
+backends → autograd → distributions → trace.
 The torch.* functions that are an op's spelling come from the op table (engine/methods.py).
 """
 import numpy as _np
 
-from . import accelerator, autograd, backends, cuda, dtypes, indexing, logic, methods, nn, optim, random, utils  # noqa: F401
+from . import (  # noqa: F401
+    accelerator,
+    autograd,
+    backends,
+    cuda,
+    distributions,  # noqa: F401, E402 - above autograd: Dirichlet's rsample is an autograd.Function
+    dtypes,
+    indexing,
+    logic,
+    methods,
+    nn,
+    optim,
+    random,
+    utils,
+)
 from .devices import device, get_default_device, set_default_device  # noqa: F401
 from .dtypes import bool, double, dtype, float, float32, float64, int, int32, int64, long, uint8  # noqa: A004, F401
 from .factories import (  # noqa: F401

@@ -16,8 +16,10 @@ from . import (  # noqa: F401 - they declare
     random,
     reductions,
     regions,
+    sampling,
     scatter,
     shape,
+    special,
 )
 from .regions import region_grad  # noqa: F401
 from .shape import transposed  # noqa: F401

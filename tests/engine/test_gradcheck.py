@@ -549,6 +549,20 @@ CASES = {
     "GRUCell": (lambda T, x, h: _recurrent(T, "GRUCell", x, h), [((3,), S), ((2,), S)]),
     # random ops (engine/ops/random.py): their nodes pass zeros back; the values drawn must be torch's
     "uniform_": (lambda T, a: (a * 1).uniform_(-1, 2, generator=_seeded(T)) * a, [((2, 3), S)]),
+    "cauchy": (lambda T, a: (a * 1).cauchy_(0.5, 2.0, generator=_seeded(T)) * a, [((2, 3), S)]),
+    "lgamma": (lambda T, a: a.lgamma() + T.lgamma(a * 3), [((2, 3), "pos")]),
+    "digamma": (lambda T, a: a.digamma() + T.digamma(a * 3), [((2, 3), "pos")]),
+    "polygamma": (lambda T, a: T.polygamma(1, a) + a.polygamma(2) + T.polygamma(0, a), [((2, 3), "pos")]),
+    "erfinv": (lambda T, a: a.erfinv() * T.erfinv(a * 0.5), [((2, 3), "small")]),
+    "atanh": (lambda T, a: a.atanh() * T.atanh(a * 0.5), [((2, 3), "small")]),
+    # the reparameterised grad of a Gamma draw is -(∂cdf/∂α)/pdf, not the derivative of the sampler's own steps:
+    # finite differences cannot check it (test_distributions compares it with torch's)
+    "_standard_gamma": (lambda T, a: T._standard_gamma(a.detach() * 0 + 1.5, generator=_seeded(T)) * a,
+                        [((2, 3), S)]),
+    "_standard_gamma_grad": (lambda T, a: T._standard_gamma_grad(a.detach() * 0 + 2, a.detach() * 0 + .5) * a,
+                             [((2, 3), S)]),
+    "_sample_dirichlet": (lambda T, a: T._sample_dirichlet(a.detach() * 0 + 0.7, generator=_seeded(T)) * a,
+                          [((2, 3), S)]),
     "normal_": (lambda T, a: (a * 1).normal_(0.5, 2.0, generator=_seeded(T)) * a, [((2, 3), S)]),
     "normal_fill": (lambda T, a: (a * 1).normal_(generator=_seeded(T)) * a, [((3, 7), S)]),
     "exponential_": (lambda T, a: (a * 1).exponential_(1.5, generator=_seeded(T)) * a, [((2, 3), S)]),
