@@ -8,6 +8,7 @@ from . import (  # noqa: F401 - they declare
     linalg,
     nn,
     norms,
+    packing,
     padding,
     pieces,
     pointwise,

@@ -549,6 +549,8 @@ CASES = {
     "GRUCell": (lambda T, x, h: _recurrent(T, "GRUCell", x, h), [((3,), S), ((2,), S)]),
     # random ops (engine/ops/random.py): their nodes pass zeros back; the values drawn must be torch's
     "uniform_": (lambda T, a: (a * 1).uniform_(-1, 2, generator=_seeded(T)) * a, [((2, 3), S)]),
+    "pack_padded_sequence": (lambda T, a: T.nn.utils.rnn.pack_padded_sequence(a, [3, 2, 2], batch_first=True).data,
+                             [((3, 3, 2), S)]),
     "cauchy": (lambda T, a: (a * 1).cauchy_(0.5, 2.0, generator=_seeded(T)) * a, [((2, 3), S)]),
     "lgamma": (lambda T, a: a.lgamma() + T.lgamma(a * 3), [((2, 3), "pos")]),
     "digamma": (lambda T, a: a.digamma() + T.digamma(a * 3), [((2, 3), "pos")]),

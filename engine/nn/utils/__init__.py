@@ -1,0 +1,11 @@
+"""torch.nn.utils: gradient clipping, parameters as one vector, padded and packed sequences (rnn), parametrize
+and the parametrizations (weight_norm, spectral_norm, orthogonal), and functional_call (stateless)."""
+from . import clip_grad, convert_parameters, rnn  # noqa: F401
+from .clip_grad import (  # noqa: F401
+    clip_grad_norm,
+    clip_grad_norm_,
+    clip_grad_value_,
+    clip_grads_with_norm_,
+    get_total_norm,
+)
+from .convert_parameters import parameters_to_vector, vector_to_parameters  # noqa: F401
