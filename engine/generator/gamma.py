@@ -88,7 +88,7 @@ def _digamma_one(x):
     return result + math.log(x) - (0.5 / x) - y + additional
 
 
-_COEF_UV = ((0.16009398, -0.094634809, 0.025146376, -0.0030648343, 1, 0.32668115, 0.10406089, 0.0014179084),
+_COEFS = ((0.16009398, -0.094634809, 0.025146376, -0.0030648343, 1, 0.32668115, 0.10406089, 0.0014179084),
             (0.53487893, 0.1298071, 0.065735949, -0.0015649758, 0.16639465, 0.020070113, -0.0035938915,
              -0.00058392623),
             (0.040121004, -0.0065914022, -0.0026286047, -0.0013441777, 0.017050642, -0.0021309326, 0.00085092367,
@@ -126,7 +126,7 @@ def _gamma_grad_one(alpha, x):
         return -stirling * numer / denom
     u = math.log(x / alpha)
     v = math.log(alpha)
-    coef_v = [_COEF_UV[0][i] + u * (_COEF_UV[1][i] + u * _COEF_UV[2][i]) for i in range(8)]
+    coef_v = [_COEFS[0][i] + u * (_COEFS[1][i] + u * _COEFS[2][i]) for i in range(8)]
     p = coef_v[0] + v * (coef_v[1] + v * (coef_v[2] + v * coef_v[3]))
     q = coef_v[4] + v * (coef_v[5] + v * (coef_v[6] + v * coef_v[7]))
     return math.exp(p / q)

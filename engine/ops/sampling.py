@@ -8,7 +8,7 @@ import numpy as np
 from .. import generator
 from ..generator import draws, gamma
 from .random import ZERO, check_generator
-from .table import Spelling, op
+from .table import OPS, Spelling, op
 
 
 def _gen(g):
@@ -19,7 +19,7 @@ def _bind_standard_gamma(self, generator=None):
     check_generator(generator, "_standard_gamma")
     if not self.dtype.is_floating_point:
         raise NotImplementedError(f"\"gamma_cpu\" not implemented for '{self.dtype.type_name}'")
-    return STANDARD_GAMMA, (self,), {"generator": generator}, self.dtype
+    return OPS["_standard_gamma"], (self,), {"generator": generator}, self.dtype
 
 
 def _not_implemented(name):
@@ -28,7 +28,7 @@ def _not_implemented(name):
     return ("not implemented", vjp)
 
 
-STANDARD_GAMMA = op(
+op(
     "_standard_gamma", "StandardGammaBackward0", ("self",),
     lambda a, generator: gamma.standard_gamma(_gen(generator), a),
     ("∂sample/∂α · grad", lambda n, g: g * n["self"]._op("_standard_gamma_grad", n["result"])),
@@ -40,12 +40,11 @@ op("_standard_gamma_grad", "StandardGammaGradBackward0", ("self", "output"), gam
 
 def _bind_dirichlet(self, generator=None):
     check_generator(generator, "_sample_dirichlet")
-    return DIRICHLET, (self,), {"generator": generator}, self.dtype
+    return OPS["_sample_dirichlet"], (self,), {"generator": generator}, self.dtype
 
 
-DIRICHLET = op("_sample_dirichlet", "NotImplemented", ("self",),
-               lambda a, generator: gamma.dirichlet(_gen(generator), a), _not_implemented("_sample_dirichlet"),
-               spell=Spelling(function="_sample_dirichlet"), bind=_bind_dirichlet)
+op("_sample_dirichlet", "NotImplemented", ("self",), lambda a, generator: gamma.dirichlet(_gen(generator), a),
+   _not_implemented("_sample_dirichlet"), spell=Spelling(function="_sample_dirichlet"), bind=_bind_dirichlet)
 
 
 def _cauchy(gen, like, median, sigma):
@@ -62,9 +61,9 @@ def _bind_cauchy(self, median=0.0, sigma=1.0, *, generator=None):
     if not self.dtype.is_floating_point:
         raise RuntimeError("Cauchy distribution is a continuous probability distribution. dtype must be a floating "
                            f"point but you specified {self.dtype.c_name}")
-    return CAUCHY, (self,), {"median": median, "sigma": sigma, "generator": generator}, self.dtype
+    return OPS["cauchy"], (self,), {"median": median, "sigma": sigma, "generator": generator}, self.dtype
 
 
-CAUCHY = op("cauchy", "CauchyBackward0", ("self",),
-            lambda a, median, sigma, generator: _cauchy(_gen(generator), a, median, sigma), ZERO,
-            spell=Spelling(inplace="cauchy_"), bind=_bind_cauchy)
+op("cauchy", "CauchyBackward0", ("self",),
+   lambda a, median, sigma, generator: _cauchy(_gen(generator), a, median, sigma), ZERO,
+   spell=Spelling(inplace="cauchy_"), bind=_bind_cauchy)

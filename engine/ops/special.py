@@ -6,7 +6,7 @@ import numpy as np
 
 from ..kernels import special
 from ..kernels.elementwise import correctly_rounded
-from .table import Spelling, op, result_dtype, unary
+from .table import OPS, Spelling, op, result_dtype, unary
 
 
 def _float(a):
@@ -31,15 +31,13 @@ def _bind_polygamma(a, b):
         raise TypeError(f"polygamma(): argument 'n' (position 1) must be int, not {type(n).__name__}")
     if n < 0:
         raise RuntimeError("polygamma(n, x) does not support negative n.")
-    return OPS_POLYGAMMA, (self,), {"n": int(n)}, result_dtype((self,), "float")
+    return OPS["polygamma"], (self,), {"n": int(n)}, result_dtype((self,), "float")
 
 
-OPS_POLYGAMMA = op("polygamma", "PolygammaBackward0", ("self",), lambda a, n: special.polygamma(n, _float(a)),
-                   ("ψ⁽ⁿ⁺¹⁾(self) · grad", lambda n, g: g * n["self"].polygamma(n.attrs["n"] + 1)),
-                   saves={0: ("n", "self")},
-                   spell=Spelling(method="polygamma", function="polygamma", number_first="bind",
-                                  name="{0}.polygamma({n})"),
-                   bind=_bind_polygamma)
+op("polygamma", "PolygammaBackward0", ("self",), lambda a, n: special.polygamma(n, _float(a)),
+   ("ψ⁽ⁿ⁺¹⁾(self) · grad", lambda n, g: g * n["self"].polygamma(n.attrs["n"] + 1)), saves={0: ("n", "self")},
+   spell=Spelling(method="polygamma", function="polygamma", number_first="bind", name="{0}.polygamma({n})"),
+   bind=_bind_polygamma)
 op("atanh", "AtanhBackward0", ("self",), lambda a: correctly_rounded(np.arctanh, _float(a)),
    ("grad / (1 − self²)", lambda n, g: g / (1 - n["self"].pow(2))), saves={0: ("self",)}, dtype="float",
    spell=unary("atanh", inplace=False))
