@@ -150,9 +150,11 @@ def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="
 
 
 def unpad_sequence(padded_sequences, lengths, batch_first=False):
+    """(torch transposes a time-major padded_sequences in place, with transpose_, which the engine lacks: here the
+    caller's tensor is left as it was)"""
     unpadded_sequences = []
     if not batch_first:
-        padded_sequences.transpose_(0, 1)
+        padded_sequences = padded_sequences.transpose(0, 1)
     idx = arange(padded_sequences.shape[1])
     for seq, length in zip(padded_sequences, lengths, strict=True):
         unpadded_sequences.append(seq[idx < length])
