@@ -89,7 +89,23 @@ def _vector(T):
     return [vec, *params]
 
 
+def _functional_call(T, given, **options):
+    T.manual_seed(0)
+    model = T.nn.Sequential(T.nn.Linear(2, 2), T.nn.Tanh(), T.nn.Linear(2, 1)).to(T.float64)
+    model[2].weight = model[0].weight if options.pop("tied", False) else model[2].weight
+    x = T.tensor([[1.0, -2.0]], dtype=T.float64)
+    values = {name: T.full_like(p, 0.5).requires_grad_() for name, p in model.named_parameters() if name in given}
+    out = T.nn.utils.stateless.functional_call(model, values, (x,), **options)
+    grads = T.autograd.grad(out.sum(), list(values.values()))
+    return [out, *grads, model(x), *model.parameters()]
+
+
 RNN = {
+    "functional_call": lambda T: _functional_call(T, {"0.weight", "2.bias"}),
+    "functional_call_strict": lambda T: _functional_call(T, {"0.weight"}, strict=True),
+    "functional_call_tied": lambda T: _functional_call(T, {"0.weight", "0.bias"}, tied=True),
+    "functional_call_not_tensor": lambda T: T.nn.utils.stateless.functional_call(T.nn.Linear(1, 1), {"bias": 1.0},
+                                                                                 (T.ones(1),)),
     "parameters_to_vector": _vector,
     "vector_not_tensor": lambda T: T.nn.utils.vector_to_parameters([1.0], []),
 }
@@ -134,6 +150,34 @@ RNN.update({
     "padding_side": lambda T: T.nn.utils.rnn.pad_sequence(_sequences(T), padding_side="middle"),
     "empty": lambda T: T.nn.utils.rnn.pad_sequence([]),
 })
+
+
+def _recurrent_packed(kind, dtype, sort, hx=False):
+    def fn(T):
+        T.manual_seed(0)
+        layer = getattr(T.nn, kind)(2, 3, num_layers=2, dtype=getattr(T, dtype))
+        seqs = [T.randn(n, 2, dtype=getattr(T, dtype), requires_grad=True) for n in (3, 1, 2)]
+        packed = T.nn.utils.rnn.pack_sequence(seqs if not sort else [seqs[0], seqs[2], seqs[1]],
+                                              enforce_sorted=sort)
+        start = None
+        if hx:
+            start = T.randn(2, 3, 3, dtype=getattr(T, dtype))
+            start = (start, start * 2) if kind == "LSTM" else start
+        out, hidden = layer(packed, start)
+        h = hidden[0] if kind == "LSTM" else hidden
+        padded, lengths = T.nn.utils.rnn.pad_packed_sequence(out, batch_first=True)
+        if dtype == "float32":
+            return [out.data, h, padded, lengths]
+        grads = T.autograd.grad((padded * padded).sum() + h.sum(), [*seqs, layer.weight_hh_l0])
+        return [out.data, h, padded, lengths, *grads]
+    return fn
+
+
+RNN.update({f"{kind}_packed_{dtype}{'_sorted' if sort else ''}": _recurrent_packed(kind, dtype, sort)
+            for kind in ("RNN", "GRU", "LSTM") for dtype in ("float64", "float32") for sort in (False, True)})
+RNN.update({f"{kind}_packed_hx": _recurrent_packed(kind, "float64", False, hx=True) for kind in ("GRU", "LSTM")})
+RNN["packed_hx_size"] = lambda T: T.nn.GRU(2, 3)(T.nn.utils.rnn.pack_sequence([T.randn(3, 2), T.randn(2, 2)]),
+                                                 T.zeros(1, 3, 3))
 
 
 @pytest.mark.parametrize("name", sorted(RNN))

@@ -1,6 +1,6 @@
 """torch.nn.utils: gradient clipping, parameters as one vector, padded and packed sequences (rnn), parametrize
 and the parametrizations (weight_norm, spectral_norm, orthogonal), and functional_call (stateless)."""
-from . import clip_grad, convert_parameters, rnn  # noqa: F401
+from . import clip_grad, convert_parameters, rnn, stateless  # noqa: F401
 from .clip_grad import (  # noqa: F401
     clip_grad_norm,
     clip_grad_norm_,
