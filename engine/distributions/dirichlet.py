@@ -1,8 +1,8 @@
 """torch 2.13's torch/distributions/dirichlet.py on the engine (BSD-3-Clause, the PyTorch contributors)."""
 from __future__ import annotations
 
-from torch.autograd import Function
-from torch.autograd.function import once_differentiable
+from ..autograd import Function
+from ..autograd.function import once_differentiable
 
 from . import _torch as torch
 from . import constraints

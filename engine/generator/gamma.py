@@ -138,3 +138,106 @@ def standard_gamma_grad(alpha, x):
     out = [_gamma_grad_one(a, s) for a, s in zip(alpha.astype(np.float64).reshape(-1).tolist(),
                                                    x.astype(np.float64).reshape(-1).tolist())]
     return np.array(out).astype(alpha.dtype).reshape(alpha.shape)
+
+
+def _beta_grad_alpha_small(x, alpha, beta):
+    factor = _digamma_one(alpha) - _digamma_one(alpha + beta) - math.log(x)
+    numer = 1.0
+    series = numer / alpha * (factor + 1 / alpha)
+    for i in range(1, 11):
+        numer *= (i - beta) * x / i
+        denom = alpha + i
+        series += numer / denom * (factor + 1 / denom)
+    result = x * math.pow(1 - x, -beta) * series
+    return 0.0 if math.isnan(result) else result
+
+
+def _beta_grad_beta_small(x, alpha, beta):
+    factor = _digamma_one(alpha + beta) - _digamma_one(beta)
+    numer, betas, dbetas, series = 1.0, 1.0, 0.0, factor / alpha
+    for i in range(1, 9):
+        numer *= -x / i
+        dbetas = dbetas * (beta - i) + betas
+        betas = betas * (beta - i)
+        series += numer / (alpha + i) * (dbetas + factor * betas)
+    result = -math.pow(1 - x, 1 - beta) * series
+    return 0.0 if math.isnan(result) else result
+
+
+def _beta_grad_alpha_mid(x, alpha, beta):
+    total = alpha + beta
+    mean = alpha / total
+    std = math.sqrt(alpha * beta / (total + 1)) / total
+    if mean - 0.1 * std <= x <= mean + 0.1 * std:
+        poly = 47 * x * (beta * beta) * (beta * beta) + alpha * (
+            (43 + 20 * (16 + 27 * beta) * x) * (beta * beta) * beta + alpha * (
+                3 * (59 + 180 * beta - 90 * x) * (beta * beta) + alpha * (
+                    (453 + 1620 * beta * (1 - x) - 455 * x) * beta + alpha * (8 * (1 - x) * (135 * beta - 11)))))
+        prefactor_num = (1 + 12 * alpha) * (1 + 12 * beta) / (total * total)
+        prefactor_den = 12960 * alpha * alpha * alpha * beta * beta * (1 + 12 * total)
+        return prefactor_num / (1 - x) * poly / prefactor_den
+    prefactor = -x / math.sqrt(2 * alpha * beta / total)
+    stirling = ((1 + 1 / (12 * alpha) + 1 / (288 * alpha * alpha)) * (1 + 1 / (12 * beta) + 1 / (288 * beta * beta))
+                / (1 + 1 / (12 * total) + 1 / (288 * total * total)))
+    term1_num = 2 * (alpha * alpha) * (x - 1) + alpha * beta * (x - 1) - x * (beta * beta)
+    axbx = alpha * (x - 1) + beta * x
+    term1_den = math.sqrt(2 * alpha / beta) * math.pow(total, 1.5) * axbx * axbx
+    term1 = term1_num / term1_den
+    term2 = 0.5 * math.log(alpha / (total * x))
+    term3 = math.sqrt(8 * alpha * beta / total) / (beta * x + alpha * (x - 1))
+    term4 = math.pow(beta * math.log(beta / (total * (1 - x))) + alpha * math.log(alpha / (total * x)), -1.5)
+    return stirling * prefactor * (term1 + term2 * (term3 + (term4 if x < mean else -term4)))
+
+
+_DIRICHLET_C = (
+    (((1.003668233, -0.01061107488, -0.0657888334, 0.01201642863),
+      (0.6336835991, -0.3557432599, 0.05486251648, -0.001465281033),
+      (-0.03276231906, 0.004474107445, 0.002429354597, -0.0001557569013)),
+     ((0.221950385, -0.3187676331, 0.01799915743, 0.01074823814),
+      (-0.2951249643, 0.06219954479, 0.01535556598, 0.001550077057),
+      (0.02155310298, 0.004170831599, 0.001292462449, 6.976601077e-05)),
+     ((-0.05980841433, 0.008441916499, 0.01085618172, 0.002319392565),
+      (0.02911413504, 0.01400243777, -0.002721828457, 0.000751041181),
+      (0.005900514878, -0.001936558688, -9.495446725e-06, 5.385558597e-05))),
+    (((1, -0.02924021934, -0.04438342661, 0.007285809825),
+      (0.6357567472, -0.3473456711, 0.05454656494, -0.002407477521),
+      (-0.03301322327, 0.004845219414, 0.00231480583, -0.0002307248149)),
+     ((0.5925320577, -0.1757678135, 0.01505928619, 0.000564515273),
+      (0.1014815858, -0.06589186703, 0.01272886114, -0.0007316646956),
+      (-0.007258481865, 0.001096195486, 0.0003934994223, -4.12701925e-05)),
+     ((0.06469649321, -0.0236701437, 0.002902096474, -5.896963079e-05),
+      (0.001925008108, -0.002869809258, 0.0008000589141, -6.063713228e-05),
+      (-0.0003477407336, 6.959756487e-05, 1.097287507e-05, -1.650964693e-06))))
+
+
+def _dirichlet_grad_one(x, alpha, total):
+    """Distributions.h's dirichlet_grad_one, in double (torch computes its float32 steps in float: within a few
+    float32 ulps of this)."""
+    beta = total - alpha
+    boundary = total * x * (1 - x)
+    if x <= 0.5 and boundary < 2.5:
+        return _beta_grad_alpha_small(x, alpha, beta)
+    if x >= 0.5 and boundary < 0.75:
+        return -_beta_grad_beta_small(1 - x, beta, alpha)
+    if alpha > 6 and beta > 6:
+        return _beta_grad_alpha_mid(x, alpha, beta)
+    u = math.log(x)
+    a = math.log(alpha) - u
+    b = math.log(total) - a
+    pow_u, pow_a = (1, u, u * u), (1, a, a * a)
+    p = q = 0.0
+    for i in range(3):
+        for j in range(3):
+            ua = pow_u[i] * pow_a[j]
+            c0, c1 = _DIRICHLET_C[0][i][j], _DIRICHLET_C[1][i][j]
+            p += ua * (c0[0] + b * (c0[1] + b * (c0[2] + b * c0[3])))
+            q += ua * (c1[0] + b * (c1[1] + b * (c1[2] + b * c1[3])))
+    approx = x * (_digamma_one(total) - _digamma_one(alpha)) / beta
+    return p / q * approx
+
+
+def dirichlet_grad(x, alpha, total):
+    """torch._dirichlet_grad(x, alpha, total): the reparameterised gradient behind Dirichlet's (and Beta's) rsample."""
+    x, alpha, total = np.broadcast_arrays(x, alpha, total)
+    flat = zip(*(a.astype(np.float64).reshape(-1).tolist() for a in (x, alpha, total)))
+    return np.array([_dirichlet_grad_one(*v) for v in flat]).astype(x.dtype).reshape(x.shape)

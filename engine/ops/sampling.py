@@ -67,3 +67,6 @@ def _bind_cauchy(self, median=0.0, sigma=1.0, *, generator=None):
 op("cauchy", "CauchyBackward0", ("self",),
    lambda a, median, sigma, generator: _cauchy(_gen(generator), a, median, sigma), ZERO,
    spell=Spelling(inplace="cauchy_"), bind=_bind_cauchy)
+op("_dirichlet_grad", "DirichletGradBackward0", ("x", "alpha", "total"), gamma.dirichlet_grad,
+   _not_implemented("_dirichlet_grad"), _not_implemented("_dirichlet_grad"), _not_implemented("_dirichlet_grad"),
+   spell=Spelling(function="_dirichlet_grad"))

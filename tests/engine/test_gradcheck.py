@@ -551,6 +551,8 @@ CASES = {
     "uniform_": (lambda T, a: (a * 1).uniform_(-1, 2, generator=_seeded(T)) * a, [((2, 3), S)]),
     "pack_padded_sequence": (lambda T, a: T.nn.utils.rnn.pack_padded_sequence(a, [3, 2, 2], batch_first=True).data,
                              [((3, 3, 2), S)]),
+    "_dirichlet_grad": (lambda T, a: T._dirichlet_grad(a.detach() * 0 + 0.3, a.detach() * 0 + 2, a.detach() * 0 + 5)
+                        * a, [((2, 3), S)]),
     "cauchy": (lambda T, a: (a * 1).cauchy_(0.5, 2.0, generator=_seeded(T)) * a, [((2, 3), S)]),
     "lgamma": (lambda T, a: a.lgamma() + T.lgamma(a * 3), [((2, 3), "pos")]),
     "digamma": (lambda T, a: a.digamma() + T.digamma(a * 3), [((2, 3), "pos")]),
