@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from ..autograd import Function
 from ..autograd.function import once_differentiable
-
 from . import _torch as torch
 from . import constraints
 from ._torch import Tensor, _size
