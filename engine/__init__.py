@@ -13,7 +13,7 @@ from . import (  # noqa: F401
     autograd,
     backends,
     cuda,
-    distributions,  # noqa: F401, E402 - above autograd: Dirichlet's rsample is an autograd.Function
+    distributions,
     dtypes,
     indexing,
     logic,
@@ -59,6 +59,7 @@ from .grad_mode import (  # noqa: F401
     set_grad_enabled,
 )
 from .limits import finfo, iinfo  # noqa: F401
+from .nn.utils.weight_norm import _weight_norm, norm_except_dim  # noqa: F401
 
 # --- random numbers: PyTorch's CPU generator (engine/generator, engine/random.py) --------------------------------
 from .random import (  # noqa: F401

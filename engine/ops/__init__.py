@@ -21,6 +21,7 @@ from . import (  # noqa: F401 - they declare
     scatter,
     shape,
     special,
+    weight_norm,
 )
 from .regions import region_grad  # noqa: F401
 from .shape import transposed  # noqa: F401

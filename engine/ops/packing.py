@@ -28,7 +28,7 @@ def _unpack(n, g):
     shape = n._shapes[0]
     batch_first = n.attrs["batch_first"]
     time_major = (shape[1], shape[0]) + tuple(shape[2:]) if batch_first else tuple(shape)
-    zero = g.detach().reshape(-1)[:0].sum()  # 0, not g·0 (which is nan where g is inf)
+    zero = g.detach().reshape(-1)[:1].clone().zero_()  # 0, not g·0 (which is nan where g is inf)
     grad_input = zero.expand(time_major).clone()
     offset = 0
     for t, size in enumerate(n.attrs["batch_sizes"]):

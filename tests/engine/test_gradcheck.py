@@ -553,6 +553,10 @@ CASES = {
                              [((3, 3, 2), S)]),
     "_dirichlet_grad": (lambda T, a: T._dirichlet_grad(a.detach() * 0 + 0.3, a.detach() * 0 + 2, a.detach() * 0 + 5)
                         * a, [((2, 3), S)]),
+    "weight_norm_interface": (lambda T, v, g, h: T._weight_norm(v, g, 0) + T._weight_norm(v, h, 1),
+                              [((2, 3), S), ((2, 1), "pos"), ((1, 3), "pos")]),
+    "weight_norm_composite": (lambda T, v, g: T._weight_norm(v, g.view(()), -1) * T.norm_except_dim(v, 2, 0),
+                              [((2, 3), S), ((1,), "pos")]),
     "cauchy": (lambda T, a: (a * 1).cauchy_(0.5, 2.0, generator=_seeded(T)) * a, [((2, 3), S)]),
     "lgamma": (lambda T, a: a.lgamma() + T.lgamma(a * 3), [((2, 3), "pos")]),
     "digamma": (lambda T, a: a.digamma() + T.digamma(a * 3), [((2, 3), "pos")]),

@@ -100,7 +100,25 @@ def _functional_call(T, given, **options):
     return [out, *grads, model(x), *model.parameters()]
 
 
+def _weight_norm(dtype, dim=0, layer="Linear"):
+    def fn(T):
+        T.manual_seed(0)
+        module = (T.nn.Linear(3, 2) if layer == "Linear" else T.nn.Conv1d(2, 2, 3)).to(getattr(T, dtype))
+        module = T.nn.utils.weight_norm(module, dim=dim)
+        x = T.ones((1, 3) if layer == "Linear" else (1, 2, 4), dtype=getattr(T, dtype))
+        module(x).sum().backward()
+        seen = [module.weight_g, module.weight_v, module.weight, module.weight_g.grad, module.weight_v.grad]
+        T.nn.utils.remove_weight_norm(module)
+        return seen + [module.weight, list(dict(module.named_parameters()))]
+    return fn
+
+
 RNN = {
+    "weight_norm": _weight_norm("float32"), "weight_norm_f64": _weight_norm("float64"),
+    "weight_norm_last_dim": _weight_norm("float64", dim=1), "weight_norm_whole": _weight_norm("float32", dim=None),
+    "weight_norm_middle_dim": _weight_norm("float64", dim=1, layer="Conv1d"),
+    "weight_norm_twice": lambda T: T.nn.utils.weight_norm(T.nn.utils.weight_norm(T.nn.Linear(2, 2))),
+    "remove_weight_norm_missing": lambda T: T.nn.utils.remove_weight_norm(T.nn.Linear(2, 2)),
     "functional_call": lambda T: _functional_call(T, {"0.weight", "2.bias"}),
     "functional_call_strict": lambda T: _functional_call(T, {"0.weight"}, strict=True),
     "functional_call_tied": lambda T: _functional_call(T, {"0.weight", "0.bias"}, tied=True),

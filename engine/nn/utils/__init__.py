@@ -1,5 +1,5 @@
-"""torch.nn.utils: gradient clipping, parameters as one vector, padded and packed sequences (rnn), parametrize
-and the parametrizations (weight_norm, spectral_norm, orthogonal), and functional_call (stateless)."""
+"""torch.nn.utils: gradient clipping, parameters as one vector, padded and packed sequences (rnn), the hook-based
+weight_norm, and functional_call (stateless). Not here yet: parametrize and parametrizations, spectral_norm."""
 from . import clip_grad, convert_parameters, rnn, stateless  # noqa: F401
 from .clip_grad import (  # noqa: F401
     clip_grad_norm,
@@ -9,3 +9,4 @@ from .clip_grad import (  # noqa: F401
     get_total_norm,
 )
 from .convert_parameters import parameters_to_vector, vector_to_parameters  # noqa: F401
+from .weight_norm import remove_weight_norm, weight_norm  # noqa: F401
