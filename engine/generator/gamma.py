@@ -189,7 +189,7 @@ def _beta_grad_alpha_mid(x, alpha, beta):
     return stirling * prefactor * (term1 + term2 * (term3 + (term4 if x < mean else -term4)))
 
 
-_DIRICHLET_C = (
+_DIRICHLET = (
     (((1.003668233, -0.01061107488, -0.0657888334, 0.01201642863),
       (0.6336835991, -0.3557432599, 0.05486251648, -0.001465281033),
       (-0.03276231906, 0.004474107445, 0.002429354597, -0.0001557569013)),
@@ -229,7 +229,7 @@ def _dirichlet_grad_one(x, alpha, total):
     for i in range(3):
         for j in range(3):
             ua = pow_u[i] * pow_a[j]
-            c0, c1 = _DIRICHLET_C[0][i][j], _DIRICHLET_C[1][i][j]
+            c0, c1 = _DIRICHLET[0][i][j], _DIRICHLET[1][i][j]
             p += ua * (c0[0] + b * (c0[1] + b * (c0[2] + b * c0[3])))
             q += ua * (c1[0] + b * (c1[1] + b * (c1[2] + b * c1[3])))
     approx = x * (_digamma_one(total) - _digamma_one(alpha)) / beta
