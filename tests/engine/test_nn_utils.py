@@ -201,3 +201,68 @@ RNN["packed_hx_size"] = lambda T: T.nn.GRU(2, 3)(T.nn.utils.rnn.pack_sequence([T
 @pytest.mark.parametrize("name", sorted(RNN))
 def test_rnn_utils(name):
     _same(_observe(E, RNN[name]), _observe(torch, RNN[name]), name)
+
+
+PARAMETRIZE = '''
+import torch
+import torch.nn as nn
+import torch.nn.utils.parametrize as P
+
+
+class Symmetric(nn.Module):
+    def forward(self, X):
+        return X.triu() + X.triu(1).transpose(-1, -2)
+
+
+class Skew(nn.Module):
+    def forward(self, X):
+        A = X.triu(1)
+        return A - A.T
+
+    def right_inverse(self, A):
+        return A.triu(1)
+
+
+torch.manual_seed(0)
+layer = nn.Linear(3, 3)
+P.register_parametrization(layer, "weight", Symmetric())
+print(layer.weight, layer, P.is_parametrized(layer), P.is_parametrized(layer, "bias"))
+print(layer.parametrizations.weight.original)
+print(type(layer).__name__, P.type_before_parametrizations(layer).__name__)
+layer(torch.ones(1, 3)).sum().backward()
+print(layer.parametrizations.weight.original.grad)
+print(sorted(dict(layer.named_parameters())), sorted(layer.state_dict()))
+with P.cached():
+    print(layer.weight is layer.weight)
+print(layer.weight is layer.weight)
+skew = nn.Linear(3, 3)
+P.register_parametrization(skew, "weight", Skew())
+skew.weight = torch.tensor([[0., 1., 2.], [-1., 0., 3.], [-2., -3., 0.]])
+print(skew.weight, skew.parametrizations.weight.original)
+P.remove_parametrizations(layer, "weight")
+print(layer.weight, type(layer).__name__, sorted(dict(layer.named_parameters())))
+P.remove_parametrizations(skew, "weight", leave_parametrized=False)
+print(skew.weight)
+
+
+class Twice(nn.Module):
+    def forward(self, X):
+        return torch.cat([X, X])
+
+
+try:
+    P.register_parametrization(nn.Linear(2, 2), "weight", Twice())
+except ValueError as e:
+    print(e)
+try:
+    P.remove_parametrizations(nn.Linear(2, 2), "weight")
+except ValueError as e:
+    print(e)
+'''
+
+
+def test_parametrize_as_torchs_tutorial_uses_it():
+    from difftest import run_source
+    want, got = run_source(PARAMETRIZE, "torch"), run_source(PARAMETRIZE, "engine")
+    assert got.exc is None and want.exc is None, (got.exc, want.exc)
+    assert got.stdout == want.stdout

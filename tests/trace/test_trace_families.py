@@ -1,7 +1,7 @@
 """torch.distributions and torch.nn.utils in the runner: learner programs that use them print what torch prints
 (seeded draws included) and record a timeline that steps; the runner's views hand out only their public names;
-what a program can change of them (the KL registry, the validation default, the transform registries) is put back
-after its run."""
+what a program can change of them (the KL registry, the validation default, the transform registries,
+parametrize's cache) is put back after its run."""
 from __future__ import annotations
 
 import pytest
@@ -68,6 +68,27 @@ try:
     D.Normal(torch.tensor(0.0), torch.tensor(-1.0))
 except ValueError as e:
     print(e)
+''',
+    "parametrize_cached": '''
+import torch
+import torch.nn as nn
+import torch.nn.utils.parametrize as P
+
+
+class Symmetric(nn.Module):
+    def forward(self, X):
+        return X.triu() + X.triu(1).transpose(-1, -2)
+
+
+torch.manual_seed(0)
+layer = nn.Linear(3, 3)
+P.register_parametrization(layer, "weight", Symmetric())
+with P.cached():
+    print(layer.weight is layer.weight, type(layer).__name__)
+layer(torch.ones(1, 3)).sum().backward()
+print(layer.parametrizations.weight.original.grad)
+P.remove_parametrizations(layer, "weight")
+print(layer.weight)
 ''',
     "clip_and_pack": '''
 import torch
@@ -153,3 +174,11 @@ print(kl_divergence(Normal(0.0, 1.0), Normal(1.0, 1.0)), Normal(0.0, -1.0).scale
     with pytest.raises(ValueError, match="GreaterThan"):
         distributions.Normal(0.0, -1.0)
     assert run(bijection).output == before != "ExpTransform()\n"
+
+
+def test_a_cache_left_open_is_closed_after_the_run():
+    from engine.nn.utils import parametrize
+    timeline = run("import torch\nimport torch.nn.utils.parametrize as P\ndef g():\n    with P.cached():\n"
+                   "        yield 1\nit = g()\nnext(it)\n")
+    assert timeline.error is None
+    assert parametrize._cache_enabled == 0 and parametrize._cache == {}
