@@ -113,7 +113,23 @@ def _weight_norm(dtype, dim=0, layer="Linear"):
     return fn
 
 
+def _parametrized_weight_norm(dtype, dim):
+    def fn(T):
+        T.manual_seed(0)
+        m = T.nn.utils.parametrizations.weight_norm(T.nn.Linear(3, 2).to(getattr(T, dtype)), dim=dim)
+        m(T.ones(1, 3, dtype=getattr(T, dtype))).sum().backward()
+        originals = m.parametrizations.weight
+        seen = [repr(m), m.weight, originals.original0, originals.original0.grad, originals.original1.grad,
+                sorted(m.state_dict())]
+        T.nn.utils.parametrize.remove_parametrizations(m, "weight")
+        return seen + [m.weight]
+    return fn
+
+
 RNN = {
+    "parametrizations_weight_norm": _parametrized_weight_norm("float32", 0),
+    "parametrizations_weight_norm_f64_last": _parametrized_weight_norm("float64", 1),
+    "parametrizations_weight_norm_whole": _parametrized_weight_norm("float64", None),
     "weight_norm": _weight_norm("float32"), "weight_norm_f64": _weight_norm("float64"),
     "weight_norm_last_dim": _weight_norm("float64", dim=1), "weight_norm_whole": _weight_norm("float32", dim=None),
     "weight_norm_middle_dim": _weight_norm("float64", dim=1, layer="Conv1d"),

@@ -1,7 +1,7 @@
 """torch.nn.utils: gradient clipping, parameters as one vector, padded and packed sequences (rnn), the hook-based
-weight_norm, parametrize, and functional_call (stateless). Not here yet: parametrizations (weight_norm,
-spectral_norm, orthogonal) and the hook-based spectral_norm."""
-from . import clip_grad, convert_parameters, parametrize, rnn, stateless  # noqa: F401
+weight_norm, parametrize and parametrizations.weight_norm, and functional_call (stateless). Not here yet:
+parametrizations.spectral_norm and orthogonal, and the hook-based spectral_norm."""
+from . import clip_grad, convert_parameters, parametrizations, parametrize, rnn, stateless  # noqa: F401
 from .clip_grad import (  # noqa: F401
     clip_grad_norm,
     clip_grad_norm_,
