@@ -1,5 +1,5 @@
 """The `torch.*` names the ported distributions call (they read `torch.lgamma(x)` as torch's files do), taken
-from the engine's layers below, plus the few helpers torch keeps in C++ (broadcast_tensors, _is_all_true)."""
+from the engine's layers below, plus the few helpers torch keeps in C++ (_is_all_true)."""
 import builtins
 import functools
 import math
@@ -7,6 +7,7 @@ import warnings
 
 from .. import autograd, dtypes, factories, functions, grad_mode, limits, logic, methods, random
 from .. import nn as nn  # torch.nn.functional.one_hot (OneHotCategorical, Beta.mode)
+from .. import special as _special
 from ..tensor import Size, Tensor
 
 globals().update(methods.FUNCTIONS)
@@ -20,7 +21,7 @@ tensor, as_tensor, empty, zeros, ones, full = (factories.tensor, factories.as_te
                                                factories.zeros, factories.ones, factories.full)
 zeros_like, ones_like, full_like, arange, eye = (factories.zeros_like, factories.ones_like, factories.full_like,
                                                  factories.arange, factories.eye)
-where, is_tensor = functions.where, functions.is_tensor
+where, is_tensor, broadcast_shapes = functions.where, functions.is_tensor, functions.broadcast_shapes
 rand, randn, normal, multinomial = random.rand, random.randn, random.normal, random.multinomial
 inf, nan = math.inf, math.nan
 Function = autograd.Function
@@ -33,25 +34,6 @@ def get_default_dtype():
 
 def is_tensor_like(x):
     return isinstance(x, Tensor)
-
-
-def broadcast_shapes(*shapes):
-    ndim = builtins.max((len(s) for s in shapes), default=0)  # torch's max is a global here
-    out = [1] * ndim
-    for s in shapes:
-        for i, n in builtins.enumerate(s, ndim - len(s)):
-            if n != 1:
-                if out[i] != 1 and out[i] != n:
-                    raise RuntimeError(f"Shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is "
-                                       f"between {list(shapes[0])} and {list(s)}.")
-                out[i] = n
-    return Size(out)
-
-
-def broadcast_tensors(*tensors):
-    """torch.broadcast_tensors: each tensor expanded to the common shape (ExpandBackward0 where it grows)."""
-    shape = broadcast_shapes(*(t.shape for t in tensors))
-    return tuple(t if t.shape == shape else t.expand(shape) for t in tensors)
 
 
 def is_all_true(x):
@@ -77,12 +59,11 @@ Device = str | int | None
 
 
 class _Special:
-    """torch.special as far as the ported files reach it: expm1 (ContinuousBernoulli); gammainc (Gamma.cdf,
-    Chi2.cdf) is not in the engine."""
+    """engine.special, saying so where the ported files reach a function it lacks (gammainc: Gamma.cdf, Chi2.cdf)."""
 
     def __getattr__(self, name):
-        if name == "expm1":
-            return methods.FUNCTIONS["expm1"]
+        if hasattr(_special, name):
+            return getattr(_special, name)
         raise NotImplementedError(f"torch.special.{name} is not in the engine")
 
 

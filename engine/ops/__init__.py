@@ -1,13 +1,19 @@
 """The op table: every op declared once, by kind (see table.py for what a declaration holds)."""
 from . import (  # noqa: F401 - they declare
     arithmetic,
+    arranging,
+    bitwise,
+    compare,
     conv,
+    copies,
     division,
     einsum,
     joins,
     linalg,
+    masking,
     nn,
     norms,
+    ordering,
     packing,
     padding,
     pieces,
@@ -24,5 +30,5 @@ from . import (  # noqa: F401 - they declare
     weight_norm,
 )
 from .regions import region_grad  # noqa: F401
-from .shape import transposed  # noqa: F401
+from .shape import matrix_transposed, transposed  # noqa: F401
 from .table import COMPOSITES, OPS, Op, Spelling, kept, result_dtype, shape_args  # noqa: F401

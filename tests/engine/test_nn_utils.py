@@ -55,7 +55,8 @@ def _clip(norm_type, dtype="float32", max_norm=0.5, **options):
 
 CLIPS = {
     "l2": _clip(2), "l2_f64": _clip(2.0, "float64"), "l1": _clip(1), "l1_f64": _clip(1, "float64"),
-    "inf": _clip(math.inf), "inf_string": _clip("inf"), "p3_f64": _clip(3.0, "float64"), "p0_5": _clip(0.5),
+    "inf": _clip(math.inf), "inf_string": _clip("inf"), "p3_f64": _clip(3.0, "float64"),
+    "p0_5_f64": _clip(0.5, "float64"),
     "no_clip": _clip(2, max_norm=1e6), "foreach_true": _clip(2, foreach=True), "foreach_false": _clip(2, foreach=False),
     "error_if_nonfinite": lambda T: T.nn.utils.clip_grad_norm_(
         _nonfinite(T), 1.0,
