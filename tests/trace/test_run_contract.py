@@ -49,11 +49,12 @@ TABLES = {
     ("engine.distributions.constraint_registry", "transform_to"): "its _registry is in ENGINE_STATE",
     ("engine.distributions._torch", "special"): "a namespace without state",
 }
-# Tables by name pattern: the op registry and the functions derived from it, and Spelling declarations.
-TABLE_NAMES = re.compile(r"OPS|COMPOSITES|FUNCTIONS|FUNCTIONAL|INFIX|PREFIX|_MAKERS|_[A-Z]+")
+# Tables by name pattern: the op registry and the functions derived from it, Spelling declarations and constants
+# (UPPER_CASE: kernels' coefficients, lookup tables).
+TABLE_NAMES = re.compile(r"OPS|COMPOSITES|FUNCTIONS|FUNCTIONAL|INFIX|PREFIX|_?[A-Z][A-Z0-9_]*")
 IMMUTABLE = (int, float, complex, str, bytes, bool, type(None), frozenset, re.Pattern, np.dtype, np.ufunc, np.generic,
              types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType, types.MethodType, engine.dtype,
-             engine.memory_format,
+             engine.memory_format, engine.layout,
              type(annotations), types.UnionType, types.GenericAlias, typing.TypeVar, type(typing.Final),
              # torch.distributions' constraint and transform singletons (constraints.real, identity_transform):
              # stateless, and shared objects a program cannot set attributes of
