@@ -3,7 +3,7 @@
 Layers import one way, bottom up (tests/engine/test_layers.py keeps it so):
 dtypes, devices, limits, messages, observe, grad_mode, printing, kernels, generator → ops → graph, backward →
 tensor, dispatch, methods, logic → factories, functions, indexing, random, nn, optim, utils, cuda, accelerator,
-backends → autograd → trace.
+backends → autograd → distributions → trace.
 The torch.* functions that are an op's spelling come from the op table (engine/methods.py).
 """
 import numpy as _np
@@ -13,6 +13,7 @@ from . import (  # noqa: F401
     autograd,
     backends,
     cuda,
+    distributions,
     dtypes,
     indexing,
     linalg,
@@ -110,6 +111,7 @@ from .nn.functional import (  # noqa: F401 - torch.* spellings of nn.functional'
     threshold,
     threshold_,
 )
+from .nn.utils.weight_norm import _weight_norm, norm_except_dim  # noqa: F401
 
 # --- random numbers: PyTorch's CPU generator (engine/generator, engine/random.py) --------------------------------
 from .random import (  # noqa: F401

@@ -21,6 +21,21 @@ class Size(tuple):
 
     __str__ = __repr__
 
+    def __getitem__(self, index):
+        got = tuple.__getitem__(self, index)
+        return Size(got) if isinstance(index, slice) else got
+
+    def __add__(self, other):
+        return Size(tuple.__add__(self, tuple(other)))
+
+    def __radd__(self, other):
+        return Size(tuple(other) + tuple(self))
+
+    def __mul__(self, n):
+        return Size(tuple.__mul__(self, n))
+
+    __rmul__ = __mul__
+
     def numel(self):
         n = 1
         for s in self:

@@ -1,7 +1,7 @@
 """The allow-list a program is held to before it runs: which syntax, names, attributes and imports it may use.
 
-Admitted: imports of torch (torch.nn, .nn.functional, .nn.init, .optim, .autograd, and the submodules in
-ENGINE_MODULES the engine has), math, random and a sized view of numpy (numpy_view.py); functions,
+Admitted: imports of torch (torch.nn, .nn.functional, .nn.init, .nn.utils, .optim, .autograd, .distributions, and
+the submodules in ENGINE_MODULES the engine has), math, random and a sized view of numpy (numpy_view.py); functions,
 lambdas, generators, decorators on functions and classes, classes (methods, class attributes, `super().__init__()`),
 loops, if/else, comprehensions, try/except/finally, global/nonlocal, `with torch.no_grad()` and the like.
 Reading `__name__`, `__qualname__` and `__class__`, and a few private attributes of the engine's objects
@@ -53,6 +53,19 @@ ENGINE_MODULES = {
     "torch.backends": "engine.backends",
     "torch.backends.mps": "engine.backends.mps",
     "torch.backends.cuda": "engine.backends.cuda",
+    "torch.nn.utils": "engine.nn.utils",
+    "torch.nn.utils.clip_grad": "engine.nn.utils.clip_grad",
+    "torch.nn.utils.convert_parameters": "engine.nn.utils.convert_parameters",
+    "torch.nn.utils.rnn": "engine.nn.utils.rnn",
+    "torch.nn.utils.parametrize": "engine.nn.utils.parametrize",
+    "torch.nn.utils.parametrizations": "engine.nn.utils.parametrizations",
+    "torch.nn.utils.stateless": "engine.nn.utils.stateless",
+    "torch.distributions": "engine.distributions",
+    **{f"torch.distributions.{name}": f"engine.distributions.{name}" for name in (
+        "constraints", "transforms", "kl", "distribution", "normal", "categorical", "bernoulli", "uniform", "beta",
+        "gamma", "dirichlet", "exponential", "laplace", "log_normal", "independent", "one_hot_categorical",
+        "relaxed_bernoulli", "relaxed_categorical", "transformed_distribution", "cauchy", "studentT", "half_normal",
+        "chi2", "geometric", "gumbel", "mixture_same_family", "multivariate_normal")},
 }
 # The names a program sees of the standard library's modules besides math and random (stdlib_views.py).
 STDLIB_NAMES = {
@@ -119,7 +132,8 @@ METHOD_DUNDERS = frozenset(
     + [f"__{prefix}{op}__" for op in _OPERATORS for prefix in ("", "r", "i")])
 
 GRAD_MODES = frozenset("no_grad enable_grad set_grad_enabled inference_mode detect_anomaly".split())
-WITH_MANAGERS = GRAD_MODES | {"tqdm", "trange"}  # and torch.autograd's; at run time: only the engine's objects
+WITH_MANAGERS = GRAD_MODES | {"tqdm", "trange", "cached"}  # and torch.autograd's; at run time: only the engine's
+# objects (cached: torch.nn.utils.parametrize.cached())
 WITH_REFUSAL = ("'with' is only allowed with torch.no_grad(), torch.enable_grad(), torch.set_grad_enabled(...), "
                 "torch.autograd context managers and tqdm(...)")
 

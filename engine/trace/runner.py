@@ -13,6 +13,8 @@ import warnings
 import numpy as np
 
 from .. import backward, devices, generator, grad_mode, graph, messages, observe, printing
+from ..distributions import constraint_registry, distribution, kl
+from ..nn.utils import parametrize
 from ..optim import optimizer
 from ..utils.data import collate
 from . import guard, loops
@@ -27,7 +29,10 @@ from .timeline import Timeline
 ENGINE_STATE = ((grad_mode, "_state"), (printing, "PRINT_OPTS"), (generator, "default_generator"),
                 (graph, "_hooks_stack"), (graph, "_hooks_disabled"), (backward, "_tasks"),
                 (optimizer, "CAPTURABLE_DEVICES"), (collate, "default_collate_fn_map"), (devices, "DEFAULT"),
-                (messages, "WARNED_ONCE"))
+                (messages, "WARNED_ONCE"), (kl, "_KL_REGISTRY"), (kl, "_KL_MEMOIZE"),
+                (distribution.Distribution, "_validate_args"), (constraint_registry.biject_to, "_registry"),
+                (constraint_registry.transform_to, "_registry"), (parametrize, "_cache"),
+                (parametrize, "_cache_enabled"))
 
 
 # What a traced program may spend unless told otherwise: enough for a learner's training script to finish (the
@@ -154,6 +159,8 @@ def restore_engine_state(saved):
             current.update(value)
         elif isinstance(current, list):
             current[:] = value
+        elif isinstance(current, (bool, int)):  # Distribution._validate_args, parametrize._cache_enabled
+            setattr(module, name, value)
         else:
             vars(current).clear()
             vars(current).update(vars(value))

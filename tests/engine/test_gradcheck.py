@@ -636,6 +636,23 @@ CASES = {
     "GRUCell": (lambda T, x, h: _recurrent(T, "GRUCell", x, h), [((3,), S), ((2,), S)]),
     # random ops (engine/ops/random.py): their nodes pass zeros back; the values drawn must be torch's
     "uniform_": (lambda T, a: (a * 1).uniform_(-1, 2, generator=_seeded(T)) * a, [((2, 3), S)]),
+    "pack_padded_sequence": (lambda T, a: T.nn.utils.rnn.pack_padded_sequence(a, [3, 2, 2], batch_first=True).data,
+                             [((3, 3, 2), S)]),
+    "_dirichlet_grad": (lambda T, a: T._dirichlet_grad(a.detach() * 0 + 0.3, a.detach() * 0 + 2, a.detach() * 0 + 5)
+                        * a, [((2, 3), S)]),
+    "weight_norm_interface": (lambda T, v, g, h: T._weight_norm(v, g, 0) + T._weight_norm(v, h, 1),
+                              [((2, 3), S), ((2, 1), "pos"), ((1, 3), "pos")]),
+    "weight_norm_composite": (lambda T, v, g: T._weight_norm(v, g.view(()), -1) * T.norm_except_dim(v, 2, 0),
+                              [((2, 3), S), ((1,), "pos")]),
+    "cauchy": (lambda T, a: (a * 1).cauchy_(0.5, 2.0, generator=_seeded(T)) * a, [((2, 3), S)]),
+    # the reparameterised grad of a Gamma draw is -(∂cdf/∂α)/pdf, not the derivative of the sampler's own steps:
+    # finite differences cannot check it (test_distributions compares it with torch's)
+    "_standard_gamma": (lambda T, a: T._standard_gamma(a.detach() * 0 + 1.5, generator=_seeded(T)) * a,
+                        [((2, 3), S)]),
+    "_standard_gamma_grad": (lambda T, a: T._standard_gamma_grad(a.detach() * 0 + 2, a.detach() * 0 + .5) * a,
+                             [((2, 3), S)]),
+    "_sample_dirichlet": (lambda T, a: T._sample_dirichlet(a.detach() * 0 + 0.7, generator=_seeded(T)) * a,
+                          [((2, 3), S)]),
     "normal_": (lambda T, a: (a * 1).normal_(0.5, 2.0, generator=_seeded(T)) * a, [((2, 3), S)]),
     "normal_fill": (lambda T, a: (a * 1).normal_(generator=_seeded(T)) * a, [((3, 7), S)]),
     "exponential_": (lambda T, a: (a * 1).exponential_(1.5, generator=_seeded(T)) * a, [((2, 3), S)]),

@@ -20,6 +20,7 @@ LAYERS = [
     ("factories", "functions", "indexing", "linalg", "nn", "optim", "random", "special", "utils", "cuda",
      "accelerator", "backends"),
     ("autograd",),
+    ("distributions",),
     ("trace",),
 ]
 RANK = {name: i for i, names in enumerate(LAYERS) for name in names}
