@@ -71,9 +71,10 @@ def unary(name, inplace=True, functional=(), out=True, special=()):
 
 class Op:
     __slots__ = ("name", "node", "args", "forward", "grads", "saves", "view", "variadic", "spelling", "bind",
-                 "node_cls", "saved_cache", "several")
+                 "node_cls", "saved_cache", "several", "numel")
 
-    def __init__(self, name, node, args, forward, grads, saves, view, variadic, spelling, bind, several=False):
+    def __init__(self, name, node, args, forward, grads, saves, view, variadic, spelling, bind, several=False,
+                 numel=None):
         self.name = name
         self.node = node
         self.args = args
@@ -87,6 +88,7 @@ class Op:
         self.node_cls = None  # the Node subclass named `node`, made on first use (engine/graph.py)
         self.saved_cache = {}
         self.several = several  # the forward returns a tuple of arrays: one node, several outputs (split, unbind)
+        self.numel = numel  # (arrays, attrs) -> the result's size, where it is not the inputs' broadcast size
 
     def __repr__(self):
         return f"Op({self.name})"
@@ -96,7 +98,7 @@ OPS = {}
 
 
 def op(name, node, args, forward, *grads, saves=None, view=False, variadic=False, spell=None, bind=None,
-       dtype=None, several=False):
+       dtype=None, several=False, numel=None):
     """Declares an op. grads: one (formula, vjp(node, grad)) per argument (one for all when variadic).
     saves: per argument, what its vjp reads back: inputs and `result` (saved tensors, kept only when that
     argument needs grad; the result always), and what PyTorch's node keeps besides (see `kept`).
@@ -104,8 +106,9 @@ def op(name, node, args, forward, *grads, saves=None, view=False, variadic=False
     user passes the tensor arguments positionally and the result dtype follows `dtype` (see result_dtype).
     bind=False: users reach the op through a composite (`max` returns values and indices), or never.
     several: the forward returns a tuple of arrays, the op a tuple of tensors sharing one node (its vjp gets a
-    tuple of grads, None where none arrived)."""
-    entry = Op(name, node, args, forward, grads, saves, view, variadic, spell, None, several)
+    tuple of grads, None where none arrived). numel(arrays, attrs): the result's size, known before the forward
+    runs (a budget refuses by it), for an op whose result is not sized as its inputs' broadcast."""
+    entry = Op(name, node, args, forward, grads, saves, view, variadic, spell, None, several, numel)
     if bind is None:
         bind = _positional(entry, dtype)
     entry.bind = bind or None  # False: no bind of its own
