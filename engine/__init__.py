@@ -10,7 +10,21 @@ import numpy as _np
 
 from . import accelerator, autograd, backends, cuda, dtypes, indexing, logic, methods, nn, optim, random, utils  # noqa: F401
 from .devices import device, get_default_device, set_default_device  # noqa: F401
-from .dtypes import bool, double, dtype, float, float32, float64, int, int32, int64, long, uint8  # noqa: A004, F401
+from .dtypes import (  # noqa: F401  # noqa: A004, F401
+    bool,
+    double,
+    dtype,
+    float,
+    float32,
+    float64,
+    get_default_dtype,
+    int,
+    int32,
+    int64,
+    long,
+    set_default_dtype,
+    uint8,
+)
 from .factories import (  # noqa: F401
     BoolTensor,
     DoubleTensor,
@@ -45,6 +59,7 @@ from .grad_mode import (  # noqa: F401
     set_grad_enabled,
 )
 from .limits import finfo, iinfo  # noqa: F401
+from .printing import set_printoptions  # noqa: F401
 
 # --- random numbers: PyTorch's CPU generator (engine/generator, engine/random.py) --------------------------------
 from .random import (  # noqa: F401
@@ -64,6 +79,18 @@ from .random import (  # noqa: F401
     randperm,
     seed,
     set_rng_state,
+)
+from .settings import (  # noqa: F401
+    are_deterministic_algorithms_enabled,
+    compile,
+    get_float32_matmul_precision,
+    get_num_interop_threads,
+    get_num_threads,
+    is_deterministic_algorithms_warn_only_enabled,
+    set_float32_matmul_precision,
+    set_num_interop_threads,
+    set_num_threads,
+    use_deterministic_algorithms,
 )
 from .tensor import Size, Tensor  # noqa: F401
 

@@ -31,7 +31,7 @@ def _infer_dtype(data):
 
     walk(data)
     if "f" in kinds or not kinds:
-        return dtypes.float32
+        return dtypes.DEFAULT[0]
     return dtypes.int64 if "i" in kinds else dtypes.bool
 
 
@@ -112,7 +112,7 @@ def from_numpy(arr):
 
 def _filled(value, size, dtype, requires_grad):
     shape = _alloc(shape_args(size))
-    dtype = dtype or dtypes.float32
+    dtype = dtype or dtypes.DEFAULT[0]
     return _finish(np.full(shape, value, dtype=dtype.np), dtype, requires_grad)
 
 
@@ -174,7 +174,7 @@ def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None
         start, end = 0, start
     if dtype is None:
         is_int = all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in (start, end, step))
-        dtype = dtypes.int64 if is_int else dtypes.float32
+        dtype = dtypes.int64 if is_int else dtypes.DEFAULT[0]
     n = builtins.max(0, math.ceil((end - start) / step))
     _alloc((n,))
     data = kernels.arange(start, end, step, dtype.np) if dtype.is_floating_point else np.arange(start, end, step)
@@ -183,24 +183,25 @@ def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None
 
 def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
     devices.check(device)
-    dtype = dtype or dtypes.float32
+    dtype = dtype or dtypes.DEFAULT[0]
     _alloc((steps,))
     return _finish(kernels.linspace(start, end, steps, dtype.np), dtype, requires_grad)
 
 
 def eye(n, m=None, dtype=None, requires_grad=False, device=None):
     devices.check(device)
-    dtype = dtype or dtypes.float32
+    dtype = dtype or dtypes.DEFAULT[0]
     _alloc((n, m or n))
     return _finish(np.eye(n, m, dtype=dtype.np), dtype, requires_grad)
 
 
-def _legacy(dtype, name):
+def _legacy(fixed, name):
     """torch.Tensor(...) and the typed constructors (torch.FloatTensor, …): from data, or uninitialised from
-    sizes (zeros here; torch leaves whatever was in memory)."""
+    sizes (zeros here; torch leaves whatever was in memory). fixed None: torch.Tensor, of the default dtype."""
 
     def make(*args, device=None):
         devices.check(device)
+        dtype = fixed or dtypes.DEFAULT[0]
         if len(args) == 1 and isinstance(args[0], Tensor):
             if args[0].dtype is not dtype:
                 raise TypeError(f"expected {dtype.type_name} (got {args[0].dtype.type_name})")
@@ -217,7 +218,7 @@ def _legacy(dtype, name):
     return make
 
 
-_legacy_tensor = _legacy(dtypes.float32, "Tensor")
+_legacy_tensor = _legacy(None, "Tensor")
 Tensor.__new__ = staticmethod(lambda cls, *args, **kwargs: _legacy_tensor(*args, **kwargs) if cls is Tensor
                               else object.__new__(cls))
 FloatTensor = _legacy(dtypes.float32, "FloatTensor")

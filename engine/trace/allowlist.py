@@ -51,6 +51,9 @@ ENGINE_MODULES = {
     "torch.backends": "engine.backends",
     "torch.backends.mps": "engine.backends.mps",
     "torch.backends.cuda": "engine.backends.cuda",
+    "torch.backends.cudnn": "engine.backends.cudnn",
+    "torch.backends.mkldnn": "engine.backends.mkldnn",
+    "torch.backends.openmp": "engine.backends.openmp",
 }
 # The names a program sees of the standard library's modules besides math and random (stdlib_views.py).
 STDLIB_NAMES = {

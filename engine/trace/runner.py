@@ -12,7 +12,8 @@ import warnings
 
 import numpy as np
 
-from .. import backward, devices, generator, grad_mode, graph, messages, observe, printing
+from .. import backward, devices, dtypes, generator, grad_mode, graph, messages, observe, printing, settings
+from ..backends import flags
 from ..optim import optimizer
 from ..utils.data import collate
 from . import guard, loops
@@ -27,7 +28,7 @@ from .timeline import Timeline
 ENGINE_STATE = ((grad_mode, "_state"), (printing, "PRINT_OPTS"), (generator, "default_generator"),
                 (graph, "_hooks_stack"), (graph, "_hooks_disabled"), (backward, "_tasks"),
                 (optimizer, "CAPTURABLE_DEVICES"), (collate, "default_collate_fn_map"), (devices, "DEFAULT"),
-                (messages, "WARNED_ONCE"))
+                (messages, "WARNED_ONCE"), (dtypes, "DEFAULT"), (flags, "FLAGS"), (settings, "STATE"))
 
 
 # What a traced program may spend unless told otherwise: enough for a learner's training script to finish (the

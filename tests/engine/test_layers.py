@@ -17,7 +17,8 @@ LAYERS = [
     ("ops",),
     ("graph", "backward"),
     ("tensor", "dispatch", "methods", "logic"),
-    ("factories", "functions", "indexing", "nn", "optim", "random", "utils", "cuda", "accelerator", "backends"),
+    ("factories", "functions", "indexing", "nn", "optim", "random", "utils", "cuda", "accelerator", "backends",
+     "settings"),
     ("autograd",),
     ("trace",),
 ]
