@@ -8,7 +8,7 @@ The torch.* functions that are an op's spelling come from the op table (engine/m
 """
 import numpy as _np
 
-from . import accelerator, autograd, backends, cuda, dtypes, indexing, logic, methods, nn, optim, random, utils  # noqa: F401
+from . import accelerator, autograd, backends, cuda, dtypes, func, indexing, logic, methods, nn, optim, random, utils  # noqa: F401, E501
 from .devices import device, get_default_device, set_default_device  # noqa: F401
 from .dtypes import (  # noqa: F401  # noqa: A004, F401
     bool,
@@ -46,6 +46,7 @@ from .factories import (  # noqa: F401
     zeros,
     zeros_like,
 )
+from .func import vmap  # noqa: F401
 from .functions import detach, is_floating_point, is_tensor, numel, where  # noqa: F401
 from .grad_mode import (  # noqa: F401
     enable_grad,

@@ -4,6 +4,7 @@ This module holds its state and the behaviour that is not an op. The ops' method
 `x.add_()`, …) are derived from the op table by engine/methods.py; `backward` is added by
 engine/autograd/differentiate.py and indexing (`x[i]`, `x[i] = v`) by engine/indexing.py.
 """
+import sys
 import warnings
 
 import numpy as np
@@ -14,6 +15,8 @@ from .printing import format_tensor
 
 _MODE = grad_mode._state
 
+
+ITEM_REFUSED = []  # while torch.func.vmap runs a function: the error .item() raises there
 
 class Size(tuple):
     def __repr__(self):
@@ -318,6 +321,8 @@ class Tensor:
 
     # --- conversion -----------------------------------------------------------------------------
     def item(self):
+        if ITEM_REFUSED and not sys._getframe(1).f_globals.get("__name__", "").startswith("engine."):
+            raise RuntimeError(ITEM_REFUSED[-1])  # the program's own .item() inside vmap (the engine's are fine)
         if self._data.size != 1:
             raise RuntimeError(messages.ITEM_MANY.format(n=self._data.size))
         return self._data.reshape(()).item()

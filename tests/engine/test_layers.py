@@ -19,7 +19,7 @@ LAYERS = [
     ("tensor", "dispatch", "methods", "logic"),
     ("factories", "functions", "indexing", "nn", "optim", "random", "utils", "cuda", "accelerator", "backends",
      "settings"),
-    ("autograd",),
+    ("autograd", "func"),
     ("trace",),
 ]
 RANK = {name: i for i, names in enumerate(LAYERS) for name in names}
