@@ -81,6 +81,7 @@ from .random import (  # noqa: F401
     seed,
     set_rng_state,
 )
+from .serialization import load, save  # noqa: F401
 from .settings import (  # noqa: F401
     are_deterministic_algorithms_enabled,
     compile,

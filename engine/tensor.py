@@ -16,8 +16,6 @@ from .printing import format_tensor
 _MODE = grad_mode._state
 
 
-ITEM_REFUSED = []  # while torch.func.vmap runs a function: the error .item() raises there
-
 class Size(tuple):
     def __repr__(self):
         return f"torch.Size({list(self)})"
@@ -321,8 +319,8 @@ class Tensor:
 
     # --- conversion -----------------------------------------------------------------------------
     def item(self):
-        if ITEM_REFUSED and not sys._getframe(1).f_globals.get("__name__", "").startswith("engine."):
-            raise RuntimeError(ITEM_REFUSED[-1])  # the program's own .item() inside vmap (the engine's are fine)
+        if messages.ITEM_REFUSED and not sys._getframe(1).f_globals.get("__name__", "").startswith("engine."):
+            raise RuntimeError(messages.ITEM_REFUSED[-1])  # the program's own .item() inside vmap (the engine's are fine)
         if self._data.size != 1:
             raise RuntimeError(messages.ITEM_MANY.format(n=self._data.size))
         return self._data.reshape(()).item()

@@ -4,7 +4,7 @@ draws in "error" mode, .item()) are torch's; the graph differs: the learner step
 one StackBackward0, where torch records one batched op per op."""
 import functools
 
-from .. import generator, methods, tensor
+from .. import generator, messages, methods
 from ..tensor import Tensor
 from .trees import describe, flatten, unflatten
 
@@ -84,12 +84,12 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
             sample = [x if d is None else x.select(d, b) for x, d in zip(leaves, dims)]
             generator.REFUSING.append(RANDOM_IN_VMAP if randomness == "error" else
                                       RANDOM_LOOPED.format(randomness))
-            tensor.ITEM_REFUSED.append(ITEM_IN_VMAP)
+            messages.ITEM_REFUSED.append(ITEM_IN_VMAP)
             try:
                 results.append(func(*unflatten(spec, sample), **kwargs))
             finally:
                 generator.REFUSING.pop()
-                tensor.ITEM_REFUSED.pop()
+                messages.ITEM_REFUSED.pop()
         return _stack(results, out_dims, name)
 
     return wrapper

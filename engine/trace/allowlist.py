@@ -11,7 +11,8 @@ Refused: other names and attributes starting with `_` (a class may define only t
 METHOD_DUNDERS); metaclasses and class keywords, class bodies that do more than define
 methods and attributes; `super` other than `super()` or `super(ThisClass, self)` in a method; async, match,
 except*; the builtins that reach outside (open, eval, vars, setattr, ...); attributes that walk to frames or
-code (f_*, gi_*, tb_*, co_*, ...) or write files (save, tofile, ...); `.format` and the sized string methods
+code (f_*, gi_*, tb_*, co_*, ...) or write files (tofile, ...; torch.save and torch.load take io buffers only, checked
+when they run: io_view.py); `.format` and the sized string methods
 unless called right away.
 
 A refusal costs one statement: `check` marks the innermost statement that holds each refused construct, and
@@ -44,6 +45,7 @@ ENGINE_MODULES = {
     "torch.autograd.functional": "engine.autograd.functional",
     "torch.autograd.graph": "engine.autograd.graph",
     "torch.autograd.function": "engine.autograd.function",
+    "torch.func": "engine.func",
     "torch.utils": "engine.utils",
     "torch.utils.data": "engine.utils.data",
     "torch.cuda": "engine.cuda",
@@ -79,7 +81,7 @@ STDLIB_NAMES = {
 # Made for each run (runtime.RUN_VIEWS): Python's random, a sized view of numpy, the standard library's
 # modules above, matplotlib's pyplot (plot_view.py) and tqdm (tqdm_view.py), with the run's own state.
 RUN_MODULES = frozenset(["random", "numpy", "numpy.random", "matplotlib", "matplotlib.pyplot", "tqdm", "tqdm.auto",
-                         "tqdm.notebook", *STDLIB_NAMES])
+                         "tqdm.notebook", "io", *STDLIB_NAMES])
 ALLOWED_IMPORTS = frozenset([*ENGINE_MODULES, "math", *RUN_MODULES])
 _IMPORTABLE = ["torch", "math", "random", "numpy", "matplotlib.pyplot", "tqdm", *sorted(STDLIB_NAMES)]
 IMPORTABLE = f"{', '.join(_IMPORTABLE[:-1])} and {_IMPORTABLE[-1]}"
@@ -96,9 +98,13 @@ NAME_REASONS = {"compile": "'compile' is not allowed: code objects are not a pro
                            "eval() or exec() instead"}
 
 # Attributes that walk to frames, code, classes or files, or format with attribute access.
-FORBIDDEN_ATTRS = frozenset("""format_map mro translate to_bytes tofile dump ctypes save load from_file
+FORBIDDEN_ATTRS = frozenset("""format_map mro translate to_bytes tofile dump ctypes from_file
     cell_contents""".split())
 FORBIDDEN_ATTR_PREFIXES = ("f_", "co_", "gi_", "cr_", "ag_", "tb_", "func_", "im_")
+
+# Module attributes no view exports (module_views.py): they read or write files. The engine's torch.save and
+# torch.load are added to the torch view as io_view.buffers_only makes them (a path stops at its line).
+FILE_ATTRS = frozenset("save load".split())
 
 # Methods only called right away, never taken as values: the runtime sizes or checks their arguments first.
 CALL_ONLY = SIZED_METHODS | {"format"}

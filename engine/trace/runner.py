@@ -12,7 +12,7 @@ import warnings
 
 import numpy as np
 
-from .. import backward, devices, dtypes, generator, grad_mode, graph, messages, observe, printing, settings, tensor
+from .. import backward, devices, dtypes, generator, grad_mode, graph, messages, observe, printing, settings
 from ..backends import flags
 from ..func import transforms
 from ..optim import optimizer
@@ -30,7 +30,7 @@ ENGINE_STATE = ((grad_mode, "_state"), (printing, "PRINT_OPTS"), (generator, "de
                 (graph, "_hooks_stack"), (graph, "_hooks_disabled"), (backward, "_tasks"),
                 (optimizer, "CAPTURABLE_DEVICES"), (collate, "default_collate_fn_map"), (devices, "DEFAULT"),
                 (messages, "WARNED_ONCE"), (dtypes, "DEFAULT"), (flags, "FLAGS"), (settings, "STATE"),
-                (generator, "REFUSING"), (tensor, "ITEM_REFUSED"), (transforms, "DEPTH"))
+                (generator, "REFUSING"), (messages, "ITEM_REFUSED"), (transforms, "DEPTH"))
 
 
 # What a traced program may spend unless told otherwise: enough for a learner's training script to finish (the

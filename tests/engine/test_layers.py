@@ -18,7 +18,7 @@ LAYERS = [
     ("graph", "backward"),
     ("tensor", "dispatch", "methods", "logic"),
     ("factories", "functions", "indexing", "nn", "optim", "random", "utils", "cuda", "accelerator", "backends",
-     "settings"),
+     "settings", "serialization"),
     ("autograd", "func"),
     ("trace",),
 ]
