@@ -101,9 +101,10 @@ class _Writer:
             return {kind: [[self.encode(k), self.encode(v)] for k, v in x.items()]}
         if type(x) in (list, tuple):
             return {type(x).__name__: [self.encode(v) for v in x]}
+        kind = f"{type(x).__module__}.{type(x).__qualname__}"
         raise TypeError(f"the engine's torch.save stores tensors, numbers, strings, dtypes, devices and dicts, lists "
-                        f"and tuples of them (a state_dict, a checkpoint), not {type(x).__module__}.{type(x).__qualname__}"
-                        " objects, which torch would pickle: save their state_dict() instead")
+                        f"and tuples of them (a state_dict, a checkpoint), not {kind} objects, which torch would "
+                        "pickle: save their state_dict() instead")
 
     def _blob(self, raw):
         self.blobs.append(raw)

@@ -319,8 +319,9 @@ class Tensor:
 
     # --- conversion -----------------------------------------------------------------------------
     def item(self):
+        # inside vmap a program's own .item() fails as in torch (the engine's own calls are fine)
         if messages.ITEM_REFUSED and not sys._getframe(1).f_globals.get("__name__", "").startswith("engine."):
-            raise RuntimeError(messages.ITEM_REFUSED[-1])  # the program's own .item() inside vmap (the engine's are fine)
+            raise RuntimeError(messages.ITEM_REFUSED[-1])
         if self._data.size != 1:
             raise RuntimeError(messages.ITEM_MANY.format(n=self._data.size))
         return self._data.reshape(()).item()

@@ -30,7 +30,9 @@ m2 = torch.nn.Sequential(torch.nn.BatchNorm1d(3), torch.nn.Linear(3, 2)).double(
 print(m2.load_state_dict(ck["model"]))
 o2 = torch.optim.Adam(m2.parameters(), lr=0.5); o2.load_state_dict(ck["opt"]); print(o2.state_dict()["param_groups"])
 x = torch.ones(2, requires_grad=True); y = x * 2
-buf = io.BytesIO(); torch.save([x, y, x, torch.nn.Parameter(torch.zeros(2)), torch.tensor([1, 2]), torch.Size([2]), torch.float64, torch.device("cpu"), (1, None, True, "s")], buf)
+buf = io.BytesIO()
+torch.save([x, y, x, torch.nn.Parameter(torch.zeros(2)), torch.tensor([1, 2]), torch.Size([2]), torch.float64,
+            torch.device("cpu"), (1, None, True, "s")], buf)
 buf.seek(0); r = torch.load(buf, weights_only=True); print(r, r[0] is r[2], r[1].is_leaf, type(r[3]).__name__)
 t(lambda: torch.load(io.BytesIO(), weights_only=False))
 t(lambda: torch.load(io.BytesIO()))
