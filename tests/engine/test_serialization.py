@@ -43,7 +43,10 @@ t(lambda: torch.save(torch.ones(1), io.StringIO()))
 t(lambda: torch.save(torch.ones(1), 3))
 t(lambda: torch.load(3))
 buf.seek(0); t(lambda: torch.load(buf, weights_only=True, pickle_module=io))
-buf = io.BytesIO(); torch.save(torch.arange(6.).reshape(2, 3).t(), buf); print(len(buf.getvalue()) > 0); buf.seek(0); print(torch.load(buf))
+buf = io.BytesIO()
+torch.save(torch.arange(6.).reshape(2, 3).t(), buf)
+buf.seek(0)
+print(len(buf.getvalue()) > 0, torch.load(buf))
 """
 
 
