@@ -33,6 +33,7 @@ class Tensor:
     __slots__ = (
         "_data", "dtype", "_requires_grad", "_grad_fn", "_view_version", "_grad", "_vbox", "_base", "_view_fn",
         "_retains_grad", "_acc", "_grad_of", "_output_nr", "_inference", "__weakref__",
+        "__dict__",  # what a program sets on its own tensors (`out.g = ...`, as fast.ai's lessons do)
     )
     __array_priority__ = 1000  # numpy scalars defer to Tensor's reflected operators
 

@@ -45,6 +45,7 @@ from .modules import (  # noqa: F401
     ModuleList,
     MSELoss,
     NLLLoss,
+    ParameterDict,
     ParameterList,
     ReLU,
     ReLU6,

@@ -39,6 +39,8 @@ ENGINE_MODULES = {
     "torch.nn": "engine.nn",
     "torch.nn.functional": "engine.nn.functional",
     "torch.nn.init": "engine.nn.init",
+    "torch.nn.modules": "engine.nn.modules",
+    "torch.nn.modules.module": "engine.nn.modules.module",
     "torch.optim": "engine.optim",
     "torch.optim.lr_scheduler": "engine.optim.lr_scheduler",
     "torch.autograd": "engine.autograd",
@@ -83,7 +85,8 @@ STDLIB_NAMES = {
 RUN_MODULES = frozenset(["random", "numpy", "numpy.random", "matplotlib", "matplotlib.pyplot", "tqdm", "tqdm.auto",
                          "tqdm.notebook", "io", *STDLIB_NAMES])
 ALLOWED_IMPORTS = frozenset([*ENGINE_MODULES, "math", *RUN_MODULES])
-_IMPORTABLE = ["torch", "math", "random", "numpy", "matplotlib.pyplot", "tqdm", *sorted(STDLIB_NAMES)]
+_IMPORTABLE = ["torch", "math", "random", "numpy", "matplotlib.pyplot", "tqdm", "io (BytesIO, StringIO)",
+               *sorted(STDLIB_NAMES)]
 IMPORTABLE = f"{', '.join(_IMPORTABLE[:-1])} and {_IMPORTABLE[-1]}"
 MAX_INT_LITERAL_BITS = 100_000  # (Limits.max_int_bits): a hex literal of 100,000 characters is 400,000 bits
 # `from __future__ import print_function` (older tutorials start so): directives to the compiler, no module.

@@ -22,6 +22,9 @@ class FlagSetter:
         object.__setattr__(self, "_target", target)
         object.__setattr__(self, "_refuse", refuse)
 
+    def __getattr__(self, name):  # `x.a += 1` reads through the setter
+        return getattr(self._target, name)
+
     def __setattr__(self, name, value):
         if name not in flag_names(self._target):
             self._refuse(f"setting attributes of module objects is not allowed ({name!r} is not one of "
@@ -53,3 +56,23 @@ def live_flags(views):
     for name in FLAG_MODULES:
         if name in views:
             object.__setattr__(views[name], "__class__", FlagsView)
+
+
+class TensorSetter:
+    """`out.g = ...` on a tensor the run made: new attributes and torch's settable properties (grad, data,
+    requires_grad); not a method of Tensor, which the engine's own code calls (torch would let it be shadowed)."""
+
+    __slots__ = ("_tensor", "_refuse")
+
+    def __init__(self, tensor, refuse):
+        object.__setattr__(self, "_tensor", tensor)
+        object.__setattr__(self, "_refuse", refuse)
+
+    def __getattr__(self, name):  # `x.a += 1` reads through the setter
+        return getattr(self._tensor, name)
+
+    def __setattr__(self, name, value):
+        defined = getattr(type(self._tensor), name, None)
+        if defined is not None and not (isinstance(defined, property) and defined.fset is not None):
+            self._refuse(f"setting {name!r} of a tensor is not allowed: Tensor defines it")
+        setattr(self._tensor, name, value)

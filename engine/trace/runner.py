@@ -15,6 +15,7 @@ import numpy as np
 from .. import backward, devices, dtypes, generator, grad_mode, graph, messages, observe, printing, settings
 from ..backends import flags
 from ..func import transforms
+from ..nn.modules import module as nn_module
 from ..optim import optimizer
 from ..utils.data import collate
 from . import guard, loops
@@ -30,7 +31,8 @@ ENGINE_STATE = ((grad_mode, "_state"), (printing, "PRINT_OPTS"), (generator, "de
                 (graph, "_hooks_stack"), (graph, "_hooks_disabled"), (backward, "_tasks"),
                 (optimizer, "CAPTURABLE_DEVICES"), (collate, "default_collate_fn_map"), (devices, "DEFAULT"),
                 (messages, "WARNED_ONCE"), (dtypes, "DEFAULT"), (flags, "FLAGS"), (settings, "STATE"),
-                (generator, "REFUSING"), (messages, "ITEM_REFUSED"), (transforms, "DEPTH"))
+                (generator, "REFUSING"), (messages, "ITEM_REFUSED"), (transforms, "DEPTH"),
+                (nn_module, "GLOBAL_HOOKS"))
 
 
 # What a traced program may spend unless told otherwise: enough for a learner's training script to finish (the

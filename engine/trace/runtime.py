@@ -40,7 +40,7 @@ from .classes import Classes, engine_bases
 from .contexts import Context
 from .errors import GuardError, program_line
 from .evaluate import Evaluator
-from .flag_setter import FlagSetter, flag_target, live_flags
+from .flag_setter import FlagSetter, TensorSetter, flag_target, live_flags
 from .instrument import CHECKED
 from .io_view import buffers_only, io_views
 from .module_views import SafeModule, default_modules, module_views, origin, random_views
@@ -294,6 +294,8 @@ class Runtime:
         target = flag_target(obj, self.views)
         if target is not None:
             return FlagSetter(target, self.refuse)
+        if isinstance(obj, Tensor) and id(obj) not in self.shared and id(obj) not in self.run_shared:
+            return TensorSetter(obj, self.refuse)
         if (isinstance(obj, (type, ModuleType, SafeModule)) or id(obj) in self.shared or id(obj) in self.run_shared
                 or origin(obj) not in self.origins or type(obj).__module__.startswith(_TRACE)):
             kind = "module" if isinstance(obj, (ModuleType, SafeModule)) else type(obj).__name__
