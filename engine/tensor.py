@@ -382,6 +382,8 @@ class Tensor:
             suffixes.append(f"grad_fn=<{type(self.grad_fn).__name__}>")
         elif self._requires_grad:
             suffixes.append("requires_grad=True")
+        if grad_mode.TANGENTS and id(self) in grad_mode.TANGENTS:
+            suffixes.append(f"tangent={grad_mode.TANGENTS[id(self)][1]}")  # (format: a 0-dim tangent as its number)
         return format_tensor(self._data, self.dtype.name, suffixes)
 
     __str__ = __repr__

@@ -47,6 +47,7 @@ ENGINE_MODULES = {
     "torch.autograd.functional": "engine.autograd.functional",
     "torch.autograd.graph": "engine.autograd.graph",
     "torch.autograd.function": "engine.autograd.function",
+    "torch.autograd.forward_ad": "engine.autograd.forward_ad",
     "torch.func": "engine.func",
     "torch.utils": "engine.utils",
     "torch.utils.data": "engine.utils.data",
@@ -129,7 +130,7 @@ METHOD_DUNDERS = frozenset(
     + [f"__{prefix}{op}__" for op in _OPERATORS for prefix in ("", "r", "i")])
 
 GRAD_MODES = frozenset("no_grad enable_grad set_grad_enabled inference_mode detect_anomaly".split())
-WITH_MANAGERS = GRAD_MODES | {"tqdm", "trange"}  # and torch.autograd's; at run time: only the engine's objects
+WITH_MANAGERS = GRAD_MODES | {"tqdm", "trange", "dual_level"}  # and torch.autograd's; at run time: only the engine's objects
 WITH_REFUSAL = ("'with' is only allowed with torch.no_grad(), torch.enable_grad(), torch.set_grad_enabled(...), "
                 "torch.autograd context managers and tqdm(...)")
 

@@ -14,6 +14,7 @@ import numpy as np
 
 from .. import backward, devices, dtypes, generator, grad_mode, graph, messages, observe, printing, settings
 from ..backends import flags
+from ..autograd import forward_ad
 from ..func import transforms
 from ..nn.modules import module as nn_module
 from ..optim import optimizer
@@ -32,7 +33,7 @@ ENGINE_STATE = ((grad_mode, "_state"), (printing, "PRINT_OPTS"), (generator, "de
                 (optimizer, "CAPTURABLE_DEVICES"), (collate, "default_collate_fn_map"), (devices, "DEFAULT"),
                 (messages, "WARNED_ONCE"), (dtypes, "DEFAULT"), (flags, "FLAGS"), (settings, "STATE"),
                 (generator, "REFUSING"), (messages, "ITEM_REFUSED"), (transforms, "DEPTH"),
-                (nn_module, "GLOBAL_HOOKS"))
+                (nn_module, "GLOBAL_HOOKS"), (grad_mode, "TANGENTS"), (forward_ad, "LEVELS"))
 
 
 # What a traced program may spend unless told otherwise: enough for a learner's training script to finish (the
@@ -80,6 +81,7 @@ def _run(source, budget):
         errors.append(_describe(e))
     finally:
         observe.remove(rec)
+        observe.remove(forward_ad.OBSERVER)  # a dual level the program left open
         restore_engine_state(saved)
     rec.running = False  # the budget is closed: what the recorder adds now is not the program's
     try:
