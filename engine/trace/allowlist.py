@@ -130,7 +130,8 @@ METHOD_DUNDERS = frozenset(
     + [f"__{prefix}{op}__" for op in _OPERATORS for prefix in ("", "r", "i")])
 
 GRAD_MODES = frozenset("no_grad enable_grad set_grad_enabled inference_mode detect_anomaly".split())
-WITH_MANAGERS = GRAD_MODES | {"tqdm", "trange", "dual_level"}  # and torch.autograd's; at run time: only the engine's objects
+# and torch.autograd's (forward_ad.dual_level too); at run time: only the engine's objects
+WITH_MANAGERS = GRAD_MODES | {"tqdm", "trange", "dual_level"}
 WITH_REFUSAL = ("'with' is only allowed with torch.no_grad(), torch.enable_grad(), torch.set_grad_enabled(...), "
                 "torch.autograd context managers and tqdm(...)")
 

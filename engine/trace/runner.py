@@ -13,8 +13,8 @@ import warnings
 import numpy as np
 
 from .. import backward, devices, dtypes, generator, grad_mode, graph, messages, observe, printing, settings
-from ..backends import flags
 from ..autograd import forward_ad
+from ..backends import flags
 from ..func import transforms
 from ..nn.modules import module as nn_module
 from ..optim import optimizer
