@@ -1,5 +1,7 @@
 """Modules as tutorials use them, against torch: forward pre-hooks and hooks with kwargs, prepended and always
-called, global module hooks and their handles; nn.ParameterDict; attributes a program sets on its own tensors."""
+called, full backward hooks and pre-hooks (BackwardHookFunctionBackward nodes, grads replaced, torch's warning when
+no input requires grad), global module hooks and their handles; nn.ParameterDict; attributes a program sets on its
+own tensors."""
 from difftest import run_both
 
 PRELUDE = "import torch\nimport torch.nn as nn\nfrom collections import OrderedDict\ntorch.manual_seed(0)\n"
@@ -89,4 +91,35 @@ x = torch.ones(2)
 x.g = torch.zeros(2)
 x.label = "input"
 print(x.g, x.label, hasattr(x, "g"), getattr(torch.ones(1), "g", None))
+""")
+
+
+def test_full_backward_hooks():
+    _same("""m = torch.nn.Linear(2, 1)
+log = []
+m.register_full_backward_hook(lambda mod, gi, go: log.append(('hook', gi, go)))
+m.register_full_backward_pre_hook(lambda mod, go: log.append(('pre', go)))
+x = torch.ones(1, 2, requires_grad=True)
+y = m(x); print(y, type(y.grad_fn).__name__, [type(f).__name__ for f, _ in y.grad_fn.next_functions])
+y.sum().backward(); print(log, x.grad)
+log.clear()
+y = m(torch.ones(1, 2)); y.sum().backward(); print(log)
+m2 = torch.nn.Linear(2, 1)
+m2.register_full_backward_hook(lambda mod, gi, go: (gi[0] * 0,))
+x = torch.ones(1, 2, requires_grad=True); m2(x).sum().backward(); print(x.grad)
+m3 = torch.nn.ReLU()
+h = m3.register_full_backward_hook(lambda mod, gi, go: print('relu', gi, go))
+m3.register_full_backward_pre_hook(lambda mod, go: (go[0] * 10,))
+x = torch.tensor([-1., 2.], requires_grad=True); y = m3(x); print(y); y.sum().backward(); print(x.grad)
+h.remove(); x.grad = None; m3(x).sum().backward(); print(x.grad)
+net = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.Tanh(), torch.nn.Linear(2, 1))
+for name, layer in net.named_children():
+    layer.register_full_backward_hook(lambda mod, gi, go, name=name: print(name, [None if g is None else g.shape for g in gi], go[0].shape))
+net(torch.randn(3, 2)).sum().backward()
+import torch.nn.modules.module as mm
+g = mm.register_module_full_backward_hook(lambda mod, gi, go: print('global', type(mod).__name__))
+net(torch.randn(3, 2, requires_grad=True)).sum().backward()
+g.remove()
+with torch.no_grad():
+    print(m(torch.ones(1, 2)))
 """)

@@ -6,6 +6,7 @@ from ... import devices, dtypes, grad_mode, observe
 from ...graph import RemovableHandle
 from ...tensor import Tensor
 from ..parameter import Parameter
+from .backward_hooks import GLOBAL_BACKWARD_HOOKS, BackwardHook, wants_backward_hooks
 
 
 class _Hook:
@@ -24,6 +25,19 @@ def _add_hook(hooks, fn, prepend=False, with_kwargs=False, always_call=False):
     entry = _Hook(fn, with_kwargs, always_call)
     hooks.insert(0, entry) if prepend else hooks.append(entry)
     return RemovableHandle(hooks, entry)
+
+
+def _add_hook_fn(hooks, fn, prepend=False):
+    hooks.insert(0, fn) if prepend else hooks.append(fn)
+    return RemovableHandle(hooks, fn)
+
+
+def register_module_full_backward_hook(hook):
+    return _add_hook_fn(GLOBAL_BACKWARD_HOOKS["backward"], hook)
+
+
+def register_module_full_backward_pre_hook(hook):
+    return _add_hook_fn(GLOBAL_BACKWARD_HOOKS["backward_pre"], hook)
 
 
 # torch.nn.modules.module.register_module_forward_pre_hook / _forward_hook: hooks of every module, run first.
@@ -48,6 +62,8 @@ class Module:
         object.__setattr__(self, "_modules", {})
         object.__setattr__(self, "_forward_hooks", [])
         object.__setattr__(self, "_forward_pre_hooks", [])
+        object.__setattr__(self, "_backward_hooks", [])
+        object.__setattr__(self, "_backward_pre_hooks", [])
         object.__setattr__(self, "training", True)
 
     def __setattr__(self, name, value):
@@ -169,6 +185,9 @@ class Module:
                     args = result if isinstance(result, tuple) else (result,)
         hooks = (*GLOBAL_HOOKS["forward"], *d.get("_forward_hooks", ()))
         called = set()
+        backward_hook = BackwardHook(self) if wants_backward_hooks(self) else None
+        if backward_hook is not None:
+            args = backward_hook.setup_input_hook(args)
         try:
             if observe.active():
                 observe.emit("on_module", self, True)
@@ -183,6 +202,8 @@ class Module:
                 result = hook.fn(self, args, kwargs, out) if hook.with_kwargs else hook.fn(self, args, out)
                 if result is not None:
                     out = result
+            if backward_hook is not None:
+                out = backward_hook.setup_output_hook(out)
         except Exception:
             for hook in hooks:
                 if hook.always_call and id(hook) not in called:
@@ -202,6 +223,15 @@ class Module:
         """hook(module, args, output), or hook(module, args, kwargs, output) with_kwargs, after each forward (a
         result it returns replaces the output); always_call: also when forward raises (with output None)."""
         return self._hook("_forward_hooks", hook, prepend, with_kwargs, always_call)
+
+    def register_full_backward_hook(self, hook, prepend=False):
+        """hook(module, grad_input, grad_output) once the grads of the module's input are computed (a result it
+        returns replaces grad_input)."""
+        return _add_hook_fn(self.__dict__["_backward_hooks"], hook, prepend)
+
+    def register_full_backward_pre_hook(self, hook, prepend=False):
+        """hook(module, grad_output) when the grads of the module's output arrive (a result replaces them)."""
+        return _add_hook_fn(self.__dict__["_backward_pre_hooks"], hook, prepend)
 
     def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
         """hook(module, args) before each forward (a result replaces the arguments); with_kwargs:
