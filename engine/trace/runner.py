@@ -33,7 +33,8 @@ ENGINE_STATE = ((grad_mode, "_state"), (printing, "PRINT_OPTS"), (generator, "de
                 (optimizer, "CAPTURABLE_DEVICES"), (collate, "default_collate_fn_map"), (devices, "DEFAULT"),
                 (messages, "WARNED_ONCE"), (dtypes, "DEFAULT"), (flags, "FLAGS"), (settings, "STATE"),
                 (generator, "REFUSING"), (messages, "ITEM_REFUSED"), (transforms, "DEPTH"),
-                (nn_module, "GLOBAL_HOOKS"), (nn_module, "GLOBAL_BACKWARD_HOOKS"), (grad_mode, "TANGENTS"), (forward_ad, "LEVELS"))
+                (nn_module, "GLOBAL_HOOKS"), (nn_module, "GLOBAL_BACKWARD_HOOKS"), (grad_mode, "TANGENTS"),
+                (forward_ad, "LEVELS"))
 
 
 # What a traced program may spend unless told otherwise: enough for a learner's training script to finish (the

@@ -114,7 +114,8 @@ x = torch.tensor([-1., 2.], requires_grad=True); y = m3(x); print(y); y.sum().ba
 h.remove(); x.grad = None; m3(x).sum().backward(); print(x.grad)
 net = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.Tanh(), torch.nn.Linear(2, 1))
 for name, layer in net.named_children():
-    layer.register_full_backward_hook(lambda mod, gi, go, name=name: print(name, [None if g is None else g.shape for g in gi], go[0].shape))
+    layer.register_full_backward_hook(
+        lambda mod, gi, go, name=name: print(name, [None if g is None else g.shape for g in gi], go[0].shape))
 net(torch.randn(3, 2)).sum().backward()
 import torch.nn.modules.module as mm
 g = mm.register_module_full_backward_hook(lambda mod, gi, go: print('global', type(mod).__name__))
