@@ -79,6 +79,9 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         if len(set(sizes)) > 1:
             raise ValueError("vmap: Expected all tensors to have the same size in the mapped dimension, got sizes "
                              f"{sizes} for the mapped dimension")
+        if sizes[0] == 0:
+            raise NotImplementedError("the engine's vmap calls the function once per sample: a mapped dimension of "
+                                      "size 0 has no sample to call it with (torch calls it on the empty batch)")
         results = []
         for b in range(sizes[0]):
             sample = [x if d is None else x.select(d, b) for x, d in zip(leaves, dims)]
