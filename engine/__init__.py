@@ -8,9 +8,24 @@ The torch.* functions that are an op's spelling come from the op table (engine/m
 """
 import numpy as _np
 
-from . import accelerator, autograd, backends, cuda, dtypes, func, indexing, logic, methods, nn, optim, random, utils  # noqa: F401, E501
+from . import (  # noqa: F401
+    accelerator,
+    autograd,
+    backends,
+    cuda,
+    dtypes,
+    func,
+    indexing,
+    logic,
+    methods,
+    nn,
+    optim,
+    random,
+    special,
+    utils,
+)
 from .devices import device, get_default_device, set_default_device  # noqa: F401
-from .dtypes import (  # noqa: F401  # noqa: A004, F401
+from .dtypes import (  # noqa: A004, F401
     bool,
     double,
     dtype,
@@ -59,6 +74,7 @@ from .grad_mode import (  # noqa: F401
     set_anomaly_enabled,
     set_grad_enabled,
 )
+from .layout import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format  # noqa: F401
 from .limits import finfo, iinfo  # noqa: F401
 from .printing import set_printoptions  # noqa: F401
 

@@ -1,6 +1,8 @@
 """The op table: every op declared once, by kind (see table.py for what a declaration holds)."""
 from . import (  # noqa: F401 - they declare
     arithmetic,
+    bitwise,
+    compare,
     conv,
     division,
     einsum,
@@ -18,6 +20,7 @@ from . import (  # noqa: F401 - they declare
     regions,
     scatter,
     shape,
+    special,
 )
 from .regions import region_grad  # noqa: F401
 from .shape import transposed  # noqa: F401

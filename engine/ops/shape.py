@@ -7,7 +7,7 @@ import warnings
 
 import numpy as np
 
-from .. import devices, dtypes, messages
+from .. import devices, dtypes, layout, messages
 from .table import OPS, Spelling, composite, method, op, shape_args
 
 
@@ -30,8 +30,8 @@ def _infer_shape(t, shape):
 
 
 def _viewable(t, shape):
-    r = t._data.reshape(shape)
-    return r.size == 0 or np.may_share_memory(r, t._data)
+    a = t._data
+    return a.flags.c_contiguous or layout.view_strides(a.shape, layout.strides(a), shape) is not None
 
 
 def _bind_view(self, *shape):
@@ -45,7 +45,7 @@ def _bind_view(self, *shape):
     return OPS["view"], (self,), {"shape": shape}, None
 
 
-op("view", "ViewBackward0", ("self",), lambda a, shape: a.reshape(shape),
+op("view", "ViewBackward0", ("self",), layout.view,
    ("grad reshaped to self's shape", lambda n, g: g.reshape(n._shapes[0])), view=True,
    saves={0: ("self_sym_sizes",)}, spell=Spelling(method="view"), bind=_bind_view)
 op("unsafe_view", "UnsafeViewBackward0", ("self",), lambda a, shape: a.reshape(shape).copy(),
@@ -53,7 +53,7 @@ op("unsafe_view", "UnsafeViewBackward0", ("self",), lambda a, shape: a.reshape(s
    saves={0: ("self_sym_sizes",)}, spell=Spelling(method="reshape", name="{0}.reshape{shape}"), bind=False)
 
 
-op("reshape_alias", "ReshapeAliasBackward0", ("self",), lambda a, shape: a.reshape(shape),
+op("reshape_alias", "ReshapeAliasBackward0", ("self",), layout.view,
    ("grad reshaped to self's shape", lambda n, g: g.reshape(n._shapes[0])), view=True,
    saves={0: ("self_sym_sizes",)}, spell=Spelling(method="reshape", name="{0}.reshape{shape}"), bind=False)
 
@@ -69,7 +69,7 @@ def reshape(self, *shape, **keyword):
         return self._apply(OPS["view"], (self,), {"shape": shape})
     if _viewable(self, shape):
         return self._apply(OPS["reshape_alias"], (self,), {"shape": shape})
-    return self._apply(OPS["unsafe_view"], (self.clone(),), {"shape": shape})
+    return self._apply(OPS["unsafe_view"], (self.clone(memory_format=layout.contiguous_format),), {"shape": shape})
 
 
 @composite(Spelling(method="view_as"))
@@ -331,12 +331,38 @@ op("index", "IndexBackward0", ("self",), lambda a, key, indices=None: a[key],
 
 
 # --- copies and casts ---------------------------------------------------------------------------------
-op("clone", "CloneBackward0", ("self",), lambda a: a.copy(), ("grad", lambda n, g: g), spell=method("clone", out=False))
+def _check_rank(self, fmt):
+    if fmt is layout.channels_last and self._data.ndim != 4:
+        raise RuntimeError("required rank 4 tensor to use channels_last format")
+    if fmt is layout.channels_last_3d and self._data.ndim != 5:
+        raise RuntimeError("required rank 5 tensor to use channels_last_3d format")
+
+
+def _bind_clone(self, *, memory_format=layout.preserve_format):
+    layout.check_format(memory_format, "clone")
+    _check_rank(self, memory_format)
+    attrs = {} if memory_format is layout.preserve_format else {"memory_format": memory_format}
+    return OPS["clone"], (self,), attrs, None
+
+
+def _clone(a, memory_format=layout.preserve_format):
+    return layout.in_format(a, memory_format)
+
+
+op("clone", "CloneBackward0", ("self",), _clone, ("grad", lambda n, g: g), spell=method("clone", out=False),
+   bind=_bind_clone)
 
 
 @composite(Spelling(method="contiguous"))
-def contiguous(self):
-    return self if self._data.flags.c_contiguous else self.clone()
+def contiguous(self, memory_format=layout.contiguous_format):
+    if memory_format is layout.contiguous_format:
+        return self if self.is_contiguous() else self.clone(memory_format=memory_format)
+    layout.check_format(memory_format, "contiguous")
+    if self.is_contiguous(memory_format):
+        return self
+    if memory_format is layout.preserve_format:
+        raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
+    return self.clone(memory_format=memory_format)
 
 
 op("to_copy", "ToCopyBackward0", ("self",), lambda a, dtype, src_dtype: a.astype(dtype),

@@ -41,6 +41,7 @@ ENGINE_MODULES = {
     "torch.nn.init": "engine.nn.init",
     "torch.nn.modules": "engine.nn.modules",
     "torch.nn.modules.module": "engine.nn.modules.module",
+    "torch.special": "engine.special",
     "torch.optim": "engine.optim",
     "torch.optim.lr_scheduler": "engine.optim.lr_scheduler",
     "torch.autograd": "engine.autograd",

@@ -37,6 +37,9 @@ CALLS = {
     "conv_transpose2d": tensors((1, 1, 3, 3), (1, 1, 2, 2)),
     "conv_transpose3d": tensors((1, 1, 2, 2, 2), (1, 1, 1, 1, 1)), "max_pool1d": [T((1, 1, 4)), 2],
     "max_pool2d": [T((1, 1, 4, 4)), 2], "avg_pool1d": [T((1, 1, 4)), 2],
+    "conj": [T((2, 3))], "imag": [T((2, 3))], "real": [T((2, 3))], "resolve_conj": [T((2, 3))],
+    "resolve_neg": [T((2, 3))], "atan2": tensors((2, 3), (3,)), "hypot": tensors((2, 3), (2, 3)),
+    "frexp": [T((2, 3))],
 }
 INTEGER_RESULTS = {"argmax", "argmin"}
 
