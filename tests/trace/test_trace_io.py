@@ -35,7 +35,15 @@ print(text.getvalue(), torch.get_default_dtype(), torch.backends.cudnn.determini
 """
 
 
-def test_a_program_saving_loading_and_transforming_records_what_torch_prints():
+@pytest.fixture
+def torch_defaults():
+    """PROGRAM run on torch changes torch's own settings in this process: put them back for the tests after."""
+    yield
+    run_source("import torch\ntorch.set_printoptions(profile='default')\ntorch.set_default_dtype(torch.float32)\n"
+               "torch.backends.cudnn.deterministic = False\ntorch.backends.cuda.matmul.allow_tf32 = False\n", "torch")
+
+
+def test_a_program_saving_loading_and_transforming_records_what_torch_prints(torch_defaults):
     want = run_source(PROGRAM, "torch")
     timeline = run(PROGRAM)
     assert timeline.error is None and want.exc is None
