@@ -93,6 +93,7 @@ from .modules import (  # noqa: F401
     MultiMarginLoss,
     NLLLoss,
     NonDynamicallyQuantizableLinear,
+    ParameterDict,
     ParameterList,
     PixelShuffle,
     PixelUnshuffle,

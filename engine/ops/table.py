@@ -154,12 +154,12 @@ def is_number(x):
 
 
 def number_dtype(x):
-    """The dtype of a Python number standing for a tensor: bool, int64, or the default float32."""
+    """The dtype of a Python number standing for a tensor: bool, int64, or the default float dtype."""
     if isinstance(x, bool):
         return dtypes.bool
     if isinstance(x, int):
         return dtypes.int64
-    return dtypes.float32
+    return dtypes.DEFAULT[0]
 
 
 def result_dtype(inputs, rule=None):
@@ -168,11 +168,11 @@ def result_dtype(inputs, rule=None):
     first = inputs[0]
     if len(inputs) == 1 and is_tensor(first):  # the common case, decided fast
         d = first.dtype
-        return d if d.is_floating_point or rule is None else dtypes.float32
+        return d if d.is_floating_point or rule is None else dtypes.DEFAULT[0]
     d = dtypes.promote([(x.dtype, 2 if x._data.ndim else 1) if is_tensor(x) else (number_dtype(x), 0)
                         for x in inputs])
     if rule == "float" and not d.is_floating_point:
-        return dtypes.float32
+        return dtypes.DEFAULT[0]
     return d
 
 

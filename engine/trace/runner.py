@@ -12,8 +12,12 @@ import warnings
 
 import numpy as np
 
-from .. import backward, devices, generator, grad_mode, graph, messages, observe, printing
+from .. import backward, devices, dtypes, generator, grad_mode, graph, messages, observe, printing, settings
+from ..autograd import forward_ad
+from ..backends import flags
 from ..distributions import constraint_registry, distribution, kl
+from ..func import transforms
+from ..nn.modules import module as nn_module
 from ..nn.utils import parametrize
 from ..optim import optimizer
 from ..utils.data import collate
@@ -32,7 +36,10 @@ ENGINE_STATE = ((grad_mode, "_state"), (printing, "PRINT_OPTS"), (generator, "de
                 (messages, "WARNED_ONCE"), (kl, "_KL_REGISTRY"), (kl, "_KL_MEMOIZE"),
                 (distribution.Distribution, "_validate_args"), (constraint_registry.biject_to, "_registry"),
                 (constraint_registry.transform_to, "_registry"), (parametrize, "_cache"),
-                (parametrize, "_cache_enabled"))
+                (parametrize, "_cache_enabled"), (dtypes, "DEFAULT"), (flags, "FLAGS"), (settings, "STATE"),
+                (generator, "REFUSING"), (messages, "ITEM_REFUSED"), (transforms, "DEPTH"),
+                (nn_module, "GLOBAL_HOOKS"), (nn_module, "GLOBAL_BACKWARD_HOOKS"), (grad_mode, "TANGENTS"),
+                (forward_ad, "LEVELS"))
 
 
 # What a traced program may spend unless told otherwise: enough for a learner's training script to finish (the
@@ -80,6 +87,7 @@ def _run(source, budget):
         errors.append(_describe(e))
     finally:
         observe.remove(rec)
+        observe.remove(forward_ad.OBSERVER)  # a dual level the program left open
         restore_engine_state(saved)
     rec.running = False  # the budget is closed: what the recorder adds now is not the program's
     try:

@@ -144,6 +144,13 @@ def _mlp(T, x, w1, w2):
 
 
 S = "any"
+
+
+def _hooked(module):
+    """A module with full backward hooks: its input and output pass through BackwardHookFunctionBackward."""
+    module.register_full_backward_hook(lambda mod, grad_input, grad_output: None)
+    module.register_full_backward_pre_hook(lambda mod, grad_output: None)
+    return module
 CASES = {
     "add": (lambda T, a, b: a + b, [((2, 3), S), ((2, 3), S)]),
     "add_broadcast": (lambda T, a, b: a + b, [((2, 3), S), ((3,), S)]),
@@ -596,6 +603,7 @@ CASES = {
                                 [((2, 2, 3), S), ((2, 2, 4), S), ((2, 4, 3), S)]),
     "group_norm": (lambda T, x, w, b: T.nn.functional.group_norm(x, 2, w, b), [((2, 4, 3), S), ((4,), S), ((4,), S)]),
     "GroupNorm": (lambda T, x: T.nn.GroupNorm(1, 2, dtype=T.float64)(x * 2), [((3, 2, 2, 2), S)]),
+    "full_backward_hook": (lambda T, x: _hooked(T.nn.Tanh())(x * 2), [((3, 2), S)]),
     "cdist": (lambda T, a, b: T.cdist(a, b) * T.cdist(a, b, p=1) + T.cdist(a, b, p=3) + T.cdist(a, b, p=1.5),
               [((3, 2), S), ((4, 2), S)]),
     "cdist_batched_inf": (lambda T, a, b: T.cdist(a, b, p=float("inf")), [((2, 3, 2), S), ((4, 2), S)]),

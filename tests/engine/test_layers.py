@@ -18,8 +18,8 @@ LAYERS = [
     ("graph", "backward"),
     ("tensor", "dispatch", "methods", "logic"),
     ("factories", "functions", "indexing", "linalg", "nn", "optim", "random", "special", "utils", "cuda",
-     "accelerator", "backends"),
-    ("autograd",),
+     "accelerator", "backends", "settings", "serialization"),
+    ("autograd", "func"),
     ("distributions",),
     ("trace",),
 ]

@@ -42,6 +42,9 @@ TABLES = {
     ("engine.ops.random", "SIGNATURES"): "the random functions' signatures",
     ("engine.generator.floats", "LOG_P"): "a polynomial's coefficients",
     ("engine.devices", "CPU"): "torch.device('cpu'), which cannot be changed",
+    ("engine.backends.cuda", "matmul"): "a view of backends.flags.FLAGS (in ENGINE_STATE), without state of its own",
+    ("engine.autograd.forward_ad", "OBSERVER"): "an observer without state (its tangents: grad_mode.TANGENTS), "
+                                                "removed after each run",
     ("engine.optim.optimizer", "required"): "a marker without state (torch.optim.optimizer.required)",
     ("engine.distributions", "biject_to"): "its _registry is in ENGINE_STATE",
     ("engine.distributions", "transform_to"): "its _registry is in ENGINE_STATE",
