@@ -1,6 +1,7 @@
 """torch's process-wide settings against torch: set_printoptions, the default dtype, torch.backends' flags,
 deterministic algorithms, threads, float32 matmul precision and torch.compile (run eagerly)."""
 import pytest
+import torch
 from difftest import run_both
 
 from engine import dtypes, printing, settings
@@ -29,6 +30,8 @@ OPTIONS = ["precision=2", "precision=0", "precision=10", "sci_mode=True", "sci_m
 def defaults():
     yield
     run_both(RESET)
+    # a compiled call in torch turns off the distributions' argument checks for the whole process (Dynamo's doing)
+    torch.distributions.Distribution.set_default_validate_args(True)
 
 
 def _same(source):
