@@ -15,6 +15,7 @@ from . import (  # noqa: F401
     cuda,
     dtypes,
     indexing,
+    linalg,
     logic,
     methods,
     nn,

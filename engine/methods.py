@@ -24,6 +24,7 @@ PREFIX = {"-": "__neg__", "abs": "__abs__"}
 FUNCTIONS = {}  # torch.<name>
 FUNCTIONAL = {}  # torch.nn.functional.<name>
 SPECIAL = {}  # torch.special.<name>
+LINALG = {}  # torch.linalg.<name>
 
 _NUMPY = (np.generic, np.ndarray)
 
@@ -232,7 +233,7 @@ def _dunders(spell):
 
 
 def _composites():
-    methods, functions, functional, special = {}, {}, {}, {}
+    methods, functions, functional, special, linalg = {}, {}, {}, {}, {}
     for fn, spell in COMPOSITES.values():
         fn = accepting_aliases(fn)
         methods.update((name, fn) for name in spell.method)
@@ -240,18 +241,20 @@ def _composites():
         functions.update((name, _with_out(fn, name) if spell.out else fn) for name in spell.function)
         functional.update((name, fn) for name in spell.functional)
         special.update((name, _with_out(fn, name) if spell.out else fn) for name in spell.special)
-    return methods, functions, functional, special
+        linalg.update((name, _with_out(fn, "linalg_" + name) if spell.out else fn) for name in spell.linalg)
+    return methods, functions, functional, special, linalg
 
 
 _MAKERS = {"method": _out_of_place, "inplace": _in_place, "binary": _binary}
 
 
 def _derive():
-    """{name: callable} for Tensor, torch, nn.functional and torch.special. A name taken by a composite is the
-    composite's; any other name spelled by two ops must come with one bind (sum and sum_dim share x.sum's)."""
-    methods, functions, functional, special = _composites()
+    """{name: callable} for Tensor, torch, nn.functional, torch.special and torch.linalg. A name taken by a
+    composite is the composite's; any other name spelled by two ops must come with one bind (sum and sum_dim
+    share x.sum's)."""
+    methods, functions, functional, special, linalg = _composites()
     taken = {"method": set(methods), "function": set(functions), "functional": set(functional),
-             "special": set(special)}
+             "special": set(special), "linalg": set(linalg)}
     claims = {}
 
     def claim(where, table, name, owner, make, *args):
@@ -282,11 +285,13 @@ def _derive():
         for name in spell.special:
             claim("special", special, name, bind, _torch_function, bind, "special_" + name, spell.number_first,
                   spell.out)
-    return methods, functions, functional, special
+        for name in spell.linalg:
+            claim("linalg", linalg, name, bind, _torch_function, bind, "linalg_" + name, False, spell.out)
+    return methods, functions, functional, special, linalg
 
 
 def _install():
-    methods, functions, functional, special = _derive()
+    methods, functions, functional, special, linalg = _derive()
     for name, fn in methods.items():
         setattr(Tensor, name, fn)
     Tensor._apply = _apply
@@ -295,6 +300,7 @@ def _install():
     FUNCTIONS.update(functions)
     FUNCTIONAL.update(functional)
     SPECIAL.update(special)
+    LINALG.update(linalg)
 
 
 _install()

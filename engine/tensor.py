@@ -345,7 +345,7 @@ class Tensor:
     def _scalar(self):
         if self._data.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
-        if self.requires_grad:
+        if self.requires_grad and grad_mode.is_grad_enabled():  # torch warns with grad mode on only
             messages.warn_once(messages.SCALAR_REQUIRES_GRAD, stacklevel=3)
         return self.item()
 

@@ -30,10 +30,18 @@ def _bind_mm(a, b):
     return OPS["mm"], (a, b), None, None
 
 
-def _bind_addmm(bias, a, b):
+def _bind_addmm(bias, a, b, *, beta=1, alpha=1):
     _check_mm(a, b)
     _same_dtype(a, b, "addmm")
-    return OPS["addmm"], (bias, a, b), None, None
+    return OPS["addmm"], (bias, a, b), None if beta == 1 and alpha == 1 else {"beta": beta, "alpha": alpha}, None
+
+
+def _addmm(b, m1, m2, beta=1, alpha=1):
+    product = exact.matmul(m1, m2)
+    if beta == 1 and alpha == 1:
+        return b + product
+    product = product if alpha == 1 else product * m1.dtype.type(alpha)
+    return product + (0 if beta == 0 else b if beta == 1 else b * b.dtype.type(beta))
 
 
 def _bind_bmm(a, b):
@@ -56,6 +64,8 @@ def _bind_mv(a, v):
 
 
 def _bind_dot(a, b):
+    if a.dim() != 1 or b.dim() != 1:
+        raise RuntimeError(f"1D tensors expected, but got {a.dim()}D and {b.dim()}D tensors")
     if a.shape[0] != b.shape[0]:
         raise RuntimeError(
             f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src [{b.shape[0]}] to have the "
@@ -89,10 +99,10 @@ def _mat2_grad(n, g):
     return n["mat1"].t().mm(g)
 
 
-op("addmm", "AddmmBackward0", ("self", "mat1", "mat2"), lambda b, m1, m2, beta=1, alpha=1: b + exact.matmul(m1, m2),
-   ("grad", lambda n, g: g),
-   ("grad @ mat2ᵀ", lambda n, g: g.mm(n["mat2"].t())),
-   ("mat1ᵀ @ grad", _mat2_grad),
+op("addmm", "AddmmBackward0", ("self", "mat1", "mat2"), _addmm,
+   ("β · grad", lambda n, g: _summed_to(_times(g, n.attrs.get("beta", 1)), n._shapes[0])),
+   ("α · grad @ mat2ᵀ", lambda n, g: _times(g.mm(n["mat2"].t()), n.attrs.get("alpha", 1))),
+   ("α · mat1ᵀ @ grad", lambda n, g: _times(_mat2_grad(n, g), n.attrs.get("alpha", 1))),
    saves={0: ("alpha", "beta"), 1: ("mat2", "mat1_sym_sizes", "mat1_sym_strides"),
           2: ("mat1", "mat2_sym_sizes", "mat2_sym_strides")}, spell=method("addmm"), bind=_bind_addmm)
 
@@ -108,6 +118,10 @@ def _bind_baddbmm(self, batch1, batch2, *, beta=1, alpha=1):
 
 def _times(x, k):
     return x if k == 1 else x * k
+
+
+def _summed_to(t, shape):
+    return t if tuple(t.shape) == tuple(shape) else t.sum_to_size(shape)
 
 
 def _baddbmm(c, a, b, beta=1, alpha=1):
@@ -143,15 +157,16 @@ def matmul(self, other):
         return a.mm(b)
     if db <= 2:
         # (…, n, k) @ (k, m): fold the batch into rows, as PyTorch does
-        folded = a.reshape(-1, a.shape[-1])
+        folded = a.reshape(int(np.prod(a.shape[:-1])), a.shape[-1])
         out = folded.mv(b) if db == 1 else folded.mm(b)
         return out._op("unsafe_view", shape=a.shape[:-1] + ((b.shape[1],) if db == 2 else ()))
     # batched @ batched: broadcast the batch dims, then bmm
     a2 = a.unsqueeze(0) if da == 1 else a
     b2 = b.unsqueeze(-1) if db == 1 else b
     batch = np.broadcast_shapes(a2.shape[:-2], b2.shape[:-2])
-    a3 = a2.expand(batch + a2.shape[-2:]).reshape(-1, *a2.shape[-2:])
-    b3 = b2.expand(batch + b2.shape[-2:]).reshape(-1, *b2.shape[-2:])
+    k = int(np.prod(batch))
+    a3 = a2.expand(batch + a2.shape[-2:]).reshape(k, *a2.shape[-2:])
+    b3 = b2.expand(batch + b2.shape[-2:]).reshape(k, *b2.shape[-2:])
     shape = batch + ((a2.shape[-2],) if da > 1 else ()) + ((b2.shape[-1],) if db > 1 else ())
     return a3.bmm(b3)._op("unsafe_view", shape=shape)
 

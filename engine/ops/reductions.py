@@ -271,28 +271,109 @@ op("std", "StdBackward0", ("self",), lambda a, **k: np.sqrt(_var(a, exact=True, 
    spell=Spelling(method="std", function="std"), bind=_spread("std"))
 
 
-def _norm(a, dim=None, keepdim=False, ord=2):  # noqa: A002 - PyTorch's name; only the 2-norm here
-    return np.sqrt(np.sum(np.asarray(a, dtype=np.float64) ** 2, axis=dim, keepdims=keepdim)).astype(a.dtype)
+INF = float("inf")
+
+
+def _norm(a, dim=None, keepdim=False, ord=2):  # noqa: A002 - PyTorch's name
+    """‖a‖_ord over dim (all dims when None), in float64: max |a| (inf), min |a| (−inf), the count of nonzeros
+    (0), else (Σ|a|^ord)^(1/ord)."""
+    x = np.abs(np.asarray(a, dtype=np.float64))
+    dim = None if x.ndim == 0 else dim
+    if ord == INF or ord == -INF:
+        if x.size == 0:
+            out = np.zeros(np.sum(x, axis=dim, keepdims=keepdim).shape)
+        else:
+            out = (np.max if ord == INF else np.min)(x, axis=dim, keepdims=keepdim)
+    elif ord == 0:
+        out = np.sum(x != 0, axis=dim, keepdims=keepdim).astype(np.float64)
+    elif ord == 1:
+        out = np.sum(x, axis=dim, keepdims=keepdim)
+    elif ord == 2:
+        out = np.sqrt(np.sum(x * x, axis=dim, keepdims=keepdim))
+    else:
+        out = np.sum(x ** ord, axis=dim, keepdims=keepdim) ** (1.0 / ord)
+    return np.asarray(out).astype(a.dtype)
+
+
+def norm_grad(x, r, g, p):
+    """ATen's norm_backward: the grad of r = ‖x‖_p (r and g broadcast against x), 0 where the norm is 0."""
+    if p == 0:
+        return (x * 0).abs()
+    if p == 1:
+        return x.sign() * g
+    if p == 2:
+        return x * (r * 0).where(r == 0, g / r)
+    if p == INF or p == -INF:
+        is_max = ((x.abs() == r) | (x.isnan() & r.isnan())).to(x.dtype)
+        return x.sign() * is_max * (g / is_max.sum(_reduced(x, r), keepdim=True))
+    if p < 1:
+        scaled = x.sign() * x.abs().pow(p - 1).masked_fill(x == 0, 0.0)
+    elif p < 2:
+        scaled = x.sign() * x.abs().pow(p - 1)
+    else:
+        scaled = x * x.abs().pow(p - 2)
+    return scaled * (g / r.pow(p - 1)).masked_fill(r == 0, 0.0)
+
+
+def _reduced(x, r):
+    """The dims of x that r (broadcast, its reduced dims kept as 1) reduced over."""
+    r_shape = (1,) * (x.dim() - r.dim()) + tuple(r.shape)
+    return tuple(d for d in range(x.dim()) if r_shape[d] == 1 and x.shape[d] != 1) or tuple(range(x.dim()))
 
 
 def _norm_grad(n, g):
-    r = _kept(n, n["result"])
-    scale = (r * 0).where(r == 0, _expand_back(n, g) / r)
-    return n["self"] * scale
+    return norm_grad(n["self"], _kept(n, n["result"]), _expand_back(n, g), n.attrs.get("ord", 2))
 
 
-def _bind_norm(self, p=2, dim=None, keepdim=False):
-    if p != 2 and p != "fro":
-        raise NotImplementedError("only the 2-norm is available in this engine")
-    attrs = {"keepdim": keepdim, "ord": p}
-    if dim is not None:
-        attrs["dim"] = self._reduce_dims(dim)
-    return OPS["norm"], (self,), attrs, None
+def _bind_norm(self, p="fro", dim=None, keepdim=False, dtype=None):
+    if isinstance(p, str) and p != "fro":
+        raise RuntimeError(f"linalg.vector_norm: Expected ord to be a number, got {p}")
+    if not self.dtype.is_floating_point:
+        raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
+                           f"{self.dtype.type_name}")
+    attrs = {"keepdim": keepdim, "ord": 2.0 if p == "fro" else float(p) if not isinstance(p, bool) else p}
+    if dim is not None and dim != () and dim != []:
+        attrs["dim"] = self._reduce_dims(tuple(dim) if isinstance(dim, list) else dim)
+    return OPS["norm"], (self,), attrs, dtype
+
+
+def _bind_vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
+    if isinstance(ord, str):
+        raise TypeError(f"linalg_vector_norm(): argument 'ord' must be Number, not {type(ord).__name__}")
+    if not x.dtype.is_floating_point:
+        raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
+                           f"{x.dtype.type_name}")
+    if ord < 0 and x.numel() == 0 or (ord == INF and x.numel() == 0 and dim is None):
+        raise RuntimeError(f"linalg.vector_norm cannot compute the {ord} norm on an empty tensor because the "
+                           "operation does not have an identity")
+    attrs = {"keepdim": keepdim, "ord": float(ord)}
+    if dim is not None and dim != () and dim != []:
+        attrs["dim"] = x._reduce_dims(tuple(dim) if isinstance(dim, list) else dim)
+    return OPS["vector_norm"], (x,), attrs, dtype
 
 
 op("norm", "LinalgVectorNormBackward0", ("self",), _norm,
-   ("self / result · grad", _norm_grad), saves={0: ("self", "result", "dim[]", "keepdim", "ord")},
-   spell=Spelling(method="norm", function="norm"), bind=_bind_norm)
+   ("sign(self) · |self|^(ord−1) / result^(ord−1) · grad", _norm_grad),
+   saves={0: ("self", "result", "dim[]", "keepdim", "ord")},
+   spell=Spelling(method="norm", function="norm", name=lambda s, a: _norm_label("{}.norm", s, a)), bind=_bind_norm)
+op("vector_norm", "LinalgVectorNormBackward0", ("self",), _norm,
+   ("sign(self) · |self|^(ord−1) / result^(ord−1) · grad", _norm_grad),
+   saves={0: ("self", "result", "dim[]", "keepdim", "ord")},
+   spell=Spelling(linalg="vector_norm", name=lambda s, a: _norm_label("torch.linalg.vector_norm", s, a)),
+   bind=_bind_vector_norm)
+
+
+def _norm_label(call, slots, attrs):
+    """x.norm(3.0, dim=(1,)) / torch.linalg.vector_norm(x, 3.0): the ord always shown, as a number Python reads."""
+    ord_ = attrs.get("ord", 2.0)
+    words = [f"float('{ord_}')" if ord_ in (INF, -INF) else repr(ord_)]
+    if attrs.get("dim") is not None:
+        words.append(f"dim={attrs['dim']!r}")
+    if attrs.get("keepdim"):
+        words.append("keepdim=True")
+    if call.startswith("{}"):
+        return f"{call.format(slots[0])}({', '.join(words)})"
+    return f"{call}({', '.join([slots[0]] + words)})"
 
 
 def _logsumexp(a, dim, keepdim):

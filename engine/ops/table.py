@@ -23,15 +23,16 @@ class Spelling:
     names the result: a format string over the input names ({0}, {1}) and the attrs. `out` says whether the torch
     function takes out= (most do; torch.einsum, torch.reshape, torch.split … do not)."""
 
-    __slots__ = ("method", "function", "functional", "special", "inplace", "inplace_function", "infix", "rinfix",
-                 "prefix", "name", "number_first", "out")
+    __slots__ = ("method", "function", "functional", "special", "linalg", "inplace", "inplace_function", "infix",
+                 "rinfix", "prefix", "name", "number_first", "out")
 
     def __init__(self, method=(), function=(), functional=(), inplace=(), inplace_function=(), infix=None,
-                 rinfix=None, prefix=None, name=None, number_first=False, out=True, special=()):
+                 rinfix=None, prefix=None, name=None, number_first=False, out=True, special=(), linalg=()):
         self.method = _names(method)
         self.function = _names(function)
         self.functional = _names(functional)
         self.special = _names(special)  # torch.special.<name>
+        self.linalg = _names(linalg)  # torch.linalg.<name>
         self.inplace = _names(inplace)
         self.inplace_function = _names(inplace_function)  # torch.sin_(x)
         self.infix = infix
@@ -46,7 +47,7 @@ class Spelling:
     @property
     def shown(self):
         """The word a learner knows the op by (`sum` for sum and sum_dim)."""
-        for names in (self.method, self.function, self.functional, self.special):
+        for names in (self.method, self.function, self.functional, self.special, self.linalg):
             if names:
                 return names[0]
         return None

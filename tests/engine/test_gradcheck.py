@@ -770,6 +770,72 @@ CASES = {
 }
 
 
+
+def _eye(T, n):
+    return T.eye(n, dtype=T.float64)
+
+
+def _spd(T, a):
+    return a @ a.mT + 3 * _eye(T, a.shape[-1])
+
+
+def _svd_invariant(T, a):
+    U, S, Vh = T.linalg.svd(a, full_matrices=False)
+    return (U * U) @ (Vh * Vh) * S.sum()
+
+
+def _eigh_invariant(T, a):
+    L, Q = T.linalg.eigh(a + a.mT)
+    return L.sum() * (Q * Q) + L
+
+
+LINALG_CASES = {
+    "linalg_det": (lambda T, a, b: T.linalg.det(a) * a.det() + T.det(b).sum(), [((3, 3), S), ((2, 3, 3), S)]),
+    "linalg_slogdet_logdet": (lambda T, a: T.linalg.slogdet(a)[1] * 2 + T.logdet(_spd(T, a)), [((3, 3), S)]),
+    "linalg_inv": (lambda T, a: T.linalg.inv(a + 3 * _eye(T, 3)) + a.inverse().sum(), [((2, 3, 3), S)]),
+    "linalg_solve": (lambda T, a, b, v: T.linalg.solve(a + 3 * _eye(T, 3), b).sum(-1) * T.linalg.solve(a, v)
+                     + T.linalg.solve(a + 3 * _eye(T, 3), b.mT, left=False).sum(-2), [((3, 3), S), ((3, 2), S),
+                                                                                     ((3,), S)]),
+    "linalg_cholesky": (lambda T, a: T.linalg.cholesky(_spd(T, a)) + T.linalg.cholesky(_spd(T, a), upper=True).exp()
+                        + T.cholesky(_spd(T, a)),
+                        [((2, 3, 3), S)]),
+    "cholesky_solve_inverse": (lambda T, a, b: T.cholesky_solve(b, T.linalg.cholesky(_spd(T, a))) * 2
+                               + T.cholesky_inverse(T.linalg.cholesky(_spd(T, a))).sum(-1, keepdim=True),
+                               [((3, 3), S), ((3, 2), S)]),
+    "linalg_eigh": (_eigh_invariant, [((3, 3), S)]),
+    "linalg_svd": (_svd_invariant, [((3, 2), S)]),
+    "linalg_svdvals": (lambda T, a: T.linalg.svdvals(a) * T.linalg.svdvals(a * 2).sum(), [((4, 2), S)]),
+    "linalg_qr": (lambda T, a: (lambda q, r: q @ r.exp())(*T.linalg.qr(a)), [((4, 3), S)]),
+    "linalg_matrix_exp": (lambda T, a: T.linalg.matrix_exp(a * 0.5) + a.matrix_exp().sum(), [((3, 3), S)]),
+    "linalg_cross": (lambda T, a, b: T.linalg.cross(a, b) + T.cross(a, b * 2, dim=1), [((2, 3), S), ((2, 3), S)]),
+    "trace_vdot": (lambda T, a, v, w: T.trace(a) * a + T.vdot(v, w), [((3, 4), S), ((4,), S), ((4,), S)]),
+    "addmv_addr": (lambda T, c, m, v, w: T.addmv(c, m, v, beta=0.5, alpha=2) + c.addmv(m, v)
+                   + T.addr(m @ v.unsqueeze(1) * w, c, w.sum(0, keepdim=True), beta=2, alpha=0.5).sum(1),
+                   [((3,), S), ((3, 2), S), ((2,), S), ((1,), S)]),
+    "addbmm_addmm": (lambda T, c, a, b, m: T.addbmm(c, a, b, alpha=2) + T.addmm(c[0], m, m.t(), beta=0.5, alpha=2)[:2],
+                     [((2, 2), S), ((3, 2, 4), S), ((3, 4, 2), S), ((2, 3), S)]),
+    "dist": (lambda T, a, b: T.dist(a, b) + T.dist(a, b, 3) * a + T.dist(a, b, 1.5), [((2, 3), S), ((3,), S)]),
+    "renorm": (lambda T, a: T.renorm(a, 2, 0, 1.0) + a.renorm(3, 1, 1.5), [((3, 4), S)]),
+    "vector_norm_ords": (lambda T, a: T.linalg.vector_norm(a, 3) + T.linalg.vector_norm(a, 0.5, dim=1)
+                         + a.norm(float("inf"), dim=0, keepdim=True).sum() + T.norm(a, 1) * T.norm(a, 0),
+                         [((2, 3), "away0")]),
+    "matrix_norm_fro_nuc": (lambda T, a: T.linalg.matrix_norm(a) + T.linalg.norm(a, "nuc", dim=(1, 2))
+                            * T.norm(a[0], "nuc") + T.linalg.norm(a[0]), [((2, 3, 2), S)]),
+    "matrix_power": (lambda T, a: T.linalg.matrix_power(a + 3 * _eye(T, 3), 5) * 0.01
+                     + T.linalg.matrix_power(a + 3 * _eye(T, 3), -2), [((3, 3), S)]),
+    "multi_dot": (lambda T, a, b, c, v: T.linalg.multi_dot([a, b, c]) + T.linalg.multi_dot([v, b, c]),
+                  [((2, 3), S), ((3, 4), S), ((4, 2), S), ((3,), S)]),
+    "kron_tensordot_inner": (lambda T, a, b: T.kron(a, b).sum(1) + T.tensordot(a, b, dims=([0], [0])).sum(0)
+                             + T.inner(a.t(), b.t()).sum(), [((2, 2), S), ((2, 4), S)]),
+    "vecdot_vander": (lambda T, a, v: T.linalg.vecdot(a, a * 2) * T.linalg.vecdot(v, v)
+                      + T.linalg.vander(v, N=4)[:2, :3].sum(1), [((2, 3), S), ((3,), S)]),
+    "linalg_pinv": (lambda T, a: T.linalg.pinv(a) + T.pinverse(a) * 2, [((3, 2), S)]),
+    "solve_triangular": (lambda T, a, b: T.linalg.solve_triangular(a + 4 * _eye(T, 3), b, upper=True)
+                         + T.linalg.solve_triangular(a + 4 * _eye(T, 3), b.t(), upper=False, left=False).t(),
+                         [((3, 3), S), ((3, 2), S)]),
+}
+CASES.update(LINALG_CASES)
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_gradcheck(name):
     T = load_engine()

@@ -17,8 +17,8 @@ LAYERS = [
     ("ops",),
     ("graph", "backward"),
     ("tensor", "dispatch", "methods", "logic"),
-    ("factories", "functions", "indexing", "nn", "optim", "random", "special", "utils", "cuda", "accelerator",
-     "backends"),
+    ("factories", "functions", "indexing", "linalg", "nn", "optim", "random", "special", "utils", "cuda",
+     "accelerator", "backends"),
     ("autograd",),
     ("trace",),
 ]
