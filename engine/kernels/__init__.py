@@ -13,6 +13,7 @@ libm        glibc's expf, expm1f, sinhf, coshf: torch's scalar loops (exact vs g
 elementwise unary ops with torch's vector/scalar split; MKL VML ops as correctly rounded (within 1 ulp)
 logits      softmax, log_softmax, nll_loss, cross_entropy (exact)
 blas        dot, mv, mm, addmm, matmul in a fixed order (MKL's own order is not reproducible; ≤ a few ulps)
+exact       float32 matrix products correctly rounded: the same on every machine and BLAS
 
 Imports numpy only; runs in Pyodide.
 """
@@ -43,10 +44,10 @@ from .elementwise import (
 )
 from .fma import fma, fma32, fma64
 from .logits import cross_entropy, log_softmax, nll_loss, softmax
-from .ranges import arange, linspace
+from .ranges import arange, linspace, logspace
 from .reduce import mean, mse_loss, sum
 
 __all__ = ["acos", "add", "addcdiv", "addcmul", "addmm", "arange", "asin", "atan", "cos", "cosh",
            "cross_entropy", "dot", "erf", "erfc", "exp", "expm1", "fma", "fma32", "fma64", "lerp", "linspace", "log",
-           "log1p", "log2", "log10", "log_softmax", "matmul", "mean", "mm", "mse_loss", "mv", "nll_loss",
+           "logspace", "log1p", "log2", "log10", "log_softmax", "matmul", "mean", "mm", "mse_loss", "mv", "nll_loss",
            "rsqrt", "sigmoid", "sin", "sinh", "softmax", "sqrt", "sub", "sum", "tan", "tanh"]

@@ -2,6 +2,8 @@
 from . import (  # noqa: F401 - they declare
     arithmetic,
     arranging,
+    bitwise,
+    compare,
     conv,
     copies,
     division,
@@ -22,6 +24,7 @@ from . import (  # noqa: F401 - they declare
     regions,
     scatter,
     shape,
+    special,
 )
 from .regions import region_grad  # noqa: F401
 from .shape import matrix_transposed, transposed  # noqa: F401

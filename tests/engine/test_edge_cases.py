@@ -239,7 +239,6 @@ GAPS = {
     "bce_target_requires_grad": "target grad where input is 0.5 prints 0. (torch: -0.)",
     "bce_empty": "numpy RuntimeWarning 'Mean of empty slice.'",
     "bce_weight": "no weight argument",
-    "clamp_tensor_min_above_max_backward": "grads of min/max when min > max (torch: all to max, none to min)",
     "clamp_tensor_nan_bound": "a nan bound is ignored (torch propagates nan)",
     "softmax_empty": "numpy error on the empty max (torch: empty result)",
     "inplace_on_view_of_expand": "ValueError 'assignment destination is read-only' (torch writes through the view)",

@@ -564,6 +564,51 @@ CASES = {
     "normal_float_tensor": (lambda T, a: T.normal(1.0, a * 0 + 2, generator=_seeded(T)) * a, [((2, 3), S)]),
     "normal_tensor_tensor": (lambda T, a, b: T.normal(a * 0, b * 0 + 2, generator=_seeded(T)) * a * b,
                              [((2, 3), S), ((3,), S)]),
+    # element-wise math and torch.special (engine/ops/special.py, bitwise.py, compare.py)
+    "asin_acos": (lambda T, a: a.asin() * T.arccos(a * 0.9), [((2, 3), "small")]),
+    "asinh_acosh_atanh": (lambda T, a, b: a.asinh() + T.arccosh(b + 1) * (a * 0.5).atanh(), [((3,), S), ((3,), "pos")]),
+    "exp2_angles": (lambda T, a: T.exp2(a) * a.deg2rad() + a.rad2deg(), [((2, 3), S)]),
+    "frac_sinc": (lambda T, a: (a * 3).frac() * T.sinc(a), [((2, 3), S)]),
+    "gamma_family": (lambda T, a: a.lgamma() + T.digamma(a) * a.polygamma(1) + T.polygamma(2, a),
+                     [((2, 3), "pos")]),
+    "mvlgamma": (lambda T, a: T.mvlgamma(a + 1.5, 3) + T.special.multigammaln(a + 1, 2), [((2, 3), "pos")]),
+    "erfc_erfinv": (lambda T, a: a.erfc() * T.erfinv(a * 0.5), [((2, 3), "small")]),
+    "special_normal": (lambda T, a: T.special.erfcx(a) + T.special.log_ndtr(a) * T.special.ndtri(a.sigmoid()),
+                       [((2, 3), S)]),
+    "special_bessel_i": (lambda T, a: a.i0() + T.special.i0e(a) * T.special.i1(a) + T.special.i1e(a),
+                         [((2, 3), "away0")]),
+    "entr_logit": (lambda T, a: T.special.entr(a) + a.sigmoid().logit() + T.logit(a.sigmoid(), eps=0.3),
+                   [((2, 3), "pos")]),
+    "nan_to_num": (lambda T, a: (a.log()).nan_to_num(posinf=2.0) * a, [((2, 3), S)]),
+    "atan2_hypot": (lambda T, a, b: a.atan2(b) + T.hypot(a, b) * T.arctan2(b, a), [((2, 3), "away0"), ((3,), "away0")]),
+    "logaddexp": (lambda T, a, b: T.logaddexp(a, b) * a.logaddexp2(b), [((2, 3), S), ((2, 3), S)]),
+    "copysign": (lambda T, a, b: a.copysign(b) + T.copysign(a, -1.5), [((2, 3), "away0"), ((3,), "away0")]),
+    "fmax_fmin": (lambda T, a, b: T.fmax(a, b) * a.fmin(b), [((2, 3), S), ((3,), S)]),
+    "xlog1py": (lambda T, a, b: T.special.xlog1py(a, b) + T.special.xlog1py(2.0, b) * T.special.xlog1py(a, 0.5),
+                [((2, 3), S), ((2, 3), "small")]),
+    "zeta": (lambda T, a, b: T.special.zeta(_counted(T).view(2, 3) + 2, b) * a + T.special.zeta(3.0, b)
+             + T.special.zeta(_counted(T).view(2, 3) + 2, 1.5) * b,
+             [((2, 3), "pos"), ((2, 3), "pos")]),
+    "round_decimals": (lambda T, a: a.round(decimals=1) * a + T.round(a, decimals=-1), [((2, 3), S)]),
+    "lerp_tensor": (lambda T, a, b, w: a.lerp(b, w) * T.lerp(a, b, w * 2), [((2, 3), S), ((2, 3), S), ((3,), S)]),
+    "ldexp_float_power": (lambda T, a: T.ldexp(a, T.tensor([1, 0, 3])) * a.float_power(2) + T.float_power(a.abs(), a),
+                          [((2, 3), "away0")]),
+    "nextafter_heaviside": (lambda T, a, b: T.nextafter(a, b) * T.heaviside(a.detach(), b.detach()),
+                            [((2, 3), S), ((2, 3), S)]),
+    "polygamma_": (lambda T, a: (a * 1).polygamma_(1) * a, [((2, 3), "pos")]),
+    # asinh_, acosh_, atanh_ have no derivative in torch: run where nothing records a node
+    "inverse_hyperbolic_in_place": (lambda T, a: ((_counted(T) * 1).asinh_() + (_counted(T) + 1).acosh_()
+                                                  + (_counted(T) * 0.1).atanh_()).view(2, 3) * a, [((2, 3), S)]),
+    "frexp": (lambda T, a: T.frexp(a).mantissa * a.frexp()[1], [((2, 3), S)]),
+    "rsub_angle": (lambda T, a, b: T.rsub(a, b, alpha=2) * a.angle() + T.rsub(a, 3), [((2, 3), "away0"), ((2, 3), S)]),
+    "compare_in_place": (lambda T, a, b: (a * 1).lt_(b) * a + (a * 1).ge_(0.5) * b + (a * 1).eq_(b) + (a * 1).ne_(1.0)
+                         + (a * 1).le_(b) * (a * 1).gt_(0.0), [((2, 3), S), ((2, 3), S)]),
+    "compare": (lambda T, a, b: a * a.lt(b) + b * T.greater_equal(a, 0.5) + a * b.eq(a) + a.ne(2.0) * a.le(b)
+                * T.gt(a, 0.0) + T.eq(a, 1.0) + a.lt(1.0) + a.le(1.0) * a.ge(b) + T.gt(a, b) * T.ne(a, b),
+                [((2, 3), S), ((2, 3), S)]),
+    "bitwise": (lambda T, a: (((_counted(T).long() & 3) | (_counted(T).long() ^ 5)) + (_counted(T).long() << 2)
+                              + (_counted(T).long() >> 1) + T.gcd(_counted(T).long(), T.tensor(4))
+                              + _counted(T).long().lcm(T.tensor(3))).view(2, 3) * a, [((2, 3), S)]),
     # rearranging and assembling (engine/ops/arranging.py)
     "roll_rot90": (lambda T, a: a.roll(1, 0) * T.rot90(a, 2) + a.roll(-1) * a.rot90(1, [1, 0]).t()
                    + T.roll(a, (1, -1), (0, 1)).rot90(3).t(), [((2, 3), S)]),

@@ -506,7 +506,6 @@ GAPS = {
     "clamp_tensor_and_number_kw": "short TypeError text (torch lists the overloads)",
     "clamp_tensor_and_number_positional_ok": "TypeError (torch accepts clamp(Tensor, number) positionally)",
     "floor_bool": "accepted (torch: NotImplementedError '\"floor_vml_cpu\" not implemented for 'Bool'')",
-    "round_decimals_ok": "round() takes no decimals",
     "leaky_relu_int": "accepted (torch: NotImplementedError '\"leaky_relu_cpu\" not implemented for 'Long'')",
     "softplus_int": "accepted (torch: NotImplementedError '\"softplus_cpu\" not implemented for 'Long'')",
     "leaky_relu_module_inplace_ok": "nn.LeakyReLU has no inplace argument",
