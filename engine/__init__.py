@@ -46,7 +46,16 @@ from .factories import (  # noqa: F401
     zeros,
     zeros_like,
 )
-from .functions import detach, is_floating_point, is_tensor, numel, where  # noqa: F401
+from .functions import (  # noqa: F401
+    broadcast_shapes,
+    detach,
+    is_floating_point,
+    is_tensor,
+    numel,
+    tril_indices,
+    triu_indices,
+    where,
+)
 from .grad_mode import (  # noqa: F401
     enable_grad,
     inference_mode,
@@ -58,6 +67,7 @@ from .grad_mode import (  # noqa: F401
     set_anomaly_enabled,
     set_grad_enabled,
 )
+from .layout import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format  # noqa: F401
 from .limits import finfo, iinfo  # noqa: F401
 
 # --- random numbers: PyTorch's CPU generator (engine/generator, engine/random.py) --------------------------------

@@ -44,6 +44,8 @@ def _any_all(fn):
         if dim is None:
             return Tensor._make(np.asarray(fn(self._data)), dtypes.bool)
         axes = tuple(self._dim(d) for d in (dim if isinstance(dim, (tuple, list)) else (dim,)))
+        if self._data.ndim == 0:
+            axes = None
         return Tensor._make(np.asarray(fn(self._data, axis=axes, keepdims=keepdim)), dtypes.bool)
 
     return reduce

@@ -3,13 +3,17 @@ from . import (  # noqa: F401 - they declare
     arithmetic,
     bitwise,
     compare,
+    arranging,
     conv,
+    copies,
     division,
     einsum,
     joins,
     linalg,
+    masking,
     nn,
     norms,
+    ordering,
     padding,
     pieces,
     pointwise,
@@ -23,5 +27,5 @@ from . import (  # noqa: F401 - they declare
     special,
 )
 from .regions import region_grad  # noqa: F401
-from .shape import transposed  # noqa: F401
+from .shape import matrix_transposed, transposed  # noqa: F401
 from .table import COMPOSITES, OPS, Op, Spelling, kept, result_dtype, shape_args  # noqa: F401

@@ -258,14 +258,6 @@ for _name, _keep in (("maximum", lambda a, b: (a >= b) | np.isnan(a)),
        saves={0: ("self", "other"), 1: ("self", "other")}, spell=method(_name))
 
 
-def _masked(n, g):
-    return (g * 0).where(n.attrs["mask"], g)
-
-
-op("masked_fill", "MaskedFillBackward0", ("self",), lambda a, mask, value: np.where(mask._data, value, a),
-   ("grad where not mask, else 0", _masked), saves={0: ("mask",)},
-   spell=Spelling(method="masked_fill", function="masked_fill", inplace="masked_fill_"),
-   bind=lambda self, mask, value: (OPS["masked_fill"], (self,), {"mask": mask, "value": value}, None))
 op("zero", "ZeroBackward0", ("self",), np.zeros_like, ("0", lambda n, g: g * 0),
    spell=Spelling(inplace="zero_", inplace_function="zero_"))
 op("fill", "FillBackward2", ("self",), lambda a, value: np.full_like(a, value), ("0", lambda n, g: g * 0),

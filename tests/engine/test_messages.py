@@ -494,7 +494,6 @@ GAPS = {
     "repeat_float": "accepted (torch: TypeError 'must be tuple of ints, not float')",
     "masked_fill_int_mask": "accepted (torch: 'masked_fill_ only supports boolean masks, ...')",
     "masked_fill_mask_shape": "numpy's broadcast message (torch: 'The size of tensor a (2) must match ...')",
-    "masked_fill_value_1d": "accepted (torch: 'masked_fill_ only supports a 0-dimensional value tensor ...')",
     "masked_fill_list_mask": "AttributeError (torch: TypeError 'masked_fill() received an invalid combination ...')",
     "masked_fill_no_value": "Python's TypeError text (torch: 'masked_fill() received an invalid combination ...')",
     "outer_2d": "accepted (torch: 'outer: Expected 1-D argument self, but got 2-D')",
