@@ -1,9 +1,9 @@
 """The op table: every op declared once, by kind (see table.py for what a declaration holds)."""
 from . import (  # noqa: F401 - they declare
     arithmetic,
+    arranging,
     bitwise,
     compare,
-    arranging,
     conv,
     copies,
     division,
