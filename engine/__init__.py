@@ -24,7 +24,26 @@ from . import (  # noqa: F401
     utils,
 )
 from .devices import device, get_default_device, set_default_device  # noqa: F401
-from .dtypes import bool, double, dtype, float, float32, float64, int, int32, int64, long, uint8  # noqa: A004, F401
+from .dtypes import (  # noqa: A004, F401
+    bool,
+    double,
+    dtype,
+    float,
+    float16,
+    float32,
+    float64,
+    half,
+    int,
+    int8,
+    int16,
+    int32,
+    int64,
+    layout,
+    long,
+    short,
+    strided,
+    uint8,
+)
 from .factories import (  # noqa: F401
     BoolTensor,
     DoubleTensor,
@@ -35,13 +54,17 @@ from .factories import (  # noqa: F401
     as_tensor,
     empty,
     empty_like,
+    empty_permuted,
+    empty_strided,
     eye,
     from_numpy,
     full,
     full_like,
     linspace,
+    logspace,
     ones,
     ones_like,
+    scalar_tensor,
     tensor,
     zeros,
     zeros_like,
@@ -67,8 +90,8 @@ from .grad_mode import (  # noqa: F401
     set_anomaly_enabled,
     set_grad_enabled,
 )
-from .layout import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format  # noqa: F401
 from .limits import finfo, iinfo  # noqa: F401
+from .memory import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format  # noqa: F401
 
 # --- random numbers: PyTorch's CPU generator (engine/generator, engine/random.py) --------------------------------
 from .random import (  # noqa: F401

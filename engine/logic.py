@@ -92,7 +92,7 @@ DECLARED = [
 
 # the functions that write their result in place (x.logical_and_(y)) and into out= (torch.isnan(x, out=t))
 IN_PLACE = frozenset(["logical_and", "logical_or", "logical_xor", "logical_not", "bitwise_not"])
-NO_OUT = frozenset(["all", "any", "equal", "allclose", "isnan", "isinf", "isfinite", "isreal", "isclose"])
+NO_OUT = frozenset(["equal", "allclose", "isnan", "isinf", "isfinite", "isreal", "isclose"])
 
 
 def _in_place(fn, name):

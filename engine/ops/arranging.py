@@ -2,11 +2,10 @@
 h/v/dsplit, broadcasting, meshgrid, cartesian_prod, combinations, block_diag, diag/diag_embed/diagflat, unfold,
 the *_scatter ops (a region replaced), tril/triu_indices; built as ATen builds them (the same nodes)."""
 import itertools
-import warnings
 
 import numpy as np
 
-from .. import dtypes
+from .. import dtypes, messages
 from .table import OPS, Spelling, composite, op, result_dtype, shape_args
 
 
@@ -234,17 +233,12 @@ def broadcast_tensors(*tensors):
     return tuple(t if tuple(t.shape) == shape else t.expand(shape) for t in ts)
 
 
-_MESHGRID_WARNED = []
-
-
 @composite(Spelling(function="meshgrid", out=False))
 def meshgrid(*tensors, indexing=None):
     ts = _tensors(tensors)
     if indexing is None:
-        if not _MESHGRID_WARNED:
-            _MESHGRID_WARNED.append(True)
-            warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
-                          "argument.", UserWarning, stacklevel=3)
+        messages.warn_once("torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
+                           "argument.", UserWarning, stacklevel=2)
         indexing = "ij"
     if indexing not in ("ij", "xy"):
         raise RuntimeError(f'torch.meshgrid: indexing must be one of "xy" or "ij", but received: {indexing}')

@@ -80,6 +80,7 @@ for _name, _fn in (("amax", np.max), ("amin", np.min)):
         lambda n, g: _shared_evenly(n, g, n["result"], n.attrs["dim"])),
        saves={0: ("dim[]", "keepdim", "result", "self")},
        spell=Spelling(method=_name, function=_name), bind=_bind_extreme(_name))
+del _name, _fn
 
 
 def _dim_text(a, keyword=True):
