@@ -8,13 +8,25 @@ The torch.* functions that are an op's spelling come from the op table (engine/m
 """
 import numpy as _np
 
-from . import accelerator, autograd, backends, cuda, dtypes, indexing, logic, methods, nn, optim, random, utils  # noqa: F401
+from . import (  # noqa: F401
+    accelerator,
+    autograd,
+    backends,
+    cuda,
+    dtypes,
+    indexing,
+    linalg,
+    logic,
+    methods,
+    nn,
+    optim,
+    random,
+    special,
+    utils,
+)
 from .devices import device, get_default_device, set_default_device  # noqa: F401
 from .dtypes import (  # noqa: A004, F401
     bool,
-    channels_last,
-    channels_last_3d,
-    contiguous_format,
     double,
     dtype,
     float,
@@ -29,8 +41,6 @@ from .dtypes import (  # noqa: A004, F401
     int64,
     layout,
     long,
-    memory_format,
-    preserve_format,
     short,
     strided,
     uint8,
@@ -60,7 +70,16 @@ from .factories import (  # noqa: F401
     zeros,
     zeros_like,
 )
-from .functions import detach, is_floating_point, is_tensor, numel, where  # noqa: F401
+from .functions import (  # noqa: F401
+    broadcast_shapes,
+    detach,
+    is_floating_point,
+    is_tensor,
+    numel,
+    tril_indices,
+    triu_indices,
+    where,
+)
 from .grad_mode import (  # noqa: F401
     enable_grad,
     inference_mode,
@@ -73,6 +92,24 @@ from .grad_mode import (  # noqa: F401
     set_grad_enabled,
 )
 from .limits import finfo, iinfo  # noqa: F401
+from .memory import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format  # noqa: F401
+from .nn.functional import (  # noqa: F401 - torch.* spellings of nn.functional's functions
+    adaptive_avg_pool1d,
+    bilinear,
+    celu,
+    celu_,
+    cosine_similarity,
+    max_pool3d,
+    pairwise_distance,
+    prelu,
+    rms_norm,
+    rrelu,
+    rrelu_,
+    selu,
+    selu_,
+    threshold,
+    threshold_,
+)
 
 # --- random numbers: PyTorch's CPU generator (engine/generator, engine/random.py) --------------------------------
 from .random import (  # noqa: F401

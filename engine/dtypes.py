@@ -92,64 +92,6 @@ def promote(operands):
     return d
 
 
-class memory_format:
-    """torch.contiguous_format, torch.preserve_format, torch.channels_last, torch.channels_last_3d."""
-
-    __slots__ = ("name",)
-
-    def __init__(self, name):
-        self.name = name
-
-    def __repr__(self):
-        return f"torch.{self.name}"
-
-    def __reduce__(self):
-        return (_format_by_name, (self.name,))
-
-
-contiguous_format = memory_format("contiguous_format")
-preserve_format = memory_format("preserve_format")
-channels_last = memory_format("channels_last")
-channels_last_3d = memory_format("channels_last_3d")
-_FORMATS = {f.name: f for f in (contiguous_format, preserve_format, channels_last, channels_last_3d)}
-
-
-def _format_by_name(name):
-    return _FORMATS[name]
-
-
-def check_format(fmt, ndim, *, preserve):
-    """The memory_format asked for (None for the op's default), with torch's errors: preserve_format only where
-    the op keeps its input's layout, channels_last only for 4-d tensors, channels_last_3d for 5-d."""
-    if fmt is None or (preserve and fmt is preserve_format):
-        return None
-    if fmt is preserve_format:
-        raise RuntimeError("unsupported memory format Preserve")
-    if not isinstance(fmt, memory_format):
-        raise TypeError(f"memory_format must be torch.memory_format, not {type(fmt).__name__}")
-    if fmt is not contiguous_format:
-        rank = 4 if fmt is channels_last else 5
-        if ndim != rank:
-            raise RuntimeError(f"required rank {rank} tensor to use {fmt.name} format")
-    return fmt
-
-
-def laid_out(arr, fmt):
-    """arr in the memory format (numpy strides as torch's: channels_last keeps the channels innermost)."""
-    if fmt is contiguous_format:
-        return arr if arr.flags.c_contiguous else np.ascontiguousarray(arr)  # (which makes a 0-d array 1-d)
-    if fmt is channels_last or fmt is channels_last_3d:
-        order = (0, arr.ndim - 1, *range(1, arr.ndim - 1))
-        return np.ascontiguousarray(np.moveaxis(arr, 1, -1)).transpose(order)
-    return arr
-
-
-def is_laid_out(arr, fmt):
-    """Whether arr's strides are those of the memory format (sizes of 1 may have any stride, as in torch)."""
-    want = laid_out(np.empty(arr.shape, arr.dtype), fmt).strides
-    return arr.size == 0 or all(n == 1 or a == w for n, a, w in zip(arr.shape, arr.strides, want))
-
-
 class layout:
     """torch.strided: the only layout the engine's tensors have."""
 

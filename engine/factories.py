@@ -5,7 +5,7 @@ import warnings
 
 import numpy as np
 
-from . import devices, dispatch, dtypes, kernels, messages, methods, observe
+from . import devices, dispatch, dtypes, kernels, memory, messages, methods, observe
 from .ops import shape_args
 from .tensor import Tensor
 
@@ -131,7 +131,7 @@ def _check_layout(layout):
         raise NotImplementedError(f"layout={layout!r}: the engine's tensors are strided")
 
 
-_check_format = dtypes.check_format
+_check_format = memory.format_for
 
 
 def _made(name, result, out):
@@ -164,7 +164,7 @@ def empty(*shape, size=None, out=None, dtype=None, layout=None, device=None, req
     fmt = _check_format(memory_format, len(shape_args(_sized("empty", shape, size))), preserve=False)
     result = _fill("empty", 0, shape, size, out, dtype, layout, device, requires_grad)
     if fmt is not None and out is None:
-        result._data = dtypes.laid_out(result._data, fmt)
+        result._data = memory.laid_out(result._data, fmt)
     return result
 
 
@@ -245,7 +245,7 @@ def _like(name, value, t, dtype, layout, device, requires_grad, memory_format):
     fmt = _check_format(memory_format, t.dim(), preserve=True)
     result = _filled(value, t.shape, dtype or t.dtype, requires_grad)
     if fmt is not None:
-        result._data = dtypes.laid_out(result._data, fmt)
+        result._data = memory.laid_out(result._data, fmt)
     elif not t._data.flags.c_contiguous:  # preserved: the input's order of strides, made dense
         result._data = np.full_like(t._data, value, dtype=result._data.dtype)
     return result

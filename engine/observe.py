@@ -74,3 +74,15 @@ def muted():
         yield
     finally:
         _muted[0] -= 1
+
+
+@contextlib.contextmanager
+def heard():
+    """Inside muted(), a stretch that watchers hear again: the program's own code that the engine calls (the
+    closure an L-BFGS step evaluates several times)."""
+    saved = _muted[0]
+    _muted[0] = 0
+    try:
+        yield
+    finally:
+        _muted[0] = saved

@@ -1,6 +1,7 @@
 """Matrix products: mm, mv, dot, bmm, addmm, and matmul/outer built from them."""
 import numpy as np
 
+from ..kernels import exact
 from .table import OPS, Spelling, composite, method, op, result_dtype
 
 
@@ -29,10 +30,18 @@ def _bind_mm(a, b):
     return OPS["mm"], (a, b), None, None
 
 
-def _bind_addmm(bias, a, b):
+def _bind_addmm(bias, a, b, *, beta=1, alpha=1):
     _check_mm(a, b)
     _same_dtype(a, b, "addmm")
-    return OPS["addmm"], (bias, a, b), None, None
+    return OPS["addmm"], (bias, a, b), None if beta == 1 and alpha == 1 else {"beta": beta, "alpha": alpha}, None
+
+
+def _addmm(b, m1, m2, beta=1, alpha=1):
+    product = exact.matmul(m1, m2)
+    if beta == 1 and alpha == 1:
+        return b + product
+    product = product if alpha == 1 else product * m1.dtype.type(alpha)
+    return product + (0 if beta == 0 else b if beta == 1 else b * b.dtype.type(beta))
 
 
 def _bind_bmm(a, b):
@@ -55,6 +64,8 @@ def _bind_mv(a, v):
 
 
 def _bind_dot(a, b):
+    if a.dim() != 1 or b.dim() != 1:
+        raise RuntimeError(f"1D tensors expected, but got {a.dim()}D and {b.dim()}D tensors")
     if a.shape[0] != b.shape[0]:
         raise RuntimeError(
             f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src [{b.shape[0]}] to have the "
@@ -62,27 +73,36 @@ def _bind_dot(a, b):
     return OPS["dot"], (a, b), None, None
 
 
-op("mm", "MmBackward0", ("self", "mat2"), np.matmul,
+op("mm", "MmBackward0", ("self", "mat2"), exact.matmul,
    ("grad @ mat2ᵀ", lambda n, g: g.mm(n["mat2"].t())),
    ("selfᵀ @ grad", lambda n, g: n["self"].t().mm(g)),
    saves={0: ("mat2", "self_sym_sizes", "self_sym_strides"), 1: ("self", "mat2_sym_sizes", "mat2_sym_strides")},
    spell=Spelling(method="mm", function="mm", infix="@"), bind=_bind_mm)
-op("mv", "MvBackward0", ("self", "vec"), np.matmul,
+op("mv", "MvBackward0", ("self", "vec"), exact.matmul,
    ("grad ⊗ vec", lambda n, g: g.unsqueeze(1) * n["vec"].unsqueeze(0)),
    ("selfᵀ @ grad", lambda n, g: n["self"].t().mv(g)),
    saves={0: ("vec",), 1: ("self",)}, spell=Spelling(method="mv", function="mv", infix="@"), bind=_bind_mv)
-op("dot", "DotBackward0", ("self", "tensor"), lambda a, b: np.dot(a, b) + 0,  # BLAS sums from +0
+op("dot", "DotBackward0", ("self", "tensor"), lambda a, b: exact.matmul(a, b) + 0,  # BLAS sums from +0
    ("tensor · grad", lambda n, g: g * n["tensor"]),
    ("self · grad", lambda n, g: g * n["self"]),
    saves={0: ("tensor",), 1: ("self",)}, spell=method("dot"), bind=_bind_dot)
-op("bmm", "BmmBackward0", ("self", "mat2"), np.matmul,
+op("bmm", "BmmBackward0", ("self", "mat2"), exact.matmul,
    ("grad @ mat2ᵀ", lambda n, g: g.bmm(n["mat2"].transpose(1, 2))),
    ("selfᵀ @ grad", lambda n, g: n["self"].transpose(1, 2).bmm(g)),
    saves={0: ("mat2",), 1: ("self",)}, spell=Spelling(method="bmm", function="bmm", infix="@"), bind=_bind_bmm)
-op("addmm", "AddmmBackward0", ("self", "mat1", "mat2"), lambda b, m1, m2, beta=1, alpha=1: b + m1 @ m2,
-   ("grad", lambda n, g: g),
-   ("grad @ mat2ᵀ", lambda n, g: g.mm(n["mat2"].t())),
-   ("mat1ᵀ @ grad", lambda n, g: n["mat1"].t().mm(g)),
+def _mat2_grad(n, g):
+    """ATen's mm_mat2_backward: for a column-major mat2 (a weight.t(), as nn.Linear passes it) the grad is made
+    column-major too, (gradᵀ @ mat1)ᵀ, so that the weight's grad is contiguous."""
+    sizes, strides = n._shapes[2], (n._meta or {}).get("mat2_sym_strides", ())
+    if len(strides) == 2 and strides[0] == 1 and strides[1] == sizes[0]:
+        return g.t().mm(n["mat1"]).t()
+    return n["mat1"].t().mm(g)
+
+
+op("addmm", "AddmmBackward0", ("self", "mat1", "mat2"), _addmm,
+   ("β · grad", lambda n, g: _summed_to(_times(g, n.attrs.get("beta", 1)), n._shapes[0])),
+   ("α · grad @ mat2ᵀ", lambda n, g: _times(g.mm(n["mat2"].t()), n.attrs.get("alpha", 1))),
+   ("α · mat1ᵀ @ grad", lambda n, g: _times(_mat2_grad(n, g), n.attrs.get("alpha", 1))),
    saves={0: ("alpha", "beta"), 1: ("mat2", "mat1_sym_sizes", "mat1_sym_strides"),
           2: ("mat1", "mat2_sym_sizes", "mat2_sym_strides")}, spell=method("addmm"), bind=_bind_addmm)
 
@@ -100,8 +120,12 @@ def _times(x, k):
     return x if k == 1 else x * k
 
 
+def _summed_to(t, shape):
+    return t if tuple(t.shape) == tuple(shape) else t.sum_to_size(shape)
+
+
 def _baddbmm(c, a, b, beta=1, alpha=1):
-    product = np.matmul(a, b)
+    product = exact.matmul(a, b)
     product = product if alpha == 1 else product * a.dtype.type(alpha)
     if beta == 0:
         return product
@@ -133,15 +157,16 @@ def matmul(self, other):
         return a.mm(b)
     if db <= 2:
         # (…, n, k) @ (k, m): fold the batch into rows, as PyTorch does
-        folded = a.reshape(-1, a.shape[-1])
+        folded = a.reshape(int(np.prod(a.shape[:-1])), a.shape[-1])
         out = folded.mv(b) if db == 1 else folded.mm(b)
         return out._op("unsafe_view", shape=a.shape[:-1] + ((b.shape[1],) if db == 2 else ()))
     # batched @ batched: broadcast the batch dims, then bmm
     a2 = a.unsqueeze(0) if da == 1 else a
     b2 = b.unsqueeze(-1) if db == 1 else b
     batch = np.broadcast_shapes(a2.shape[:-2], b2.shape[:-2])
-    a3 = a2.expand(batch + a2.shape[-2:]).reshape(-1, *a2.shape[-2:])
-    b3 = b2.expand(batch + b2.shape[-2:]).reshape(-1, *b2.shape[-2:])
+    k = int(np.prod(batch))
+    a3 = a2.expand(batch + a2.shape[-2:]).reshape(k, *a2.shape[-2:])
+    b3 = b2.expand(batch + b2.shape[-2:]).reshape(k, *b2.shape[-2:])
     shape = batch + ((a2.shape[-2],) if da > 1 else ()) + ((b2.shape[-1],) if db > 1 else ())
     return a3.bmm(b3)._op("unsafe_view", shape=shape)
 
@@ -224,7 +249,7 @@ def _euclidean_dist(x1, x2):
     n1, n2 = (x1 * x1).sum(-1, keepdims=True), (x2 * x2).sum(-1, keepdims=True)
     a = np.concatenate([x1 * x1.dtype.type(-2), n1, np.ones_like(n1)], -1)
     b = np.concatenate([x2, np.ones_like(n2), n2], -1)
-    return np.sqrt(np.maximum(np.matmul(a, np.swapaxes(b, -1, -2)), 0))
+    return np.sqrt(np.maximum(exact.matmul(a, np.swapaxes(b, -1, -2)), 0))
 
 
 def _euclidean_ratio(n, g):

@@ -5,7 +5,7 @@ from ..factories import full_like, tensor
 from ..grad_mode import no_grad
 from ..tensor import Tensor
 from . import rules
-from .optimizer import Optimizer, _one_step, check_implementation, check_number
+from .optimizer import Optimizer, _one_step, check_implementation, check_number, scalar
 
 
 class Adagrad(Optimizer):
@@ -13,7 +13,7 @@ class Adagrad(Optimizer):
 
     def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10,
                  foreach=None, *, maximize=False, differentiable=False, fused=None):
-        check_number("lr", lr)
+        check_number("lr", lr, tensor_ok=True)
         if not 0.0 <= lr:
             raise ValueError(f"Invalid learning rate: {lr}")
         if not 0.0 <= lr_decay:
@@ -73,4 +73,4 @@ def _single_tensor_adagrad(param, state, group):
     clr = lr / (1 + (step - 1) * lr_decay)
     state_sum.addcmul_(grad, grad, value=1)
     std = state_sum.sqrt().add_(eps)
-    param.addcdiv_(grad, std, value=-clr)
+    param.addcdiv_(grad, std, value=-scalar(clr))  # a Tensor lr: clr in its float32

@@ -49,15 +49,20 @@ def _one_step(step):
                 loss = closure()
         with no_grad(), observe.muted():
             updated = step(self)
-        if observe._observers:
-            groups = {id(p): group for group in self.param_groups for p in group["params"]}
-            for p in updated:
-                rule, terms = type(self)._rule(groups[id(p)], p, self.state[p])
-                observe.emit("on_inplace", p, OPS["sub"], (p,),
-                             {"optimizer": type(self).__name__, "rule": rule, **terms})
+        report(self, updated)
         return loss
 
     return wrapper
+
+
+def report(optimizer, updated):
+    """Each updated parameter told to watchers as one in-place op naming the optimizer, its rule and terms."""
+    if observe._observers:
+        groups = {id(p): group for group in optimizer.param_groups for p in group["params"]}
+        for p in updated:
+            rule, terms = type(optimizer)._rule(groups[id(p)], p, optimizer.state[p])
+            observe.emit("on_inplace", p, OPS["sub"], (p,),
+                         {"optimizer": type(optimizer).__name__, "rule": rule, **terms})
 
 
 def typename(obj):
@@ -75,10 +80,19 @@ def typename(obj):
     return qualname if module in ("", "builtins") else f"{module}.{qualname}"
 
 
-def check_number(name, value):
-    """The engine's optimizers take hyperparameters as numbers (torch also takes a one-element Tensor lr)."""
+def check_number(name, value, tensor_ok=False):
+    """The engine's optimizers take hyperparameters as numbers; those whose step replays what torch does with a
+    one-element Tensor lr (tensor_ok: SGD, Adagrad, LBFGS, Muon, SparseAdam) take that too."""
     if isinstance(value, Tensor):
-        raise NotImplementedError(f"{name} as a Tensor: the engine's optimizers take a number")
+        if not tensor_ok:
+            raise NotImplementedError(f"{name} as a Tensor: the engine's optimizers take a number")
+        if value.numel() != 1:
+            raise ValueError("Tensor lr must be 1-element")
+
+
+def scalar(x):
+    """A hyperparameter as the Scalar torch's kernels take (alpha=, value=): a Tensor's value, as a float."""
+    return x.item() if isinstance(x, Tensor) else x
 
 
 def check_implementation(defaults):
@@ -95,14 +109,15 @@ def check_implementation(defaults):
         raise NotImplementedError("differentiable=True: the engine's optimizer steps are not differentiable")
 
 
-def check_capturable(group):
+def check_capturable(group, tensors="params and state_steps"):
     if group.get("capturable"):
-        raise AssertionError("If capturable=True, params and state_steps must be on supported devices: "
-                             f"{CAPTURABLE_DEVICES}.")
+        raise AssertionError(f"If capturable=True, {tensors} must be on supported devices: {CAPTURABLE_DEVICES}.")
 
 
 class Optimizer:
     """Base class for all optimizers (torch.optim.Optimizer)."""
+
+    _capturable_tensors = "params and state_steps"  # what torch's capturable check names
 
     def __init__(self, params, defaults):
         self.defaults = defaults
@@ -147,7 +162,7 @@ class Optimizer:
                 state = self.state[p]
                 if len(state) == 0:
                     state.update(self._new_state(p, group))
-                check_capturable(group)
+                check_capturable(group, self._capturable_tensors)
                 update(p, state, group)
             updated += params
         return updated

@@ -1,7 +1,7 @@
 """torch.optim.SGD: torch/optim/sgd.py's _single_tensor_sgd, the path torch 2.13 takes on the CPU (foreach=True
 rounds the same way; it differs only in adding Nesterov's momentum into .grad itself)."""
 from . import rules
-from .optimizer import Optimizer, _one_step, check_implementation, check_number
+from .optimizer import Optimizer, _one_step, check_implementation, check_number, scalar
 
 
 class SGD(Optimizer):
@@ -9,7 +9,7 @@ class SGD(Optimizer):
 
     def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False, *,
                  maximize=False, foreach=None, differentiable=False, fused=None):
-        check_number("lr", lr)
+        check_number("lr", lr, tensor_ok=True)
         if lr < 0.0:
             raise ValueError(f"Invalid learning rate: {lr}")
         if momentum < 0.0:
@@ -65,4 +65,4 @@ def _single_tensor_sgd(params, momentum_buffers, group):
                 grad = grad.add(buf, alpha=momentum)
             else:
                 grad = buf
-        param.add_(grad, alpha=-lr)
+        param.add_(grad, alpha=-scalar(lr))

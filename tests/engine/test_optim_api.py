@@ -15,7 +15,10 @@ from test_kernels import FMA_BUILD
 PRELUDE = "import torch\n"
 SETUP = ("torch.manual_seed(0)\nw = torch.randn(3, 2, requires_grad=True)\nb = torch.zeros(2, requires_grad=True)\n"
          "x = torch.randn(4, 2)\ndef loss_fn():\n    return ((w.sum(0) * x + b).pow(2) * x).mean()\n")
-ALL = ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta"]
+ALL = ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam", "ASGD", "Rprop",
+       "Adafactor"]
+CLOSURE = ("def closure():\n    o.zero_grad()\n    loss = ((w.sum(0) * x + b - 1).pow(2)).mean()\n    loss.backward()\n"
+           "    return loss\n")
 
 PROGRAMS = {
     # --- printing ------------------------------------------------------------------------------------------
@@ -112,6 +115,26 @@ PROGRAMS = {
     "adagrad_weight_decay": "torch.optim.Adagrad([w], weight_decay=-0.5)",
     "fused_and_foreach": "torch.optim.SGD([w], fused=True, foreach=True)",
     "fused_and_differentiable": "torch.optim.Adam([w], fused=True, differentiable=True)",
+    # --- the optimizers of other shapes: 2-d parameters only, a closure with a line search, sparse grads only --
+    "muon": "o = torch.optim.Muon([w], lr=0.02)\nprint(o)\nfor _ in range(2):\n    o.zero_grad()\n"
+            "    loss_fn().backward()\n    o.step()\nprint(o.state_dict())",
+    "muon_not_2d": "torch.optim.Muon([w, b])",
+    "lbfgs": "o = torch.optim.LBFGS([w, b], lr=0.5, max_iter=4)\nprint(o)\n" + CLOSURE
+             + "for _ in range(2):\n    print(o.step(closure))\n"
+             "print(w, o.state[w]['func_evals'], o.state[w]['n_iter'])",
+    "lbfgs_strong_wolfe": "o = torch.optim.LBFGS([w, b], line_search_fn='strong_wolfe')\n" + CLOSURE
+                          + "print(o.step(closure))\nprint(w, sorted(o.state_dict()['state'][0]))",
+    "lbfgs_groups": "torch.optim.LBFGS([{'params': [w]}, {'params': [b]}])",
+    "lbfgs_line_search_name": "o = torch.optim.LBFGS([w], line_search_fn='wolfe')\n" + CLOSURE + "o.step(closure)",
+    "sparse_adam_dense_grad": "o = torch.optim.SparseAdam([w, b])\nprint(o)\nloss_fn().backward()\no.step()",
+    "sparse_adam_lr": "torch.optim.SparseAdam([w], lr=0.0)",
+    "tensor_lr": "o = torch.optim.SGD([w], lr=torch.tensor(0.01))\np = torch.optim.Adagrad([b], lr=torch.tensor(0.1))\n"
+                 "loss_fn().backward()\no.step()\np.step()\nprint(w.tolist(), b.tolist())",
+    "tensor_lr_two_elements": "torch.optim.SGD([w], lr=torch.tensor([0.1, 0.2]))",
+    "rprop_etas": "torch.optim.Rprop([w], etas=(1.5, 1.2))",
+    "nadam_momentum_decay": "torch.optim.NAdam([w], momentum_decay=-1)",
+    "adafactor_d": "torch.optim.Adafactor([w], d=0.5)",
+    "asgd_capturable_on_cpu": "o = torch.optim.ASGD([w], capturable=True)\nw.grad = torch.ones(3, 2)\no.step()",
     "step_keyword_not_callable": "torch.optim.SGD([w]).step(3)",
     "base_step": "torch.optim.Optimizer([w], {}).step()",
 }

@@ -1,0 +1,543 @@
+"""torch.linalg's factorizations and what is built on them: det, slogdet, inv, solve, cholesky, qr, svd, eigh,
+matrix_exp, with ATen's derivatives (FunctionsManual.cpp: linalg_det_backward, svd_backward, eigh's
+linalg_eig_backward, linalg_qr_backward, cholesky_backward, …), written with Tensor methods so that
+create_graph differentiates them again.
+
+The forwards run in float64 (numpy.linalg) and round once to the input's dtype, so a result does not depend on the
+LAPACK numpy links. The signs of eigenvectors and singular vectors are LAPACK's convention (numpy's and torch's
+agree for the factorizations here), and are only defined up to sign in any case: compare what does not depend on
+them. Ops with several outputs (slogdet, qr, svd, eigh) recompute the factorization in their derivative."""
+import numpy as np
+
+from .. import messages
+from .table import OPS, Spelling, composite, op, result_dtype
+
+
+# --- checks, with torch's messages ----------------------------------------------------------------------------
+def check_float(A, fname):
+    if not A.dtype.is_floating_point:
+        raise RuntimeError(f"{fname}: Expected a floating point or complex tensor as input. Got {A.dtype.type_name}")
+
+
+def check_square(A, fname, what="A"):
+    if A.dim() < 2:
+        raise RuntimeError(f"{fname}: The input tensor {what} must have at least 2 dimensions.")
+    if A.shape[-1] != A.shape[-2]:
+        raise RuntimeError(f"{fname}: {what} must be batches of square matrices, but they are {A.shape[-2]} by "
+                           f"{A.shape[-1]} matrices")
+    check_float(A, fname)
+
+
+def _f64(a):
+    return np.asarray(a, dtype=np.float64)
+
+
+def _batches(a):
+    """The matrices of a batch, in order (torch names an element of a batch by its number in its errors)."""
+    return list(a.reshape((-1,) + a.shape[-2:]))
+
+
+def _zero_pivot(m):
+    """LAPACK getrf's partial-pivoting LU: the 1-based index of the first exactly zero pivot, or 0."""
+    u = m.copy()
+    n = u.shape[0]
+    for k in range(n):
+        p = k + int(np.argmax(np.abs(u[k:, k])))
+        if u[p, k] == 0:
+            return k + 1
+        u[[k, p]] = u[[p, k]]
+        u[k + 1:, k:] -= np.outer(u[k + 1:, k] / u[k, k], u[k, k:])
+    return 0
+
+
+def _singular_error(a, fname, text):
+    for i, m in enumerate(_batches(a)):
+        k = _zero_pivot(m)
+        if k:
+            prefix = f"({'Batch element ' + str(i)}): " if a.ndim > 2 else ""
+            return RuntimeError(f"{fname}: {prefix}{text(k)}")
+    return None
+
+
+def _labelled(fn, *keys):
+    """The label of an output of torch.linalg.<fn>, which returns several: the call, indexed by the output."""
+    def label(slots, attrs):
+        args = ", ".join([slots[0]] + [f"{k}={attrs[k]!r}" for k in keys if k in attrs])
+        return f"torch.linalg.{fn}({args})" + (f"[{attrs['output']}]" if "output" in attrs else "")
+
+    return label
+
+
+# --- det, slogdet ----------------------------------------------------------------------------------------------
+def _bind_det(A):
+    check_square(A, "linalg.det")
+    return OPS["linalg_det"], (A,), None, None
+
+
+def _det_grad(n, g):
+    return (g * n["result"]).unsqueeze(-1).unsqueeze(-1) * n["A"].inverse().mT
+
+
+op("linalg_det", "LinalgDetBackward0", ("A",), lambda a: np.linalg.det(_f64(a)).astype(a.dtype),
+   ("grad · det(A) · A⁻ᵀ", _det_grad), saves={0: ("A", "result")},
+   spell=Spelling(method="det", function="det", linalg="det"), bind=_bind_det)
+
+
+def _bind_slogdet(A):
+    check_square(A, "linalg.slogdet")
+    return OPS["linalg_slogdet"], (A,), None, None
+
+
+def _slogdet(a):
+    sign, logabs = np.linalg.slogdet(_f64(a))
+    return sign.astype(a.dtype), logabs.astype(a.dtype)
+
+
+def _slogdet_grad(n, grads):
+    g = grads[1]
+    if g is None:
+        return n["A"] * 0
+    return g.unsqueeze(-1).unsqueeze(-1) * n["A"].inverse().mT
+
+
+op("linalg_slogdet", "LinalgSlogdetBackward0", ("A",), _slogdet, ("grad_logabsdet · A⁻ᵀ", _slogdet_grad),
+   saves={0: ("A",)}, several=True,
+   spell=Spelling(method="slogdet", function="slogdet", linalg="slogdet", name=_labelled("slogdet")),
+   bind=_bind_slogdet)
+
+
+# --- inv, solve ----------------------------------------------------------------------------------------------
+def _inv(a, fname="linalg.inv"):
+    try:
+        return np.linalg.inv(_f64(a)).astype(a.dtype)
+    except np.linalg.LinAlgError:
+        raise _singular_error(_f64(a), fname, lambda k: f"The diagonal element {k} is zero, the inversion could "
+                              "not be completed because the input matrix is singular.") from None
+
+
+def _bind_inv(A):
+    check_square(A, "linalg.inv")
+    return OPS["linalg_inv"], (A,), None, None
+
+
+op("linalg_inv", "LinalgInvExBackward0", ("A",), _inv,
+   ("−A⁻ᵀ · grad · A⁻ᵀ", lambda n, g: -(n["result"].mT.matmul(g).matmul(n["result"].mT))),
+   saves={0: ("result",)}, spell=Spelling(method="inverse", function="inverse", linalg="inv"), bind=_bind_inv)
+
+
+def vector_rhs(A, B):
+    """linalg.solve's rule: B is a batch of vectors when it is 1-d, or has one dim less than A and A's sizes."""
+    return B.dim() == 1 or (B.dim() == A.dim() - 1 and tuple(B.shape) == tuple(A.shape[:-1]))
+
+
+def _solve(a, b, left=True):
+    a64, b64 = _f64(a), _f64(b)
+    vector = b.ndim == 1 or (b.ndim == a.ndim - 1 and b.shape == a.shape[:-1])
+    if not left:
+        a64, b64 = np.swapaxes(a64, -1, -2), np.swapaxes(b64, -1, -2)
+    rhs = b64[..., None] if vector else b64
+    try:
+        x = np.linalg.solve(np.broadcast_to(a64, np.broadcast_shapes(a64.shape[:-2], rhs.shape[:-2]) + a64.shape[-2:]),
+                            rhs)
+    except np.linalg.LinAlgError:
+        raise RuntimeError("torch.linalg.solve: The solver failed because the input matrix is singular.") from None
+    x = x[..., 0] if vector else x
+    if not left:
+        x = np.swapaxes(x, -1, -2)
+    return x.astype(np.result_type(a.dtype, b.dtype))
+
+
+def _bind_solve(A, B, *, left=True):
+    check_square(A, "linalg.solve")
+    check_float(B, "linalg.solve")
+    if A.dtype is not B.dtype:
+        raise RuntimeError(f"linalg.solve: Expected A and B to have the same dtype, but found A of type "
+                           f"{A.dtype.type_name} and B of type {B.dtype.type_name} instead")
+    n = A.shape[-1]
+    rows = B.shape[0] if B.dim() == 1 else (B.shape[-1] if vector_rhs(A, B) else B.shape[-2 if left else -1])
+    if rows != n:
+        shape = "x".join(str(s) for s in B.shape)
+        raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation "
+                           f"{'AX = B' if left else 'XA = B'} ({n}x{n} and {shape})")
+    return OPS["linalg_solve"], (A, B), {"left": left}, result_dtype((A, B))
+
+
+def _solve_grads(n, g):
+    """(gA, gB) of X = A⁻¹B: gB = A⁻ᵀ grad, gA = −gB Xᵀ (X = BA⁻¹: gB = grad A⁻ᵀ, gA = −Xᵀ gB)."""
+    A, X = n["A"], n["result"]
+    left = n.attrs.get("left", True)
+    vector = X.dim() == 1 or (X.dim() == A.dim() - 1 and tuple(X.shape) == tuple(A.shape[:-1]))
+    gB = A.mT.inverse().matmul(g.unsqueeze(-1)).squeeze(-1) if vector else (
+        A.mT.inverse().matmul(g) if left else g.matmul(A.mT.inverse()))
+    if vector:
+        gA = -(gB.unsqueeze(-1) * X.unsqueeze(-2))
+    else:
+        gA = -(gB.matmul(X.mT)) if left else -(X.mT.matmul(gB))
+    return gA, gB
+
+
+op("linalg_solve", "LinalgSolveExBackward0", ("A", "B"), _solve,
+   ("−A⁻ᵀ grad Xᵀ", lambda n, g: _sum_to(_solve_grads(n, g)[0], n._shapes[0])),
+   ("A⁻ᵀ grad", lambda n, g: _sum_to(_solve_grads(n, g)[1], n._shapes[1])),
+   saves={0: ("A", "result", "left"), 1: ("A", "result", "left")}, spell=Spelling(linalg="solve"),
+   bind=_bind_solve)
+
+
+def _sum_to(t, shape):
+    return t if tuple(t.shape) == tuple(shape) else t.sum_to_size(shape)
+
+
+# --- cholesky --------------------------------------------------------------------------------------------------
+def _cholesky(a, upper=False):
+    a64 = _f64(a)
+    try:
+        L = np.linalg.cholesky(a64)
+    except np.linalg.LinAlgError:
+        for i, m in enumerate(_batches(a64)):
+            for k in range(1, m.shape[0] + 1):
+                try:
+                    np.linalg.cholesky(m[:k, :k])
+                except np.linalg.LinAlgError:
+                    prefix = f"(Batch element {i}): " if a.ndim > 2 else ""
+                    raise RuntimeError(f"linalg.cholesky: {prefix}The factorization could not be completed because "
+                                       f"the input is not positive-definite (the leading minor of order {k} is not "
+                                       "positive-definite).") from None
+        raise
+    return (np.swapaxes(L, -1, -2) if upper else L).astype(a.dtype)
+
+
+def _bind_cholesky(A, *, upper=False):
+    check_square(A, "linalg.cholesky")
+    return OPS["linalg_cholesky"], (A,), {"upper": upper}, None
+
+
+def _cholesky_grad(n, g):
+    """ATen's cholesky_backward: gA = L⁻ᴴ Φ(Lᴴ gL) L⁻¹, Φ taking the lower triangle, its diagonal halved, and
+    mirroring it."""
+    upper = n.attrs.get("upper", False)
+    L = n["result"].mT if upper else n["result"]
+    gL = g.mT if upper else g
+    phi = L.mT.matmul(gL).tril()
+    phi = (phi + phi.tril(-1).mT) * 0.5
+    L_inv = L.inverse()
+    return L_inv.mT.matmul(phi).matmul(L_inv)
+
+
+op("linalg_cholesky", "LinalgCholeskyExBackward0", ("A",), _cholesky,
+   ("L⁻ᵀ Φ(Lᵀ grad) L⁻¹", _cholesky_grad), saves={0: ("result", "upper")},
+   spell=Spelling(linalg="cholesky"), bind=_bind_cholesky)
+
+
+# --- eigh, svd, qr: several outputs ---------------------------------------------------------------------------
+def _eigh(a, UPLO="L"):  # noqa: N803 - torch's name
+    w, v = np.linalg.eigh(_f64(a), UPLO=UPLO)
+    return w.astype(a.dtype), v.astype(a.dtype)
+
+
+def _bind_eigh(A, UPLO="L"):  # noqa: N803
+    check_square(A, "linalg.eigh")
+    if UPLO not in ("L", "U", "l", "u"):
+        raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
+    return OPS["linalg_eigh"], (A,), {"UPLO": UPLO.upper()}, None
+
+
+def _diagonal_matrix(v):
+    """diag_embed(v): the vectors v as the diagonals of square matrices."""
+    n = v.shape[-1]
+    return v.unsqueeze(-1) * _identity(v, n)
+
+
+def _identity(like, n):
+    """The n×n identity, a constant of like's dtype."""
+    return type(like)._make(np.eye(n, dtype=like.dtype.np), like.dtype)
+
+
+def _eigh_grad(n, grads):
+    """linalg_eig_backward for a symmetric A (Q orthogonal): gA = Q (diag(gL) + (Qᵀ gQ) / E) Qᵀ, with
+    E_ij = L_j − L_i off the diagonal."""
+    L, Q = n["A"]._op("linalg_eigh", UPLO=n.attrs.get("UPLO", "L"))
+    gL, gQ = grads
+    if gQ is None:
+        inner = _diagonal_matrix(gL)
+    else:
+        E = L.unsqueeze(-2) - L.unsqueeze(-1)
+        eye = _identity(L, L.shape[-1])
+        inner = Q.mT.matmul(gQ) / (E + eye) * (1 - eye)
+        if gL is not None:
+            inner = inner + _diagonal_matrix(gL)
+    return Q.matmul(inner).matmul(Q.mT)
+
+
+op("linalg_eigh", "LinalgEighBackward0", ("A",), _eigh,
+   ("Q (diag(grad_L) + (Qᵀ grad_Q) / (L_j − L_i)) Qᵀ", _eigh_grad), saves={0: ("A", "UPLO")}, several=True,
+   spell=Spelling(linalg="eigh", name=_labelled("eigh", "UPLO")), bind=_bind_eigh)
+
+
+def _svd(a, full_matrices=True):
+    u, s, vh = np.linalg.svd(_f64(a), full_matrices=full_matrices)
+    return u.astype(a.dtype), s.astype(a.dtype), vh.astype(a.dtype)
+
+
+def _bind_svd(A, full_matrices=True, *, driver=None):
+    if A.dim() < 2:
+        raise RuntimeError("linalg.svd: The input tensor A must have at least 2 dimensions.")
+    check_float(A, "linalg.svd")
+    if driver is not None:
+        raise RuntimeError("torch.linalg.svd: keyword argument `driver=` is only supported on CUDA inputs with "
+                           "cuSOLVER backend.")
+    return OPS["linalg_svd"], (A,), {"full_matrices": bool(full_matrices)}, None
+
+
+def _skew(X):
+    return X - X.mT
+
+
+def _svd_grad(n, grads):
+    """ATen's svd_backward (real, reduced): with E_jk = S_k² − S_j² off the diagonal,
+    gA = U [(skew(Uᵀ gU) / E) S + S (skew(Vᵀ gV) / E) + diag(gS)] Vᵀ
+         + (I − UUᵀ) gU S⁻¹ Vᵀ + U S⁻¹ gVᵀ (I − VVᵀ)."""
+    A = n["A"]
+    m, k = A.shape[-2], A.shape[-1]
+    if n.attrs.get("full_matrices", True) and m != k and (grads[0] is not None or grads[2] is not None):
+        raise NotImplementedError("the derivative of U or Vh from torch.linalg.svd(full_matrices=True) of a "
+                                  "non-square matrix: the engine has it for full_matrices=False")
+    U, S, Vh = A._op("linalg_svd", full_matrices=False)
+    gU, gS, gVh = grads
+    r = S.shape[-1]
+    if gU is not None and gU.shape[-1] != r:
+        gU = gU[..., :r]
+    if gVh is not None and gVh.shape[-2] != r:
+        gVh = gVh[..., :r, :]
+    V = Vh.mT
+    if gU is None and gVh is None:
+        return U.matmul(_diagonal_matrix(gS)).matmul(Vh)
+    eye = _identity(S, r)
+    S2 = S * S
+    E = S2.unsqueeze(-2) - S2.unsqueeze(-1) + eye
+    inner = 0
+    if gU is not None:
+        inner = inner + (_skew(U.mT.matmul(gU)) / E) * S.unsqueeze(-2) * (1 - eye)
+    if gVh is not None:
+        gV = gVh.mT
+        inner = inner + S.unsqueeze(-1) * (_skew(V.mT.matmul(gV)) / E) * (1 - eye)
+    if gS is not None:
+        inner = inner + _diagonal_matrix(gS)
+    gA = U.matmul(inner).matmul(Vh)
+    S_inv = S.reciprocal()
+    if gU is not None and m > r:
+        gA = gA + (gU - U.matmul(U.mT.matmul(gU))).matmul(_diagonal_matrix(S_inv)).matmul(Vh)
+    if gVh is not None and k > r:
+        gV = gVh.mT
+        gA = gA + U.matmul(_diagonal_matrix(S_inv)).matmul((gV - V.matmul(V.mT.matmul(gV))).mT)
+    return gA
+
+
+op("linalg_svd", "LinalgSvdBackward0", ("A",), _svd,
+   ("U [(skew(Uᵀ gU) / E) S + S (skew(Vᵀ gV) / E) + diag(gS)] Vᵀ + …", _svd_grad),
+   saves={0: ("A", "full_matrices")}, several=True,
+   spell=Spelling(linalg="svd", name=_labelled("svd", "full_matrices")), bind=_bind_svd)
+
+
+def _qr(a, mode="reduced"):
+    q, r = np.linalg.qr(_f64(a), mode="complete" if mode == "complete" else "reduced")
+    if mode == "r":
+        return np.zeros((0,), a.dtype), r.astype(a.dtype)
+    return q.astype(a.dtype), r.astype(a.dtype)
+
+
+def _bind_qr(A, mode="reduced"):
+    if A.dim() < 2:
+        raise RuntimeError("linalg.qr: The input tensor A must have at least 2 dimensions.")
+    check_float(A, "linalg.qr")
+    if mode not in ("reduced", "complete", "r"):
+        raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of 'reduced' (default), 'r', "
+                           "or 'complete'")
+    return OPS["linalg_qr"], (A,), {"mode": mode}, None
+
+
+def _qr_grad(n, grads):
+    """ATen's linalg_qr_backward for m ≥ n (reduced): gA = (gQ + Q copyltu(M)) R⁻ᵀ, M = R gRᵀ − gQᵀ Q, where
+    copyltu(M) mirrors M's lower triangle onto its upper one."""
+    A = n["A"]
+    mode = n.attrs.get("mode", "reduced")
+    if mode == "r":
+        raise RuntimeError("The derivative of linalg.qr depends on Q, which is not computed when mode='r'. Please "
+                           "use linalg.qr(A, mode='reduced') if you are going to differentiate through linalg.qr.")
+    m, k = A.shape[-2], A.shape[-1]
+    if m < k or (mode == "complete" and m > k):
+        raise NotImplementedError("the derivative of linalg.qr for a wide matrix, or mode='complete' of a tall one: "
+                                  "the engine has the reduced case with m ≥ n")
+    Q, R = A._op("linalg_qr", mode="reduced")
+    gQ, gR = grads
+    M = 0
+    if gR is not None:
+        M = R.matmul(gR.mT)
+    if gQ is not None:
+        M = M - gQ.mT.matmul(Q)
+    if isinstance(M, int):
+        return A * 0
+    low = M.tril(-1)
+    copyltu = low + low.mT + M * _identity(M, M.shape[-1])
+    b = Q.matmul(copyltu)
+    if gQ is not None:
+        b = b + gQ
+    return b.matmul(R.inverse().mT)
+
+
+op("linalg_qr", "LinalgQrBackward0", ("A",), _qr, ("(gQ + Q copyltu(R gRᵀ − gQᵀ Q)) R⁻ᵀ", _qr_grad),
+   saves={0: ("A", "mode")}, several=True,
+   spell=Spelling(linalg="qr", name=_labelled("qr", "mode")), bind=_bind_qr)
+
+
+# --- matrix_exp ------------------------------------------------------------------------------------------------
+_PADE13 = (64764752532480000., 32382376266240000., 7771770303897600., 1187353796428800., 129060195264000.,
+           10559470521600., 670442572800., 33522128640., 1323241920., 40840800., 960960., 16380., 182., 1.)
+
+
+def _expm(a):
+    """exp of each matrix: scaling and squaring with the degree-13 Padé approximant (Higham 2005)."""
+    a = _f64(a)
+    n = a.shape[-1]
+    norm = np.max(np.sum(np.abs(a), axis=-2), axis=-1, initial=0) if a.size else np.zeros(a.shape[:-2])
+    s = np.maximum(0, np.ceil(np.log2(np.maximum(norm, 1e-300) / 5.371920351148152))).astype(int)
+    s = np.where(norm == 0, 0, s)
+    a = a / (2.0 ** s)[..., None, None]
+    eye = np.broadcast_to(np.eye(n), a.shape)
+    b = _PADE13
+    a2 = a @ a
+    a4 = a2 @ a2
+    a6 = a4 @ a2
+    u = a @ (a6 @ (b[13] * a6 + b[11] * a4 + b[9] * a2) + b[7] * a6 + b[5] * a4 + b[3] * a2 + b[1] * eye)
+    v = a6 @ (b[12] * a6 + b[10] * a4 + b[8] * a2) + b[6] * a6 + b[4] * a4 + b[2] * a2 + b[0] * eye
+    r = np.linalg.solve(v - u, v + u)
+    flat_r, flat_s = r.reshape((-1, n, n)), np.ravel(s)
+    for i in range(flat_r.shape[0]):
+        for _ in range(int(flat_s[i])):
+            flat_r[i] = flat_r[i] @ flat_r[i]
+    return flat_r.reshape(r.shape)
+
+
+def _bind_matrix_exp(A):
+    check_square(A, "linalg.matrix_exp")
+    return OPS["linalg_matrix_exp"], (A,), None, None
+
+
+def _matrix_exp_grad(n, g):
+    """ATen's: the top-right block of exp([[Aᵀ, grad], [0, Aᵀ]])."""
+    At = n["self"].mT
+    k = At.shape[-1]
+    top = _cat([At, g], -1)
+    bottom = _cat([At * 0, At], -1)
+    big = _cat([top, bottom], -2)
+    return big._op("linalg_matrix_exp")[..., :k, k:]
+
+
+def _cat(tensors, dim):
+    return tensors[0]._op("cat", *tensors[1:], dim=dim % tensors[0].dim())
+
+
+op("linalg_matrix_exp", "LinalgMatrixExpBackward0", ("self",), lambda a: _expm(a).astype(a.dtype),
+   ("exp([[selfᵀ, grad], [0, selfᵀ]])[top right]", _matrix_exp_grad), saves={0: ("self",)},
+   spell=Spelling(method="matrix_exp", function="matrix_exp", linalg="matrix_exp"), bind=_bind_matrix_exp)
+
+
+
+# --- torch's older spellings: torch.cholesky, cholesky_solve, cholesky_inverse, qr, svd ---------------------------
+CHOLESKY_DEPRECATED = (
+    "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in a future PyTorch "
+    "release.\nL = torch.cholesky(A)\nshould be replaced with\nL = torch.linalg.cholesky(A)\nand\nU = "
+    "torch.cholesky(A, upper=True)\nshould be replaced with\nU = torch.linalg.cholesky(A).mH\nThis transform will "
+    "produce equivalent results for all valid (symmetric positive definite) inputs.")
+QR_DEPRECATED = (
+    "torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future PyTorch release.\nThe "
+    "boolean parameter 'some' has been replaced with a string parameter 'mode'.\nQ, R = torch.qr(A, some)\nshould "
+    "be replaced with\nQ, R = torch.linalg.qr(A, 'reduced' if some else 'complete')")
+
+
+def _bind_cholesky_legacy(self, upper=False):
+    messages.warn_once(CHOLESKY_DEPRECATED, stacklevel=4)
+    check_square(self, "linalg.cholesky")
+    return OPS["cholesky"], (self,), {"upper": upper}, None
+
+
+op("cholesky", "CholeskyBackward0", ("self",), _cholesky, ("L⁻ᵀ Φ(Lᵀ grad) L⁻¹", _cholesky_grad),
+   saves={0: ("result", "upper")}, spell=Spelling(method="cholesky", function="cholesky"),
+   bind=_bind_cholesky_legacy)
+
+
+def _from_factor(L, upper):
+    """A = L Lᵀ (or Uᵀ U), in float64."""
+    f = _f64(L)
+    f = np.triu(f) if upper else np.tril(f)
+    ft = np.swapaxes(f, -1, -2)
+    return ft @ f if upper else f @ ft
+
+
+def _cholesky_solve(b, L, upper=False):
+    a = _from_factor(L, upper)
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    x = np.linalg.solve(np.broadcast_to(a, batch + a.shape[-2:]), np.broadcast_to(_f64(b), batch + b.shape[-2:]))
+    return x.astype(np.result_type(b.dtype, L.dtype))
+
+
+def _bind_cholesky_solve(self, input2, upper=False):
+    if self.dim() < 2 or input2.dim() < 2:
+        raise RuntimeError(f"b should have at least 2 dimensions, but has {self.dim()} dimensions instead"
+                           if self.dim() < 2 else
+                           f"u should have at least 2 dimensions, but has {input2.dim()} dimensions instead")
+    if self.dtype is not input2.dtype:
+        raise RuntimeError(f"Expected b and u to have the same dtype, but found b of type {self.dtype.type_name} "
+                           f"and u of type {input2.dtype.type_name} instead.")
+    return OPS["cholesky_solve"], (self, input2), {"upper": upper}, result_dtype((self, input2))
+
+
+def _cholesky_solve_grads(n, g):
+    """ATen's cholesky_solve_backward."""
+    L, X, upper = n["input2"], n["result"], n.attrs.get("upper", False)
+    grad_self = g.cholesky_solve(L, upper)
+    common = grad_self.matmul(X.mT)
+    common = common + common.mT
+    return grad_self, -(L.matmul(common)) if upper else -(common.matmul(L))
+
+
+op("cholesky_solve", "CholeskySolveBackward0", ("self", "input2"), _cholesky_solve,
+   ("(L Lᵀ)⁻¹ grad", lambda n, g: _sum_to(_cholesky_solve_grads(n, g)[0], n._shapes[0])),
+   ("−(G + Gᵀ) L, G = ((L Lᵀ)⁻¹ grad) Xᵀ", lambda n, g: _sum_to(_cholesky_solve_grads(n, g)[1], n._shapes[1])),
+   saves={0: ("input2", "result", "upper"), 1: ("input2", "result", "upper")},
+   spell=Spelling(method="cholesky_solve", function="cholesky_solve"), bind=_bind_cholesky_solve)
+
+
+def _bind_cholesky_inverse(self, upper=False):
+    check_square(self, "cholesky_inverse")
+    return OPS["cholesky_inverse"], (self,), {"upper": upper}, None
+
+
+def _cholesky_inverse_grad(n, g):
+    """ATen's cholesky_inverse_backward."""
+    L, inverse, upper = n["self"], n["result"], n.attrs.get("upper", False)
+    common = inverse.matmul((g + g.mT).matmul(inverse))
+    return -(L.matmul(common)) if upper else -(common.matmul(L))
+
+
+op("cholesky_inverse", "CholeskyInverseBackward0", ("self",),
+   lambda L, upper=False: np.linalg.inv(_from_factor(L, upper)).astype(L.dtype),
+   ("−(A⁻¹ (grad + gradᵀ) A⁻¹) L", _cholesky_inverse_grad), saves={0: ("self", "result", "upper")},
+   spell=Spelling(method="cholesky_inverse", function="cholesky_inverse"), bind=_bind_cholesky_inverse)
+
+
+@composite(Spelling(method="qr", function="qr", out=False))
+def qr(input, some=True):  # noqa: A002 - torch's names
+    messages.warn_once(QR_DEPRECATED, stacklevel=4)
+    return input._apply(*_bind_qr(input, "reduced" if some else "complete"))
+
+
+@composite(Spelling(method="svd", function="svd", out=False))
+def svd(input, some=True, compute_uv=True):  # noqa: A002
+    """torch.svd: U, S and V (not Vh); without compute_uv, U and V zero-filled."""
+    U, S, Vh = input._apply(*_bind_svd(input, not some))
+    if not compute_uv:
+        m, k = input.shape[-2], input.shape[-1]
+        zeros = type(S)._make
+        return (zeros(np.zeros(tuple(input.shape[:-2]) + (m, m), S.dtype.np), S.dtype), S,
+                zeros(np.zeros(tuple(input.shape[:-2]) + (k, k), S.dtype.np), S.dtype))
+    return U, S, Vh.mT

@@ -1,0 +1,624 @@
+"""Matrix functions of torch and torch.linalg besides the factorizations: trace, vdot, addmv, addr, addbmm, cross,
+dist, renorm, solve_triangular, pinv (each its own node, derivatives as ATen's), and the composites torch builds
+from other ops (matrix_power, multi_dot, vecdot, matrix_norm, norm, cond, kron, tensordot, inner, vander, …), whose
+nodes are those of the ops they are made of, as in torch."""
+import math
+import warnings
+
+import numpy as np
+
+from .. import dtypes
+from ..kernels import exact
+from .decompositions import check_float, check_square
+from .pointwise import bind_where
+from .reductions import INF, norm_grad
+from .table import OPS, Spelling, composite, op, result_dtype
+
+
+def _times(x, k):
+    return x if k == 1 else x * k
+
+
+def _sum_to(t, shape):
+    return t if tuple(t.shape) == tuple(shape) else t.sum_to_size(shape)
+
+
+def _constant(like, array):
+    """A constant tensor of like's dtype (no grad), for the identity and ones the composites need."""
+    return type(like)._make(np.asarray(array, dtype=like.dtype.np), like.dtype)
+
+
+# --- trace, vdot ------------------------------------------------------------------------------------------------
+def _bind_trace(self):
+    if self.dim() != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {self.dim()}")
+    return OPS["trace"], (self,), None, None
+
+
+op("trace", "TraceBackward0", ("self",), lambda a: np.trace(a).astype(a.dtype),
+   ("grad · I", lambda n, g: g * _constant(g, np.eye(*n._shapes[0]))), saves={0: ("self_sym_sizes",)},
+   spell=Spelling(method="trace", function="trace"), bind=_bind_trace)
+
+
+def _bind_vdot(self, other):
+    if self.dim() != 1 or other.dim() != 1:
+        raise RuntimeError(f"1D tensors expected, but got {self.dim()}D and {other.dim()}D tensors")
+    if self.shape[0] != other.shape[0]:
+        raise RuntimeError(f"inconsistent tensor size, expected tensor [{self.shape[0]}] and src [{other.shape[0]}] "
+                           f"to have the same number of elements, but got {self.shape[0]} and {other.shape[0]} "
+                           "elements respectively")
+    if self.dtype is not other.dtype:
+        raise RuntimeError(f"expected both vectors to have same dtype, but found {self.dtype.type_name} and "
+                           f"{other.dtype.type_name}")
+    return OPS["vdot"], (self, other), None, None
+
+
+op("vdot", "VdotBackward0", ("self", "other"), lambda a, b: exact.matmul(a, b) + 0,
+   ("other · grad", lambda n, g: g * n["other"]), ("self · grad", lambda n, g: g * n["self"]),
+   saves={0: ("other",), 1: ("self",)}, spell=Spelling(method="vdot", function="vdot"), bind=_bind_vdot)
+
+
+# --- addmv, addr, addbmm: β · self + α · product ---------------------------------------------------------------
+def _scaled_sum(c, product, beta, alpha):
+    product = product if alpha == 1 else product * product.dtype.type(alpha)
+    if beta == 0:
+        return np.broadcast_to(product, np.broadcast_shapes(c.shape, product.shape)).copy()
+    return (c if beta == 1 else c * c.dtype.type(beta)) + product
+
+
+def _bind_addmv(self, mat, vec, *, beta=1, alpha=1):
+    if mat.dim() != 2 or vec.dim() != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got {self.dim()}, {mat.dim()}, {vec.dim()}")
+    if mat.shape[1] != vec.shape[0] or (self.dim() == 1 and self.shape[0] not in (1, mat.shape[0])):
+        raise RuntimeError(f"size mismatch, got input ({self.shape[0] if self.dim() else 1}), mat "
+                           f"({mat.shape[0]}x{mat.shape[1]}), vec ({vec.shape[0]})")
+    if not (self.dtype is mat.dtype is vec.dtype):
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {self.dtype.type_name}, "
+                           f"{mat.dtype.type_name}, and {vec.dtype.type_name}")
+    inputs = (self, mat, vec)
+    return OPS["addmv"], inputs, {"beta": beta, "alpha": alpha}, result_dtype(inputs)
+
+
+op("addmv", "AddmvBackward0", ("self", "mat", "vec"),
+   lambda c, m, v, beta=1, alpha=1: _scaled_sum(c, exact.matmul(m, v), beta, alpha),
+   ("β · grad", lambda n, g: _sum_to(_times(g, n.attrs["beta"]), n._shapes[0])),
+   ("α · grad ⊗ vec", lambda n, g: _times(g.unsqueeze(1) * n["vec"].unsqueeze(0), n.attrs["alpha"])),
+   ("α · matᵀ grad", lambda n, g: _times(n["mat"].t().mv(g), n.attrs["alpha"])),
+   saves={0: ("beta",), 1: ("vec", "alpha"), 2: ("mat", "alpha")},
+   spell=Spelling(method="addmv", function="addmv", inplace="addmv_"), bind=_bind_addmv)
+
+
+def _bind_addr(self, vec1, vec2, *, beta=1, alpha=1):
+    if vec1.dim() != 1 or vec2.dim() != 1:
+        raise RuntimeError(f"addr: Expected 1-D argument vec1, but got {vec1.dim()}-D" if vec1.dim() != 1 else
+                           f"addr: Expected 1-D argument vec2, but got {vec2.dim()}-D")
+    inputs = (self, vec1, vec2)
+    return OPS["addr"], inputs, {"beta": beta, "alpha": alpha}, result_dtype(inputs)
+
+
+op("addr", "AddrBackward0", ("self", "vec1", "vec2"),
+   lambda c, a, b, beta=1, alpha=1: _scaled_sum(c, np.multiply.outer(a, b), beta, alpha),
+   ("β · grad", lambda n, g: _sum_to(_times(g, n.attrs["beta"]), n._shapes[0])),
+   ("α · grad vec2", lambda n, g: _times(g.mv(n["vec2"]), n.attrs["alpha"])),
+   ("α · gradᵀ vec1", lambda n, g: _times(g.t().mv(n["vec1"]), n.attrs["alpha"])),
+   saves={0: ("beta",), 1: ("vec2", "alpha"), 2: ("vec1", "alpha")}, spell=Spelling(method="addr", function="addr"),
+   bind=_bind_addr)
+
+
+def _bind_addbmm(self, batch1, batch2, *, beta=1, alpha=1):
+    if batch1.dim() != 3 or batch2.dim() != 3:
+        raise RuntimeError("batch1 must be a 3D tensor" if batch1.dim() != 3 else "batch2 must be a 3D tensor")
+    if batch1.shape[0] != batch2.shape[0] or batch1.shape[2] != batch2.shape[1]:
+        raise RuntimeError(f"Incompatible matrix sizes for bmm ({batch1.shape[1]}x{batch1.shape[2]} and "
+                           f"{batch2.shape[1]}x{batch2.shape[2]})")
+    inputs = (self, batch1, batch2)
+    return OPS["addbmm"], inputs, {"beta": beta, "alpha": alpha}, result_dtype(inputs)
+
+
+op("addbmm", "AddbmmBackward0", ("self", "batch1", "batch2"),
+   lambda c, a, b, beta=1, alpha=1: _scaled_sum(c, exact.matmul(a, b).sum(0), beta, alpha),
+   ("β · grad", lambda n, g: _sum_to(_times(g, n.attrs["beta"]), n._shapes[0])),
+   ("α · grad batch2ᵢᵀ", lambda n, g: _times(g.unsqueeze(0).matmul(n["batch2"].transpose(1, 2)), n.attrs["alpha"])),
+   ("α · batch1ᵢᵀ grad", lambda n, g: _times(n["batch1"].transpose(1, 2).matmul(g.unsqueeze(0)), n.attrs["alpha"])),
+   saves={0: ("beta",), 1: ("batch2", "alpha"), 2: ("batch1", "alpha")},
+   spell=Spelling(method="addbmm", function="addbmm"), bind=_bind_addbmm)
+
+
+# --- cross ------------------------------------------------------------------------------------------------------
+def _bind_cross(self, other, *, dim=-1):
+    if self.dim() != other.dim():
+        raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
+    d = self._dim(dim)
+    if self.shape[d] != 3 or other.shape[d] != 3:
+        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got {self.shape[d]} and "
+                           f"{other.shape[d]}")
+    return OPS["linalg_cross"], (self, other), {"dim": d}, result_dtype((self, other))
+
+
+op("linalg_cross", "LinalgCrossBackward0", ("self", "other"),
+   lambda a, b, dim: np.cross(a, b, axis=dim).astype(np.result_type(a, b)),
+   ("other × grad", lambda n, g: _sum_to(n["other"]._op("linalg_cross", g, dim=n.attrs["dim"]), n._shapes[0])),
+   ("grad × self", lambda n, g: _sum_to(g._op("linalg_cross", n["self"], dim=n.attrs["dim"]), n._shapes[1])),
+   saves={0: ("other", "dim"), 1: ("self", "dim")}, spell=Spelling(linalg="cross"), bind=_bind_cross)
+
+
+@composite(Spelling(method="cross", function="cross"))
+def cross(input, other, dim=None):  # noqa: A002 - torch's names
+    """torch.cross: linalg.cross along dim, or (deprecated) along the first dim of size 3."""
+    if dim is None:
+        warnings.warn("Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim "
+                      "explicitly or simply use torch.linalg.cross.\nThe default value of dim will change to agree "
+                      "with that of linalg.cross in a future release.", UserWarning, stacklevel=3)
+        dim = next((i for i, s in enumerate(input.shape) if s == 3), -1)
+    return input._apply(*_bind_cross(input, other, dim=dim)[:3], result_dtype((input, other)))
+
+
+# --- dist, renorm -----------------------------------------------------------------------------------------------
+def _bind_dist(self, other, p=2):
+    return OPS["dist"], (self, other), {"p": float(p)}, result_dtype((self, other), "float")
+
+
+def _dist(a, b, p):
+    return OPS["norm"].forward(np.asarray(a - b), ord=p)
+
+
+def _dist_grad(n, g, sign):
+    diff = n["self"] - n["other"]
+    grad = norm_grad(diff, n["result"], g, n.attrs["p"])
+    return _sum_to(grad if sign > 0 else -grad, n._shapes[0 if sign > 0 else 1])
+
+
+op("dist", "DistBackward0", ("self", "other"), _dist,
+   ("∂‖self − other‖_p/∂self · grad", lambda n, g: _dist_grad(n, g, 1)),
+   ("−∂‖self − other‖_p/∂self · grad", lambda n, g: _dist_grad(n, g, -1)),
+   saves={0: ("self", "other", "p", "result"), 1: ("self", "other", "p", "result")},
+   spell=Spelling(method="dist", function="dist"), bind=_bind_dist)
+
+
+def _renorm(a, p, dim, maxnorm):
+    rest = tuple(d for d in range(a.ndim) if d != dim)
+    norm = OPS["norm"].forward(a, dim=rest, keepdim=True, ord=p).astype(np.float64)
+    factor = np.where(norm > maxnorm, maxnorm / (norm + 1e-7), 1.0)
+    return (a * factor).astype(a.dtype)
+
+
+def _renorm_grad(n, g):
+    """ATen's renorm_backward."""
+    x, p, dim, maxnorm = n["self"], n.attrs["p"], n.attrs["dim"], n.attrs["maxnorm"]
+    rest = tuple(d for d in range(x.dim()) if d != dim)
+    norm = x._op("norm", dim=rest, keepdim=True, ord=p)
+    nb = norm_grad(x, norm, (x * g).sum(rest, keepdim=True), p)
+    invnorm = (norm + 1e-7).reciprocal()
+    factor = invnorm * maxnorm
+    return (factor * g - (factor * invnorm) * nb).where(norm > maxnorm, g)
+
+
+def _bind_renorm(self, p, dim, maxnorm):
+    if p < 0:
+        raise RuntimeError("renorm: non-positive-norm not supported")
+    if maxnorm < 0:
+        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm}")
+    if self.dim() <= 1:
+        raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {self.dim()} dimensions")
+    return OPS["renorm"], (self,), {"p": float(p), "dim": self._dim(dim), "maxnorm": float(maxnorm)}, None
+
+
+op("renorm", "RenormBackward0", ("self",), _renorm, ("ATen's renorm_backward", _renorm_grad),
+   saves={0: ("self", "p", "dim", "maxnorm")}, spell=Spelling(method="renorm", function="renorm"),
+   bind=_bind_renorm)
+
+
+# --- solve_triangular, pinv --------------------------------------------------------------------------------------
+def _solve_triangular(a, b, upper, left=True, unitriangular=False):
+    a64 = np.triu(a.astype(np.float64)) if upper else np.tril(a.astype(np.float64))
+    if unitriangular:
+        a64 = a64 - np.eye(a.shape[-1]) * np.diagonal(a64, axis1=-2, axis2=-1)[..., None, :] + np.eye(a.shape[-1])
+    b64 = b.astype(np.float64)
+    if left:
+        x = np.linalg.solve(np.broadcast_to(a64, np.broadcast_shapes(a64.shape[:-2], b64.shape[:-2]) + a64.shape[-2:]),
+                            b64)
+    else:
+        at = np.swapaxes(a64, -1, -2)
+        bt = np.swapaxes(b64, -1, -2)
+        x = np.swapaxes(np.linalg.solve(np.broadcast_to(at, np.broadcast_shapes(at.shape[:-2], bt.shape[:-2])
+                                                        + at.shape[-2:]), bt), -1, -2)
+    return x.astype(np.result_type(a.dtype, b.dtype))
+
+
+def _bind_solve_triangular(A, B, *, upper, left=True, unitriangular=False):
+    check_square(A, "linalg.solve_triangular")
+    if A.dtype is not B.dtype:
+        raise RuntimeError(f"linalg.solve_triangular: Expected A and B to have the same dtype, but found A of type "
+                           f"{A.dtype.type_name} and B of type {B.dtype.type_name} instead")
+    if B.dim() < 2:
+        raise RuntimeError("linalg.solve_triangular: The input tensor B must have at least 2 dimensions.")
+    n = A.shape[-1]
+    if (B.shape[-2] if left else B.shape[-1]) != n:
+        raise RuntimeError(f"linalg.solve_triangular: Incompatible shapes of A and B for the equation "
+                           f"{'AX = B' if left else 'XA = B'} ({n}x{n} and {B.shape[-2]}x{B.shape[-1]})")
+    attrs = {"upper": upper, "left": left, "unitriangular": unitriangular}
+    return OPS["linalg_solve_triangular"], (A, B), attrs, result_dtype((A, B))
+
+
+def _triangular_grads(n, g):
+    A, X = n["self"], n["result"]
+    upper, left, unit = n.attrs["upper"], n.attrs["left"], n.attrs["unitriangular"]
+    gB = A.mT._op("linalg_solve_triangular", g, upper=not upper, left=left, unitriangular=unit)
+    gA = -(gB.matmul(X.mT)) if left else -(X.mT.matmul(gB))
+    gA = gA.triu(int(unit)) if upper else gA.tril(-int(unit))
+    return gA, gB
+
+
+op("linalg_solve_triangular", "LinalgSolveTriangularBackward0", ("self", "B"), _solve_triangular,
+   ("−(A⁻ᵀ grad) Xᵀ, on A's triangle", lambda n, g: _sum_to(_triangular_grads(n, g)[0], n._shapes[0])),
+   ("A⁻ᵀ grad", lambda n, g: _sum_to(_triangular_grads(n, g)[1], n._shapes[1])),
+   saves={0: ("self", "result", "upper", "left", "unitriangular"),
+          1: ("self", "result", "upper", "left", "unitriangular")},
+   spell=Spelling(linalg="solve_triangular", name=lambda s, a: f"torch.linalg.solve_triangular({s[0]}, {s[1]}, "
+                  f"upper={a['upper']}, left={a['left']}, unitriangular={a['unitriangular']})"),
+   bind=_bind_solve_triangular)
+
+
+def _pinv(a, atol=None, rtol=None, hermitian=False):
+    a64 = a.astype(np.float64)
+    if hermitian:  # from eigh of the lower triangle, as torch: |λ| as the singular values
+        lam, v = np.linalg.eigh(a64)
+        u, s, vh = v * np.sign(np.where(lam == 0, 1, lam))[..., None, :], np.abs(lam), np.swapaxes(v, -1, -2)
+    else:
+        u, s, vh = np.linalg.svd(a64, full_matrices=False)
+    smax = s.max(-1, keepdims=True) if s.shape[-1] else np.zeros(s.shape[:-1] + (1,))
+    if atol is None and rtol is None:
+        rtol = np.finfo(a.dtype).eps * max(a.shape[-2:])
+    tol = np.maximum(0.0 if atol is None else atol, (0.0 if rtol is None else rtol) * smax)
+    keep = s > tol
+    s_inv = np.where(keep, 1 / np.where(keep, s, 1), 0)
+    return (np.swapaxes(vh, -1, -2) * s_inv[..., None, :]) @ np.swapaxes(u, -1, -2)
+
+
+def _bind_pinv(A, *, atol=None, rtol=None, hermitian=False):
+    if A.dim() < 2:
+        raise RuntimeError("linalg.pinv(A): The input tensor A must have at least 2 dimensions.")
+    check_float(A, "linalg.pinv")
+    return OPS["linalg_pinv"], (A,), {"atol": atol, "rtol": rtol, "hermitian": hermitian}, None
+
+
+def _pinv_grad(n, g):
+    """ATen's pinv_backward, by the smaller of A's dims."""
+    A, pinvA = n["self"], n["result"]
+    m, k = A.shape[-2], A.shape[-1]
+    pinvAh, gradh = pinvA.mT, g.mT
+    if m <= k:
+        K = gradh.matmul(pinvA)
+        KpinvAh = K.matmul(pinvAh)
+        return (-(pinvA.matmul(K)).mT + KpinvAh - A.matmul(pinvA).matmul(KpinvAh)
+                + pinvAh.matmul(pinvA).matmul(gradh - K.matmul(A)))
+    K = pinvA.matmul(gradh)
+    pinvAhK = pinvAh.matmul(K)
+    return (-(K.matmul(pinvA)).mT + (gradh - A.matmul(K)).matmul(pinvA).matmul(pinvAh) + pinvAhK
+            - pinvAhK.matmul(pinvA).matmul(A))
+
+
+op("linalg_pinv", "LinalgPinvBackward0", ("self",), lambda a, **k: _pinv(a, **k).astype(a.dtype),
+   ("ATen's pinv_backward", _pinv_grad), saves={0: ("self", "result")},
+   spell=Spelling(linalg="pinv"), bind=_bind_pinv)
+
+
+@composite(Spelling(method="pinverse", function="pinverse"))
+def pinverse(input, rcond=1e-15):  # noqa: A002
+    return input._apply(OPS["linalg_pinv"], (input,), {"atol": None, "rtol": rcond, "hermitian": False}, None)
+
+
+# --- composites of torch.linalg ------------------------------------------------------------------------------------
+def _info(A, batch):
+    return type(A)._make(np.zeros(tuple(A.shape[:batch]), dtype=np.int32), dtypes.int32)
+
+
+@composite(Spelling(linalg="inv_ex", out=False))
+def inv_ex(A, *, check_errors=False):
+    return A._apply(*OPS["linalg_inv"].bind(A)), _info(A, -2)
+
+
+@composite(Spelling(linalg="solve_ex", out=False))
+def solve_ex(A, B, *, left=True, check_errors=False):
+    return A._apply(*_bind_solve_parts(A, B, left)), _info(A, -2)
+
+
+def _bind_solve_parts(A, B, left):
+    op_, inputs, attrs, dtype = OPS["linalg_solve"].bind(A, B, left=left)
+    return op_, inputs, attrs, dtype
+
+
+@composite(Spelling(linalg="cholesky_ex", out=False))
+def cholesky_ex(A, *, upper=False, check_errors=False):
+    return A._apply(*OPS["linalg_cholesky"].bind(A, upper=upper)), _info(A, -2)
+
+
+@composite(Spelling(linalg="svdvals"))
+def svdvals(A, *, driver=None):
+    return A._apply(*OPS["linalg_svd"].bind(A, False, driver=driver))[1]
+
+
+@composite(Spelling(linalg="eigvalsh"))
+def eigvalsh(A, UPLO="L"):  # noqa: N803 - torch's name
+    return A._apply(*OPS["linalg_eigh"].bind(A, UPLO))[0]
+
+
+@composite(Spelling(method="logdet", function="logdet"))
+def logdet(input):  # noqa: A002
+    """torch.logdet: slogdet's log|det|, nan where det < 0."""
+    sign, logabsdet = input._apply(*OPS["linalg_slogdet"].bind(input))
+    return logabsdet._apply(*bind_where(sign == -1, float("nan"), logabsdet))
+
+
+@composite(Spelling(method="matrix_power", function="matrix_power", linalg="matrix_power"))
+def matrix_power(A, n):
+    """ATen's linalg_matrix_power: by repeated squaring, A⁻¹'s for a negative n."""
+    check_square(A, "linalg.matrix_power")
+    if n == 0:  # a copy of A overwritten by the identity: CopyBackwards, no grad to A
+        return A.clone().copy_(_constant(A, np.broadcast_to(np.eye(A.shape[-1]), tuple(A.shape))))
+    a = A.inverse() if n < 0 else A
+    n = abs(n)
+    if n == 1:
+        return a.clone()
+    if n == 2:
+        return a.matmul(a)
+    if n == 3:
+        return a.matmul(a).matmul(a)
+    z = result = None
+    while n > 0:
+        z = a if z is None else z.matmul(z)
+        if n & 1:
+            result = z if result is None else result.matmul(z)
+        n >>= 1
+    return result
+
+
+def _amax(x, dim, keepdim=False):
+    """amax where the engine has it (torch's node, AmaxBackward0), else the values of max along dim."""
+    if hasattr(x, "amax"):
+        return x.amax(dim, keepdim=keepdim)
+    return x.max(dim, keepdim=keepdim)[0]
+
+
+def _amin(x, dim, keepdim=False):
+    if hasattr(x, "amin"):
+        return x.amin(dim, keepdim=keepdim)
+    return x.min(dim, keepdim=keepdim)[0]
+
+
+@composite(Spelling(linalg="matrix_norm"))
+def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):  # noqa: A002
+    """ATen's linalg_matrix_norm: fro as vector_norm over the two dims; nuc, ±2 from the singular values; ±1, ±inf
+    as the max (min) of the absolute column (row) sums."""
+    if A.dim() < 2:
+        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
+    check_float(A, "linalg.matrix_norm")
+    d0, d1 = (d % A.dim() for d in dim)
+    if ord == "fro":
+        return A._apply(*OPS["vector_norm"].bind(A, 2, (d0, d1), keepdim, dtype=dtype))
+    if ord == "nuc" or ord in (2, -2):
+        order = [d for d in range(A.dim()) if d not in (d0, d1)] + [d0, d1]
+        s = svdvals(A.permute(*order))
+        out = s.sum(-1) if ord == "nuc" else _amax(s, -1) if ord == 2 else _amin(s, -1)
+        if keepdim:
+            out = out.unsqueeze(-1).unsqueeze(-1).permute(*np.argsort(order).tolist())
+        return out
+    if ord not in (1, -1, INF, -INF):
+        raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+    if ord in (INF, -INF):
+        d0, d1 = d1, d0
+    sums = A.abs().sum(d0, keepdim=True)
+    out = _amax(sums, d1, keepdim=True) if ord > 0 else _amin(sums, d1, keepdim=True)
+    return out if keepdim else out.squeeze(max(d0, d1)).squeeze(min(d0, d1))
+
+
+@composite(Spelling(linalg="norm"))
+def linalg_norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
+    """ATen's linalg_norm: a matrix norm for a string ord or two dims (or a matrix and an ord), else a vector
+    norm (over all elements when neither ord nor dim is given)."""
+    if dim is not None and not isinstance(dim, int):
+        dim = tuple(dim)
+    if isinstance(ord, str) or (isinstance(dim, tuple) and len(dim) == 2) or (dim is None and ord is not None
+                                                                              and A.dim() == 2):
+        if dim is None and A.dim() != 2:
+            raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got "
+                               f"{A.dim()}D.")
+        return matrix_norm(A, "fro" if ord is None else ord, (-2, -1) if dim is None else dim, keepdim, dtype=dtype)
+    if dim is None and ord is not None and A.dim() != 1:
+        raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got "
+                           f"{A.dim()}D.")
+    return A._apply(*OPS["vector_norm"].bind(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype))
+
+
+@composite(Spelling(method="norm", function="norm"))
+def norm(input, p="fro", dim=None, keepdim=False, dtype=None):  # noqa: A002
+    """torch.norm (torch/functional.py): 'fro' and numbers as linalg.vector_norm, 'nuc' as linalg.matrix_norm."""
+    if isinstance(dim, int):
+        dim = (dim,)
+    if p == "nuc":
+        return matrix_norm(input, "nuc", (-2, -1) if dim is None else dim, keepdim, dtype=dtype)
+    if p == "fro" and dim is not None and len(dim) > 2:
+        raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dim))}")
+    return input._apply(*OPS["norm"].bind(input, p, dim, keepdim, dtype))
+
+
+@composite(Spelling(linalg="cond"))
+def cond(A, p=None):
+    """ATen's linalg_cond for p = None, 2, −2: the ratio of the extreme singular values."""
+    if p not in (None, 2, -2):
+        return matrix_norm(A, p) * matrix_norm(A.inverse(), p)
+    s = svdvals(A)
+    n = s.shape[-1]
+    first, last = s.narrow(-1, 0, 1), s.narrow(-1, n - 1, 1)
+    return (last / first if p == -2 else first / last).squeeze(-1)
+
+
+@composite(Spelling(linalg="vecdot"))
+def vecdot(x, y, *, dim=-1):
+    if x.dim() == 1 and y.dim() == 1 and dim in (0, -1):  # ATen: vdot for two vectors
+        return x.vdot(y)
+    return (x * y).sum(dim)
+
+
+@composite(Spelling(linalg="diagonal", out=False))
+def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
+    return A.diagonal(offset, dim1, dim2)
+
+
+@composite(Spelling(linalg="multi_dot"))
+def multi_dot(tensors):
+    """ATen's linalg_multi_dot: a 1-d first (last) tensor as a row (column), the chain multiplied in the order
+    of fewest multiplications, the result viewed to drop those dims."""
+    tensors = list(tensors)
+    if len(tensors) < 2:
+        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {len(tensors)}")
+    first_1d, last_1d = tensors[0].dim() == 1, tensors[-1].dim() == 1
+    mats = ([tensors[0].unsqueeze(0)] if first_1d else [tensors[0]]) + tensors[1:-1] + (
+        [tensors[-1].unsqueeze(-1)] if last_1d else [tensors[-1]])
+    for i, t in enumerate(mats):
+        if t.dim() != 2:
+            raise RuntimeError(f"multi_dot(): tensor {i} must be 2D but got {t.dim()}D")
+    out_shape = ([] if first_1d else [mats[0].shape[0]]) + ([] if last_1d else [mats[-1].shape[1]])
+    if len(mats) == 2:
+        result = mats[0].mm(mats[1])
+    else:
+        result = _chain(mats, _order(mats), 0, len(mats) - 1)
+    return result.view(*out_shape) if out_shape else result.view(())
+
+
+def _order(mats):
+    """The matrix-chain dynamic programme: the split of every sub-chain that costs fewest multiplications."""
+    p = [m.shape[0] for m in mats] + [mats[-1].shape[1]]
+    n = len(mats)
+    cost = [[0] * n for _ in range(n)]
+    split = [[0] * n for _ in range(n)]
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            cost[i][j] = math.inf
+            for k in range(i, j):
+                c = cost[i][k] + cost[k + 1][j] + p[i] * p[k + 1] * p[j + 1]
+                if c < cost[i][j]:
+                    cost[i][j], split[i][j] = c, k
+    return split
+
+
+def _chain(mats, split, i, j):
+    if i == j:
+        return mats[i]
+    k = split[i][j]
+    return _chain(mats, split, i, k).mm(_chain(mats, split, k + 1, j))
+
+
+@composite(Spelling(function="chain_matmul"))
+def chain_matmul(*matrices):
+    warnings.warn("torch.chain_matmul is deprecated and will be removed in a future PyTorch release. Use "
+                  "torch.linalg.multi_dot instead, which accepts a list of two or more tensors rather than multiple "
+                  "parameters.", UserWarning, stacklevel=3)
+    if len(matrices) == 1:
+        return matrices[0].clone()
+    return multi_dot(matrices)
+
+
+@composite(Spelling(function="tensordot"))
+def tensordot(a, b, dims=2):
+    """ATen's tensordot: a size-1 contracted dim summed away on the other side, a's contracted dims moved last,
+    b's first, one mm, the result reshaped."""
+    if isinstance(dims, int):
+        if dims < 0:
+            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        dims_a, dims_b = list(range(a.dim() - dims, a.dim())), list(range(dims))
+    else:
+        dims_a, dims_b = ([d] if isinstance(d, int) else list(d) for d in dims)
+    dims_a = [d % a.dim() for d in dims_a]
+    dims_b = [d % b.dim() for d in dims_b]
+    size = 1
+    for da, db in zip(dims_a, dims_b):
+        sa, sb = a.shape[da], b.shape[db]
+        if sb == 1:
+            a = a.sum(da, keepdim=True)
+        elif sa == 1:
+            b = b.sum(db, keepdim=True)
+        elif sa != sb:
+            raise RuntimeError(f"contracted dimensions need to match, but first has size {sa} in dim {da} and "
+                               f"second has size {sb} in dim {db}")
+        else:
+            size *= sa
+    free_a = [d for d in range(a.dim()) if d not in dims_a]
+    free_b = [d for d in range(b.dim()) if d not in dims_b]
+    left = a.permute(*free_a, *dims_a).reshape(math.prod(a.shape[d] for d in free_a), size)
+    right = b.permute(*dims_b, *free_b).reshape(size, math.prod(b.shape[d] for d in free_b))
+    return left.mm(right).reshape(tuple(a.shape[d] for d in free_a) + tuple(b.shape[d] for d in free_b))
+
+
+@composite(Spelling(method="inner", function="inner"))
+def inner(input, other):  # noqa: A002
+    if input.dim() == 0 or other.dim() == 0:
+        return input * other
+    if input.shape[-1] != other.shape[-1]:
+        raise RuntimeError(f"inner() the last dimension must match on both input tensors but got shapes "
+                           f"{list(input.shape)} and {list(other.shape)}")
+    return tensordot(input, other, ([-1], [-1]))
+
+
+@composite(Spelling(method="kron", function="kron"))
+def kron(input, other):  # noqa: A002
+    """ATen's kron: the inputs' dims interleaved, one broadcast product, an unsafe view to the result's shape."""
+    nd = max(input.dim(), other.dim())
+    a = input if input.dim() == nd else input.reshape(*([1] * (nd - input.dim())), *input.shape)
+    b = other if other.dim() == nd else other.reshape(*([1] * (nd - other.dim())), *other.shape)
+    a_shape, b_shape = [], []
+    for i in range(nd):
+        a_shape += [a.shape[i], 1]
+        b_shape += [1, b.shape[i]]
+    product = a._op("unsafe_view", shape=tuple(a_shape)) * b._op("unsafe_view", shape=tuple(b_shape))
+    return product._op("unsafe_view", shape=tuple(a.shape[i] * b.shape[i] for i in range(nd)))
+
+
+@composite(Spelling(linalg="vander"))
+def vander(x, N=None):  # noqa: N803 - torch's name
+    """ATen's linalg_vander: columns x⁰ … x^(N−1), as a cumulative product after a column of ones."""
+    x = x.unsqueeze(-1) if x.dim() == 0 else x
+    n = x.shape[-1] if N is None else N
+    if n <= 1:
+        raise RuntimeError("N must be greater than 1.")
+    powers = x.unsqueeze(-1).expand(*x.shape, n - 1).cumprod(-1)
+    ones = _constant(powers, np.ones(tuple(x.shape) + (1,)))
+    return ones._op("cat", powers, dim=x.dim())
+
+
+@composite(Spelling(linalg="tensorinv"))
+def tensorinv(A, ind=2):
+    if ind <= 0:
+        raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    rows, cols = tuple(A.shape[:ind]), tuple(A.shape[ind:])
+    return A.reshape(math.prod(rows), math.prod(cols)).inverse().reshape(*cols, *rows)
+
+
+@composite(Spelling(linalg="tensorsolve"))
+def tensorsolve(A, B, dims=None):
+    if dims is not None:
+        keep = [d for d in range(A.dim()) if d not in [x % A.dim() for x in dims]]
+        A = A.permute(*keep, *[x % A.dim() for x in dims])
+    rest = tuple(A.shape[B.dim():])
+    square = A.reshape(B.numel(), math.prod(rest))
+    return square._apply(*OPS["linalg_solve"].bind(square, B.reshape(B.numel()))).view(*rest)
+
+
+@composite(Spelling(linalg="matrix_rank"))
+def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
+    """The number of singular values above max(atol, rtol · σ_max) (rtol: eps · max(m, n) unless atol > 0 is
+    given): an int64 tensor, without grad."""
+    a = A._data.astype(np.float64)
+    s = np.abs(np.linalg.eigvalsh(a)) if hermitian else np.linalg.svd(a, compute_uv=False)
+    if hermitian:
+        s = -np.sort(-s, axis=-1)
+    if tol is not None:
+        atol, rtol = tol, 0.0
+    atol_v = np.asarray(getattr(atol, "_data", 0.0 if atol is None else atol), dtype=np.float64)
+    if rtol is None:
+        rtol = np.finfo(A.dtype.np).eps * max(A.shape[-2:]) if atol is None or np.all(atol_v <= 0) else 0.0
+    rtol_v = np.asarray(getattr(rtol, "_data", rtol), dtype=np.float64)
+    smax = s[..., 0] if s.shape[-1] else np.zeros(s.shape[:-1])
+    limit = np.maximum(atol_v, rtol_v * smax)
+    return type(A)._make(np.sum(s > limit[..., None], axis=-1).astype(np.int64), dtypes.int64)
