@@ -200,8 +200,8 @@ def _strided(size, stride, dtype, requires_grad):
                            f"({len(stride)})")
     _alloc(size)
     extent = 0 if 0 in size else 1 + sum((n - 1) * st for n, st in zip(size, stride))
-    memory = np.zeros(extent, dtype.np)
-    data = np.lib.stride_tricks.as_strided(memory, size, tuple(st * memory.itemsize for st in stride))
+    buffer = np.zeros(extent, dtype.np)
+    data = np.lib.stride_tricks.as_strided(buffer, size, tuple(st * buffer.itemsize for st in stride))
     return _finish(data, dtype, requires_grad)
 
 
