@@ -85,7 +85,7 @@ op("addmv", "AddmvBackward0", ("self", "mat", "vec"),
    ("α · grad ⊗ vec", lambda n, g: _times(g.unsqueeze(1) * n["vec"].unsqueeze(0), n.attrs["alpha"])),
    ("α · matᵀ grad", lambda n, g: _times(n["mat"].t().mv(g), n.attrs["alpha"])),
    saves={0: ("beta",), 1: ("vec", "alpha"), 2: ("mat", "alpha")},
-   spell=Spelling(method="addmv", function="addmv", inplace="addmv_"), bind=_bind_addmv)
+   spell=Spelling(method="addmv", function="addmv", inplace="addmv_", inplace_function="addmv_"), bind=_bind_addmv)
 
 
 def _bind_addr(self, vec1, vec2, *, beta=1, alpha=1):
