@@ -25,7 +25,26 @@ from . import (  # noqa: F401
     utils,
 )
 from .devices import device, get_default_device, set_default_device  # noqa: F401
-from .dtypes import bool, double, dtype, float, float32, float64, int, int32, int64, long, uint8  # noqa: A004, F401
+from .dtypes import (  # noqa: A004, F401
+    bool,
+    double,
+    dtype,
+    float,
+    float16,
+    float32,
+    float64,
+    half,
+    int,
+    int8,
+    int16,
+    int32,
+    int64,
+    layout,
+    long,
+    short,
+    strided,
+    uint8,
+)
 from .factories import (  # noqa: F401
     BoolTensor,
     DoubleTensor,
@@ -36,18 +55,31 @@ from .factories import (  # noqa: F401
     as_tensor,
     empty,
     empty_like,
+    empty_permuted,
+    empty_strided,
     eye,
     from_numpy,
     full,
     full_like,
     linspace,
+    logspace,
     ones,
     ones_like,
+    scalar_tensor,
     tensor,
     zeros,
     zeros_like,
 )
-from .functions import detach, is_floating_point, is_tensor, numel, where  # noqa: F401
+from .functions import (  # noqa: F401
+    broadcast_shapes,
+    detach,
+    is_floating_point,
+    is_tensor,
+    numel,
+    tril_indices,
+    triu_indices,
+    where,
+)
 from .grad_mode import (  # noqa: F401
     enable_grad,
     inference_mode,
@@ -59,8 +91,25 @@ from .grad_mode import (  # noqa: F401
     set_anomaly_enabled,
     set_grad_enabled,
 )
-from .layout import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format  # noqa: F401
 from .limits import finfo, iinfo  # noqa: F401
+from .memory import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format  # noqa: F401
+from .nn.functional import (  # noqa: F401 - torch.* spellings of nn.functional's functions
+    adaptive_avg_pool1d,
+    bilinear,
+    celu,
+    celu_,
+    cosine_similarity,
+    max_pool3d,
+    pairwise_distance,
+    prelu,
+    rms_norm,
+    rrelu,
+    rrelu_,
+    selu,
+    selu_,
+    threshold,
+    threshold_,
+)
 
 # --- random numbers: PyTorch's CPU generator (engine/generator, engine/random.py) --------------------------------
 from .random import (  # noqa: F401

@@ -25,17 +25,22 @@ class dtype:
 
 bool = dtype("bool", np.bool_, False, 0, "Bool", "bool")  # noqa: A001 - torch.bool
 uint8 = dtype("uint8", np.uint8, False, 1, "Byte", "unsigned char")  # what torch.get_rng_state() returns
-int32 = dtype("int32", np.int32, False, 2, "Int", "int")
-int64 = dtype("int64", np.int64, False, 3, "Long", "long int")
-float32 = dtype("float32", np.float32, True, 4, "Float", "float")
-float64 = dtype("float64", np.float64, True, 5, "Double", "double")
+int8 = dtype("int8", np.int8, False, 1, "Char", "signed char")
+int16 = dtype("int16", np.int16, False, 2, "Short", "short int")
+int32 = dtype("int32", np.int32, False, 3, "Int", "int")
+int64 = dtype("int64", np.int64, False, 4, "Long", "long int")
+float16 = dtype("float16", np.float16, True, 5, "Half", "c10::Half")
+float32 = dtype("float32", np.float32, True, 6, "Float", "float")
+float64 = dtype("float64", np.float64, True, 7, "Double", "double")
 long = int64
 int = int32  # noqa: A001 - torch.int
+short = int16
+half = float16
 float = float32  # noqa: A001 - torch.float
 double = float64
 
-_ALL = {d.name: d for d in (bool, uint8, int32, int64, float32, float64)}
-_BY_NP = {d.np: d for d in (bool, uint8, int32, int64, float32, float64)}
+_ALL = {d.name: d for d in (bool, uint8, int8, int16, int32, int64, float16, float32, float64)}
+_BY_NP = {d.np: d for d in _ALL.values()}
 
 
 def _by_name(name):
@@ -77,9 +82,33 @@ def promote(operands):
         elif _category(d) == _category(bd):
             if weight > bw:
                 best = (d, weight)
+            elif weight == bw and {d, bd} == {uint8, int8}:
+                best = (int16, weight)  # neither holds the other's values
             elif weight == bw and d._rank > bd._rank:
                 best = (d, weight)
     d, weight = best
     if weight == 0 and d.is_floating_point:
         return float32
     return d
+
+
+class layout:
+    """torch.strided: the only layout the engine's tensors have."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"torch.{self.name}"
+
+    def __reduce__(self):
+        return (_layout_by_name, (self.name,))
+
+
+strided = layout("strided")
+
+
+def _layout_by_name(name):
+    return strided

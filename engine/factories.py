@@ -5,7 +5,7 @@ import warnings
 
 import numpy as np
 
-from . import devices, dispatch, dtypes, kernels, messages, observe
+from . import devices, dispatch, dtypes, kernels, memory, messages, methods, observe
 from .ops import shape_args
 from .tensor import Tensor
 
@@ -126,73 +126,301 @@ def _sized(name, shape, size):
     return (size,)
 
 
-def ones(*shape, size=None, dtype=None, requires_grad=False, device=None):
+def _check_layout(layout):
+    if layout is not None and layout is not dtypes.strided:
+        raise NotImplementedError(f"layout={layout!r}: the engine's tensors are strided")
+
+
+_check_format = memory.format_for
+
+
+def _made(name, result, out):
+    return result if out is None else methods._written_out(name, result, out)
+
+
+def _out_dtype(dtype, out, default=None):
+    if dtype is None and out is not None:
+        return out.dtype
+    return dtype or default
+
+
+def _fill(name, value, shape, size, out, dtype, layout, device, requires_grad):
     devices.check(device)
-    return _filled(1, _sized("ones", shape, size), dtype, requires_grad)
+    _check_layout(layout)
+    return _made(name, _filled(value, _sized(name, shape, size), _out_dtype(dtype, out), requires_grad), out)
 
 
-def zeros(*shape, size=None, dtype=None, requires_grad=False, device=None):
+def ones(*shape, size=None, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    return _fill("ones", 1, shape, size, out, dtype, layout, device, requires_grad)
+
+
+def zeros(*shape, size=None, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    return _fill("zeros", 0, shape, size, out, dtype, layout, device, requires_grad)
+
+
+def empty(*shape, size=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+          memory_format=None):
+    """Uninitialised in torch; zeros here."""
+    fmt = _check_format(memory_format, len(shape_args(_sized("empty", shape, size))), preserve=False)
+    result = _fill("empty", 0, shape, size, out, dtype, layout, device, requires_grad)
+    if fmt is not None and out is None:
+        result._data = memory.laid_out(result._data, fmt)
+    return result
+
+
+def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=None, requires_grad=False):
+    """Uninitialised (zeros here), dense, its dims laid out in memory in the order physical_layout gives."""
     devices.check(device)
-    return _filled(0, _sized("zeros", shape, size), dtype, requires_grad)
+    _check_layout(layout)
+    size, order = tuple(size), tuple(physical_layout)
+    if len(order) != len(size):
+        raise RuntimeError(f"Number of dimensions in size does not match the length of the physical_layout; i.e. "
+                           f"len(size) = {len(size)} is not equal to len(physical_layout) = {len(order)}")
+    for i, d in enumerate(order):
+        if not 0 <= d < len(size):
+            raise RuntimeError(f"Dimension out of range (expected to be between 0 and {len(size) - 1}, but got {d} at "
+                               f"index {i}).  NB: negative dims not currently supported; file an issue if you want it.")
+    if len(set(order)) != len(order):
+        raise RuntimeError("Duplicate dim not allowed")
+    result = _filled(0, tuple(size[d] for d in order), dtype, requires_grad)
+    result._data = result._data.transpose(np.argsort(order))
+    return result
 
 
-def empty(*shape, size=None, dtype=None, requires_grad=False, device=None):
+def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False):
+    """Uninitialised (zeros here), with the strides asked for (in elements), over the memory they reach."""
     devices.check(device)
-    return _filled(0, _sized("empty", shape, size), dtype, requires_grad)
+    _check_layout(layout)
+    return _strided(tuple(size), tuple(stride), dtype or dtypes.float32, requires_grad)
 
 
-def full(size, fill_value, dtype=None, requires_grad=False, device=None):
+def _strided(size, stride, dtype, requires_grad):
+    if len(size) != len(stride):
+        raise RuntimeError(f"dimensionality of sizes ({len(size)}) must match dimensionality of strides "
+                           f"({len(stride)})")
+    _alloc(size)
+    extent = 0 if 0 in size else 1 + sum((n - 1) * st for n, st in zip(size, stride))
+    memory = np.zeros(extent, dtype.np)
+    data = np.lib.stride_tricks.as_strided(memory, size, tuple(st * memory.itemsize for st in stride))
+    return _finish(data, dtype, requires_grad)
+
+
+def _scalar_dtype(value):
+    """The dtype torch.full and scalar_tensor give a Python number: bool, int64 or the default float."""
+    if isinstance(value, Tensor):
+        value = value.item()
+    if isinstance(value, (bool, np.bool_)):
+        return dtypes.bool
+    if isinstance(value, (int, np.integer)):
+        return dtypes.int64
+    return dtypes.float32
+
+
+def _size_arg(name, size):
+    if not isinstance(size, (tuple, list)):
+        raise TypeError(f"{name}(): argument 'size' (position 1) must be tuple of ints, not {type(size).__name__}")
+    return tuple(size)
+
+
+def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     devices.check(device)
-    if dtype is None:
-        dtype = _infer_dtype(fill_value)
-    return _filled(fill_value, (size,) if isinstance(size, int) else tuple(size), dtype, requires_grad)
+    _check_layout(layout)
+    dtype = _out_dtype(dtype, out, None) or _scalar_dtype(fill_value)
+    return _made("full", _filled(_number(fill_value), _size_arg("full", size), dtype, requires_grad), out)
 
 
-def ones_like(t, dtype=None, requires_grad=False, device=None):
+def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad=False):
     devices.check(device)
-    return _filled(1, t.shape, dtype or t.dtype, requires_grad)
+    _check_layout(layout)
+    return _filled(_number(s), (), dtype or dtypes.float32, requires_grad)
 
 
-def zeros_like(t, dtype=None, requires_grad=False, device=None):
+def _number(value):
+    return value.item() if isinstance(value, Tensor) else value
+
+
+def _like(name, value, t, dtype, layout, device, requires_grad, memory_format):
     devices.check(device)
-    return _filled(0, t.shape, dtype or t.dtype, requires_grad)
+    _check_layout(layout)
+    fmt = _check_format(memory_format, t.dim(), preserve=True)
+    result = _filled(value, t.shape, dtype or t.dtype, requires_grad)
+    if fmt is not None:
+        result._data = memory.laid_out(result._data, fmt)
+    elif not t._data.flags.c_contiguous:  # preserved: the input's order of strides, made dense
+        result._data = np.full_like(t._data, value, dtype=result._data.dtype)
+    return result
 
 
-def empty_like(t, dtype=None, requires_grad=False, device=None):
+def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+    return _like("ones_like", 1, input, dtype, layout, device, requires_grad, memory_format)
+
+
+def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+    return _like("zeros_like", 0, input, dtype, layout, device, requires_grad, memory_format)
+
+
+def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+    """Uninitialised in torch; zeros here."""
+    return _like("empty_like", 0, input, dtype, layout, device, requires_grad, memory_format)
+
+
+def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+    return _like("full_like", _number(fill_value), input, dtype, layout, device, requires_grad, memory_format)
+
+
+def _is_float(v):
+    if isinstance(v, Tensor):
+        return v.dtype.is_floating_point
+    return isinstance(v, (float, np.floating))
+
+
+def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     devices.check(device)
-    return _filled(0, t.shape, dtype or t.dtype, requires_grad)
-
-
-def full_like(t, fill_value, dtype=None, requires_grad=False, device=None):
-    devices.check(device)
-    return _filled(fill_value, t.shape, dtype or t.dtype, requires_grad)
-
-
-def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None):
-    devices.check(device)
+    _check_layout(layout)
     if end is None:
         start, end = 0, start
-    if dtype is None:
-        is_int = all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in (start, end, step))
-        dtype = dtypes.int64 if is_int else dtypes.float32
-    n = builtins.max(0, math.ceil((end - start) / step))
-    _alloc((n,))
-    data = kernels.arange(start, end, step, dtype.np) if dtype.is_floating_point else np.arange(start, end, step)
-    return _finish(np.asarray(data, dtype=dtype.np), dtype, requires_grad)
+    floating = any(_is_float(v) for v in (start, end, step))
+    start, end, step = _number(start), _number(end), _number(step)
+    dtype = _out_dtype(dtype, out, dtypes.float32 if floating else dtypes.int64)
+    if dtype.is_floating_point or not all(math.isfinite(v) for v in (start, end, step)):
+        first, last, by = float(start), float(end), float(step)
+    else:
+        first, last, by = (math.trunc(v) for v in (start, end, step))
+    if float(step) == 0:
+        raise RuntimeError("step must be nonzero")
+    if by == 0:  # a fractional step of an integer arange
+        raise ValueError("step must be nonzero")
+    if not (math.isfinite(first) and math.isfinite(last)):
+        raise RuntimeError(f"unsupported range: {first:g} -> {last:g}")
+    if not ((by > 0 and last >= first) or (by < 0 and last <= first)):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    if dtype.is_floating_point:
+        n = kernels.ranges.arange_size(start, end, step)
+        _alloc((n,))
+        data = kernels.arange(start, end, step, dtype.np)
+    else:
+        sign = (by > 0) - (by < 0)
+        n = builtins.max(0, (last - first + by - sign) // by)
+        _alloc((n,))
+        data = first + by * np.arange(n, dtype=np.int64)
+    result = _finish(np.asarray(data, dtype=dtype.np), dtype, requires_grad)
+    if out is None or out.numel() == n:
+        return _made("arange", result, out)
+    warnings.warn(f"The number of elements in the out tensor of shape {list(out.shape)} is {out.numel()} which does "
+                  f"not match the computed number of elements {n}. Note that this may occur as a result of rounding "
+                  f"error. The out tensor will be resized to a tensor of shape ({n},).", UserWarning, stacklevel=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # arange's own warning above replaces the resize warning of out=
+        return _made("arange", result, out)
 
 
-def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
+_RANGE_OVERLOADS = ("Tensor start, Tensor end", "Number start, Tensor end", "Tensor start, Number end",
+                    "Number start, Number end")
+_RANGE_KEYWORDS = ("*, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, torch.device device = "
+                   "None, bool pin_memory = False, bool requires_grad = False")
+
+
+def _range_args(name, start, end, steps, base=None):
+    """linspace's and logspace's arguments checked as torch's parser and kernel check them."""
+    if not isinstance(steps, (int, np.integer, Tensor)) or isinstance(steps, bool):
+        got = ", ".join("Tensor" if isinstance(a, Tensor) else type(a).__name__
+                        for a in (start, end, steps, *(() if base is None else (base,))))
+        extra = "" if name == "linspace" else "float base = 10.0, "
+        lines = "".join(f" * ({o}, int steps, {extra}{_RANGE_KEYWORDS})\n" for o in _RANGE_OVERLOADS)
+        raise TypeError(f"{name}() received an invalid combination of arguments - got ({got}), but expected one "
+                        f"of:\n{lines}")
+    if isinstance(start, Tensor) and start.dim() or isinstance(end, Tensor) and end.dim():
+        raise RuntimeError(f"{name} only supports 0-dimensional start and end tensors, but got start with "
+                           f"{start.dim() if isinstance(start, Tensor) else 0} dimension(s) and end with "
+                           f"{end.dim() if isinstance(end, Tensor) else 0} dimension(s).")
+    return _steps(steps)
+
+
+def _steps(steps):
+    steps = _number(steps)
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    return int(steps)
+
+
+def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     devices.check(device)
-    dtype = dtype or dtypes.float32
+    _check_layout(layout)
+    dtype = _out_dtype(dtype, out, dtypes.float32)
+    steps = _range_args("linspace", start, end, steps)
     _alloc((steps,))
-    return _finish(kernels.linspace(start, end, steps, dtype.np), dtype, requires_grad)
+    result = _finish(kernels.linspace(_number(start), _number(end), steps, dtype.np), dtype, requires_grad)
+    return _made("linspace", result, out)
 
 
-def eye(n, m=None, dtype=None, requires_grad=False, device=None):
+def logspace(start, end, steps, base=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     devices.check(device)
-    dtype = dtype or dtypes.float32
-    _alloc((n, m or n))
-    return _finish(np.eye(n, m, dtype=dtype.np), dtype, requires_grad)
+    _check_layout(layout)
+    dtype = _out_dtype(dtype, out, dtypes.float32)
+    steps = _range_args("logspace", start, end, steps, base)
+    _alloc((steps,))
+    data = kernels.logspace(_number(start), _number(end), steps, 10.0 if base is None else float(base), dtype.np)
+    return _made("logspace", _finish(data, dtype, requires_grad), out)
+
+
+def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    devices.check(device)
+    _check_layout(layout)
+    dtype = _out_dtype(dtype, out, dtypes.float32)
+    if n < 0:
+        raise RuntimeError(f"n must be greater or equal to 0, got {n}")
+    if m is not None and m < 0:
+        raise RuntimeError(f"m must be greater or equal to 0, got {m}")
+    m = n if m is None else m
+    _alloc((n, m))
+    return _made("eye", _finish(np.eye(n, m, dtype=dtype.np), dtype, requires_grad), out)
+
+
+# --- Tensor.new_*: a new tensor of self's dtype (and device), never a Parameter --------------------------------
+def _new_sized(name, self, value, size, dtype, layout, device, requires_grad):
+    devices.check(device)
+    _check_layout(layout)
+    return _filled(value, size, dtype or self.dtype, requires_grad)
+
+
+def new_zeros(self, *size, dtype=None, layout=None, device=None, requires_grad=False):
+    return _new_sized("new_zeros", self, 0, size, dtype, layout, device, requires_grad)
+
+
+def new_ones(self, *size, dtype=None, layout=None, device=None, requires_grad=False):
+    return _new_sized("new_ones", self, 1, size, dtype, layout, device, requires_grad)
+
+
+def new_empty(self, *size, dtype=None, layout=None, device=None, requires_grad=False):
+    """Uninitialised in torch; zeros here."""
+    return _new_sized("new_empty", self, 0, size, dtype, layout, device, requires_grad)
+
+
+def new_empty_strided(self, size, stride, *, dtype=None, layout=None, device=None, requires_grad=False):
+    """Uninitialised in torch; zeros here."""
+    devices.check(device)
+    _check_layout(layout)
+    return _strided(tuple(size), tuple(stride), dtype or self.dtype, requires_grad)
+
+
+def new_full(self, size, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False):
+    return _new_sized("new_full", self, _number(fill_value), (_size_arg("new_full", size),), dtype, layout, device,
+                      requires_grad)
+
+
+def new_tensor(self, data, *, dtype=None, layout=None, device=None, requires_grad=False):
+    devices.check(device)
+    _check_layout(layout)
+    dtype = dtype or self.dtype
+    if isinstance(data, Tensor):
+        warnings.warn(messages.NEW_TENSOR_FROM_TENSOR, UserWarning, stacklevel=2)
+        return _finish(data._data.astype(dtype.np, copy=True), dtype, requires_grad)
+    return tensor(data, dtype=dtype, requires_grad=requires_grad)
+
+
+for _f in (new_zeros, new_ones, new_empty, new_empty_strided, new_full, new_tensor):
+    _f.__qualname__ = f"Tensor.{_f.__name__}"
+    setattr(Tensor, _f.__name__, _f)
 
 
 def _legacy(dtype, name):

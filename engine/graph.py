@@ -428,7 +428,8 @@ def _defaults(forward):
 
 
 # int64_t in ATen
-_INT64 = frozenset("dim dim0 dim1 dim2 dims offset index start end step repeats ignore_index diagonal".split())
+_INT64 = frozenset("dim dim0 dim1 dim2 dims offset index start end step repeats ignore_index diagonal shifts k "
+                   "dimension length".split())
 _REDUCTION = {"none": 0, "mean": 1, "sum": 2}  # at::Reduction
 
 

@@ -44,6 +44,8 @@ def _any_all(fn):
         if dim is None:
             return Tensor._make(np.asarray(fn(self._data)), dtypes.bool)
         axes = tuple(self._dim(d) for d in (dim if isinstance(dim, (tuple, list)) else (dim,)))
+        if self._data.ndim == 0:
+            axes = None
         return Tensor._make(np.asarray(fn(self._data, axis=axes, keepdims=keepdim)), dtypes.bool)
 
     return reduce
@@ -90,7 +92,7 @@ DECLARED = [
 
 # the functions that write their result in place (x.logical_and_(y)) and into out= (torch.isnan(x, out=t))
 IN_PLACE = frozenset(["logical_and", "logical_or", "logical_xor", "logical_not", "bitwise_not"])
-NO_OUT = frozenset(["all", "any", "equal", "allclose", "isnan", "isinf", "isfinite", "isreal", "isclose"])
+NO_OUT = frozenset(["equal", "allclose", "isnan", "isinf", "isfinite", "isreal", "isclose"])
 
 
 def _in_place(fn, name):

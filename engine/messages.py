@@ -76,6 +76,10 @@ TENSOR_FROM_TENSOR = (
     "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
     "sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor)."
 )
+NEW_TENSOR_FROM_TENSOR = (
+    "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
+    "sourceTensor.detach().clone().requires_grad_(True), rather than tensor.new_tensor(sourceTensor)."
+)
 NON_LEAF_REQUIRES_GRAD_SHORT = "you can only change requires_grad flags of leaf variables."
 SCALAR_REQUIRES_GRAD = (
     "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"

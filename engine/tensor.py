@@ -8,8 +8,8 @@ import warnings
 
 import numpy as np
 
-from . import devices, grad_mode, graph, layout, messages, observe
-from .ops import transposed
+from . import devices, grad_mode, graph, memory, messages, observe
+from .ops import matrix_transposed, transposed
 from .printing import format_tensor
 
 _MODE = grad_mode._state
@@ -266,7 +266,7 @@ class Tensor:
             self._grad = new
         elif before is None:
             data = g._data if g._data.dtype == self.dtype.np else g._data.astype(self.dtype.np)
-            new = Tensor._make(layout.like_param(np.broadcast_to(data, self.shape), self._data), self.dtype)
+            new = Tensor._make(memory.like_param(np.broadcast_to(data, self.shape), self._data), self.dtype)
             new._grad_of = self
             self._grad = new
         else:
@@ -387,13 +387,13 @@ class Tensor:
             return self.item().__format__(spec)
         return object.__format__(self, spec)
 
-    def is_contiguous(self, memory_format=layout.contiguous_format):
-        if memory_format is layout.contiguous_format:
-            return self._data.flags.c_contiguous or layout.is_contiguous(self._data)
-        return layout.is_contiguous(self._data, layout.check_format(memory_format, "is_contiguous"))
+    def is_contiguous(self, memory_format=memory.contiguous_format):
+        if memory_format is memory.contiguous_format:
+            return self._data.flags.c_contiguous or memory.is_contiguous(self._data)
+        return memory.is_contiguous(self._data, memory.check_format(memory_format, "is_contiguous"))
 
     def stride(self, dim=None):
-        strides = layout.strides(self._data)
+        strides = memory.strides(self._data)
         return strides if dim is None else strides[self._dim(dim)]
 
     def storage_offset(self):
@@ -403,15 +403,15 @@ class Tensor:
         return (here - base) // self._data.itemsize
 
     def is_non_overlapping_and_dense(self):
-        return layout.is_dense(self._data)
+        return memory.is_dense(self._data)
 
     @property
     def T(self):
         return transposed(self)
 
-    @property
-    def mT(self):
-        return self.transpose(-2, -1)
+    mT = property(lambda self: matrix_transposed(self, "mT"))
+    mH = property(lambda self: matrix_transposed(self, "mH"))
+    H = property(lambda self: matrix_transposed(self, "H"))
 
     # --- for the op table's bind and vjp functions ----------------------------------------------------
     def _reduce_dims(self, dim):

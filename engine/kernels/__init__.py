@@ -44,10 +44,10 @@ from .elementwise import (
 )
 from .fma import fma, fma32, fma64
 from .logits import cross_entropy, log_softmax, nll_loss, softmax
-from .ranges import arange, linspace
+from .ranges import arange, linspace, logspace
 from .reduce import mean, mse_loss, sum
 
 __all__ = ["acos", "add", "addcdiv", "addcmul", "addmm", "arange", "asin", "atan", "cos", "cosh",
            "cross_entropy", "dot", "erf", "erfc", "exp", "expm1", "fma", "fma32", "fma64", "lerp", "linspace", "log",
-           "log1p", "log2", "log10", "log_softmax", "matmul", "mean", "mm", "mse_loss", "mv", "nll_loss",
+           "logspace", "log1p", "log2", "log10", "log_softmax", "matmul", "mean", "mm", "mse_loss", "mv", "nll_loss",
            "rsqrt", "sigmoid", "sin", "sinh", "softmax", "sqrt", "sub", "sum", "tan", "tanh"]

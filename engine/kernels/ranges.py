@@ -84,3 +84,32 @@ def _from(values, dtype):
     if dtype.kind in "biu":
         return np.trunc(values).astype(dtype)
     return values.astype(dtype)
+
+
+def logspace(start, end, steps, base=10.0, dtype=np.float32):
+    """torch.logspace(start, end, steps, base, dtype=dtype), as RangeFactories.cpp fills it: start and end first
+    converted to the dtype, step = (end - start) / (steps - 1) in double, element i is base ** (start + step·i) for
+    i < steps // 2 and base ** (end - step·(steps - 1 - i)) after, in double (a float base for integer dtypes),
+    then converted to the dtype."""
+    dtype = np.dtype(dtype)
+    steps = int(steps)
+    if steps < 0:
+        raise ValueError("number of steps must be non-negative")
+    integral = dtype.kind in "biu"
+    if steps == 0:
+        return np.zeros(0, dtype)
+    if steps == 1:
+        return _from(np.array([float(base) ** float(start)]), dtype)
+    first = _to(start, dtype)
+    last = _to(end, dtype)
+    if integral:
+        step = float(last.astype(np.int64) - first.astype(np.int64)) / (steps - 1)
+        b = np.float64(np.float32(base))
+    else:
+        step = (float(last) - float(first)) / (steps - 1)
+        b = np.float64(base)
+    idx = np.arange(steps)
+    half = steps // 2
+    lo = np.float64(first) + step * idx[:half].astype(np.float64)
+    hi = np.float64(last) - step * (steps - 1 - idx[half:]).astype(np.float64)
+    return _from(np.power(b, np.concatenate([lo, hi])), dtype)

@@ -8,42 +8,49 @@ from .. import dispatch, dtypes, generator, grad_mode
 from ..generator import draws
 from ..methods import FUNCTIONAL
 from ..ops import OPS
-from ..ops.nn import implicit_dim, legacy_reduction
-from ..ops.norms import bn_layout
+from ..ops.nn import bind_nll2d, legacy_reduction
 
 globals().update(FUNCTIONAL)
-
-
-def relu(input, inplace=False):  # noqa: A002 - PyTorch's argument names
-    return input.relu_() if inplace else input.relu()
-
-
-def silu(input, inplace=False):  # noqa: A002
-    return dispatch.inplace(OPS["silu"], input, ()) if inplace else dispatch.apply(OPS["silu"], (input,))
-
-
-def elu(input, alpha=1.0, inplace=False):  # noqa: A002
-    attrs = {"alpha": alpha, "scale": 1, "input_scale": 1}
-    if inplace:  # EluBackward1, from the result
-        return dispatch.inplace(OPS["elu_"], input, (), attrs)
-    return dispatch.apply(OPS["elu"], (input,), attrs)
-
-
-def mish(input, inplace=False):  # noqa: A002
-    return dispatch.inplace(OPS["mish"], input, ()) if inplace else dispatch.apply(OPS["mish"], (input,))
-
-
-def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):  # noqa: A002
-    if min_val > max_val:
-        raise ValueError("min_val cannot be greater than max_val")
-    attrs = {"min_val": min_val, "max_val": max_val}
-    if inplace:
-        return dispatch.inplace(OPS["hardtanh"], input, (), attrs)
-    return dispatch.apply(OPS["hardtanh"], (input,), attrs)
-
-
-def relu6(input, inplace=False):  # noqa: A002
-    return hardtanh(input, 0, 6, inplace)
+from .activation_functions import (  # noqa: E402, F401
+    celu,
+    celu_,
+    elu,
+    elu_,
+    hardsigmoid,
+    hardswish,
+    hardtanh,
+    hardtanh_,
+    leaky_relu,
+    leaky_relu_,
+    mish,
+    prelu,
+    relu,
+    relu6,
+    relu_,
+    rrelu,
+    rrelu_,
+    selu,
+    selu_,
+    silu,
+    softmin,
+    softsign,
+    tanhshrink,
+    threshold,
+    threshold_,
+)
+from .activation_functions import threshold as _threshold  # noqa: E402, F401 - torch.nn.functional._threshold
+from .basic_functions import _feature_dropout, batch_norm, dropout, linear, log_softmax, softmax  # noqa: E402, F401
+from .loss_functions import (  # noqa: E402, F401
+    cosine_embedding_loss,
+    gaussian_nll_loss,
+    hinge_embedding_loss,
+    margin_ranking_loss,
+    multilabel_soft_margin_loss,
+    pairwise_distance,
+    poisson_nll_loss,
+    triplet_margin_loss,
+    triplet_margin_with_distance_loss,
+)
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):  # noqa: A002
@@ -66,31 +73,45 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     return ((x1 / n1) * (x2 / n2)).sum(dim)
 
 
-def leaky_relu(input, negative_slope=0.01, inplace=False):  # noqa: A002
-    attrs = {"negative_slope": negative_slope}
-    if inplace:
-        return dispatch.inplace(OPS["leaky_relu"], input, (), attrs)
-    return dispatch.apply(OPS["leaky_relu"], (input,), attrs)
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,  # noqa: A002
+             reduction="mean"):
+    """ATen's nll_loss_nd: nll_loss for 1-d and 2-d inputs, nll_loss2d for (N, C, H, W), and other shapes viewed
+    to (N, C, 1, rest) for nll_loss2d."""
+    if input.dim() < 3:
+        return dispatch.apply(*OPS["nll_loss"].bind(input, target, weight, size_average, ignore_index, reduce,
+                                                    reduction))
+    if size_average is not None or reduce is not None:
+        reduction = legacy_reduction(size_average, reduce)
+    if input.shape[0] != target.shape[0]:
+        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
+                         f"({target.shape[0]}).")
+    if input.dim() == 4:
+        return dispatch.apply(*bind_nll2d(input, target, weight, reduction, ignore_index))
+    n, c = input.shape[:2]
+    if tuple(target.shape[1:]) != tuple(input.shape[2:]):
+        raise ValueError(f"Expected target size {[n, *input.shape[2:]]}, got {list(target.shape)}")
+    out = dispatch.apply(*bind_nll2d(input.contiguous().view(n, c, 1, -1), target.contiguous().view(n, 1, -1),
+                                     weight, reduction, ignore_index))
+    return out.view(n, *input.shape[2:]) if reduction == "none" else out
 
 
-def softmax(input, dim=None, dtype=None):  # noqa: A002
-    return input.softmax(implicit_dim("softmax", input, dim), dtype=dtype)
-
-
-def log_softmax(input, dim=None, dtype=None):  # noqa: A002
-    return input.log_softmax(implicit_dim("log_softmax", input, dim), dtype=dtype)
-
-
-def linear(input, weight, bias=None):  # noqa: A002
-    if input.dim() == 2 and bias is not None:
-        return bias.addmm(input, weight.t())
-    if input.dim() == 1 and bias is not None:
-        return bias.addmm(input.view(1, -1), weight.t()).view(weight.shape[0])
-    if input.dim() > 2 and bias is not None and input.is_contiguous() and bias.dim() == 1:
-        out = bias.addmm(input.view(-1, input.shape[-1]), weight.t())  # ATen's _flatten_nd_linear
-        return out.view(*input.shape[:-1], weight.shape[0])
-    out = input @ weight.t()
-    return out if bias is None else out.add_(bias)
+def bilinear(input1, input2, weight, bias=None):
+    """ATen's bilinear: both inputs flattened to rows, _trilinear with the weight (TrilinearBackward0), the rows
+    viewed back, plus the bias."""
+    if input1.dim() != input2.dim():
+        raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.dim()} and {input2.dim()}")
+    if weight.dim() != 3:
+        raise RuntimeError(f"bilinear(): weight must be three-dimensional, but got {weight.dim()}")
+    if input1.shape[-1] != weight.shape[1] or input2.shape[-1] != weight.shape[2]:
+        which, got, want = (("input1", input1.shape[-1], weight.shape[1]) if input1.shape[-1] != weight.shape[1]
+                            else ("input2", input2.shape[-1], weight.shape[2]))
+        raise RuntimeError(f"bilinear(): {which} size does not match weight size: got {got} but expected {want}")
+    out_shape = (*input1.shape[:-1], weight.shape[0])
+    x1 = input1.reshape(-1, input1.shape[-1])
+    x2 = input2.reshape(-1, input2.shape[-1])
+    attrs = {"expand1": (1, 3), "expand2": (0,), "expand3": (1, 2), "sumdim": (2, 3)}
+    out = dispatch.apply(OPS["trilinear"], (x1, weight, x2), attrs).reshape(*out_shape)
+    return out if bias is None else out + bias
 
 
 def l1_loss(input, target, reduction="mean"):  # noqa: A002
@@ -173,39 +194,6 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
         reduced = pointwise.sum()
         return reduced / input.shape[0] if reduction == "batchmean" and input.dim() != 0 else reduced
     return pointwise.mean()
-
-
-def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1,  # noqa: A002
-               eps=1e-05):
-    """ATen's native_batch_norm: normalised by the batch's statistics when training (and the running ones moved
-    toward them, the variance unbiased), else by the running statistics."""
-    dims, shape = bn_layout(input.dim(), input.shape[1])
-    channels = input.shape[1]
-    if training:
-        count = input.numel() // channels
-        if count <= 1:
-            raise ValueError(f"Expected more than 1 value per channel when training, got input size {input.shape}")
-        data = input._data.astype(np.float64)
-        mean = data.mean(axis=dims)
-        var = data.var(axis=dims)
-        if running_mean is not None:
-            with grad_mode.no_grad():
-                running_mean._data[...] = (momentum * mean + (1 - momentum) * running_mean._data).astype(
-                    running_mean._data.dtype)
-                running_var._data[...] = (momentum * var * count / (count - 1) + (1 - momentum)
-                                          * running_var._data).astype(running_var._data.dtype)
-                running_mean._bump()
-                running_var._bump()
-        save_mean = input._new(mean.astype(input.dtype.np), input.dtype)
-        save_invstd = input._new((1 / np.sqrt(var + eps)).astype(input.dtype.np), input.dtype)
-    else:  # torch saves empty statistics: the running ones are used
-        save_mean = save_invstd = input._new(np.zeros(0, input.dtype.np), input.dtype)
-    dtype = input.dtype
-    weight = weight if weight is not None else input._new(np.ones(channels, dtype.np), dtype)
-    bias = bias if bias is not None else input._new(np.zeros(channels, dtype.np), dtype)
-    return dispatch.apply(OPS["batch_norm"], (input, weight, bias),
-                          {"result1": save_mean, "result2": save_invstd, "training": bool(training), "eps": eps,
-                           "running_mean": running_mean, "running_var": running_var})
 
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):  # noqa: A002
@@ -303,38 +291,6 @@ def _renorm_rows(weight, indices, max_norm, norm_type):
             weight._vbox[0] += 1
 
 
-def dropout(input, p=0.5, training=True, inplace=False):  # noqa: A002
-    """Zeroes each element with probability p and scales the rest by 1 / (1 - p), as ATen's _dropout on the CPU:
-    noise = bernoulli_(1 - p) / (1 - p) drawn into a tensor laid out like the input (so a transposed input gets
-    its mask in its memory order), then input * noise (MulBackward0)."""
-    if p < 0.0 or p > 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if p == 0 or not training or input.numel() == 0:
-        return input
-    dtype = input.dtype
-    if p == 1:
-        noise = input._constant(0)
-    else:
-        keep = draws.bernoulli(generator.default_generator, np.empty_like(input._data), 1 - p)  # input's layout
-        noise = input._new(keep / dtype.np.type(1 - p) if dtype.is_floating_point else keep, dtype)
-    return input.mul_(noise) if inplace else input.mul(noise)
-
-
-def _feature_dropout(input, p, training, inplace):  # noqa: A002
-    """ATen's feature dropout: one draw per (sample, channel), bernoulli_(1 - p) / (1 - p) into a tensor of shape
-    (N, C, 1, …), multiplied in (MulBackward0)."""
-    if p == 0 or not training or input.numel() == 0:
-        return input
-    dtype = input.dtype
-    if p == 1:
-        noise = input._constant(0)
-    else:
-        shape = tuple(input.shape[:2]) + (1,) * (input.dim() - 2)
-        keep = draws.bernoulli(generator.default_generator, np.empty(shape, dtype.np), 1 - p)
-        noise = input._new(keep / dtype.np.type(1 - p) if dtype.is_floating_point else keep, dtype)
-    return input.mul_(noise) if inplace else input.mul(noise)
-
-
 def dropout1d(input, p=0.5, training=True, inplace=False):  # noqa: A002
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
@@ -369,6 +325,56 @@ def dropout2d(input, p=0.5, training=True, inplace=False):  # noqa: A002
     return _feature_dropout(input, p, training, inplace)
 
 
+def dropout3d(input, p=0.5, training=True, inplace=False):  # noqa: A002
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if input.dim() not in (4, 5):
+        warnings.warn(f"dropout3d: Received a {input.dim()}-D input to dropout3d, which is deprecated and will "
+                      "result in an error in a future release. To retain the behavior and silence this warning, "
+                      "please use dropout instead. Note that dropout3d exists to provide channel-wise dropout on "
+                      "inputs with 3 spatial dimensions, a channel dimension, and an optional batch dimension (i.e. "
+                      "4D or 5D inputs).", UserWarning, stacklevel=2)
+    batched = input.dim() == 5
+    if not batched:
+        input = input.unsqueeze_(0) if inplace else input.unsqueeze(0)  # noqa: A001
+    result = _feature_dropout(input, p, training, inplace)
+    if not batched:
+        result = result.squeeze_(0) if inplace else result.squeeze(0)
+    return result
+
+
+_SELU_ALPHA_PRIME = 1.7580993408473766
+
+
+def _alpha_dropout(input, p, training, inplace, feature):  # noqa: A002
+    """ATen's alpha dropout: noise = bernoulli_(1 − p) (one per channel for the feature form), then
+    input · (noise · a) + ((noise − 1) · α′a + α′ap), a = 1 / √((α′²p + 1)(1 − p)), keeping SELU's statistics."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if p == 0 or not training or input.numel() == 0:
+        return input
+    if p == 1:
+        zero = input._constant(0)
+        return input.mul_(zero) if inplace else input.mul(zero)
+    dtype = input.dtype
+    t = dtype.np.type
+    shape = tuple(input.shape[:2]) + (1,) * (input.dim() - 2) if feature else tuple(input.shape)
+    keep = draws.bernoulli(generator.default_generator, np.empty(shape, dtype.np), 1 - p)
+    a = 1.0 / np.sqrt((_SELU_ALPHA_PRIME ** 2 * p + 1) * (1 - p))
+    b = input._new(((keep + t(-1)) * t(_SELU_ALPHA_PRIME * a) + t(_SELU_ALPHA_PRIME * a * p)).astype(dtype.np), dtype)
+    noise = input._new((keep * t(a)).astype(dtype.np), dtype)
+    out = input.mul_(noise) if inplace else input.mul(noise)
+    return out.add_(b)
+
+
+def alpha_dropout(input, p=0.5, training=False, inplace=False):  # noqa: A002
+    return _alpha_dropout(input, p, training, inplace, feature=False)
+
+
+def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):  # noqa: A002
+    return _alpha_dropout(input, p, training, inplace, feature=True)
+
+
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):  # noqa: A002
     """F.huber_loss: ATen's huber_loss op, or with weight its elementwise loss times weight, then reduced."""
     if weight is None:
@@ -383,3 +389,23 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):  # noqa
     if reduction == "mean":
         return weighted.mean()
     raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
+
+
+from .attention import (  # noqa: E402, F401 - they use the functions above
+    multi_head_attention_forward,
+    scaled_dot_product_attention,
+)
+from .norm_functions import instance_norm, local_response_norm, rms_norm  # noqa: E402, F401
+from .pool_functions import (  # noqa: E402, F401
+    adaptive_avg_pool1d,
+    adaptive_avg_pool3d,
+    adaptive_max_pool1d,
+    adaptive_max_pool2d,
+    adaptive_max_pool3d,
+    avg_pool3d,
+    lp_pool1d,
+    lp_pool2d,
+    lp_pool3d,
+    max_pool3d,
+)
+from .upsample_functions import interpolate, upsample, upsample_bilinear, upsample_nearest  # noqa: E402, F401

@@ -81,7 +81,7 @@ def _convolution(x, w, b, stride, padding, dilation, transposed, output_padding,
            else _conv(x, w, stride, padding, dilation, groups))
     if b.size:
         out = out + _wide(b).reshape((1, -1) + (1,) * (x.ndim - 2))
-    return out.astype(x.dtype, copy=False)
+    return np.ascontiguousarray(out, dtype=x.dtype)  # torch's result is C-contiguous
 
 
 def conv_shape(x_shape, w_shape, stride, padding, dilation, transposed, output_padding, groups):
@@ -164,7 +164,7 @@ def _conv_input(g, w, stride, padding, dilation, groups, transposed, output_padd
     """The input's grad of a convolution (transposed: of a transposed one)."""
     out = (_conv(g, w, stride, padding, dilation, groups) if transposed
            else _conv_transpose(g, w, stride, padding, dilation, groups, shape))
-    return out.astype(g.dtype, copy=False)
+    return np.ascontiguousarray(out, dtype=g.dtype)
 
 
 def _conv_input_grads(n, v, which):
@@ -203,7 +203,7 @@ def _conv_weight_grads(n, v, which):
 
 op("convolution_weight", "ConvolutionBackwardBackward0", ("input", "grad"),
    lambda x, g, stride, padding, dilation, groups, shape:
-       _conv_weight(x, g, stride, padding, dilation, groups, shape).astype(x.dtype, copy=False),
+       np.ascontiguousarray(_conv_weight(x, g, stride, padding, dilation, groups, shape), dtype=x.dtype),
    ("conv_transpose(grad, v)", lambda n, v: _conv_weight_grads(n, v, "input")),
    ("conv(input, v)", lambda n, v: _conv_weight_grads(n, v, "grad")),
    saves={0: ("grad",), 1: ("input",)})

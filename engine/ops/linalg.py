@@ -90,10 +90,19 @@ op("bmm", "BmmBackward0", ("self", "mat2"), exact.matmul,
    ("grad @ mat2ᵀ", lambda n, g: g.bmm(n["mat2"].transpose(1, 2))),
    ("selfᵀ @ grad", lambda n, g: n["self"].transpose(1, 2).bmm(g)),
    saves={0: ("mat2",), 1: ("self",)}, spell=Spelling(method="bmm", function="bmm", infix="@"), bind=_bind_bmm)
+def _mat2_grad(n, g):
+    """ATen's mm_mat2_backward: for a column-major mat2 (a weight.t(), as nn.Linear passes it) the grad is made
+    column-major too, (gradᵀ @ mat1)ᵀ, so that the weight's grad is contiguous."""
+    sizes, strides = n._shapes[2], (n._meta or {}).get("mat2_sym_strides", ())
+    if len(strides) == 2 and strides[0] == 1 and strides[1] == sizes[0]:
+        return g.t().mm(n["mat1"]).t()
+    return n["mat1"].t().mm(g)
+
+
 op("addmm", "AddmmBackward0", ("self", "mat1", "mat2"), _addmm,
    ("β · grad", lambda n, g: _summed_to(_times(g, n.attrs.get("beta", 1)), n._shapes[0])),
    ("α · grad @ mat2ᵀ", lambda n, g: _times(g.mm(n["mat2"].t()), n.attrs.get("alpha", 1))),
-   ("α · mat1ᵀ @ grad", lambda n, g: _times(n["mat1"].t().mm(g), n.attrs.get("alpha", 1))),
+   ("α · mat1ᵀ @ grad", lambda n, g: _times(_mat2_grad(n, g), n.attrs.get("alpha", 1))),
    saves={0: ("alpha", "beta"), 1: ("mat2", "mat1_sym_sizes", "mat1_sym_strides"),
           2: ("mat1", "mat2_sym_sizes", "mat2_sym_strides")}, spell=method("addmm"), bind=_bind_addmm)
 

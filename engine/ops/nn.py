@@ -12,14 +12,14 @@ from .table import OPS, Spelling, op
 
 def _softmax(a, dim):
     if a.dtype == np.float32:
-        return kernels.softmax(a, dim)
+        return kernels.softmax(a, dim).reshape(a.shape)
     e = EXP(a - np.max(a, axis=dim, keepdims=True))
     return e * (1 / np.sum(e, axis=dim, keepdims=True))
 
 
 def _log_softmax(a, dim):
     if a.dtype == np.float32:
-        return kernels.log_softmax(a, dim)
+        return kernels.log_softmax(a, dim).reshape(a.shape)
     s = a - np.max(a, axis=dim, keepdims=True)
     return s - LOG(np.sum(EXP(s), axis=dim, keepdims=True))
 
@@ -142,6 +142,46 @@ op("nll_loss", "NllLossBackward0", ("self",), _nll, ("−weight[target] · grad 
 op("nll_embed", "NllLossBackwardBackward0", ("grad",), _nll_embed_fwd, ("grad at each target", _nll_take))
 
 
+def _nll2d(a, target, reduction, weight, ignore_index, total_weight):
+    """nll_loss2d: (N, C, H, W) log-probabilities, (N, H, W) targets: nll_loss of the rows (N·H·W, C)."""
+    rows = np.ascontiguousarray(np.moveaxis(a, 1, -1)).reshape(-1, a.shape[1])
+    flat = type(target)._make(target._data.reshape(-1), target.dtype)
+    out = _nll(rows, flat, reduction, weight, ignore_index, total_weight)
+    return out.reshape(target.shape) if reduction == "none" else out
+
+
+def _nll2d_back(n, g):
+    a = n.attrs
+    N, C, H, W = n._shapes[0]
+    scale = g if a["reduction"] != "mean" else g / a["total_weight"].item()
+    t = a["target"]._data.reshape(-1)
+    spread = (-scale)._op("nll_embed", shape=(N, H, W, C), target=t, ignore_index=a["ignore_index"],
+                          weights=_row_weights(t, a["weight"], a["ignore_index"], np.dtype(g._data.dtype)))
+    return spread.permute(0, 3, 1, 2)
+
+
+def bind_nll2d(input, target, weight, reduction, ignore_index):  # noqa: A002
+    """ATen's nll_loss2d for a (N, C, H, W) input and (N, H, W) target (nll_loss_nd views other shapes to these)."""
+    if target.dim() != 3 or tuple(target.shape) != (input.shape[0], *input.shape[2:]):
+        raise RuntimeError(f"size mismatch (got input: {'x'.join(map(str, input.shape))} , target: "
+                           f"{'x'.join(map(str, target.shape))}")
+    t = target._data
+    kept = t[t != ignore_index]
+    if kept.size and (kept.min() < 0 or kept.max() >= input.shape[1]):
+        raise IndexError(f"Target {int(kept.max() if kept.max() >= input.shape[1] else kept.min())} is out of bounds.")
+    total_weight = 0.0 if reduction == "none" else np.sum(
+        _row_weights(t.reshape(-1), weight, ignore_index, np.dtype(np.float64)))
+    attrs = {"target": target, "reduction": reduction, "weight": weight, "ignore_index": ignore_index,
+             "total_weight": input._constant(total_weight)}
+    return OPS["nll_loss2d"], (input,), attrs, None
+
+
+op("nll_loss2d", "NllLoss2DBackward0", ("self",), _nll2d,
+   ("−weight[target] · grad / Σ weight at each target (per position)", _nll2d_back),
+   saves={0: ("self", "target", "weight", "reduction", "ignore_index", "total_weight")}, bind=False,
+   spell=Spelling(name="nll_loss({0}, …)"))
+
+
 # --- mse_loss, binary_cross_entropy -------------------------------------------------------------------
 def _mse(a, b, reduction):
     return kernels.mse_loss(a, b, reduction)
@@ -176,10 +216,12 @@ op("mse_loss", "MseLossBackward0", ("self", "target"), _mse,
    bind=_bind_mse)
 
 
-def _bce(x, t, reduction):
+def _bce(x, t, reduction, weight=None):
     log_x = np.maximum(LOG(x), -100)
     log_1mx = np.maximum(LOG(1 - x), -100)
     loss = -(t * log_x + (1 - t) * log_1mx)
+    if weight is not None:
+        loss = loss * weight._data
     if reduction == "none":
         return loss
     return np.sum(loss) if reduction == "sum" else np.mean(loss)
@@ -189,22 +231,34 @@ def _bce_grad(n, g):
     x, t = n["self"], n["target"]
     if n.attrs["reduction"] == "mean":
         g = g / x.numel()
-    return g * (x - t) / ((x * (1 - x)).clamp(min=1e-12))
+    grad = g * (x - t) / ((x * (1 - x)).clamp(min=1e-12))
+    return grad if n.attrs.get("weight") is None else grad * n.attrs["weight"]
 
 
 def _bce_target_grad(n, g):
     x = n["self"]
     if n.attrs["reduction"] == "mean":
         g = g / x.numel()
-    return g * ((1 - x).log() - x.log())
+    grad = g * ((1 - x).log() - x.log())
+    return grad if n.attrs.get("weight") is None else grad * n.attrs["weight"]
 
 
-def _bind_bce(input, target, reduction="mean"):  # noqa: A002
+def _bind_bce(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):  # noqa: A002
+    if size_average is not None or reduce is not None:
+        reduction = legacy_reduction(size_average, reduce)
     if target.shape != input.shape:
         raise ValueError(
             f"Using a target size ({target.shape}) that is different to the input size ({input.shape}) is "
             "deprecated. Please ensure they have the same size.")
-    return OPS["binary_cross_entropy"], (input, target), {"reduction": reduction}, None
+    if weight is not None:
+        if weight.requires_grad:
+            raise RuntimeError("the derivative for 'weight' is not implemented.")
+        weight = weight.expand(*_broadcast(target.shape, weight.shape))
+    return OPS["binary_cross_entropy"], (input, target), {"reduction": reduction, "weight": weight}, None
+
+
+def _broadcast(a, b):
+    return np.broadcast_shapes(tuple(a), tuple(b))
 
 
 op("binary_cross_entropy", "BinaryCrossEntropyBackward0", ("self", "target"), _bce,

@@ -46,6 +46,12 @@ def _bn_input_grad(n, g):
     return (g - g.sum(dims, keepdim=True) / count - centred * k) * scale
 
 
+def _bn_bias_grad(n, g):
+    """Σ grad, by ATen's one NativeBatchNormBackwardBackward0, whose inputs are the grad and the saved input and
+    weight (so that under create_graph it needs grad when they do, as torch's does)."""
+    return g._op("batch_norm_bias", n["input"], n["weight"])
+
+
 def _bn_weight_grad(n, g):
     x = n["input"]
     dims, shape = bn_layout(x.dim(), x.shape[1])
@@ -56,10 +62,21 @@ def _bn_weight_grad(n, g):
 op("batch_norm", "NativeBatchNormBackward0", ("input", "weight", "bias"), _batch_norm,
    ("weight · invstd · (grad − mean(grad) − x̂ · mean(grad · x̂))", _bn_input_grad),
    ("Σ grad · x̂", _bn_weight_grad),
-   ("Σ grad", lambda n, g: g.sum(bn_layout(g.dim(), g.shape[1])[0])),
+   ("Σ grad", _bn_bias_grad),
    saves={0: ("input", "weight", "running_mean", "running_var", "result1", "result2", "training", "eps"),
-          1: ("input", "result1", "result2"), 2: ()},
+          1: ("input", "result1", "result2"), 2: ("input", "weight")},
    spell=Spelling(name="batch_norm({0}, …)"), bind=False)
+
+
+def _zeros_like_input(n, i, v):
+    return v._new(np.zeros(n._shapes[i], v.dtype.np), v.dtype)
+
+
+op("batch_norm_bias", "NativeBatchNormBackwardBackward0", ("grad", "input", "weight"),
+   lambda g, x, w: np.sum(g, axis=bn_layout(g.ndim, g.shape[1])[0]),
+   ("grad spread over the batch and the positions",
+    lambda n, v: v.view(*bn_layout(len(n._shapes[0]), n._shapes[0][1])[1]).expand(*n._shapes[0])),
+   ("0", lambda n, v: _zeros_like_input(n, 1, v)), ("0", lambda n, v: _zeros_like_input(n, 2, v)))
 
 
 # --- group norm ----------------------------------------------------------------------------------------------

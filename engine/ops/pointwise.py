@@ -2,7 +2,7 @@
 import numpy as np
 
 from .. import kernels
-from .rounding import EXP, LOG, exact
+from .rounding import LOG, exact
 from .table import OPS, Spelling, composite, method, op, result_dtype, unary
 
 
@@ -105,10 +105,11 @@ op("round_decimals", "RoundBackward1", ("self",), _round_decimals, ("0", lambda 
    bind=_bind_round)
 
 op("threshold_backward", "ThresholdBackwardBackward0", ("grad_output", "self"),
-   lambda g, s: g * (s > 0) + np.zeros((), g.dtype),  # + 0 turns the -0 of a masked negative grad into 0
-   ("grad where self > 0", lambda n, g: g._op("threshold_backward", n["self"])),
+   lambda g, s, threshold=0: g * (s > threshold) + np.zeros((), g.dtype),  # + 0: a masked negative grad is 0, not -0
+   ("grad where self > threshold",
+    lambda n, g: g._op("threshold_backward", n["self"], threshold=n.attrs.get("threshold", 0))),
    ("0", lambda n, g: g * 0),
-   saves={0: ("self",)})
+   saves={0: ("self", "threshold")})
 
 
 # --- clamp --------------------------------------------------------------------------------------------
@@ -258,94 +259,11 @@ for _name, _keep in (("maximum", lambda a, b: (a >= b) | np.isnan(a)),
        saves={0: ("self", "other"), 1: ("self", "other")}, spell=method(_name))
 
 
-def _masked(n, g):
-    return (g * 0).where(n.attrs["mask"], g)
-
-
-op("masked_fill", "MaskedFillBackward0", ("self",), lambda a, mask, value: np.where(mask._data, value, a),
-   ("grad where not mask, else 0", _masked), saves={0: ("mask",)},
-   spell=Spelling(method="masked_fill", function="masked_fill", inplace="masked_fill_"),
-   bind=lambda self, mask, value: (OPS["masked_fill"], (self,), {"mask": mask, "value": value}, None))
 op("zero", "ZeroBackward0", ("self",), np.zeros_like, ("0", lambda n, g: g * 0),
    spell=Spelling(inplace="zero_", inplace_function="zero_"))
 op("fill", "FillBackward2", ("self",), lambda a, value: np.full_like(a, value), ("0", lambda n, g: g * 0),
    spell=Spelling(inplace="fill_", inplace_function="fill_"),
    bind=lambda self, value: (OPS["fill"], (self,), {"value": value}, None))
-
-
-# --- activations with parameters ----------------------------------------------------------------------
-op("leaky_relu", "LeakyReluBackward0", ("self",),
-   lambda a, negative_slope: np.where(a > 0, a, a * np.asarray(negative_slope, a.dtype)),
-   ("grad · (1 if self > 0 else negative_slope)",
-    lambda n, g: g * ((n["self"] > 0) + (n["self"] <= 0) * n.attrs["negative_slope"])),
-   saves={0: ("self", "negative_slope")}, bind=False,  # F.leaky_relu(x, slope, inplace): engine/nn/functional.py
-   spell=Spelling(functional="leaky_relu", name=lambda s, a: f"leaky_relu({s[0]}, {a['negative_slope']!r})"))
-
-
-def _softplus(a, beta, threshold):
-    b = np.asarray(beta, a.dtype)
-    return np.where(a * b > threshold, a, exact(np.log1p)(EXP(a * b)) / b)
-
-
-def _softplus_grad(n, g):
-    s, beta, threshold = n["self"], n.attrs["beta"], n.attrs["threshold"]
-    return g.where(s * beta > threshold, g * (s * beta).sigmoid())
-
-
-op("softplus", "SoftplusBackward0", ("self",), _softplus,
-   ("σ(beta · self) · grad", _softplus_grad), saves={0: ("self", "beta", "threshold")},
-   spell=Spelling(functional="softplus"),
-   bind=lambda self, beta=1, threshold=20: (OPS["softplus"], (self,), {"beta": beta, "threshold": threshold},
-                                                None))
-
-
-def _silu_grad(n, g):
-    s = n["self"].sigmoid()
-    return g * (s * (1 + n["self"] * (1 - s)))
-
-
-op("silu", "SiluBackward0", ("self",), lambda a: a * kernels.sigmoid(a),
-   ("σ(self) · (1 + self · (1 − σ(self))) · grad", _silu_grad), saves={0: ("self",)},
-   spell=Spelling(functional="silu"), bind=False)  # F.silu(x, inplace): nn/functional.py
-
-
-# --- gelu ---------------------------------------------------------------------------------------------------
-_SQRT_HALF, _SQRT_2_OVER_PI, _KAPPA = 0.7071067811865476, 0.7978845608028654, 0.044715
-
-
-def _gelu(a, approximate):
-    x = a.astype(np.float64)
-    if approximate == "tanh":
-        out = 0.5 * x * (1 + np.tanh(_SQRT_2_OVER_PI * (x + _KAPPA * x * x * x)))
-    else:
-        out = 0.5 * x * (1 + kernels.erf(x * _SQRT_HALF))
-    return out.astype(a.dtype)
-
-
-def _gelu_grad(n, g):
-    """ATen's GeluBackward: Φ(x) + x·φ(x) exactly, or the derivative of its tanh form."""
-    x = n["self"]
-    if n.attrs["approximate"] == "tanh":
-        inner = (x + x * x * x * _KAPPA) * _SQRT_2_OVER_PI
-        t = inner.tanh()
-        right = x * 0.5 * (1 - t * t) * ((x * x * (3 * _KAPPA) + 1) * _SQRT_2_OVER_PI)
-        return g * ((t + 1) * 0.5 + right)
-    cdf = ((x * _SQRT_HALF).erf() + 1) * 0.5
-    pdf = (x * x * -0.5).exp() * 0.3989422804014327
-    return g * (cdf + x * pdf)
-
-
-def _bind_gelu(input, approximate="none"):  # noqa: A002
-    if approximate not in ("none", "tanh"):
-        raise RuntimeError("approximate argument must be either none or tanh.")
-    if not input.dtype.is_floating_point:
-        raise NotImplementedError(f'"GeluKernelImpl" not implemented for \'{input.dtype.type_name}\'')
-    return OPS["gelu"], (input,), {"approximate": approximate}, None
-
-
-op("gelu", "GeluBackward0", ("self",), _gelu,
-   ("(Φ(self) + self · φ(self)) · grad", _gelu_grad), saves={0: ("self", "approximate")},
-   spell=Spelling(functional="gelu"), bind=_bind_gelu)
 
 
 # --- xlogy --------------------------------------------------------------------------------------------------
@@ -366,64 +284,3 @@ op("xlogy", "XlogyBackward0", ("self", "other"), _xlogy,
    saves={0: ("self", "other"), 1: ("self", "other")},
    spell=Spelling(method="xlogy", function="xlogy", inplace="xlogy_", inplace_function="xlogy_", special="xlogy"),
    bind=lambda self, other: (OPS["xlogy"], (self, other), None, result_dtype((self, other), "float")))
-
-
-# --- elu, mish, hardtanh ------------------------------------------------------------------------------------
-def _elu(a, alpha=1.0, scale=1, input_scale=1):
-    t = a.dtype.type
-    negative = kernels.expm1(a * t(input_scale)) * t(alpha * scale)
-    return np.where(a > 0, a * t(scale), negative)
-
-
-def _elu_grad(n, g):
-    s, alpha, scale, input_scale = n["self"], n.attrs["alpha"], n.attrs.get("scale", 1), n.attrs.get("input_scale", 1)
-    return (g * scale).where(s > 0, g * (s * input_scale).exp() * (alpha * scale * input_scale))
-
-
-def _elu_result_grad(n, g):
-    r, alpha, scale, input_scale = n["result"], n.attrs["alpha"], n.attrs.get("scale", 1), n.attrs.get("input_scale", 1)
-    return (g * scale).where(r > 0, g * (r + alpha * scale) * input_scale)
-
-
-_ELU = Spelling(functional="elu", name=lambda s, a: f"elu({s[0]}, {a['alpha']!r})")
-op("elu", "EluBackward0", ("self",), _elu,
-   ("grad · (1 if self > 0 else α · exp(self))", _elu_grad), saves={0: ("self", "alpha", "scale", "input_scale")},
-   bind=False, spell=_ELU)  # F.elu(x, alpha, inplace): engine/nn/functional.py
-op("elu_", "EluBackward1", ("self",), _elu,
-   ("grad · (1 if result > 0 else result + α)", _elu_result_grad),
-   saves={0: ("result", "alpha", "scale", "input_scale")}, bind=False, spell=_ELU)
-
-
-def _mish(a):
-    return a * np.tanh(kernels.log1p(EXP(a)))
-
-
-def _mish_grad(n, g):
-    s = n["self"]
-    t = s.exp().log1p().tanh()
-    return g * (t + s * s.sigmoid() * (1 - t * t))
-
-
-op("mish", "MishBackward0", ("self",), _mish, ("(tanh(softplus(self)) + self · σ(self) · sech²(softplus(self))) · grad",
-                                               _mish_grad),
-   saves={0: ("self",)}, bind=False, spell=Spelling(functional="mish"))
-
-
-def _hardtanh(a, min_val=-1.0, max_val=1.0):
-    t = a.dtype.type
-    return np.minimum(np.maximum(a, t(min_val)), t(max_val))
-
-
-def _hardtanh_grad(n, g):
-    return g._op("hardtanh_backward", n["self"], min_val=n.attrs["min_val"], max_val=n.attrs["max_val"])
-
-
-op("hardtanh_backward", "HardtanhBackwardBackward0", ("grad_output", "self"),
-   lambda g, s, min_val, max_val: np.where((s > min_val) & (s < max_val), g, np.zeros((), g.dtype)),
-   ("grad where min_val < self < max_val", _hardtanh_grad), ("0", lambda n, g: g * 0),
-   saves={0: ("self", "min_val", "max_val")})
-
-
-op("hardtanh", "HardtanhBackward0", ("self",), _hardtanh, ("grad · (min_val < self < max_val)", _hardtanh_grad),
-   saves={0: ("self", "min_val", "max_val")}, bind=False,
-   spell=Spelling(functional="hardtanh", name=lambda s, a: f"hardtanh({s[0]}, {a['min_val']!r}, {a['max_val']!r})"))

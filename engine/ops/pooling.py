@@ -113,10 +113,24 @@ def _avg_divisors(shape, out, kernel_size, stride, padding, ceil_mode, count_inc
     input (count_include_pad) or to the input."""
     if divisor_override is not None:
         return np.full(out, divisor_override, np.int64)
-    ones = np.ones((1, 1, *shape), np.int64)
-    extra = _extra(shape, out, kernel_size, stride, padding, (1, 1))
-    win = windows(ones, kernel_size, stride, padding, (1, 1), fill=1 if count_include_pad else 0, extra=extra)
-    return win.sum(axis=(-2, -1))[0, 0]
+    return window_sizes(shape, out, kernel_size, stride, padding, count_include_pad)
+
+
+def _int_divide(total, divisors):
+    """C++'s integer division, which truncates toward zero (numpy's // floors)."""
+    q = total // divisors
+    return np.where((total % divisors != 0) & ((total < 0) != (divisors < 0)), q + 1, q).astype(total.dtype)
+
+
+def window_sizes(shape, out, kernel_size, stride, padding, count_include_pad):
+    """How many elements each window covers: of the padded input (count_include_pad) or of the input; never past
+    the padded input's end, where a ceil_mode window may reach."""
+    k = len(shape)
+    ones = np.pad(np.ones(shape, np.int64), [(p, p) for p in padding], constant_values=1 if count_include_pad else 0)
+    extra = _extra(shape, out, kernel_size, stride, padding, (1,) * k)
+    ones = np.pad(ones, [(0, e) for e in extra])
+    win = windows(ones[None, None], kernel_size, stride, (0,) * k, (1,) * k)
+    return win.sum(axis=tuple(range(-k, 0)))[0, 0]
 
 
 @_planes
@@ -132,7 +146,7 @@ def _avg_pool(x, kernel_size, stride, padding, ceil_mode, count_include_pad, div
     divisors = _avg_divisors(x.shape[2:], out, kernel_size, stride, padding, ceil_mode, count_include_pad,
                              divisor_override)
     if x.dtype.kind != "f":
-        return total // divisors
+        return _int_divide(total, divisors)
     return total / divisors.astype(x.dtype)
 
 
@@ -193,7 +207,7 @@ def _pair(value, k):
 
 def _pool_check(input, kernel_size, stride, padding, dilation, ceil_mode):  # noqa: A002
     """ATen's pool2d_shape_check: the input's dims and the output's size."""
-    if input.dim() not in (3, 4) or input.numel() == 0:
+    if input.dim() not in (3, 4) or any(n == 0 for n in input.shape[input.dim() - 3:]):
         raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
     out = [pool_shape(n, kk, s, p, d, ceil_mode)
            for n, kk, s, p, d in zip(input.shape[-2:], kernel_size, stride or kernel_size, padding, dilation)]
@@ -273,7 +287,7 @@ def _adaptive_avg(a, output_size):
     t = a.dtype.type
     for i, (h0, h1) in enumerate(_adaptive_bounds(H, oh)):
         for j, (w0, w1) in enumerate(_adaptive_bounds(W, ow)):
-            region = a[..., h0:h1, w0:w1].reshape(a.shape[:-2] + (-1,))
+            region = a[..., h0:h1, w0:w1].reshape(a.shape[:-2] + ((h1 - h0) * (w1 - w0),))
             total = np.cumsum(region, axis=-1, dtype=a.dtype)[..., -1] if region.shape[-1] else np.zeros(
                 region.shape[:-1], a.dtype)
             out[..., i, j] = total / t(h1 - h0) / t(w1 - w0)

@@ -7,8 +7,8 @@ import warnings
 
 import numpy as np
 
-from .. import devices, dtypes, layout, messages
-from .table import OPS, Spelling, composite, method, op, shape_args
+from .. import devices, dtypes, memory, messages
+from .table import OPS, Spelling, composite, is_tensor, method, op, shape_args
 
 
 def _infer_shape(t, shape):
@@ -21,6 +21,9 @@ def _infer_shape(t, shape):
         for s in shape:
             if s != -1:
                 known *= s
+        if known == 0 and n == 0:
+            raise RuntimeError(f"cannot reshape tensor of 0 elements into shape {shape} because the unspecified "
+                               "dimension size -1 can be any value and is ambiguous")
         if known == 0 or n % known:
             raise RuntimeError(f"shape '{list(shape_args(shape))}' is invalid for input of size {n}")
         shape[shape.index(-1)] = n // known
@@ -31,7 +34,7 @@ def _infer_shape(t, shape):
 
 def _viewable(t, shape):
     a = t._data
-    return a.flags.c_contiguous or layout.view_strides(a.shape, layout.strides(a), shape) is not None
+    return a.flags.c_contiguous or memory.view_strides(a.shape, memory.strides(a), shape) is not None
 
 
 def _bind_view(self, *shape):
@@ -45,7 +48,7 @@ def _bind_view(self, *shape):
     return OPS["view"], (self,), {"shape": shape}, None
 
 
-op("view", "ViewBackward0", ("self",), layout.view,
+op("view", "ViewBackward0", ("self",), memory.view,
    ("grad reshaped to self's shape", lambda n, g: g.reshape(n._shapes[0])), view=True,
    saves={0: ("self_sym_sizes",)}, spell=Spelling(method="view"), bind=_bind_view)
 op("unsafe_view", "UnsafeViewBackward0", ("self",), lambda a, shape: a.reshape(shape).copy(),
@@ -53,7 +56,7 @@ op("unsafe_view", "UnsafeViewBackward0", ("self",), lambda a, shape: a.reshape(s
    saves={0: ("self_sym_sizes",)}, spell=Spelling(method="reshape", name="{0}.reshape{shape}"), bind=False)
 
 
-op("reshape_alias", "ReshapeAliasBackward0", ("self",), layout.view,
+op("reshape_alias", "ReshapeAliasBackward0", ("self",), memory.view,
    ("grad reshaped to self's shape", lambda n, g: g.reshape(n._shapes[0])), view=True,
    saves={0: ("self_sym_sizes",)}, spell=Spelling(method="reshape", name="{0}.reshape{shape}"), bind=False)
 
@@ -69,7 +72,7 @@ def reshape(self, *shape, **keyword):
         return self._apply(OPS["view"], (self,), {"shape": shape})
     if _viewable(self, shape):
         return self._apply(OPS["reshape_alias"], (self,), {"shape": shape})
-    return self._apply(OPS["unsafe_view"], (self.clone(memory_format=layout.contiguous_format),), {"shape": shape})
+    return self._apply(OPS["unsafe_view"], (self.clone(memory_format=memory.contiguous_format),), {"shape": shape})
 
 
 @composite(Spelling(method="view_as"))
@@ -114,6 +117,8 @@ op("unsqueeze", "UnsqueezeBackward0", ("self",), lambda a, dim: np.expand_dims(a
 def _bind_squeeze(self, dim=None):
     if dim is None:
         return OPS["squeeze"], (self,), None, None
+    if isinstance(dim, (tuple, list)):
+        return OPS["squeeze_dims"], (self,), {"dim": self._reduce_dims(tuple(dim))}, None
     return OPS["squeeze_dim"], (self,), {"dim": self._reduce_dims(dim)}, None
 
 
@@ -124,6 +129,10 @@ op("squeeze_dim", "SqueezeBackward1", ("self",),
    lambda a, dim: np.squeeze(a, dim) if a.ndim and a.shape[dim] == 1 else a[...],
    ("grad unsqueezed at dim", lambda n, g: g.reshape(n._shapes[0])), view=True,
    saves={0: ("dim", "self_sym_sizes")}, spell=method("squeeze", out=False), bind=_bind_squeeze)
+op("squeeze_dims", "SqueezeBackward2", ("self",),
+   lambda a, dim: np.squeeze(a, tuple(d % a.ndim for d in dim if a.shape[d] == 1)) if a.ndim else a[...],
+   ("grad unsqueezed at the dims", lambda n, g: g.reshape(n._shapes[0])), view=True,
+   saves={0: ("dim[]", "self_sym_sizes")}, spell=method("squeeze", out=False), bind=_bind_squeeze)
 op("squeeze_", "SqueezeBackward4", ("self",), lambda a, dim: np.squeeze(a, dim),  # matmul's 1-d @ 2-d
    ("grad unsqueezed at dim", lambda n, g: g.unsqueeze(n.attrs["dim"])), saves={0: ("dim", "self_sym_sizes")},
    spell=Spelling(method="squeeze", name="{0}.squeeze({dim})"), bind=False)
@@ -133,7 +142,7 @@ def _bind_transpose(self, dim0, dim1):
     return OPS["transpose"], (self,), {"dim0": self._dim(dim0), "dim1": self._dim(dim1)}, None
 
 
-op("transpose", "TransposeBackward0", ("self",), lambda a, dim0, dim1: np.swapaxes(a, dim0, dim1),
+op("transpose", "TransposeBackward0", ("self",), lambda a, dim0, dim1: np.swapaxes(a, dim0, dim1) if a.ndim else a[...],
    ("grad transposed back", lambda n, g: g.transpose(n.attrs["dim0"], n.attrs["dim1"])), view=True,
    saves={0: ("dim0", "dim1")},
    spell=Spelling(method=("transpose", "swapaxes"), function=("transpose", "swapaxes"), out=False),
@@ -161,6 +170,28 @@ def transposed(self):
     if self._data.ndim < 2:
         return self
     return self.permute(tuple(range(self._data.ndim - 1, -1, -1)))
+
+
+def matrix_transposed(self, name):
+    """Tensor.mT, .mH, .H and .adjoint(): the last two dims swapped (real tensors: no conjugate). H takes a matrix
+    only; on a 0-d tensor each is the identity, with PyTorch's deprecation warning."""
+    n = self._data.ndim
+    if n == 0:
+        hint = "This function is the identity in these cases." if name == "mT" else "Consider using x.conj()."
+        warnings.warn(f"Tensor.{name} is deprecated on 0-D tensors. {hint}", UserWarning, stacklevel=3)
+        return self
+    if name == "H" and n != 2:
+        raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {n}-D tensor." +
+                           (" For batches of matrices, consider using tensor.mH" if n > 2 else ""))
+    if n < 2:
+        what = "adjoint()" if name == "adjoint" else name
+        raise RuntimeError(f"tensor.{what} is only supported on matrices or batches of matrices. Got {n}-D tensor.")
+    return self.transpose(-2, -1)
+
+
+@composite(Spelling(method="adjoint", function="adjoint", out=False))
+def adjoint(self):
+    return matrix_transposed(self, "adjoint")
 
 
 op("permute", "PermuteBackward0", ("self",), lambda a, dims: np.transpose(a, dims),
@@ -199,9 +230,10 @@ def movedim(self, source, destination):
     if len(src) != len(dst):
         raise RuntimeError(f"movedim: Invalid source or destination dims: source ({list(source)} dims) should "
                            f"contain the same number of dims as destination ({list(destination)} dims)")
-    for name, ds in (("source", src), ("destination", dst)):
+    for name, ds, given in (("source", src, source), ("destination", dst, destination)):
+        given = given if isinstance(given, (tuple, list)) else (given,)
         if len(set(ds)) != len(ds):
-            raise RuntimeError(f"movedim: repeated dim in `{name}` ({list(ds)})")
+            raise RuntimeError(f"movedim: repeated dim in `{name}` ({list(given)})")
     order = [-1] * n
     for s, d in zip(src, dst):
         order[d] = s
@@ -308,9 +340,28 @@ op("select", "SelectBackward0", ("self",), lambda a, dim, index: a[(slice(None),
    spell=Spelling(method="select", function="select", out=False, name=_select_name), bind=_bind_select)
 
 
+def narrow_start(self, dim, start, length):
+    """narrow's checks, in ATen's order and words; the start as a non-negative int."""
+    if self.dim() == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    if hasattr(start, "_data"):
+        if start.dim() or start.dtype.is_floating_point or start.dtype is dtypes.bool:
+            raise RuntimeError("start must be an 0-dim integral Tensor.")
+        start = start.item()
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
+    size = self.shape[self._dim(dim)]
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
+    start = start + size if start < 0 else start
+    if start + length > size:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
+    return start
+
+
 def _bind_narrow(self, dim, start, length):
+    start = narrow_start(self, dim, start, length)
     dim = self._dim(dim)
-    start = start + self.shape[dim] if start < 0 else start
     return OPS["slice"], (self,), {"dim": dim, "start": start, "end": start + length, "step": 1}, None
 
 
@@ -328,21 +379,21 @@ op("index", "IndexBackward0", ("self",), lambda a, key, indices=None: a[key],
 
 # --- copies and casts ---------------------------------------------------------------------------------
 def _check_rank(self, fmt):
-    if fmt is layout.channels_last and self._data.ndim != 4:
+    if fmt is memory.channels_last and self._data.ndim != 4:
         raise RuntimeError("required rank 4 tensor to use channels_last format")
-    if fmt is layout.channels_last_3d and self._data.ndim != 5:
+    if fmt is memory.channels_last_3d and self._data.ndim != 5:
         raise RuntimeError("required rank 5 tensor to use channels_last_3d format")
 
 
-def _bind_clone(self, *, memory_format=layout.preserve_format):
-    layout.check_format(memory_format, "clone")
+def _bind_clone(self, *, memory_format=memory.preserve_format):
+    memory.check_format(memory_format, "clone")
     _check_rank(self, memory_format)
-    attrs = {} if memory_format is layout.preserve_format else {"memory_format": memory_format}
+    attrs = {} if memory_format is memory.preserve_format else {"memory_format": memory_format}
     return OPS["clone"], (self,), attrs, None
 
 
-def _clone(a, memory_format=layout.preserve_format):
-    return layout.in_format(a, memory_format)
+def _clone(a, memory_format=memory.preserve_format):
+    return memory.in_format(a, memory_format)
 
 
 op("clone", "CloneBackward0", ("self",), _clone, ("grad", lambda n, g: g), spell=method("clone", out=False),
@@ -350,58 +401,106 @@ op("clone", "CloneBackward0", ("self",), _clone, ("grad", lambda n, g: g), spell
 
 
 @composite(Spelling(method="contiguous"))
-def contiguous(self, memory_format=layout.contiguous_format):
-    if memory_format is layout.contiguous_format:
+def contiguous(self, memory_format=memory.contiguous_format):
+    if memory_format is memory.contiguous_format:
         return self if self.is_contiguous() else self.clone(memory_format=memory_format)
-    layout.check_format(memory_format, "contiguous")
+    memory.check_format(memory_format, "contiguous")
     if self.is_contiguous(memory_format):
         return self
-    if memory_format is layout.preserve_format:
+    if memory_format is memory.preserve_format:
         raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
     return self.clone(memory_format=memory_format)
 
 
-op("to_copy", "ToCopyBackward0", ("self",), lambda a, dtype, src_dtype: a.astype(dtype),
+def _cast_to(a, dtype, src_dtype, memory_format=None):
+    return memory.laid_out(a.astype(dtype), memory_format)
+
+
+op("to_copy", "ToCopyBackward0", ("self",), _cast_to,
    ("grad cast back", lambda n, g: g.to(n.attrs["src_dtype"])),
    spell=Spelling(method="to", name=lambda s, a: f"{s[0]}.to({dtypes.from_numpy(a['dtype'])!r})"), bind=False)
 
 
+def _to_args(self, args, kwargs):
+    """Tensor.to's three signatures: (device=None, dtype=None, non_blocking=False, copy=False), (dtype,
+    non_blocking=False, copy=False), (other, non_blocking=False, copy=False); memory_format= keyword in all."""
+    args = list(args)
+    device = dtype = None
+    if args and isinstance(args[0], dtypes.dtype):
+        dtype = args.pop(0)
+    elif args and is_tensor(args[0]):
+        dtype = args.pop(0).dtype
+    else:
+        if args and (args[0] is None or devices.is_device(args[0])):
+            device = args.pop(0)
+        if args and (args[0] is None or isinstance(args[0], dtypes.dtype)):
+            dtype = args.pop(0)
+    flags = dict(zip(("non_blocking", "copy"), args))
+    if len(args) > 2 or any(not isinstance(v, bool) for v in flags.values()):
+        raise TypeError("to() received an invalid combination of arguments")
+    for name in kwargs:
+        if name not in ("device", "dtype", "non_blocking", "copy", "memory_format") or name in flags:
+            raise TypeError(f"to() got an unexpected keyword argument '{name}'")
+    device = kwargs.get("device", device)
+    dtype = kwargs.get("dtype", dtype)
+    flags.update({k: kwargs[k] for k in ("non_blocking", "copy") if k in kwargs})
+    return device, dtype, flags.get("copy", False), kwargs.get("memory_format")
+
+
 @composite(Spelling(method="to"))
 def to(self, *args, **kwargs):
-    """x.to(dtype), x.to(device), x.to(device, dtype), x.to(other): a device other than the CPU fails as in
-    torch's CPU build."""
-    dtype = kwargs.get("dtype")
-    devices.check(kwargs.get("device"))
-    for a in args:
-        if isinstance(a, dtypes.dtype):
-            dtype = a
-        elif hasattr(a, "_data"):  # another tensor: its dtype (and its device, the CPU)
-            dtype = a.dtype
-        elif devices.is_device(a):
-            devices.check(a)
-    if dtype is None or dtype is self.dtype:
+    """x.to(dtype), x.to(device), x.to(device, dtype), x.to(other), with copy= and memory_format=: a device other
+    than the CPU fails as in torch's CPU build."""
+    device, dtype, copy, memory_format = _to_args(self, args, kwargs)
+    devices.check(device)
+    fmt = memory.format_for(memory_format, self._data.ndim, preserve=True)
+    if dtype is None:
+        dtype = self.dtype
+    if dtype is self.dtype and not copy and (fmt is None or memory.is_contiguous(self._data, fmt)):
         return self
-    return self._apply(OPS["to_copy"], (self,), {"dtype": dtype.np, "src_dtype": self.dtype}, dtype)
+    attrs = {"dtype": dtype.np, "src_dtype": self.dtype}
+    if fmt is not None:
+        attrs["memory_format"] = fmt
+    return self._apply(OPS["to_copy"], (self,), attrs, dtype)
 
 
 def _cast(name, dtype):
-    def cast(self):
-        return self.to(dtype)
+    def cast(self, *args, memory_format=None):
+        if args:
+            raise TypeError(f"{name}() takes 0 positional arguments but {len(args)} "
+                            f"{'was' if len(args) == 1 else 'were'} given")
+        return self.to(dtype, memory_format=memory_format)
 
     cast.__name__ = name
     composite(Spelling(method=name))(cast)
 
 
-for _name, _dtype in (("float", dtypes.float32), ("double", dtypes.float64), ("long", dtypes.int64),
-                      ("int", dtypes.int32), ("bool", dtypes.bool)):
+for _name, _dtype in (("float", dtypes.float32), ("double", dtypes.float64), ("half", dtypes.float16),
+                      ("long", dtypes.int64), ("int", dtypes.int32), ("short", dtypes.int16), ("char", dtypes.int8),
+                      ("byte", dtypes.uint8), ("bool", dtypes.bool)):
     _cast(_name, _dtype)
 
 
+_TYPE_NAMES = {f"torch.{d.type_name}Tensor": d for d in dtypes._ALL.values()}
+
+
 @composite(Spelling(method="type"))
-def tensor_type(self, dtype=None):
+def tensor_type(self, dtype=None, non_blocking=False, **kwargs):
+    """x.type() names the tensor type ('torch.FloatTensor'); x.type(dtype or a type's name) casts."""
     if dtype is None:
         return f"torch.{self.dtype.type_name}Tensor"
+    if isinstance(dtype, str):
+        if dtype not in _TYPE_NAMES:
+            raise ValueError(f"invalid type: '{dtype}'")
+        dtype = _TYPE_NAMES[dtype]
+    elif not isinstance(dtype, dtypes.dtype) and getattr(dtype, "__name__", "").endswith("Tensor"):
+        dtype = _TYPE_NAMES[f"torch.{dtype.__name__}"]
     return self.to(dtype)
+
+
+@composite(Spelling(method="type_as"))
+def type_as(self, other):
+    return self.type(other.type())
 
 
 @composite(Spelling(method="cpu"))

@@ -35,7 +35,13 @@ ARGS = {
     "scatter_reduce_": (ANY, "0, torch.tensor([2, 2]), torch.tensor([7.0, 8.0]), 'amax', include_self=False"),
     "lerp_": (ANY, "torch.tensor([1.0, 2.0, 3.0]), 0.25"), "log10_": (POS, ""),
     "log1p_": (POS, ""), "log2_": (POS, ""), "log_": (POS, ""),
-    "masked_fill_": (ANY, "torch.tensor([True, False, True]), -1.0"), "mul_": (ANY, "3.0"), "neg_": (ANY, ""),
+    "masked_fill_": (ANY, "torch.tensor([True, False, True]), -1.0"),
+    "cumsum_": (ANY, "0"), "cumprod_": (ANY, "-1"),
+    "masked_scatter_": (ANY, "torch.tensor([True, False, True]), torch.tensor([7.0, 8.0, 9.0])"),
+    "put_": (ANY, "torch.tensor([2, 0]), torch.tensor([7.0, 8.0]), accumulate=True"),
+    "index_put_": (ANY, "(torch.tensor([2, 0]),), torch.tensor([7.0, 8.0])"),
+    "index_reduce_": (ANY, "0, torch.tensor([2, 2]), torch.tensor([7.0, 8.0]), 'amax', include_self=False"),
+    "mul_": (ANY, "3.0"), "neg_": (ANY, ""),
     "negative_": (ANY, ""), "pow_": (POS, "2"), "reciprocal_": (POS, ""), "relu_": (ANY, ""), "round_": (ANY, ""),
     "rsqrt_": (POS, ""), "sgn_": (ANY, ""), "sigmoid_": (ANY, ""), "sign_": (ANY, ""), "sin_": (ANY, ""),
     "sinh_": (ANY, ""), "sqrt_": (POS, ""), "sub_": (ANY, "torch.tensor([1.0, 2.0, 3.0])"),
@@ -117,6 +123,8 @@ DTYPE_GAPS = {
                           "types swapped); the engine says PyTorch's usual text",
     **{(op, kind): "clamp's cast error names the C type ('long int', 'bool'), other ops the tensor type"
        for op in ("clamp_", "clip_", "clamp_min_") for kind in ("int", "bool")},
+    **{(op, "bool"): "the cast error of an int64 result (torch: its kernel has no bool version, NotImplementedError)"
+       for op in ("cumsum_", "cumprod_")},
 }
 
 

@@ -13,7 +13,7 @@ ENGINE = Path(__file__).resolve().parents[2] / "engine"
 
 # Lowest first. A module may import modules of its own layer or below.
 LAYERS = [
-    ("dtypes", "layout", "devices", "limits", "messages", "observe", "grad_mode", "printing", "kernels", "generator"),
+    ("dtypes", "memory", "devices", "limits", "messages", "observe", "grad_mode", "printing", "kernels", "generator"),
     ("ops",),
     ("graph", "backward"),
     ("tensor", "dispatch", "methods", "logic"),

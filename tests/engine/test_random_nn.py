@@ -158,7 +158,12 @@ def test_dropout_values(p, dtype, x):
                                   "F.dropout2d(T.arange(1.0, 25.0, dtype=T.float64).reshape(3, 2, 4))",
                                   "F.dropout1d(T.arange(1.0, 25.0).reshape(3, 2, 4), 0.3)",
                                   "F.dropout1d(T.arange(1.0, 9.0).reshape(2, 4), 0.3)",
-                                  "T.nn.Dropout2d(0.5)(T.ones(4, 5, 2, 2))"])
+                                  "T.nn.Dropout2d(0.5)(T.ones(4, 5, 2, 2))",
+                                  "F.dropout3d(T.arange(1.0, 49.0).reshape(2, 3, 2, 2, 2), 0.4)",
+                                  "F.alpha_dropout(T.linspace(-2, 2, 30, dtype=T.float64).reshape(5, 6), 0.3, True)",
+                                  "F.feature_alpha_dropout(T.linspace(-2, 2, 24).reshape(2, 3, 4), 0.4, True)",
+                                  "F.rrelu(T.linspace(-2, 2, 30, dtype=T.float64).reshape(5, 6), training=True)",
+                                  "F.rrelu(T.linspace(-2, 2, 12), 0.2, 0.6, True)"])
 def test_channel_dropout_values(call):
     both(f"out = {call}")
 

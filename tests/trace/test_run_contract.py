@@ -43,11 +43,12 @@ TABLES = {
     ("engine.devices", "CPU"): "torch.device('cpu'), which cannot be changed",
     ("engine.optim.optimizer", "required"): "a marker without state (torch.optim.optimizer.required)",
 }
-# Tables by name pattern: the op registry and the functions derived from it, and Spelling declarations.
-TABLE_NAMES = re.compile(r"OPS|COMPOSITES|FUNCTIONS|FUNCTIONAL|INFIX|PREFIX|_MAKERS|_[A-Z]+")
+# Tables by name pattern: the op registry and the functions derived from it, Spelling declarations and constants
+# (UPPER_CASE: kernels' coefficients, lookup tables).
+TABLE_NAMES = re.compile(r"OPS|COMPOSITES|FUNCTIONS|FUNCTIONAL|INFIX|PREFIX|_?[A-Z][A-Z0-9_]*")
 IMMUTABLE = (int, float, complex, str, bytes, bool, type(None), frozenset, re.Pattern, np.dtype, np.ufunc, np.generic,
              types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType, types.MethodType, engine.dtype,
-             engine.memory_format,
+             engine.memory_format, engine.layout,
              type(annotations))
 
 

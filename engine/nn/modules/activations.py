@@ -1,74 +1,95 @@
-"""The activation layers."""
+"""The activation layers (torch.nn.modules.activation), each calling its nn.functional activation."""
+from ... import factories, observe
 from .. import functional as F
+from ..parameter import Parameter
 from .module import Module
 
 
-class ReLU(Module):
-    def forward(self, input):
-        return F.relu(input)
+def _inplace_text(inplace):
+    return "inplace=True" if inplace else ""
 
 
-class Tanh(Module):
-    def forward(self, input):
-        return F.tanh(input)
+class _Inplace(Module):
+    """An activation whose only option is inplace=."""
+    _fn = None
 
-
-class Sigmoid(Module):
-    def forward(self, input):
-        return F.sigmoid(input)
-
-
-class LeakyReLU(Module):
-    def __init__(self, negative_slope=0.01):
-        super().__init__()
-        self.negative_slope = negative_slope
-
-    def forward(self, input):
-        return F.leaky_relu(input, self.negative_slope)
-
-    def extra_repr(self):
-        return f"negative_slope={self.negative_slope}"
-
-
-class Softmax(Module):
-    def __init__(self, dim=None):
-        super().__init__()
-        self.dim = dim
-
-    def forward(self, input):
-        return F.softmax(input, self.dim)
-
-    def extra_repr(self):
-        return f"dim={self.dim}"
-
-
-class LogSoftmax(Module):
-    def __init__(self, dim=None):
-        super().__init__()
-        self.dim = dim
-
-    def forward(self, input):
-        return F.log_softmax(input, self.dim)
-
-    def extra_repr(self):
-        return f"dim={self.dim}"
-
-
-class SiLU(Module):
     def __init__(self, inplace=False):
         super().__init__()
         self.inplace = inplace
 
     def forward(self, input):
-        return F.silu(input, inplace=self.inplace)
+        return type(self)._fn(input, inplace=self.inplace)
 
     def extra_repr(self):
-        return "inplace=True" if self.inplace else ""
+        return _inplace_text(self.inplace)
 
 
-class Mish(SiLU):
+class ReLU(_Inplace):
+    _fn = F.relu
+
+
+class SiLU(_Inplace):
+    _fn = F.silu
+
+
+class Mish(_Inplace):
+    _fn = F.mish
+
+
+class SELU(_Inplace):
+    _fn = F.selu
+
+
+class Hardswish(_Inplace):
+    _fn = F.hardswish
+
+    def extra_repr(self):
+        return ""
+
+
+class Hardsigmoid(Hardswish):
+    _fn = F.hardsigmoid
+
+
+class _Plain(Module):
+    """An activation without options."""
+    _fn = None
+
     def forward(self, input):
-        return F.mish(input, inplace=self.inplace)
+        return type(self)._fn(input)
+
+
+class Tanh(_Plain):
+    _fn = F.tanh
+
+
+class Sigmoid(_Plain):
+    _fn = F.sigmoid
+
+
+class LogSigmoid(_Plain):
+    _fn = F.logsigmoid
+
+
+class Softsign(_Plain):
+    _fn = F.softsign
+
+
+class Tanhshrink(_Plain):
+    _fn = F.tanhshrink
+
+
+class LeakyReLU(Module):
+    def __init__(self, negative_slope=0.01, inplace=False):
+        super().__init__()
+        self.negative_slope = negative_slope
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.leaky_relu(input, self.negative_slope, self.inplace)
+
+    def extra_repr(self):
+        return f"negative_slope={self.negative_slope}{', inplace=True' if self.inplace else ''}"
 
 
 class ELU(Module):
@@ -82,6 +103,11 @@ class ELU(Module):
 
     def extra_repr(self):
         return f"alpha={self.alpha}{', inplace=True' if self.inplace else ''}"
+
+
+class CELU(ELU):
+    def forward(self, input):
+        return F.celu(input, self.alpha, self.inplace)
 
 
 class Softplus(Module):
@@ -118,7 +144,52 @@ class ReLU6(Hardtanh):
         super().__init__(0.0, 6.0, inplace)
 
     def extra_repr(self):
-        return "inplace=True" if self.inplace else ""
+        return _inplace_text(self.inplace)
+
+
+class Threshold(Module):
+    def __init__(self, threshold, value, inplace=False):
+        super().__init__()
+        self.threshold = threshold
+        self.value = value
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.threshold(input, self.threshold, self.value, self.inplace)
+
+    def extra_repr(self):
+        return f"threshold={self.threshold}, value={self.value}{', inplace=True' if self.inplace else ''}"
+
+
+class RReLU(Module):
+    def __init__(self, lower=1.0 / 8, upper=1.0 / 3, inplace=False):
+        super().__init__()
+        self.lower = lower
+        self.upper = upper
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.rrelu(input, self.lower, self.upper, self.training, self.inplace)
+
+    def extra_repr(self):
+        return f"lower={self.lower}, upper={self.upper}{', inplace=True' if self.inplace else ''}"
+
+
+class Hardshrink(Module):
+    def __init__(self, lambd=0.5):
+        super().__init__()
+        self.lambd = lambd
+
+    def forward(self, input):
+        return F.hardshrink(input, self.lambd)
+
+    def extra_repr(self):
+        return f"{self.lambd}"
+
+
+class Softshrink(Hardshrink):
+    def forward(self, input):
+        return F.softshrink(input, self.lambd)
 
 
 class GELU(Module):
@@ -131,3 +202,65 @@ class GELU(Module):
 
     def extra_repr(self):
         return f"approximate={self.approximate!r}"
+
+
+class GLU(Module):
+    def __init__(self, dim=-1):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        return F.glu(input, self.dim)
+
+    def extra_repr(self):
+        return f"dim={self.dim}"
+
+
+class PReLU(Module):
+    def __init__(self, num_parameters=1, init=0.25, device=None, dtype=None):
+        super().__init__()
+        self.num_parameters = num_parameters
+        self.init = init
+        with observe.muted():
+            self.weight = Parameter(factories.empty(num_parameters, dtype=dtype).fill_(init))
+        if observe._observers:
+            observe.emit("on_tensor", self.weight)
+
+    def forward(self, input):
+        return F.prelu(input, self.weight)
+
+    def extra_repr(self):
+        return f"num_parameters={self.num_parameters}"
+
+
+class _DimSoftmax(Module):
+    _fn = None
+
+    def __init__(self, dim=None):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        return type(self)._fn(input, self.dim, _stacklevel=5)
+
+    def extra_repr(self):
+        return f"dim={self.dim}"
+
+
+class Softmax(_DimSoftmax):
+    _fn = F.softmax
+
+
+class LogSoftmax(_DimSoftmax):
+    _fn = F.log_softmax
+
+
+class Softmin(_DimSoftmax):
+    _fn = F.softmin
+
+
+class Softmax2d(Module):
+    def forward(self, input):
+        if input.dim() not in (3, 4):
+            raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D instead")
+        return F.softmax(input, -3, _stacklevel=5)

@@ -4,7 +4,7 @@ from collections import OrderedDict
 
 from ...tensor import Tensor
 from ..parameter import Parameter
-from .module import Module
+from .module import Module, _indent
 
 
 def _position(i, n):
@@ -114,13 +114,22 @@ class ModuleList(Module):
         for i, m in enumerate(items):
             self._modules[str(i)] = m
 
+    def __repr__(self):
+        """torch's ModuleList repr: a run of identical layers as one entry, `(0-1): 2 x Layer(…)`."""
+        reprs = [repr(m) for m in self]
+        if not reprs:
+            return self._get_name() + "()"
+        runs = []  # [start, end, repr]
+        for i, r in enumerate(reprs):
+            if runs and r == runs[-1][2]:
+                runs[-1][1] = i
+            else:
+                runs.append([i, i, r])
+        lines = [_indent(f"({a}): {r}" if a == b else f"({a}-{b}): {b - a + 1} x {r}") for a, b, r in runs]
+        return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
+
     def forward(self, *args):
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
-
-    def __repr__(self):
-        if not self._modules:
-            return "ModuleList()"
-        return super().__repr__()
 
 
 class ModuleDict(Module):

@@ -231,6 +231,53 @@ class Dropout2d(_DropoutNd):
         return F.dropout2d(input, self.p, self.training, self.inplace)
 
 
+class Dropout3d(_DropoutNd):
+    def forward(self, input):  # noqa: A002
+        return F.dropout3d(input, self.p, self.training, self.inplace)
+
+
+class AlphaDropout(_DropoutNd):
+    def forward(self, input):  # noqa: A002
+        return F.alpha_dropout(input, self.p, self.training)
+
+
+class FeatureAlphaDropout(_DropoutNd):
+    def forward(self, input):  # noqa: A002
+        return F.feature_alpha_dropout(input, self.p, self.training)
+
+
+class _Shuffle(Module):
+    _fn = None
+    _name = "upscale_factor"
+
+    def __init__(self, factor):
+        super().__init__()
+        setattr(self, self._name, factor)
+
+    def forward(self, input):  # noqa: A002
+        return type(self)._fn(input, getattr(self, self._name))
+
+    def extra_repr(self):
+        return f"{self._name}={getattr(self, self._name)}"
+
+
+class PixelShuffle(_Shuffle):
+    _fn = F.pixel_shuffle
+
+
+class PixelUnshuffle(_Shuffle):
+    _fn = F.pixel_unshuffle
+    _name = "downscale_factor"
+
+
+class ChannelShuffle(_Shuffle):
+    _fn = F.channel_shuffle
+    _name = "groups"
+
+    def extra_repr(self):
+        return f"groups={self.groups}"
+
+
 class AdaptiveAvgPool2d(Module):
     def __init__(self, output_size):
         super().__init__()
@@ -241,3 +288,72 @@ class AdaptiveAvgPool2d(Module):
 
     def extra_repr(self):
         return f"output_size={self.output_size}"
+
+
+class _LazyConv:
+    """A convolution whose in_channels come from its first input: built with 0 of them (and nothing drawn), its
+    parameters made and initialised as the convolution's on the first call, when it becomes that convolution."""
+    cls_to_become = None
+
+    def _lazy(self, out_channels, bias, dtype):
+        self.out_channels = out_channels
+        self._lazy_dtype = dtype
+        if bias:
+            self.bias = Parameter(factories.empty(0, dtype=dtype))
+
+    def reset_parameters(self):
+        if self.in_channels:
+            super().reset_parameters()
+
+    def forward(self, input, *args):  # noqa: A002
+        if not self.in_channels:
+            self._materialize(input)
+        return self.forward(input, *args)
+
+    def _materialize(self, input):  # noqa: A002
+        k = self._k
+        if input.dim() not in (k + 1, k + 2):
+            raise RuntimeError(f"Expected {k + 1}D (unbatched) or {k + 2}D (batched) input to {type(self).__name__}, "
+                               f"but got input of size: {list(input.shape)}")
+        self.in_channels = input.shape[1] if input.dim() == k + 2 else input.shape[0]
+        if self.in_channels % self.groups:
+            raise ValueError("in_channels must be divisible by groups")
+        shape = ((self.in_channels, self.out_channels // self.groups) if self._transposed
+                 else (self.out_channels, self.in_channels // self.groups)) + self.kernel_size
+        dtype = self._lazy_dtype or input.dtype
+        with observe.muted():
+            self.weight = Parameter(factories.empty(*shape, dtype=dtype))
+            if self.bias is not None:
+                self.bias = Parameter(factories.empty(self.out_channels, dtype=dtype))
+            self.__class__ = self.cls_to_become
+            self.reset_parameters()
+        del self._lazy_dtype
+
+
+def _lazy_conv(conv):
+    class Lazy(_LazyConv, conv):
+        cls_to_become = conv
+
+        def __init__(self, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
+                     padding_mode="zeros", device=None, dtype=None):
+            conv.__init__(self, 0, 0, kernel_size, stride, padding, dilation, groups, False, padding_mode, device,
+                          dtype)
+            self._lazy(out_channels, bias, dtype)
+
+    class LazyTransposed(_LazyConv, conv):
+        cls_to_become = conv
+
+        def __init__(self, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1, bias=True,
+                     dilation=1, padding_mode="zeros", device=None, dtype=None):
+            conv.__init__(self, 0, 0, kernel_size, stride, padding, output_padding, groups, False, dilation,
+                          padding_mode, device, dtype)
+            self._lazy(out_channels, bias, dtype)
+
+    cls = LazyTransposed if conv._transposed else Lazy
+    cls.__name__ = cls.__qualname__ = "Lazy" + conv.__name__
+    return cls
+
+
+LazyConv1d, LazyConv2d, LazyConv3d = (_lazy_conv(c) for c in (Conv1d, Conv2d, Conv3d))
+LazyConvTranspose1d, LazyConvTranspose2d, LazyConvTranspose3d = (
+    _lazy_conv(c) for c in (ConvTranspose1d, ConvTranspose2d, ConvTranspose3d))

@@ -10,8 +10,9 @@ from .module import Module
 
 
 class Linear(Module):
-    def __init__(self, in_features, out_features, bias=True, dtype=None):
+    def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
         super().__init__()
+        devices.check(device)
         self.in_features = in_features
         self.out_features = out_features
         with observe.muted():  # a watcher sees the initialised parameters, not how they were made
@@ -32,6 +33,30 @@ class Linear(Module):
 
     def extra_repr(self):
         return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
+
+
+class Bilinear(Module):
+    def __init__(self, in1_features, in2_features, out_features, bias=True, device=None, dtype=None):
+        super().__init__()
+        devices.check(device)
+        self.in1_features, self.in2_features, self.out_features = in1_features, in2_features, out_features
+        with observe.muted():
+            self.weight = Parameter(factories.empty(out_features, in1_features, in2_features, dtype=dtype))
+            self.register_parameter("bias", Parameter(factories.empty(out_features, dtype=dtype)) if bias else None)
+            bound = 1 / math.sqrt(in1_features)
+            init.uniform_(self.weight, -bound, bound)
+            if self.bias is not None:
+                init.uniform_(self.bias, -bound, bound)
+        for p in (self.weight, self.bias):
+            if p is not None and observe._observers:
+                observe.emit("on_tensor", p)
+
+    def forward(self, input1, input2):
+        return F.bilinear(input1, input2, self.weight, self.bias)
+
+    def extra_repr(self):
+        return (f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
+                f"out_features={self.out_features}, bias={self.bias is not None}")
 
 
 class _BatchNorm(Module):

@@ -38,6 +38,30 @@ def check_format(fmt, where="memory_format"):
     return fmt
 
 
+def format_for(fmt, ndim, *, preserve, where=None):
+    """The memory_format an op is asked for (None for its default), with torch's errors: preserve_format only where
+    the op keeps its input's layout, channels_last only for 4-d tensors, channels_last_3d for 5-d."""
+    if fmt is None or (preserve and fmt is preserve_format):
+        return None
+    if fmt is preserve_format:
+        raise RuntimeError("unsupported memory format Preserve")
+    if not isinstance(fmt, memory_format):
+        prefix = f"{where}(): argument " if where else ""
+        raise TypeError(f"{prefix}'memory_format' must be torch.memory_format, not {type(fmt).__name__}")
+    if fmt is not contiguous_format:
+        rank = 4 if fmt is channels_last else 5
+        if ndim != rank:
+            raise RuntimeError(f"required rank {rank} tensor to use {fmt.name} format")
+    return fmt
+
+
+def laid_out(a, fmt):
+    """a in memory format fmt (a itself when it already is; None: as it is)."""
+    if fmt is None or is_contiguous(a, fmt):
+        return a
+    return in_format(a, fmt)
+
+
 def strides(a):
     """The strides of array a in elements."""
     size = a.itemsize

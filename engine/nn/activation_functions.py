@@ -1,0 +1,149 @@
+"""nn.functional's activations with options (inplace=, slopes, thresholds), over the ops of engine/ops/activations.py,
+and their in-place spellings (F.relu_, F.elu_, …)."""
+import numpy as np
+
+from .. import dispatch, generator
+from ..ops import OPS
+from ..ops.nn import implicit_dim
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def _run(name, input, attrs, inplace, inplace_name=None):  # noqa: A002
+    if inplace:
+        return dispatch.inplace(OPS[inplace_name or name], input, (), attrs)
+    return dispatch.apply(OPS[name], (input,), attrs)
+
+
+def relu(input, inplace=False):  # noqa: A002 - PyTorch's argument names
+    return input.relu_() if inplace else input.relu()
+
+
+def relu_(input):  # noqa: A002
+    return input.relu_()
+
+
+def silu(input, inplace=False):  # noqa: A002
+    return _run("silu", input, None, inplace)
+
+
+def mish(input, inplace=False):  # noqa: A002
+    return _run("mish", input, None, inplace)
+
+
+def hardswish(input, inplace=False):  # noqa: A002
+    return _run("hardswish", input, None, inplace)
+
+
+def hardsigmoid(input, inplace=False):  # noqa: A002
+    return _run("hardsigmoid", input, None, inplace)
+
+
+def elu(input, alpha=1.0, inplace=False):  # noqa: A002
+    return _run("elu", input, {"alpha": alpha, "scale": 1, "input_scale": 1}, inplace, "elu_")
+
+
+def elu_(input, alpha=1.0):  # noqa: A002
+    return elu(input, alpha, True)
+
+
+def selu(input, inplace=False):  # noqa: A002
+    return _run("selu", input, {"alpha": _SELU_ALPHA, "scale": _SELU_SCALE, "input_scale": 1}, inplace, "selu_")
+
+
+def selu_(input):  # noqa: A002
+    return selu(input, True)
+
+
+def celu(input, alpha=1.0, inplace=False):  # noqa: A002
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError")
+    return _run("celu", input, {"alpha": float(alpha)}, inplace, "celu_")
+
+
+def celu_(input, alpha=1.0):  # noqa: A002
+    return celu(input, alpha, True)
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):  # noqa: A002
+    return _run("leaky_relu", input, {"negative_slope": negative_slope}, inplace, "leaky_relu_")
+
+
+def leaky_relu_(input, negative_slope=0.01):  # noqa: A002
+    return leaky_relu(input, negative_slope, True)
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):  # noqa: A002
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    return _run("hardtanh", input, {"min_val": min_val, "max_val": max_val}, inplace)
+
+
+def hardtanh_(input, min_val=-1.0, max_val=1.0):  # noqa: A002
+    return hardtanh(input, min_val, max_val, True)
+
+
+def relu6(input, inplace=False):  # noqa: A002
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+def threshold(input, threshold, value, inplace=False):  # noqa: A002
+    return _run("threshold", input, {"threshold": threshold, "value": value}, inplace, "threshold_")
+
+
+def threshold_(input, threshold, value):  # noqa: A002
+    return _run("threshold", input, {"threshold": threshold, "value": value}, True, "threshold_")
+
+
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):  # noqa: A002
+    """ATen's rrelu_with_noise: in training each element ≤ 0 is scaled by its own draw of U(lower, upper) (a
+    double from 53 bits, in memory order; the noise is 1 elsewhere); in eval, by (lower + upper) / 2."""
+    dtype = input.dtype
+    if training:
+        x = input._data
+        flat = np.ascontiguousarray(x).reshape(-1)
+        noise = np.ones(flat.shape, dtype.np)
+        picked = np.flatnonzero(flat <= 0)
+        if picked.size:
+            bits = generator.default_generator.random64(picked.size) & ((1 << 53) - 1)
+            lo, hi = (float(dtype.np.type(b)) for b in (lower, upper))  # the bounds in the input's opmath type
+            noise[picked] = (bits.astype(np.float64) * 2.0 ** -53 * (hi - lo) + lo).astype(dtype.np)
+        noise = input._new(noise.reshape(x.shape), dtype)
+    else:
+        noise = input._new(np.zeros(input.shape, dtype.np), dtype)
+    attrs = {"noise": noise, "lower": lower, "upper": upper, "training": bool(training)}
+    return _run("rrelu", input, attrs, inplace, "rrelu_")
+
+
+def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):  # noqa: A002
+    return rrelu(input, lower, upper, training, True)
+
+
+def prelu(input, weight):  # noqa: A002
+    """torch.prelu: the weight (one slope, or one per channel of dim 1) viewed to broadcast over the input, then
+    ATen's _prelu_kernel."""
+    if weight.dim() > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.dim()}")
+    channels = input.shape[1] if input.dim() >= 2 else 1
+    if weight.numel() != 1 and weight.numel() != channels:
+        raise RuntimeError("Mismatch of parameter numbers and input channel size. Found parameter numbers = "
+                           f"{weight.numel()} and channel size = {channels}.")
+    if weight.dim() != input.dim():
+        shape = [1] * input.dim()
+        if input.dim() >= 2:
+            shape[1] = weight.numel()
+        weight = weight.view(*shape) if shape else weight.view(())
+    return dispatch.apply(OPS["prelu"], (input, weight))
+
+
+def softmin(input, dim=None, _stacklevel=3, dtype=None):  # noqa: A002
+    return (-input).softmax(implicit_dim("softmin", input, dim), dtype=dtype)
+
+
+def softsign(input):  # noqa: A002
+    return input / (input.abs() + 1)
+
+
+def tanhshrink(input):  # noqa: A002
+    return input - input.tanh()

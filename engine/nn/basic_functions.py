@@ -1,0 +1,94 @@
+"""The nn.functional functions that others are built from (softmax, log_softmax, linear, batch_norm, dropout),
+apart so that the modules building on them (attention, norms, pools) need not import nn.functional itself."""
+import numpy as np
+
+from .. import dispatch, generator, grad_mode
+from ..generator import draws
+from ..ops import OPS
+from ..ops.nn import implicit_dim
+from ..ops.norms import bn_layout
+
+
+def softmax(input, dim=None, _stacklevel=3, dtype=None):  # noqa: A002
+    return input.softmax(implicit_dim("softmax", input, dim), dtype=dtype)
+
+
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):  # noqa: A002
+    return input.log_softmax(implicit_dim("log_softmax", input, dim), dtype=dtype)
+
+
+def linear(input, weight, bias=None):  # noqa: A002
+    if input.dim() == 2 and bias is not None:
+        return bias.addmm(input, weight.t())
+    if input.dim() == 1 and bias is not None:
+        return bias.addmm(input.view(1, -1), weight.t()).view(weight.shape[0])
+    if input.dim() > 2 and bias is not None and input.is_contiguous() and bias.dim() == 1:
+        out = bias.addmm(input.view(-1, input.shape[-1]), weight.t())  # ATen's _flatten_nd_linear
+        return out.view(*input.shape[:-1], weight.shape[0])
+    out = input @ weight.t()
+    return out if bias is None else out.add_(bias)
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1,  # noqa: A002
+               eps=1e-05):
+    """ATen's native_batch_norm: normalised by the batch's statistics when training (and the running ones moved
+    toward them, the variance unbiased), else by the running statistics."""
+    dims, shape = bn_layout(input.dim(), input.shape[1])
+    channels = input.shape[1]
+    if training:
+        count = input.numel() // channels
+        if count == 1:
+            raise ValueError(f"Expected more than 1 value per channel when training, got input size {input.shape}")
+        data = input._data.astype(np.float64)
+        mean = data.mean(axis=dims)
+        var = data.var(axis=dims)
+        if running_mean is not None:
+            with grad_mode.no_grad():
+                running_mean._data[...] = (momentum * mean + (1 - momentum) * running_mean._data).astype(
+                    running_mean._data.dtype)
+                running_var._data[...] = (momentum * var * count / (count - 1) + (1 - momentum)
+                                          * running_var._data).astype(running_var._data.dtype)
+                running_mean._bump()
+                running_var._bump()
+        save_mean = input._new(mean.astype(input.dtype.np), input.dtype)
+        save_invstd = input._new((1 / np.sqrt(var + eps)).astype(input.dtype.np), input.dtype)
+    else:  # torch saves empty statistics: the running ones are used
+        save_mean = save_invstd = input._new(np.zeros(0, input.dtype.np), input.dtype)
+    dtype = input.dtype
+    weight = weight if weight is not None else input._new(np.ones(channels, dtype.np), dtype)
+    bias = bias if bias is not None else input._new(np.zeros(channels, dtype.np), dtype)
+    return dispatch.apply(OPS["batch_norm"], (input, weight, bias),
+                          {"result1": save_mean, "result2": save_invstd, "training": bool(training), "eps": eps,
+                           "running_mean": running_mean, "running_var": running_var})
+
+
+def dropout(input, p=0.5, training=True, inplace=False):  # noqa: A002
+    """Zeroes each element with probability p and scales the rest by 1 / (1 - p), as ATen's _dropout on the CPU:
+    noise = bernoulli_(1 - p) / (1 - p) drawn into a tensor laid out like the input (so a transposed input gets
+    its mask in its memory order), then input * noise (MulBackward0)."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if p == 0 or not training or input.numel() == 0:
+        return input
+    dtype = input.dtype
+    if p == 1:
+        noise = input._constant(0)
+    else:
+        keep = draws.bernoulli(generator.default_generator, np.empty_like(input._data), 1 - p)  # input's layout
+        noise = input._new(keep / dtype.np.type(1 - p) if dtype.is_floating_point else keep, dtype)
+    return input.mul_(noise) if inplace else input.mul(noise)
+
+
+def _feature_dropout(input, p, training, inplace):  # noqa: A002
+    """ATen's feature dropout: one draw per (sample, channel), bernoulli_(1 - p) / (1 - p) into a tensor of shape
+    (N, C, 1, …), multiplied in (MulBackward0)."""
+    if p == 0 or not training or input.numel() == 0:
+        return input
+    dtype = input.dtype
+    if p == 1:
+        noise = input._constant(0)
+    else:
+        shape = tuple(input.shape[:2]) + (1,) * (input.dim() - 2)
+        keep = draws.bernoulli(generator.default_generator, np.empty(shape, dtype.np), 1 - p)
+        noise = input._new(keep / dtype.np.type(1 - p) if dtype.is_floating_point else keep, dtype)
+    return input.mul_(noise) if inplace else input.mul(noise)

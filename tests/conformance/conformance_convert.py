@@ -1,0 +1,289 @@
+"""Carrying torch's test-database arguments over to the engine under test, and its results back for comparing.
+
+The engine under test is any module with torch's public API (`engine`, or `torch` itself for a self-check of
+the harness). Tensors cross as their values (numpy), dtype and requires_grad; torch's dtypes, devices, memory
+formats and functions cross by name; the test code's own lambdas are rebuilt with `torch` meaning the engine.
+"""
+from __future__ import annotations
+
+import types
+
+import numpy as np
+import torch
+from torch.testing._utils import wrapper_set_seed as _wrapper_set_seed
+
+# The namespaces a torch callable is looked up in, first match wins, with the path the engine has it under.
+NAMESPACES = (
+    ("torch", ()),
+    ("torch.Tensor", ("Tensor",)),
+    ("torch.nn.functional", ("nn", "functional")),
+    ("torch.linalg", ("linalg",)),
+    ("torch.special", ("special",)),
+    ("torch.fft", ("fft",)),
+    ("torch.nn.init", ("nn", "init")),
+    ("torch.autograd", ("autograd",)),
+    ("torch.masked", ("masked",)),
+    ("torch.signal.windows", ("signal", "windows")),
+    ("torch.sparse", ("sparse",)),
+    ("torch.functional", ()),
+    ("torch.nn", ("nn",)),
+    ("torch.optim", ("optim",)),
+    ("torch.optim.lr_scheduler", ("optim", "lr_scheduler")),
+)
+
+
+class Missing(Exception):
+    """The engine has no such name (the entry counts as missing, not as an error)."""
+
+
+class Unsupported(Exception):
+    """An argument the harness cannot carry over (a dtype the comparison does not cover, a generator…)."""
+
+
+def _namespace_object(path):
+    obj = torch
+    for part in path.split(".")[1:]:
+        obj = getattr(obj, part)
+    return obj
+
+
+def _build_index():
+    index = {}
+    for path, engine_path in NAMESPACES:
+        try:
+            ns = _namespace_object(path)
+        except AttributeError:
+            continue
+        for name in dir(ns):
+            if name.startswith("__") and path != "torch.Tensor":
+                continue
+            try:
+                obj = getattr(ns, name)
+            except Exception:  # noqa: BLE001 - some attributes raise on access
+                continue
+            if isinstance(obj, (types.ModuleType, int, float, str, bool, torch.dtype)) or obj is None:
+                continue
+            index.setdefault(id(obj), (path, engine_path, name, obj))
+    return index
+
+
+_INDEX = None
+
+
+def torch_path(obj):
+    """(torch namespace, engine path, name) of a torch callable, or None."""
+    global _INDEX
+    if _INDEX is None:
+        _INDEX = _build_index()
+    hit = _INDEX.get(id(obj))
+    if hit is None or hit[3] is not obj:
+        return None
+    return hit[:3]
+
+
+def engine_attr(E, engine_path, name):
+    obj = E
+    for part in (*engine_path, name):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            raise Missing(".".join(("torch", *engine_path, name))) from None
+    return obj
+
+
+class Namespace:
+    """A torch module seen through the engine: `torch.nn.functional` inside a test-database lambda."""
+
+    def __init__(self, E, path):
+        self._E, self._path = E, path
+
+    def __getattr__(self, name):
+        obj = engine_attr(self._E, self._path, name)
+        if isinstance(obj, types.ModuleType):
+            return Namespace(self._E, (*self._path, name))
+        return obj
+
+
+class Translator:
+    """Maps torch objects (callables, modules, lambdas of the test code) to the engine's."""
+
+    def __init__(self, E):
+        self.E = E
+        self._globals = {}
+
+    def callable(self, fn):
+        """The engine's counterpart of a torch callable; raises Missing when the engine has none."""
+        if self.E is torch:
+            return fn
+        hit = torch_path(fn)
+        if hit is not None:
+            return engine_attr(self.E, hit[1], hit[2])
+        if isinstance(fn, types.FunctionType) and fn.__module__ and fn.__module__.startswith("torch.testing"):
+            return self.function(fn)
+        if isinstance(fn, types.MethodType):
+            return types.MethodType(self.callable(fn.__func__), fn.__self__)
+        raise Missing(f"{getattr(fn, '__module__', '?')}.{getattr(fn, '__qualname__', repr(fn))}")
+
+    def function(self, fn):
+        """A test-code function rebuilt so that `torch` (and torch's submodules) in it mean the engine."""
+        key = id(fn.__globals__)
+        g = self._globals.get(key)
+        if g is None:
+            g = dict(fn.__globals__)
+            for name, value in fn.__globals__.items():
+                if isinstance(value, types.ModuleType) and value.__name__.split(".")[0] == "torch":
+                    parts = value.__name__.split(".")[1:]
+                    g[name] = self.E if not parts else Namespace(self.E, tuple(parts))
+                elif torch_path(value) is not None and callable(value):
+                    hit = torch_path(value)
+                    try:
+                        g[name] = engine_attr(self.E, hit[1], hit[2])
+                    except Missing:
+                        g[name] = _missing_callable(".".join(("torch", *hit[1], hit[2])))
+                elif value is _wrapper_set_seed:
+                    g[name] = self._set_seed
+            self._globals[key] = g
+        closure = None
+        if fn.__closure__:
+            closure = tuple(types.CellType(self._cell(c)) for c in fn.__closure__)
+        new = types.FunctionType(fn.__code__, g, fn.__name__, fn.__defaults__, closure)
+        new.__kwdefaults__ = fn.__kwdefaults__
+        return new
+
+    def _set_seed(self, op, *args, **kwargs):
+        """torch.testing's wrapper_set_seed (the random ops' OpInfos call through it), seeding the engine."""
+        state = self.E.get_rng_state()
+        self.E.manual_seed(42)
+        try:
+            return op(*args, **kwargs)
+        finally:
+            self.E.set_rng_state(state)
+
+    def _cell(self, cell):
+        try:
+            value = cell.cell_contents
+        except ValueError:
+            return None
+        if isinstance(value, types.ModuleType) and value.__name__.split(".")[0] == "torch":
+            parts = value.__name__.split(".")[1:]
+            return self.E if not parts else Namespace(self.E, tuple(parts))
+        if callable(value) and not isinstance(value, type) and (
+            torch_path(value) is not None
+            or (isinstance(value, types.FunctionType) and (value.__module__ or "").startswith("torch.testing"))
+        ):
+            try:
+                return self.callable(value)
+            except Missing as e:
+                return _missing_callable(str(e))
+        return value
+
+
+def _missing_callable(name):
+    def missing(*args, **kwargs):
+        raise Missing(name)
+
+    return missing
+
+
+def dtype_to(E, d):
+    name = str(d).split(".")[-1]
+    out = getattr(E, name, None)
+    if out is None or not hasattr(out, "is_floating_point"):
+        raise Unsupported(f"dtype {d}")
+    return out
+
+
+def to_engine(obj, E, tr, memo, *, grad=True):
+    """torch argument → engine argument. Tensors keep values, dtype and (with grad) requires_grad; a tensor
+    met twice maps to the same engine tensor."""
+    if E is torch:
+        return _to_torch_copy(obj, memo, grad)
+    if isinstance(obj, torch.Tensor):
+        hit = memo.get(id(obj))
+        if hit is not None:
+            return hit[1]
+        if obj.is_complex() or obj.layout != torch.strided or obj.dtype not in _REAL:
+            raise Unsupported(f"tensor of {obj.dtype} / {obj.layout}")
+        arr = obj.detach().resolve_neg().resolve_conj().contiguous().numpy().copy()
+        t = E.tensor(arr, dtype=dtype_to(E, obj.dtype), requires_grad=bool(grad and obj.requires_grad))
+        if isinstance(obj, torch.nn.Parameter):
+            t = E.nn.Parameter(t, requires_grad=bool(grad and obj.requires_grad))
+        memo[id(obj)] = (obj, t)
+        return t
+    if isinstance(obj, torch.dtype):
+        return dtype_to(E, obj)
+    if isinstance(obj, torch.device):
+        return E.device(str(obj)) if hasattr(E, "device") else str(obj)
+    if isinstance(obj, torch.Size):
+        return tuple(obj)
+    if isinstance(obj, torch.memory_format):
+        name = str(obj).split(".")[-1]
+        if not hasattr(E, name):
+            raise Missing(f"torch.{name}")
+        return getattr(E, name)
+    if isinstance(obj, torch.layout):
+        name = str(obj).split(".")[-1]
+        if not hasattr(E, name):
+            raise Missing(f"torch.{name}")
+        return getattr(E, name)
+    if isinstance(obj, torch.Generator):
+        raise Unsupported("torch.Generator argument")
+    if isinstance(obj, tuple) and hasattr(obj, "_fields"):
+        return type(obj)(*(to_engine(x, E, tr, memo, grad=grad) for x in obj))
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(to_engine(x, E, tr, memo, grad=grad) for x in obj)
+    if isinstance(obj, dict):
+        return {k: to_engine(v, E, tr, memo, grad=grad) for k, v in obj.items()}
+    if isinstance(obj, (types.FunctionType, types.BuiltinFunctionType, types.MethodType)):
+        return tr.callable(obj)
+    if isinstance(obj, torch.nn.Module):
+        raise Unsupported("module argument")
+    return obj
+
+
+_REAL = {torch.float64, torch.float32, torch.int64, torch.int32, torch.bool, torch.uint8, torch.int16, torch.int8,
+         torch.float16, torch.bfloat16}
+
+
+def _to_torch_copy(obj, memo, grad):
+    """The self-check's conversion (engine = torch): fresh leaf tensors as the engine would get."""
+    if isinstance(obj, torch.Tensor):
+        hit = memo.get(id(obj))
+        if hit is not None:
+            return hit[1]
+        t = obj.detach().clone().contiguous().requires_grad_(bool(grad and obj.requires_grad))
+        memo[id(obj)] = (obj, t)
+        return t
+    if isinstance(obj, tuple) and hasattr(obj, "_fields"):
+        return type(obj)(*(_to_torch_copy(x, memo, grad) for x in obj))
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(_to_torch_copy(x, memo, grad) for x in obj)
+    if isinstance(obj, dict):
+        return {k: _to_torch_copy(v, memo, grad) for k, v in obj.items()}
+    return obj
+
+
+def is_tensor(E, x):
+    return isinstance(x, E.Tensor)
+
+
+def to_numpy(E, t):
+    if isinstance(t, torch.Tensor):
+        return t.detach().numpy(force=True)
+    return np.asarray(t.detach().numpy())
+
+
+def engine_array(E, arr, dtype_name, requires_grad=False):
+    """An engine tensor of a numpy array (for grad_outputs and out= buffers)."""
+    return E.tensor(np.array(arr), dtype=getattr(E, dtype_name), requires_grad=requires_grad)
+
+
+def flat_tensors(obj, E):
+    """Tensors in a nested result, in order (tuples, lists, namedtuples, dicts)."""
+    if is_tensor(E, obj):
+        return [obj]
+    if isinstance(obj, (list, tuple)):
+        return [t for x in obj for t in flat_tensors(x, E)]
+    if isinstance(obj, dict):
+        return [t for x in obj.values() for t in flat_tensors(x, E)]
+    return []
