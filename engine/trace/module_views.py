@@ -75,6 +75,8 @@ def module_views(modules):
             if isinstance(value, ModuleType):
                 if id(value) in view_of:
                     attrs[attr] = view_of[id(value)]
+                elif callable(value):  # engine.trace, the runner's package, which is also torch.trace, the op
+                    attrs[attr] = value.__call__
             elif _exportable(value, origins):
                 attrs[attr] = value
     for name, view in views.items():
