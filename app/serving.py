@@ -68,6 +68,35 @@ def on_loop(handler: Callable[..., None]) -> Callable[..., None]:
     return run
 
 
+def served() -> bool:
+    """Whether a server runs this session (its changes go out over a websocket)."""
+    return _served() is not None
+
+
+def when_done(awaitable, then: Callable[[object], None]) -> None:
+    """Calls then(result of awaitable) once it is ready, on the event loop: in a task of its own, or on the
+    session's next tick when called from one of Bokeh's worker threads (a click under `panel serve`)."""
+    doc = _served()
+
+    async def arrive() -> None:
+        result = await awaitable
+        if doc is None:
+            then(result)
+            return
+        with set_curdoc(doc):
+            then(result)
+
+    if doc is not None:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            arrive.nolock = True  # the changes are sent as Panel sends an async callback's
+            doc.add_next_tick_callback(arrive)
+            return
+    _tasks.add(task := asyncio.ensure_future(arrive()))
+    task.add_done_callback(_tasks.discard)
+
+
 @contextmanager
 def batch() -> Iterator[None]:
     """`pn.io.hold()` where a server sends the changes (they go as one message), nothing where none does.
