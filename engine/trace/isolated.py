@@ -55,7 +55,8 @@ SEND_SECONDS = 10.0  # once the program is over: the child's time to fit and sen
 HEAR_EVERY = 0.1  # s: how often the parent reads what the child said (and looks at `stop`)
 ASK_AHEAD = 0.5  # before the program's deadline, its traceback is asked for (the line the message names)
 _HEADER = struct.Struct("!Q")  # the length of the JSON that follows
-_MEMORY_EXIT = 3  # the child's exit status when it ran out of memory outside the program
+_MEMORY_EXIT = 3
+_PR_SET_PDEATHSIG = 1  # linux/prctl.h  # the child's exit status when it ran out of memory outside the program
 _LINE = re.compile(r'File "<program>", line (\d+)')
 
 
@@ -77,6 +78,7 @@ def run_isolated(source, *, seconds=None, memory_mb=1024, output_mb=32, stop=Non
     data_r, data_w = os.pipe()
     dump_r, dump_w = os.pipe()
     watch_r, watch_w = os.pipe()
+    parent = os.getpid()
     with warnings.catch_warnings():
         # A server has threads; the child touches none of their locks, and if it ever hung it is killed below.
         warnings.simplefilter("ignore", DeprecationWarning)
@@ -84,7 +86,7 @@ def run_isolated(source, *, seconds=None, memory_mb=1024, output_mb=32, stop=Non
     if pid == 0:  # the child: never returns
         for fd in (data_r, dump_r, watch_r):
             os.close(fd)
-        _child(data_w, dump_w, watch_w, source, memory_mb, cap, limits)
+        _child(data_w, dump_w, watch_w, source, memory_mb, cap, seconds + SEND_SECONDS, parent, limits)
     for fd in (data_w, dump_w, watch_w):
         os.close(fd)
     wall = _Wall(pid, dump_r, watch_r, source, stop)
@@ -102,16 +104,18 @@ def forked():
     gc.freeze()
 
 
-def _child(data_w, dump_w, watch_w, source, memory_mb, cap, limits):
+def _child(data_w, dump_w, watch_w, source, memory_mb, cap, cpu_seconds, parent, limits):
     status = 1
     try:
         forked()
+        _die_with(parent)
         os.nice(10)  # the server's sessions are served first: a runaway program takes what CPU is left
         faulthandler.enable(file=dump_w)  # a crash writes the Python traceback (with the program's line)
         faulthandler.register(signal.SIGUSR1, file=dump_w)  # as does the parent before it kills the child
         _limit_memory(memory_mb)
+        _limit_cpu(cpu_seconds)
         os.set_blocking(watch_w, False)
-        tell = _teller(watch_w)
+        tell = _teller(watch_w, parent)
         said = {"line": lambda line: tell(b"L%d\n" % line), "lines run": lambda line: tell(b"R\n")}
         timeline = run(source, watch=lambda kind, line: kind in said and said[kind](line), **limits)
         tell(b"E\n")  # the program is over (its budget closed, its leftovers freed): now its timeline is sent
@@ -129,15 +133,42 @@ def _child(data_w, dump_w, watch_w, source, memory_mb, cap, limits):
         os._exit(status)
 
 
-def _teller(fd):
-    """Writes a short message to the parent, never waiting (a full pipe drops it: the parent reads as it goes)."""
+def _teller(fd, parent):
+    """Writes a short message to the parent, never waiting (a full pipe drops it: the parent reads as it goes).
+    A child whose parent has gone ends itself here (where PR_SET_PDEATHSIG is not)."""
     def tell(message):
+        if os.getppid() != parent:
+            os._exit(1)
         try:
             os.write(fd, message)
         except (BlockingIOError, BrokenPipeError):
             pass
         return True
     return tell
+
+
+def _die_with(parent):
+    """The child is killed when the thread that forked it ends (its process killed, or the server stopped): Linux's
+    PR_SET_PDEATHSIG. If the parent had gone before, the child ends now."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux: _teller and RLIMIT_CPU stand in
+        pass
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def _limit_cpu(seconds):
+    """The child's own CPU-time limit, a backstop to the parent's clock: past it the kernel ends the child
+    (SIGXCPU, then SIGKILL a second later)."""
+    soft = int(seconds) + 2
+    try:
+        resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 1))
+    except (OSError, ValueError):
+        pass
 
 
 def browser_json(source, *, memory_mb=BROWSER_MEMORY_MB, output_mb=32, watch=None, **limits):
@@ -286,6 +317,8 @@ def _receive(wall, data_r, deadline, budget, memory_mb, cap):
             name = signal.Signals(number).name
         except ValueError:
             name = f"signal {number}"
+        if number == signal.SIGXCPU:
+            return stopped(source, "the program used more CPU time than its limit and was stopped", line)
         return stopped(source, f"the program crashed Python ({name}; nesting something very deeply can do that) "
                                 "and was stopped", line, kind="Crash")
     if os.WIFEXITED(status) and os.WEXITSTATUS(status) == _MEMORY_EXIT:
