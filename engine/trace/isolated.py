@@ -185,7 +185,8 @@ def browser_json(source, *, memory_mb=BROWSER_MEMORY_MB, output_mb=32, watch=Non
 
 def _name_the_cap(timeline, memory_mb):
     error = timeline.error
-    if error is not None and error["type"] == "MemoryError":
+    if error is not None and error["type"].endswith("MemoryError"):  # numpy's is an _ArrayMemoryError
+        error["type"] = "MemoryError"
         told = f" ({error['message']})" if error["message"] else ""
         error["message"] = f"the program needed more memory than its limit of {memory_mb:,} MB{told}"
     return timeline
