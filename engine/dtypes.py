@@ -38,6 +38,13 @@ _ALL = {d.name: d for d in (bool, uint8, int32, int64, float32, float64)}
 _BY_NP = {d.np: d for d in (bool, uint8, int32, int64, float32, float64)}
 
 
+def given(d, name):
+    """A `dtype=` argument of torch function `name`, checked as torch checks it: None or a torch.dtype."""
+    if d is None or d.__class__ is dtype:
+        return d
+    raise TypeError(f"{name}(): argument 'dtype' must be torch.dtype, not {type(d).__name__}")
+
+
 def _by_name(name):
     return _ALL[name]
 

@@ -82,6 +82,7 @@ def _alloc(shape):
 
 
 def tensor(data, dtype=None, requires_grad=False, device=None):
+    dtypes.given(dtype, "tensor")
     devices.check(device)
     if isinstance(data, np.ndarray):
         dtype = dtype or dtypes.from_numpy(data.dtype)
@@ -100,6 +101,7 @@ def tensor(data, dtype=None, requires_grad=False, device=None):
 
 
 def as_tensor(data, dtype=None, device=None):
+    dtypes.given(dtype, "as_tensor")
     devices.check(device)
     if isinstance(data, Tensor) and (dtype is None or dtype is data.dtype):
         return data
@@ -127,21 +129,25 @@ def _sized(name, shape, size):
 
 
 def ones(*shape, size=None, dtype=None, requires_grad=False, device=None):
+    dtypes.given(dtype, "ones")
     devices.check(device)
     return _filled(1, _sized("ones", shape, size), dtype, requires_grad)
 
 
 def zeros(*shape, size=None, dtype=None, requires_grad=False, device=None):
+    dtypes.given(dtype, "zeros")
     devices.check(device)
     return _filled(0, _sized("zeros", shape, size), dtype, requires_grad)
 
 
 def empty(*shape, size=None, dtype=None, requires_grad=False, device=None):
+    dtypes.given(dtype, "empty")
     devices.check(device)
     return _filled(0, _sized("empty", shape, size), dtype, requires_grad)
 
 
 def full(size, fill_value, dtype=None, requires_grad=False, device=None):
+    dtypes.given(dtype, "full")
     devices.check(device)
     if dtype is None:
         dtype = _infer_dtype(fill_value)
@@ -149,26 +155,31 @@ def full(size, fill_value, dtype=None, requires_grad=False, device=None):
 
 
 def ones_like(t, dtype=None, requires_grad=False, device=None):
+    dtypes.given(dtype, "ones_like")
     devices.check(device)
     return _filled(1, t.shape, dtype or t.dtype, requires_grad)
 
 
 def zeros_like(t, dtype=None, requires_grad=False, device=None):
+    dtypes.given(dtype, "zeros_like")
     devices.check(device)
     return _filled(0, t.shape, dtype or t.dtype, requires_grad)
 
 
 def empty_like(t, dtype=None, requires_grad=False, device=None):
+    dtypes.given(dtype, "empty_like")
     devices.check(device)
     return _filled(0, t.shape, dtype or t.dtype, requires_grad)
 
 
 def full_like(t, fill_value, dtype=None, requires_grad=False, device=None):
+    dtypes.given(dtype, "full_like")
     devices.check(device)
     return _filled(fill_value, t.shape, dtype or t.dtype, requires_grad)
 
 
 def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None):
+    dtypes.given(dtype, "arange")
     devices.check(device)
     if end is None:
         start, end = 0, start
@@ -182,6 +193,7 @@ def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None
 
 
 def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
+    dtypes.given(dtype, "linspace")
     devices.check(device)
     dtype = dtype or dtypes.float32
     _alloc((steps,))
@@ -189,6 +201,7 @@ def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
 
 
 def eye(n, m=None, dtype=None, requires_grad=False, device=None):
+    dtypes.given(dtype, "eye")
     devices.check(device)
     dtype = dtype or dtypes.float32
     _alloc((n, m or n))
