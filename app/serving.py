@@ -74,23 +74,23 @@ def served() -> bool:
 
 
 def when_done(awaitable, then: Callable[[object], None]) -> None:
-    """Calls then(result of awaitable) once it is ready, on the event loop: in a task of its own, or on the
-    session's next tick when called from one of Bokeh's worker threads (a click under `panel serve`)."""
+    """Calls then(result of awaitable) once it is ready. Under `panel serve` it is awaited on the event loop and
+    `then` runs as a next-tick callback of the session, under its document's lock, as Bokeh runs a click's
+    handler: its changes are sent after the lock is released, never while another handler's are being sent (two
+    messages written to the websocket at once reach the page as one broken message)."""
     doc = _served()
+    if doc is None:
+        async def arrive() -> None:
+            then(await awaitable)
+    else:
+        async def arrive() -> None:
+            result = await awaitable
+            doc.add_next_tick_callback(lambda: then(result))
 
-    async def arrive() -> None:
-        result = await awaitable
-        if doc is None:
-            then(result)
-            return
-        with set_curdoc(doc):
-            then(result)
-
-    if doc is not None:
+        arrive.nolock = True  # it only awaits
         try:
             asyncio.get_running_loop()
-        except RuntimeError:
-            arrive.nolock = True  # the changes are sent as Panel sends an async callback's
+        except RuntimeError:  # on one of Bokeh's threads (a click)
             doc.add_next_tick_callback(arrive)
             return
     _tasks.add(task := asyncio.ensure_future(arrive()))

@@ -6,8 +6,10 @@ Views watch it and render; only the store changes state. One Store per session (
 from __future__ import annotations
 
 import inspect
+import threading
 from bisect import bisect_left, bisect_right
 
+import panel as pn
 import param
 
 from app import history_model, iterations
@@ -46,6 +48,7 @@ class Store(param.Parameterized):
     _views: GraphViews | None = None
     _backward_starts: list[int] = []
     _runs = 0  # programs started: only the last one's timeline is shown
+    _stopper: threading.Event | None = None  # set: the program running under `panel serve` is stopped
     _asks: dict | None = None  # predict_model.asks of the timeline, made when first needed
     _ask_steps: list[int] = []
 
@@ -82,8 +85,20 @@ class Store(param.Parameterized):
         if self.runner is not None:
             return self.runner(source)
         if served() and not (self._runs == 1 and example is not None):
-            return tl.run_off_loop(source)
+            if self._stopper is None:  # a session closed while its program runs ends that program
+                pn.state.on_session_destroyed(lambda context: self.stop())
+            self._stopper = threading.Event()
+            return tl.run_off_loop(source, stop=self._stopper)
         return tl.run(source)
+
+    def stop(self) -> None:
+        """Ends the program running now: its timeline so far is shown (what ran before its last tick), and the
+        app is ready for the next."""
+        if self.running is None:
+            return
+        stop = getattr(self.runner, "stop", None) if self.runner is not None else self._stopper.set
+        if stop is not None:
+            stop()
 
     def show(self, timeline, source: str, step: int | str | None = None, example: str | None = None) -> None:
         """Show a program's timeline; keep the last good graph when the new one fails before making any node."""

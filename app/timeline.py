@@ -29,7 +29,8 @@ _programs = ThreadPoolExecutor(max_workers=PROGRAMS_AT_ONCE, thread_name_prefix=
 
 
 def run_off_loop(source: str, **limits: Any):
-    """run(source) started now in a thread of its own; an awaitable of its timeline (awaited on the loop)."""
+    """run(source) started now in a thread of its own; an awaitable of its timeline (awaited on the loop).
+    `stop=` (a threading.Event) ends it when set (run_isolated)."""
     started = _programs.submit(run_isolated, source, **limits)
 
     async def timeline():

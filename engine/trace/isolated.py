@@ -43,6 +43,7 @@ try:  # POSIX: Pyodide has no processes (nor `resource`), and there run_isolated
 except ImportError:
     faulthandler = resource = select = None
 
+from .budget import active_budget
 from .runner import LIMITS, run
 from .timeline import Timeline
 
@@ -52,6 +53,7 @@ BROWSER_SEND_MARGIN = 5.0  # once its budget has ended: the program worker's tim
 BROWSER_MEMORY_MB = 1024  # the program worker's whole wasm memory (Pyodide, numpy and the engine take ~60 MB)
 MARGIN = 1.0  # on the server too: a program still running 1 s past its budget is stopped
 SEND_SECONDS = 10.0  # once the program is over: the child's time to fit and send its timeline
+STOP_GRACE = 0.3  # s: a program asked to stop ends at its next tick; one in a C call is then killed
 HEAR_EVERY = 0.1  # s: how often the parent reads what the child said (and looks at `stop`)
 ASK_AHEAD = 0.5  # before the program's deadline, its traceback is asked for (the line the message names)
 _HEADER = struct.Struct("!Q")  # the length of the JSON that follows
@@ -112,6 +114,7 @@ def _child(data_w, dump_w, watch_w, source, memory_mb, cap, cpu_seconds, parent,
         os.nice(10)  # the server's sessions are served first: a runaway program takes what CPU is left
         faulthandler.enable(file=dump_w)  # a crash writes the Python traceback (with the program's line)
         faulthandler.register(signal.SIGUSR1, file=dump_w)  # as does the parent before it kills the child
+        signal.signal(signal.SIGUSR2, _stop_soon)  # Stop: the run ends at its next tick, keeping what it recorded
         _limit_memory(memory_mb)
         _limit_cpu(cpu_seconds)
         os.set_blocking(watch_w, False)
@@ -131,6 +134,12 @@ def _child(data_w, dump_w, watch_w, source, memory_mb, cap, cpu_seconds, parent,
         status = 1
     finally:
         os._exit(status)
+
+
+def _stop_soon(signum, frame):
+    budget = active_budget()
+    if budget is not None:
+        budget.stop_soon()
 
 
 def _teller(fd, parent):
@@ -266,10 +275,15 @@ class _Wall:
 def _receive(wall, data_r, deadline, budget, memory_mb, cap):
     """Reads the child's timeline (at most cap bytes); stops the child at the program's deadline (unless it is
     over), at the sending's, or when asked to; else says why it ended."""
-    received, size, sending = bytearray(), None, False
+    received, size, sending, stopping = bytearray(), None, False, None
     while size is None or len(received) < _HEADER.size + size:
-        if wall.stop is not None and wall.stop.is_set():
-            return wall.end("the program was stopped", kind="Stopped")
+        if wall.stop is not None and wall.stop.is_set() and not sending:
+            if stopping is None:  # asked to end at its next tick, with what it recorded; else ended at once
+                stopping = time.monotonic() + STOP_GRACE
+                wall.asked = _ask_traceback(wall.pid)
+                os.kill(wall.pid, signal.SIGUSR2)
+            elif time.monotonic() > stopping:
+                return wall.end("the program was stopped", kind="Stopped")
         left = deadline - time.monotonic()
         if left <= 0:
             if sending:

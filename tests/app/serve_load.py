@@ -9,8 +9,6 @@ import os
 import time
 from pathlib import Path
 
-from app.links import encode_code
-
 RUNAWAY = "import torch\nwhile True:\n    y = torch.randn(200, 200) @ torch.randn(200, 200)\n"
 
 # Presses a key and resolves with the ms until the step counter shows a new step, or -1 after 10 s.

@@ -65,3 +65,16 @@ def test_stop_ends_the_child_at_once_at_its_line():
     timeline = run_isolated("x = 1\na = [0]\nfor i in range(40):\n    a = [a, a]\ns = str(a)\n", stop=stop)
     assert time.monotonic() - start < 0.5 + KILL
     assert timeline.error == {"kind": "error", "line": 5, "type": "Stopped", "message": "the program was stopped"}
+
+
+def test_stop_ends_a_python_loop_at_its_next_tick_with_what_it_recorded():
+    stop = threading.Event()
+    threading.Timer(1.0, stop.set).start()
+    source = "import torch\nx = torch.ones(2)\nprint('before')\nwhile True:\n    y = x * 1\n"
+    start = time.monotonic()
+    timeline = run_isolated(source, stop=stop)
+    assert time.monotonic() - start < 1.0 + KILL
+    assert (timeline.error["type"], timeline.error["message"]) == ("Stopped", "the program was stopped")
+    assert timeline.error["line"] in (4, 5)
+    assert timeline.events[0]["kind"] == "leaf" and timeline.output == "before\n"
+    assert any(e["kind"] == "op" for e in timeline.events), "the loop's ops before the stop are kept"
