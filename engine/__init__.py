@@ -8,7 +8,21 @@ The torch.* functions that are an op's spelling come from the op table (engine/m
 """
 import numpy as _np
 
-from . import accelerator, autograd, backends, cuda, dtypes, indexing, logic, methods, nn, optim, random, utils  # noqa: F401
+from . import (  # noqa: F401
+    accelerator,
+    autograd,
+    backends,
+    cuda,
+    dtypes,
+    indexing,
+    logic,
+    methods,
+    nn,
+    optim,
+    random,
+    special,
+    utils,
+)
 from .devices import device, get_default_device, set_default_device  # noqa: F401
 from .dtypes import bool, double, dtype, float, float32, float64, int, int32, int64, long, uint8  # noqa: A004, F401
 from .factories import (  # noqa: F401
@@ -32,7 +46,16 @@ from .factories import (  # noqa: F401
     zeros,
     zeros_like,
 )
-from .functions import detach, is_floating_point, is_tensor, numel, where  # noqa: F401
+from .functions import (  # noqa: F401
+    broadcast_shapes,
+    detach,
+    is_floating_point,
+    is_tensor,
+    numel,
+    tril_indices,
+    triu_indices,
+    where,
+)
 from .grad_mode import (  # noqa: F401
     enable_grad,
     inference_mode,
@@ -44,6 +67,7 @@ from .grad_mode import (  # noqa: F401
     set_anomaly_enabled,
     set_grad_enabled,
 )
+from .layout import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format  # noqa: F401
 from .limits import finfo, iinfo  # noqa: F401
 
 # --- random numbers: PyTorch's CPU generator (engine/generator, engine/random.py) --------------------------------

@@ -34,7 +34,7 @@ class NodeStep:
 def _dependencies(roots):
     deps = {}
     seen = set(roots)
-    stack = list(roots)
+    stack = list(seen)  # a node met twice among the roots (two outputs of one split) is walked once
     while stack:
         node = stack.pop()
         for fn, _ in node.next_functions:

@@ -292,14 +292,10 @@ def make_node(op, tensors, attrs, out, dtype, originals=None, save_result=True, 
                 out.grad_fn = node
                 saved[name] = graph.SavedTensor(out, node)
         if strides:
-            node._meta = {name: _strides(tensors[op.args.index(name[:-len("_sym_strides")])]) for name in strides}
+            node._meta = {name: tensors[op.args.index(name[:-len("_sym_strides")])].stride() for name in strides}
     return node
 
 
-def _strides(t):
-    """A tensor's strides in elements, as x.stride() gives them."""
-    size = t._data.itemsize
-    return tuple(s // size for s in t._data.strides)
 
 
 def _saved_names(op, need):

@@ -3,7 +3,7 @@ import numpy as np
 
 from . import dispatch, dtypes
 from .ops.pointwise import bind_where
-from .tensor import Tensor
+from .tensor import Size, Tensor
 
 
 def where(condition, input=None, other=None):  # noqa: A002 - PyTorch's argument names
@@ -28,3 +28,38 @@ def numel(x):
 
 def detach(x):
     return x.detach()
+
+
+def broadcast_shapes(*shapes):
+    """The shape the given shapes broadcast to, checked from the last dim as torch checks it."""
+    shapes = [(s,) if isinstance(s, int) else tuple(s) for s in shapes]
+    out = []
+    for i, shape in enumerate(shapes):
+        for k in range(1, len(shape) + 1):
+            size = shape[-k]
+            if k > len(out):
+                out.insert(0, size)
+            elif out[-k] == 1:
+                out[-k] = size
+            elif size not in (1, out[-k]):
+                raise RuntimeError(f"Attempting to broadcast a dimension of length {size} at {-k}! Mismatching "
+                                   f"argument at index {i} had {shape}; but expected shape should be broadcastable "
+                                   f"to {out}")
+    return Size(out)
+
+
+def _triangle_indices(name, lower):
+    def indices(row, col, offset=0, *, dtype=None, device=None, layout=None, requires_grad=False):
+        dtype = dtypes.int64 if dtype is None else dtype
+        if dtype not in (dtypes.int64, dtypes.int32):
+            raise NotImplementedError(f"\"{name}\" not implemented for '{dtype.type_name}'")
+        r, c = np.indices((max(row, 0), max(col, 0)))
+        keep = (c - r <= offset) if lower else (c - r >= offset)
+        return Tensor._make(np.stack([r[keep], c[keep]]).astype(dtype.np).reshape(2, -1), dtype)
+
+    indices.__name__ = name
+    return indices
+
+
+tril_indices = _triangle_indices("tril_indices", True)
+triu_indices = _triangle_indices("triu_indices", False)

@@ -382,10 +382,8 @@ def edge(t):
 def as_strided(view, base_edge):
     """The grad_fn PyTorch gives a view whose base was written in place: the view's region of the base, and its
     geometry in the base's memory (sizes, strides and offset in elements), as as_strided keeps them."""
-    data, base = view._data, view._base._data
-    item = data.itemsize
-    attrs = {"region": view._view_fn, "size": data.shape, "stride": tuple(s // item for s in data.strides),
-             "storage_offset": (data.__array_interface__["data"][0] - base.__array_interface__["data"][0]) // item}
+    attrs = {"region": view._view_fn, "size": view._data.shape, "stride": view.stride(),
+             "storage_offset": view.storage_offset()}
     return node_class("AsStridedBackward0")(
         OPS["as_strided"], (base_edge,), attrs, (view._base.shape,), view.shape, view.dtype)
 
@@ -430,7 +428,8 @@ def _defaults(forward):
 
 
 # int64_t in ATen
-_INT64 = frozenset("dim dim0 dim1 dim2 dims offset index start end step repeats ignore_index diagonal".split())
+_INT64 = frozenset("dim dim0 dim1 dim2 dims offset index start end step repeats ignore_index diagonal shifts k "
+                   "dimension length".split())
 _REDUCTION = {"none": 0, "mean": 1, "sum": 2}  # at::Reduction
 
 

@@ -3,6 +3,7 @@ Each is declared once here with its Tensor method, dunder and torch function nam
 import numpy as np
 
 from . import dispatch, dtypes
+from .methods import _with_out as with_out
 from .methods import accepting_aliases
 from .tensor import Tensor
 
@@ -20,19 +21,17 @@ def _compare(fn):
     return compare
 
 
-def _logical(logical, bitwise):
-    """`&`, `|`, `^`: logical on bools (a bool tensor), bitwise on integers (an int64 tensor)."""
-    def op(self, other):
-        b = other._data if isinstance(other, Tensor) else other
-        both_bool = self.dtype is dtypes.bool and (np.asarray(b).dtype == bool)
-        try:
-            out = (logical if both_bool else bitwise)(self._data, b)
-        except ValueError as e:
-            raise dispatch.shape_error(e, [self._data, np.asarray(b)]) from None
-        return Tensor._make(np.asarray(out, dtype=bool if both_bool else np.int64), dtypes.bool if both_bool
-                            else dtypes.int64)
-
-    return op
+def _isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    if self.dtype is not other.dtype:
+        raise RuntimeError(f"{self.dtype.type_name} did not match {other.dtype.type_name}")
+    a, b = self._data, other._data
+    if a.dtype == bool:
+        return Tensor._make(np.asarray(a == b), dtypes.bool)
+    with np.errstate(all="ignore"):
+        close = (a == b) | (np.isfinite(a) & np.isfinite(b) & (np.abs(a - b) <= atol + rtol * np.abs(b)))
+        if equal_nan:
+            close = close | (np.isnan(a) & np.isnan(b))
+    return Tensor._make(np.asarray(close), dtypes.bool)
 
 
 def _unary(fn, dtype=dtypes.bool):
@@ -45,6 +44,8 @@ def _any_all(fn):
         if dim is None:
             return Tensor._make(np.asarray(fn(self._data)), dtypes.bool)
         axes = tuple(self._dim(d) for d in (dim if isinstance(dim, (tuple, list)) else (dim,)))
+        if self._data.ndim == 0:
+            axes = None
         return Tensor._make(np.asarray(fn(self._data, axis=axes, keepdims=keepdim)), dtypes.bool)
 
     return reduce
@@ -64,15 +65,12 @@ def _invert(self):
 
 # (names: Tensor methods, and torch functions of the same names; dunder; implementation)
 DECLARED = [
-    (("eq",), "__eq__", _compare(np.equal)),
-    (("ne", "not_equal"), "__ne__", _compare(np.not_equal)),
-    (("lt", "less"), "__lt__", _compare(np.less)),
-    (("le", "less_equal"), "__le__", _compare(np.less_equal)),
-    (("gt", "greater"), "__gt__", _compare(np.greater)),
-    (("ge", "greater_equal"), "__ge__", _compare(np.greater_equal)),
-    ((), "__and__", _logical(np.logical_and, np.bitwise_and)),
-    ((), "__or__", _logical(np.logical_or, np.bitwise_or)),
-    ((), "__xor__", _logical(np.logical_xor, np.bitwise_xor)),
+    ((), "__eq__", _compare(np.equal)),  # eq, lt, … by name: engine/ops/compare.py
+    ((), "__ne__", _compare(np.not_equal)),
+    ((), "__lt__", _compare(np.less)),
+    ((), "__le__", _compare(np.less_equal)),
+    ((), "__gt__", _compare(np.greater)),
+    ((), "__ge__", _compare(np.greater_equal)),
     (("logical_and",), None, _compare(np.logical_and)),
     (("logical_or",), None, _compare(np.logical_or)),
     (("logical_xor",), None, _compare(np.logical_xor)),
@@ -81,16 +79,50 @@ DECLARED = [
     (("isnan",), None, _unary(np.isnan)),
     (("isinf",), None, _unary(np.isinf)),
     (("isfinite",), None, _unary(np.isfinite)),
+    (("isposinf",), None, _unary(np.isposinf)),
+    (("isneginf",), None, _unary(np.isneginf)),
+    (("isreal",), None, _unary(lambda a: np.ones(a.shape, bool))),
+    (("signbit",), None, _unary(np.signbit)),
+    (("isclose",), None, _isclose),
     (("all",), None, _any_all(np.all)),
     (("any",), None, _any_all(np.any)),
     (("equal",), None, _equal),
     (("allclose",), None, _allclose),
 ]
 
+# the functions that write their result in place (x.logical_and_(y)) and into out= (torch.isnan(x, out=t))
+IN_PLACE = frozenset(["logical_and", "logical_or", "logical_xor", "logical_not", "bitwise_not"])
+NO_OUT = frozenset(["all", "any", "equal", "allclose", "isnan", "isinf", "isfinite", "isreal", "isclose"])
+
+
+def _in_place(fn, name):
+    """x.<name>_(…): the result written into x, cast to its dtype; x keeps its grad_fn (PyTorch records no node
+    for these)."""
+    def inplace(self, *args, **kwargs):
+        result = fn(self, *args, **kwargs)
+        if result.shape != self.shape:
+            raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape "
+                               f"{list(result.shape)}")
+        dispatch.check_inplace(self)
+        np.copyto(self._data, result._data, casting="unsafe")
+        self._bump()
+        return self
+
+    inplace.__name__ = name + "_"
+    return inplace
+
+
 for _names, _dunder, _fn in DECLARED:
+    if _names:
+        _fn.__name__ = _fn.__qualname__ = _names[0]
     _fn = accepting_aliases(_fn)
     for _name in _names:
         setattr(Tensor, _name, _fn)
-        FUNCTIONS[_name] = _fn
+        FUNCTIONS[_name] = _fn if _name in NO_OUT else with_out(_fn, _name)
+        if _name in IN_PLACE:
+            setattr(Tensor, _name + "_", _in_place(_fn, _name))
     if _dunder:
         setattr(Tensor, _dunder, _fn)
+
+Tensor.real = property(lambda self: self)  # a real tensor's real part is itself
+Tensor.__rdiv__ = Tensor.__rtruediv__

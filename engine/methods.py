@@ -14,14 +14,16 @@ import numpy as np
 
 from . import dispatch, dtypes, grad_mode
 from .ops import COMPOSITES, OPS
-from .ops.table import is_number, number_dtype
+from .ops.table import TensorArgumentError, is_number, number_dtype
 from .tensor import Tensor
 
-INFIX = {"+": "add", "-": "sub", "*": "mul", "/": "truediv", "@": "matmul", "**": "pow", "%": "mod", "//": "floordiv"}
+INFIX = {"+": "add", "-": "sub", "*": "mul", "/": "truediv", "@": "matmul", "**": "pow", "%": "mod", "//": "floordiv",
+         "&": "and", "|": "or", "^": "xor", "<<": "lshift", ">>": "rshift"}
 PREFIX = {"-": "__neg__", "abs": "__abs__"}
 
 FUNCTIONS = {}  # torch.<name>
 FUNCTIONAL = {}  # torch.nn.functional.<name>
+SPECIAL = {}  # torch.special.<name>
 
 _NUMPY = (np.generic, np.ndarray)
 
@@ -139,6 +141,11 @@ def _named(fn, name, method):
     return fn
 
 
+def _method_position(error):
+    """A bind's "argument 'other' (position 2)" as the method words it: self is not counted."""
+    return TypeError(error.method_text) if isinstance(error, TensorArgumentError) else error
+
+
 def _out_of_place(bind, name):
     def method(self, *args, **kwargs):
         kwargs = aliased(kwargs)
@@ -147,7 +154,7 @@ def _out_of_place(bind, name):
         except TypeError as e:
             if _binding_failed(e):
                 raise _argument_error(name, True, e) from None
-            raise
+            raise _method_position(e) from None
         return dispatch.apply(op, inputs, attrs, dtype)
 
     return _named(method, name, True)
@@ -225,24 +232,26 @@ def _dunders(spell):
 
 
 def _composites():
-    methods, functions, functional = {}, {}, {}
+    methods, functions, functional, special = {}, {}, {}, {}
     for fn, spell in COMPOSITES.values():
         fn = accepting_aliases(fn)
         methods.update((name, fn) for name in spell.method)
         methods.update((name, fn) for name, _ in _dunders(spell))
         functions.update((name, _with_out(fn, name) if spell.out else fn) for name in spell.function)
         functional.update((name, fn) for name in spell.functional)
-    return methods, functions, functional
+        special.update((name, _with_out(fn, name) if spell.out else fn) for name in spell.special)
+    return methods, functions, functional, special
 
 
 _MAKERS = {"method": _out_of_place, "inplace": _in_place, "binary": _binary}
 
 
 def _derive():
-    """{name: callable} for Tensor, torch and nn.functional. A name taken by a composite is the composite's; any
-    other name spelled by two ops must come with one bind (sum and sum_dim share x.sum's)."""
-    methods, functions, functional = _composites()
-    taken = {"method": set(methods), "function": set(functions), "functional": set(functional)}
+    """{name: callable} for Tensor, torch, nn.functional and torch.special. A name taken by a composite is the
+    composite's; any other name spelled by two ops must come with one bind (sum and sum_dim share x.sum's)."""
+    methods, functions, functional, special = _composites()
+    taken = {"method": set(methods), "function": set(functions), "functional": set(functional),
+             "special": set(special)}
     claims = {}
 
     def claim(where, table, name, owner, make, *args):
@@ -270,18 +279,22 @@ def _derive():
             claim("functional", functional, name, bind, _function, bind, name)
         for name in spell.inplace_function:
             claim("function", functions, name, ("inplace", bind), _function, bind, name, False, True)
-    return methods, functions, functional
+        for name in spell.special:
+            claim("special", special, name, bind, _torch_function, bind, "special_" + name, spell.number_first,
+                  spell.out)
+    return methods, functions, functional, special
 
 
 def _install():
-    methods, functions, functional = _derive()
+    methods, functions, functional, special = _derive()
     for name, fn in methods.items():
         setattr(Tensor, name, fn)
     Tensor._apply = _apply
     Tensor._op = _op
-    Tensor.__pos__ = lambda self: self
+    Tensor.__pos__ = methods["positive"]  # +x: x itself, refused for bool as torch.positive refuses it
     FUNCTIONS.update(functions)
     FUNCTIONAL.update(functional)
+    SPECIAL.update(special)
 
 
 _install()

@@ -8,8 +8,8 @@ import warnings
 
 import numpy as np
 
-from . import devices, dtypes, grad_mode, graph, messages, observe
-from .ops import transposed
+from . import devices, dtypes, grad_mode, graph, layout, messages, observe
+from .ops import matrix_transposed, transposed
 from .printing import format_tensor
 
 _DTYPE = dtypes.dtype
@@ -269,7 +269,8 @@ class Tensor:
             new._grad_of = self
             self._grad = new
         elif before is None:
-            new = Tensor._make(np.array(np.broadcast_to(g._data, self.shape), dtype=self.dtype.np), self.dtype)
+            data = g._data if g._data.dtype == self.dtype.np else g._data.astype(self.dtype.np)
+            new = Tensor._make(layout.like_param(np.broadcast_to(data, self.shape), self._data), self.dtype)
             new._grad_of = self
             self._grad = new
         else:
@@ -390,16 +391,31 @@ class Tensor:
             return self.item().__format__(spec)
         return object.__format__(self, spec)
 
-    def is_contiguous(self):
-        return bool(self._data.flags.c_contiguous)
+    def is_contiguous(self, memory_format=layout.contiguous_format):
+        if memory_format is layout.contiguous_format:
+            return self._data.flags.c_contiguous or layout.is_contiguous(self._data)
+        return layout.is_contiguous(self._data, layout.check_format(memory_format, "is_contiguous"))
+
+    def stride(self, dim=None):
+        strides = layout.strides(self._data)
+        return strides if dim is None else strides[self._dim(dim)]
+
+    def storage_offset(self):
+        if self._base is None:
+            return 0
+        here, base = self._data.__array_interface__["data"][0], self._base._data.__array_interface__["data"][0]
+        return (here - base) // self._data.itemsize
+
+    def is_non_overlapping_and_dense(self):
+        return layout.is_dense(self._data)
 
     @property
     def T(self):
         return transposed(self)
 
-    @property
-    def mT(self):
-        return self.transpose(-2, -1)
+    mT = property(lambda self: matrix_transposed(self, "mT"))
+    mH = property(lambda self: matrix_transposed(self, "mH"))
+    H = property(lambda self: matrix_transposed(self, "H"))
 
     # --- for the op table's bind and vjp functions ----------------------------------------------------
     def _reduce_dims(self, dim):

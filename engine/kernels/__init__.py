@@ -13,6 +13,7 @@ libm        glibc's expf, expm1f, sinhf, coshf: torch's scalar loops (exact vs g
 elementwise unary ops with torch's vector/scalar split; MKL VML ops as correctly rounded (within 1 ulp)
 logits      softmax, log_softmax, nll_loss, cross_entropy (exact)
 blas        dot, mv, mm, addmm, matmul in a fixed order (MKL's own order is not reproducible; ≤ a few ulps)
+exact       float32 matrix products correctly rounded: the same on every machine and BLAS
 
 Imports numpy only; runs in Pyodide.
 """

@@ -51,11 +51,16 @@ op("sub", "SubBackward0", ("self", "other"), lambda a, b, alpha=1: a - b if alph
    spell=Spelling(method=("sub", "subtract"), function=("sub", "subtract"), inplace="sub_", infix="-",
                   number_first=True),
    bind=_alpha("sub", "sub_scalar"))
-op("rsub", "RsubBackward1", ("self",), lambda a, other, alpha=1: other - a,
-   ("−grad", lambda n, g: -g), saves={0: ("alpha",)},
-   spell=Spelling(rinfix="-", name="{other} - {0}"),
-   bind=lambda self, other: (_no_bool_subtraction(self),
-                             (OPS["rsub"], (self,), {"other": other}, result_dtype((self, other))))[1])
+def _bind_rsub(self, other):
+    _no_bool_subtraction(self)
+    if hasattr(other, "_data"):  # x.__rsub__(t): torch.rsub(x, t)
+        return OPS["rsub_tensor"], (self, other), None, result_dtype((self, other))
+    return OPS["rsub"], (self,), {"other": other}, result_dtype((self, other))
+
+
+op("rsub", "RsubBackward1", ("self",), lambda a, other, alpha=1: other - a if alpha == 1 else other - alpha * a,
+   ("−alpha · grad", lambda n, g: -g if n.attrs.get("alpha", 1) == 1 else -g * n.attrs["alpha"]),
+   saves={0: ("alpha",)}, spell=Spelling(rinfix="-", name="{other} - {0}"), bind=_bind_rsub)
 
 
 def _bind_mul(self, other):
@@ -87,7 +92,7 @@ op("div", "DivBackward0", ("self", "other"), lambda a, b: a / b,
    ("−grad · self / other²", lambda n, g: -g * (n["self"] / n["other"] / n["other"])),
    saves={0: ("other",), 1: ("self", "other")},
    spell=Spelling(method=("div", "divide", "true_divide"), function=("div", "divide", "true_divide"),
-                  inplace="div_", infix="/", number_first=True),
+                  inplace=("div_", "divide_", "true_divide_"), infix="/", number_first=True),
    bind=_bind_div)
 # Inside derivative formulas PyTorch multiplies by C++ Scalars: mul.Scalar is MulBackward1, and so on.
 op("mul_scalar", "MulBackward1", ("self",), lambda a, other: a * other,
@@ -146,22 +151,41 @@ def _where_zero(base, exponent, value):
     return (value * 0).where(mask, value)
 
 
-op("pow_tensor", "PowBackward1", ("self", "exponent"), exact(lambda a, b: a ** b),
+def _power(a, b):
+    """a ** b; integers to negative powers as ATen's powi: 1 for 1, ±1 for −1, else 0."""
+    a, b = np.asarray(a), np.asarray(b)
+    if a.dtype.kind in "iub" and b.dtype.kind in "iu" and (b < 0).any():
+        dt = np.result_type(a, b)
+        a, b = a.astype(dt), b.astype(dt)
+        out = a ** np.where(b < 0, 0, b)
+        negative = np.where(a == 1, 1, np.where(a == -1, np.where(b % 2 == 1, -1, 1), 0)).astype(dt)
+        return np.where(b < 0, negative, out)
+    return a ** b
+
+
+op("pow_tensor", "PowBackward1", ("self", "exponent"), exact(_power),
    ("exponent · self^(exponent−1) · grad", lambda n, g: g * n["exponent"] * n["self"] ** (n["exponent"] - 1)),
    ("result · ln(self) · grad",
     lambda n, g: g * _where_zero(n["self"], n["exponent"], n["result"] * n["self"].log())),
    saves={0: ("self", "exponent"), 1: ("self", "exponent", "result")},
    spell=Spelling(method="pow", function="pow", inplace="pow_", infix="**", number_first="bind"), bind=_bind_pow)
-op("rpow", "PowBackward2", ("exponent",), exact(lambda exponent, self: self ** exponent),  # pow(Scalar self, exponent)
+# pow(Scalar self, exponent)
+op("rpow", "PowBackward2", ("exponent",), exact(lambda exponent, self: _power(np.asarray(self), exponent)),
    ("result · ln(self) · grad", lambda n, g: g * n["result"] * float(np.log(n.attrs["self"]))),
    saves={0: ("self", "exponent", "result")},
    spell=Spelling(rinfix="**", name="{self}**{0}"),
-   bind=lambda exponent, self: (OPS["rpow"], (exponent,), {"self": self}, result_dtype((exponent, self))))
+   bind=lambda exponent, self: (OPS["pow_tensor"], (self, exponent), None, None) if hasattr(self, "_data") else
+   (OPS["rpow"], (exponent,), {"self": self}, result_dtype((exponent, self))))
 
 
 @composite(Spelling(method="square", function="square"))
 def square(self):
     return self.pow(2)
+
+
+@composite(Spelling(method="square_"))
+def square_(self):
+    return self.pow_(2)
 
 
 def _bind_value(name):
@@ -191,6 +215,12 @@ op("addcmul", "AddcmulBackward0", ("self", "tensor1", "tensor2"),
 def _bind_lerp(self, end, weight):
     if end.dtype is not self.dtype:
         raise RuntimeError(f"expected dtype {self.dtype.c_name} for `end` but got dtype {end.dtype.c_name}")
+    if hasattr(weight, "_data"):  # lerp.Tensor: LerpBackward1, the weight a differentiable input
+        if weight.dtype is not self.dtype:
+            raise RuntimeError(f"expected dtype {self.dtype.c_name} for `weight` but got dtype {weight.dtype.c_name}")
+        if not self.dtype.is_floating_point:
+            raise NotImplementedError(f'"lerp_kernel_tensor" not implemented for \'{self.dtype.type_name}\'')
+        return OPS["lerp_tensor"], (self, end, weight), None, None
     if not self.dtype.is_floating_point:
         raise NotImplementedError(f'"lerp_kernel_scalar" not implemented for \'{self.dtype.type_name}\'')
     return OPS["lerp"], (self, end), {"weight": weight}, None
@@ -199,4 +229,10 @@ def _bind_lerp(self, end, weight):
 op("lerp", "LerpBackward0", ("self", "end"), kernels.lerp,
    ("(1 − weight) · grad", lambda n, g: g * (1 - n.attrs["weight"])),
    ("weight · grad", lambda n, g: g * n.attrs["weight"]), saves={0: ("weight",)},
+   spell=Spelling(method="lerp", function="lerp", inplace="lerp_"), bind=_bind_lerp)
+op("lerp_tensor", "LerpBackward1", ("self", "end", "weight"), kernels.lerp,
+   ("(1 − weight) · grad", lambda n, g: g * (1 - n["weight"])),
+   ("weight · grad", lambda n, g: g * n["weight"]),
+   ("(end − self) · grad", lambda n, g: g * (n["end"] - n["self"])),
+   saves={0: ("weight",), 1: ("weight",), 2: ("self", "end")},
    spell=Spelling(method="lerp", function="lerp", inplace="lerp_"), bind=_bind_lerp)

@@ -138,6 +138,8 @@ op("remainder_number", "NotImplemented", ("self", "other"), _remainder,
 
 @composite(Spelling(rinfix="%"))
 def rmod(self, other):
+    if hasattr(other, "_data"):  # x.__rmod__(t) is torch.remainder(t, x)
+        return other._apply(*_bind_remainder(other, self))
     _no_bool("remainder_cpu", other, self)
     return self._apply(OPS["remainder_number"], (other, self), None, result_dtype((other, self)))
 

@@ -9,7 +9,9 @@ def _split_back(n, g, i):
     dim = n.attrs["dim"]
     if n._op.name == "stack":
         return g.select(dim, i)
-    start = sum(s[dim] for s in n._shapes[:i])
+    if _legacy_empty(n._shapes[i]) and g.dim() != 1:
+        return g._new(np.zeros(0, g.dtype.np), g.dtype)
+    start = sum(s[dim] for s in n._shapes[:i] if not (_legacy_empty(s) and g.dim() != 1))
     return g.narrow(dim, start, n._shapes[i][dim])
 
 
@@ -41,16 +43,24 @@ def _bind_stack(tensors, dim=0):
     return OPS["stack"], tuple(tensors), {"dim": d}, result_dtype(tensors)
 
 
+def _legacy_empty(shape):
+    """A 1-d tensor of no elements, which cat skips whatever the others' shapes (ATen's legacy rule)."""
+    return len(shape) == 1 and shape[0] == 0
+
+
 def _bind_cat(tensors, dim=0):
     tensors = _tensors("cat", tensors)
     if not tensors:
-        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     for i, t in enumerate(tensors):
         if t.dim() == 0:
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
-    d = tensors[0]._dim(dim)
-    ref = tensors[0].shape
+    first = next((t for t in tensors if not _legacy_empty(t.shape)), tensors[0])
+    d = first._dim(dim)
+    ref = first.shape
     for i, t in enumerate(tensors):
+        if _legacy_empty(t.shape) and not _legacy_empty(ref):
+            continue
         if t.dim() != len(ref):
             raise RuntimeError(f"Tensors must have same number of dimensions: got {len(ref)} and {t.dim()}")
         for j in range(len(ref)):
@@ -64,6 +74,11 @@ def _bind_cat(tensors, dim=0):
 op("stack", "StackBackward0", ("tensors",), lambda *a, dim: np.stack(a, axis=dim),
    ("grad[i] along dim", _split_back), variadic=True, saves={0: ("dim",)}, spell=Spelling(function="stack"),
    bind=_bind_stack)
-op("cat", "CatBackward0", ("tensors",), lambda *a, dim: np.concatenate(a, axis=dim),
+def _concatenate(*arrays, dim):
+    kept = [a for a in arrays if not _legacy_empty(a.shape)]
+    return np.concatenate(kept or arrays, axis=dim if kept else 0)
+
+
+op("cat", "CatBackward0", ("tensors",), _concatenate,
    ("grad's slice of input i along dim", _split_back), variadic=True, saves={0: ("dim",)},
    spell=Spelling(function=("cat", "concat", "concatenate")), bind=_bind_cat)

@@ -1,6 +1,7 @@
 """Matrix products: mm, mv, dot, bmm, addmm, and matmul/outer built from them."""
 import numpy as np
 
+from ..kernels import exact
 from .table import OPS, Spelling, composite, method, op, result_dtype
 
 
@@ -62,24 +63,24 @@ def _bind_dot(a, b):
     return OPS["dot"], (a, b), None, None
 
 
-op("mm", "MmBackward0", ("self", "mat2"), np.matmul,
+op("mm", "MmBackward0", ("self", "mat2"), exact.matmul,
    ("grad @ mat2ᵀ", lambda n, g: g.mm(n["mat2"].t())),
    ("selfᵀ @ grad", lambda n, g: n["self"].t().mm(g)),
    saves={0: ("mat2", "self_sym_sizes", "self_sym_strides"), 1: ("self", "mat2_sym_sizes", "mat2_sym_strides")},
    spell=Spelling(method="mm", function="mm", infix="@"), bind=_bind_mm)
-op("mv", "MvBackward0", ("self", "vec"), np.matmul,
+op("mv", "MvBackward0", ("self", "vec"), exact.matmul,
    ("grad ⊗ vec", lambda n, g: g.unsqueeze(1) * n["vec"].unsqueeze(0)),
    ("selfᵀ @ grad", lambda n, g: n["self"].t().mv(g)),
    saves={0: ("vec",), 1: ("self",)}, spell=Spelling(method="mv", function="mv", infix="@"), bind=_bind_mv)
-op("dot", "DotBackward0", ("self", "tensor"), lambda a, b: np.dot(a, b) + 0,  # BLAS sums from +0
+op("dot", "DotBackward0", ("self", "tensor"), lambda a, b: exact.matmul(a, b) + 0,  # BLAS sums from +0
    ("tensor · grad", lambda n, g: g * n["tensor"]),
    ("self · grad", lambda n, g: g * n["self"]),
    saves={0: ("tensor",), 1: ("self",)}, spell=method("dot"), bind=_bind_dot)
-op("bmm", "BmmBackward0", ("self", "mat2"), np.matmul,
+op("bmm", "BmmBackward0", ("self", "mat2"), exact.matmul,
    ("grad @ mat2ᵀ", lambda n, g: g.bmm(n["mat2"].transpose(1, 2))),
    ("selfᵀ @ grad", lambda n, g: n["self"].transpose(1, 2).bmm(g)),
    saves={0: ("mat2",), 1: ("self",)}, spell=Spelling(method="bmm", function="bmm", infix="@"), bind=_bind_bmm)
-op("addmm", "AddmmBackward0", ("self", "mat1", "mat2"), lambda b, m1, m2, beta=1, alpha=1: b + m1 @ m2,
+op("addmm", "AddmmBackward0", ("self", "mat1", "mat2"), lambda b, m1, m2, beta=1, alpha=1: b + exact.matmul(m1, m2),
    ("grad", lambda n, g: g),
    ("grad @ mat2ᵀ", lambda n, g: g.mm(n["mat2"].t())),
    ("mat1ᵀ @ grad", lambda n, g: n["mat1"].t().mm(g)),
@@ -101,7 +102,7 @@ def _times(x, k):
 
 
 def _baddbmm(c, a, b, beta=1, alpha=1):
-    product = np.matmul(a, b)
+    product = exact.matmul(a, b)
     product = product if alpha == 1 else product * a.dtype.type(alpha)
     if beta == 0:
         return product
@@ -224,7 +225,7 @@ def _euclidean_dist(x1, x2):
     n1, n2 = (x1 * x1).sum(-1, keepdims=True), (x2 * x2).sum(-1, keepdims=True)
     a = np.concatenate([x1 * x1.dtype.type(-2), n1, np.ones_like(n1)], -1)
     b = np.concatenate([x2, np.ones_like(n2), n2], -1)
-    return np.sqrt(np.maximum(np.matmul(a, np.swapaxes(b, -1, -2)), 0))
+    return np.sqrt(np.maximum(exact.matmul(a, np.swapaxes(b, -1, -2)), 0))
 
 
 def _euclidean_ratio(n, g):

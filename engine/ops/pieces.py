@@ -32,7 +32,7 @@ def _filled(n, grads):
 def _piece_shapes(n):
     shape = n._shapes[0]
     dim = n.attrs["dim"] % len(shape)
-    if n._op.name == "unbind":
+    if n._op.name.startswith("unbind"):
         return [shape[:dim] + shape[dim + 1:]] * shape[dim]
     sizes = n.attrs.get("split_sizes") or [min(n.attrs["split_size"], shape[dim] - s)
                                            for s in range(0, shape[dim], n.attrs["split_size"])] or [0]

@@ -28,11 +28,29 @@ _unary("cos", "CosBackward0", exact(np.cos), "−sin(self) · grad", lambda n, g
 _unary("tan", "TanBackward0", exact(np.tan), "(1 + result²) · grad",
        lambda n, g: g * (1 + n["result"] * n["result"]), "result")
 _unary("tanh", "TanhBackward0", exact(np.tanh), "(1 − result²) · grad",
-       lambda n, g: g * (1 - n["result"] * n["result"]), "result", functional="tanh")
+       lambda n, g: g._op("tanh_backward", n["result"]), "result", functional="tanh")
 _unary("sigmoid", "SigmoidBackward0", kernels.sigmoid, "result · (1 − result) · grad",
-       lambda n, g: g * (n["result"] * (1 - n["result"])), "result", functional="sigmoid")
+       lambda n, g: g._op("sigmoid_backward", n["result"]), "result", functional="sigmoid")
+
+
+def _tanh_backward(g, y):
+    """ATen's tanh_backward kernel: grad · (1 − y²) with 1 − y² fused (one rounding), as its FMA code gives it."""
+    one = np.ones((), np.result_type(g, y))
+    return g * kernels.fma(-y, y, one, one.dtype)
+
+
+op("tanh_backward", "TanhBackwardBackward0", ("grad_output", "output"), _tanh_backward,
+   ("(1 − output²) · grad", lambda n, g: g._op("tanh_backward", n["output"])),
+   ("−2 · output · grad_output · grad", lambda n, g: g * (-2 * n["output"] * n["grad_output"])),
+   saves={0: ("output",), 1: ("output", "grad_output")})
+op("sigmoid_backward", "SigmoidBackwardBackward0", ("grad_output", "output"),
+   lambda g, s: g * (1 - s) * s,  # ATen's sigmoid_backward kernel: (grad · (1 − y)) · y, in this order
+   ("(1 − output) · output · grad", lambda n, g: g._op("sigmoid_backward", n["output"])),
+   ("(1 − 2 · output) · grad_output · grad", lambda n, g: g * n["grad_output"] * (-2 * n["output"] + 1)),
+   saves={0: ("output",), 1: ("output", "grad_output")})
 _unary("erf", "ErfBackward0", kernels.erf, "2/√π · exp(−self²) · grad",
-       lambda n, g: g * ((n["self"] * n["self"]).neg().exp() * 1.1283791670955126), "self")
+       lambda n, g: g * ((n["self"] * n["self"]).neg().exp() * 1.1283791670955126), "self",
+       spell=unary("erf", special="erf"))
 _unary("sqrt", "SqrtBackward0", np.sqrt, "grad / (2 · result)", lambda n, g: g / (n["result"] * 2), "result")
 _unary("rsqrt", "RsqrtBackward0", kernels.rsqrt, "−½ · result³ · grad",
        lambda n, g: g * (n["result"] ** 3 * -0.5), "result")
@@ -40,9 +58,10 @@ _unary("sinh", "SinhBackward0", kernels.sinh, "cosh(self) · grad", lambda n, g:
 _unary("cosh", "CoshBackward0", kernels.cosh, "sinh(self) · grad", lambda n, g: g * n["self"].sinh(), "self")
 _unary("atan", "AtanBackward0", exact(np.arctan), "grad / (1 + self²)",
        lambda n, g: g / (n["self"] * n["self"] + 1), "self")
-_unary("log1p", "Log1PBackward0", kernels.log1p, "grad / (1 + self)", lambda n, g: g / (n["self"] + 1), "self")
+_unary("log1p", "Log1PBackward0", kernels.log1p, "grad / (1 + self)", lambda n, g: g / (n["self"] + 1), "self",
+       spell=unary("log1p", special="log1p"))
 _unary("expm1", "Expm1Backward0", kernels.expm1, "(result + 1) · grad", lambda n, g: g * (n["result"] + 1),
-       "result")
+       "result", spell=unary("expm1", special="expm1"))
 _unary("log2", "Log2Backward0", exact(np.log2), "grad / (self · ln 2)",
        lambda n, g: g / (n["self"] * 0.6931471805599453), "self")
 _unary("log10", "Log10Backward0", exact(np.log10), "grad / (self · ln 10)",
@@ -56,8 +75,34 @@ _unary("sgn", "SgnBackward0", lambda a: a.copy() if a.dtype == bool else np.sign
        saves=("self", "result"), dtype=None, spell=method("sgn", inplace=True))
 _unary("sign", "SignBackward0", lambda a: a.copy() if a.dtype == bool else np.nan_to_num(np.sign(a), nan=0.0),
        "0", lambda n, g: g * 0, dtype=None, spell=method("sign", inplace=True))
-for _name, _fn in (("floor", np.floor), ("ceil", np.ceil), ("round", np.round), ("trunc", np.trunc)):
-    _unary(_name, _name.capitalize() + "Backward0", _fn, "0", lambda n, g: g * 0, dtype=None)
+_TRUNC = Spelling(method=("trunc", "fix"), function=("trunc", "fix"), inplace=("trunc_", "fix_"),
+                  inplace_function=("trunc_", "fix_"))
+for _name, _fn in (("floor", np.floor), ("ceil", np.ceil), ("trunc", np.trunc)):
+    _unary(_name, _name.capitalize() + "Backward0", _fn, "0", lambda n, g: g * 0, dtype=None,
+           spell=_TRUNC if _name == "trunc" else None)
+
+
+def _round_decimals(a, decimals):
+    """ATen's round.decimals: nearbyint(x · 10^d) / 10^d, or nearbyint(x / 10^−d) · 10^−d, in the input's type."""
+    if a.dtype.kind != "f":
+        return a.copy()
+    ten = a.dtype.type(10.0 ** abs(decimals))
+    return np.rint(a / ten) * ten if decimals < 0 else np.rint(a * ten) / ten
+
+
+def _bind_round(self, *, decimals=None):
+    if decimals is None:
+        return OPS["round"], (self,), None, None
+    if not self.dtype.is_floating_point:
+        kernel = "round_cpu" if decimals and self.dtype.name != "bool" else "round_vml_cpu"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{self.dtype.type_name}'")
+    return OPS["round_decimals"], (self,), {"decimals": decimals}, None
+
+
+_ROUND = Spelling(method="round", function="round", inplace="round_", inplace_function="round_", special="round")
+op("round", "RoundBackward0", ("self",), np.round, ("0", lambda n, g: g * 0), spell=_ROUND, bind=_bind_round)
+op("round_decimals", "RoundBackward1", ("self",), _round_decimals, ("0", lambda n, g: g * 0), spell=_ROUND,
+   bind=_bind_round)
 
 op("threshold_backward", "ThresholdBackwardBackward0", ("grad_output", "self"),
    lambda g, s: g * (s > 0) + np.zeros((), g.dtype),  # + 0 turns the -0 of a masked negative grad into 0
@@ -88,7 +133,10 @@ def _clamp_t(n, g, which):
         if lo is None:
             return g * (s <= hi)
         return g * ((s >= lo) if hi is None else (s >= lo) & (s <= hi))
-    return g * ((s < lo) if which == 1 else (s > hi))
+    if lo is None or hi is None:
+        return g * ((s < lo) if which == 1 else (s > hi))
+    # both bounds (ATen's clamp_backward_min_max): where min > max, max wins and its grad takes it all
+    return g * (((s < lo) & (lo < hi)) if which == 1 else ((s > hi) | (hi < lo)))
 
 
 def _clamp_mask(n):
@@ -210,14 +258,6 @@ for _name, _keep in (("maximum", lambda a, b: (a >= b) | np.isnan(a)),
        saves={0: ("self", "other"), 1: ("self", "other")}, spell=method(_name))
 
 
-def _masked(n, g):
-    return (g * 0).where(n.attrs["mask"], g)
-
-
-op("masked_fill", "MaskedFillBackward0", ("self",), lambda a, mask, value: np.where(mask._data, value, a),
-   ("grad where not mask, else 0", _masked), saves={0: ("mask",)},
-   spell=Spelling(method="masked_fill", function="masked_fill", inplace="masked_fill_"),
-   bind=lambda self, mask, value: (OPS["masked_fill"], (self,), {"mask": mask, "value": value}, None))
 op("zero", "ZeroBackward0", ("self",), np.zeros_like, ("0", lambda n, g: g * 0),
    spell=Spelling(inplace="zero_", inplace_function="zero_"))
 op("fill", "FillBackward2", ("self",), lambda a, value: np.full_like(a, value), ("0", lambda n, g: g * 0),
@@ -315,7 +355,8 @@ def _xlogy_self_grad(n, g):
 op("xlogy", "XlogyBackward0", ("self", "other"), _xlogy,
    ("log(other) · grad (0 where self = 0 and other ≤ 0)", _xlogy_self_grad),
    ("self / other · grad", lambda n, g: g * n["self"] / n["other"]),
-   saves={0: ("self", "other"), 1: ("self", "other")}, spell=Spelling(method="xlogy", function="xlogy"),
+   saves={0: ("self", "other"), 1: ("self", "other")},
+   spell=Spelling(method="xlogy", function="xlogy", inplace="xlogy_", inplace_function="xlogy_", special="xlogy"),
    bind=lambda self, other: (OPS["xlogy"], (self, other), None, result_dtype((self, other), "float")))
 
 

@@ -20,16 +20,25 @@ def _kept_dim(self, dim):
 
 
 # --- flip -------------------------------------------------------------------------------------------------
-def _bind_flip(self, *dims):
+def _bind_flip(self, *dims, **keyword):
+    if keyword.keys() - {"dims"}:
+        raise TypeError(f"flip() got an unexpected keyword argument '{sorted(keyword.keys() - {'dims'})[0]}'")
+    if "dims" in keyword:
+        if dims:
+            raise TypeError("flip() got multiple values for argument 'dims'")
+        dims = (keyword["dims"],)
+    given = bool(dims)
     if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
         dims = tuple(dims[0])
-    if not dims:
+    if not given:
         raise TypeError('flip() missing 1 required positional arguments: "dims"')
     dims = self._reduce_dims(tuple(dims))
     return OPS["flip"], (self,), {"dims": tuple(d % 2**64 for d in dims)}, None
 
 
 def _flip(a, dims):
+    if not dims:
+        return a.copy()
     return np.flip(a, tuple(_signed(d) % max(a.ndim, 1) for d in dims) if a.ndim else None).copy()
 
 
@@ -101,7 +110,8 @@ def _bind_cumprod(self, dim, *, dtype=None):
 op("cumprod", "CumprodBackward0", ("self",), _cumprod,
    ("Σ from the end of result · grad, / self (zeros: the product of the others)", _cumprod_grad),
    saves={0: ("dim", "self", "result")}, bind=_bind_cumprod,
-   spell=Spelling(method="cumprod", function="cumprod", name=lambda s, a: f"{s[0]}.cumprod({_signed(a['dim'])})"))
+   spell=Spelling(method="cumprod", function="cumprod", inplace="cumprod_",
+                  name=lambda s, a: f"{s[0]}.cumprod({_signed(a['dim'])})"))
 
 
 # --- prod ---------------------------------------------------------------------------------------------------
@@ -141,7 +151,7 @@ def _prod_dim_grad(n, g):
 
 
 def _prod(a, dim=None, keepdim=False):
-    out = a.dtype if a.dtype.kind == "f" else np.int64
+    out = a.dtype if a.dtype.kind == "f" else np.int64  # bool/int products as int64, cast to the result's dtype
     if dim is None:
         return np.prod(a, dtype=out)
     return np.prod(a, axis=_signed(dim) % max(a.ndim, 1) if a.ndim else None, keepdims=keepdim and a.ndim > 0,
@@ -175,7 +185,7 @@ def _bind_prod(self, *args, **kwargs):
         raise TypeError(f"prod(): argument 'keepdim' (position 2) must be bool, not {type(keepdim).__name__}")
     if dtype is not None:
         self = self.to(dtype)
-    out = self.dtype if self.dtype.is_floating_point else dtypes.int64
+    out = self.dtype if self.dtype.is_floating_point or dtype is not None else dtypes.int64
     if "dim" not in given:
         return OPS["prod"], (self,), None, out
     return OPS["prod_dim"], (self,), {"dim": _kept_dim(self, dim), "keepdim": keepdim}, out

@@ -15,7 +15,7 @@ def _sum(a, dim=None, keepdim=False):
 def _kept(n, t):
     """A reduction's result with the reduced dims put back (size 1), to broadcast against the input."""
     dim = n.attrs.get("dim")
-    if dim is not None and not n.attrs.get("keepdim", False):
+    if dim is not None and not n.attrs.get("keepdim", False) and n._shapes[0]:
         for d in sorted(dims(dim, len(n._shapes[0]))):
             t = t.unsqueeze(d)
     return t
@@ -28,7 +28,7 @@ def _expand_back(n, g):
 def _count(n):
     shape = n._shapes[0]
     dim = n.attrs.get("dim")
-    if dim is None:
+    if dim is None or not shape:
         return int(np.prod(shape, dtype=np.int64))
     return int(np.prod([shape[d] for d in dims(dim, len(shape))], dtype=np.int64))
 
@@ -37,6 +37,9 @@ def _reduce(name, dim_name, integers):
     """bind for x.name() / x.name(dim, keepdim, dtype=…): the whole tensor, or along dims; with dtype= the input
     is cast first, as PyTorch does. integers: what an integer tensor sums to (None: refused, as mean refuses)."""
     def bind(self, dim=None, keepdim=False, dtype=None):
+        if dtype is not None and integers is None and not dtype.is_floating_point:
+            raise RuntimeError(f"{name}(): could not infer output dtype. Optional dtype must be either a floating "
+                               f"point or complex dtype. Got: {dtype.type_name}")
         if dtype is not None:
             self = self.to(dtype)
         elif not self.dtype.is_floating_point:
@@ -44,7 +47,7 @@ def _reduce(name, dim_name, integers):
                 raise RuntimeError(
                     f"{name}(): could not infer output dtype. Input dtype must be either a floating point or "
                     f"complex dtype. Got: {self.dtype.type_name}")
-        out = self.dtype if self.dtype.is_floating_point else integers
+        out = self.dtype if self.dtype.is_floating_point or dtype is not None else integers
         if dim is None:
             return OPS[name], (self,), None, out
         return OPS[dim_name], (self,), {"dim": self._reduce_dims(dim), "keepdim": keepdim}, out
@@ -75,6 +78,11 @@ op("mean_dim", "MeanBackward1", ("self",), _mean,
 @composite(Spelling(method="sum_to_size"))
 def sum_to_size(self, *size):
     shape = shape_args(size)
+    full = self._data.shape
+    if len(shape) > len(full) or any(s not in (1, f) for s, f in zip(shape[::-1], full[::-1])):
+        raise RuntimeError(f"size {{{list(shape)}}} is not expandable to size {{{list(full)}}}.")
+    if not shape:  # ATen's sum_to: to no dims is the whole sum
+        return self.sum()
     lead = self._data.ndim - len(shape)
     ds = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape) if s == 1 and self._data.shape[lead + i] != 1)
     if not ds:
@@ -94,7 +102,9 @@ def _select_reduce(n, g):
     """The grad of a max/min along dim: g placed at the chosen index of each row, zeros elsewhere."""
     a = n.attrs
     shape = n._shapes[0]
-    dim = a["dim"] % len(shape) if shape else 0
+    if not shape:
+        return g
+    dim = a["dim"] % len(shape)
     idx = a["indices"]._data if a["keepdim"] else np.expand_dims(a["indices"]._data, dim)
     grid = np.indices(idx.shape, sparse=True)
     key = tuple(idx if d == dim else grid[d] for d in range(len(shape)))
@@ -104,6 +114,8 @@ def _select_reduce(n, g):
 
 
 def _take(a, dim, keepdim, indices):
+    if a.ndim == 0:
+        return a.copy()
     indices = indices._data
     return np.take_along_axis(a, np.expand_dims(indices, dim) if not keepdim else indices, dim).reshape(indices.shape)
 
@@ -171,6 +183,14 @@ def min(self, dim=None, keepdim=False):  # noqa: A001 - torch.min
 
 
 def _arg(t, fn, dim, keepdim):
+    which = "argmax" if fn is np.argmax else "argmin"
+    if dim is None and t.numel() == 0:
+        raise IndexError(f"{which}(): Expected reduction dim to be specified for input.numel() == 0.")
+    if dim is not None and t._data.ndim and t._data.shape[t._dim(dim)] == 0:
+        raise IndexError(f"{which}(): Expected reduction dim {t._dim(dim)} to have non-zero size.")
+    if dim is not None and t._data.ndim == 0:
+        t._dim(dim)
+        return t._new(np.zeros((), np.int64), dtypes.int64)
     if dim is None:
         return t._new(fn(t._data), dtypes.int64)
     out = fn(t._data, axis=t._dim(dim))
@@ -212,13 +232,14 @@ def _dof(n):
 
 
 def _var_grad(n, g):
-    return _expand_back(n, g) * _centered(n) * (2 / _dof(n))
+    """ATen's var_backward: (2 / dof) · grad · (self − mean)."""
+    return (2 / _dof(n)) * _expand_back(n, g) * _centered(n)
 
 
 def _std_grad(n, g):
-    r = _kept(n, n["result"])
-    grad = _expand_back(n, g) * _centered(n) / (r * _dof(n))
-    return grad.where(r != 0, 0.0)  # PyTorch: no grad where the std is 0
+    """ATen's std_backward: var_backward of grad / (2 · result), 0 where the std is 0."""
+    r = n["result"]
+    return _var_grad(n, (g / (r * 2)).masked_fill(r == 0, 0))
 
 
 _UNSET = object()  # PyTorch's overloads: `x.var()`, `x.var(correction=None)` keep the correction as None,
@@ -275,6 +296,8 @@ op("norm", "LinalgVectorNormBackward0", ("self",), _norm,
 
 
 def _logsumexp(a, dim, keepdim):
+    if a.ndim == 0:
+        return a.copy()
     m = np.max(a, axis=dim, keepdims=True)
     m = np.where(np.isfinite(m), m, 0)
     out = LOG(np.sum(EXP(a - m), axis=dim, keepdims=True)) + m
@@ -283,7 +306,7 @@ def _logsumexp(a, dim, keepdim):
 
 def _logsumexp_grad(n, g):
     r = n["result"]
-    if not n.attrs["keepdim"]:
+    if not n.attrs["keepdim"] and n._shapes[0]:
         for d in sorted(dims(n.attrs["dim"], len(n._shapes[0]))):
             r = r.unsqueeze(d)
             g = g.unsqueeze(d)
@@ -294,7 +317,8 @@ op("logsumexp", "LogsumexpBackward0", ("self",), _logsumexp,
    ("exp(self − result) · grad", _logsumexp_grad), saves={0: ("self", "result", "dim[]", "keepdim")},
    spell=Spelling(method="logsumexp", function="logsumexp"),
    bind=lambda self, dim, keepdim=False: (OPS["logsumexp"], (self,), {"dim": self._reduce_dims(dim),
-                                                                       "keepdim": keepdim}, None))
+                                                                       "keepdim": keepdim},
+                                          self.dtype if self.dtype.is_floating_point else dtypes.float32))
 
 
 def _cumsum(a, dim):
@@ -305,18 +329,22 @@ def _cumsum(a, dim):
     return (np.cumsum(a, axis=dim, dtype=np.float64) + 0).astype(a.dtype)
 
 
+def _bind_cumsum(self, dim):
+    return (OPS["cumsum"], (self,), {"dim": self._reduce_dims(dim)},
+            self.dtype if self.dtype.is_floating_point else dtypes.int64)
+
+
 op("cumsum", "CumsumBackward0", ("self",), _cumsum,
    ("grad summed from the end along dim", lambda n, g: g._op("cumsum_rev", dim=n.attrs["dim"])), saves={0: ("dim",)},
-   spell=Spelling(method="cumsum", function="cumsum"),
-   bind=lambda self, dim: (OPS["cumsum"], (self,), {"dim": self._reduce_dims(dim)},
-                           self.dtype if self.dtype.is_floating_point else dtypes.int64))
+   spell=Spelling(method="cumsum", function="cumsum", inplace="cumsum_"),
+   bind=lambda self, dim, *, dtype=None: _bind_cumsum(self if dtype is None else self.to(dtype), dim))
 op("cumsum_rev", "FlipBackward0", ("grad",),
-   lambda g, dim: np.flip(np.cumsum(np.flip(g, dim), axis=dim, dtype=g.dtype), dim).copy(),
+   lambda g, dim: np.flip(np.cumsum(np.flip(g, dim), axis=dim, dtype=g.dtype), dim).copy() if g.ndim else g.copy(),
    ("grad summed from the start along dim", lambda n, g: g._op("cumsum", dim=n.attrs["dim"])))
 
 
 # --- sort ---------------------------------------------------------------------------------------------------
-def _sorted(a, dim, axis, descending, indices):
+def _sorted(a, dim, axis, descending, indices, stable=None):
     return a.copy() if a.ndim == 0 else np.take_along_axis(a, indices._data, axis)
 
 
@@ -329,13 +357,20 @@ def _sort_grad(n, g):
     return g._op("scatter", shape=n._shapes[0], key=tuple(idx if d == dim else grid[d] for d in range(idx.ndim)))
 
 
-op("sort", "SortBackward0", ("self",), _sorted, ("grad put back where each value came from", _sort_grad),
-   saves={0: ("dim", "indices", "self_sym_sizes")}, bind=False,
-   spell=Spelling(name=lambda s, a: f"{s[0]}.sort({a['axis']}{', descending=True' * a['descending']}).values"))
+def _sort_name(s, a):
+    if a.get("stable") is None:
+        return f"{s[0]}.sort({a['axis']}{', descending=True' * a['descending']}).values"
+    return f"{s[0]}.sort(dim={a['axis']}{', descending=True' * a['descending']}, stable={a['stable']}).values"
+
+
+# torch.sort's overloads: without stable= (SortBackward0), and with it, True or False (SortBackward1)
+for _name, _node in (("sort", "SortBackward0"), ("sort_stable", "SortBackward1")):
+    op(_name, _node, ("self",), _sorted, ("grad put back where each value came from", _sort_grad),
+       saves={0: ("dim", "indices", "self_sym_sizes")}, bind=False, spell=Spelling(name=_sort_name))
 
 
 @composite(Spelling(method="sort", function="sort"))
-def sort(self, dim=-1, descending=False, stable=False):
+def sort(self, dim=-1, descending=False, stable=None):
     """torch.sort: values and the indices they came from, ties in their order (NaN sorts as the greatest)."""
     data = self._data
     d = self._dim(dim)
@@ -348,7 +383,9 @@ def sort(self, dim=-1, descending=False, stable=False):
         idx = np.argsort(key, axis=d, kind="stable").astype(np.int64)
     indices = self._new(idx, dtypes.int64)
     attrs = {"dim": dim % 2**64, "axis": d, "descending": bool(descending), "indices": indices}  # dim as torch keeps it
-    values = self._apply(OPS["sort"], (self,), attrs, self.dtype)
+    if stable is not None:
+        attrs["stable"] = bool(stable)
+    values = self._apply(OPS["sort" if stable is None else "sort_stable"], (self,), attrs, self.dtype)
     return named("sort")(values, indices)
 
 
@@ -360,7 +397,7 @@ def _topk_grad(n, g):
 
 
 op("topk", "TopkBackward0", ("self",),
-   lambda a, dim, k, largest, indices: np.take_along_axis(a, indices._data, dim),
+   lambda a, dim, k, largest, indices: np.take_along_axis(a, indices._data, dim) if a.ndim else a.copy(),
    ("grad to the k picked entries of each row", _topk_grad), saves={0: ("dim", "indices", "self_sym_sizes")},
    spell=Spelling(method="topk", function="topk",
                   name=lambda s, a: f"{s[0]}.topk({a['k']}, dim={a['dim']}{', largest=False' * (not a['largest'])})"

@@ -48,6 +48,21 @@ def _source_check(name, self, dim, idx, source):
         raise IndexError(f"{name}(): Number of indices ({len(idx)}) should be equal to source.size(dim) ({n})")
 
 
+def _nd(a):
+    """ATen's ensure_nonempty: a 0-d array taken as one of shape (1,)."""
+    return a.reshape(1) if isinstance(a, np.ndarray) and not a.ndim else a
+
+
+def _lifted(forward):
+    """A scatter forward on a 0-d self: run on shape (1,), the result back as 0-d."""
+    def run(a, *rest, **attrs):
+        if a.ndim:
+            return forward(a, *rest, **attrs)
+        return forward(a.reshape(1), *(_nd(r) for r in rest), **attrs).reshape(())
+
+    return run
+
+
 # --- index_select ----------------------------------------------------------------------------------------
 def _bind_index_select(self, dim, index):
     _, idx = _vector_index("index_select", self, dim, index)  # dim kept as given, as torch's node keeps it
@@ -55,7 +70,7 @@ def _bind_index_select(self, dim, index):
 
 
 op("index_select", "IndexSelectBackward0", ("self",),
-   lambda a, dim, index, positions: np.take(a, positions, axis=dim),
+   lambda a, dim, index, positions: np.take(a, positions, axis=dim) if a.ndim else a.copy(),
    ("grad added at the index along dim",
     lambda n, g: g._new(np.zeros(n._shapes[0], g.dtype.np), g.dtype).index_add(n.attrs["dim"], n.attrs["index"], g)),
    saves={0: ("dim", "index", "self_sym_sizes")},
@@ -63,6 +78,7 @@ op("index_select", "IndexSelectBackward0", ("self",),
 
 
 # --- index_add, index_copy ---------------------------------------------------------------------------------
+@_lifted
 def _index_add(a, source, dim, index, positions, alpha, source_dim):
     out = a.copy()
     src = source if source.ndim else source.reshape((1,) * a.ndim)
@@ -92,6 +108,7 @@ op("index_add", "IndexAddBackward0", ("self", "source"), _index_add,
    spell=Spelling(method="index_add", function="index_add", inplace="index_add_"), bind=_bind_index_add)
 
 
+@_lifted
 def _index_copy(a, source, dim, index, positions, source_dim):
     out = a.copy()
     out[_at(a.ndim, dim, positions)] = source if source.ndim else source.reshape((1,) * a.ndim)
@@ -113,6 +130,7 @@ op("index_copy", "IndexCopyBackward0", ("self", "source"), _index_copy,
 
 
 # --- index_fill ---------------------------------------------------------------------------------------------
+@_lifted
 def _index_fill(a, dim, index, positions, value):
     out = a.copy()
     out[_at(a.ndim, dim, positions)] = value
@@ -139,37 +157,56 @@ op("index_fill", "IndexFillBackward0", ("self",), _index_fill,
 op("index_fill_tensor", "IndexFillBackward1", ("self", "value"),
    lambda a, v, dim, index, positions: _index_fill(a, dim, index, positions, v),
    ("grad, 0 at the index along dim", lambda n, g: g.index_fill(n.attrs["dim"], n.attrs["index"], 0)),
-   ("Σ grad at the index along dim", lambda n, g: g.index_select(n.attrs["dim"], n.attrs["index"]).sum()),
+   ("Σ grad at the index along dim (each position once)",
+    lambda n, g: g.index_select(n.attrs["dim"], g._new(np.unique(n.attrs["positions"]), dtypes.int64)).sum()),
    saves={0: ("dim", "index"), 1: ("dim", "index")}, spell=_FILL, bind=_bind_index_fill)
 
 
 # --- gather, scatter, scatter_add --------------------------------------------------------------------------
 def _element_key(index, dim):
     """The numpy key of self's elements that an index tensor (one index per element) points at along dim."""
+    index = _nd(index)
     grid = list(np.indices(index.shape, sparse=True))
     grid[dim] = index
     return tuple(grid)
 
 
+def _unless_empty(forward):
+    """A scatter with an empty index: self, unchanged."""
+    def run(a, *rest, index, **attrs):
+        return forward(a, *rest, index=index, **attrs) if index._data.size else a.copy()
+
+    return run
+
+
+def _sizes_nd(t):
+    return tuple(t.shape) or (1,)
+
+
 def _element_index(name, self, dim, index, other=None, other_name="src"):
-    """gather's and scatter's index: int64, with self's number of dims, no larger than self apart from dim (and
-    than src), in range."""
+    """gather's and scatter's index: int64 or int32, with self's number of dims (0-d counting as 1-d), no larger
+    than self apart from dim (and than src), in range."""
     dim = self._dim(dim)
-    if not hasattr(index, "_data") or index.dtype is not dtypes.int64:
-        raise RuntimeError(f"{name}(): Expected dtype int64 for index" if name not in ("gather", "scatter_reduce") else
-                           f"{name.removesuffix('_reduce')}(): Expected dtype int32/int64 for index")
-    if index.dim() != self.dim():
+    if hasattr(index, "_data") and not index.numel():  # ATen checks nothing of an empty index
+        return dim
+    if not hasattr(index, "_data") or index.dtype not in (dtypes.int64, dtypes.int32):
+        raise RuntimeError(f"{'gather' if name == 'gather' else 'scatter'}(): Expected dtype int32/int64 for index")
+    if max(index.dim(), 1) != max(self.dim(), 1):
         raise RuntimeError(f"Index tensor must have the same number of dimensions as "
                            f"{'input' if name == 'gather' else 'self'} tensor")
-    too_big = any(index.shape[d] > self.shape[d] for d in range(self.dim()) if d != dim)
+    if other is not None and max(index.dim(), 1) != max(other.dim(), 1):
+        raise RuntimeError(f"Index tensor must have the same number of dimensions as {other_name} tensor")
+    ishape, sshape = _sizes_nd(index), _sizes_nd(self)
+    too_big = any(ishape[d] > sshape[d] for d in range(len(sshape)) if d != dim)
     if other is not None:
-        too_big = too_big or any(index.shape[d] > other.shape[d] for d in range(self.dim()))
+        oshape = _sizes_nd(other)
+        too_big = too_big or any(ishape[d] > oshape[d] for d in range(len(sshape)))
         if too_big:
             raise RuntimeError(f"Expected index {_sizes(index.shape)} to be no larger than self {_sizes(self.shape)} "
                                f"apart from dimension {dim} and to be no larger size than {other_name} "
                                f"{_sizes(other.shape)}")
     elif too_big:
-        bad = next(d for d in range(self.dim()) if d != dim and index.shape[d] > self.shape[d])
+        bad = next(d for d in range(len(sshape)) if d != dim and ishape[d] > sshape[d])
         raise RuntimeError(f"Size does not match at dimension {bad} expected index {_sizes(index.shape)} to be no "
                            f"larger than self {_sizes(self.shape)} apart from dimension {dim}")
     idx = index._data
@@ -185,7 +222,9 @@ def _bind_gather(self, dim, index, *, sparse_grad=False):
     return OPS["gather"], (self,), {"dim": dim, "index": index, "sparse_grad": sparse_grad}, None
 
 
-op("gather", "GatherBackward0", ("self",), lambda a, dim, index, sparse_grad: a[_element_key(index._data, dim)],
+op("gather", "GatherBackward0", ("self",),
+   lambda a, dim, index, sparse_grad: _nd(a)[_element_key(index._data, dim)].reshape(index.shape) if index.numel()
+   else np.zeros(index.shape, a.dtype),
    ("grad added where index points",
     lambda n, g: g._new(np.zeros(n._shapes[0], g.dtype.np), g.dtype).scatter_add(n.attrs["dim"], n.attrs["index"], g)),
    saves={0: ("dim", "index", "self", "sparse_grad")},
@@ -193,21 +232,28 @@ op("gather", "GatherBackward0", ("self",), lambda a, dim, index, sparse_grad: a[
 
 
 def _within(src, index):
+    src, index = _nd(src), _nd(index)
     return src[tuple(slice(0, s) for s in index.shape)]
 
 
+@_lifted
+@_unless_empty
 def _scatter_src(a, src, dim, index):
     out = a.copy()
     out[_element_key(index._data, dim)] = _within(src, index._data)
     return out
 
 
+@_lifted
+@_unless_empty
 def _scatter_value(a, dim, index, value):
     out = a.copy()
     out[_element_key(index._data, dim)] = value
     return out
 
 
+@_lifted
+@_unless_empty
 def _scatter_add(a, src, dim, index):
     out = a.copy()
     np.add.at(out, _element_key(index._data, dim), _within(src, index._data))
@@ -277,6 +323,8 @@ def _not_implemented(n, g):
     raise RuntimeError(f"derivative for aten::scatter{'_' * n.attrs.get('inplace', False)} is not implemented")
 
 
+@_lifted
+@_unless_empty
 def _scatter_legacy(a, src, dim, index, reduce):
     out = a.copy()
     _LEGACY[reduce].at(out, _element_key(index._data, dim), _within(src, index._data))
@@ -286,7 +334,8 @@ def _scatter_legacy(a, src, dim, index, reduce):
 op("scatter_src_reduce", "NotImplemented", ("self", "src"), _scatter_legacy,
    ("not implemented", _not_implemented), ("not implemented", _not_implemented), spell=_SCATTER, bind=_bind_scatter)
 op("scatter_value_reduce", "NotImplemented", ("self",),
-   lambda a, dim, index, value, reduce: _scatter_legacy(a, np.full(index.shape, value, a.dtype), dim, index, reduce),
+   lambda a, dim, index, value, reduce: _scatter_legacy(a, np.full(index.shape, value, a.dtype), dim, index=index,
+                                                        reduce=reduce),
    ("not implemented", _not_implemented), spell=_SCATTER, bind=_bind_scatter)
 
 
@@ -304,6 +353,8 @@ def _identity(reduce, dtype):
     return 1 if reduce == "prod" else 0
 
 
+@_lifted
+@_unless_empty
 def _scatter_reduce(a, src, dim, index, reduce, include_self):
     key = _element_key(index._data, dim)
     values = _within(src, index._data)

@@ -7,7 +7,7 @@ import warnings
 
 import numpy as np
 
-from .. import devices, dtypes, messages
+from .. import devices, dtypes, layout, messages
 from .table import OPS, Spelling, composite, method, op, shape_args
 
 
@@ -21,6 +21,9 @@ def _infer_shape(t, shape):
         for s in shape:
             if s != -1:
                 known *= s
+        if known == 0 and n == 0:
+            raise RuntimeError(f"cannot reshape tensor of 0 elements into shape {shape} because the unspecified "
+                               "dimension size -1 can be any value and is ambiguous")
         if known == 0 or n % known:
             raise RuntimeError(f"shape '{list(shape_args(shape))}' is invalid for input of size {n}")
         shape[shape.index(-1)] = n // known
@@ -30,8 +33,8 @@ def _infer_shape(t, shape):
 
 
 def _viewable(t, shape):
-    r = t._data.reshape(shape)
-    return r.size == 0 or np.may_share_memory(r, t._data)
+    a = t._data
+    return a.flags.c_contiguous or layout.view_strides(a.shape, layout.strides(a), shape) is not None
 
 
 def _bind_view(self, *shape):
@@ -45,7 +48,7 @@ def _bind_view(self, *shape):
     return OPS["view"], (self,), {"shape": shape}, None
 
 
-op("view", "ViewBackward0", ("self",), lambda a, shape: a.reshape(shape),
+op("view", "ViewBackward0", ("self",), layout.view,
    ("grad reshaped to self's shape", lambda n, g: g.reshape(n._shapes[0])), view=True,
    saves={0: ("self_sym_sizes",)}, spell=Spelling(method="view"), bind=_bind_view)
 op("unsafe_view", "UnsafeViewBackward0", ("self",), lambda a, shape: a.reshape(shape).copy(),
@@ -53,7 +56,7 @@ op("unsafe_view", "UnsafeViewBackward0", ("self",), lambda a, shape: a.reshape(s
    saves={0: ("self_sym_sizes",)}, spell=Spelling(method="reshape", name="{0}.reshape{shape}"), bind=False)
 
 
-op("reshape_alias", "ReshapeAliasBackward0", ("self",), lambda a, shape: a.reshape(shape),
+op("reshape_alias", "ReshapeAliasBackward0", ("self",), layout.view,
    ("grad reshaped to self's shape", lambda n, g: g.reshape(n._shapes[0])), view=True,
    saves={0: ("self_sym_sizes",)}, spell=Spelling(method="reshape", name="{0}.reshape{shape}"), bind=False)
 
@@ -69,7 +72,7 @@ def reshape(self, *shape, **keyword):
         return self._apply(OPS["view"], (self,), {"shape": shape})
     if _viewable(self, shape):
         return self._apply(OPS["reshape_alias"], (self,), {"shape": shape})
-    return self._apply(OPS["unsafe_view"], (self.clone(),), {"shape": shape})
+    return self._apply(OPS["unsafe_view"], (self.clone(memory_format=layout.contiguous_format),), {"shape": shape})
 
 
 @composite(Spelling(method="view_as"))
@@ -114,6 +117,8 @@ op("unsqueeze", "UnsqueezeBackward0", ("self",), lambda a, dim: np.expand_dims(a
 def _bind_squeeze(self, dim=None):
     if dim is None:
         return OPS["squeeze"], (self,), None, None
+    if isinstance(dim, (tuple, list)):
+        return OPS["squeeze_dims"], (self,), {"dim": self._reduce_dims(tuple(dim))}, None
     return OPS["squeeze_dim"], (self,), {"dim": self._reduce_dims(dim)}, None
 
 
@@ -124,6 +129,10 @@ op("squeeze_dim", "SqueezeBackward1", ("self",),
    lambda a, dim: np.squeeze(a, dim) if a.ndim and a.shape[dim] == 1 else a[...],
    ("grad unsqueezed at dim", lambda n, g: g.reshape(n._shapes[0])), view=True,
    saves={0: ("dim", "self_sym_sizes")}, spell=method("squeeze", out=False), bind=_bind_squeeze)
+op("squeeze_dims", "SqueezeBackward2", ("self",),
+   lambda a, dim: np.squeeze(a, tuple(d % a.ndim for d in dim if a.shape[d] == 1)) if a.ndim else a[...],
+   ("grad unsqueezed at the dims", lambda n, g: g.reshape(n._shapes[0])), view=True,
+   saves={0: ("dim[]", "self_sym_sizes")}, spell=method("squeeze", out=False), bind=_bind_squeeze)
 op("squeeze_", "SqueezeBackward4", ("self",), lambda a, dim: np.squeeze(a, dim),  # matmul's 1-d @ 2-d
    ("grad unsqueezed at dim", lambda n, g: g.unsqueeze(n.attrs["dim"])), saves={0: ("dim", "self_sym_sizes")},
    spell=Spelling(method="squeeze", name="{0}.squeeze({dim})"), bind=False)
@@ -133,7 +142,7 @@ def _bind_transpose(self, dim0, dim1):
     return OPS["transpose"], (self,), {"dim0": self._dim(dim0), "dim1": self._dim(dim1)}, None
 
 
-op("transpose", "TransposeBackward0", ("self",), lambda a, dim0, dim1: np.swapaxes(a, dim0, dim1),
+op("transpose", "TransposeBackward0", ("self",), lambda a, dim0, dim1: np.swapaxes(a, dim0, dim1) if a.ndim else a[...],
    ("grad transposed back", lambda n, g: g.transpose(n.attrs["dim0"], n.attrs["dim1"])), view=True,
    saves={0: ("dim0", "dim1")},
    spell=Spelling(method=("transpose", "swapaxes"), function=("transpose", "swapaxes"), out=False),
@@ -161,6 +170,28 @@ def transposed(self):
     if self._data.ndim < 2:
         return self
     return self.permute(tuple(range(self._data.ndim - 1, -1, -1)))
+
+
+def matrix_transposed(self, name):
+    """Tensor.mT, .mH, .H and .adjoint(): the last two dims swapped (real tensors: no conjugate). H takes a matrix
+    only; on a 0-d tensor each is the identity, with PyTorch's deprecation warning."""
+    n = self._data.ndim
+    if n == 0:
+        hint = "This function is the identity in these cases." if name == "mT" else "Consider using x.conj()."
+        warnings.warn(f"Tensor.{name} is deprecated on 0-D tensors. {hint}", UserWarning, stacklevel=3)
+        return self
+    if name == "H" and n != 2:
+        raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {n}-D tensor." +
+                           (" For batches of matrices, consider using tensor.mH" if n > 2 else ""))
+    if n < 2:
+        what = "adjoint()" if name == "adjoint" else name
+        raise RuntimeError(f"tensor.{what} is only supported on matrices or batches of matrices. Got {n}-D tensor.")
+    return self.transpose(-2, -1)
+
+
+@composite(Spelling(method="adjoint", function="adjoint", out=False))
+def adjoint(self):
+    return matrix_transposed(self, "adjoint")
 
 
 op("permute", "PermuteBackward0", ("self",), lambda a, dims: np.transpose(a, dims),
@@ -199,9 +230,10 @@ def movedim(self, source, destination):
     if len(src) != len(dst):
         raise RuntimeError(f"movedim: Invalid source or destination dims: source ({list(source)} dims) should "
                            f"contain the same number of dims as destination ({list(destination)} dims)")
-    for name, ds in (("source", src), ("destination", dst)):
+    for name, ds, given in (("source", src, source), ("destination", dst, destination)):
+        given = given if isinstance(given, (tuple, list)) else (given,)
         if len(set(ds)) != len(ds):
-            raise RuntimeError(f"movedim: repeated dim in `{name}` ({list(ds)})")
+            raise RuntimeError(f"movedim: repeated dim in `{name}` ({list(given)})")
     order = [-1] * n
     for s, d in zip(src, dst):
         order[d] = s
@@ -308,9 +340,28 @@ op("select", "SelectBackward0", ("self",), lambda a, dim, index: a[(slice(None),
    spell=Spelling(method="select", function="select", out=False, name=_select_name), bind=_bind_select)
 
 
+def narrow_start(self, dim, start, length):
+    """narrow's checks, in ATen's order and words; the start as a non-negative int."""
+    if self.dim() == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    if hasattr(start, "_data"):
+        if start.dim() or start.dtype.is_floating_point or start.dtype is dtypes.bool:
+            raise RuntimeError("start must be an 0-dim integral Tensor.")
+        start = start.item()
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
+    size = self.shape[self._dim(dim)]
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
+    start = start + size if start < 0 else start
+    if start + length > size:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
+    return start
+
+
 def _bind_narrow(self, dim, start, length):
+    start = narrow_start(self, dim, start, length)
     dim = self._dim(dim)
-    start = start + self.shape[dim] if start < 0 else start
     return OPS["slice"], (self,), {"dim": dim, "start": start, "end": start + length, "step": 1}, None
 
 
@@ -327,12 +378,38 @@ op("index", "IndexBackward0", ("self",), lambda a, key, indices=None: a[key],
 
 
 # --- copies and casts ---------------------------------------------------------------------------------
-op("clone", "CloneBackward0", ("self",), lambda a: a.copy(), ("grad", lambda n, g: g), spell=method("clone", out=False))
+def _check_rank(self, fmt):
+    if fmt is layout.channels_last and self._data.ndim != 4:
+        raise RuntimeError("required rank 4 tensor to use channels_last format")
+    if fmt is layout.channels_last_3d and self._data.ndim != 5:
+        raise RuntimeError("required rank 5 tensor to use channels_last_3d format")
+
+
+def _bind_clone(self, *, memory_format=layout.preserve_format):
+    layout.check_format(memory_format, "clone")
+    _check_rank(self, memory_format)
+    attrs = {} if memory_format is layout.preserve_format else {"memory_format": memory_format}
+    return OPS["clone"], (self,), attrs, None
+
+
+def _clone(a, memory_format=layout.preserve_format):
+    return layout.in_format(a, memory_format)
+
+
+op("clone", "CloneBackward0", ("self",), _clone, ("grad", lambda n, g: g), spell=method("clone", out=False),
+   bind=_bind_clone)
 
 
 @composite(Spelling(method="contiguous"))
-def contiguous(self):
-    return self if self._data.flags.c_contiguous else self.clone()
+def contiguous(self, memory_format=layout.contiguous_format):
+    if memory_format is layout.contiguous_format:
+        return self if self.is_contiguous() else self.clone(memory_format=memory_format)
+    layout.check_format(memory_format, "contiguous")
+    if self.is_contiguous(memory_format):
+        return self
+    if memory_format is layout.preserve_format:
+        raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
+    return self.clone(memory_format=memory_format)
 
 
 op("to_copy", "ToCopyBackward0", ("self",), lambda a, dtype, src_dtype: a.astype(dtype),

@@ -23,14 +23,15 @@ class Spelling:
     names the result: a format string over the input names ({0}, {1}) and the attrs. `out` says whether the torch
     function takes out= (most do; torch.einsum, torch.reshape, torch.split … do not)."""
 
-    __slots__ = ("method", "function", "functional", "inplace", "inplace_function", "infix", "rinfix", "prefix",
-                 "name", "number_first", "out")
+    __slots__ = ("method", "function", "functional", "special", "inplace", "inplace_function", "infix", "rinfix",
+                 "prefix", "name", "number_first", "out")
 
     def __init__(self, method=(), function=(), functional=(), inplace=(), inplace_function=(), infix=None,
-                 rinfix=None, prefix=None, name=None, number_first=False, out=True):
+                 rinfix=None, prefix=None, name=None, number_first=False, out=True, special=()):
         self.method = _names(method)
         self.function = _names(function)
         self.functional = _names(functional)
+        self.special = _names(special)  # torch.special.<name>
         self.inplace = _names(inplace)
         self.inplace_function = _names(inplace_function)  # torch.sin_(x)
         self.infix = infix
@@ -45,7 +46,7 @@ class Spelling:
     @property
     def shown(self):
         """The word a learner knows the op by (`sum` for sum and sum_dim)."""
-        for names in (self.method, self.function, self.functional):
+        for names in (self.method, self.function, self.functional, self.special):
             if names:
                 return names[0]
         return None
@@ -60,10 +61,11 @@ def method(name, inplace=False, function=True, out=True):
     return Spelling(method=name, function=name if function else (), inplace=name + "_" if inplace else (), out=out)
 
 
-def unary(name, inplace=True, functional=(), out=True):
+def unary(name, inplace=True, functional=(), out=True, special=()):
     """A unary function's spelling: `x.name()`, `torch.name(x)`, `x.name_()`, `torch.name_(x)`."""
     twin = name + "_" if inplace else ()
-    return Spelling(method=name, function=name, inplace=twin, inplace_function=twin, functional=functional, out=out)
+    return Spelling(method=name, function=name, inplace=twin, inplace_function=twin, functional=functional, out=out,
+                    special=special)
 
 
 class Op:
@@ -125,6 +127,22 @@ def _positional(entry, rule):
 
 def is_tensor(x):
     return hasattr(x, "_data")
+
+
+class TensorArgumentError(TypeError):
+    """A number (or anything else) where the function takes only a tensor. Its position counts the input, as
+    torch.f words it; a method's wrapper takes one off (x.f(…) does not count self)."""
+
+    def __init__(self, function, name, value, position):
+        super().__init__(f"{function}(): argument '{name}' (position {position}) must be Tensor, not "
+                         f"{type(value).__name__}")
+        self.method_text = (f"{function}(): argument '{name}' (position {position - 1}) must be Tensor, not "
+                            f"{type(value).__name__}")
+
+
+def tensor_argument(function, name, value, position=2):
+    if not is_tensor(value):
+        raise TensorArgumentError(function, name, value, position)
 
 
 def is_number(x):

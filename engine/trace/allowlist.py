@@ -38,6 +38,7 @@ ENGINE_MODULES = {
     "torch.nn": "engine.nn",
     "torch.nn.functional": "engine.nn.functional",
     "torch.nn.init": "engine.nn.init",
+    "torch.special": "engine.special",
     "torch.optim": "engine.optim",
     "torch.optim.lr_scheduler": "engine.optim.lr_scheduler",
     "torch.autograd": "engine.autograd",

@@ -84,7 +84,7 @@ def template(op, n_inputs, attrs):
         return f"{word}([{', '.join(slots)}]{''.join(', ' + e for e in extra)})"
     if spell.method:
         return f"{{0}}.{spell.method[0]}({', '.join(slots[1:] + extra)})"
-    word = (spell.function or spell.functional or (op.name,))[0]
+    word = (spell.function or spell.functional or tuple("torch.special." + n for n in spell.special) or (op.name,))[0]
     return f"{word}({', '.join(slots + extra)})"
 
 

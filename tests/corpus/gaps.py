@@ -24,11 +24,14 @@ ENGINE_GAPS: dict[str, str] = {
                                 "(MkldnnRnnLayerBackward0), the engine records ATen's step-by-step graph, values alike",
     "karpathy_gpt_self_attention_trick": f"{FLOAT32}: torch.allclose(xbow, xbow3) is False on torch (an entry near "
                                          "0 differs by 3e-8 between the loop of means and MKL's matmul), True here",
+    "d2l_attention_scoring": f"{FLOAT32}: a bmm result lies on a rounding boundary of its 5 printed digits: the "
+                             "engine's correctly rounded product prints -6.3431e-04, MKL's (AMD EPYC) -6.3432e-04",
 }
 
 # Gaps where torch's own output depends on the CPU (its MKL kernels' order): on another CPU torch may print what
 # the engine prints, so these are not strict.
-CPU_DEPENDENT = frozenset(["karpathy_gpt_self_attention_trick", "d2l_batch_norm_scratch"])
+CPU_DEPENDENT = frozenset(["karpathy_gpt_self_attention_trick", "d2l_batch_norm_scratch", "d2l_attention_scoring",
+                           "tutorial_nn_module_refactor"])
 
 # Programs printing full-precision numbers after many float32 training steps, and how many ulps those may be
 # from torch's (difftest.printed_alike allows 4): torch's own rounding depends on the CPU and its thread count
@@ -38,6 +41,7 @@ DRIFT_ULPS: dict[str, int] = {
     "docs_lr_scheduler_plateau_onecycle": 8,
     "tutorial_polynomial_nn": 8,
     "tutorial_polynomial_optim": 8,
+    "examples_regression": 32,  # 200 SGD steps: 17 ulps on AMD EPYC between torch's MKL and correctly rounded products
 }
 
 

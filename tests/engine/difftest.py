@@ -185,7 +185,8 @@ def to_numpy(t) -> np.ndarray:
 
 def _np_dtype(t):
     name = str(t.dtype).removeprefix("torch.")
-    return {"float32": np.float32, "float64": np.float64, "int64": np.int64, "bool": np.bool_, "uint8": np.uint8}[name]
+    return {"float32": np.float32, "float64": np.float64, "int64": np.int64, "int32": np.int32, "bool": np.bool_,
+            "uint8": np.uint8}[name]
 
 
 def node_name(fn) -> str | None:

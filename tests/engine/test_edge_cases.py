@@ -232,16 +232,13 @@ CASES = {
 # Known disagreements of the engine with torch (strict xfails: drop an entry once the engine is fixed).
 GAPS = {
     "maximum_signed_zero_16": "ties of ±0 with >= 16 elements: torch's vectorized kernel returns the other operand",
-    "masked_fill_value_requires_grad": "a value tensor requiring grad fails (torch: MaskedFillBackward1, grad to it)",
     "logsumexp_empty": "numpy error on the empty max (torch: -inf)",
-    "logsumexp_int": "integer result (torch promotes to float: 2.3133)",
     "var_empty_dim": "no torch 'degrees of freedom' warning; numpy's RuntimeWarning instead for var(1)",
     "norm_float32_range": "norm computed in float64 (torch float32: overflow to inf / underflow to 0)",
     "bce_zero_loss_sign": "zero losses print -0. (torch: 0., log1p(-x) based formula)",
     "bce_target_requires_grad": "target grad where input is 0.5 prints 0. (torch: -0.)",
     "bce_empty": "numpy RuntimeWarning 'Mean of empty slice.'",
     "bce_weight": "no weight argument",
-    "clamp_tensor_min_above_max_backward": "grads of min/max when min > max (torch: all to max, none to min)",
     "clamp_tensor_nan_bound": "a nan bound is ignored (torch propagates nan)",
     "softmax_empty": "numpy error on the empty max (torch: empty result)",
     "inplace_on_view_of_expand": "ValueError 'assignment destination is read-only' (torch writes through the view)",

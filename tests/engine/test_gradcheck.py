@@ -564,6 +564,122 @@ CASES = {
     "normal_float_tensor": (lambda T, a: T.normal(1.0, a * 0 + 2, generator=_seeded(T)) * a, [((2, 3), S)]),
     "normal_tensor_tensor": (lambda T, a, b: T.normal(a * 0, b * 0 + 2, generator=_seeded(T)) * a * b,
                              [((2, 3), S), ((3,), S)]),
+    # element-wise math and torch.special (engine/ops/special.py, bitwise.py, compare.py)
+    "asin_acos": (lambda T, a: a.asin() * T.arccos(a * 0.9), [((2, 3), "small")]),
+    "asinh_acosh_atanh": (lambda T, a, b: a.asinh() + T.arccosh(b + 1) * (a * 0.5).atanh(), [((3,), S), ((3,), "pos")]),
+    "exp2_angles": (lambda T, a: T.exp2(a) * a.deg2rad() + a.rad2deg(), [((2, 3), S)]),
+    "frac_sinc": (lambda T, a: (a * 3).frac() * T.sinc(a), [((2, 3), S)]),
+    "gamma_family": (lambda T, a: a.lgamma() + T.digamma(a) * a.polygamma(1) + T.polygamma(2, a),
+                     [((2, 3), "pos")]),
+    "mvlgamma": (lambda T, a: T.mvlgamma(a + 1.5, 3) + T.special.multigammaln(a + 1, 2), [((2, 3), "pos")]),
+    "erfc_erfinv": (lambda T, a: a.erfc() * T.erfinv(a * 0.5), [((2, 3), "small")]),
+    "special_normal": (lambda T, a: T.special.erfcx(a) + T.special.log_ndtr(a) * T.special.ndtri(a.sigmoid()),
+                       [((2, 3), S)]),
+    "special_bessel_i": (lambda T, a: a.i0() + T.special.i0e(a) * T.special.i1(a) + T.special.i1e(a),
+                         [((2, 3), "away0")]),
+    "entr_logit": (lambda T, a: T.special.entr(a) + a.sigmoid().logit() + T.logit(a.sigmoid(), eps=0.3),
+                   [((2, 3), "pos")]),
+    "nan_to_num": (lambda T, a: (a.log()).nan_to_num(posinf=2.0) * a, [((2, 3), S)]),
+    "atan2_hypot": (lambda T, a, b: a.atan2(b) + T.hypot(a, b) * T.arctan2(b, a), [((2, 3), "away0"), ((3,), "away0")]),
+    "logaddexp": (lambda T, a, b: T.logaddexp(a, b) * a.logaddexp2(b), [((2, 3), S), ((2, 3), S)]),
+    "copysign": (lambda T, a, b: a.copysign(b) + T.copysign(a, -1.5), [((2, 3), "away0"), ((3,), "away0")]),
+    "fmax_fmin": (lambda T, a, b: T.fmax(a, b) * a.fmin(b), [((2, 3), S), ((3,), S)]),
+    "xlog1py": (lambda T, a, b: T.special.xlog1py(a, b) + T.special.xlog1py(2.0, b) * T.special.xlog1py(a, 0.5),
+                [((2, 3), S), ((2, 3), "small")]),
+    "zeta": (lambda T, a, b: T.special.zeta(_counted(T).view(2, 3) + 2, b) * a + T.special.zeta(3.0, b)
+             + T.special.zeta(_counted(T).view(2, 3) + 2, 1.5) * b,
+             [((2, 3), "pos"), ((2, 3), "pos")]),
+    "round_decimals": (lambda T, a: a.round(decimals=1) * a + T.round(a, decimals=-1), [((2, 3), S)]),
+    "lerp_tensor": (lambda T, a, b, w: a.lerp(b, w) * T.lerp(a, b, w * 2), [((2, 3), S), ((2, 3), S), ((3,), S)]),
+    "ldexp_float_power": (lambda T, a: T.ldexp(a, T.tensor([1, 0, 3])) * a.float_power(2) + T.float_power(a.abs(), a),
+                          [((2, 3), "away0")]),
+    "nextafter_heaviside": (lambda T, a, b: T.nextafter(a, b) * T.heaviside(a.detach(), b.detach()),
+                            [((2, 3), S), ((2, 3), S)]),
+    "polygamma_": (lambda T, a: (a * 1).polygamma_(1) * a, [((2, 3), "pos")]),
+    # asinh_, acosh_, atanh_ have no derivative in torch: run where nothing records a node
+    "inverse_hyperbolic_in_place": (lambda T, a: ((_counted(T) * 1).asinh_() + (_counted(T) + 1).acosh_()
+                                                  + (_counted(T) * 0.1).atanh_()).view(2, 3) * a, [((2, 3), S)]),
+    "frexp": (lambda T, a: T.frexp(a).mantissa * a.frexp()[1], [((2, 3), S)]),
+    "rsub_angle": (lambda T, a, b: T.rsub(a, b, alpha=2) * a.angle() + T.rsub(a, 3), [((2, 3), "away0"), ((2, 3), S)]),
+    "compare_in_place": (lambda T, a, b: (a * 1).lt_(b) * a + (a * 1).ge_(0.5) * b + (a * 1).eq_(b) + (a * 1).ne_(1.0)
+                         + (a * 1).le_(b) * (a * 1).gt_(0.0), [((2, 3), S), ((2, 3), S)]),
+    "compare": (lambda T, a, b: a * a.lt(b) + b * T.greater_equal(a, 0.5) + a * b.eq(a) + a.ne(2.0) * a.le(b)
+                * T.gt(a, 0.0) + T.eq(a, 1.0) + a.lt(1.0) + a.le(1.0) * a.ge(b) + T.gt(a, b) * T.ne(a, b),
+                [((2, 3), S), ((2, 3), S)]),
+    "bitwise": (lambda T, a: (((_counted(T).long() & 3) | (_counted(T).long() ^ 5)) + (_counted(T).long() << 2)
+                              + (_counted(T).long() >> 1) + T.gcd(_counted(T).long(), T.tensor(4))
+                              + _counted(T).long().lcm(T.tensor(3))).view(2, 3) * a, [((2, 3), S)]),
+    # rearranging and assembling (engine/ops/arranging.py)
+    "roll_rot90": (lambda T, a: a.roll(1, 0) * T.rot90(a, 2) + a.roll(-1) * a.rot90(1, [1, 0]).t()
+                   + T.roll(a, (1, -1), (0, 1)).rot90(3).t(), [((2, 3), S)]),
+    "fliplr_tile": (lambda T, a: T.fliplr(a) * T.flipud(a) + T.tile(a, (2,))[:, 1:4], [((2, 3), S)]),
+    "stacks": (lambda T, a, b: T.hstack([a, b])[:, :3] * T.vstack([a[0], a[1]]) + T.dstack([a, a * 2]).sum(-1)
+               + T.column_stack([a[:, 0], b[:, 0]])[:, 1:] + T.row_stack((a[1], a[0])), [((2, 3), S), ((2, 1), S)]),
+    "atleast_nd": (lambda T, a: T.atleast_2d(a) * T.atleast_3d(a)[..., 0] + T.atleast_1d(a.sum()) * T.ravel(a),
+                   [((3,), S)]),
+    "tensor_split": (lambda T, a: T.tensor_split(a, 3, 1)[1] * a.hsplit([1])[0] + T.vsplit(a, 2)[1]
+                     + T.dsplit(a[None], [2])[0][0, :, 1:].sum(), [((2, 3), S)]),
+    "broadcast_meshgrid": (lambda T, a, b, c: T.broadcast_to(b, (2, 3)) * sum(T.broadcast_tensors(a, b))
+                           + sum(T.meshgrid(b[0], c, indexing="xy")) * T.meshgrid([c, b[0]], indexing="ij")[1],
+                           [((2, 3), S), ((1, 3), S), ((2,), S)]),
+    "cartesian_combinations": (lambda T, a, b, c: T.cartesian_prod(a, b) * T.combinations(c)
+                               + T.combinations(a, 2, with_replacement=True).sum(), [((2,), S), ((3,), S), ((4,), S)]),
+    "block_diag": (lambda T, a, b, c: T.block_diag(a, b, c), [((2, 2), S), ((3,), S), ((), S)]),
+    "diag": (lambda T, v, m: T.diag(v) * T.diag_embed(m)[1] + T.diagflat(m[:, :1], 1) + T.diag(m, 1).sum(),
+             [((3,), S), ((2, 3), S)]),
+    "unfold": (lambda T, a: (a.unfold(1, 2, 2) * a.unfold(1, 2, 1)[:, ::2]).sum(-1) * a[:, :2], [((2, 5), S)]),
+    "region_scatters": (lambda T, a, b: T.select_scatter(a, b[0] * 2, 0, 1) * T.slice_scatter(a, b[:, :2], 1, 0, 2)
+                        + a.diagonal_scatter(b[0, :2], 0) * a, [((2, 3), S), ((2, 3), S)]),
+    "squeeze_dims": (lambda T, a: a.squeeze((1, 3)) * a.squeeze((1,)).squeeze(-1), [((2, 1, 3, 1), S)]),
+    # the views' copying twins (engine/ops/copies.py)
+    "copies_views": (lambda T, a: T.view_copy(a, (3, 2)) * T.permute_copy(a, (1, 0)) + T.t_copy(a)
+                     + T.transpose_copy(a, 0, 1) * T.expand_copy(a[0, :2], (3, 2)) + T.alias_copy(a).t()
+                     + T.diagonal_copy(a).sum() + a.narrow_copy(1, 1, 2).sum(), [((2, 3), S)]),
+    "copies_pieces": (lambda T, a: T.squeeze_copy(a) * T.squeeze_copy(a, 1) + T.unsqueeze_copy(a[:, 0], 0)[0]
+                      + T.select_copy(a, 1, 0) * T.unbind_copy(a[:, 0], 0)[1]
+                      + T.split_with_sizes_copy(a[:, 0], [1, 1])[0] + T.unfold_copy(a[:, 0], 1, 2, 1)[:, :, 0].sum(),
+                      [((2, 1, 3), S)]),
+    # masks and flat indices (engine/ops/masking.py)
+    "masked": (lambda T, a, v, b: a.masked_fill(a > 0, v) * a.masked_scatter(a < 0, b)
+               + a.masked_select(a > 0).sum() + T.masked_fill(a, T.tensor([True, False, False]), v * 2),
+               [((2, 3), "away0"), ((), S), ((6,), S)]),
+    "masked_broadcast": (lambda T, a, b: T.masked_select(a, T.tensor([[True], [False]])).sum() * b
+                         + b.masked_scatter(T.tensor([[True, False, True], [False, True, True]]), a),
+                         [((2, 3), S), ((3,), S)]),
+    "take_put": (lambda T, a, b: a.take(T.tensor([[0, 5], [3, 3]])).sum() * a
+                 + (a.put(T.tensor([1, 4]), b) + T.put(a, T.tensor([0, 0]), b, accumulate=True)) * a,
+                 [((2, 3), S), ((2,), S)]),
+    "index_put_function": (lambda T, a, b, c: T.index_put(a, (T.tensor([0, 1]), T.tensor([2, 0])), b) * a
+                           + a.index_put((T.tensor([1, 1]),), c, accumulate=True),
+                           [((2, 3), S), ((2,), S), ((3,), S)]),
+    "take_along_dim": (lambda T, a: T.take_along_dim(a, T.tensor([[0], [2]]), 1) * a
+                       + a.take_along_dim(T.tensor([5, 0])).sum() + T.take_along_dim(a, T.tensor([[-1, 0, 1]]), 1),
+                       [((2, 3), S)]),
+    # values picked or ordered (engine/ops/ordering.py)
+    "amax_amin": (lambda T, a: a.amax(0) * a.amin((0, 1)) + T.amax(a, 1, keepdim=True)
+                  + T.cat([a, a], 1).amin(1)[:, None] + T.cat([a, a]).amax(), [((2, 3), S)]),
+    "aminmax": (lambda T, a: T.aminmax(a, dim=0).min * a.aminmax().max + a.aminmax(dim=1, keepdim=True)[1],
+                [((2, 3), S)]),
+    "nansum_nanmean": (lambda T, a: a.log().nansum(0) * T.nanmean(a.log(), 1, keepdim=True) + T.nansum(a * 2),
+                       [((2, 3), "away0")]),
+    "var_std_mean": (lambda T, a: T.var_mean(a, 1)[0] * T.std_mean(a, 1)[1] + T.std_mean(a)[0]
+                     + T.var_mean(a, 0, correction=0)[1].sum() + T.std_mean(a, (0, 1), keepdim=True)[0],
+                     [((2, 3), S)]),
+    "median_mode_kthvalue": (lambda T, a: a.median() * a.median(1).values + T.nanmedian(a)
+                             + a.nanmedian(0).values.sum() + a.mode(1).values * T.kthvalue(a, 2, 1).values
+                             + a.median(0, keepdim=True)[0].sum(),
+                             [((2, 3), S)]),
+    "cummax_logcumsumexp": (lambda T, a: a.cummax(1).values * T.cummin(a, 0).values + a.logcumsumexp(1),
+                            [((2, 3), S)]),
+    "unique": (lambda T, a: a * (T.unique(_counted(T) % 4).sum() + T.unique(_counted(T) // 4, dim=0).sum()
+                                 + T.unique_consecutive(_counted(T) // 2).sum()), [((2, 3), S)]),
+    "index_reduce": (lambda T, a, s: a.index_reduce(0, T.tensor([0, 0]), s, "prod")
+                     + a.index_reduce(0, T.tensor([1, 0]), s, "mean", include_self=False)
+                     + T.index_reduce(a, 1, T.tensor([2, 2, 0]), s, "amax")
+                     + a.index_reduce(1, T.tensor([0, 1, 1]), s, "amin", include_self=False),
+                     [((2, 3), S), ((2, 3), S)]),
+    "sort_stable": (lambda T, a: a.sort(stable=True).values * T.msort(a) + T.sort(a, dim=0, stable=False)[0],
+                    [((2, 3), S)]),
 }
 
 

@@ -33,12 +33,35 @@ ARGS = {
     "scatter_reduce_": (ANY, "0, torch.tensor([2, 2]), torch.tensor([7.0, 8.0]), 'amax', include_self=False"),
     "lerp_": (ANY, "torch.tensor([1.0, 2.0, 3.0]), 0.25"), "log10_": (POS, ""),
     "log1p_": (POS, ""), "log2_": (POS, ""), "log_": (POS, ""),
-    "masked_fill_": (ANY, "torch.tensor([True, False, True]), -1.0"), "mul_": (ANY, "3.0"), "neg_": (ANY, ""),
+    "masked_fill_": (ANY, "torch.tensor([True, False, True]), -1.0"),
+    "cumsum_": (ANY, "0"), "cumprod_": (ANY, "-1"),
+    "masked_scatter_": (ANY, "torch.tensor([True, False, True]), torch.tensor([7.0, 8.0, 9.0])"),
+    "put_": (ANY, "torch.tensor([2, 0]), torch.tensor([7.0, 8.0]), accumulate=True"),
+    "index_put_": (ANY, "(torch.tensor([2, 0]),), torch.tensor([7.0, 8.0])"),
+    "index_reduce_": (ANY, "0, torch.tensor([2, 2]), torch.tensor([7.0, 8.0]), 'amax', include_self=False"),
+    "mul_": (ANY, "3.0"), "neg_": (ANY, ""),
     "negative_": (ANY, ""), "pow_": (POS, "2"), "reciprocal_": (POS, ""), "relu_": (ANY, ""), "round_": (ANY, ""),
     "rsqrt_": (POS, ""), "sgn_": (ANY, ""), "sigmoid_": (ANY, ""), "sign_": (ANY, ""), "sin_": (ANY, ""),
     "sinh_": (ANY, ""), "sqrt_": (POS, ""), "sub_": (ANY, "torch.tensor([1.0, 2.0, 3.0])"),
     "remainder_": (ANY, "torch.tensor([0.7, 1.5, 2.0])"), "tan_": (SMALL, ""),
     "tanh_": (ANY, ""), "trunc_": (ANY, ""), "zero_": (ANY, ""),
+    # element-wise math, torch.special, comparisons and integer ops
+    **{op: (SMALL, "") for op in ("asin_", "arcsin_", "acos_", "arccos_", "atanh_", "arctanh_", "erfinv_")},
+    **{op: (ANY, "") for op in ("asinh_", "arcsinh_", "exp2_", "deg2rad_", "rad2deg_", "frac_", "sinc_", "erfc_",
+                                "i0_", "fix_", "nan_to_num_")},
+    **{op: (POS, "") for op in ("lgamma_", "digamma_")},
+    "acosh_": ("[1.5, 2.5, 3.0]", ""), "arccosh_": ("[1.5, 2.5, 3.0]", ""), "logit_": (SMALL, "eps=0.3"),
+    "polygamma_": (POS, "1"), "mvlgamma_": ("[1.5, 2.5, 3.0]", "2"),
+    **{op: (ANY, "torch.tensor([0.5, -1.0, 2.0])") for op in ("atan2_", "arctan2_", "hypot_", "copysign_",
+                                                               "nextafter_", "xlogy_", "divide_", "true_divide_")},
+    "ldexp_": (ANY, "torch.tensor([1, 0, 2])"), "heaviside_": (ANY, "torch.tensor([0.5, -1.0, 2.0])"),
+    **{op: (ANY, "torch.tensor([0.25, -1.0, 3.0])") for op in ("eq_", "ne_", "not_equal_", "lt_", "less_", "le_",
+                                                                "less_equal_", "gt_", "greater_", "ge_",
+                                                                "greater_equal_")},
+    # integer-only kernels: integer inputs (which cannot require grad, in torch as here)
+    **{op: ("[3, 1, 2]", "torch.tensor([3, 1, 2])") for op in ("bitwise_and_", "bitwise_or_", "bitwise_xor_",
+                                                                "bitwise_left_shift_", "bitwise_right_shift_",
+                                                                "gcd_", "lcm_")},
     # the random twins draw from a generator of their own, so that torch and the engine draw the same values
     "bernoulli_": (ANY, "0.4, generator=torch.Generator().manual_seed(1)"),
     "exponential_": (ANY, "2.0, generator=torch.Generator().manual_seed(1)"),
@@ -90,9 +113,16 @@ print(x, x._version, x.grad_fn)
 INTEGER_INPUTS = {"int": "[1, 2, 3]", "bool": "[True, False, True]"}
 _BOOL_KERNEL = "computed on a bool tensor (torch's kernel has no bool version: NotImplementedError / RuntimeError)"
 DTYPE_GAPS = {
-    **{(op, "bool"): _BOOL_KERNEL for op in ("abs_", "absolute_", "ceil_", "floor_", "round_", "trunc_", "relu_")},
+    **{(op, "bool"): _BOOL_KERNEL for op in ("abs_", "absolute_", "ceil_", "floor_", "round_", "trunc_", "fix_",
+                                             "relu_")},
+    **{("ldexp_", kind): "torch names ldexp in its cast error (\"ldexp can't be cast to …\"), the engine the type"
+       for kind in ("int", "bool")},
+    ("mvlgamma_", "int"): "torch's cast error says \"mvlgamma: result type Long can't be cast to … Float\" (the "
+                          "types swapped); the engine says PyTorch's usual text",
     **{(op, kind): "clamp's cast error names the C type ('long int', 'bool'), other ops the tensor type"
        for op in ("clamp_", "clip_", "clamp_min_") for kind in ("int", "bool")},
+    **{(op, "bool"): "the cast error of an int64 result (torch: its kernel has no bool version, NotImplementedError)"
+       for op in ("cumsum_", "cumprod_")},
 }
 
 

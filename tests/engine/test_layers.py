@@ -13,11 +13,12 @@ ENGINE = Path(__file__).resolve().parents[2] / "engine"
 
 # Lowest first. A module may import modules of its own layer or below.
 LAYERS = [
-    ("dtypes", "devices", "limits", "messages", "observe", "grad_mode", "printing", "kernels", "generator"),
+    ("dtypes", "layout", "devices", "limits", "messages", "observe", "grad_mode", "printing", "kernels", "generator"),
     ("ops",),
     ("graph", "backward"),
     ("tensor", "dispatch", "methods", "logic"),
-    ("factories", "functions", "indexing", "nn", "optim", "random", "utils", "cuda", "accelerator", "backends"),
+    ("factories", "functions", "indexing", "nn", "optim", "random", "special", "utils", "cuda", "accelerator",
+     "backends"),
     ("autograd",),
     ("trace",),
 ]

@@ -91,7 +91,9 @@ def test_parameters_and_state_after_every_step(name, kwargs, dtype):
         assert len(w_row) == len(g_row), f"step {k}: the state has other entries"
         for w, g in zip(w_row, g_row):
             assert g.dtype == w.dtype and g.shape == w.shape
-            assert ulps(g, w) <= 2 * k, f"step {k}: off by {ulps(g, w):.1f} ulps\nengine {g}\ntorch  {w}"
+            # torch's sqrt is MKL VML's, within an ulp but CPU-dependent; Adadelta's delta is a quotient of two
+            # such roots (2 ulps) and its acc_delta squares it (4 ulps per step; 2.5 measured on an AMD EPYC)
+            assert ulps(g, w) <= 4 * k, f"step {k}: off by {ulps(g, w):.1f} ulps\nengine {g}\ntorch  {w}"
 
 
 @pytest.mark.skipif(not FMA_BUILD, reason="the fused updates are torch's on FMA builds (AVX2, AVX512)")

@@ -37,6 +37,20 @@ CALLS = {
     "conv_transpose2d": tensors((1, 1, 3, 3), (1, 1, 2, 2)),
     "conv_transpose3d": tensors((1, 1, 2, 2, 2), (1, 1, 1, 1, 1)), "max_pool1d": [T((1, 1, 4)), 2],
     "max_pool2d": [T((1, 1, 4, 4)), 2], "avg_pool1d": [T((1, 1, 4)), 2],
+    "conj": [T((2, 3))], "imag": [T((2, 3))], "real": [T((2, 3))], "resolve_conj": [T((2, 3))],
+    "resolve_neg": [T((2, 3))], "atan2": tensors((2, 3), (3,)), "hypot": tensors((2, 3), (2, 3)),
+    "frexp": [T((2, 3))],
+    "adjoint": [T((2, 3))], "atleast_1d": [T((2,))], "atleast_2d": [T((2,))], "atleast_3d": [T((2,))],
+    "broadcast_tensors": tensors((1, 3), (2, 1)), "broadcast_to": [T((3,)), (2, 3)], "tile": [T((2, 3)), (2,)],
+    "tensor_split": [T((4,)), 2], "hsplit": [T((2, 4)), 2], "vsplit": [T((4, 2)), 2], "dsplit": [T((1, 2, 4)), 2],
+    "split_with_sizes": [T((3,)), [1, 2]], "meshgrid": tensors((2,), (3,)), "cartesian_prod": tensors((2,), (3,)),
+    "combinations": [T((3,))], "diagflat": [T((2,))], "diag_embed": [T((2, 3))], "rot90": [T((2, 3))],
+    "fliplr": [T((2, 3))], "flipud": [T((2, 3))], "ravel": [T((2, 3))], "block_diag": tensors((2, 2), (1, 3)),
+    "roll": [T((2, 3)), 1], "select_scatter": [T((2, 3)), T((3,)), 0, 0], "diagonal_scatter": [T((2, 3)), T((2,))],
+    "masked_scatter": tensors((2,), (2,), (2,)), "masked_fill": [T((2,)), T((2,)), 1.0],
+    "put": tensors((3,), (1,), (1,)), "index_put": [T((3,)), [T((1,))], T((1,))], "count_nonzero": [T((2, 3))],
+    "var_mean": [T((2, 3))], "std_mean": [T((2, 3))], "argsort": [T((3,))], "argwhere": [T((3,))],
+    "bincount": [T((3,))], "slice_scatter": tensors((2, 3), (2, 3)), "hstack": [tensors((2,), (3,))],
 }
 INTEGER_RESULTS = {"argmax", "argmin"}
 

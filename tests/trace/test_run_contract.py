@@ -47,6 +47,7 @@ TABLES = {
 TABLE_NAMES = re.compile(r"OPS|COMPOSITES|FUNCTIONS|FUNCTIONAL|INFIX|PREFIX|_MAKERS|_[A-Z]+")
 IMMUTABLE = (int, float, complex, str, bytes, bool, type(None), frozenset, re.Pattern, np.dtype, np.ufunc, np.generic,
              types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType, types.MethodType, engine.dtype,
+             engine.memory_format,
              type(annotations))
 
 

@@ -1,0 +1,185 @@
+"""Memory layout as PyTorch has it: memory formats, strides in elements, contiguity, and the layouts of results.
+
+A Tensor's memory is its numpy array; its strides are the array's (in elements). What this module adds is
+torch's rules where numpy's differ: which strides a size-1 dim has (irrelevant to numpy, printed by
+`x.stride()`), when a tensor counts as contiguous in a memory format, and which layout an elementwise result
+or an accumulated `.grad` gets.
+"""
+import numpy as np
+
+
+class memory_format:
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"torch.{self.name}"
+
+    def __reduce__(self):
+        return (_by_name, (self.name,))
+
+
+contiguous_format = memory_format("contiguous_format")
+channels_last = memory_format("channels_last")
+channels_last_3d = memory_format("channels_last_3d")
+preserve_format = memory_format("preserve_format")
+_ALL = {f.name: f for f in (contiguous_format, channels_last, channels_last_3d, preserve_format)}
+
+
+def _by_name(name):
+    return _ALL[name]
+
+
+def check_format(fmt, where="memory_format"):
+    if not isinstance(fmt, memory_format):
+        raise TypeError(f"{where}(): argument 'memory_format' must be torch.memory_format, not {type(fmt).__name__}")
+    return fmt
+
+
+def strides(a):
+    """The strides of array a in elements."""
+    size = a.itemsize
+    return tuple([s // size for s in a.strides])
+
+
+def contiguous_strides(shape):
+    """Row-major strides of shape, as torch computes them (a size-0 or size-1 dim counts as size 1)."""
+    out = [1] * len(shape)
+    acc = 1
+    for i in range(len(shape) - 1, -1, -1):
+        out[i] = acc
+        acc *= max(shape[i], 1)
+    return tuple(out)
+
+
+def format_strides(shape, fmt):
+    """The strides torch gives a new tensor of shape in memory format fmt (channels_last: N, H, W, C order)."""
+    if fmt is channels_last and len(shape) == 4:
+        order = (1, 3, 2, 0)  # fastest first: C, W, H, N
+    elif fmt is channels_last_3d and len(shape) == 5:
+        order = (1, 4, 3, 2, 0)
+    else:
+        return contiguous_strides(shape)
+    out = [0] * len(shape)
+    acc = 1
+    for d in order:
+        out[d] = acc
+        acc *= max(shape[d], 1)
+    return tuple(out)
+
+
+def is_contiguous(a, fmt=contiguous_format):
+    """torch's is_contiguous: sizes of 1 do not constrain strides; an empty tensor is contiguous."""
+    shape = a.shape
+    if fmt is contiguous_format or fmt is preserve_format:
+        if a.flags.c_contiguous:
+            return True
+        want = contiguous_strides(shape)
+    elif fmt is channels_last or fmt is channels_last_3d:
+        rank = 4 if fmt is channels_last else 5
+        if len(shape) != rank:
+            return False
+        want = format_strides(shape, fmt)
+    else:
+        raise TypeError(f"is_contiguous(): argument 'memory_format' must be torch.memory_format, not "
+                        f"{type(fmt).__name__}")
+    if 0 in shape:
+        return True
+    return all(n == 1 or s == w for n, s, w in zip(shape, strides(a), want))
+
+
+def suggest_format(a):
+    """The memory format torch's `suggest_memory_format` reads off a tensor: channels_last when its strides
+    say so and it is not also plain contiguous."""
+    if a.ndim == 4 and not a.flags.c_contiguous and is_contiguous(a, channels_last):
+        return channels_last
+    if a.ndim == 5 and not a.flags.c_contiguous and is_contiguous(a, channels_last_3d):
+        return channels_last_3d
+    return contiguous_format
+
+
+def with_strides(a, want):
+    """A copy of a laid out with the given element strides (dense, non-overlapping)."""
+    order = sorted(range(a.ndim), key=lambda d: (-want[d], -d))  # slowest dim first
+    buf = np.empty([a.shape[d] for d in order], a.dtype)
+    out = buf.transpose(np.argsort(order))
+    out[...] = a
+    if strides(out) != tuple(want):  # numpy leaves the strides of size-1 dims as it likes; torch's are asked for
+        out = np.lib.stride_tricks.as_strided(out, out.shape, [w * out.itemsize for w in want])
+    return out
+
+
+def in_format(a, fmt):
+    """A copy of a in memory format fmt (preserve: a's own strides when a is dense, else row-major)."""
+    if fmt is preserve_format:
+        if a.flags.c_contiguous or not is_dense(a):
+            return np.array(a, order="C")
+        return with_strides(a, strides(a))
+    if fmt is contiguous_format:
+        return np.array(a, order="C")
+    return with_strides(a, format_strides(a.shape, fmt))
+
+
+def is_dense(a):
+    """Non-overlapping and dense: the elements fill one block of memory (any order of dims)."""
+    if a.flags.c_contiguous or a.flags.f_contiguous:
+        return True
+    dims = sorted((s, n) for n, s in zip(a.shape, strides(a)) if n != 1)
+    acc = 1
+    for s, n in dims:
+        if s != acc:
+            return False
+        acc *= n
+    return True
+
+
+def like_param(g, param):
+    """The layout AccumulateGrad gives a first `.grad`: the param's strides when the param is dense, else
+    row-major (torch's `clone_obey_contract`)."""
+    if param.flags.c_contiguous or not is_dense(param):
+        return np.array(g, order="C")
+    return with_strides(g, strides(param))
+
+
+def view_strides(shape, old_strides, new_shape):
+    """The strides of `x.view(new_shape)` for x of this shape and strides, or None where torch's view refuses
+    (ATen's computeStride: each run of dims that is contiguous in memory may be split or merged, not crossed)."""
+    if not shape:
+        return (1,) * len(new_shape)
+    numel = 1
+    for n in shape:
+        numel *= n
+    if numel == 0:
+        if tuple(shape) == tuple(new_shape):
+            return tuple(old_strides)
+        return contiguous_strides(new_shape)
+    out = [0] * len(new_shape)
+    view_d = len(new_shape) - 1
+    base = old_strides[-1]
+    tensor_numel = view_numel = 1
+    for d in range(len(shape) - 1, -1, -1):
+        tensor_numel *= shape[d]
+        if d == 0 or (shape[d - 1] != 1 and old_strides[d - 1] != tensor_numel * base):
+            while view_d >= 0 and (view_numel < tensor_numel or new_shape[view_d] == 1):
+                out[view_d] = view_numel * base
+                view_numel *= new_shape[view_d]
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return None
+            if d > 0:
+                base = old_strides[d - 1]
+                tensor_numel = view_numel = 1
+    return tuple(out) if view_d == -1 else None
+
+
+def view(a, shape):
+    """a.view(shape) as torch lays it out (numpy's reshape agrees but for the strides of size-1 dims)."""
+    r = a.reshape(shape)
+    if a.flags.c_contiguous and strides(a) == contiguous_strides(a.shape):
+        return r
+    want = view_strides(a.shape, strides(a), shape)
+    if want is None or strides(r) == want:
+        return r
+    return np.lib.stride_tricks.as_strided(a, shape, [w * a.itemsize for w in want])

@@ -1,0 +1,58 @@
+"""float32 matrix products are the exact sums correctly rounded, so no BLAS or CPU changes a digit."""
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import engine
+from engine.kernels import exact
+
+
+def rounded32(exact_sum):
+    """The float32 nearest an exact rational (ties to even)."""
+    f = np.float32(float(exact_sum))
+    candidates = [np.nextafter(f, np.float32(-np.inf)), f, np.nextafter(f, np.float32(np.inf))]
+    return min(candidates, key=lambda c: (abs(Fraction(float(c)) - exact_sum), int(np.array(c).view(np.int32)) & 1))
+
+
+def reference(a, b):
+    out = np.empty((a.shape[0], b.shape[1]), np.float32)
+    for i in range(a.shape[0]):
+        for j in range(b.shape[1]):
+            out[i, j] = rounded32(sum(Fraction(float(x)) * Fraction(float(y)) for x, y in zip(a[i], b[:, j])))
+    return out
+
+
+@pytest.mark.parametrize("k", [2, 5, 40, 300])
+@pytest.mark.parametrize("cancel", [False, True])
+def test_each_element_is_the_exact_sum_rounded_once(k, cancel):
+    rng = np.random.default_rng(k)
+    a = rng.standard_normal((5, k)).astype(np.float32)
+    b = rng.standard_normal((k, 6)).astype(np.float32)
+    if cancel:  # sums that nearly vanish: the float64 product alone cannot decide their rounding
+        a, b = np.concatenate([a, -a], 1), np.concatenate([b, b * np.float32(1 + 2 ** -20)], 0)
+    got = exact.matmul(a, b)
+    assert got.dtype == np.float32
+    np.testing.assert_array_equal(got.view(np.int32), reference(a, b).view(np.int32))
+
+
+@pytest.mark.parametrize("row, want", [
+    ([1.0, 2.0 ** -24, 2.0 ** -60], 1 + 2 ** -23),   # just above the midpoint: up
+    ([1.0, 2.0 ** -24, -2.0 ** -60], 1.0),           # just below: down
+    ([1.0, 2.0 ** -24], 1.0),                         # on it: to even
+    ([3.0, 2.0 ** -23 * 3], 3 + 2 ** -21),            # on it, odd below: up to even
+])
+def test_midpoints_are_decided_by_what_float64_dropped(row, want):
+    a = np.array([row], np.float32)
+    assert exact.matmul(a, np.ones((len(row), 1), np.float32))[0, 0] == np.float32(want)
+
+
+def test_the_ops_use_it_for_every_shape():
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((2, 3, 70)).astype(np.float32)
+    w = rng.standard_normal((70, 4)).astype(np.float32)
+    got = (engine.tensor(x) @ engine.tensor(w)).numpy()
+    np.testing.assert_array_equal(got[1], reference(x[1], w))
+    v = (engine.tensor(x[0, 0]) @ engine.tensor(w[:, 0])).item()
+    assert np.float32(v) == reference(x[0, :1], w[:, :1])[0, 0]
+    assert engine.mv(engine.tensor(x[0]), engine.tensor(w[:, 1])).numpy()[2] == reference(x[0, 2:3], w[:, 1:2])[0, 0]
