@@ -21,7 +21,6 @@ class Runaway:
     wall_words: str | None = None
     limits: dict = field(default_factory=dict)
     isolated: dict = field(default_factory=dict)
-    line: int | None = None  # the line the wall's message names (ONE_CALL_CORPUS), when it is not the last
 
 
 def R(source, words, **kw):
@@ -512,12 +511,10 @@ ONE_CALL_CORPUS = {
     "module trees": {
         "module_tree_repr": R(MODULES + "s = repr(m)", TIME),
         "module_tree_print": R(MODULES + "print(m)", TIME),
-        # (the engine's recursion is deeper than the 100 frames of faulthandler's traceback: the line named is the
-        # last one the program reported, the loop that built the tree)
-        "module_tree_parameters": R(MODULES + "p = list(m.parameters())", TIME, line=3),
+        # (the engine's parameters() meets each module once: what does not end is the recorder naming them after)
+        "module_tree_parameters": R(MODULES + "p = list(m.parameters())", TIME),
         "module_list_parameters": R("import torch\nm = torch.nn.Linear(1, 1)\nfor i in range(40):\n"
-                                    "    m = torch.nn.ModuleList([m, m])\nn = sum(1 for p in m.parameters())", TIME,
-                                    line=3),
+                                    "    m = torch.nn.ModuleList([m, m])\nn = sum(1 for p in m.parameters())", TIME),
     },
     "codecs": {
         "punycode_encode": R(DISTINCT + "b = s.encode('punycode')", TIME),
