@@ -106,12 +106,13 @@ async def step_all(pages, steps: int) -> list[float]:
     return [t for times in await asyncio.gather(*(one(p) for p in pages)) for t in times]
 
 
-async def measure(browser, url: str, steppers: int, runaways: int, steps: int) -> dict:
+async def measure(browser, url: str, steppers: int, runaways: int, steps: int, warm: bool = True) -> dict:
     """The figures of one load run: the steppers' latencies idle and while `runaways` sessions run RUNAWAY,
-    the server's memory and child processes before, during and after."""
+    the server's memory and child processes before, during and after (`warm`: a session opened and closed
+    first, as the server's first session costs more)."""
     pid = server_pid(url)
-    warm = await stepper(browser, url)
-    await warm[0].close()
+    if warm:
+        await (await stepper(browser, url))[0].close()
     opened = [await stepper(browser, url) for _ in range(steppers)]
     pages = [page for _, page in opened]
     await step_all(pages, 2)

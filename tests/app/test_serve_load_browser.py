@@ -14,7 +14,7 @@ def test_steppers_stay_fast_while_runaways_run_and_everything_returns():
         async with async_playwright() as p:
             browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             with panel_server(SERVE_ARGS) as url:
-                figures = await measure(browser, url, steppers=2, runaways=1, steps=6)
+                figures = await measure(browser, url, steppers=2, runaways=1, steps=6, warm=False)
             await browser.close()
         return figures
 
