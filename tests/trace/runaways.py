@@ -463,7 +463,7 @@ LEFTOVER_CORPUS = {
                                  "    def named_parameters(self, *a, **k):\n        while True:\n            pass\n"
                                  "m = M()\n(m.w * 2).sum().backward()", None),
     "instance_method_patched": R("import torch\nm = torch.nn.Linear(2, 2)\nm.forward = lambda x: x\n"
-                                 "t = torch.ones(2)\nt.tolist = lambda: [1] * 10 ** 6", "read-only"),
+                                 "t = torch.ones(2)\nt.tolist = lambda: [1] * 10 ** 6", "Tensor defines it"),
     "exception_with_looping_str": R("class E(Exception):\n    def __str__(self):\n        while True:\n"
                                     "            pass\n"
                                     "raise E()", "<exception str() failed>"),
@@ -478,7 +478,7 @@ LEFTOVER_CORPUS = {
     "lambda_in_list_left": R("fs = [lambda: print('late')] * 3", None),
     "reference_cycle_with_tensors": R("import torch\nclass A:\n    pass\na = A()\na.me = a\na.t = torch.ones(1000)",
                                       None),
-    "dtype_attribute_patched": R("import torch\nx = torch.ones(2)\nx.dtype = 5\ny = x + 1", "is_floating_point"),
+    "dtype_attribute_patched": R("import torch\nx = torch.ones(2)\nx.dtype = 5\ny = x + 1", "Tensor defines it"),
     "error_message_surrogate": R("raise ValueError(chr(0xdc80) + 'x')", "x"),
     "printed_surrogate": R("print(chr(0xdc80), chr(0xd800) + 'x')", None),
     "optimizer_state_left": R("import torch\np = torch.ones(2, requires_grad=True)\nopt = torch.optim.Adam([p])\n"
