@@ -5,7 +5,7 @@ import numpy as np
 
 from . import dispatch, dtypes, grad_mode, graph, messages, observe
 from .ops import OPS
-from .ops.shape import INT64_MAX
+from .ops.views import INT64_MAX
 from .tensor import Tensor
 
 

@@ -3,7 +3,7 @@ a new contiguous tensor, with the view's derivative; PyTorch names their nodes a
 """
 import numpy as np
 
-from . import arranging, pieces, shape  # noqa: F401 - the views, declared before their twins
+from . import arranging, pieces, views  # noqa: F401 - the views, declared before their twins
 from .table import OPS, Spelling, composite, op
 
 
@@ -36,7 +36,7 @@ for _view in ("view", "expand", "diagonal", "permute", "t", "squeeze", "squeeze_
 
 
 def _bind_narrow_copy(self, dim, start, length):
-    start = shape.narrow_start(self, dim, start, length)
+    start = views.narrow_start(self, dim, start, length)
     dim = self._dim(dim)
     return OPS["narrow_copy"], (self,), {"dim": dim, "start": start, "length": length}, None
 

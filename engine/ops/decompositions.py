@@ -1,7 +1,7 @@
 """torch.linalg's factorizations and what is built on them: det, slogdet, inv, solve, cholesky, qr, svd, eigh,
-matrix_exp, with ATen's derivatives (FunctionsManual.cpp: linalg_det_backward, svd_backward, eigh's
-linalg_eig_backward, linalg_qr_backward, cholesky_backward, …), written with Tensor methods so that
-create_graph differentiates them again.
+with ATen's derivatives (FunctionsManual.cpp: linalg_det_backward, svd_backward, eigh's linalg_eig_backward,
+linalg_qr_backward, cholesky_backward, …), written with Tensor methods so that create_graph differentiates them
+again.
 
 The forwards run in float64 (numpy.linalg) and round once to the input's dtype, so a result does not depend on the
 LAPACK numpy links. The signs of eigenvectors and singular vectors are LAPACK's convention (numpy's and torch's
@@ -9,8 +9,7 @@ agree for the factorizations here), and are only defined up to sign in any case:
 them. Ops with several outputs (slogdet, qr, svd, eigh) recompute the factorization in their derivative."""
 import numpy as np
 
-from .. import messages
-from .table import OPS, Spelling, composite, op, result_dtype
+from .table import OPS, Spelling, op, result_dtype
 
 
 # --- checks, with torch's messages ----------------------------------------------------------------------------
@@ -387,157 +386,3 @@ def _qr_grad(n, grads):
 op("linalg_qr", "LinalgQrBackward0", ("A",), _qr, ("(gQ + Q copyltu(R gRᵀ − gQᵀ Q)) R⁻ᵀ", _qr_grad),
    saves={0: ("A", "mode")}, several=True,
    spell=Spelling(linalg="qr", name=_labelled("qr", "mode")), bind=_bind_qr)
-
-
-# --- matrix_exp ------------------------------------------------------------------------------------------------
-_PADE13 = (64764752532480000., 32382376266240000., 7771770303897600., 1187353796428800., 129060195264000.,
-           10559470521600., 670442572800., 33522128640., 1323241920., 40840800., 960960., 16380., 182., 1.)
-
-
-def _expm(a):
-    """exp of each matrix: scaling and squaring with the degree-13 Padé approximant (Higham 2005)."""
-    a = _f64(a)
-    n = a.shape[-1]
-    norm = np.max(np.sum(np.abs(a), axis=-2), axis=-1, initial=0) if a.size else np.zeros(a.shape[:-2])
-    s = np.maximum(0, np.ceil(np.log2(np.maximum(norm, 1e-300) / 5.371920351148152))).astype(int)
-    s = np.where(norm == 0, 0, s)
-    a = a / (2.0 ** s)[..., None, None]
-    eye = np.broadcast_to(np.eye(n), a.shape)
-    b = _PADE13
-    a2 = a @ a
-    a4 = a2 @ a2
-    a6 = a4 @ a2
-    u = a @ (a6 @ (b[13] * a6 + b[11] * a4 + b[9] * a2) + b[7] * a6 + b[5] * a4 + b[3] * a2 + b[1] * eye)
-    v = a6 @ (b[12] * a6 + b[10] * a4 + b[8] * a2) + b[6] * a6 + b[4] * a4 + b[2] * a2 + b[0] * eye
-    r = np.linalg.solve(v - u, v + u)
-    flat_r, flat_s = r.reshape((-1, n, n)), np.ravel(s)
-    for i in range(flat_r.shape[0]):
-        for _ in range(int(flat_s[i])):
-            flat_r[i] = flat_r[i] @ flat_r[i]
-    return flat_r.reshape(r.shape)
-
-
-def _bind_matrix_exp(A):
-    check_square(A, "linalg.matrix_exp")
-    return OPS["linalg_matrix_exp"], (A,), None, None
-
-
-def _matrix_exp_grad(n, g):
-    """ATen's: the top-right block of exp([[Aᵀ, grad], [0, Aᵀ]])."""
-    At = n["self"].mT
-    k = At.shape[-1]
-    top = _cat([At, g], -1)
-    bottom = _cat([At * 0, At], -1)
-    big = _cat([top, bottom], -2)
-    return big._op("linalg_matrix_exp")[..., :k, k:]
-
-
-def _cat(tensors, dim):
-    return tensors[0]._op("cat", *tensors[1:], dim=dim % tensors[0].dim())
-
-
-op("linalg_matrix_exp", "LinalgMatrixExpBackward0", ("self",), lambda a: _expm(a).astype(a.dtype),
-   ("exp([[selfᵀ, grad], [0, selfᵀ]])[top right]", _matrix_exp_grad), saves={0: ("self",)},
-   spell=Spelling(method="matrix_exp", function="matrix_exp", linalg="matrix_exp"), bind=_bind_matrix_exp)
-
-
-
-# --- torch's older spellings: torch.cholesky, cholesky_solve, cholesky_inverse, qr, svd ---------------------------
-CHOLESKY_DEPRECATED = (
-    "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in a future PyTorch "
-    "release.\nL = torch.cholesky(A)\nshould be replaced with\nL = torch.linalg.cholesky(A)\nand\nU = "
-    "torch.cholesky(A, upper=True)\nshould be replaced with\nU = torch.linalg.cholesky(A).mH\nThis transform will "
-    "produce equivalent results for all valid (symmetric positive definite) inputs.")
-QR_DEPRECATED = (
-    "torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future PyTorch release.\nThe "
-    "boolean parameter 'some' has been replaced with a string parameter 'mode'.\nQ, R = torch.qr(A, some)\nshould "
-    "be replaced with\nQ, R = torch.linalg.qr(A, 'reduced' if some else 'complete')")
-
-
-def _bind_cholesky_legacy(self, upper=False):
-    messages.warn_once(CHOLESKY_DEPRECATED, stacklevel=4)
-    check_square(self, "linalg.cholesky")
-    return OPS["cholesky"], (self,), {"upper": upper}, None
-
-
-op("cholesky", "CholeskyBackward0", ("self",), _cholesky, ("L⁻ᵀ Φ(Lᵀ grad) L⁻¹", _cholesky_grad),
-   saves={0: ("result", "upper")}, spell=Spelling(method="cholesky", function="cholesky"),
-   bind=_bind_cholesky_legacy)
-
-
-def _from_factor(L, upper):
-    """A = L Lᵀ (or Uᵀ U), in float64."""
-    f = _f64(L)
-    f = np.triu(f) if upper else np.tril(f)
-    ft = np.swapaxes(f, -1, -2)
-    return ft @ f if upper else f @ ft
-
-
-def _cholesky_solve(b, L, upper=False):
-    a = _from_factor(L, upper)
-    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
-    x = np.linalg.solve(np.broadcast_to(a, batch + a.shape[-2:]), np.broadcast_to(_f64(b), batch + b.shape[-2:]))
-    return x.astype(np.result_type(b.dtype, L.dtype))
-
-
-def _bind_cholesky_solve(self, input2, upper=False):
-    if self.dim() < 2 or input2.dim() < 2:
-        raise RuntimeError(f"b should have at least 2 dimensions, but has {self.dim()} dimensions instead"
-                           if self.dim() < 2 else
-                           f"u should have at least 2 dimensions, but has {input2.dim()} dimensions instead")
-    if self.dtype is not input2.dtype:
-        raise RuntimeError(f"Expected b and u to have the same dtype, but found b of type {self.dtype.type_name} "
-                           f"and u of type {input2.dtype.type_name} instead.")
-    return OPS["cholesky_solve"], (self, input2), {"upper": upper}, result_dtype((self, input2))
-
-
-def _cholesky_solve_grads(n, g):
-    """ATen's cholesky_solve_backward."""
-    L, X, upper = n["input2"], n["result"], n.attrs.get("upper", False)
-    grad_self = g.cholesky_solve(L, upper)
-    common = grad_self.matmul(X.mT)
-    common = common + common.mT
-    return grad_self, -(L.matmul(common)) if upper else -(common.matmul(L))
-
-
-op("cholesky_solve", "CholeskySolveBackward0", ("self", "input2"), _cholesky_solve,
-   ("(L Lᵀ)⁻¹ grad", lambda n, g: _sum_to(_cholesky_solve_grads(n, g)[0], n._shapes[0])),
-   ("−(G + Gᵀ) L, G = ((L Lᵀ)⁻¹ grad) Xᵀ", lambda n, g: _sum_to(_cholesky_solve_grads(n, g)[1], n._shapes[1])),
-   saves={0: ("input2", "result", "upper"), 1: ("input2", "result", "upper")},
-   spell=Spelling(method="cholesky_solve", function="cholesky_solve"), bind=_bind_cholesky_solve)
-
-
-def _bind_cholesky_inverse(self, upper=False):
-    check_square(self, "cholesky_inverse")
-    return OPS["cholesky_inverse"], (self,), {"upper": upper}, None
-
-
-def _cholesky_inverse_grad(n, g):
-    """ATen's cholesky_inverse_backward."""
-    L, inverse, upper = n["self"], n["result"], n.attrs.get("upper", False)
-    common = inverse.matmul((g + g.mT).matmul(inverse))
-    return -(L.matmul(common)) if upper else -(common.matmul(L))
-
-
-op("cholesky_inverse", "CholeskyInverseBackward0", ("self",),
-   lambda L, upper=False: np.linalg.inv(_from_factor(L, upper)).astype(L.dtype),
-   ("−(A⁻¹ (grad + gradᵀ) A⁻¹) L", _cholesky_inverse_grad), saves={0: ("self", "result", "upper")},
-   spell=Spelling(method="cholesky_inverse", function="cholesky_inverse"), bind=_bind_cholesky_inverse)
-
-
-@composite(Spelling(method="qr", function="qr"))
-def qr(input, some=True):  # noqa: A002 - torch's names
-    messages.warn_once(QR_DEPRECATED, stacklevel=4)
-    return input._apply(*_bind_qr(input, "reduced" if some else "complete"))
-
-
-@composite(Spelling(method="svd", function="svd"))
-def svd(input, some=True, compute_uv=True):  # noqa: A002
-    """torch.svd: U, S and V (not Vh); without compute_uv, U and V zero-filled."""
-    U, S, Vh = input._apply(*_bind_svd(input, not some))
-    if not compute_uv:
-        m, k = input.shape[-2], input.shape[-1]
-        zeros = type(S)._make
-        return (zeros(np.zeros(tuple(input.shape[:-2]) + (m, m), S.dtype.np), S.dtype), S,
-                zeros(np.zeros(tuple(input.shape[:-2]) + (k, k), S.dtype.np), S.dtype))
-    return U, S, Vh.mT

@@ -1,11 +1,12 @@
 """Element-wise math beyond the basics: inverse trig and hyperbolic functions, exp2, the gamma family (lgamma,
 digamma, polygamma, mvlgamma), erfc/erfinv, Bessel i0/i1, the normal distribution's ndtr/ndtri/log_ndtr, erfcx,
 entr, logit, sinc, zeta, and the binary atan2, hypot, copysign, logaddexp, fmax/fmin, xlog1py. Derivatives as ATen's
-derivatives.yaml states them; the numerics are engine/kernels/special.py (ATen's own algorithms)."""
+derivatives.yaml states them; the numerics are engine/kernels/special.py and faddeeva.py (ATen's own algorithms)."""
 import math
 
 import numpy as np
 
+from ..kernels import faddeeva
 from ..kernels import special as sp
 from ..kernels.bessel import log, sin, work
 from .rounding import exact
@@ -179,13 +180,13 @@ _unary("erfc", "ErfcBackward0", _float(sp.erfc), "−2/√π · exp(−self²) �
 _unary("erfinv", "ErfinvBackward0", _float(sp.erfinv), "√π/2 · exp(erfinv(self)²) · grad",
        lambda n, g: g * (n["self"].erfinv().pow(2).exp() * (0.5 * _SQRT_PI)),
        spell=Spelling(method="erfinv", function="erfinv", inplace="erfinv_", special="erfinv"))
-_unary("special_erfcx", "SpecialErfcxBackward0", _float(sp.erfcx), "(2 · self · result − 2/√π) · grad",
+_unary("special_erfcx", "SpecialErfcxBackward0", _float(faddeeva.erfcx), "(2 · self · result − 2/√π) · grad",
        lambda n, g: g * (n["self"] * n["result"] * 2.0 - 2.0 / _SQRT_PI), saves=("self", "result"),
        spell=Spelling(special="erfcx"))
 _unary("special_ndtri", "SpecialNdtriBackward0", _float(sp.ndtri), "√(2π) · exp(result²/2) · grad",
        lambda n, g: g * math.sqrt(2 * math.pi) * (n["result"].square() / 2).exp(), saves="result",
        spell=Spelling(special="ndtri"))
-_unary("special_log_ndtr", "SpecialLogNdtrBackward0", _float(sp.log_ndtr),
+_unary("special_log_ndtr", "SpecialLogNdtrBackward0", _float(faddeeva.log_ndtr),
        "exp(−(result + self²/2)) / √(2π) · grad",
        lambda n, g: g / math.sqrt(2 * math.pi) * (n["result"] + n["self"].pow(2) / 2).neg().exp(),
        saves=("self", "result"), spell=Spelling(special="log_ndtr"))

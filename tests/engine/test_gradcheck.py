@@ -721,7 +721,7 @@ CASES = {
     "bitwise": (lambda T, a: (((_counted(T).long() & 3) | (_counted(T).long() ^ 5)) + (_counted(T).long() << 2)
                               + (_counted(T).long() >> 1) + T.gcd(_counted(T).long(), T.tensor(4))
                               + _counted(T).long().lcm(T.tensor(3))).view(2, 3) * a, [((2, 3), S)]),
-    # rearranging and assembling (engine/ops/arranging.py)
+    # rearranging and assembling (engine/ops/arranging.py, broadcasting.py, diagonals.py, region_scatters.py)
     "roll_rot90": (lambda T, a: a.roll(1, 0) * T.rot90(a, 2) + a.roll(-1) * a.rot90(1, [1, 0]).t()
                    + T.roll(a, (1, -1), (0, 1)).rot90(3).t(), [((2, 3), S)]),
     "fliplr_tile": (lambda T, a: T.fliplr(a) * T.flipud(a) + T.tile(a, (2,))[:, 1:4], [((2, 3), S)]),
@@ -767,7 +767,7 @@ CASES = {
     "take_along_dim": (lambda T, a: T.take_along_dim(a, T.tensor([[0], [2]]), 1) * a
                        + a.take_along_dim(T.tensor([5, 0])).sum() + T.take_along_dim(a, T.tensor([[-1, 0, 1]]), 1),
                        [((2, 3), S)]),
-    # values picked or ordered (engine/ops/ordering.py)
+    # values picked or ordered (engine/ops/statistics.py, sorting.py, scans.py, counting.py, index_reduce.py)
     "amax_amin": (lambda T, a: a.amax(0) * a.amin((0, 1)) + T.amax(a, 1, keepdim=True)
                   + T.cat([a, a], 1).amin(1)[:, None] + T.cat([a, a]).amax(), [((2, 3), S)]),
     "aminmax": (lambda T, a: T.aminmax(a, dim=0).min * a.aminmax().max + a.aminmax(dim=1, keepdim=True)[1],

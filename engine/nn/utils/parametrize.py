@@ -1,4 +1,8 @@
-"""torch 2.13's torch/nn/utils/parametrize.py on the engine (BSD-3-Clause, the PyTorch contributors)."""
+"""torch 2.13's torch/nn/utils/parametrize.py on the engine (BSD-3-Clause, the PyTorch contributors).
+
+Over 500 lines: a port of torch 2.13's torch/nn/utils/parametrize.py, kept whole so it can be read side by side
+with torch's.
+"""
 import collections
 import copyreg
 from collections.abc import Sequence

@@ -1,0 +1,103 @@
+"""Counts and positions, with no grad: searchsorted, bucketize, histc, bincount, isin."""
+
+import numpy as np
+
+from .. import dtypes
+from .table import Spelling, composite
+
+
+# --- searchsorted, bucketize, histc, bincount, isin: counts and positions (no grad) -----------------------------
+def _int_result(self, array, out_int32):
+    dtype = dtypes.int32 if out_int32 else dtypes.int64
+    return self._new(np.asarray(array).astype(dtype.np), dtype)
+
+
+def _search(seq, values, right):
+    side = "right" if right else "left"
+    if seq.ndim <= 1:
+        return np.searchsorted(seq, values, side=side)
+    if seq.size == 0 or values.size == 0:
+        return np.zeros(values.shape, np.int64)
+    rows_s = seq.reshape(-1, seq.shape[-1])
+    rows_v = values.reshape(-1, values.shape[-1])
+    out = np.stack([np.searchsorted(s, v, side=side) for s, v in zip(rows_s, rows_v)]) if rows_s.shape[0] else \
+        np.zeros(rows_v.shape, np.int64)
+    return out.reshape(values.shape)
+
+
+@composite(Spelling(function="searchsorted"))
+def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, sorter=None):  # noqa: A002
+    if side is not None:
+        if side not in ("left", "right"):
+            raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but got {side}")
+        if right and side == "left":
+            raise RuntimeError("torch.searchsorted(): side and right can't be set to opposites, got side of left "
+                               "while right was True")
+        right = side == "right"
+    seq = sorted_sequence._data
+    if sorter is not None:
+        seq = np.take_along_axis(seq, sorter._data, -1)
+    scalar = not hasattr(input, "_data")
+    values = np.asarray(input, dtype=seq.dtype) if scalar else input._data
+    if seq.ndim > 1 and (scalar or values.shape[:-1] != seq.shape[:-1]):
+        raise RuntimeError("torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 "
+                           "dimensions of boundaries tensor and input value tensor must match, but we got "
+                           f"boundaries tensor {list(seq.shape)} and input value tensor {list(np.shape(values))}")
+    return _int_result(sorted_sequence, _search(seq, values, right), out_int32)
+
+
+@composite(Spelling(method="bucketize", function="bucketize"))
+def bucketize(self, boundaries, *, out_int32=False, right=False):
+    if boundaries.dim() != 1:
+        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries.dim()})")
+    data = self._data if hasattr(self, "_data") else np.asarray(self)
+    host = self if hasattr(self, "_data") else boundaries
+    return _int_result(host, np.searchsorted(boundaries._data, data, side="right" if right else "left"), out_int32)
+
+
+@composite(Spelling(method="histc", function="histc"))
+def histc(self, bins=100, min=0, max=0):  # noqa: A002 - torch's names
+    if not self.dtype.is_floating_point:
+        raise NotImplementedError(f"\"histogram_cpu\" not implemented for '{self.dtype.type_name}'")
+    if bins <= 0:
+        raise RuntimeError("torch.histc: bins must be > 0, but got " + str(bins) + " for bins")
+    data = self._data.reshape(-1)
+    lo, hi = float(min), float(max)
+    if lo == hi and data.size:
+        finite = data[np.isfinite(data)]
+        lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (lo, hi)
+    if lo == hi:
+        lo, hi = lo - 1, hi + 1
+    if lo > hi:
+        raise RuntimeError(f"torch.histc: max must be larger than min, but got min {min} and max {max}")
+    keep = data[(data >= lo) & (data <= hi)].astype(np.float64)
+    pos = ((keep - lo) * bins / (hi - lo)).astype(np.int64)
+    pos = np.minimum(pos, bins - 1)
+    out = np.bincount(pos, minlength=bins).astype(self.dtype.np)
+    return self._new(out, self.dtype)
+
+
+@composite(Spelling(method="bincount", function="bincount", out=False))
+def bincount(self, weights=None, minlength=0):
+    if self.dim() != 1 or self.dtype.is_floating_point or self.dtype is dtypes.bool:
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    data = self._data.astype(np.int64)
+    if (data < 0).any():
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if minlength < 0:
+        raise RuntimeError("minlength should be >= 0")
+    if weights is None:
+        return self._new(np.bincount(data, minlength=minlength).astype(np.int64), dtypes.int64)
+    if weights.shape != self.shape:
+        raise RuntimeError("weights should be 1-d and have the same length as input")
+    dtype = weights.dtype if weights.dtype.is_floating_point else dtypes.float64
+    counts = np.bincount(data, weights=weights._data.astype(np.float64), minlength=minlength)
+    return self._new(counts.astype(dtype.np), dtype)
+
+
+@composite(Spelling(function="isin"))
+def isin(elements, test_elements, *, assume_unique=False, invert=False):
+    host = elements if hasattr(elements, "_data") else test_elements
+    a = elements._data if hasattr(elements, "_data") else np.asarray(elements)
+    b = test_elements._data if hasattr(test_elements, "_data") else np.asarray(test_elements)
+    return host._new(np.asarray(np.isin(a, b, invert=invert)), dtypes.bool)

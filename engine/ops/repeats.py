@@ -1,0 +1,73 @@
+"""Copies made by repeating or masking a tensor: repeat, repeat_interleave, tril/triu; with ATen's nodes and
+derivatives."""
+
+import numpy as np
+
+from .. import dtypes
+from .table import OPS, Spelling, composite, method, op, shape_args
+
+
+# --- repeat --------------------------------------------------------------------------------------------
+def _repeat_grad(n, g):
+    reps = n.attrs["repeats"]
+    shape = n._shapes[0]
+    full = (1,) * (len(reps) - len(shape)) + tuple(shape)
+    split = []
+    for r, s in zip(reps, full):
+        split += [r, s]
+    return g.reshape(split).sum(tuple(range(0, 2 * len(reps), 2))).reshape(shape)
+
+
+def _bind_repeat(self, *sizes):
+    sizes = shape_args(sizes)
+    if len(sizes) < self._data.ndim:
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
+    return OPS["repeat"], (self,), {"repeats": sizes}, None
+
+
+op("repeat", "RepeatBackward0", ("self",), lambda a, repeats: np.tile(a, repeats),
+   ("grad summed over the copies", _repeat_grad), saves={0: ("repeats[]", "self_sym_sizes")},
+   spell=Spelling(method="repeat"), bind=_bind_repeat)
+
+
+def _triangle_bind(which):
+    def bind(self, diagonal=0):
+        if self._data.ndim < 2:
+            raise RuntimeError(f"{which}: input tensor must have at least 2 dimensions")
+        return OPS[which], (self,), {"diagonal": int(diagonal)}, None
+    return bind
+
+
+def _triangle(which, node, keep):
+    op(which, node, ("self",), lambda a, diagonal: np.where(keep(a.shape[-2:], diagonal), a, a.dtype.type(0)),
+       (f"{which}(grad, diagonal)", lambda n, g: getattr(g, which)(n.attrs["diagonal"])),
+       saves={0: ("diagonal",)}, spell=method(which), bind=_triangle_bind(which))
+
+
+_triangle("tril", "TrilBackward0", lambda shape, k: np.tri(*shape, k=k, dtype=bool))
+_triangle("triu", "TriuBackward0", lambda shape, k: ~np.tri(*shape, k=k - 1, dtype=bool))
+
+
+@composite(Spelling(method="repeat_interleave", function="repeat_interleave", out=False))
+def repeat_interleave(self, repeats=None, dim=None, *, output_size=None):
+    if repeats is None:  # torch.repeat_interleave(counts): each index repeated counts[i] times
+        counts = self._data.reshape(-1).astype(np.intp)  # np.repeat takes intp counts (int32 in Pyodide)
+        return self._new(np.repeat(np.arange(len(counts), dtype=np.int64), counts), dtypes.int64)
+    x, d = (self.reshape(-1), 0) if dim is None else (self, self._dim(dim))
+    if isinstance(repeats, int):
+        if repeats < 0:
+            raise RuntimeError("Repeats must be non-negative")
+        shape = x.shape
+        spread = x.unsqueeze(d + 1).expand(*shape[:d + 1], repeats, *shape[d + 1:]).clone()
+        return spread.view(*shape[:d], shape[d] * repeats, *shape[d + 1:])
+    counts = repeats._data.reshape(-1).astype(np.intp)
+    n = x.shape[d] if x.dim() else 1
+    if counts.size == 1:
+        counts = np.repeat(counts, n)
+    elif counts.size != n:
+        raise RuntimeError(f"repeats must have the same size as input along dim, but got repeats.size(0) = "
+                           f"{counts.size} and input.size({d}) = {n}")
+    if (counts < 0).any():
+        raise RuntimeError("repeats can not be negative")
+    picks = np.repeat(np.arange(n, dtype=np.int64), counts)
+    return x.index_select(0 if dim is None else dim, self._new(picks, dtypes.int64))

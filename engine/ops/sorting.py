@@ -1,0 +1,221 @@
+"""Values picked by their order: median/nanmedian/mode/kthvalue (a value and its index along a dim), msort, argsort,
+unique and unique_consecutive (whose derivatives are not implemented, as in torch)."""
+
+import numpy as np
+
+from .. import dtypes
+from .reductions import _select_reduce, _take
+from .statistics import returned
+from .table import OPS, Spelling, composite, op
+
+
+# --- median, nanmedian, mode, kthvalue: a value and its index along a dim ------------------------------------------
+def _lower_median(a, ignore_nan):
+    flat = a.reshape(-1)
+    if ignore_nan:
+        flat = flat[~np.isnan(flat)] if flat.dtype.kind == "f" else flat
+        if flat.size == 0:
+            return np.asarray(np.nan, a.dtype)
+    elif flat.dtype.kind == "f" and np.isnan(flat).any():
+        return np.asarray(np.nan, a.dtype)
+    return np.sort(flat, kind="stable")[(flat.size - 1) // 2]
+
+
+def _evenly(n, g):
+    mask = n["self"] == n["result"]
+    if n["result"].isnan().item():
+        mask = n["self"].isnan()
+    return mask * (g / mask.sum())
+
+
+for _name, _nan in (("median", False), ("nanmedian", True)):
+    op(_name, _name.capitalize() + "Backward0", ("self",), lambda a, nan=_nan: _lower_median(a, nan),
+       ("grad shared evenly by the values equal to the median", _evenly), saves={0: ("result", "self")},
+       spell=Spelling(method=_name, function=_name), bind=False)
+
+
+def _median_indices(data, d, ignore_nan):
+    """Per row along d: the position of the lower median in a stable sort (NaN: the first NaN, unless ignored)."""
+    key = np.moveaxis(data, d, -1)
+    order = np.argsort(key, axis=-1, kind="stable")
+    if key.dtype.kind == "f":
+        nans = np.isnan(key).sum(-1)
+        valid = key.shape[-1] - nans
+    else:
+        nans = np.zeros(key.shape[:-1], np.int64)
+        valid = np.full(key.shape[:-1], key.shape[-1])
+    if ignore_nan:
+        pos = np.maximum(valid - 1, 0) // 2
+        picked = np.take_along_axis(order, pos[..., None], -1)[..., 0]
+    else:
+        pos = (key.shape[-1] - 1) // 2
+        picked = order[..., pos]
+        if key.dtype.kind == "f":
+            first_nan = np.argmax(np.isnan(key), axis=-1)
+            picked = np.where(nans > 0, first_nan, picked)
+    return picked.astype(np.int64)
+
+
+def _mode_indices(data, d):
+    key = np.moveaxis(data, d, -1)
+    flat = key.reshape(-1, key.shape[-1])
+    out = np.empty(flat.shape[0], np.int64)
+    for i, row in enumerate(flat):
+        values, counts = np.unique(row, return_counts=True)
+        best = values[np.argmax(counts)]  # the smallest of the most frequent
+        out[i] = np.flatnonzero(row == best)[-1]  # its last position, as ATen's CPU mode gives
+    return out.reshape(key.shape[:-1])
+
+
+def _kth_indices(data, d, k):
+    key = np.moveaxis(data, d, -1)
+    if key.dtype.kind == "f":
+        key = np.where(np.isnan(key), np.inf, key)  # NaN sorts as the greatest
+    order = np.argsort(key, axis=-1, kind="stable")
+    return order[..., k - 1].astype(np.int64)
+
+
+def _picked_name(s, a, word):
+    k = f"{a['k']}, " if "k" in a else ""
+    return f"{s[0]}.{word}({k}{a['dim']}{', keepdim=True' * a['keepdim']}).values"
+
+
+for _name, _node, _user in (("median_dim", "MedianBackward1", "median"),
+                            ("nanmedian_dim", "NanmedianBackward1", "nanmedian"),
+                            ("mode", "ModeBackward0", "mode"), ("kthvalue", "KthvalueBackward0", "kthvalue")):
+    op(_name, _node, ("self",), lambda a, dim, keepdim, indices, k=None: _take(a, dim, keepdim, indices),
+       ("grad to the picked entry of each row", _select_reduce), bind=False,
+       saves={0: ("dim", "indices", "keepdim", "self_sym_sizes")},
+       spell=Spelling(name=lambda s, a, w=_user: _picked_name(s, a, w)))
+
+
+def _picked(self, name, op_name, dim, keepdim, pick, **extra):
+    d = self._dim(dim)
+    if self.dim() and self.shape[d] == 0:
+        raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+    data = self._data if self._data.ndim else self._data.reshape(1)
+    idx = pick(data, d)
+    if keepdim and self._data.ndim:
+        idx = np.expand_dims(idx, d)
+    indices = self._new(np.asarray(idx, np.int64), dtypes.int64)
+    attrs = {"dim": dim, "keepdim": keepdim, "indices": indices, **extra}
+    values = self._apply(OPS[op_name], (self,), attrs, self.dtype)
+    return returned(name, ["values", "indices"])(values, indices)
+
+
+def _median_fn(name, ignore_nan):
+    def call(self, dim=None, keepdim=False):
+        if dim is None:
+            if self.numel() == 0:
+                return self._new(np.asarray(np.nan, self.dtype.np), self.dtype) if self.dtype.is_floating_point \
+                    else self._new(np.zeros((), self.dtype.np), self.dtype)
+            return self._apply(OPS[name], (self,), None, self.dtype)
+        return _picked(self, name, name + "_dim", dim, keepdim, lambda a, d: _median_indices(a, d, ignore_nan))
+
+    call.__name__ = call.__qualname__ = name
+    composite(Spelling(method=name, function=name))(call)
+
+
+_median_fn("median", False)
+_median_fn("nanmedian", True)
+
+
+@composite(Spelling(method="mode", function="mode"))
+def mode(self, dim=-1, keepdim=False):
+    return _picked(self, "mode", "mode", dim, keepdim, _mode_indices)
+
+
+@composite(Spelling(method="kthvalue", function="kthvalue"))
+def kthvalue(self, k, dim=-1, keepdim=False):
+    d = self._dim(dim)
+    size = self.shape[d] if self.dim() else 1
+    if not 1 <= k <= size:
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
+    return _picked(self, "kthvalue", "kthvalue", dim, keepdim, lambda a, d: _kth_indices(a, d, k), k=k)
+
+
+# --- msort, argsort -------------------------------------------------------------------------------------------
+@composite(Spelling(method="msort", function="msort"))
+def msort(self):
+    return self.sort(0).values
+
+
+@composite(Spelling(method="argsort", function="argsort", out=False))
+def argsort(self, dim=-1, descending=False, *, stable=False):
+    return self.detach().sort(dim, descending=descending, stable=stable).indices
+
+
+# --- unique, unique_consecutive: their derivatives are not implemented ----------------------------------------
+def _not_implemented(name):
+    def vjp(n, g):
+        raise RuntimeError(f"the derivative for '{name}' is not implemented.")
+
+    return vjp
+
+
+op("unique2", "Unique2Backward0", ("self",), lambda a, values: values,
+   ("not implemented", _not_implemented("_unique2")), bind=False, spell=Spelling(name="torch.unique({0})"))
+op("unique_dim", "UniqueDimBackward0", ("self",), lambda a, values, dim: values,
+   ("not implemented", _not_implemented("unique_dim")), bind=False,
+   spell=Spelling(name=lambda s, a: f"torch.unique({s[0]}, dim={a['dim']})"))
+op("unique_consecutive", "UniqueConsecutiveBackward0", ("self",), lambda a, values: values,
+   ("not implemented", _not_implemented("unique_consecutive")), bind=False,
+   spell=Spelling(name="torch.unique_consecutive({0})"))
+
+
+def _unique_along(data, dim, consecutive):
+    """unique values (rows along dim when dim is given), the inverse and the counts."""
+    if dim is None:
+        flat = data.reshape(-1)
+        if consecutive:
+            if flat.size == 0:
+                return flat.copy(), np.zeros(data.shape, np.int64), np.zeros(0, np.int64)
+            starts = np.concatenate([[True], flat[1:] != flat[:-1]])
+            values = flat[starts]
+            inverse = (np.cumsum(starts) - 1).reshape(data.shape)
+            counts = np.diff(np.append(np.flatnonzero(starts), flat.size))
+            return values, inverse, counts
+        values, inverse, counts = np.unique(flat, return_inverse=True, return_counts=True)
+        return values, inverse.reshape(data.shape), counts
+    if data.size == 0:
+        return data.copy(), np.zeros(data.shape[dim], np.int64), np.zeros(0, np.int64)
+    moved = np.moveaxis(data, dim, 0)
+    rows = moved.reshape(moved.shape[0], -1)
+    if consecutive:
+        if rows.shape[0] == 0:
+            return data.copy(), np.zeros(0, np.int64), np.zeros(0, np.int64)
+        starts = np.concatenate([[True], (rows[1:] != rows[:-1]).any(axis=1)])
+        picked = rows[starts]
+        inverse = np.cumsum(starts) - 1
+        counts = np.diff(np.append(np.flatnonzero(starts), rows.shape[0]))
+    else:
+        picked, inverse, counts = np.unique(rows, axis=0, return_inverse=True, return_counts=True)
+        inverse = inverse.reshape(-1)
+    values = np.moveaxis(picked.reshape((picked.shape[0],) + moved.shape[1:]), 0, dim)
+    return values, inverse, counts
+
+
+def _unique_result(self, op_name, values, inverse, counts, return_inverse, return_counts, **attrs):
+    out = self._apply(OPS[op_name], (self,), {"values": values, **attrs}, self.dtype)
+    extra = []
+    if return_inverse:
+        extra.append(self._new(inverse.astype(np.int64), dtypes.int64))
+    if return_counts:
+        extra.append(self._new(counts.astype(np.int64), dtypes.int64))
+    return (out, *extra) if extra else out
+
+
+@composite(Spelling(method="unique", function="unique"))
+def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002 - torch's name
+    d = None if dim is None else self._dim(dim)
+    values, inverse, counts = _unique_along(self._data, d, False)
+    if dim is None:
+        return _unique_result(self, "unique2", values, inverse, counts, return_inverse, return_counts)
+    return _unique_result(self, "unique_dim", values, inverse, counts, return_inverse, return_counts, dim=d)
+
+
+@composite(Spelling(method="unique_consecutive", function="unique_consecutive"))
+def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
+    d = None if dim is None else self._dim(dim)
+    values, inverse, counts = _unique_along(self._data, d, True)
+    return _unique_result(self, "unique_consecutive", values, inverse, counts, return_inverse, return_counts)
