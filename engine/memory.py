@@ -94,6 +94,14 @@ def format_strides(shape, fmt):
     return tuple(out)
 
 
+def empty_with_strides(a):
+    """An empty array with the strides torch gives it: row-major where numpy left every stride 0 (a new array),
+    else as they are (a view keeps those of its base)."""
+    if any(a.strides):
+        return a
+    return np.lib.stride_tricks.as_strided(a, a.shape, [s * a.itemsize for s in contiguous_strides(a.shape)])
+
+
 def is_contiguous(a, fmt=contiguous_format):
     """torch's is_contiguous: sizes of 1 do not constrain strides; an empty tensor is contiguous."""
     shape = a.shape

@@ -39,6 +39,8 @@ class Tensor:
     @classmethod
     def _make(cls, data, dtype, requires_grad=False):
         t = object.__new__(cls)
+        if not data.size and data.ndim:  # numpy gives every empty array strides 0; torch, its layout's
+            data = memory.empty_with_strides(data)
         t._data = data
         t.dtype = dtype
         t._requires_grad = requires_grad

@@ -204,6 +204,8 @@ def to_engine(obj, E, tr, memo, *, grad=True):
             return hit[1]
         if obj.is_complex() or obj.layout != torch.strided or obj.dtype not in _REAL:
             raise Unsupported(f"tensor of {obj.dtype} / {obj.layout}")
+        if obj.dim() > 32:  # numpy's limit (64 since numpy 2, 32 before)
+            raise Unsupported(f"tensor of {obj.dim()} dims")
         arr = obj.detach().resolve_neg().resolve_conj().contiguous().numpy().copy()
         t = E.tensor(arr, dtype=dtype_to(E, obj.dtype), requires_grad=bool(grad and obj.requires_grad))
         if isinstance(obj, torch.nn.Parameter):
