@@ -14,6 +14,8 @@ are derived from it (engine/methods.py, engine/trace/labels.py, engine/trace/for
 The binds, vjps and composites here run on Tensors without importing the tensor layer above: they use the
 Tensor's own methods, and `x._apply(op, …)` / `x._op(name, …)` (added by engine/methods.py) to run an op.
 """
+import sys
+
 from .. import dtypes
 
 
@@ -71,7 +73,7 @@ def unary(name, inplace=True, functional=(), out=True, special=()):
 
 class Op:
     __slots__ = ("name", "node", "args", "forward", "grads", "saves", "view", "variadic", "spelling", "bind",
-                 "node_cls", "saved_cache", "several")
+                 "node_cls", "saved_cache", "several", "pointwise")
 
     def __init__(self, name, node, args, forward, grads, saves, view, variadic, spelling, bind, several=False):
         self.name = name
@@ -87,12 +89,15 @@ class Op:
         self.node_cls = None  # the Node subclass named `node`, made on first use (engine/graph.py)
         self.saved_cache = {}
         self.several = several  # the forward returns a tuple of arrays: one node, several outputs (split, unbind)
+        self.pointwise = False  # elementwise (declared in a POINTWISE module): its result takes the inputs' layout
 
     def __repr__(self):
         return f"Op({self.name})"
 
 
 OPS = {}
+# the modules declaring elementwise ops, whose results torch lays out as TensorIterator does (engine/memory.py)
+POINTWISE = {"activations", "arithmetic", "bitwise", "compare", "division", "pointwise", "rounding", "special"}
 
 
 def op(name, node, args, forward, *grads, saves=None, view=False, variadic=False, spell=None, bind=None,
@@ -106,6 +111,7 @@ def op(name, node, args, forward, *grads, saves=None, view=False, variadic=False
     several: the forward returns a tuple of arrays, the op a tuple of tensors sharing one node (its vjp gets a
     tuple of grads, None where none arrived)."""
     entry = Op(name, node, args, forward, grads, saves, view, variadic, spell, None, several)
+    entry.pointwise = sys._getframe(1).f_globals["__name__"].rpartition(".")[2] in POINTWISE
     if bind is None:
         bind = _positional(entry, dtype)
     entry.bind = bind or None  # False: no bind of its own

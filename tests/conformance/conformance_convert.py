@@ -280,6 +280,13 @@ def engine_array(E, arr, dtype_name, requires_grad=False):
     return E.tensor(np.array(arr), dtype=getattr(E, dtype_name), requires_grad=requires_grad)
 
 
+def torch_array(arr):
+    """A torch tensor of a numpy array (grad_outputs), laid out as torch lays out a new tensor: from_numpy would
+    keep the strides 0 numpy gives an empty array."""
+    t = torch.from_numpy(arr)
+    return t if arr.size else t.clone(memory_format=torch.contiguous_format)
+
+
 def flat_tensors(obj, E):
     """Tensors in a nested result, in order (tuples, lists, namedtuples, dicts)."""
     if is_tensor(E, obj):
