@@ -31,6 +31,22 @@ VIEWS = {
     "channels_last": lambda T, a: a.reshape(1, 3, 2, 2).contiguous(memory_format=T.channels_last),
     "clone_channels_last": lambda T, a: a.reshape(1, 3, 2, 2).clone(memory_format=T.channels_last),
     "clone_keeps_channels_last": lambda T, a: a.reshape(1, 3, 2, 2).contiguous(memory_format=T.channels_last).clone(),
+    # elementwise results: TensorIterator's order, the first operand that tells two dims apart decides
+    "t_plus_contiguous": lambda T, a: a.t() + a.t().contiguous(),
+    "contiguous_plus_t": lambda T, a: a.t().contiguous() + a.t(),
+    "t_times_row": lambda T, a: a.t() * a[0, :3],
+    "t_slice_minus": lambda T, a: a.t()[:, :1] - a.t().contiguous(),
+    "permuted_3d_plus": lambda T, a: a.reshape(2, 2, 3).permute(2, 0, 1) + a.reshape(3, 2, 2),
+    "where_condition_first": lambda T, a: T.where(a.t().contiguous() > 0, a.t(), 0.0),
+    "maximum_of_t": lambda T, a: T.maximum(a.t(), a.t().contiguous()),
+    # expand keeps the stride of a dim it does not expand; a 0-d tensor expands with strides 0
+    "expand_keeps_size1": lambda T, a: a[:, :1].expand(3, 1).expand(2, 3, 1),
+    "expand_new_size1": lambda T, a: a[0].expand(1, 1, 4),
+    "expand_scalar": lambda T, a: a[0, 0].expand(1, 1),
+    # empty tensors: row-major strides, kept by their views
+    "empty_exp": lambda T, a: a[:0].reshape(0, 1, 4).exp(),
+    "empty_t": lambda T, a: T.zeros(3, 0).t(),
+    "empty_sum_plus": lambda T, a: a[:0].sum(1, keepdim=True) + a[:0, :1],
 }
 
 
