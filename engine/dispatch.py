@@ -220,7 +220,7 @@ def _several(op, inputs, attrs, pieces, dtype, wants_grad):
     """The outputs of an op with several (split, unbind): one node, each output its own output number; as
     views of the input (op.view), each output's view function takes its piece of the base."""
     src = inputs[0]
-    outs = tuple(Tensor._make(p if op.view else p.copy(), dtype) for p in pieces)
+    outs = tuple(Tensor._make(p if op.view else p.copy(order="K"), dtype) for p in pieces)
     if op.view:
         for i, out in enumerate(outs):
             out._make_view_of(src, _Piece(op, i), attrs)

@@ -217,6 +217,12 @@ def iterator_strides(shape, arrays):
     return tuple(out)
 
 
+def column_major(a, dtype):
+    """A copy of a as dtype laid out as LAPACK leaves torch's linalg results: each matrix by columns, the batch
+    row-major."""
+    return np.swapaxes(np.swapaxes(a, -1, -2).astype(dtype, order="C"), -1, -2)
+
+
 def like_param(g, param):
     """The layout AccumulateGrad gives a first `.grad`: the param's strides when the param is dense, else
     row-major (torch's `clone_obey_contract`)."""

@@ -67,6 +67,31 @@ def test_strides_offsets_and_contiguity_are_torchs(name):
     np.testing.assert_array_equal(e.detach().numpy(), t.detach().numpy())
 
 
+LINALG = {  # LAPACK's results: each matrix by columns
+    "inv": lambda T, A, B: T.linalg.inv(A),
+    "solve": lambda T, A, B: T.linalg.solve(A, B),
+    "solve_right": lambda T, A, B: T.linalg.solve(A, B.mT, left=False),
+    "solve_triangular": lambda T, A, B: T.linalg.solve_triangular(A, B, upper=True),
+    "cholesky": lambda T, A, B: T.linalg.cholesky(A),
+    "cholesky_upper": lambda T, A, B: T.linalg.cholesky(A, upper=True),
+    "eigh": lambda T, A, B: T.linalg.eigh(A),
+    "qr": lambda T, A, B: T.linalg.qr(B),
+    "det_grad": lambda T, A, B: T.autograd.grad(T.linalg.det(A).sum(), A)[0],
+}
+
+
+@pytest.mark.parametrize("name", sorted(LINALG))
+def test_linalg_results_are_column_major_as_torchs(name):
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((2, 4, 4))
+    a = a @ a.transpose(0, 2, 1) + 4 * np.eye(4)
+    b = rng.standard_normal((2, 4, 3))
+    t = LINALG[name](torch, torch.tensor(a, requires_grad=True), torch.tensor(b))
+    e = LINALG[name](engine, engine.tensor(a, requires_grad=True), engine.tensor(b))
+    t, e = (t, e) if isinstance(t, tuple) else ((t,), (e,))
+    assert [x.stride() for x in e] == [x.stride() for x in t]
+
+
 def test_views_get_torchs_strides_and_are_refused_where_torchs_are():
     rng = random.Random(0)
     for _ in range(400):
