@@ -3,7 +3,7 @@
 Layers import one way, bottom up (tests/engine/test_layers.py keeps it so):
 dtypes, devices, limits, messages, observe, grad_mode, printing, kernels, generator → ops → graph, backward →
 tensor, dispatch, methods, logic → factories, functions, indexing, random, nn, optim, utils, cuda, accelerator,
-backends → autograd → trace.
+backends → autograd → distributions → trace.
 The torch.* functions that are an op's spelling come from the op table (engine/methods.py).
 """
 import numpy as _np
@@ -13,7 +13,9 @@ from . import (  # noqa: F401
     autograd,
     backends,
     cuda,
+    distributions,
     dtypes,
+    func,
     indexing,
     linalg,
     logic,
@@ -33,6 +35,7 @@ from .dtypes import (  # noqa: A004, F401
     float16,
     float32,
     float64,
+    get_default_dtype,
     half,
     int,
     int8,
@@ -41,6 +44,7 @@ from .dtypes import (  # noqa: A004, F401
     int64,
     layout,
     long,
+    set_default_dtype,
     short,
     strided,
     uint8,
@@ -70,6 +74,7 @@ from .factories import (  # noqa: F401
     zeros,
     zeros_like,
 )
+from .func import vmap  # noqa: F401
 from .functions import (  # noqa: F401
     broadcast_shapes,
     detach,
@@ -110,6 +115,8 @@ from .nn.functional import (  # noqa: F401 - torch.* spellings of nn.functional'
     threshold,
     threshold_,
 )
+from .nn.utils.weight_norm import _weight_norm, norm_except_dim  # noqa: F401
+from .printing import set_printoptions  # noqa: F401
 
 # --- random numbers: PyTorch's CPU generator (engine/generator, engine/random.py) --------------------------------
 from .random import (  # noqa: F401
@@ -129,6 +136,19 @@ from .random import (  # noqa: F401
     randperm,
     seed,
     set_rng_state,
+)
+from .serialization import load, save  # noqa: F401
+from .settings import (  # noqa: F401
+    are_deterministic_algorithms_enabled,
+    compile,
+    get_float32_matmul_precision,
+    get_num_interop_threads,
+    get_num_threads,
+    is_deterministic_algorithms_warn_only_enabled,
+    set_float32_matmul_precision,
+    set_num_interop_threads,
+    set_num_threads,
+    use_deterministic_algorithms,
 )
 from .tensor import Size, Tensor  # noqa: F401
 

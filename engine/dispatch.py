@@ -28,6 +28,8 @@ def _out_numel(op, arrays, attrs):
 
 
 def _result_numel(op, arrays, attrs):
+    if op.numel is not None:
+        return op.numel(arrays, attrs)
     if "shape" in attrs:
         return math.prod(map(int, attrs["shape"]))
     if not op.variadic and op.name not in _OWN_SIZE:  # called for every traced op: the common case first

@@ -43,6 +43,21 @@ _ALL = {d.name: d for d in (bool, uint8, int8, int16, int32, int64, float16, flo
 _BY_NP = {d.np: d for d in _ALL.values()}
 
 
+DEFAULT = [float32]  # torch.set_default_dtype's: the dtype of Python floats, float factories and int division
+
+
+def get_default_dtype():
+    return DEFAULT[0]
+
+
+def set_default_dtype(d):
+    if not isinstance(d, dtype):
+        raise TypeError("invalid dtype object: only floating-point types are supported as the default type")
+    if not d.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    DEFAULT[0] = d
+
+
 def _by_name(name):
     return _ALL[name]
 
@@ -69,7 +84,7 @@ def promote(operands):
 
     operands: (dtype, weight) pairs; weight 2 for a tensor with dimensions, 1 for a 0-dim tensor and
     0 for a Python number. A lighter operand only raises the dtype if it is of a higher category
-    (bool < int < float); a Python float then brings the default float32.
+    (bool < int < float); a Python float then brings the default dtype (float32 unless set).
     """
     best = None
     for d, weight in operands:
@@ -78,7 +93,7 @@ def promote(operands):
             continue
         bd, bw = best
         if _category(d) > _category(bd):
-            best = (d if weight else (float32 if d.is_floating_point else d), weight)
+            best = (d if weight else (DEFAULT[0] if d.is_floating_point else d), weight)
         elif _category(d) == _category(bd):
             if weight > bw:
                 best = (d, weight)
@@ -88,7 +103,7 @@ def promote(operands):
                 best = (d, weight)
     d, weight = best
     if weight == 0 and d.is_floating_point:
-        return float32
+        return DEFAULT[0]
     return d
 
 

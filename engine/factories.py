@@ -31,7 +31,7 @@ def _infer_dtype(data):
 
     walk(data)
     if "f" in kinds or not kinds:
-        return dtypes.float32
+        return dtypes.DEFAULT[0]
     return dtypes.int64 if "i" in kinds else dtypes.bool
 
 
@@ -112,7 +112,7 @@ def from_numpy(arr):
 
 def _filled(value, size, dtype, requires_grad):
     shape = _alloc(shape_args(size))
-    dtype = dtype or dtypes.float32
+    dtype = dtype or dtypes.DEFAULT[0]
     return _finish(np.full(shape, value, dtype=dtype.np), dtype, requires_grad)
 
 
@@ -191,7 +191,7 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None, require
     """Uninitialised (zeros here), with the strides asked for (in elements), over the memory they reach."""
     devices.check(device)
     _check_layout(layout)
-    return _strided(tuple(size), tuple(stride), dtype or dtypes.float32, requires_grad)
+    return _strided(tuple(size), tuple(stride), dtype or dtypes.DEFAULT[0], requires_grad)
 
 
 def _strided(size, stride, dtype, requires_grad):
@@ -200,8 +200,8 @@ def _strided(size, stride, dtype, requires_grad):
                            f"({len(stride)})")
     _alloc(size)
     extent = 0 if 0 in size else 1 + sum((n - 1) * st for n, st in zip(size, stride))
-    memory = np.zeros(extent, dtype.np)
-    data = np.lib.stride_tricks.as_strided(memory, size, tuple(st * memory.itemsize for st in stride))
+    buffer = np.zeros(extent, dtype.np)
+    data = np.lib.stride_tricks.as_strided(buffer, size, tuple(st * buffer.itemsize for st in stride))
     return _finish(data, dtype, requires_grad)
 
 
@@ -213,7 +213,7 @@ def _scalar_dtype(value):
         return dtypes.bool
     if isinstance(value, (int, np.integer)):
         return dtypes.int64
-    return dtypes.float32
+    return dtypes.DEFAULT[0]
 
 
 def _size_arg(name, size):
@@ -232,7 +232,7 @@ def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, re
 def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad=False):
     devices.check(device)
     _check_layout(layout)
-    return _filled(_number(s), (), dtype or dtypes.float32, requires_grad)
+    return _filled(_number(s), (), dtype or dtypes.DEFAULT[0], requires_grad)
 
 
 def _number(value):
@@ -281,7 +281,7 @@ def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, devi
         start, end = 0, start
     floating = any(_is_float(v) for v in (start, end, step))
     start, end, step = _number(start), _number(end), _number(step)
-    dtype = _out_dtype(dtype, out, dtypes.float32 if floating else dtypes.int64)
+    dtype = _out_dtype(dtype, out, dtypes.DEFAULT[0] if floating else dtypes.int64)
     if dtype.is_floating_point or not all(math.isfinite(v) for v in (start, end, step)):
         first, last, by = float(start), float(end), float(step)
     else:
@@ -346,7 +346,7 @@ def _steps(steps):
 def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     devices.check(device)
     _check_layout(layout)
-    dtype = _out_dtype(dtype, out, dtypes.float32)
+    dtype = _out_dtype(dtype, out, dtypes.DEFAULT[0])
     steps = _range_args("linspace", start, end, steps)
     _alloc((steps,))
     result = _finish(kernels.linspace(_number(start), _number(end), steps, dtype.np), dtype, requires_grad)
@@ -356,7 +356,7 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
 def logspace(start, end, steps, base=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     devices.check(device)
     _check_layout(layout)
-    dtype = _out_dtype(dtype, out, dtypes.float32)
+    dtype = _out_dtype(dtype, out, dtypes.DEFAULT[0])
     steps = _range_args("logspace", start, end, steps, base)
     _alloc((steps,))
     data = kernels.logspace(_number(start), _number(end), steps, 10.0 if base is None else float(base), dtype.np)
@@ -366,7 +366,7 @@ def logspace(start, end, steps, base=None, *, out=None, dtype=None, layout=None,
 def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     devices.check(device)
     _check_layout(layout)
-    dtype = _out_dtype(dtype, out, dtypes.float32)
+    dtype = _out_dtype(dtype, out, dtypes.DEFAULT[0])
     if n < 0:
         raise RuntimeError(f"n must be greater or equal to 0, got {n}")
     if m is not None and m < 0:
@@ -423,12 +423,13 @@ for _f in (new_zeros, new_ones, new_empty, new_empty_strided, new_full, new_tens
     setattr(Tensor, _f.__name__, _f)
 
 
-def _legacy(dtype, name):
+def _legacy(fixed, name):
     """torch.Tensor(...) and the typed constructors (torch.FloatTensor, …): from data, or uninitialised from
-    sizes (zeros here; torch leaves whatever was in memory)."""
+    sizes (zeros here; torch leaves whatever was in memory). fixed None: torch.Tensor, of the default dtype."""
 
     def make(*args, device=None):
         devices.check(device)
+        dtype = fixed or dtypes.DEFAULT[0]
         if len(args) == 1 and isinstance(args[0], Tensor):
             if args[0].dtype is not dtype:
                 raise TypeError(f"expected {dtype.type_name} (got {args[0].dtype.type_name})")
@@ -445,7 +446,7 @@ def _legacy(dtype, name):
     return make
 
 
-_legacy_tensor = _legacy(dtypes.float32, "Tensor")
+_legacy_tensor = _legacy(None, "Tensor")
 Tensor.__new__ = staticmethod(lambda cls, *args, **kwargs: _legacy_tensor(*args, **kwargs) if cls is Tensor
                               else object.__new__(cls))
 FloatTensor = _legacy(dtypes.float32, "FloatTensor")

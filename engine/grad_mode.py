@@ -5,6 +5,7 @@ import functools
 # grad: the grad mode a program sets; inference: inside inference_mode; enabled: whether ops record a graph
 # (grad mode on and not in inference mode); formula: running a node's derivative with create_graph;
 # anomaly, anomaly_nan: torch.autograd.set_detect_anomaly(mode, check_nan).
+TANGENTS = {}  # inside torch.autograd.forward_ad.dual_level(): id(tensor) -> (tensor, its tangent)
 _state = {"enabled": True, "grad": True, "inference": False, "formula": False, "anomaly": False, "anomaly_nan": True}
 
 

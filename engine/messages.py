@@ -1,6 +1,7 @@
 """PyTorch 2.13's own texts for the errors and warnings a learner meets."""
 import warnings
 
+ITEM_REFUSED = []  # while torch.func.vmap runs a function: the error the program's .item() raises there
 WARNED_ONCE = {}  # the TORCH_WARN_ONCE texts given in this process (a traced run starts with none, as a new process)
 
 

@@ -27,6 +27,8 @@ from typing import Any
 
 import numpy as np
 
+from . import dtypes
+
 __all__ = [
     "PRINT_OPTS",
     "format_dtype",
@@ -49,9 +51,8 @@ class _PrinterOptions:
 
 PRINT_OPTS = _PrinterOptions()
 
-# torch.get_default_dtype() is float32; these never get a ``dtype=`` suffix on non-empty tensors.
-_DEFAULT_DTYPE = "float32"
-_DTYPES_WITHOUT_SUFFIX = ("float32", "int64", "bool")
+# with torch.get_default_dtype() these never get a ``dtype=`` suffix on non-empty tensors.
+_DTYPES_WITHOUT_SUFFIX = ("int64", "bool")
 
 
 def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None,
@@ -309,13 +310,13 @@ def format_tensor(
         if arr.ndim != 1:
             all_suffixes.append("size=" + _shape_tuple_str(arr.shape))
         # nothing to infer an int64 dtype from, so anything but the default dtype is shown
-        if dtype != _DEFAULT_DTYPE:
+        if dtype != dtypes.DEFAULT[0].name:
             all_suffixes.append("dtype=" + format_dtype(dtype))
         tensor_str = "[]"
     else:
         if not PRINT_OPTS.edgeitems:
             all_suffixes.append("size=" + _shape_tuple_str(arr.shape))
-        if dtype not in _DTYPES_WITHOUT_SUFFIX:
+        if dtype not in _DTYPES_WITHOUT_SUFFIX and dtype != dtypes.DEFAULT[0].name:
             all_suffixes.append("dtype=" + format_dtype(dtype))
         tensor_str = _tensor_str(arr, indent)
 

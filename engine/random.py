@@ -77,7 +77,7 @@ def _shape(name, sizes, size, options):
 
 def _float_tensor(like, dtype, requires_grad, kernel, draw):
     """A float tensor drawn by draw(array) into an array made by like(dtype)."""
-    dtype = dtype or dtypes.float32
+    dtype = dtype or dtypes.DEFAULT[0]
     if not dtype.is_floating_point:
         raise NotImplementedError(f'"{kernel}" not implemented for \'{dtype.type_name}\'')
     return _finish(draw(like(dtype)), dtype, requires_grad)

@@ -4,6 +4,7 @@ This module holds its state and the behaviour that is not an op. The ops' method
 `x.add_()`, …) are derived from the op table by engine/methods.py; `backward` is added by
 engine/autograd/differentiate.py and indexing (`x[i]`, `x[i] = v`) by engine/indexing.py.
 """
+import sys
 import warnings
 
 import numpy as np
@@ -21,6 +22,21 @@ class Size(tuple):
 
     __str__ = __repr__
 
+    def __getitem__(self, index):
+        got = tuple.__getitem__(self, index)
+        return Size(got) if isinstance(index, slice) else got
+
+    def __add__(self, other):
+        return Size(tuple.__add__(self, tuple(other)))
+
+    def __radd__(self, other):
+        return Size(tuple(other) + tuple(self))
+
+    def __mul__(self, n):
+        return Size(tuple.__mul__(self, n))
+
+    __rmul__ = __mul__
+
     def numel(self):
         n = 1
         for s in self:
@@ -32,6 +48,7 @@ class Tensor:
     __slots__ = (
         "_data", "dtype", "_requires_grad", "_grad_fn", "_view_version", "_grad", "_vbox", "_base", "_view_fn",
         "_retains_grad", "_acc", "_grad_of", "_output_nr", "_inference", "__weakref__",
+        "__dict__",  # what a program sets on its own tensors (`out.g = ...`, as fast.ai's lessons do)
     )
     __array_priority__ = 1000  # numpy scalars defer to Tensor's reflected operators
 
@@ -321,6 +338,9 @@ class Tensor:
 
     # --- conversion -----------------------------------------------------------------------------
     def item(self):
+        # inside vmap a program's own .item() fails as in torch (the engine's own calls are fine)
+        if messages.ITEM_REFUSED and not sys._getframe(1).f_globals.get("__name__", "").startswith("engine."):
+            raise RuntimeError(messages.ITEM_REFUSED[-1])
         if self._data.size != 1:
             raise RuntimeError(messages.ITEM_MANY.format(n=self._data.size))
         return self._data.reshape(()).item()
@@ -380,6 +400,8 @@ class Tensor:
             suffixes.append(f"grad_fn=<{type(self.grad_fn).__name__}>")
         elif self._requires_grad:
             suffixes.append("requires_grad=True")
+        if grad_mode.TANGENTS and id(self) in grad_mode.TANGENTS:
+            suffixes.append(f"tangent={grad_mode.TANGENTS[id(self)][1]}")  # (format: a 0-dim tangent as its number)
         return format_tensor(self._data, self.dtype.name, suffixes)
 
     __str__ = __repr__

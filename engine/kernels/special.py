@@ -9,6 +9,7 @@ import math
 import numpy as np
 
 from .bessel import _c, chbevl, exp, horner, libm_f, log, sin, sqrt, work
+from .fma import fma
 
 I0E_A = _c(
     -4.41534164647933937950E-18, 3.33079451882223809783E-17, -2.43127984654795469359E-16,
@@ -423,10 +424,9 @@ def erfinv(y):
     with np.errstate(all="ignore"):
         y_abs = np.abs(y)
         z = y * y
-        central = y * (((a[3] * z + a[2]) * z + a[1]) * z + a[0]) / (
-            (((b[3] * z + b[2]) * z + b[1]) * z + b[0]) * z + t(1))
+        central = y * horner(z, np.array(a[::-1])) / fma(horner(z, np.array(b[::-1])), z, t(1), y.dtype)
         z = sqrt(-log((t(1) - y_abs) / t(2)))
-        tail = np.copysign(((c[3] * z + c[2]) * z + c[1]) * z + c[0], y) / ((d[1] * z + d[0]) * z + t(1))
+        tail = np.copysign(horner(z, np.array(c[::-1])), y) / horner(z, np.array([d[1], d[0], t(1)]))
         x = np.where(y_abs <= t(0.7), central, tail)
         for _ in range(2):  # two Newton-Raphson steps
             x = x - (erf(x) - y) / ((t(2) * t(0.564189583547756286948)) * exp(-x * x))

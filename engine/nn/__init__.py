@@ -1,5 +1,5 @@
 """torch.nn: Parameter, Module and a few layers, and nn.functional."""
-from . import functional, init  # noqa: F401
+from . import functional, init, utils  # noqa: F401
 from .modules import (  # noqa: F401
     CELU,
     ELU,
@@ -93,6 +93,7 @@ from .modules import (  # noqa: F401
     MultiMarginLoss,
     NLLLoss,
     NonDynamicallyQuantizableLinear,
+    ParameterDict,
     ParameterList,
     PixelShuffle,
     PixelUnshuffle,

@@ -90,3 +90,52 @@ def run(mode, input, hidden, weights, num_layers, dropout, training, bidirection
         return output, (stack([h for h, _ in finals], 0), stack([c for _, c in finals], 0))
     output = x._op("transpose_", dim0=0, dim1=1) if batch_first else x  # _rnn_impl_with_concat transposes in place
     return output, stack(finals, 0)
+
+
+def _narrow(hidden, start, end):
+    if isinstance(hidden, tuple):
+        return tuple(h.narrow(0, start, end - start) for h in hidden)
+    return hidden.narrow(0, start, end - start)
+
+
+def _packed_layer(cell, data, batch_sizes, hidden, w):
+    """ATen's PackedLayer: the input projection of all the packed rows at once, then per step a narrow of the
+    rows still running; the hidden rows of sequences that ended are set aside, and the final hidden state is
+    those pieces concatenated, longest sequence first."""
+    projected = linear(data, w[0], w[2])
+    outputs, ended = [], []
+    offset, last = 0, batch_sizes[0]
+    for size in batch_sizes:
+        step = projected.narrow(0, offset, size)
+        offset += size
+        if last > size:
+            ended.append(_narrow(hidden, size, last))
+            hidden = _narrow(hidden, 0, size)
+        last = size
+        hidden = cell(step, hidden, w, True)
+        outputs.append(hidden[0] if isinstance(hidden, tuple) else hidden)
+    ended.append(hidden)
+    ended.reverse()
+    if isinstance(hidden, tuple):
+        final = tuple(cat([h[i] for h in ended], 0) for i in range(len(hidden)))
+    else:
+        final = cat(ended, 0)
+    return cat(outputs, 0), final
+
+
+def run_packed(mode, data, batch_sizes, hidden, weights, num_layers, dropout, training):
+    """_rnn_impl over a PackedSequence's data (one direction): per layer a PackedLayer, dropout between layers;
+    the output data and the final hidden state(s) stacked over the layers."""
+    cell = _CELLS[mode]
+    lstm = mode == "LSTM"
+    starts = list(zip(hidden[0].unbind(0), hidden[1].unbind(0))) if lstm else list(hidden.unbind(0))
+    finals = []
+    x = data
+    for layer in range(num_layers):
+        x, last = _packed_layer(cell, x, batch_sizes, starts[layer], weights[layer])
+        finals.append(last)
+        if dropout != 0 and training and layer < num_layers - 1:
+            x = F.dropout(x, dropout, True)
+    if lstm:
+        return x, (stack([h for h, _ in finals], 0), stack([c for _, c in finals], 0))
+    return x, stack(finals, 0)

@@ -20,6 +20,7 @@ from . import (  # noqa: F401 - they declare
     nn,
     norms,
     ordering,
+    packing,
     padding,
     pieces,
     pointwise,
@@ -29,12 +30,14 @@ from . import (  # noqa: F401 - they declare
     random,
     reductions,
     regions,
+    sampling,
     scatter,
     shape,
     shuffles,
     special,
     trilinear,
     upsample,
+    weight_norm,
 )
 from .regions import region_grad  # noqa: F401
 from .shape import matrix_transposed, transposed  # noqa: F401

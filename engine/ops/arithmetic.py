@@ -163,8 +163,15 @@ def _power(a, b):
     return a ** b
 
 
+def _pow_self_grad(n, g):
+    """ATen's pow_backward_self: where(exponent == 0, 0, grad · exponent · self^(exponent − 1))."""
+    e = n["exponent"]
+    zero = g._new(np.zeros((), g.dtype.np), g.dtype)
+    return zero.where(e == 0.0, g * (e * n["self"] ** (e - 1)))
+
+
 op("pow_tensor", "PowBackward1", ("self", "exponent"), exact(_power),
-   ("exponent · self^(exponent−1) · grad", lambda n, g: g * n["exponent"] * n["self"] ** (n["exponent"] - 1)),
+   ("exponent · self^(exponent−1) · grad", lambda n, g: _pow_self_grad(n, g)),
    ("result · ln(self) · grad",
     lambda n, g: g * _where_zero(n["self"], n["exponent"], n["result"] * n["self"].log())),
    saves={0: ("self", "exponent"), 1: ("self", "exponent", "result")},

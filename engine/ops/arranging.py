@@ -2,6 +2,7 @@
 h/v/dsplit, broadcasting, meshgrid, cartesian_prod, combinations, block_diag, diag/diag_embed/diagflat, unfold,
 the *_scatter ops (a region replaced), tril/triu_indices; built as ATen builds them (the same nodes)."""
 import itertools
+import math
 
 import numpy as np
 
@@ -326,7 +327,13 @@ def _bind_block_diag(*tensors):
     return OPS["block_diag"], tuple(tensors), None, result_dtype(tensors) if tensors else dtypes.float32
 
 
+def _block_diag_numel(arrays, attrs):
+    shapes = [(1, 1) if a.ndim == 0 else (1, a.shape[0]) if a.ndim == 1 else a.shape for a in arrays]
+    return sum(s[0] for s in shapes) * sum(s[1] for s in shapes)
+
+
 op("block_diag", "BlockDiagBackward0", ("tensors",), _block_diag, ("grad's block i", _block_grad), variadic=True,
+   numel=_block_diag_numel,
    spell=Spelling(function="block_diag", out=False, name=lambda s, a: f"torch.block_diag({', '.join(s)})"),
    bind=_bind_block_diag)
 
@@ -360,7 +367,8 @@ def _bind_diag_embed(self, offset=0, dim1=-2, dim2=-1):
 op("diag_embed", "DiagEmbedBackward0", ("self",), _diag_embed,
    ("grad's diagonal", lambda n, g: g.diagonal(n.attrs["offset"], n.attrs["dim1"], n.attrs["dim2"])),
    saves={0: ("dim1", "dim2", "offset")}, spell=Spelling(method="diag_embed", function="diag_embed", out=False),
-   bind=_bind_diag_embed)
+   bind=_bind_diag_embed,
+   numel=lambda arrays, attrs: math.prod(arrays[0].shape[:-1]) * (arrays[0].shape[-1] + abs(attrs["offset"])) ** 2)
 
 
 @composite(Spelling(method="diag", function="diag"))
@@ -402,6 +410,13 @@ def _unfold_backward(g, shape, dim, size, step):
     return out
 
 
+def _unfold_numel(shape, dimension, size, step):
+    if not shape:
+        return 1
+    n = shape[dimension % len(shape)]
+    return math.prod(shape) // max(n, 1) * ((n - size) // step + 1) * size
+
+
 def _bind_unfold(self, dimension, size, step):
     d = self._dim(dimension)
     length = self.shape[d] if self.dim() else 1
@@ -421,7 +436,8 @@ op("unfold", "UnfoldBackward0", ("self",), _unfold,
    ("grad of each window added back in place",
     lambda n, g: g._op("unfold_backward", shape=n._shapes[0], dim=n.attrs["dimension"], size=n.attrs["size"],
                        step=n.attrs["step"])), view=True,
-   saves={0: ("dimension", "self_sym_sizes", "size", "step")}, spell=Spelling(method="unfold"), bind=_bind_unfold)
+   saves={0: ("dimension", "self_sym_sizes", "size", "step")}, spell=Spelling(method="unfold"), bind=_bind_unfold,
+   numel=lambda arrays, attrs: _unfold_numel(arrays[0].shape, **attrs))
 
 
 # --- select_scatter, slice_scatter, diagonal_scatter: self with a region replaced by src -------------------------

@@ -17,7 +17,7 @@ def _twin(view, node=None):
     """The copying twin of a view op, under the same name + `_copy`."""
     v = OPS[view]
     return op(view + "_copy", node or v.node + "_copy", v.args, _copied(v.forward, v.several), *v.grads,
-              saves=v.saves, several=v.several, bind=False)
+              saves=v.saves, several=v.several, bind=False, numel=v.numel)
 
 
 def _through(view_name, user_name, bind):

@@ -526,13 +526,13 @@ op("cholesky_inverse", "CholeskyInverseBackward0", ("self",),
    spell=Spelling(method="cholesky_inverse", function="cholesky_inverse"), bind=_bind_cholesky_inverse)
 
 
-@composite(Spelling(method="qr", function="qr", out=False))
+@composite(Spelling(method="qr", function="qr"))
 def qr(input, some=True):  # noqa: A002 - torch's names
     messages.warn_once(QR_DEPRECATED, stacklevel=4)
     return input._apply(*_bind_qr(input, "reduced" if some else "complete"))
 
 
-@composite(Spelling(method="svd", function="svd", out=False))
+@composite(Spelling(method="svd", function="svd"))
 def svd(input, some=True, compute_uv=True):  # noqa: A002
     """torch.svd: U, S and V (not Vh); without compute_uv, U and V zero-filled."""
     U, S, Vh = input._apply(*_bind_svd(input, not some))

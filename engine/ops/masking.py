@@ -212,12 +212,13 @@ def nonzero(self, *, as_tuple=False):
         if data.ndim == 0:
             return (self._new(np.zeros(int(data != 0), np.int64), dtypes.int64),)
         return tuple(self._new(i.astype(np.int64), dtypes.int64) for i in np.nonzero(data))
-    return self._new(np.argwhere(data).astype(np.int64), dtypes.int64)
+    return argwhere(self)
 
 
 @composite(Spelling(method="argwhere", function="argwhere", out=False))
 def argwhere(self):
-    return self._new(np.argwhere(self._data).astype(np.int64), dtypes.int64)
+    """The indices of the nonzero elements, one row each, laid out column by column as ATen writes them."""
+    return self._new(np.argwhere(self._data).astype(np.int64).T.copy().T, dtypes.int64)
 
 
 @composite(Spelling(method="take_along_dim", function="take_along_dim"))

@@ -85,7 +85,7 @@ op("addmv", "AddmvBackward0", ("self", "mat", "vec"),
    ("α · grad ⊗ vec", lambda n, g: _times(g.unsqueeze(1) * n["vec"].unsqueeze(0), n.attrs["alpha"])),
    ("α · matᵀ grad", lambda n, g: _times(n["mat"].t().mv(g), n.attrs["alpha"])),
    saves={0: ("beta",), 1: ("vec", "alpha"), 2: ("mat", "alpha")},
-   spell=Spelling(method="addmv", function="addmv", inplace="addmv_"), bind=_bind_addmv)
+   spell=Spelling(method="addmv", function="addmv", inplace="addmv_", inplace_function="addmv_"), bind=_bind_addmv)
 
 
 def _bind_addr(self, vec1, vec2, *, beta=1, alpha=1):
@@ -155,7 +155,7 @@ def cross(input, other, dim=None):  # noqa: A002 - torch's names
 
 # --- dist, renorm -----------------------------------------------------------------------------------------------
 def _bind_dist(self, other, p=2):
-    return OPS["dist"], (self, other), {"p": float(p)}, result_dtype((self, other), "float")
+    return OPS["dist"], (self, other), {"p": p}, result_dtype((self, other), "float")
 
 
 def _dist(a, b, p):
@@ -200,7 +200,7 @@ def _bind_renorm(self, p, dim, maxnorm):
         raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm}")
     if self.dim() <= 1:
         raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {self.dim()} dimensions")
-    return OPS["renorm"], (self,), {"p": float(p), "dim": self._dim(dim), "maxnorm": float(maxnorm)}, None
+    return OPS["renorm"], (self,), {"p": p, "dim": self._dim(dim), "maxnorm": maxnorm}, None
 
 
 op("renorm", "RenormBackward0", ("self",), _renorm, ("ATen's renorm_backward", _renorm_grad),
@@ -427,7 +427,7 @@ def linalg_norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):  # noqa: A
     if dim is None and ord is not None and A.dim() != 1:
         raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got "
                            f"{A.dim()}D.")
-    return A._apply(*OPS["vector_norm"].bind(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype))
+    return A._apply(*OPS["vector_norm"].bind(A, 2.0 if ord is None else ord, dim, keepdim, dtype=dtype))
 
 
 @composite(Spelling(method="norm", function="norm"))
@@ -530,6 +530,7 @@ def tensordot(a, b, dims=2):
         dims_a, dims_b = list(range(a.dim() - dims, a.dim())), list(range(dims))
     else:
         dims_a, dims_b = ([d] if isinstance(d, int) else list(d) for d in dims)
+    given_a, given_b = list(dims_a), list(dims_b)
     dims_a = [d % a.dim() for d in dims_a]
     dims_b = [d % b.dim() for d in dims_b]
     size = 1
@@ -546,8 +547,8 @@ def tensordot(a, b, dims=2):
             size *= sa
     free_a = [d for d in range(a.dim()) if d not in dims_a]
     free_b = [d for d in range(b.dim()) if d not in dims_b]
-    left = a.permute(*free_a, *dims_a).reshape(math.prod(a.shape[d] for d in free_a), size)
-    right = b.permute(*dims_b, *free_b).reshape(size, math.prod(b.shape[d] for d in free_b))
+    left = a.permute(*free_a, *given_a).reshape(math.prod(a.shape[d] for d in free_a), size)
+    right = b.permute(*given_b, *free_b).reshape(size, math.prod(b.shape[d] for d in free_b))
     return left.mm(right).reshape(tuple(a.shape[d] for d in free_a) + tuple(b.shape[d] for d in free_b))
 
 

@@ -85,6 +85,7 @@ def _max_grad(backward):
 
 op("max_pool3d", "MaxPool3DWithIndicesBackward0", ("self",), _values,
    ("grad to the max of each window", _max_grad("max_pool3d_backward")), saves={0: _MAX_SAVES}, bind=False,
+   numel=lambda arrays, attrs: attrs["result1"]._data.size,
    spell=Spelling(functional="max_pool3d", name=_label("max_pool3d", ("stride", "padding", "dilation", "ceil_mode"))))
 op("max_pool3d_backward", "MaxPool3DWithIndicesBackwardBackward0", ("grad", "self"),
    lambda g, x, indices, k: _spread_at(g, x, indices, k), ("grad at each window's max", lambda n, g: _take_at(n, g)),

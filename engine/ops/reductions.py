@@ -331,7 +331,7 @@ def _bind_norm(self, p="fro", dim=None, keepdim=False, dtype=None):
     if not self.dtype.is_floating_point:
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
                            f"{self.dtype.type_name}")
-    attrs = {"keepdim": keepdim, "ord": 2.0 if p == "fro" else float(p) if not isinstance(p, bool) else p}
+    attrs = {"keepdim": keepdim, "ord": 2 if p == "fro" else p}
     if dim is not None and dim != () and dim != []:
         attrs["dim"] = self._reduce_dims(tuple(dim) if isinstance(dim, list) else dim)
     return OPS["norm"], (self,), attrs, dtype
@@ -346,7 +346,7 @@ def _bind_vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):  # noqa
     if ord < 0 and x.numel() == 0 or (ord == INF and x.numel() == 0 and dim is None):
         raise RuntimeError(f"linalg.vector_norm cannot compute the {ord} norm on an empty tensor because the "
                            "operation does not have an identity")
-    attrs = {"keepdim": keepdim, "ord": float(ord)}
+    attrs = {"keepdim": keepdim, "ord": ord}
     if dim is not None and dim != () and dim != []:
         attrs["dim"] = x._reduce_dims(tuple(dim) if isinstance(dim, list) else dim)
     return OPS["vector_norm"], (x,), attrs, dtype

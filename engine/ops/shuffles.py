@@ -29,28 +29,30 @@ def _channel_shuffle(a, groups):
     return np.ascontiguousarray(out).reshape(a.shape)
 
 
-def _bind_shuffle(name, factor_name):
-    def bind(self, *args, **kwargs):
-        if len(args) + len(kwargs) != 1 or (kwargs and factor_name not in kwargs):
-            raise TypeError(f"{name}() missing 1 required positional arguments: \"{factor_name}\"")
-        factor = args[0] if args else kwargs[factor_name]
-        if self.dim() < 3:
-            raise RuntimeError(f"{name} expects input to have at least 3 dimensions, but got input with "
-                               f"{self.dim()} dimension(s)")
-        if factor <= 0:
-            raise RuntimeError(f"{name} expects {factor_name} to be greater than 0, but got: {factor}")
-        c, h, w = self.shape[-3:]
-        if name == "pixel_shuffle" and c % (factor * factor):
-            raise RuntimeError("pixel_shuffle expects its input's 'channel' dimension to be divisible by the square "
-                               f"of upscale_factor, but input.size(-3)={c} is not divisible by {factor * factor}")
-        if name == "pixel_unshuffle" and (h % factor or w % factor):
-            which = ("height", h) if h % factor else ("width", w)
-            raise RuntimeError(f"pixel_unshuffle expects {which[0]} to be divisible by downscale_factor, but "
-                               f"input.size(-{2 if which[0] == 'height' else 1})={which[1]} is not divisible by "
-                               f"{factor}")
-        return OPS[name], (self,), {factor_name: int(factor)}, None
+def _check_shuffle(name, factor_name, self, factor):
+    if self.dim() < 3:
+        raise RuntimeError(f"{name} expects input to have at least 3 dimensions, but got input with "
+                           f"{self.dim()} dimension(s)")
+    if factor <= 0:
+        raise RuntimeError(f"{name} expects {factor_name} to be greater than 0, but got: {factor}")
+    c, h, w = self.shape[-3:]
+    if name == "pixel_shuffle" and c % (factor * factor):
+        raise RuntimeError("pixel_shuffle expects its input's 'channel' dimension to be divisible by the square "
+                           f"of upscale_factor, but input.size(-3)={c} is not divisible by {factor * factor}")
+    if name == "pixel_unshuffle" and (h % factor or w % factor):
+        which = ("height", h) if h % factor else ("width", w)
+        raise RuntimeError(f"pixel_unshuffle expects {which[0]} to be divisible by downscale_factor, but "
+                           f"input.size(-{2 if which[0] == 'height' else 1})={which[1]} is not divisible by "
+                           f"{factor}")
+    return OPS[name], (self,), {factor_name: int(factor)}, None
 
-    return bind
+
+def _bind_pixel_shuffle(self, upscale_factor):
+    return _check_shuffle("pixel_shuffle", "upscale_factor", self, upscale_factor)
+
+
+def _bind_pixel_unshuffle(self, downscale_factor):
+    return _check_shuffle("pixel_unshuffle", "downscale_factor", self, downscale_factor)
 
 
 def _bind_channel_shuffle(self, groups):
@@ -67,12 +69,12 @@ def _bind_channel_shuffle(self, groups):
 
 op("pixel_shuffle", "PixelShuffleBackward0", ("self",), _pixel_shuffle,
    ("pixel_unshuffle(grad)", lambda n, g: g._op("pixel_unshuffle", downscale_factor=n.attrs["upscale_factor"])),
-   saves={0: ("upscale_factor",)}, bind=_bind_shuffle("pixel_shuffle", "upscale_factor"),
+   saves={0: ("upscale_factor",)}, bind=_bind_pixel_shuffle,
    spell=Spelling(function="pixel_shuffle", functional="pixel_shuffle", out=False,
                   name=lambda s, a: f"pixel_shuffle({s[0]}, {a['upscale_factor']})"))
 op("pixel_unshuffle", "PixelUnshuffleBackward0", ("self",), _pixel_unshuffle,
    ("pixel_shuffle(grad)", lambda n, g: g._op("pixel_shuffle", upscale_factor=n.attrs["downscale_factor"])),
-   saves={0: ("downscale_factor",)}, bind=_bind_shuffle("pixel_unshuffle", "downscale_factor"),
+   saves={0: ("downscale_factor",)}, bind=_bind_pixel_unshuffle,
    spell=Spelling(function="pixel_unshuffle", functional="pixel_unshuffle", out=False,
                   name=lambda s, a: f"pixel_unshuffle({s[0]}, {a['downscale_factor']})"))
 op("channel_shuffle", "ChannelShuffleBackward0", ("self",), _channel_shuffle,

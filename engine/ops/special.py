@@ -183,7 +183,7 @@ _unary("special_erfcx", "SpecialErfcxBackward0", _float(sp.erfcx), "(2 · self �
        lambda n, g: g * (n["self"] * n["result"] * 2.0 - 2.0 / _SQRT_PI), saves=("self", "result"),
        spell=Spelling(special="erfcx"))
 _unary("special_ndtri", "SpecialNdtriBackward0", _float(sp.ndtri), "√(2π) · exp(result²/2) · grad",
-       lambda n, g: g * (n["result"].square() / 2).exp() * math.sqrt(2 * math.pi), saves="result",
+       lambda n, g: g * math.sqrt(2 * math.pi) * (n["result"].square() / 2).exp(), saves="result",
        spell=Spelling(special="ndtri"))
 _unary("special_log_ndtr", "SpecialLogNdtrBackward0", _float(sp.log_ndtr),
        "exp(−(result + self²/2)) / √(2π) · grad",

@@ -73,9 +73,10 @@ def unary(name, inplace=True, functional=(), out=True, special=()):
 
 class Op:
     __slots__ = ("name", "node", "args", "forward", "grads", "saves", "view", "variadic", "spelling", "bind",
-                 "node_cls", "saved_cache", "several", "pointwise")
+                 "node_cls", "saved_cache", "several", "numel", "pointwise")
 
-    def __init__(self, name, node, args, forward, grads, saves, view, variadic, spelling, bind, several=False):
+    def __init__(self, name, node, args, forward, grads, saves, view, variadic, spelling, bind, several=False,
+                 numel=None):
         self.name = name
         self.node = node
         self.args = args
@@ -89,6 +90,7 @@ class Op:
         self.node_cls = None  # the Node subclass named `node`, made on first use (engine/graph.py)
         self.saved_cache = {}
         self.several = several  # the forward returns a tuple of arrays: one node, several outputs (split, unbind)
+        self.numel = numel  # (arrays, attrs) -> the result's size, where it is not the inputs' broadcast size
         self.pointwise = False  # elementwise (declared in a POINTWISE module): its result takes the inputs' layout
 
     def __repr__(self):
@@ -101,7 +103,7 @@ POINTWISE = {"activations", "arithmetic", "bitwise", "compare", "division", "poi
 
 
 def op(name, node, args, forward, *grads, saves=None, view=False, variadic=False, spell=None, bind=None,
-       dtype=None, several=False):
+       dtype=None, several=False, numel=None):
     """Declares an op. grads: one (formula, vjp(node, grad)) per argument (one for all when variadic).
     saves: per argument, what its vjp reads back: inputs and `result` (saved tensors, kept only when that
     argument needs grad; the result always), and what PyTorch's node keeps besides (see `kept`).
@@ -109,8 +111,9 @@ def op(name, node, args, forward, *grads, saves=None, view=False, variadic=False
     user passes the tensor arguments positionally and the result dtype follows `dtype` (see result_dtype).
     bind=False: users reach the op through a composite (`max` returns values and indices), or never.
     several: the forward returns a tuple of arrays, the op a tuple of tensors sharing one node (its vjp gets a
-    tuple of grads, None where none arrived)."""
-    entry = Op(name, node, args, forward, grads, saves, view, variadic, spell, None, several)
+    tuple of grads, None where none arrived). numel(arrays, attrs): the result's size, known before the forward
+    runs (a budget refuses by it), for an op whose result is not sized as its inputs' broadcast."""
+    entry = Op(name, node, args, forward, grads, saves, view, variadic, spell, None, several, numel)
     entry.pointwise = sys._getframe(1).f_globals["__name__"].rpartition(".")[2] in POINTWISE
     if bind is None:
         bind = _positional(entry, dtype)
@@ -157,12 +160,12 @@ def is_number(x):
 
 
 def number_dtype(x):
-    """The dtype of a Python number standing for a tensor: bool, int64, or the default float32."""
+    """The dtype of a Python number standing for a tensor: bool, int64, or the default float dtype."""
     if isinstance(x, bool):
         return dtypes.bool
     if isinstance(x, int):
         return dtypes.int64
-    return dtypes.float32
+    return dtypes.DEFAULT[0]
 
 
 def result_dtype(inputs, rule=None):
@@ -171,11 +174,11 @@ def result_dtype(inputs, rule=None):
     first = inputs[0]
     if len(inputs) == 1 and is_tensor(first):  # the common case, decided fast
         d = first.dtype
-        return d if d.is_floating_point or rule is None else dtypes.float32
+        return d if d.is_floating_point or rule is None else dtypes.DEFAULT[0]
     d = dtypes.promote([(x.dtype, 2 if x._data.ndim else 1) if is_tensor(x) else (number_dtype(x), 0)
                         for x in inputs])
     if rule == "float" and not d.is_floating_point:
-        return dtypes.float32
+        return dtypes.DEFAULT[0]
     return d
 
 

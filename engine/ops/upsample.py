@@ -96,12 +96,14 @@ for _mode, _k, _name, _node in _FAMILY:
     op(_name + "_backward", _node + "BackwardBackward0", ("grad_output",),
        _backward(_mode, _k),
        ("the interpolation of grad", lambda n, g, name=_name, k=_k, lin=_linear: g._op(name, **_attrs(n, k, lin))),
-       bind=False)
+       bind=False, numel=lambda arrays, attrs: math.prod(attrs["input_sizes"]))
     op(_name, _node + "Backward0", ("self",), _forward(_mode, _k),
        ("grad gathered back through the interpolation weights",
         lambda n, g, name=_name, k=_k, lin=_linear: g._op(name + "_backward", input_sizes=tuple(n._shapes[0]),
                                                           **_attrs(n, k, lin))),
        saves={0: _keep}, bind=False,
+       numel=lambda arrays, attrs: math.prod(arrays[0].shape[:-len(attrs["output_size"])]) * math.prod(
+           attrs["output_size"]),
        spell=Spelling(functional="interpolate",
                       name=lambda s, a, w=_word, lin=_linear: f"interpolate({s[0]}, size={tuple(a['output_size'])}, "
                       f"mode={w!r}" + (f", align_corners={a['align_corners']})" if lin else ")")))

@@ -1,7 +1,7 @@
 """The allow-list a program is held to before it runs: which syntax, names, attributes and imports it may use.
 
-Admitted: imports of torch (torch.nn, .nn.functional, .nn.init, .optim, .autograd, and the submodules in
-ENGINE_MODULES the engine has), math, random and a sized view of numpy (numpy_view.py); functions,
+Admitted: imports of torch (torch.nn, .nn.functional, .nn.init, .nn.utils, .optim, .autograd, .distributions, and
+the submodules in ENGINE_MODULES the engine has), math, random and a sized view of numpy (numpy_view.py); functions,
 lambdas, generators, decorators on functions and classes, classes (methods, class attributes, `super().__init__()`),
 loops, if/else, comprehensions, try/except/finally, global/nonlocal, `with torch.no_grad()` and the like.
 Reading `__name__`, `__qualname__` and `__class__`, and a few private attributes of the engine's objects
@@ -11,7 +11,8 @@ Refused: other names and attributes starting with `_` (a class may define only t
 METHOD_DUNDERS); metaclasses and class keywords, class bodies that do more than define
 methods and attributes; `super` other than `super()` or `super(ThisClass, self)` in a method; async, match,
 except*; the builtins that reach outside (open, eval, vars, setattr, ...); attributes that walk to frames or
-code (f_*, gi_*, tb_*, co_*, ...) or write files (save, tofile, ...); `.format` and the sized string methods
+code (f_*, gi_*, tb_*, co_*, ...) or write files (tofile, ...; torch.save and torch.load take io buffers only, checked
+when they run: io_view.py); `.format` and the sized string methods
 unless called right away.
 
 A refusal costs one statement: `check` marks the innermost statement that holds each refused construct, and
@@ -39,6 +40,8 @@ ENGINE_MODULES = {
     "torch.nn.functional": "engine.nn.functional",
     "torch.nn.init": "engine.nn.init",
     "torch.linalg": "engine.linalg",
+    "torch.nn.modules": "engine.nn.modules",
+    "torch.nn.modules.module": "engine.nn.modules.module",
     "torch.special": "engine.special",
     "torch.optim": "engine.optim",
     "torch.optim.lr_scheduler": "engine.optim.lr_scheduler",
@@ -46,6 +49,8 @@ ENGINE_MODULES = {
     "torch.autograd.functional": "engine.autograd.functional",
     "torch.autograd.graph": "engine.autograd.graph",
     "torch.autograd.function": "engine.autograd.function",
+    "torch.autograd.forward_ad": "engine.autograd.forward_ad",
+    "torch.func": "engine.func",
     "torch.utils": "engine.utils",
     "torch.utils.data": "engine.utils.data",
     "torch.cuda": "engine.cuda",
@@ -53,6 +58,22 @@ ENGINE_MODULES = {
     "torch.backends": "engine.backends",
     "torch.backends.mps": "engine.backends.mps",
     "torch.backends.cuda": "engine.backends.cuda",
+    "torch.nn.utils": "engine.nn.utils",
+    "torch.nn.utils.clip_grad": "engine.nn.utils.clip_grad",
+    "torch.nn.utils.convert_parameters": "engine.nn.utils.convert_parameters",
+    "torch.nn.utils.rnn": "engine.nn.utils.rnn",
+    "torch.nn.utils.parametrize": "engine.nn.utils.parametrize",
+    "torch.nn.utils.parametrizations": "engine.nn.utils.parametrizations",
+    "torch.nn.utils.stateless": "engine.nn.utils.stateless",
+    "torch.distributions": "engine.distributions",
+    **{f"torch.distributions.{name}": f"engine.distributions.{name}" for name in (
+        "constraints", "transforms", "kl", "distribution", "normal", "categorical", "bernoulli", "uniform", "beta",
+        "gamma", "dirichlet", "exponential", "laplace", "log_normal", "independent", "one_hot_categorical",
+        "relaxed_bernoulli", "relaxed_categorical", "transformed_distribution", "cauchy", "studentT", "half_normal",
+        "chi2", "geometric", "gumbel", "mixture_same_family", "multivariate_normal")},
+    "torch.backends.cudnn": "engine.backends.cudnn",
+    "torch.backends.mkldnn": "engine.backends.mkldnn",
+    "torch.backends.openmp": "engine.backends.openmp",
 }
 # The names a program sees of the standard library's modules besides math and random (stdlib_views.py).
 STDLIB_NAMES = {
@@ -78,9 +99,10 @@ STDLIB_NAMES = {
 # Made for each run (runtime.RUN_VIEWS): Python's random, a sized view of numpy, the standard library's
 # modules above, matplotlib's pyplot (plot_view.py) and tqdm (tqdm_view.py), with the run's own state.
 RUN_MODULES = frozenset(["random", "numpy", "numpy.random", "matplotlib", "matplotlib.pyplot", "tqdm", "tqdm.auto",
-                         "tqdm.notebook", *STDLIB_NAMES])
+                         "tqdm.notebook", "io", *STDLIB_NAMES])
 ALLOWED_IMPORTS = frozenset([*ENGINE_MODULES, "math", *RUN_MODULES])
-_IMPORTABLE = ["torch", "math", "random", "numpy", "matplotlib.pyplot", "tqdm", *sorted(STDLIB_NAMES)]
+_IMPORTABLE = ["torch", "math", "random", "numpy", "matplotlib.pyplot", "tqdm", "io (BytesIO, StringIO)",
+               *sorted(STDLIB_NAMES)]
 IMPORTABLE = f"{', '.join(_IMPORTABLE[:-1])} and {_IMPORTABLE[-1]}"
 MAX_INT_LITERAL_BITS = 100_000  # (Limits.max_int_bits): a hex literal of 100,000 characters is 400,000 bits
 # `from __future__ import print_function` (older tutorials start so): directives to the compiler, no module.
@@ -95,9 +117,13 @@ NAME_REASONS = {"compile": "'compile' is not allowed: code objects are not a pro
                            "eval() or exec() instead"}
 
 # Attributes that walk to frames, code, classes or files, or format with attribute access.
-FORBIDDEN_ATTRS = frozenset("""format_map mro translate to_bytes tofile dump ctypes save load from_file
+FORBIDDEN_ATTRS = frozenset("""format_map mro translate to_bytes tofile dump ctypes from_file
     cell_contents""".split())
 FORBIDDEN_ATTR_PREFIXES = ("f_", "co_", "gi_", "cr_", "ag_", "tb_", "func_", "im_")
+
+# Module attributes no view exports (module_views.py): they read or write files. The engine's torch.save and
+# torch.load are added to the torch view as io_view.buffers_only makes them (a path stops at its line).
+FILE_ATTRS = frozenset("save load".split())
 
 # Methods only called right away, never taken as values: the runtime sizes or checks their arguments first.
 CALL_ONLY = SIZED_METHODS | {"format"}
@@ -119,7 +145,9 @@ METHOD_DUNDERS = frozenset(
     + [f"__{prefix}{op}__" for op in _OPERATORS for prefix in ("", "r", "i")])
 
 GRAD_MODES = frozenset("no_grad enable_grad set_grad_enabled inference_mode detect_anomaly".split())
-WITH_MANAGERS = GRAD_MODES | {"tqdm", "trange"}  # and torch.autograd's; at run time: only the engine's objects
+# and torch.autograd's (forward_ad.dual_level too); at run time: only the engine's objects (cached:
+# torch.nn.utils.parametrize.cached())
+WITH_MANAGERS = GRAD_MODES | {"tqdm", "trange", "dual_level", "cached"}
 WITH_REFUSAL = ("'with' is only allowed with torch.no_grad(), torch.enable_grad(), torch.set_grad_enabled(...), "
                 "torch.autograd context managers and tqdm(...)")
 

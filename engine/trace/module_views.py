@@ -9,7 +9,7 @@ import random
 import sys
 from types import BuiltinFunctionType, FunctionType, ModuleType
 
-from .allowlist import ENGINE_MODULES, FORBIDDEN_ATTRS, FORBIDDEN_NAMES
+from .allowlist import ENGINE_MODULES, FILE_ATTRS, FORBIDDEN_ATTRS, FORBIDDEN_NAMES
 from .budget import budget_now
 
 
@@ -69,12 +69,14 @@ def module_views(modules):
         if isinstance(getattr(module, "__version__", None), str):
             attrs["__version__"] = module.__version__
         for attr in dir(module):
-            if attr.startswith("_") or attr in FORBIDDEN_ATTRS or attr in FORBIDDEN_NAMES:
+            if attr.startswith("_") or attr in FORBIDDEN_ATTRS or attr in FORBIDDEN_NAMES or attr in FILE_ATTRS:
                 continue
             value = getattr(module, attr, None)
             if isinstance(value, ModuleType):
                 if id(value) in view_of:
                     attrs[attr] = view_of[id(value)]
+                elif callable(value):  # engine.trace, the runner's package, which is also torch.trace, the op
+                    attrs[attr] = value.__call__
             elif _exportable(value, origins):
                 attrs[attr] = value
     for name, view in views.items():

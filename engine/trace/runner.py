@@ -12,7 +12,13 @@ import warnings
 
 import numpy as np
 
-from .. import backward, devices, generator, grad_mode, graph, messages, observe, printing
+from .. import backward, devices, dtypes, generator, grad_mode, graph, messages, observe, printing, settings
+from ..autograd import forward_ad
+from ..backends import flags
+from ..distributions import constraint_registry, distribution, kl
+from ..func import transforms
+from ..nn.modules import module as nn_module
+from ..nn.utils import parametrize
 from ..optim import optimizer
 from ..utils.data import collate
 from . import guard, loops
@@ -27,7 +33,13 @@ from .timeline import Timeline
 ENGINE_STATE = ((grad_mode, "_state"), (printing, "PRINT_OPTS"), (generator, "default_generator"),
                 (graph, "_hooks_stack"), (graph, "_hooks_disabled"), (backward, "_tasks"),
                 (optimizer, "CAPTURABLE_DEVICES"), (collate, "default_collate_fn_map"), (devices, "DEFAULT"),
-                (messages, "WARNED_ONCE"))
+                (messages, "WARNED_ONCE"), (kl, "_KL_REGISTRY"), (kl, "_KL_MEMOIZE"),
+                (distribution.Distribution, "_validate_args"), (constraint_registry.biject_to, "_registry"),
+                (constraint_registry.transform_to, "_registry"), (parametrize, "_cache"),
+                (parametrize, "_cache_enabled"), (dtypes, "DEFAULT"), (flags, "FLAGS"), (settings, "STATE"),
+                (generator, "REFUSING"), (messages, "ITEM_REFUSED"), (transforms, "DEPTH"),
+                (nn_module, "GLOBAL_HOOKS"), (nn_module, "GLOBAL_BACKWARD_HOOKS"), (grad_mode, "TANGENTS"),
+                (forward_ad, "LEVELS"))
 
 
 # What a traced program may spend unless told otherwise: enough for a learner's training script to finish (the
@@ -75,6 +87,7 @@ def _run(source, budget):
         errors.append(_describe(e))
     finally:
         observe.remove(rec)
+        observe.remove(forward_ad.OBSERVER)  # a dual level the program left open
         restore_engine_state(saved)
     rec.running = False  # the budget is closed: what the recorder adds now is not the program's
     try:
@@ -154,6 +167,8 @@ def restore_engine_state(saved):
             current.update(value)
         elif isinstance(current, list):
             current[:] = value
+        elif isinstance(current, (bool, int)):  # Distribution._validate_args, parametrize._cache_enabled
+            setattr(module, name, value)
         else:
             vars(current).clear()
             vars(current).update(vars(value))

@@ -21,12 +21,13 @@ from types import MethodType, ModuleType
 
 import numpy as np
 
-from .. import observe
+from .. import observe, serialization
 from ..tensor import Tensor
 from . import arrays, nesting
 from .allowlist import (
     CALL_ONLY,
     ENGINE_MODULES,
+    FILE_ATTRS,
     STDLIB_NAMES,
     WITH_REFUSAL,
     attribute_refusal,
@@ -39,7 +40,9 @@ from .classes import Classes, engine_bases
 from .contexts import Context
 from .errors import GuardError, program_line
 from .evaluate import Evaluator
+from .flag_setter import FlagSetter, TensorSetter, flag_target, live_flags
 from .instrument import CHECKED
+from .io_view import buffers_only, io_views
 from .module_views import SafeModule, default_modules, module_views, origin, random_views
 from .numpy_view import numpy_views
 from .plot_view import plot_views
@@ -76,7 +79,8 @@ _LEFT = object()  # shown(): the walk left the container below it
 _BUILTIN_METHOD = type([].append)  # numpy's methods are of this type
 # The views made for each run, by the package a program imports (their state is the run's own).
 RUN_VIEWS = {"random": lambda run, package: random_views(), "numpy": lambda run, package: numpy_views(),
-             "matplotlib": plot_views, "tqdm": tqdm_views, **dict.fromkeys(STDLIB_NAMES, stdlib_views)}
+             "matplotlib": plot_views, "tqdm": tqdm_views, "io": io_views,
+             **dict.fromkeys(STDLIB_NAMES, stdlib_views)}
 
 
 def views(modules):
@@ -88,6 +92,9 @@ def views(modules):
         math_view.pop("lcm", None)
         math_view.update(prod=_prod, **{name: _int_function(getattr(math, name))
                                         for name in ("factorial", "comb", "perm")})
+    live_flags(found)
+    if getattr(modules.get("torch"), "save", None) is serialization.save:  # the engine's (not a test's stand-in)
+        vars(found["torch"]).update({name: buffers_only(getattr(serialization, name), name) for name in FILE_ATTRS})
     shared = frozenset(id(v) for view in found.values() for v in (view, *vars(view).values()))
     return found, frozenset(origins), shared, engine_bases(found)
 
@@ -284,6 +291,11 @@ class Runtime:
     def settable(self, obj):
         if self.classes.owns(obj):
             return obj
+        target = flag_target(obj, self.views)
+        if target is not None:
+            return FlagSetter(target, self.refuse)
+        if isinstance(obj, Tensor) and id(obj) not in self.shared and id(obj) not in self.run_shared:
+            return TensorSetter(obj, self.refuse)
         if (isinstance(obj, (type, ModuleType, SafeModule)) or id(obj) in self.shared or id(obj) in self.run_shared
                 or origin(obj) not in self.origins or type(obj).__module__.startswith(_TRACE)):
             kind = "module" if isinstance(obj, (ModuleType, SafeModule)) else type(obj).__name__

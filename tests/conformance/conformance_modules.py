@@ -405,8 +405,8 @@ def _optim_config(info, ecls, kwargs, E, tr, dtype, timeout, res, tag, scheduler
             try:
                 for ts, es in zip(tscheds, escheds):
                     if type(ts).__name__ == "ReduceLROnPlateau":
-                        ts.step(float(t_loss))
-                        es.step(float(e_loss))
+                        ts.step(float(t_loss.detach()))
+                        es.step(float(e_loss.detach()))
                     else:
                         ts.step()
                         es.step()

@@ -67,6 +67,7 @@ ARGS = {
     # the random twins draw from a generator of their own, so that torch and the engine draw the same values
     "bernoulli_": (ANY, "0.4, generator=torch.Generator().manual_seed(1)"),
     "exponential_": (ANY, "2.0, generator=torch.Generator().manual_seed(1)"),
+    "cauchy_": (ANY, "0.5, 2.0, generator=torch.Generator().manual_seed(1)"),
     "normal_": (ANY, "1.0, 0.5, generator=torch.Generator().manual_seed(1)"),
     "random_": (ANY, "-5, 5, generator=torch.Generator().manual_seed(1)"),
     "uniform_": (ANY, "-2.0, 3.0, generator=torch.Generator().manual_seed(1)"),

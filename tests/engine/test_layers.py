@@ -18,8 +18,9 @@ LAYERS = [
     ("graph", "backward"),
     ("tensor", "dispatch", "methods", "logic"),
     ("factories", "functions", "indexing", "linalg", "nn", "optim", "random", "special", "utils", "cuda",
-     "accelerator", "backends"),
-    ("autograd",),
+     "accelerator", "backends", "settings", "serialization"),
+    ("autograd", "func"),
+    ("distributions",),
     ("trace",),
 ]
 RANK = {name: i for i, names in enumerate(LAYERS) for name in names}

@@ -484,9 +484,7 @@ GAPS = {
     "var_int": "integer var computed (torch: 'std and var only support floating point and complex dtypes')",
     "std_int": "integer std computed (torch: RuntimeError)",
     "var_bool": "bool var computed (torch: RuntimeError)",
-    "norm_int": "integer norm computed (torch: 'linalg.vector_norm: Expected a floating point or complex tensor')",
     "var_unbiased_and_correction": "accepted (torch: TypeError, unbiased and correction together)",
-    "norm_p1_ok": "NotImplementedError: only the 2-norm",
     "repeat_no_args": "RuntimeError about dims (torch: TypeError 'repeat() missing 1 required positional arguments')",
     "repeat_no_args_0d": "returns the tensor (torch: TypeError)",
     "repeat_negative": "numpy's 'negative dimensions are not allowed' (torch: 'Trying to create tensor with negative "

@@ -74,6 +74,7 @@ s = torch.tensor([1., 3., 5.])
 print(torch.searchsorted(s, torch.tensor([3., 6.]), side="right"))
 print(torch.bucketize(torch.tensor([3., 0.]), s, right=True))
 print(torch.searchsorted(s, 3.0, out_int32=True), x.nonzero(as_tuple=True), torch.where(x > 2))
+print(x.nonzero().is_contiguous(), x.argwhere().t().is_contiguous())
 print(x.movedim(-1, 0).shape, x.roll(-1, -1), x.rot90(-1, [1, 0]), torch.diff(x, 2, -1, prepend=x[:, :1]))
 print(name(x.flip(dims=(0,))), name(x.sort(stable=True).values), name(x.sort().values), name(x[None].squeeze((0,))))
 """,

@@ -40,6 +40,9 @@ def test_every_op_reports_its_size_first(name):
         _second_order(engine, name)
     except NotImplementedError:  # no second derivative, as in torch (cdist): the ops up to it were sized
         pass
+    except RuntimeError as e:  # torch's "derivative for aten::… is not implemented" (hardsigmoid, margin losses)
+        if not str(e).startswith("derivative for "):
+            raise
     finally:
         observe.remove(watch)
     assert not watch.bad, watch.bad

@@ -106,8 +106,11 @@ MODULES = {
     "torch_reexported_open": ("import torch\ntorch.loader('/etc/passwd')", AttributeError, None, "'loader'"),
     "torch_foreign_class": ("import torch\ntorch.Path('/etc/passwd').read_text()", AttributeError, None,
                             "'Path'"),
-    "torch_save": ("import torch\ntorch.save(1, 'x.txt')", E, 2, "'save'"),
-    "getattr_torch_save": ("import torch\ngetattr(torch, 'sa' + 've')(1, 'x.txt')", E, 2, "'save'"),
+    # a torch's own save (this stand-in's writes files) is never in its view; the engine's takes io buffers only
+    # (tests/trace/test_trace_files.py)
+    "torch_save": ("import torch\ntorch.save(1, 'x.txt')", AttributeError, None, "no attribute 'save'"),
+    "getattr_torch_save": ("import torch\ngetattr(torch, 'sa' + 've')(1, 'x.txt')", AttributeError, None,
+                           "no attribute 'save'"),
     "numpy_class_called": ("import torch\nt = torch.tensor(1.0)\nA = t.numpy().__class__\nA((10 ** 6, 10 ** 6))",
                            TypeError, None, "not callable"),
     "numpy_repeat": ("import torch\na = torch.tensor(1.0).numpy()\nb = a.repeat(10 ** 10)", B, 3,

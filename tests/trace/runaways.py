@@ -419,7 +419,7 @@ SIZING_CORPUS = {
     "random_choices": R("import random\nx = random.choices([1, 2], k=10 ** 9)", AT_ONCE),
     "random_sample": R("import random\nx = random.sample(range(10 ** 12), 10 ** 9)", AT_ONCE),
     "numpy_module_escape": R("import numpy as np\nnp.lib", "has no attribute 'lib'"),
-    "numpy_load": R("import numpy as np\nnp.load('x.npy')", "'load' is not allowed"),
+    "numpy_load": R("import numpy as np\nnp.load('x.npy')", "has no attribute 'load'"),
     "numpy_fromfile": R("import numpy as np\nnp.fromfile('/etc/passwd')", "has no attribute 'fromfile'"),
     "numpy_memmap": R("import numpy as np\nm = np.memmap", "has no attribute 'memmap'"),
     "numpy_ctypes": R("import torch\nc = torch.ones(2).numpy().ctypes", "'ctypes' is not allowed"),

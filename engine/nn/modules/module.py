@@ -1,10 +1,55 @@
 """nn.Module: parameters, buffers and submodules by name, state_dict, train/eval, hooks, and its repr."""
+import warnings
 from collections import OrderedDict, namedtuple
 
 from ... import devices, dtypes, grad_mode, observe
 from ...graph import RemovableHandle
 from ...tensor import Tensor
 from ..parameter import Parameter
+from .backward_hooks import GLOBAL_BACKWARD_HOOKS, BackwardHook, wants_backward_hooks
+
+
+class _Hook:
+    """A registered forward (pre-)hook and how it is called."""
+
+    __slots__ = ("fn", "with_kwargs", "always_call")
+
+    def __init__(self, fn, with_kwargs=False, always_call=False):
+        self.fn, self.with_kwargs, self.always_call = fn, with_kwargs, always_call
+
+    def __deepcopy__(self, memo):
+        return self
+
+
+def _add_hook(hooks, fn, prepend=False, with_kwargs=False, always_call=False):
+    entry = _Hook(fn, with_kwargs, always_call)
+    hooks.insert(0, entry) if prepend else hooks.append(entry)
+    return RemovableHandle(hooks, entry)
+
+
+def _add_hook_fn(hooks, fn, prepend=False):
+    hooks.insert(0, fn) if prepend else hooks.append(fn)
+    return RemovableHandle(hooks, fn)
+
+
+def register_module_full_backward_hook(hook):
+    return _add_hook_fn(GLOBAL_BACKWARD_HOOKS["backward"], hook)
+
+
+def register_module_full_backward_pre_hook(hook):
+    return _add_hook_fn(GLOBAL_BACKWARD_HOOKS["backward_pre"], hook)
+
+
+# torch.nn.modules.module.register_module_forward_pre_hook / _forward_hook: hooks of every module, run first.
+GLOBAL_HOOKS = {"forward_pre": [], "forward": []}
+
+
+def register_module_forward_pre_hook(hook):
+    return _add_hook(GLOBAL_HOOKS["forward_pre"], hook)
+
+
+def register_module_forward_hook(hook, *, with_kwargs=False, always_call=False):
+    return _add_hook(GLOBAL_HOOKS["forward"], hook, False, with_kwargs, always_call)
 
 
 class Module:
@@ -17,6 +62,8 @@ class Module:
         object.__setattr__(self, "_modules", {})
         object.__setattr__(self, "_forward_hooks", [])
         object.__setattr__(self, "_forward_pre_hooks", [])
+        object.__setattr__(self, "_backward_hooks", [])
+        object.__setattr__(self, "_backward_pre_hooks", [])
         object.__setattr__(self, "training", True)
 
     def __setattr__(self, name, value):
@@ -124,36 +171,72 @@ class Module:
 
     def __call__(self, *args, **kwargs):
         d = self.__dict__
-        for hook in tuple(d.get("_forward_pre_hooks", ())):
-            result = hook(self, args)
-            if result is not None:
-                args = result if isinstance(result, tuple) else (result,)
-        if observe.active():
-            observe.emit("on_module", self, True)
-            try:
+        for hook in (*GLOBAL_HOOKS["forward_pre"], *d.get("_forward_pre_hooks", ())):
+            if hook.with_kwargs:
+                result = hook.fn(self, args, kwargs)
+                if result is not None:
+                    if not (isinstance(result, tuple) and len(result) == 2):
+                        raise RuntimeError("forward pre-hook must return None or a tuple of (new_args, new_kwargs), "
+                                           f"but got {result}.")
+                    args, kwargs = result
+            else:
+                result = hook.fn(self, args)
+                if result is not None:
+                    args = result if isinstance(result, tuple) else (result,)
+        hooks = (*GLOBAL_HOOKS["forward"], *d.get("_forward_hooks", ()))
+        called = set()
+        backward_hook = BackwardHook(self) if wants_backward_hooks(self) else None
+        if backward_hook is not None:
+            args = backward_hook.setup_input_hook(args)
+        try:
+            if observe.active():
+                observe.emit("on_module", self, True)
+                try:
+                    out = self.forward(*args, **kwargs)
+                finally:
+                    observe.emit("on_module", self, False)
+            else:
                 out = self.forward(*args, **kwargs)
-            finally:
-                observe.emit("on_module", self, False)
-        else:
-            out = self.forward(*args, **kwargs)
-        for hook in tuple(d.get("_forward_hooks", ())):
-            result = hook(self, args, out)
-            if result is not None:
-                out = result
+            for hook in hooks:
+                called.add(id(hook))
+                result = hook.fn(self, args, kwargs, out) if hook.with_kwargs else hook.fn(self, args, out)
+                if result is not None:
+                    out = result
+            if backward_hook is not None:
+                out = backward_hook.setup_output_hook(out)
+        except Exception:
+            for hook in hooks:
+                if hook.always_call and id(hook) not in called:
+                    try:
+                        hook.fn(self, args, kwargs, None) if hook.with_kwargs else hook.fn(self, args, None)
+                    except Exception as e:  # noqa: BLE001 - torch warns and raises the forward's error
+                        warnings.warn("global module forward hook with ``always_call=True`` raised an exception "
+                                      f"that was silenced as another error was raised in forward: {e}",
+                                      stacklevel=2)
+            raise
         return out
 
-    def _hook(self, table, hook, prepend):
-        hooks = self.__dict__[table]
-        hooks.insert(0, hook) if prepend else hooks.append(hook)
-        return RemovableHandle(hooks, hook)
+    def _hook(self, table, hook, prepend, with_kwargs=False, always_call=False):
+        return _add_hook(self.__dict__[table], hook, prepend, with_kwargs, always_call)
 
-    def register_forward_hook(self, hook, *, prepend=False):
-        """hook(module, args, output) after each forward (a result it returns replaces the output)."""
-        return self._hook("_forward_hooks", hook, prepend)
+    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
+        """hook(module, args, output), or hook(module, args, kwargs, output) with_kwargs, after each forward (a
+        result it returns replaces the output); always_call: also when forward raises (with output None)."""
+        return self._hook("_forward_hooks", hook, prepend, with_kwargs, always_call)
 
-    def register_forward_pre_hook(self, hook, *, prepend=False):
-        """hook(module, args) before each forward (a result it returns replaces the arguments)."""
-        return self._hook("_forward_pre_hooks", hook, prepend)
+    def register_full_backward_hook(self, hook, prepend=False):
+        """hook(module, grad_input, grad_output) once the grads of the module's input are computed (a result it
+        returns replaces grad_input)."""
+        return _add_hook_fn(self.__dict__["_backward_hooks"], hook, prepend)
+
+    def register_full_backward_pre_hook(self, hook, prepend=False):
+        """hook(module, grad_output) when the grads of the module's output arrive (a result replaces them)."""
+        return _add_hook_fn(self.__dict__["_backward_pre_hooks"], hook, prepend)
+
+    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+        """hook(module, args) before each forward (a result replaces the arguments); with_kwargs:
+        hook(module, args, kwargs), returning None or (args, kwargs)."""
+        return self._hook("_forward_pre_hooks", hook, prepend, with_kwargs)
 
     def forward(self, *args):
         raise NotImplementedError(

@@ -7,6 +7,7 @@ import warnings
 from ... import dtypes, factories, messages, observe
 from .. import init, recurrent
 from ..parameter import Parameter
+from ..utils.rnn import PackedSequence
 from .module import Module
 
 _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
@@ -168,6 +169,40 @@ class RNNBase(Module):
             hidden = hidden.squeeze(1)
         return output, hidden
 
+    def _forward_packed(self, packed, hx):
+        """A PackedSequence in: its data run step by step with the batch shrinking as sequences end (ATen's
+        PackedLayer), hx permuted into the packed order and the final state permuted back."""
+        data, batch_sizes, sorted_indices, unsorted_indices = packed
+        sizes = [int(n) for n in batch_sizes.tolist()]
+        if self.bidirectional:
+            raise NotImplementedError("a bidirectional RNN over a PackedSequence is not in the engine yet")
+        lstm = self.mode == "LSTM"
+        layers = self.num_layers
+        if hx is None:
+            zeros = factories.zeros(layers, sizes[0], self.proj_size or self.hidden_size, dtype=data.dtype)
+            hx = (zeros, factories.zeros(layers, sizes[0], self.hidden_size, dtype=data.dtype)) if lstm else zeros
+        elif sorted_indices is not None:
+            hx = tuple(h.index_select(1, sorted_indices) for h in hx) if lstm else hx.index_select(1, sorted_indices)
+        if data.dtype is not self.weight_ih_l0.dtype:
+            self.check_input(data)
+        if data.dim() != 2:
+            raise RuntimeError(f"input must have 2 dimensions, got {data.dim()}")
+        if self.input_size != data.size(-1):
+            raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected {self.input_size}, got "
+                               f"{data.size(-1)}")
+        expected = (layers, sizes[0], self.proj_size or self.hidden_size)
+        if lstm:
+            self.check_hidden_size(hx[0], expected, "Expected hidden[0] size {}, got {}")
+            self.check_hidden_size(hx[1], (layers, sizes[0], self.hidden_size), "Expected hidden[1] size {}, got {}")
+        else:
+            self.check_hidden_size(hx, expected)
+        output, hidden = recurrent.run_packed(self.mode, data, sizes, hx, self._layer_weights(), layers,
+                                              self.dropout, self.training)
+        if unsorted_indices is not None:
+            hidden = (tuple(h.index_select(1, unsorted_indices) for h in hidden) if lstm
+                      else hidden.index_select(1, unsorted_indices))
+        return PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices), hidden
+
     def _zeros(self, input, size=None):  # noqa: A002
         batch = input.size(0) if self.batch_first else input.size(1)
         return factories.zeros(self.num_layers * (2 if self.bidirectional else 1), batch, size or self.hidden_size,
@@ -212,6 +247,8 @@ class RNN(RNNBase):
         super().__init__(mode, *args, **kwargs)
 
     def forward(self, input, hx=None):  # noqa: A002
+        if isinstance(input, PackedSequence):
+            return self._forward_packed(input, hx)
         return self._forward_one_state(input, hx, "RNN", "tensor ")
 
 
@@ -222,6 +259,8 @@ class GRU(RNNBase):
         super().__init__("GRU", *args, **kwargs)
 
     def forward(self, input, hx=None):  # noqa: A002
+        if isinstance(input, PackedSequence):
+            return self._forward_packed(input, hx)
         return self._forward_one_state(input, hx, "GRU", "")
 
 
@@ -230,6 +269,8 @@ class LSTM(RNNBase):
         super().__init__("LSTM", *args, **kwargs)
 
     def forward(self, input, hx=None):  # noqa: A002
+        if isinstance(input, PackedSequence):
+            return self._forward_packed(input, hx)
         if input.dim() not in (2, 3):
             raise ValueError(f"LSTM: Expected input to be 2D or 3D, got {input.dim()}D instead")
         batched = input.dim() == 3

@@ -1,0 +1,41 @@
+"""torch.distributions: torch 2.13's Python files (torch/distributions/*.py), ported to run on the engine; their
+draws go through the engine's replay of torch's generator (engine/generator), so a seeded program samples what
+torch samples. Not here: the distributions that need linear algebra the engine lacks (MultivariateNormal,
+LowRankMultivariateNormal, Wishart, LKJCholesky); Poisson, Binomial, NegativeBinomial and Multinomial (the first
+two's samplers); VonMises."""
+from . import constraints, transforms  # noqa: F401
+from .bernoulli import Bernoulli  # noqa: F401
+from .beta import Beta  # noqa: F401
+from .categorical import Categorical  # noqa: F401
+from .cauchy import Cauchy  # noqa: F401
+from .chi2 import Chi2  # noqa: F401
+from .constraint_registry import biject_to, transform_to  # noqa: F401
+from .continuous_bernoulli import ContinuousBernoulli  # noqa: F401
+from .dirichlet import Dirichlet  # noqa: F401
+from .distribution import Distribution  # noqa: F401
+from .exp_family import ExponentialFamily  # noqa: F401
+from .exponential import Exponential  # noqa: F401
+from .fishersnedecor import FisherSnedecor  # noqa: F401
+from .gamma import Gamma  # noqa: F401
+from .geometric import Geometric  # noqa: F401
+from .gumbel import Gumbel  # noqa: F401
+from .half_cauchy import HalfCauchy  # noqa: F401
+from .half_normal import HalfNormal  # noqa: F401
+from .independent import Independent  # noqa: F401
+from .inverse_gamma import InverseGamma  # noqa: F401
+from .kl import kl_divergence, register_kl  # noqa: F401
+from .kumaraswamy import Kumaraswamy  # noqa: F401
+from .laplace import Laplace  # noqa: F401
+from .log_normal import LogNormal  # noqa: F401
+from .logistic_normal import LogisticNormal  # noqa: F401
+from .mixture_same_family import MixtureSameFamily  # noqa: F401
+from .normal import Normal  # noqa: F401
+from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough  # noqa: F401
+from .pareto import Pareto  # noqa: F401
+from .relaxed_bernoulli import RelaxedBernoulli  # noqa: F401
+from .relaxed_categorical import RelaxedOneHotCategorical  # noqa: F401
+from .studentT import StudentT  # noqa: F401
+from .transformed_distribution import TransformedDistribution  # noqa: F401
+from .transforms import *  # noqa: F401, F403
+from .uniform import Uniform  # noqa: F401
+from .weibull import Weibull  # noqa: F401

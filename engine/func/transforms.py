@@ -1,0 +1,288 @@
+"""torch.func's autodiff transforms: grad, grad_and_value, vjp, jvp, jacrev, jacfwd, hessian.
+
+Each runs the function on the engine and differentiates the graph it records with autograd.grad (with
+create_graph=True, as functorch does), so the learner steps through the same forward ops and backward nodes.
+Inputs are entered as `x.view_as(x)` when they require grad and as a detached leaf otherwise. Results stay
+differentiable where torch's do: inside another transform, or when they depend on a tensor from outside that
+requires grad (an input that does, a parameter the function closes over); otherwise they leave detached. jvp and
+jacfwd use the double-vjp trick (the vjp is linear in its cotangent u; differentiating it by u in the direction
+of the tangent gives J·t), so every op needs only its one declared derivative.
+"""
+import functools
+
+from .. import factories, grad_mode, methods
+from ..autograd.differentiate import grad as _autograd_grad
+from ..tensor import Tensor
+from .trees import flatten, map_leaves, unflatten
+
+_STACK = methods.FUNCTIONS["stack"]
+DEPTH = [0]  # how many autodiff transforms are running: inside one, results stay differentiable
+
+
+def _argnums(argnums, args):
+    nums = argnums if isinstance(argnums, tuple) else (argnums,)
+    for n in nums:
+        if not isinstance(n, int):
+            raise RuntimeError(f"argnums must be int or Tuple[int, ...], got: {type(argnums)}")
+        if not -len(args) <= n < len(args):
+            raise RuntimeError(f"Got argnum={n}, but only {len(args)} positional inputs")
+    return tuple(n % len(args) for n in nums)
+
+
+class Scope:
+    """Where a transform's results may keep their graph: inside another transform (nested), or where they reach a
+    leaf that is not one the transform made (a tensor from outside that requires grad)."""
+
+    def __init__(self):
+        self.nested = DEPTH[0] > 0
+        self.tracking = grad_mode.is_grad_enabled()
+        self.inside = set()
+
+    def enter(self, tree):
+        def one(x):
+            if not isinstance(x, Tensor):
+                return x
+            if not x.dtype.is_floating_point:
+                raise RuntimeError("only Tensors of floating point dtype can require gradients")
+            if x.requires_grad and self.tracking:
+                return x.view_as(x)
+            leaf = x.detach().requires_grad_(True)
+            self.inside.add(id(leaf))
+            return leaf
+
+        return map_leaves(one, tree)
+
+    def leave(self, tree):
+        def one(x):
+            if not isinstance(x, Tensor) or self.nested or (self.tracking and self._reaches_outside(x)):
+                return x
+            return x.detach()
+
+        return map_leaves(one, tree)
+
+    def _reaches_outside(self, x):
+        if not x.requires_grad:
+            return False
+        todo, seen = [x.grad_fn], set()
+        if x.grad_fn is None:
+            return id(x) not in self.inside
+        while todo:
+            node = todo.pop()
+            if node is None or id(node) in seen:
+                continue
+            seen.add(id(node))
+            variable = getattr(node, "variable", None)
+            if variable is not None and id(variable) not in self.inside:
+                return True
+            todo.extend(fn for fn, _ in node.next_functions)
+        return False
+
+
+def _vjp(outputs, inputs, cotangents, keep=True):
+    """Grads of outputs (with cotangents) by each input, zeros where an input was not used."""
+    pairs = [(o, c) for o, c in zip(outputs, cotangents) if o.requires_grad]
+    if not pairs:
+        return [factories.zeros_like(x) for x in inputs]
+    with grad_mode.enable_grad():
+        grads = _autograd_grad([o for o, _ in pairs], list(inputs), [c for _, c in pairs], retain_graph=True,
+                               create_graph=keep, allow_unused=True)
+    return [factories.zeros_like(x) if g is None else g for g, x in zip(grads, inputs)]
+
+
+class _Level:
+    """A transform running: DEPTH counts it, and the graph it records is kept alive for its grads."""
+
+    def __enter__(self):
+        DEPTH[0] += 1
+        return self
+
+    def __exit__(self, *exc):
+        DEPTH[0] -= 1
+
+
+def grad_and_value(func, argnums=0, has_aux=False):
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        nums = _argnums(argnums, args)
+        scope = Scope()
+        entered = {n: scope.enter(args[n]) for n in nums}
+        args = [entered.get(i, a) for i, a in enumerate(args)]
+        with _Level(), grad_mode.enable_grad():
+            result = func(*args, **kwargs)
+        aux = None
+        if has_aux:
+            if not (isinstance(result, tuple) and len(result) == 2):
+                raise RuntimeError("grad_and_value(f)(*args): output of function f should be a tuple: (output, aux) "
+                                   "if has_aux is True")
+            result, aux = result
+        if not isinstance(result, Tensor):
+            raise RuntimeError(f"grad_and_value(f)(*args): Expected f(*args) to return a Tensor, got {type(result)}")
+        if result.dim() != 0:
+            raise RuntimeError(f"grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, got tensor "
+                               f"with {result.dim()} dims. Maybe you wanted to use the vjp or jacrev APIs instead?")
+        leaves = [(n, flatten(entered[n])) for n in nums]
+        flat = [x for _, (xs, _) in leaves for x in xs if isinstance(x, Tensor)]
+        with _Level():
+            grads = iter(_vjp([result], flat, [factories.ones_like(result)]))
+        per_arg = [unflatten(spec, [next(grads) if isinstance(x, Tensor) else x for x in xs]) for _, (xs, spec) in
+                   leaves]
+        g = scope.leave(tuple(per_arg) if isinstance(argnums, tuple) else per_arg[0])
+        value = scope.leave(result)
+        if has_aux:
+            return g, (value, scope.leave(aux))
+        return g, value
+
+    return wrapper
+
+
+def grad(func, argnums=0, has_aux=False):
+    gv = grad_and_value(func, argnums, has_aux)
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        g, value = gv(*args, **kwargs)
+        return (g, value[1]) if has_aux else g
+
+    return wrapper
+
+
+def vjp(func, *primals, has_aux=False):
+    scope = Scope()
+    entered = scope.enter(primals)
+    with _Level(), grad_mode.enable_grad():
+        result = func(*entered)
+    aux = None
+    if has_aux:
+        if not (isinstance(result, tuple) and len(result) == 2):
+            raise RuntimeError("vjp(f, *primals): output of function f should be a tuple: (output, aux) if has_aux "
+                               "is True")
+        result, aux = result
+    out_leaves, out_spec = flatten(result)
+    for o in out_leaves:
+        if not isinstance(o, Tensor):
+            raise RuntimeError(f"vjp(f, *primals): Expected f(*primals) to return only tensors, got unsupported type "
+                               f"{type(o)}")
+    in_leaves, in_spec = flatten(entered)
+
+    def vjp_fn(*cotangents):
+        cts = cotangents[0] if len(cotangents) == 1 and out_spec is None else cotangents
+        ct_leaves = flatten(cts)[0] if out_spec is not None or not isinstance(cts, Tensor) else [cts]
+        if len(ct_leaves) != len(out_leaves):
+            raise RuntimeError("Expected pytree structure of cotangents to be the same as pytree structure of "
+                               "outputs to the function")
+        for o, c in zip(out_leaves, ct_leaves):
+            if tuple(o.shape) != tuple(c.shape):
+                raise RuntimeError(f"Mismatch in shape: grad_output[0] has a shape of {c.shape} and output[0] has a "
+                                   f"shape of {o.shape}.")
+        with _Level():
+            grads = _vjp(out_leaves, in_leaves, ct_leaves)
+        return scope.leave(unflatten(in_spec, grads))
+
+    out = scope.leave(result)
+    return (out, vjp_fn, scope.leave(aux)) if has_aux else (out, vjp_fn)
+
+
+def jvp(func, primals, tangents, *, strict=False, has_aux=False):
+    if not isinstance(primals, (tuple, list)):
+        raise RuntimeError("jvp(f, primals, tangents): Expected primals to be a tuple. E.g. it should be valid to "
+                           "call f(*primals).")
+    if not isinstance(tangents, (tuple, list)) or len(tangents) != len(primals):
+        raise RuntimeError("jvp(f, primals, tangents): Expected primals and tangents to have the same python "
+                           "structure. For example, if primals is a tuple of 3 tensors, tangents also must be. Got "
+                           f"primals with structure {flatten(tuple(primals))[1]} and tangents with structure "
+                           f"{flatten(tuple(tangents))[1] if isinstance(tangents, (tuple, list)) else None}")
+    scope = Scope()
+    entered = scope.enter(tuple(primals))
+    with _Level(), grad_mode.enable_grad():
+        result = func(*entered)
+        aux = None
+        if has_aux:
+            result, aux = result
+        out_leaves, out_spec = flatten(result)
+        in_leaves = flatten(entered)[0]
+        t_leaves = flatten(tuple(tangents))[0]
+        us = [factories.zeros_like(o).requires_grad_(True) for o in out_leaves]
+        scope.inside.update(id(u) for u in us)
+        vjps = _vjp(out_leaves, in_leaves, us)  # J^T u, linear in u
+        pairs = [(v, t) for v, t in zip(vjps, t_leaves) if v.requires_grad]
+        if pairs:
+            jvps = _autograd_grad([v for v, _ in pairs], us, [t for _, t in pairs], retain_graph=True,
+                                  create_graph=True, allow_unused=True)
+        else:
+            jvps = [None] * len(us)
+    jvps = [factories.zeros_like(o) if j is None else j for j, o in zip(jvps, out_leaves)]
+    out = (scope.leave(result), scope.leave(unflatten(out_spec, jvps)))
+    return (*out, scope.leave(aux)) if has_aux else out
+
+
+def _jacobian(func, argnums, has_aux, columns, name):
+    @functools.wraps(func)
+    def wrapper(*args):
+        nums = _argnums(argnums, args)
+        scope = Scope()
+        entered = {n: scope.enter(args[n]) for n in nums}
+        call_args = [entered.get(i, a) for i, a in enumerate(args)]
+        with _Level(), grad_mode.enable_grad():
+            result = func(*call_args)
+            aux = None
+            if has_aux:
+                result, aux = result
+            out_leaves, out_spec = flatten(result)
+            in_leaves = [x for n in nums for x in flatten(entered[n])[0]]
+            blocks = [[columns(o, x) for x in in_leaves] for o in out_leaves]
+        per_out = []
+        for row in blocks:
+            per_arg, k = [], 0
+            for n in nums:
+                xs, spec = flatten(entered[n])
+                per_arg.append(unflatten(spec, row[k:k + len(xs)]))
+                k += len(xs)
+            per_out.append(tuple(per_arg) if isinstance(argnums, tuple) else per_arg[0])
+        jac = scope.leave(unflatten(out_spec, per_out))
+        return (jac, scope.leave(aux)) if has_aux else jac
+
+    wrapper.__name__ = getattr(func, "__name__", name)
+    return wrapper
+
+
+def _rows(out, x):
+    """d out / d x by reverse mode: one vjp per element of out, stacked, as out.shape + x.shape."""
+    flat = out.reshape(-1)
+    rows = []
+    for i in range(flat.shape[0]):
+        one_hot = factories.zeros_like(flat)
+        one_hot._data[i] = 1
+        rows.append(_vjp([flat], [x], [one_hot])[0])
+    if not rows:
+        return factories.zeros(*out.shape, *x.shape, dtype=x.dtype)
+    return _STACK(rows).reshape(*out.shape, *x.shape)
+
+
+def _columns(out, x):
+    """d out / d x by forward mode (the double-vjp jvp): one jvp per element of x, as out.shape + x.shape."""
+    u = factories.zeros_like(out).requires_grad_(True)
+    vjp = _vjp([out], [x], [u])[0].reshape(-1)
+    cols = []
+    for j in range(vjp.shape[0]):
+        tangent = factories.zeros_like(vjp)
+        tangent._data[j] = 1
+        if vjp.requires_grad:
+            (col,) = _autograd_grad([vjp], [u], [tangent], retain_graph=True, create_graph=True, allow_unused=True)
+        else:
+            col = None
+        cols.append(factories.zeros_like(out) if col is None else col)
+    if not cols:
+        return factories.zeros(*out.shape, *x.shape, dtype=x.dtype)
+    return _STACK(cols, dim=-1).reshape(*out.shape, *x.shape)
+
+
+def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_copy=False):
+    return _jacobian(func, argnums, has_aux, _rows, "jacrev")
+
+
+def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
+    return _jacobian(func, argnums, has_aux, _columns, "jacfwd")
+
+
+def hessian(func, argnums=0):
+    return jacfwd(jacrev(func, argnums), argnums)

@@ -1,0 +1,13 @@
+"""torch.nn.utils: gradient clipping, parameters as one vector, padded and packed sequences (rnn), the hook-based
+weight_norm, parametrize and parametrizations.weight_norm, and functional_call (stateless). Not here yet:
+parametrizations.spectral_norm and orthogonal, and the hook-based spectral_norm."""
+from . import clip_grad, convert_parameters, parametrizations, parametrize, rnn, stateless  # noqa: F401
+from .clip_grad import (  # noqa: F401
+    clip_grad_norm,
+    clip_grad_norm_,
+    clip_grad_value_,
+    clip_grads_with_norm_,
+    get_total_norm,
+)
+from .convert_parameters import parameters_to_vector, vector_to_parameters  # noqa: F401
+from .weight_norm import remove_weight_norm, weight_norm  # noqa: F401
