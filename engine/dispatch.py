@@ -3,7 +3,7 @@ import math
 
 import numpy as np
 
-from . import dtypes, grad_mode, graph, messages, observe
+from . import dtypes, grad_mode, graph, memory, messages, observe
 from .graph import edge
 from .ops import OPS, kept, result_dtype
 from .tensor import Tensor
@@ -203,6 +203,11 @@ def apply(op, inputs, attrs=None, dtype=None):
         return _several(op, inputs, attrs, out_data, dtype, wants_grad)
     if not op.view and (type(out_data) is not np.ndarray or out_data.dtype != dtype.np):
         out_data = np.asarray(out_data, dtype=dtype.np)
+    if op.pointwise and out_data.ndim > 1:
+        for a in arrays:
+            if type(a) is np.ndarray and not a.flags.c_contiguous:  # numpy's ufuncs lay it out otherwise
+                out_data = memory.iterated(out_data, arrays, attrs)
+                break
     out = Tensor._make(out_data, dtype)
     if op.view:
         out._make_view_of(inputs[0], op, attrs)
@@ -217,7 +222,7 @@ def _several(op, inputs, attrs, pieces, dtype, wants_grad):
     """The outputs of an op with several (split, unbind): one node, each output its own output number; as
     views of the input (op.view), each output's view function takes its piece of the base."""
     src = inputs[0]
-    outs = tuple(Tensor._make(p if op.view else p.copy(), dtype) for p in pieces)
+    outs = tuple(Tensor._make(p if op.view else p.copy(order="K"), dtype) for p in pieces)
     if op.view:
         for i, out in enumerate(outs):
             out._make_view_of(src, _Piece(op, i), attrs)

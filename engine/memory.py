@@ -94,6 +94,14 @@ def format_strides(shape, fmt):
     return tuple(out)
 
 
+def empty_with_strides(a):
+    """An empty array with the strides torch gives it: row-major where numpy left every stride 0 (a new array),
+    else as they are (a view keeps those of its base)."""
+    if any(a.strides):
+        return a
+    return np.lib.stride_tricks.as_strided(a, a.shape, [s * a.itemsize for s in contiguous_strides(a.shape)])
+
+
 def is_contiguous(a, fmt=contiguous_format):
     """torch's is_contiguous: sizes of 1 do not constrain strides; an empty tensor is contiguous."""
     shape = a.shape
@@ -159,6 +167,62 @@ def is_dense(a):
     return True
 
 
+def iterated(out, arrays, attrs):
+    """out laid out as TensorIterator lays out an elementwise result of these operands (numpy's ufuncs go row-major
+    where the operands disagree). where's condition, an attribute here, is torch's first operand."""
+    cond = attrs.get("condition")
+    if cond is not None and hasattr(cond, "_data"):
+        arrays = (cond._data, *arrays)
+    want = iterator_strides(out.shape, [a for a in arrays if type(a) is np.ndarray and a.ndim])
+    return out if strides(out) == want else with_strides(out, want)
+
+
+def iterator_strides(shape, arrays):
+    """The strides TensorIterator gives the output of shape (ATen's reorder_dimensions): dims sorted fastest first by
+    the first operand that tells two apart by a stride (broadcast dims tell nothing; equal strides: the smaller
+    size goes first), the rest in row-major order; then dense in that order."""
+    nd = len(shape)
+    ops = []
+    for a in arrays:
+        lead = nd - a.ndim
+        st = strides(a)
+        ops.append([0] * lead + [0 if n == 1 and shape[lead + i] != 1 else st[i] for i, n in enumerate(a.shape)])
+
+    def should_swap(d0, d1):
+        for st in ops:
+            s0, s1 = st[d0], st[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return -1 if s0 < s1 else 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    perm = list(range(nd - 1, -1, -1))
+    for i in range(1, nd):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = should_swap(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    out = [0] * nd
+    acc = 1
+    for d in perm:
+        out[d] = acc
+        acc *= max(shape[d], 1)
+    return tuple(out)
+
+
+def column_major(a, dtype):
+    """A copy of a as dtype laid out as LAPACK leaves torch's linalg results: each matrix by columns, the batch
+    row-major."""
+    return np.swapaxes(np.swapaxes(a, -1, -2).astype(dtype, order="C"), -1, -2)
+
+
 def like_param(g, param):
     """The layout AccumulateGrad gives a first `.grad`: the param's strides when the param is dense, else
     row-major (torch's `clone_obey_contract`)."""
@@ -196,6 +260,33 @@ def view_strides(shape, old_strides, new_shape):
                 base = old_strides[d - 1]
                 tensor_numel = view_numel = 1
     return tuple(out) if view_d == -1 else None
+
+
+def expand_strides(shape, old_strides, new_shape):
+    """The strides of `x.expand(new_shape)` (ATen's inferExpandGeometry): an expanded dim gets 0, a dim that keeps its
+    size keeps its stride (numpy's broadcast_to puts 0 on size-1 dims too), a new leading dim of size 1 gets the
+    product of the next dim's size and stride; a 0-d tensor expands with strides 0."""
+    out = [0] * len(new_shape)
+    if not shape:
+        return tuple(out)
+    lead = len(new_shape) - len(shape)
+    for i in range(len(new_shape) - 1, -1, -1):
+        d = i - lead
+        if d >= 0:
+            size, stride = shape[d], old_strides[d]
+        else:
+            size, stride = 1, new_shape[i + 1] * out[i + 1] if i + 1 < len(new_shape) else 1
+        out[i] = stride if size == new_shape[i] else 0
+    return tuple(out)
+
+
+def expand(a, shape):
+    """np.broadcast_to(a, shape) with torch's strides."""
+    b = np.broadcast_to(a, shape)
+    want = expand_strides(a.shape, strides(a), b.shape)
+    if strides(b) == want:
+        return b
+    return np.lib.stride_tricks.as_strided(b, b.shape, [w * a.itemsize for w in want], writeable=False)
 
 
 def view(a, shape):

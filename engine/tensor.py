@@ -60,6 +60,8 @@ class Tensor:
         if dtype.__class__ is not _DTYPE:  # an object posing as a dtype (a method's dtype=): as torch, refused
             raise TypeError(f"argument 'dtype' must be torch.dtype, not {type(dtype).__name__}")
         t = object.__new__(cls)
+        if not data.size and data.ndim:  # numpy gives every empty array strides 0; torch, its layout's
+            data = memory.empty_with_strides(data)
         t._data = data
         t.dtype = dtype
         t._requires_grad = requires_grad

@@ -9,6 +9,7 @@ agree for the factorizations here), and are only defined up to sign in any case:
 them. Ops with several outputs (slogdet, qr, svd, eigh) recompute the factorization in their derivative."""
 import numpy as np
 
+from .. import memory
 from .table import OPS, Spelling, op, result_dtype
 
 
@@ -74,7 +75,7 @@ def _bind_det(A):
 
 
 def _det_grad(n, g):
-    return (g * n["result"]).unsqueeze(-1).unsqueeze(-1) * n["A"].inverse().mT
+    return (g * n["result"]).unsqueeze(-1).unsqueeze(-1) * n["A"].mT.inverse()
 
 
 op("linalg_det", "LinalgDetBackward0", ("A",), lambda a: np.linalg.det(_f64(a)).astype(a.dtype),
@@ -96,7 +97,7 @@ def _slogdet_grad(n, grads):
     g = grads[1]
     if g is None:
         return n["A"] * 0
-    return g.unsqueeze(-1).unsqueeze(-1) * n["A"].inverse().mT
+    return g.unsqueeze(-1).unsqueeze(-1) * n["A"].mT.inverse()
 
 
 op("linalg_slogdet", "LinalgSlogdetBackward0", ("A",), _slogdet, ("grad_logabsdet · A⁻ᵀ", _slogdet_grad),
@@ -108,7 +109,7 @@ op("linalg_slogdet", "LinalgSlogdetBackward0", ("A",), _slogdet, ("grad_logabsde
 # --- inv, solve ----------------------------------------------------------------------------------------------
 def _inv(a, fname="linalg.inv"):
     try:
-        return np.linalg.inv(_f64(a)).astype(a.dtype)
+        return memory.column_major(np.linalg.inv(_f64(a)), a.dtype)
     except np.linalg.LinAlgError:
         raise _singular_error(_f64(a), fname, lambda k: f"The diagonal element {k} is zero, the inversion could "
                               "not be completed because the input matrix is singular.") from None
@@ -140,10 +141,11 @@ def _solve(a, b, left=True):
                             rhs)
     except np.linalg.LinAlgError:
         raise RuntimeError("torch.linalg.solve: The solver failed because the input matrix is singular.") from None
-    x = x[..., 0] if vector else x
-    if not left:
-        x = np.swapaxes(x, -1, -2)
-    return x.astype(np.result_type(a.dtype, b.dtype))
+    dtype = np.result_type(a.dtype, b.dtype)
+    if vector:
+        return x[..., 0].astype(dtype)
+    x = memory.column_major(x, dtype)
+    return np.swapaxes(x, -1, -2) if not left else x
 
 
 def _bind_solve(A, B, *, left=True):
@@ -202,7 +204,7 @@ def _cholesky(a, upper=False):
                                        f"the input is not positive-definite (the leading minor of order {k} is not "
                                        "positive-definite).") from None
         raise
-    return (np.swapaxes(L, -1, -2) if upper else L).astype(a.dtype)
+    return memory.column_major(np.swapaxes(L, -1, -2) if upper else L, a.dtype)
 
 
 def _bind_cholesky(A, *, upper=False):
@@ -230,7 +232,7 @@ op("linalg_cholesky", "LinalgCholeskyExBackward0", ("A",), _cholesky,
 # --- eigh, svd, qr: several outputs ---------------------------------------------------------------------------
 def _eigh(a, UPLO="L"):  # noqa: N803 - torch's name
     w, v = np.linalg.eigh(_f64(a), UPLO=UPLO)
-    return w.astype(a.dtype), v.astype(a.dtype)
+    return w.astype(a.dtype), memory.column_major(v, a.dtype)
 
 
 def _bind_eigh(A, UPLO="L"):  # noqa: N803
@@ -340,8 +342,8 @@ op("linalg_svd", "LinalgSvdBackward0", ("A",), _svd,
 def _qr(a, mode="reduced"):
     q, r = np.linalg.qr(_f64(a), mode="complete" if mode == "complete" else "reduced")
     if mode == "r":
-        return np.zeros((0,), a.dtype), r.astype(a.dtype)
-    return q.astype(a.dtype), r.astype(a.dtype)
+        return np.zeros((0,), a.dtype), memory.column_major(r, a.dtype)
+    return memory.column_major(q, a.dtype), memory.column_major(r, a.dtype)
 
 
 def _bind_qr(A, mode="reduced"):

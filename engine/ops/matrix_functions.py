@@ -4,6 +4,7 @@ import warnings
 
 import numpy as np
 
+from .. import memory
 from ..kernels import exact
 from .decompositions import check_float, check_square
 from .reductions import norm_grad
@@ -217,7 +218,7 @@ def _solve_triangular(a, b, upper, left=True, unitriangular=False):
         bt = np.swapaxes(b64, -1, -2)
         x = np.swapaxes(np.linalg.solve(np.broadcast_to(at, np.broadcast_shapes(at.shape[:-2], bt.shape[:-2])
                                                         + at.shape[-2:]), bt), -1, -2)
-    return x.astype(np.result_type(a.dtype, b.dtype))
+    return memory.column_major(x, np.result_type(a.dtype, b.dtype))
 
 
 def _bind_solve_triangular(A, B, *, upper, left=True, unitriangular=False):

@@ -157,7 +157,7 @@ def _nll2d_back(n, g):
     t = a["target"]._data.reshape(-1)
     spread = (-scale)._op("nll_embed", shape=(N, H, W, C), target=t, ignore_index=a["ignore_index"],
                           weights=_row_weights(t, a["weight"], a["ignore_index"], np.dtype(g._data.dtype)))
-    return spread.permute(0, 3, 1, 2)
+    return spread.permute(0, 3, 1, 2).contiguous()  # ATen writes it row-major
 
 
 def bind_nll2d(input, target, weight, reduction, ignore_index):  # noqa: A002

@@ -14,6 +14,8 @@ are derived from it (engine/methods.py, engine/trace/labels.py, engine/trace/for
 The binds, vjps and composites here run on Tensors without importing the tensor layer above: they use the
 Tensor's own methods, and `x._apply(op, …)` / `x._op(name, …)` (added by engine/methods.py) to run an op.
 """
+import sys
+
 from .. import dtypes
 
 
@@ -71,7 +73,7 @@ def unary(name, inplace=True, functional=(), out=True, special=()):
 
 class Op:
     __slots__ = ("name", "node", "args", "forward", "grads", "saves", "view", "variadic", "spelling", "bind",
-                 "node_cls", "saved_cache", "several", "numel")
+                 "node_cls", "saved_cache", "several", "numel", "pointwise")
 
     def __init__(self, name, node, args, forward, grads, saves, view, variadic, spelling, bind, several=False,
                  numel=None):
@@ -89,12 +91,15 @@ class Op:
         self.saved_cache = {}
         self.several = several  # the forward returns a tuple of arrays: one node, several outputs (split, unbind)
         self.numel = numel  # (arrays, attrs) -> the result's size, where it is not the inputs' broadcast size
+        self.pointwise = False  # elementwise (declared in a POINTWISE module): its result takes the inputs' layout
 
     def __repr__(self):
         return f"Op({self.name})"
 
 
 OPS = {}
+# the modules declaring elementwise ops, whose results torch lays out as TensorIterator does (engine/memory.py)
+POINTWISE = {"activations", "arithmetic", "bitwise", "compare", "division", "pointwise", "rounding", "special"}
 
 
 def op(name, node, args, forward, *grads, saves=None, view=False, variadic=False, spell=None, bind=None,
@@ -109,6 +114,7 @@ def op(name, node, args, forward, *grads, saves=None, view=False, variadic=False
     tuple of grads, None where none arrived). numel(arrays, attrs): the result's size, known before the forward
     runs (a budget refuses by it), for an op whose result is not sized as its inputs' broadcast."""
     entry = Op(name, node, args, forward, grads, saves, view, variadic, spell, None, several, numel)
+    entry.pointwise = sys._getframe(1).f_globals["__name__"].rpartition(".")[2] in POINTWISE
     if bind is None:
         bind = _positional(entry, dtype)
     entry.bind = bind or None  # False: no bind of its own

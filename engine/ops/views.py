@@ -216,7 +216,7 @@ def _bind_expand(self, *sizes):
     return OPS["expand"], (self,), {"shape": shape}, None
 
 
-op("expand", "ExpandBackward0", ("self",), lambda a, shape: np.broadcast_to(a, shape),
+op("expand", "ExpandBackward0", ("self",), lambda a, shape: memory.expand(a, shape),
    ("grad summed over the expanded dims", lambda n, g: g.sum_to_size(n._shapes[0])), view=True,
    saves={0: ("self_sym_sizes",)},
    spell=Spelling(method="expand"), bind=_bind_expand)

@@ -204,6 +204,8 @@ def to_engine(obj, E, tr, memo, *, grad=True):
             return hit[1]
         if obj.is_complex() or obj.layout != torch.strided or obj.dtype not in _REAL:
             raise Unsupported(f"tensor of {obj.dtype} / {obj.layout}")
+        if obj.dim() > 32:  # numpy's limit (64 since numpy 2, 32 before)
+            raise Unsupported(f"tensor of {obj.dim()} dims")
         arr = obj.detach().resolve_neg().resolve_conj().contiguous().numpy().copy()
         t = E.tensor(arr, dtype=dtype_to(E, obj.dtype), requires_grad=bool(grad and obj.requires_grad))
         if isinstance(obj, torch.nn.Parameter):
@@ -276,6 +278,13 @@ def to_numpy(E, t):
 def engine_array(E, arr, dtype_name, requires_grad=False):
     """An engine tensor of a numpy array (for grad_outputs and out= buffers)."""
     return E.tensor(np.array(arr), dtype=getattr(E, dtype_name), requires_grad=requires_grad)
+
+
+def torch_array(arr):
+    """A torch tensor of a numpy array (grad_outputs), laid out as torch lays out a new tensor: from_numpy would
+    keep the strides 0 numpy gives an empty array."""
+    t = torch.from_numpy(arr)
+    return t if arr.size else t.clone(memory_format=torch.contiguous_format)
 
 
 def flat_tensors(obj, E):

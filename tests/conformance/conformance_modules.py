@@ -15,7 +15,7 @@ from conformance_compare import (
     grad_pattern,
     time_limit,
 )
-from conformance_convert import Missing, Translator, Unsupported, engine_array, flat_tensors, to_engine
+from conformance_convert import Missing, Translator, Unsupported, engine_array, flat_tensors, to_engine, torch_array
 from conformance_ops import EntryResult, _describe, _is_missing, to_np_dtype
 
 MODULE_DTYPES = (torch.float64, torch.float32)
@@ -199,7 +199,7 @@ def _module_grads(tm, em, t_out, e_out, memo, E, timeout, findings):
     gos = [grad_pattern(tuple(t.shape), to_np_dtype(t.dtype)) for t, _ in pairs]
     try:
         t_grads = torch.autograd.grad([t for t, _ in pairs], [t for t, _ in leaves],
-                                      [torch.from_numpy(g) for g in gos], allow_unused=True)
+                                      [torch_array(g) for g in gos], allow_unused=True)
     except Exception:  # noqa: BLE001
         return
     try:

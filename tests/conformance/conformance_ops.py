@@ -19,7 +19,15 @@ from conformance_compare import (
     grad_pattern,
     time_limit,
 )
-from conformance_convert import Missing, Translator, Unsupported, engine_array, flat_tensors, to_engine
+from conformance_convert import (
+    Missing,
+    Translator,
+    Unsupported,
+    engine_array,
+    flat_tensors,
+    to_engine,
+    torch_array,
+)
 
 DTYPES = (torch.float64, torch.float32, torch.int64, torch.bool)
 PREFIXES = ("nn.functional", "linalg", "special", "fft")
@@ -313,7 +321,7 @@ class OpRunner:
         gos = [grad_pattern(tuple(t.shape), to_np_dtype(t.dtype)) for t, _ in pairs]
         try:
             t_grads = torch.autograd.grad([t for t, _ in pairs], [t for t, _ in leaves],
-                                          [torch.from_numpy(g) for g in gos], allow_unused=True,
+                                          [torch_array(g) for g in gos], allow_unused=True,
                                           create_graph=gradgrad)
         except Exception:  # noqa: BLE001 - torch cannot differentiate this sample: nothing to compare
             return
@@ -346,7 +354,7 @@ class OpRunner:
         vs = [grad_pattern(tuple(t.shape), to_np_dtype(t.dtype))[..., ] * 0.5 for t, _ in g_pairs]
         try:
             t_gg = torch.autograd.grad([t for t, _ in g_pairs], [t for t, _ in leaves],
-                                       [torch.from_numpy(v) for v in vs], allow_unused=True)
+                                       [torch_array(v) for v in vs], allow_unused=True)
         except Exception:  # noqa: BLE001
             return
         try:

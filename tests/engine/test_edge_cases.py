@@ -241,7 +241,6 @@ GAPS = {
     "clamp_tensor_nan_bound": "a nan bound is ignored (torch propagates nan)",
     "softmax_empty": "numpy error on the empty max (torch: empty result)",
     "inplace_on_view_of_expand": "ValueError 'assignment destination is read-only' (torch writes through the view)",
-    "pointwise_of_expand_is_contiguous": "result keeps the expanded layout: not contiguous, view(-1) fails",
     "index_0d_with_0d_mask": "no UnsqueezeBackward0 between IndexBackward0 and the 0-d input",
     "matmul_2d_3d_grad_fn": "UnsafeViewBackward0 (torch: CloneBackward0 / TransposeBackward0)",
 }

@@ -31,6 +31,22 @@ VIEWS = {
     "channels_last": lambda T, a: a.reshape(1, 3, 2, 2).contiguous(memory_format=T.channels_last),
     "clone_channels_last": lambda T, a: a.reshape(1, 3, 2, 2).clone(memory_format=T.channels_last),
     "clone_keeps_channels_last": lambda T, a: a.reshape(1, 3, 2, 2).contiguous(memory_format=T.channels_last).clone(),
+    # elementwise results: TensorIterator's order, the first operand that tells two dims apart decides
+    "t_plus_contiguous": lambda T, a: a.t() + a.t().contiguous(),
+    "contiguous_plus_t": lambda T, a: a.t().contiguous() + a.t(),
+    "t_times_row": lambda T, a: a.t() * a[0, :3],
+    "t_slice_minus": lambda T, a: a.t()[:, :1] - a.t().contiguous(),
+    "permuted_3d_plus": lambda T, a: a.reshape(2, 2, 3).permute(2, 0, 1) + a.reshape(3, 2, 2),
+    "where_condition_first": lambda T, a: T.where(a.t().contiguous() > 0, a.t(), 0.0),
+    "maximum_of_t": lambda T, a: T.maximum(a.t(), a.t().contiguous()),
+    # expand keeps the stride of a dim it does not expand; a 0-d tensor expands with strides 0
+    "expand_keeps_size1": lambda T, a: a[:, :1].expand(3, 1).expand(2, 3, 1),
+    "expand_new_size1": lambda T, a: a[0].expand(1, 1, 4),
+    "expand_scalar": lambda T, a: a[0, 0].expand(1, 1),
+    # empty tensors: row-major strides, kept by their views
+    "empty_exp": lambda T, a: a[:0].reshape(0, 1, 4).exp(),
+    "empty_t": lambda T, a: T.zeros(3, 0).t(),
+    "empty_sum_plus": lambda T, a: a[:0].sum(1, keepdim=True) + a[:0, :1],
 }
 
 
@@ -49,6 +65,31 @@ def test_strides_offsets_and_contiguity_are_torchs(name):
     for fmt in ("channels_last", "channels_last_3d", "preserve_format"):
         assert e.is_contiguous(memory_format=getattr(engine, fmt)) == t.is_contiguous(memory_format=getattr(torch, fmt))
     np.testing.assert_array_equal(e.detach().numpy(), t.detach().numpy())
+
+
+LINALG = {  # LAPACK's results: each matrix by columns
+    "inv": lambda T, A, B: T.linalg.inv(A),
+    "solve": lambda T, A, B: T.linalg.solve(A, B),
+    "solve_right": lambda T, A, B: T.linalg.solve(A, B.mT, left=False),
+    "solve_triangular": lambda T, A, B: T.linalg.solve_triangular(A, B, upper=True),
+    "cholesky": lambda T, A, B: T.linalg.cholesky(A),
+    "cholesky_upper": lambda T, A, B: T.linalg.cholesky(A, upper=True),
+    "eigh": lambda T, A, B: T.linalg.eigh(A),
+    "qr": lambda T, A, B: T.linalg.qr(B),
+    "det_grad": lambda T, A, B: T.autograd.grad(T.linalg.det(A).sum(), A)[0],
+}
+
+
+@pytest.mark.parametrize("name", sorted(LINALG))
+def test_linalg_results_are_column_major_as_torchs(name):
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((2, 4, 4))
+    a = a @ a.transpose(0, 2, 1) + 4 * np.eye(4)
+    b = rng.standard_normal((2, 4, 3))
+    t = LINALG[name](torch, torch.tensor(a, requires_grad=True), torch.tensor(b))
+    e = LINALG[name](engine, engine.tensor(a, requires_grad=True), engine.tensor(b))
+    t, e = (t, e) if isinstance(t, tuple) else ((t,), (e,))
+    assert [x.stride() for x in e] == [x.stride() for x in t]
 
 
 def test_views_get_torchs_strides_and_are_refused_where_torchs_are():
