@@ -58,6 +58,7 @@ class Controls(Viewer):
         # Presses made while Python was busy arrive together: step by how many there were.
         self.keys.param.watch(on_loop(lambda e: s.step(e.old - e.new)), "left")
         self.keys.param.watch(on_loop(lambda e: s.step(e.new - e.old)), "right")
+        self.keys.param.watch(lambda e: s.stop(), "stops")
         s.param.watch(self._on_state, ["state", "timeline", "failed"])
         s.param.watch(lambda e: setattr(self.predict, "value", e.new), "predicting")
         self._on_state()

@@ -227,7 +227,7 @@ def _patch(source: ColumnDataSource, columns: dict[str, list]) -> None:
     """Send only what changed: a patch of the changed rows, whole columns when many rows change, and the
     whole data when the number of rows changes (then `columns` must hold every column of the source)."""
     data = source.data
-    if any(len(data[name]) != len(new) for name, new in columns.items()):
+    if any(name not in data or len(data[name]) != len(new) for name, new in columns.items()):
         source.data = {name: list(new) for name, new in columns.items()}
         return
     patches: dict[str, list] = {}

@@ -1,5 +1,5 @@
 """ArrowKeys: counts presses of ← and → anywhere on the page (not while typing in the editor or a field; the
-prediction field, once emptied by its guess, steps on)."""
+prediction field, once emptied by its guess, steps on), and of Ctrl+. (⌘. on a Mac: Stop), anywhere."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from panel.custom import JSComponent
 class ArrowKeys(JSComponent):
     left = param.Integer(default=0)
     right = param.Integer(default=0)
+    stops = param.Integer(default=0)
 
     _debounce = 0  # handled at once, not after Panel's 50 ms debounce
 
@@ -23,6 +24,7 @@ export function render({ model }) {
     el.tagName === 'TEXTAREA' ||
     el.tagName === 'SELECT'))
   const onKey = (e) => {
+    if ((e.ctrlKey || e.metaKey) && e.key === '.') { model.stops += 1; e.preventDefault(); return }
     if (e.altKey || e.ctrlKey || e.metaKey || typing(e)) { return }
     if (e.key === 'ArrowLeft') { model.left += 1; e.preventDefault() }
     else if (e.key === 'ArrowRight') { model.right += 1; e.preventDefault() }

@@ -30,11 +30,16 @@ class Program(Viewer):
                                             sizing_mode="stretch_width", height=270, css_classes=["editor"],
                                             print_margin=False, stylesheets=[_SHORTER_ON_PHONES])
         self.run = pn.widgets.Button(label="▶ Run", color="primary", width=72, css_classes=["run"])
+        # Stop takes the place of the .py download while a program runs (the row stays within the sidebar); no
+        # tooltip: one shown as the button hides would stay on the page
+        self.stop = pn.widgets.Button(label="■ Stop", color="danger", width=62, margin=(5, 3), css_classes=["stop"],
+                                      visible=s.running is not None)
         self.share = ShareExport(figure=self.figure.id, height=36, width=230, margin=(5, 5))
         self.download = pn.widgets.FileDownload(callback=self._py_file, filename="program.py", label="⤓ .py",
                                                 color="light", width=62, margin=(5, 3),
                                                 css_classes=["export-py"], embed=False)
         self.run.on_click(self._on_run)
+        self.stop.on_click(lambda event: s.stop())
         self.examples.param.watch(self._on_example, "value")
         s.param.watch(self._on_source, "source")
         s.param.watch(self._on_link, ["source", "k", "example"])
@@ -65,6 +70,8 @@ class Program(Viewer):
     def _on_running(self, event):
         self.run.label = "Running…" if event.new is not None else "▶ Run"
         self.run.width = 100 if event.new is not None else 72
+        self.stop.visible = event.new is not None
+        self.download.visible = event.new is None
 
     def _on_link(self, *events):
         s = self.store
@@ -83,7 +90,7 @@ class Program(Viewer):
         return pn.Column(
             self.examples,
             self.editor,
-            pn.Row(self.run, self.download, self.share, stylesheets=[WRAP]),
+            pn.Row(self.run, self.stop, self.download, self.share, stylesheets=[WRAP]),
             sizing_mode="stretch_width", stylesheets=[SHRINK],
         )
 

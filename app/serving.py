@@ -68,6 +68,35 @@ def on_loop(handler: Callable[..., None]) -> Callable[..., None]:
     return run
 
 
+def served() -> bool:
+    """Whether a server runs this session (its changes go out over a websocket)."""
+    return _served() is not None
+
+
+def when_done(awaitable, then: Callable[[object], None]) -> None:
+    """Calls then(result of awaitable) once it is ready. Under `panel serve` it is awaited on the event loop and
+    `then` runs as a next-tick callback of the session, under its document's lock, as Bokeh runs a click's
+    handler: its changes are sent after the lock is released, never while another handler's are being sent (two
+    messages written to the websocket at once reach the page as one broken message)."""
+    doc = _served()
+    if doc is None:
+        async def arrive() -> None:
+            then(await awaitable)
+    else:
+        async def arrive() -> None:
+            result = await awaitable
+            doc.add_next_tick_callback(lambda: then(result))
+
+        arrive.nolock = True  # it only awaits
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # on one of Bokeh's threads (a click)
+            doc.add_next_tick_callback(arrive)
+            return
+    _tasks.add(task := asyncio.ensure_future(arrive()))
+    task.add_done_callback(_tasks.discard)
+
+
 @contextmanager
 def batch() -> Iterator[None]:
     """`pn.io.hold()` where a server sends the changes (they go as one message), nothing where none does.

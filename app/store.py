@@ -5,17 +5,18 @@ Views watch it and render; only the store changes state. One Store per session (
 
 from __future__ import annotations
 
-import asyncio
 import inspect
+import threading
 from bisect import bisect_left, bisect_right
 
+import panel as pn
 import param
 
 from app import history_model, iterations
 from app import predict_model as pm
 from app import timeline as tl
 from app.graph_views import GraphViews, same_place
-from app.serving import batch
+from app.serving import batch, served, when_done
 
 
 class Store(param.Parameterized):
@@ -47,6 +48,7 @@ class Store(param.Parameterized):
     _views: GraphViews | None = None
     _backward_starts: list[int] = []
     _runs = 0  # programs started: only the last one's timeline is shown
+    _stopper: threading.Event | None = None  # set: the program running under `panel serve` is stopped
     _asks: dict | None = None  # predict_model.asks of the timeline, made when first needed
     _ask_steps: list[int] = []
 
@@ -63,19 +65,40 @@ class Store(param.Parameterized):
         """Run a program and show it; when the runner answers later, show it then (unless another program was
         started meanwhile)."""
         self._runs += 1
-        ran = (self.runner or tl.run)(source)
+        ran = self._start(source, example)
         if not inspect.isawaitable(ran):
             self.show(ran, source, step, example)
             return
         ticket = self._runs
         self.running = source
 
-        async def arrive() -> None:
-            timeline = await ran
+        def arrive(timeline) -> None:
             if ticket == self._runs:
                 self.show(timeline, source, step, example)
 
-        asyncio.ensure_future(arrive())
+        when_done(ran, arrive)
+
+    def _start(self, source: str, example: str | None):
+        """The program's timeline, or an awaitable of it. Under `panel serve` a program runs off the server's
+        event loop (the session stays responsive, others are not held), except a session's first when it is one
+        of the examples (a known program of milliseconds: the page is built with its graph)."""
+        if self.runner is not None:
+            return self.runner(source)
+        if served() and not (self._runs == 1 and example is not None):
+            if self._stopper is None:  # a session closed while its program runs ends that program
+                pn.state.on_session_destroyed(lambda context: self.stop())
+            self._stopper = threading.Event()
+            return tl.run_off_loop(source, stop=self._stopper)
+        return tl.run(source)
+
+    def stop(self) -> None:
+        """Ends the program running now: its timeline so far is shown (what ran before its last tick), and the
+        app is ready for the next."""
+        if self.running is None:
+            return
+        stop = getattr(self.runner, "stop", None) if self.runner is not None else self._stopper.set
+        if stop is not None:
+            stop()
 
     def show(self, timeline, source: str, step: int | str | None = None, example: str | None = None) -> None:
         """Show a program's timeline; keep the last good graph when the new one fails before making any node."""

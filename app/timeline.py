@@ -5,6 +5,8 @@ Also small pure helpers over `timeline.events` that several views share.
 
 from __future__ import annotations
 
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from engine.trace import formula_at, state_at  # noqa: F401  (the app's only way in to the engine)
@@ -17,6 +19,24 @@ def run(source: str, **limits: Any) -> Any:
     """Under `panel serve` the program runs in a child process with a hard time and memory wall (a public
     server must not hang on one C-level call the guard cannot size); in Pyodide it runs in place."""
     return run_isolated(source, **limits)
+
+
+# Under `panel serve` a program's child process is awaited in a thread of these (the thread sleeps in select()
+# and waitpid() without the GIL), not on the server's event loop, which keeps serving every session meanwhile.
+# At most PROGRAMS_AT_ONCE programs wait at once; more wait their turn (each has a child of its own at full CPU).
+PROGRAMS_AT_ONCE = 8
+_programs = ThreadPoolExecutor(max_workers=PROGRAMS_AT_ONCE, thread_name_prefix="program")
+
+
+def run_off_loop(source: str, **limits: Any):
+    """run(source) started now in a thread of its own; an awaitable of its timeline (awaited on the loop).
+    `stop=` (a threading.Event) ends it when set (run_isolated)."""
+    started = _programs.submit(run_isolated, source, **limits)
+
+    async def timeline():
+        return await asyncio.wrap_future(started)
+
+    return timeline()
 
 STEP_KINDS = ("node", "grad", "free")
 

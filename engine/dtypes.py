@@ -58,6 +58,13 @@ def set_default_dtype(d):
     DEFAULT[0] = d
 
 
+def given(d, name):
+    """A `dtype=` argument of torch function `name`, checked as torch checks it: None or a torch.dtype."""
+    if d is None or d.__class__ is dtype:
+        return d
+    raise TypeError(f"{name}(): argument 'dtype' must be torch.dtype, not {type(d).__name__}")
+
+
 def _by_name(name):
     return _ALL[name]
 

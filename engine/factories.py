@@ -82,6 +82,7 @@ def _alloc(shape):
 
 
 def tensor(data, dtype=None, requires_grad=False, device=None):
+    dtypes.given(dtype, "tensor")
     devices.check(device)
     if isinstance(data, np.ndarray):
         dtype = dtype or dtypes.from_numpy(data.dtype)
@@ -100,6 +101,7 @@ def tensor(data, dtype=None, requires_grad=False, device=None):
 
 
 def as_tensor(data, dtype=None, device=None):
+    dtypes.given(dtype, "as_tensor")
     devices.check(device)
     if isinstance(data, Tensor) and (dtype is None or dtype is data.dtype):
         return data
@@ -145,6 +147,7 @@ def _out_dtype(dtype, out, default=None):
 
 
 def _fill(name, value, shape, size, out, dtype, layout, device, requires_grad):
+    dtypes.given(dtype, name)
     devices.check(device)
     _check_layout(layout)
     return _made(name, _filled(value, _sized(name, shape, size), _out_dtype(dtype, out), requires_grad), out)
@@ -170,6 +173,7 @@ def empty(*shape, size=None, out=None, dtype=None, layout=None, device=None, req
 
 def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=None, requires_grad=False):
     """Uninitialised (zeros here), dense, its dims laid out in memory in the order physical_layout gives."""
+    dtypes.given(dtype, "empty_permuted")
     devices.check(device)
     _check_layout(layout)
     size, order = tuple(size), tuple(physical_layout)
@@ -189,6 +193,7 @@ def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=Non
 
 def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False):
     """Uninitialised (zeros here), with the strides asked for (in elements), over the memory they reach."""
+    dtypes.given(dtype, "empty_strided")
     devices.check(device)
     _check_layout(layout)
     return _strided(tuple(size), tuple(stride), dtype or dtypes.DEFAULT[0], requires_grad)
@@ -223,6 +228,7 @@ def _size_arg(name, size):
 
 
 def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    dtypes.given(dtype, "full")
     devices.check(device)
     _check_layout(layout)
     dtype = _out_dtype(dtype, out, None) or _scalar_dtype(fill_value)
@@ -230,6 +236,7 @@ def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, re
 
 
 def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad=False):
+    dtypes.given(dtype, "scalar_tensor")
     devices.check(device)
     _check_layout(layout)
     return _filled(_number(s), (), dtype or dtypes.DEFAULT[0], requires_grad)
@@ -240,6 +247,7 @@ def _number(value):
 
 
 def _like(name, value, t, dtype, layout, device, requires_grad, memory_format):
+    dtypes.given(dtype, name)
     devices.check(device)
     _check_layout(layout)
     fmt = _check_format(memory_format, t.dim(), preserve=True)
@@ -275,6 +283,7 @@ def _is_float(v):
 
 
 def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    dtypes.given(dtype, "arange")
     devices.check(device)
     _check_layout(layout)
     if end is None:
@@ -344,6 +353,7 @@ def _steps(steps):
 
 
 def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    dtypes.given(dtype, "linspace")
     devices.check(device)
     _check_layout(layout)
     dtype = _out_dtype(dtype, out, dtypes.DEFAULT[0])
@@ -354,6 +364,7 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
 
 
 def logspace(start, end, steps, base=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    dtypes.given(dtype, "logspace")
     devices.check(device)
     _check_layout(layout)
     dtype = _out_dtype(dtype, out, dtypes.DEFAULT[0])
@@ -364,6 +375,7 @@ def logspace(start, end, steps, base=None, *, out=None, dtype=None, layout=None,
 
 
 def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    dtypes.given(dtype, "eye")
     devices.check(device)
     _check_layout(layout)
     dtype = _out_dtype(dtype, out, dtypes.DEFAULT[0])
@@ -378,6 +390,7 @@ def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_g
 
 # --- Tensor.new_*: a new tensor of self's dtype (and device), never a Parameter --------------------------------
 def _new_sized(name, self, value, size, dtype, layout, device, requires_grad):
+    dtypes.given(dtype, name)
     devices.check(device)
     _check_layout(layout)
     return _filled(value, size, dtype or self.dtype, requires_grad)
@@ -398,6 +411,7 @@ def new_empty(self, *size, dtype=None, layout=None, device=None, requires_grad=F
 
 def new_empty_strided(self, size, stride, *, dtype=None, layout=None, device=None, requires_grad=False):
     """Uninitialised in torch; zeros here."""
+    dtypes.given(dtype, "new_empty_strided")
     devices.check(device)
     _check_layout(layout)
     return _strided(tuple(size), tuple(stride), dtype or self.dtype, requires_grad)
@@ -409,6 +423,7 @@ def new_full(self, size, fill_value, *, dtype=None, layout=None, device=None, re
 
 
 def new_tensor(self, data, *, dtype=None, layout=None, device=None, requires_grad=False):
+    dtypes.given(dtype, "new_tensor")
     devices.check(device)
     _check_layout(layout)
     dtype = dtype or self.dtype

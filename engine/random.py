@@ -97,6 +97,7 @@ def _generator(name, generator, args=None):
 
 
 def rand(*sizes, size=None, generator=None, dtype=None, requires_grad=False, device=None):
+    dtypes.given(dtype, "rand")
     devices.check(device)
     shape = _shape("rand", sizes, size, {})
     gen = _generator("rand", generator, sizes)
@@ -105,6 +106,7 @@ def rand(*sizes, size=None, generator=None, dtype=None, requires_grad=False, dev
 
 
 def randn(*sizes, size=None, generator=None, dtype=None, requires_grad=False, device=None):
+    dtypes.given(dtype, "randn")
     devices.check(device)
     shape = _shape("randn", sizes, size, {})
     gen = _generator("randn", generator, sizes)
@@ -119,6 +121,7 @@ def _random_tensor(like, dtype, low, high, generator, requires_grad):
 
 def randint(*args, size=None, low=None, high=None, generator=None, dtype=None, requires_grad=False, device=None):
     """randint(high, size) or randint(low, high, size): integers in [low, high), as random_(low, high) draws them."""
+    dtypes.given(dtype, "randint")
     devices.check(device)
     given = {k: v for k, v in (("low", low), ("high", high), ("size", size)) if v is not None}
     args = list(args)
@@ -142,6 +145,7 @@ def randint(*args, size=None, low=None, high=None, generator=None, dtype=None, r
 
 
 def randperm(n, *, generator=None, dtype=None, requires_grad=False, device=None):
+    dtypes.given(dtype, "randperm")
     devices.check(device)
     if not _is_int(n):
         raise invalid_arguments("randperm", (n,), {})
@@ -157,6 +161,7 @@ def randperm(n, *, generator=None, dtype=None, requires_grad=False, device=None)
 def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, requires_grad=False, device=None):
     """torch.normal(mean, std, size) of numbers is a factory; with a tensor mean or std it is an op whose node
     (NormalBackward1/2/3) passes zeros back."""
+    dtypes.given(dtype, "normal")
     devices.check(device)
     gen = _generator("normal", generator, (mean, std) if size is None else (mean, std, size))
     mean_t, std_t = isinstance(mean, Tensor), isinstance(std, Tensor)
@@ -203,6 +208,7 @@ def _like(t):
 
 
 def rand_like(input, *, dtype=None, requires_grad=False, device=None, generator=None):  # noqa: A002
+    dtypes.given(dtype, "rand_like")
     devices.check(device)
     gen = _generator("rand_like", generator, (input,))
     return _float_tensor(_like(input), dtype or input.dtype, requires_grad, "check_uniform_bounds",
@@ -210,6 +216,7 @@ def rand_like(input, *, dtype=None, requires_grad=False, device=None, generator=
 
 
 def randn_like(input, *, dtype=None, requires_grad=False, device=None, generator=None):  # noqa: A002
+    dtypes.given(dtype, "randn_like")
     devices.check(device)
     gen = _generator("randn_like", generator, (input,))
     return _float_tensor(_like(input), dtype or input.dtype, requires_grad, "normal_kernel_cpu",
@@ -217,6 +224,7 @@ def randn_like(input, *, dtype=None, requires_grad=False, device=None, generator
 
 
 def randint_like(input, low=0, high=None, *, dtype=None, requires_grad=False, device=None, generator=None):  # noqa: A002
+    dtypes.given(dtype, "randint_like")
     devices.check(device)
     if high is None:
         low, high = 0, low

@@ -9,9 +9,11 @@ import warnings
 
 import numpy as np
 
-from . import devices, grad_mode, graph, memory, messages, observe
+from . import devices, dtypes, grad_mode, graph, memory, messages, observe
 from .ops import matrix_transposed, transposed
 from .printing import format_tensor
+
+_DTYPE = dtypes.dtype
 
 _MODE = grad_mode._state
 
@@ -55,6 +57,8 @@ class Tensor:
     # --- construction ---------------------------------------------------------------------------
     @classmethod
     def _make(cls, data, dtype, requires_grad=False):
+        if dtype.__class__ is not _DTYPE:  # an object posing as a dtype (a method's dtype=): as torch, refused
+            raise TypeError(f"argument 'dtype' must be torch.dtype, not {type(dtype).__name__}")
         t = object.__new__(cls)
         if not data.size and data.ndim:  # numpy gives every empty array strides 0; torch, its layout's
             data = memory.empty_with_strides(data)

@@ -210,11 +210,12 @@ def bound_names(tree):
     """The names a program binds; refuses it first if it is nested too deeply for the recursive passes that
     follow (this one goes iteratively)."""
     names = set()
-    stack = [(tree, 0)]
+    stack = [(tree, 0, None)]
     while stack:
-        node, depth = stack.pop()
+        node, depth, line = stack.pop()
+        line = getattr(node, "lineno", line)  # (a context, an operator or `arguments` has none: its parent's)
         if depth > MAX_NESTING:
-            raise GuardError("the program is nested too deeply", getattr(node, "lineno", None))
+            raise GuardError("the program is nested too deeply", line)
         if isinstance(node, ast.Name):
             if not isinstance(node.ctx, ast.Load):
                 names.add(node.id)
@@ -228,9 +229,9 @@ def bound_names(tree):
         for field in node._fields:
             value = getattr(node, field, None)
             if isinstance(value, list):
-                stack.extend((child, depth + 1) for child in value if isinstance(child, ast.AST))
+                stack.extend((child, depth + 1, line) for child in value if isinstance(child, ast.AST))
             elif isinstance(value, ast.AST):
-                stack.append((value, depth + 1))
+                stack.append((value, depth + 1, line))
     return names
 
 

@@ -7,7 +7,7 @@ import os
 import time
 from dataclasses import dataclass
 
-from .errors import BudgetExceeded, GuardError, program_line
+from .errors import BudgetExceeded, GuardError, Stopped, program_line
 
 try:
     _PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
@@ -64,10 +64,20 @@ class Budget:
             self.exceed(f"the program ran more than {self.limits.max_steps:,} steps (an endless loop?)", line)
         now = time.perf_counter()
         if now > self.deadline:
-            self.exceed(f"the program ran longer than {self.limits.max_seconds:g} s (an endless loop?)", line)
+            self._late(line, " (an endless loop?)")
         if now >= self._next_memory_check:
             self._check_memory(now, line)
         return True
+
+    def stop_soon(self):
+        """Ends the run at its next tick (a learner pressed Stop): safe from a signal handler."""
+        self.stopping = True
+        self.deadline = float("-inf")
+
+    def _late(self, line, guess):
+        if getattr(self, "stopping", False):
+            self.stop(Stopped("the program was stopped", program_line() if line is None else line))
+        self.exceed(f"the program ran longer than {self.limits.max_seconds:g} s{guess}", line)
 
     def enter(self, line: int | None = None) -> None:
         self.tick(line)
@@ -95,7 +105,7 @@ class Budget:
         self.charge_elements(n)
         now = time.perf_counter()
         if now > self.deadline:
-            self.exceed(f"the program ran longer than {self.limits.max_seconds:g} s")
+            self._late(None, "")
         if now >= self._next_memory_check:
             self._check_memory(now, None)
 

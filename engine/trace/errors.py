@@ -25,6 +25,12 @@ class BudgetExceeded(GuardError):
     kind = "BudgetExceeded"
 
 
+class Stopped(BudgetExceeded):
+    """A learner pressed Stop."""
+
+    kind = "Stopped"
+
+
 def program_line() -> int | None:
     """The line the program is at now: that of the innermost frame of its code (None outside it)."""
     frame = sys._getframe(1)

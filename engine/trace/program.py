@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import ast
 import functools
+import io
 import re
+import tokenize
 from dataclasses import dataclass
 from types import CodeType
 
@@ -34,8 +36,30 @@ def parse(source: str) -> ast.Module:
         return ast.parse(source, FILENAME)
     except SyntaxError as e:
         raise GuardSyntaxError(e.msg, e.lineno) from None
+    except UnicodeEncodeError as e:  # a lone surrogate ('\udc80'), which is not text: at its line
+        raise GuardSyntaxError(str(e), source.count("\n", 0, e.start) + 1) from None
     except (ValueError, RecursionError, MemoryError) as e:
-        raise GuardSyntaxError(str(e) or "the program is too complex to parse") from None
+        raise GuardSyntaxError(str(e) or "the program is too complex to parse", _deepest_line(source)) from None
+
+
+def _deepest_line(source: str) -> int | None:
+    """The line where the program's brackets nest deepest, else (no brackets nested) the line of most tokens (a
+    chain of `lambda:` or of unary minuses): read by the tokenizer, which does not recurse."""
+    depth, deepest, line, tokens = 0, 0, None, {}
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            tokens[token.start[0]] = tokens.get(token.start[0], 0) + 1
+            if token.type == tokenize.OP and token.string in "([{":
+                depth += 1
+                if depth > deepest:
+                    deepest, line = depth, token.start[0]
+            elif token.type == tokenize.OP and token.string in ")]}":
+                depth -= 1
+    except (tokenize.TokenError, SyntaxError):
+        pass
+    if deepest > 1:
+        return line
+    return max(tokens, key=tokens.get) if tokens else None
 
 
 # A line of IPython's own commands, which notebooks (and tutorials copied from them) hold: `%matplotlib inline`,

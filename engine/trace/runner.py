@@ -82,13 +82,15 @@ def _run(source, budget):
             warnings.simplefilter("always")
             warnings.showwarning = rec.on_warning
             namespace = guard.run(program, print_fn=rec.on_print, plot_fn=rec.on_plot, budget=budget,
-                                  on_error=lambda e: errors.append(_describe(e)))
+                                  on_error=lambda e: errors.append(_describe(e, budget)))
     except Exception as e:  # noqa: BLE001 - the guard's own failure still ends the timeline cleanly
         errors.append(_describe(e))
     finally:
         observe.remove(rec)
         observe.remove(forward_ad.OBSERVER)  # a dual level the program left open
         restore_engine_state(saved)
+    if budget.watch is not None:
+        budget.watch("lines run", None)  # what follows is the recorder's, and freeing what the program left
     rec.running = False  # the budget is closed: what the recorder adds now is not the program's
     try:
         rec.finish()
@@ -117,7 +119,7 @@ def _let_go(namespace):
         sys.unraisablehook = hook
 
 
-def _describe(e):
+def _describe(e, budget=None):
     """(type, message, line) of the error that ended a program. Called while its budget still runs: str(e)
     may be the program's own __str__, and fails as Python's traceback says it does."""
     if isinstance(e, guard.GuardError):
@@ -130,6 +132,8 @@ def _describe(e):
         if tb.tb_frame.f_code.co_filename == FILENAME:
             line = tb.tb_lineno
         tb = tb.tb_next
+    if budget is not None and budget.watch is not None and line is not None:
+        budget.watch("line", line)  # describing it is one call that may not end (a message nested very deeply)
     return type(e).__name__, _message(e), line
 
 

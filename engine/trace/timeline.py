@@ -35,7 +35,7 @@ class Timeline:
             packed.append([n, *ev.values()])
         text = json.dumps({"source": self.source, "output": self.output, "loops": self.loops,
                            "modules": self.modules, "keys": list(keys),
-                           "events": packed}, ensure_ascii=False, separators=(",", ":"))
+                           "events": packed}, ensure_ascii=False, separators=(",", ":"), default=_unknown)
         return text if text.isascii() else _SURROGATES.sub("\ufffd", text)
 
     @classmethod
@@ -58,6 +58,12 @@ class Timeline:
         if self.events and self.events[-1]["kind"] == "error":
             return self.events[-1]
         return None
+
+
+def _unknown(value):
+    """What JSON cannot hold (an object a program made its way into an event): its type's name. Its own repr is
+    not asked: no code of a program runs after its run."""
+    return f"<{type(value).__name__}>"
 
 
 def index(timeline):

@@ -45,7 +45,7 @@ def panel_server(extra_args: tuple[str, ...] = (), app: str = "app/main.py"):
         deadline = time.time() + 60
         while True:
             try:
-                urllib.request.urlopen(url, timeout=5).read()
+                urllib.request.urlopen(url, timeout=30).read()  # a first page takes seconds on a loaded machine
                 break
             except OSError:
                 if proc.poll() is not None or time.time() > deadline:

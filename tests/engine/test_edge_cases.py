@@ -238,7 +238,6 @@ GAPS = {
     "bce_zero_loss_sign": "zero losses print -0. (torch: 0., log1p(-x) based formula)",
     "bce_target_requires_grad": "target grad where input is 0.5 prints 0. (torch: -0.)",
     "bce_empty": "numpy RuntimeWarning 'Mean of empty slice.'",
-    "bce_weight": "no weight argument",
     "clamp_tensor_nan_bound": "a nan bound is ignored (torch propagates nan)",
     "softmax_empty": "numpy error on the empty max (torch: empty result)",
     "inplace_on_view_of_expand": "ValueError 'assignment destination is read-only' (torch writes through the view)",

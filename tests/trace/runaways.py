@@ -463,7 +463,7 @@ LEFTOVER_CORPUS = {
                                  "    def named_parameters(self, *a, **k):\n        while True:\n            pass\n"
                                  "m = M()\n(m.w * 2).sum().backward()", None),
     "instance_method_patched": R("import torch\nm = torch.nn.Linear(2, 2)\nm.forward = lambda x: x\n"
-                                 "t = torch.ones(2)\nt.tolist = lambda: [1] * 10 ** 6", "read-only"),
+                                 "t = torch.ones(2)\nt.tolist = lambda: [1] * 10 ** 6", "Tensor defines it"),
     "exception_with_looping_str": R("class E(Exception):\n    def __str__(self):\n        while True:\n"
                                     "            pass\n"
                                     "raise E()", "<exception str() failed>"),
@@ -478,12 +478,53 @@ LEFTOVER_CORPUS = {
     "lambda_in_list_left": R("fs = [lambda: print('late')] * 3", None),
     "reference_cycle_with_tensors": R("import torch\nclass A:\n    pass\na = A()\na.me = a\na.t = torch.ones(1000)",
                                       None),
-    "dtype_attribute_patched": R("import torch\nx = torch.ones(2)\nx.dtype = 5\ny = x + 1", "is_floating_point"),
+    "dtype_attribute_patched": R("import torch\nx = torch.ones(2)\nx.dtype = 5\ny = x + 1", "Tensor defines it"),
     "error_message_surrogate": R("raise ValueError(chr(0xdc80) + 'x')", "x"),
     "printed_surrogate": R("print(chr(0xdc80), chr(0xd800) + 'x')", None),
     "optimizer_state_left": R("import torch\np = torch.ones(2, requires_grad=True)\nopt = torch.optim.Adam([p])\n"
                               "(p * 2).sum().backward()\nopt.step()", None),
     "inference_mode_forever": R("import torch\nwith torch.inference_mode():\n    while True:\n        pass", TIME),
+}
+
+# One C call that no tick of the guard interrupts, by class (issue 25): only the wall ends them, 1 s past their time
+# budget, at their line (test_wall_deadline.py runs them with a 2 s budget). A tree of lists, dicts, tuples or
+# modules nested 40 deep through shared references has 2**40 leaves; formatting, comparing or walking it is one
+# call of C (or of the engine's own Python, which the guard does not instrument).
+SHARED = "a = [0]\nfor i in range(40):\n    a = [a, a]\n"
+MODULES = "import torch\nm = torch.nn.Linear(1, 1)\nfor i in range(40):\n    m = torch.nn.Sequential(m, m)\n"
+DISTINCT = "s = ''.join(map(chr, range(256, 256 + 50000)))\n"
+ONE_CALL_CORPUS = {
+    "exception": {
+        "percent_of_exception": R(SHARED + "e = ValueError(a)\ns = '%s' % (e,)", TIME),
+        "fstring_of_exception": R(SHARED + "e = ValueError(a)\ns = f'{e}'", TIME),
+        "print_key_error": R(SHARED + "print(KeyError(a))", TIME),
+        "raise_with_it": R(SHARED + "raise ValueError(a)", TIME),
+        "assert_with_it": R(SHARED + "assert False, a", TIME),
+    },
+    "shared trees": {
+        "dict_tree_str": R("d = {'k': 0}\nfor i in range(40):\n    d = {'a': d, 'b': d}\ns = str(d)", TIME),
+        "dict_tree_eq": R("d = {'k': 0}\ne = {'k': 0}\nfor i in range(40):\n    d = {'a': d, 'b': d}\n"
+                          "    e = {'a': e, 'b': e}\nx = d == e", TIME),
+        "list_tree_eq": R(SHARED + "b = [0]\nfor i in range(40):\n    b = [b, b]\nx = a == b", TIME),
+        "tuple_tree_str": R("t = (0,)\nfor i in range(40):\n    t = (t, t)\ns = str(t)", TIME),
+    },
+    "module trees": {
+        "module_tree_repr": R(MODULES + "s = repr(m)", TIME),
+        "module_tree_print": R(MODULES + "print(m)", TIME),
+        # (the engine's parameters() meets each module once: what does not end is the recorder naming them after)
+        "module_tree_parameters": R(MODULES + "p = list(m.parameters())", TIME),
+        "module_list_parameters": R("import torch\nm = torch.nn.Linear(1, 1)\nfor i in range(40):\n"
+                                    "    m = torch.nn.ModuleList([m, m])\nn = sum(1 for p in m.parameters())", TIME),
+    },
+    "codecs": {
+        "punycode_encode": R(DISTINCT + "b = s.encode('punycode')", TIME),
+        "punycode_encode_reversed": R(DISTINCT + "b = s[::-1].encode('punycode')", TIME),
+    },
+    "at the end": {
+        "cycle_between_module_trees": R(MODULES + "class Net(torch.nn.Module):\n    pass\nn = Net()\nn.peer = m\n"
+                                        "m.peer = n", "clear away"),
+        "module_tree_left": R(MODULES, "clear away"),
+    },
 }
 
 CATEGORIES = {"time": TIME_CORPUS, "memory": MEMORY_CORPUS, "output": OUTPUT_CORPUS, "recursion": RECURSION_CORPUS,

@@ -70,7 +70,8 @@ class WeightNorm:
 
 def _pre_hooks(module):
     hooks = module.__dict__.get("_forward_pre_hooks", ())
-    return list(hooks.values()) if isinstance(hooks, dict) else list(hooks)
+    hooks = list(hooks.values()) if isinstance(hooks, dict) else list(hooks)
+    return [getattr(hook, "fn", hook) for hook in hooks]  # a module keeps each as a _Hook around the function
 
 
 def weight_norm(module, name="weight", dim=0):
