@@ -7,7 +7,8 @@ mathematics, not by a BLAS: each element is the exact sum of its products, corre
 How it is computed at BLAS speed: float32 products are exact in float64, so a float64 product C = A @ B is
 within E = k·2⁻⁵¹·Σ|aᵢbᵢ| ≤ k·2⁻⁵¹·‖a‖·‖b‖ of the exact sums, whatever order the BLAS took. Where C − E and
 C + E round to the same float32, that float32 is the answer. The few elements where they do not (about 1 in
-1,000 for k = 512) are summed exactly one by one with `math.fsum`. Cost: a float64 product where a float32
+1,000 for k = 512) are summed again together in long double under the same kind of bound, and what that cannot
+decide is summed exactly with `math.fsum`. Cost: a float64 product where a float32
 one would do, and the casts (`benchmarks/engine.py` prints it).
 """
 import math
@@ -57,10 +58,22 @@ def _rounded(a, b):
         idx = np.argwhere(unsure & finite)
         if len(idx):
             a_rows = np.broadcast_to(A, c.shape[:-2] + A.shape[-2:])
-            b_cols = np.broadcast_to(B, c.shape[:-2] + B.shape[-2:])
-            for *batch, i, j in idx.tolist():
-                out[(*batch, i, j)] = _sum32(a_rows[(*batch, i)] * b_cols[(*batch, slice(None), j)])
+            b_cols = np.swapaxes(np.broadcast_to(B, c.shape[:-2] + B.shape[-2:]), -1, -2)
+            products = a_rows[tuple(idx[:, :-1].T)] * b_cols[tuple(np.concatenate([idx[:, :-2], idx[:, -1:]], 1).T)]
+            for n, value in _wide_sums(products):
+                out[tuple(idx[n])] = value
     return out
+
+
+def _wide_sums(products):
+    """(row, float32) for each row of exact products: summed in long double (64-bit significand where the
+    platform has it) all at once, checked by the same bound; the rows it cannot decide are summed exactly."""
+    wide = products.astype(np.longdouble)
+    s = wide.sum(1)
+    bound = np.abs(wide).sum(1) * np.longdouble(products.shape[1] * 2 * np.finfo(np.longdouble).eps)
+    lo, hi = (s - bound).astype(np.float32), (s + bound).astype(np.float32)
+    for n in range(len(products)):
+        yield n, lo[n] if lo[n] == hi[n] else _sum32(products[n])
 
 
 def _sum32(products):
