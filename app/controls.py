@@ -1,5 +1,5 @@
-"""Controls: step ±1, jump between backward calls, play/pause with speed, the slider (over the iteration shown,
-or the whole program), ← → and the caption."""
+"""Controls: step ±1, jump between backward calls, play/pause with speed, the slider over the whole timeline (a
+training loop's iterations too: "last" is the program's end), ← → and the caption."""
 
 from __future__ import annotations
 
@@ -82,8 +82,7 @@ class Controls(Viewer):
             text, local = words.failed(s.run_error or {})
         else:
             total = len(s.timeline.events)
-            first, last = s.span()  # the player steps through the iteration shown (or the whole program)
-            last, k = max(last, first + 1), s.k
+            first, last, k = -1, max(total - 1, 0), s.k
             text, local = words.caption(s.state, total), words.formula(s.state)
         stuck = s.failed is not None
         with batch():

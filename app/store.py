@@ -151,11 +151,6 @@ class Store(param.Parameterized):
     def step(self, delta: int) -> None:
         self.goto(self.k + delta)
 
-    def span(self) -> tuple[int, int]:
-        """The steps of the segment shown: first, last (the first segment starts before anything ran)."""
-        start, end = self.iterations.span(self.segment, len(self.timeline.events))
-        return (start if start > 0 else -1), end - 1
-
     def goto_iteration(self, j: int) -> None:
         """Jump to iteration j of the training loop, at the same place in it as now when it has one."""
         its = self.iterations
