@@ -77,7 +77,9 @@ def _sentence(e: dict, nodes: dict) -> str:
         tail = f"; grad_fn = {fn}" if fn else " (no grad_fn: not recorded)"
         saved = [s["name"] for s in e.get("saved") or []]
         saves = f", which saves {_join(saved)}" if fn and saved else ""
-        return f"{target} = {_operands(nodes, e)} = {short(e['value'])}{tail}{saves}."
+        made = _operands(nodes, e)
+        said = target if target == made else f"{target} = {made}"  # a temporary is named by its expression
+        return f"{said} = {short(e['value'])}{tail}{saves}."
     if kind == "inplace":
         n = nodes.get(e["id"], {})
         name = n.get("name") or "a tensor"

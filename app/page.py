@@ -75,20 +75,46 @@ class Explorer:
         graph = pn.Column(self.graph, sizing_mode="stretch_both", min_height=240, css_classes=["graph-box"],
                           styles={"border": "1px solid #e3e3e3", "border-radius": "4px"}, margin=(0, 8),
                           stylesheets=[_GRAPH_CSS])
-        work = pn.Column(graph, self.nodes, _card(".grad history", self.history, "history-card", height=190),
-                         sizing_mode="stretch_both", css_classes=["work"], stylesheets=[_WORK_CSS])
-        side = pn.Column(_card("Inspector", self.inspector, "inspector-card", min_height=300),
-                         _card("Console", self.console, "console-card", height=150),
+        # The console sits beside the .grad history, under the graph: the column right of the graph is there only
+        # while it has something to say (a node clicked, figures drawn).
+        self.console_card = _card("Console", self.console, "console-card", height=190, width=SIDE_PANEL_WIDTH,
+                                  sizing_mode="fixed", stylesheets=[_IDLE_WIDE + _FULL_WIDTH_NARROW])
+        below = pn.Row(_card(".grad history", self.history, "history-card", height=190,
+                             stylesheets=[narrow("height: 190px !important; flex: none !important;")]), self.console_card,
+                       sizing_mode="stretch_width", css_classes=["below-graph"], stylesheets=[_STACK_CSS])
+        work = pn.Column(graph, self.nodes, below, sizing_mode="stretch_both", css_classes=["work"],
+                         stylesheets=[_WORK_CSS])
+        self.inspector_card = _card("Inspector", self.inspector, "inspector-card", min_height=300,
+                                    stylesheets=[_IDLE_WIDE])
+        side = pn.Column(self.inspector_card,
                          _card("Plots", self.plots, "plots-card", height=268, visible=self.plots.param.drawing,
                                stylesheets=[_PLOTS_CSS]),
                          width=SIDE_PANEL_WIDTH, sizing_mode="stretch_height", css_classes=["side-panels"], scroll=True,
-                         stylesheets=[_SIDE_CSS])
+                         stylesheets=[_SIDE_CSS + _IDLE_WIDE])
+        self.side = side
+        self.store.param.watch(self._on_room, ["selected", "timeline", "failed"])
+        self.plots.param.watch(self._on_room, "drawing")
+        self._on_room()
         body = pn.Row(work, side, sizing_mode="stretch_both", css_classes=["graph-and-panels"],
                       stylesheets=[_STACK_CSS])
         self.main_column = pn.Column(self.alert, self.controls, self.predict, self.iterations, self.modules, body,
                                      sizing_mode="stretch_both", css_classes=["main"],
                                      stylesheets=[_MAIN_CSS + _COVERED])
         return self.main_column
+
+    def _on_room(self, *events) -> None:
+        """Panels with nothing to say give their room to the graph in a wide window: the inspector until a node is
+        clicked, the console of a program that prints nothing, the column of both (in a narrow one they stay,
+        below the graph, saying what they are for)."""
+        s = self.store
+        shown = s.failed or s.timeline
+        says = shown is not None and any(e["kind"] in ("print", "warning", "error") for e in shown.events)
+        idle = {self.inspector_card: s.selected is None, self.console_card: not says,
+                self.side: s.selected is None and not self.plots.drawing}
+        for view, empty in idle.items():
+            classes = [c for c in view.css_classes if c != "idle"] + (["idle"] if empty else [])
+            if classes != view.css_classes:
+                view.css_classes = classes
 
     def _on_wide(self, event) -> None:
         """The builder open wide lies over the graph's area (the graph's controls are hidden under it, so Tab
@@ -114,12 +140,13 @@ def _section(title: str, body, stylesheets=(), css_classes=()) -> pn.Column:
     )
 
 
-def _card(title: str, body, css: str, **size) -> pn.Column:
+def _card(title: str, body, css: str, stylesheets=(), **size) -> pn.Column:
     return pn.Column(
         pn.pane.HTML(f'<h2 class="section-title">{title}</h2>', margin=(2, 8, 0, 8), stylesheets=[_TITLE_CSS]),
-        body, sizing_mode="stretch_width" if "height" in size else "stretch_both", css_classes=[css], margin=(6, 4),
+        body, sizing_mode=size.pop("sizing_mode", "stretch_width" if "height" in size else "stretch_both"),
+        css_classes=[css], margin=(6, 4),
         styles={"border": "1px solid #e3e3e3", "border-radius": "4px", "overflow": "auto", "background": "white"},
-        **size,
+        stylesheets=list(stylesheets), **size,
     )
 
 
@@ -146,6 +173,9 @@ _OPEN_WIDE = (f"@media (min-width: {NARROW + 1}px) {{ :host(.open) {{ position: 
               "height: auto !important; z-index: 40; background: white; overflow: auto; "
               "border-left: 1px solid #e1e4e8; box-shadow: -4px 0 12px rgba(0,0,0,.08); padding: 0 12px; } }\n")
 _COVERED = f"@media (min-width: {NARROW + 1}px) {{ :host(.covered) {{ visibility: hidden; }} }}\n"
+_IDLE_WIDE = f"@media (min-width: {NARROW + 1}px) {{ :host(.idle) {{ display: none !important; }} }}\n"
+_FULL_WIDTH_NARROW = narrow("width: auto !important; height: 190px !important; flex: none !important; "
+                            "align-self: stretch;")
 _PLOTS_CSS = narrow(_FLOW)  # the figures side by side, all of them
 _GRAPH_CSS = (narrow("height: 440px !important; flex: none !important; min-width: 0 !important;")
               + narrow("height: 360px !important;", 600))

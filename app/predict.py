@@ -67,6 +67,11 @@ def _html(s: Store, waiting) -> str:
     parts = [f'<div class="predict-score">Score <b>{score.right}</b> / {score.asked} right'
              + (f' <span class="shown">({score.revealed} shown without a guess)</span>' if score.revealed else "")
              + "</div>"]
+    # The verdicts of the step shown, just taken (labelled with it, before the next question), or of the questions
+    # of the step waiting answered so far; stepping on clears them.
+    told = waiting[0] if waiting is not None and waiting[2] else s.answered if s.answered == s.k else None
+    if told is not None and told in s.answers and told != (waiting[0] if waiting is not None else None):
+        parts.extend(_verdicts(s.questions_at(told), s.answers[told], f"Step {told + 1}: "))
     if waiting is not None:
         at, questions, done = waiting
         count = f" ({done + 1} of {len(questions)})" if len(questions) > 1 else ""
@@ -79,13 +84,12 @@ def _html(s: Store, waiting) -> str:
             "for your prediction." if first else "Step on (→) to the next prediction.") + "</div>")
     if s.guess_problem:
         parts.append(f'<div class="predict-problem" role="alert">{escape(s.guess_problem)}</div>')
-    at = waiting[0] if waiting is not None and waiting[2] else s.answered
-    if at is not None and at in s.answers:
-        parts.extend(_verdicts(s.questions_at(at), s.answers[at]))
+    if told is not None and waiting is not None and told == waiting[0]:
+        parts.extend(_verdicts(s.questions_at(told), s.answers[told]))
     return '<div class="predict" role="status">' + "".join(parts) + "</div>"
 
 
-def _verdicts(questions: list[pm.Question], verdicts) -> list[str]:
+def _verdicts(questions: list[pm.Question], verdicts, step: str = "") -> list[str]:
     out = []
     for q, v in zip(questions, verdicts):
         value = escape(pm.answer_text(q))
@@ -98,7 +102,7 @@ def _verdicts(questions: list[pm.Question], verdicts) -> list[str]:
             head = (f'<span class="mark wrong">✗ not quite</span> {escape(q.about)} = <b>{value}</b>, '
                     f"you said {escape(v.guess)}{note}")
         formula = " — ".join(escape(line) for line in q.formula)
-        out.append(f'<div class="verdict">{head} <span class="formula">{formula}</span></div>')
+        out.append(f'<div class="verdict">{escape(step)}{head} <span class="formula">{formula}</span></div>')
     return out
 
 

@@ -54,7 +54,7 @@ def recording(explorer: Explorer, document: Document) -> Generator[None, None, d
     "asks", "ids"}: `asks` are the steps predict-then-reveal asks before (the page does not step past one
     without Python, which judges the guess); `next_call[k + 1]` / `prev_call[k + 1]` are where the
     backward-call buttons go from step k; `ids` names the models the page listens to (the player, the arrow
-    keys, the two backward-call buttons, the code editor, the examples menu, whose values are the examples'
+    keys, the two backward-call buttons, Run, the code editor, the examples menu, whose values are the examples'
     slugs, the predict-then-reveal toggle, and the graph's two sources of nodes, whose "key" column names
     them)."""
     store = explorer.store
@@ -120,7 +120,7 @@ def recording(explorer: Explorer, document: Document) -> Generator[None, None, d
 
 def _control_ids(document: Document) -> dict[str, str]:
     found: dict[str, list[str]] = {what: [] for what in ("player", "keys", "prev_call", "next_call", "editor",
-                                                          "examples", "predict")}
+                                                          "examples", "predict", "run")}
     for model in document.models:
         name = type(model).__name__
         if name == "Player":
@@ -129,7 +129,8 @@ def _control_ids(document: Document) -> dict[str, str]:
             found["editor"].append(model.id)
         elif "esm" in model.properties() and {"left", "right"} <= set(model.data.properties()):
             found["keys"].append(model.data.id)
-        for css, what in (("prev-call", "prev_call"), ("next-call", "next_call"), ("examples", "examples")):
+        for css, what in (("prev-call", "prev_call"), ("next-call", "next_call"), ("examples", "examples"),
+                          ("run", "run")):
             if css in (getattr(model, "css_classes", None) or []) and name in ("Button", "CustomSelect"):
                 found[what].append(model.id)
         if name == "Checkbox" and "predict-toggle" in (model.css_classes or []):

@@ -86,13 +86,16 @@ def follow_share_query(explorer: Explorer, post: Callable[[str], None]) -> None:
 def carry_over(explorer: Explorer, carry: dict) -> None:
     """Go on from where the page got while it stepped without Python: `carry` holds the example, step
     ("k"), editor text (not run), inspected node ("selected") it shows, whether the predict-then-reveal
-    toggle was ticked ("predicting") and whether the player was playing ("playing": 1, or -1 in reverse). (Its
+    toggle was ticked ("predicting"), whether the player was playing ("playing": 1, or -1 in reverse) and whether
+    Run was pressed ("run": the editor's program runs now, unless it is the one shown or running). (Its
     "view", the graph's ranges, the page keeps itself.)"""
     store, program = explorer.store, explorer.program
     if carry.get("example") and carry["example"] != store.example:
         program.examples.value = carry["example"]
     if carry.get("source") is not None and program.editor.value != carry["source"]:
         program.editor.value = carry["source"]
+    if carry.get("run") and program.editor.value != store.program:  # Run was pressed before Python: it runs now
+        program.run.clicks += 1
     if carry.get("k") is not None and carry["k"] != store.k:
         store.goto(int(carry["k"]))
     if carry.get("selected") != store.selected:

@@ -38,6 +38,7 @@ class Page:
     default_example: str | None
     scripts: list[str]  # what static/loader.js loads, in order
     icon: bytes  # favicon.ico
+    examples: tuple[str, ...] = ()  # every example's slug (the longest has no prelude)
 
 
 def assemble(dist: Path, test_wheels: bool = True) -> dict:
@@ -133,7 +134,7 @@ def add_page(site: Site) -> Page:
     if missing:
         raise BuildError("index.html refers to files the site does not have: " + ", ".join(missing))
     page_html, scripts = take_loader_scripts(page_html)
-    return Page(page_html, prerendered, roots, preludes, default_example, scripts, icon)
+    return Page(page_html, prerendered, roots, preludes, default_example, scripts, icon, hooks.examples)
 
 
 def add_panel_files(site: Site, prerendered: str) -> bytes:

@@ -99,6 +99,7 @@ def site_manifest(files: dict[str, dict], packages: dict[str, dict], pure: set[s
         "page_scripts": page.scripts,
         "preludes": {slug: f"static/prelude/{slug}.json" for slug in sorted(page.preludes)},
         "default_example": page.default_example,
+        "examples": list(page.examples),
         "precache": precache(page.html, version),
     }
 

@@ -107,8 +107,8 @@ async def render(query_json, post_query, carry_json=None, run_program=None):
     explorer = _shown["explorer"] = _hooks.explorer(query, runner=runner)
     _hooks.follow_share_query(explorer, post_query)
     page = explorer.page()
-    if carry:
-        _hooks.carry_over(explorer, carry)
+    if carry:  # a Run pressed before Python runs once the page is linked (carry_over below), not while it is built
+        _hooks.carry_over(explorer, {**carry, "run": False})
     page.server_doc(doc=state.curdoc)
     docs_json, render_items, root_ids = await write_doc()
     gc.freeze()

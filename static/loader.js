@@ -106,7 +106,10 @@
   }
   const preludeLoaded = (query.code ? cachedLinkPrelude() : loadPrelude(query.example || manifest.default_example))
     .catch((e) => { console.warn('prelude:', e); return null; });
-  preludeLoaded.then((prelude) => { site.linkPrelude = query.code ? (prelude ? 'shown' : 'none') : null; });
+  preludeLoaded.then((prelude) => {
+    site.linkPrelude = query.code ? (prelude ? 'shown' : 'none') : null;
+    if (query.code && !prelude) showLinkCode(query.code);
+  });
 
   // --- loading screen ----------------------------------------------------------------------------
   const overlay = document.createElement('div');
@@ -125,6 +128,29 @@
   const text = overlay.querySelector('.site-loading-text');
   const PHASES = { 'Downloading': 0, 'Installing packages': 0.8, 'Starting the app': 0.9 };
   const mb = (n) => (n / 1e6).toFixed(1);
+  // A link's program with no recorded steps yet: its own code at once (not the default example's snapshot), and
+  // that its graph is coming. A link that does not decode is left to Python, which says what is wrong with it.
+  function showLinkCode(code) {
+    let source;
+    try {
+      const bytes = Uint8Array.from(atob(code.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
+      source = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    } catch (e) { return; }
+    if (snapshot) snapshot.style.visibility = 'hidden';
+    overlay.classList.add('site-link');
+    overlay.querySelector('.site-loading-title').textContent = 'The program of this link';
+    const pre = document.createElement('pre');
+    pre.className = 'site-link-code';
+    pre.textContent = source;
+    overlay.querySelector('.site-loading-card').prepend(pre);
+    note.textContent = 'Its graph is coming: Python is starting in your browser and then runs it (a few seconds).';
+    site.linkCode = true;
+  }
+  if (query.example && !query.code && manifest.examples && !manifest.examples.includes(query.example)) {
+    overlay.querySelector('.site-loading-title').textContent = `No example is called “${query.example}”`;
+    note.textContent = 'The default example is shown instead; the menu lists the examples.';
+    site.unknownExample = true;
+  }
   function showProgress(msg) {
     const bytes = msg.total ? msg.loaded / msg.total : 0;
     const start = PHASES[msg.phase] ?? 0;
@@ -287,8 +313,20 @@
     const ranges = graphRanges(jsdoc);
     const player = jsdoc.get_model_by_id(still.prelude.ids.player);
     return { example: still.prelude.example, k: still.k, source: editorText(), selected: still.selected,
-             predicting: predicting(), playing: player ? player.direction : 0,
+             predicting: predicting(), playing: player ? player.direction : 0, run: Boolean(still.run),
              view: ranges && [ranges[0].start, ranges[0].end, ranges[1].start, ranges[1].end] };
+  }
+
+  // Run pressed before Python: the program in the editor runs as soon as Python has started (carried over).
+  function queueRun() {
+    still.run = true;
+    const run = still.prelude.ids.run && jsdoc.get_model_by_id(still.prelude.ids.run);
+    if (run) {
+      patching += 1;
+      try { run.label = 'Queued…'; } finally { patching -= 1; }
+    }
+    note.textContent = 'Run: your program runs as soon as Python has started.';
+    site.queued = true;
   }
 
   function holdForPython() {
@@ -383,6 +421,7 @@
     const clicked = name === 'button_click' && event.msg_data.origin ? event.msg_data.origin.id : null;
     if (clicked === ids.next_call) return stillGoto(still.prelude.next_call[still.k + 1]);
     if (clicked === ids.prev_call) return stillGoto(still.prelude.prev_call[still.k + 1]);
+    if (clicked && clicked === ids.run) return queueRun();
     if (id === ids.editor) return; // typing is kept and handed to Python
     const tapped = event.attr === 'indices' && still.taps.get(id);
     if (tapped) return stillTap(tapped, event.model.indices);

@@ -181,7 +181,8 @@ def filled(text, step, intro):
 
 def with_numbers(step, intro):
     """The local derivatives of one backward step (a `node` event) with the values it used:
-    '∂/∂self = other · grad = 3 · 1 = 3', or for AccumulateGrad 'x.grad += 6'. intro(id) is the event that
+    '∂/∂self = other · grad = 3 · 1 = 3', or for AccumulateGrad '6 goes into x.grad at the next step' (the
+    `.grad` write is a step of its own: until then x.grad is what it was). intro(id) is the event that
     introduced graph node id (None if unknown). Rendered from what the timeline holds when it is shown, not
     by the recorder at every step."""
     if "formula" in step:  # a custom Function's step: its backward's code, rendered by the recorder
@@ -196,7 +197,7 @@ def with_numbers(step, intro):
     if step["name"] == "AccumulateGrad":
         if not step["ran"] or grad_in is None:
             return None
-        return f"{node['name']}.grad += {brief(grad_in, SMALL)}"
+        return f"{brief(grad_in, SMALL)} goes into {node['name']}.grad at the next step"
     grads_out = step["grads_out"]
     words = node.get("formula")
     if not grads_out or not words:

@@ -91,7 +91,10 @@ def test_predict_then_reveal_marks_guesses_and_keeps_score(browser, url):
     _guess(page, "tensor(6.)")  # as PyTorch prints it
     wait_for(lambda: "Score 2 / 3" in _panel(page))
     assert "grads meet: 3.0 + 3.0 = 6.0" in _panel(page)
-    assert "x.grad was None, now 6.0" in page.locator(".caption-text").inner_text()
+    assert "AccumulateGrad receives 6.0 for x.grad" in page.locator(".caption-text").inner_text()  # the step asked
+    page.keyboard.press("ArrowRight")  # then the .grad write; the verdict stays with the step it was about
+    wait_for(lambda: "x.grad was None, now 6.0" in page.locator(".caption-text").inner_text())
+    assert "✓" not in _panel(page)
 
     page.get_by_role("checkbox", name="Predict, then reveal").uncheck()  # stepping is free again
     wait_for(lambda: page.locator(".predict").is_hidden())

@@ -38,8 +38,10 @@ def test_stepping_stops_before_a_step_that_asks_and_a_guess_takes_it():
     s.step(1)
     assert s.k == asks[0]
     s.step(1)
-    s.reveal()  # x.grad, shown without a guess: the step is taken up to the .grad write, not scored
-    assert s.k == asks[1] + 1 and s.timeline.events[s.k]["kind"] == "grad"
+    s.reveal()  # x.grad, shown without a guess: the step asked is taken (AccumulateGrad's), not scored
+    assert s.k == asks[1] and s.timeline.events[s.k]["kind"] == "node"
+    s.step(1)  # then its .grad write, which asks nothing more
+    assert s.timeline.events[s.k]["kind"] == "grad"
     assert pm.score(s.answers) == pm.Score(right=1, asked=2, revealed=1)
 
 

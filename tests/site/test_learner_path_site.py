@@ -1,0 +1,77 @@
+"""What a learner trips over on the static site before Python has started (issue 26): a Run pressed then runs
+once Python is ready, a cold `?code=` link shows its own program at once (not the default example's snapshot)
+and says its graph is coming, and `?example=<unknown>` says so."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("playwright")
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from app.links import encode_code  # noqa: E402
+from tests.app.browser import console_stdout, counter, editor_text, wait_for  # noqa: E402
+from tests.site import sitekit  # noqa: E402
+
+QUEUED = "import torch\nx = torch.tensor(2.0, requires_grad=True)\n(x * x).backward()\nprint('queued', x.grad)\n"
+
+
+@pytest.fixture(scope="module")
+def site():
+    dist = sitekit.ensure_built()
+    with sitekit.static_server(dist) as (url, served):
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as p:
+        b = sitekit.launch(p)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, site, request):
+    context = browser.new_context(viewport=sitekit.VIEWPORT)
+    watch = sitekit.watch_context(context, site)
+    pg = context.new_page()
+    sitekit.watch_page(pg, watch)
+    yield pg
+    sitekit.ARTIFACTS.mkdir(exist_ok=True)
+    pg.screenshot(path=str(sitekit.ARTIFACTS / f"site-{request.node.name}.png"))
+    context.close()
+    assert watch.external == [] and watch.errors == [], (watch.external, watch.errors)
+
+
+def test_a_run_pressed_before_python_runs_once_python_is_ready(page, site):
+    python = sitekit.open_before_python(page, site + "?example=accumulate")
+    page.locator(".editor .ace_editor").evaluate("(el, text) => el.env.editor.setValue(text, 1)", QUEUED)
+    page.locator(".run button").click()
+    wait_for(lambda: page.evaluate("site.queued === true"), 5_000)
+    assert "Queued" in page.locator(".run button").inner_text()
+    assert "runs as soon as Python has started" in page.locator("#site-loading").inner_text()
+    python.release()
+    sitekit.wait_ready(page)
+    wait_for(lambda: "queued tensor(4.)" in console_stdout(page), 60_000)  # the program pressed, not the example
+    assert editor_text(page) == QUEUED and "Run" in page.locator(".run button").inner_text()
+
+
+def test_a_cold_link_shows_its_own_program_at_once_and_says_its_graph_is_coming(page, site):
+    source = "import torch\nw = torch.tensor([1.0, 3.0], requires_grad=True)\n(w ** 2).sum().backward()\n"
+    python = sitekit.HeldPython(page)
+    page.goto(f"{site}?code={encode_code(source)}")
+    page.wait_for_function("() => window.site && window.site.linkCode", timeout=60_000)
+    assert page.locator(".site-link-code").inner_text() == source.rstrip("\n")
+    assert "Its graph is coming" in page.locator("#site-loading").inner_text()
+    assert not page.locator("#site-snapshot").is_visible()  # not the default example's picture
+    python.release()
+    sitekit.wait_ready(page)
+    assert editor_text(page) == source and counter(page)[1] > 0
+
+
+def test_an_unknown_example_is_named_before_python_starts(page, site):
+    sitekit.HeldPython(page)
+    page.goto(f"{site}?example=nope")
+    wait_for(lambda: page.locator("#site-loading").count() == 1 and "No example is called “nope”"
+             in page.locator("#site-loading").inner_text(), 30_000)
