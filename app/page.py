@@ -79,9 +79,10 @@ class Explorer:
         # while it has something to say (a node clicked, figures drawn).
         self.console_card = _card("Console", self.console, "console-card", height=190, width=SIDE_PANEL_WIDTH,
                                   sizing_mode="fixed", stylesheets=[_IDLE_WIDE + _FULL_WIDTH_NARROW])
-        below = pn.Row(_card(".grad history", self.history, "history-card", height=190,
-                             stylesheets=[narrow("height: 190px !important; flex: none !important;")]), self.console_card,
-                       sizing_mode="stretch_width", css_classes=["below-graph"], stylesheets=[_STACK_CSS])
+        history = _card(".grad history", self.history, "history-card", height=190,
+                        stylesheets=[narrow("height: 190px !important; flex: none !important;")])
+        below = pn.Row(history, self.console_card, sizing_mode="stretch_width", css_classes=["below-graph"],
+                       stylesheets=[_STACK_CSS])
         work = pn.Column(graph, self.nodes, below, sizing_mode="stretch_both", css_classes=["work"],
                          stylesheets=[_WORK_CSS])
         self.inspector_card = _card("Inspector", self.inspector, "inspector-card", min_height=300,
