@@ -49,7 +49,11 @@ class Builder(Viewer):
         self.backward = w.Button(label="Backward from here", color="success", width=150,
                                  css_classes=["backward-here"], stylesheets=[_DARK_GREEN])
         self.delete = w.Button(label="Delete node", color="light", width=100, css_classes=["delete-node"])
-        self.clear = w.Button(label="New canvas", color="light", width=110, css_classes=["new-program"])
+        self.clear = w.Button(label="New canvas", color="light", width=110, css_classes=["new-program"],
+                              description="Start an empty program (Undo brings the editor's program back)")
+        self.undo = w.Button(label="↶ Undo new canvas", color="light", width=150, css_classes=["undo-new-canvas"],
+                             visible=self.store.wiped is not None,
+                             description="Bring back the program the new canvas replaced")
         self.widen = w.Button(label="⤢ Larger canvas", color="primary", width=150, css_classes=["widen-canvas"],
                               description="Give the canvas the graph's room (the code stays beside it)")
         self.message = pn.pane.HTML("", css_classes=["builder-message"], margin=(0, 10),
@@ -70,6 +74,8 @@ class Builder(Viewer):
         self.backward.on_click(lambda e: self._edit(cm.backward_from(self.graph, self.selected), step=None))
         self.delete.on_click(lambda e: self._delete(self.selected))
         self.clear.on_click(self._on_clear)
+        self.undo.on_click(lambda e: self.store.undo_new_canvas())
+        self.store.param.watch(lambda e: setattr(self.undo, "visible", e.new is not None), "wiped")
         self.widen.on_click(lambda e: setattr(self, "wide", not self.wide))
         self.param.watch(self._on_wide, "wide")
         self.store.param.watch(self._on_program, ["source", "running"])
@@ -212,7 +218,7 @@ class Builder(Viewer):
         with pn.io.hold():  # one batch for the browser: a graph's glyphs changed in two broke BokehJS's text
             self.message.object = ""
             self.param.update(positions={}, selected=None)
-            self.store.load(cc.HEADER, step="end")
+            self.store.new_canvas(cc.HEADER)
 
     def _on_wide(self, *events):
         self.board.css_classes = ["canvas-board", "tall"] if self.wide else ["canvas-board"]
@@ -221,7 +227,8 @@ class Builder(Viewer):
                                   else "Give the canvas the graph's room (the code stays beside it)")
 
     def __panel__(self):
-        return pn.Column(pn.Row(self.widen, self.clear, margin=(0, 0), stylesheets=[WRAP]), self.board, self.message,
+        return pn.Column(pn.Row(self.widen, self.clear, self.undo, margin=(0, 0), stylesheets=[WRAP]), self.board,
+                         self.message,
                          self.fields,
                          sizing_mode="stretch_width", stylesheets=[SHRINK])
 

@@ -26,8 +26,10 @@ class CanvasBoard(JSComponent):
     _esm = (
         f"const W = {bm.NODE_W}, H = {bm.NODE_H}\n"
         + """
-const PALETTE_NAMES = {leaf: 'leaf tensor', '+': 'add', '−': 'subtract', '×': 'multiply', '÷': 'divide',
-  pow: 'power', '@': 'matrix product'}
+const PALETTE_NAMES = {leaf: 'leaf tensor', '+': 'sum (a + b)', '−': 'difference (a − b)', '×': 'product (a × b)',
+  '÷': 'quotient (a ÷ b)', pow: 'power (a ** b)', '@': 'matrix product (a @ b)'}
+// "a sum node", "an exp() node"
+const aNode = (name) => `${/^[aeiou]/i.test(name) ? 'an' : 'a'} ${name} node`
 
 function el(tag, cls, text) {
   const e = document.createElement(tag)
@@ -96,8 +98,9 @@ export function render({ model }) {
       b.dataset.op = op
       b.draggable = true
       b.disabled = !model.enabled
-      b.setAttribute('aria-label', `${text}: add a ${PALETTE_NAMES[op] || op} node`)
-      b.title = `Add a ${PALETTE_NAMES[op] || op + '()'} node (click, or drag onto the canvas)`
+      const name = PALETTE_NAMES[op] || op + '()'
+      b.setAttribute('aria-label', `${text}: add ${aNode(name)}`)
+      b.title = `Add ${aNode(name)} (click, or drag onto the canvas)`
       b.onclick = () => act({ kind: 'add', op })
       b.ondragstart = (e) => { e.dataTransfer.setData('text/plain', op); e.dataTransfer.effectAllowed = 'copy' }
       palette.append(b)

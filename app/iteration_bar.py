@@ -10,7 +10,7 @@ from html import escape
 import panel as pn
 import param
 from bokeh.events import Tap
-from bokeh.models import ColumnDataSource, HoverTool, Span
+from bokeh.models import AdaptiveTicker, ColumnDataSource, HoverTool, Span
 from bokeh.plotting import figure
 from panel.custom import JSComponent
 from panel.viewable import Viewer
@@ -123,6 +123,7 @@ class IterationBar(Viewer):
         p.add_tools(HoverTool(renderers=[hit], tooltips=[("iteration", "@x"), ("loss", "@text")],
                               mode="vline"))
         p.on_event(Tap, on_loop(self._on_tap))
+        p.xaxis.ticker = AdaptiveTicker(min_interval=1, num_minor_ticks=0)  # iterations are whole numbers
         p.axis.axis_label_text_font_size = "11px"
         p.axis.axis_label_text_font_style = "normal"
         p.axis.major_label_text_font_size = "11px"

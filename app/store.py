@@ -44,6 +44,8 @@ class Store(param.Parameterized):
     answers = param.Dict(default={}, doc="Step asked before -> the verdicts of its questions so far (the program's).")
     answered = param.Integer(default=None, allow_None=True, doc="The step whose verdicts were given last.")
     guess_problem = param.String(default="", doc="Why the last guess could not be read, in words.")
+    wiped = param.String(default=None, allow_None=True, doc="The program a new canvas replaced, until another "
+                         "program is loaded: Undo brings it back.")
 
     _views: GraphViews | None = None
     _backward_starts: list[int] = []
@@ -65,6 +67,8 @@ class Store(param.Parameterized):
         """Run a program and show it; when the runner answers later, show it then (unless another program was
         started meanwhile)."""
         self._runs += 1
+        if self.wiped is not None:
+            self.wiped = None
         ran = self._start(source, example)
         if not inspect.isawaitable(ran):
             self.show(ran, source, step, example)
@@ -77,6 +81,20 @@ class Store(param.Parameterized):
                 self.show(timeline, source, step, example)
 
         when_done(ran, arrive)
+
+    def new_canvas(self, empty: str) -> None:
+        """Start an empty program (the canvas builder's), keeping the one it replaces for undo_new_canvas."""
+        before, example = self.program, self.example
+        self.load(empty, step="end")
+        if before.strip() and before != empty:
+            self.wiped = before
+            self._wiped_example = example
+
+    def undo_new_canvas(self) -> None:
+        if self.wiped is not None:
+            self.load(self.wiped, example=self._wiped_example)
+
+    _wiped_example: str | None = None
 
     def _start(self, source: str, example: str | None):
         """The program's timeline, or an awaitable of it. Under `panel serve` a program runs off the server's

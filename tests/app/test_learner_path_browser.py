@@ -1,7 +1,10 @@
 """What a learner trips over (issue 26), as the page shows it under `panel serve`: the slider's range after Run,
-"last" reaching the end of a training script, the player scrubbing the whole timeline."""
+"last" reaching the end of a training script, the player scrubbing the whole timeline; the PNG export of the whole
+graph, the share row on one line, New canvas undone, the palette's words, the loss curve's whole iterations."""
 
-from browser import counter, editor_text, open_app, wait_for
+from browser import counter, editor_text, graph_script, open_app, wait_for
+
+from app.examples import BY_SLUG
 
 TRAINING = """import torch
 import torch.nn as nn
@@ -55,3 +58,50 @@ def test_after_run_the_slider_spans_the_new_program_and_last_reaches_its_end(pag
     assert "iteration 3 of 3" in page.locator(".iteration-bar .it").inner_text()
     page.locator(SLIDER).evaluate("(e) => { e.value = 5; e.dispatchEvent(new Event('change')) }")
     wait_for(lambda: counter(page)[0] == 6, 5_000)  # the slider reaches back to the start of the program
+
+
+def _shadow_buttons(page) -> list[dict]:
+    return page.locator(".share-export").last.evaluate(
+        "bar => [...bar.querySelectorAll('button')].map((b) => { const r = b.getBoundingClientRect();"
+        " return {text: b.textContent, y: r.y, h: r.height, right: r.right} })")
+
+
+def test_png_export_frames_the_whole_graph_and_the_share_row_keeps_one_line(page, url):
+    open_app(page, url, "example=mlp-step&step=end")
+    page.wait_for_timeout(1000)
+    with page.expect_download(timeout=20_000) as download:
+        page.locator(".share-export").last.locator("button.export-png").click()
+    assert download.value.suggested_filename == "autograd-graph.png"
+    framed = page.locator("div.share-export[data-exported]").get_attribute("data-exported")
+    x0, x1, y0, y1 = (float(v) for v in framed.split(","))
+    centres = page.evaluate(graph_script("const {data: d} = graphBoxes(); return [[...d.x], [...d.y]];"))
+    assert all(x0 < x < x1 for x in centres[0]) and all(y0 < y < y1 for y in centres[1])  # every box, not the view
+    before = _shadow_buttons(page)
+    page.locator(".share-export").last.locator("button.share").evaluate("b => { b.textContent = 'Copied ✓' }")
+    after = _shadow_buttons(page)
+    assert len({round(b["y"]) for b in after}) == 1 and [b["h"] for b in after] == [b["h"] for b in before]
+
+
+def test_new_canvas_can_be_undone_and_the_palette_says_what_it_adds(page, url):
+    open_app(page, url, "example=accumulate")
+    page.locator(".new-program button").click()
+    wait_for(lambda: editor_text(page) == "import torch\n", 20_000)
+    page.wait_for_selector(".canvas-board button.pal", timeout=10_000)
+    titles = page.locator(".canvas-board button.pal").evaluate_all("bs => bs.map((b) => b.title)")
+    assert "Add a sum (a + b) node (click, or drag onto the canvas)" in titles
+    assert not any(" a add " in t or " a exp" in t for t in titles), titles
+    page.locator(".undo-new-canvas button").click()
+    wait_for(lambda: editor_text(page) == BY_SLUG["accumulate"].source, 20_000)
+    page.wait_for_selector(".undo-new-canvas button", state="hidden", timeout=10_000)
+
+
+def test_the_loss_curve_ticks_whole_iterations(page, url):
+    open_app(page, url, "example=accumulate")
+    run_program(page, TRAINING)
+    page.wait_for_selector(".loss-curve", timeout=10_000)
+    page.wait_for_timeout(800)
+    ticks = page.evaluate("""() => {
+      const axis = [...Bokeh.index.all_views()].find((v) => v.model.axis_label === 'iteration');
+      return axis ? [...axis.tick_coords.major[0]] : null;
+    }""")
+    assert ticks and all(float(t).is_integer() for t in ticks), ticks
