@@ -34,8 +34,8 @@ def parse(source: str) -> ast.Module:
         raise GuardError(f"the program is longer than {allowlist.MAX_SOURCE_CHARS:,} characters")
     try:
         return ast.parse(source, FILENAME)
-    except SyntaxError as e:
-        raise GuardSyntaxError(e.msg, e.lineno) from None
+    except SyntaxError as e:  # the column too: a learner looks for the place in the line
+        raise GuardSyntaxError(f"{e.msg} (column {e.offset})" if e.offset else e.msg, e.lineno) from None
     except UnicodeEncodeError as e:  # a lone surrogate ('\udc80'), which is not text: at its line
         raise GuardSyntaxError(str(e), source.count("\n", 0, e.start) + 1) from None
     except (ValueError, RecursionError, MemoryError) as e:

@@ -45,3 +45,9 @@ def test_a_grad_question_takes_the_accumulate_grad_step_and_its_verdict_clears_o
     assert "✗ not quite" in view.text.text
     s.step(1)
     assert s.timeline.events[s.k]["kind"] == "grad" and "✗" not in view.text.text
+
+
+def test_a_syntax_error_says_its_line_and_column():
+    s = Store()
+    s.load("import torch\nx = torch.tensor(1.0)\ny = (x + * 2)\n")
+    assert words.caption(s.state, s.last + 1) == "Line 3: SyntaxError: invalid syntax (column 10)"

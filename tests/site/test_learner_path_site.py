@@ -53,7 +53,10 @@ def test_a_run_pressed_before_python_runs_once_python_is_ready(page, site):
     assert "runs as soon as Python has started" in page.locator("#site-loading").inner_text()
     python.release()
     sitekit.wait_ready(page)
-    wait_for(lambda: "queued tensor(4.)" in console_stdout(page), 60_000)  # the program pressed, not the example
+    # the program pressed, not the example: its graph at its first backward call, its print at the end
+    wait_for(lambda: "x * x = 4.0" in page.locator(".caption-text").inner_text(), 60_000)
+    page.locator(".stepper button.last").click()
+    wait_for(lambda: "queued tensor(4.)" in console_stdout(page), 10_000)
     assert editor_text(page) == QUEUED and "Run" in page.locator(".run button").inner_text()
 
 
