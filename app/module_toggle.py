@@ -8,6 +8,7 @@ import param
 from panel.viewable import Viewer
 
 from app.module_boxes import ALL, TOP
+from app.responsive import WRAP
 from app.store import Store
 
 MODEL, BOXES, OPS = "model as one box", "layers as boxes", "all ops"
@@ -22,7 +23,8 @@ class ModuleToggle(Viewer):
                                                   margin=(2, 8), css_classes=["module-toggle"], height=30)
         self.hint = pn.pane.HTML("<span style='font-size:12px;color:#555'>click a module's box to open it</span>",
                                  margin=(6, 4))
-        self.row = pn.Row(self.choice, self.hint, visible=self._has_modules(), sizing_mode="stretch_width")
+        self.row = pn.Row(self.choice, self.hint, visible=self._has_modules(), sizing_mode="stretch_width",
+                          stylesheets=[WRAP])  # in a phone's window the hint goes under the toggle
         self.choice.param.watch(self._on_choice, "value")
         self.store.param.watch(self._on_store, ["timeline", "opened"])
 

@@ -20,7 +20,7 @@ from app.node_list import NodeList
 from app.plots import Plots
 from app.predict import Predict
 from app.program import Program
-from app.responsive import NARROW, PHONE, SIDEBAR_WIDTH, narrow
+from app.responsive import NARROW, SIDEBAR_WIDTH, narrow
 from app.store import Store
 
 TITLE = "Autograd Explorer"
@@ -61,7 +61,7 @@ class Explorer:
 
     def sidebar(self) -> pn.Column:
         self.builder_section = _section("Canvas builder · writes the code beside it; Run redraws it", self.builder,
-                                        [_NOT_ON_PHONES + _AFTER_GRAPH + _OPEN_WIDE], css_classes=["builder-section"])
+                                        [_AFTER_GRAPH + _OPEN_WIDE], css_classes=["builder-section"])
         return pn.Column(
             self.program,
             self.editor_line,
@@ -166,7 +166,6 @@ _MAIN_CSS = ":host { min-width: 0 !important; }\n" + narrow(
 _WORK_CSS = _SIDE_CSS = narrow("width: 100% !important; " + _FLOW)
 _AFTER_GRAPH = narrow("order: 2; background: #f7f8fa; width: 100% !important; " + _FLOW)
 _LAST = narrow("order: 2;")
-_NOT_ON_PHONES = narrow("display: none !important;", PHONE)  # the builder: a phone is for reading a shared link
 # Open wide: in a wide window the builder lies over the graph's area, right of the code; in a narrow one it
 # already spans the page (after the graph) and only its board grows.
 _OPEN_WIDE = (f"@media (min-width: {NARROW + 1}px) {{ :host(.open) {{ position: fixed !important; "

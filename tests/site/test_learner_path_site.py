@@ -65,7 +65,7 @@ def test_a_cold_link_shows_its_own_program_at_once_and_says_its_graph_is_coming(
     python = sitekit.HeldPython(page)
     page.goto(f"{site}?code={encode_code(source)}")
     page.wait_for_function("() => window.site && window.site.linkCode", timeout=60_000)
-    assert page.locator(".site-link-code").inner_text() == source.rstrip("\n")
+    assert page.locator(".site-link-code").inner_text().strip() == source.strip()
     assert "Its graph is coming" in page.locator("#site-loading").inner_text()
     assert not page.locator("#site-snapshot").is_visible()  # not the default example's picture
     python.release()
