@@ -173,7 +173,9 @@ _OPEN_WIDE = (f"@media (min-width: {NARROW + 1}px) {{ :host(.open) {{ position: 
               "height: auto !important; z-index: 40; background: white; overflow: auto; "
               "border-left: 1px solid #e1e4e8; box-shadow: -4px 0 12px rgba(0,0,0,.08); padding: 0 12px; } }\n")
 _COVERED = f"@media (min-width: {NARROW + 1}px) {{ :host(.covered) {{ visibility: hidden; }} }}\n"
-_IDLE_WIDE = f"@media (min-width: {NARROW + 1}px) {{ :host(.idle) {{ display: none !important; }} }}\n"
+_IDLE_WIDE = (f"@media (min-width: {NARROW + 1}px) {{ :host(.idle) {{ display: none !important; }} }}\n"
+              f"@media (max-width: {NARROW}px) {{ :host(.idle) {{ height: 76px !important; min-height: 0 !important; "
+              "flex: none !important; } }\n")  # in a narrow window: as tall as its hint
 _FULL_WIDTH_NARROW = narrow("width: auto !important; height: 190px !important; flex: none !important; "
                             "align-self: stretch;")
 _PLOTS_CSS = narrow(_FLOW)  # the figures side by side, all of them
