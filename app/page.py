@@ -75,8 +75,8 @@ class Explorer:
         graph = pn.Column(self.graph, sizing_mode="stretch_both", min_height=240, css_classes=["graph-box"],
                           styles={"border": "1px solid #e3e3e3", "border-radius": "4px"}, margin=(0, 8),
                           stylesheets=[_GRAPH_CSS])
-        # The console sits beside the .grad history, under the graph: the column right of the graph is there only
-        # while it has something to say (a node clicked, figures drawn).
+        # The console sits beside the .grad history, under the graph: the column right of the graph is the
+        # inspector's (and the figures').
         self.console_card = _card("Console", self.console, "console-card", height=190, width=SIDE_PANEL_WIDTH,
                                   sizing_mode="fixed", stylesheets=[_IDLE_WIDE + _FULL_WIDTH_NARROW])
         history = _card(".grad history", self.history, "history-card", height=190,
@@ -86,15 +86,14 @@ class Explorer:
         work = pn.Column(graph, self.nodes, below, sizing_mode="stretch_both", css_classes=["work"],
                          stylesheets=[_WORK_CSS])
         self.inspector_card = _card("Inspector", self.inspector, "inspector-card", min_height=300,
-                                    stylesheets=[_IDLE_WIDE])
+                                    stylesheets=[])
         side = pn.Column(self.inspector_card,
                          _card("Plots", self.plots, "plots-card", height=268, visible=self.plots.param.drawing,
                                stylesheets=[_PLOTS_CSS]),
                          width=SIDE_PANEL_WIDTH, sizing_mode="stretch_height", css_classes=["side-panels"], scroll=True,
-                         stylesheets=[_SIDE_CSS + _IDLE_WIDE])
+                         stylesheets=[_SIDE_CSS])
         self.side = side
-        self.store.param.watch(self._on_room, ["selected", "timeline", "failed"])
-        self.plots.param.watch(self._on_room, "drawing")
+        self.store.param.watch(self._on_room, ["timeline", "failed"])
         self._on_room()
         body = pn.Row(work, side, sizing_mode="stretch_both", css_classes=["graph-and-panels"],
                       stylesheets=[_STACK_CSS])
@@ -104,14 +103,12 @@ class Explorer:
         return self.main_column
 
     def _on_room(self, *events) -> None:
-        """Panels with nothing to say give their room to the graph in a wide window: the inspector until a node is
-        clicked, the console of a program that prints nothing, the column of both (in a narrow one they stay,
-        below the graph, saying what they are for)."""
+        """The console of a program that prints nothing gives its room to the .grad history in a wide window (in a
+        narrow one it stays, saying what it is for)."""
         s = self.store
         shown = s.failed or s.timeline
         says = shown is not None and any(e["kind"] in ("print", "warning", "error") for e in shown.events)
-        idle = {self.inspector_card: s.selected is None, self.console_card: not says,
-                self.side: s.selected is None and not self.plots.drawing}
+        idle = {self.console_card: not says}
         for view, empty in idle.items():
             classes = [c for c in view.css_classes if c != "idle"] + (["idle"] if empty else [])
             if classes != view.css_classes:
