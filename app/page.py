@@ -75,44 +75,20 @@ class Explorer:
         graph = pn.Column(self.graph, sizing_mode="stretch_both", min_height=240, css_classes=["graph-box"],
                           styles={"border": "1px solid #e3e3e3", "border-radius": "4px"}, margin=(0, 8),
                           stylesheets=[_GRAPH_CSS])
-        # The console sits beside the .grad history, under the graph: the column right of the graph is the
-        # inspector's (and the figures').
-        self.console_card = _card("Console", self.console, "console-card", height=190, width=SIDE_PANEL_WIDTH,
-                                  sizing_mode="fixed", stylesheets=[_IDLE_WIDE + _FULL_WIDTH_NARROW])
-        history = _card(".grad history", self.history, "history-card", height=190,
-                        stylesheets=[narrow("height: 190px !important; flex: none !important;")])
-        below = pn.Row(history, self.console_card, sizing_mode="stretch_width", css_classes=["below-graph"],
-                       stylesheets=[_STACK_CSS])
-        work = pn.Column(graph, self.nodes, below, sizing_mode="stretch_both", css_classes=["work"],
-                         stylesheets=[_WORK_CSS])
-        self.inspector_card = _card("Inspector", self.inspector, "inspector-card", min_height=300,
-                                    stylesheets=[])
-        side = pn.Column(self.inspector_card,
+        work = pn.Column(graph, self.nodes, _card(".grad history", self.history, "history-card", height=190),
+                         sizing_mode="stretch_both", css_classes=["work"], stylesheets=[_WORK_CSS])
+        side = pn.Column(_card("Inspector", self.inspector, "inspector-card", min_height=300),
+                         _card("Console", self.console, "console-card", height=150),
                          _card("Plots", self.plots, "plots-card", height=268, visible=self.plots.param.drawing,
                                stylesheets=[_PLOTS_CSS]),
                          width=SIDE_PANEL_WIDTH, sizing_mode="stretch_height", css_classes=["side-panels"], scroll=True,
                          stylesheets=[_SIDE_CSS])
-        self.side = side
-        self.store.param.watch(self._on_room, ["timeline", "failed"])
-        self._on_room()
         body = pn.Row(work, side, sizing_mode="stretch_both", css_classes=["graph-and-panels"],
                       stylesheets=[_STACK_CSS])
         self.main_column = pn.Column(self.alert, self.controls, self.predict, self.iterations, self.modules, body,
                                      sizing_mode="stretch_both", css_classes=["main"],
                                      stylesheets=[_MAIN_CSS + _COVERED])
         return self.main_column
-
-    def _on_room(self, *events) -> None:
-        """The console of a program that prints nothing gives its room to the .grad history in a wide window (in a
-        narrow one it stays, saying what it is for)."""
-        s = self.store
-        shown = s.failed or s.timeline
-        says = shown is not None and any(e["kind"] in ("print", "warning", "error") for e in shown.events)
-        idle = {self.console_card: not says}
-        for view, empty in idle.items():
-            classes = [c for c in view.css_classes if c != "idle"] + (["idle"] if empty else [])
-            if classes != view.css_classes:
-                view.css_classes = classes
 
     def _on_wide(self, event) -> None:
         """The builder open wide lies over the graph's area (the graph's controls are hidden under it, so Tab
@@ -138,13 +114,12 @@ def _section(title: str, body, stylesheets=(), css_classes=()) -> pn.Column:
     )
 
 
-def _card(title: str, body, css: str, stylesheets=(), **size) -> pn.Column:
+def _card(title: str, body, css: str, **size) -> pn.Column:
     return pn.Column(
         pn.pane.HTML(f'<h2 class="section-title">{title}</h2>', margin=(2, 8, 0, 8), stylesheets=[_TITLE_CSS]),
-        body, sizing_mode=size.pop("sizing_mode", "stretch_width" if "height" in size else "stretch_both"),
-        css_classes=[css], margin=(6, 4),
+        body, sizing_mode="stretch_width" if "height" in size else "stretch_both", css_classes=[css], margin=(6, 4),
         styles={"border": "1px solid #e3e3e3", "border-radius": "4px", "overflow": "auto", "background": "white"},
-        stylesheets=list(stylesheets), **size,
+        **size,
     )
 
 
@@ -170,11 +145,6 @@ _OPEN_WIDE = (f"@media (min-width: {NARROW + 1}px) {{ :host(.open) {{ position: 
               "height: auto !important; z-index: 40; background: white; overflow: auto; "
               "border-left: 1px solid #e1e4e8; box-shadow: -4px 0 12px rgba(0,0,0,.08); padding: 0 12px; } }\n")
 _COVERED = f"@media (min-width: {NARROW + 1}px) {{ :host(.covered) {{ visibility: hidden; }} }}\n"
-_IDLE_WIDE = (f"@media (min-width: {NARROW + 1}px) {{ :host(.idle) {{ display: none !important; }} }}\n"
-              f"@media (max-width: {NARROW}px) {{ :host(.idle) {{ height: 76px !important; min-height: 0 !important; "
-              "flex: none !important; } }\n")  # in a narrow window: as tall as its hint
-_FULL_WIDTH_NARROW = narrow("width: auto !important; height: 190px !important; flex: none !important; "
-                            "align-self: stretch;")
 _PLOTS_CSS = narrow(_FLOW)  # the figures side by side, all of them
 _GRAPH_CSS = (narrow("height: 440px !important; flex: none !important; min-width: 0 !important;")
               + narrow("height: 360px !important;", 600))
