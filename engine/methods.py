@@ -239,7 +239,7 @@ def _composites():
         methods.update((name, fn) for name in spell.method)
         methods.update((name, fn) for name, _ in _dunders(spell))
         functions.update((name, _with_out(fn, name) if spell.out else fn) for name in spell.function)
-        functional.update((name, fn) for name in spell.functional)
+        functional.update((name, _with_out(fn, name) if spell.functional_out else fn) for name in spell.functional)
         special.update((name, _with_out(fn, name) if spell.out else fn) for name in spell.special)
         linalg.update((name, _with_out(fn, "linalg_" + name) if spell.out else fn) for name in spell.linalg)
     return methods, functions, functional, special, linalg
@@ -279,7 +279,7 @@ def _derive():
         for name in spell.function:
             claim("function", functions, name, bind, _torch_function, bind, name, spell.number_first, spell.out)
         for name in spell.functional:
-            claim("functional", functional, name, bind, _function, bind, name)
+            claim("functional", functional, name, bind, _torch_function, bind, name, False, spell.functional_out)
         for name in spell.inplace_function:
             claim("function", functions, name, ("inplace", bind), _function, bind, name, False, True)
         for name in spell.special:

@@ -6,9 +6,9 @@ import numpy as np
 
 from .. import dispatch, dtypes, generator, grad_mode
 from ..generator import draws
-from ..methods import FUNCTIONAL
+from ..methods import FUNCTIONAL, FUNCTIONS
 from ..ops import OPS
-from ..ops.nn import bind_nll2d, legacy_reduction
+from ..ops.nn import bind_nll2d, legacy_reduction, valid_reduction
 
 globals().update(FUNCTIONAL)
 from .activation_functions import (  # noqa: E402, F401
@@ -56,7 +56,7 @@ from .loss_functions import (  # noqa: E402, F401
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):  # noqa: A002
     """input / max(‖input‖_p along dim, eps), as torch.nn.functional.normalize writes it."""
     denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
-    return input / denom
+    return input / denom if out is None else FUNCTIONS["div"](input, denom, out=out)
 
 
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
@@ -114,8 +114,22 @@ def bilinear(input1, input2, weight, bias=None):
     return out if bias is None else out + bias
 
 
-def l1_loss(input, target, reduction="mean"):  # noqa: A002
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):  # noqa: A002
+    if target.shape != input.shape:
+        warnings.warn(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
+                      "This will likely lead to incorrect results due to broadcasting. Please ensure they have the "
+                      "same size.", UserWarning, stacklevel=2)
+    if size_average is not None or reduce is not None:
+        reduction = legacy_reduction(size_average, reduce)
     d = (input - target).abs()
+    if weight is not None:
+        if weight.shape != input.shape:
+            raise ValueError("Weights and input must have the same size.")
+        d = d * weight
+        if reduction not in ("none", "mean", "sum"):
+            raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
+        return d if reduction == "none" else (d.sum() if reduction == "sum" else d.sum() / weight.sum())
+    valid_reduction(reduction)
     return d if reduction == "none" else (d.sum() if reduction == "sum" else d.mean())
 
 

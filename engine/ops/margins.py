@@ -2,8 +2,8 @@
 others are composites in engine/nn/loss_functions.py, as in ATen)."""
 import numpy as np
 
-from .. import kernels
-from .nn import legacy_reduction
+from .. import kernels, messages
+from .nn import legacy_reduction, valid_reduction
 from .rounding import EXP
 from .table import OPS, Spelling, op
 
@@ -38,6 +38,12 @@ def _soft_margin_grad(n, g):
 def _bind_soft_margin(input, target, size_average=None, reduce=None, reduction="mean"):  # noqa: A002
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)
+    valid_reduction(reduction)
+    a, b = tuple(input.shape), tuple(target.shape)
+    for dim in range(1, max(len(a), len(b)) + 1):
+        sa, sb = a[-dim] if dim <= len(a) else 1, b[-dim] if dim <= len(b) else 1
+        if sa != sb and 1 not in (sa, sb):
+            raise RuntimeError(messages.BROADCAST.format(a=sa, b=sb, dim=max(len(a), len(b)) - dim))
     return OPS["soft_margin_loss"], (input,), {"target": target, "reduction": reduction}, None
 
 

@@ -126,6 +126,13 @@ def _bind_nll(input, target, weight=None, size_average=None, ignore_index=-100, 
                                        "ignore_index": ignore_index, "total_weight": total_weight}, None
 
 
+def valid_reduction(reduction):
+    """torch.nn._reduction.get_enum's check, which nn.functional's losses make before ATen's."""
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    return reduction
+
+
 def legacy_reduction(size_average, reduce):
     """torch.nn._reduction.legacy_get_string, with its warning."""
     size_average = True if size_average is None else size_average
@@ -369,6 +376,9 @@ def _pair_loss(name, option, input, target, reduction, value):  # noqa: A002
 
 
 def _bind_huber(input, target, reduction="mean", delta=1.0):  # noqa: A002
+    valid_reduction(reduction)
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
     return _pair_loss("huber_loss", "delta", input, target, reduction, delta)
 
 

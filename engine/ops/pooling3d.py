@@ -66,14 +66,13 @@ def _label(word, keys):
     return label
 
 
-def _gather(x, result1):
+def _gather(x, idx):
     planes = x.reshape(*x.shape[:2], -1)
-    idx = result1._data
     return np.take_along_axis(planes, idx.reshape(*idx.shape[:2], -1), axis=-1).reshape(idx.shape)
 
 
 def _values(x, result1, **_):
-    return _batched(_gather, 3)(x, result1)
+    return _batched(_gather, 3)(x, result1._data)
 
 
 _MAX_SAVES = ("self", "kernel_size", "stride", "padding", "dilation", "ceil_mode", "result1")

@@ -23,13 +23,15 @@ class Spelling:
     """How a user writes an op. `infix` is the symbol of `a ⊕ b` (and `a ⊕= b` when there is an in-place twin);
     `rinfix` the symbol of `b ⊕ a` where the op's self is the right operand; `name` overrides how the tracer
     names the result: a format string over the input names ({0}, {1}) and the attrs. `out` says whether the torch
-    function takes out= (most do; torch.einsum, torch.reshape, torch.split … do not)."""
+    function takes out= (most do; torch.einsum, torch.reshape, torch.split … do not); `functional_out` whether
+    the nn.functional one does (those that are ATen's own functions: F.gelu, F.softplus, …)."""
 
     __slots__ = ("method", "function", "functional", "special", "linalg", "inplace", "inplace_function", "infix",
-                 "rinfix", "prefix", "name", "number_first", "out")
+                 "rinfix", "prefix", "name", "number_first", "out", "functional_out")
 
     def __init__(self, method=(), function=(), functional=(), inplace=(), inplace_function=(), infix=None,
-                 rinfix=None, prefix=None, name=None, number_first=False, out=True, special=(), linalg=()):
+                 rinfix=None, prefix=None, name=None, number_first=False, out=True, special=(), linalg=(),
+                 functional_out=False):
         self.method = _names(method)
         self.function = _names(function)
         self.functional = _names(functional)
@@ -45,6 +47,7 @@ class Spelling:
         # bind takes the number itself ("bind": torch.pow(2, x) is PowBackward2); else a number there is refused
         self.number_first = number_first
         self.out = out
+        self.functional_out = functional_out
 
     @property
     def shown(self):

@@ -514,10 +514,6 @@ GAPS = {
     "bce_long_input": "computed (torch: NotImplementedError '\"binary_cross_entropy\" not implemented for 'Long'')",
     "bce_float64_input": "computed (torch: 'Found dtype Float but expected Double')",
     "bce_bad_reduction": "computed (torch: ValueError 'avg is not a valid value for reduction')",
-    "l1_loss_broadcast_warning": "no 'Using a target size ... different to the input size' UserWarning",
-    "l1loss_module_warning": "no 'Using a target size ... different to the input size' UserWarning",
-    "l1_loss_not_broadcastable": "no 'Using a target size ...' UserWarning before the RuntimeError",
-    "l1_loss_bad_reduction": "computed (torch: ValueError 'avg is not a valid value for reduction')",
 }
 
 
