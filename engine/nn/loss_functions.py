@@ -63,8 +63,8 @@ def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, r
     eps = 1e-12
     dim = input1.dim() - 1
     prod_sum = (input1 * input2).sum(dim)
-    mag_square1 = (input1 * input1).sum(dim)._op("add_scalar", other=eps)
-    mag_square2 = (input2 * input2).sum(dim)._op("add_scalar", other=eps)
+    mag_square1 = _plus((input1 * input1).sum(dim), eps)
+    mag_square2 = _plus((input2 * input2).sum(dim), eps)
     denom = (mag_square1 * mag_square2).sqrt_()
     cos = prod_sum / denom
     zeros = factories.zeros_like(cos)
@@ -83,7 +83,7 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
     if log_input:
         loss = input.exp() - target * input
     else:
-        loss = input - target * input._op("add_scalar", other=eps).log()
+        loss = input - target * _plus(input, eps).log()
     if full:
         stirling = target * target.log() - target + (target * (2 * math.pi)).log() * 0.5
         loss = loss + stirling.masked_fill(target <= 1, 0)

@@ -130,6 +130,15 @@ def _bind_multi_margin(input, target, p=1, margin=1.0, weight=None, size_average
         reduction = legacy_reduction(size_average, reduce)
     _check_margin_input(input, reduction)
     classes = input.shape[-1] if input.dim() else 1
+    frames = input.shape[0] if input.dim() == 2 else 1
+    if target.dim() > 1 or target.numel() != frames:
+        raise RuntimeError("multi_margin_loss: target tensor should be 1-D with size equal to the number of input "
+                           f"samples (batch size). Expected target size [{frames}], but got {list(target.shape)}. "
+                           f"Input has shape {list(input.shape)}.")
+    if weight is not None and weight.numel() != classes:
+        raise RuntimeError(f"inconsistent weight size, expected {classes} but got {list(weight.shape)}")
+    if target.dtype.name != "int64":
+        raise RuntimeError(f"expected scalar type Long but found {target.dtype.type_name}")
     t = target._data
     if t.size and (t.min() < 0 or t.max() >= classes):
         raise RuntimeError("target out of range")

@@ -11,6 +11,8 @@ from .table import OPS, Spelling, op
 
 
 def _softmax(a, dim):
+    if a.size == 0:
+        return a.copy()
     if a.dtype == np.float32:
         return kernels.softmax(a, dim).reshape(a.shape)
     e = EXP(a - np.max(a, axis=dim, keepdims=True))
@@ -18,6 +20,8 @@ def _softmax(a, dim):
 
 
 def _log_softmax(a, dim):
+    if a.size == 0:
+        return a.copy()
     if a.dtype == np.float32:
         return kernels.log_softmax(a, dim).reshape(a.shape)
     s = a - np.max(a, axis=dim, keepdims=True)
@@ -424,6 +428,8 @@ NO_PADDING = 2**64 - 1  # F.embedding's padding_idx=-1 as torch's node shows it 
 
 
 def _bind_embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
+    if weight.dim() != 2:
+        raise RuntimeError("'weight' must be 2-D")
     padding_idx = NO_PADDING if padding_idx == -1 else padding_idx
     if indices.dtype.is_floating_point or indices.dtype.name == "bool":
         raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar types: "
