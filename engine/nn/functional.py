@@ -421,5 +421,8 @@ from .pool_functions import (  # noqa: E402, F401
     lp_pool2d,
     lp_pool3d,
     max_pool3d,
+    max_unpool1d,
+    max_unpool2d,
+    max_unpool3d,
 )
 from .upsample_functions import interpolate, upsample, upsample_bilinear, upsample_nearest  # noqa: E402, F401

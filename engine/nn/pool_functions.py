@@ -75,6 +75,54 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     return dispatch.apply(OPS["avg_pool3d"], (input,), attrs)
 
 
+def _unpool_output_size(input, kernel_size, stride, padding, output_size):  # noqa: A002
+    """torch.nn.functional._unpool_output_size."""
+    k = len(kernel_size)
+    default = [(input.shape[input.dim() - k + d] - 1) * stride[d] + kernel_size[d] - 2 * padding[d] for d in range(k)]
+    if output_size is None:
+        return default
+    output_size = list(output_size)
+    if len(output_size) == k + 2:
+        output_size = output_size[2:]
+    if len(output_size) != k:
+        raise ValueError(f"output_size should be a sequence containing {k} or {k + 2} elements, but it has a length of "
+                         f"'{len(output_size)}'")
+    for d in range(k):
+        low, high = default[d] - stride[d], default[d] + stride[d]
+        if not low < output_size[d] < high:
+            raise ValueError(f'invalid output_size "{output_size}" (dim {d} must be between {low} and {high})')
+    return output_size
+
+
+def _unpool(input, indices, kernel_size, stride, padding, output_size, k):  # noqa: A002
+    kernel_size = _ntuple(kernel_size, k)
+    stride = _ntuple(stride, k) if stride is not None else kernel_size
+    padding = _ntuple(padding, k)
+    return _unpool_output_size(input, kernel_size, stride, padding, output_size), stride, padding
+
+
+def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):  # noqa: A002
+    size, _, _ = _unpool(input, indices, kernel_size, stride, padding, output_size, 1)
+    return dispatch.apply(*OPS["max_unpool2d"].bind(input.unsqueeze(-1), indices.unsqueeze(-1), [*size, 1])).squeeze(-1)
+
+
+def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):  # noqa: A002
+    size, _, _ = _unpool(input, indices, kernel_size, stride, padding, output_size, 2)
+    return dispatch.apply(*OPS["max_unpool2d"].bind(input, indices, size))
+
+
+def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):  # noqa: A002
+    size, stride, padding = _unpool(input, indices, kernel_size, stride, padding, output_size, 3)
+    return dispatch.apply(*OPS["max_unpool3d"].bind(input, indices, size, stride, padding))
+
+
+def _ntuple(value, k):
+    if isinstance(value, int):
+        return (value,) * k
+    value = tuple(value)
+    return value * k if len(value) == 1 else value
+
+
 def _one_int(name, output_size):
     """The binding's int[1] argument: an int, or a sequence of one."""
     if isinstance(output_size, int):

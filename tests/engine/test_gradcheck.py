@@ -569,6 +569,10 @@ CASES = {
     "adaptive_max_pool2d": (lambda T, x: T.nn.functional.adaptive_max_pool2d(x, (2, 3)) * 2, [((2, 3, 5, 4), S)]),
     "adaptive_max_pool3d": (lambda T, x: T.nn.functional.adaptive_max_pool3d(x, 2), [((1, 2, 3, 3, 3), S)]),
     "lp_pool2d": (lambda T, x: T.nn.functional.lp_pool2d(x, 2, 2), [((1, 2, 4, 4), "pos")]),
+    "max_unpool2d": (lambda T, x: T.nn.functional.max_unpool2d(*T.nn.functional.max_pool2d(x, 2, return_indices=True),
+                                                               2, output_size=(5, 4)), [((1, 2, 5, 4), S)]),
+    "max_unpool3d": (lambda T, x: T.nn.functional.max_unpool3d(*T.nn.functional.max_pool3d(x, 2, return_indices=True),
+                                                               2, output_size=(2, 2, 3)), [((2, 2, 2, 3), S)]),
     "pixel_shuffles": (lambda T, x: T.nn.functional.pixel_unshuffle(T.nn.functional.pixel_shuffle(x, 2) * 2, 2)
                        * T.pixel_shuffle(x, 2).sum(), [((1, 4, 2, 3), S)]),
     "channel_shuffle": (lambda T, x: T.nn.functional.channel_shuffle(x, 2) * x, [((2, 4, 3), S)]),
@@ -579,6 +583,9 @@ CASES = {
     "interpolate_2d": (lambda T, x: T.nn.functional.interpolate(x, size=(4, 5), mode="bilinear")
                        + T.nn.functional.interpolate(x, scale_factor=(2, 1.7)) * 2
                        + T.nn.functional.interpolate(x, size=(4, 5), mode="nearest-exact"), [((1, 2, 2, 3), S)]),
+    "interpolate_bicubic": (lambda T, x: T.nn.functional.interpolate(x, size=(4, 5), mode="bicubic")
+                            + T.nn.functional.interpolate(x, size=(4, 5), mode="bicubic", align_corners=True),
+                            [((1, 2, 2, 3), S)]),
     "interpolate_3d": (lambda T, x: T.nn.functional.interpolate(x, size=(3, 2, 4), mode="trilinear")
                        + T.nn.functional.interpolate(x, size=(3, 2, 4)) * 2
                        + T.nn.functional.interpolate(x, size=(3, 2, 4), mode="nearest-exact"), [((1, 1, 2, 2, 3), S)]),

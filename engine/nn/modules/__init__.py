@@ -129,6 +129,9 @@ from .pooling import (  # noqa: F401
     LPPool2d,
     LPPool3d,
     MaxPool3d,
+    MaxUnpool1d,
+    MaxUnpool2d,
+    MaxUnpool3d,
 )
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase  # noqa: F401
 from .transformer import (  # noqa: F401
