@@ -71,6 +71,7 @@ from .modules import (  # noqa: F401
     LazyConvTranspose3d,
     LeakyReLU,
     Linear,
+    LinearCrossEntropyLoss,
     LocalResponseNorm,
     LogSigmoid,
     LogSoftmax,

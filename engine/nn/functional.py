@@ -1,5 +1,6 @@
 """torch.nn.functional. The functions that are one op's spelling (sigmoid, mse_loss, …) are derived from the op
 table (engine/methods.py); these are the ones built from several ops, or with options of their own."""
+import math
 import warnings
 
 import numpy as np
@@ -143,6 +144,38 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
     with grad_mode.aten_scalars():
         return _cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing)
+
+
+def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weight=None, reduction="mean",  # noqa: A002
+                         ignore_index=None, label_smoothing=0.0, options=None):
+    """torch's linear_cross_entropy without options: linear to the logits (reshaped to (*batch, C, *out)), then
+    cross_entropy. The chunked path (options=LinearCrossEntropyOptions) is torch's custom op, not here."""
+    if input.dim() < 1 or input.dim() > 2:
+        raise RuntimeError(f"expected input with dimensionality 1 or 2, got {input.dim()}")
+    if linear_weight.dim() < 2:
+        raise RuntimeError(f"expected linear_weight with dimensionality at least 2, got {linear_weight.dim()}")
+    batches, in_features = tuple(input.shape[:-1]), input.shape[-1]
+    if in_features != linear_weight.shape[-1]:
+        raise RuntimeError("expected equal input and linear_weight last dimensions (in_features), got "
+                           f"{input.shape[-1]} and {linear_weight.shape[-1]}, respectively")
+    classes, out_features = linear_weight.shape[0], tuple(linear_weight.shape[1:-1])
+    if linear_bias is not None and tuple(linear_bias.shape) != (classes, *out_features):
+        raise RuntimeError(f"expected linear_bias shape {(classes, *out_features)}, got {tuple(linear_bias.shape)}")
+    if out_features and not batches:
+        raise RuntimeError(f"K-dimensional loss defined by linear_weight shape {tuple(linear_weight.shape)} requires "
+                           f"batched input, (N, {in_features}), got unbatched input with shape {tuple(input.shape)}")
+    logits_shape = (*batches, classes, *out_features)
+    if tuple(target.shape) == logits_shape and ignore_index is not None:
+        raise RuntimeError("ignore_index cannot be specified when target contains probabilities")
+    if options is not None:
+        raise NotImplementedError("linear_cross_entropy's chunked path (options=) is not available in this engine")
+    if out_features:
+        linear_weight = linear_weight.reshape((math.prod(out_features) * classes, in_features))
+        if linear_bias is not None:
+            linear_bias = linear_bias.reshape(math.prod(out_features) * classes)
+    logits = linear(input, linear_weight, linear_bias).reshape(logits_shape)
+    return cross_entropy(logits, target, weight=weight, reduction=reduction,
+                         ignore_index=-100 if ignore_index is None else ignore_index, label_smoothing=label_smoothing)
 
 
 def _cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing):  # noqa: A002
