@@ -472,4 +472,6 @@ def _meta_getter(op, name):
         return lambda node: math.prod(node._shapes[i])
     if suffix == "_sym_argsize_0":
         return lambda node: node._shapes[i][0]
+    if suffix in ("_sym_argsize_minus_1", "_sym_argsize_minus_2"):
+        return lambda node, at=-int(suffix[-1]): node._shapes[i][at]
     return lambda node: (node._meta or {}).get(name, ())

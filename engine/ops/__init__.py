@@ -16,6 +16,7 @@ from . import (  # noqa: F401 - they declare
     distances,
     division,
     einsum,
+    im2col,
     index_reduce,
     joins,
     legacy_linalg,

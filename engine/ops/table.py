@@ -199,7 +199,7 @@ def dims(dim, ndim):
 
 
 
-META = ("_sym_sizes", "_sym_numel", "_sym_strides", "_sym_argsize_0")
+META = ("_sym_sizes", "_sym_numel", "_sym_strides", "_sym_argsize_0", "_sym_argsize_minus_1", "_sym_argsize_minus_2")
 
 
 def kept(op):

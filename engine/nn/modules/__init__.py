@@ -64,11 +64,13 @@ from .layers import (  # noqa: F401
     Dropout,
     Embedding,
     Flatten,
+    Fold,
     GroupNorm,
     Identity,
     LayerNorm,
     Linear,
     Unflatten,
+    Unfold,
 )
 from .losses import (  # noqa: F401
     BCELoss,
