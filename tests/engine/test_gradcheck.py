@@ -569,6 +569,7 @@ CASES = {
     "adaptive_max_pool2d": (lambda T, x: T.nn.functional.adaptive_max_pool2d(x, (2, 3)) * 2, [((2, 3, 5, 4), S)]),
     "adaptive_max_pool3d": (lambda T, x: T.nn.functional.adaptive_max_pool3d(x, 2), [((1, 2, 3, 3, 3), S)]),
     "lp_pool2d": (lambda T, x: T.nn.functional.lp_pool2d(x, 2, 2), [((1, 2, 4, 4), "pos")]),
+    "pdist": (lambda T, x: T.pdist(x) + T.nn.functional.pdist(x, 1.5) + T.pdist(x, 3), [((4, 3), S)]),
     "unfold_fold": (lambda T, x: T.nn.functional.fold(T.nn.functional.unfold(x, (2, 3), padding=1, stride=(1, 2)) * 2,
                                                       (4, 5), (2, 3), padding=1, stride=(1, 2)), [((1, 2, 4, 5), S)]),
     "max_unpool2d": (lambda T, x: T.nn.functional.max_unpool2d(*T.nn.functional.max_pool2d(x, 2, return_indices=True),
