@@ -1,12 +1,13 @@
 """The draws of torch.distributions that are ops of their own: torch._standard_gamma (Gamma, Chi2, StudentT), with
 its reparameterised gradient torch._standard_gamma_grad, and torch._sample_dirichlet (Dirichlet, Beta). The
-draws are engine/generator/gamma.py. Also Tensor.cauchy_ (Cauchy, HalfCauchy)."""
+draws are engine/generator/gamma.py. Also Tensor.cauchy_ (Cauchy, HalfCauchy), torch.poisson (Poisson) and
+torch.binomial (Binomial), drawn by engine/generator/counts.py."""
 import math
 
 import numpy as np
 
 from .. import generator
-from ..generator import draws, gamma
+from ..generator import counts, draws, gamma
 from .random import ZERO, check_generator
 from .table import OPS, Spelling, op
 
@@ -25,6 +26,12 @@ def _bind_standard_gamma(self, generator=None):
 def _not_implemented(name):
     def vjp(n, g):
         raise RuntimeError(f"the derivative for '{name}' is not implemented.")
+    return ("not implemented", vjp)
+
+
+def _not_implemented_aten(name):
+    def vjp(n, g):
+        raise RuntimeError(f"derivative for aten::{name} is not implemented")
     return ("not implemented", vjp)
 
 
@@ -70,3 +77,29 @@ op("cauchy", "CauchyBackward0", ("self",),
 op("_dirichlet_grad", "DirichletGradBackward0", ("x", "alpha", "total"), gamma.dirichlet_grad,
    _not_implemented("_dirichlet_grad"), _not_implemented("_dirichlet_grad"), _not_implemented("_dirichlet_grad"),
    spell=Spelling(function="_dirichlet_grad"))
+
+
+def _bind_poisson(self, generator=None):
+    check_generator(generator, "poisson")
+    if not self.dtype.is_floating_point:
+        raise NotImplementedError(f"\"poisson_cpu\" not implemented for '{self.dtype.type_name}'")
+    return OPS["poisson"], (self,), {"generator": generator}, self.dtype
+
+
+op("poisson", "PoissonBackward0", ("self",), lambda a, generator: counts.poisson(_gen(generator), a), ZERO,
+   spell=Spelling(function="poisson"), bind=_bind_poisson)
+
+
+def _bind_binomial(count, prob, generator=None):
+    check_generator(generator, "binomial")
+    if not count.dtype.is_floating_point:
+        raise ValueError(f"binomial only supports floating-point dtypes for count, got: {count.dtype.type_name}")
+    if prob.dtype != count.dtype:
+        raise RuntimeError(f"Found dtype {prob.dtype.type_name} but expected {count.dtype.type_name}")
+    return OPS["binomial"], (count, prob), {"generator": generator}, count.dtype
+
+
+op("binomial", "NotImplemented", ("count", "prob"),
+   lambda c, p, generator: counts.binomial(_gen(generator), c, p),
+   _not_implemented_aten("binomial"), _not_implemented_aten("binomial"),
+   spell=Spelling(function="binomial"), bind=_bind_binomial)
