@@ -129,7 +129,46 @@ def _parametrized_weight_norm(dtype, dim):
     return fn
 
 
+def _spectral_norm(dtype, layer="Linear", parametrized=False, **options):
+    """Three training forwards (a power iteration each), one in eval mode, the grads of the original weight,
+    the buffers, the state_dict's keys, and the weight left when the normalisation is removed."""
+    def fn(T):
+        T.manual_seed(0)
+        d = getattr(T, dtype)
+        module, x = {"Linear": (T.nn.Linear(4, 3, dtype=d), T.randn(2, 4, dtype=d)),
+                     "Conv2d": (T.nn.Conv2d(2, 3, 2, dtype=d), T.randn(1, 2, 3, 3, dtype=d)),
+                     "ConvTranspose1d": (T.nn.ConvTranspose1d(2, 3, 2, dtype=d), T.randn(1, 2, 3, dtype=d))}[layer]
+        utils = T.nn.utils.parametrizations if parametrized else T.nn.utils
+        utils.spectral_norm(module, **options)
+        outs = [module(x) for _ in range(3)]
+        outs[-1].sum().backward()
+        module.eval()
+        outs.append(module(x))
+        if parametrized:
+            p = module.parametrizations.weight
+            seen = [p.original.grad, p[0]._u, p[0]._v, repr(module)]
+            T.nn.utils.parametrize.remove_parametrizations(module, "weight")
+        else:
+            seen = [module.weight_orig.grad, module.weight_u, module.weight_v]
+            T.nn.utils.remove_spectral_norm(module)
+        return outs + seen + [module.weight, sorted(module.state_dict()), T.rand(2)]
+    return fn
+
+
 RNN = {
+    "spectral_norm_f64": _spectral_norm("float64"),
+    "spectral_norm_conv_transpose": _spectral_norm("float64", "ConvTranspose1d", n_power_iterations=2),
+    "spectral_norm_f32": _spectral_norm("float32", "Conv2d"),
+    "parametrizations_spectral_norm_f64": _spectral_norm("float64", "Conv2d", True),
+    "parametrizations_spectral_norm_dim1": _spectral_norm("float64", "Linear", True, dim=1),
+    "parametrizations_spectral_norm_f32": _spectral_norm("float32", "ConvTranspose1d", True),
+    "parametrizations_spectral_norm_vector": lambda T: T.nn.utils.parametrizations.spectral_norm(
+        T.nn.Linear(3, 2), name="bias").bias,
+    "spectral_norm_twice": lambda T: T.nn.utils.spectral_norm(T.nn.utils.spectral_norm(T.nn.Linear(2, 2))),
+    "spectral_norm_no_iterations": lambda T: T.nn.utils.spectral_norm(T.nn.Linear(2, 2), n_power_iterations=0),
+    "parametrizations_spectral_norm_dim": lambda T: T.nn.utils.parametrizations.spectral_norm(T.nn.Linear(2, 2),
+                                                                                              dim=2),
+    "remove_spectral_norm_missing": lambda T: T.nn.utils.remove_spectral_norm(T.nn.Linear(2, 2)),
     "parametrizations_weight_norm": _parametrized_weight_norm("float32", 0),
     "parametrizations_weight_norm_f64_last": _parametrized_weight_norm("float64", 1),
     "parametrizations_weight_norm_whole": _parametrized_weight_norm("float64", None),
