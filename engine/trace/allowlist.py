@@ -210,10 +210,11 @@ def check(tree: ast.Module, bound=frozenset()) -> dict[ast.stmt, GuardError]:
 
 def import_refusal(module: str) -> str:
     """Why `import module` is refused: its own reason for the modules that reach outside, else the list."""
+    listed = f"imports other than {IMPORTABLE} are not allowed ({module!r})"
     for name in (module, module.partition(".")[0]):
         if name in REFUSED_MODULES:
-            return f"'import {module}' is not allowed: {REFUSED_MODULES[name]}"
-    return f"imports other than {IMPORTABLE} are not allowed ({module!r})"
+            return f"{listed}: {REFUSED_MODULES[name]}"
+    return listed
 
 
 def is_private(attr: str) -> bool:
