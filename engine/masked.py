@@ -126,34 +126,30 @@ def cumprod(input, dim, *, dtype=None, mask=None):  # noqa: A002
     return FUNCTIONS["cumprod"](mask_input, dim_, dtype=dtype).to(dtype=dtype)
 
 
-def amax(input, dim=None, *, keepdim=False, dtype=None, mask=None):  # noqa: A002
+def _extreme(function, identity_of, input, dim, keepdim, dtype, mask):  # noqa: A002
+    """amax, amin, argmax, argmin: the masked-out elements replaced by identity_of's identity first."""
     if dtype is None:
         dtype = input.dtype
-    mask_input = _combine_input_and_mask(amax, input, mask)
-    dim_ = _canonical_dim(dim, mask_input.ndim)
-    return FUNCTIONS["amax"](mask_input, dim_, builtins.bool(keepdim)).to(dtype=dtype)
+    mask_input = _combine_input_and_mask(identity_of, input, mask)
+    if function in ("amax", "amin"):
+        dim = _canonical_dim(dim, mask_input.ndim)
+    return FUNCTIONS[function](mask_input, dim, builtins.bool(keepdim)).to(dtype=dtype)
+
+
+def amax(input, dim=None, *, keepdim=False, dtype=None, mask=None):  # noqa: A002
+    return _extreme("amax", amax, input, dim, keepdim, dtype, mask)
 
 
 def amin(input, dim=None, *, keepdim=False, dtype=None, mask=None):  # noqa: A002
-    if dtype is None:
-        dtype = input.dtype
-    mask_input = _combine_input_and_mask(amin, input, mask)
-    dim_ = _canonical_dim(dim, mask_input.ndim)
-    return FUNCTIONS["amin"](mask_input, dim_, builtins.bool(keepdim)).to(dtype=dtype)
+    return _extreme("amin", amin, input, dim, keepdim, dtype, mask)
 
 
 def argmax(input, dim=None, *, keepdim=False, dtype=None, mask=None):  # noqa: A002
-    if dtype is None:
-        dtype = input.dtype
-    mask_input = _combine_input_and_mask(argmax, input, mask)
-    return FUNCTIONS["argmax"](mask_input, dim, builtins.bool(keepdim)).to(dtype=dtype)
+    return _extreme("argmax", argmax, input, dim, keepdim, dtype, mask)
 
 
 def argmin(input, dim=None, *, keepdim=False, dtype=None, mask=None):  # noqa: A002
-    if dtype is None:
-        dtype = input.dtype
-    mask_input = _combine_input_and_mask(argmin, input, mask)
-    return FUNCTIONS["argmin"](mask_input, dim, builtins.bool(keepdim)).to(dtype=dtype)
+    return _extreme("argmin", argmin, input, dim, keepdim, dtype, mask)
 
 
 def mean(input, dim=None, *, keepdim=False, dtype=None, mask=None):  # noqa: A002
@@ -264,28 +260,25 @@ def std(input, dim=None, unbiased=None, *, correction=None, keepdim=False, dtype
                     mask=mask, take_sqrt=True)
 
 
-def softmax(input, dim, *, dtype=None, mask=None):  # noqa: A002
+def _normalization(function, identity_of, input, dim, dtype, mask):  # noqa: A002
+    """softmax, log_softmax, softmin: the masked-out elements replaced by identity_of's identity first."""
     if dtype is None:
         dtype = input.dtype
     dim_ = _canonical_dim(dim, input.ndim)[0]
-    mask_input = _combine_input_and_mask(amax, input, mask)
-    return F.softmax(mask_input, dim_, dtype=dtype)
+    mask_input = _combine_input_and_mask(identity_of, input, mask)
+    return function(mask_input, dim_, dtype=dtype)
+
+
+def softmax(input, dim, *, dtype=None, mask=None):  # noqa: A002
+    return _normalization(F.softmax, amax, input, dim, dtype, mask)
 
 
 def log_softmax(input, dim, *, dtype=None, mask=None):  # noqa: A002
-    if dtype is None:
-        dtype = input.dtype
-    dim_ = _canonical_dim(dim, input.ndim)[0]
-    mask_input = _combine_input_and_mask(amax, input, mask)
-    return F.log_softmax(mask_input, dim_, dtype=dtype)
+    return _normalization(F.log_softmax, amax, input, dim, dtype, mask)
 
 
 def softmin(input, dim, *, dtype=None, mask=None):  # noqa: A002
-    if dtype is None:
-        dtype = input.dtype
-    dim_ = _canonical_dim(dim, input.ndim)[0]
-    mask_input = _combine_input_and_mask(amin, input, mask)
-    return F.softmin(mask_input, dim_, dtype=dtype)
+    return _normalization(F.softmin, amin, input, dim, dtype, mask)
 
 
 def normalize(input, ord, dim, *, eps=1e-12, dtype=None, mask=None):  # noqa: A002

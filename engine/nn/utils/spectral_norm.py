@@ -7,7 +7,7 @@ from ...methods import FUNCTIONS
 from .. import functional as F
 from ..modules.conv import ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
 from ..parameter import Parameter
-from .weight_norm import _pre_hooks
+from .weight_norm import _pre_hooks, remove_hook
 
 
 class SpectralNorm:
@@ -95,12 +95,7 @@ def spectral_norm(module, name="weight", n_power_iterations=1, eps=1e-12, dim=No
 
 
 def remove_spectral_norm(module, name="weight"):
-    for hook in _pre_hooks(module):
-        if isinstance(hook, SpectralNorm) and hook.name == name:
-            hook.remove(module)
-            hook.handle.remove()
-            return module
-    raise ValueError(f"spectral_norm of '{name}' not found in {module}")
+    return remove_hook(module, SpectralNorm, name, "spectral_norm")
 
 
 __all__ = ["SpectralNorm", "spectral_norm", "remove_spectral_norm"]

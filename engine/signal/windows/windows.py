@@ -10,16 +10,29 @@ strided = dtypes.strided
 
 
 def _window_function_checks(function_name, M, dtype, layout):  # noqa: N803 - torch's names
+    """torch's checks of a window's arguments, the default dtype filled in; returns the dtype."""
+    if dtype is None:
+        dtype = dtypes.get_default_dtype()
     if M < 0:
         raise ValueError(f"{function_name} requires non-negative window length, got M={M}")
     if layout is not strided:
         raise ValueError(f"{function_name} is implemented for strided tensors only, got: {layout}")
     if dtype not in [dtypes.float32, dtypes.float64]:
         raise ValueError(f"{function_name} expects float32 or float64 dtypes, got: {dtype}")
+    return dtype
 
 
 def _empty(dtype, requires_grad):
     return factories.empty((0,), dtype=dtype, requires_grad=requires_grad)
+
+
+def _trivial(M, dtype, requires_grad):  # noqa: N803
+    """The window of no point (empty) or one (a 1), which the formulas would divide by zero for; else None."""
+    if M == 0:
+        return _empty(dtype, requires_grad)
+    if M == 1:
+        return factories.ones((1,), dtype=dtype, requires_grad=requires_grad)
+    return None
 
 
 def _linspace(start, end, steps, dtype, requires_grad):
@@ -28,9 +41,7 @@ def _linspace(start, end, steps, dtype, requires_grad):
 
 def exponential(M, *, center=None, tau=1.0, sym=True, dtype=None, layout=strided, device=None,  # noqa: N803
                 requires_grad=False):
-    if dtype is None:
-        dtype = dtypes.get_default_dtype()
-    _window_function_checks("exponential", M, dtype, layout)
+    dtype = _window_function_checks("exponential", M, dtype, layout)
     if tau <= 0:
         raise ValueError(f"Tau must be positive, got: {tau} instead.")
     if sym and center is not None:
@@ -45,9 +56,7 @@ def exponential(M, *, center=None, tau=1.0, sym=True, dtype=None, layout=strided
 
 
 def cosine(M, *, sym=True, dtype=None, layout=strided, device=None, requires_grad=False):  # noqa: N803
-    if dtype is None:
-        dtype = dtypes.get_default_dtype()
-    _window_function_checks("cosine", M, dtype, layout)
+    dtype = _window_function_checks("cosine", M, dtype, layout)
     if M == 0:
         return _empty(dtype, requires_grad)
     start = 0.5
@@ -57,9 +66,7 @@ def cosine(M, *, sym=True, dtype=None, layout=strided, device=None, requires_gra
 
 
 def gaussian(M, *, std=1.0, sym=True, dtype=None, layout=strided, device=None, requires_grad=False):  # noqa: N803
-    if dtype is None:
-        dtype = dtypes.get_default_dtype()
-    _window_function_checks("gaussian", M, dtype, layout)
+    dtype = _window_function_checks("gaussian", M, dtype, layout)
     if std <= 0:
         raise ValueError(f"Standard deviation must be positive, got: {std} instead.")
     if M == 0:
@@ -71,15 +78,12 @@ def gaussian(M, *, std=1.0, sym=True, dtype=None, layout=strided, device=None, r
 
 
 def kaiser(M, *, beta=12.0, sym=True, dtype=None, layout=strided, device=None, requires_grad=False):  # noqa: N803
-    if dtype is None:
-        dtype = dtypes.get_default_dtype()
-    _window_function_checks("kaiser", M, dtype, layout)
+    dtype = _window_function_checks("kaiser", M, dtype, layout)
     if beta < 0:
         raise ValueError(f"beta must be non-negative, got: {beta} instead.")
-    if M == 0:
-        return _empty(dtype, requires_grad)
-    if M == 1:
-        return factories.ones((1,), dtype=dtype, requires_grad=requires_grad)
+    trivial = _trivial(M, dtype, requires_grad)
+    if trivial is not None:
+        return trivial
     beta = factories.tensor(beta, dtype=dtype)
     start = -beta
     constant = 2.0 * beta / (M if not sym else M - 1)
@@ -98,21 +102,16 @@ def hann(M, *, sym=True, dtype=None, layout=strided, device=None, requires_grad=
 
 
 def blackman(M, *, sym=True, dtype=None, layout=strided, device=None, requires_grad=False):  # noqa: N803
-    if dtype is None:
-        dtype = dtypes.get_default_dtype()
-    _window_function_checks("blackman", M, dtype, layout)
+    dtype = _window_function_checks("blackman", M, dtype, layout)
     return general_cosine(M, a=[0.42, 0.5, 0.08], sym=sym, dtype=dtype, layout=layout, device=device,
                           requires_grad=requires_grad)
 
 
 def bartlett(M, *, sym=True, dtype=None, layout=strided, device=None, requires_grad=False):  # noqa: N803
-    if dtype is None:
-        dtype = dtypes.get_default_dtype()
-    _window_function_checks("bartlett", M, dtype, layout)
-    if M == 0:
-        return _empty(dtype, requires_grad)
-    if M == 1:
-        return factories.ones((1,), dtype=dtype, requires_grad=requires_grad)
+    dtype = _window_function_checks("bartlett", M, dtype, layout)
+    trivial = _trivial(M, dtype, requires_grad)
+    if trivial is not None:
+        return trivial
     start = -1
     constant = 2 / (M if not sym else M - 1)
     k = _linspace(start, start + (M - 1) * constant, M, dtype, requires_grad)
@@ -120,13 +119,10 @@ def bartlett(M, *, sym=True, dtype=None, layout=strided, device=None, requires_g
 
 
 def general_cosine(M, *, a, sym=True, dtype=None, layout=strided, device=None, requires_grad=False):  # noqa: N803
-    if dtype is None:
-        dtype = dtypes.get_default_dtype()
-    _window_function_checks("general_cosine", M, dtype, layout)
-    if M == 0:
-        return _empty(dtype, requires_grad)
-    if M == 1:
-        return factories.ones((1,), dtype=dtype, requires_grad=requires_grad)
+    dtype = _window_function_checks("general_cosine", M, dtype, layout)
+    trivial = _trivial(M, dtype, requires_grad)
+    if trivial is not None:
+        return trivial
     if not isinstance(a, Iterable):
         raise TypeError("Coefficients must be a list/tuple")
     if not a:
