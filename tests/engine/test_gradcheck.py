@@ -661,6 +661,8 @@ CASES = {
                              [((2, 3), S)]),
     "_sample_dirichlet": (lambda T, a: T._sample_dirichlet(a.detach() * 0 + 0.7, generator=_seeded(T)) * a,
                           [((2, 3), S)]),
+    "geometric": (lambda T, a: (a * 1).geometric_(0.3, generator=_seeded(T)) * a, [((2, 3), S)]),
+    "log_normal": (lambda T, a: (a * 1).log_normal_(0.5, 0.7, generator=_seeded(T)) * a, [((2, 3), S)]),
     "poisson": (lambda T, a: T.poisson(a * 0 + 12.0, generator=_seeded(T)) * a, [((2, 3), S)]),
     "binomial": (lambda T, a: T.binomial(a.detach() * 0 + 30, a.detach() * 0 + 0.4, generator=_seeded(T)) * a,
                  [((2, 3), S)]),
