@@ -26,10 +26,11 @@ class Spelling:
     function takes out= (most do; torch.einsum, torch.reshape, torch.split … do not)."""
 
     __slots__ = ("method", "function", "functional", "special", "linalg", "inplace", "inplace_function", "infix",
-                 "rinfix", "prefix", "name", "number_first", "out")
+                 "rinfix", "prefix", "name", "number_first", "out", "signatures")
 
     def __init__(self, method=(), function=(), functional=(), inplace=(), inplace_function=(), infix=None,
-                 rinfix=None, prefix=None, name=None, number_first=False, out=True, special=(), linalg=()):
+                 rinfix=None, prefix=None, name=None, number_first=False, out=True, special=(), linalg=(),
+                 signatures=()):
         self.method = _names(method)
         self.function = _names(function)
         self.functional = _names(functional)
@@ -45,6 +46,9 @@ class Spelling:
         # bind takes the number itself ("bind": torch.pow(2, x) is PowBackward2); else a number there is refused
         self.number_first = number_first
         self.out = out
+        # torch's signatures of the function as its argument parser prints them, where it has several: a call none
+        # of them takes (a number as input where only the Tensor overloads take one) fails with torch's listing
+        self.signatures = signatures
 
     @property
     def shown(self):
@@ -53,6 +57,16 @@ class Spelling:
             if names:
                 return names[0]
         return None
+
+
+def binary_signatures(other="other", number_self=None, first="input"):
+    """torch's signatures of a binary function with a Tensor and a Number overload for its second argument, and
+    with number_self ("out": with out=, "plain": without) one for a Number first argument too (torch.pow(2, x))."""
+    out = ", *, Tensor out = None"
+    self_first = "self" if first == "input" else first
+    middle = {None: (), "out": (f"(Number {self_first}, Tensor {other}{out})",),
+              "plain": (f"(Number {self_first}, Tensor {other})",)}[number_self]
+    return (f"(Tensor {first}, Tensor {other}{out})", *middle, f"(Tensor {first}, Number {other}{out})")
 
 
 def _names(x):
