@@ -365,6 +365,8 @@ def inplace(op, t, others, attrs=None, result=None):
     dtype = t.dtype
     promoted = result or _same_float(inputs) or result_dtype(inputs)
     if not _can_cast(promoted, dtype):
+        if op.pointwise:  # TensorIterator sizes the output before it checks the cast
+            _check_broadcast_into(t, inputs)
         raise RuntimeError(
             f"result type {promoted.type_name} can't be cast to the desired output type {dtype.type_name}")
     recording = grad_mode._state["enabled"] and any(isinstance(x, Tensor) and x.requires_grad for x in inputs)
@@ -386,6 +388,12 @@ def inplace(op, t, others, attrs=None, result=None):
         observe.emit("on_alloc", 0)  # writes into t's memory; a chance to stop a long loop of them
     value = _forward(op, arrays, attrs)
     if np.shape(value) != t.shape:
+        sizes = op.spelling.inplace_sizes if op.spelling is not None else False
+        if sizes is True:
+            raise RuntimeError(f"Bad in-place call: input tensor size {list(t.shape)} and output tensor size "
+                               f"{list(np.shape(value))} should match")
+        if sizes:
+            raise RuntimeError(sizes(t, inputs))
         raise RuntimeError(
             f"output with shape {list(t.shape)} doesn't match the broadcast shape {list(np.shape(value))}"
         )
@@ -402,6 +410,15 @@ def inplace(op, t, others, attrs=None, result=None):
     if observe._observers:
         observe.emit("on_inplace", t, op, inputs, attrs)
     return t
+
+
+def _check_broadcast_into(t, inputs):
+    try:
+        shape = np.broadcast_shapes(*(x.shape for x in inputs if isinstance(x, Tensor)))
+    except ValueError:
+        return
+    if shape != t.shape:
+        raise RuntimeError(f"output with shape {list(t.shape)} doesn't match the broadcast shape {list(shape)}")
 
 
 def _can_cast(src, dst):
