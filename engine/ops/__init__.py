@@ -17,6 +17,7 @@ from . import (  # noqa: F401 - they declare
     division,
     einsum,
     index_reduce,
+    integration,
     joins,
     legacy_linalg,
     linalg,
