@@ -10,6 +10,7 @@ from . import (  # noqa: F401 - they declare
     compare,
     conv,
     copies,
+    correlation,
     counting,
     decompositions,
     diagonals,
