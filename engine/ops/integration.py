@@ -5,8 +5,9 @@ import numpy as np
 from .table import OPS, Spelling, composite, result_dtype
 
 
-def _slice(t, dim, start, stop=None):
-    return t[(slice(None),) * dim + (slice(start, stop),)]
+def _slice(t, dim, start, end=None):
+    """ATen's t.slice(dim, start, end): an end left out is kept as None."""
+    return t._op("slice", dim=t._dim(dim), start=start, end=end, step=1)
 
 
 def _spacing(name, y, x, dim):
@@ -35,7 +36,7 @@ def _times(t, k):
 def _checked(name, y, x, dx, dim):
     if x is not None and dx is not None:
         raise TypeError(f"{name}() received an invalid combination of arguments")
-    dim = y._dim(dim)
+    wrapped = y._dim(dim)
     if x is not None and hasattr(x, "_data"):
         if y.dtype.name == "bool" or x.dtype.name == "bool":
             raise RuntimeError(f"{name}: received a bool input for `x` or `y`, but bool is not supported")
@@ -45,27 +46,27 @@ def _checked(name, y, x, dx, dim):
         spacing = x if x is not None else dx
         if isinstance(spacing, (bool, complex)):
             raise RuntimeError(f"{name}: Currently, we only support dx as a real number.")
-    return dim
+    return wrapped
 
 
 @composite(Spelling(function=("trapezoid", "trapz"), out=False))
 def trapezoid(y, x=None, *, dx=None, dim=-1):
-    dim = _checked("trapezoid", y, x, dx, dim)
-    if y.shape[dim] == 0:
-        shape = tuple(s for i, s in enumerate(y.shape) if i != dim)
+    wrapped = _checked("trapezoid", y, x, dx, dim)
+    if y.shape[wrapped] == 0:
+        shape = tuple(s for i, s in enumerate(y.shape) if i != wrapped)
         return y._new(np.zeros(shape, y.dtype.np), y.dtype)
-    if x is not None and hasattr(x, "_data"):
-        left, right = _slice(y, dim, 0, -1), _slice(y, dim, 1)
-        return _halved(((left + right) * _spacing("trapezoid", y, x, dim)).sum(dim))
+    if x is not None and hasattr(x, "_data"):  # ATen wraps dim here, not for a constant spacing
+        left, right = _slice(y, wrapped, 0, -1), _slice(y, wrapped, 1)
+        return _halved(((left + right) * _spacing("trapezoid", y, x, wrapped)).sum(wrapped))
     step = float(1 if x is None and dx is None else (x if x is not None else dx))
     return _times(y.sum(dim) - _times(y.select(dim, 0) + y.select(dim, -1), 0.5), step)
 
 
 @composite(Spelling(function="cumulative_trapezoid", out=False))
 def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
-    dim = _checked("cumulative_trapezoid", y, x, dx, dim)
+    wrapped = _checked("cumulative_trapezoid", y, x, dx, dim)
     left, right = _slice(y, dim, 0, -1), _slice(y, dim, 1)
     if x is not None and hasattr(x, "_data"):
-        return _halved(((left + right) * _spacing("cumulative_trapezoid", y, x, dim)).cumsum(dim))
+        return _halved(((left + right) * _spacing("cumulative_trapezoid", y, x, wrapped)).cumsum(wrapped))
     step = float(1 if x is None and dx is None else (x if x is not None else dx))
     return _times(left + right, step / 2.0).cumsum(dim)

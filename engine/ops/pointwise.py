@@ -268,6 +268,23 @@ op("fill", "FillBackward2", ("self",), lambda a, value: np.full_like(a, value), 
    bind=lambda self, value: (OPS["fill"], (self,), {"value": value}, None))
 
 
+def _bind_filled(self, value):
+    """torch.fill(x, value): a new tensor (fill.Scalar, FillBackward0; fill.Tensor with a 0-d value, FillBackward1)."""
+    if not hasattr(value, "_data"):
+        return OPS["filled"], (self,), {"value": value}, self.dtype
+    if value.dim():
+        raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with {value.dim()} "
+                           "dimensions.")
+    return OPS["filled_tensor"], (self, value), None, self.dtype
+
+
+op("filled", "FillBackward0", ("self",), lambda a, value: np.full_like(a, value), ("0", lambda n, g: g * 0),
+   spell=Spelling(function="fill"), bind=_bind_filled)
+op("filled_tensor", "FillBackward1", ("self", "value"), lambda a, v: np.full_like(a, v),
+   ("0", lambda n, g: g * 0), ("grad summed", lambda n, g: g.sum()), spell=Spelling(function="fill"),
+   bind=_bind_filled)
+
+
 # --- xlogy --------------------------------------------------------------------------------------------------
 def _xlogy(x, y):
     """x · log(y), 0 where x is 0 (and y is not nan), as ATen's xlogy kernel."""
