@@ -182,6 +182,8 @@ def signature_takes(signature, args, kwargs):
     positional = _positional_params(signature)
     if not low <= len(args) + len(kwargs) <= high or len(args) > len(positional):
         return False
+    if not set(kwargs) <= {t.split(" = ")[0].rsplit(" ", 1)[-1] for t in tokens}:
+        return False
     return all(_parser_accepts(_param_type(p), a) for p, a in zip(positional, args))
 
 

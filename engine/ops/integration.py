@@ -49,7 +49,10 @@ def _checked(name, y, x, dx, dim):
     return wrapped
 
 
-@composite(Spelling(function=("trapezoid", "trapz"), out=False))
+_SIGNATURES = ("(Tensor y, Tensor x, *, int dim = -1)", "(Tensor y, *, Number dx = 1, int dim = -1)")
+
+
+@composite(Spelling(function="trapezoid", out=False, signatures=_SIGNATURES))
 def trapezoid(y, x=None, *, dx=None, dim=-1):
     wrapped = _checked("trapezoid", y, x, dx, dim)
     if y.shape[wrapped] == 0:
@@ -62,7 +65,13 @@ def trapezoid(y, x=None, *, dx=None, dim=-1):
     return _times(y.sum(dim) - _times(y.select(dim, 0) + y.select(dim, -1), 0.5), step)
 
 
-@composite(Spelling(function="cumulative_trapezoid", out=False))
+@composite(Spelling(function="trapz", out=False, signatures=(
+    "(Tensor y, *, float dx = 1, int dim = -1)", "(Tensor y, Tensor x, *, int dim = -1)")))
+def trapz(y, x=None, *, dx=None, dim=-1):
+    return trapezoid(y, x, dx=dx, dim=dim)
+
+
+@composite(Spelling(function="cumulative_trapezoid", out=False, signatures=_SIGNATURES))
 def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
     wrapped = _checked("cumulative_trapezoid", y, x, dx, dim)
     left, right = _slice(y, dim, 0, -1), _slice(y, dim, 1)

@@ -278,10 +278,12 @@ def _bind_filled(self, value):
     return OPS["filled_tensor"], (self, value), None, self.dtype
 
 
+_FILL_SIGNATURES = ("(Tensor input, Tensor value)", "(Tensor input, Number value)")
 op("filled", "FillBackward0", ("self",), lambda a, value: np.full_like(a, value), ("0", lambda n, g: g * 0),
-   spell=Spelling(function="fill"), bind=_bind_filled)
+   spell=Spelling(function="fill", out=False, signatures=_FILL_SIGNATURES), bind=_bind_filled)
 op("filled_tensor", "FillBackward1", ("self", "value"), lambda a, v: np.full_like(a, v),
-   ("0", lambda n, g: g * 0), ("grad summed", lambda n, g: g.sum()), spell=Spelling(function="fill"),
+   ("0", lambda n, g: g * 0), ("grad summed", lambda n, g: g.sum()),
+   spell=Spelling(function="fill", out=False, signatures=_FILL_SIGNATURES),
    bind=_bind_filled)
 
 
