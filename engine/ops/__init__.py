@@ -17,6 +17,7 @@ from . import (  # noqa: F401 - they declare
     distances,
     division,
     einsum,
+    flat_indices,
     index_reduce,
     integration,
     joins,

@@ -478,6 +478,9 @@ CASES = {
     "logical_and_number": "torch.logical_and(torch.ones(2), 2)",
     "isclose_negative_rtol": "torch.isclose(torch.ones(2), torch.ones(2), rtol=-0.4)",
     "radd_number_self": "torch.Tensor.__radd__(1, torch.ones(2))",
+    "unravel_index_float": "torch.unravel_index(torch.tensor([1.]), (2,))",
+    "unravel_index_negative_shape": "torch.unravel_index(torch.tensor([1]), (-1, 2))",
+    "unravel_index_ok": "print(torch.unravel_index(torch.tensor([[3, 8, 13], [0, 5, 10]]), (4, 5)))",
 }
 
 
