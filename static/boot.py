@@ -82,11 +82,12 @@ def wall_runner(run_program):
     return run
 
 
-async def render(query_json, post_query, carry_json=None, run_program=None):
+async def render(query_json, post_query, carry_json=None, run_program=None, stop_program=None):
     """Build the page for the query (dict of the URL's query parameters) and bring it to where the page got
     without Python (carry_json: null or {"example", "k", "source", "selected", "predicting"}); reports every
     change of program or step to post_query as a share query (the URL the page should show). Programs run in the
-    program worker (run_program, see wall_runner), the first one before the page is built. Returns what the
+    program worker (run_program, see wall_runner), the first one before the page is built; stop_program() ends the
+    one running (Stop: the wall terminates its worker). Returns what the
     page needs to show it: (docs_json, render_items, root_ids, milliseconds spent importing Panel)."""
     t0 = time.perf_counter()
     init_doc()
@@ -103,6 +104,8 @@ async def render(query_json, post_query, carry_json=None, run_program=None):
         timeline = first.pop(program, None)
         first.clear()
         return timeline if timeline is not None else run(program)
+
+    runner.stop = stop_program  # Store.stop: the Stop button and Ctrl+.
 
     explorer = _shown["explorer"] = _hooks.explorer(query, runner=runner)
     _hooks.follow_share_query(explorer, post_query)

@@ -38,6 +38,7 @@ export class Wall {
     this.queue = Promise.resolve();
     this.ids = 0;
     this.first = null; // the run of the page's query, started with the worker: Promise<answer>
+    this.stopNow = null; // while a program runs (or waits for its worker): ends it at once (Stop)
     this.runs = 0; // programs run, and workers terminated (the page shows them in window.site.wall)
     this.stopped = 0;
     // Promise<{module, files}>: the app worker's compiled wasm and downloads, once provided
@@ -127,6 +128,15 @@ export class Wall {
     });
   }
 
+  // Stop, pressed by the learner: the program running now ends at once (its worker is terminated: a worker busy
+  // in Python hears no message) and is reported as stopped at the last line it posted; the spare takes over.
+  // False when no program was running.
+  stopRunning() {
+    if (!this.stopNow) return false;
+    this.stopNow();
+    return true;
+  }
+
   stop(current) {
     this.retire(current);
     this.stopped += 1;
@@ -142,17 +152,32 @@ export class Wall {
     let source = program.source ?? null;
     const { seconds, margin, send_margin: sendMargin, memory_mb: memoryMB } = this.config;
     const current = this.take();
+    const stoppedByLearner = (line) => ({ source, stopped: { type: 'Stopped', message: 'the program was stopped', line } });
+    let cancelled = false;
+    this.stopNow = () => { cancelled = true; };
     try {
       await current.ready;
     } catch (err) {
+      this.stopNow = null;
       this.stop(current);
       return { source, stopped: { type: 'Crash', message: `the program could not be run: ${err.message}` } };
+    }
+    if (cancelled) { // stopped while its worker was starting: it never ran
+      this.stopNow = null;
+      this.runs += 1;
+      this.report(stoppedByLearner(null).stopped);
+      return stoppedByLearner(null);
     }
     const id = (this.ids += 1);
     const answer = await new Promise((resolve) => {
       let timer = null;
       let line = null; // the program's last line, as the worker posted it
       const limit = seconds + margin;
+      this.stopNow = () => {
+        clearTimeout(timer);
+        this.stop(current);
+        resolve(stoppedByLearner(line));
+      };
       const stopAfter = (s, message) => {
         clearTimeout(timer);
         timer = setTimeout(() => {
@@ -192,6 +217,7 @@ export class Wall {
       current.worker.postMessage({ type: 'run', id, seconds, memoryMB, ...program });
     });
     current.handlers.delete(id);
+    this.stopNow = null;
     this.runs += 1;
     this.report(answer.stopped || null);
     this.take(); // the next program finds a worker started (the spare) or starting

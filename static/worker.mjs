@@ -64,8 +64,9 @@ async function start(msg) {
     self.postMessage({ type: 'carry?' });
   });
   const runProgram = (program) => wall.program(program);
+  const stopProgram = () => wall.stopRunning();
   const result = await ns.get('render')(JSON.stringify(msg.query), postQuery,
-    carry ? JSON.stringify(carry) : null, runProgram);
+    carry ? JSON.stringify(carry) : null, runProgram, stopProgram);
   const [docs_json, render_items, root_ids, imported] = result.toJs();
   result.destroy();
   timings.import = imported;
