@@ -42,8 +42,8 @@ from panel.io.state import state  # noqa: E402
 _import_seconds = time.perf_counter() - _t0
 
 from app.site import site_hooks  # noqa: E402  (the app's import is not Panel's: it is timed with the page)
+from app.timeline_check import checked  # noqa: E402
 from engine.trace.isolated import stopped  # noqa: E402
-from engine.trace.timeline import Timeline  # noqa: E402
 
 # Panel sanitizes the text parameters of ReactiveHTML components (every template has one) with nh3, a Rust
 # extension that has no Pyodide build here. Without it, text is escaped instead: stricter (no tag survives),
@@ -75,7 +75,12 @@ def wall_runner(run_program):
         except Exception as e:  # noqa: BLE001 - the app always gets a timeline
             return stopped(source, f"the program could not be run ({e})", kind="Crash")
         if "json" in answer:
-            return Timeline.from_json(answer["json"])
+            try:  # the program worker runs somebody else's program: nothing it sends is used unchecked
+                return checked(answer["json"], source)
+            except ValueError as e:
+                answer["distrust"]()  # its worker is ended: the next program gets a fresh one
+                return stopped(source, f"the program worker sent what is not a timeline ({e}) and was stopped",
+                               kind="MalformedTimeline")
         why = answer["stopped"]
         return stopped(source, why["message"], why.get("line"), kind=why["type"])
 

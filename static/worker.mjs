@@ -36,7 +36,7 @@ async function start(msg) {
   // downloads and compiled wasm): its timeline is ready before the app, which takes longer to start (Panel).
   const { Wall, programFiles } = await import(new URL(`static/wall.mjs?v=${manifest.version}`, base).href);
   wall = new Wall({
-    manifest, base, seconds: msg.programSeconds, shared: true,
+    manifest, base, seconds: msg.programSeconds, shared: true, unguarded: msg.unguarded === true,
     report: (why) => self.postMessage({ type: 'wall', runs: wall.runs, stopped: wall.stopped, why }),
     started: (phases) => { if (!timings.program_ready) { mark('program_ready'); timings.program_worker = phases; } },
   });

@@ -11,38 +11,17 @@ import time
 import pytest
 
 pytest.importorskip("playwright")
-from playwright.sync_api import sync_playwright  # noqa: E402
 
 from tests.app.browser import console_stderr, counter, editor_text, wait_for  # noqa: E402
-from tests.site import sitekit  # noqa: E402
 
 LOOP = "import torch\nx = torch.ones(2)\nprint('before')\ni = 0\nwhile True:\n    i += 1\n"
 GOOD = "import torch\nx = torch.tensor(2.0, requires_grad=True)\n(x * 3).backward()\nprint(x.grad)\n"
 STOPPED = re.compile(r"line [56]: Stopped: the program was stopped")
 
 
-@pytest.fixture(scope="module")
-def site():
-    dist = sitekit.ensure_built()
-    with sitekit.static_server(dist) as (url, served):
-        yield url, served
-
-
-@pytest.fixture(scope="module")
-def page(site):
-    url, _ = site
-    with sync_playwright() as p:
-        browser = sitekit.launch(p)
-        context = browser.new_context(viewport=sitekit.VIEWPORT)
-        watch = sitekit.watch_context(context, url)
-        page = context.new_page()
-        sitekit.watch_page(page, watch)
-        page.goto(url + "?example=accumulate")
-        sitekit.wait_ready(page)
-        yield page
-        context.close()
-        browser.close()
-        assert watch.external == [] and watch.errors == [], (watch.external, watch.errors)
+@pytest.fixture
+def page(plain_page):
+    return plain_page
 
 
 def wall(page) -> dict:
@@ -52,6 +31,7 @@ def wall(page) -> dict:
 def start_loop(page) -> float:
     page.locator(".editor .ace_editor").evaluate("(el, code) => el.env.editor.setValue(code, 1)", LOOP)
     wait_for(lambda: editor_text(page) == LOOP)
+    page.wait_for_timeout(700)  # the editor's text reaches Python (the editor sends it a moment after a change)
     page.locator(".run button").click()
     page.wait_for_selector(".stop button", state="visible", timeout=10_000)
     assert "Running" in page.locator(".run button").inner_text()
@@ -77,6 +57,7 @@ def test_stop_ends_the_program_at_once_and_the_app_is_ready(page):
     stopped_at_once(page, pressed, stops + 1)
     assert editor_text(page) == LOOP, "the learner's code survives"
     page.locator(".editor .ace_editor").evaluate("(el, code) => el.env.editor.setValue(code, 1)", GOOD)
+    page.wait_for_timeout(700)
     page.locator(".run button").click()
     wait_for(lambda: counter(page)[1] == 8, 20_000)  # the next program's 8 steps: the app is ready
 
