@@ -254,8 +254,9 @@ def _identity(like, n):
 
 
 def _eigh_grad(n, grads):
-    """linalg_eig_backward for a symmetric A (Q orthogonal): gA = Q (diag(gL) + (Qᵀ gQ) / E) Qᵀ, with
-    E_ij = L_j − L_i off the diagonal."""
+    """linalg_eig_backward for a symmetric A (Q orthogonal): gA = Q (diag(gL) + skew(Qᵀ gQ) / E) Qᵀ, with
+    E_ij = L_j − L_i off the diagonal and skew(X) = (X − Xᵀ) / 2, Qᵀ gQ projected onto the skew-symmetric
+    matrices (the tangent space of the orthogonal group)."""
     L, Q = n["A"]._op("linalg_eigh", UPLO=n.attrs.get("UPLO", "L"))
     gL, gQ = grads
     if gQ is None:
@@ -263,7 +264,8 @@ def _eigh_grad(n, grads):
     else:
         E = L.unsqueeze(-2) - L.unsqueeze(-1)
         eye = _identity(L, L.shape[-1])
-        inner = Q.mT.matmul(gQ) / (E + eye) * (1 - eye)
+        QtgQ = Q.mT.matmul(gQ)
+        inner = (QtgQ - QtgQ.mT) * 0.5 / (E + eye) * (1 - eye)
         if gL is not None:
             inner = inner + _diagonal_matrix(gL)
     return Q.matmul(inner).matmul(Q.mT)
