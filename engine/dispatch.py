@@ -222,7 +222,7 @@ def _several(op, inputs, attrs, pieces, dtype, wants_grad):
     """The outputs of an op with several (split, unbind): one node, each output its own output number; as
     views of the input (op.view), each output's view function takes its piece of the base."""
     src = inputs[0]
-    outs = tuple(Tensor._make(p if op.view else p.copy(order="K"), dtype) for p in pieces)
+    outs = tuple(Tensor._make(p if op.view else _own_copy(p), dtype) for p in pieces)
     if op.view:
         for i, out in enumerate(outs):
             out._make_view_of(src, _Piece(op, i), attrs)
@@ -237,6 +237,16 @@ def _several(op, inputs, attrs, pieces, dtype, wants_grad):
             observe.emit("on_alloc", out._data.size)
             observe.emit("on_op", out, op, inputs, {**attrs, "output": i})
     return outs
+
+
+def _own_copy(a):
+    """A copy of a forward's output with its strides (a LAPACK result's column-major layout) kept exactly."""
+    have = memory.strides(a)
+    if a.size and a.flags.c_contiguous and have == memory.contiguous_strides(a.shape):
+        return a.copy()
+    if a.size == 0 or memory.is_dense(a):
+        return memory.with_strides(a, have)
+    return a.copy(order="K")
 
 
 class _Piece:

@@ -278,7 +278,7 @@ op("linalg_eigh", "LinalgEighBackward0", ("A",), _eigh,
 
 def _svd(a, full_matrices=True):
     u, s, vh = np.linalg.svd(_f64(a), full_matrices=full_matrices)
-    return u.astype(a.dtype), s.astype(a.dtype), vh.astype(a.dtype)
+    return memory.column_major(u, a.dtype), s.astype(a.dtype), memory.column_major(vh, a.dtype)
 
 
 def _bind_svd(A, full_matrices=True, *, driver=None):
@@ -296,14 +296,12 @@ def _skew(X):
 
 
 def _svd_grad(n, grads):
-    """ATen's svd_backward (real, reduced): with E_jk = S_k² − S_j² off the diagonal,
+    """ATen's svd_backward (real, reduced; for full_matrices, as derivatives.yaml, on the first k columns of U and
+    rows of Vh and their grads): with E_jk = S_k² − S_j² off the diagonal,
     gA = U [(skew(Uᵀ gU) / E) S + S (skew(Vᵀ gV) / E) + diag(gS)] Vᵀ
          + (I − UUᵀ) gU S⁻¹ Vᵀ + U S⁻¹ gVᵀ (I − VVᵀ)."""
     A = n["A"]
     m, k = A.shape[-2], A.shape[-1]
-    if n.attrs.get("full_matrices", True) and m != k and (grads[0] is not None or grads[2] is not None):
-        raise NotImplementedError("the derivative of U or Vh from torch.linalg.svd(full_matrices=True) of a "
-                                  "non-square matrix: the engine has it for full_matrices=False")
     U, S, Vh = A._op("linalg_svd", full_matrices=False)
     gU, gS, gVh = grads
     r = S.shape[-1]
