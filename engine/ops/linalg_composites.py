@@ -113,9 +113,10 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):  # no
         raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
     if ord in (INF, -INF):
         d0, d1 = d1, d0
-    sums = A.abs().sum(d0, keepdim=True)
-    out = _amax(sums, d1, keepdim=True) if ord > 0 else _amin(sums, d1, keepdim=True)
-    return out if keepdim else out.squeeze(max(d0, d1)).squeeze(min(d0, d1))
+    if not keepdim and d0 < d1:  # the sums' dim d0 is gone
+        d1 -= 1
+    sums = A._apply(*OPS["vector_norm"].bind(A, 1.0, (d0,), keepdim, dtype=dtype))
+    return _amax(sums, d1, keepdim) if ord > 0 else _amin(sums, d1, keepdim)
 
 
 @composite(Spelling(linalg="norm"))

@@ -295,17 +295,18 @@ def _norm(a, dim=None, keepdim=False, ord=2):  # noqa: A002 - PyTorch's name
     return np.asarray(out).astype(a.dtype)
 
 
-def norm_grad(x, r, g, p):
-    """ATen's norm_backward: the grad of r = ‖x‖_p (r and g broadcast against x), 0 where the norm is 0."""
+def norm_grad(x, r, g, p, dims=None):
+    """ATen's norm_backward: the grad of r = ‖x‖_p (r and g broadcast against x), 0 where the norm is 0; dims: the
+    dims r reduced (read off the shapes when not given)."""
     if p == 0:
         return (x * 0).abs()
     if p == 1:
         return x.sign() * g
     if p == 2:
-        return x * (r * 0).where(r == 0, g / r)
+        return g * (x / r).masked_fill(r == 0, 0.0)
     if p == INF or p == -INF:
         is_max = ((x.abs() == r) | (x.isnan() & r.isnan())).to(x.dtype)
-        return x.sign() * is_max * (g / is_max.sum(_reduced(x, r), keepdim=True))
+        return x.sign() * is_max * (g / is_max.sum(_reduced(x, r) if dims is None else dims, keepdim=True))
     if p < 1:
         scaled = x.sign() * x.abs().pow(p - 1).masked_fill(x == 0, 0.0)
     elif p < 2:
@@ -322,7 +323,14 @@ def _reduced(x, r):
 
 
 def _norm_grad(n, g):
-    return norm_grad(n["self"], _kept(n, n["result"]), _expand_back(n, g), n.attrs.get("ord", 2))
+    """linalg_vector_norm_backward; for ord 0 it gives no grad at all (None), as ATen's."""
+    ord_ = n.attrs.get("ord", 2)
+    if ord_ == 0:
+        return None
+    x = n["self"]
+    dims = n.attrs.get("dim")
+    dims = tuple(range(x.dim())) if dims is None else (dims,) if isinstance(dims, int) else tuple(dims)
+    return norm_grad(x, _kept(n, n["result"]), _expand_back(n, g), ord_, dims or tuple(range(x.dim())))
 
 
 def _bind_norm(self, p="fro", dim=None, keepdim=False, dtype=None):
