@@ -62,6 +62,8 @@ def matrix_power(A, n):
     check_square(A, "linalg.matrix_power")
     if n == 0:  # a copy of A overwritten by the identity: CopyBackwards, no grad to A
         return A.clone().copy_(_constant(A, np.broadcast_to(np.eye(A.shape[-1]), tuple(A.shape))))
+    if n == -1:
+        return A.inverse()
     a = A.inverse() if n < 0 else A
     n = abs(n)
     if n == 1:
