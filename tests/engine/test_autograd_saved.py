@@ -53,6 +53,8 @@ GAPS = {
     ('LinalgLuFactorExBackward0', '_saved_result'): 'torch names it _saved_LU',
     ('LuUnpackBackward0', '_saved_LU_data_sym_argsize_minus_1'): "the engine reads LU_data's sizes off the node",
     ('LuUnpackBackward0', '_saved_LU_data_sym_argsize_minus_2'): "the engine reads LU_data's sizes off the node",
+    ('TriangularSolveBackward0', '_saved_solution'): "the engine solves again in backward",
+    ('TriangularSolveBackward0', '_saved_self'): "kept only when A needs grad (to solve again)",
     ('LinalgSvdBackward0', '_saved_A'): FACTORS,
     ('LinalgSvdBackward0', '_saved_S'): FACTORS,
     ('LinalgSvdBackward0', '_saved_S_sym_argsize_minus_1'): FACTORS,

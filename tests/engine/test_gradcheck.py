@@ -834,6 +834,9 @@ def _lu_rectangular(T, a):
 LINALG_CASES = {
     "lu_square": (_lu_square, [((3, 3), S), ((3, 2), S)]),
     "lu_rectangular": (_lu_rectangular, [((4, 3), S)]),
+    "triangular_solve_legacy": (lambda T, b, a: T.triangular_solve(b, a + 4 * _eye(T, 3)).solution
+                                + b.triangular_solve(a + 4 * _eye(T, 3), upper=False, transpose=True)[1][..., :2],
+                                [((2, 3, 2), S), ((3, 3), S)]),
     "linalg_det": (lambda T, a, b: T.linalg.det(a) * a.det() + T.det(b).sum(), [((3, 3), S), ((2, 3, 3), S)]),
     "linalg_slogdet": (lambda T, a: T.linalg.slogdet(a)[1] * 2 + T.slogdet(_spd(T, a))[1], [((3, 3), S)]),
     "linalg_inv": (lambda T, a: T.linalg.inv(a + 3 * _eye(T, 3)) + a.inverse().sum(), [((2, 3, 3), S)]),
