@@ -21,6 +21,7 @@ from . import (  # noqa: F401 - they declare
     legacy_linalg,
     linalg,
     linalg_composites,
+    lstsq,
     lu,
     margins,
     masking,

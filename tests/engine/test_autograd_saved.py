@@ -55,6 +55,7 @@ GAPS = {
     ('LuUnpackBackward0', '_saved_LU_data_sym_argsize_minus_2'): "the engine reads LU_data's sizes off the node",
     ('TriangularSolveBackward0', '_saved_solution'): "the engine solves again in backward",
     ('TriangularSolveBackward0', '_saved_self'): "kept only when A needs grad (to solve again)",
+    ('LinalgLstsqBackward0', '_saved_solution'): "the engine solves again (through pinv) in backward",
     ('LinalgSvdBackward0', '_saved_A'): FACTORS,
     ('LinalgSvdBackward0', '_saved_S'): FACTORS,
     ('LinalgSvdBackward0', '_saved_S_sym_argsize_minus_1'): FACTORS,
