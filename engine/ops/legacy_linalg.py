@@ -189,3 +189,51 @@ def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False)
     attrs = {"upper": bool(upper), "transpose": bool(transpose), "unitriangular": bool(unitriangular)}
     X, M = input._apply(OPS["triangular_solve"], (input, A), attrs, result_dtype((input, A)))
     return returned("triangular_solve", ["solution", "cloned_coefficient"])(X, M)
+
+
+# --- torch.geqrf ----------------------------------------------------------------------------------------------------
+def householder_qr(a):
+    """LAPACK geqr2 in float64: (R above the diagonal and the reflectors' vectors below it, tau), each reflector
+    H = I − τ v vᵀ made as dlarfg makes it (β = −sign(α) ‖x‖, τ = (β − α) / β, v = x / (α − β))."""
+    m, n = a.shape[-2:]
+    batch = int(np.prod(a.shape[:-2], dtype=np.int64))
+    r = np.array(a, dtype=np.float64).reshape((batch, m, n))
+    k = min(m, n)
+    tau = np.zeros((batch, k))
+    for j in range(k):
+        alpha = r[:, j, j].copy()
+        xnorm = np.sqrt((r[:, j + 1:, j] ** 2).sum(-1))
+        reflect = xnorm != 0
+        beta = np.where(reflect, -np.copysign(np.hypot(alpha, xnorm), alpha), alpha)
+        scale = np.where(reflect, alpha - beta, 1.0)
+        tau[:, j] = np.where(reflect, (beta - alpha) / np.where(reflect, beta, 1.0), 0.0)
+        r[:, j + 1:, j] /= scale[:, None]
+        r[:, j, j] = beta
+        v = np.concatenate([np.ones((batch, 1)), r[:, j + 1:, j]], axis=1)
+        block = r[:, j:, j + 1:]
+        r[:, j:, j + 1:] = block - tau[:, j, None, None] * v[:, :, None] * (v[:, None, :] @ block)
+    return r.reshape(a.shape), tau.reshape(a.shape[:-2] + (k,))
+
+
+def _geqrf(a):
+    r, tau = householder_qr(a)
+    return memory.column_major(r, a.dtype), tau.astype(a.dtype)
+
+
+def _geqrf_grad(n, grads):
+    raise NotImplementedError("the derivative for 'geqrf' is not implemented.")
+
+
+op("geqrf", "GeqrfBackward0", ("self",), _geqrf, ("not implemented", _geqrf_grad), several=True, bind=False,
+   spell=Spelling(name=lambda s, a: f"torch.geqrf({s[0]})[{a.get('output', 0)}]"))
+
+
+@composite(Spelling(method="geqrf", function="geqrf", out=False))
+def geqrf(input):  # noqa: A002
+    if input.dim() < 2:
+        raise RuntimeError("torch.geqrf: input must have at least 2 dimensions.")
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(f"torch.geqrf: Expected a floating point or complex tensor as input. Got "
+                           f"{input.dtype.type_name}")
+    a, tau = input._apply(OPS["geqrf"], (input,), None, None)
+    return returned("geqrf", ["a", "tau"])(a, tau)

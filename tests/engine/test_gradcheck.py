@@ -834,6 +834,7 @@ def _lu_rectangular(T, a):
 LINALG_CASES = {
     "lu_square": (_lu_square, [((3, 3), S), ((3, 2), S)]),
     "lu_rectangular": (_lu_rectangular, [((4, 3), S)]),
+    "geqrf": (lambda T, a: a * T.geqrf(_counted(T)).tau.sum() + _counted(T).geqrf()[0], [((3, 2), S)]),
     "lstsq": (lambda T, a, b: T.linalg.lstsq(a, b).solution.sum(-1) + T.linalg.lstsq(a, b, driver="gelsd")[1].sum()
               + T.linalg.lstsq(a.t(), b[:3, 0], driver="gels").solution[:3], [((4, 3), S), ((4, 2), S)]),
     "triangular_solve_legacy": (lambda T, b, a: T.triangular_solve(b, a + 4 * _eye(T, 3)).solution
