@@ -16,6 +16,7 @@ from . import (  # noqa: F401 - they declare
     distances,
     division,
     einsum,
+    householder,
     index_reduce,
     joins,
     legacy_linalg,

@@ -834,6 +834,8 @@ def _lu_rectangular(T, a):
 LINALG_CASES = {
     "lu_square": (_lu_square, [((3, 3), S), ((3, 2), S)]),
     "lu_rectangular": (_lu_rectangular, [((4, 3), S)]),
+    "householder_product": (lambda T, a, t: T.linalg.householder_product(a, t) + T.orgqr(a, t[:1]) * 2,
+                            [((4, 3), "small"), ((2,), "small")]),
     "geqrf": (lambda T, a: a * T.geqrf(_counted(T)).tau.sum() + _counted(T).geqrf()[0], [((3, 2), S)]),
     "lstsq": (lambda T, a, b: T.linalg.lstsq(a, b).solution.sum(-1) + T.linalg.lstsq(a, b, driver="gelsd")[1].sum()
               + T.linalg.lstsq(a.t(), b[:3, 0], driver="gels").solution[:3], [((4, 3), S), ((4, 2), S)]),
