@@ -6,7 +6,7 @@ import numpy as np
 
 from .. import dispatch, dtypes, generator, grad_mode
 from ..generator import draws
-from ..methods import FUNCTIONAL
+from ..methods import FUNCTIONAL, FUNCTIONS
 from ..ops import OPS
 from ..ops.nn import bind_nll2d, legacy_reduction
 
@@ -55,8 +55,11 @@ from .loss_functions import (  # noqa: E402, F401
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):  # noqa: A002
     """input / max(‖input‖_p along dim, eps), as torch.nn.functional.normalize writes it."""
-    denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
-    return input / denom
+    if out is None:
+        denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+        return input / denom
+    denom = input.norm(p, dim, keepdim=True).clamp_min_(eps).expand_as(input)
+    return FUNCTIONS["div"](input, denom, out=out)
 
 
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):

@@ -50,12 +50,16 @@ def _zero_pivot(m):
     return 0
 
 
+class _LinAlgError(RuntimeError):
+    """torch.linalg.LinAlgError (torch._C._LinAlgError): what a factorization or solve that fails raises."""
+
+
 def _singular_error(a, fname, text):
     for i, m in enumerate(_batches(a)):
         k = _zero_pivot(m)
         if k:
             prefix = f"({'Batch element ' + str(i)}): " if a.ndim > 2 else ""
-            return RuntimeError(f"{fname}: {prefix}{text(k)}")
+            return _LinAlgError(f"{fname}: {prefix}{text(k)}")
     return None
 
 
@@ -140,7 +144,7 @@ def _solve(a, b, left=True):
         x = np.linalg.solve(np.broadcast_to(a64, np.broadcast_shapes(a64.shape[:-2], rhs.shape[:-2]) + a64.shape[-2:]),
                             rhs)
     except np.linalg.LinAlgError:
-        raise RuntimeError("torch.linalg.solve: The solver failed because the input matrix is singular.") from None
+        raise _LinAlgError("torch.linalg.solve: The solver failed because the input matrix is singular.") from None
     dtype = np.result_type(a.dtype, b.dtype)
     if vector:
         return x[..., 0].astype(dtype)
@@ -189,20 +193,32 @@ def _sum_to(t, shape):
 
 
 # --- cholesky --------------------------------------------------------------------------------------------------
+def potf2(m):
+    """LAPACK's unblocked Cholesky (dpotf2, lower) of one matrix in float64, in place: the column that fails keeps
+    its non-positive pivot and the columns after it are left as they were, as torch's cholesky_ex leaves them.
+    Returns info: 0, or the order of the first leading minor that is not positive-definite."""
+    for j in range(m.shape[0]):
+        pivot = m[j, j] - m[j, :j] @ m[j, :j]
+        if not pivot > 0:
+            m[j, j] = pivot
+            return j + 1
+        m[j, j] = pivot = np.sqrt(pivot)
+        m[j + 1:, j] = (m[j + 1:, j] - m[j + 1:, :j] @ m[j, :j]) / pivot
+    return 0
+
+
 def _cholesky(a, upper=False):
     a64 = _f64(a)
     try:
         L = np.linalg.cholesky(a64)
     except np.linalg.LinAlgError:
         for i, m in enumerate(_batches(a64)):
-            for k in range(1, m.shape[0] + 1):
-                try:
-                    np.linalg.cholesky(m[:k, :k])
-                except np.linalg.LinAlgError:
-                    prefix = f"(Batch element {i}): " if a.ndim > 2 else ""
-                    raise RuntimeError(f"linalg.cholesky: {prefix}The factorization could not be completed because "
-                                       f"the input is not positive-definite (the leading minor of order {k} is not "
-                                       "positive-definite).") from None
+            k = potf2(np.array(m))
+            if k:
+                prefix = f"(Batch element {i}): " if a.ndim > 2 else ""
+                raise _LinAlgError(f"linalg.cholesky: {prefix}The factorization could not be completed because "
+                                   f"the input is not positive-definite (the leading minor of order {k} is not "
+                                   "positive-definite).") from None
         raise
     return memory.column_major(np.swapaxes(L, -1, -2) if upper else L, a.dtype)
 

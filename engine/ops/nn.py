@@ -11,6 +11,8 @@ from .table import OPS, Spelling, op
 
 
 def _softmax(a, dim):
+    if a.size == 0:
+        return a.copy()
     if a.dtype == np.float32:
         return kernels.softmax(a, dim).reshape(a.shape)
     e = EXP(a - np.max(a, axis=dim, keepdims=True))
@@ -18,6 +20,8 @@ def _softmax(a, dim):
 
 
 def _log_softmax(a, dim):
+    if a.size == 0:
+        return a.copy()
     if a.dtype == np.float32:
         return kernels.log_softmax(a, dim).reshape(a.shape)
     s = a - np.max(a, axis=dim, keepdims=True)

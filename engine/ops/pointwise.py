@@ -216,7 +216,7 @@ del _spell
 # --- selection --------------------------------------------------------------------------------------
 def _where(n, g, first):
     c = n.attrs["condition"]
-    z = g * 0
+    z = g.new_zeros(())  # a 0, not g * 0: a nan grad stays where the condition does not choose it
     return g.where(c, z) if first else z.where(c, g)
 
 
