@@ -45,7 +45,7 @@ op("geqrf", "GeqrfBackward0", ("self",), _geqrf, ("not implemented", _geqrf_grad
    spell=Spelling(name=lambda s, a: f"torch.geqrf({s[0]})[{a.get('output', 0)}]"))
 
 
-@composite(Spelling(method="geqrf", function="geqrf", out=False))
+@composite(Spelling(method="geqrf", function="geqrf"))
 def geqrf(input):  # noqa: A002
     if input.dim() < 2:
         raise RuntimeError("torch.geqrf: input must have at least 2 dimensions.")

@@ -173,7 +173,7 @@ op("triangular_solve", "TriangularSolveBackward0", ("self", "A"), _triangular_so
                                     f"{a.get('unitriangular', False)})[{a.get('output', 0)}]"))
 
 
-@composite(Spelling(method="triangular_solve", function="triangular_solve", out=False))
+@composite(Spelling(method="triangular_solve", function="triangular_solve"))
 def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False):  # noqa: A002, N803
     messages.warn_once(TRIANGULAR_SOLVE_DEPRECATED, stacklevel=4)
     if input.dim() < 2 or A.dim() < 2:

@@ -98,7 +98,7 @@ op("linalg_lstsq", "LinalgLstsqBackward0", ("self", "b"), _lstsq,
                                     f"[{a.get('output', 0)}]"))
 
 
-@composite(Spelling(linalg="lstsq", out=False))
+@composite(Spelling(linalg="lstsq"))
 def lstsq(A, B, rcond=None, *, driver=None):  # noqa: N803
     if A.dim() < 2:
         raise RuntimeError("torch.linalg.lstsq: input must have at least 2 dimensions.")

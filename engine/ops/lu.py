@@ -167,7 +167,7 @@ def _factored(A, fname):
     return LU, pivots_t, _constant(A, info, dtypes.int32)
 
 
-@composite(Spelling(linalg="lu_factor_ex", out=False))
+@composite(Spelling(linalg="lu_factor_ex"))
 def lu_factor_ex(A, *, pivot=True, check_errors=False):
     _check_pivot(pivot, "linalg.lu_factor_ex")
     return returned("linalg_lu_factor_ex", ["LU", "pivots", "info"])(*_factored(A, "torch.lu_factor_ex"))
@@ -183,7 +183,7 @@ def _raise_singular(info, fname):
                                "linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)")
 
 
-@composite(Spelling(linalg="lu_factor", out=False))
+@composite(Spelling(linalg="lu_factor"))
 def lu_factor(A, *, pivot=True):
     _check_pivot(pivot, "linalg.lu_factor")
     LU, pivots, info = _factored(A, "torch.lu_factor")
@@ -191,7 +191,7 @@ def lu_factor(A, *, pivot=True):
     return returned("linalg_lu_factor", ["LU", "pivots"])(LU, pivots)
 
 
-@composite(Spelling(method="lu", function="lu", out=False))
+@composite(Spelling(method="lu", function="lu"))
 def lu(A, pivot=True, get_infos=False):
     """torch.lu (torch/functional.py): torch._lu_with_info, which is linalg.lu_factor_ex."""
     messages.warn_once(LU_DEPRECATED, stacklevel=4)
@@ -238,7 +238,7 @@ op("lu_unpack", "LuUnpackBackward0", ("LU_data",), _lu_unpack_forward,
    spell=Spelling(name=lambda s, a: f"torch.lu_unpack({s[0]}, …)[{1 + a.get('output', 0)}]"))
 
 
-@composite(Spelling(function="lu_unpack", out=False))
+@composite(Spelling(function="lu_unpack"))
 def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):  # noqa: N803 - torch's names
     if LU_pivots.dtype is not dtypes.int32 or not LU_pivots.is_contiguous():
         raise RuntimeError("torch.lu_unpack: LU_pivots is expected to be a contiguous tensor of torch.int32 dtype.\n"
@@ -276,7 +276,7 @@ op("linalg_lu", "LinalgLuBackward0", ("A",), _lu_forward, ("P L⁻ᵀ [(Lᵀ gL)
    spell=Spelling(name=lambda s, a: f"torch.linalg.lu({s[0]})[{1 + a.get('output', 0)}]"))
 
 
-@composite(Spelling(linalg="lu", out=False))
+@composite(Spelling(linalg="lu"))
 def linalg_lu(A, *, pivot=True):
     _check_matrix(A, "linalg.lu")
     _check_pivot(pivot, "linalg.lu")
