@@ -172,12 +172,16 @@ def _minmax(x, dim, keepdim, which):
     return named(which)(values, indices)
 
 
-@composite(Spelling(method="max", function="max"))
+_MINMAX_SIGNATURES = ("(Tensor input, *, Tensor out = None)", "(Tensor input, Tensor other, *, Tensor out = None)",
+                      "(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)")
+
+
+@composite(Spelling(method="max", function="max", signatures=_MINMAX_SIGNATURES))
 def max(self, dim=None, keepdim=False):  # noqa: A001 - torch.max
     return _minmax(self, dim, keepdim, "max")
 
 
-@composite(Spelling(method="min", function="min"))
+@composite(Spelling(method="min", function="min", signatures=_MINMAX_SIGNATURES))
 def min(self, dim=None, keepdim=False):  # noqa: A001 - torch.min
     return _minmax(self, dim, keepdim, "min")
 
