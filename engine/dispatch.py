@@ -235,7 +235,8 @@ def _several(op, inputs, attrs, pieces, dtype, wants_grad):
     """The outputs of an op with several (split, unbind): one node, each output its own output number; as
     views of the input (op.view), each output's view function takes its piece of the base."""
     src = inputs[0]
-    outs = tuple(Tensor._make(p if op.view else p.copy(order="K"), dtype) for p in pieces)
+    arrays = [x._data for x in inputs if isinstance(x, Tensor)]
+    outs = tuple(Tensor._make(p if op.view else _own_copy(p, arrays), dtype) for p in pieces)
     if op.view:
         for i, out in enumerate(outs):
             out._make_view_of(src, _Piece(op, i), attrs)
@@ -250,6 +251,19 @@ def _several(op, inputs, attrs, pieces, dtype, wants_grad):
             observe.emit("on_alloc", out._data.size)
             observe.emit("on_op", out, op, inputs, {**attrs, "output": i})
     return outs
+
+
+def _own_copy(a, arrays):
+    """A forward's output as the op's own, its strides (a LAPACK result's column-major layout, or a narrowed
+    LAPACK buffer's) kept exactly."""
+    have = memory.strides(a)
+    if a.size and a.flags.c_contiguous and have == memory.contiguous_strides(a.shape):
+        return a.copy()
+    if a.size == 0 or memory.is_dense(a):
+        return memory.with_strides(a, have)
+    if not any(np.may_share_memory(a, x) for x in arrays):  # a part of a buffer of the forward's own
+        return a
+    return a.copy(order="K")
 
 
 class _Piece:

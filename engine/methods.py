@@ -181,7 +181,7 @@ def _in_place(bind, name):
         except TypeError as e:
             if _binding_failed(e):
                 raise _argument_error(name, True, e) from None
-            raise
+            raise _method_position(e) from None
         return dispatch.inplace(op, self, inputs[1:], attrs, dtype)
 
     return _named(method, name, True)
@@ -217,7 +217,7 @@ def _function(bind, name, number_first=False, in_place=False, signatures=()):
                 raise
             if _binding_failed(e):
                 raise _argument_error(name, False, e) from None
-            if isinstance(e, TensorArgumentError):
+            if isinstance(e, TensorArgumentError):  # torch's is a plain TypeError
                 raise TypeError(str(e)) from None
             raise
         if in_place:

@@ -286,8 +286,11 @@ def _bind_pinv(A, *, atol=None, rtol=None, hermitian=False):
 
 
 def _pinv_grad(n, g):
+    return pinv_backward(g, n["result"], n["self"])
+
+
+def pinv_backward(g, pinvA, A):  # noqa: N803
     """ATen's pinv_backward, by the smaller of A's dims."""
-    A, pinvA = n["self"], n["result"]
     m, k = A.shape[-2], A.shape[-1]
     pinvAh, gradh = pinvA.mT, g.mT
     if m <= k:

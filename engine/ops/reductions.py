@@ -307,7 +307,7 @@ def norm_grad(x, r, g, p, over=None):
     if p == 1:
         return x.sign() * g
     if p == 2:
-        return x * (r * 0).where(r == 0, g / r)
+        return g * (x / r).masked_fill(r == 0, 0.0)  # as ATen writes it (its second derivative at 0 is nan)
     if p == INF or p == -INF:
         is_max = ((x.abs() == r) | (x.isnan() & r.isnan())).to(x.dtype)
         return x.sign() * is_max * (g / is_max.sum(_reduced(x, r) if over is None else over, keepdim=True))

@@ -455,3 +455,33 @@ op("special_zeta_self_scalar", "SpecialZetaBackward1", ("other",),
    saves={0: ("self", "other")}, spell=Spelling(name="torch.special.zeta({self}, {0})"), bind=False)
 op("special_zeta_other_scalar", "SpecialZetaBackward2", ("self",), lambda a, other: _float(sp.zeta)(a, other),
    ("not implemented", _not_implemented("zeta")), spell=Spelling(name="torch.special.zeta({0}, {other})"), bind=False)
+
+
+# --- igamma, igammac ----------------------------------------------------------------------------------------------
+def _bind_igamma(name):
+    def bind(self, other):
+        tensor_argument(name, "other", other)
+        dtype = result_dtype((self, other))
+        if not dtype.is_floating_point:
+            raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{dtype.c_name}'")
+        return OPS[name], (self, other), None, dtype
+
+    return bind
+
+
+def _igamma_density(n, g):
+    """∂P(a, x)/∂x = x^(a−1) e^(−x) / Γ(a)."""
+    a, x = n["self"], n["other"]
+    return g * ((a - 1) * x.log() - x - a.lgamma()).exp()
+
+
+op("igamma", "IgammaBackward0", ("self", "other"), sp.igamma,
+   ("not implemented", _not_implemented("igamma: input")),
+   ("x^(a−1) e^(−x) / Γ(a) · grad", _igamma_density),
+   saves={1: ("self", "other")}, bind=_bind_igamma("igamma"),
+   spell=Spelling(method="igamma", function="igamma", inplace="igamma_", special="gammainc"))
+op("igammac", "IgammacBackward0", ("self", "other"), sp.igammac,
+   ("not implemented", _not_implemented("igammac: input")),
+   ("−x^(a−1) e^(−x) / Γ(a) · grad", lambda n, g: -_igamma_density(n, g)),
+   saves={1: ("self", "other")}, bind=_bind_igamma("igammac"),
+   spell=Spelling(method="igammac", function="igammac", inplace="igammac_", special="gammaincc"))

@@ -53,6 +53,7 @@ ARGS = {
     **{op: (ANY, "") for op in ("asinh_", "arcsinh_", "exp2_", "deg2rad_", "rad2deg_", "frac_", "sinc_", "erfc_",
                                 "i0_", "fix_", "nan_to_num_")},
     **{op: (POS, "") for op in ("lgamma_", "digamma_")},
+    **{op: (POS, "torch.tensor([1.0, 2.0, 0.5])") for op in ("igamma_", "igammac_")},
     "acosh_": ("[1.5, 2.5, 3.0]", ""), "arccosh_": ("[1.5, 2.5, 3.0]", ""), "logit_": (SMALL, "eps=0.3"),
     "polygamma_": (POS, "1"), "mvlgamma_": ("[1.5, 2.5, 3.0]", "2"),
     **{op: (ANY, "torch.tensor([0.5, -1.0, 2.0])") for op in ("atan2_", "arctan2_", "hypot_", "copysign_",
