@@ -216,7 +216,7 @@ class Node:
                 continue
             g = op.grads[0][1](self, grad, i) if op.variadic else op.grads[i][1](self, grad)
             if g is not None:
-                if g.shape != self._shapes[i]:
+                if g._data.shape != self._shapes[i]:
                     if not expandable(self._shapes[i], g.shape):
                         raise RuntimeError(f"Function {self.name()} returned an invalid gradient at index {i} - got "
                                            f"{list(g.shape)} but expected shape compatible with "

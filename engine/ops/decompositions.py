@@ -270,8 +270,9 @@ def _identity(like, n):
 
 
 def _eigh_grad(n, grads):
-    """linalg_eig_backward for a symmetric A (Q orthogonal): gA = Q (diag(gL) + (Qᵀ gQ) / E) Qᵀ, with
-    E_ij = L_j − L_i off the diagonal."""
+    """linalg_eig_backward for a symmetric A (Q orthogonal): gA = Q (diag(gL) + skew(Qᵀ gQ) / E) Qᵀ, with
+    E_ij = L_j − L_i off the diagonal and skew(X) = (X − Xᵀ) / 2, Qᵀ gQ projected onto the skew-symmetric
+    matrices (the tangent space of the orthogonal group)."""
     L, Q = n["A"]._op("linalg_eigh", UPLO=n.attrs.get("UPLO", "L"))
     gL, gQ = grads
     if gQ is None:
@@ -279,7 +280,8 @@ def _eigh_grad(n, grads):
     else:
         E = L.unsqueeze(-2) - L.unsqueeze(-1)
         eye = _identity(L, L.shape[-1])
-        inner = Q.mT.matmul(gQ) / (E + eye) * (1 - eye)
+        QtgQ = Q.mT.matmul(gQ)
+        inner = (QtgQ - QtgQ.mT) * 0.5 / (E + eye) * (1 - eye)
         if gL is not None:
             inner = inner + _diagonal_matrix(gL)
     return Q.matmul(inner).matmul(Q.mT)
@@ -292,7 +294,7 @@ op("linalg_eigh", "LinalgEighBackward0", ("A",), _eigh,
 
 def _svd(a, full_matrices=True):
     u, s, vh = np.linalg.svd(_f64(a), full_matrices=full_matrices)
-    return u.astype(a.dtype), s.astype(a.dtype), vh.astype(a.dtype)
+    return memory.column_major(u, a.dtype), s.astype(a.dtype), memory.column_major(vh, a.dtype)
 
 
 def _bind_svd(A, full_matrices=True, *, driver=None):
@@ -310,14 +312,12 @@ def _skew(X):
 
 
 def _svd_grad(n, grads):
-    """ATen's svd_backward (real, reduced): with E_jk = S_k² − S_j² off the diagonal,
+    """ATen's svd_backward (real, reduced; for full_matrices, as derivatives.yaml, on the first k columns of U and
+    rows of Vh and their grads): with E_jk = S_k² − S_j² off the diagonal,
     gA = U [(skew(Uᵀ gU) / E) S + S (skew(Vᵀ gV) / E) + diag(gS)] Vᵀ
          + (I − UUᵀ) gU S⁻¹ Vᵀ + U S⁻¹ gVᵀ (I − VVᵀ)."""
     A = n["A"]
     m, k = A.shape[-2], A.shape[-1]
-    if n.attrs.get("full_matrices", True) and m != k and (grads[0] is not None or grads[2] is not None):
-        raise NotImplementedError("the derivative of U or Vh from torch.linalg.svd(full_matrices=True) of a "
-                                  "non-square matrix: the engine has it for full_matrices=False")
     U, S, Vh = A._op("linalg_svd", full_matrices=False)
     gU, gS, gVh = grads
     r = S.shape[-1]

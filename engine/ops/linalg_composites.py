@@ -80,6 +80,8 @@ def matrix_power(A, n):
     check_square(A, "linalg.matrix_power")
     if n == 0:  # a copy of A overwritten by the identity: CopyBackwards, no grad to A
         return A.clone().copy_(_constant(A, np.broadcast_to(np.eye(A.shape[-1]), tuple(A.shape))))
+    if n == -1:
+        return A.inverse()
     a = A.inverse() if n < 0 else A
     n = abs(n)
     if n == 1:
@@ -131,9 +133,10 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):  # no
         raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
     if ord in (INF, -INF):
         d0, d1 = d1, d0
-    sums = A.abs().sum(d0, keepdim=True)
-    out = _amax(sums, d1, keepdim=True) if ord > 0 else _amin(sums, d1, keepdim=True)
-    return out if keepdim else out.squeeze(max(d0, d1)).squeeze(min(d0, d1))
+    if not keepdim and d0 < d1:  # the sums' dim d0 is gone
+        d1 -= 1
+    sums = A._apply(*OPS["vector_norm"].bind(A, 1.0, (d0,), keepdim, dtype=dtype))
+    return _amax(sums, d1, keepdim) if ord > 0 else _amin(sums, d1, keepdim)
 
 
 @composite(Spelling(linalg="norm"))

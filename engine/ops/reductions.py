@@ -172,12 +172,16 @@ def _minmax(x, dim, keepdim, which):
     return named(which)(values, indices)
 
 
-@composite(Spelling(method="max", function="max"))
+_MINMAX_SIGNATURES = ("(Tensor input, *, Tensor out = None)", "(Tensor input, Tensor other, *, Tensor out = None)",
+                      "(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)")
+
+
+@composite(Spelling(method="max", function="max", signatures=_MINMAX_SIGNATURES))
 def max(self, dim=None, keepdim=False):  # noqa: A001 - torch.max
     return _minmax(self, dim, keepdim, "max")
 
 
-@composite(Spelling(method="min", function="min"))
+@composite(Spelling(method="min", function="min", signatures=_MINMAX_SIGNATURES))
 def min(self, dim=None, keepdim=False):  # noqa: A001 - torch.min
     return _minmax(self, dim, keepdim, "min")
 
@@ -303,7 +307,7 @@ def norm_grad(x, r, g, p, over=None):
     if p == 1:
         return x.sign() * g
     if p == 2:
-        return x * (r * 0).where(r == 0, g / r)
+        return g * (x / r).masked_fill(r == 0, 0.0)  # as ATen writes it (its second derivative at 0 is nan)
     if p == INF or p == -INF:
         is_max = ((x.abs() == r) | (x.isnan() & r.isnan())).to(x.dtype)
         return x.sign() * is_max * (g / is_max.sum(_reduced(x, r) if over is None else over, keepdim=True))

@@ -406,6 +406,11 @@ CASES = {
     "view_of_changed_base": (_view_of_changed_base, [((2, 3), S)]),
     "fill_": (_filled, [((3,), S)]),
     "zero_": (_zeroed, [((3,), S)]),
+    "fill": (lambda T, a: T.fill(a, 2.0) * a, [((3,), S)]),
+    "fill_tensor": (lambda T, a, v: T.fill(a, v) * a, [((3,), S), ((), S)]),
+    "trapezoid": (lambda T, y, x: T.trapezoid(y, x) + T.trapz(y, dx=0.5, dim=0).sum(), [((2, 3), S), ((3,), S)]),
+    "cumulative_trapezoid": (lambda T, y: T.cumulative_trapezoid(y, dx=2.0, dim=1), [((2, 3), S)]),
+    "corrcoef": (lambda T, a: T.corrcoef(a), [((3, 4), S)]),
     "index_put": (_index_put, [((3, 2), S), ((2, 2), S)]),
     "copy_": (_copied, [((3,), S), ((3,), S)]),
     "to_copy": (lambda T, a: (a.float() * 0).double() + a, [((3,), S)]),
@@ -716,6 +721,9 @@ CASES = {
     "zeta": (lambda T, a, b: T.special.zeta(_counted(T).view(2, 3) + 2, b) * a + T.special.zeta(3.0, b)
              + T.special.zeta(_counted(T).view(2, 3) + 2, 1.5) * b,
              [((2, 3), "pos"), ((2, 3), "pos")]),
+    "igamma": (lambda T, x: T.igamma(_counted(T).view(2, 3) * 0.5 + 0.5, x)
+               * T.special.gammainc(_counted(T).view(2, 3) + 1, x * 3) + (_counted(T).view(2, 3) + 2).igammac(x)
+               + T.special.gammaincc(_counted(T).view(2, 3) * 3 + 0.5, x), [((2, 3), "pos")]),
     "round_decimals": (lambda T, a: a.round(decimals=1) * a + T.round(a, decimals=-1), [((2, 3), S)]),
     "lerp_tensor": (lambda T, a, b, w: a.lerp(b, w) * T.lerp(a, b, w * 2), [((2, 3), S), ((2, 3), S), ((3,), S)]),
     "ldexp_float_power": (lambda T, a: T.ldexp(a, T.tensor([1, 0, 3])) * a.float_power(2) + T.float_power(a.abs(), a),
@@ -830,7 +838,30 @@ def _eigh_invariant(T, a):
     return L * 2 + T.linalg.eigvalsh(a * 2 + a.t() * 2)
 
 
+def _lu_square(T, a, b):
+    LU, pivots = T.linalg.lu_factor(a)
+    _, L, U = T.lu_unpack(LU, pivots)
+    X = T.linalg.lu_solve(LU, pivots, b) + T.linalg.lu_solve(LU, pivots, b.t(), left=False, adjoint=True).t()
+    return X * 2 + (L + U).sum(-1, keepdim=True) + T.lu_solve(b, *T.lu(a))
+
+
+def _lu_rectangular(T, a):
+    _, L, U = T.linalg.lu(a)
+    _, L2, U2 = T.linalg.lu(a.t())
+    return L.sum(0) + U.sum(0) * L2.sum(0) + U2.sum(1) + T.linalg.lu_factor_ex(a).LU.sum(0)
+
+
 LINALG_CASES = {
+    "lu_square": (_lu_square, [((3, 3), S), ((3, 2), S)]),
+    "lu_rectangular": (_lu_rectangular, [((4, 3), S)]),
+    "householder_product": (lambda T, a, t: T.linalg.householder_product(a, t) + T.orgqr(a, t[:1]) * 2,
+                            [((4, 3), "small"), ((2,), "small")]),
+    "geqrf": (lambda T, a: a * T.geqrf(_counted(T)).tau.sum() + _counted(T).geqrf()[0], [((3, 2), S)]),
+    "lstsq": (lambda T, a, b: T.linalg.lstsq(a, b).solution.sum(-1) + T.linalg.lstsq(a, b, driver="gelsd")[1].sum()
+              + T.linalg.lstsq(a.t(), b[:3, 0], driver="gels").solution[:3], [((4, 3), S), ((4, 2), S)]),
+    "triangular_solve_legacy": (lambda T, b, a: T.triangular_solve(b, a + 4 * _eye(T, 3)).solution
+                                + b.triangular_solve(a + 4 * _eye(T, 3), upper=False, transpose=True)[1][..., :2],
+                                [((2, 3, 2), S), ((3, 3), S)]),
     "linalg_det": (lambda T, a, b: T.linalg.det(a) * a.det() + T.det(b).sum(), [((3, 3), S), ((2, 3, 3), S)]),
     "linalg_slogdet": (lambda T, a: T.linalg.slogdet(a)[1] * 2 + T.slogdet(_spd(T, a))[1], [((3, 3), S)]),
     "linalg_inv": (lambda T, a: T.linalg.inv(a + 3 * _eye(T, 3)) + a.inverse().sum(), [((2, 3, 3), S)]),
