@@ -6,6 +6,8 @@ tensor, dispatch, methods, logic → factories, functions, indexing, random, nn,
 backends → autograd → distributions → trace.
 The torch.* functions that are an op's spelling come from the op table (engine/methods.py).
 """
+from math import e, inf, nan, pi  # noqa: F401 - torch.e, torch.inf, torch.nan, torch.pi
+
 import numpy as _np
 
 from . import (  # noqa: F401
@@ -19,10 +21,12 @@ from . import (  # noqa: F401
     indexing,
     linalg,
     logic,
+    masked,
     methods,
     nn,
     optim,
     random,
+    signal,
     special,
     utils,
 )
@@ -78,7 +82,9 @@ from .func import vmap  # noqa: F401
 from .functions import (  # noqa: F401
     broadcast_shapes,
     detach,
+    is_complex,
     is_floating_point,
+    is_signed,
     is_tensor,
     numel,
     tril_indices,

@@ -38,12 +38,14 @@ def _dependencies(roots):
     while stack:
         node = stack.pop()
         for fn, _ in node.next_functions:
-            if fn is None:
-                continue
-            deps[fn] = deps.get(fn, 0) + 1
-            if fn not in seen:
-                seen.add(fn)
-                stack.append(fn)
+            if fn is not None:
+                if fn in deps:
+                    deps[fn] += 1
+                else:
+                    deps[fn] = 1
+                    if fn not in seen:
+                        seen.add(fn)
+                        stack.append(fn)
     return deps, seen
 
 
@@ -124,13 +126,17 @@ def steps(edges, seeds, *, retain_graph=False, create_graph=False, targets=None,
         if deps.get(node, 0) == 0:
             heapq.heappush(ready, _Ready(node))
     prev_mode = grad_mode.is_grad_enabled()
+    state = grad_mode._state
+    create_graph = bool(create_graph)
     _tasks.append((next(_task_ids), reachable, needed, capture_only))
     try:
         while ready:
             node = heapq.heappop(ready).node
-            grad_mode._set(create_graph)
+            state["grad"] = create_graph  # grad_mode._set(create_graph), inlined: once per node
+            state["enabled"] = create_graph and not state["inference"]
             grad = buffers.pop(node, None)
-            if node._n_outputs != 1:
+            single = node._n_outputs == 1
+            if not single:
                 grad = tuple(grad) if grad is not None else (None,) * node._n_outputs
             is_target = targets is not None and node in targets
             if needed is not None:
@@ -143,8 +149,11 @@ def steps(edges, seeds, *, retain_graph=False, create_graph=False, targets=None,
                         grad_mode._set(prev_mode)
                         yield NodeStep(node, grad, (), captured=True)
                     continue
-            grad = _node_pre_hooks(node, _tensor_hooks(node, grad))
-            grad_mode._state["formula"] = create_graph
+            if not single or node._tensor_hooks or node._retain_hooks:
+                grad = _tensor_hooks(node, grad)
+            if node._pre_hooks:
+                grad = _node_pre_hooks(node, grad)
+            state["formula"] = create_graph
             try:
                 out = node._apply(grad)
             except RuntimeError as e:
@@ -152,10 +161,10 @@ def steps(edges, seeds, *, retain_graph=False, create_graph=False, targets=None,
                     observe.emit("on_step_failed", node, e)
                 raise
             finally:
-                grad_mode._state["formula"] = False
+                state["formula"] = False
             if node._hooks:
                 out = _node_hooks(node, out, grad)
-            if grad_mode._state["anomaly"] and grad_mode._state["anomaly_nan"]:
+            if state["anomaly"] and state["anomaly_nan"]:
                 _check_nan(node, out)
             for (fn, nr), g in zip(node.next_functions, out):
                 if fn is None:
@@ -166,8 +175,9 @@ def steps(edges, seeds, *, retain_graph=False, create_graph=False, targets=None,
                         buffers[fn] = g if prev is None else prev + g
                     else:
                         _add(buffers, fn, nr, g)
-                deps[fn] -= 1
-                if deps[fn] == 0:
+                left = deps[fn] - 1
+                deps[fn] = left
+                if left == 0:
                     heapq.heappush(ready, _Ready(fn))
             grad_mode._set(prev_mode)
             yield NodeStep(node, grad, out, captured=is_target)

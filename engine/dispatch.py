@@ -8,6 +8,8 @@ from .graph import edge
 from .ops import OPS, kept, result_dtype
 from .tensor import Tensor
 
+_MODE = grad_mode._state
+
 _PRODUCTS = frozenset(["mm", "addmm", "bmm", "mv", "dot"])
 _BLAS = frozenset([np.dtype(np.float32), np.dtype(np.float64)])
 
@@ -182,27 +184,38 @@ def apply(op, inputs, attrs=None, dtype=None):
     """Run `op` on `inputs` (Tensors, or Python numbers in tensor positions) and return the output."""
     if attrs is None:
         attrs = {}
+    enabled = _MODE["enabled"]
     arrays = []
     wants_grad = False
     for x in inputs:
-        if isinstance(x, Tensor):
+        if type(x) is Tensor or isinstance(x, Tensor):
             arrays.append(x._data)
-            if not wants_grad and (x._grad_fn is not None or x._requires_grad or x._base is not None):
+            # with grad off nothing is recorded, and a view's grad_fn is not looked at (PyTorch's neither)
+            if enabled and not wants_grad and (x._grad_fn is not None or x._requires_grad or x._base is not None):
                 wants_grad = x.requires_grad
         else:
             arrays.append(x)
     if dtype is None:
         dtype = _same_float(inputs) or result_dtype(inputs)
-    if observe._observers and not op.several:  # several outputs: each is sized as it is handed out (_several)
+    observed = observe._observers
+    if observed and not op.several:  # several outputs: each is sized as it is handed out (_several)
         observe.emit("on_alloc", _out_numel(op, arrays, attrs))
         work = _work(op, arrays, dtype)
         if work:
             observe.emit("on_work", work)
-    out_data = _forward(op, arrays, attrs)
+    try:
+        out_data = op.forward(*arrays, **attrs)
+    except ValueError as e:
+        raise shape_error(e, arrays) from None
     if op.several:
         return _several(op, inputs, attrs, out_data, dtype, wants_grad)
-    if not op.view and (type(out_data) is not np.ndarray or out_data.dtype != dtype.np):
-        out_data = np.asarray(out_data, dtype=dtype.np)
+    if not op.view:
+        if type(out_data) is not np.ndarray:
+            out_data = np.asarray(out_data, dtype=dtype.np)
+        else:
+            have = out_data.dtype
+            if have is not dtype.np and have != dtype.np:
+                out_data = np.asarray(out_data, dtype=dtype.np)
     if op.pointwise and out_data.ndim > 1:
         for a in arrays:
             if type(a) is np.ndarray and not a.flags.c_contiguous:  # numpy's ufuncs lay it out otherwise
@@ -211,9 +224,9 @@ def apply(op, inputs, attrs=None, dtype=None):
     out = Tensor._make(out_data, dtype)
     if op.view:
         out._make_view_of(inputs[0], op, attrs)
-    if wants_grad and grad_mode._state["enabled"] and dtype.is_floating_point:  # integers are not differentiable
+    if wants_grad and dtype.is_floating_point:  # integers are not differentiable
         _record(op, inputs, attrs, out, dtype)
-    if observe._observers:
+    if observed:
         observe.emit("on_op", out, op, inputs, attrs)
     return out
 
@@ -222,7 +235,8 @@ def _several(op, inputs, attrs, pieces, dtype, wants_grad):
     """The outputs of an op with several (split, unbind): one node, each output its own output number; as
     views of the input (op.view), each output's view function takes its piece of the base."""
     src = inputs[0]
-    outs = tuple(Tensor._make(p if op.view else p.copy(order="K"), dtype) for p in pieces)
+    arrays = [x._data for x in inputs if isinstance(x, Tensor)]
+    outs = tuple(Tensor._make(p if op.view else _own_copy(p, arrays), dtype) for p in pieces)
     if op.view:
         for i, out in enumerate(outs):
             out._make_view_of(src, _Piece(op, i), attrs)
@@ -239,6 +253,19 @@ def _several(op, inputs, attrs, pieces, dtype, wants_grad):
     return outs
 
 
+def _own_copy(a, arrays):
+    """A forward's output as the op's own, its strides (a LAPACK result's column-major layout, or a narrowed
+    LAPACK buffer's) kept exactly."""
+    have = memory.strides(a)
+    if a.size and a.flags.c_contiguous and have == memory.contiguous_strides(a.shape):
+        return a.copy()
+    if a.size == 0 or memory.is_dense(a):
+        return memory.with_strides(a, have)
+    if not any(np.may_share_memory(a, x) for x in arrays):  # a part of a buffer of the forward's own
+        return a
+    return a.copy(order="K")
+
+
 class _Piece:
     """Output i of an op with several outputs, as the view function of that output."""
 
@@ -248,7 +275,7 @@ class _Piece:
         self.forward = lambda a, **attrs: op.forward(a, **attrs)[i]
 
 
-def _forward(op, arrays, attrs):
+def _forward(op, arrays, attrs):  # (apply inlines it)
     try:
         return op.forward(*arrays, **attrs)
     except ValueError as e:
@@ -256,53 +283,87 @@ def _forward(op, arrays, attrs):
 
 
 def _record(op, inputs, attrs, out, dtype):
-    tensors, numbers = [], None
+    numbers = None
     for i, x in enumerate(inputs):
-        if isinstance(x, Tensor):
-            tensors.append(x)
-        else:  # a number, or None for an optional tensor not given (clamp's max in x.clamp(min=t))
-            tensors.append(as_tensor(0 if x is None else x, dtype))
-            numbers = numbers or {}
+        if not isinstance(x, Tensor):  # a number, or None for an optional tensor not given (clamp's max)
+            if numbers is None:
+                numbers = {}
             numbers[i] = x
-    out.grad_fn = make_node(op, tensors, attrs, out, dtype, numbers=numbers)
+    out.grad_fn = make_node(op, inputs, attrs, out, dtype, numbers=numbers)
+
+
+def _edge(x):
+    """graph.edge, inlined for make_node: a view's grad_fn may need regenerating, a plain tensor's is stored (x may
+    also stand for a tensor, as indexing's _EdgeOf does)."""
+    fn = x._grad_fn if type(x) is Tensor and x._base is None else x.grad_fn
+    if fn is not None:
+        return (fn, x._output_nr)
+    if x._requires_grad:
+        return (x._accumulate_grad(), 0)
+    return _NOWHERE
+
+
+_NOWHERE = (None, 0)
 
 
 def make_node(op, tensors, attrs, out, dtype, originals=None, save_result=True, numbers=None):
     """The node for op(tensors) -> out. `originals` (in-place ops) are the tensors whose edges it takes
     when `tensors` holds a copy of a value saved from before the op overwrote it; `numbers`: position -> the
-    Python number the tensor there was made of (saved_tensors_hooks do not see those; grad_fn._saved_other
-    shows it as PyTorch's wrapped number, an int64, float64 or bool tensor)."""
-    nexts = tuple([edge(x) for x in originals or tensors])
+    Python number given there (saved_tensors_hooks do not see those; grad_fn._saved_other shows it as PyTorch's
+    wrapped number, an int64, float64 or bool tensor); `tensors` may hold the number itself at its position,
+    which stands for a 0-d tensor of `dtype` that is made only if the node saves it."""
+    if numbers is None:
+        nexts = tuple([_edge(x) for x in originals or tensors])
+        shapes = tuple([x._data.shape for x in tensors])
+    else:
+        nexts = tuple([_edge(x) if isinstance(x, Tensor) else _NOWHERE for x in originals or tensors])
+        shapes = tuple([x._data.shape if isinstance(x, Tensor) else () for x in tensors])
     if op.node == "NotImplemented":  # torch's node of an op without a derivative has edges only where grad flows
         nexts = tuple([e for e in nexts if e[0] is not None])
     cls = op.node_cls
     if cls is None:
         cls = op.node_cls = graph.node_class(op.node, op.several)
-    node = cls(op, nexts, attrs, tuple([x._data.shape for x in tensors]), out._data.shape, dtype)
+    node = cls(op, nexts, attrs, shapes, out._data.shape, dtype)
     for x in tensors:
-        if x.dtype is not dtype:
-            node._dtypes = tuple([x.dtype for x in tensors])
+        if isinstance(x, Tensor) and x.dtype is not dtype:
+            node._dtypes = tuple([x.dtype if isinstance(x, Tensor) else dtype for x in tensors])
             break
     if op.saves:
         saved = node._saved
-        names, strides = _saved_names(op, node._need)
-        for name in names:
-            if name != "result":
-                i = op.args.index(name)
-                if numbers and i in numbers:
-                    if numbers[i] is None:  # an optional tensor not given: nothing saved, `_saved_<name>` is None
-                        continue
-                    saved[name] = graph.SavedTensor(tensors[i], None, hooks=False, number=numbers[i])
-                else:
-                    saved[name] = graph.SavedTensor(tensors[i], None)
-            elif save_result:  # saved once it is the node's output (last), as PyTorch saves outputs
-                out.grad_fn = node
-                saved[name] = graph.SavedTensor(out, node)
+        inputs, result, strides = _plan(op, node._need)
+        for name, i in inputs:
+            if numbers and i in numbers:
+                if numbers[i] is None:  # an optional tensor not given: nothing saved, `_saved_<name>` is None
+                    continue
+                x = tensors[i]
+                if not isinstance(x, Tensor):
+                    x = as_tensor(x, dtype)
+                saved[name] = graph.SavedTensor(x, None, hooks=False, number=numbers[i])
+            else:
+                saved[name] = graph.SavedTensor(tensors[i], None)
+        if result and save_result:  # saved once it is the node's output (last), as PyTorch saves outputs
+            out.grad_fn = node
+            saved["result"] = graph.SavedTensor(out, node)
         if strides:
-            node._meta = {name: tensors[op.args.index(name[:-len("_sym_strides")])].stride() for name in strides}
+            node._meta = {name: _stride(tensors[i]) for name, i in strides}
     return node
 
 
+def _plan(op, need):
+    """_saved_names as make_node uses it: the saved inputs as (name, position), whether the result is saved,
+    the strides kept as (name, position); cached per op and need."""
+    cache = op.saved_cache
+    plan = cache.get(("plan", need))
+    if plan is None:
+        names, strides = _saved_names(op, need)
+        plan = cache[("plan", need)] = (
+            tuple((name, op.args.index(name)) for name in names if name != "result"), "result" in names,
+            tuple((name, op.args.index(name[:-len("_sym_strides")])) for name in strides))
+    return plan
+
+
+def _stride(x):
+    return x.stride() if isinstance(x, Tensor) else ()
 
 
 def _saved_names(op, need):
@@ -365,6 +426,8 @@ def inplace(op, t, others, attrs=None, result=None):
     dtype = t.dtype
     promoted = result or _same_float(inputs) or result_dtype(inputs)
     if not _can_cast(promoted, dtype):
+        if op.pointwise:  # TensorIterator sizes the output before it checks the cast
+            _check_broadcast_into(t, inputs)
         raise RuntimeError(
             f"result type {promoted.type_name} can't be cast to the desired output type {dtype.type_name}")
     recording = grad_mode._state["enabled"] and any(isinstance(x, Tensor) and x.requires_grad for x in inputs)
@@ -386,6 +449,12 @@ def inplace(op, t, others, attrs=None, result=None):
         observe.emit("on_alloc", 0)  # writes into t's memory; a chance to stop a long loop of them
     value = _forward(op, arrays, attrs)
     if np.shape(value) != t.shape:
+        sizes = op.spelling.inplace_sizes if op.spelling is not None else False
+        if sizes is True:
+            raise RuntimeError(f"Bad in-place call: input tensor size {list(t.shape)} and output tensor size "
+                               f"{list(np.shape(value))} should match")
+        if sizes:
+            raise RuntimeError(sizes(t, inputs))
         raise RuntimeError(
             f"output with shape {list(t.shape)} doesn't match the broadcast shape {list(np.shape(value))}"
         )
@@ -402,6 +471,15 @@ def inplace(op, t, others, attrs=None, result=None):
     if observe._observers:
         observe.emit("on_inplace", t, op, inputs, attrs)
     return t
+
+
+def _check_broadcast_into(t, inputs):
+    try:
+        shape = np.broadcast_shapes(*(x.shape for x in inputs if isinstance(x, Tensor)))
+    except ValueError:
+        return
+    if shape != t.shape:
+        raise RuntimeError(f"output with shape {list(t.shape)} doesn't match the broadcast shape {list(shape)}")
 
 
 def _can_cast(src, dst):

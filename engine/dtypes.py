@@ -22,6 +22,14 @@ class dtype:
     def __reduce__(self):
         return (_by_name, (self.name,))
 
+    @property
+    def is_signed(self):
+        return self.name not in ("bool", "uint8")
+
+    @property
+    def is_complex(self):
+        return False
+
 
 bool = dtype("bool", np.bool_, False, 0, "Bool", "bool")  # noqa: A001 - torch.bool
 uint8 = dtype("uint8", np.uint8, False, 1, "Byte", "unsigned char")  # what torch.get_rng_state() returns

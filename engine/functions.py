@@ -22,6 +22,14 @@ def is_floating_point(input):  # noqa: A002
     return input.is_floating_point()
 
 
+def is_signed(input):  # noqa: A002
+    return input.is_signed()
+
+
+def is_complex(input):  # noqa: A002
+    return input.is_complex()
+
+
 def numel(x):
     return x.numel()
 

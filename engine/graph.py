@@ -216,7 +216,7 @@ class Node:
                 continue
             g = op.grads[0][1](self, grad, i) if op.variadic else op.grads[i][1](self, grad)
             if g is not None:
-                if g.shape != self._shapes[i]:
+                if g._data.shape != self._shapes[i]:
                     if not expandable(self._shapes[i], g.shape):
                         raise RuntimeError(f"Function {self.name()} returned an invalid gradient at index {i} - got "
                                            f"{list(g.shape)} but expected shape compatible with "
@@ -472,4 +472,6 @@ def _meta_getter(op, name):
         return lambda node: math.prod(node._shapes[i])
     if suffix == "_sym_argsize_0":
         return lambda node: node._shapes[i][0]
+    if suffix in ("_sym_argsize_minus_1", "_sym_argsize_minus_2"):
+        return lambda node, at=-int(suffix[-1]): node._shapes[i][at]
     return lambda node: (node._meta or {}).get(name, ())

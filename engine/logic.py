@@ -24,6 +24,10 @@ def _compare(fn):
 def _isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     if self.dtype is not other.dtype:
         raise RuntimeError(f"{self.dtype.type_name} did not match {other.dtype.type_name}")
+    if rtol < 0:
+        raise RuntimeError(f"rtol must be greater than or equal to zero, but got {rtol:g}")
+    if atol < 0:
+        raise RuntimeError(f"atol must be greater than or equal to zero, but got {atol:g}")
     a, b = self._data, other._data
     if a.dtype == bool:
         return Tensor._make(np.asarray(a == b), dtypes.bool)
@@ -92,6 +96,7 @@ DECLARED = [
 
 # the functions that write their result in place (x.logical_and_(y)) and into out= (torch.isnan(x, out=t))
 IN_PLACE = frozenset(["logical_and", "logical_or", "logical_xor", "logical_not", "bitwise_not"])
+TENSORS_ONLY = frozenset(["logical_and", "logical_or", "logical_xor", "isclose"])  # no Number overloads
 NO_OUT = frozenset(["equal", "allclose", "isnan", "isinf", "isfinite", "isreal", "isclose"])
 
 
@@ -112,13 +117,29 @@ def _in_place(fn, name):
     return inplace
 
 
+def _tensors_only(fn, name, function):
+    """fn refusing anything but a tensor for self (the torch function's input) and other, with torch's text: the
+    method counts other as position 1, the function as 2."""
+    def call(self, other, *args, **kwargs):
+        for i, (param, x) in enumerate((("input", self), ("other", other))[1 - function:]):
+            if not isinstance(x, Tensor):
+                raise TypeError(f"{name}(): argument '{param}' (position {i + 1}) must be Tensor, not "
+                                f"{type(x).__name__}")
+        return fn(self, other, *args, **kwargs)
+
+    return call
+
+
 for _names, _dunder, _fn in DECLARED:
     if _names:
         _fn.__name__ = _fn.__qualname__ = _names[0]
     _fn = accepting_aliases(_fn)
     for _name in _names:
-        setattr(Tensor, _name, _fn)
-        FUNCTIONS[_name] = _fn if _name in NO_OUT else with_out(_fn, _name)
+        _method = _function = _fn
+        if _name in TENSORS_ONLY:
+            _method, _function = _tensors_only(_fn, _name, False), _tensors_only(_fn, _name, True)
+        setattr(Tensor, _name, _method)
+        FUNCTIONS[_name] = _function if _name in NO_OUT else with_out(_function, _name)
         if _name in IN_PLACE:
             setattr(Tensor, _name + "_", _in_place(_fn, _name))
     if _dunder:

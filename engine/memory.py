@@ -219,8 +219,13 @@ def iterator_strides(shape, arrays):
 
 def column_major(a, dtype):
     """A copy of a as dtype laid out as LAPACK leaves torch's linalg results: each matrix by columns, the batch
-    row-major."""
-    return np.swapaxes(np.swapaxes(a, -1, -2).astype(dtype, order="C"), -1, -2)
+    row-major (torch's strides exactly: a size-0 or size-1 dim counts as size 1)."""
+    a = np.asarray(a)
+    if a.ndim < 2:
+        return np.array(a, dtype=dtype)
+    want = list(contiguous_strides(a.shape[:-2] + (a.shape[-1], a.shape[-2])))
+    want[-1], want[-2] = want[-2], want[-1]
+    return with_strides(a.astype(dtype, copy=False), tuple(want))
 
 
 def like_param(g, param):

@@ -129,3 +129,85 @@ REGISTER_HOOKS_FREED = (
     "freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward through "
     "the graph a second time or if you need to access saved variables after calling backward."
 )
+
+
+# --- torch's argument parser: the TypeError of a call no signature of the function takes ----------------------------
+def _typename(x):
+    return "Tensor" if hasattr(x, "_data") else type(x).__name__
+
+
+def _param_type(token):
+    """'Tensor other' -> 'Tensor', 'tuple of ints indices' -> 'tuple of ints', 'Number alpha = 1' -> 'Number'."""
+    return token.split(" = ")[0].rsplit(" ", 1)[0]
+
+
+def _parser_accepts(kind, x):
+    """Whether torch's argument parser takes x for a parameter of this type."""
+    if kind == "Tensor":
+        return hasattr(x, "_data")
+    if kind == "Number":
+        return type(x) in (int, float, bool) or (hasattr(x, "_data") and x._data.ndim == 0)
+    if kind == "int":
+        return type(x) is int
+    if kind == "float":
+        return type(x) in (int, float)
+    if kind == "bool":
+        return type(x) is bool
+    if kind == "tuple of ints":
+        return isinstance(x, (tuple, list)) and all(type(v) is int for v in x)
+    return True
+
+
+def _option_matches(kind, x):
+    """invalid_arguments.cpp's own type test (not the parser's): float takes int, other names only their own."""
+    if kind == "float":
+        return type(x) in (int, float)
+    return _typename(x) == kind
+
+
+def _bounds(params):
+    required = sum(" = " not in p for p in params)
+    return required, len(params)
+
+
+def _positional_params(signature):
+    params = signature[1:-1].split(", ")
+    return params[:params.index("*")] if "*" in params else params
+
+
+def signature_takes(signature, args, kwargs):
+    """Whether a call's arguments fit one of torch's printed signatures (types of the positional ones, counts)."""
+    tokens = [t for t in signature[1:-1].split(", ") if t != "*"]
+    low, high = _bounds(tokens)
+    positional = _positional_params(signature)
+    if not low <= len(args) + len(kwargs) <= high or len(args) > len(positional):
+        return False
+    if not set(kwargs) <= {t.split(" = ")[0].rsplit(" ", 1)[-1] for t in tokens}:
+        return False
+    return all(_parser_accepts(_param_type(p), a) for p, a in zip(positional, args))
+
+
+def invalid_arguments(name, signatures, args, kwargs):
+    """The TypeError torch's argument parser gives when none of the function's signatures takes the arguments: the
+    one signature the count allows names the wrong argument, else every signature is listed (python_arg_parser.cpp,
+    invalid_arguments.cpp)."""
+    n = len(args) + len(kwargs)
+    plausible = [s for s in signatures
+                 if _bounds([t for t in s[1:-1].split(", ") if t != "*"])[0] <= n
+                 <= _bounds([t for t in s[1:-1].split(", ") if t != "*"])[1]]
+    if len(plausible) == 1:
+        for i, (p, a) in enumerate(zip(_positional_params(plausible[0]), args)):
+            kind = _param_type(p)
+            if not _parser_accepts(kind, a):
+                return TypeError(f"{name}(): argument '{p.split(' = ')[0].rsplit(' ', 1)[1]}' (position {i + 1}) "
+                                 f"must be {kind}, not {_typename(a)}")
+    got = ", ".join([_typename(a) for a in args] + [f"{k}={_typename(v)}" for k, v in kwargs.items()])
+    text = f"{name}() received an invalid combination of arguments - got ({got}), but expected one of:\n"
+    for s in signatures:
+        text += f" * {s}\n"
+        tokens = s[1:-1].split(", ")
+        if len(tokens) == n and not kwargs:
+            marked = ", ".join(_typename(a) if _option_matches(_param_type(t), a) else f"!{_typename(a)}!"
+                               for t, a in zip(tokens, args))
+            text += f"      didn't match because some of the arguments have invalid types: ({marked})\n"
+    return TypeError(text)

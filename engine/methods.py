@@ -13,6 +13,7 @@ import warnings
 import numpy as np
 
 from . import dispatch, dtypes, grad_mode
+from .messages import invalid_arguments, signature_takes
 from .ops import COMPOSITES, OPS
 from .ops.table import TensorArgumentError, is_number, number_dtype
 from .tensor import Tensor
@@ -180,7 +181,7 @@ def _in_place(bind, name):
         except TypeError as e:
             if _binding_failed(e):
                 raise _argument_error(name, True, e) from None
-            raise
+            raise _method_position(e) from None
         return dispatch.inplace(op, self, inputs[1:], attrs, dtype)
 
     return _named(method, name, True)
@@ -191,20 +192,33 @@ def _wrapped(x):
     return dispatch.as_tensor(x, number_dtype(x))
 
 
-def _function(bind, name, number_first=False, in_place=False):
+def _signature_check(name, signatures, args, kwargs):
+    """torch's TypeError where none of the function's signatures takes the arguments."""
+    if signatures and not any(signature_takes(s, args, kwargs) for s in signatures):
+        raise invalid_arguments(name, signatures, args, kwargs)
+
+
+def _function(bind, name, number_first=False, in_place=False, signatures=()):
     def function(*args, **kwargs):
         kwargs = aliased(kwargs)
         if "input" in kwargs:  # torch.exp(input=x)
             args = (kwargs.pop("input"), *args)
-        if args and is_number(args[0]) and number_first != "bind":
+        if args and is_number(args[0]):
+            _signature_check(name, signatures, args, kwargs)
             if not number_first:
                 raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(args[0]).__name__}")
-            args = (_wrapped(args[0]),) + args[1:]
+            if number_first != "bind":
+                args = (_wrapped(args[0]),) + args[1:]
         try:
             op, inputs, attrs, dtype = bind(*_operands(args), **kwargs)
-        except TypeError as e:
+        except (TypeError, ValueError) as e:
+            _signature_check(name, signatures, args, kwargs)
+            if isinstance(e, ValueError):
+                raise
             if _binding_failed(e):
                 raise _argument_error(name, False, e) from None
+            if isinstance(e, TensorArgumentError):  # torch's is a plain TypeError
+                raise TypeError(str(e)) from None
             raise
         if in_place:
             return dispatch.inplace(op, args[0], inputs[1:], attrs, dtype)
@@ -213,8 +227,8 @@ def _function(bind, name, number_first=False, in_place=False):
     return _named(function, name, False)
 
 
-def _torch_function(bind, name, number_first, out):
-    function = _function(bind, name, number_first)
+def _torch_function(bind, name, number_first, out, signatures=()):
+    function = _function(bind, name, number_first, signatures=signatures)
     return _with_out(function, name) if out else function
 
 
@@ -226,10 +240,25 @@ def _dunders(spell):
         if spell.inplace:
             out.append((f"__i{INFIX[spell.infix]}__", "inplace"))
     if spell.rinfix:
-        out.append((f"__r{INFIX[spell.rinfix]}__", "binary"))
+        out.append((f"__r{INFIX[spell.rinfix]}__", "reflected"))
     if spell.prefix:
         out.append((PREFIX[spell.prefix], "method"))
     return out
+
+
+def _checked(fn, signatures, name):
+    """A composite's torch function, refusing a number as its input as torch's argument parser does."""
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        if args and not isinstance(args[0], Tensor):
+            _signature_check(name, signatures, args, kwargs)
+        try:
+            return fn(*args, **kwargs)
+        except (TypeError, ValueError):
+            _signature_check(name, signatures, args, kwargs)
+            raise
+
+    return call
 
 
 def _composites():
@@ -238,14 +267,28 @@ def _composites():
         fn = accepting_aliases(fn)
         methods.update((name, fn) for name in spell.method)
         methods.update((name, fn) for name, _ in _dunders(spell))
-        functions.update((name, _with_out(fn, name) if spell.out else fn) for name in spell.function)
-        functional.update((name, fn) for name in spell.functional)
+        function = _checked(fn, spell.signatures, spell.function[0]) if spell.signatures else fn
+        functions.update((name, _with_out(function, name) if spell.out else function) for name in spell.function)
+        functional.update((name, _with_out(fn, name) if spell.functional_out else fn) for name in spell.functional)
         special.update((name, _with_out(fn, name) if spell.out else fn) for name in spell.special)
         linalg.update((name, _with_out(fn, "linalg_" + name) if spell.out else fn) for name in spell.linalg)
     return methods, functions, functional, special, linalg
 
 
-_MAKERS = {"method": _out_of_place, "inplace": _in_place, "binary": _binary}
+def _reflected(bind, name):
+    """b ⊕ a's method: Tensor.__radd__(1, x) is refused as torch's descriptor refuses it."""
+    binary = _binary(bind, name)
+
+    def method(self, other):
+        if not isinstance(self, Tensor):
+            raise TypeError(f"descriptor '{name}' for 'torch._C.TensorBase' objects doesn't apply to a "
+                            f"'{type(self).__name__}' object")
+        return binary(self, other)
+
+    return _named(method, name, True)
+
+
+_MAKERS = {"method": _out_of_place, "inplace": _in_place, "binary": _binary, "reflected": _reflected}
 
 
 def _derive():
@@ -277,14 +320,15 @@ def _derive():
         for name, kind in _dunders(spell):
             claim("method", methods, name, (kind, bind), _MAKERS[kind], bind, name)
         for name in spell.function:
-            claim("function", functions, name, bind, _torch_function, bind, name, spell.number_first, spell.out)
+            claim("function", functions, name, bind, _torch_function, bind, name, spell.number_first, spell.out,
+                  spell.signatures)
         for name in spell.functional:
-            claim("functional", functional, name, bind, _function, bind, name)
+            claim("functional", functional, name, bind, _torch_function, bind, name, False, spell.functional_out)
         for name in spell.inplace_function:
             claim("function", functions, name, ("inplace", bind), _function, bind, name, False, True)
         for name in spell.special:
             claim("special", special, name, bind, _torch_function, bind, "special_" + name, spell.number_first,
-                  spell.out)
+                  spell.out, spell.signatures)
         for name in spell.linalg:
             claim("linalg", linalg, name, bind, _torch_function, bind, "linalg_" + name, False, spell.out)
     return methods, functions, functional, special, linalg

@@ -4,8 +4,9 @@ the aliases of functions that live elsewhere."""
 import numpy as np
 
 from .kernels import bessel, polynomials
+from .messages import invalid_arguments
 from .methods import FUNCTIONS, SPECIAL, _written_out
-from .ops.table import result_dtype
+from .ops.table import binary_signatures, result_dtype
 from .tensor import Tensor
 
 globals().update(SPECIAL)
@@ -17,6 +18,8 @@ def _undifferentiated(name, kernel, arity=1):
         if "input" in kwargs:
             args = (kwargs.pop("input"), *args)
         tensors = [a for a in args if isinstance(a, Tensor)]
+        if not tensors and arity == 2:
+            raise invalid_arguments(f"special_{name}", binary_signatures("n", "out", "x"), args, kwargs)
         if not tensors:
             raise TypeError(f"special_{name}(): argument 'input' (position 1) must be Tensor, not "
                             f"{type(args[0]).__name__}")

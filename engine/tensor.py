@@ -161,6 +161,16 @@ class Tensor:
     def is_floating_point(self):
         return self.dtype.is_floating_point
 
+    def is_signed(self):
+        return self.dtype.is_signed
+
+    def is_complex(self):
+        return False
+
+    @property
+    def layout(self):
+        return dtypes.strided
+
     def _type_desc(self):
         return f"torch.{self.dtype.type_name}Tensor [{', '.join(map(str, self.shape))}]"
 

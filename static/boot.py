@@ -42,8 +42,8 @@ from panel.io.state import state  # noqa: E402
 _import_seconds = time.perf_counter() - _t0
 
 from app.site import site_hooks  # noqa: E402  (the app's import is not Panel's: it is timed with the page)
+from app.timeline_check import checked  # noqa: E402
 from engine.trace.isolated import stopped  # noqa: E402
-from engine.trace.timeline import Timeline  # noqa: E402
 
 # Panel sanitizes the text parameters of ReactiveHTML components (every template has one) with nh3, a Rust
 # extension that has no Pyodide build here. Without it, text is escaped instead: stricter (no tag survives),
@@ -75,18 +75,24 @@ def wall_runner(run_program):
         except Exception as e:  # noqa: BLE001 - the app always gets a timeline
             return stopped(source, f"the program could not be run ({e})", kind="Crash")
         if "json" in answer:
-            return Timeline.from_json(answer["json"])
+            try:  # the program worker runs somebody else's program: nothing it sends is used unchecked
+                return checked(answer["json"], source)
+            except ValueError as e:
+                answer["distrust"]()  # its worker is ended: the next program gets a fresh one
+                return stopped(source, f"the program worker sent what is not a timeline ({e}) and was stopped",
+                               kind="MalformedTimeline")
         why = answer["stopped"]
         return stopped(source, why["message"], why.get("line"), kind=why["type"])
 
     return run
 
 
-async def render(query_json, post_query, carry_json=None, run_program=None):
+async def render(query_json, post_query, carry_json=None, run_program=None, stop_program=None):
     """Build the page for the query (dict of the URL's query parameters) and bring it to where the page got
     without Python (carry_json: null or {"example", "k", "source", "selected", "predicting"}); reports every
     change of program or step to post_query as a share query (the URL the page should show). Programs run in the
-    program worker (run_program, see wall_runner), the first one before the page is built. Returns what the
+    program worker (run_program, see wall_runner), the first one before the page is built; stop_program() ends the
+    one running (Stop: the wall terminates its worker). Returns what the
     page needs to show it: (docs_json, render_items, root_ids, milliseconds spent importing Panel)."""
     t0 = time.perf_counter()
     init_doc()
@@ -103,6 +109,8 @@ async def render(query_json, post_query, carry_json=None, run_program=None):
         timeline = first.pop(program, None)
         first.clear()
         return timeline if timeline is not None else run(program)
+
+    runner.stop = stop_program  # Store.stop: the Stop button and Ctrl+.
 
     explorer = _shown["explorer"] = _hooks.explorer(query, runner=runner)
     _hooks.follow_share_query(explorer, post_query)

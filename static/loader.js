@@ -500,7 +500,9 @@
   // first render slows both, and Python gets no slower for starting a second later.
   preludeLoaded.then((prelude) => prelude && showPrelude(prelude, stepOf(prelude, query.step)))
     .catch((e) => console.warn('prelude:', e))
-    .then(() => worker.postMessage({ type: 'init', manifest, base, query, programSeconds: window.SITE_PROGRAM_SECONDS }));
+    .then(() => worker.postMessage({ type: 'init', manifest, base, query, programSeconds: window.SITE_PROGRAM_SECONDS,
+      // The program worker's test-only entry (static/wall.mjs): set only by a test, before the page's scripts.
+      unguarded: window.SITE_TEST_UNGUARDED === true }));
 
   // --- a faster second visit, and offline: the service worker keeps every file --------------------
   if ('serviceWorker' in navigator && location.protocol !== 'file:') {

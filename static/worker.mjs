@@ -36,7 +36,7 @@ async function start(msg) {
   // downloads and compiled wasm): its timeline is ready before the app, which takes longer to start (Panel).
   const { Wall, programFiles } = await import(new URL(`static/wall.mjs?v=${manifest.version}`, base).href);
   wall = new Wall({
-    manifest, base, seconds: msg.programSeconds, shared: true,
+    manifest, base, seconds: msg.programSeconds, shared: true, unguarded: msg.unguarded === true,
     report: (why) => self.postMessage({ type: 'wall', runs: wall.runs, stopped: wall.stopped, why }),
     started: (phases) => { if (!timings.program_ready) { mark('program_ready'); timings.program_worker = phases; } },
   });
@@ -64,8 +64,9 @@ async function start(msg) {
     self.postMessage({ type: 'carry?' });
   });
   const runProgram = (program) => wall.program(program);
+  const stopProgram = () => wall.stopRunning();
   const result = await ns.get('render')(JSON.stringify(msg.query), postQuery,
-    carry ? JSON.stringify(carry) : null, runProgram);
+    carry ? JSON.stringify(carry) : null, runProgram, stopProgram);
   const [docs_json, render_items, root_ids, imported] = result.toJs();
   result.destroy();
   timings.import = imported;

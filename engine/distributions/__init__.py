@@ -1,11 +1,11 @@
 """torch.distributions: torch 2.13's Python files (torch/distributions/*.py), ported to run on the engine; their
 draws go through the engine's replay of torch's generator (engine/generator), so a seeded program samples what
-torch samples. Not here: the distributions that need linear algebra the engine lacks (MultivariateNormal,
-LowRankMultivariateNormal, Wishart, LKJCholesky); Poisson, Binomial, NegativeBinomial and Multinomial (the first
-two's samplers); VonMises."""
+torch samples. Not here: Wishart, LKJCholesky, NegativeBinomial, Multinomial and
+VonMises."""
 from . import constraints, transforms  # noqa: F401
 from .bernoulli import Bernoulli  # noqa: F401
 from .beta import Beta  # noqa: F401
+from .binomial import Binomial  # noqa: F401
 from .categorical import Categorical  # noqa: F401
 from .cauchy import Cauchy  # noqa: F401
 from .chi2 import Chi2  # noqa: F401
@@ -28,10 +28,13 @@ from .kumaraswamy import Kumaraswamy  # noqa: F401
 from .laplace import Laplace  # noqa: F401
 from .log_normal import LogNormal  # noqa: F401
 from .logistic_normal import LogisticNormal  # noqa: F401
+from .lowrank_multivariate_normal import LowRankMultivariateNormal  # noqa: F401
 from .mixture_same_family import MixtureSameFamily  # noqa: F401
+from .multivariate_normal import MultivariateNormal  # noqa: F401
 from .normal import Normal  # noqa: F401
 from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough  # noqa: F401
 from .pareto import Pareto  # noqa: F401
+from .poisson import Poisson  # noqa: F401
 from .relaxed_bernoulli import RelaxedBernoulli  # noqa: F401
 from .relaxed_categorical import RelaxedOneHotCategorical  # noqa: F401
 from .studentT import StudentT  # noqa: F401

@@ -5,7 +5,7 @@ import functools
 import math
 import warnings
 
-from .. import autograd, dtypes, factories, functions, grad_mode, limits, logic, methods, random
+from .. import autograd, dtypes, factories, functions, grad_mode, limits, linalg, logic, methods, random  # noqa: F401
 from .. import nn as nn  # torch.nn.functional.one_hot (OneHotCategorical, Beta.mode)
 from .. import special as _special
 from ..tensor import Size, Tensor

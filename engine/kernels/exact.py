@@ -21,7 +21,7 @@ _SMALL = 4096  # m·k·n up to which the products are summed by numpy directly
 
 def matmul(a, b):
     """a @ b with numpy's matmul broadcasting; float32 operands give the correctly rounded float32 result."""
-    if a.dtype != _F32 or b.dtype != _F32:
+    if a.dtype is not _F32 and a.dtype != _F32 or b.dtype is not _F32 and b.dtype != _F32:
         return np.matmul(a, b)
     vec_a, vec_b = a.ndim == 1, b.ndim == 1
     a2 = a[None, :] if vec_a else a
@@ -39,6 +39,10 @@ def _rounded(a, b):
     A, B = a.astype(np.float64), b.astype(np.float64)
     if k <= 1:
         return np.matmul(A, B).astype(np.float32)
+    if a.ndim == 2 and b.ndim == 2 and a.shape[0] * k * b.shape[1] <= _SMALL:
+        out = _decided(A, B, k)
+        if out is not None:
+            return out
     if a.ndim == 2 and b.ndim == 2 and a.shape[0] * k * b.shape[1] <= _SMALL:  # no BLAS call: its set-up costs more
         products = A[:, :, None] * B[None, :, :]
         c = products.sum(1)
@@ -63,6 +67,23 @@ def _rounded(a, b):
             for n, value in _wide_sums(products):
                 out[tuple(idx[n])] = value
     return out
+
+
+def _decided(A, B, k):
+    """The small product in one step, or None: C = A @ B in float64 (any summation order) is within
+    E = k·2⁻⁵¹·(|A| @ |B|) of the exact sums; where every C − E and C + E round to the same float32 (same bits),
+    that is the correctly rounded result. It is not taken where some element's products are all zero (the sign
+    of a zero sum depends on the order it is summed in) or a bound is nan; an infinite bound makes C − E and
+    C + E differ."""
+    c = A.dot(B)
+    if not c.size:
+        return None
+    bound = np.abs(A).dot(np.abs(B))
+    bound *= k * 2.0 ** -51
+    lo = (c - bound).astype(np.float32)
+    if lo.tobytes() != (c + bound).astype(np.float32).tobytes() or not np.minimum.reduce(bound, None) > 0:
+        return None
+    return lo
 
 
 def _wide_sums(products):

@@ -99,6 +99,8 @@ def threshold_(input, threshold, value):  # noqa: A002
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):  # noqa: A002
     """ATen's rrelu_with_noise: in training each element ≤ 0 is scaled by its own draw of U(lower, upper) (a
     double from 53 bits, in memory order; the noise is 1 elsewhere); in eval, by (lower + upper) / 2."""
+    if lower > upper:
+        raise RuntimeError("Lower bound should be less than or equal to the upper bound")
     dtype = input.dtype
     if training:
         x = input._data
@@ -123,12 +125,14 @@ def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):  # noqa: A002
 def prelu(input, weight):  # noqa: A002
     """torch.prelu: the weight (one slope, or one per channel of dim 1) viewed to broadcast over the input, then
     ATen's _prelu_kernel."""
-    if weight.dim() > 1:
-        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.dim()}")
     channels = input.shape[1] if input.dim() >= 2 else 1
+    if weight.numel() != 1 and input.dim() == 0:
+        raise RuntimeError("Not allow zero-dim input tensor.")
     if weight.numel() != 1 and weight.numel() != channels:
         raise RuntimeError("Mismatch of parameter numbers and input channel size. Found parameter numbers = "
                            f"{weight.numel()} and channel size = {channels}.")
+    if weight.dim() > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.dim()}")
     if weight.dim() != input.dim():
         shape = [1] * input.dim()
         if input.dim() >= 2:

@@ -1,9 +1,12 @@
 """The nn.functional functions that others are built from (softmax, log_softmax, linear, batch_norm, dropout),
 apart so that the modules building on them (attention, norms, pools) need not import nn.functional itself."""
+import functools
+
 import numpy as np
 
 from .. import dispatch, generator, grad_mode
 from ..generator import draws
+from ..methods import _with_out as with_out
 from ..ops import OPS
 from ..ops.nn import implicit_dim
 from ..ops.norms import bn_layout
@@ -17,6 +20,7 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):  # noqa: A002
     return input.log_softmax(implicit_dim("log_softmax", input, dim), dtype=dtype)
 
 
+@functools.partial(with_out, name="linear")
 def linear(input, weight, bias=None):  # noqa: A002
     if input.dim() == 2 and bias is not None:
         return bias.addmm(input, weight.t())

@@ -1,14 +1,15 @@
 """torch.nn.functional. The functions that are one op's spelling (sigmoid, mse_loss, …) are derived from the op
 table (engine/methods.py); these are the ones built from several ops, or with options of their own."""
+import math
 import warnings
 
 import numpy as np
 
 from .. import dispatch, dtypes, generator, grad_mode
 from ..generator import draws
-from ..methods import FUNCTIONAL
+from ..methods import FUNCTIONAL, FUNCTIONS
 from ..ops import OPS
-from ..ops.nn import bind_nll2d, legacy_reduction
+from ..ops.nn import bind_nll2d, legacy_reduction, valid_reduction
 
 globals().update(FUNCTIONAL)
 from .activation_functions import (  # noqa: E402, F401
@@ -55,8 +56,11 @@ from .loss_functions import (  # noqa: E402, F401
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):  # noqa: A002
     """input / max(‖input‖_p along dim, eps), as torch.nn.functional.normalize writes it."""
-    denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
-    return input / denom
+    if out is None:
+        denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+        return input / denom
+    denom = input.norm(p, dim, keepdim=True).clamp_min_(eps).expand_as(input)
+    return FUNCTIONS["div"](input, denom, out=out)
 
 
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
@@ -114,8 +118,22 @@ def bilinear(input1, input2, weight, bias=None):
     return out if bias is None else out + bias
 
 
-def l1_loss(input, target, reduction="mean"):  # noqa: A002
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):  # noqa: A002
+    if target.shape != input.shape:
+        warnings.warn(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
+                      "This will likely lead to incorrect results due to broadcasting. Please ensure they have the "
+                      "same size.", UserWarning, stacklevel=2)
+    if size_average is not None or reduce is not None:
+        reduction = legacy_reduction(size_average, reduce)
     d = (input - target).abs()
+    if weight is not None:
+        if weight.shape != input.shape:
+            raise ValueError("Weights and input must have the same size.")
+        d = d * weight
+        if reduction not in ("none", "mean", "sum"):
+            raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
+        return d if reduction == "none" else (d.sum() if reduction == "sum" else d.sum() / weight.sum())
+    valid_reduction(reduction)
     return d if reduction == "none" else (d.sum() if reduction == "sum" else d.mean())
 
 
@@ -129,6 +147,38 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
     with grad_mode.aten_scalars():
         return _cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing)
+
+
+def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weight=None, reduction="mean",  # noqa: A002
+                         ignore_index=None, label_smoothing=0.0, options=None):
+    """torch's linear_cross_entropy without options: linear to the logits (reshaped to (*batch, C, *out)), then
+    cross_entropy. The chunked path (options=LinearCrossEntropyOptions) is torch's custom op, not here."""
+    if input.dim() < 1 or input.dim() > 2:
+        raise RuntimeError(f"expected input with dimensionality 1 or 2, got {input.dim()}")
+    if linear_weight.dim() < 2:
+        raise RuntimeError(f"expected linear_weight with dimensionality at least 2, got {linear_weight.dim()}")
+    batches, in_features = tuple(input.shape[:-1]), input.shape[-1]
+    if in_features != linear_weight.shape[-1]:
+        raise RuntimeError("expected equal input and linear_weight last dimensions (in_features), got "
+                           f"{input.shape[-1]} and {linear_weight.shape[-1]}, respectively")
+    classes, out_features = linear_weight.shape[0], tuple(linear_weight.shape[1:-1])
+    if linear_bias is not None and tuple(linear_bias.shape) != (classes, *out_features):
+        raise RuntimeError(f"expected linear_bias shape {(classes, *out_features)}, got {tuple(linear_bias.shape)}")
+    if out_features and not batches:
+        raise RuntimeError(f"K-dimensional loss defined by linear_weight shape {tuple(linear_weight.shape)} requires "
+                           f"batched input, (N, {in_features}), got unbatched input with shape {tuple(input.shape)}")
+    logits_shape = (*batches, classes, *out_features)
+    if tuple(target.shape) == logits_shape and ignore_index is not None:
+        raise RuntimeError("ignore_index cannot be specified when target contains probabilities")
+    if options is not None:
+        raise NotImplementedError("linear_cross_entropy's chunked path (options=) is not available in this engine")
+    if out_features:
+        linear_weight = linear_weight.reshape((math.prod(out_features) * classes, in_features))
+        if linear_bias is not None:
+            linear_bias = linear_bias.reshape(math.prod(out_features) * classes)
+    logits = linear(input, linear_weight, linear_bias).reshape(logits_shape)
+    return cross_entropy(logits, target, weight=weight, reduction=reduction,
+                         ignore_index=-100 if ignore_index is None else ignore_index, label_smoothing=label_smoothing)
 
 
 def _cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing):  # noqa: A002
@@ -407,5 +457,8 @@ from .pool_functions import (  # noqa: E402, F401
     lp_pool2d,
     lp_pool3d,
     max_pool3d,
+    max_unpool1d,
+    max_unpool2d,
+    max_unpool3d,
 )
 from .upsample_functions import interpolate, upsample, upsample_bilinear, upsample_nearest  # noqa: E402, F401

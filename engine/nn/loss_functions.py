@@ -2,15 +2,18 @@
 that their graphs are torch's node for node."""
 import math
 
-from .. import factories, grad_mode
+from .. import dispatch, dtypes, factories, grad_mode
 from ..methods import FUNCTIONAL
-from ..ops.nn import legacy_reduction
+from ..ops import OPS
+from ..ops.nn import legacy_reduction, valid_reduction
 
 logsigmoid = FUNCTIONAL["logsigmoid"]
 
 
 def _reduction(size_average, reduce, reduction):
-    return legacy_reduction(size_average, reduce) if size_average is not None or reduce is not None else reduction
+    if size_average is not None or reduce is not None:
+        return legacy_reduction(size_average, reduce)
+    return valid_reduction(reduction)
 
 
 def _apply_reduction(loss, reduction):
@@ -20,6 +23,12 @@ def _apply_reduction(loss, reduction):
     if reduction == "sum":
         return loss.sum()
     return loss
+
+
+def _plus(t, number, name="add_scalar"):
+    """ATen's `t + number` for a double (a margin, an eps): an integer tensor gives the default float dtype."""
+    dtype = dtypes.promote([(t.dtype, 2), (dtypes.float64, 0)])
+    return dispatch.apply(OPS[name], (t,), {"other": float(number)}, dtype)
 
 
 def _rsub(number, t):
@@ -33,7 +42,8 @@ def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, red
         raise RuntimeError(
             "margin_ranking_loss : All input tensors should have same dimension but got sizes: "
             f"input1: {input1.shape}, input2: {input2.shape}, target: {target.shape} ")
-    return _apply_reduction((-target * (input1 - input2))._op("add_scalar", other=margin).clamp_min(0), reduction)
+    return _apply_reduction(_plus(-target * (input1 - input2), margin).clamp_min(0),
+                            reduction)
 
 
 def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction="mean"):  # noqa: A002
@@ -53,8 +63,8 @@ def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, r
     eps = 1e-12
     dim = input1.dim() - 1
     prod_sum = (input1 * input2).sum(dim)
-    mag_square1 = (input1 * input1).sum(dim)._op("add_scalar", other=eps)
-    mag_square2 = (input2 * input2).sum(dim)._op("add_scalar", other=eps)
+    mag_square1 = _plus((input1 * input1).sum(dim), eps)
+    mag_square2 = _plus((input2 * input2).sum(dim), eps)
     denom = (mag_square1 * mag_square2).sqrt_()
     cos = prod_sum / denom
     zeros = factories.zeros_like(cos)
@@ -73,7 +83,7 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
     if log_input:
         loss = input.exp() - target * input
     else:
-        loss = input - target * input._op("add_scalar", other=eps).log()
+        loss = input - target * _plus(input, eps).log()
     if full:
         stirling = target * target.log() - target + (target * (2 * math.pi)).log() * 0.5
         loss = loss + stirling.masked_fill(target <= 1, 0)
@@ -129,13 +139,15 @@ def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, r
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     """ATen's pairwise_distance: ‖x1 − x2 + eps‖_p over the last dim."""
     dim = max(x1.dim(), x2.dim()) - 1
-    diff = (x1 - x2)._op("add_scalar", other=eps)
+    diff = _plus(x1 - x2, eps)
     return diff._op("norm_p", p=float(p), dim=(dim,), keepdim=keepdim)
 
 
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False, size_average=None,
                         reduce=None, reduction="mean"):
     reduction = _reduction(size_average, reduce, reduction)
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
     dims = (anchor.dim(), positive.dim(), negative.dim())
     if len(set(dims)) != 1:
         raise RuntimeError("The anchor, positive, and negative tensors are expected to have the same number of "
@@ -145,7 +157,7 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
     dist_neg = pairwise_distance(anchor, negative, p, eps)
     if swap:
         dist_neg = dist_neg.minimum(pairwise_distance(positive, negative, p, eps))
-    return _apply_reduction((dist_pos._op("add_scalar", other=margin) - dist_neg).clamp_min(0), reduction)
+    return _apply_reduction((_plus(dist_pos, margin) - dist_neg).clamp_min(0), reduction)
 
 
 def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None, margin=1.0, swap=False,

@@ -123,17 +123,50 @@ def _packed_layer(cell, data, batch_sizes, hidden, w):
     return cat(outputs, 0), final
 
 
-def run_packed(mode, data, batch_sizes, hidden, weights, num_layers, dropout, training):
-    """_rnn_impl over a PackedSequence's data (one direction): per layer a PackedLayer, dropout between layers;
-    the output data and the final hidden state(s) stacked over the layers."""
+def _concat(first, second):
+    if isinstance(first, tuple):
+        return tuple(cat([a, b], 0) for a, b in zip(first, second))
+    return cat([first, second], 0)
+
+
+def _reversed_packed_layer(cell, data, batch_sizes, hidden, w):
+    """ATen's ReversedPackedLayer: the steps from the last, starting with the hidden rows of the sequences still
+    running there and taking in the rows of the others as they begin; the outputs put back in the packed order."""
+    projected = linear(data, w[0], w[2])
+    outputs = []
+    offset, last = data.size(0), batch_sizes[-1]
+    state = _narrow(hidden, 0, last)
+    for size in reversed(batch_sizes):
+        if size > last:
+            state = _concat(state, _narrow(hidden, last, size))
+        step = projected.narrow(0, offset - size, size)
+        offset -= size
+        last = size
+        state = cell(step, state, w, True)
+        outputs.append(state[0] if isinstance(state, tuple) else state)
+    outputs.reverse()
+    return cat(outputs, 0), state
+
+
+def run_packed(mode, data, batch_sizes, hidden, weights, num_layers, dropout, training, bidirectional=False):
+    """_rnn_impl over a PackedSequence's data: per layer a PackedLayer (and a ReversedPackedLayer, their outputs
+    concatenated along the features, when bidirectional), dropout between layers; the output data and the final
+    hidden state(s) stacked over the layers and directions."""
     cell = _CELLS[mode]
     lstm = mode == "LSTM"
     starts = list(zip(hidden[0].unbind(0), hidden[1].unbind(0))) if lstm else list(hidden.unbind(0))
+    directions = 2 if bidirectional else 1
     finals = []
     x = data
     for layer in range(num_layers):
-        x, last = _packed_layer(cell, x, batch_sizes, starts[layer], weights[layer])
+        k = layer * directions
+        out, last = _packed_layer(cell, x, batch_sizes, starts[k], weights[k])
         finals.append(last)
+        if bidirectional:
+            back, last = _reversed_packed_layer(cell, x, batch_sizes, starts[k + 1], weights[k + 1])
+            finals.append(last)
+            out = cat([out, back], -1)
+        x = out
         if dropout != 0 and training and layer < num_layers - 1:
             x = F.dropout(x, dropout, True)
     if lstm:

@@ -1,16 +1,18 @@
-"""F.interpolate (nearest, nearest-exact, linear, bilinear, trilinear) and F.upsample*, as torch.nn.functional
-chooses ATen's upsample op and its output size."""
+"""F.interpolate (nearest, nearest-exact, linear, bilinear, trilinear, bicubic, area) and F.upsample*, as
+torch.nn.functional chooses ATen's upsample op (or adaptive_avg_pool for area) and its output size."""
 import math
 import warnings
 
 from .. import dispatch
+from ..methods import FUNCTIONAL
 from ..ops import OPS
+from .pool_functions import adaptive_avg_pool1d, adaptive_avg_pool3d
 
 _OPS = {("nearest", 1): "upsample_nearest1d", ("nearest", 2): "upsample_nearest2d",
         ("nearest", 3): "upsample_nearest3d", ("nearest-exact", 1): "upsample_nearest_exact1d",
         ("nearest-exact", 2): "upsample_nearest_exact2d", ("nearest-exact", 3): "upsample_nearest_exact3d",
         ("linear", 1): "upsample_linear1d", ("bilinear", 2): "upsample_bilinear2d",
-        ("trilinear", 3): "upsample_trilinear3d"}
+        ("trilinear", 3): "upsample_trilinear3d", ("bicubic", 2): "upsample_bicubic2d"}
 _SCALES = {1: ("scales",), 2: ("scales_h", "scales_w"), 3: ("scales_d", "scales_h", "scales_w")}
 
 
@@ -51,6 +53,9 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
             scales = [None] * dim
     else:
         raise ValueError("either size or scale_factor should be defined")
+    if mode == "area" and 1 <= dim <= 3:
+        pool = (adaptive_avg_pool1d, FUNCTIONAL["adaptive_avg_pool2d"], adaptive_avg_pool3d)[dim - 1]
+        return pool(input, output_size if dim > 1 else output_size[0])
     if antialias:
         raise NotImplementedError("interpolate's antialias=True is not available in this engine")
     name = _OPS.get((mode, dim))
@@ -59,7 +64,7 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
                                   f"for the modes: nearest | linear | bilinear | bicubic | trilinear | area | "
                                   f"nearest-exact (got {mode})")
     attrs = {"output_size": tuple(output_size), **dict(zip(_SCALES[dim], scales))}
-    if mode in ("linear", "bilinear", "trilinear"):
+    if mode in ("linear", "bilinear", "trilinear", "bicubic"):
         attrs["align_corners"] = bool(align_corners)
     return dispatch.apply(OPS[name], (input,), attrs)
 

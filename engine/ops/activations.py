@@ -75,7 +75,7 @@ op("softplus_backward", "SoftplusBackwardBackward0", ("grad_output", "self"), _s
 op("softplus", "SoftplusBackward0", ("self",), _softplus,
    ("σ(beta · self) · grad", lambda n, g: g._op("softplus_backward", n["self"], **_softplus_args(n))),
    saves={0: ("self", "beta", "threshold")},
-   spell=Spelling(functional="softplus"),
+   spell=Spelling(functional="softplus", functional_out=True),
    bind=lambda self, beta=1, threshold=20: (OPS["softplus"], (self,), {"beta": beta, "threshold": threshold},
                                                 None))
 
@@ -170,7 +170,7 @@ def _bind_gelu(input, approximate="none"):  # noqa: A002
 op("gelu", "GeluBackward0", ("self",), _gelu,
    ("(Φ(self) + self · φ(self)) · grad",
     lambda n, g: g._op("gelu_backward", n["self"], approximate=n.attrs["approximate"])),
-   saves={0: ("self", "approximate")}, spell=Spelling(functional="gelu"), bind=_bind_gelu)
+   saves={0: ("self", "approximate")}, spell=Spelling(functional="gelu", functional_out=True), bind=_bind_gelu)
 
 
 # --- elu, selu, celu ----------------------------------------------------------------------------------------
@@ -313,6 +313,16 @@ op("hardsigmoid", "HardsigmoidBackward0", ("self",), _hardsigmoid,
    saves={0: ("self",)}, bind=False, spell=Spelling(functional="hardsigmoid"))
 
 
+def _lambd_checked(name, self, lambd):
+    """ATen's softshrink_check: lambd within [0, the dtype's largest value]."""
+    if name == "softshrink" and self.dtype.is_floating_point:
+        top = float(np.finfo(self.dtype.np).max)
+        if not 0 <= lambd <= top:
+            raise RuntimeError(f"lambda must be in range [0, {top:g}] for input dtype {self.dtype.type_name}, but "
+                               f"found {float(lambd):g}")
+    return lambd
+
+
 def _shrink_backward(g, s, lambd):
     return np.where((s >= -lambd) & (s <= lambd), np.zeros((), g.dtype), g)
 
@@ -327,8 +337,9 @@ for _name, _node, _fwd in (
     op(_name, _node + "Backward0", ("self",), _fwd,
        ("grad where |self| > lambd", lambda n, g, w=_name: g._op(w + "_backward", n["self"], lambd=n.attrs["lambd"])),
        saves={0: ("self", "lambd")},
-       spell=Spelling(functional=_name, **({"method": _name, "function": _name} if _name == "hardshrink" else {})),
-       bind=lambda self, lambd=0.5, w=_name: (OPS[w], (self,), {"lambd": lambd}, None))
+       spell=Spelling(functional=_name, functional_out=True,
+                      **({"method": _name, "function": _name} if _name == "hardshrink" else {})),
+       bind=lambda self, lambd=0.5, w=_name: (OPS[w], (self,), {"lambd": _lambd_checked(w, self, lambd)}, None))
 
 
 def _threshold(a, threshold, value):
@@ -376,7 +387,7 @@ op("log_sigmoid_backward", "LogSigmoidBackwardBackward0", ("grad_output", "self"
    saves={0: ("self", "buffer"), 1: ("grad_output", "self", "buffer")})
 op("log_sigmoid", "LogSigmoidBackward0", ("self",), lambda a, buffer: _log_sigmoid(a),
    ("(1 − σ(self)) · grad", lambda n, g: g._op("log_sigmoid_backward", n["self"], buffer=n.attrs["buffer"])),
-   saves={0: ("self", "buffer")}, spell=Spelling(functional="logsigmoid", name="logsigmoid({0})"),
+   saves={0: ("self", "buffer")}, spell=Spelling(functional="logsigmoid", name="logsigmoid({0})", functional_out=True),
    bind=lambda self: (OPS["log_sigmoid"], (self,), {"buffer": self._new(EXP(-np.abs(self._data)), self.dtype)},
                       None))
 

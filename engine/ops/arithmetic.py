@@ -4,7 +4,7 @@ import numpy as np
 from .. import dtypes, grad_mode, kernels, messages
 from .division import UNSET, bind_div_mode
 from .rounding import exact
-from .table import OPS, Spelling, composite, is_number, op, result_dtype, unary
+from .table import OPS, Spelling, binary_signatures, composite, is_number, op, result_dtype, unary
 
 _MODE = grad_mode._state  # "formula": computing a derivative with create_graph, where numbers are C++ Scalars
 
@@ -137,7 +137,9 @@ def _bind_pow(self, exponent):
     return OPS["pow"], (self,), {"exponent": exponent}, result_dtype((self, exponent))
 
 
-_POW = Spelling(method="pow", function="pow", inplace="pow_", infix="**", name="{0}**{exponent}", number_first="bind")
+_POW_SIGNATURES = binary_signatures("exponent", "out")
+_POW = Spelling(method="pow", function="pow", inplace="pow_", infix="**", name="{0}**{exponent}", number_first="bind",
+                signatures=_POW_SIGNATURES)
 op("pow", "PowBackward0", ("self",), exact(lambda a, exponent: a ** exponent),
    ("exponent · self^(exponent−1) · grad", _pow_grad),
    saves={0: ("self", "exponent")}, spell=_POW, bind=_bind_pow)
@@ -175,7 +177,8 @@ op("pow_tensor", "PowBackward1", ("self", "exponent"), exact(_power),
    ("result · ln(self) · grad",
     lambda n, g: g * _where_zero(n["self"], n["exponent"], n["result"] * n["self"].log())),
    saves={0: ("self", "exponent"), 1: ("self", "exponent", "result")},
-   spell=Spelling(method="pow", function="pow", inplace="pow_", infix="**", number_first="bind"), bind=_bind_pow)
+   spell=Spelling(method="pow", function="pow", inplace="pow_", infix="**", number_first="bind",
+                  signatures=_POW_SIGNATURES), bind=_bind_pow)
 # pow(Scalar self, exponent)
 op("rpow", "PowBackward2", ("exponent",), exact(lambda exponent, self: _power(np.asarray(self), exponent)),
    ("result · ln(self) · grad", lambda n, g: g * n["result"] * float(np.log(n.attrs["self"]))),

@@ -206,7 +206,8 @@ def _split_sides(name, dim_of, least):
         return tensor_split(self, indices_or_sections, dim)
 
     call.__name__ = call.__qualname__ = name
-    composite(Spelling(method=name, function=name, out=False))(call)
+    composite(Spelling(method=name, function=name, out=False,
+                       signatures=("(Tensor input, int sections)", "(Tensor input, tuple of ints indices)")))(call)
 
 
 _split_sides("hsplit", lambda t: 1 if t.dim() > 1 else 0, 1)

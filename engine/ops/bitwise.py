@@ -6,7 +6,7 @@ import math
 import numpy as np
 
 from .. import dtypes
-from .table import OPS, Spelling, composite, is_number, is_tensor, op, result_dtype, tensor_argument
+from .table import OPS, Spelling, binary_signatures, composite, is_number, is_tensor, op, result_dtype, tensor_argument
 
 
 def _kernel_error(kernel, *operands):
@@ -34,6 +34,7 @@ def _integer_op(name, kernel, forward, infix=None, rinfix=None, inplace=True):
        ("not differentiable", _no_derivative(name)), ("not differentiable", _no_derivative(name)),
        spell=Spelling(method=name, function=name, inplace=name + "_" if inplace else (), infix=infix, rinfix=rinfix,
                       number_first=name not in ("gcd", "lcm"),
+                      signatures=() if name in ("gcd", "lcm") else binary_signatures(number_self="plain"),
                       inplace_function=name + "_" if name in ("gcd", "lcm") else ()),
        bind=bind)
 
@@ -74,7 +75,8 @@ def _shift(name, kernel, forward, infix):
 
     op(name, "NotImplemented", ("self", "other"), forward,
        ("not differentiable", _no_derivative(name)), ("not differentiable", _no_derivative(name)),
-       spell=Spelling(method=name, function=name, inplace=name + "_", infix=infix, number_first=True), bind=bind)
+       spell=Spelling(method=name, function=name, inplace=name + "_", infix=infix, number_first=True,
+                      signatures=binary_signatures(number_self="plain")), bind=bind)
 
 
 _shift("bitwise_left_shift", "lshift_cpu", _lshift, "<<")
@@ -138,7 +140,7 @@ op("ldexp", "LdexpBackward0", ("self", "other"), _ldexp,
                              (OPS["ldexp"], (self, other), None, result_dtype((self, other), "float")))[1])
 
 
-@composite(Spelling(method="float_power", function="float_power"))
+@composite(Spelling(method="float_power", function="float_power", signatures=binary_signatures("exponent", "out")))
 def float_power(self, exponent):
     """pow computed in float64: both operands converted first (ToCopyBackward0 where they were not)."""
     if is_number(self):
@@ -164,7 +166,9 @@ def _bind_rsub(self, other, alpha=1):
 
 op("rsub_tensor", "RsubBackward0", ("self", "other"), lambda a, b, alpha=1: b - alpha * a,
    ("−alpha · grad", lambda n, g: -g * n.attrs.get("alpha", 1)), ("grad", lambda n, g: g),
-   saves={0: ("alpha",)}, spell=Spelling(function="rsub"), bind=_bind_rsub)
+   saves={0: ("alpha",)}, spell=Spelling(function="rsub", signatures=(
+       "(Tensor input, Tensor other, *, Number alpha = 1)", "(Tensor input, Number other, Number alpha = 1)")),
+   bind=_bind_rsub)
 
 
 def _angle(a):

@@ -4,7 +4,7 @@ tensor operand, LtBackward0 for a number. The operators (`==`, `<`, …) are eng
 import numpy as np
 
 from .. import dtypes
-from .table import OPS, Spelling, is_number, op
+from .table import OPS, Spelling, binary_signatures, is_number, op
 
 _ALIASES = {"ne": "not_equal", "lt": "less", "le": "less_equal", "gt": "greater", "ge": "greater_equal"}
 
@@ -16,7 +16,8 @@ def _zero(n, g):
 def _declare(name, fn):
     alias = _ALIASES.get(name)
     names = (name, alias) if alias else (name,)
-    spell = Spelling(method=names, function=names, inplace=tuple(n + "_" for n in names))
+    spell = Spelling(method=names, function=names, inplace=tuple(n + "_" for n in names),
+                     signatures=binary_signatures())
 
     def bind(self, other):
         if is_number(other):

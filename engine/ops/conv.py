@@ -258,6 +258,11 @@ def convolution(name, k, input, weight, bias, stride, padding, dilation, groups,
 
 def _convolution_call(input, weight, bias, stride, padding, dilation, groups, transposed, output_padding):  # noqa: A002
     k = weight.dim() - 2
+    if k <= 0:
+        raise RuntimeError("weight should have at least three dimensions")
+    if padding == "same" and groups > 0 and input.dim() != k + 2:  # ATen's convolution_same checks this first
+        raise RuntimeError(f"Expected {k + 2}-dimensional input for {k + 2}-dimensional weight{size_of(weight)}, but "
+                           f"got {input.dim()}-dimensional input of size {size_of(input)} instead")
     stride = _int_tuple("stride", stride, k)
     dilation = _int_tuple("dilation", dilation, k)
     far = (0,) * k

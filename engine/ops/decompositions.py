@@ -50,12 +50,16 @@ def _zero_pivot(m):
     return 0
 
 
+class _LinAlgError(RuntimeError):
+    """torch.linalg.LinAlgError (torch._C._LinAlgError): what a factorization or solve that fails raises."""
+
+
 def _singular_error(a, fname, text):
     for i, m in enumerate(_batches(a)):
         k = _zero_pivot(m)
         if k:
             prefix = f"({'Batch element ' + str(i)}): " if a.ndim > 2 else ""
-            return RuntimeError(f"{fname}: {prefix}{text(k)}")
+            return _LinAlgError(f"{fname}: {prefix}{text(k)}")
     return None
 
 
@@ -140,7 +144,7 @@ def _solve(a, b, left=True):
         x = np.linalg.solve(np.broadcast_to(a64, np.broadcast_shapes(a64.shape[:-2], rhs.shape[:-2]) + a64.shape[-2:]),
                             rhs)
     except np.linalg.LinAlgError:
-        raise RuntimeError("torch.linalg.solve: The solver failed because the input matrix is singular.") from None
+        raise _LinAlgError("torch.linalg.solve: The solver failed because the input matrix is singular.") from None
     dtype = np.result_type(a.dtype, b.dtype)
     if vector:
         return x[..., 0].astype(dtype)
@@ -189,20 +193,32 @@ def _sum_to(t, shape):
 
 
 # --- cholesky --------------------------------------------------------------------------------------------------
+def potf2(m):
+    """LAPACK's unblocked Cholesky (dpotf2, lower) of one matrix in float64, in place: the column that fails keeps
+    its non-positive pivot and the columns after it are left as they were, as torch's cholesky_ex leaves them.
+    Returns info: 0, or the order of the first leading minor that is not positive-definite."""
+    for j in range(m.shape[0]):
+        pivot = m[j, j] - m[j, :j] @ m[j, :j]
+        if not pivot > 0:
+            m[j, j] = pivot
+            return j + 1
+        m[j, j] = pivot = np.sqrt(pivot)
+        m[j + 1:, j] = (m[j + 1:, j] - m[j + 1:, :j] @ m[j, :j]) / pivot
+    return 0
+
+
 def _cholesky(a, upper=False):
     a64 = _f64(a)
     try:
         L = np.linalg.cholesky(a64)
     except np.linalg.LinAlgError:
         for i, m in enumerate(_batches(a64)):
-            for k in range(1, m.shape[0] + 1):
-                try:
-                    np.linalg.cholesky(m[:k, :k])
-                except np.linalg.LinAlgError:
-                    prefix = f"(Batch element {i}): " if a.ndim > 2 else ""
-                    raise RuntimeError(f"linalg.cholesky: {prefix}The factorization could not be completed because "
-                                       f"the input is not positive-definite (the leading minor of order {k} is not "
-                                       "positive-definite).") from None
+            k = potf2(np.array(m))
+            if k:
+                prefix = f"(Batch element {i}): " if a.ndim > 2 else ""
+                raise _LinAlgError(f"linalg.cholesky: {prefix}The factorization could not be completed because "
+                                   f"the input is not positive-definite (the leading minor of order {k} is not "
+                                   "positive-definite).") from None
         raise
     return memory.column_major(np.swapaxes(L, -1, -2) if upper else L, a.dtype)
 
@@ -254,8 +270,9 @@ def _identity(like, n):
 
 
 def _eigh_grad(n, grads):
-    """linalg_eig_backward for a symmetric A (Q orthogonal): gA = Q (diag(gL) + (Qᵀ gQ) / E) Qᵀ, with
-    E_ij = L_j − L_i off the diagonal."""
+    """linalg_eig_backward for a symmetric A (Q orthogonal): gA = Q (diag(gL) + skew(Qᵀ gQ) / E) Qᵀ, with
+    E_ij = L_j − L_i off the diagonal and skew(X) = (X − Xᵀ) / 2, Qᵀ gQ projected onto the skew-symmetric
+    matrices (the tangent space of the orthogonal group)."""
     L, Q = n["A"]._op("linalg_eigh", UPLO=n.attrs.get("UPLO", "L"))
     gL, gQ = grads
     if gQ is None:
@@ -263,7 +280,8 @@ def _eigh_grad(n, grads):
     else:
         E = L.unsqueeze(-2) - L.unsqueeze(-1)
         eye = _identity(L, L.shape[-1])
-        inner = Q.mT.matmul(gQ) / (E + eye) * (1 - eye)
+        QtgQ = Q.mT.matmul(gQ)
+        inner = (QtgQ - QtgQ.mT) * 0.5 / (E + eye) * (1 - eye)
         if gL is not None:
             inner = inner + _diagonal_matrix(gL)
     return Q.matmul(inner).matmul(Q.mT)
@@ -276,7 +294,7 @@ op("linalg_eigh", "LinalgEighBackward0", ("A",), _eigh,
 
 def _svd(a, full_matrices=True):
     u, s, vh = np.linalg.svd(_f64(a), full_matrices=full_matrices)
-    return u.astype(a.dtype), s.astype(a.dtype), vh.astype(a.dtype)
+    return memory.column_major(u, a.dtype), s.astype(a.dtype), memory.column_major(vh, a.dtype)
 
 
 def _bind_svd(A, full_matrices=True, *, driver=None):
@@ -294,14 +312,12 @@ def _skew(X):
 
 
 def _svd_grad(n, grads):
-    """ATen's svd_backward (real, reduced): with E_jk = S_k² − S_j² off the diagonal,
+    """ATen's svd_backward (real, reduced; for full_matrices, as derivatives.yaml, on the first k columns of U and
+    rows of Vh and their grads): with E_jk = S_k² − S_j² off the diagonal,
     gA = U [(skew(Uᵀ gU) / E) S + S (skew(Vᵀ gV) / E) + diag(gS)] Vᵀ
          + (I − UUᵀ) gU S⁻¹ Vᵀ + U S⁻¹ gVᵀ (I − VVᵀ)."""
     A = n["A"]
     m, k = A.shape[-2], A.shape[-1]
-    if n.attrs.get("full_matrices", True) and m != k and (grads[0] is not None or grads[2] is not None):
-        raise NotImplementedError("the derivative of U or Vh from torch.linalg.svd(full_matrices=True) of a "
-                                  "non-square matrix: the engine has it for full_matrices=False")
     U, S, Vh = A._op("linalg_svd", full_matrices=False)
     gU, gS, gVh = grads
     r = S.shape[-1]

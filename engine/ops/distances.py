@@ -2,7 +2,7 @@
 triplet losses), for any p; Tensor.norm itself is linalg_vector_norm (reductions.py)."""
 import numpy as np
 
-from .table import Spelling, op
+from .table import OPS, Spelling, op
 
 
 def _pnorm(a, p, dim, keepdim):
@@ -47,3 +47,64 @@ op("norm_p", "NormBackward1", ("self",), lambda a, p, dim, keepdim: _pnorm(a, p,
    saves={0: ("self", "result", "p", "dim[]", "keepdim")}, bind=False,
    spell=Spelling(name=lambda s, a: f"{s[0]}.norm({a['p']!r}, {a['dim'][0]}"
                   + (", keepdim=True)" if a["keepdim"] else ")")))
+
+
+# --- pdist ------------------------------------------------------------------------------------------------------
+def _pairs(n):
+    return np.triu_indices(n, 1)
+
+
+def _pdist(a, p):
+    """‖row i − row j‖_p for each i < j, in row-major order of the pairs."""
+    i, j = _pairs(a.shape[0])
+    if i.size == 0:
+        return np.zeros(0, a.dtype)
+    return _pnorm(a[i] - a[j], p, 1, False).astype(a.dtype)
+
+
+def _pdist_backward(g, x, pdist, p):
+    """ATen's _pdist_backward: each pair's grad · ∂‖x_i − x_j‖_p, added to row i and taken from row j."""
+    i, j = _pairs(x.shape[0])
+    out = np.zeros_like(x)
+    if i.size == 0 or p == 0:
+        return out
+    diff, dist, gg = x[i] - x[j], pdist[:, None], g[:, None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if p == 1:
+            local = gg * np.sign(diff)
+        elif p == 2:
+            local = np.where(dist == 0, 0, gg * diff / dist)
+        elif p == float("inf"):
+            local = gg * np.sign(diff) * (np.abs(diff) == dist)
+        elif p < 2:
+            local = np.where((dist == 0) | ((diff == 0) & (p < 1)), 0,
+                             np.sign(diff) * np.abs(diff) ** (p - 1) * gg / dist ** (p - 1))
+        else:
+            local = np.where(dist == 0, 0, diff * np.abs(diff) ** (p - 2) * gg / dist ** (p - 1))
+    np.add.at(out, i, local.astype(x.dtype))
+    np.add.at(out, j, -local.astype(x.dtype))
+    return out
+
+
+def _pdist_not_differentiable(n, g):
+    raise NotImplementedError("the derivative for '_pdist_backward' is not implemented.")
+
+
+def _bind_pdist(input, p=2):  # noqa: A002
+    if input.dim() != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.dim()}D")
+    if not input.dtype.is_floating_point:
+        raise RuntimeError("pdist only supports floating-point dtypes")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    return OPS["pdist"], (input,), {"p": float(p)}, None
+
+
+op("pdist_backward", "PdistBackwardBackward0", ("grad", "self", "pdist"), _pdist_backward,
+   ("not implemented", _pdist_not_differentiable), ("not implemented", _pdist_not_differentiable),
+   ("not implemented", _pdist_not_differentiable))
+op("pdist", "PdistBackward0", ("self",), _pdist,
+   ("Σ over the pairs of grad · ∂‖self_i − self_j‖_p", lambda n, g: g._op("pdist_backward", n["self"], n["result"],
+                                                                          p=n.attrs["p"])),
+   saves={0: ("self", "p", "result")}, spell=Spelling(function="pdist", functional="pdist", out=False),
+   bind=_bind_pdist)

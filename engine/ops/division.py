@@ -5,7 +5,7 @@ kernels do; floats give inf and nan."""
 import numpy as np
 
 from .. import dtypes
-from .table import OPS, Spelling, composite, is_number, op, result_dtype
+from .table import OPS, Spelling, binary_signatures, composite, is_number, op, result_dtype
 
 
 class UNSET:
@@ -124,7 +124,8 @@ def _bind_remainder(self, other):
     return OPS["remainder"], (self, other), None, None
 
 
-_REMAINDER = Spelling(method="remainder", function="remainder", inplace="remainder_", infix="%", number_first="bind")
+_REMAINDER = Spelling(method="remainder", function="remainder", inplace="remainder_", infix="%", number_first="bind",
+                      signatures=binary_signatures(number_self="plain"))
 op("remainder", "RemainderBackward1", ("self", "other"), _remainder,
    ("grad", lambda n, g: g),
    ("−floor(self / other) · grad", lambda n, g: -g * n["self"].div(n["other"], rounding_mode="floor")),
@@ -157,7 +158,7 @@ def _bind_fmod(self, other):
     return OPS["fmod"], (self, other), None, None
 
 
-_FMOD = Spelling(method="fmod", function="fmod", inplace="fmod_")
+_FMOD = Spelling(method="fmod", function="fmod", inplace="fmod_", signatures=binary_signatures())
 op("fmod", "FmodBackward1", ("self", "other"), _fmod,
    ("grad", lambda n, g: g),
    ("−trunc(self / other) · grad", lambda n, g: -g * n["self"].div(n["other"], rounding_mode="trunc")),

@@ -2,8 +2,10 @@
 their deprecation warnings), each with ATen's node and derivative."""
 import numpy as np
 
-from .. import messages
+from .. import memory, messages
 from .decompositions import _bind_qr, _bind_svd, _cholesky, _cholesky_grad, _f64, _sum_to, check_square
+from .matrix_functions import _solve_triangular
+from .statistics import returned
 from .table import OPS, Spelling, composite, op, result_dtype
 
 # --- torch's older spellings: torch.cholesky, cholesky_solve, cholesky_inverse, qr, svd ---------------------------
@@ -105,3 +107,86 @@ def svd(input, some=True, compute_uv=True):  # noqa: A002
         return (zeros(np.zeros(tuple(input.shape[:-2]) + (m, m), S.dtype.np), S.dtype), S,
                 zeros(np.zeros(tuple(input.shape[:-2]) + (k, k), S.dtype.np), S.dtype))
     return U, S, Vh.mT
+
+
+# --- torch.triangular_solve ---------------------------------------------------------------------------------------
+TRIANGULAR_SOLVE_DEPRECATED = (
+    "torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangularand will be removed in a future "
+    "PyTorch release.\ntorch.linalg.solve_triangular has its arguments reversed and does not return a copy of one "
+    "of the inputs.\nX = torch.triangular_solve(B, A).solution\nshould be replaced with\nX = "
+    "torch.linalg.solve_triangular(A, B).")
+
+
+def _triangular_solve(b, a, upper=True, transpose=False, unitriangular=False):
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    a_b = np.broadcast_to(a, batch + a.shape[-2:])
+    b_b = np.broadcast_to(b, batch + b.shape[-2:])
+    coefficient = np.swapaxes(a_b, -1, -2) if transpose else a_b
+    x = _solve_triangular(coefficient, b_b, upper != transpose, unitriangular=unitriangular)
+    return x, memory.column_major(a_b, a.dtype)
+
+
+def _triangular_attrs(n):
+    a = n.attrs
+    return a.get("upper", True), a.get("transpose", False), a.get("unitriangular", False)
+
+
+def _triangular_solve_b(n, grads):
+    """ATen's triangular_solve_backward: gB = op(A)⁻ᵀ gX."""
+    upper, transpose, unit = _triangular_attrs(n)
+    if grads[0] is None:
+        return None
+    return grads[0]._op("triangular_solve", n["A"], upper=upper, transpose=not transpose, unitriangular=unit)[0]
+
+
+def _triangular_solve_a(n, grads):
+    """gA = −gB Xᵀ (X gBᵀ when transposed) on A's triangle, plus the copy's grad (X solved again here)."""
+    gX, gM = grads
+    upper, transpose, unit = _triangular_attrs(n)
+    gA = None
+    if gX is not None:
+        A = n["A"]
+        X = n["self"]._op("triangular_solve", A, upper=upper, transpose=transpose, unitriangular=unit)[0]
+        gB = gX._op("triangular_solve", A, upper=upper, transpose=not transpose, unitriangular=unit)[0]
+        gA = -(X.matmul(gB.mT)) if transpose else -(gB.matmul(X.mT))
+        gA = gA.triu(int(unit)) if upper else gA.tril(-int(unit))
+    if gM is not None:
+        gA = gM if gA is None else gA + gM
+    return gA
+
+
+def _summed(fn, i):
+    def vjp(n, grads):
+        g = fn(n, grads)
+        return None if g is None else _sum_to(g, n._shapes[i])
+
+    return vjp
+
+
+op("triangular_solve", "TriangularSolveBackward0", ("self", "A"), _triangular_solve,
+   ("op(A)⁻ᵀ grad_solution", _summed(_triangular_solve_b, 0)),
+   ("−(op(A)⁻ᵀ grad) Xᵀ on A's triangle + grad_cloned_coefficient", _summed(_triangular_solve_a, 1)),
+   saves={0: ("A", "upper", "transpose", "unitriangular"), 1: ("self", "A", "upper", "transpose", "unitriangular")},
+   several=True, bind=False,
+   spell=Spelling(name=lambda s, a: f"torch.triangular_solve({s[0]}, {s[1]}, upper={a.get('upper', True)}, "
+                                    f"transpose={a.get('transpose', False)}, unitriangular="
+                                    f"{a.get('unitriangular', False)})[{a.get('output', 0)}]"))
+
+
+@composite(Spelling(method="triangular_solve", function="triangular_solve"))
+def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False):  # noqa: A002, N803
+    messages.warn_once(TRIANGULAR_SOLVE_DEPRECATED, stacklevel=4)
+    if input.dim() < 2 or A.dim() < 2:
+        raise RuntimeError(f"torch.triangular_solve: The input tensor {'B' if input.dim() < 2 else 'A'} must have at "
+                           "least 2 dimensions.")
+    check_square(A, "torch.triangular_solve")
+    if A.shape[-1] != input.shape[-2]:
+        raise RuntimeError(f"torch.triangular_solve: Incompatible shapes of A and B for the equation AX = B "
+                           f"({A.shape[-2]}x{A.shape[-1]} and {input.shape[-2]}x{input.shape[-1]})")
+    if A.dtype is not input.dtype:
+        raise RuntimeError(f"torch.triangular_solve: Expected b and A to have the same dtype, but found b of type "
+                           f"{input.dtype.type_name} and A of type {A.dtype.type_name} instead.")
+    attrs = {"upper": bool(upper), "transpose": bool(transpose), "unitriangular": bool(unitriangular)}
+    X, M = input._apply(OPS["triangular_solve"], (input, A), attrs, result_dtype((input, A)))
+    return returned("triangular_solve", ["solution", "cloned_coefficient"])(X, M)
+

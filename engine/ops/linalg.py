@@ -30,8 +30,15 @@ def _bind_mm(a, b):
     return OPS["mm"], (a, b), None, None
 
 
+def _self_like_mat2(self, mat2):
+    if self.dtype is not mat2.dtype:
+        raise RuntimeError(f"self and mat2 must have the same dtype, but got {self.dtype.type_name} and "
+                           f"{mat2.dtype.type_name}")
+
+
 def _bind_addmm(bias, a, b, *, beta=1, alpha=1):
     _check_mm(a, b)
+    _self_like_mat2(bias, b)
     _same_dtype(a, b, "addmm")
     return OPS["addmm"], (bias, a, b), None if beta == 1 and alpha == 1 else {"beta": beta, "alpha": alpha}, None
 
@@ -104,13 +111,17 @@ op("addmm", "AddmmBackward0", ("self", "mat1", "mat2"), _addmm,
    ("α · grad @ mat2ᵀ", lambda n, g: _times(g.mm(n["mat2"].t()), n.attrs.get("alpha", 1))),
    ("α · mat1ᵀ @ grad", lambda n, g: _times(_mat2_grad(n, g), n.attrs.get("alpha", 1))),
    saves={0: ("alpha", "beta"), 1: ("mat2", "mat1_sym_sizes", "mat1_sym_strides"),
-          2: ("mat1", "mat2_sym_sizes", "mat2_sym_strides")}, spell=method("addmm"), bind=_bind_addmm)
+          2: ("mat1", "mat2_sym_sizes", "mat2_sym_strides")},
+   spell=method("addmm", inplace=True, inplace_sizes=True), bind=_bind_addmm)
 
 
 def _bind_baddbmm(self, batch1, batch2, *, beta=1, alpha=1):
     target = (batch1.shape[0] if batch1.dim() else 1, batch1.shape[1] if batch1.dim() > 1 else 1,
               batch2.shape[2] if batch2.dim() > 2 else 1)
     self.expand(target)  # torch expands self to the product's size first (and its error says why not)
+    if not self.dtype is batch1.dtype is batch2.dtype:
+        raise RuntimeError(f"Input dtypes must be the same, got: input {self.dtype.c_name}, batch1: "
+                           f"{batch1.dtype.c_name}, batch2: {batch2.dtype.c_name}")
     _bind_bmm(batch1, batch2)
     inputs = (self, batch1, batch2)
     return OPS["baddbmm"], inputs, {"beta": beta, "alpha": alpha}, result_dtype(inputs)
@@ -136,7 +147,8 @@ op("baddbmm", "BaddbmmBackward0", ("self", "batch1", "batch2"), _baddbmm,
    ("β · grad", lambda n, g: _times(g, n.attrs["beta"])),
    ("α · grad @ batch2ᵀ", lambda n, g: _times(g.bmm(n["batch2"].transpose(1, 2)), n.attrs["alpha"])),
    ("α · batch1ᵀ @ grad", lambda n, g: _times(n["batch1"].transpose(1, 2).bmm(g), n.attrs["alpha"])),
-   saves={0: ("beta",), 1: ("batch2", "alpha"), 2: ("batch1", "alpha")}, spell=method("baddbmm"),
+   saves={0: ("beta",), 1: ("batch2", "alpha"), 2: ("batch1", "alpha")},
+   spell=method("baddbmm", inplace=True, inplace_sizes=True),
    bind=_bind_baddbmm)
 
 

@@ -7,10 +7,11 @@ import warnings
 import numpy as np
 
 from .. import dtypes
-from .decompositions import check_float, check_square
+from .decompositions import _LinAlgError, check_float, check_square, potf2
 from .matrix_functions import _constant
 from .pointwise import bind_where
 from .reductions import INF
+from .statistics import returned
 from .table import OPS, Spelling, composite
 
 
@@ -21,12 +22,12 @@ def _info(A, batch):
 
 @composite(Spelling(linalg="inv_ex", out=False))
 def inv_ex(A, *, check_errors=False):
-    return A._apply(*OPS["linalg_inv"].bind(A)), _info(A, -2)
+    return returned("linalg_inv_ex", ("inverse", "info"))(A._apply(*OPS["linalg_inv"].bind(A)), _info(A, -2))
 
 
 @composite(Spelling(linalg="solve_ex", out=False))
 def solve_ex(A, B, *, left=True, check_errors=False):
-    return A._apply(*_bind_solve_parts(A, B, left)), _info(A, -2)
+    return returned("linalg_solve_ex", ("result", "info"))(A._apply(*_bind_solve_parts(A, B, left)), _info(A, -2))
 
 
 def _bind_solve_parts(A, B, left):
@@ -36,7 +37,24 @@ def _bind_solve_parts(A, B, left):
 
 @composite(Spelling(linalg="cholesky_ex", out=False))
 def cholesky_ex(A, *, upper=False, check_errors=False):
-    return A._apply(*OPS["linalg_cholesky"].bind(A, upper=upper)), _info(A, -2)
+    """A matrix that is not positive-definite gives LAPACK's partial factor (without a node) and its info."""
+    result = returned("linalg_cholesky_ex", ("L", "info"))
+    check_square(A, "linalg.cholesky_ex")
+    a = np.array(A._data, dtype=np.float64)
+    flat = a.reshape((-1,) + a.shape[-2:])
+    info = np.array([potf2(np.array(m)) for m in flat], dtype=np.int32)
+    if info.any() and check_errors:
+        i = int(np.flatnonzero(info)[0])
+        prefix = f"(Batch element {i}): " if a.ndim > 2 else ""
+        raise _LinAlgError(f"linalg.cholesky_ex: {prefix}The factorization could not be completed because the input "
+                           f"is not positive-definite (the leading minor of order {info[i]} is not positive-definite).")
+    if not info.any():
+        return result(A._apply(*OPS["linalg_cholesky"].bind(A, upper=upper)), _info(A, -2))
+    for m in flat:
+        potf2(m)
+    L = np.tril(a)
+    return result(type(A)._make(np.swapaxes(L, -1, -2) if upper else L, A.dtype),
+                  type(A)._make(info.reshape(a.shape[:-2]), dtypes.int32))
 
 
 @composite(Spelling(linalg="svdvals"))
@@ -62,6 +80,8 @@ def matrix_power(A, n):
     check_square(A, "linalg.matrix_power")
     if n == 0:  # a copy of A overwritten by the identity: CopyBackwards, no grad to A
         return A.clone().copy_(_constant(A, np.broadcast_to(np.eye(A.shape[-1]), tuple(A.shape))))
+    if n == -1:
+        return A.inverse()
     a = A.inverse() if n < 0 else A
     n = abs(n)
     if n == 1:
@@ -113,9 +133,10 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):  # no
         raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
     if ord in (INF, -INF):
         d0, d1 = d1, d0
-    sums = A.abs().sum(d0, keepdim=True)
-    out = _amax(sums, d1, keepdim=True) if ord > 0 else _amin(sums, d1, keepdim=True)
-    return out if keepdim else out.squeeze(max(d0, d1)).squeeze(min(d0, d1))
+    if not keepdim and d0 < d1:  # the sums' dim d0 is gone
+        d1 -= 1
+    sums = A._apply(*OPS["vector_norm"].bind(A, 1.0, (d0,), keepdim, dtype=dtype))
+    return _amax(sums, d1, keepdim) if ord > 0 else _amin(sums, d1, keepdim)
 
 
 @composite(Spelling(linalg="norm"))

@@ -2,8 +2,8 @@
 others are composites in engine/nn/loss_functions.py, as in ATen)."""
 import numpy as np
 
-from .. import kernels
-from .nn import legacy_reduction
+from .. import kernels, messages
+from .nn import legacy_reduction, valid_reduction
 from .rounding import EXP
 from .table import OPS, Spelling, op
 
@@ -38,6 +38,12 @@ def _soft_margin_grad(n, g):
 def _bind_soft_margin(input, target, size_average=None, reduce=None, reduction="mean"):  # noqa: A002
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)
+    valid_reduction(reduction)
+    a, b = tuple(input.shape), tuple(target.shape)
+    for dim in range(1, max(len(a), len(b)) + 1):
+        sa, sb = a[-dim] if dim <= len(a) else 1, b[-dim] if dim <= len(b) else 1
+        if sa != sb and 1 not in (sa, sb):
+            raise RuntimeError(messages.BROADCAST.format(a=sa, b=sb, dim=max(len(a), len(b)) - dim))
     return OPS["soft_margin_loss"], (input,), {"target": target, "reduction": reduction}, None
 
 
@@ -124,6 +130,15 @@ def _bind_multi_margin(input, target, p=1, margin=1.0, weight=None, size_average
         reduction = legacy_reduction(size_average, reduce)
     _check_margin_input(input, reduction)
     classes = input.shape[-1] if input.dim() else 1
+    frames = input.shape[0] if input.dim() == 2 else 1
+    if target.dim() > 1 or target.numel() != frames:
+        raise RuntimeError("multi_margin_loss: target tensor should be 1-D with size equal to the number of input "
+                           f"samples (batch size). Expected target size [{frames}], but got {list(target.shape)}. "
+                           f"Input has shape {list(input.shape)}.")
+    if weight is not None and weight.numel() != classes:
+        raise RuntimeError(f"inconsistent weight size, expected {classes} but got {list(weight.shape)}")
+    if target.dtype.name != "int64":
+        raise RuntimeError(f"expected scalar type Long but found {target.dtype.type_name}")
     t = target._data
     if t.size and (t.min() < 0 or t.max() >= classes):
         raise RuntimeError("target out of range")

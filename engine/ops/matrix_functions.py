@@ -81,7 +81,8 @@ op("addmv", "AddmvBackward0", ("self", "mat", "vec"),
    ("α · grad ⊗ vec", lambda n, g: _times(g.unsqueeze(1) * n["vec"].unsqueeze(0), n.attrs["alpha"])),
    ("α · matᵀ grad", lambda n, g: _times(n["mat"].t().mv(g), n.attrs["alpha"])),
    saves={0: ("beta",), 1: ("vec", "alpha"), 2: ("mat", "alpha")},
-   spell=Spelling(method="addmv", function="addmv", inplace="addmv_", inplace_function="addmv_"), bind=_bind_addmv)
+   spell=Spelling(method="addmv", function="addmv", inplace="addmv_", inplace_function="addmv_", inplace_sizes=True),
+   bind=_bind_addmv)
 
 
 def _bind_addr(self, vec1, vec2, *, beta=1, alpha=1):
@@ -97,7 +98,10 @@ op("addr", "AddrBackward0", ("self", "vec1", "vec2"),
    ("β · grad", lambda n, g: _sum_to(_times(g, n.attrs["beta"]), n._shapes[0])),
    ("α · grad vec2", lambda n, g: _times(g.mv(n["vec2"]), n.attrs["alpha"])),
    ("α · gradᵀ vec1", lambda n, g: _times(g.t().mv(n["vec1"]), n.attrs["alpha"])),
-   saves={0: ("beta",), 1: ("vec2", "alpha"), 2: ("vec1", "alpha")}, spell=Spelling(method="addr", function="addr"),
+   saves={0: ("beta",), 1: ("vec2", "alpha"), 2: ("vec1", "alpha")},
+   spell=Spelling(method="addr", function="addr", inplace="addr_", inplace_sizes=lambda t, inputs: (
+       f"2D tensor expected, got {t.dim()}D tensor for input" if t.dim() != 2 else
+       f"size mismatch, input: {list(t.shape)}, v1: {list(inputs[1].shape)}, v2: {list(inputs[2].shape)}")),
    bind=_bind_addr)
 
 
@@ -107,6 +111,9 @@ def _bind_addbmm(self, batch1, batch2, *, beta=1, alpha=1):
     if batch1.shape[0] != batch2.shape[0] or batch1.shape[2] != batch2.shape[1]:
         raise RuntimeError(f"Incompatible matrix sizes for bmm ({batch1.shape[1]}x{batch1.shape[2]} and "
                            f"{batch2.shape[1]}x{batch2.shape[2]})")
+    for a, b, names in ((self, batch2, "self and mat2"), (batch1, batch2, "mat1 and mat2")):
+        if a.dtype is not b.dtype:
+            raise RuntimeError(f"{names} must have the same dtype, but got {a.dtype.type_name} and {b.dtype.type_name}")
     inputs = (self, batch1, batch2)
     return OPS["addbmm"], inputs, {"beta": beta, "alpha": alpha}, result_dtype(inputs)
 
@@ -117,7 +124,7 @@ op("addbmm", "AddbmmBackward0", ("self", "batch1", "batch2"),
    ("α · grad batch2ᵢᵀ", lambda n, g: _times(g.unsqueeze(0).matmul(n["batch2"].transpose(1, 2)), n.attrs["alpha"])),
    ("α · batch1ᵢᵀ grad", lambda n, g: _times(n["batch1"].transpose(1, 2).matmul(g.unsqueeze(0)), n.attrs["alpha"])),
    saves={0: ("beta",), 1: ("batch2", "alpha"), 2: ("batch1", "alpha")},
-   spell=Spelling(method="addbmm", function="addbmm"), bind=_bind_addbmm)
+   spell=Spelling(method="addbmm", function="addbmm", inplace="addbmm_"), bind=_bind_addbmm)
 
 
 # --- cross ------------------------------------------------------------------------------------------------------
@@ -200,7 +207,7 @@ def _bind_renorm(self, p, dim, maxnorm):
 
 
 op("renorm", "RenormBackward0", ("self",), _renorm, ("ATen's renorm_backward", _renorm_grad),
-   saves={0: ("self", "p", "dim", "maxnorm")}, spell=Spelling(method="renorm", function="renorm"),
+   saves={0: ("self", "p", "dim", "maxnorm")}, spell=Spelling(method="renorm", function="renorm", inplace="renorm_"),
    bind=_bind_renorm)
 
 
@@ -279,8 +286,11 @@ def _bind_pinv(A, *, atol=None, rtol=None, hermitian=False):
 
 
 def _pinv_grad(n, g):
+    return pinv_backward(g, n["result"], n["self"])
+
+
+def pinv_backward(g, pinvA, A):  # noqa: N803
     """ATen's pinv_backward, by the smaller of A's dims."""
-    A, pinvA = n["self"], n["result"]
     m, k = A.shape[-2], A.shape[-1]
     pinvAh, gradh = pinvA.mT, g.mT
     if m <= k:

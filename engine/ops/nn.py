@@ -11,6 +11,8 @@ from .table import OPS, Spelling, op
 
 
 def _softmax(a, dim):
+    if a.size == 0:
+        return a.copy()
     if a.dtype == np.float32:
         return kernels.softmax(a, dim).reshape(a.shape)
     e = EXP(a - np.max(a, axis=dim, keepdims=True))
@@ -18,6 +20,8 @@ def _softmax(a, dim):
 
 
 def _log_softmax(a, dim):
+    if a.size == 0:
+        return a.copy()
     if a.dtype == np.float32:
         return kernels.log_softmax(a, dim).reshape(a.shape)
     s = a - np.max(a, axis=dim, keepdims=True)
@@ -124,6 +128,13 @@ def _bind_nll(input, target, weight=None, size_average=None, ignore_index=-100, 
     total_weight = input._constant(total_weight)  # a tensor, as ATen's forward makes it
     return OPS["nll_loss"], (input,), {"target": target, "reduction": reduction, "weight": weight,
                                        "ignore_index": ignore_index, "total_weight": total_weight}, None
+
+
+def valid_reduction(reduction):
+    """torch.nn._reduction.get_enum's check, which nn.functional's losses make before ATen's."""
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    return reduction
 
 
 def legacy_reduction(size_average, reduce):
@@ -369,6 +380,9 @@ def _pair_loss(name, option, input, target, reduction, value):  # noqa: A002
 
 
 def _bind_huber(input, target, reduction="mean", delta=1.0):  # noqa: A002
+    valid_reduction(reduction)
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
     return _pair_loss("huber_loss", "delta", input, target, reduction, delta)
 
 
@@ -414,6 +428,8 @@ NO_PADDING = 2**64 - 1  # F.embedding's padding_idx=-1 as torch's node shows it 
 
 
 def _bind_embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
+    if weight.dim() != 2:
+        raise RuntimeError("'weight' must be 2-D")
     padding_idx = NO_PADDING if padding_idx == -1 else padding_idx
     if indices.dtype.is_floating_point or indices.dtype.name == "bool":
         raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar types: "

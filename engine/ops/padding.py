@@ -164,6 +164,20 @@ def _circular(x, pad):
     return out
 
 
+@composite(Spelling(function="constant_pad_nd", out=False))
+def constant_pad_nd(input, pad, value=0):  # noqa: A002
+    """torch.constant_pad_nd: F.pad's constant padding with ATen's own checks."""
+    if len(pad) % 2:
+        raise RuntimeError(f"Length of pad must be even but instead it equals {len(pad)}")
+    if len(pad) // 2 > input.dim():
+        raise RuntimeError("Length of pad should be no more than twice the number of dimensions of the input. Pad "
+                           f"length is {len(pad)}while the input has {input.dim()}dimensions.")
+    shape = padded_shape(input.shape, tuple(int(p) for p in pad))
+    if any(s < 0 for s in shape):
+        raise RuntimeError("narrow(): length must be non-negative.")
+    return input._op("constant_pad", pad=tuple(int(p) % 2**64 for p in pad), shape=shape, value=value)
+
+
 @composite(Spelling(functional="pad"))
 def pad(input, pad, mode="constant", value=None):  # noqa: A002
     """F.pad: constant (ConstantPadNdBackward0), reflect and replicate (their own nodes, per number of padded

@@ -3,7 +3,7 @@ import numpy as np
 
 from .. import kernels
 from .rounding import LOG, exact
-from .table import OPS, Spelling, composite, method, op, result_dtype, unary
+from .table import OPS, Spelling, binary_signatures, composite, method, op, result_dtype, tensor_argument, unary
 
 
 def _unary(name, node, forward, formula, vjp, saves=None, dtype="float", functional=(), spell=None):
@@ -196,7 +196,7 @@ def _bound_mask(n, which, tensor):
 
 for _which in ("min", "max"):
     _spell = Spelling(method="clamp_" + _which, function="clamp_" + _which, inplace="clamp_" + _which + "_",
-                      inplace_function="clamp_" + _which + "_")
+                      inplace_function="clamp_" + _which + "_", signatures=binary_signatures(_which))
     _bind = _bind_clamp_min if _which == "min" else _bind_clamp_max
     op("clamp_" + _which, f"Clamp{_which.capitalize()}Backward0", ("self",),
        lambda a, w=_which, **bound: _clamp(a, **{w: bound[w]}),
@@ -216,7 +216,7 @@ del _spell
 # --- selection --------------------------------------------------------------------------------------
 def _where(n, g, first):
     c = n.attrs["condition"]
-    z = g * 0
+    z = g.new_zeros(())  # a 0, not g * 0: a nan grad stays where the condition does not choose it
     return g.where(c, z) if first else z.where(c, g)
 
 
@@ -256,7 +256,9 @@ for _name, _keep in (("maximum", lambda a, b: (a >= b) | np.isnan(a)),
        lambda a, b, keep=_keep: np.where(keep(a, b), a, b),
        ("grad where self wins (half on ties)", lambda n, g: _pick(n, g, True)),
        ("grad where other wins (half on ties)", lambda n, g: _pick(n, g, False)),
-       saves={0: ("self", "other"), 1: ("self", "other")}, spell=method(_name))
+       saves={0: ("self", "other"), 1: ("self", "other")}, spell=method(_name),
+       bind=lambda self, other, name=_name: (tensor_argument(name, "other", other),
+                                            (OPS[name], (self, other), None, None))[1])
 
 
 op("zero", "ZeroBackward0", ("self",), np.zeros_like, ("0", lambda n, g: g * 0),
@@ -264,6 +266,25 @@ op("zero", "ZeroBackward0", ("self",), np.zeros_like, ("0", lambda n, g: g * 0),
 op("fill", "FillBackward2", ("self",), lambda a, value: np.full_like(a, value), ("0", lambda n, g: g * 0),
    spell=Spelling(inplace="fill_", inplace_function="fill_"),
    bind=lambda self, value: (OPS["fill"], (self,), {"value": value}, None))
+
+
+def _bind_filled(self, value):
+    """torch.fill(x, value): a new tensor (fill.Scalar, FillBackward0; fill.Tensor with a 0-d value, FillBackward1)."""
+    if not hasattr(value, "_data"):
+        return OPS["filled"], (self,), {"value": value}, self.dtype
+    if value.dim():
+        raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with {value.dim()} "
+                           "dimensions.")
+    return OPS["filled_tensor"], (self, value), None, self.dtype
+
+
+_FILL_SIGNATURES = ("(Tensor input, Tensor value)", "(Tensor input, Number value)")
+op("filled", "FillBackward0", ("self",), lambda a, value: np.full_like(a, value), ("0", lambda n, g: g * 0),
+   spell=Spelling(function="fill", out=False, signatures=_FILL_SIGNATURES), bind=_bind_filled)
+op("filled_tensor", "FillBackward1", ("self", "value"), lambda a, v: np.full_like(a, v),
+   ("0", lambda n, g: g * 0), ("grad summed", lambda n, g: g.sum()),
+   spell=Spelling(function="fill", out=False, signatures=_FILL_SIGNATURES),
+   bind=_bind_filled)
 
 
 # --- xlogy --------------------------------------------------------------------------------------------------
@@ -282,5 +303,6 @@ op("xlogy", "XlogyBackward0", ("self", "other"), _xlogy,
    ("log(other) · grad (0 where self = 0 and other ≤ 0)", _xlogy_self_grad),
    ("self / other · grad", lambda n, g: g * n["self"] / n["other"]),
    saves={0: ("self", "other"), 1: ("self", "other")},
-   spell=Spelling(method="xlogy", function="xlogy", inplace="xlogy_", inplace_function="xlogy_", special="xlogy"),
+   spell=Spelling(method="xlogy", function="xlogy", inplace="xlogy_", inplace_function="xlogy_", special="xlogy",
+                  signatures=binary_signatures(number_self="out")),
    bind=lambda self, other: (OPS["xlogy"], (self, other), None, result_dtype((self, other), "float")))

@@ -189,13 +189,7 @@ def _pool_args(kernel_size, stride, padding, dilation):
     """The sizes as pairs; stride () where it was not given (the kernel's, as the node keeps it)."""
     kernel_size = _pair(kernel_size, 2)
     stride = () if stride is None or len(_pair(stride, 2)) == 0 else _pair(stride, 2)
-    padding, dilation = _pair(padding, 2), _pair(dilation, 2)
-    if any(s == 0 for s in stride or kernel_size):
-        raise RuntimeError("stride should not be zero")
-    if any(p > (d * (n - 1) + 1) // 2 for p, d, n in zip(padding, dilation, kernel_size)):
-        raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={padding[0]}, "
-                           f"kernel_size={kernel_size[0]} and dilation={dilation[0]}")
-    return kernel_size, stride, padding, dilation
+    return kernel_size, stride, _pair(padding, 2), _pair(dilation, 2)
 
 
 def _pair(value, k):
@@ -205,12 +199,38 @@ def _pair(value, k):
     return value * k if len(value) == 1 else value
 
 
-def _pool_check(input, kernel_size, stride, padding, dilation, ceil_mode):  # noqa: A002
-    """ATen's pool2d_shape_check: the input's dims and the output's size."""
-    if input.dim() not in (3, 4) or any(n == 0 for n in input.shape[input.dim() - 3:]):
+def checked_pool_shape(size, kernel, stride, padding, dilation, ceil_mode):
+    """ATen's pooling_output_shape, with its checks of one dim's stride and padding."""
+    if stride == 0:
+        raise RuntimeError("stride should not be zero")
+    if padding < 0:
+        raise RuntimeError(f"pad must be non-negative, but got pad: {padding}")
+    if padding > int(((kernel - 1) * dilation + 1) / 2):
+        raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={padding}, "
+                           f"kernel_size={kernel} and dilation={dilation}")
+    return pool_shape(size, kernel, stride, padding, dilation, ceil_mode)
+
+
+def _pool_check(input, kernel_size, stride, padding, dilation, ceil_mode, name="max_pool2d"):  # noqa: A002
+    """ATen's max_pool2d_with_indices and avg_pool2d meta checks, then pool2d_shape_check."""
+    if name == "max_pool2d" and input.dim() not in (3, 4):
         raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
-    out = [pool_shape(n, kk, s, p, d, ceil_mode)
+    if input.dim() < 3:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-input.dim()}, {input.dim() - 1}], "
+                         "but got -3)")
+    out = [checked_pool_shape(n, kk, s, p, d, ceil_mode)
            for n, kk, s, p, d in zip(input.shape[-2:], kernel_size, stride or kernel_size, padding, dilation)]
+    (kh, kw), (dh, dw), (ph, pw) = kernel_size, stride or kernel_size, dilation
+    if kh <= 0 or kw <= 0:
+        raise RuntimeError(f"kernel size should be greater than zero, but got kH: {kh} kW: {kw}")
+    if dh <= 0 or dw <= 0:
+        raise RuntimeError(f"stride should be greater than zero, but got dH: {dh} dW: {dw}")
+    if ph <= 0 or pw <= 0:
+        raise RuntimeError(f"dilation should be greater than zero, but got dilationH: {ph} dilationW: {pw}")
+    shape, nd = input.shape, input.dim()
+    if not ((nd == 3 and shape[0] and shape[1] and shape[2]) or (nd == 4 and shape[1] and shape[2] and shape[3])):
+        raise RuntimeError("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but "
+                           f"got:{size_of(input)}")
     if any(o < 1 for o in out):
         c, h, w = input.shape[-3:]
         raise RuntimeError(f"Given input size: ({c}x{h}x{w}). Calculated output size: ({c}x{out[0]}x{out[1]}). "
@@ -235,12 +255,39 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     return _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
 
 
+def _check_max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode):  # noqa: A002
+    """ATen's check_max_pool1d (the path without indices)."""
+    (k,), (p,), (d,) = _pair(kernel_size, 1), _pair(padding, 1), _pair(dilation, 1)
+    s = k if stride is None or len(_pair(stride, 1)) == 0 else _pair(stride, 1)[0]
+    if k <= 0:
+        raise RuntimeError(f"max_pool1d() kernel_size must be greater than zero, but got {k}")
+    if s <= 0:
+        raise RuntimeError(f"max_pool1d() stride must be greater than zero, but got {s}")
+    if p < 0:
+        raise RuntimeError(f"max_pool1d() padding must be non-negative, but got {p}")
+    if p > k // 2:
+        raise RuntimeError(f"max_pool1d() padding should be at most half of kernel size, but got padding={p} and "
+                           f"kernel_size={k}")
+    if d <= 0:
+        raise RuntimeError(f"max_pool1d() dilation must be greater than zero, but got {d}")
+    out = checked_pool_shape(input.shape[-1], k, s, p, d, ceil_mode)
+    if out <= 0:
+        raise RuntimeError(f"max_pool1d() Invalid computed output size: {out}")
+
+
 @composite(Spelling(function="max_pool1d", functional="max_pool1d", out=False))
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,  # noqa: A002
                return_indices=False):
-    if input.dim() not in (2, 3):
-        raise RuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for "
-                           f"input, but got:{size_of(input)}")
+    nd, shape = input.dim(), input.shape
+    if return_indices:  # ATen's max_pool1d_with_indices
+        if nd not in (2, 3):
+            raise RuntimeError(f"Expected 2 to 3 dimensions, but got {nd}-dimensional tensor for argument #1 'self' "
+                               "(while checking arguments for max_pool1d)")
+    else:
+        if not ((nd == 2 and shape[0] and shape[1]) or (nd == 3 and shape[1] and shape[2])):
+            raise RuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for "
+                               f"input, but got:{size_of(input)}")
+        _check_max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode)
     stride = kernel_size if stride is None or len(_pair(stride, 1)) == 0 else stride
     out = _max_pool(input.unsqueeze(-2), (1, *_pair(kernel_size, 1)), (1, *_pair(stride, 1)),
                     (0, *_pair(padding, 1)), (1, *_pair(dilation, 1)), ceil_mode, return_indices)
@@ -251,15 +298,15 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
 
 def _avg_pool2d(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):  # noqa: A002
     kernel_size, stride, padding, _ = _pool_args(kernel_size, stride, padding, 1)
-    _pool_check(input, kernel_size, stride, padding, (1, 1), ceil_mode)
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
+    _pool_check(input, kernel_size, stride, padding, (1, 1), ceil_mode, "avg_pool2d")
     attrs = {"kernel_size": kernel_size, "stride": stride, "padding": padding, "ceil_mode": bool(ceil_mode),
              "count_include_pad": bool(count_include_pad), "divisor_override": divisor_override}
     return input._apply(OPS["avg_pool2d"], (input,), attrs, input.dtype)
 
 
-@composite(Spelling(functional="avg_pool2d"))
+@composite(Spelling(functional="avg_pool2d", functional_out=True))
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,  # noqa: A002
                divisor_override=None):
     return _avg_pool2d(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
@@ -321,14 +368,33 @@ op("adaptive_avg_pool2d", "AdaptiveAvgPool2DBackward0", ("self",), _adaptive_avg
                               name=lambda s, a: f"adaptive_avg_pool2d({s[0]}, {tuple(a['output_size'])})"))
 
 
+def list_with_default(output_size, shape):
+    """torch.nn.modules.utils._list_with_default: an int stays; None entries take the input's trailing sizes."""
+    if isinstance(output_size, int):
+        return output_size
+    if len(shape) <= len(output_size):
+        raise ValueError(f"Input dimension should be at least {len(output_size) + 1}")
+    tail = shape[len(shape) - len(output_size):]
+    return tuple(d if v is None else int(v) for v, d in zip(output_size, tail))
+
+
+def adaptive_size(name, output_size, k):
+    """ATen's adaptive_avg_pool{k}d checks of output_size (an int is k of it, as the binding makes it)."""
+    size = (output_size,) * k if isinstance(output_size, int) else tuple(output_size)
+    if len(size) != k:
+        raise RuntimeError(f"{name}: output_size must be {k}")
+    if any(s < 0 for s in size):
+        shown = f"{size[0]}, {size[1]}" if k == 2 else f"{size[0]}, {size[1]},{size[2]}"
+        raise RuntimeError(f"{name}: elements of output_size must be greater than or equal to 0 but received "
+                           f"{{{shown}}}")
+    return size
+
+
 @composite(Spelling(functional="adaptive_avg_pool2d"))
 def adaptive_avg_pool2d(input, output_size):  # noqa: A002
     """F.adaptive_avg_pool2d: a mean over the last two dims when the output is 1×1 (as ATen does it), else
     each output cell the average of its region."""
-    size = (output_size,) * 2 if isinstance(output_size, int) else tuple(output_size)
-    if len(size) != 2:
-        raise ValueError(f"Input dimension should be at least {len(size) + 1}")
-    size = tuple(input.shape[-2 + i] if s is None else int(s) for i, s in enumerate(size))
+    size = adaptive_size("adaptive_avg_pool2d", list_with_default(output_size, tuple(input.shape)), 2)
     if size == (1, 1):
         return input.mean((-1, -2), keepdim=True)
     if input.dim() not in (3, 4):

@@ -1,6 +1,7 @@
 """The pools that pooling.py does not have: max_pool3d (MaxPool3DWithIndicesBackward0), avg_pool3d
-(AvgPool3DBackward0), adaptive_avg_pool3d (AdaptiveAvgPool3DBackward0) and adaptive_max_pool2d/3d
-(AdaptiveMax…Backward0), written for any number of spatial dims over the convolution's windows."""
+(AvgPool3DBackward0), adaptive_avg_pool3d (AdaptiveAvgPool3DBackward0), adaptive_max_pool2d/3d
+(AdaptiveMax…Backward0) and max_unpool2d/3d (MaxUnpool…Backward0), written for any number of spatial dims over
+the convolution's windows."""
 import itertools
 import math
 
@@ -8,7 +9,7 @@ import numpy as np
 
 from .conv import windows, zeros_for
 from .pooling import _extra, _int_divide, pool_shape, window_sizes
-from .table import Spelling, op
+from .table import OPS, Spelling, op
 
 
 def _batched(fn, k):
@@ -66,14 +67,13 @@ def _label(word, keys):
     return label
 
 
-def _gather(x, result1):
+def _gather(x, idx):
     planes = x.reshape(*x.shape[:2], -1)
-    idx = result1._data
     return np.take_along_axis(planes, idx.reshape(*idx.shape[:2], -1), axis=-1).reshape(idx.shape)
 
 
 def _values(x, result1, **_):
-    return _batched(_gather, 3)(x, result1)
+    return _batched(_gather, 3)(x, result1._data)
 
 
 _MAX_SAVES = ("self", "kernel_size", "stride", "padding", "dilation", "ceil_mode", "result1")
@@ -254,3 +254,64 @@ for _k in (2, 3):
     op(f"adaptive_max_pool{_k}d_backward", f"AdaptiveMaxPool{_k}DBackwardBackward0", ("grad", "self"),
        lambda g, x, indices, k: _spread_at(g, x, indices, k), ("grad at each cell's max", _take_at),
        ("0", lambda n, v: zeros_for(n, 1, v)))
+
+
+# --- max_unpool2d/3d --------------------------------------------------------------------------------------------
+def _unpool(x, indices, output_size):
+    """Each input value written at its index into the zeroed output's last k dims (ATen's loop: the last wins)."""
+    k = len(output_size)
+    lead = x.shape[:x.ndim - k]
+    flat_out = np.zeros(lead + (math.prod(output_size),), x.dtype)
+    flat_idx = indices._data.reshape(lead + (-1,))
+    lead_idx = np.indices(flat_idx.shape[:-1], sparse=True)
+    flat_out[(*(i[..., None] for i in lead_idx), flat_idx)] = x.reshape(flat_idx.shape)
+    return flat_out.reshape(lead + tuple(output_size))
+
+
+def _unpool_grad(n, g):
+    idx, k = n.attrs["indices"]._data, len(n.attrs["output_size"])
+    lead = g.dim() - k
+    planes = g.reshape(*g.shape[:lead], -1)
+    flat_idx = idx.reshape(idx.shape[:lead] + (-1,))
+    lead_idx = np.indices(flat_idx.shape[:-1], sparse=True)
+    return planes._op("index", key=(*(i[..., None] for i in lead_idx), flat_idx)).reshape(*idx.shape)
+
+
+def _bind_unpool(k):
+    def bind(self, indices, output_size, stride=None, padding=None):
+        name = f"max_unpooling{k}d_forward_out_cpu()" if k == 3 else "max_unpooling2d_forward_out_cpu()"
+        if indices.dtype.name != "int64":
+            raise RuntimeError(f"elements in indices should be type int64 but got: {indices.dtype.type_name}")
+        if len(output_size) != k:
+            raise RuntimeError(("There should be exactly two elements (height, width) in output_size, but got "
+                                if k == 2 else "There should be exactly three elements (depth, height, width) in "
+                                "output_size, but got ") + f"{len(output_size)} elements.")
+        if self.dim() not in (k + 1, k + 2):
+            raise RuntimeError(f"Input to max_unpooling{k}d should be a {k + 1}d or {k + 2}d Tensor, but got a tensor "
+                               f"with {self.dim()} dimensions.")
+        if self.shape != indices.shape:
+            raise RuntimeError(f"Expected shape of indices to be same as that of the input tensor ({list(self.shape)}) "
+                               f"but got indices tensor with shape: {list(indices.shape)}")
+        for i in range(1, self.dim()):
+            if self.shape[i] <= 0:
+                raise RuntimeError(f"{name}: Expected input to have non-zero size for non-batch dimensions, but got "
+                                   f"{list(self.shape)} with dimension {i} being empty.")
+        size = math.prod(output_size)
+        bad = indices._data[(indices._data < 0) | (indices._data >= size)]
+        if bad.size:
+            sizes = "x".join(map(str, output_size))
+            raise RuntimeError(f"Found an invalid max index: {int(bad.reshape(-1)[0])} (output volumes are of size "
+                               f"{sizes}")
+        attrs = {"indices": indices, "output_size": tuple(int(v) for v in output_size)}
+        if k == 3:
+            attrs.update(stride=tuple(stride), padding=tuple(padding))
+        return OPS[f"max_unpool{k}d"], (self,), attrs, None
+
+    return bind
+
+
+for _k in (2, 3):
+    op(f"max_unpool{_k}d", f"MaxUnpool{_k}DBackward0", ("self",),
+       lambda x, indices, output_size, **_: _unpool(x, indices, output_size),
+       ("grad at each input's index", _unpool_grad), saves={0: ("indices",)}, bind=_bind_unpool(_k),
+       numel=lambda arrays, attrs: arrays[0].size + attrs["indices"]._data.size)

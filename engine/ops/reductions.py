@@ -172,12 +172,16 @@ def _minmax(x, dim, keepdim, which):
     return named(which)(values, indices)
 
 
-@composite(Spelling(method="max", function="max"))
+_MINMAX_SIGNATURES = ("(Tensor input, *, Tensor out = None)", "(Tensor input, Tensor other, *, Tensor out = None)",
+                      "(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)")
+
+
+@composite(Spelling(method="max", function="max", signatures=_MINMAX_SIGNATURES))
 def max(self, dim=None, keepdim=False):  # noqa: A001 - torch.max
     return _minmax(self, dim, keepdim, "max")
 
 
-@composite(Spelling(method="min", function="min"))
+@composite(Spelling(method="min", function="min", signatures=_MINMAX_SIGNATURES))
 def min(self, dim=None, keepdim=False):  # noqa: A001 - torch.min
     return _minmax(self, dim, keepdim, "min")
 
@@ -295,17 +299,18 @@ def _norm(a, dim=None, keepdim=False, ord=2):  # noqa: A002 - PyTorch's name
     return np.asarray(out).astype(a.dtype)
 
 
-def norm_grad(x, r, g, p):
-    """ATen's norm_backward: the grad of r = ‖x‖_p (r and g broadcast against x), 0 where the norm is 0."""
+def norm_grad(x, r, g, p, over=None):
+    """ATen's norm_backward: the grad of r = ‖x‖_p (r and g broadcast against x), 0 where the norm is 0; `over`:
+    the dims the norm reduced, when known (the ties of an inf-norm are counted over them)."""
     if p == 0:
         return (x * 0).abs()
     if p == 1:
         return x.sign() * g
     if p == 2:
-        return x * (r * 0).where(r == 0, g / r)
+        return g * (x / r).masked_fill(r == 0, 0.0)  # as ATen writes it (its second derivative at 0 is nan)
     if p == INF or p == -INF:
         is_max = ((x.abs() == r) | (x.isnan() & r.isnan())).to(x.dtype)
-        return x.sign() * is_max * (g / is_max.sum(_reduced(x, r), keepdim=True))
+        return x.sign() * is_max * (g / is_max.sum(_reduced(x, r) if over is None else over, keepdim=True))
     if p < 1:
         scaled = x.sign() * x.abs().pow(p - 1).masked_fill(x == 0, 0.0)
     elif p < 2:
@@ -322,7 +327,11 @@ def _reduced(x, r):
 
 
 def _norm_grad(n, g):
-    return norm_grad(n["self"], _kept(n, n["result"]), _expand_back(n, g), n.attrs.get("ord", 2))
+    if n.attrs.get("ord", 2) == 0:  # ATen's norm_backward returns no grad for the 0-norm
+        return None
+    ndim = len(n._shapes[0])
+    over = dims(n.attrs["dim"], ndim) if n.attrs.get("dim") is not None and ndim else None
+    return norm_grad(n["self"], _kept(n, n["result"]), _expand_back(n, g), n.attrs.get("ord", 2), over)
 
 
 def _bind_norm(self, p="fro", dim=None, keepdim=False, dtype=None):
@@ -377,6 +386,8 @@ def _norm_label(call, slots, attrs):
 
 
 def _logsumexp(a, dim, keepdim):
+    if a.dtype.kind in "biu":  # computed in the default float type, as torch casts an integer input first
+        a = a.astype(np.float32)
     if a.ndim == 0:
         return a.copy()
     m = np.max(a, axis=dim, keepdims=True)

@@ -41,7 +41,7 @@ def _triangle_bind(which):
 def _triangle(which, node, keep):
     op(which, node, ("self",), lambda a, diagonal: np.where(keep(a.shape[-2:], diagonal), a, a.dtype.type(0)),
        (f"{which}(grad, diagonal)", lambda n, g: getattr(g, which)(n.attrs["diagonal"])),
-       saves={0: ("diagonal",)}, spell=method(which), bind=_triangle_bind(which))
+       saves={0: ("diagonal",)}, spell=method(which, inplace=True), bind=_triangle_bind(which))
 
 
 _triangle("tril", "TrilBackward0", lambda shape, k: np.tri(*shape, k=k, dtype=bool))

@@ -10,7 +10,7 @@ from ..kernels import faddeeva
 from ..kernels import special as sp
 from ..kernels.bessel import log, sin, work
 from .rounding import exact
-from .table import OPS, Spelling, composite, is_number, op, result_dtype, tensor_argument, unary
+from .table import OPS, Spelling, binary_signatures, composite, is_number, op, result_dtype, tensor_argument, unary
 
 _SQRT_PI = 1.7724538509055160273
 _LN2 = 0.6931471805599453
@@ -359,7 +359,7 @@ def _copysign(a, b):
     return np.copysign(a, b) if np.asarray(a).dtype.kind == "f" else np.copysign(np.asarray(a, np.float64), b)
 
 
-_COPYSIGN = Spelling(method="copysign", function="copysign", inplace="copysign_")
+_COPYSIGN = Spelling(method="copysign", function="copysign", inplace="copysign_", signatures=binary_signatures())
 op("copysign", "CopysignBackward0", ("self", "other"), _copysign,
    ("sign(self) · sign(other) · grad (0 where self = 0)", _copysign_self), ("0", lambda n, g: g * 0),
    saves={0: ("self", "result")}, spell=_COPYSIGN, bind=_bind_copysign)
@@ -406,7 +406,7 @@ def _bind_xlog1py(self, other):
     return OPS["special_xlog1py"], (self, other), None, dtype
 
 
-_XLOG1PY = Spelling(special="xlog1py", number_first="bind")
+_XLOG1PY = Spelling(special="xlog1py", number_first="bind", signatures=binary_signatures(number_self="out"))
 op("special_xlog1py", "SpecialXlog1PyBackward0", ("self", "other"), _xlog1py,
    ("log1p(other) · grad (0 where self = 0 and other ≤ −1)", _xlog1py_self),
    ("self / (other + 1) · grad", lambda n, g: g * n["self"] / (n["other"] + 1)),
@@ -445,7 +445,8 @@ def _bind_zeta(self, other):
 
 op("special_zeta", "SpecialZetaBackward0", ("self", "other"), _float(sp.zeta),
    ("not implemented", _not_implemented("zeta")), ("−self · ζ(self + 1, other) · grad", _zeta_other),
-   saves={1: ("self", "other")}, spell=Spelling(special="zeta", number_first="bind"), bind=_bind_zeta)
+   saves={1: ("self", "other")}, spell=Spelling(special="zeta", number_first="bind",
+                                                     signatures=binary_signatures(number_self="out")), bind=_bind_zeta)
 op("special_zeta_self_scalar", "SpecialZetaBackward1", ("other",),
    lambda b, self: _float(sp.zeta)(np.asarray(self, b.dtype), b),
    ("−self · ζ(self + 1, other) · grad",
@@ -454,3 +455,33 @@ op("special_zeta_self_scalar", "SpecialZetaBackward1", ("other",),
    saves={0: ("self", "other")}, spell=Spelling(name="torch.special.zeta({self}, {0})"), bind=False)
 op("special_zeta_other_scalar", "SpecialZetaBackward2", ("self",), lambda a, other: _float(sp.zeta)(a, other),
    ("not implemented", _not_implemented("zeta")), spell=Spelling(name="torch.special.zeta({0}, {other})"), bind=False)
+
+
+# --- igamma, igammac ----------------------------------------------------------------------------------------------
+def _bind_igamma(name):
+    def bind(self, other):
+        tensor_argument(name, "other", other)
+        dtype = result_dtype((self, other))
+        if not dtype.is_floating_point:
+            raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{dtype.c_name}'")
+        return OPS[name], (self, other), None, dtype
+
+    return bind
+
+
+def _igamma_density(n, g):
+    """∂P(a, x)/∂x = x^(a−1) e^(−x) / Γ(a)."""
+    a, x = n["self"], n["other"]
+    return g * ((a - 1) * x.log() - x - a.lgamma()).exp()
+
+
+op("igamma", "IgammaBackward0", ("self", "other"), sp.igamma,
+   ("not implemented", _not_implemented("igamma: input")),
+   ("x^(a−1) e^(−x) / Γ(a) · grad", _igamma_density),
+   saves={1: ("self", "other")}, bind=_bind_igamma("igamma"),
+   spell=Spelling(method="igamma", function="igamma", inplace="igamma_", special="gammainc"))
+op("igammac", "IgammacBackward0", ("self", "other"), sp.igammac,
+   ("not implemented", _not_implemented("igammac: input")),
+   ("−x^(a−1) e^(−x) / Γ(a) · grad", lambda n, g: -_igamma_density(n, g)),
+   saves={1: ("self", "other")}, bind=_bind_igamma("igammac"),
+   spell=Spelling(method="igammac", function="igammac", inplace="igammac_", special="gammaincc"))

@@ -23,13 +23,16 @@ class Spelling:
     """How a user writes an op. `infix` is the symbol of `a ⊕ b` (and `a ⊕= b` when there is an in-place twin);
     `rinfix` the symbol of `b ⊕ a` where the op's self is the right operand; `name` overrides how the tracer
     names the result: a format string over the input names ({0}, {1}) and the attrs. `out` says whether the torch
-    function takes out= (most do; torch.einsum, torch.reshape, torch.split … do not)."""
+    function takes out= (most do; torch.einsum, torch.reshape, torch.split … do not); `functional_out` whether
+    the nn.functional one does (those that are ATen's own functions: F.gelu, F.softplus, …)."""
 
     __slots__ = ("method", "function", "functional", "special", "linalg", "inplace", "inplace_function", "infix",
-                 "rinfix", "prefix", "name", "number_first", "out")
+                 "rinfix", "prefix", "name", "number_first", "out", "signatures",
+                 "inplace_sizes", "functional_out")
 
     def __init__(self, method=(), function=(), functional=(), inplace=(), inplace_function=(), infix=None,
-                 rinfix=None, prefix=None, name=None, number_first=False, out=True, special=(), linalg=()):
+                 rinfix=None, prefix=None, name=None, number_first=False, out=True, special=(), linalg=(),
+                 signatures=(), inplace_sizes=False, functional_out=False):
         self.method = _names(method)
         self.function = _names(function)
         self.functional = _names(functional)
@@ -45,6 +48,13 @@ class Spelling:
         # bind takes the number itself ("bind": torch.pow(2, x) is PowBackward2); else a number there is refused
         self.number_first = number_first
         self.out = out
+        self.functional_out = functional_out
+        # torch's signatures of the function as its argument parser prints them, where it has several: a call none
+        # of them takes (a number as input where only the Tensor overloads take one) fails with torch's listing
+        self.signatures = signatures
+        # the in-place twin refuses a self of another size than the result's: True as ATen's structured kernels
+        # ("Bad in-place call"), or a function (self, inputs) -> the error's text
+        self.inplace_sizes = inplace_sizes
 
     @property
     def shown(self):
@@ -55,13 +65,24 @@ class Spelling:
         return None
 
 
+def binary_signatures(other="other", number_self=None, first="input"):
+    """torch's signatures of a binary function with a Tensor and a Number overload for its second argument, and
+    with number_self ("out": with out=, "plain": without) one for a Number first argument too (torch.pow(2, x))."""
+    out = ", *, Tensor out = None"
+    self_first = "self" if first == "input" else first
+    middle = {None: (), "out": (f"(Number {self_first}, Tensor {other}{out})",),
+              "plain": (f"(Number {self_first}, Tensor {other})",)}[number_self]
+    return (f"(Tensor {first}, Tensor {other}{out})", *middle, f"(Tensor {first}, Number {other}{out})")
+
+
 def _names(x):
     return (x,) if isinstance(x, str) else tuple(x)
 
 
-def method(name, inplace=False, function=True, out=True):
+def method(name, inplace=False, function=True, out=True, inplace_sizes=False):
     """The common spelling: `x.name()`, `torch.name(x)`, and `x.name_()` when there is an in-place twin."""
-    return Spelling(method=name, function=name if function else (), inplace=name + "_" if inplace else (), out=out)
+    return Spelling(method=name, function=name if function else (), inplace=name + "_" if inplace else (), out=out,
+                    inplace_sizes=inplace_sizes)
 
 
 def unary(name, inplace=True, functional=(), out=True, special=()):
@@ -196,7 +217,7 @@ def dims(dim, ndim):
 
 
 
-META = ("_sym_sizes", "_sym_numel", "_sym_strides", "_sym_argsize_0")
+META = ("_sym_sizes", "_sym_numel", "_sym_strides", "_sym_argsize_0", "_sym_argsize_minus_1", "_sym_argsize_minus_2")
 
 
 def kept(op):

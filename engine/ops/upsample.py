@@ -1,4 +1,4 @@
-"""interpolate's nearest, nearest-exact and (bi/tri)linear modes: ATen's upsample_* ops, each a per-dim
+"""interpolate's nearest, nearest-exact, (bi/tri)linear and bicubic modes: ATen's upsample_* ops, each a per-dim
 interpolation matrix applied along the spatial dims (their backward the transposed matrices, an op too)."""
 import math
 
@@ -20,10 +20,15 @@ def _scale(in_size, out_size, scale, align_corners, dtype):
 def _matrix(mode, in_size, out_size, scale, align_corners, dtype):
     """The (out, in) matrix of one dim's interpolation."""
     m = np.zeros((out_size, in_size), np.float64)
-    s = _scale(in_size, out_size, scale, align_corners and mode == "linear", dtype)
+    s = _scale(in_size, out_size, scale, align_corners and mode in ("linear", "cubic"), dtype)
     t = type(s)
     for i in range(out_size):
-        if mode == "nearest":
+        if mode == "cubic":  # ATen's upsample_bicubic2d: 4 taps at floor(real) − 1 … + 2, clamped to the edges
+            real = s * t(i) if align_corners else s * (t(i) + t(0.5)) - t(0.5)
+            i0 = int(math.floor(real))
+            for j, w in enumerate(_cubic_weights(t(real - t(i0)), t)):
+                m[i, min(max(i0 - 1 + j, 0), in_size - 1)] += w
+        elif mode == "nearest":
             src = min(int(math.floor(t(i) * s)), in_size - 1)
             m[i, src] = 1
         elif mode == "nearest-exact":
@@ -38,6 +43,19 @@ def _matrix(mode, in_size, out_size, scale, align_corners, dtype):
             m[i, i0] += lam0
             m[i, i1] += lam1
     return m
+
+
+def _cubic_weights(x, t):
+    """ATen's get_cubic_upsample_coefficients (A = −0.75) for the offset x in [0, 1)."""
+    a = t(-0.75)
+
+    def near(v):  # cubic_convolution1, |v| ≤ 1
+        return ((a + t(2)) * v - (a + t(3))) * v * v + t(1)
+
+    def far(v):  # cubic_convolution2, 1 < |v| < 2
+        return ((a * v - t(5) * a) * v + t(8) * a) * v - t(4) * a
+
+    return far(x + t(1)), near(x), near(t(1) - x), far(t(2) - x)
 
 
 def _apply(a, mats, transpose=False):
@@ -86,13 +104,14 @@ _FAMILY = [("nearest", 1, "upsample_nearest1d", "UpsampleNearest1D"),
            ("nearest-exact", 3, "upsample_nearest_exact3d", "UpsampleNearestExact3D"),
            ("linear", 1, "upsample_linear1d", "UpsampleLinear1D"),
            ("linear", 2, "upsample_bilinear2d", "UpsampleBilinear2D"),
-           ("linear", 3, "upsample_trilinear3d", "UpsampleTrilinear3D")]
+           ("linear", 3, "upsample_trilinear3d", "UpsampleTrilinear3D"),
+           ("cubic", 2, "upsample_bicubic2d", "UpsampleBicubic2D")]
 _WORDS = {"nearest": "nearest", "nearest-exact": "nearest-exact", "linear": None}
 
 for _mode, _k, _name, _node in _FAMILY:
-    _linear = _mode == "linear"
+    _linear = _mode in ("linear", "cubic")
     _keep = ("self_sym_sizes", "output_size", *_SCALE_NAMES[_k]) + (("align_corners",) if _linear else ())
-    _word = {1: "linear", 2: "bilinear", 3: "trilinear"}[_k] if _linear else _mode
+    _word = "bicubic" if _mode == "cubic" else {1: "linear", 2: "bilinear", 3: "trilinear"}[_k] if _linear else _mode
     op(_name + "_backward", _node + "BackwardBackward0", ("grad_output",),
        _backward(_mode, _k),
        ("the interpolation of grad", lambda n, g, name=_name, k=_k, lin=_linear: g._op(name, **_attrs(n, k, lin))),

@@ -70,7 +70,11 @@ ENGINE_MODULES = {
         "constraints", "transforms", "kl", "distribution", "normal", "categorical", "bernoulli", "uniform", "beta",
         "gamma", "dirichlet", "exponential", "laplace", "log_normal", "independent", "one_hot_categorical",
         "relaxed_bernoulli", "relaxed_categorical", "transformed_distribution", "cauchy", "studentT", "half_normal",
-        "chi2", "geometric", "gumbel", "mixture_same_family", "multivariate_normal")},
+        "chi2", "geometric", "gumbel", "mixture_same_family", "multivariate_normal", "lowrank_multivariate_normal",
+        "poisson", "binomial")},
+    "torch.masked": "engine.masked",
+    "torch.signal": "engine.signal",
+    "torch.signal.windows": "engine.signal.windows",
     "torch.backends.cudnn": "engine.backends.cudnn",
     "torch.backends.mkldnn": "engine.backends.mkldnn",
     "torch.backends.openmp": "engine.backends.openmp",
@@ -92,18 +96,44 @@ STDLIB_NAMES = {
               "whitespace capwords",
     "time": "time time_ns perf_counter perf_counter_ns monotonic monotonic_ns process_time sleep",
     "unicodedata": "normalize category name",
+    "abc": "ABC abstractmethod",
+    "bisect": "bisect bisect_left bisect_right insort insort_left insort_right",
+    "datetime": "date datetime time timedelta timezone MINYEAR MAXYEAR",
+    "enum": "Enum IntEnum Flag IntFlag auto unique",
+    "heapq": "heappush heappop heapify heapreplace heappushpop nlargest nsmallest merge",
+    "json": "dumps loads JSONDecodeError",
+    "numbers": "Number Complex Real Rational Integral",
+    "operator": "add sub mul truediv floordiv mod pow neg pos abs eq ne lt le gt ge not_ truth and_ or_ xor invert "
+                "matmul index itemgetter contains getitem",
+    "pprint": "pformat pprint pp",
+    "textwrap": "dedent indent fill wrap shorten",
+    "warnings": "warn",
     "typing": "Any Optional Union List Dict Tuple Set FrozenSet Callable Iterable Iterator Sequence Mapping "
               "MutableMapping Generator Type Literal ClassVar Final TypeVar Annotated NoReturn Deque DefaultDict "
               "OrderedDict Counter cast TYPE_CHECKING",
 }
 # Made for each run (runtime.RUN_VIEWS): Python's random, a sized view of numpy, the standard library's
 # modules above, matplotlib's pyplot (plot_view.py) and tqdm (tqdm_view.py), with the run's own state.
-RUN_MODULES = frozenset(["random", "numpy", "numpy.random", "matplotlib", "matplotlib.pyplot", "tqdm", "tqdm.auto",
-                         "tqdm.notebook", "io", *STDLIB_NAMES])
+RUN_MODULES = frozenset(["random", "numpy", "numpy.random", "numpy.linalg", "numpy.fft", "numpy.testing",
+                         "matplotlib", "matplotlib.pyplot", "tqdm", "tqdm.auto", "tqdm.notebook", "io",
+                         *STDLIB_NAMES])
 ALLOWED_IMPORTS = frozenset([*ENGINE_MODULES, "math", *RUN_MODULES])
 _IMPORTABLE = ["torch", "math", "random", "numpy", "matplotlib.pyplot", "tqdm", "io (BytesIO, StringIO)",
                *sorted(STDLIB_NAMES)]
 IMPORTABLE = f"{', '.join(_IMPORTABLE[:-1])} and {_IMPORTABLE[-1]}"
+# Modules a program may not import, with the reason its refusal gives (any other: the list above).
+REFUSED_MODULES = {
+    **dict.fromkeys(("os", "os.path", "sys", "shutil", "pathlib", "glob", "tempfile", "io.open", "fileinput",
+                     "pickle", "shelve", "sqlite3", "csv", "zipfile", "tarfile", "gzip"),
+                    "it reaches the machine's files, environment or interpreter; the explorer runs a program on "
+                    "its own (torch.save and torch.load work with io.BytesIO)"),
+    **dict.fromkeys(("subprocess", "socket", "urllib", "http", "requests", "threading", "multiprocessing",
+                     "asyncio", "signal", "ctypes", "importlib", "inspect", "gc", "builtins"),
+                    "it reaches outside the program (processes, the network, threads or the interpreter itself)"),
+    "re": "a regular expression can run for ever inside one C call, where the explorer's time limit cannot stop it",
+    **dict.fromkeys(("fractions", "decimal"), "their arithmetic is not sized: use int and float"),
+    "contextlib": "'with' takes only torch's context managers and tqdm in the explorer",
+}
 MAX_INT_LITERAL_BITS = 100_000  # (Limits.max_int_bits): a hex literal of 100,000 characters is 400,000 bits
 # `from __future__ import print_function` (older tutorials start so): directives to the compiler, no module.
 FUTURE_FEATURES = frozenset(__future__.all_feature_names)
@@ -176,6 +206,15 @@ def check(tree: ast.Module, bound=frozenset()) -> dict[ast.stmt, GuardError]:
     checker = _Checker(bound_names(tree) | bound)
     checker.visit(tree)
     return checker.refused
+
+
+def import_refusal(module: str) -> str:
+    """Why `import module` is refused: its own reason for the modules that reach outside, else the list."""
+    listed = f"imports other than {IMPORTABLE} are not allowed ({module!r})"
+    for name in (module, module.partition(".")[0]):
+        if name in REFUSED_MODULES:
+            return f"{listed}: {REFUSED_MODULES[name]}"
+    return listed
 
 
 def is_private(attr: str) -> bool:
@@ -463,7 +502,7 @@ class _Checker(ast.NodeVisitor):
     def visit_Import(self, node):
         for alias in node.names:
             if alias.name not in ALLOWED_IMPORTS:
-                self.refuse(f"imports other than {IMPORTABLE} are not allowed ({alias.name!r})")
+                self.refuse(import_refusal(alias.name))
             self.check_name(alias.asname or alias.name.partition(".")[0])
 
     def visit_ImportFrom(self, node):
@@ -475,7 +514,7 @@ class _Checker(ast.NodeVisitor):
             return
         if node.level or node.module not in ALLOWED_IMPORTS:
             module = "." * node.level + (node.module or "")
-            self.refuse(f"imports other than {IMPORTABLE} are not allowed ({module!r})")
+            self.refuse(import_refusal(module))
         for alias in node.names:
             if alias.name != "*":
                 if alias.name.startswith("_"):

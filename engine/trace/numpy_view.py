@@ -227,8 +227,62 @@ def _generator_methods(rng):
     return found
 
 
+def _matrices(a):
+    """Elements of the square matrices a factorisation of `a` gives (its last two dims m, n: m·m + n·n each)."""
+    shape = np.shape(a)
+    if len(shape) < 2:
+        return np.size(a)
+    return math.prod(shape[:-2]) * (shape[-2] ** 2 + shape[-1] ** 2)
+
+
+LINALG = {
+    **{name: (lambda a, *_, **__: 0) for name in "norm det slogdet matrix_rank cond eigvals eigvalsh".split()},
+    **{name: (lambda a, *_, **__: np.size(a)) for name in "inv pinv cholesky qr eig eigh".split()},
+    "svd": lambda a, *_, **__: _matrices(a),
+    "solve": lambda a, b, *_, **__: np.size(b),
+    "lstsq": lambda a, b, *_, **__: np.size(b) + np.size(a),
+    "matrix_power": lambda a, n, *_, **__: np.size(a),
+}
+
+
+def _fft_size(a, n=None, axis=-1, *_, **__):
+    shape = np.shape(a)
+    if n is None or not shape:
+        return np.size(a)
+    return np.size(a) // max(shape[axis], 1) * operator.index(n)
+
+
+def _fftn_size(a, s=None, axes=None, *_, **__):
+    shape = np.shape(a)
+    if s is None or not shape:
+        return np.size(a)
+    axes = range(len(shape) - len(s), len(shape)) if axes is None else axes
+    return np.size(a) // max(math.prod(shape[d] for d in axes), 1) * math.prod(operator.index(k) for k in s)
+
+
+FFT = {
+    **{name: _fft_size for name in "fft ifft rfft irfft hfft ihfft".split()},
+    **{name: _fftn_size for name in "fft2 ifft2 fftn ifftn rfft2 irfft2 rfftn irfftn".split()},
+    "fftfreq": lambda n, *_, **__: operator.index(n), "rfftfreq": lambda n, *_, **__: operator.index(n) // 2 + 1,
+    "fftshift": lambda a, *_, **__: 0, "ifftshift": lambda a, *_, **__: 0,
+}
+TESTING = """assert_allclose assert_array_equal assert_array_almost_equal assert_almost_equal assert_equal
+    assert_array_less""".split()
+
+
+def _testing(name):
+    fn = getattr(np.testing, name)
+
+    def function(*args, **kwargs):
+        fn(*(plain(a) for a in args), **{key: plain(value) for key, value in kwargs.items()})
+
+    function.__name__ = function.__qualname__ = name
+    return function
+
+
 def numpy_views() -> dict[str, SafeModule]:
-    """{"numpy": ..., "numpy.random": ...} for one run."""
+    """{"numpy": ..., "numpy.random": ..., "numpy.linalg": ..., "numpy.fft": ..., "numpy.testing": ...} for one
+    run: linalg's results sized by their matrices, fft's by their lengths, testing's assertions on plain arrays."""
     state = np.random.RandomState(0)
     random = _random_functions(state)
     random["default_rng"] = lambda seed=None: Generator(state.randint(2**32, dtype=np.int64) if seed is None
@@ -238,6 +292,11 @@ def numpy_views() -> dict[str, SafeModule]:
     attrs.update({name: _ufunc(getattr(np, name)) for name in UFUNCS})
     attrs.update({name: np.dtype(name.rstrip("_")) for name in DTYPES})
     attrs.update({name: ClassName(cls) for name, cls in ABSTRACT.items()})
-    attrs.update(CONSTANTS, random=random_view, dtype=lambda spec: no_object(np.dtype(plain(spec))),
-                 __version__=np.__version__)
-    return {"numpy": SafeModule("numpy", attrs), "numpy.random": random_view}
+    linalg = SafeModule("numpy.linalg", {name: _function(name, getattr(np.linalg, name), size)
+                                         for name, size in LINALG.items()} | {"LinAlgError": np.linalg.LinAlgError})
+    fft = SafeModule("numpy.fft", {name: _function(name, getattr(np.fft, name), size) for name, size in FFT.items()})
+    testing = SafeModule("numpy.testing", {name: _testing(name) for name in TESTING})
+    attrs.update(CONSTANTS, random=random_view, linalg=linalg, fft=fft, testing=testing,
+                 dtype=lambda spec: no_object(np.dtype(plain(spec))), __version__=np.__version__)
+    return {"numpy": SafeModule("numpy", attrs), "numpy.random": random_view, "numpy.linalg": linalg,
+            "numpy.fft": fft, "numpy.testing": testing}

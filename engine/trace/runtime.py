@@ -63,7 +63,8 @@ SAFE_BUILTINS = """abs all any bin bool callable chr dict divmod enumerate filte
     property staticmethod classmethod super object NotImplemented
     ArithmeticError AssertionError AttributeError Exception ImportError IndexError KeyError LookupError
     NameError NotImplementedError OverflowError RuntimeError StopIteration SyntaxError TypeError ValueError
-    ZeroDivisionError""".split()  # super and object: only as the checker lets them be written
+    ZeroDivisionError Warning UserWarning DeprecationWarning FutureWarning
+    RuntimeWarning""".split()  # super and object: only as the checker lets them be written
 
 _SAFE_BUILTINS = {name: getattr(builtins, name) for name in SAFE_BUILTINS}
 # The classes among them that type(x) gives as themselves (not super: super(type, obj) walks).

@@ -17,8 +17,9 @@ import importlib
 import time
 from types import FunctionType
 
-from .allowlist import STDLIB_NAMES
+from .allowlist import MAX_FORMAT_WIDTH, STDLIB_NAMES
 from .argparse_view import argparse_names
+from .classes import ClassName
 from .errors import program_line
 from .module_views import SafeModule
 
@@ -26,7 +27,7 @@ from .module_views import SafeModule
 def stdlib_views(runtime, package):
     """`import <package>`: the view of it for the run of `runtime` (its budget and its classes)."""
     module = importlib.import_module(package)  # (when a program first imports it: the engine starts without)
-    attrs = {name: getattr(module, name) for name in STDLIB_NAMES[package].split()}
+    attrs = {name: getattr(module, name) for name in STDLIB_NAMES[package].split() if name != "ABC"}
     attrs.update(_CHECKED.get(package, lambda run: {})(runtime))
     return {package: SafeModule(package, attrs)}
 
@@ -114,5 +115,124 @@ def _time(runtime):
     return {"sleep": sleep}
 
 
+MAX_INDENT = 64  # json's, pprint's and textwrap's indents: longer ones are not for reading
+
+
+def _abc(runtime):
+    import abc
+
+    fresh = abc.ABCMeta("ABC", (), {"__slots__": (), "__module__": "abc"})  # its registry dies with the run
+    runtime.classes.bases += (fresh,)
+
+    def abstractmethod(function):
+        if not (type(function) is FunctionType and function.__module__ == "__main__"):
+            runtime.refuse("abc.abstractmethod may only decorate the program's own functions")
+        return abc.abstractmethod(function)
+
+    return {"ABC": fresh, "abstractmethod": abstractmethod}
+
+
+def _enum(runtime):
+    import enum
+
+    runtime.classes.bases += (enum.Enum,)  # Flag, IntEnum and IntFlag derive from it
+    return {}
+
+
+def _numbers(runtime):
+    import numbers
+
+    return {name: ClassName(getattr(numbers, name)) for name in STDLIB_NAMES["numbers"].split()}
+
+
+def _short(runtime, what, text):
+    if text is not None and len(str(text) if isinstance(text, int) else text) > MAX_INDENT:
+        runtime.refuse(f"{what} longer than {MAX_INDENT} characters is not allowed")
+
+
+def _json(runtime):
+    import json
+
+    def dumps(obj, *, indent=None, separators=None, **options):
+        runtime.shown(obj)
+        _short(runtime, "an indent", " " * indent if isinstance(indent, int) else indent)
+        for separator in separators or ():
+            _short(runtime, "a separator", separator)
+        text = json.dumps(obj, indent=indent, separators=separators, **options)
+        runtime.budget.charge_elements(len(text))
+        return text
+
+    return {"dumps": dumps}
+
+
+def _pprint(runtime):
+    import pprint
+
+    def pformat(obj, indent=1, width=80, depth=None, *, compact=False, sort_dicts=True, underscore_numbers=False):
+        runtime.shown(obj)
+        _short(runtime, "an indent", " " * indent)
+        if width > MAX_FORMAT_WIDTH:
+            runtime.refuse(f"widths over {MAX_FORMAT_WIDTH:,} are not allowed")
+        text = pprint.pformat(obj, indent, width, depth, compact=compact, sort_dicts=sort_dicts,
+                              underscore_numbers=underscore_numbers)
+        runtime.budget.charge_elements(len(text))
+        return text
+
+    def pprint_(obj, stream=None, indent=1, width=80, depth=None, *, compact=False, sort_dicts=True,
+                underscore_numbers=False):
+        if stream is not None:
+            runtime.refuse("pprint.pprint prints to the program's output only (stream=None)")
+        runtime.print(pformat(obj, indent, width, depth, compact=compact, sort_dicts=sort_dicts,
+                              underscore_numbers=underscore_numbers))
+
+    def pp(obj, *args, sort_dicts=False, **kwargs):
+        pprint_(obj, *args, sort_dicts=sort_dicts, **kwargs)
+
+    pprint_.__name__ = pprint_.__qualname__ = "pprint"
+    return {"pformat": pformat, "pprint": pprint_, "pp": pp}
+
+
+def _textwrap(runtime):
+    import textwrap
+
+    def grown(text, *indents):
+        """At most one of each indent per line, a line per character."""
+        runtime.budget.charge_elements(len(text) * (1 + sum(len(i) for i in indents if i)))
+
+    def indent(text, prefix, predicate=None):
+        grown(text, prefix)
+        return textwrap.indent(text, prefix, predicate)
+
+    def wrap(text, width=70, **options):
+        for key in ("initial_indent", "subsequent_indent", "placeholder"):
+            _short(runtime, key, options.get(key))
+        grown(text, options.get("initial_indent"), options.get("subsequent_indent"))
+        return textwrap.wrap(text, width, **options)
+
+    def fill(text, width=70, **options):
+        return "\n".join(wrap(text, width, **options))
+
+    return {"indent": indent, "wrap": wrap, "fill": fill}
+
+
+def _operator(runtime):
+    """The operators that can make huge sequences or ints go through the runtime's sized ones, as `a * b` does."""
+    return {"add": runtime.add, "mul": runtime.mul, "pow": runtime.power, "mod": runtime.mod,
+            "floordiv": runtime.floordiv}
+
+
+def _warnings(runtime):
+    import warnings
+
+    def warn(message, category=None, stacklevel=1):
+        if category is not None and not (isinstance(category, type) and issubclass(category, Warning)):
+            raise TypeError(f"category must be a Warning subclass, not '{type(category).__name__}'")
+        warnings.warn(message, category, stacklevel=stacklevel + 1)
+
+    return {"warn": warn}
+
+
 _CHECKED = {"argparse": argparse_names, "collections": _collections, "dataclasses": _dataclasses,
-            "functools": _functools, "itertools": _itertools, "time": _time}
+            "functools": _functools, "itertools": _itertools, "time": _time, "abc": _abc, "enum": _enum,
+            "numbers": _numbers, "json": _json, "pprint": _pprint, "textwrap": _textwrap, "operator": _operator,
+            "warnings": _warnings}

@@ -6,6 +6,7 @@ formats and functions cross by name; the test code's own lambdas are rebuilt wit
 """
 from __future__ import annotations
 
+import functools
 import types
 
 import numpy as np
@@ -122,6 +123,8 @@ class Translator:
             return self.function(fn)
         if isinstance(fn, types.MethodType):
             return types.MethodType(self.callable(fn.__func__), fn.__self__)
+        if isinstance(fn, functools.partial):
+            return functools.partial(self.callable(fn.func), *fn.args, **fn.keywords)
         raise Missing(f"{getattr(fn, '__module__', '?')}.{getattr(fn, '__qualname__', repr(fn))}")
 
     def function(self, fn):

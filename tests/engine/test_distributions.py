@@ -19,6 +19,9 @@ def _t(T, v, dtype=None, grad=False):
     return T.tensor(v, dtype=getattr(T, dtype) if dtype else None, requires_grad=grad)
 
 
+_TRIL = [[1.5, 0., 0.], [0.3, 0.8, 0.], [-0.2, 0.4, 1.1]]
+_SPD = [[2., 0.3, -0.1], [0.3, 1.5, 0.2], [-0.1, 0.2, 1.]]
+
 # name -> (T -> (distribution, a value in its support)); float64 parameters need grad (rsample, log_prob grads)
 CASES = {
     "Normal": lambda T: (T.distributions.Normal(_t(T, [0.5, -1.0], F64, True), _t(T, [1.5, 0.3], F64, True)),
@@ -91,6 +94,23 @@ CASES = {
     "FisherSnedecor": lambda T: (T.distributions.FisherSnedecor(_t(T, [3., 5.], F64), _t(T, [4., 6.], F64)),
                                  _t(T, [0.5, 1.5], F64)),
     "HalfCauchy": lambda T: (T.distributions.HalfCauchy(_t(T, [1., 2.], F64)), _t(T, [1., 2.], F64)),
+    "MultivariateNormal_scale_tril": lambda T: (T.distributions.MultivariateNormal(
+        _t(T, [[0.5, -1.0, 2.0], [0., 0., 1.]], F64, True), scale_tril=_t(T, _TRIL, F64, True)),
+        _t(T, [.1, .2, .3], F64)),
+    "MultivariateNormal_covariance": lambda T: (T.distributions.MultivariateNormal(
+        _t(T, [0.5, -1.0, 2.0], F64, True), covariance_matrix=_t(T, _SPD, F64, True)), _t(T, [.1, .2, .3], F64)),
+    "MultivariateNormal_precision": lambda T: (T.distributions.MultivariateNormal(
+        _t(T, [0.5, -1.0, 2.0], F64), precision_matrix=_t(T, _SPD, F64, True)), _t(T, [.1, .2, .3], F64)),
+    "MultivariateNormal_f32": lambda T: (T.distributions.MultivariateNormal(T.zeros(2), T.eye(2)), T.ones(2)),
+    "LowRankMultivariateNormal": lambda T: (T.distributions.LowRankMultivariateNormal(
+        _t(T, [0.5, -1.0, 2.0], F64, True), _t(T, [[1.], [.5], [-.2]], F64, True), _t(T, [1., 2., .5], F64, True)),
+        _t(T, [.1, .2, .3], F64)),
+    "Poisson": lambda T: (T.distributions.Poisson(_t(T, [0.5, 4., 12., 150.], F64, True)), _t(T, [0., 3., 9., 140.],
+                                                                                             F64)),
+    "Poisson_f32": lambda T: (T.distributions.Poisson(_t(T, [3., 30.])), _t(T, [2., 25.])),
+    "Binomial": lambda T: (T.distributions.Binomial(_t(T, [10., 60., 200.], F64), _t(T, [0.3, 0.4, 0.9], F64, True)),
+                           _t(T, [3., 20., 170.], F64)),
+    "Binomial_logits_f32": lambda T: (T.distributions.Binomial(5, logits=_t(T, [-1., 2.])), _t(T, [1., 4.])),
 }
 
 PROPERTIES = ("repr", "sample", "sample_23", "rsample", "rsample_grads", "log_prob", "log_prob_grads", "entropy",
@@ -196,6 +216,11 @@ ERRORS = {
     "no_validation": lambda T: T.distributions.Normal(T.tensor([0.]), T.tensor([-1.]), validate_args=False)
     .log_prob(T.tensor([1.])),
     "default_validate_args": lambda T: T.distributions.Distribution.set_default_validate_args(2),
+    "mvn_not_positive_definite": lambda T: T.distributions.MultivariateNormal(T.zeros(2), T.tensor([[1., 2.],
+                                                                                                [2., 1.]])),
+    "mvn_two_matrices": lambda T: T.distributions.MultivariateNormal(T.zeros(2), T.eye(2), scale_tril=T.eye(2)),
+    "poisson_negative_rate": lambda T: T.distributions.Poisson(T.tensor([-1.])),
+    "binomial_value_above_count": lambda T: T.distributions.Binomial(3, T.tensor(.5)).log_prob(T.tensor(4.)),
     "kl_missing": lambda T: T.distributions.kl_divergence(T.distributions.Normal(0., 1.),
                                                           T.distributions.Categorical(T.tensor([0.5, 0.5]))),
 }
@@ -241,6 +266,17 @@ KL_PAIRS = {
                           T.distributions.Laplace(_t(T, [1.], F64), _t(T, [2.], F64))),
     "OneHotCategorical": lambda T: (T.distributions.OneHotCategorical(_t(T, [.2, .8], F64, True)),
                                     T.distributions.OneHotCategorical(_t(T, [.5, .5], F64))),
+    "MultivariateNormal": lambda T: (
+        T.distributions.MultivariateNormal(_t(T, [0., 1., 2.], F64, True), scale_tril=_t(T, _TRIL, F64)),
+        T.distributions.MultivariateNormal(_t(T, [[1., 1., 1.]], F64), covariance_matrix=_t(T, _SPD, F64))),
+    "LowRank_MultivariateNormal": lambda T: (
+        T.distributions.LowRankMultivariateNormal(_t(T, [0., 1., 2.], F64, True), _t(T, [[1.], [.5], [-.2]], F64),
+                                                  _t(T, [1., 2., .5], F64)),
+        T.distributions.MultivariateNormal(_t(T, [1., 1., 1.], F64), precision_matrix=_t(T, _SPD, F64))),
+    "Poisson": lambda T: (T.distributions.Poisson(_t(T, [2., 7.], F64, True)),
+                          T.distributions.Poisson(_t(T, [3., 5.], F64))),
+    "Binomial": lambda T: (T.distributions.Binomial(10, _t(T, [.2, .7], F64, True)),
+                           T.distributions.Binomial(10, _t(T, [.5, .5], F64))),
     "Normal_f32": lambda T: (T.distributions.Normal(T.tensor([0., 1.]), T.tensor([1., 2.])),
                              T.distributions.Normal(T.tensor(0.), T.tensor(1.))),
 }
@@ -269,3 +305,32 @@ def test_register_kl():
             return T.tensor(42.0)
 
         assert T.distributions.kl_divergence(Mine(0., 1.), T.distributions.Normal(0., 2.)).item() == 42.0
+
+
+@pytest.mark.skipif(ENGINE_NAME != "engine", reason="engine against torch")
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_poisson_and_binomial_samplers(dtype):
+    """torch.poisson and torch.binomial, value for value, over both branches of each sampler (Poisson: below and
+    from a rate of 10; Binomial: inversion and BTRS, on both sides of p = 0.5), and the generator after them."""
+    rates = [0., 0.3, 4., 9.99, 10., 37., 900.] * 6
+    rng = np.random.default_rng(0)
+    counts, probs = np.floor(rng.uniform(0, 150, 60)), rng.uniform(0, 1, 60)
+    probs[:4] = [0., 1., .5, 1e-3]
+
+    def draw(T):
+        T.manual_seed(11)
+        d = getattr(T, dtype)
+        return (T.poisson(T.tensor(rates, dtype=d)), T.binomial(T.tensor(counts, dtype=d), T.tensor(probs, dtype=d)),
+                T.rand(3, dtype=d))
+    for got, want in zip(draw(E), draw(torch)):
+        np.testing.assert_array_equal(got._data, want.numpy())
+
+
+def test_cholesky_ex_of_a_matrix_that_is_not_positive_definite():
+    """LAPACK's partial factor and info (torch.distributions' positive_definite constraint reads the info)."""
+    m = np.array([[[2., 1., 0.3, 1.], [1., 0.2, 0.1, 0.5], [0.3, 0.1, 3., 0.], [1., 0.5, 0., 1.]], np.eye(4)])
+    got, want = E.linalg.cholesky_ex(E.tensor(m)), torch.linalg.cholesky_ex(torch.tensor(m))
+    np.testing.assert_allclose(got.L._data, want.L.numpy(), rtol=1e-12, atol=1e-15)
+    assert str(got.info) == str(want.info)
+    assert _error(lambda: E.linalg.cholesky_ex(E.tensor(m), check_errors=True)) == _error(
+        lambda: torch.linalg.cholesky_ex(torch.tensor(m), check_errors=True))

@@ -56,3 +56,14 @@ def test_the_ops_use_it_for_every_shape():
     v = (engine.tensor(x[0, 0]) @ engine.tensor(w[:, 0])).item()
     assert np.float32(v) == reference(x[0, :1], w[:, :1])[0, 0]
     assert engine.mv(engine.tensor(x[0]), engine.tensor(w[:, 1])).numpy()[2] == reference(x[0, 2:3], w[:, 1:2])[0, 0]
+
+
+def test_small_products_keep_the_sign_of_zero_sums_and_non_finite_values():
+    """The one-step decision of small products leaves to the element-by-element sums what it cannot decide: a
+    sum of products that are all zero (+0, as a BLAS sums from +0, even when every product is −0), inf and nan."""
+    a = np.array([[-1.0, -1.0], [1.0, -1.0], [0.0, 0.0], [1.0, 1.0], [np.inf, 1.0], [np.nan, 1.0]], np.float32)
+    b = np.array([[0.0, 2.0], [0.0, 3.0]], np.float32)
+    got = exact.matmul(a, b)
+    assert not np.signbit(got[:4, 0]).any() and not got[:4, 0].any()
+    np.testing.assert_array_equal(got[:4, 1], reference(a[:4], b)[:, 1])
+    assert np.isnan(got[4, 0]) and got[4, 1] == np.inf and np.isnan(got[5]).all()

@@ -406,6 +406,11 @@ CASES = {
     "view_of_changed_base": (_view_of_changed_base, [((2, 3), S)]),
     "fill_": (_filled, [((3,), S)]),
     "zero_": (_zeroed, [((3,), S)]),
+    "fill": (lambda T, a: T.fill(a, 2.0) * a, [((3,), S)]),
+    "fill_tensor": (lambda T, a, v: T.fill(a, v) * a, [((3,), S), ((), S)]),
+    "trapezoid": (lambda T, y, x: T.trapezoid(y, x) + T.trapz(y, dx=0.5, dim=0).sum(), [((2, 3), S), ((3,), S)]),
+    "cumulative_trapezoid": (lambda T, y: T.cumulative_trapezoid(y, dx=2.0, dim=1), [((2, 3), S)]),
+    "corrcoef": (lambda T, a: T.corrcoef(a), [((3, 4), S)]),
     "index_put": (_index_put, [((3, 2), S), ((2, 2), S)]),
     "copy_": (_copied, [((3,), S), ((3,), S)]),
     "to_copy": (lambda T, a: (a.float() * 0).double() + a, [((3,), S)]),
@@ -569,6 +574,13 @@ CASES = {
     "adaptive_max_pool2d": (lambda T, x: T.nn.functional.adaptive_max_pool2d(x, (2, 3)) * 2, [((2, 3, 5, 4), S)]),
     "adaptive_max_pool3d": (lambda T, x: T.nn.functional.adaptive_max_pool3d(x, 2), [((1, 2, 3, 3, 3), S)]),
     "lp_pool2d": (lambda T, x: T.nn.functional.lp_pool2d(x, 2, 2), [((1, 2, 4, 4), "pos")]),
+    "pdist": (lambda T, x: T.pdist(x) + T.nn.functional.pdist(x, 1.5) + T.pdist(x, 3), [((4, 3), S)]),
+    "unfold_fold": (lambda T, x: T.nn.functional.fold(T.nn.functional.unfold(x, (2, 3), padding=1, stride=(1, 2)) * 2,
+                                                      (4, 5), (2, 3), padding=1, stride=(1, 2)), [((1, 2, 4, 5), S)]),
+    "max_unpool2d": (lambda T, x: T.nn.functional.max_unpool2d(*T.nn.functional.max_pool2d(x, 2, return_indices=True),
+                                                               2, output_size=(5, 4)), [((1, 2, 5, 4), S)]),
+    "max_unpool3d": (lambda T, x: T.nn.functional.max_unpool3d(*T.nn.functional.max_pool3d(x, 2, return_indices=True),
+                                                               2, output_size=(2, 2, 3)), [((2, 2, 2, 3), S)]),
     "pixel_shuffles": (lambda T, x: T.nn.functional.pixel_unshuffle(T.nn.functional.pixel_shuffle(x, 2) * 2, 2)
                        * T.pixel_shuffle(x, 2).sum(), [((1, 4, 2, 3), S)]),
     "channel_shuffle": (lambda T, x: T.nn.functional.channel_shuffle(x, 2) * x, [((2, 4, 3), S)]),
@@ -579,6 +591,9 @@ CASES = {
     "interpolate_2d": (lambda T, x: T.nn.functional.interpolate(x, size=(4, 5), mode="bilinear")
                        + T.nn.functional.interpolate(x, scale_factor=(2, 1.7)) * 2
                        + T.nn.functional.interpolate(x, size=(4, 5), mode="nearest-exact"), [((1, 2, 2, 3), S)]),
+    "interpolate_bicubic": (lambda T, x: T.nn.functional.interpolate(x, size=(4, 5), mode="bicubic")
+                            + T.nn.functional.interpolate(x, size=(4, 5), mode="bicubic", align_corners=True),
+                            [((1, 2, 2, 3), S)]),
     "interpolate_3d": (lambda T, x: T.nn.functional.interpolate(x, size=(3, 2, 4), mode="trilinear")
                        + T.nn.functional.interpolate(x, size=(3, 2, 4)) * 2
                        + T.nn.functional.interpolate(x, size=(3, 2, 4), mode="nearest-exact"), [((1, 1, 2, 2, 3), S)]),
@@ -661,6 +676,11 @@ CASES = {
                              [((2, 3), S)]),
     "_sample_dirichlet": (lambda T, a: T._sample_dirichlet(a.detach() * 0 + 0.7, generator=_seeded(T)) * a,
                           [((2, 3), S)]),
+    "geometric": (lambda T, a: (a * 1).geometric_(0.3, generator=_seeded(T)) * a, [((2, 3), S)]),
+    "log_normal": (lambda T, a: (a * 1).log_normal_(0.5, 0.7, generator=_seeded(T)) * a, [((2, 3), S)]),
+    "poisson": (lambda T, a: T.poisson(a * 0 + 12.0, generator=_seeded(T)) * a, [((2, 3), S)]),
+    "binomial": (lambda T, a: T.binomial(a.detach() * 0 + 30, a.detach() * 0 + 0.4, generator=_seeded(T)) * a,
+                 [((2, 3), S)]),
     "normal_": (lambda T, a: (a * 1).normal_(0.5, 2.0, generator=_seeded(T)) * a, [((2, 3), S)]),
     "normal_fill": (lambda T, a: (a * 1).normal_(generator=_seeded(T)) * a, [((3, 7), S)]),
     "exponential_": (lambda T, a: (a * 1).exponential_(1.5, generator=_seeded(T)) * a, [((2, 3), S)]),
@@ -701,6 +721,9 @@ CASES = {
     "zeta": (lambda T, a, b: T.special.zeta(_counted(T).view(2, 3) + 2, b) * a + T.special.zeta(3.0, b)
              + T.special.zeta(_counted(T).view(2, 3) + 2, 1.5) * b,
              [((2, 3), "pos"), ((2, 3), "pos")]),
+    "igamma": (lambda T, x: T.igamma(_counted(T).view(2, 3) * 0.5 + 0.5, x)
+               * T.special.gammainc(_counted(T).view(2, 3) + 1, x * 3) + (_counted(T).view(2, 3) + 2).igammac(x)
+               + T.special.gammaincc(_counted(T).view(2, 3) * 3 + 0.5, x), [((2, 3), "pos")]),
     "round_decimals": (lambda T, a: a.round(decimals=1) * a + T.round(a, decimals=-1), [((2, 3), S)]),
     "lerp_tensor": (lambda T, a, b, w: a.lerp(b, w) * T.lerp(a, b, w * 2), [((2, 3), S), ((2, 3), S), ((3,), S)]),
     "ldexp_float_power": (lambda T, a: T.ldexp(a, T.tensor([1, 0, 3])) * a.float_power(2) + T.float_power(a.abs(), a),
@@ -815,7 +838,30 @@ def _eigh_invariant(T, a):
     return L * 2 + T.linalg.eigvalsh(a * 2 + a.t() * 2)
 
 
+def _lu_square(T, a, b):
+    LU, pivots = T.linalg.lu_factor(a)
+    _, L, U = T.lu_unpack(LU, pivots)
+    X = T.linalg.lu_solve(LU, pivots, b) + T.linalg.lu_solve(LU, pivots, b.t(), left=False, adjoint=True).t()
+    return X * 2 + (L + U).sum(-1, keepdim=True) + T.lu_solve(b, *T.lu(a))
+
+
+def _lu_rectangular(T, a):
+    _, L, U = T.linalg.lu(a)
+    _, L2, U2 = T.linalg.lu(a.t())
+    return L.sum(0) + U.sum(0) * L2.sum(0) + U2.sum(1) + T.linalg.lu_factor_ex(a).LU.sum(0)
+
+
 LINALG_CASES = {
+    "lu_square": (_lu_square, [((3, 3), S), ((3, 2), S)]),
+    "lu_rectangular": (_lu_rectangular, [((4, 3), S)]),
+    "householder_product": (lambda T, a, t: T.linalg.householder_product(a, t) + T.orgqr(a, t[:1]) * 2,
+                            [((4, 3), "small"), ((2,), "small")]),
+    "geqrf": (lambda T, a: a * T.geqrf(_counted(T)).tau.sum() + _counted(T).geqrf()[0], [((3, 2), S)]),
+    "lstsq": (lambda T, a, b: T.linalg.lstsq(a, b).solution.sum(-1) + T.linalg.lstsq(a, b, driver="gelsd")[1].sum()
+              + T.linalg.lstsq(a.t(), b[:3, 0], driver="gels").solution[:3], [((4, 3), S), ((4, 2), S)]),
+    "triangular_solve_legacy": (lambda T, b, a: T.triangular_solve(b, a + 4 * _eye(T, 3)).solution
+                                + b.triangular_solve(a + 4 * _eye(T, 3), upper=False, transpose=True)[1][..., :2],
+                                [((2, 3, 2), S), ((3, 3), S)]),
     "linalg_det": (lambda T, a, b: T.linalg.det(a) * a.det() + T.det(b).sum(), [((3, 3), S), ((2, 3, 3), S)]),
     "linalg_slogdet": (lambda T, a: T.linalg.slogdet(a)[1] * 2 + T.slogdet(_spd(T, a))[1], [((3, 3), S)]),
     "linalg_inv": (lambda T, a: T.linalg.inv(a + 3 * _eye(T, 3)) + a.inverse().sum(), [((2, 3, 3), S)]),

@@ -16,6 +16,7 @@ TWINS = sorted({name for op in OPS.values() if op.spelling and op.bind for name 
 POS = "[0.5, 1.5, 2.0]"
 ANY = "[-1.5, 0.25, 2.0]"
 SMALL = "[-0.5, 0.25, 0.75]"
+MATRIX = "[[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]]"
 ARGS = {
     "abs_": (ANY, ""), "absolute_": (ANY, ""), "add_": (ANY, "torch.tensor([1.0, 2.0, 3.0]), alpha=2"),
     "addcdiv_": (ANY, "torch.tensor([1.0, 2.0, 3.0]), torch.tensor([2.0, 4.0, 8.0]), value=0.5"),
@@ -52,6 +53,7 @@ ARGS = {
     **{op: (ANY, "") for op in ("asinh_", "arcsinh_", "exp2_", "deg2rad_", "rad2deg_", "frac_", "sinc_", "erfc_",
                                 "i0_", "fix_", "nan_to_num_")},
     **{op: (POS, "") for op in ("lgamma_", "digamma_")},
+    **{op: (POS, "torch.tensor([1.0, 2.0, 0.5])") for op in ("igamma_", "igammac_")},
     "acosh_": ("[1.5, 2.5, 3.0]", ""), "arccosh_": ("[1.5, 2.5, 3.0]", ""), "logit_": (SMALL, "eps=0.3"),
     "polygamma_": (POS, "1"), "mvlgamma_": ("[1.5, 2.5, 3.0]", "2"),
     **{op: (ANY, "torch.tensor([0.5, -1.0, 2.0])") for op in ("atan2_", "arctan2_", "hypot_", "copysign_",
@@ -64,10 +66,20 @@ ARGS = {
     **{op: ("[3, 1, 2]", "torch.tensor([3, 1, 2])") for op in ("bitwise_and_", "bitwise_or_", "bitwise_xor_",
                                                                 "bitwise_left_shift_", "bitwise_right_shift_",
                                                                 "gcd_", "lcm_")},
+    # matrix twins: a 2×3 self (a 1×2×3 batch for baddbmm_)
+    **{op: (MATRIX, args) for op, args in (
+        ("addmm_", "torch.tensor([[1.0, 2.0], [0.5, -1.0]]), torch.tensor([[1.0, 0.5, -2.0], [0.25, 3.0, 1.0]]), "
+                   "beta=0.5, alpha=2"),
+        ("addr_", "torch.tensor([1.0, -2.0]), torch.tensor([0.5, 1.0, 3.0]), alpha=0.5"),
+        ("addbmm_", "torch.ones(2, 2, 4) * 0.5, torch.arange(24.0).reshape(2, 4, 3) / 8, beta=2"),
+        ("renorm_", "2, 0, 1.0"), ("tril_", ""), ("triu_", "1"))},
+    "baddbmm_": ("[" + MATRIX + "]", "torch.ones(1, 2, 4) * 0.5, torch.arange(12.0).reshape(1, 4, 3) / 8, alpha=2"),
     # the random twins draw from a generator of their own, so that torch and the engine draw the same values
     "bernoulli_": (ANY, "0.4, generator=torch.Generator().manual_seed(1)"),
     "exponential_": (ANY, "2.0, generator=torch.Generator().manual_seed(1)"),
     "cauchy_": (ANY, "0.5, 2.0, generator=torch.Generator().manual_seed(1)"),
+    "geometric_": (ANY, "0.3, generator=torch.Generator().manual_seed(1)"),
+    "log_normal_": (ANY, "0.5, 0.7, generator=torch.Generator().manual_seed(1)"),
     "normal_": (ANY, "1.0, 0.5, generator=torch.Generator().manual_seed(1)"),
     "random_": (ANY, "-5, 5, generator=torch.Generator().manual_seed(1)"),
     "uniform_": (ANY, "-2.0, 3.0, generator=torch.Generator().manual_seed(1)"),
@@ -120,6 +132,8 @@ DTYPE_GAPS = {
                                              "relu_")},
     **{("ldexp_", kind): "torch names ldexp in its cast error (\"ldexp can't be cast to …\"), the engine the type"
        for kind in ("int", "bool")},
+    **{("addr_", kind): "torch's addr_ refuses a self that is not 2-D first ('2D tensor expected, got 1D tensor for "
+                        "input'); the engine's first error is the cast's" for kind in ("int", "bool")},
     ("mvlgamma_", "int"): "torch's cast error says \"mvlgamma: result type Long can't be cast to … Float\" (the "
                           "types swapped); the engine says PyTorch's usual text",
     **{(op, kind): "clamp's cast error names the C type ('long int', 'bool'), other ops the tensor type"

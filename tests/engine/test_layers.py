@@ -18,7 +18,7 @@ LAYERS = [
     ("graph", "backward"),
     ("tensor", "dispatch", "methods", "logic"),
     ("factories", "functions", "indexing", "linalg", "nn", "optim", "random", "special", "utils", "cuda",
-     "accelerator", "backends", "settings", "serialization"),
+     "accelerator", "backends", "settings", "serialization", "masked", "signal"),
     ("autograd", "func"),
     ("distributions",),
     ("trace",),

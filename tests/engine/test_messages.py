@@ -466,6 +466,21 @@ CASES = {
     "optim_negative_lr": "torch.optim.SGD([torch.ones(3, requires_grad=True)], lr=-1)",
     "adam_negative_lr": "torch.optim.Adam([torch.ones(3, requires_grad=True)], lr=-1)",
     "sgd_default_lr_ok": "o = torch.optim.SGD([torch.ones(3, requires_grad=True)])\nprint(o.defaults['lr'])",
+    # --- the argument parser's texts: a number where no signature takes one ------------------------------------
+    "eq_number_input": "torch.eq(1, torch.ones(2))",
+    "bitwise_and_two_numbers": "torch.bitwise_and(1, 1)",
+    "pow_two_numbers": "torch.pow(2, 3)",
+    "max_number_input": "torch.max(1, torch.ones(2))",
+    "hsplit_str": "torch.hsplit(torch.ones(2, 2), 'a')",
+    "special_zeta_two_numbers": "torch.special.zeta(1, 2)",
+    "chebyshev_two_numbers": "torch.special.chebyshev_polynomial_t(1, 2)",
+    "atan2_number_type": "torch.atan2(torch.ones(2), 2)",
+    "logical_and_number": "torch.logical_and(torch.ones(2), 2)",
+    "isclose_negative_rtol": "torch.isclose(torch.ones(2), torch.ones(2), rtol=-0.4)",
+    "radd_number_self": "torch.Tensor.__radd__(1, torch.ones(2))",
+    "unravel_index_float": "torch.unravel_index(torch.tensor([1.]), (2,))",
+    "unravel_index_negative_shape": "torch.unravel_index(torch.tensor([1]), (-1, 2))",
+    "unravel_index_ok": "print(torch.unravel_index(torch.tensor([[3, 8, 13], [0, 5, 10]]), (4, 5)))",
 }
 
 
@@ -498,8 +513,6 @@ GAPS = {
     "outer_0d": "accepted (torch: 'outer: Expected 1-D argument self, but got 0-D')",
     "outer_vec2_2d": "accepted (torch: 'outer: Expected 1-D argument vec2, but got 2-D')",
     "outer_number": "accepted (torch: TypeError 'outer(): argument 'vec2' (position 2) must be Tensor, not float')",
-    "maximum_number": "accepted (torch: TypeError 'maximum(): argument 'other' (position 1) must be Tensor')",
-    "torch_maximum_number": "accepted (torch: TypeError 'maximum(): argument 'other' (position 2) must be Tensor')",
     "where_method_shapes": "numpy's broadcast message (torch: 'The size of tensor a (3) must match ...')",
     "clamp_tensor_and_number_kw": "short TypeError text (torch lists the overloads)",
     "clamp_tensor_and_number_positional_ok": "TypeError (torch accepts clamp(Tensor, number) positionally)",
@@ -514,10 +527,6 @@ GAPS = {
     "bce_long_input": "computed (torch: NotImplementedError '\"binary_cross_entropy\" not implemented for 'Long'')",
     "bce_float64_input": "computed (torch: 'Found dtype Float but expected Double')",
     "bce_bad_reduction": "computed (torch: ValueError 'avg is not a valid value for reduction')",
-    "l1_loss_broadcast_warning": "no 'Using a target size ... different to the input size' UserWarning",
-    "l1loss_module_warning": "no 'Using a target size ... different to the input size' UserWarning",
-    "l1_loss_not_broadcastable": "no 'Using a target size ...' UserWarning before the RuntimeError",
-    "l1_loss_bad_reduction": "computed (torch: ValueError 'avg is not a valid value for reduction')",
 }
 
 

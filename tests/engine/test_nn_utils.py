@@ -39,7 +39,9 @@ def _same(got, want, where):
         assert isinstance(got, E.Tensor), (where, got)
         assert str(got.dtype) == str(want.dtype) and tuple(got.shape) == tuple(want.shape), where
         if want.dtype == torch.float64:
-            np.testing.assert_allclose(got.detach()._data, want.detach().numpy(), rtol=1e-13, err_msg=where)
+            # atol: a grad that cancels to ~1e-4 may keep the last-bit differences of the BLAS's float64 products
+            np.testing.assert_allclose(got.detach()._data, want.detach().numpy(), rtol=1e-13, atol=1e-15,
+                                       err_msg=where)
         assert str(got) == str(want), where  # float32: as torch prints it; and grad_fn's name
     else:
         assert str(got) == str(want), where
@@ -127,7 +129,46 @@ def _parametrized_weight_norm(dtype, dim):
     return fn
 
 
+def _spectral_norm(dtype, layer="Linear", parametrized=False, **options):
+    """Three training forwards (a power iteration each), one in eval mode, the grads of the original weight,
+    the buffers, the state_dict's keys, and the weight left when the normalisation is removed."""
+    def fn(T):
+        T.manual_seed(0)
+        d = getattr(T, dtype)
+        module, x = {"Linear": (T.nn.Linear(4, 3, dtype=d), T.randn(2, 4, dtype=d)),
+                     "Conv2d": (T.nn.Conv2d(2, 3, 2, dtype=d), T.randn(1, 2, 3, 3, dtype=d)),
+                     "ConvTranspose1d": (T.nn.ConvTranspose1d(2, 3, 2, dtype=d), T.randn(1, 2, 3, dtype=d))}[layer]
+        utils = T.nn.utils.parametrizations if parametrized else T.nn.utils
+        utils.spectral_norm(module, **options)
+        outs = [module(x) for _ in range(3)]
+        outs[-1].sum().backward()
+        module.eval()
+        outs.append(module(x))
+        if parametrized:
+            p = module.parametrizations.weight
+            seen = [p.original.grad, p[0]._u, p[0]._v, repr(module)]
+            T.nn.utils.parametrize.remove_parametrizations(module, "weight")
+        else:
+            seen = [module.weight_orig.grad, module.weight_u, module.weight_v]
+            T.nn.utils.remove_spectral_norm(module)
+        return outs + seen + [module.weight, sorted(module.state_dict()), T.rand(2)]
+    return fn
+
+
 RNN = {
+    "spectral_norm_f64": _spectral_norm("float64"),
+    "spectral_norm_conv_transpose": _spectral_norm("float64", "ConvTranspose1d", n_power_iterations=2),
+    "spectral_norm_f32": _spectral_norm("float32", "Conv2d"),
+    "parametrizations_spectral_norm_f64": _spectral_norm("float64", "Conv2d", True),
+    "parametrizations_spectral_norm_dim1": _spectral_norm("float64", "Linear", True, dim=1),
+    "parametrizations_spectral_norm_f32": _spectral_norm("float32", "ConvTranspose1d", True),
+    "parametrizations_spectral_norm_vector": lambda T: T.nn.utils.parametrizations.spectral_norm(
+        T.nn.Linear(3, 2), name="bias").bias,
+    "spectral_norm_twice": lambda T: T.nn.utils.spectral_norm(T.nn.utils.spectral_norm(T.nn.Linear(2, 2))),
+    "spectral_norm_no_iterations": lambda T: T.nn.utils.spectral_norm(T.nn.Linear(2, 2), n_power_iterations=0),
+    "parametrizations_spectral_norm_dim": lambda T: T.nn.utils.parametrizations.spectral_norm(T.nn.Linear(2, 2),
+                                                                                              dim=2),
+    "remove_spectral_norm_missing": lambda T: T.nn.utils.remove_spectral_norm(T.nn.Linear(2, 2)),
     "parametrizations_weight_norm": _parametrized_weight_norm("float32", 0),
     "parametrizations_weight_norm_f64_last": _parametrized_weight_norm("float64", 1),
     "parametrizations_weight_norm_whole": _parametrized_weight_norm("float64", None),
@@ -187,23 +228,24 @@ RNN.update({
 })
 
 
-def _recurrent_packed(kind, dtype, sort, hx=False):
+def _recurrent_packed(kind, dtype, sort, hx=False, bidirectional=False):
     def fn(T):
         T.manual_seed(0)
-        layer = getattr(T.nn, kind)(2, 3, num_layers=2, dtype=getattr(T, dtype))
+        layer = getattr(T.nn, kind)(2, 3, num_layers=2, dtype=getattr(T, dtype), bidirectional=bidirectional)
         seqs = [T.randn(n, 2, dtype=getattr(T, dtype), requires_grad=True) for n in (3, 1, 2)]
         packed = T.nn.utils.rnn.pack_sequence(seqs if not sort else [seqs[0], seqs[2], seqs[1]],
                                               enforce_sorted=sort)
         start = None
         if hx:
-            start = T.randn(2, 3, 3, dtype=getattr(T, dtype))
+            start = T.randn(4 if bidirectional else 2, 3, 3, dtype=getattr(T, dtype))
             start = (start, start * 2) if kind == "LSTM" else start
         out, hidden = layer(packed, start)
         h = hidden[0] if kind == "LSTM" else hidden
         padded, lengths = T.nn.utils.rnn.pad_packed_sequence(out, batch_first=True)
         if dtype == "float32":
             return [out.data, h, padded, lengths]
-        grads = T.autograd.grad((padded * padded).sum() + h.sum(), [*seqs, layer.weight_hh_l0])
+        weights = [layer.weight_hh_l0, layer.weight_ih_l1_reverse] if bidirectional else [layer.weight_hh_l0]
+        grads = T.autograd.grad((padded * padded).sum() + h.sum(), [*seqs, *weights])
         return [out.data, h, padded, lengths, *grads]
     return fn
 
@@ -211,6 +253,9 @@ def _recurrent_packed(kind, dtype, sort, hx=False):
 RNN.update({f"{kind}_packed_{dtype}{'_sorted' if sort else ''}": _recurrent_packed(kind, dtype, sort)
             for kind in ("RNN", "GRU", "LSTM") for dtype in ("float64", "float32") for sort in (False, True)})
 RNN.update({f"{kind}_packed_hx": _recurrent_packed(kind, "float64", False, hx=True) for kind in ("GRU", "LSTM")})
+RNN.update({f"{kind}_packed_bidirectional_{dtype}": _recurrent_packed(kind, dtype, True, hx=dtype == "float64",
+                                                                        bidirectional=True)
+            for kind in ("RNN", "GRU", "LSTM") for dtype in ("float64", "float32")})
 RNN["packed_hx_size"] = lambda T: T.nn.GRU(2, 3)(T.nn.utils.rnn.pack_sequence([T.randn(3, 2), T.randn(2, 2)]),
                                                  T.zeros(1, 3, 3))
 

@@ -31,7 +31,8 @@ CALLS = {
     "movedim": [T((2, 3)), 0, 1], "moveaxis": [T((2, 3)), 0, 1], "transpose": [T((2, 3)), 0, 1],
     "swapaxes": [T((2, 3)), 0, 1], "t": [T((2, 3))], "permute": [T((2, 3)), (1, 0)], "squeeze": [T((2, 1))],
     "unsqueeze": [T((2, 3)), 0], "diagonal": [T((3, 3))], "select": [T((2, 3)), 0, 1],
-    "narrow": [T((2, 3)), 1, 0, 2], "cdist": tensors((2, 3), (4, 3)), "conv1d": tensors((1, 1, 4), (1, 1, 2)),
+    "narrow": [T((2, 3)), 1, 0, 2], "cdist": tensors((2, 3), (4, 3)), "pdist": [T((3, 2))],
+    "conv1d": tensors((1, 1, 4), (1, 1, 2)),
     "conv2d": tensors((1, 1, 3, 3), (1, 1, 2, 2)),
     "conv3d": tensors((1, 1, 2, 2, 2), (1, 1, 1, 1, 1)), "conv_transpose1d": tensors((1, 1, 4), (1, 1, 2)),
     "conv_transpose2d": tensors((1, 1, 3, 3), (1, 1, 2, 2)),
@@ -52,7 +53,10 @@ CALLS = {
     "masked_scatter": tensors((2,), (2,), (2,)), "masked_fill": [T((2,)), T((2,)), 1.0],
     "put": tensors((3,), (1,), (1,)), "index_put": [T((3,)), [T((1,))], T((1,))], "count_nonzero": [T((2, 3))],
     "var_mean": [T((2, 3))], "std_mean": [T((2, 3))], "argsort": [T((3,))], "argwhere": [T((3,))],
-    "bincount": [T((3,))], "slice_scatter": tensors((2, 3), (2, 3)), "hstack": [tensors((2,), (3,))],
+    "bincount": [T((3,))], "cov": [T((2, 3))], "corrcoef": [T((2, 3))], "trapezoid": [T((2, 3))],
+    "trapz": [T((2, 3))], "cumulative_trapezoid": [T((2, 3))], "fill": [T((2, 3)), 2.0],
+    "constant_pad_nd": [T((2, 3)), (1, 1)], "unravel_index": [T((2,)), (2, 3)],
+    "slice_scatter": tensors((2, 3), (2, 3)), "hstack": [tensors((2,), (3,))],
 }
 INTEGER_RESULTS = {"argmax", "argmin"}
 

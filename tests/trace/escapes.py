@@ -93,7 +93,7 @@ BUILTINS = {
 MODULES = {
     "import_os": ("import os", E, 1, "('os')"),
     "from_os": ("x = 1\nfrom os import system", E, 2, "('os')"),
-    "import_operator": ("import operator\noperator.attrgetter('__class__')", E, 1, "('operator')"),
+    "import_operator": ("import operator\noperator.attrgetter('__class__')", AttributeError, 2, "attrgetter"),
     "import_importlib": ("import importlib", E, 1, "('importlib')"),
     "import_builtins": ("import builtins", E, 1, "('builtins')"),
     "import_future_private": ("from __future__ import _Feature", S, 1, "future feature _Feature is not defined"),

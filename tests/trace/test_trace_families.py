@@ -110,6 +110,33 @@ print(clip_grad_norm_(model.parameters(), max_norm=0.5))
 clip_grad_value_(model.parameters(), 0.1)
 print(model.weight.grad, parameters_to_vector(model.parameters()))
 ''',
+    "mvn_counts_spectral_bidirectional": '''
+import torch
+import torch.nn as nn
+from torch.distributions import MultivariateNormal, Poisson, Binomial, kl_divergence
+from torch.nn.utils import spectral_norm
+from torch.nn.utils.parametrizations import spectral_norm as sn
+from torch.nn.utils.rnn import pack_sequence, pad_packed_sequence
+
+torch.manual_seed(4)
+loc = torch.zeros(2, requires_grad=True)
+cov = torch.tensor([[1.0, 0.3], [0.3, 2.0]])
+m = MultivariateNormal(loc, covariance_matrix=cov)
+x = m.rsample((3,))
+print(x, m.log_prob(x), m.entropy())
+m.log_prob(x).sum().backward()
+print(loc.grad, kl_divergence(m, MultivariateNormal(torch.ones(2), scale_tril=torch.eye(2))))
+print(Poisson(torch.tensor([2.0, 15.0])).sample((2,)), Binomial(20, torch.tensor([0.2, 0.7])).sample())
+critic = spectral_norm(nn.Linear(3, 1))
+gen = sn(nn.Linear(2, 3))
+out = critic(gen(torch.randn(4, 2)))
+out.mean().backward()
+print(out, critic.weight_orig.grad)
+gru = nn.GRU(2, 3, bidirectional=True)
+packed = pack_sequence([torch.randn(3, 2), torch.randn(1, 2)])
+y, h = gru(packed)
+print(pad_packed_sequence(y)[0].shape, h)
+''',
 }
 
 

@@ -64,11 +64,13 @@ from .layers import (  # noqa: F401
     Dropout,
     Embedding,
     Flatten,
+    Fold,
     GroupNorm,
     Identity,
     LayerNorm,
     Linear,
     Unflatten,
+    Unfold,
 )
 from .losses import (  # noqa: F401
     BCELoss,
@@ -80,6 +82,7 @@ from .losses import (  # noqa: F401
     HuberLoss,
     KLDivLoss,
     L1Loss,
+    LinearCrossEntropyLoss,
     MarginRankingLoss,
     MSELoss,
     MultiLabelMarginLoss,
@@ -129,6 +132,9 @@ from .pooling import (  # noqa: F401
     LPPool2d,
     LPPool3d,
     MaxPool3d,
+    MaxUnpool1d,
+    MaxUnpool2d,
+    MaxUnpool3d,
 )
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase  # noqa: F401
 from .transformer import (  # noqa: F401

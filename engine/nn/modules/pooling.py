@@ -1,5 +1,5 @@
 """The pooling layers beyond MaxPool1d/2d, AvgPool1d/2d and AdaptiveAvgPool2d (conv.py): MaxPool3d, AvgPool3d,
-AdaptiveAvgPool1d/3d, AdaptiveMaxPool1d/2d/3d, LPPool1d/2d/3d."""
+AdaptiveAvgPool1d/3d, AdaptiveMaxPool1d/2d/3d, LPPool1d/2d/3d, MaxUnpool1d/2d/3d."""
 from .. import functional as F
 from .conv import _MaxPoolNd
 from .module import Module
@@ -107,3 +107,37 @@ class LPPool2d(_LPPool):
 
 class LPPool3d(_LPPool):
     _fn = F.lp_pool3d
+
+
+class _MaxUnpoolNd(Module):
+    _k = 1
+    _fn = None
+
+    def __init__(self, kernel_size, stride=None, padding=0):
+        super().__init__()
+        k = self._k
+        self.kernel_size = _ntuple(kernel_size, k)
+        self.stride = _ntuple(stride if stride is not None else kernel_size, k)
+        self.padding = _ntuple(padding, k)
+
+    def extra_repr(self):
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+    def forward(self, input, indices, output_size=None):  # noqa: A002
+        return type(self)._fn(input, indices, self.kernel_size, self.stride, self.padding, output_size)
+
+
+def _ntuple(value, k):
+    return tuple(value) if isinstance(value, (list, tuple)) else (value,) * k
+
+
+class MaxUnpool1d(_MaxUnpoolNd):
+    _k, _fn = 1, F.max_unpool1d
+
+
+class MaxUnpool2d(_MaxUnpoolNd):
+    _k, _fn = 2, F.max_unpool2d
+
+
+class MaxUnpool3d(_MaxUnpoolNd):
+    _k, _fn = 3, F.max_unpool3d

@@ -174,10 +174,8 @@ class RNNBase(Module):
         PackedLayer), hx permuted into the packed order and the final state permuted back."""
         data, batch_sizes, sorted_indices, unsorted_indices = packed
         sizes = [int(n) for n in batch_sizes.tolist()]
-        if self.bidirectional:
-            raise NotImplementedError("a bidirectional RNN over a PackedSequence is not in the engine yet")
         lstm = self.mode == "LSTM"
-        layers = self.num_layers
+        layers = self.num_layers * (2 if self.bidirectional else 1)
         if hx is None:
             zeros = factories.zeros(layers, sizes[0], self.proj_size or self.hidden_size, dtype=data.dtype)
             hx = (zeros, factories.zeros(layers, sizes[0], self.hidden_size, dtype=data.dtype)) if lstm else zeros
@@ -196,8 +194,8 @@ class RNNBase(Module):
             self.check_hidden_size(hx[1], (layers, sizes[0], self.hidden_size), "Expected hidden[1] size {}, got {}")
         else:
             self.check_hidden_size(hx, expected)
-        output, hidden = recurrent.run_packed(self.mode, data, sizes, hx, self._layer_weights(), layers,
-                                              self.dropout, self.training)
+        output, hidden = recurrent.run_packed(self.mode, data, sizes, hx, self._layer_weights(), self.num_layers,
+                                              self.dropout, self.training, self.bidirectional)
         if unsorted_indices is not None:
             hidden = (tuple(h.index_select(1, unsorted_indices) for h in hidden) if lstm
                       else hidden.index_select(1, unsorted_indices))

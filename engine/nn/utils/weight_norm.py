@@ -79,10 +79,15 @@ def weight_norm(module, name="weight", dim=0):
     return module
 
 
-def remove_weight_norm(module, name="weight"):
+def remove_hook(module, kind, name, what):
+    """Undoes the forward pre-hook of class `kind` that recomputes parameter `name` (weight_norm, spectral_norm)."""
     for hook in _pre_hooks(module):
-        if isinstance(hook, WeightNorm) and hook.name == name:
+        if isinstance(hook, kind) and hook.name == name:
             hook.remove(module)
             hook.handle.remove()
             return module
-    raise ValueError(f"weight_norm of '{name}' not found in {module}")
+    raise ValueError(f"{what} of '{name}' not found in {module}")
+
+
+def remove_weight_norm(module, name="weight"):
+    return remove_hook(module, WeightNorm, name, "weight_norm")

@@ -1,0 +1,46 @@
+"""One static server and one Chromium for the site's Stop and defence tests, and the page they share (opened once:
+loading the site is most of their time)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.site import sitekit
+
+
+@pytest.fixture(scope="session")
+def served_site():
+    dist = sitekit.ensure_built()
+    with sitekit.static_server(dist) as (url, served):
+        yield url, served
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = sitekit.launch(p)
+        yield browser
+        browser.close()
+
+
+def open_page(chromium, url, init_script=""):
+    context = chromium.new_context(viewport=sitekit.VIEWPORT)
+    watch = sitekit.watch_context(context, url)
+    page = context.new_page()
+    if init_script:
+        page.add_init_script(init_script)
+    sitekit.watch_page(page, watch)
+    page.goto(url + "?example=accumulate")
+    sitekit.wait_ready(page)
+    return context, page, watch
+
+
+@pytest.fixture(scope="session")
+def plain_page(chromium, served_site):
+    """The site as a visitor gets it (no test-only entry)."""
+    context, page, watch = open_page(chromium, served_site[0])
+    yield page
+    context.close()
+    assert watch.external == [] and watch.errors == [], (watch.external, watch.errors)
