@@ -223,6 +223,11 @@ def column_major(a, dtype):
     return np.swapaxes(np.swapaxes(a, -1, -2).astype(dtype, order="C"), -1, -2)
 
 
+def like_input(g, x):
+    """g laid out as ATen allocates a pool's or conv's grad_input: in the memory format x suggests."""
+    return laid_out(g, suggest_format(x))
+
+
 def like_param(g, param):
     """The layout AccumulateGrad gives a first `.grad`: the param's strides when the param is dense, else
     row-major (torch's `clone_obey_contract`)."""

@@ -73,9 +73,30 @@ def _bind_dot(a, b):
     return OPS["dot"], (a, b), None, None
 
 
+def _column_major(n, name):
+    """Whether input `name` of the node was a column-major matrix (its strides kept as `<name>_sym_strides`)."""
+    sizes, strides = n._shapes[n._op.args.index(name)], (n._meta or {}).get(name + "_sym_strides", ())
+    return len(strides) == 2 and strides[0] == 1 and strides[1] == sizes[0]
+
+
+def _mat1_grad(n, g, mat1, mat2):
+    """ATen's mm_mat1_backward: grad @ mat2ᵀ, made column-major, (mat2 @ gradᵀ)ᵀ, when mat1 was."""
+    if _column_major(n, mat1):
+        return n[mat2].mm(g.t()).t()
+    return g.mm(n[mat2].t())
+
+
+def _mat2_grad(n, g, mat1, mat2):
+    """ATen's mm_mat2_backward: mat1ᵀ @ grad, made column-major, (gradᵀ @ mat1)ᵀ, when mat2 was (a weight.t(), as
+    nn.Linear passes it, so that the weight's grad is contiguous)."""
+    if _column_major(n, mat2):
+        return g.t().mm(n[mat1]).t()
+    return n[mat1].t().mm(g)
+
+
 op("mm", "MmBackward0", ("self", "mat2"), exact.matmul,
-   ("grad @ mat2ᵀ", lambda n, g: g.mm(n["mat2"].t())),
-   ("selfᵀ @ grad", lambda n, g: n["self"].t().mm(g)),
+   ("grad @ mat2ᵀ", lambda n, g: _mat1_grad(n, g, "self", "mat2")),
+   ("selfᵀ @ grad", lambda n, g: _mat2_grad(n, g, "self", "mat2")),
    saves={0: ("mat2", "self_sym_sizes", "self_sym_strides"), 1: ("self", "mat2_sym_sizes", "mat2_sym_strides")},
    spell=Spelling(method="mm", function="mm", infix="@"), bind=_bind_mm)
 op("mv", "MvBackward0", ("self", "vec"), exact.matmul,
@@ -90,19 +111,10 @@ op("bmm", "BmmBackward0", ("self", "mat2"), exact.matmul,
    ("grad @ mat2ᵀ", lambda n, g: g.bmm(n["mat2"].transpose(1, 2))),
    ("selfᵀ @ grad", lambda n, g: n["self"].transpose(1, 2).bmm(g)),
    saves={0: ("mat2",), 1: ("self",)}, spell=Spelling(method="bmm", function="bmm", infix="@"), bind=_bind_bmm)
-def _mat2_grad(n, g):
-    """ATen's mm_mat2_backward: for a column-major mat2 (a weight.t(), as nn.Linear passes it) the grad is made
-    column-major too, (gradᵀ @ mat1)ᵀ, so that the weight's grad is contiguous."""
-    sizes, strides = n._shapes[2], (n._meta or {}).get("mat2_sym_strides", ())
-    if len(strides) == 2 and strides[0] == 1 and strides[1] == sizes[0]:
-        return g.t().mm(n["mat1"]).t()
-    return n["mat1"].t().mm(g)
-
-
 op("addmm", "AddmmBackward0", ("self", "mat1", "mat2"), _addmm,
    ("β · grad", lambda n, g: _summed_to(_times(g, n.attrs.get("beta", 1)), n._shapes[0])),
-   ("α · grad @ mat2ᵀ", lambda n, g: _times(g.mm(n["mat2"].t()), n.attrs.get("alpha", 1))),
-   ("α · mat1ᵀ @ grad", lambda n, g: _times(_mat2_grad(n, g), n.attrs.get("alpha", 1))),
+   ("α · grad @ mat2ᵀ", lambda n, g: _times(_mat1_grad(n, g, "mat1", "mat2"), n.attrs.get("alpha", 1))),
+   ("α · mat1ᵀ @ grad", lambda n, g: _times(_mat2_grad(n, g, "mat1", "mat2"), n.attrs.get("alpha", 1))),
    saves={0: ("alpha", "beta"), 1: ("mat2", "mat1_sym_sizes", "mat1_sym_strides"),
           2: ("mat1", "mat2_sym_sizes", "mat2_sym_strides")}, spell=method("addmm"), bind=_bind_addmm)
 

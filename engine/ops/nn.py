@@ -43,14 +43,44 @@ def implicit_dim(name, input, dim):  # noqa: A002
 
 op("softmax", "SoftmaxBackward0", ("self",), _softmax,
    ("result · (grad − Σ grad·result)",
-    lambda n, g: n["result"] * (g - (g * n["result"]).sum(n.attrs["dim"], keepdim=True))),
+    lambda n, g: g._op("softmax_backward_data", n["result"], dim=n.attrs["dim"])),
    saves={0: ("result", "dim")},
    spell=Spelling(method="softmax", function="softmax"), bind=_softmax_bind("softmax"))
 op("log_softmax", "LogSoftmaxBackward0", ("self",), _log_softmax,
    ("grad − exp(result) · Σ grad",
-    lambda n, g: g - n["result"].exp() * g.sum(n.attrs["dim"], keepdim=True)),
+    lambda n, g: g._op("log_softmax_backward_data", n["result"], dim=n.attrs["dim"])),
    saves={0: ("result", "dim")},
    spell=Spelling(method="log_softmax", function="log_softmax"), bind=_softmax_bind("log_softmax"))
+
+
+# ATen's _softmax_backward_data and _log_softmax_backward_data: ops of their own, so that create_graph records them
+def _row_sum(a, dim):
+    return kernels.sum(a, axis=dim, keepdims=True) if a.ndim else a
+
+
+def _softmax_backward(g, output, dim):
+    return output * (g - _row_sum(g * output, dim))
+
+
+def _log_softmax_backward(g, output, dim):
+    return g - EXP(output) * _row_sum(g, dim)
+
+
+def _softmax_double(n, v):
+    """ATen's softmax_double_backward: grad_output · v − Σ(output · grad_output) · v − grad_output · Σ(output · v)."""
+    go, out, dim = n["grad_output"], n["output"], n.attrs["dim"]
+    return go * v - (out * go).sum(dim, True) * v - go * (out * v).sum(dim, True)
+
+
+op("softmax_backward_data", "SoftmaxBackwardDataBackward0", ("grad_output", "output"), _softmax_backward,
+   ("output · (grad − Σ grad·output)", lambda n, v: v._op("softmax_backward_data", n["output"], dim=n.attrs["dim"])),
+   ("grad_output · grad − Σ(output · grad_output) · grad − grad_output · Σ(output · grad)", _softmax_double),
+   saves={0: ("output", "dim"), 1: ("grad_output", "output", "dim")})
+op("log_softmax_backward_data", "LogSoftmaxBackwardDataBackward0", ("grad_output", "output"), _log_softmax_backward,
+   ("grad − Σ(grad · exp(output))", lambda n, v: v - (v * n["output"].exp()).sum(n.attrs["dim"], True)),
+   ("−Σ grad_output · exp(output) · grad",
+    lambda n, v: -n["grad_output"].sum(n.attrs["dim"], True) * n["output"].exp() * v),
+   saves={0: ("output", "dim"), 1: ("grad_output", "output", "dim")})
 
 
 # --- nll_loss ------------------------------------------------------------------------------------------
@@ -187,11 +217,26 @@ def _mse(a, b, reduction):
     return kernels.mse_loss(a, b, reduction)
 
 
-def _mse_back(n, g, sign):
-    d = n["self"] - n["target"]
-    if n.attrs["reduction"] == "mean":
-        g = g / d.numel()
-    return d * g * (2 * sign)
+def _norm(x, reduction, k=1):
+    """What ATen's loss backwards scale by: k / numel for 'mean', else k, in x's dtype."""
+    return x.dtype.type(k / x.size if reduction == "mean" else k)
+
+
+def _mse_backward(g, x, t, reduction):
+    return _norm(x, reduction, 2) * (x - t) * g
+
+
+def _mean_of(n, v, name="self"):
+    """v divided by the number of elements of input `name` for 'mean' (ATen's double backwards of the losses)."""
+    return v / math.prod(n._shapes[n._op.args.index(name)]) if n.attrs["reduction"] == "mean" else v
+
+
+op("mse_loss_backward", "MseLossBackwardBackward0", ("grad_output", "self", "target"), _mse_backward,
+   ("2 · (self − target) · grad / N",
+    lambda n, v: v._op("mse_loss_backward", n["self"], n["target"], reduction=n.attrs["reduction"])),
+   ("2 · grad · grad_output / N", lambda n, v: _mean_of(n, 2 * (v * n["grad_output"]))),
+   ("−2 · grad · grad_output / N", lambda n, v: -_mean_of(n, 2 * (v * n["grad_output"]), "target")),
+   saves={0: ("self", "target", "reduction"), 1: ("grad_output", "reduction"), 2: ("grad_output", "reduction")})
 
 
 def _bind_mse(input, target, reduction="mean"):  # noqa: A002
@@ -210,8 +255,10 @@ def _bind_mse(input, target, reduction="mean"):  # noqa: A002
 
 
 op("mse_loss", "MseLossBackward0", ("self", "target"), _mse,
-   ("2 · (self − target) · grad / N", lambda n, g: _mse_back(n, g, 1)),
-   ("−2 · (self − target) · grad / N", lambda n, g: _mse_back(n, g, -1)),
+   ("2 · (self − target) · grad / N",
+    lambda n, g: g._op("mse_loss_backward", n["self"], n["target"], reduction=n.attrs["reduction"])),
+   ("2 · (target − self) · grad / N",
+    lambda n, g: g._op("mse_loss_backward", n["target"], n["self"], reduction=n.attrs["reduction"])),
    saves={0: ("self", "target", "reduction"), 1: ("self", "target")}, spell=Spelling(functional="mse_loss"),
    bind=_bind_mse)
 
@@ -228,19 +275,61 @@ def _bce(x, t, reduction, weight=None):
 
 
 def _bce_grad(n, g):
-    x, t = n["self"], n["target"]
-    if n.attrs["reduction"] == "mean":
-        g = g / x.numel()
-    grad = g * (x - t) / ((x * (1 - x)).clamp(min=1e-12))
-    return grad if n.attrs.get("weight") is None else grad * n.attrs["weight"]
+    return g._op("binary_cross_entropy_backward", n["self"], n["target"], weight=n.attrs.get("weight"),
+                 reduction=n.attrs["reduction"])
 
 
 def _bce_target_grad(n, g):
+    """ATen's binary_cross_entropy_target_backward: −logit(self) · grad (· weight), / N for 'mean'."""
+    grad = -n["self"].logit() * g
+    if n.attrs.get("weight") is not None:
+        grad = grad * n.attrs["weight"]
+    return _mean_of(n, grad)
+
+
+_EPS = 1e-12
+
+
+def _bce_backward(g, x, t, weight, reduction):
+    """ATen's binary_cross_entropy_backward_out_cpu: grad · (x − t) / max((1 − x) · x, 1e-12), · weight, / N."""
+    one = x.dtype.type(1)
+    out = g * (x - t) / np.maximum((one - x) * x, x.dtype.type(_EPS))
+    if weight is not None:
+        out = out * weight._data
+    return out / x.dtype.type(x.size) if reduction == "mean" else out
+
+
+def _weighted(n, v):
+    w = n.attrs.get("weight")
+    return v if w is None else v * w
+
+
+def _bce_double_self(n, v):
+    """ATen's binary_cross_entropy_double_backward."""
+    x, t = n["self"], n["target"]
+    g = (x * x - 2 * x * t + t) / ((x + _EPS).pow(2) * (1 - x + _EPS).pow(2)) * (v * n["grad_output"])
+    return _mean_of(n, _weighted(n, g))
+
+
+def _bce_double_target(n, v):
+    """ATen's binary_cross_entropy_double_backward_target."""
     x = n["self"]
-    if n.attrs["reduction"] == "mean":
-        g = g / x.numel()
-    grad = g * ((1 - x).log() - x.log())
-    return grad if n.attrs.get("weight") is None else grad * n.attrs["weight"]
+    return _mean_of(n, _weighted(n, -v * n["grad_output"]) / ((1 - x) * x).clamp(min=_EPS))
+
+
+def _bce_double_grad_output(n, v):
+    """ATen's binary_cross_entropy_double_backward_grad_output (summed to grad_output's shape)."""
+    x, t = n["self"], n["target"]
+    return _mean_of(n, _weighted(n, (x - t) / ((x + _EPS) * (1 - x + _EPS)) * v))
+
+
+op("binary_cross_entropy_backward", "BinaryCrossEntropyBackwardBackward0", ("grad_output", "self", "target"),
+   _bce_backward,
+   ("(self − target) / (self · (1 − self)) · grad / N", _bce_double_grad_output),
+   ("(self² − 2 · self · target + target) / (self · (1 − self))² · grad · grad_output / N", _bce_double_self),
+   ("−grad · grad_output / (self · (1 − self)) / N", _bce_double_target),
+   saves={0: ("self", "target", "weight", "reduction"), 1: ("grad_output", "self", "target", "weight", "reduction"),
+          2: ("grad_output", "self", "weight", "reduction")})
 
 
 def _bind_bce(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):  # noqa: A002
@@ -338,9 +427,15 @@ def _huber(x, t, reduction, delta):
     return _reduce(np.where(z < d, x.dtype.type(0.5) * z * z, d * (z - x.dtype.type(0.5) * d)), reduction)
 
 
-def _huber_grad(n, g, sign):
-    diff, delta = n["self"] - n["target"], n.attrs["delta"]
-    return diff.clamp(-delta, delta) * _mean_scale(n, g) * sign
+def _huber_backward(g, x, t, reduction, delta):
+    """ATen's huber_backward_cpu_kernel: norm · clamp(x − t, −delta, delta) · grad, in its order of products."""
+    norm, d, diff = _norm(x, reduction), x.dtype.type(delta), x - t
+    return np.where(diff <= -d, -norm * g * d, np.where(diff >= d, norm * g * d, norm * diff * g))
+
+
+def _inside(n, v, width):
+    """ATen's huber/smooth_l1 double backward: grad · grad_output where |self − target| < width (/ N for 'mean')."""
+    return _mean_of(n, v * n["grad_output"] * ((n["self"] - n["target"]).abs() < width))
 
 
 def _smooth_l1(x, t, reduction, beta):
@@ -351,10 +446,41 @@ def _smooth_l1(x, t, reduction, beta):
     return _reduce(np.where(z < b, x.dtype.type(0.5) * z * z / b, z - x.dtype.type(0.5) * b), reduction)
 
 
-def _smooth_l1_grad(n, g, sign):
-    diff, beta = n["self"] - n["target"], n.attrs["beta"]
-    local = diff.sign() if beta == 0 else (diff / beta).clamp(-1, 1)
-    return local * _mean_scale(n, g) * sign
+def _smooth_l1_backward(g, x, t, reduction, beta):
+    """ATen's smooth_l1_backward_cpu_kernel: norm · grad, with its sign, outside ±beta, norm · (x − t) · grad / beta
+    inside."""
+    norm, b, diff = _norm(x, reduction), x.dtype.type(beta), x - t
+    if beta == 0:
+        return np.sign(diff) * norm * g
+    return np.where(diff <= -b, -norm * g, np.where(diff >= b, norm * g, norm * diff * g / b))
+
+
+def _loss_backward_op(name, node, forward, option, text):
+    """The op ATen's <name> backward is (its derivatives those of ATen's <name>_double_backward), and the vjps of
+    <name> itself, self's and target's: the same op with self and target swapped for target."""
+    def again(n, v, a, b):
+        return v._op(name + "_backward", n[a], n[b], reduction=n.attrs["reduction"], **{option: n.attrs[option]})
+
+    def inside(n, v):
+        width = n.attrs[option]
+        if width == 0:
+            return v * 0
+        inner = _inside(n, v, width)
+        return inner if option == "delta" else inner / width
+
+    op(name + "_backward", node + "BackwardBackward0", ("grad_output", "self", "target"), forward,
+       (text, lambda n, v: again(n, v, "self", "target")),
+       ("grad · grad_output where |self − target| < " + option, inside),
+       ("−grad · grad_output where |self − target| < " + option, lambda n, v: -inside(n, v)),
+       saves={0: ("self", "target", "reduction", option), 1: ("grad_output", "self", "target", "reduction", option),
+              2: ("grad_output", "self", "target", "reduction", option)})
+    return lambda n, g: again(n, g, "self", "target"), lambda n, g: again(n, g, "target", "self")
+
+
+_huber_grads = _loss_backward_op("huber_loss", "HuberLoss", _huber_backward, "delta",
+                                 "clamp(self − target, −delta, delta) · grad / N")
+_smooth_l1_grads = _loss_backward_op("smooth_l1_loss", "SmoothL1Loss", _smooth_l1_backward, "beta",
+                                     "clamp((self − target) / beta, −1, 1) · grad / N")
 
 
 def _pair_loss(name, option, input, target, reduction, value):  # noqa: A002
@@ -379,13 +505,13 @@ def _bind_smooth_l1(input, target, size_average=None, reduce=None, reduction="me
 
 
 op("huber_loss", "HuberLossBackward0", ("self", "target"), _huber,
-   ("clamp(self − target, −delta, delta) · grad / N", lambda n, g: _huber_grad(n, g, 1)),
-   ("−clamp(self − target, −delta, delta) · grad / N", lambda n, g: _huber_grad(n, g, -1)),
+   ("clamp(self − target, −delta, delta) · grad / N", _huber_grads[0]),
+   ("−clamp(self − target, −delta, delta) · grad / N", _huber_grads[1]),
    saves={0: ("self", "target", "delta", "reduction"), 1: ("self", "target", "delta", "reduction")},
    spell=Spelling(functional="huber_loss"), bind=_bind_huber)
 op("smooth_l1_loss", "SmoothL1LossBackward0", ("self", "target"), _smooth_l1,
-   ("clamp((self − target) / beta, −1, 1) · grad / N", lambda n, g: _smooth_l1_grad(n, g, 1)),
-   ("−clamp((self − target) / beta, −1, 1) · grad / N", lambda n, g: _smooth_l1_grad(n, g, -1)),
+   ("clamp((self − target) / beta, −1, 1) · grad / N", _smooth_l1_grads[0]),
+   ("−clamp((self − target) / beta, −1, 1) · grad / N", _smooth_l1_grads[1]),
    saves={0: ("self", "target", "beta", "reduction"), 1: ("self", "target", "beta", "reduction")},
    spell=Spelling(functional="smooth_l1_loss"), bind=_bind_smooth_l1)
 
