@@ -322,6 +322,8 @@ def _reduced(x, r):
 
 
 def _norm_grad(n, g):
+    if n.attrs.get("ord", 2) == 0:  # ATen's norm_backward leaves the 0-"norm"'s grad undefined
+        return None
     return norm_grad(n["self"], _kept(n, n["result"]), _expand_back(n, g), n.attrs.get("ord", 2))
 
 
