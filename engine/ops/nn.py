@@ -111,11 +111,11 @@ def _nll_back(n, g):
     a = n.attrs
     scale = g if a["reduction"] != "mean" else g / a["total_weight"].item()
     t = a["target"]._data.reshape(-1)
-    return (-scale)._op("nll_embed", shape=n._shapes[0], target=t, ignore_index=a["ignore_index"],
+    return (-scale)._op("nll_embed", n["self"], shape=n._shapes[0], target=t, ignore_index=a["ignore_index"],
                         weights=_row_weights(t, a["weight"], a["ignore_index"], np.dtype(g._data.dtype)))
 
 
-def _nll_embed_fwd(g, shape, target, ignore_index, weights):
+def _nll_embed_fwd(g, x, shape, target, ignore_index, weights):
     out = np.zeros((int(np.prod(shape[:-1])), shape[-1]), dtype=g.dtype)
     kept = np.flatnonzero(target != ignore_index)  # an ignored row stays +0, as ATen never writes it
     values = g.reshape(-1) * weights if g.ndim else g * weights
@@ -169,7 +169,8 @@ def legacy_reduction(size_average, reduce):
 op("nll_loss", "NllLossBackward0", ("self",), _nll, ("−weight[target] · grad / Σ weight at each target", _nll_back),
    saves={0: ("self", "target", "weight", "reduction", "ignore_index", "total_weight")},
    spell=Spelling(functional="nll_loss"), bind=_bind_nll)
-op("nll_embed", "NllLossBackwardBackward0", ("grad",), _nll_embed_fwd, ("grad at each target", _nll_take))
+op("nll_embed", "NllLossBackwardBackward0", ("grad", "self"), _nll_embed_fwd, ("grad at each target", _nll_take),
+   ("0 (ATen's zeros_like)", lambda n, v: v._new(np.zeros(n._shapes[1], v.dtype.np), v.dtype)))
 
 
 def _nll2d(a, target, reduction, weight, ignore_index, total_weight):
@@ -185,9 +186,18 @@ def _nll2d_back(n, g):
     N, C, H, W = n._shapes[0]
     scale = g if a["reduction"] != "mean" else g / a["total_weight"].item()
     t = a["target"]._data.reshape(-1)
-    spread = (-scale)._op("nll_embed", shape=(N, H, W, C), target=t, ignore_index=a["ignore_index"],
-                          weights=_row_weights(t, a["weight"], a["ignore_index"], np.dtype(g._data.dtype)))
-    return spread.permute(0, 3, 1, 2).contiguous()  # ATen writes it row-major
+    return (-scale)._op("nll2d_embed", n["self"], shape=(N, H, W, C), target=t, ignore_index=a["ignore_index"],
+                        weights=_row_weights(t, a["weight"], a["ignore_index"], np.dtype(g._data.dtype)))
+
+
+def _nll2d_embed_fwd(g, x, **attrs):
+    """nll_embed of the rows (N·H·W, C), laid out (N, C, H, W) row-major as ATen writes it."""
+    return np.ascontiguousarray(np.moveaxis(_nll_embed_fwd(g, x, **attrs), 3, 1))
+
+
+op("nll2d_embed", "NllLoss2DBackwardBackward0", ("grad", "self"), _nll2d_embed_fwd,
+   ("grad at each target", lambda n, v: _nll_take(n, v.permute(0, 2, 3, 1))),
+   ("0 (ATen's zeros_like)", lambda n, v: v._new(np.zeros(n._shapes[1], v.dtype.np), v.dtype)))
 
 
 def bind_nll2d(input, target, weight, reduction, ignore_index):  # noqa: A002
