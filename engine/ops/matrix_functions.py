@@ -134,7 +134,7 @@ def _bind_cross(self, other, *, dim=-1):
 
 
 op("linalg_cross", "LinalgCrossBackward0", ("self", "other"),
-   lambda a, b, dim: np.cross(a, b, axis=dim).astype(np.result_type(a, b)),
+   lambda a, b, dim: np.array(np.cross(a, b, axis=dim), np.result_type(a, b), order="C"),  # a new tensor
    ("other × grad", lambda n, g: _sum_to(n["other"]._op("linalg_cross", g, dim=n.attrs["dim"]), n._shapes[0])),
    ("grad × self", lambda n, g: _sum_to(g._op("linalg_cross", n["self"], dim=n.attrs["dim"]), n._shapes[1])),
    saves={0: ("other", "dim"), 1: ("self", "dim")}, spell=Spelling(linalg="cross"), bind=_bind_cross)
