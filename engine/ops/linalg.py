@@ -100,7 +100,7 @@ op("mm", "MmBackward0", ("self", "mat2"), exact.matmul,
    saves={0: ("mat2", "self_sym_sizes", "self_sym_strides"), 1: ("self", "mat2_sym_sizes", "mat2_sym_strides")},
    spell=Spelling(method="mm", function="mm", infix="@"), bind=_bind_mm)
 op("mv", "MvBackward0", ("self", "vec"), exact.matmul,
-   ("grad ⊗ vec", lambda n, g: g.unsqueeze(1) * n["vec"].unsqueeze(0)),
+   ("grad ⊗ vec", lambda n, g: g.reshape(g.shape[0], 1) * n["vec"]),  # ATen's ger: self.reshape(-1, 1) * vec2
    ("selfᵀ @ grad", lambda n, g: n["self"].t().mv(g)),
    saves={0: ("vec",), 1: ("self",)}, spell=Spelling(method="mv", function="mv", infix="@"), bind=_bind_mv)
 op("dot", "DotBackward0", ("self", "tensor"), lambda a, b: exact.matmul(a, b) + 0,  # BLAS sums from +0
@@ -167,6 +167,17 @@ def matmul(self, other):
         return a.unsqueeze(0).mm(b)._op("squeeze_", dim=0)
     if da == 2 and db == 2:
         return a.mm(b)
+    if da == 3 and db == 3 and a.shape[0] != b.shape[0] and 1 in (a.shape[0], b.shape[0]):
+        # a batch of one against a batch of several: ATen drops the batch of one and folds
+        return matmul(a.squeeze(0), b) if a.shape[0] == 1 else matmul(a, b.squeeze(0))
+    if da <= 2 and a.requires_grad:
+        # (n, k) @ (…, k, m) with a needing grad: ATen's should_fold folds the transposed batch of b into rows
+        t1 = b.mT
+        folded = t1.reshape(int(np.prod(t1.shape[:-1])), t1.shape[-1])
+        if da == 1:
+            return folded.mv(a)._op("unsafe_view", shape=t1.shape[:-1])
+        out = folded.mm(a.t())._op("unsafe_view", shape=t1.shape[:-1] + (a.shape[0],))
+        return out.mT.contiguous()
     if db <= 2:
         # (…, n, k) @ (k, m): fold the batch into rows, as PyTorch does
         folded = a.reshape(int(np.prod(a.shape[:-1])), a.shape[-1])
