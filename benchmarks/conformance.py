@@ -97,6 +97,11 @@ def main():
         if not namespaces or "optimizers" in namespaces:
             results += run_optimizers(E, only, verbose=args.verbose, timeout=args.timeout)
     print_table(results)
+    from conformance_compare import BITS
+
+    if BITS["compared"]:
+        print(f"\nfloat outputs bit for bit torch's on this CPU: {BITS['same']} of {BITS['compared']} "
+              f"({100 * BITS['same'] / BITS['compared']:.1f} %; the rest agree within tolerance)")
     print(f"\ntotal {time.perf_counter() - started:.0f} s")
     if args.json:
         with open(args.json, "w") as f:

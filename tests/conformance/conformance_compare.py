@@ -14,6 +14,10 @@ from conformance_convert import is_tensor, to_numpy
 CORE_KINDS = {"structure", "shape", "dtype", "value", "requires_grad", "raised", "no-raise", "error-type"}
 CORE_AREAS = {"output", "grad", "gradgrad", "module", "optim"}
 
+# Float outputs (area "output") whose values are bit for bit torch's, and all compared: torch's float bits
+# depend on the CPU, so this is a rate the benchmark reports, never a check.
+BITS = {"same": 0, "compared": 0}
+
 TOLERANCES = {"float64": (1e-7, 1e-7), "float32": (1.3e-6, 1e-5), "float16": (1e-3, 1e-5), "bfloat16": (1.6e-2, 1e-5)}
 
 
@@ -114,6 +118,9 @@ def compare_tensor(expected, actual, E, area, findings, *, layout=True, grad_fn=
             diff = (f"reading values raised {type(e).__name__}: {e}", math.inf)
         if diff is not None:
             findings.append(Finding(area, "value", diff[0], diff[1]))
+        elif area == "output" and expected.dtype.is_floating_point:
+            BITS["compared"] += 1
+            BITS["same"] += bool(_same_bits(expected, actual, E))
     if requires_grad and bool(actual.requires_grad) != bool(expected.requires_grad):
         findings.append(Finding(area, "requires_grad", f"{actual.requires_grad} != {expected.requires_grad}"))
     if layout:
@@ -142,8 +149,25 @@ def compare_tensor(expected, actual, E, area, findings, *, layout=True, grad_fn=
             ta, te = repr(actual), repr(expected)
         except Exception as e:  # noqa: BLE001
             ta, te = f"repr raised {type(e).__name__}: {e}", repr(expected)
+        if ta != te and values and not any(f.area == area and f.kind == "value" for f in findings):
+            te = _repr_with_values_of(expected, actual, E)
         if ta != te:
             findings.append(Finding(area, "print", f"{_short(ta)} != {_short(te)}"))
+
+
+def _same_bits(expected, actual, E):
+    e, a = to_numpy(torch, expected), to_numpy(E, actual)
+    return e.shape == a.shape and e.dtype == a.dtype and e.tobytes() == a.tobytes()
+
+
+def _repr_with_values_of(expected, actual, E):
+    """How torch prints `expected` (its grad_fn, dtype, suffixes) holding the engine's values, which agree with
+    torch's within tolerance: printing is checked, not the last bits of torch's CPU-dependent float kernels."""
+    if _same_bits(expected, actual, E):
+        return repr(expected)
+    values = torch.from_numpy(np.ascontiguousarray(to_numpy(E, actual))).to(expected.dtype).reshape(expected.shape)
+    ts = torch._tensor_str
+    return ts._str(expected, tensor_contents=ts._tensor_str(values, len("tensor(")))
 
 
 def _short(text, n=120):

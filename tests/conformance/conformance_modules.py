@@ -374,6 +374,7 @@ def _optim_config(info, ecls, kwargs, E, tr, dtype, timeout, res, tag, scheduler
             res.errors.append(f"{tag} constructing: {_describe(e)}")
         return
     t_closure, e_closure = _closure(torch, topt, tps, dtype), _closure(E, eopt, eps, dtype)
+    t_exc = None
     for step in range(STEPS):
         try:
             t_loss = topt.step(t_closure)
@@ -419,7 +420,7 @@ def _optim_config(info, ecls, kwargs, E, tr, dtype, timeout, res, tag, scheduler
         if len(findings) > n:
             break
     _relabel(findings, 0, "optim")
-    if not findings:
+    if not findings and t_exc is None:  # after a step torch refuses, there is no state to carry over
         try:
             _round_trip(info, ecls, ekwargs, kwargs, topt, eopt, tps, eps, E, dtype, two_d, findings)
         except Timeout:
