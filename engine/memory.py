@@ -228,6 +228,11 @@ def column_major(a, dtype):
     return with_strides(a.astype(dtype, copy=False), tuple(want))
 
 
+def like_input(g, x):
+    """g laid out as ATen allocates a pool's or conv's grad_input: in the memory format x suggests."""
+    return laid_out(g, suggest_format(x))
+
+
 def like_param(g, param):
     """The layout AccumulateGrad gives a first `.grad`: the param's strides when the param is dense, else
     row-major (torch's `clone_obey_contract`)."""

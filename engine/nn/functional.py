@@ -425,6 +425,14 @@ def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):  # noqa:
     return _alpha_dropout(input, p, training, inplace, feature=True)
 
 
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):  # noqa: A002
+    """F.smooth_l1_loss: ATen's smooth_l1_loss op, or l1_loss where beta is 0 (as torch's function chooses)."""
+    op, inputs, attrs, dtype = OPS["smooth_l1_loss"].bind(input, target, size_average, reduce, reduction, beta)
+    if beta == 0:
+        return l1_loss(input, target, reduction=attrs["reduction"])
+    return dispatch.apply(op, inputs, attrs, dtype)
+
+
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):  # noqa: A002
     """F.huber_loss: ATen's huber_loss op, or with weight its elementwise loss times weight, then reduced."""
     if weight is None:

@@ -473,20 +473,46 @@ op("rrelu_", "RreluWithNoiseBackward1", ("self",), _rrelu,
    saves={0: ("result", *_RRELU_ATTRS)}, bind=False, spell=_RRELU)
 
 
-def _prelu_self_grad(n, g):
-    x, w = n["self"], n["weight"]
-    return g.where(x > 0, g * w)
+def _prelu_grads(n, g, i):
+    """Output i of ATen's _prelu_kernel_backward: one op giving both grads (the weight's in self's shape; the
+    engine sums it back to the weight's)."""
+    return g._op("prelu_backward", n["self"], n["weight"])[i]
 
 
-def _prelu_weight_grad(n, g):
-    """The weight's grad, summed back to the weight's (broadcast) shape."""
+def _prelu_backward(g, x, w):
+    positive = x > 0
+    return np.where(positive, g, w * g), np.where(positive, x.dtype.type(0), x * g)
+
+
+def _negative(n, t):
+    """t where self < 0 (or NaN), else 0: ATen's at::where(self >= 0, zeros, t)."""
+    return t.where((n["self"] >= 0).logical_not(), 0.0)
+
+
+def _prelu_double_grad_output(n, grads):
+    g0, g1 = grads
     x, w = n["self"], n["weight"]
-    local = (g * x).where(x <= 0, g * 0)
-    dims = tuple(i for i, (a, b) in enumerate(zip(x.shape, w.shape)) if b == 1 and a != 1)
-    return local.sum(dims, keepdim=True) if dims else local
+    if g0 is None:
+        return _negative(n, g1 * x)
+    return g0.where(x >= 0, g0 * w + g1 * x if g1 is not None else g0 * w)
+
+
+def _prelu_double(n, grads, i):
+    other = grads[1 - i]
+    if other is None:
+        return n["self"] * 0
+    return _negative(n, n["grad_output"] * other)
+
+
+op("prelu_backward", "PreluKernelBackwardBackward0", ("grad_output", "self", "weight"), _prelu_backward,
+   ("grad₀ (· weight where self < 0) + grad₁ · self where self < 0", _prelu_double_grad_output),
+   ("grad_output · grad₁ where self < 0", lambda n, grads: _prelu_double(n, grads, 0)),
+   ("grad_output · grad₀ where self < 0", lambda n, grads: _prelu_double(n, grads, 1)),
+   saves={0: ("self", "weight"), 1: ("grad_output", "self"), 2: ("grad_output", "self")}, several=True)
 
 
 op("prelu", "PreluKernelBackward0", ("self", "weight"), lambda x, w: np.where(x > 0, x, w * x),
-   ("grad · (1 if self > 0 else weight)", _prelu_self_grad), ("Σ grad · self where self ≤ 0", _prelu_weight_grad),
+   ("grad · (1 if self > 0 else weight)", lambda n, g: _prelu_grads(n, g, 0)),
+   ("Σ grad · self where self ≤ 0", lambda n, g: _prelu_grads(n, g, 1)),
    saves={0: ("self", "weight"), 1: ("self", "weight")}, bind=False,
    spell=Spelling(functional="prelu", name=lambda s, a: f"prelu({s[0]}, {s[1]}.flatten())"))

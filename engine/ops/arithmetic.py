@@ -208,16 +208,16 @@ def _bind_value(name):
 op("addcdiv", "AddcdivBackward0", ("self", "tensor1", "tensor2"),
    kernels.addcdiv,
    ("grad", lambda n, g: g),
-   ("value · grad / tensor2", lambda n, g: g * n.attrs.get("value", 1) / n["tensor2"]),
+   ("value · grad / tensor2", lambda n, g: g * (n.attrs.get("value", 1) / n["tensor2"])),
    ("−value · grad · tensor1 / tensor2²",
-    lambda n, g: -g * n.attrs.get("value", 1) * n["tensor1"] / (n["tensor2"] * n["tensor2"])),
+    lambda n, g: -g * (n.attrs.get("value", 1) * n["tensor1"] / (n["tensor2"] * n["tensor2"]))),
    saves={0: ("tensor2", "value"), 1: ("tensor2",), 2: ("tensor1", "tensor2")},
    spell=Spelling(method="addcdiv", function="addcdiv", inplace="addcdiv_"), bind=_bind_value("addcdiv"))
 op("addcmul", "AddcmulBackward0", ("self", "tensor1", "tensor2"),
    kernels.addcmul,
    ("grad", lambda n, g: g),
-   ("value · grad · tensor2", lambda n, g: g * n["tensor2"] * n.attrs.get("value", 1)),
-   ("value · grad · tensor1", lambda n, g: g * n["tensor1"] * n.attrs.get("value", 1)),
+   ("value · grad · tensor2", lambda n, g: g * (n["tensor2"] * n.attrs.get("value", 1))),
+   ("value · grad · tensor1", lambda n, g: g * (n["tensor1"] * n.attrs.get("value", 1))),
    saves={0: ("value",), 1: ("tensor2",), 2: ("tensor1",)},
    spell=Spelling(method="addcmul", function="addcmul", inplace="addcmul_"), bind=_bind_value("addcmul"))
 

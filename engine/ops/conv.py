@@ -68,6 +68,7 @@ def _conv_weight(x, g, stride, padding, dilation, groups, shape):
     """The weight's grad of out = _conv(x, w): Σ over the batch and the output positions of grad · window."""
     k = len(shape) - 2
     win = windows(_wide(x), shape[2:], stride, padding, dilation)
+    win = win[(slice(None), slice(None), *(slice(0, n) for n in g.shape[2:]))]  # x longer by an output_padding
     per_in, per_out = x.shape[1] // groups, shape[0] // groups
     parts = [np.tensordot(_wide(g[:, i * per_out:(i + 1) * per_out]), win[:, i * per_in:(i + 1) * per_in],
                           axes=([0, *range(2, 2 + k)], [0, *range(2, 2 + k)])) for i in range(groups)]
@@ -81,7 +82,10 @@ def _convolution(x, w, b, stride, padding, dilation, transposed, output_padding,
            else _conv(x, w, stride, padding, dilation, groups))
     if b.size:
         out = out + _wide(b).reshape((1, -1) + (1,) * (x.ndim - 2))
-    return np.ascontiguousarray(out, dtype=x.dtype)  # torch's result is C-contiguous
+    out = np.array(out, dtype=x.dtype, order="C")  # torch's result is a new C-contiguous tensor
+    # the double backward of a transposed convolution with output_padding ≥ stride convolves a longer grad: ATen
+    # narrows the result
+    return out[(slice(None), slice(None), *(slice(0, n) for n in shape[2:]))] if out.shape != tuple(shape) else out
 
 
 def conv_shape(x_shape, w_shape, stride, padding, dilation, transposed, output_padding, groups):
@@ -157,14 +161,17 @@ op("convolution_bias", "ConvolutionBackwardBackward0", ("grad", "input", "weight
    lambda g, x, w: np.sum(_wide(g), axis=(0, *range(2, g.ndim))).astype(g.dtype, copy=False),
    ("grad spread over the batch and the positions",
     lambda n, v: v.view(1, -1, *(1,) * (len(n._shapes[0]) - 2)).expand(*n._shapes[0])),
-   ("0", lambda n, v: zeros_for(n, 1, v)), ("0", lambda n, v: zeros_for(n, 2, v)))
+   ("undefined (no grad)", lambda n, v: None), ("undefined (no grad)", lambda n, v: None))
 
 
 def _conv_input(g, w, stride, padding, dilation, groups, transposed, output_padding, shape):
     """The input's grad of a convolution (transposed: of a transposed one)."""
-    out = (_conv(g, w, stride, padding, dilation, groups) if transposed
-           else _conv_transpose(g, w, stride, padding, dilation, groups, shape))
-    return np.ascontiguousarray(out, dtype=g.dtype)
+    if transposed:  # an output_padding of stride or more made the output longer than this input: cut back
+        out = _conv(g, w, stride, padding, dilation, groups)
+        out = out[(slice(None), slice(None), *(slice(0, n) for n in shape[2:]))]
+    else:
+        out = _conv_transpose(g, w, stride, padding, dilation, groups, shape)
+    return np.array(out, dtype=g.dtype, order="C")  # a new array: torch's strides on its size-1 dims too
 
 
 def _conv_input_grads(n, v, which):
@@ -177,7 +184,7 @@ def _conv_input_grads(n, v, which):
                      output_padding=a["output_padding"] if a["transposed"] else (0,) * len(a["stride"]),
                      bias_sym_sizes_opt=(0,), shape=tuple(n._shapes[0]), **common)
     x, g = (v, n["grad"]) if not a["transposed"] else (n["grad"], v)
-    return x._op("convolution_weight", g, shape=tuple(n._shapes[1]), **common)
+    return x._op("convolution_weight", g, shape=tuple(n._shapes[1]), double=True, **common)
 
 
 op("convolution_input", "ConvolutionBackwardBackward0", ("grad", "weight"), _conv_input,
@@ -201,9 +208,22 @@ def _conv_weight_grads(n, v, which):
                           bias_sym_sizes_opt=(0,), shape=tuple(g_shape), **common)
 
 
-op("convolution_weight", "ConvolutionBackwardBackward0", ("input", "grad"),
-   lambda x, g, stride, padding, dilation, groups, shape:
-       np.ascontiguousarray(_conv_weight(x, g, stride, padding, dilation, groups, shape), dtype=x.dtype),
+def _weight_grad_array(x, g, stride, padding, dilation, groups, shape, double=False):
+    """The weight's grad, contiguous; double: laid out as ATen's _convolution_double_backward leaves it, the
+    convolution of the transposed batches (in channels first, sized by the whole windows) transposed back and
+    narrowed to the weight's size."""
+    out = _conv_weight(x, g, stride, padding, dilation, groups, shape)
+    if not double:
+        return np.ascontiguousarray(out, dtype=x.dtype)
+    whole = [(n + 2 * p - s * (m - 1) - 1) // d + 1
+             for n, m, p, s, d in zip(x.shape[2:], g.shape[2:], padding, stride, dilation)]
+    buf = np.zeros((shape[1], shape[0], *(max(w, k) for w, k in zip(whole, shape[2:]))), x.dtype)
+    laid = np.swapaxes(buf, 0, 1)[(slice(None), slice(None), *(slice(0, k) for k in shape[2:]))]
+    laid[...] = out
+    return laid
+
+
+op("convolution_weight", "ConvolutionBackwardBackward0", ("input", "grad"), _weight_grad_array,
    ("conv_transpose(grad, v)", lambda n, v: _conv_weight_grads(n, v, "input")),
    ("conv(input, v)", lambda n, v: _conv_weight_grads(n, v, "grad")),
    saves={0: ("grad",), 1: ("input",)})

@@ -101,7 +101,7 @@ def _slogdet_grad(n, grads):
     g = grads[1]
     if g is None:
         return n["A"] * 0
-    return g.unsqueeze(-1).unsqueeze(-1) * n["A"].mT.inverse()
+    return n["A"].mT._op("linalg_solve", _diagonal_matrix(g.unsqueeze(-1).expand(*g.shape, n._shapes[0][-1])))
 
 
 op("linalg_slogdet", "LinalgSlogdetBackward0", ("A",), _slogdet, ("grad_logabsdet · A⁻ᵀ", _slogdet_grad),
@@ -168,17 +168,15 @@ def _bind_solve(A, B, *, left=True):
 
 
 def _solve_grads(n, g):
-    """(gA, gB) of X = A⁻¹B: gB = A⁻ᵀ grad, gA = −gB Xᵀ (X = BA⁻¹: gB = grad A⁻ᵀ, gA = −Xᵀ gB)."""
+    """ATen's linalg_solve_backward: (gA, gB) of X = A⁻¹B, gB solving Aᵀ gB = grad, gA = −gB Xᵀ (X = BA⁻¹:
+    gB Aᵀ = grad, gA = −Xᵀ gB)."""
     A, X = n["A"], n["result"]
     left = n.attrs.get("left", True)
     vector = X.dim() == 1 or (X.dim() == A.dim() - 1 and tuple(X.shape) == tuple(A.shape[:-1]))
-    gB = A.mT.inverse().matmul(g.unsqueeze(-1)).squeeze(-1) if vector else (
-        A.mT.inverse().matmul(g) if left else g.matmul(A.mT.inverse()))
-    if vector:
-        gA = -(gB.unsqueeze(-1) * X.unsqueeze(-2))
-    else:
-        gA = -(gB.matmul(X.mT)) if left else -(X.mT.matmul(gB))
-    return gA, gB
+    gB = A.mT._op("linalg_solve", g.unsqueeze(-1) if vector else g, left=left)
+    X = X.unsqueeze(-1) if vector else X
+    gA = -(gB.matmul(X.mT)) if left else -(X.mT.matmul(gB))
+    return gA, gB.squeeze(-1) if vector else gB
 
 
 op("linalg_solve", "LinalgSolveExBackward0", ("A", "B"), _solve,
@@ -234,10 +232,10 @@ def _cholesky_grad(n, g):
     upper = n.attrs.get("upper", False)
     L = n["result"].mT if upper else n["result"]
     gL = g.mT if upper else g
-    phi = L.mT.matmul(gL).tril()
-    phi = (phi + phi.tril(-1).mT) * 0.5
-    L_inv = L.inverse()
-    return L_inv.mT.matmul(phi).matmul(L_inv)
+    gA = L.mT.matmul(gL).tril()
+    gA = (gA + gA.tril(-1).mT) * 0.5
+    gA = L.mT._op("linalg_solve_triangular", gA, upper=True, left=True, unitriangular=False)
+    return L._op("linalg_solve_triangular", gA, upper=False, left=False, unitriangular=False)
 
 
 op("linalg_cholesky", "LinalgCholeskyExBackward0", ("A",), _cholesky,
@@ -398,7 +396,7 @@ def _qr_grad(n, grads):
     b = Q.matmul(copyltu)
     if gQ is not None:
         b = b + gQ
-    return b.matmul(R.inverse().mT)
+    return R.mT._op("linalg_solve_triangular", b, upper=False, left=False, unitriangular=False)
 
 
 op("linalg_qr", "LinalgQrBackward0", ("A",), _qr, ("(gQ + Q copyltu(R gRᵀ − gQᵀ Q)) R⁻ᵀ", _qr_grad),

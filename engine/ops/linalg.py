@@ -80,13 +80,34 @@ def _bind_dot(a, b):
     return OPS["dot"], (a, b), None, None
 
 
+def _column_major(n, name):
+    """Whether input `name` of the node was a column-major matrix (its strides kept as `<name>_sym_strides`)."""
+    sizes, strides = n._shapes[n._op.args.index(name)], (n._meta or {}).get(name + "_sym_strides", ())
+    return len(strides) == 2 and strides[0] == 1 and strides[1] == sizes[0]
+
+
+def _mat1_grad(n, g, mat1, mat2):
+    """ATen's mm_mat1_backward: grad @ mat2ᵀ, made column-major, (mat2 @ gradᵀ)ᵀ, when mat1 was."""
+    if _column_major(n, mat1):
+        return n[mat2].mm(g.t()).t()
+    return g.mm(n[mat2].t())
+
+
+def _mat2_grad(n, g, mat1, mat2):
+    """ATen's mm_mat2_backward: mat1ᵀ @ grad, made column-major, (gradᵀ @ mat1)ᵀ, when mat2 was (a weight.t(), as
+    nn.Linear passes it, so that the weight's grad is contiguous)."""
+    if _column_major(n, mat2):
+        return g.t().mm(n[mat1]).t()
+    return n[mat1].t().mm(g)
+
+
 op("mm", "MmBackward0", ("self", "mat2"), exact.matmul,
-   ("grad @ mat2ᵀ", lambda n, g: g.mm(n["mat2"].t())),
-   ("selfᵀ @ grad", lambda n, g: n["self"].t().mm(g)),
+   ("grad @ mat2ᵀ", lambda n, g: _mat1_grad(n, g, "self", "mat2")),
+   ("selfᵀ @ grad", lambda n, g: _mat2_grad(n, g, "self", "mat2")),
    saves={0: ("mat2", "self_sym_sizes", "self_sym_strides"), 1: ("self", "mat2_sym_sizes", "mat2_sym_strides")},
    spell=Spelling(method="mm", function="mm", infix="@"), bind=_bind_mm)
 op("mv", "MvBackward0", ("self", "vec"), exact.matmul,
-   ("grad ⊗ vec", lambda n, g: g.unsqueeze(1) * n["vec"].unsqueeze(0)),
+   ("grad ⊗ vec", lambda n, g: g.reshape(g.shape[0], 1) * n["vec"]),  # ATen's ger: self.reshape(-1, 1) * vec2
    ("selfᵀ @ grad", lambda n, g: n["self"].t().mv(g)),
    saves={0: ("vec",), 1: ("self",)}, spell=Spelling(method="mv", function="mv", infix="@"), bind=_bind_mv)
 op("dot", "DotBackward0", ("self", "tensor"), lambda a, b: exact.matmul(a, b) + 0,  # BLAS sums from +0
@@ -97,19 +118,10 @@ op("bmm", "BmmBackward0", ("self", "mat2"), exact.matmul,
    ("grad @ mat2ᵀ", lambda n, g: g.bmm(n["mat2"].transpose(1, 2))),
    ("selfᵀ @ grad", lambda n, g: n["self"].transpose(1, 2).bmm(g)),
    saves={0: ("mat2",), 1: ("self",)}, spell=Spelling(method="bmm", function="bmm", infix="@"), bind=_bind_bmm)
-def _mat2_grad(n, g):
-    """ATen's mm_mat2_backward: for a column-major mat2 (a weight.t(), as nn.Linear passes it) the grad is made
-    column-major too, (gradᵀ @ mat1)ᵀ, so that the weight's grad is contiguous."""
-    sizes, strides = n._shapes[2], (n._meta or {}).get("mat2_sym_strides", ())
-    if len(strides) == 2 and strides[0] == 1 and strides[1] == sizes[0]:
-        return g.t().mm(n["mat1"]).t()
-    return n["mat1"].t().mm(g)
-
-
 op("addmm", "AddmmBackward0", ("self", "mat1", "mat2"), _addmm,
    ("β · grad", lambda n, g: _summed_to(_times(g, n.attrs.get("beta", 1)), n._shapes[0])),
-   ("α · grad @ mat2ᵀ", lambda n, g: _times(g.mm(n["mat2"].t()), n.attrs.get("alpha", 1))),
-   ("α · mat1ᵀ @ grad", lambda n, g: _times(_mat2_grad(n, g), n.attrs.get("alpha", 1))),
+   ("α · grad @ mat2ᵀ", lambda n, g: _times(_mat1_grad(n, g, "mat1", "mat2"), n.attrs.get("alpha", 1))),
+   ("α · mat1ᵀ @ grad", lambda n, g: _times(_mat2_grad(n, g, "mat1", "mat2"), n.attrs.get("alpha", 1))),
    saves={0: ("alpha", "beta"), 1: ("mat2", "mat1_sym_sizes", "mat1_sym_strides"),
           2: ("mat1", "mat2_sym_sizes", "mat2_sym_strides")},
    spell=method("addmm", inplace=True, inplace_sizes=True), bind=_bind_addmm)
@@ -167,6 +179,17 @@ def matmul(self, other):
         return a.unsqueeze(0).mm(b)._op("squeeze_", dim=0)
     if da == 2 and db == 2:
         return a.mm(b)
+    if da == 3 and db == 3 and a.shape[0] != b.shape[0] and 1 in (a.shape[0], b.shape[0]):
+        # a batch of one against a batch of several: ATen drops the batch of one and folds
+        return matmul(a.squeeze(0), b) if a.shape[0] == 1 else matmul(a, b.squeeze(0))
+    if da <= 2 and a.requires_grad:
+        # (n, k) @ (…, k, m) with a needing grad: ATen's should_fold folds the transposed batch of b into rows
+        t1 = b.mT
+        folded = t1.reshape(int(np.prod(t1.shape[:-1])), t1.shape[-1])
+        if da == 1:
+            return folded.mv(a)._op("unsafe_view", shape=t1.shape[:-1])
+        out = folded.mm(a.t())._op("unsafe_view", shape=t1.shape[:-1] + (a.shape[0],))
+        return out.mT.contiguous()
     if db <= 2:
         # (…, n, k) @ (k, m): fold the batch into rows, as PyTorch does
         folded = a.reshape(int(np.prod(a.shape[:-1])), a.shape[-1])

@@ -27,12 +27,30 @@ def _soft_margin(x, target, reduction):
 
 
 def _soft_margin_grad(n, g):
+    return g._op("soft_margin_loss_backward", n["self"], target=n.attrs["target"], reduction=n.attrs["reduction"])
+
+
+def _soft_margin_backward(g, x, target, reduction):
+    """ATen's soft_margin_loss_backward_out: (target · z) · (−norm) / (1 + z) · grad, z = exp(−target · self)."""
+    t = target._data
+    z = EXP(-t * x)
+    norm = x.dtype.type(-1 / x.size if reduction == "mean" else -1)
+    return t * z * norm / (z + 1) * g
+
+
+def _soft_margin_double(n, v):
+    """ATen's soft_margin_loss_double_backward of grad · grad_output."""
     x, t = n["self"], n.attrs["target"]
-    z = (-t * x).exp()
-    local = -t * z / (z + 1)
-    if n.attrs["reduction"] == "none":
-        return local * g
-    return local * _scale(n, g, x.numel())
+    z = (x * -t).exp()
+    return _scale(n, v * n["grad_output"] * (t * t) * z / ((z + 1) * (z + 1)), x.numel())
+
+
+op("soft_margin_loss_backward", "SoftMarginLossBackwardBackward0", ("grad_output", "self"), _soft_margin_backward,
+   ("−target · e^(−target·self) / (1 + e^(−target·self)) · grad / N",
+    lambda n, v: v._op("soft_margin_loss_backward", n["self"], target=n.attrs["target"],
+                       reduction=n.attrs["reduction"])),
+   ("target² · z / (1 + z)² · grad · grad_output / N, z = e^(−target·self)", _soft_margin_double),
+   saves={0: ("self", "target", "reduction"), 1: ("grad_output", "self", "target", "reduction")})
 
 
 def _bind_soft_margin(input, target, size_average=None, reduce=None, reduction="mean"):  # noqa: A002

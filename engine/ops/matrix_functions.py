@@ -121,8 +121,10 @@ def _bind_addbmm(self, batch1, batch2, *, beta=1, alpha=1):
 op("addbmm", "AddbmmBackward0", ("self", "batch1", "batch2"),
    lambda c, a, b, beta=1, alpha=1: _scaled_sum(c, exact.matmul(a, b).sum(0), beta, alpha),
    ("β · grad", lambda n, g: _sum_to(_times(g, n.attrs["beta"]), n._shapes[0])),
-   ("α · grad batch2ᵢᵀ", lambda n, g: _times(g.unsqueeze(0).matmul(n["batch2"].transpose(1, 2)), n.attrs["alpha"])),
-   ("α · batch1ᵢᵀ grad", lambda n, g: _times(n["batch1"].transpose(1, 2).matmul(g.unsqueeze(0)), n.attrs["alpha"])),
+   ("α · grad batch2ᵢᵀ", lambda n, g: _times(g.unsqueeze(0).expand(n._shapes[1][0], *g.shape).bmm(
+       n["batch2"].transpose(1, 2)), n.attrs["alpha"])),
+   ("α · batch1ᵢᵀ grad", lambda n, g: _times(n["batch1"].transpose(1, 2).bmm(
+       g.unsqueeze(0).expand(n._shapes[1][0], *g.shape)), n.attrs["alpha"])),
    saves={0: ("beta",), 1: ("batch2", "alpha"), 2: ("batch1", "alpha")},
    spell=Spelling(method="addbmm", function="addbmm", inplace="addbmm_"), bind=_bind_addbmm)
 
@@ -139,7 +141,7 @@ def _bind_cross(self, other, *, dim=-1):
 
 
 op("linalg_cross", "LinalgCrossBackward0", ("self", "other"),
-   lambda a, b, dim: np.cross(a, b, axis=dim).astype(np.result_type(a, b)),
+   lambda a, b, dim: np.array(np.cross(a, b, axis=dim), np.result_type(a, b), order="C"),  # a new tensor
    ("other × grad", lambda n, g: _sum_to(n["other"]._op("linalg_cross", g, dim=n.attrs["dim"]), n._shapes[0])),
    ("grad × self", lambda n, g: _sum_to(g._op("linalg_cross", n["self"], dim=n.attrs["dim"]), n._shapes[1])),
    saves={0: ("other", "dim"), 1: ("self", "dim")}, spell=Spelling(linalg="cross"), bind=_bind_cross)

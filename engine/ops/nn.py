@@ -47,14 +47,44 @@ def implicit_dim(name, input, dim):  # noqa: A002
 
 op("softmax", "SoftmaxBackward0", ("self",), _softmax,
    ("result · (grad − Σ grad·result)",
-    lambda n, g: n["result"] * (g - (g * n["result"]).sum(n.attrs["dim"], keepdim=True))),
+    lambda n, g: g._op("softmax_backward_data", n["result"], dim=n.attrs["dim"])),
    saves={0: ("result", "dim")},
    spell=Spelling(method="softmax", function="softmax"), bind=_softmax_bind("softmax"))
 op("log_softmax", "LogSoftmaxBackward0", ("self",), _log_softmax,
    ("grad − exp(result) · Σ grad",
-    lambda n, g: g - n["result"].exp() * g.sum(n.attrs["dim"], keepdim=True)),
+    lambda n, g: g._op("log_softmax_backward_data", n["result"], dim=n.attrs["dim"])),
    saves={0: ("result", "dim")},
    spell=Spelling(method="log_softmax", function="log_softmax"), bind=_softmax_bind("log_softmax"))
+
+
+# ATen's _softmax_backward_data and _log_softmax_backward_data: ops of their own, so that create_graph records them
+def _row_sum(a, dim):
+    return kernels.sum(a, axis=dim, keepdims=True) if a.ndim else a
+
+
+def _softmax_backward(g, output, dim):
+    return output * (g - _row_sum(g * output, dim))
+
+
+def _log_softmax_backward(g, output, dim):
+    return g - EXP(output) * _row_sum(g, dim)
+
+
+def _softmax_double(n, v):
+    """ATen's softmax_double_backward: grad_output · v − Σ(output · grad_output) · v − grad_output · Σ(output · v)."""
+    go, out, dim = n["grad_output"], n["output"], n.attrs["dim"]
+    return go * v - (out * go).sum(dim, True) * v - go * (out * v).sum(dim, True)
+
+
+op("softmax_backward_data", "SoftmaxBackwardDataBackward0", ("grad_output", "output"), _softmax_backward,
+   ("output · (grad − Σ grad·output)", lambda n, v: v._op("softmax_backward_data", n["output"], dim=n.attrs["dim"])),
+   ("grad_output · grad − Σ(output · grad_output) · grad − grad_output · Σ(output · grad)", _softmax_double),
+   saves={0: ("output", "dim"), 1: ("grad_output", "output", "dim")})
+op("log_softmax_backward_data", "LogSoftmaxBackwardDataBackward0", ("grad_output", "output"), _log_softmax_backward,
+   ("grad − Σ(grad · exp(output))", lambda n, v: v - (v * n["output"].exp()).sum(n.attrs["dim"], True)),
+   ("−Σ grad_output · exp(output) · grad",
+    lambda n, v: -n["grad_output"].sum(n.attrs["dim"], True) * n["output"].exp() * v),
+   saves={0: ("output", "dim"), 1: ("grad_output", "output", "dim")})
 
 
 # --- nll_loss ------------------------------------------------------------------------------------------
@@ -85,11 +115,11 @@ def _nll_back(n, g):
     a = n.attrs
     scale = g if a["reduction"] != "mean" else g / a["total_weight"].item()
     t = a["target"]._data.reshape(-1)
-    return (-scale)._op("nll_embed", shape=n._shapes[0], target=t, ignore_index=a["ignore_index"],
+    return (-scale)._op("nll_embed", n["self"], shape=n._shapes[0], target=t, ignore_index=a["ignore_index"],
                         weights=_row_weights(t, a["weight"], a["ignore_index"], np.dtype(g._data.dtype)))
 
 
-def _nll_embed_fwd(g, shape, target, ignore_index, weights):
+def _nll_embed_fwd(g, x, shape, target, ignore_index, weights):
     out = np.zeros((int(np.prod(shape[:-1])), shape[-1]), dtype=g.dtype)
     kept = np.flatnonzero(target != ignore_index)  # an ignored row stays +0, as ATen never writes it
     values = g.reshape(-1) * weights if g.ndim else g * weights
@@ -150,7 +180,8 @@ def legacy_reduction(size_average, reduce):
 op("nll_loss", "NllLossBackward0", ("self",), _nll, ("−weight[target] · grad / Σ weight at each target", _nll_back),
    saves={0: ("self", "target", "weight", "reduction", "ignore_index", "total_weight")},
    spell=Spelling(functional="nll_loss"), bind=_bind_nll)
-op("nll_embed", "NllLossBackwardBackward0", ("grad",), _nll_embed_fwd, ("grad at each target", _nll_take))
+op("nll_embed", "NllLossBackwardBackward0", ("grad", "self"), _nll_embed_fwd, ("grad at each target", _nll_take),
+   ("0 (ATen's zeros_like)", lambda n, v: v._new(np.zeros(n._shapes[1], v.dtype.np), v.dtype)))
 
 
 def _nll2d(a, target, reduction, weight, ignore_index, total_weight):
@@ -166,9 +197,18 @@ def _nll2d_back(n, g):
     N, C, H, W = n._shapes[0]
     scale = g if a["reduction"] != "mean" else g / a["total_weight"].item()
     t = a["target"]._data.reshape(-1)
-    spread = (-scale)._op("nll_embed", shape=(N, H, W, C), target=t, ignore_index=a["ignore_index"],
-                          weights=_row_weights(t, a["weight"], a["ignore_index"], np.dtype(g._data.dtype)))
-    return spread.permute(0, 3, 1, 2).contiguous()  # ATen writes it row-major
+    return (-scale)._op("nll2d_embed", n["self"], shape=(N, H, W, C), target=t, ignore_index=a["ignore_index"],
+                        weights=_row_weights(t, a["weight"], a["ignore_index"], np.dtype(g._data.dtype)))
+
+
+def _nll2d_embed_fwd(g, x, **attrs):
+    """nll_embed of the rows (N·H·W, C), laid out (N, C, H, W) row-major as ATen writes it."""
+    return np.ascontiguousarray(np.moveaxis(_nll_embed_fwd(g, x, **attrs), 3, 1))
+
+
+op("nll2d_embed", "NllLoss2DBackwardBackward0", ("grad", "self"), _nll2d_embed_fwd,
+   ("grad at each target", lambda n, v: _nll_take(n, v.permute(0, 2, 3, 1))),
+   ("0 (ATen's zeros_like)", lambda n, v: v._new(np.zeros(n._shapes[1], v.dtype.np), v.dtype)))
 
 
 def bind_nll2d(input, target, weight, reduction, ignore_index):  # noqa: A002
@@ -198,11 +238,26 @@ def _mse(a, b, reduction):
     return kernels.mse_loss(a, b, reduction)
 
 
-def _mse_back(n, g, sign):
-    d = n["self"] - n["target"]
-    if n.attrs["reduction"] == "mean":
-        g = g / d.numel()
-    return d * g * (2 * sign)
+def _norm(x, reduction, k=1):
+    """What ATen's loss backwards scale by: k / numel for 'mean', else k, in x's dtype."""
+    return x.dtype.type(k / x.size if reduction == "mean" else k)
+
+
+def _mse_backward(g, x, t, reduction):
+    return _norm(x, reduction, 2) * (x - t) * g
+
+
+def _mean_of(n, v, name="self"):
+    """v divided by the number of elements of input `name` for 'mean' (ATen's double backwards of the losses)."""
+    return v / math.prod(n._shapes[n._op.args.index(name)]) if n.attrs["reduction"] == "mean" else v
+
+
+op("mse_loss_backward", "MseLossBackwardBackward0", ("grad_output", "self", "target"), _mse_backward,
+   ("2 · (self − target) · grad / N",
+    lambda n, v: v._op("mse_loss_backward", n["self"], n["target"], reduction=n.attrs["reduction"])),
+   ("2 · grad · grad_output / N", lambda n, v: _mean_of(n, 2 * (v * n["grad_output"]))),
+   ("−2 · grad · grad_output / N", lambda n, v: -_mean_of(n, 2 * (v * n["grad_output"]), "target")),
+   saves={0: ("self", "target", "reduction"), 1: ("grad_output", "reduction"), 2: ("grad_output", "reduction")})
 
 
 def _bind_mse(input, target, reduction="mean"):  # noqa: A002
@@ -221,8 +276,10 @@ def _bind_mse(input, target, reduction="mean"):  # noqa: A002
 
 
 op("mse_loss", "MseLossBackward0", ("self", "target"), _mse,
-   ("2 · (self − target) · grad / N", lambda n, g: _mse_back(n, g, 1)),
-   ("−2 · (self − target) · grad / N", lambda n, g: _mse_back(n, g, -1)),
+   ("2 · (self − target) · grad / N",
+    lambda n, g: g._op("mse_loss_backward", n["self"], n["target"], reduction=n.attrs["reduction"])),
+   ("2 · (target − self) · grad / N",
+    lambda n, g: g._op("mse_loss_backward", n["target"], n["self"], reduction=n.attrs["reduction"])),
    saves={0: ("self", "target", "reduction"), 1: ("self", "target")}, spell=Spelling(functional="mse_loss"),
    bind=_bind_mse)
 
@@ -239,19 +296,61 @@ def _bce(x, t, reduction, weight=None):
 
 
 def _bce_grad(n, g):
-    x, t = n["self"], n["target"]
-    if n.attrs["reduction"] == "mean":
-        g = g / x.numel()
-    grad = g * (x - t) / ((x * (1 - x)).clamp(min=1e-12))
-    return grad if n.attrs.get("weight") is None else grad * n.attrs["weight"]
+    return g._op("binary_cross_entropy_backward", n["self"], n["target"], weight=n.attrs.get("weight"),
+                 reduction=n.attrs["reduction"])
 
 
 def _bce_target_grad(n, g):
+    """ATen's binary_cross_entropy_target_backward: −logit(self) · grad (· weight), / N for 'mean'."""
+    grad = -n["self"].logit() * g
+    if n.attrs.get("weight") is not None:
+        grad = grad * n.attrs["weight"]
+    return _mean_of(n, grad)
+
+
+_EPS = 1e-12
+
+
+def _bce_backward(g, x, t, weight, reduction):
+    """ATen's binary_cross_entropy_backward_out_cpu: grad · (x − t) / max((1 − x) · x, 1e-12), · weight, / N."""
+    one = x.dtype.type(1)
+    out = g * (x - t) / np.maximum((one - x) * x, x.dtype.type(_EPS))
+    if weight is not None:
+        out = out * weight._data
+    return out / x.dtype.type(x.size) if reduction == "mean" else out
+
+
+def _weighted(n, v):
+    w = n.attrs.get("weight")
+    return v if w is None else v * w
+
+
+def _bce_double_self(n, v):
+    """ATen's binary_cross_entropy_double_backward."""
+    x, t = n["self"], n["target"]
+    g = (x * x - 2 * x * t + t) / ((x + _EPS).pow(2) * (1 - x + _EPS).pow(2)) * (v * n["grad_output"])
+    return _mean_of(n, _weighted(n, g))
+
+
+def _bce_double_target(n, v):
+    """ATen's binary_cross_entropy_double_backward_target."""
     x = n["self"]
-    if n.attrs["reduction"] == "mean":
-        g = g / x.numel()
-    grad = g * ((1 - x).log() - x.log())
-    return grad if n.attrs.get("weight") is None else grad * n.attrs["weight"]
+    return _mean_of(n, _weighted(n, -v * n["grad_output"]) / ((1 - x) * x).clamp(min=_EPS))
+
+
+def _bce_double_grad_output(n, v):
+    """ATen's binary_cross_entropy_double_backward_grad_output (summed to grad_output's shape)."""
+    x, t = n["self"], n["target"]
+    return _mean_of(n, _weighted(n, (x - t) / ((x + _EPS) * (1 - x + _EPS)) * v))
+
+
+op("binary_cross_entropy_backward", "BinaryCrossEntropyBackwardBackward0", ("grad_output", "self", "target"),
+   _bce_backward,
+   ("(self − target) / (self · (1 − self)) · grad / N", _bce_double_grad_output),
+   ("(self² − 2 · self · target + target) / (self · (1 − self))² · grad · grad_output / N", _bce_double_self),
+   ("−grad · grad_output / (self · (1 − self)) / N", _bce_double_target),
+   saves={0: ("self", "target", "weight", "reduction"), 1: ("grad_output", "self", "target", "weight", "reduction"),
+          2: ("grad_output", "self", "weight", "reduction")})
 
 
 def _bind_bce(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):  # noqa: A002
@@ -349,9 +448,15 @@ def _huber(x, t, reduction, delta):
     return _reduce(np.where(z < d, x.dtype.type(0.5) * z * z, d * (z - x.dtype.type(0.5) * d)), reduction)
 
 
-def _huber_grad(n, g, sign):
-    diff, delta = n["self"] - n["target"], n.attrs["delta"]
-    return diff.clamp(-delta, delta) * _mean_scale(n, g) * sign
+def _huber_backward(g, x, t, reduction, delta):
+    """ATen's huber_backward_cpu_kernel: norm · clamp(x − t, −delta, delta) · grad, in its order of products."""
+    norm, d, diff = _norm(x, reduction), x.dtype.type(delta), x - t
+    return np.where(diff <= -d, -norm * g * d, np.where(diff >= d, norm * g * d, norm * diff * g))
+
+
+def _inside(n, v, width):
+    """ATen's huber/smooth_l1 double backward: grad · grad_output where |self − target| < width (/ N for 'mean')."""
+    return _mean_of(n, v * n["grad_output"] * ((n["self"] - n["target"]).abs() < width))
 
 
 def _smooth_l1(x, t, reduction, beta):
@@ -362,10 +467,41 @@ def _smooth_l1(x, t, reduction, beta):
     return _reduce(np.where(z < b, x.dtype.type(0.5) * z * z / b, z - x.dtype.type(0.5) * b), reduction)
 
 
-def _smooth_l1_grad(n, g, sign):
-    diff, beta = n["self"] - n["target"], n.attrs["beta"]
-    local = diff.sign() if beta == 0 else (diff / beta).clamp(-1, 1)
-    return local * _mean_scale(n, g) * sign
+def _smooth_l1_backward(g, x, t, reduction, beta):
+    """ATen's smooth_l1_backward_cpu_kernel: norm · grad, with its sign, outside ±beta, norm · (x − t) · grad / beta
+    inside."""
+    norm, b, diff = _norm(x, reduction), x.dtype.type(beta), x - t
+    if beta == 0:
+        return np.sign(diff) * norm * g
+    return np.where(diff <= -b, -norm * g, np.where(diff >= b, norm * g, norm * diff * g / b))
+
+
+def _loss_backward_op(name, node, forward, option, text):
+    """The op ATen's <name> backward is (its derivatives those of ATen's <name>_double_backward), and the vjps of
+    <name> itself, self's and target's: the same op with self and target swapped for target."""
+    def again(n, v, a, b):
+        return v._op(name + "_backward", n[a], n[b], reduction=n.attrs["reduction"], **{option: n.attrs[option]})
+
+    def inside(n, v):
+        width = n.attrs[option]
+        if width == 0:
+            return v * 0
+        inner = _inside(n, v, width)
+        return inner if option == "delta" else inner / width
+
+    op(name + "_backward", node + "BackwardBackward0", ("grad_output", "self", "target"), forward,
+       (text, lambda n, v: again(n, v, "self", "target")),
+       ("grad · grad_output where |self − target| < " + option, inside),
+       ("−grad · grad_output where |self − target| < " + option, lambda n, v: -inside(n, v)),
+       saves={0: ("self", "target", "reduction", option), 1: ("grad_output", "self", "target", "reduction", option),
+              2: ("grad_output", "self", "target", "reduction", option)})
+    return lambda n, g: again(n, g, "self", "target"), lambda n, g: again(n, g, "target", "self")
+
+
+_huber_grads = _loss_backward_op("huber_loss", "HuberLoss", _huber_backward, "delta",
+                                 "clamp(self − target, −delta, delta) · grad / N")
+_smooth_l1_grads = _loss_backward_op("smooth_l1_loss", "SmoothL1Loss", _smooth_l1_backward, "beta",
+                                     "clamp((self − target) / beta, −1, 1) · grad / N")
 
 
 def _pair_loss(name, option, input, target, reduction, value):  # noqa: A002
@@ -393,13 +529,13 @@ def _bind_smooth_l1(input, target, size_average=None, reduce=None, reduction="me
 
 
 op("huber_loss", "HuberLossBackward0", ("self", "target"), _huber,
-   ("clamp(self − target, −delta, delta) · grad / N", lambda n, g: _huber_grad(n, g, 1)),
-   ("−clamp(self − target, −delta, delta) · grad / N", lambda n, g: _huber_grad(n, g, -1)),
+   ("clamp(self − target, −delta, delta) · grad / N", _huber_grads[0]),
+   ("−clamp(self − target, −delta, delta) · grad / N", _huber_grads[1]),
    saves={0: ("self", "target", "delta", "reduction"), 1: ("self", "target", "delta", "reduction")},
    spell=Spelling(functional="huber_loss"), bind=_bind_huber)
 op("smooth_l1_loss", "SmoothL1LossBackward0", ("self", "target"), _smooth_l1,
-   ("clamp((self − target) / beta, −1, 1) · grad / N", lambda n, g: _smooth_l1_grad(n, g, 1)),
-   ("−clamp((self − target) / beta, −1, 1) · grad / N", lambda n, g: _smooth_l1_grad(n, g, -1)),
+   ("clamp((self − target) / beta, −1, 1) · grad / N", _smooth_l1_grads[0]),
+   ("−clamp((self − target) / beta, −1, 1) · grad / N", _smooth_l1_grads[1]),
    saves={0: ("self", "target", "beta", "reduction"), 1: ("self", "target", "beta", "reduction")},
    spell=Spelling(functional="smooth_l1_loss"), bind=_bind_smooth_l1)
 

@@ -5,7 +5,7 @@ import itertools
 
 import numpy as np
 
-from .. import dtypes
+from .. import dtypes, memory
 from .conv import size_of, windows, zeros_for
 from .padding import tuple_text
 from .table import OPS, Spelling, composite, op
@@ -72,7 +72,7 @@ def _max_pool_backward(g, x, indices):
     out = np.zeros((*shape[:2], shape[2] * shape[3]), dtype=g.dtype)
     n, c = np.indices(indices.shape[:2], sparse=True)
     np.add.at(out, (n[..., None, None], c[..., None, None], indices), g)
-    return out.reshape(shape)
+    return memory.like_input(out.reshape(shape), x)
 
 
 def _max_pool_take(n, g):
@@ -165,7 +165,7 @@ def _avg_pool_backward_planes(x, g, kernel_size, stride, padding, ceil_mode, cou
     for i, j in reversed(list(itertools.product(*map(range, kernel_size)))):
         out[:, :, i:i + stride[0] * (g.shape[2] - 1) + 1:stride[0], j:j + stride[1] * (g.shape[3] - 1) + 1:stride[1]] \
             += share
-    return out[:, :, padding[0]:padding[0] + shape[2], padding[1]:padding[1] + shape[3]]
+    return memory.like_input(out[:, :, padding[0]:padding[0] + shape[2], padding[1]:padding[1] + shape[3]], x)
 
 
 _AVG_ATTRS = ("kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override")

@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 
+from .. import memory
 from .conv import windows, zeros_for
 from .pooling import _extra, _int_divide, pool_shape, window_sizes
 from .table import OPS, Spelling, op
@@ -127,7 +128,8 @@ def _avg_pool_backward(g, x, kernel_size, stride, padding, ceil_mode, count_incl
     for offset in reversed(list(itertools.product(*map(range, kernel_size)))):
         region = tuple(slice(o, o + s * (m - 1) + 1, s) for o, s, m in zip(offset, stride, out))
         full[(slice(None), slice(None), *region)] += share
-    return full[(slice(None), slice(None), *(slice(p, p + n) for p, n in zip(padding, spatial)))]
+    return memory.like_input(full[(slice(None), slice(None), *(slice(p, p + n) for p, n in zip(padding, spatial)))],
+                             x)
 
 
 _AVG_ATTRS = ("kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override")

@@ -123,16 +123,29 @@ def _bind_squeeze(self, dim=None):
     return OPS["squeeze_dim"], (self,), {"dim": self._reduce_dims(dim)}, None
 
 
+def _unsqueeze_to(g, shape, dims=None):
+    """ATen's unsqueeze_to: grad unsqueezed at each dim (of dims, if given) where self had size 1."""
+    for d in range(len(shape)):
+        if shape[d] == 1 and (dims is None or d in dims):
+            g = g.unsqueeze(d)
+    return g
+
+
+def _wrapped(dims, shape):
+    return {d % len(shape) for d in (dims if isinstance(dims, (tuple, list)) else (dims,))} if shape else set()
+
+
 op("squeeze", "SqueezeBackward0", ("self",), lambda a: np.squeeze(a),
-   ("grad reshaped to self's shape", lambda n, g: g.reshape(n._shapes[0])), view=True,
+   ("grad reshaped to self's shape", lambda n, g: _unsqueeze_to(g, n._shapes[0])), view=True,
    saves={0: ("self_sym_sizes",)}, spell=method("squeeze", out=False), bind=_bind_squeeze)
 op("squeeze_dim", "SqueezeBackward1", ("self",),
    lambda a, dim: np.squeeze(a, dim) if a.ndim and a.shape[dim] == 1 else a[...],
-   ("grad unsqueezed at dim", lambda n, g: g.reshape(n._shapes[0])), view=True,
-   saves={0: ("dim", "self_sym_sizes")}, spell=method("squeeze", out=False), bind=_bind_squeeze)
+   ("grad unsqueezed at dim", lambda n, g: _unsqueeze_to(g, n._shapes[0], _wrapped(n.attrs["dim"], n._shapes[0]))),
+   view=True, saves={0: ("dim", "self_sym_sizes")}, spell=method("squeeze", out=False), bind=_bind_squeeze)
 op("squeeze_dims", "SqueezeBackward2", ("self",),
    lambda a, dim: np.squeeze(a, tuple(d % a.ndim for d in dim if a.shape[d] == 1)) if a.ndim else a[...],
-   ("grad unsqueezed at the dims", lambda n, g: g.reshape(n._shapes[0])), view=True,
+   ("grad unsqueezed at the dims",
+    lambda n, g: _unsqueeze_to(g, n._shapes[0], _wrapped(n.attrs["dim"], n._shapes[0]))), view=True,
    saves={0: ("dim[]", "self_sym_sizes")}, spell=method("squeeze", out=False), bind=_bind_squeeze)
 op("squeeze_", "SqueezeBackward4", ("self",), lambda a, dim: np.squeeze(a, dim),  # matmul's 1-d @ 2-d
    ("grad unsqueezed at dim", lambda n, g: g.unsqueeze(n.attrs["dim"])), saves={0: ("dim", "self_sym_sizes")},

@@ -63,7 +63,7 @@ GAPS = {
     ('LinalgSvdBackward0', '_saved_Vh'): FACTORS,
 }
 # The engine's graph of these differs from torch's (tests/engine/test_grad_fns.py reports it): nothing to compare.
-OTHER_GRAPHS = {"bmm_2d_3d", "bmm_1d_3d", "weight_norm_composite"}
+OTHER_GRAPHS = {"weight_norm_composite"}
 
 
 def _graph(T, name, only_first):

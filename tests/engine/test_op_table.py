@@ -25,8 +25,6 @@ pytestmark = pytest.mark.skipif(ENGINE_NAME != "engine", reason="walks the engin
 
 # Known disagreements (strict xfails: drop an entry once the engine is fixed).
 GRAPH_GAPS = {
-    "bmm_1d_3d": "(3,) @ (4, 3, 2): torch folds the batch and runs mv (MvBackward0); the engine expands and runs bmm",
-    "bmm_2d_3d": "(2, 3) @ (4, 3, 2): torch expands, clones and runs bmm (CloneBackward0 first); the engine reshapes",
     "weight_norm_composite": "norm_except_dim inside ATen calls at::norm (NormBackward0/1); the engine's norm is "
                              "linalg.vector_norm's (LinalgVectorNormBackward0)",
 }
