@@ -137,27 +137,105 @@ def _ln_statistics(n, x):
     return centred, ((centred * centred).mean(dims, keepdim=True) + n.attrs["eps"]).rsqrt(), dims
 
 
-def _ln_input_grad(n, g):
-    x = n["input"]
-    centred, rstd, dims = _ln_statistics(n, x)
-    gw = g * n["weight"]
+def _ln_grads(n, g, i):
+    """Output i of ATen's native_layer_norm_backward: one op giving the three grads (NativeLayerNormBackwardBackward0
+    under create_graph, as torch's)."""
+    a = n.attrs
+    return g._op("layer_norm_backward", n["input"], n["weight"], normalized_shape=a["normalized_shape"],
+                 eps=a["eps"])[i]
+
+
+def _ln_backward(g, x, w, normalized_shape, eps):
+    """(grad_input, grad_weight, grad_bias): rstd · (gw − mean(gw) − x̂ · mean(gw · x̂)) with gw = grad · weight,
+    Σ grad · x̂ and Σ grad over the batch dims."""
+    dims = _ln_dims(x, normalized_shape)
+    batch = tuple(range(x.ndim - len(normalized_shape)))
+    wide = np.float64 if x.dtype == np.float32 else x.dtype
+    xd, gd = x.astype(wide), g.astype(wide)
+    centred = xd - xd.mean(axis=dims, keepdims=True)
+    rstd = 1 / np.sqrt((centred * centred).mean(axis=dims, keepdims=True) + eps)
     xhat = centred * rstd
-    return (gw - gw.mean(dims, keepdim=True) - xhat * (gw * xhat).mean(dims, keepdim=True)) * rstd
+    gw = gd * w
+    gi = rstd * (gw - gw.mean(axis=dims, keepdims=True) - xhat * (gw * xhat).mean(axis=dims, keepdims=True))
+    return (np.ascontiguousarray(gi, x.dtype), np.ascontiguousarray((gd * xhat).sum(axis=batch), x.dtype),
+            np.ascontiguousarray(gd.sum(axis=batch), x.dtype))
 
 
-def _ln_batch_dims(n, g):
-    return tuple(range(g.dim() - len(n.attrs["normalized_shape"])))
+def _ln_parts(n):
+    """x̂, rstd, the normalised dims and P(z) = z − mean(z) − x̂ · mean(z · x̂), as Tensor ops of the saved input."""
+    x = n["input"]
+    dims = _ln_dims(x, n.attrs["normalized_shape"])
+    centred = x - x.mean(dims, keepdim=True)
+    rstd = ((centred * centred).mean(dims, keepdim=True) + n.attrs["eps"]).rsqrt()
+    xhat = centred * rstd
+
+    def project(z):
+        return z - z.mean(dims, keepdim=True) - xhat * (z * xhat).mean(dims, keepdim=True)
+
+    return xhat, rstd, dims, project
 
 
-def _ln_weight_grad(n, g):
-    centred, rstd, _ = _ln_statistics(n, n["input"])
-    return (g * (centred * rstd)).sum(_ln_batch_dims(n, g))
+def _ln_double_grad(n, grads):
+    """Through grad_input: weight · rstd · P(gg_input); through grad_weight: gg_weight · x̂; through grad_bias:
+    gg_bias (ATen's layer_norm_double_backward, its ggI, ggW, ggB terms for gO)."""
+    ggi, ggw, ggb = grads
+    xhat, rstd, _, project = _ln_parts(n)
+    out = None
+    for term in (None if ggi is None else n["weight"] * rstd * project(ggi),
+                 None if ggw is None else ggw * xhat, None if ggb is None else ggb.expand(*xhat.shape)):
+        if term is not None:
+            out = term if out is None else out + term
+    return out if out is not None else xhat * 0
+
+
+def _ln_double_input(n, grads):
+    """d/dx of ⟨gg_input, grad_input⟩ + ⟨gg_weight, grad_weight⟩, with gw = grad · weight, A = P(gw):
+    −rstd² (mean(gg_input · A) x̂ + mean(gw · x̂) P(gg_input) + mean(gg_input · x̂) P(gw)) + rstd · P(gg_weight · grad)."""
+    ggi, ggw, _ = grads
+    xhat, rstd, dims, project = _ln_parts(n)
+    g = n["grad"]
+    out = xhat * 0
+    if ggi is not None:
+        gw = g * n["weight"]
+        pgw = project(gw)
+        out = out - rstd * rstd * ((ggi * pgw).mean(dims, keepdim=True) * xhat
+                                   + (gw * xhat).mean(dims, keepdim=True) * project(ggi)
+                                   + (ggi * xhat).mean(dims, keepdim=True) * pgw)
+    if ggw is not None:
+        out = out + rstd * project(ggw * g)
+    return out
+
+
+def _ln_double_weight(n, grads):
+    """Σ over the batch dims of grad · rstd · P(gg_input)."""
+    ggi = grads[0]
+    g = n["grad"]
+    batch = tuple(range(g.dim() - len(n.attrs["normalized_shape"])))
+    if ggi is None:
+        return _sum_batch(g * 0, batch)
+    _, rstd, _, project = _ln_parts(n)
+    return _sum_batch(g * rstd * project(ggi), batch)
+
+
+def _sum_batch(t, batch):
+    """t summed over the batch dims (none: t itself; Tensor.sum(()) would sum all)."""
+    return t.sum(batch) if batch else t
+
+
+op("layer_norm_backward", "NativeLayerNormBackwardBackward0", ("grad", "input", "weight"), _ln_backward,
+   ("weight · rstd · P(gg_input) + gg_weight · x̂ + gg_bias", _ln_double_grad),
+   ("−rstd² (mean(gg_input·A) x̂ + mean(gw·x̂) P(gg_input) + mean(gg_input·x̂) P(gw)) + rstd · P(gg_weight·grad)",
+    _ln_double_input),
+   ("Σ grad · rstd · P(gg_input) over the batch dims", _ln_double_weight),
+   saves={0: ("input", "weight", "normalized_shape[]", "eps"), 1: ("grad", "input", "weight", "normalized_shape[]",
+                                                                   "eps"),
+          2: ("grad", "input", "normalized_shape[]", "eps")}, several=True, bind=False)
 
 
 op("layer_norm", "NativeLayerNormBackward0", ("input", "weight", "bias"), _layer_norm,
-   ("rstd · (grad·weight − mean(grad·weight) − x̂ · mean(grad·weight · x̂))", _ln_input_grad),
-   ("Σ grad · x̂ over the batch dims", _ln_weight_grad),
-   ("Σ grad over the batch dims", lambda n, g: g.sum(_ln_batch_dims(n, g))),
+   ("rstd · (grad·weight − mean(grad·weight) − x̂ · mean(grad·weight · x̂))", lambda n, g: _ln_grads(n, g, 0)),
+   ("Σ grad · x̂ over the batch dims", lambda n, g: _ln_grads(n, g, 1)),
+   ("Σ grad over the batch dims", lambda n, g: _ln_grads(n, g, 2)),
    saves={0: ("input", "weight", "bias", "normalized_shape[]", "result1", "result2"),
-          1: ("input", "result1", "result2"), 2: ()},
+          1: ("input", "weight", "result1", "result2"), 2: ("input", "weight")},
    spell=Spelling(name="layer_norm({0}, …)"), bind=False)

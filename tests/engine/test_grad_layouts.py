@@ -70,6 +70,8 @@ CASES = {
     "solve": (lambda L, a, b: L.linalg.solve(a + 2 * L.eye(4, dtype=L.float64), b), [(4, 4), (4, 2)]),
     "matmul_2d_3d": (lambda L, a, b: a @ b, [(2, 3), (5, 3, 4)]),
     "matmul_batch_of_one": (lambda L, a, b: a @ b, [(1, 2, 3), (5, 3, 4)]),
+    "layer_norm": (lambda L, x, w, b: _f(L, "layer_norm")(x * 3, (2, 3), w, b), [(4, 2, 3), (2, 3), (2, 3)]),
+    "layer_norm_no_batch": (lambda L, x: _f(L, "layer_norm")(x * x, (5,)), [(5,)]),
 }
 
 
