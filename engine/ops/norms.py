@@ -5,6 +5,43 @@ import numpy as np
 from .table import Spelling, op
 
 
+def _normalised(x, dims, eps):
+    """x̂, rstd and P(z) = z − mean(z) − x̂ · mean(z · x̂) over dims, as Tensor ops of x (so that a second backward
+    sees how they depend on it)."""
+    centred = x - x.mean(dims, keepdim=True)
+    rstd = ((centred * centred).mean(dims, keepdim=True) + eps).rsqrt()
+    xhat = centred * rstd
+
+    def project(z):
+        return z - z.mean(dims, keepdim=True) - xhat * (z * xhat).mean(dims, keepdim=True)
+
+    return xhat, rstd, project
+
+
+def _double_input(ggi, gw, g_ggw, xhat, rstd, project, dims):
+    """d/dx of ⟨gg_input, grad_input⟩ + ⟨gg_weight, grad_weight⟩ for grad_input = rstd · P(gw), grad_weight = Σ grad · x̂
+    (ATen's *_norm_double_backward, its gI): −rstd² (mean(gg_input · P(gw)) x̂ + mean(gw · x̂) P(gg_input)
+    + mean(gg_input · x̂) P(gw)) + rstd · P(gg_weight · grad)."""
+    out = xhat * 0
+    if ggi is not None:
+        pgw = project(gw)
+        out = out - rstd * rstd * ((ggi * pgw).mean(dims, keepdim=True) * xhat
+                                   + (gw * xhat).mean(dims, keepdim=True) * project(ggi)
+                                   + (ggi * xhat).mean(dims, keepdim=True) * pgw)
+    if g_ggw is not None:
+        out = out + rstd * project(g_ggw)
+    return out
+
+
+def _total(*terms):
+    """The sum of the terms that are not None (None when all are)."""
+    out = None
+    for t in terms:
+        if t is not None:
+            out = t if out is None else out + t
+    return out
+
+
 # --- batch_norm -------------------------------------------------------------------------------------------
 def bn_layout(ndim, channels):
     """The dims batch norm reduces over (all but the channel dim 1) and the shape its per-channel statistics
@@ -82,8 +119,8 @@ op("batch_norm_bias", "NativeBatchNormBackwardBackward0", ("grad", "input", "wei
 # --- group norm ----------------------------------------------------------------------------------------------
 def _group_norm(x, weight, bias, result1, result2, N, C, HxW, group, eps):
     """native_group_norm's output, from the statistics F.group_norm worked out (result1: mean, result2: rstd)."""
-    groups = x.reshape(N, group, -1)
-    out = ((groups - result1._data[..., None]) * result2._data[..., None]).reshape(N, C, -1)
+    groups = x.reshape(N, group, C // group * HxW)
+    out = ((groups - result1._data[..., None]) * result2._data[..., None]).reshape(N, C, HxW)
     return (out * weight.reshape(1, C, 1) + bias.reshape(1, C, 1)).reshape(x.shape)
 
 
@@ -130,13 +167,6 @@ def _layer_norm(x, weight, bias, normalized_shape, eps, result1, result2):
     return (x * rstd + (-rstd * mean)) * weight + bias
 
 
-def _ln_statistics(n, x):
-    """(x − mean, rstd) as Tensor ops of the saved input, so that a second backward sees how they depend on it."""
-    dims = _ln_dims(x, n.attrs["normalized_shape"])
-    centred = x - x.mean(dims, keepdim=True)
-    return centred, ((centred * centred).mean(dims, keepdim=True) + n.attrs["eps"]).rsqrt(), dims
-
-
 def _ln_grads(n, g, i):
     """Output i of ATen's native_layer_norm_backward: one op giving the three grads (NativeLayerNormBackwardBackward0
     under create_graph, as torch's)."""
@@ -145,65 +175,51 @@ def _ln_grads(n, g, i):
                  eps=a["eps"])[i]
 
 
+def _np_normalised(x, dims, eps):
+    """x̂ and rstd over dims, in float64 for float32 (as ATen accumulates), and that wide dtype."""
+    wide = np.float64 if x.dtype == np.float32 else x.dtype
+    centred = x.astype(wide) - x.astype(wide).mean(axis=dims, keepdims=True)
+    rstd = 1 / np.sqrt((centred * centred).mean(axis=dims, keepdims=True) + eps)
+    return centred * rstd, rstd, wide
+
+
+def _np_input_grad(gw, xhat, rstd, dims):
+    return rstd * (gw - gw.mean(axis=dims, keepdims=True) - xhat * (gw * xhat).mean(axis=dims, keepdims=True))
+
+
 def _ln_backward(g, x, w, normalized_shape, eps):
     """(grad_input, grad_weight, grad_bias): rstd · (gw − mean(gw) − x̂ · mean(gw · x̂)) with gw = grad · weight,
     Σ grad · x̂ and Σ grad over the batch dims."""
     dims = _ln_dims(x, normalized_shape)
     batch = tuple(range(x.ndim - len(normalized_shape)))
-    wide = np.float64 if x.dtype == np.float32 else x.dtype
-    xd, gd = x.astype(wide), g.astype(wide)
-    centred = xd - xd.mean(axis=dims, keepdims=True)
-    rstd = 1 / np.sqrt((centred * centred).mean(axis=dims, keepdims=True) + eps)
-    xhat = centred * rstd
-    gw = gd * w
-    gi = rstd * (gw - gw.mean(axis=dims, keepdims=True) - xhat * (gw * xhat).mean(axis=dims, keepdims=True))
+    xhat, rstd, wide = _np_normalised(x, dims, eps)
+    gd = g.astype(wide)
+    gi = _np_input_grad(gd * w, xhat, rstd, dims)
     return (np.ascontiguousarray(gi, x.dtype), np.ascontiguousarray((gd * xhat).sum(axis=batch), x.dtype),
             np.ascontiguousarray(gd.sum(axis=batch), x.dtype))
 
 
 def _ln_parts(n):
-    """x̂, rstd, the normalised dims and P(z) = z − mean(z) − x̂ · mean(z · x̂), as Tensor ops of the saved input."""
     x = n["input"]
     dims = _ln_dims(x, n.attrs["normalized_shape"])
-    centred = x - x.mean(dims, keepdim=True)
-    rstd = ((centred * centred).mean(dims, keepdim=True) + n.attrs["eps"]).rsqrt()
-    xhat = centred * rstd
-
-    def project(z):
-        return z - z.mean(dims, keepdim=True) - xhat * (z * xhat).mean(dims, keepdim=True)
-
-    return xhat, rstd, dims, project
+    return (*_normalised(x, dims, n.attrs["eps"]), dims)
 
 
 def _ln_double_grad(n, grads):
     """Through grad_input: weight · rstd · P(gg_input); through grad_weight: gg_weight · x̂; through grad_bias:
-    gg_bias (ATen's layer_norm_double_backward, its ggI, ggW, ggB terms for gO)."""
+    gg_bias (ATen's layer_norm_double_backward, its gO)."""
     ggi, ggw, ggb = grads
-    xhat, rstd, _, project = _ln_parts(n)
-    out = None
-    for term in (None if ggi is None else n["weight"] * rstd * project(ggi),
-                 None if ggw is None else ggw * xhat, None if ggb is None else ggb.expand(*xhat.shape)):
-        if term is not None:
-            out = term if out is None else out + term
+    xhat, rstd, project, _ = _ln_parts(n)
+    out = _total(None if ggi is None else n["weight"] * rstd * project(ggi),
+                 None if ggw is None else ggw * xhat, None if ggb is None else ggb.expand(*xhat.shape))
     return out if out is not None else xhat * 0
 
 
 def _ln_double_input(n, grads):
-    """d/dx of ⟨gg_input, grad_input⟩ + ⟨gg_weight, grad_weight⟩, with gw = grad · weight, A = P(gw):
-    −rstd² (mean(gg_input · A) x̂ + mean(gw · x̂) P(gg_input) + mean(gg_input · x̂) P(gw)) + rstd · P(gg_weight · grad)."""
     ggi, ggw, _ = grads
-    xhat, rstd, dims, project = _ln_parts(n)
+    xhat, rstd, project, dims = _ln_parts(n)
     g = n["grad"]
-    out = xhat * 0
-    if ggi is not None:
-        gw = g * n["weight"]
-        pgw = project(gw)
-        out = out - rstd * rstd * ((ggi * pgw).mean(dims, keepdim=True) * xhat
-                                   + (gw * xhat).mean(dims, keepdim=True) * project(ggi)
-                                   + (ggi * xhat).mean(dims, keepdim=True) * pgw)
-    if ggw is not None:
-        out = out + rstd * project(ggw * g)
-    return out
+    return _double_input(ggi, g * n["weight"], None if ggw is None else ggw * g, xhat, rstd, project, dims)
 
 
 def _ln_double_weight(n, grads):
@@ -213,7 +229,7 @@ def _ln_double_weight(n, grads):
     batch = tuple(range(g.dim() - len(n.attrs["normalized_shape"])))
     if ggi is None:
         return _sum_batch(g * 0, batch)
-    _, rstd, _, project = _ln_parts(n)
+    _, rstd, project, _ = _ln_parts(n)
     return _sum_batch(g * rstd * project(ggi), batch)
 
 
@@ -224,11 +240,11 @@ def _sum_batch(t, batch):
 
 op("layer_norm_backward", "NativeLayerNormBackwardBackward0", ("grad", "input", "weight"), _ln_backward,
    ("weight · rstd · P(gg_input) + gg_weight · x̂ + gg_bias", _ln_double_grad),
-   ("−rstd² (mean(gg_input·A) x̂ + mean(gw·x̂) P(gg_input) + mean(gg_input·x̂) P(gw)) + rstd · P(gg_weight·grad)",
+   ("−rstd² (mean(gg_input·P(gw)) x̂ + mean(gw·x̂) P(gg_input) + mean(gg_input·x̂) P(gw)) + rstd · P(gg_weight·grad)",
     _ln_double_input),
    ("Σ grad · rstd · P(gg_input) over the batch dims", _ln_double_weight),
-   saves={0: ("input", "weight", "normalized_shape[]", "eps"), 1: ("grad", "input", "weight", "normalized_shape[]",
-                                                                   "eps"),
+   saves={0: ("input", "weight", "normalized_shape[]", "eps"),
+          1: ("grad", "input", "weight", "normalized_shape[]", "eps"),
           2: ("grad", "input", "normalized_shape[]", "eps")}, several=True, bind=False)
 
 
