@@ -59,61 +59,98 @@ def _batch_norm(x, weight, bias, result1, result2, training, eps, running_mean, 
     return (x - mean.reshape(shape)) * invstd.reshape(shape) * weight.reshape(shape) + bias.reshape(shape)
 
 
-def _bn_statistics(n, x, shape, dims):
-    """(x − mean, invstd) of the forward, as Tensor ops of the saved input (so a second backward sees how they
-    depend on it) when training, or from the running statistics."""
+def _bn_grads(n, g, i):
+    """Output i of ATen's native_batch_norm_backward: one op giving the three grads (NativeBatchNormBackwardBackward0
+    under create_graph, as torch's)."""
     a = n.attrs
-    if not a["training"]:
-        return x - a["running_mean"].view(shape), (a["running_var"].view(shape) + a["eps"]).rsqrt()
-    centred = x - x.mean(dims, keepdim=True)
-    return centred, ((centred * centred).mean(dims, keepdim=True) + a["eps"]).rsqrt()
+    return g._op("batch_norm_backward", n["input"], n["weight"], **{k: a[k] for k in _BN_ATTRS})[i]
 
 
-def _bn_input_grad(n, g):
-    """batch_norm_backward_cpu's order: dotp = Σ grad·(x − mean), then (grad − mean(grad) − (x − mean)·dotp·invstd²/N)
-    · invstd · weight; in eval mode grad · invstd · weight."""
+def _bn_stats(x, training, eps, result1, result2, running_mean, running_var):
+    """The mean and invstd the forward used: the saved batch statistics, or the running ones."""
+    if training:
+        return result1._data, result2._data
+    return running_mean._data, (1 / np.sqrt(running_var._data.astype(np.float64) + eps)).astype(x.dtype)
+
+
+def _bn_backward(g, x, w, **attrs):
+    """batch_norm_backward_cpu: with dotp = Σ grad · (x − mean), grad_input = (grad − Σ grad / N − (x − mean) · dotp
+    · invstd² / N) · invstd · weight when training, else grad · invstd · weight; grad_weight = dotp · invstd,
+    grad_bias = Σ grad."""
+    dims, shape = bn_layout(x.ndim, x.shape[1])
+    mean, invstd = (s.reshape(shape) for s in _bn_stats(x, **attrs))
+    centred = x - mean
+    total = g.sum(axis=dims, keepdims=True)
+    dotp = (g * centred).sum(axis=dims, keepdims=True)
+    scale = invstd * w.reshape(shape)
+    if attrs["training"]:
+        count = x.size // x.shape[1] if x.shape[1] else 0
+        gi = (g - total / count - centred * (dotp * invstd * invstd / count)) * scale
+    else:
+        gi = g * scale
+    return (np.ascontiguousarray(gi, x.dtype), np.ascontiguousarray((dotp * invstd).reshape(-1), x.dtype),
+            np.ascontiguousarray(total.reshape(-1), x.dtype))
+
+
+def _bn_parts(n):
+    """x̂, invstd, P (the identity's complement is none in eval mode: P is None), the reduced dims and a
+    per-channel vector's view, as Tensor ops of the saved input."""
+    a = n.attrs
     x = n["input"]
     dims, shape = bn_layout(x.dim(), x.shape[1])
-    centred, invstd = _bn_statistics(n, x, shape, dims)
-    scale = invstd * n["weight"].view(shape)
-    if not n.attrs["training"]:
-        return g * scale
-    count = x.numel() // x.shape[1]
-    k = (g * centred).sum(dims, keepdim=True) * invstd * invstd / count
-    return (g - g.sum(dims, keepdim=True) / count - centred * k) * scale
+    if a["training"]:
+        return (*_normalised(x, dims, a["eps"]), dims, lambda v: v.view(shape))
+    invstd = (a["running_var"].view(shape) + a["eps"]).rsqrt()
+    return (x - a["running_mean"].view(shape)) * invstd, invstd, None, dims, lambda v: v.view(shape)
 
 
-def _bn_bias_grad(n, g):
-    """Σ grad, by ATen's one NativeBatchNormBackwardBackward0, whose inputs are the grad and the saved input and
-    weight (so that under create_graph it needs grad when they do, as torch's does)."""
-    return g._op("batch_norm_bias", n["input"], n["weight"])
+def _bn_double_grad(n, grads):
+    ggi, ggw, ggb = grads
+    xhat, invstd, project, _, per_channel = _bn_parts(n)
+    through_input = None
+    if ggi is not None:
+        through_input = per_channel(n["weight"]) * invstd * (project(ggi) if project else ggi)
+    out = _total(through_input, None if ggw is None else per_channel(ggw) * xhat,
+                 None if ggb is None else per_channel(ggb).expand(*xhat.shape))
+    return out if out is not None else xhat * 0
 
 
-def _bn_weight_grad(n, g):
-    x = n["input"]
-    dims, shape = bn_layout(x.dim(), x.shape[1])
-    centred, invstd = _bn_statistics(n, x, shape, dims)
-    return (g * (centred * invstd)).sum(dims)
+def _bn_double_input(n, grads):
+    ggi, ggw, _ = grads
+    xhat, invstd, project, dims, per_channel = _bn_parts(n)
+    g = n["grad"]
+    g_ggw = None if ggw is None else g * per_channel(ggw)
+    if project is None:  # the running statistics are constants: only grad_weight depends on x (else undefined)
+        return None if g_ggw is None else g_ggw * invstd
+    return _double_input(ggi, g * per_channel(n["weight"]), g_ggw, xhat, invstd, project, dims)
+
+
+def _bn_double_weight(n, grads):
+    ggi = grads[0]
+    _, invstd, project, dims, _ = _bn_parts(n)
+    g = n["grad"]
+    if ggi is None:
+        return (g * 0).sum(dims)
+    return (g * invstd * (project(ggi) if project else ggi)).sum(dims)
+
+
+_BN_ATTRS = ("training", "eps", "result1", "result2", "running_mean", "running_var")
+op("batch_norm_backward", "NativeBatchNormBackwardBackward0", ("grad", "input", "weight"), _bn_backward,
+   ("weight · invstd · P(gg_input) + gg_weight · x̂ + gg_bias (P the identity in eval mode)", _bn_double_grad),
+   ("−invstd² (mean(gg_input·P(gw)) x̂ + mean(gw·x̂) P(gg_input) + mean(gg_input·x̂) P(gw)) + invstd · P(gg_weight·grad)"
+    " (eval: invstd · gg_weight · grad)", _bn_double_input),
+   ("Σ grad · invstd · P(gg_input) per channel", _bn_double_weight),
+   saves={0: ("input", "weight", *_BN_ATTRS), 1: ("grad", "input", "weight", *_BN_ATTRS),
+          2: ("grad", "input", *_BN_ATTRS)}, several=True, bind=False)
 
 
 op("batch_norm", "NativeBatchNormBackward0", ("input", "weight", "bias"), _batch_norm,
-   ("weight · invstd · (grad − mean(grad) − x̂ · mean(grad · x̂))", _bn_input_grad),
-   ("Σ grad · x̂", _bn_weight_grad),
-   ("Σ grad", _bn_bias_grad),
+   ("weight · invstd · (grad − mean(grad) − x̂ · mean(grad · x̂))", lambda n, g: _bn_grads(n, g, 0)),
+   ("Σ grad · x̂", lambda n, g: _bn_grads(n, g, 1)),
+   ("Σ grad", lambda n, g: _bn_grads(n, g, 2)),
    saves={0: ("input", "weight", "running_mean", "running_var", "result1", "result2", "training", "eps"),
-          1: ("input", "result1", "result2"), 2: ("input", "weight")},
+          1: ("input", "weight", "result1", "result2"), 2: ("input", "weight")},
    spell=Spelling(name="batch_norm({0}, …)"), bind=False)
-
-
-def _zeros_like_input(n, i, v):
-    return v._new(np.zeros(n._shapes[i], v.dtype.np), v.dtype)
-
-
-op("batch_norm_bias", "NativeBatchNormBackwardBackward0", ("grad", "input", "weight"),
-   lambda g, x, w: np.sum(g, axis=bn_layout(g.ndim, g.shape[1])[0]),
-   ("grad spread over the batch and the positions",
-    lambda n, v: v.view(*bn_layout(len(n._shapes[0]), n._shapes[0][1])[1]).expand(*n._shapes[0])),
-   ("0", lambda n, v: _zeros_like_input(n, 1, v)), ("0", lambda n, v: _zeros_like_input(n, 2, v)))
 
 
 # --- group norm ----------------------------------------------------------------------------------------------
