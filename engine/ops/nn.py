@@ -409,17 +409,25 @@ def _bce_logits_grad(n, g):
         d = (pt + 1 - t) * x.sigmoid() - pt
     else:
         d = x.sigmoid() - t
-    if a["weight"] is not None:
-        d = d * a["weight"]
-    return d * _mean_scale(n, g)
+    return _bce_logits_scaled(n, d, g)
 
 
 def _bce_logits_target_grad(n, g):
     x, a = n["self"], n.attrs
-    d = -x if a["pos_weight"] is None else (1 - x.sigmoid()).log() - a["pos_weight"] * x.sigmoid().log()
-    if a["weight"] is not None:
-        d = d * a["weight"]
-    return d * _mean_scale(n, g)
+    if a["pos_weight"] is None:
+        d = -x
+    else:  # log_sigmoid(−self) − log_sigmoid(self) · pos_weight, each as min(z, 0) − log1p(exp(−|z|))
+        tail = (-x.abs()).exp().log1p()
+        d = ((-x).clamp(max=0) - tail) - (x.clamp(max=0) - tail) * a["pos_weight"]
+    return _bce_logits_scaled(n, d, g)
+
+
+def _bce_logits_scaled(n, d, g):
+    """FunctionsManual's order: d · grad, · weight, / numel for the mean."""
+    d = d * g
+    if n.attrs["weight"] is not None:
+        d = d * n.attrs["weight"]
+    return d / math.prod(n._shapes[0]) if n.attrs["reduction"] == "mean" else d
 
 
 def _bind_bce_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",  # noqa: A002
