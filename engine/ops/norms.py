@@ -161,32 +161,41 @@ def _group_norm(x, weight, bias, result1, result2, N, C, HxW, group, eps):
     return (out * weight.reshape(1, C, 1) + bias.reshape(1, C, 1)).reshape(x.shape)
 
 
+def _gn_sizes(n):
+    """N, C, group and C/group · HxW (explicit: a reshape to -1 of no elements is ambiguous)."""
+    a = n.attrs
+    return a["N"], a["C"], a["group"], a["C"] // a["group"] * a["HxW"]
+
+
 def _gn_normalised(n):
     """x̂ per group, (N, group, C/group · HxW), as Tensor ops of the saved input, and rstd."""
-    a = n.attrs
-    groups = n["input"].reshape(a["N"], a["group"], -1)
+    N, _, G, M = _gn_sizes(n)
+    groups = n["input"].reshape(N, G, M)
     centred = groups - groups.mean(-1, keepdim=True)
-    rstd = ((centred * centred).mean(-1, keepdim=True) + a["eps"]).rsqrt()
+    rstd = ((centred * centred).mean(-1, keepdim=True) + n.attrs["eps"]).rsqrt()
     return centred * rstd, rstd
 
 
 def _gn_input_grad(n, g):
-    a = n.attrs
+    N, C, G, M = _gn_sizes(n)
     xhat, rstd = _gn_normalised(n)
-    gy = (g.reshape(a["N"], a["C"], -1) * n["weight"].view(1, a["C"], 1)).reshape(a["N"], a["group"], -1)
+    gy = (g.reshape(N, C, n.attrs["HxW"]) * n["weight"].view(1, C, 1)).reshape(N, G, M)
     return (rstd * (gy - gy.mean(-1, keepdim=True) - xhat * (gy * xhat).mean(-1, keepdim=True))).reshape(g.shape)
 
 
 def _gn_weight_grad(n, g):
-    a = n.attrs
+    """Σ grad · x̂ over the batch and positions, viewed back to (C,) (ViewBackward0 under create_graph, as
+    ATen's infinitely differentiable group norm backward)."""
+    N, C, G, M = _gn_sizes(n)
     xhat, _ = _gn_normalised(n)
-    return (g.reshape(a["N"], a["C"], -1) * xhat.reshape(a["N"], a["C"], -1)).sum((0, 2))
+    hw = n.attrs["HxW"]
+    return (g.reshape(N, C, hw) * xhat.reshape(N, C, hw)).sum(0).sum(-1).view(C)
 
 
 op("group_norm", "NativeGroupNormBackward0", ("input", "weight", "bias"), _group_norm,
    ("weight · rstd · (grad − mean(grad) − x̂ · mean(grad · x̂)) per group", _gn_input_grad),
    ("Σ grad · x̂", _gn_weight_grad),
-   ("Σ grad", lambda n, g: g.reshape(n.attrs["N"], n.attrs["C"], -1).sum((0, 2))),
+   ("Σ grad", lambda n, g: g.reshape(n.attrs["N"], n.attrs["C"], n.attrs["HxW"]).sum((0, 2))),
    saves={0: ("input", "weight", "result1", "result2", "N", "C", "HxW", "group", "eps"),
           1: ("input", "result1", "result2"), 2: ()},
    spell=Spelling(functional="group_norm", name=lambda s, a: f"group_norm({s[0]}, {a['group']}, {s[1]}, {s[2]})"),
