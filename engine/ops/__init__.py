@@ -17,6 +17,7 @@ from . import (  # noqa: F401 - they declare
     distances,
     division,
     einsum,
+    embedding_bag,
     flat_indices,
     householder,
     im2col,
