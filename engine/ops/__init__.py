@@ -1,6 +1,7 @@
 """The op table: every op declared once, by kind (see table.py for what a declaration holds)."""
 from . import (  # noqa: F401 - they declare
     activations,
+    affine_grid,
     arithmetic,
     arranging,
     attention,

@@ -388,6 +388,9 @@ CASES = {
                                                                  T.tensor([0, 4, 4]), mode="mean", padding_idx=4)
                       + T.nn.functional.embedding_bag(T.tensor([[1, 2, 5], [3, 0, 3], [2, 2, 1]]), w, mode="max"),
                       [((6, 3), S)]),
+    "affine_grid": (lambda T, t, u: T.nn.functional.affine_grid(t, (2, 1, 3, 4), align_corners=False) ** 2
+                    + T.nn.functional.affine_grid(u, (1, 1, 2, 2, 3), align_corners=True).sum(), [((2, 2, 3), S),
+                                                                                                   ((1, 3, 4), S)]),
     "embedding_bag_weighted": (lambda T, w, p: T.nn.functional.embedding_bag(
         T.tensor([1, 2, 4, 5, 4, 3, 2, 1]), w, T.tensor([0, 3]), mode="sum", per_sample_weights=p),
         [((6, 3), S), ((8,), S)]),
