@@ -57,7 +57,6 @@ def affine_grid(theta, size, align_corners=None):
         align_corners = False
     if not theta.dtype.is_floating_point:
         raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
-    size = [int(s) for s in size]
     shape = tuple(theta.shape)
     if len(size) == 4:
         if theta.dim() != 3 or shape[-2:] != (2, 3):
@@ -76,5 +75,5 @@ def affine_grid(theta, size, align_corners=None):
                       "of affine_grid for details.", UserWarning, stacklevel=3)
     elif min(size) <= 0:
         raise ValueError(f"Expected non-zero, positive output size. Got {size}")
-    return theta._apply(OPS["affine_grid_generator"], (theta,), {"size": tuple(size),
+    return theta._apply(OPS["affine_grid_generator"], (theta,), {"size": tuple(int(s) for s in size),
                                                                   "align_corners": bool(align_corners)}, theta.dtype)

@@ -135,11 +135,14 @@ op("embedding_bag_psw_backward", "NotImplemented", ("grad", "weight"),
    ("not implemented", _not_differentiable), ("not implemented", _not_differentiable), bind=False)
 
 
-def _check_indices(t, name):
-    if t.dtype.is_floating_point or t.dtype.name == "bool":
-        raise RuntimeError(f"Expected tensor for argument #{2 if name == 'indices' else 3} '{name}' to have one of "
-                           f"the following scalar types: Long, Int; but got torch.{t.dtype.type_name} instead (while "
-                           "checking arguments for embedding_bag)")
+def _check_indices(indices, offsets):
+    """ATen promotes indices and offsets to one type, then checks the indices'."""
+    floats = [t.dtype for t in (indices, offsets) if t.dtype.is_floating_point]
+    bad = floats[0] if floats else indices.dtype if indices.dtype.name == offsets.dtype.name == "bool" else None
+    if bad is not None:
+        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar types: "
+                           f"Long, Int; but got torch.{bad.type_name}Tensor instead (while checking arguments for "
+                           "embedding_bag)")
 
 
 @composite(Spelling(functional="embedding_bag", out=False))
@@ -183,8 +186,7 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
         raise NotImplementedError("embedding_bag: per_sample_weights was not None. per_sample_weights is only "
                                   f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "
                                   "GitHub.")
-    _check_indices(input, "indices")
-    _check_indices(offsets, "offsets")
+    _check_indices(input, offsets)
     num = weight.shape[0]
     if padding_idx is None:
         padding_idx = NO_PADDING
