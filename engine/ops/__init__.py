@@ -1,6 +1,7 @@
 """The op table: every op declared once, by kind (see table.py for what a declaration holds)."""
 from . import (  # noqa: F401 - they declare
     activations,
+    affine_grid,
     arithmetic,
     arranging,
     attention,
@@ -17,6 +18,7 @@ from . import (  # noqa: F401 - they declare
     distances,
     division,
     einsum,
+    embedding_bag,
     flat_indices,
     householder,
     im2col,
