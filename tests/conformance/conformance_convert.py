@@ -209,8 +209,12 @@ def to_engine(obj, E, tr, memo, *, grad=True):
             raise Unsupported(f"tensor of {obj.dtype} / {obj.layout}")
         if obj.dim() > 32:  # numpy's limit (64 since numpy 2, 32 before)
             raise Unsupported(f"tensor of {obj.dim()} dims")
-        arr = obj.detach().resolve_neg().resolve_conj().contiguous().numpy().copy()
-        t = E.tensor(arr, dtype=dtype_to(E, obj.dtype), requires_grad=bool(grad and obj.requires_grad))
+        laid_out = _laid_out_like(obj, E) if not isinstance(obj, torch.nn.Parameter) else None
+        if laid_out is not None:
+            t = laid_out.requires_grad_(bool(grad and obj.requires_grad))
+        else:
+            arr = obj.detach().resolve_neg().resolve_conj().contiguous().numpy().copy()
+            t = E.tensor(arr, dtype=dtype_to(E, obj.dtype), requires_grad=bool(grad and obj.requires_grad))
         if isinstance(obj, torch.nn.Parameter):
             t = E.nn.Parameter(t, requires_grad=bool(grad and obj.requires_grad))
         memo[id(obj)] = (obj, t)
@@ -244,6 +248,26 @@ def to_engine(obj, E, tr, memo, *, grad=True):
     if isinstance(obj, torch.nn.Module):
         raise Unsupported("module argument")
     return obj
+
+
+def _laid_out_like(obj, E):
+    """A leaf engine tensor with torch's strides and storage offset for a tensor that is not plain row-major
+    (OpInfo samples transposed, channels_last, sliced and expanded inputs on purpose): a copy of torch's storage,
+    viewed as torch views it (numpy keeps the strides, and the engine reads its layout from them)."""
+    if obj.is_contiguous() and obj.storage_offset() == 0 or obj.numel() == 0:
+        return None
+    if obj.is_neg() or obj.is_conj() or obj.dtype in (torch.bfloat16,) or not hasattr(E, "from_numpy"):
+        return None
+    d = obj.detach()
+    n = d.untyped_storage().nbytes() // d.element_size()
+    storage = torch.empty(0, dtype=d.dtype).set_(d.untyped_storage(), 0, (n,), (1,)).numpy().copy()
+    item = storage.itemsize
+    view = np.lib.stride_tricks.as_strided(storage[d.storage_offset():], tuple(d.shape),
+                                           tuple(s * item for s in d.stride()))
+    t = E.from_numpy(view)
+    if tuple(t.stride()) != tuple(d.stride()):
+        return None
+    return t
 
 
 _REAL = {torch.float64, torch.float32, torch.int64, torch.int32, torch.bool, torch.uint8, torch.int16, torch.int8,
