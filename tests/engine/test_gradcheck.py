@@ -774,6 +774,9 @@ CASES = {
     "unfold": (lambda T, a: (a.unfold(1, 2, 2) * a.unfold(1, 2, 1)[:, ::2]).sum(-1) * a[:, :2], [((2, 5), S)]),
     "region_scatters": (lambda T, a, b: T.select_scatter(a, b[0] * 2, 0, 1) * T.slice_scatter(a, b[:, :2], 1, 0, 2)
                         + a.diagonal_scatter(b[0, :2], 0) * a, [((2, 3), S), ((2, 3), S)]),
+    "quantile": (lambda T, a: T.quantile(a, T.tensor([0.25, 0.7], dtype=T.float64), dim=1, keepdim=True)
+                 + a.nanquantile(0.3, interpolation="midpoint") + a.quantile(0.6, 0, interpolation="nearest").sum(),
+                 [((3, 4), S)]),
     "shape_in_place": (_shape_in_place, [((2, 3), S)]),
     "squeeze_dims": (lambda T, a: a.squeeze((1, 3)) * a.squeeze((1,)).squeeze(-1), [((2, 1, 3, 1), S)]),
     # the views' copying twins (engine/ops/copies.py)
