@@ -307,7 +307,7 @@ def _quantile(self, q, dim, keepdim, interpolation, ignore_nan):
         out_shape = [1] * self.dim() if keepdim else []
     if dim is None:
         ordered = self.flatten().sort()[0]
-    elif self.dim() == 0 or self._dim(dim) == self.dim() - 1:
+    elif self.dim() and self._dim(dim) == self.dim() - 1:
         ordered = self.sort()[0]
     else:
         ordered = self.unsqueeze(-1).transpose(self._dim(dim), -1).sort()[0]
