@@ -777,6 +777,10 @@ CASES = {
     "quantile": (lambda T, a: T.quantile(a, T.tensor([0.25, 0.7], dtype=T.float64), dim=1, keepdim=True)
                  + a.nanquantile(0.3, interpolation="midpoint") + a.quantile(0.6, 0, interpolation="nearest").sum(),
                  [((3, 4), S)]),
+    "gradient": (lambda T, a, x: T.gradient(a, spacing=[x, x[:4] * 2], edge_order=2)[1] * T.gradient(a)[0]
+                 + T.gradient(a, spacing=0.5, dim=1, edge_order=2)[0] + T.gradient(a, spacing=(x, x))[0]
+                 + T.gradient(a, spacing=[x[:4] ** 2 + 3], dim=[-1])[0],
+                 [((4, 4), S), ((4,), "pos")]),
     "shape_in_place": (_shape_in_place, [((2, 3), S)]),
     "squeeze_dims": (lambda T, a: a.squeeze((1, 3)) * a.squeeze((1,)).squeeze(-1), [((2, 1, 3, 1), S)]),
     # the views' copying twins (engine/ops/copies.py)
