@@ -781,6 +781,8 @@ CASES = {
                  + T.gradient(a, spacing=0.5, dim=1, edge_order=2)[0] + T.gradient(a, spacing=(x, x))[0]
                  + T.gradient(a, spacing=[x[:4] ** 2 + 3], dim=[-1])[0],
                  [((4, 4), S), ((4,), "pos")]),
+    "as_strided": (lambda T, a: T.as_strided(a, (2, 2), (1, 2), 1) * a.as_strided((2, 2), (0, 3))
+                   + (a * 1).as_strided((2, 2), (1, 1), 3), [((3, 3), S)]),
     "shape_in_place": (_shape_in_place, [((2, 3), S)]),
     "squeeze_dims": (lambda T, a: a.squeeze((1, 3)) * a.squeeze((1,)).squeeze(-1), [((2, 1, 3, 1), S)]),
     # the views' copying twins (engine/ops/copies.py)
