@@ -67,7 +67,7 @@ def _storage_index(size, stride, offset):
 
 def _as_strided_fwd(a, size, stride, storage_offset, start):
     """The view of a's storage (a begins at storage position `start`)."""
-    delta, item = storage_offset - start, a.itemsize
+    delta, item = (start if storage_offset is None else storage_offset) - start, a.itemsize
     origin = np.lib.stride_tricks.as_strided(a, (abs(delta) + 1,), (item if delta >= 0 else -item,))[abs(delta):]
     return np.lib.stride_tricks.as_strided(origin, tuple(size), tuple(s * item for s in stride))
 
@@ -81,7 +81,8 @@ def _as_strided_backward_fwd(g, size, stride, storage_offset, into, storage):
 
 def _as_strided_grad(n, g):
     a = n.attrs
-    return g._op("as_strided_backward", size=a["size"], stride=a["stride"], storage_offset=a["storage_offset"],
+    offset = a["start"] if a["storage_offset"] is None else a["storage_offset"]
+    return g._op("as_strided_backward", size=a["size"], stride=a["stride"], storage_offset=offset,
                  into=a["into"], storage=a["storage"])
 
 
@@ -110,7 +111,7 @@ def _bind_as_strided(self, size, stride, storage_offset=None):
                            f"itemsize {item} requiring a storage size of {need * item} are out of bounds for storage "
                            f"of size {storage * item}")
     into = (self._data.shape, self.stride(), self.storage_offset())
-    attrs = {"size": size, "stride": stride, "storage_offset": offset, "start": self.storage_offset(),
+    attrs = {"size": size, "stride": stride, "storage_offset": storage_offset, "start": self.storage_offset(),
              "into": into, "storage": storage}
     return OPS["as_strided_view"], (self,), attrs, None
 
@@ -121,6 +122,6 @@ op("as_strided_view", "AsStridedBackward0", ("self",),
    ("grad summed into self's storage at the view's positions", _as_strided_grad), view=True,
    saves={0: ("size[]", "stride[]", "storage_offset")},
    spell=Spelling(method="as_strided", function="as_strided", out=False,
-                  name=lambda s, a: f"{s[0]}.as_strided({list(a['size'])}, {list(a['stride'])}, "
-                                    f"{a['storage_offset']})"),
+                  name=lambda s, a: f"{s[0]}.as_strided({list(a['size'])}, {list(a['stride'])}"
+                                    + ("" if a["storage_offset"] is None else f", {a['storage_offset']}") + ")"),
    bind=_bind_as_strided)
