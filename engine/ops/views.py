@@ -154,7 +154,8 @@ op("squeeze_", "SqueezeBackward4", ("self",),  # matmul's 1-d @ 2-d, and x.squee
 
 
 def _bind_transpose(self, dim0, dim1):
-    return OPS["transpose"], (self,), {"dim0": self._dim(dim0), "dim1": self._dim(dim1)}, None
+    self._dim(dim0), self._dim(dim1)
+    return OPS["transpose"], (self,), {"dim0": dim0, "dim1": dim1}, None  # as given, as torch keeps them
 
 
 op("transpose", "TransposeBackward0", ("self",), lambda a, dim0, dim1: np.swapaxes(a, dim0, dim1) if a.ndim else a[...],
@@ -214,7 +215,8 @@ def squeeze_(self, dim=None):
 
 @composite(Spelling(method=("transpose_", "swapdims_", "swapaxes_")))
 def transpose_(self, dim0, dim1):
-    return self._inplace_view(OPS["transpose_"], _bind_transpose(self, dim0, dim1)[2])
+    _bind_transpose(self, dim0, dim1)
+    return self._inplace_view(OPS["transpose_"], {"dim0": dim0, "dim1": dim1})  # as given, as torch keeps them
 
 
 @composite(Spelling(method="t_"))
