@@ -90,7 +90,8 @@ op("as_strided_backward", "AsStridedBackward0", ("grad",), _as_strided_backward_
    ("grad summed into the view's storage positions, read at self's",
     lambda n, g: g._op("as_strided_backward", size=n.attrs["into"][0], stride=n.attrs["into"][1],
                        storage_offset=n.attrs["into"][2], storage=n.attrs["storage"],
-                       into=(n.attrs["size"], n.attrs["stride"], n.attrs["storage_offset"]))), bind=False)
+                       into=(n.attrs["size"], n.attrs["stride"], n.attrs["storage_offset"]))), bind=False,
+   numel=lambda arrays, a: a["storage"] + int(np.prod(a["into"][0])))
 
 
 def _bind_as_strided(self, size, stride, storage_offset=None):
@@ -120,6 +121,7 @@ op("as_strided_view", "AsStridedBackward0", ("self",),
    lambda a, size, stride, storage_offset, start, into, storage: _as_strided_fwd(a, size, stride, storage_offset,
                                                                                  start),
    ("grad summed into self's storage at the view's positions", _as_strided_grad), view=True,
+   numel=lambda arrays, a: int(np.prod(a["size"])),
    saves={0: ("size[]", "stride[]", "storage_offset")},
    spell=Spelling(method="as_strided", function="as_strided", out=False,
                   name=lambda s, a: f"{s[0]}.as_strided({list(a['size'])}, {list(a['stride'])}"

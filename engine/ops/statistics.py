@@ -317,7 +317,9 @@ def _quantile(self, q, dim, keepdim, interpolation, ignore_nan):
         ranks.masked_fill_(ranks < 0, 0)
     else:
         last = ordered.shape[-1] - 1
-        ranks = q._op("mul_scalar", other=last).masked_fill(ordered.isnan().any(-1, True), last)
+        scaled, nan = q._op("mul_scalar", other=last), ordered.isnan().any(-1, True)
+        shape = np.broadcast_shapes(tuple(scaled.shape), tuple(nan.shape))  # ATen's broadcast_tensors
+        ranks = scaled.expand(shape).masked_fill(nan.expand(shape), last)
     if interpolation == "lower":
         ranks.floor_()
     elif interpolation == "nearest":
