@@ -45,6 +45,7 @@ from .modules import (  # noqa: F401
     Dropout2d,
     Dropout3d,
     Embedding,
+    EmbeddingBag,
     FeatureAlphaDropout,
     Flatten,
     Fold,

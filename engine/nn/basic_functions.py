@@ -37,6 +37,10 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                eps=1e-05):
     """ATen's native_batch_norm: normalised by the batch's statistics when training (and the running ones moved
     toward them, the variance unbiased), else by the running statistics."""
+    if input.numel() == 0:  # ATen's _batch_norm_impl_index: no statistics, a clone scaled and shifted by the first
+        out = input.clone()
+        out = out if weight is None else out * weight[0]
+        return out if bias is None else out + bias[0]
     dims, shape = bn_layout(input.dim(), input.shape[1])
     channels = input.shape[1]
     if training:

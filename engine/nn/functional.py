@@ -252,7 +252,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):  # noqa: A
     if input.dim() < 2:
         raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.dim()}")
     N, C = input.shape[0], input.shape[1]
-    if input.numel() // (N * C) * (N * C // num_groups) == 1:
+    if N * C // num_groups * num_groups * math.prod(input.shape[2:]) == 1:  # F.group_norm's _verify_batch_size
         raise ValueError("Expected more than 1 value per channel when training, got input size "
                          f"{[N * C // num_groups, num_groups] + list(input.shape[2:])}")
     if C % num_groups:
@@ -263,7 +263,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):  # noqa: A
             raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of channels in input, "
                                f"but got {name} of shape {list(t.shape)} and input of shape {list(input.shape)}")
     dtype = input.dtype
-    groups = input._data.reshape(N, num_groups, -1).astype(np.float64)
+    groups = input._data.reshape(N, num_groups, C // num_groups * math.prod(input.shape[2:])).astype(np.float64)
     mean = groups.mean(-1)
     rstd = 1 / np.sqrt(groups.var(-1) + eps)
     weight = weight if weight is not None else input._new(np.ones(C, dtype.np), dtype)

@@ -1,9 +1,11 @@
 """The op table: every op declared once, by kind (see table.py for what a declaration holds)."""
 from . import (  # noqa: F401 - they declare
     activations,
+    affine_grid,
     arithmetic,
     arranging,
     attention,
+    binary_cross_entropy,
     bitwise,
     broadcasting,
     casts,
@@ -17,6 +19,7 @@ from . import (  # noqa: F401 - they declare
     distances,
     division,
     einsum,
+    embedding_bag,
     flat_indices,
     householder,
     im2col,
@@ -50,6 +53,7 @@ from . import (  # noqa: F401 - they declare
     scans,
     scatter,
     shuffles,
+    slope_activations,
     sorting,
     special,
     statistics,

@@ -86,7 +86,7 @@ def _cholesky_inverse_grad(n, g):
 
 
 op("cholesky_inverse", "CholeskyInverseBackward0", ("self",),
-   lambda L, upper=False: np.linalg.inv(_from_factor(L, upper)).astype(L.dtype),
+   lambda L, upper=False: memory.column_major(np.linalg.inv(_from_factor(L, upper)), L.dtype),  # LAPACK's potri
    ("−(A⁻¹ (grad + gradᵀ) A⁻¹) L", _cholesky_inverse_grad), saves={0: ("self", "result", "upper")},
    spell=Spelling(method="cholesky_inverse", function="cholesky_inverse"), bind=_bind_cholesky_inverse)
 

@@ -9,13 +9,21 @@ from .table import OPS, Spelling, composite, method, op, shape_args
 
 # --- repeat --------------------------------------------------------------------------------------------
 def _repeat_grad(n, g):
+    """ATen's repeat_backward: the leading repeated dims summed one at a time, then one reshape to (repeat, size) per
+    repeated dim and one sum over the repeats (zeros when a repeat is 0)."""
     reps = n.attrs["repeats"]
-    shape = n._shapes[0]
-    full = (1,) * (len(reps) - len(shape)) + tuple(shape)
-    split = []
-    for r, s in zip(reps, full):
-        split += [r, s]
-    return g.reshape(split).sum(tuple(range(0, 2 * len(reps), 2))).reshape(shape)
+    shape = tuple(n._shapes[0])
+    if 0 in reps:
+        return g._new(np.zeros(shape, g.dtype.np), g.dtype)
+    for _ in range(len(reps) - len(shape)):
+        g = g.sum(0)
+    split, dims = [], []
+    for r, s in zip(reps[len(reps) - len(shape):], shape):
+        if r != 1:
+            split.append(r)
+            dims.append(len(split) - 1)
+        split.append(s)
+    return g.reshape(split).sum(tuple(dims)) if dims else g
 
 
 def _bind_repeat(self, *sizes):

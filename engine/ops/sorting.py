@@ -1,12 +1,89 @@
-"""Values picked by their order: median/nanmedian/mode/kthvalue (a value and its index along a dim), msort, argsort,
-unique and unique_consecutive (whose derivatives are not implemented, as in torch)."""
+"""Values picked by their order: sort and topk (values and the indices they came from), median/nanmedian/mode/
+kthvalue (a value and its index along a dim), msort, argsort, unique and unique_consecutive (whose derivatives are not
+implemented, as in torch)."""
 
 import numpy as np
 
 from .. import dtypes
-from .reductions import _select_reduce, _take
+from .reductions import _select_reduce, _take, named
 from .statistics import returned
 from .table import OPS, Spelling, composite, op
+
+
+# --- sort ---------------------------------------------------------------------------------------------------
+def _sorted(a, dim, axis, descending, indices, stable=None):
+    return a.copy() if a.ndim == 0 else np.take_along_axis(a, indices._data, axis)
+
+
+def _sort_grad(n, g):
+    idx = n.attrs["indices"]._data
+    if idx.ndim == 0:
+        return g
+    dim = n.attrs["axis"]
+    grid = np.indices(idx.shape, sparse=True)
+    return g._op("scatter", shape=n._shapes[0], key=tuple(idx if d == dim else grid[d] for d in range(idx.ndim)))
+
+
+def _sort_name(s, a):
+    if a.get("stable") is None:
+        return f"{s[0]}.sort({a['axis']}{', descending=True' * a['descending']}).values"
+    return f"{s[0]}.sort(dim={a['axis']}{', descending=True' * a['descending']}, stable={a['stable']}).values"
+
+
+# torch.sort's overloads: without stable= (SortBackward0), and with it, True or False (SortBackward1)
+for _name, _node in (("sort", "SortBackward0"), ("sort_stable", "SortBackward1")):
+    op(_name, _node, ("self",), _sorted, ("grad put back where each value came from", _sort_grad),
+       saves={0: ("dim", "indices", "self_sym_sizes")}, bind=False, spell=Spelling(name=_sort_name))
+
+
+@composite(Spelling(method="sort", function="sort"))
+def sort(self, dim=-1, descending=False, stable=None):
+    """torch.sort: values and the indices they came from, ties in their order (NaN sorts as the greatest)."""
+    data = self._data
+    d = self._dim(dim)
+    if data.ndim == 0:
+        idx = np.zeros((), np.int64)
+    else:
+        key = data
+        if descending:
+            key = -data.astype(np.float64) if data.dtype.kind in "iub" else np.where(np.isnan(data), -np.inf, -data)
+        idx = np.argsort(key, axis=d, kind="stable").astype(np.int64)
+    indices = self._new(idx, dtypes.int64)
+    attrs = {"dim": dim % 2**64, "axis": d, "descending": bool(descending), "indices": indices}  # dim as torch keeps it
+    if stable is not None:
+        attrs["stable"] = bool(stable)
+    values = self._apply(OPS["sort" if stable is None else "sort_stable"], (self,), attrs, self.dtype)
+    return named("sort")(values, indices)
+
+
+# --- topk ---------------------------------------------------------------------------------------------------
+def _topk_grad(n, g):
+    """value_selecting_reduction_backward: grad scattered to the picked positions of zeros."""
+    zeros = g._new(np.zeros(n._shapes[0], g.dtype.np), g.dtype)
+    return zeros.scatter(n.attrs["dim"], n.attrs["indices"], g)
+
+
+op("topk", "TopkBackward0", ("self",),
+   lambda a, dim, k, largest, indices: np.take_along_axis(a, indices._data, dim) if a.ndim else a.copy(),
+   ("grad to the k picked entries of each row", _topk_grad), saves={0: ("dim", "indices", "self_sym_sizes")},
+   spell=Spelling(method="topk", function="topk",
+                  name=lambda s, a: f"{s[0]}.topk({a['k']}, dim={a['dim']}{', largest=False' * (not a['largest'])})"
+                                    ".values"), bind=False)
+
+
+@composite(Spelling(method="topk", function="topk"))
+def topk(self, k, dim=-1, largest=True, sorted=True):  # noqa: A002 - torch's name
+    d = self._dim(dim)
+    data = self._data if self._data.ndim else self._data.reshape(1)
+    if not 0 <= k <= data.shape[d]:
+        raise RuntimeError("selected index k out of range")
+    keys = (~data if data.dtype == bool else -data) if largest else data  # stable: ties keep their index order
+    idx = np.take(np.argsort(keys, axis=d, kind="stable"), np.arange(k), axis=d).astype(np.int64)
+    if not self._data.ndim:
+        idx = idx.reshape(())
+    indices = self._new(idx, dtypes.int64)
+    values = self._apply(OPS["topk"], (self,), {"dim": dim, "k": k, "largest": largest, "indices": indices}, self.dtype)
+    return named("topk")(values, indices)
 
 
 # --- median, nanmedian, mode, kthvalue: a value and its index along a dim ------------------------------------------

@@ -1,11 +1,12 @@
 """The allow-list a program is held to before it runs: which syntax, names, attributes and imports it may use.
 
 Admitted: imports of torch (torch.nn, .nn.functional, .nn.init, .nn.utils, .optim, .autograd, .distributions, and
-the submodules in ENGINE_MODULES the engine has), math, random and a sized view of numpy (numpy_view.py); functions,
-lambdas, generators, decorators on functions and classes, classes (methods, class attributes, `super().__init__()`),
-loops, if/else, comprehensions, try/except/finally, global/nonlocal, `with torch.no_grad()` and the like.
-Reading `__name__`, `__qualname__` and `__class__`, and a few private attributes of the engine's objects
-(`x._version`, `x._base`, `x._is_view()`, `grad_fn._saved_self`, `grad_fn._raw_saved_self`, ...).
+the submodules in ENGINE_MODULES the engine has), math, random and a sized view of numpy (numpy_view.py), as
+importable.py lists them; functions, lambdas, generators, decorators on functions and classes, classes (methods,
+class attributes, `super().__init__()`), loops, if/else, comprehensions, try/except/finally, global/nonlocal, `with
+torch.no_grad()` and the like. Reading `__name__`, `__qualname__` and `__class__`, and a few private attributes of
+the engine's objects (`x._version`, `x._base`, `x._is_view()`, `grad_fn._saved_self`, `grad_fn._raw_saved_self`,
+...).
 
 Refused: other names and attributes starting with `_` (a class may define only the dunder methods in
 METHOD_DUNDERS); metaclasses and class keywords, class bodies that do more than define
@@ -26,114 +27,13 @@ import ast
 import re
 
 from .errors import GuardError
+from .importable import ALLOWED_IMPORTS, IMPORTABLE, REFUSED_MODULES
 from .sizing import MAX_FORMAT_WIDTH, SIZED_METHODS, format_width_ok
 
 MAX_SOURCE_CHARS = 100_000
 HOOK_PREFIX = "_g_"  # the names of the guard's hooks in a program's globals (runtime.py)
 MAX_NESTING = 100
 
-# The torch modules a program may import, and the engine modules behind them. Those the engine does not have
-# yet are skipped (an import of one raises ImportError, saying so): this map is the one place to name them.
-ENGINE_MODULES = {
-    "torch": "engine",
-    "torch.nn": "engine.nn",
-    "torch.nn.functional": "engine.nn.functional",
-    "torch.nn.init": "engine.nn.init",
-    "torch.linalg": "engine.linalg",
-    "torch.nn.modules": "engine.nn.modules",
-    "torch.nn.modules.module": "engine.nn.modules.module",
-    "torch.special": "engine.special",
-    "torch.optim": "engine.optim",
-    "torch.optim.lr_scheduler": "engine.optim.lr_scheduler",
-    "torch.autograd": "engine.autograd",
-    "torch.autograd.functional": "engine.autograd.functional",
-    "torch.autograd.graph": "engine.autograd.graph",
-    "torch.autograd.function": "engine.autograd.function",
-    "torch.autograd.forward_ad": "engine.autograd.forward_ad",
-    "torch.func": "engine.func",
-    "torch.utils": "engine.utils",
-    "torch.utils.data": "engine.utils.data",
-    "torch.cuda": "engine.cuda",
-    "torch.accelerator": "engine.accelerator",
-    "torch.backends": "engine.backends",
-    "torch.backends.mps": "engine.backends.mps",
-    "torch.backends.cuda": "engine.backends.cuda",
-    "torch.nn.utils": "engine.nn.utils",
-    "torch.nn.utils.clip_grad": "engine.nn.utils.clip_grad",
-    "torch.nn.utils.convert_parameters": "engine.nn.utils.convert_parameters",
-    "torch.nn.utils.rnn": "engine.nn.utils.rnn",
-    "torch.nn.utils.parametrize": "engine.nn.utils.parametrize",
-    "torch.nn.utils.parametrizations": "engine.nn.utils.parametrizations",
-    "torch.nn.utils.stateless": "engine.nn.utils.stateless",
-    "torch.distributions": "engine.distributions",
-    **{f"torch.distributions.{name}": f"engine.distributions.{name}" for name in (
-        "constraints", "transforms", "kl", "distribution", "normal", "categorical", "bernoulli", "uniform", "beta",
-        "gamma", "dirichlet", "exponential", "laplace", "log_normal", "independent", "one_hot_categorical",
-        "relaxed_bernoulli", "relaxed_categorical", "transformed_distribution", "cauchy", "studentT", "half_normal",
-        "chi2", "geometric", "gumbel", "mixture_same_family", "multivariate_normal", "lowrank_multivariate_normal",
-        "poisson", "binomial")},
-    "torch.masked": "engine.masked",
-    "torch.signal": "engine.signal",
-    "torch.signal.windows": "engine.signal.windows",
-    "torch.backends.cudnn": "engine.backends.cudnn",
-    "torch.backends.mkldnn": "engine.backends.mkldnn",
-    "torch.backends.openmp": "engine.backends.openmp",
-}
-# The names a program sees of the standard library's modules besides math and random (stdlib_views.py).
-STDLIB_NAMES = {
-    "argparse": "ArgumentParser Namespace ArgumentError ArgumentTypeError HelpFormatter RawDescriptionHelpFormatter "
-                "RawTextHelpFormatter ArgumentDefaultsHelpFormatter MetavarTypeHelpFormatter BooleanOptionalAction "
-                "SUPPRESS OPTIONAL ZERO_OR_MORE ONE_OR_MORE REMAINDER",
-    "collections": "OrderedDict defaultdict Counter deque namedtuple",
-    "copy": "copy deepcopy",
-    "dataclasses": "dataclass field fields asdict astuple replace is_dataclass FrozenInstanceError MISSING "
-                   "InitVar KW_ONLY",
-    "functools": "partial reduce lru_cache cache cached_property cmp_to_key total_ordering wraps",
-    "itertools": "chain count cycle repeat islice product permutations combinations combinations_with_replacement "
-                 "accumulate zip_longest groupby starmap takewhile dropwhile filterfalse tee pairwise compress",
-    "statistics": "mean fmean median stdev pstdev variance pvariance mode StatisticsError",
-    "string": "ascii_letters ascii_lowercase ascii_uppercase digits hexdigits octdigits punctuation printable "
-              "whitespace capwords",
-    "time": "time time_ns perf_counter perf_counter_ns monotonic monotonic_ns process_time sleep",
-    "unicodedata": "normalize category name",
-    "abc": "ABC abstractmethod",
-    "bisect": "bisect bisect_left bisect_right insort insort_left insort_right",
-    "datetime": "date datetime time timedelta timezone MINYEAR MAXYEAR",
-    "enum": "Enum IntEnum Flag IntFlag auto unique",
-    "heapq": "heappush heappop heapify heapreplace heappushpop nlargest nsmallest merge",
-    "json": "dumps loads JSONDecodeError",
-    "numbers": "Number Complex Real Rational Integral",
-    "operator": "add sub mul truediv floordiv mod pow neg pos abs eq ne lt le gt ge not_ truth and_ or_ xor invert "
-                "matmul index itemgetter contains getitem",
-    "pprint": "pformat pprint pp",
-    "textwrap": "dedent indent fill wrap shorten",
-    "warnings": "warn",
-    "typing": "Any Optional Union List Dict Tuple Set FrozenSet Callable Iterable Iterator Sequence Mapping "
-              "MutableMapping Generator Type Literal ClassVar Final TypeVar Annotated NoReturn Deque DefaultDict "
-              "OrderedDict Counter cast TYPE_CHECKING",
-}
-# Made for each run (runtime.RUN_VIEWS): Python's random, a sized view of numpy, the standard library's
-# modules above, matplotlib's pyplot (plot_view.py) and tqdm (tqdm_view.py), with the run's own state.
-RUN_MODULES = frozenset(["random", "numpy", "numpy.random", "numpy.linalg", "numpy.fft", "numpy.testing",
-                         "matplotlib", "matplotlib.pyplot", "tqdm", "tqdm.auto", "tqdm.notebook", "io",
-                         *STDLIB_NAMES])
-ALLOWED_IMPORTS = frozenset([*ENGINE_MODULES, "math", *RUN_MODULES])
-_IMPORTABLE = ["torch", "math", "random", "numpy", "matplotlib.pyplot", "tqdm", "io (BytesIO, StringIO)",
-               *sorted(STDLIB_NAMES)]
-IMPORTABLE = f"{', '.join(_IMPORTABLE[:-1])} and {_IMPORTABLE[-1]}"
-# Modules a program may not import, with the reason its refusal gives (any other: the list above).
-REFUSED_MODULES = {
-    **dict.fromkeys(("os", "os.path", "sys", "shutil", "pathlib", "glob", "tempfile", "io.open", "fileinput",
-                     "pickle", "shelve", "sqlite3", "csv", "zipfile", "tarfile", "gzip"),
-                    "it reaches the machine's files, environment or interpreter; the explorer runs a program on "
-                    "its own (torch.save and torch.load work with io.BytesIO)"),
-    **dict.fromkeys(("subprocess", "socket", "urllib", "http", "requests", "threading", "multiprocessing",
-                     "asyncio", "signal", "ctypes", "importlib", "inspect", "gc", "builtins"),
-                    "it reaches outside the program (processes, the network, threads or the interpreter itself)"),
-    "re": "a regular expression can run for ever inside one C call, where the explorer's time limit cannot stop it",
-    **dict.fromkeys(("fractions", "decimal"), "their arithmetic is not sized: use int and float"),
-    "contextlib": "'with' takes only torch's context managers and tqdm in the explorer",
-}
 MAX_INT_LITERAL_BITS = 100_000  # (Limits.max_int_bits): a hex literal of 100,000 characters is 400,000 bits
 # `from __future__ import print_function` (older tutorials start so): directives to the compiler, no module.
 FUTURE_FEATURES = frozenset(__future__.all_feature_names)

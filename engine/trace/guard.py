@@ -16,7 +16,7 @@ from __future__ import annotations
 import sys
 from types import CodeType
 
-from .allowlist import ALLOWED_IMPORTS, ENGINE_MODULES, FORBIDDEN_ATTRS, FORBIDDEN_NAMES  # noqa: F401
+from .allowlist import FORBIDDEN_ATTRS, FORBIDDEN_NAMES  # noqa: F401
 from .budget import Budget, Limits, active_budget, charge_elements, memory_mb  # noqa: F401
 from .errors import FILENAME, BudgetExceeded, GuardError, GuardSyntaxError  # noqa: F401
 from .module_views import SafeModule, default_modules  # noqa: F401

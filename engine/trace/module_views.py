@@ -9,8 +9,9 @@ import random
 import sys
 from types import BuiltinFunctionType, FunctionType, ModuleType
 
-from .allowlist import ENGINE_MODULES, FILE_ATTRS, FORBIDDEN_ATTRS, FORBIDDEN_NAMES
+from .allowlist import FILE_ATTRS, FORBIDDEN_ATTRS, FORBIDDEN_NAMES
 from .budget import budget_now
+from .importable import ENGINE_MODULES
 
 
 class SafeModule:

@@ -26,9 +26,7 @@ from ..tensor import Tensor
 from . import arrays, nesting
 from .allowlist import (
     CALL_ONLY,
-    ENGINE_MODULES,
     FILE_ATTRS,
-    STDLIB_NAMES,
     WITH_REFUSAL,
     attribute_refusal,
     call_only_refusal,
@@ -41,11 +39,13 @@ from .contexts import Context
 from .errors import GuardError, program_line
 from .evaluate import Evaluator
 from .flag_setter import FlagSetter, TensorSetter, flag_target, live_flags
+from .importable import ENGINE_MODULES, STDLIB_NAMES
 from .instrument import CHECKED
 from .io_view import buffers_only, io_views
 from .module_views import SafeModule, default_modules, module_views, origin, random_views
 from .numpy_view import numpy_views
 from .plot_view import plot_views
+from .sized_operators import SizedOperators
 from .sizing import (
     CONTAINERS,
     MAX_FORMAT_WIDTH,
@@ -53,7 +53,6 @@ from .sizing import (
     SEQUENCES,
     format_width_ok,
     method_result_len,
-    result_len,
 )
 from .stdlib_views import stdlib_views
 from .tqdm_view import tqdm_views
@@ -73,8 +72,6 @@ _FORMATTER = string.Formatter()
 _FUTURE = SafeModule("__future__", {name: getattr(__future__, name) for name in __future__.all_feature_names})
 _TRACE = __name__.rpartition(".")[0] + "."  # the guard's own objects: never the program's to change
 
-_INPLACE = {"+": operator.iadd, "*": operator.imul, "**": operator.ipow, "<<": operator.ilshift, "%": operator.imod,
-            "//": operator.ifloordiv}
 _NUMPY_OWNERS = (np.ndarray, np.generic, np.flatiter)
 _LEFT = object()  # shown(): the walk left the container below it
 _BUILTIN_METHOD = type([].append)  # numpy's methods are of this type
@@ -125,7 +122,7 @@ def _int_function(fn):
     return checked
 
 
-class Runtime:
+class Runtime(SizedOperators):
     """The helpers an instrumented program calls, bound to one budget."""
 
     def __init__(self, budget, print_fn=print, modules=None, plot_fn=None):
@@ -188,74 +185,6 @@ class Runtime:
             return thunk()
         finally:
             self.budget.leave()
-
-    # `a op b` for the operators that can make huge sequences or ints; `apply` is the in-place op for `op=`.
-    def add(self, a, b, apply=operator.add):
-        if isinstance(a, SEQUENCES):
-            self.grow("+", a, b)
-        return apply(a, b)
-
-    def mul(self, a, b, apply=operator.mul):
-        if type(a) is int and type(b) is int:
-            if a.bit_length() + b.bit_length() > self.max_int_bits:
-                self.int_too_big()
-        elif isinstance(a, SEQUENCES) or isinstance(b, SEQUENCES):
-            self.grow("*", a, b)
-        return apply(a, b)
-
-    def power(self, a, b, apply=operator.pow):
-        if type(a) is int and type(b) is int and b > 0 and a.bit_length() > 1:
-            if a.bit_length() * b > self.max_int_bits:
-                self.int_too_big()
-        return apply(a, b)
-
-    def lshift(self, a, b, apply=operator.lshift):
-        if type(a) is int and type(b) is int and a and a.bit_length() + b > self.max_int_bits:
-            self.int_too_big()
-        return apply(a, b)
-
-    def mod(self, a, b, apply=operator.mod):
-        if isinstance(a, (str, bytes)):
-            self.check_printf(a if isinstance(a, str) else a.decode("latin-1"))
-            self.shown(b)
-        elif type(a) is int and type(b) is int:
-            self.check_division(a, b)
-        return apply(a, b)
-
-    def floordiv(self, a, b, apply=operator.floordiv):
-        if type(a) is int and type(b) is int:
-            self.check_division(a, b)
-        return apply(a, b)
-
-    def divmod(self, a, b):
-        if type(a) is int and type(b) is int:
-            self.check_division(a, b)
-        return divmod(a, b)
-
-    def check_division(self, a, b):
-        """Dividing big ints costs about the product of their sizes."""
-        if a.bit_length() * b.bit_length() > self.max_int_bits ** 2:
-            self.budget.exceed(f"dividing a {a.bit_length():,}-bit integer by a {b.bit_length():,}-bit one is "
-                               "too much work")
-
-    def int_(self, function, *args, **kwargs):
-        """`int(...)` as the program wrote it: `int(text, base)` sized first (base 10 Python limits itself)."""
-        if function is int and (len(args) == 2 or "base" in kwargs) and isinstance(args[0], (str, bytes)):
-            base = operator.index(args[1] if len(args) == 2 else kwargs["base"]) or 16
-            if len(args[0]) * max(base - 1, 1).bit_length() > self.max_int_bits:
-                self.int_too_big()
-        return function(*args, **kwargs)
-
-    def inplace(self, symbol, a, b):
-        return self.checked[symbol](a, b, _INPLACE[symbol])
-
-    def grow(self, op, a, b):
-        n = result_len(op, a, b)
-        if n:
-            self.budget.charge_elements(n)
-
-    def int_too_big(self):
-        self.budget.exceed(f"integers over {self.max_int_bits:,} bits are too big")
 
     def check_printf(self, text):
         for match in PRINTF_SPEC.finditer(text):
@@ -488,7 +417,6 @@ def safe_globals(print_fn=print, budget: Budget | None = None, modules=None, plo
     """
     budget = budget if budget is not None else Budget()
     return Runtime(budget, print_fn, modules, plot_fn).namespace()
-
 
 
 def _announced_detach(method):

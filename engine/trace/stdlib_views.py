@@ -17,10 +17,11 @@ import importlib
 import time
 from types import FunctionType
 
-from .allowlist import MAX_FORMAT_WIDTH, STDLIB_NAMES
+from .allowlist import MAX_FORMAT_WIDTH
 from .argparse_view import argparse_names
 from .classes import ClassName
 from .errors import program_line
+from .importable import STDLIB_NAMES
 from .module_views import SafeModule
 
 

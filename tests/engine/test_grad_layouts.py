@@ -70,6 +70,15 @@ CASES = {
     "solve": (lambda L, a, b: L.linalg.solve(a + 2 * L.eye(4, dtype=L.float64), b), [(4, 4), (4, 2)]),
     "matmul_2d_3d": (lambda L, a, b: a @ b, [(2, 3), (5, 3, 4)]),
     "matmul_batch_of_one": (lambda L, a, b: a @ b, [(1, 2, 3), (5, 3, 4)]),
+    "layer_norm": (lambda L, x, w, b: _f(L, "layer_norm")(x * 3, (2, 3), w, b), [(4, 2, 3), (2, 3), (2, 3)]),
+    "batch_norm": (lambda L, x, w, b: _f(L, "batch_norm")(x * 3, None, None, w, b, training=True),
+                   [(4, 2, 3), (2,), (2,)]),
+    "batch_norm_eval": (lambda L, x, w, b: _f(L, "batch_norm")(x, L.full((2,), 0.3, dtype=L.float64),
+                                                              L.full((2,), 2.0, dtype=L.float64), w, b),
+                        [(4, 2, 3), (2,), (2,)]),
+    "instance_norm": (lambda L, x, w, b: _f(L, "instance_norm")(x * 3, weight=w, bias=b), [(3, 2, 4), (2,), (2,)]),
+    "repeat": (lambda L, x: x.repeat(2, 3, 1), [(2, 3)]),
+    "layer_norm_no_batch": (lambda L, x: _f(L, "layer_norm")(x * x, (5,)), [(5,)]),
 }
 
 

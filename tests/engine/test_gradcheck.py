@@ -393,6 +393,16 @@ CASES = {
     "SmoothL1Loss": (lambda T, a, b: T.nn.SmoothL1Loss(reduction="none")(a, b), [((4,), S), ((4,), S)]),
     "embedding": (lambda T, w: T.nn.functional.embedding(T.tensor([[0, 2], [3, 2]]), w), [((4, 3), S)]),
     "embedding_twice": (lambda T, w: T.nn.functional.embedding(T.tensor([1, 1, 0]), w) * w, [((3, 3), S)]),
+    "embedding_bag": (lambda T, w: T.nn.functional.embedding_bag(T.tensor([1, 2, 4, 5, 4, 3, 2, 0]), w,
+                                                                 T.tensor([0, 4, 4]), mode="mean", padding_idx=4)
+                      + T.nn.functional.embedding_bag(T.tensor([[1, 2, 5], [3, 0, 3], [2, 2, 1]]), w, mode="max"),
+                      [((6, 3), S)]),
+    "affine_grid": (lambda T, t, u: T.nn.functional.affine_grid(t, (2, 1, 3, 4), align_corners=False) ** 2
+                    + T.nn.functional.affine_grid(u, (1, 1, 2, 2, 3), align_corners=True).sum(), [((2, 2, 3), S),
+                                                                                                   ((1, 3, 4), S)]),
+    "embedding_bag_weighted": (lambda T, w, p: T.nn.functional.embedding_bag(
+        T.tensor([1, 2, 4, 5, 4, 3, 2, 1]), w, T.tensor([0, 3]), mode="sum", per_sample_weights=p),
+        [((6, 3), S), ((8,), S)]),
     "nll_loss_weights": (lambda T, a: T.nn.functional.nll_loss(a.log_softmax(1), T.tensor([2, -100, 1]),
                          weight=T.tensor([0.5, 2.0, 1.0, 3.0], dtype=T.float64)), [((3, 4), S)]),
     "cross_entropy_smoothing": (lambda T, a: T.nn.functional.cross_entropy(a, T.tensor([2, 0, 1]),

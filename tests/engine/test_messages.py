@@ -480,7 +480,23 @@ CASES = {
     "radd_number_self": "torch.Tensor.__radd__(1, torch.ones(2))",
     "unravel_index_float": "torch.unravel_index(torch.tensor([1.]), (2,))",
     "unravel_index_negative_shape": "torch.unravel_index(torch.tensor([1]), (-1, 2))",
-    "unravel_index_ok": "print(torch.unravel_index(torch.tensor([[3, 8, 13], [0, 5, 10]]), (4, 5)))",
+    "embedding_bag_2d_offsets": "F.embedding_bag(torch.tensor([[1, 2]]), torch.ones(3, 2), torch.tensor([0]))",
+    "embedding_bag_no_offsets": "F.embedding_bag(torch.tensor([1, 2]), torch.ones(3, 2))",
+    "embedding_bag_bad_mode": "F.embedding_bag(torch.tensor([[1, 2]]), torch.ones(3, 2), mode='min')",
+    "embedding_bag_weights_mean": "F.embedding_bag(torch.tensor([[1, 2]]), torch.ones(3, 2), "
+                                  "per_sample_weights=torch.ones(1, 2))",
+    "embedding_bag_weights_shape": "F.embedding_bag(torch.tensor([[1, 2]]), torch.ones(3, 2), mode='sum', "
+                                   "per_sample_weights=torch.ones(2))",
+    "embedding_bag_padding_range": "F.embedding_bag(torch.tensor([[1, 2]]), torch.ones(3, 2), padding_idx=3)",
+    "embedding_bag_max_freq": "F.embedding_bag(torch.tensor([[1, 2]]), torch.ones(3, 2), mode='max', "
+                              "scale_grad_by_freq=True)",
+    "embedding_bag_float_input": "F.embedding_bag(torch.tensor([[1., 2.]]), torch.ones(3, 2))",
+    "affine_grid_no_align": "F.affine_grid(torch.zeros(1, 2, 3), (1, 1, 2, 2))",
+    "affine_grid_int_theta": "F.affine_grid(torch.zeros(1, 2, 3, dtype=torch.long), (1, 1, 2, 2), "
+                             "align_corners=False)",
+    "affine_grid_shape": "F.affine_grid(torch.zeros(1, 3, 3), (1, 1, 2, 2), align_corners=False)",
+    "affine_grid_size": "F.affine_grid(torch.zeros(1, 2, 3), (1, 2, 2), align_corners=False)",
+    "affine_grid_empty": "F.affine_grid(torch.zeros(1, 2, 3), (1, 1, 0, 2), align_corners=False)",
 }
 
 

@@ -9,7 +9,7 @@ import io
 import pytest
 
 from engine.trace import run
-from engine.trace.allowlist import REFUSED_MODULES, STDLIB_NAMES
+from engine.trace.importable import REFUSED_MODULES, STDLIB_NAMES
 
 ADMITTED = {
     "math": "import math\nprint(math.sqrt(2), math.factorial(5), math.isclose(0.1 + 0.2, 0.3))",

@@ -63,6 +63,7 @@ from .layers import (  # noqa: F401
     Bilinear,
     Dropout,
     Embedding,
+    EmbeddingBag,
     Flatten,
     Fold,
     GroupNorm,

@@ -1,5 +1,5 @@
 """The layers with parameters or options of their own: Linear, BatchNorm1d/2d, GroupNorm, LayerNorm, Dropout,
-Identity, Flatten, Unflatten, Embedding."""
+Identity, Flatten, Unflatten, Embedding, EmbeddingBag."""
 import math
 
 from ... import devices, dtypes, factories, grad_mode, observe
@@ -278,4 +278,58 @@ class Embedding(Module):
             s += ", scale_grad_by_freq=True"
         if self.sparse is not False:
             s += ", sparse=True"
+        return s
+
+
+class EmbeddingBag(Module):
+    def __init__(self, num_embeddings, embedding_dim, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
+                 mode="mean", sparse=False, _weight=None, include_last_offset=False, padding_idx=None, device=None,
+                 dtype=None):
+        super().__init__()
+        devices.check(device)
+        self.num_embeddings = num_embeddings
+        self.embedding_dim = embedding_dim
+        self.max_norm = max_norm
+        self.norm_type = norm_type
+        self.scale_grad_by_freq = scale_grad_by_freq
+        if padding_idx is not None:
+            if padding_idx > 0 and padding_idx >= num_embeddings:
+                raise AssertionError("padding_idx must be within num_embeddings")
+            if padding_idx < 0:
+                if padding_idx < -num_embeddings:
+                    raise AssertionError("padding_idx must be within num_embeddings")
+                padding_idx = num_embeddings + padding_idx
+        self.padding_idx = padding_idx
+        with observe.muted():
+            if _weight is None:
+                self.weight = Parameter(factories.empty(num_embeddings, embedding_dim, dtype=dtype))
+                init.normal_(self.weight)
+                if padding_idx is not None:
+                    with grad_mode.no_grad():
+                        self.weight[padding_idx].fill_(0)
+            else:
+                if list(_weight.shape) != [num_embeddings, embedding_dim]:
+                    raise AssertionError("Shape of weight does not match num_embeddings and embedding_dim")
+                self.weight = Parameter(_weight)
+        if observe._observers:
+            observe.emit("on_tensor", self.weight)
+        self.mode = mode
+        self.sparse = sparse
+        self.include_last_offset = include_last_offset
+
+    def forward(self, input, offsets=None, per_sample_weights=None):
+        return F.embedding_bag(input, self.weight, offsets, self.max_norm, self.norm_type, self.scale_grad_by_freq,
+                               self.mode, self.sparse, per_sample_weights, self.include_last_offset, self.padding_idx)
+
+    def extra_repr(self):
+        s = f"{self.num_embeddings!r}, {self.embedding_dim!r}"
+        if self.max_norm is not None:
+            s += f", max_norm={self.max_norm!r}"
+        if self.norm_type != 2:
+            s += f", norm_type={self.norm_type!r}"
+        if self.scale_grad_by_freq is not False:
+            s += f", scale_grad_by_freq={self.scale_grad_by_freq!r}"
+        s += f", mode={self.mode!r}"
+        if self.padding_idx is not None:
+            s += f", padding_idx={self.padding_idx!r}"
         return s
