@@ -473,6 +473,26 @@ def inplace(op, t, others, attrs=None, result=None):
     return t
 
 
+def inplace_view(op, t, attrs):
+    """`t.unsqueeze_(…)`, `t.t_()`, …: t takes the view op's shape and strides over the same memory, its version is
+    bumped, and its grad_fn becomes op's node (a view stays a view of its base, through op)."""
+    check_inplace(t)
+    value = op.forward(t._data, **attrs)
+    node = None
+    if grad_mode._state["enabled"] and t.requires_grad and t.dtype.is_floating_point:
+        node = make_node(op, (t,), attrs, Tensor._make(value, t.dtype), t.dtype)
+    t._data = value
+    if t._base is not None:
+        parent, fwd = t._view_fn, op.forward
+        t._view_fn = lambda a: fwd(parent(a), **attrs)
+    t._bump()
+    if node is not None:
+        t.grad_fn = node
+    if observe._observers:
+        observe.emit("on_inplace", t, op, (t,), attrs)
+    return t
+
+
 def _check_broadcast_into(t, inputs):
     try:
         shape = np.broadcast_shapes(*(x.shape for x in inputs if isinstance(x, Tensor)))

@@ -39,6 +39,10 @@ def _op(self, name, *others, **attrs):
     return dispatch.apply(OPS[name], (self, *others), attrs or None)
 
 
+def _inplace_view(self, op, attrs):
+    return dispatch.inplace_view(op, self, attrs)
+
+
 def _operand(x):
     """A numpy number is a Python number to PyTorch, a numpy array a tensor."""
     if isinstance(x, np.ndarray):
@@ -340,6 +344,7 @@ def _install():
         setattr(Tensor, name, fn)
     Tensor._apply = _apply
     Tensor._op = _op
+    Tensor._inplace_view = _inplace_view
     Tensor.__pos__ = methods["positive"]  # +x: x itself, refused for bool as torch.positive refuses it
     FUNCTIONS.update(functions)
     FUNCTIONAL.update(functional)

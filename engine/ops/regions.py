@@ -52,3 +52,78 @@ op("take_region", "AsStridedBackward1", ("grad",), lambda g, region: np.array(re
     lambda n, g: g._op("put_region", region=n.attrs["region"], shape=n._shapes[0])))
 op("put_region", "AsStridedScatterBackward0", ("grad",), _put_region_fwd,
    ("grad taken from the region", lambda n, g: g._op("take_region", region=n.attrs["region"])))
+
+
+# --- as_strided: a view of the input's storage with the sizes, strides and offset given ---------------------------
+def _storage_index(size, stride, offset):
+    """The storage positions of a geometry's elements, in its shape."""
+    index = np.full(tuple(size), offset, dtype=np.int64)
+    for d, (n, s) in enumerate(zip(size, stride)):
+        shape = [1] * len(size)
+        shape[d] = n
+        index = index + (np.arange(n, dtype=np.int64) * s).reshape(shape)
+    return index
+
+
+def _as_strided_fwd(a, size, stride, storage_offset, start):
+    """The view of a's storage (a begins at storage position `start`)."""
+    delta, item = (start if storage_offset is None else storage_offset) - start, a.itemsize
+    origin = np.lib.stride_tricks.as_strided(a, (abs(delta) + 1,), (item if delta >= 0 else -item,))[abs(delta):]
+    return np.lib.stride_tricks.as_strided(origin, tuple(size), tuple(s * item for s in stride))
+
+
+def _as_strided_backward_fwd(g, size, stride, storage_offset, into, storage):
+    """The grad summed into the storage at the view's positions, read back at the input's geometry `into`."""
+    buf = np.zeros(storage, dtype=g.dtype)
+    np.add.at(buf, _storage_index(size, stride, storage_offset).ravel(), g.ravel())
+    return buf[_storage_index(*into)]
+
+
+def _as_strided_grad(n, g):
+    a = n.attrs
+    offset = a["start"] if a["storage_offset"] is None else a["storage_offset"]
+    return g._op("as_strided_backward", size=a["size"], stride=a["stride"], storage_offset=offset,
+                 into=a["into"], storage=a["storage"])
+
+
+op("as_strided_backward", "AsStridedBackward0", ("grad",), _as_strided_backward_fwd,
+   ("grad summed into the view's storage positions, read at self's",
+    lambda n, g: g._op("as_strided_backward", size=n.attrs["into"][0], stride=n.attrs["into"][1],
+                       storage_offset=n.attrs["into"][2], storage=n.attrs["storage"],
+                       into=(n.attrs["size"], n.attrs["stride"], n.attrs["storage_offset"]))), bind=False,
+   numel=lambda arrays, a: a["storage"] + int(np.prod(a["into"][0])))
+
+
+def _bind_as_strided(self, size, stride, storage_offset=None):
+    size, stride = tuple(size), tuple(stride)
+    offset = self.storage_offset() if storage_offset is None else storage_offset
+    if len(size) != len(stride):
+        raise RuntimeError("mismatch in length of strides and shape")
+    if any(s < 0 for s in stride):
+        raise RuntimeError(f"as_strided: Negative strides are not supported at the moment, got strides: {list(stride)}")
+    if offset < 0:
+        raise RuntimeError(f"Tensor: invalid storage offset {offset}")
+    root = self._base if self._base is not None else self
+    storage = root._data.size
+    need = 0 if 0 in size else offset + 1 + sum((n - 1) * s for n, s in zip(size, stride))
+    if need > storage:
+        item = self._data.itemsize
+        raise RuntimeError(f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset {offset}, and "
+                           f"itemsize {item} requiring a storage size of {need * item} are out of bounds for storage "
+                           f"of size {storage * item}")
+    into = (self._data.shape, self.stride(), self.storage_offset())
+    attrs = {"size": size, "stride": stride, "storage_offset": storage_offset, "start": self.storage_offset(),
+             "into": into, "storage": storage}
+    return OPS["as_strided_view"], (self,), attrs, None
+
+
+op("as_strided_view", "AsStridedBackward0", ("self",),
+   lambda a, size, stride, storage_offset, start, into, storage: _as_strided_fwd(a, size, stride, storage_offset,
+                                                                                 start),
+   ("grad summed into self's storage at the view's positions", _as_strided_grad), view=True,
+   numel=lambda arrays, a: int(np.prod(a["size"])),
+   saves={0: ("size[]", "stride[]", "storage_offset")},
+   spell=Spelling(method="as_strided", function="as_strided", out=False,
+                  name=lambda s, a: f"{s[0]}.as_strided({list(a['size'])}, {list(a['stride'])}"
+                                    + ("" if a["storage_offset"] is None else f", {a['storage_offset']}") + ")"),
+   bind=_bind_as_strided)

@@ -218,12 +218,13 @@ def _element_index(name, self, dim, index, other=None, other_name="src"):
 
 
 def _bind_gather(self, dim, index, *, sparse_grad=False):
-    dim = _element_index("gather", self, dim, index)
-    return OPS["gather"], (self,), {"dim": dim, "index": index, "sparse_grad": sparse_grad}, None
+    _element_index("gather", self, dim, index)
+    return OPS["gather"], (self,), {"dim": dim, "index": index, "sparse_grad": sparse_grad}, None  # dim as given
 
 
 op("gather", "GatherBackward0", ("self",),
-   lambda a, dim, index, sparse_grad: _nd(a)[_element_key(index._data, dim)].reshape(index.shape) if index.numel()
+   lambda a, dim, index, sparse_grad: _nd(a)[_element_key(index._data, dim % max(a.ndim, 1))].reshape(index.shape)
+   if index.numel()
    else np.zeros(index.shape, a.dtype),
    ("grad added where index points",
     lambda n, g: g._new(np.zeros(n._shapes[0], g.dtype.np), g.dtype).scatter_add(n.attrs["dim"], n.attrs["index"], g)),

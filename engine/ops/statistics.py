@@ -266,3 +266,84 @@ def _spread_mean_fn(name):
 
 _spread_mean_fn("var_mean")
 _spread_mean_fn("std_mean")
+
+
+_INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+def _quantile(self, q, dim, keepdim, interpolation, ignore_nan):
+    """ATen's quantile_compute: sort along dim, rank each q, gather (and lerp between) the neighbours."""
+    name = "nanquantile" if ignore_nan else "quantile"
+    scalar_q = not hasattr(q, "_data")
+    if scalar_q:
+        if not 0 <= q <= 1:
+            raise RuntimeError(f"{name}() q must be in the range [0, 1] but got {q}")
+    if self.dtype not in (dtypes.float32, dtypes.float64):
+        raise RuntimeError(f"{name}() input tensor must be either float or double dtype")
+    if not scalar_q:
+        if q.dtype is not self.dtype:
+            raise RuntimeError(f"{name}() q tensor must be same dtype as the input tensor")
+        if q.dim() > 1:
+            raise RuntimeError(f"{name}() q must be a scalar or 1D tensor")
+    if interpolation not in _INTERPOLATIONS:
+        raise RuntimeError(f"{name}() interpolation must be one of linear, lower, higher, midpoint or nearest. "
+                           f"Got '{interpolation}'")
+    if self.numel() == 0:
+        raise RuntimeError(f"{name}() input tensor must be non-empty")
+    if not scalar_q and not bool(((q._data >= 0) & (q._data <= 1)).all()):
+        raise RuntimeError(f"{name}() q values must be in the range [0, 1]")
+    if scalar_q:
+        q = self.new_tensor(q)
+    if dim is not None and self.dim() > 0:
+        d = self._dim(dim)
+        out_shape = list(self.shape)
+        if keepdim:
+            out_shape[d] = 1
+        else:
+            del out_shape[d]
+    else:
+        if dim is not None:
+            self._dim(dim)
+        out_shape = [1] * self.dim() if keepdim else []
+    if dim is None:
+        ordered = self.flatten().sort()[0]
+    elif self.dim() and self._dim(dim) == self.dim() - 1:
+        ordered = self.sort()[0]
+    else:
+        ordered = self.unsqueeze(-1).transpose(self._dim(dim), -1).sort()[0]
+    ordered = ordered.view(*out_shape, ordered.shape[-1] if ordered.dim() else 1)
+    if ignore_nan:
+        ranks = q * (ordered.isnan().logical_not_().sum(-1, True) - 1)
+        ranks.masked_fill_(ranks < 0, 0)
+    else:
+        last = ordered.shape[-1] - 1
+        scaled, nan = q._op("mul_scalar", other=last), ordered.isnan().any(-1, True)
+        shape = np.broadcast_shapes(tuple(scaled.shape), tuple(nan.shape))  # ATen's broadcast_tensors
+        ranks = scaled.expand(shape).masked_fill(nan.expand(shape), last)
+    if interpolation == "lower":
+        ranks.floor_()
+    elif interpolation == "nearest":
+        ranks.round_()
+    elif interpolation == "higher":
+        ranks.ceil_()
+    below = ranks.long()
+    values = ordered.gather(-1, below)
+    if interpolation in ("linear", "midpoint"):
+        if interpolation == "midpoint":
+            weights = ranks.new_full(tuple(ranks.shape), 0.5).mul_(ranks > below)
+        else:
+            weights = ranks.sub(below)
+        values.lerp_(ordered.gather(-1, ranks.ceil_().long()), weights)
+    if q.dim() == 0:
+        return values.squeeze_(-1)
+    return values.unsqueeze_(0).transpose_(0, -1).squeeze_(-1)
+
+
+@composite(Spelling(method="quantile", function="quantile"))
+def quantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
+    return _quantile(self, q, dim, keepdim, interpolation, False)
+
+
+@composite(Spelling(method="nanquantile", function="nanquantile"))
+def nanquantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
+    return _quantile(self, q, dim, keepdim, interpolation, True)

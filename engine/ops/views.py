@@ -147,13 +147,15 @@ op("squeeze_dims", "SqueezeBackward2", ("self",),
    ("grad unsqueezed at the dims",
     lambda n, g: _unsqueeze_to(g, n._shapes[0], _wrapped(n.attrs["dim"], n._shapes[0]))), view=True,
    saves={0: ("dim[]", "self_sym_sizes")}, spell=method("squeeze", out=False), bind=_bind_squeeze)
-op("squeeze_", "SqueezeBackward4", ("self",), lambda a, dim: np.squeeze(a, dim),  # matmul's 1-d @ 2-d
+op("squeeze_", "SqueezeBackward4", ("self",),  # matmul's 1-d @ 2-d, and x.squeeze_(dim)
+   lambda a, dim: np.squeeze(a, dim) if a.ndim and a.shape[dim] == 1 else a[...],
    ("grad unsqueezed at dim", lambda n, g: g.unsqueeze(n.attrs["dim"])), saves={0: ("dim", "self_sym_sizes")},
    spell=Spelling(method="squeeze", name="{0}.squeeze({dim})"), bind=False)
 
 
 def _bind_transpose(self, dim0, dim1):
-    return OPS["transpose"], (self,), {"dim0": self._dim(dim0), "dim1": self._dim(dim1)}, None
+    self._dim(dim0), self._dim(dim1)
+    return OPS["transpose"], (self,), {"dim0": dim0, "dim1": dim1}, None  # as given, as torch keeps them
 
 
 op("transpose", "TransposeBackward0", ("self",), lambda a, dim0, dim1: np.swapaxes(a, dim0, dim1) if a.ndim else a[...],
@@ -161,7 +163,8 @@ op("transpose", "TransposeBackward0", ("self",), lambda a, dim0, dim1: np.swapax
    saves={0: ("dim0", "dim1")},
    spell=Spelling(method=("transpose", "swapaxes"), function=("transpose", "swapaxes"), out=False),
    bind=_bind_transpose)
-op("transpose_", "TransposeBackward1", ("self",), lambda a, dim0, dim1: np.swapaxes(a, dim0, dim1),
+op("transpose_", "TransposeBackward1", ("self",),
+   lambda a, dim0, dim1: np.swapaxes(a, dim0, dim1) if a.ndim else a[...],
    ("grad transposed back", lambda n, g: g.transpose(n.attrs["dim0"], n.attrs["dim1"])),
    saves={0: ("dim0", "dim1")}, bind=False,  # ATen's in-place transpose_ of a result it made (an RNN's output)
    spell=Spelling(name=lambda s, a: f"{s[0]}.transpose_({a['dim0']}, {a['dim1']})"))
@@ -175,6 +178,52 @@ def _bind_t(self):
 
 op("t", "TBackward0", ("self",), lambda a: a.T, ("gradᵀ", lambda n, g: g.t()), view=True,
    spell=method("t", out=False), bind=_bind_t)
+
+
+# --- in-place shape changes: the tensor itself takes the view's shape and strides (dispatch.inplace_view)
+def _inplace_name(word):
+    return lambda s, a: f"{s[0]}.{word}({', '.join(str(v) for v in a.values())})"
+
+
+op("unsqueeze_", "UnsqueezeBackward1", ("self",), lambda a, dim: np.expand_dims(a, dim),
+   ("grad squeezed at dim", lambda n, g: g.squeeze(n.attrs["dim"])), saves={0: ("dim",)},
+   spell=Spelling(name=_inplace_name("unsqueeze_")), bind=False)
+op("squeeze_all_", "SqueezeBackward3", ("self",), lambda a: np.squeeze(a),
+   ("grad reshaped to self's shape", lambda n, g: _unsqueeze_to(g, n._shapes[0])),
+   saves={0: ("self_sym_sizes",)}, spell=Spelling(name="{0}.squeeze_()"), bind=False)
+op("squeeze_dims_", "SqueezeBackward5", ("self",),
+   lambda a, dim: np.squeeze(a, tuple(d % a.ndim for d in dim if a.shape[d] == 1)) if a.ndim else a[...],
+   ("grad unsqueezed at the dims",
+    lambda n, g: _unsqueeze_to(g, n._shapes[0], _wrapped(n.attrs["dim"], n._shapes[0]))),
+   saves={0: ("dim[]", "self_sym_sizes")}, spell=Spelling(name=_inplace_name("squeeze_")), bind=False)
+op("t_", "TBackward1", ("self",), lambda a: a.T, ("gradᵀ", lambda n, g: g.t()), spell=Spelling(name="{0}.t_()"),
+   bind=False)
+
+
+@composite(Spelling(method="unsqueeze_"))
+def unsqueeze_(self, dim):
+    _, _, attrs, _ = _bind_unsqueeze(self, dim)
+    return self._inplace_view(OPS["unsqueeze_"], attrs)
+
+
+@composite(Spelling(method="squeeze_"))
+def squeeze_(self, dim=None):
+    op, _, attrs, _ = _bind_squeeze(self, dim)
+    name = {"squeeze": "squeeze_all_", "squeeze_dim": "squeeze_", "squeeze_dims": "squeeze_dims_"}[op.name]
+    return self._inplace_view(OPS[name], attrs or {})
+
+
+@composite(Spelling(method=("transpose_", "swapdims_", "swapaxes_")))
+def transpose_(self, dim0, dim1):
+    _bind_transpose(self, dim0, dim1)
+    return self._inplace_view(OPS["transpose_"], {"dim0": dim0, "dim1": dim1})  # as given, as torch keeps them
+
+
+@composite(Spelling(method="t_"))
+def t_(self):
+    if self._data.ndim > 2:
+        raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {self._data.ndim}D")
+    return self._inplace_view(OPS["t_"], {})
 
 
 def transposed(self):

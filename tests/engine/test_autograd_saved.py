@@ -19,9 +19,6 @@ GAPS = {
     # torch's eval-mode rrelu keeps an uninitialised tensor (empty_like) as its noise: there is no value to match
     ("RreluWithNoiseBackward0", "_saved_noise"): "zeros",
     ("RreluWithNoiseBackward1", "_saved_noise"): "zeros",
-    # x.transpose(-2, -1) keeps its dims normalised (1, 2); torch keeps them as written (2**64 - 2, 2**64 - 1)
-    ("TransposeBackward0", "_saved_dim0"): "the dim normalised",
-    ("TransposeBackward0", "_saved_dim1"): "the dim normalised",
     ('AddbmmBackward0', '_saved_batch1_sym_argsize_0'): 'the engine keeps batch1 and batch2, not their sizes',
     ('AddbmmBackward0', '_saved_batch1_sym_argsize_1'): 'the engine keeps batch1 and batch2, not their sizes',
     ('AddbmmBackward0', '_saved_batch2_sym_argsize_2'): 'the engine keeps batch1 and batch2, not their sizes',

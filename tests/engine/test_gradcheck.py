@@ -71,6 +71,15 @@ def _inplace_pow(T, x):
     return a
 
 
+def _shape_in_place(T, a):
+    """unsqueeze_, squeeze_ (all three), t_, transpose_/swapdims_/swapaxes_ on a non-leaf and on a view."""
+    b = a * 2
+    b.unsqueeze_(0).squeeze_().unsqueeze_(-1).squeeze_(2).unsqueeze_(1).squeeze_((1, 0)).t_()
+    c = (a * 3)[0]
+    c.unsqueeze_(0).transpose_(0, 1).swapdims_(1, 0).swapaxes_(0, 1)
+    return b.t_() * 1 + c.sum() + c.squeeze_(0).squeeze_(0).sum()
+
+
 def _linear(T, x):
     lin = T.nn.Linear(3, 2).double()
     with T.no_grad():
@@ -775,6 +784,16 @@ CASES = {
     "unfold": (lambda T, a: (a.unfold(1, 2, 2) * a.unfold(1, 2, 1)[:, ::2]).sum(-1) * a[:, :2], [((2, 5), S)]),
     "region_scatters": (lambda T, a, b: T.select_scatter(a, b[0] * 2, 0, 1) * T.slice_scatter(a, b[:, :2], 1, 0, 2)
                         + a.diagonal_scatter(b[0, :2], 0) * a, [((2, 3), S), ((2, 3), S)]),
+    "quantile": (lambda T, a: T.quantile(a, T.tensor([0.25, 0.7], dtype=T.float64), dim=1, keepdim=True)
+                 + a.nanquantile(0.3, interpolation="midpoint") + a.quantile(0.6, 0, interpolation="nearest").sum(),
+                 [((3, 4), S)]),
+    "gradient": (lambda T, a, x: T.gradient(a, spacing=[x, x[:4] * 2], edge_order=2)[1] * T.gradient(a)[0]
+                 + T.gradient(a, spacing=0.5, dim=1, edge_order=2)[0] + T.gradient(a, spacing=(x, x))[0]
+                 + T.gradient(a, spacing=[x[:4] ** 2 + 3], dim=[-1])[0],
+                 [((4, 4), S), ((4,), "pos")]),
+    "as_strided": (lambda T, a: T.as_strided(a, (2, 2), (1, 2), 1) * a.as_strided((2, 2), (0, 3))
+                   + (a * 1).as_strided((2, 2), (1, 1), 3), [((3, 3), S)]),
+    "shape_in_place": (_shape_in_place, [((2, 3), S)]),
     "squeeze_dims": (lambda T, a: a.squeeze((1, 3)) * a.squeeze((1,)).squeeze(-1), [((2, 1, 3, 1), S)]),
     # the views' copying twins (engine/ops/copies.py)
     "copies_views": (lambda T, a: T.view_copy(a, (3, 2)) * T.permute_copy(a, (1, 0)) + T.t_copy(a)

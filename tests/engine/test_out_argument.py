@@ -56,7 +56,8 @@ CALLS = {
     "bincount": [T((3,))], "cov": [T((2, 3))], "corrcoef": [T((2, 3))], "trapezoid": [T((2, 3))],
     "trapz": [T((2, 3))], "cumulative_trapezoid": [T((2, 3))], "fill": [T((2, 3)), 2.0],
     "constant_pad_nd": [T((2, 3)), (1, 1)], "unravel_index": [T((2,)), (2, 3)],
-    "slice_scatter": tensors((2, 3), (2, 3)), "hstack": [tensors((2,), (3,))],
+    "slice_scatter": tensors((2, 3), (2, 3)), "hstack": [tensors((2,), (3,))], "gradient": [T((2, 3))],
+    "as_strided": [T((2, 3)), (2, 2), (1, 2)],
 }
 INTEGER_RESULTS = {"argmax", "argmin"}
 
