@@ -1,5 +1,6 @@
 """F.affine_grid: ATen's affine_grid_generator (AffineGridGeneratorBackward0): the base grid of normalised
 coordinates (x, y[, z], 1) times thetaᵀ, by one bmm; its backward is ATen's bmm of the base grid with the grad."""
+import math
 import warnings
 
 import numpy as np
@@ -45,7 +46,8 @@ def _theta_grad(n, g):
 
 op("affine_grid_generator", "AffineGridGeneratorBackward0", ("theta",), _forward,
    ("(base gridᵀ · grad)ᵀ: each point's grad times its (x, y, 1)", _theta_grad),
-   saves={0: ("size", "align_corners")}, bind=False)
+   saves={0: ("size", "align_corners")}, bind=False,
+   numel=lambda arrays, attrs: math.prod(attrs["size"][:1] + attrs["size"][2:]) * (len(attrs["size"]) - 2))
 
 
 @composite(Spelling(functional="affine_grid", out=False))

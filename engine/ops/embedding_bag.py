@@ -128,7 +128,8 @@ op("embedding_bag", "EmbeddingBagBackward0", ("weight", "per_sample_weights"), _
    bind=False)
 op("embedding_bag_backward", "EmbeddingBagBackwardBackward0", ("grad", "per_sample_weights"),
    _embedding_bag_backward, ("grad's rows picked back into the bags", _backward_grad),
-   ("not implemented", _not_differentiable), bind=False)
+   ("not implemented", _not_differentiable), bind=False,
+   numel=lambda arrays, attrs: attrs["num_weights"] * arrays[0].shape[1])
 op("embedding_bag_psw_backward", "NotImplemented", ("grad", "weight"),
    lambda g, w, indices, bag, kept: np.where(kept, (g[bag] * w[indices._data]).sum(-1), 0).astype(
        g.dtype),

@@ -1,4 +1,6 @@
 """F.unfold and F.fold: ATen's im2col (Im2ColBackward0) and col2im (Col2ImBackward0), each the other's vjp."""
+import math
+
 import numpy as np
 
 from .conv import windows
@@ -100,14 +102,26 @@ def _bind_col2im(input, output_size, kernel_size, dilation=1, padding=0, stride=
     return OPS["col2im"], (input,), attrs, None
 
 
+def _im2col_numel(arrays, attrs):
+    a, (kh, kw) = arrays[0], attrs["kernel_size"]
+    (dh, dw), (ph, pw), (sh, sw) = attrs["dilation"], attrs["padding"], attrs["stride"]
+    blocks = max(_blocks(a.shape[-2], kh, dh, ph, sh), 0) * max(_blocks(a.shape[-1], kw, dw, pw, sw), 0)
+    return math.prod(a.shape[:-2]) * kh * kw * blocks
+
+
+def _col2im_numel(arrays, attrs):
+    a, (kh, kw), (h, w) = arrays[0], attrs["kernel_size"], attrs["output_size"]
+    return math.prod(a.shape[:-2]) * (a.shape[-2] // (kh * kw)) * h * w
+
+
 op("im2col", "Im2ColBackward0", ("self",),
    lambda a, kernel_size, dilation, padding, stride: _im2col(a, kernel_size, dilation, padding, stride),
    ("col2im(grad): each column added back where its block was taken",
     lambda n, g: g._op("col2im", output_size=tuple(n._shapes[0][-2:]), **_attrs(n))),
    saves={0: (*_SAVES, "self_sym_argsize_minus_2", "self_sym_argsize_minus_1")},
-   spell=Spelling(functional="unfold", out=False), bind=_bind_im2col)
+   spell=Spelling(functional="unfold", out=False), bind=_bind_im2col, numel=_im2col_numel)
 op("col2im", "Col2ImBackward0", ("self",),
    lambda a, output_size, kernel_size, dilation, padding, stride: _col2im(a, output_size, kernel_size, dilation,
                                                                           padding, stride),
    ("im2col(grad): each block of grad as a column", lambda n, g: g._op("im2col", **_attrs(n))),
-   saves={0: _SAVES}, spell=Spelling(functional="fold", out=False), bind=_bind_col2im)
+   saves={0: _SAVES}, spell=Spelling(functional="fold", out=False), bind=_bind_col2im, numel=_col2im_numel)

@@ -316,4 +316,5 @@ for _k in (2, 3):
     op(f"max_unpool{_k}d", f"MaxUnpool{_k}DBackward0", ("self",),
        lambda x, indices, output_size, **_: _unpool(x, indices, output_size),
        ("grad at each input's index", _unpool_grad), saves={0: ("indices",)}, bind=_bind_unpool(_k),
-       numel=lambda arrays, attrs: arrays[0].size + attrs["indices"]._data.size)
+       numel=lambda arrays, attrs: math.prod(arrays[0].shape[:arrays[0].ndim - len(attrs["output_size"])])
+       * math.prod(attrs["output_size"]))
