@@ -141,7 +141,8 @@ def test_formulas_rendered_from_the_timeline_are_the_live_steps(name):
         ev = t.events[k]
         got = ix.formula(k)
         if ev["name"] == "AccumulateGrad":
-            want = None if not ev["ran"] or want is None else f"{ix.introduced(ev['node'])['name']}.grad += {want}"
+            want = None if not ev["ran"] or want is None else \
+                f"{want} goes into {ix.introduced(ev['node'])['name']}.grad at the next step"
         assert got == want, (k, ev)
         if ev["node"] is not None:
             assert formula_at(t, ev["node"], k) == got
