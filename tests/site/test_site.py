@@ -12,7 +12,6 @@ import time
 import pytest
 
 pytest.importorskip("playwright")
-from playwright.sync_api import sync_playwright  # noqa: E402
 
 from app.links import encode_code  # noqa: E402
 from tests.app.browser import (  # noqa: E402
@@ -50,11 +49,8 @@ def site():
 
 
 @pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as p:
-        b = sitekit.launch(p)
-        yield b
-        b.close()
+def browser(chromium):
+    return chromium  # the session's one Chromium (conftest.py): playwright's sync API runs once per thread
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,6 @@ import time
 import pytest
 
 pytest.importorskip("playwright")
-from playwright.sync_api import sync_playwright  # noqa: E402
 
 from app.examples import EXAMPLES  # noqa: E402
 from engine.trace.isolated import BROWSER_MARGIN, BROWSER_SEND_MARGIN, run_isolated  # noqa: E402
@@ -37,11 +36,8 @@ def site():
 
 
 @pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as p:
-        b = sitekit.launch(p)
-        yield b
-        b.close()
+def browser(chromium):
+    return chromium  # the session's one Chromium (conftest.py): playwright's sync API runs once per thread
 
 
 @pytest.fixture
