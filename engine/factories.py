@@ -5,7 +5,7 @@ import warnings
 
 import numpy as np
 
-from . import devices, dispatch, dtypes, kernels, memory, messages, methods, observe
+from . import devices, dtypes, kernels, memory, messages, methods, observe, sizes
 from .ops import shape_args
 from .tensor import Tensor
 
@@ -92,7 +92,7 @@ def tensor(data, dtype=None, requires_grad=False, device=None):
             warnings.warn(messages.TENSOR_FROM_TENSOR, UserWarning, stacklevel=2)
             dtype = dtype or data.dtype
         if observe._observers:  # before any walk: lists nested through shared references can be huge
-            observe.emit("on_alloc", dispatch.nested_numel(data))
+            observe.emit("on_alloc", sizes.nested_numel(data))
         dtype = dtype or _infer_dtype(data)
         plain = _plain(data)
         _check_ragged(plain)

@@ -3,7 +3,7 @@
 CopySlices on the base for assignment."""
 import numpy as np
 
-from . import dispatch, dtypes, grad_mode, graph, messages, observe
+from . import dispatch, dtypes, grad_mode, graph, messages, observe, sizes
 from .ops import OPS
 from .ops.views import INT64_MAX
 from .tensor import Tensor
@@ -129,9 +129,9 @@ def setitem(t, key, value):
     if not advanced and Ellipsis not in keys:
         np_key = (np_key if isinstance(np_key, tuple) else (np_key,)) + (Ellipsis,)  # a view even for t[0, 0]
     if observe._observers:  # the region's copy below, and a value given as (nested) lists
-        observe.emit("on_alloc", dispatch.index_numel(t._data.shape, np_key) if advanced else 0)
+        observe.emit("on_alloc", sizes.index_numel(t._data.shape, np_key) if advanced else 0)
         if not isinstance(value, Tensor):
-            observe.emit("on_alloc", dispatch.nested_numel(value))
+            observe.emit("on_alloc", sizes.nested_numel(value))
     if isinstance(value, Tensor):
         src = value
     else:

@@ -5,7 +5,7 @@ import warnings
 
 import numpy as np
 
-from .. import dispatch, dtypes, generator, grad_mode
+from .. import dispatch, dtypes, generator, grad_mode, sizes
 from ..generator import draws
 from ..methods import FUNCTIONAL, FUNCTIONS
 from ..ops import OPS
@@ -67,7 +67,7 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     """ATen's cosine_similarity: each input divided by its norm along dim (a clone, clamped to eps without grad),
     multiplied and summed over dim."""
     if x1.shape != x2.shape:
-        shape = dispatch.broadcast_shape([tuple(x1.shape), tuple(x2.shape)])
+        shape = sizes.broadcast_shape([tuple(x1.shape), tuple(x2.shape)])
         x1, x2 = x1.expand(shape), x2.expand(shape)
     n1 = x1.norm(2, dim, keepdim=True).clone()
     n2 = x2.norm(2, dim, keepdim=True).clone()

@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from ..dispatch import broadcast_shape, index_numel, nested_numel
+from ..sizes import broadcast_shape, index_numel, nested_numel
 from .budget import budget_now
 from .errors import GuardError, program_line
 

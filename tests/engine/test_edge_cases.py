@@ -236,13 +236,10 @@ GAPS = {
     "var_empty_dim": "no torch 'degrees of freedom' warning; numpy's RuntimeWarning instead for var(1)",
     "norm_float32_range": "norm computed in float64 (torch float32: overflow to inf / underflow to 0)",
     "bce_zero_loss_sign": "zero losses print -0. (torch: 0., log1p(-x) based formula)",
-    "bce_target_requires_grad": "target grad where input is 0.5 prints 0. (torch: -0.)",
     "bce_empty": "numpy RuntimeWarning 'Mean of empty slice.'",
     "clamp_tensor_nan_bound": "a nan bound is ignored (torch propagates nan)",
-    "softmax_empty": "numpy error on the empty max (torch: empty result)",
     "inplace_on_view_of_expand": "ValueError 'assignment destination is read-only' (torch writes through the view)",
     "index_0d_with_0d_mask": "no UnsqueezeBackward0 between IndexBackward0 and the 0-d input",
-    "matmul_2d_3d_grad_fn": "UnsafeViewBackward0 (torch: CloneBackward0 / TransposeBackward0)",
 }
 
 

@@ -11,7 +11,7 @@ from difftest import ENGINE_NAME
 from test_gradcheck import CASES, _second_order
 
 import engine
-from engine import dispatch, observe
+from engine import observe, sizes
 
 pytestmark = pytest.mark.skipif(ENGINE_NAME != "engine", reason="the engine's own sizing")
 
@@ -86,20 +86,20 @@ def test_index_numel_is_what_numpy_makes():
                 want = a[key].size
             except (IndexError, ValueError):
                 continue
-            assert dispatch.index_numel(shape, key) == want, key
+            assert sizes.index_numel(shape, key) == want, key
             checked += 1
     assert checked > 800
 
 
 def test_nested_numel_counts_shared_references():
     row = [0.0] * 1000
-    assert dispatch.nested_numel(row) == 1000
-    assert dispatch.nested_numel([row] * 1000) == 10**6
-    assert dispatch.nested_numel([[row] * 1000] * 1000) == 10**9
-    assert dispatch.nested_numel([engine.ones(3, 4), (1, 2), np.ones(5)]) == 19
+    assert sizes.nested_numel(row) == 1000
+    assert sizes.nested_numel([row] * 1000) == 10**6
+    assert sizes.nested_numel([[row] * 1000] * 1000) == 10**9
+    assert sizes.nested_numel([engine.ones(3, 4), (1, 2), np.ones(5)]) == 19
     looped = [1]
     looped.append(looped)
-    assert dispatch.nested_numel(looped) == 2
+    assert sizes.nested_numel(looped) == 2
 
 
 def test_broadcast_shape_is_numpys():
@@ -111,7 +111,7 @@ def test_broadcast_shape_is_numpys():
             want = np.broadcast_shapes(*shapes)
         except ValueError:
             with pytest.raises(ValueError):
-                dispatch.broadcast_shape(shapes)
+                sizes.broadcast_shape(shapes)
             continue
-        assert dispatch.broadcast_shape(shapes) == want
-    assert dispatch.broadcast_shape([(10**6, 1), (1, 10**6)]) == (10**6, 10**6)
+        assert sizes.broadcast_shape(shapes) == want
+    assert sizes.broadcast_shape([(10**6, 1), (1, 10**6)]) == (10**6, 10**6)

@@ -30,7 +30,10 @@ threading.Thread(target=run_isolated, args=(source,), kwargs={"max_seconds": 60}
 def children(pid):
     found = []
     for task in os.listdir(f"/proc/{pid}/task"):
-        found += [int(c) for c in Path(f"/proc/{pid}/task/{task}/children").read_text().split()]
+        try:
+            found += [int(c) for c in Path(f"/proc/{pid}/task/{task}/children").read_text().split()]
+        except FileNotFoundError:  # the thread ended between the listing and the read
+            continue
     return found
 
 
