@@ -41,7 +41,7 @@ def cholesky_ex(A, *, upper=False, check_errors=False):
     result = returned("linalg_cholesky_ex", ("L", "info"))
     check_square(A, "linalg.cholesky_ex")
     a = np.array(A._data, dtype=np.float64)
-    flat = a.reshape((-1,) + a.shape[-2:])
+    flat = a.reshape((math.prod(a.shape[:-2]),) + a.shape[-2:])
     info = np.array([potf2(np.array(m)) for m in flat], dtype=np.int32)
     if info.any() and check_errors:
         i = int(np.flatnonzero(info)[0])
