@@ -73,7 +73,7 @@ def histc(self, bins=100, min=0, max=0):  # noqa: A002 - torch's names
     keep = data[(data >= lo) & (data <= hi)].astype(np.float64)
     pos = ((keep - lo) * bins / (hi - lo)).astype(np.int64)
     pos = np.minimum(pos, bins - 1)
-    out = np.bincount(pos, minlength=bins).astype(self.dtype.np)
+    out = np.bincount(pos.astype(np.intp), minlength=bins).astype(self.dtype.np)
     return self._new(out, self.dtype)
 
 
@@ -87,11 +87,11 @@ def bincount(self, weights=None, minlength=0):
     if minlength < 0:
         raise RuntimeError("minlength should be >= 0")
     if weights is None:
-        return self._new(np.bincount(data, minlength=minlength).astype(np.int64), dtypes.int64)
+        return self._new(np.bincount(data.astype(np.intp), minlength=minlength).astype(np.int64), dtypes.int64)
     if weights.shape != self.shape:
         raise RuntimeError("weights should be 1-d and have the same length as input")
     dtype = weights.dtype if weights.dtype.is_floating_point else dtypes.float64
-    counts = np.bincount(data, weights=weights._data.astype(np.float64), minlength=minlength)
+    counts = np.bincount(data.astype(np.intp), weights=weights._data.astype(np.float64), minlength=minlength)
     return self._new(counts.astype(dtype.np), dtype)
 
 

@@ -29,7 +29,7 @@ def _bags(idx, offsets, include_last_offset, padding_idx, mode, num_features, fa
     # last offset, but counts a bag's size (and gives grads) through the end of the input
     fast = fast and len(offsets)
     summed = kept & (np.arange(len(idx)) < offsets[-1]) if fast else kept
-    size = np.bincount(offset2bag[kept], minlength=nbags).astype(np.int64)
+    size = np.bincount(offset2bag[kept].astype(np.intp), minlength=nbags).astype(np.int64)
     bag_size = size if mode else np.zeros(nbags, np.int64)
     max_indices = np.zeros((nbags, num_features), np.int64) if mode == 2 else bag_size.copy()
     return offset2bag, bag_size, max_indices, kept, summed, size
@@ -50,7 +50,7 @@ def _forward(w, psw, indices, offsets, mode, padding_idx, include_last_offset, s
             better = r > out[b]
             out[b] = np.where(better, r, out[b])
             result3._data[b] = np.where(better, i, result3._data[b])
-        out[np.bincount(bag[kept], minlength=nbags) == 0] = 0
+        out[np.bincount(bag[kept].astype(np.intp), minlength=nbags) == 0] = 0
         return out
     np.add.at(out, bag[kept], rows)
     if mode == 1:
@@ -88,7 +88,7 @@ def _row_scale_attrs(idx, mode, scale_grad_by_freq, bag, kept, size):
     if scale_grad_by_freq and idx.size:
         # torch's CPU kernel divides the grads of the k-th smallest distinct index by the count of the k-th smallest
         # index (its sorted list read at the segment's number, not at the segment's start)
-        counts, uniq = np.bincount(idx), np.unique(idx)
+        counts, uniq = np.bincount(idx.astype(np.intp)), np.unique(idx)
         scale = scale / counts[np.sort(idx)[np.searchsorted(uniq, idx)]]
     return scale
 

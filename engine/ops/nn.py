@@ -405,7 +405,7 @@ def _embedding_backward(g, indices, num_weights, padding_idx, scale_grad_by_freq
     flat = indices._data.reshape(-1)
     rows = g.reshape(len(flat), -1)
     if scale_grad_by_freq:
-        counts = np.bincount(flat, minlength=num_weights)
+        counts = np.bincount(flat.astype(np.intp), minlength=num_weights)
         rows = rows / counts[flat, None].astype(g.dtype)
     out = np.zeros((num_weights, rows.shape[1]), dtype=g.dtype)
     np.add.at(out, flat, rows)
