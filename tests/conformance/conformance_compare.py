@@ -109,18 +109,20 @@ def compare_tensor(expected, actual, E, area, findings, *, layout=True, grad_fn=
         findings.append(Finding(area, "shape", f"{tuple(actual.shape)} != {tuple(expected.shape)}"))
         return
     dt = dtype_name(expected.dtype)
+    arrays = None  # (torch's, the engine's) values, read once
     if dtype_name(actual.dtype) != dt:
         findings.append(Finding(area, "dtype", f"{dtype_name(actual.dtype)} != {dt}"))
     elif values:
         try:
-            diff = compare_values(to_numpy(torch, expected), to_numpy(E, actual), dt, (tolerances or {}).get(dt))
+            arrays = to_numpy(torch, expected), to_numpy(E, actual)
+            diff = compare_values(*arrays, dt, (tolerances or {}).get(dt))
         except Exception as e:  # noqa: BLE001 - an engine tensor that cannot give its values is a finding
             diff = (f"reading values raised {type(e).__name__}: {e}", math.inf)
         if diff is not None:
             findings.append(Finding(area, "value", diff[0], diff[1]))
         elif area == "output" and expected.dtype.is_floating_point:
             BITS["compared"] += 1
-            BITS["same"] += bool(_same_bits(expected, actual, E))
+            BITS["same"] += _same_bits(*arrays)
     if requires_grad and bool(actual.requires_grad) != bool(expected.requires_grad):
         findings.append(Finding(area, "requires_grad", f"{actual.requires_grad} != {expected.requires_grad}"))
     if layout:
@@ -150,22 +152,21 @@ def compare_tensor(expected, actual, E, area, findings, *, layout=True, grad_fn=
         except Exception as e:  # noqa: BLE001
             ta, te = f"repr raised {type(e).__name__}: {e}", repr(expected)
         if ta != te and values and not any(f.area == area and f.kind == "value" for f in findings):
-            te = _repr_with_values_of(expected, actual, E)
+            te = _repr_with_values_of(expected, *(arrays or (to_numpy(torch, expected), to_numpy(E, actual))))
         if ta != te:
             findings.append(Finding(area, "print", f"{_short(ta)} != {_short(te)}"))
 
 
-def _same_bits(expected, actual, E):
-    e, a = to_numpy(torch, expected), to_numpy(E, actual)
+def _same_bits(e, a):
     return e.shape == a.shape and e.dtype == a.dtype and e.tobytes() == a.tobytes()
 
 
-def _repr_with_values_of(expected, actual, E):
+def _repr_with_values_of(expected, e, a):
     """How torch prints `expected` (its grad_fn, dtype, suffixes) holding the engine's values, which agree with
     torch's within tolerance: printing is checked, not the last bits of torch's CPU-dependent float kernels."""
-    if _same_bits(expected, actual, E):
+    if _same_bits(e, a):
         return repr(expected)
-    values = torch.from_numpy(np.ascontiguousarray(to_numpy(E, actual))).to(expected.dtype).reshape(expected.shape)
+    values = torch.from_numpy(np.ascontiguousarray(a)).to(expected.dtype).reshape(expected.shape)
     ts = torch._tensor_str
     return ts._str(expected, tensor_contents=ts._tensor_str(values, len("tensor(")))
 
