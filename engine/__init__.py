@@ -104,6 +104,7 @@ from .grad_mode import (  # noqa: F401
 )
 from .limits import finfo, iinfo  # noqa: F401
 from .memory import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format  # noqa: F401
+from .nn.basic_functions import _native_batch_norm_legit, native_batch_norm  # noqa: F401
 from .nn.functional import (  # noqa: F401 - torch.* spellings of nn.functional's functions
     adaptive_avg_pool1d,
     bilinear,
@@ -111,6 +112,7 @@ from .nn.functional import (  # noqa: F401 - torch.* spellings of nn.functional'
     celu_,
     cosine_similarity,
     max_pool3d,
+    native_layer_norm,
     pairwise_distance,
     prelu,
     rms_norm,

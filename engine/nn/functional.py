@@ -278,8 +278,21 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):  # noqa: A
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05):  # noqa: A002
     """ATen's native_layer_norm: each row over the last len(normalized_shape) dims normalised by its own mean and
     biased variance; the mean and 1/sqrt(var + eps) are kept (as result1, result2) with those dims of size 1."""
+    return native_layer_norm(input, normalized_shape, weight, bias, eps)[0]
+
+
+def native_layer_norm(input, normalized_shape, weight, bias, eps):  # noqa: A002
+    """(output, mean, rstd): torch.native_layer_norm; mean and rstd (not differentiable) have the normalised dims
+    of size 1."""
     normalized_shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
     k = len(normalized_shape)
+    if not k:
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
+                           "element, but got normalized_shape = []")
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and tuple(t.shape) != normalized_shape:
+            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
+                               f"{list(t.shape)} and normalized_shape = {list(normalized_shape)}")
     if input.dim() < k or tuple(input.shape[input.dim() - k:]) != normalized_shape:
         raise RuntimeError(f"Given normalized_shape={list(normalized_shape)}, expected input with shape "
                            f"[*, {', '.join(map(str, normalized_shape))}], but got input of size"
@@ -287,14 +300,13 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05):  # n
     dtype = input.dtype
     data = input._data.astype(np.float64)
     dims = tuple(range(input.dim() - k, input.dim()))
-    mean = data.mean(axis=dims, keepdims=True)
-    rstd = 1 / np.sqrt(data.var(axis=dims, keepdims=True) + eps)
+    mean = input._new(data.mean(axis=dims, keepdims=True).astype(dtype.np), dtype)
+    rstd = input._new((1 / np.sqrt(data.var(axis=dims, keepdims=True) + eps)).astype(dtype.np), dtype)
     weight = weight if weight is not None else input._new(np.ones(normalized_shape, dtype.np), dtype)
     bias = bias if bias is not None else input._new(np.zeros(normalized_shape, dtype.np), dtype)
-    return dispatch.apply(OPS["layer_norm"], (input, weight, bias),
-                          {"normalized_shape": normalized_shape, "eps": eps,
-                           "result1": input._new(mean.astype(dtype.np), dtype),
-                           "result2": input._new(rstd.astype(dtype.np), dtype)})
+    out = dispatch.apply(OPS["layer_norm"], (input, weight, bias),
+                         {"normalized_shape": normalized_shape, "eps": eps, "result1": mean, "result2": rstd})
+    return out, mean, rstd
 
 
 def one_hot(tensor, num_classes=-1):

@@ -144,13 +144,22 @@ op("batch_norm_backward", "NativeBatchNormBackwardBackward0", ("grad", "input", 
           2: ("grad", "input", *_BN_ATTRS)}, several=True, bind=False)
 
 
-op("batch_norm", "NativeBatchNormBackward0", ("input", "weight", "bias"), _batch_norm,
-   ("weight · invstd · (grad − mean(grad) − x̂ · mean(grad · x̂))", lambda n, g: _bn_grads(n, g, 0)),
-   ("Σ grad · x̂", lambda n, g: _bn_grads(n, g, 1)),
-   ("Σ grad", lambda n, g: _bn_grads(n, g, 2)),
-   saves={0: ("input", "weight", "running_mean", "running_var", "result1", "result2", "training", "eps"),
-          1: ("input", "weight", "result1", "result2"), 2: ("input", "weight")},
-   spell=Spelling(name="batch_norm({0}, …)"), bind=False)
+def _declare_batch_norm(name, node, running=True):
+    """native_batch_norm's node, and _native_batch_norm_legit's (its own names; no running statistics kept by
+    the no_stats overload's)."""
+    stats = ("running_mean", "running_var") if running else ()
+    op(name, node, ("input", "weight", "bias"), _batch_norm,
+       ("weight · invstd · (grad − mean(grad) − x̂ · mean(grad · x̂))", lambda n, g: _bn_grads(n, g, 0)),
+       ("Σ grad · x̂", lambda n, g: _bn_grads(n, g, 1)),
+       ("Σ grad", lambda n, g: _bn_grads(n, g, 2)),
+       saves={0: ("input", "weight", *stats, "result1", "result2", "training", "eps"),
+              1: ("input", "weight", "result1", "result2"), 2: ("input", "weight")},
+       spell=Spelling(name="batch_norm({0}, …)"), bind=False)
+
+
+_declare_batch_norm("batch_norm", "NativeBatchNormBackward0")
+_declare_batch_norm("batch_norm_legit", "NativeBatchNormLegitBackward0")
+_declare_batch_norm("batch_norm_legit_no_stats", "NativeBatchNormLegitBackward1", running=False)
 
 
 # --- group norm ----------------------------------------------------------------------------------------------
