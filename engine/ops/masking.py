@@ -221,6 +221,18 @@ def argwhere(self):
     return self._new(np.argwhere(self._data).astype(np.int64).T.copy().T, dtypes.int64)
 
 
+@composite(Spelling(method="nonzero_static", function="nonzero_static"))
+def nonzero_static(self, *, size, fill_value=-1):
+    """The first `size` rows of nonzero's indices, padded with rows of fill_value (row by row, as ATen lays it
+    out)."""
+    if size < 0:
+        raise RuntimeError("nonzero_static: 'size' must be an non-negative integer")
+    found = np.argwhere(self._data).astype(np.int64)[:size]
+    out = np.full((size, self._data.ndim), fill_value, np.int64)
+    out[:len(found)] = found
+    return self._new(out, dtypes.int64)
+
+
 @composite(Spelling(method="take_along_dim", function="take_along_dim"))
 def take_along_dim(self, indices, dim=None):
     """ATen's take_along_dim: self and indices broadcast against each other apart from dim, then gathered."""
