@@ -268,8 +268,10 @@ def _laid_out_like(obj, E):
     n = d.untyped_storage().nbytes() // d.element_size()
     storage = torch.empty(0, dtype=d.dtype).set_(d.untyped_storage(), 0, (n,), (1,)).numpy().copy()
     item = storage.itemsize
-    view = np.lib.stride_tricks.as_strided(storage[d.storage_offset():], tuple(d.shape),
-                                           tuple(s * item for s in d.stride()))
+    if d.storage_offset():  # a view into a storage it does not begin: the engine's view of that storage
+        t = E.from_numpy(storage).as_strided(tuple(d.shape), tuple(d.stride()), d.storage_offset())
+        return t if tuple(t.stride()) == tuple(d.stride()) else None
+    view = np.lib.stride_tricks.as_strided(storage, tuple(d.shape), tuple(s * item for s in d.stride()))
     t = E.from_numpy(view)
     if tuple(t.stride()) != tuple(d.stride()):
         return None
