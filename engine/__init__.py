@@ -112,6 +112,7 @@ from .nn.functional import (  # noqa: F401 - torch.* spellings of nn.functional'
     celu_,
     cosine_similarity,
     max_pool3d,
+    native_group_norm,
     native_layer_norm,
     pairwise_distance,
     prelu,

@@ -262,17 +262,26 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):  # noqa: A
         if t is not None and (t.dim() != 1 or t.numel() != C):
             raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of channels in input, "
                                f"but got {name} of shape {list(t.shape)} and input of shape {list(input.shape)}")
+    HxW = input.numel() // (N * C) if N * C else 0
+    return _group_norm(input, weight, bias, N, C, HxW, num_groups, eps, "group_norm")
+
+
+def native_group_norm(input, weight, bias, N, C, HxW, group, eps):  # noqa: A002
+    """(output, mean, rstd): torch.native_group_norm; mean and rstd, (N, group), are outputs of the node too."""
+    return _group_norm(input, weight, bias, N, C, HxW, group, eps, "native_group_norm")
+
+
+def _group_norm(input, weight, bias, N, C, HxW, group, eps, name):  # noqa: A002
     dtype = input.dtype
-    groups = input._data.reshape(N, num_groups, C // num_groups * math.prod(input.shape[2:])).astype(np.float64)
+    groups = input._data.reshape(N, group, C // group * HxW).astype(np.float64)
     mean = groups.mean(-1)
     rstd = 1 / np.sqrt(groups.var(-1) + eps)
     weight = weight if weight is not None else input._new(np.ones(C, dtype.np), dtype)
     bias = bias if bias is not None else input._new(np.zeros(C, dtype.np), dtype)
-    return dispatch.apply(OPS["group_norm"], (input, weight, bias),
+    return dispatch.apply(OPS[name], (input, weight, bias),
                           {"result1": input._new(mean.astype(dtype.np), dtype),
                            "result2": input._new(rstd.astype(dtype.np), dtype),
-                           "N": N, "C": C, "HxW": input.numel() // (N * C) if N * C else 0, "group": num_groups,
-                           "eps": eps})
+                           "N": N, "C": C, "HxW": HxW, "group": group, "eps": eps})
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05):  # noqa: A002

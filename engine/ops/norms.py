@@ -211,6 +211,48 @@ op("group_norm", "NativeGroupNormBackward0", ("input", "weight", "bias"), _group
    bind=False)
 
 
+def _native_group_norm(x, weight, bias, result1, result2, N, C, HxW, group, eps):
+    return _group_norm(x, weight, bias, result1, result2, N, C, HxW, group, eps), result1._data, result2._data
+
+
+def _native_gn_input_grad(n, grads):
+    """Through the output as F.group_norm's; through mean: grad_mean / M; through rstd: −rstd² · x̂ · grad_rstd / M
+    (M the elements of a group), summed per group before the view back to the input's shape."""
+    g, g_mean, g_rstd = grads
+    N, C, G, M = _gn_sizes(n)
+    xhat, rstd = _gn_normalised(n)
+    total = xhat * 0
+    if g is not None:
+        gy = (g.reshape(N, C, n.attrs["HxW"]) * n["weight"].view(1, C, 1)).reshape(N, G, M)
+        total = total + rstd * (gy - gy.mean(-1, keepdim=True) - xhat * (gy * xhat).mean(-1, keepdim=True))
+    if g_mean is not None:
+        total = total + g_mean.unsqueeze(-1) / M
+    if g_rstd is not None:
+        total = total - rstd * rstd * xhat * g_rstd.unsqueeze(-1) / M
+    return total.reshape(n._shapes[0])
+
+
+def _native_gn_weight_grad(n, grads):
+    return None if grads[0] is None else _gn_weight_grad(n, grads[0])
+
+
+def _native_gn_bias_grad(n, grads):
+    g = grads[0]
+    return None if g is None else g.reshape(n.attrs["N"], n.attrs["C"], n.attrs["HxW"]).sum((0, 2))
+
+
+op("native_group_norm", "NativeGroupNormBackward0", ("input", "weight", "bias"), _native_group_norm,
+   ("weight · rstd · (grad − mean(grad) − x̂ · mean(grad · x̂)) per group + grad_mean / M − rstd² · x̂ · grad_rstd / M",
+    _native_gn_input_grad),
+   ("Σ grad · x̂", _native_gn_weight_grad),
+   ("Σ grad", _native_gn_bias_grad),
+   saves={0: ("input", "weight", "result1", "result2", "N", "C", "HxW", "group", "eps"),
+          1: ("input", "result1", "result2"), 2: ()},
+   spell=Spelling(name=lambda s, a: f"native_group_norm({s[0]}, {s[1]}, {s[2]}, {a['N']}, {a['C']}, {a['HxW']}, "
+                                    f"{a['group']}, {a['eps']})"),
+   several=True, bind=False)
+
+
 # --- layer_norm -------------------------------------------------------------------------------------------
 def _ln_dims(x, normalized_shape):
     return tuple(range(x.ndim - len(normalized_shape), x.ndim))
