@@ -103,6 +103,7 @@ from .grad_mode import (  # noqa: F401
     set_grad_enabled,
 )
 from .limits import finfo, iinfo  # noqa: F401
+from .lowrank import pca_lowrank, svd_lowrank  # noqa: F401
 from .memory import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format  # noqa: F401
 from .nn.basic_functions import _native_batch_norm_legit, native_batch_norm  # noqa: F401
 from .nn.functional import (  # noqa: F401 - torch.* spellings of nn.functional's functions
