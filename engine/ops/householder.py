@@ -185,7 +185,7 @@ def _bind_ormqr(input, input2, input3, left=True, transpose=False):  # noqa: A00
     if input3.dim() < 2:
         raise RuntimeError(f"{name}: other must have at least 2 dimensions.")
     side = -2 if left else -1
-    if input2.shape[-1] > min(input3.shape[-2], input.shape[-1]):
+    if input2.shape[-1] > min(input3.shape[side], input.shape[-1]):
         raise RuntimeError(f"{name}: tau.shape[-1] must be equal to min(other.shape[-2], input.shape[-1])")
     if input3.shape[side] != input.shape[-2]:
         raise RuntimeError(f"{name}: other.shape[{side}] must be equal to input.shape[-2]")

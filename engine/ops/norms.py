@@ -248,8 +248,8 @@ op("native_group_norm", "NativeGroupNormBackward0", ("input", "weight", "bias"),
    ("Σ grad", _native_gn_bias_grad),
    saves={0: ("input", "weight", "result1", "result2", "N", "C", "HxW", "group", "eps"),
           1: ("input", "result1", "result2"), 2: ()},
-   spell=Spelling(name=lambda s, a: f"native_group_norm({s[0]}, {s[1]}, {s[2]}, {a['N']}, {a['C']}, {a['HxW']}, "
-                                    f"{a['group']}, {a['eps']})"),
+   spell=Spelling(name=lambda s, a: f"torch.native_group_norm({s[0]}, {s[1]}, {s[2]}, {a['N']}, {a['C']}, "
+                                    f"{a['HxW']}, {a['group']}, {a['eps']})[{a.get('output', 0)}]"),
    several=True, bind=False)
 
 

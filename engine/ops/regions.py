@@ -167,6 +167,9 @@ def _as_strided_scatter(a, src, size, stride, storage_offset):
 def _bind_as_strided_scatter(self, src, size, stride, storage_offset=None):
     size, stride = tuple(size), tuple(stride)
     _check_geometry(size, stride, storage_offset or 0, self._data.size, self._data.itemsize)
+    if tuple(src.shape) != size:
+        raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = {list(src.shape)}, "
+                           f"slice size = {list(size)}")
     attrs = {"size": size, "stride": stride, "storage_offset": storage_offset}
     return OPS["as_strided_scatter"], (self, src), attrs, self.dtype
 
