@@ -125,5 +125,5 @@ def _chunk_cat_grad(n, g, i):
 
 op("_chunk_cat", "NotImplemented", ("tensors",), _chunk_cat, ("not implemented", _chunk_cat_grad), variadic=True,
    spell=Spelling(function="_chunk_cat"), bind=_bind_chunk_cat,
-   numel=lambda arrays, attrs: sum(-(-a.shape[attrs["dim"]] // attrs["num_chunks"]) * a.size // a.shape[attrs["dim"]]
-                                   for a in arrays))
+   numel=lambda arrays, attrs: sum(-(-a.shape[attrs["dim"]] // attrs["num_chunks"]) * attrs["num_chunks"] * a.size
+                                   // a.shape[attrs["dim"]] for a in arrays))

@@ -98,8 +98,10 @@ def _segment_reduce_backward(grad, output, data, reduce, lengths, offsets, axis,
 
 
 def _bind_segment_reduce(data, reduce, *, lengths=None, indices=None, offsets=None, dim=0, unsafe=False,
-                         initial=None):
+                         initial=None, **refused):
     """(torch's keyword is axis; the engine's functions take numpy's axis= as dim=, as they do everywhere)"""
+    for name in refused:  # torch's parser names the function by its ATen name
+        raise TypeError(f"segment_reduce() got an unexpected keyword argument '{name}'")
     if reduce not in _REDUCTIONS:
         raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
     if lengths is None and offsets is None:
