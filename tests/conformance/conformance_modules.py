@@ -17,7 +17,7 @@ from conformance_compare import (
     time_limit,
 )
 from conformance_convert import Missing, Translator, Unsupported, engine_array, flat_tensors, to_engine, torch_array
-from conformance_ops import EntryResult, _describe, _is_missing, to_np_dtype
+from conformance_ops import EntryResult, _describe, _is_missing, settle, to_np_dtype
 from conformance_reference import upcast, zipped
 
 MODULE_DTYPES = (torch.float64, torch.float32)
@@ -41,13 +41,7 @@ def module_key(info):
 
 def _finish(res, start):
     res.seconds = time.perf_counter() - start
-    if res.missing:
-        res.status = "missing"
-    elif res.errors:
-        res.status = "error"
-    elif res.findings:
-        res.status = "differ"
-    return res
+    return settle(res)
 
 
 def _to_dtype(module, E, dtype):

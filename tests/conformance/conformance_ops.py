@@ -73,7 +73,7 @@ def namespace_of(name):
 class EntryResult:
     key: str
     namespace: str
-    status: str = "pass"  # pass, differ, missing, error
+    status: str = "pass"  # pass, differ, missing, error, n/a
     samples: int = 0
     samples_passed: int = 0
     skipped: int = 0
@@ -84,7 +84,7 @@ class EntryResult:
 
     @property
     def core_pass(self):
-        return self.status != "missing" and not self.errors and not any(f.core for f in self.findings)
+        return self.status not in ("missing", "n/a") and not self.errors and not any(f.core for f in self.findings)
 
     @property
     def first_reason(self):
@@ -110,6 +110,27 @@ class EntryResult:
                 "missing": self.missing, "errors": self.errors[:20], "seconds": round(self.seconds, 3),
                 "findings": [str(f) for f in self.ordered()[:40]],
                 "kinds": sorted({f"{f.area.split('[')[0]} {f.kind}" for f in self.findings})}
+
+
+def settle(res, inapplicable=False):
+    """The entry's status from what was found. An entry none of whose samples could be compared does not pass: it is
+    `n/a` when torch gives it no CPU sample in the dtypes walked (complex-only entries, CUDA-only variants; not
+    counted in the table), else an error of the harness (it could not carry the samples' arguments over)."""
+    if inapplicable:
+        res.status = "n/a"
+    elif res.missing:
+        res.status = "missing"
+    elif res.errors:
+        res.status = "error"
+    elif res.findings:
+        res.status = "differ"
+    elif not res.samples:
+        if not res.skipped:
+            res.status = "n/a"
+        else:
+            res.status = "error"
+            res.errors.append(f"harness: none of the {res.skipped} samples could be carried over to the engine")
+    return res
 
 
 def _numel(obj):
@@ -193,13 +214,7 @@ class OpRunner:
         except Exception as e:  # noqa: BLE001 - the walk goes on; the harness's failure is shown with the entry
             res.errors.append(f"harness: {_describe(e)}")
         res.seconds = time.perf_counter() - start
-        if res.missing:
-            res.status = "missing"
-        elif res.errors:
-            res.status = "error"
-        elif res.findings:
-            res.status = "differ"
-        return res
+        return settle(res, not set(self.dtypes) & set(op.supported_dtypes("cpu")))
 
     def _run(self, op, res):
         fn = self.tr.callable(op.op)
