@@ -7,6 +7,7 @@ import numpy as np
 from .. import memory
 from ..kernels import exact
 from .decompositions import check_float, check_square
+from .linalg import dot_check
 from .reductions import norm_grad
 from .table import OPS, Spelling, composite, op, result_dtype
 
@@ -37,15 +38,7 @@ op("trace", "TraceBackward0", ("self",), lambda a: np.trace(a).astype(a.dtype),
 
 
 def _bind_vdot(self, other):
-    if self.dim() != 1 or other.dim() != 1:
-        raise RuntimeError(f"1D tensors expected, but got {self.dim()}D and {other.dim()}D tensors")
-    if self.shape[0] != other.shape[0]:
-        raise RuntimeError(f"inconsistent tensor size, expected tensor [{self.shape[0]}] and src [{other.shape[0]}] "
-                           f"to have the same number of elements, but got {self.shape[0]} and {other.shape[0]} "
-                           "elements respectively")
-    if self.dtype is not other.dtype:
-        raise RuntimeError(f"expected both vectors to have same dtype, but found {self.dtype.type_name} and "
-                           f"{other.dtype.type_name}")
+    dot_check(self, other)
     return OPS["vdot"], (self, other), None, None
 
 
