@@ -347,7 +347,12 @@ def inplace(op, t, others, attrs=None, result=None):
     inputs = (t, *others)
     dtype = t.dtype
     promoted = result or _same_float(inputs) or result_dtype(inputs)
-    if not _can_cast(promoted, dtype):
+    rule = op.spelling.out_dtype if op.spelling is not None else None
+    if rule is not None:
+        text = rule(dtype, promoted, dtype)
+        if text:
+            raise RuntimeError(text)
+    elif not _can_cast(promoted, dtype):
         if op.pointwise:  # TensorIterator sizes the output before it checks the cast
             _check_broadcast_into(t, inputs)
         raise RuntimeError(
