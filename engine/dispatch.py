@@ -381,7 +381,7 @@ def inplace(op, t, others, attrs=None, result=None):
             raise RuntimeError(f"Bad in-place call: input tensor size {list(t.shape)} and output tensor size "
                                f"{list(np.shape(value))} should match")
         if sizes:
-            raise RuntimeError(sizes(t, inputs))
+            raise RuntimeError(sizes(t, inputs, attrs))
         raise RuntimeError(
             f"output with shape {list(t.shape)} doesn't match the broadcast shape {list(np.shape(value))}"
         )

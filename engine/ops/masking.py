@@ -131,12 +131,27 @@ def _bind_masked_scatter(self, mask, source):
     return OPS["masked_scatter"], (self, source), {"mask": mask}, self.dtype
 
 
+def _mask_not_expandable(t, inputs, attrs):
+    """masked_scatter_ expands the mask to self's shape (expand_inplace), never self to the mask's."""
+    mask, target = attrs["mask"], list(t.shape)
+    if mask.dim() > len(target):
+        return (f"expand(CPU{mask.dtype.type_name}Type{{{list(mask.shape)}}}, size={target}): the number of sizes "
+                f"provided ({len(target)}) must be greater or equal to the number of dimensions in the tensor "
+                f"({mask.dim()})")
+    lead = len(target) - mask.dim()
+    for i, s in enumerate(mask.shape):
+        if s != 1 and s != target[lead + i]:
+            return (f"The expanded size of the tensor ({target[lead + i]}) must match the existing size ({s}) at "
+                    f"non-singleton dimension {lead + i}.  Target sizes: {target}.  Tensor sizes: {list(mask.shape)}")
+    return f"output with shape {target} doesn't match the broadcast shape {list(mask.shape)}"
+
+
 op("masked_scatter", "MaskedScatterBackward0", ("self", "source"), _masked_scatter,
    ("grad where not mask, else 0", lambda n, g: _fill_self_grad(n, g).sum_to_size(n._shapes[0])),
    ("grad where mask, in order (zeros for the rest of source)", _masked_scatter_source_grad),
    saves={0: ("mask",), 1: ("mask", "source_sym_sizes")},
    spell=Spelling(method="masked_scatter", function="masked_scatter", inplace="masked_scatter_", out=False,
-                  name="{0}.masked_scatter(…, {1})"),
+                  name="{0}.masked_scatter(…, {1})", inplace_sizes=_mask_not_expandable),
    bind=_bind_masked_scatter)
 
 

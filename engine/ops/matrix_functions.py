@@ -92,7 +92,7 @@ op("addr", "AddrBackward0", ("self", "vec1", "vec2"),
    ("α · grad vec2", lambda n, g: _times(g.mv(n["vec2"]), n.attrs["alpha"])),
    ("α · gradᵀ vec1", lambda n, g: _times(g.t().mv(n["vec1"]), n.attrs["alpha"])),
    saves={0: ("beta",), 1: ("vec2", "alpha"), 2: ("vec1", "alpha")},
-   spell=Spelling(method="addr", function="addr", inplace="addr_", inplace_sizes=lambda t, inputs: (
+   spell=Spelling(method="addr", function="addr", inplace="addr_", inplace_sizes=lambda t, inputs, attrs: (
        f"2D tensor expected, got {t.dim()}D tensor for input" if t.dim() != 2 else
        f"size mismatch, input: {list(t.shape)}, v1: {list(inputs[1].shape)}, v2: {list(inputs[2].shape)}")),
    bind=_bind_addr)

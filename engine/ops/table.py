@@ -53,7 +53,7 @@ class Spelling:
         # of them takes (a number as input where only the Tensor overloads take one) fails with torch's listing
         self.signatures = signatures
         # the in-place twin refuses a self of another size than the result's: True as ATen's structured kernels
-        # ("Bad in-place call"), or a function (self, inputs) -> the error's text
+        # ("Bad in-place call"), or a function (self, inputs, attrs) -> the error's text
         self.inplace_sizes = inplace_sizes
         # the op's own rule for the dtype of out= (and of self in its in-place twin), checked before any size:
         # (input dtype, result dtype, out dtype) -> torch's error text, or None where it is accepted. Without
