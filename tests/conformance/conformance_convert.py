@@ -266,10 +266,15 @@ def _laid_out_like(obj, E):
     n = d.untyped_storage().nbytes() // d.element_size()
     storage = torch.empty(0, dtype=d.dtype).set_(d.untyped_storage().clone(), 0, (n,), (1,)).numpy()
     item = storage.itemsize
-    view = np.lib.stride_tricks.as_strided(storage[d.storage_offset():], tuple(d.shape),
-                                           tuple(s * item for s in d.stride()))
-    t = E.from_numpy(view)
-    if tuple(t.stride()) != tuple(d.stride()):
+    span = d.storage_offset() + 1 + sum((k - 1) * s for k, s in zip(d.shape, d.stride()))
+    if d.storage_offset() or span < n:
+        # a partial view (the sample's input is a slice of a bigger storage): the engine's is a view of the whole
+        # storage too, which as_strided(storage_offset=…) reaches beyond the slice, as torch's does
+        with E.no_grad():
+            t = E.from_numpy(storage).as_strided(tuple(d.shape), tuple(d.stride()), d.storage_offset())
+    else:
+        t = E.from_numpy(np.lib.stride_tricks.as_strided(storage, tuple(d.shape), tuple(s * item for s in d.stride())))
+    if tuple(t.stride()) != tuple(d.stride()) or t.storage_offset() != d.storage_offset():
         return None
     return t
 
