@@ -375,6 +375,13 @@ def inplace(op, t, others, attrs=None, result=None):
     if observe._observers:
         observe.emit("on_alloc", 0)  # writes into t's memory; a chance to stop a long loop of them
     value = _forward(op, arrays, attrs)
+    resize = op.spelling.inplace_resize if op.spelling is not None else None
+    if resize is not None and np.shape(value) != t.shape:
+        if t._base is not None:
+            raise NotImplementedError(f"{op.spelling.inplace[0]} resizing a view: the engine cannot grow the storage "
+                                      "its base shares")
+        value = _forward(op, [resize(t._data, np.shape(value)), *arrays[1:]], attrs)
+        t._data = np.empty(np.shape(value), t._data.dtype)
     if np.shape(value) != t.shape:
         sizes = op.spelling.inplace_sizes if op.spelling is not None else False
         if sizes is True:

@@ -98,6 +98,25 @@ op("addr", "AddrBackward0", ("self", "vec1", "vec2"),
    bind=_bind_addr)
 
 
+def _expanded_into_resized(a, shape):
+    """ATen's addbmm_out into self: self expanded to the result's shape is copied, element by element in order, into
+    self's storage resized to that shape; an element read from storage the copy already wrote (a self of shape
+    (n, 1)) reads the new value."""
+    expanded = np.broadcast_to(a, shape)
+    reads = np.zeros(shape, np.int64)
+    for d, stride in enumerate(expanded.strides):
+        index = np.arange(shape[d], dtype=np.int64) * (stride // a.itemsize)
+        reads = reads + index.reshape([-1 if i == d else 1 for i in range(len(shape))])
+    reads = reads.ravel()
+    out = np.zeros(reads.size, a.dtype)
+    out[:a.size] = np.ascontiguousarray(a).ravel()
+    if np.all(reads >= np.arange(reads.size)):  # nothing is read after it was written: a plain broadcast
+        return np.ascontiguousarray(expanded)
+    for p, r in enumerate(reads.tolist()):
+        out[p] = out[r]
+    return out.reshape(shape)
+
+
 def _bind_addbmm(self, batch1, batch2, *, beta=1, alpha=1):
     if batch1.dim() != 3 or batch2.dim() != 3:
         raise RuntimeError("batch1 must be a 3D tensor" if batch1.dim() != 3 else "batch2 must be a 3D tensor")
@@ -119,7 +138,8 @@ op("addbmm", "AddbmmBackward0", ("self", "batch1", "batch2"),
    ("α · batch1ᵢᵀ grad", lambda n, g: _times(n["batch1"].transpose(1, 2).bmm(
        g.unsqueeze(0).expand(n._shapes[1][0], *g.shape)), n.attrs["alpha"])),
    saves={0: ("beta",), 1: ("batch2", "alpha"), 2: ("batch1", "alpha")},
-   spell=Spelling(method="addbmm", function="addbmm", inplace="addbmm_"), bind=_bind_addbmm)
+   spell=Spelling(method="addbmm", function="addbmm", inplace="addbmm_", inplace_resize=_expanded_into_resized),
+   bind=_bind_addbmm)
 
 
 # --- cross ------------------------------------------------------------------------------------------------------

@@ -28,11 +28,12 @@ class Spelling:
 
     __slots__ = ("method", "function", "functional", "special", "linalg", "inplace", "inplace_function", "infix",
                  "rinfix", "prefix", "name", "number_first", "out", "signatures",
-                 "inplace_sizes", "functional_out", "out_dtype", "out_overlap")
+                 "inplace_sizes", "functional_out", "out_dtype", "out_overlap", "inplace_resize")
 
     def __init__(self, method=(), function=(), functional=(), inplace=(), inplace_function=(), infix=None,
                  rinfix=None, prefix=None, name=None, number_first=False, out=True, special=(), linalg=(),
-                 signatures=(), inplace_sizes=False, functional_out=False, out_dtype=None, out_overlap=False):
+                 signatures=(), inplace_sizes=False, functional_out=False, out_dtype=None, out_overlap=False,
+                 inplace_resize=None):
         self.method = _names(method)
         self.function = _names(function)
         self.functional = _names(functional)
@@ -61,6 +62,9 @@ class Spelling:
         self.out_dtype = out_dtype
         # out= may not share memory with any input, not even be one of them (ATen's assert_no_overlap: cat)
         self.out_overlap = out_overlap
+        # the in-place twin resizes self to the result's shape (addbmm_): (self's array, shape) -> the self the op
+        # then reads, as ATen's expand-and-copy into the resized storage leaves it
+        self.inplace_resize = inplace_resize
 
     @property
     def shown(self):

@@ -5,6 +5,8 @@ factories and where), and the in-place geometry changes resize_, resize_as_ and 
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from difftest import run_both
 
@@ -85,6 +87,12 @@ GEOMETRY = {
     "as_strided_offset": f"x = torch.arange(9.).reshape(3, 3)\nx.as_strided_((2, 2), (1, 2), 1)\n{_SHOW}",
     "as_strided_of_view": f"x = torch.arange(10.)[2:]\nx.as_strided_((2, 2), (1, 2), 0)\n{_SHOW}",
     "as_strided_out_of_bounds": "torch.arange(9.).as_strided_((2, 2), (1, 2), 8)",
+    # addbmm_ resizes self to the result (a (5, 1) self reads back what the copy into its resized storage wrote)
+    **{f"addbmm_resizes_{'x'.join(map(str, shape)) or '0d'}":
+       "d = torch.float64\nb1 = torch.arange(60., dtype=d).view(3, 5, 4)\n"
+       "b2 = torch.arange(120., dtype=d).view(3, 4, 10)\n"
+       f"x = torch.arange(1., {1 + math.prod(shape)}., dtype=d).reshape({shape}).clone()\n"
+       f"x.addbmm_(b1, b2, beta=0.5, alpha=2)\n{_SHOW}" for shape in ((1,), (), (5, 1), (10,))},
 }
 
 
