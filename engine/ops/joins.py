@@ -16,6 +16,9 @@ def _split_back(n, g, i):
 
 
 def _tensors(name, tensors):
+    if hasattr(tensors, "_data") or not hasattr(tensors, "__iter__"):
+        raise TypeError(f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, not "
+                        f"{type(tensors).__name__}")
     tensors = list(tensors)
     total = 0
     for i, t in enumerate(tensors):
@@ -81,6 +84,7 @@ def _concatenate(*arrays, dim):
 
 op("cat", "CatBackward0", ("tensors",), _concatenate,
    ("grad's slice of input i along dim", _split_back), variadic=True, saves={0: ("dim",)},
+<<<<<<< HEAD
    spell=Spelling(function=("cat", "concat", "concatenate")), bind=_bind_cat)
 
 
@@ -127,3 +131,6 @@ op("_chunk_cat", "NotImplemented", ("tensors",), _chunk_cat, ("not implemented",
    spell=Spelling(function="_chunk_cat"), bind=_bind_chunk_cat,
    numel=lambda arrays, attrs: sum(-(-a.shape[attrs["dim"]] // attrs["num_chunks"]) * attrs["num_chunks"] * a.size
                                    // a.shape[attrs["dim"]] for a in arrays))
+=======
+   spell=Spelling(function=("cat", "concat", "concatenate"), out_overlap=True), bind=_bind_cat)
+>>>>>>> main
