@@ -84,8 +84,7 @@ def _concatenate(*arrays, dim):
 
 op("cat", "CatBackward0", ("tensors",), _concatenate,
    ("grad's slice of input i along dim", _split_back), variadic=True, saves={0: ("dim",)},
-<<<<<<< HEAD
-   spell=Spelling(function=("cat", "concat", "concatenate")), bind=_bind_cat)
+   spell=Spelling(function=("cat", "concat", "concatenate"), out_overlap=True), bind=_bind_cat)
 
 
 # --- _chunk_cat: each tensor cut into num_chunks along dim (padded with zeros to a multiple), chunk i of every
@@ -131,6 +130,3 @@ op("_chunk_cat", "NotImplemented", ("tensors",), _chunk_cat, ("not implemented",
    spell=Spelling(function="_chunk_cat"), bind=_bind_chunk_cat,
    numel=lambda arrays, attrs: sum(-(-a.shape[attrs["dim"]] // attrs["num_chunks"]) * attrs["num_chunks"] * a.size
                                    // a.shape[attrs["dim"]] for a in arrays))
-=======
-   spell=Spelling(function=("cat", "concat", "concatenate"), out_overlap=True), bind=_bind_cat)
->>>>>>> main

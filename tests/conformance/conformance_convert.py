@@ -300,14 +300,6 @@ def _laid_out_like(obj, E):
     n = d.untyped_storage().nbytes() // d.element_size()
     storage = torch.empty(0, dtype=d.dtype).set_(d.untyped_storage().clone(), 0, (n,), (1,)).numpy()
     item = storage.itemsize
-<<<<<<< HEAD
-    if d.storage_offset():  # a view into a storage it does not begin: the engine's view of that storage
-        t = E.from_numpy(storage).as_strided(tuple(d.shape), tuple(d.stride()), d.storage_offset())
-        return t if tuple(t.stride()) == tuple(d.stride()) else None
-    view = np.lib.stride_tricks.as_strided(storage, tuple(d.shape), tuple(s * item for s in d.stride()))
-    t = E.from_numpy(view)
-    if tuple(t.stride()) != tuple(d.stride()):
-=======
     span = d.storage_offset() + 1 + sum((k - 1) * s for k, s in zip(d.shape, d.stride()))
     if d.storage_offset() or span < n:
         # a partial view (the sample's input is a slice of a bigger storage): the engine's is a view of the whole
@@ -317,7 +309,6 @@ def _laid_out_like(obj, E):
     else:
         t = E.from_numpy(np.lib.stride_tricks.as_strided(storage, tuple(d.shape), tuple(s * item for s in d.stride())))
     if tuple(t.stride()) != tuple(d.stride()) or t.storage_offset() != d.storage_offset():
->>>>>>> main
         return None
     return t
 
