@@ -29,7 +29,7 @@ from difftest import ADDRESS, printed_alike, run_source  # noqa: E402
 
 import engine  # noqa: E402
 from engine.trace import run  # noqa: E402
-from tests.corpus.corpus import CATEGORIES, PROGRAMS, RUNNER_LIMITS, category, reset_globals  # noqa: E402
+from tests.corpus.corpus import CATEGORIES, PROGRAMS, RUNNER_LIMITS, category, program_warnings, reset_globals  # noqa: E402
 from tests.corpus.gaps import DRIFT_ULPS, ENGINE_GAPS, RUNNER_GAPS, family  # noqa: E402
 
 KINDS = ("identical", "alike", "differ", "error")
@@ -38,7 +38,7 @@ KINDS = ("identical", "alike", "differ", "error")
 def verdict(slug: str, want, stdout: str, warns, exc) -> str:
     if exc != want.exc:
         return "error"
-    if warns != want.warnings:
+    if program_warnings(warns) != program_warnings(want.warnings):
         return "differ"
     if stdout == want.stdout:
         return "identical"

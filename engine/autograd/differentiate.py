@@ -112,8 +112,10 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
                 t._grad = g.clone() if t._grad is None else t._grad + g
 
 
-def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=None,
-         materialize_grads=False):
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
+         allow_unused=None, materialize_grads=False):
+    if not only_inputs:
+        warnings.warn(messages.ONLY_INPUTS_IGNORED, FutureWarning, stacklevel=2)
     outputs = _as_list(outputs)
     inputs = _as_list(inputs)
     grads = _as_list(grad_outputs) if grad_outputs is not None else [None] * len(outputs)
