@@ -4,7 +4,7 @@
 #   times the log-probabilities torch.cat-ed into the loss, Adam
 # Adaptations:
 #  - gym is not available: `gym.make('CartPole-v0')` becomes the small CartPole class below (gym's
-#    CartPoleEnv equations of motion, reset to uniform(-0.05, 0.05) states from numpy's seeded generator, done
+#    CartPoleEnv equations of motion, reset to uniform(-0.05, 0.05) states drawn by numpy's global generator, seeded by env.seed(0), done
 #    when the pole falls past 12 degrees or the cart leaves +-2.4), with the same reset/step/seed interface;
 #    the two `print`s of its spaces print the shapes gym would report; gym.logger goes;
 #  - matplotlib and the cells that plot the scores and render the trained policy go; the scores are printed;
@@ -26,10 +26,10 @@ class CartPole:
     observation_space, action_space = "Box(4,)", "Discrete(2)"
 
     def seed(self, seed):
-        self.rng = np.random.RandomState(seed)
+        np.random.seed(seed)
 
     def reset(self):
-        self.state = self.rng.uniform(low=-0.05, high=0.05, size=(4,))
+        self.state = np.random.uniform(low=-0.05, high=0.05, size=(4,))
         return np.array(self.state, dtype=np.float32)
 
     def step(self, action):
