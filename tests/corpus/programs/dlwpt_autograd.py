@@ -1,5 +1,5 @@
 # Source: deep-learning-with-pytorch/dlwpt-code p1ch5/2_autograd.ipynb (Deep Learning with PyTorch, Stevens, Antiga
-#   and Viehmann, Manning 2020; https://github.com/deep-learning-with-pytorch/dlwpt-code, Apache-2.0),
+#   and Viehmann, Manning 2020; https://github.com/deep-learning-with-pytorch/dlwpt-code, no licence file),
 #   commit d6c0210.
 # Category: training loops — a thermometer's linear model fitted by hand: params.grad, grad.zero_(), an update
 #   under no_grad, set_printoptions(edgeitems=2)

@@ -1,5 +1,5 @@
 # Source: deep-learning-with-pytorch/dlwpt-code p1ch5/3_optimizers.ipynb (Deep Learning with PyTorch, Stevens,
-#   Antiga and Viehmann, Manning 2020; https://github.com/deep-learning-with-pytorch/dlwpt-code, Apache-2.0),
+#   Antiga and Viehmann, Manning 2020; https://github.com/deep-learning-with-pytorch/dlwpt-code, no licence file),
 #   commit d6c0210.
 # Category: optimizers and lr schedulers — optim.SGD and optim.Adam on a linear model, a train/validation split by
 #   randperm, validation under no_grad and set_grad_enabled
