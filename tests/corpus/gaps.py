@@ -30,8 +30,8 @@ ENGINE_GAPS: dict[str, str] = {
                                     "8.4778) on AMD EPYC",
     "functorch_whirlwind_tour": "torch.func vmap: the engine runs the function once per example and stacks the "
                                 "results (grad_fn StackBackward0), torch batches it (the last op's node, "
-                                "ReluBackward0 / MulBackward0); jacfwd(jacrev(f)) and hessian's zeros off the "
-                                "diagonal are -0. on torch, 0. here",
+                                "ReluBackward0 / MulBackward0), and the zeros off the diagonal of jacfwd(jacrev(f)) "
+                                "and hessian are -0. on torch, 0. here",
     "functorch_ensembling": "meta tensors: the engine has no 'meta' device (`copy.deepcopy(model).to('meta')`, as "
                             "torch.func's ensembling recipe does, raises torch's 'Could not run "
                             "aten::empty.memory_format ... META backend' error)",
