@@ -133,6 +133,9 @@ def print_table(results):
         print(fmt(ns, c))
     print("-" * len(head))
     print(fmt("all", total))
+    inapplicable = [r.key for r in results if r.status == "n/a"]
+    if inapplicable:
+        print(f"\nnot counted, no CPU sample in the dtypes walked ({len(inapplicable)}): {', '.join(inapplicable)}")
     kinds = collections.Counter()
     for r in results:
         if r.status == "missing":
@@ -156,6 +159,7 @@ def print_table(results):
 
 def row(rs):
     c = collections.Counter()
+    rs = [r for r in rs if r.status != "n/a"]
     c["entries"] = len(rs)
     for r in rs:
         c["samples"] += r.samples

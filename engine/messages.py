@@ -97,10 +97,6 @@ CREATE_GRAPH_CYCLE = (
     "avoid this. If you have to use this function, make sure to reset the .grad fields of your parameters to "
     "None after use to break the cycle and avoid the leak."
 )
-ONLY_INPUTS_IGNORED = (
-    "only_inputs argument is deprecated and is ignored now (defaults to True). To accumulate gradient for other "
-    "parts of the graph, please use torch.autograd.backward."
-)
 INFERENCE_VERSION = "Inference tensors do not track version counter."
 INFERENCE_SAVED = (
     "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode in "
