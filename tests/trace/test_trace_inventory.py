@@ -147,3 +147,12 @@ def test_a_program_filters_the_warnings_it_is_shown():
         timeline = run("import warnings\n" + program.format(line))
         assert timeline.error is None and not [e for e in timeline.events if e["kind"] == "warning"], line
     assert [e["kind"] for e in run(program.format("")).events].count("warning") == 1
+
+
+def test_vars_reads_the_programs_own_objects():
+    """`for arg in vars(args)`, as training scripts print their configuration; a copy of the attributes."""
+    program = ("import argparse\nparser = argparse.ArgumentParser()\nparser.add_argument('--lr', type=float, "
+               "default=0.1)\nargs = parser.parse_args([])\nfor arg in vars(args):\n"
+               "    print(arg, getattr(args, arg))\n"
+               "class Config:\n    def __init__(self):\n        self.epochs = 3\nprint(vars(Config()), vars(args))")
+    assert run(program).output == plain_python(program)
