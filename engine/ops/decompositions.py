@@ -402,34 +402,42 @@ def _bind_qr(A, mode="reduced"):
 
 
 def _qr_grad(n, grads):
-    """ATen's linalg_qr_backward for m ≥ n (reduced): gA = (gQ + Q copyltu(M)) R⁻ᵀ, M = R gRᵀ − gQᵀ Q, where
-    copyltu(M) mirrors M's lower triangle onto its upper one."""
+    """ATen's linalg_qr_backward, with M = gR Rᵀ − Qᵀ gQ: for m ≥ n, gA = (gQ + Q syminvadj(triu(M))) R⁻ᵀ
+    (syminvadj(X) = X + Xᵀ, its diagonal halved); for m < n, gA = [Q tril(Mᵀ − M) R₁⁻ᵀ, 0] + Q gR, R₁ the first
+    m columns of R. mode='complete' of a tall matrix is not differentiable."""
     A = n["A"]
     mode = n.attrs.get("mode", "reduced")
     if mode == "r":
         raise RuntimeError("The derivative of linalg.qr depends on Q, which is not computed when mode='r'. Please "
                            "use linalg.qr(A, mode='reduced') if you are going to differentiate through linalg.qr.")
     m, k = A.shape[-2], A.shape[-1]
-    if m < k or (mode == "complete" and m > k):
-        raise NotImplementedError("the derivative of linalg.qr for a wide matrix, or mode='complete' of a tall one: "
-                                  "the engine has the reduced case with m ≥ n")
+    if mode == "complete" and m > k:
+        raise RuntimeError("The QR decomposition is not differentiable when mode='complete' and nrows > ncols.")
     Q, R = A._op("linalg_qr", mode="reduced")
     gQ, gR = grads
-    M = 0
-    if gR is not None:
-        M = R.matmul(gR.mT)
-    if gQ is not None:
-        M = M - gQ.mT.matmul(Q)
-    if isinstance(M, int):
+    if gQ is None and gR is None:
         return A * 0
-    low = M.tril(-1)
-    copyltu = low + low.mT + M * _identity(M, M.shape[-1])
-    b = Q.matmul(copyltu)
-    if gQ is not None:
-        b = b + gQ
-    return R.mT._op("linalg_solve_triangular", b, upper=False, left=False, unitriangular=False)
+    if gQ is None:
+        M = gR.matmul(R.mT)
+    elif gR is None:
+        M = -Q.mT.matmul(gQ)
+    else:
+        M = gR.matmul(R.mT) - Q.mT.matmul(gQ)
+    if m >= k:
+        upper = M.triu()
+        sym = upper + upper.mT
+        sym = sym - sym * _identity(sym, k) * 0.5
+        b = Q.matmul(sym)
+        if gQ is not None:
+            b = b + gQ
+        return R.mT._op("linalg_solve_triangular", b, upper=False, left=False, unitriangular=False)
+    gA = Q.matmul((-M - (-M).mT).tril())
+    gA = R.narrow(-1, 0, m).mT._op("linalg_solve_triangular", gA, upper=False, left=False, unitriangular=False)
+    zeros = type(A)._make(np.zeros(tuple(R.shape[:-1]) + (k - m,), A.dtype.np), A.dtype)
+    gA = gA._op("cat", zeros, dim=-1)
+    return gA if gR is None else gA + Q.matmul(gR)
 
 
-op("linalg_qr", "LinalgQrBackward0", ("A",), _qr, ("(gQ + Q copyltu(R gRᵀ − gQᵀ Q)) R⁻ᵀ", _qr_grad),
+op("linalg_qr", "LinalgQrBackward0", ("A",), _qr, ("(gQ + Q syminvadj(triu(gR Rᵀ − Qᵀ gQ))) R⁻ᵀ, for m ≥ n", _qr_grad),
    saves={0: ("A", "mode")}, several=True,
    spell=Spelling(linalg="qr", name=_labelled("qr", "mode")), bind=_bind_qr)

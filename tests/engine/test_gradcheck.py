@@ -892,6 +892,8 @@ LINALG_CASES = {
                                 + b.triangular_solve(a + 4 * _eye(T, 3), upper=False, transpose=True)[1][..., :2],
                                 [((2, 3, 2), S), ((3, 3), S)]),
     "linalg_det": (lambda T, a, b: T.linalg.det(a) * a.det() + T.det(b).sum(), [((3, 3), S), ((2, 3, 3), S)]),
+    "linalg_det_singular": (lambda T, a: T.linalg.det(T.stack([a, T.stack([a[0], a[0], a[1]])])).sum()
+                            + T.linalg.det(a[1:, 1:].unsqueeze(0)) * T.linalg.det(a[:1, :1]), [((3, 3), S)]),
     "linalg_slogdet": (lambda T, a: T.linalg.slogdet(a)[1] * 2 + T.slogdet(_spd(T, a))[1], [((3, 3), S)]),
     "linalg_inv": (lambda T, a: T.linalg.inv(a + 3 * _eye(T, 3)) + a.inverse().sum(), [((2, 3, 3), S)]),
     "linalg_solve": (lambda T, a, b, v: T.linalg.solve(a + 3 * _eye(T, 3), b).sum(-1) * T.linalg.solve(a, v)
@@ -907,6 +909,8 @@ LINALG_CASES = {
     "linalg_svd": (_svd_invariant, [((3, 2), S)]),
     "linalg_svdvals": (lambda T, a: T.linalg.svdvals(a) * T.linalg.svdvals(a * 2).sum(), [((4, 2), S)]),
     "linalg_qr": (lambda T, a: (lambda q, r: q.sum(0) * r.exp().sum(0))(*T.linalg.qr(a)), [((4, 3), S)]),
+    "linalg_qr_wide": (lambda T, a: (lambda q, r: q.sum() * r.exp().sum(0))(*T.linalg.qr(a, mode="complete"))
+                       + T.linalg.qr(a)[0].sum(), [((3, 5), S)]),
     "linalg_matrix_exp": (lambda T, a: T.linalg.matrix_exp(a * 0.5) + a.matrix_exp().sum(), [((3, 3), S)]),
     "linalg_cross": (lambda T, a, b: T.linalg.cross(a, b) + T.cross(a, b * 2, dim=1), [((2, 3), S), ((2, 3), S)]),
     "trace_vdot": (lambda T, a, v, w: T.trace(a) * a + T.vdot(v, w), [((3, 4), S), ((4,), S), ((4,), S)]),
