@@ -49,6 +49,8 @@ from .modules import (  # noqa: F401
     FeatureAlphaDropout,
     Flatten,
     Fold,
+    FractionalMaxPool2d,
+    FractionalMaxPool3d,
     GaussianNLLLoss,
     GroupNorm,
     GRUCell,

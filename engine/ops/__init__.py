@@ -21,6 +21,7 @@ from . import (  # noqa: F401 - they declare
     einsum,
     embedding_bag,
     flat_indices,
+    fractional_pool,
     householder,
     im2col,
     index_reduce,

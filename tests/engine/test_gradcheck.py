@@ -592,6 +592,12 @@ CASES = {
     "adaptive_avg_pool3d": (lambda T, x: T.nn.functional.adaptive_avg_pool3d(x, (2, 1, 2)), [((2, 3, 3, 2), S)]),
     "adaptive_max_pool2d": (lambda T, x: T.nn.functional.adaptive_max_pool2d(x, (2, 3)) * 2, [((2, 3, 5, 4), S)]),
     "adaptive_max_pool3d": (lambda T, x: T.nn.functional.adaptive_max_pool3d(x, 2), [((1, 2, 3, 3, 3), S)]),
+    "fractional_max_pool2d": (lambda T, x: T.nn.functional.fractional_max_pool2d(
+        x, (2, 3), output_size=(3, 2), _random_samples=T.tensor([[[0.3, 0.8], [0.55, 0.1]]], dtype=x.dtype)) * 2,
+        [((1, 2, 5, 6), S)]),
+    "fractional_max_pool3d": (lambda T, x: T.nn.functional.fractional_max_pool3d(
+        x, 2, output_ratio=0.5, _random_samples=T.tensor([[[0.7, 0.2, 0.45]]], dtype=x.dtype)),
+        [((1, 5, 4, 6), S)]),
     "lp_pool2d": (lambda T, x: T.nn.functional.lp_pool2d(x, 2, 2), [((1, 2, 4, 4), "pos")]),
     "pdist": (lambda T, x: T.pdist(x) + T.nn.functional.pdist(x, 1.5) + T.pdist(x, 3), [((4, 3), S)]),
     "unfold_fold": (lambda T, x: T.nn.functional.fold(T.nn.functional.unfold(x, (2, 3), padding=1, stride=(1, 2)) * 2,

@@ -129,6 +129,8 @@ from .pooling import (  # noqa: F401
     AdaptiveMaxPool2d,
     AdaptiveMaxPool3d,
     AvgPool3d,
+    FractionalMaxPool2d,
+    FractionalMaxPool3d,
     LPPool1d,
     LPPool2d,
     LPPool3d,
