@@ -40,6 +40,7 @@ from .modules import (  # noqa: F401
     ConvTranspose3d,
     CosineEmbeddingLoss,
     CrossEntropyLoss,
+    CTCLoss,
     Dropout,
     Dropout1d,
     Dropout2d,

@@ -43,6 +43,7 @@ from .activation_functions import threshold as _threshold  # noqa: E402, F401 - 
 from .basic_functions import _feature_dropout, batch_norm, dropout, linear, log_softmax, softmax  # noqa: E402, F401
 from .loss_functions import (  # noqa: E402, F401
     cosine_embedding_loss,
+    ctc_loss,
     gaussian_nll_loss,
     hinge_embedding_loss,
     margin_ranking_loss,

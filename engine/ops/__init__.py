@@ -14,6 +14,7 @@ from . import (  # noqa: F401 - they declare
     copies,
     correlation,
     counting,
+    ctc_loss,
     decompositions,
     diagonals,
     distances,

@@ -592,6 +592,10 @@ CASES = {
     "adaptive_avg_pool3d": (lambda T, x: T.nn.functional.adaptive_avg_pool3d(x, (2, 1, 2)), [((2, 3, 3, 2), S)]),
     "adaptive_max_pool2d": (lambda T, x: T.nn.functional.adaptive_max_pool2d(x, (2, 3)) * 2, [((2, 3, 5, 4), S)]),
     "adaptive_max_pool3d": (lambda T, x: T.nn.functional.adaptive_max_pool3d(x, 2), [((1, 2, 3, 3, 3), S)]),
+    "ctc_loss": (lambda T, a: T.nn.functional.ctc_loss(a.log_softmax(2), T.tensor([[1, 2, 2], [3, 1, 0]]), (5, 4),
+                                                       (3, 2), zero_infinity=True)
+                 + T.nn.functional.ctc_loss(a[:, 0].log_softmax(1), T.tensor([2, 2]), T.tensor([5]), T.tensor([2]),
+                                            reduction="none").sum(), [((5, 2, 4), S)]),
     "fractional_max_pool2d": (lambda T, x: T.nn.functional.fractional_max_pool2d(
         x, (2, 3), output_size=(3, 2), _random_samples=T.tensor([[[0.3, 0.8], [0.55, 0.1]]], dtype=x.dtype)) * 2,
         [((1, 2, 5, 6), S)]),
