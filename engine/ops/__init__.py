@@ -31,6 +31,7 @@ from . import (  # noqa: F401 - they declare
     legacy_linalg,
     linalg,
     linalg_composites,
+    linear_cross_entropy,
     lstsq,
     lu,
     margins,

@@ -592,6 +592,12 @@ CASES = {
     "adaptive_avg_pool3d": (lambda T, x: T.nn.functional.adaptive_avg_pool3d(x, (2, 1, 2)), [((2, 3, 3, 2), S)]),
     "adaptive_max_pool2d": (lambda T, x: T.nn.functional.adaptive_max_pool2d(x, (2, 3)) * 2, [((2, 3, 5, 4), S)]),
     "adaptive_max_pool3d": (lambda T, x: T.nn.functional.adaptive_max_pool3d(x, 2), [((1, 2, 3, 3, 3), S)]),
+    "linear_cross_entropy_chunked": (lambda T, x, w, b: T.nn.functional.linear_cross_entropy(
+        x, w, T.tensor([0, 2, 1, 2]), linear_bias=b, weight=T.tensor([1.0, 0.5, 2.0], dtype=x.dtype),
+        options=T.nn.LinearCrossEntropyOptions(batch_chunk_size=2, allow_retain_graph=True))
+        + T.nn.functional.linear_cross_entropy(x, w, T.tensor([1, 0, -100, 2]), linear_bias=b, reduction="none",
+                                               options=T.nn.LinearCrossEntropyOptions()).sum(),
+        [((4, 3), S), ((3, 3), S), ((3,), S)]),
     "ctc_loss": (lambda T, a: T.nn.functional.ctc_loss(a.log_softmax(2), T.tensor([[1, 2, 2], [3, 1, 0]]), (5, 4),
                                                        (3, 2), zero_infinity=True)
                  + T.nn.functional.ctc_loss(a[:, 0].log_softmax(1), T.tensor([2, 2]), T.tensor([5]), T.tensor([2]),
