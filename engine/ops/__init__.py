@@ -28,6 +28,7 @@ from . import (  # noqa: F401 - they declare
     index_reduce,
     integration,
     joins,
+    ldl,
     legacy_linalg,
     linalg,
     linalg_composites,

@@ -896,6 +896,10 @@ def _lu_rectangular(T, a):
     return L.sum(0) + U.sum(0) * L2.sum(0) + U2.sum(1) + T.linalg.lu_factor_ex(a).LU.sum(0)
 
 
+def _SYM(T):  # noqa: N802 - a constant
+    return T.tensor([[0.5, 2.0, -1.0], [2.0, -1.0, 0.3], [-1.0, 0.3, 4.0]], dtype=T.float64)
+
+
 LINALG_CASES = {
     "lu_square": (_lu_square, [((3, 3), S), ((3, 2), S)]),
     "lu_rectangular": (_lu_rectangular, [((4, 3), S)]),
@@ -908,6 +912,8 @@ LINALG_CASES = {
                                 + b.triangular_solve(a + 4 * _eye(T, 3), upper=False, transpose=True)[1][..., :2],
                                 [((2, 3, 2), S), ((3, 3), S)]),
     "linalg_det": (lambda T, a, b: T.linalg.det(a) * a.det() + T.det(b).sum(), [((3, 3), S), ((2, 3, 3), S)]),
+    "ldl": (lambda T, a: T.linalg.ldl_solve(*T.linalg.ldl_factor(_SYM(T)), _SYM(T)[:, :2] + 1) * a
+            + T.linalg.ldl_factor_ex(_SYM(T)).LD[:, :2], [((3, 2), S)]),
     "linalg_det_singular": (lambda T, a: T.linalg.det(T.stack([a, T.stack([a[0], a[0], a[1]])])).sum()
                             + T.linalg.det(a[1:, 1:].unsqueeze(0)) * T.linalg.det(a[:1, :1]), [((3, 3), S)]),
     "linalg_slogdet": (lambda T, a: T.linalg.slogdet(a)[1] * 2 + T.slogdet(_spd(T, a))[1], [((3, 3), S)]),
