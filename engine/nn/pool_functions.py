@@ -300,3 +300,20 @@ def fractional_max_pool2d_with_indices(input, kernel_size, output_size=None, out
 def fractional_max_pool3d_with_indices(input, kernel_size, output_size=None, output_ratio=None,  # noqa: A002
                                        return_indices=False, _random_samples=None):
     return _fractional_max(input, kernel_size, output_size, output_ratio, True, _random_samples, 3)
+
+
+def _with_indices(pool):
+    def with_indices(input, *args, **kwargs):  # noqa: A002
+        kwargs["return_indices"] = True
+        return pool(input, *args, **kwargs)
+
+    with_indices.__name__ = with_indices.__qualname__ = pool.__name__ + "_with_indices"
+    return with_indices
+
+
+max_pool1d_with_indices = _with_indices(FUNCTIONAL["max_pool1d"])
+max_pool2d_with_indices = _with_indices(FUNCTIONAL["max_pool2d"])
+max_pool3d_with_indices = _with_indices(max_pool3d)
+adaptive_max_pool1d_with_indices = _with_indices(adaptive_max_pool1d)
+adaptive_max_pool2d_with_indices = _with_indices(adaptive_max_pool2d)
+adaptive_max_pool3d_with_indices = _with_indices(adaptive_max_pool3d)
