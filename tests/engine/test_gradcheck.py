@@ -914,7 +914,7 @@ LINALG_CASES = {
     "linalg_det": (lambda T, a, b: T.linalg.det(a) * a.det() + T.det(b).sum(), [((3, 3), S), ((2, 3, 3), S)]),
     "ldl": (lambda T, a: T.linalg.ldl_solve(*T.linalg.ldl_factor(_SYM(T)), _SYM(T)[:, :2] + 1) * a
             + T.linalg.ldl_factor_ex(_SYM(T)).LD[:, :2], [((3, 2), S)]),
-    "linalg_det_singular": (lambda T, a: T.linalg.det(T.stack([a, T.stack([a[0], a[0], a[1]])])).sum()
+    "linalg_det_singular": (lambda T, a: T.linalg.det(T.stack([a, T.stack([a[0], a[1] * 0, a[2]])])).sum()
                             + T.linalg.det(a[1:, 1:].unsqueeze(0)) * T.linalg.det(a[:1, :1]), [((3, 3), S)]),
     "linalg_slogdet": (lambda T, a: T.linalg.slogdet(a)[1] * 2 + T.slogdet(_spd(T, a))[1], [((3, 3), S)]),
     "linalg_inv": (lambda T, a: T.linalg.inv(a + 3 * _eye(T, 3)) + a.inverse().sum(), [((2, 3, 3), S)]),
