@@ -56,6 +56,7 @@ from . import (  # noqa: F401 - they declare
     sampling,
     scans,
     scatter,
+    segments,
     shuffles,
     slope_activations,
     sorting,
