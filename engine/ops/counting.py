@@ -85,7 +85,8 @@ def _outer_edges(rows, counts, range_):
     n = rows.shape[1]
     if range_ is not None:
         if len(range_) != 2 * n:
-            raise RuntimeError(f"histogramdd: for a {n}-dimensional histogram range should have {2 * n} elements, "
+            raise RuntimeError(f"torch.histogramdd: for a {n}-dimensional histogram range should have {2 * n} "
+                               "elements, "
                                f"but got {len(range_)}")
         left, right = [float(r) for r in range_[0::2]], [float(r) for r in range_[1::2]]
     elif rows.shape[0]:
@@ -94,9 +95,10 @@ def _outer_edges(rows, counts, range_):
         left, right = [0.0] * n, [1.0] * n
     for d in range(n):
         if not (np.isfinite(left[d]) and np.isfinite(right[d])):
-            raise RuntimeError(f"histogramdd: dimension {d}'s range [{left[d]}, {right[d]}] is not finite")
+            raise RuntimeError(f"torch.histogramdd: dimension {d}'s range [{left[d]:g}, {right[d]:g}] is not finite")
         if left[d] > right[d]:
-            raise RuntimeError(f"histogramdd: min should not exceed max, but got min {left[d]} max {right[d]} for "
+            raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min {left[d]:g} max "
+                               f"{right[d]:g} for "
                                f"dimension {d}")
         if left[d] == right[d]:
             left[d], right[d] = left[d] - 0.5, right[d] + 0.5
@@ -153,6 +155,8 @@ def histogram(self, bins=100, *, range=None, weight=None, density=False):  # noq
 @composite(Spelling(function="histogramdd", out=False))
 def histogramdd(input, bins=10, *, range=None, weight=None, density=False):  # noqa: A002 - torch's names
     """The N-dimensional histogram of the input's rows (its last dim holds the N coordinates) and its edges."""
+    if input.dim() < 2:
+        raise RuntimeError("torch.histogramdd: input tensor should have at least 2 dimensions")
     hist, edges = _histogramdd(input, bins, range, weight, density, "histogramdd")
     return returned("histogramdd", ("hist", "bin_edges"))(hist, tuple(edges))
 

@@ -52,6 +52,12 @@ CASES = {
     "cat_strided_out_too_hard_to_tell": "b = torch.arange(8.).reshape(4, 2)\n"
                                         "print(torch.cat([b[0:2, 0], b[2:4, 1]], out=b[:, 0]), b)",
     "cat_out_halves_of_itself": "a = torch.arange(6.)\ntorch.cat([a[:3], a[3:]], out=a)",
+    # histogram(dd): torch.histogramdd's words for its range and input
+    "histogramdd_1d": "torch.histogramdd(torch.tensor([1., 2.]), bins=3)",
+    "histogramdd_nan_range": "torch.histogramdd(torch.ones(2, 2), bins=[2, 2], range=[0., float('nan'), 0., 1.])",
+    "histogramdd_min_over_max": "torch.histogramdd(torch.ones(2, 2), bins=[2, 2], range=[1., 0., 0., 1.])",
+    "histogramdd_range_length": "torch.histogramdd(torch.ones(2, 2), bins=[2, 2], range=[0., 1.])",
+    "histogram_inf_range": "torch.histogram(torch.tensor([1., 2.]), bins=2, range=(float('inf'), 1.))",
     # narrow_copy's checks are not narrow's
     "narrow_copy_dim_too_large": "torch.narrow_copy(torch.ones(2, 3), 2, 0, 1)",
     "narrow_copy_negative_length": "torch.narrow_copy(torch.ones(10), 0, 2, -1)",
