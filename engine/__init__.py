@@ -29,6 +29,7 @@ from . import (  # noqa: F401
     resizing,
     signal,
     special,
+    storage,
     utils,
 )
 from .devices import device, get_default_device, set_default_device  # noqa: F401
@@ -82,7 +83,18 @@ from .factories import (  # noqa: F401
 from .func import vmap  # noqa: F401
 from .functions import (  # noqa: F401
     broadcast_shapes,
+    can_cast,
     detach,
+    detach_,
+    get_device,
+    is_conj,
+    is_inference,
+    is_neg,
+    is_nonzero,
+    is_same_size,
+    promote_types,
+    result_type,
+    square_,
     is_complex,
     is_floating_point,
     is_signed,
@@ -144,21 +156,37 @@ from .random import (  # noqa: F401
     seed,
     set_rng_state,
 )
+from .legacy import (  # noqa: F401
+    eig,
+    is_warn_always_enabled,
+    lstsq,
+    matrix_rank,
+    range,
+    set_default_tensor_type,
+    set_warn_always,
+    solve,
+    symeig,
+    typename,
+)
 from .resizing import as_strided_, resize_as_  # noqa: F401
 from .serialization import load, save  # noqa: F401
 from .settings import (  # noqa: F401
     are_deterministic_algorithms_enabled,
     compile,
+    get_deterministic_debug_mode,
     get_float32_matmul_precision,
     get_num_interop_threads,
     get_num_threads,
     is_deterministic_algorithms_warn_only_enabled,
+    set_deterministic_debug_mode,
     set_float32_matmul_precision,
     set_num_interop_threads,
     set_num_threads,
     use_deterministic_algorithms,
 )
+from .storage import asarray, frombuffer  # noqa: F401
 from .tensor import Size, Tensor  # noqa: F401
+from .windows import bartlett_window, blackman_window, hamming_window, hann_window, kaiser_window, vander  # noqa: F401
 
 globals().update(methods.FUNCTIONS)
 globals().update(logic.FUNCTIONS)

@@ -18,7 +18,7 @@ LAYERS = [
     ("graph", "backward"),
     ("tensor", "sizes", "dispatch", "methods", "logic"),
     ("factories", "functions", "indexing", "linalg", "nn", "optim", "random", "special", "utils", "cuda",
-     "accelerator", "backends", "settings", "serialization", "masked", "signal", "resizing"),
+     "accelerator", "backends", "settings", "serialization", "masked", "signal", "resizing", "storage", "legacy", "windows", "nn_aten"),
     ("autograd", "func"),
     ("distributions",),
     ("trace",),
