@@ -87,19 +87,19 @@ from .functions import (  # noqa: F401
     detach,
     detach_,
     get_device,
+    is_complex,
     is_conj,
+    is_floating_point,
     is_inference,
     is_neg,
     is_nonzero,
     is_same_size,
-    promote_types,
-    result_type,
-    square_,
-    is_complex,
-    is_floating_point,
     is_signed,
     is_tensor,
     numel,
+    promote_types,
+    result_type,
+    square_,
     tril_indices,
     triu_indices,
     where,
@@ -114,6 +114,18 @@ from .grad_mode import (  # noqa: F401
     no_grad,
     set_anomaly_enabled,
     set_grad_enabled,
+)
+from .legacy import (  # noqa: F401
+    eig,
+    is_warn_always_enabled,
+    lstsq,
+    matrix_rank,
+    range,
+    set_default_tensor_type,
+    set_warn_always,
+    solve,
+    symeig,
+    typename,
 )
 from .limits import finfo, iinfo  # noqa: F401
 from .memory import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format  # noqa: F401
@@ -155,18 +167,6 @@ from .random import (  # noqa: F401
     randperm,
     seed,
     set_rng_state,
-)
-from .legacy import (  # noqa: F401
-    eig,
-    is_warn_always_enabled,
-    lstsq,
-    matrix_rank,
-    range,
-    set_default_tensor_type,
-    set_warn_always,
-    solve,
-    symeig,
-    typename,
 )
 from .resizing import as_strided_, resize_as_  # noqa: F401
 from .serialization import load, save  # noqa: F401

@@ -5,8 +5,8 @@ import math
 import numpy as np
 
 from . import devices, dtypes, factories
-from .kernels import special
 from .functions import promote_types
+from .kernels import special
 from .tensor import Tensor
 
 

@@ -23,7 +23,8 @@ ARGS = {
     "addcmul_": (ANY, "torch.tensor([1.0, 2.0, 3.0]), torch.tensor([2.0, 4.0, 8.0]), value=0.5"),
     "addmv_": (ANY, "torch.tensor([[1.0, 2.0], [0.5, -1.0], [3.0, 0.25]]), torch.tensor([2.0, -1.0]), beta=0.5, "
                     "alpha=2"),
-    "atan_": (ANY, ""), "arctan_": (ANY, ""), "ceil_": (ANY, ""), "clamp_": (ANY, "-0.5, 0.5"), "clip_": (ANY, "min=0.0"),
+    "atan_": (ANY, ""), "arctan_": (ANY, ""), "ceil_": (ANY, ""), "clamp_": (ANY, "-0.5, 0.5"),
+    "clip_": (ANY, "min=0.0"),
     "clamp_min_": (ANY, "0.5"), "clamp_max_": (ANY, "torch.tensor([0.5, 1.0, 2.5])"),
     "copy_": (ANY, "torch.tensor([7.0, 8.0, 9.0])"), "cos_": (ANY, ""), "erf_": (ANY, ""), "cosh_": (ANY, ""),
     "div_": (ANY, "torch.tensor([2.0, 4.0, 8.0])"), "exp_": (ANY, ""), "expm1_": (ANY, ""), "fill_": (ANY, "2.5"),
