@@ -129,6 +129,28 @@ from .legacy import (  # noqa: F401
 )
 from .limits import finfo, iinfo  # noqa: F401
 from .memory import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format  # noqa: F401
+from .nn.aten_functions import (  # noqa: F401 - ATen's signatures of nn functions, as torch.* spells them
+    alpha_dropout,
+    alpha_dropout_,
+    batch_norm,
+    binary_cross_entropy_with_logits,
+    convolution,
+    cosine_embedding_loss,
+    dropout,
+    dropout_,
+    feature_alpha_dropout,
+    feature_alpha_dropout_,
+    feature_dropout,
+    feature_dropout_,
+    group_norm,
+    hinge_embedding_loss,
+    instance_norm,
+    kl_div,
+    layer_norm,
+    margin_ranking_loss,
+    poisson_nll_loss,
+    triplet_margin_loss,
+)
 from .nn.functional import (  # noqa: F401 - torch.* spellings of nn.functional's functions
     adaptive_avg_pool1d,
     bilinear,
