@@ -124,11 +124,10 @@ def is_pinned(self, device=None):
 def _writable(self, name):
     if self.requires_grad:
         raise RuntimeError(f"Can't call {name}() on Variable that requires grad. Use var.detach().{name}() instead.")
-    self._bump()
 
 
 def apply_(self, callable):  # noqa: A002 - torch's argument name
-    """Each element replaced by callable(element), in place (CPU only in torch, as here)."""
+    """Each element replaced by callable(element), in place (CPU only in torch; its version unchanged, as there)."""
     _writable(self, "apply_")
     for cell in np.nditer(self._data, op_flags=["readwrite"]):
         cell[...] = callable(cell.item())
