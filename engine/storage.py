@@ -5,6 +5,7 @@ accelerator, as torch's CPU build refuses it), apply_/map_ (a Python callable pe
 A tensor's storage is the numpy array that owns its memory: views of it (slices, transposes, detach) share it, and
 their data_ptr is the storage's plus their offset in bytes, as in torch.
 """
+import warnings
 import weakref
 
 import numpy as np
@@ -96,7 +97,9 @@ def untyped_storage(self):
 
 
 def storage(self):
-    messages.warn_once(TYPED_STORAGE_DEPRECATED)
+    if TYPED_STORAGE_DEPRECATED not in messages.WARNED_ONCE:  # once, set_warn_always or not (torch's own flag)
+        messages.WARNED_ONCE[TYPED_STORAGE_DEPRECATED] = True
+        warnings.warn(TYPED_STORAGE_DEPRECATED, UserWarning, stacklevel=2)
     return TypedStorage(_owner(self._data), self.dtype)
 
 

@@ -117,8 +117,8 @@ def test_once_warnings():
     engine = load_engine()
     engine.messages.WARNED_ONCE.clear()
     assert _warned(engine, calls + calls) == want and len(want) == 2
-    engine.set_warn_always(True)
+    engine.set_warn_always(True)  # TORCH_WARN_ONCE's then warn each time; TypedStorage's has its own flag
     try:
-        assert _warned(engine, calls) == want and engine.is_warn_always_enabled()
+        assert _warned(engine, calls) == want[:1] and engine.is_warn_always_enabled()
     finally:
         engine.set_warn_always(False)
