@@ -28,6 +28,20 @@ print(z)
 torch.arctan_(torch.ones(2))
 print(torch.swapdims(torch.ones(2, 3), 0, 1).shape, torch.ones(2, 3, 4).swapdims(0, 2).shape)
 print(torch.square_(torch.tensor([3.0])), torch.detach_(x * 2).requires_grad, torch.is_inference(x))
+x = torch.zeros(7, 3, requires_grad=True)
+y = x * 1
+y.fill_diagonal_(5.0, wrap=True)
+y.sum().backward()
+print(y, x.grad, torch.zeros(3, 3, 3).fill_diagonal_(2), torch.zeros(2, 5).fill_diagonal_(1, True))
+a = torch.zeros(4, 4)
+a[1:, 1:].fill_diagonal_(3)
+print(a)
+for call in (lambda: torch.zeros(3).fill_diagonal_(1), lambda: torch.zeros(2, 3, 3).fill_diagonal_(1),
+             lambda: torch.zeros(2, 2, requires_grad=True).fill_diagonal_(1)):
+    try:
+        call()
+    except RuntimeError as e:
+        print(e)
 print(torch.typename(torch.ones(2)), torch.typename(torch.ones(2, dtype=torch.int64)), torch.typename(3),
       torch.typename(torch.nn.Parameter))
 """)
