@@ -173,3 +173,24 @@ print(torch.convolution(x.reshape(1, 2, 3), w, None, [1], [1], [1], False, [0], 
 print(torch.convolution(x.reshape(1, 2, 3), torch.ones(2, 4, 2, dtype=torch.float64),
                         torch.ones(4, dtype=torch.float64), [2], [1], [1], True, [1], 1))
 """)
+
+
+def test_deprecated_modules():
+    _same("""
+import torch.nn as nn
+torch.manual_seed(0)
+c = nn.Container(a=nn.Linear(2, 1))
+print(c)
+loss = nn.NLLLoss2d(ignore_index=1)
+x = torch.randn(2, 3, 2, 2).log_softmax(1)
+print(loss, loss(x, torch.tensor([[[0, 1], [2, 0]], [[1, 1], [2, 2]]])))
+m = nn.SyncBatchNorm(3, momentum=None)
+print(m, m(torch.arange(12.0).reshape(2, 3, 2)), m.running_mean, m.num_batches_tracked, m.process_group)
+m.eval()
+print(m(torch.arange(6.0).reshape(2, 3)))
+for bad in (torch.ones(3), torch.ones(2, 0)):
+    try:
+        m(bad)
+    except ValueError as e:
+        print(e)
+""")

@@ -51,6 +51,7 @@ from .conv import (  # noqa: F401
     PixelShuffle,
     PixelUnshuffle,
 )
+from .deprecated import Container, NLLLoss2d, SyncBatchNorm  # noqa: F401
 from .distance import CosineSimilarity, DataParallel, PairwiseDistance  # noqa: F401
 from .layers import (  # noqa: F401
     BatchNorm1d,
