@@ -3,7 +3,7 @@ torch.layer_norm, torch.batch_norm(input, weight, bias, running_mean, running_va
 cudnn_enabled), the losses with an integer reduction (0 none, 1 mean, 2 sum: torch's Python binding defaults it to
 0), torch.convolution. Each runs the function nn.functional runs, so values and graphs are the same."""
 from ..tensor import Tensor
-from . import basic_functions, functional, norm_functions
+from . import basic_functions, functional, norm_functions, recurrent
 
 _REDUCTION = {0: "none", 1: "mean", 2: "sum"}
 
@@ -115,3 +115,49 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
 
 
 Tensor.prelu = lambda self, weight: functional.prelu(self, weight)
+
+
+def _cell_weights(w_ih, w_hh, b_ih, b_hh):
+    return [w_ih, w_hh, b_ih, b_hh]
+
+
+def rnn_tanh_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):  # noqa: A002
+    return recurrent.tanh_cell(input, hx, _cell_weights(w_ih, w_hh, b_ih, b_hh))
+
+
+def rnn_relu_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):  # noqa: A002
+    return recurrent.relu_cell(input, hx, _cell_weights(w_ih, w_hh, b_ih, b_hh))
+
+
+def gru_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):  # noqa: A002
+    return recurrent.gru_cell(input, hx, _cell_weights(w_ih, w_hh, b_ih, b_hh))
+
+
+def lstm_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):  # noqa: A002
+    return recurrent.lstm_cell(input, tuple(hx), _cell_weights(w_ih, w_hh, b_ih, b_hh))
+
+
+def _layer_weights(params, has_biases, projected):
+    """torch's flat params (w_ih, w_hh[, b_ih, b_hh][, w_hr] per layer and direction) as recurrent.run takes them."""
+    per = (4 if has_biases else 2) + (1 if projected else 0)
+    out = []
+    for k in range(0, len(params), per):
+        w = list(params[k:k + per])
+        out.append(w[:2] + (w[2:4] if has_biases else [None, None]) + ([w[-1]] if projected else [None]))
+    return out
+
+
+def _full(mode):
+    def layer(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first):  # noqa: A002
+        lstm = mode == "LSTM"
+        projected = lstm and hx[0].shape[-1] != hx[1].shape[-1]
+        output, hidden = recurrent.run(mode, input, tuple(hx) if lstm else hx,
+                                       _layer_weights(params, has_biases, projected), num_layers, dropout, train,
+                                       bidirectional, batch_first)
+        return (output, *hidden) if lstm else (output, hidden)
+
+    layer.__name__ = mode.lower()
+    return layer
+
+
+rnn_tanh, rnn_relu, gru, lstm = _full("RNN_TANH"), _full("RNN_RELU"), _full("GRU"), _full("LSTM")

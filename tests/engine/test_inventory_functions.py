@@ -194,3 +194,41 @@ for bad in (torch.ones(3), torch.ones(2, 0)):
     except ValueError as e:
         print(e)
 """)
+
+
+def test_rnn_functions():
+    """torch.rnn_tanh/rnn_relu/gru/lstm (flat params, bidirectional, projections) and their cells, in float64."""
+    _same("""
+torch.manual_seed(0)
+D = torch.float64
+x = torch.randn(4, 2, 3, dtype=D, requires_grad=True)
+h0 = torch.randn(4, 2, 5, dtype=D)
+c0 = torch.randn(4, 2, 5, dtype=D)
+def params(gates, layers=2, bias=True, proj=0):
+    out = []
+    for layer in range(layers):
+        inp = 3 if layer == 0 else (proj or 5)
+        out += [torch.randn(gates * 5, inp, dtype=D, requires_grad=True), torch.randn(gates * 5, proj or 5, dtype=D)]
+        if bias:
+            out += [torch.randn(gates * 5, dtype=D), torch.randn(gates * 5, dtype=D)]
+        if proj:
+            out.append(torch.randn(proj, 5, dtype=D))
+    return out
+for name, gates in (("rnn_tanh", 1), ("rnn_relu", 1), ("gru", 3)):
+    out, h = getattr(torch, name)(x, h0[:2], params(gates), True, 2, 0.0, True, False, False)
+    out.sum().backward()
+    print(name, out.grad_fn.name(), out[-1], h, x.grad.sum())
+    x.grad = None
+both = params(4, 1, bias=False) + params(4, 1, bias=False)
+out, h, c = torch.lstm(x, [h0[:2], c0[:2]], both, False, 1, 0.0, True, True, False)
+print(out.grad_fn.name(), out[0], h.shape, c.shape)
+out, h, c = torch.lstm(x, [h0[:2, :, :2], c0[:2]], params(4, proj=2), True, 2, 0.0, True, False, False)
+print(out.shape, h.shape, out[-1])
+w = params(1, 1)
+print(torch.rnn_tanh_cell(x[0], h0[0], *w), torch.rnn_relu_cell(x[0], h0[0], *w).grad_fn.name())
+w = params(3, 1, bias=False)
+print(torch.gru_cell(x[0], h0[0], *w))
+w = params(4, 1)
+hy, cy = torch.lstm_cell(x[0], (h0[0], c0[0]), *w)
+print(hy, cy.grad_fn.name())
+""")
