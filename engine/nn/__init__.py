@@ -12,6 +12,7 @@ from .modules import (  # noqa: F401
     AdaptiveAvgPool1d,
     AdaptiveAvgPool2d,
     AdaptiveAvgPool3d,
+    AdaptiveLogSoftmaxWithLoss,
     AdaptiveMaxPool1d,
     AdaptiveMaxPool2d,
     AdaptiveMaxPool3d,

@@ -232,3 +232,22 @@ w = params(4, 1)
 hy, cy = torch.lstm_cell(x[0], (h0[0], c0[0]), *w)
 print(hy, cy.grad_fn.name())
 """)
+
+
+def test_adaptive_log_softmax():
+    _same("""
+torch.manual_seed(0)
+m = torch.nn.AdaptiveLogSoftmaxWithLoss(8, 10, [3, 6], div_value=2.0)
+print(m)
+x = torch.randn(5, 8, requires_grad=True)
+t = torch.tensor([0, 4, 9, 2, 7])
+out, loss = m(x, t)
+loss.backward()
+print(out, loss, x.grad.sum(), m.head.weight.grad[:2])
+print(m.log_prob(x).exp().sum(1), m.predict(x), m(x[0], t[0]))
+for bad in (lambda: m(x, torch.tensor([0, 1, 2, 3, 10])), lambda: torch.nn.AdaptiveLogSoftmaxWithLoss(8, 10, [6, 3])):
+    try:
+        bad()
+    except (RuntimeError, ValueError) as e:
+        print(e)
+""")

@@ -29,6 +29,7 @@ from .activations import (  # noqa: F401
     Tanhshrink,
     Threshold,
 )
+from .adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: F401
 from .containers import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential  # noqa: F401
 from .conv import (  # noqa: F401
     AdaptiveAvgPool2d,
