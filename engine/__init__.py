@@ -138,6 +138,7 @@ from .nn.aten_functions import (  # noqa: F401 - ATen's signatures of nn functio
     cosine_embedding_loss,
     dropout,
     dropout_,
+    embedding_bag,
     feature_alpha_dropout,
     feature_alpha_dropout_,
     feature_dropout,

@@ -2,6 +2,7 @@
 torch.layer_norm, torch.batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps,
 cudnn_enabled), the losses with an integer reduction (0 none, 1 mean, 2 sum: torch's Python binding defaults it to
 0), torch.convolution. Each runs the function nn.functional runs, so values and graphs are the same."""
+from ..ops.embedding_bag import embedding_bag_results
 from ..tensor import Tensor
 from . import basic_functions, functional, norm_functions, recurrent
 
@@ -161,3 +162,13 @@ def _full(mode):
 
 
 rnn_tanh, rnn_relu, gru, lstm = _full("RNN_TANH"), _full("RNN_RELU"), _full("GRU"), _full("LSTM")
+
+
+_MODES = ("sum", "mean", "max")
+
+
+def embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False, per_sample_weights=None,
+                  include_last_offset=False, padding_idx=None):
+    """ATen's embedding_bag: (output, offset2bag, bag_size, max_indices), mode 0 sum, 1 mean, 2 max."""
+    return embedding_bag_results(indices, weight, offsets, None, 2, scale_grad_by_freq, _MODES[mode], sparse,
+                                 per_sample_weights, include_last_offset, padding_idx)

@@ -251,3 +251,17 @@ for bad in (lambda: m(x, torch.tensor([0, 1, 2, 3, 10])), lambda: torch.nn.Adapt
     except (RuntimeError, ValueError) as e:
         print(e)
 """)
+
+
+def test_embedding_bag_results():
+    _same("""
+torch.manual_seed(0)
+w = torch.randn(6, 3, dtype=torch.float64, requires_grad=True)
+i, o = torch.tensor([0, 1, 2, 4, 5, 1]), torch.tensor([0, 2, 4])
+for mode in (0, 1, 2):
+    out, bag, size, mx = torch.embedding_bag(w, i, o, False, mode)
+    out.sum().backward()
+    print(out, bag, size, mx, w.grad.sum(0))
+    w.grad = None
+print(torch.embedding_bag(w.float(), i, o)[1:], torch.embedding_bag(w, i, o, False, 0, False, None, True, 1)[1:])
+""")
