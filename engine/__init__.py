@@ -128,6 +128,7 @@ from .legacy import (  # noqa: F401
     typename,
 )
 from .limits import finfo, iinfo  # noqa: F401
+from .lowrank import pca_lowrank, svd_lowrank  # noqa: F401
 from .memory import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format  # noqa: F401
 from .nn.aten_functions import (  # noqa: F401 - ATen's signatures of nn functions, as torch.* spells them
     alpha_dropout,
@@ -160,6 +161,7 @@ from .nn.aten_functions import (  # noqa: F401 - ATen's signatures of nn functio
     rnn_tanh_cell,
     triplet_margin_loss,
 )
+from .nn.basic_functions import _native_batch_norm_legit, native_batch_norm  # noqa: F401
 from .nn.functional import (  # noqa: F401 - torch.* spellings of nn.functional's functions
     adaptive_avg_pool1d,
     bilinear,
@@ -167,6 +169,8 @@ from .nn.functional import (  # noqa: F401 - torch.* spellings of nn.functional'
     celu_,
     cosine_similarity,
     max_pool3d,
+    native_group_norm,
+    native_layer_norm,
     pairwise_distance,
     prelu,
     rms_norm,
@@ -222,7 +226,7 @@ from .windows import bartlett_window, blackman_window, hamming_window, hann_wind
 globals().update(methods.FUNCTIONS)
 globals().update(logic.FUNCTIONS)
 
-__version__ = "2.13.0"
+__version__ = "2.13.0+cpu"  # the CPU-only wheel's version string, which the engine stands in for
 
 # Like PyTorch, the engine makes inf and nan silently (1/0, inf - inf, 0 * inf): numpy's floating-point
 # warnings would be noise no PyTorch user sees. numpy keeps this state per thread (a context variable): engine code

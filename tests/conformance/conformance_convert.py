@@ -121,6 +121,12 @@ class Translator:
             return engine_attr(self.E, hit[1], hit[2])
         if isinstance(fn, types.FunctionType) and fn.__module__ and fn.__module__.startswith("torch.testing"):
             return self.function(fn)
+        if isinstance(fn, torch._ops.OpOverloadPacket):  # torch.ops.aten.<name>: the engine's torch.<name>
+            name = fn._qualified_op_name.split("::")[-1]
+            try:
+                return engine_attr(self.E, (), name)
+            except Missing:
+                raise Missing(f"torch.ops.aten.{name}") from None
         if isinstance(fn, types.MethodType):
             return types.MethodType(self.callable(fn.__func__), fn.__self__)
         if isinstance(fn, functools.partial):
