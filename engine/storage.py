@@ -92,6 +92,13 @@ def data_ptr(self):
     return _address(self._data)
 
 
+def is_set_to(self, tensor):
+    """Whether tensor is self's very view: the same storage, offset, sizes and strides (torch's is_set_to)."""
+    owner = _owner(self._data)
+    return (owner is _owner(tensor._data) and owner.nbytes > 0 and data_ptr(self) == data_ptr(tensor)
+            and self.shape == tensor.shape and self.stride() == tensor.stride())
+
+
 def untyped_storage(self):
     return UntypedStorage(_owner(self._data))
 
@@ -159,9 +166,10 @@ def new(self, *args, device=None):
     raise TypeError("new() received an invalid combination of arguments")
 
 
-for _fn in (data_ptr, untyped_storage, storage, element_size, share_memory_, is_shared, pin_memory, is_pinned,
-            apply_, map_, new):
+for _fn in (data_ptr, is_set_to, untyped_storage, storage, element_size, share_memory_, is_shared, pin_memory,
+            is_pinned, apply_, map_, new):
     setattr(Tensor, _fn.__name__, _fn)
+Tensor.const_data_ptr = data_ptr
 Tensor.itemsize = property(element_size)
 Tensor.nbytes = property(lambda self: self._data.size * self.dtype.np.itemsize)
 

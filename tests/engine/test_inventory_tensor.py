@@ -21,6 +21,8 @@ for t in (x, x[1], x[:, 1:], x.t(), x.detach(), torch.ones(3, dtype=torch.int16)
     print(t.element_size(), t.itemsize, t.nbytes, t.ndimension(), s.nbytes(), len(s),
           t.data_ptr() - x.data_ptr() if t.dtype == x.dtype and t.dim() else None, s.data_ptr() == t.data_ptr())
 print(x[1:].untyped_storage().data_ptr() == x.untyped_storage().data_ptr(), torch.tensor([]).data_ptr())
+print(x.const_data_ptr() == x.data_ptr(), x.is_set_to(x), x.is_set_to(x.view(3, 4)), x.is_set_to(x.t()),
+      x.is_set_to(x.clone()), x[0].is_set_to(x[0]), torch.tensor([]).is_set_to(torch.tensor([])))
 print(x.is_cpu, x.is_meta, x.is_sparse, x.is_quantized, x.is_nested, x.is_conj(), x.is_neg(), x.is_pinned())
 print(x.get_device(), torch.get_device(x), x.is_same_size(x[0]), torch.is_same_size(x, x + 1))
 print(torch.is_nonzero(torch.tensor([0.0])), torch.tensor(3).is_nonzero(), torch.is_conj(x), torch.is_neg(x))
