@@ -29,6 +29,7 @@ from . import (  # noqa: F401
     resizing,
     signal,
     special,
+    storage,
     utils,
 )
 from .devices import device, get_default_device, set_default_device  # noqa: F401
@@ -82,12 +83,23 @@ from .factories import (  # noqa: F401
 from .func import vmap  # noqa: F401
 from .functions import (  # noqa: F401
     broadcast_shapes,
+    can_cast,
     detach,
+    detach_,
+    get_device,
     is_complex,
+    is_conj,
     is_floating_point,
+    is_inference,
+    is_neg,
+    is_nonzero,
+    is_same_size,
     is_signed,
     is_tensor,
     numel,
+    promote_types,
+    result_type,
+    square_,
     tril_indices,
     triu_indices,
     where,
@@ -103,9 +115,52 @@ from .grad_mode import (  # noqa: F401
     set_anomaly_enabled,
     set_grad_enabled,
 )
+from .legacy import (  # noqa: F401
+    eig,
+    is_warn_always_enabled,
+    lstsq,
+    matrix_rank,
+    range,
+    set_default_tensor_type,
+    set_warn_always,
+    solve,
+    symeig,
+    typename,
+)
 from .limits import finfo, iinfo  # noqa: F401
 from .lowrank import pca_lowrank, svd_lowrank  # noqa: F401
 from .memory import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format  # noqa: F401
+from .nn.aten_functions import (  # noqa: F401 - ATen's signatures of nn functions, as torch.* spells them
+    alpha_dropout,
+    alpha_dropout_,
+    batch_norm,
+    binary_cross_entropy_with_logits,
+    convolution,
+    cosine_embedding_loss,
+    dropout,
+    dropout_,
+    embedding_bag,
+    feature_alpha_dropout,
+    feature_alpha_dropout_,
+    feature_dropout,
+    feature_dropout_,
+    group_norm,
+    gru,
+    gru_cell,
+    hinge_embedding_loss,
+    instance_norm,
+    kl_div,
+    layer_norm,
+    lstm,
+    lstm_cell,
+    margin_ranking_loss,
+    poisson_nll_loss,
+    rnn_relu,
+    rnn_relu_cell,
+    rnn_tanh,
+    rnn_tanh_cell,
+    triplet_margin_loss,
+)
 from .nn.basic_functions import _native_batch_norm_legit, native_batch_norm  # noqa: F401
 from .nn.functional import (  # noqa: F401 - torch.* spellings of nn.functional's functions
     adaptive_avg_pool1d,
@@ -153,16 +208,20 @@ from .serialization import load, save  # noqa: F401
 from .settings import (  # noqa: F401
     are_deterministic_algorithms_enabled,
     compile,
+    get_deterministic_debug_mode,
     get_float32_matmul_precision,
     get_num_interop_threads,
     get_num_threads,
     is_deterministic_algorithms_warn_only_enabled,
+    set_deterministic_debug_mode,
     set_float32_matmul_precision,
     set_num_interop_threads,
     set_num_threads,
     use_deterministic_algorithms,
 )
+from .storage import asarray, frombuffer  # noqa: F401
 from .tensor import Size, Tensor  # noqa: F401
+from .windows import bartlett_window, blackman_window, hamming_window, hann_window, kaiser_window, vander  # noqa: F401
 
 globals().update(methods.FUNCTIONS)
 globals().update(logic.FUNCTIONS)

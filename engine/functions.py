@@ -76,3 +76,63 @@ def _triangle_indices(name, lower):
 
 tril_indices = _triangle_indices("tril_indices", True)
 triu_indices = _triangle_indices("triu_indices", False)
+
+
+def is_nonzero(input):  # noqa: A002
+    return input.is_nonzero()
+
+
+def is_same_size(input, other):  # noqa: A002
+    return input.is_same_size(other)
+
+
+def is_conj(input):  # noqa: A002
+    return input.is_conj()
+
+
+def is_neg(input):  # noqa: A002
+    return input.is_neg()
+
+
+def is_inference(input):  # noqa: A002
+    return input.is_inference()
+
+
+def get_device(input):  # noqa: A002
+    return input.get_device()
+
+
+def detach_(input):  # noqa: A002
+    return input.detach_()
+
+
+def square_(input):  # noqa: A002
+    return input.square_()
+
+
+def _operand(x):
+    """(dtype, weight) as dtypes.promote weighs it: a tensor with dims, a 0-dim one, a Python number."""
+    if isinstance(x, Tensor):
+        return x.dtype, 2 if x.dim() else 1
+    if isinstance(x, bool):
+        return dtypes.bool, 0
+    if isinstance(x, int):
+        return dtypes.int64, 0
+    if isinstance(x, float):
+        return dtypes.DEFAULT[0], 0
+    raise TypeError(f"result_type() received an invalid combination of arguments - got ({type(x).__name__})")
+
+
+def result_type(tensor, other):
+    return dtypes.promote([_operand(tensor), _operand(other)])
+
+
+def promote_types(type1, type2):
+    return dtypes.promote([(type1, 2), (type2, 2)])
+
+
+def can_cast(from_, to):
+    """False where the cast loses a kind: float to integer or bool, integer to bool (torch's canCast)."""
+    if from_.is_floating_point and not to.is_floating_point:
+        return False
+    return not (to is dtypes.bool and from_ is not dtypes.bool)

@@ -3,11 +3,12 @@ import warnings
 
 ITEM_REFUSED = []  # while torch.func.vmap runs a function: the error the program's .item() raises there
 WARNED_ONCE = {}  # the TORCH_WARN_ONCE texts given in this process (a traced run starts with none, as a new process)
+WARN_ALWAYS = [False]  # torch.set_warn_always(True): TORCH_WARN_ONCE warns every time
 
 
 def warn_once(text, category=UserWarning, stacklevel=2):
     """A warning torch gives once per process (TORCH_WARN_ONCE)."""
-    if text not in WARNED_ONCE:
+    if text not in WARNED_ONCE or WARN_ALWAYS[0]:
         WARNED_ONCE[text] = True
         warnings.warn(text, category, stacklevel=stacklevel + 1)
 

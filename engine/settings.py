@@ -27,6 +27,23 @@ def is_deterministic_algorithms_warn_only_enabled():
     return STATE["warn_only"]
 
 
+def set_deterministic_debug_mode(debug_mode):
+    if not isinstance(debug_mode, (int, str)):
+        raise TypeError(f"debug_mode must be str or int, but got {type(debug_mode)}")
+    if isinstance(debug_mode, str):
+        if debug_mode not in ("default", "warn", "error"):
+            raise RuntimeError("invalid value of debug_mode, expected one of `default`, `warn`, `error`, but got "
+                               f"{debug_mode}")
+        debug_mode = ("default", "warn", "error").index(debug_mode)
+    if debug_mode not in (0, 1, 2):
+        raise RuntimeError(f"invalid value of debug_mode, expected 0, 1, or 2, but got {debug_mode}")
+    STATE["deterministic"], STATE["warn_only"] = debug_mode > 0, debug_mode == 1
+
+
+def get_deterministic_debug_mode():
+    return (1 if STATE["warn_only"] else 2) if STATE["deterministic"] else 0
+
+
 def set_num_threads(n):
     if type(n) is not int:
         raise RuntimeError(f"set_num_threads expects an int, but got {type(n).__name__}")

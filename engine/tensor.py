@@ -158,6 +158,32 @@ class Tensor:
     def is_cuda(self):
         return False
 
+    # the engine's tensors are dense, strided, CPU, real, of one storage: what torch's flags then say
+    is_cpu = property(lambda self: True)
+    is_meta = is_sparse = is_quantized = is_nested = is_mkldnn = property(lambda self: False)
+
+    def is_conj(self):
+        return False
+
+    def is_neg(self):
+        return False
+
+    def get_device(self):
+        return -1
+
+    def ndimension(self):
+        return self.dim()
+
+    def is_same_size(self, other):
+        return self.shape == other.shape
+
+    def is_nonzero(self):
+        if self._data.size == 0:
+            raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
+        if self._data.size != 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self._data.reshape(()))
+
     def is_floating_point(self):
         return self.dtype.is_floating_point
 

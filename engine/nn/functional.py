@@ -270,16 +270,21 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
                       "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
                       "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
                       UserWarning, stacklevel=2)
+    if reduction == "batchmean":
+        reduced = aten_kl_div(input, target, "sum", log_target)
+        return reduced / input.shape[0] if input.dim() != 0 else reduced
+    return aten_kl_div(input, target, reduction, log_target)
+
+
+def aten_kl_div(input, target, reduction, log_target):  # noqa: A002
+    """ATen's kl_div (torch.kl_div): the pointwise terms, then the reduction ('none', 'mean' or 'sum')."""
     if log_target:
         pointwise = target.exp() * (target - input)
     else:
         pointwise = target.xlogy(target) - target * input
-    if reduction == "none":
-        return pointwise
-    if reduction in ("sum", "batchmean"):
-        reduced = pointwise.sum()
-        return reduced / input.shape[0] if reduction == "batchmean" and input.dim() != 0 else reduced
-    return pointwise.mean()
+    if reduction == "sum":
+        return pointwise.sum()
+    return pointwise.mean() if reduction == "mean" else pointwise
 
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):  # noqa: A002

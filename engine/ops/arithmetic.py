@@ -48,7 +48,7 @@ op("sub", "SubBackward0", ("self", "other"), lambda a, b, alpha=1: a - b if alph
    ("grad", lambda n, g: g),
    ("−alpha · grad", lambda n, g: -g if n.attrs.get("alpha", 1) == 1 else g * -n.attrs["alpha"]),
    saves={1: ("alpha",)},
-   spell=Spelling(method=("sub", "subtract"), function=("sub", "subtract"), inplace="sub_", infix="-",
+   spell=Spelling(method=("sub", "subtract"), function=("sub", "subtract"), inplace=("sub_", "subtract_"), infix="-",
                   number_first=True),
    bind=_alpha("sub", "sub_scalar"))
 def _bind_rsub(self, other):
@@ -84,7 +84,7 @@ op("mul", "MulBackward0", ("self", "other"), lambda a, b: a * b,
    ("other · grad", lambda n, g: g * n["other"]),
    ("self · grad", lambda n, g: g * n["self"]),
    saves={0: ("other",), 1: ("self",)},
-   spell=Spelling(method=("mul", "multiply"), function=("mul", "multiply"), inplace="mul_", infix="*",
+   spell=Spelling(method=("mul", "multiply"), function=("mul", "multiply"), inplace=("mul_", "multiply_"), infix="*",
                   rinfix="*", number_first=True),
    bind=_bind_mul)
 op("div", "DivBackward0", ("self", "other"), lambda a, b: a / b,

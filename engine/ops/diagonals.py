@@ -97,3 +97,23 @@ def diag(self, diagonal=0):
 @composite(Spelling(method="diagflat", function="diagflat", out=False))
 def diagflat(self, offset=0):
     return self.contiguous().view(-1).diag_embed(offset)
+
+
+@composite(Spelling(method="fill_diagonal_"))
+def fill_diagonal_(self, fill_value, wrap=False):
+    """ATen's fill_diagonal_: the main diagonal as an as_strided view, filled (and, for a tall matrix with wrap,
+    the diagonals after it, N + 1 rows apart), so the graph is torch's CopySlices."""
+    dims = self.dim()
+    if dims < 2:
+        raise RuntimeError("dimensions must larger than 1")
+    height, width = self.shape[0], self.shape[1]
+    if dims > 2 and any(s != height for s in self.shape[1:]):
+        raise RuntimeError("all dimensions of input must be of equal length")
+    offset, stride = self.storage_offset(), sum(self.stride())
+    size = min(height, width)
+    self.as_strided([size], [stride], offset).fill_(fill_value)
+    if wrap and dims == 2 and height > width + 1:
+        step = width + 1
+        wrap_size = (self.numel() + step - 1) // step - size
+        self.as_strided([wrap_size], [stride], offset + self.stride(0) * (width + 1)).fill_(fill_value)
+    return self

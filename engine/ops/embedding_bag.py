@@ -149,6 +149,15 @@ def _check_indices(indices, offsets):
 @composite(Spelling(functional="embedding_bag", out=False))
 def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False,  # noqa: A002
                   mode="mean", sparse=False, per_sample_weights=None, include_last_offset=False, padding_idx=None):
+    return embedding_bag_results(input, weight, offsets, max_norm, norm_type, scale_grad_by_freq, mode, sparse,
+                                 per_sample_weights, include_last_offset, padding_idx)[0]
+
+
+def embedding_bag_results(input, weight, offsets=None, max_norm=None, norm_type=2,  # noqa: A002
+                          scale_grad_by_freq=False, mode="mean", sparse=False, per_sample_weights=None,
+                          include_last_offset=False, padding_idx=None):
+    """F.embedding_bag's output with ATen's other three results (offset2bag, bag_size, max_indices), which
+    torch.embedding_bag returns."""
     if weight.dtype == dtypes.int64 and input.dtype.is_floating_point:
         weight, input = input, weight  # noqa: A001 - torch's old argument order, which it still takes
     if per_sample_weights is not None and tuple(input.shape) != tuple(per_sample_weights.shape):
@@ -216,7 +225,7 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
     out = weight._apply(OPS["embedding_bag"], (weight, psw), attrs, weight.dtype)
     if per_sample_weights is None and out.grad_fn is not None:
         out.grad_fn._saved.pop("per_sample_weights", None)  # torch's node keeps an undefined one: None
-    return out
+    return out, attrs["result1"], attrs["result2"], attrs["result3"]
 
 
 def _renorm_rows(weight, indices, max_norm, norm_type):

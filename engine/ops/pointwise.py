@@ -57,7 +57,9 @@ _unary("rsqrt", "RsqrtBackward0", kernels.rsqrt, "−½ · result³ · grad",
 _unary("sinh", "SinhBackward0", kernels.sinh, "cosh(self) · grad", lambda n, g: g * n["self"].cosh(), "self")
 _unary("cosh", "CoshBackward0", kernels.cosh, "sinh(self) · grad", lambda n, g: g * n["self"].sinh(), "self")
 _unary("atan", "AtanBackward0", exact(np.arctan), "grad / (1 + self²)",
-       lambda n, g: g / (n["self"] * n["self"] + 1), "self")
+       lambda n, g: g / (n["self"] * n["self"] + 1), "self",
+       spell=Spelling(method=("atan", "arctan"), function=("atan", "arctan"), inplace=("atan_", "arctan_"),
+                      inplace_function=("atan_", "arctan_")))
 _unary("log1p", "Log1PBackward0", kernels.log1p, "grad / (1 + self)", lambda n, g: g / (n["self"] + 1), "self",
        spell=unary("log1p", special="log1p"))
 _unary("expm1", "Expm1Backward0", kernels.expm1, "(result + 1) · grad", lambda n, g: g * (n["result"] + 1),

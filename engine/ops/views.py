@@ -161,7 +161,8 @@ def _bind_transpose(self, dim0, dim1):
 op("transpose", "TransposeBackward0", ("self",), lambda a, dim0, dim1: np.swapaxes(a, dim0, dim1) if a.ndim else a[...],
    ("grad transposed back", lambda n, g: g.transpose(n.attrs["dim0"], n.attrs["dim1"])), view=True,
    saves={0: ("dim0", "dim1")},
-   spell=Spelling(method=("transpose", "swapaxes"), function=("transpose", "swapaxes"), out=False),
+   spell=Spelling(method=("transpose", "swapaxes", "swapdims"), function=("transpose", "swapaxes", "swapdims"),
+                  out=False),
    bind=_bind_transpose)
 op("transpose_", "TransposeBackward1", ("self",),
    lambda a, dim0, dim1: np.swapaxes(a, dim0, dim1) if a.ndim else a[...],

@@ -33,7 +33,7 @@ from .timeline import Timeline
 ENGINE_STATE = ((grad_mode, "_state"), (printing, "PRINT_OPTS"), (generator, "default_generator"),
                 (graph, "_hooks_stack"), (graph, "_hooks_disabled"), (backward, "_tasks"),
                 (optimizer, "CAPTURABLE_DEVICES"), (collate, "default_collate_fn_map"), (devices, "DEFAULT"),
-                (messages, "WARNED_ONCE"), (kl, "_KL_REGISTRY"), (kl, "_KL_MEMOIZE"),
+                (messages, "WARNED_ONCE"), (messages, "WARN_ALWAYS"), (kl, "_KL_REGISTRY"), (kl, "_KL_MEMOIZE"),
                 (distribution.Distribution, "_validate_args"), (constraint_registry.biject_to, "_registry"),
                 (constraint_registry.transform_to, "_registry"), (parametrize, "_cache"),
                 (parametrize, "_cache_enabled"), (dtypes, "DEFAULT"), (flags, "FLAGS"), (settings, "STATE"),

@@ -29,6 +29,7 @@ from .activations import (  # noqa: F401
     Tanhshrink,
     Threshold,
 )
+from .adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: F401
 from .containers import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential  # noqa: F401
 from .conv import (  # noqa: F401
     AdaptiveAvgPool2d,
@@ -51,6 +52,7 @@ from .conv import (  # noqa: F401
     PixelShuffle,
     PixelUnshuffle,
 )
+from .deprecated import Container, NLLLoss2d, SyncBatchNorm  # noqa: F401
 from .distance import CosineSimilarity, DataParallel, PairwiseDistance  # noqa: F401
 from .layers import (  # noqa: F401
     BatchNorm1d,

@@ -1,0 +1,123 @@
+"""torch's deprecated and removed spellings a learner's older notebook still calls: torch.range (with its warning),
+set_default_tensor_type, typename, set_warn_always, and torch.solve/lstsq/symeig/eig/matrix_rank, which torch 2.13
+keeps only to say what replaced them (their texts are torch's, from torch/_linalg_utils.py)."""
+import math
+import warnings
+
+import numpy as np
+
+from . import devices, dtypes, messages
+from .tensor import Tensor
+
+RANGE_DEPRECATED = ("torch.range is deprecated and will be removed in a future release because its behavior is "
+                    "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values in "
+                    "[start, end).")
+DEFAULT_TENSOR_TYPE_DEPRECATED = ("torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
+                                  "torch.set_default_dtype() and torch.set_default_device() as alternatives.")
+_REMOVED = "This function was deprecated since version 1.9 and is now removed."
+
+
+def range(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,  # noqa: A001
+          requires_grad=False):
+    """torch.range: [start, end] with both ends, of the default float dtype unless dtype= says otherwise."""
+    warnings.warn(RANGE_DEPRECATED, UserWarning, stacklevel=2)
+    if end is None:
+        raise TypeError('range() missing 1 required positional arguments: "end"')
+    devices.check(device)
+    dtype = dtypes.DEFAULT[0] if dtype is None else dtype
+    floating = dtype.is_floating_point
+    first, last, by = (float(v) for v in (start, end, step)) if floating else (int(v) for v in (start, end, step))
+    if by == 0:
+        raise RuntimeError("step must be nonzero")
+    if not (math.isfinite(first) and math.isfinite(last)):
+        raise RuntimeError(f"unsupported range: {first:g} -> {last:g}")
+    if not ((by > 0 and last >= first) or (by < 0 and last <= first)):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    n = int((last - first) / by + 1) if floating else (last - first) // by + 1
+    data = first + np.arange(n, dtype=np.float64 if floating else np.int64) * by
+    result = Tensor._make(data.astype(dtype.np), dtype, requires_grad)
+    return result if out is None else out.copy_(result)
+
+
+def typename(obj, /):
+    if isinstance(obj, Tensor):
+        return obj.type()
+    module = getattr(obj, "__module__", "") or ""
+    if hasattr(obj, "__qualname__"):
+        qualname = obj.__qualname__
+    elif hasattr(obj, "__name__"):
+        qualname = obj.__name__
+    else:
+        module, qualname = obj.__class__.__module__ or "", obj.__class__.__qualname__
+    module = "torch" + module[len("engine"):] if module == "engine" or module.startswith("engine.") else module
+    return qualname if module in ("", "builtins") else f"{module}.{qualname}"
+
+
+def set_default_tensor_type(t, /):
+    """The default float dtype, named by its tensor type (torch.DoubleTensor or 'torch.DoubleTensor')."""
+    if isinstance(t, str):
+        name = t.rsplit(".", 1)[-1]
+    elif callable(t) and t.__name__.endswith("Tensor"):
+        name = t.__name__
+    else:
+        raise TypeError("invalid type object: only floating-point types are supported as the default type")
+    messages.warn_once(DEFAULT_TENSOR_TYPE_DEPRECATED)
+    found = [d for d in (dtypes.float16, dtypes.float32, dtypes.float64) if d.type_name + "Tensor" == name]
+    if not found:
+        raise TypeError("only floating-point types are supported as the default type")
+    dtypes.set_default_dtype(found[0])
+
+
+def set_warn_always(b, /):
+    """torch's once-per-process warnings given every time (True) or once again (False)."""
+    messages.WARN_ALWAYS[0] = bool(b)
+
+
+def is_warn_always_enabled():
+    return messages.WARN_ALWAYS[0]
+
+
+def matrix_rank(input, tol=None, symmetric=False, *, out=None):  # noqa: A002 - torch's argument names
+    raise RuntimeError(f"{_REMOVED}\nPlease use the `torch.linalg.matrix_rank` function instead. The parameter "
+                       "'symmetric' was renamed in `torch.linalg.matrix_rank()` to 'hermitian'.")
+
+
+def solve(input, A, *, out=None):  # noqa: A002
+    raise RuntimeError(
+        f"{_REMOVED} `torch.solve` is deprecated in favor of `torch.linalg.solve`. `torch.linalg.solve` has its "
+        "arguments reversed and does not return the LU factorization.\n\nTo get the LU factorization see "
+        "`torch.lu`, which can be used with `torch.lu_solve` or `torch.lu_unpack`.\nX = torch.solve(B, A).solution "
+        "should be replaced with:\nX = torch.linalg.solve(A, B)")
+
+
+def lstsq(input, A, *, out=None):  # noqa: A002
+    raise RuntimeError(
+        f"{_REMOVED} `torch.lstsq` is deprecated in favor of `torch.linalg.lstsq`.\n`torch.linalg.lstsq` has "
+        "reversed arguments and does not return the QR decomposition in the returned tuple (although it returns "
+        "other information about the problem).\n\nTo get the QR decomposition consider using `torch.linalg.qr`."
+        "\n\nThe returned solution in `torch.lstsq` stored the residuals of the solution in the last m - n columns "
+        "of the returned value whenever m > n. In torch.linalg.lstsq, the residuals are in the field 'residuals' "
+        "of the returned named tuple.\n\nThe unpacking of the solution, as in\nX, _ = torch.lstsq(B, A).solution"
+        "[:A.size(1)]\nshould be replaced with:\nX = torch.linalg.lstsq(A, B).solution")
+
+
+def symeig(input, eigenvectors=False, upper=True, *, out=None):  # noqa: A002
+    raise RuntimeError(
+        f"{_REMOVED} The default behavior has changed from using the upper triangular portion of the matrix by "
+        "default to using the lower triangular portion.\n\nL, _ = torch.symeig(A, upper=upper) should be replaced "
+        "with:\nL = torch.linalg.eigvalsh(A, UPLO='U' if upper else 'L')\n\nand\n\nL, V = torch.symeig(A, "
+        "eigenvectors=True) should be replaced with:\nL, V = torch.linalg.eigh(A, UPLO='U' if upper else 'L')")
+
+
+def eig(self, eigenvectors=False, *, e=None, v=None):
+    raise RuntimeError(
+        f"{_REMOVED} `torch.linalg.eig` returns complex tensors of dtype `cfloat` or `cdouble` rather than real "
+        "tensors mimicking complex tensors.\n\nL, _ = torch.eig(A) should be replaced with:\nL_complex = "
+        "torch.linalg.eigvals(A)\n\nand\n\nL, V = torch.eig(A, eigenvectors=True) should be replaced with:\n"
+        "L_complex, V_complex = torch.linalg.eig(A)")
+
+
+Tensor.solve = lambda self, other: solve(self, other)
+Tensor.lstsq = lambda self, other: lstsq(self, other)
+Tensor.symeig = lambda self, eigenvectors=False: symeig(self, eigenvectors)
+Tensor.eig = lambda self, eigenvectors=False: eig(self, eigenvectors)
