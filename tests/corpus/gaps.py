@@ -57,11 +57,7 @@ DRIFT_ULPS: dict[str, int] = {
 
 
 # What the explorer's runner (engine.trace.run) refuses before running: the guard's allow-list.
-GUARD_REFUSES: dict[str, str] = {
-    "gordic_neural_style_transfer": "guard: the builtin vars (`for arg in vars(args)`)",
-    "uvadlc_activation_functions": "runner: its warnings module has only warn (`warnings.filterwarnings('ignore')` "
-                                   "raises AttributeError)",
-}
+GUARD_REFUSES: dict[str, str] = {}
 
 # The runner refuses first, then meets the engine's gaps.
 RUNNER_GAPS: dict[str, str] = {
