@@ -143,12 +143,25 @@ def with_strides(a, want):
     return out
 
 
+def strided_copy(a):
+    """A copy of a in a buffer of its own with a's strides exactly (a piece of a larger block keeps its gaps, as
+    torch's unsafe_split pieces keep the strides of the storage they share)."""
+    st = strides(a)
+    if a.size == 0 or any(s < 0 for s in st):
+        return a.copy()
+    span = 1 + sum((n - 1) * s for n, s in zip(a.shape, st))
+    out = np.lib.stride_tricks.as_strided(np.empty(span, a.dtype), a.shape, [s * a.itemsize for s in st])
+    out[...] = a
+    return out
+
+
 def in_format(a, fmt):
     """A copy of a in memory format fmt (preserve: a's own strides when a is dense, else row-major)."""
     if fmt is preserve_format:
-        if a.flags.c_contiguous or not is_dense(a):
-            return np.array(a, order="C")
-        return with_strides(a, strides(a))
+        have = strides(a)
+        if not is_dense(a) or have == contiguous_strides(a.shape):
+            return laid_out(np.array(a, order="C"), suggest_format(a))
+        return with_strides(a, have)  # a size-1 dim keeps its stride too, as torch's empty_strided keeps it
     if fmt is contiguous_format:
         return np.array(a, order="C")
     return with_strides(a, format_strides(a.shape, fmt))
@@ -209,11 +222,13 @@ def iterator_strides(shape, arrays):
                 d1 = d0
             elif c < 0:
                 break
+    if perm == list(range(nd - 1, -1, -1)):
+        return contiguous_strides(shape)
     out = [0] * nd
     acc = 1
     for d in perm:
         out[d] = acc
-        acc *= max(shape[d], 1)
+        acc *= shape[d]  # ATen's compatible_stride: a size 0 makes every slower stride 0
     return tuple(out)
 
 
