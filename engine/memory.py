@@ -238,9 +238,14 @@ def column_major(a, dtype):
     a = np.asarray(a)
     if a.ndim < 2:
         return np.array(a, dtype=dtype)
-    want = list(contiguous_strides(a.shape[:-2] + (a.shape[-1], a.shape[-2])))
+    return with_strides(a.astype(dtype, copy=False), column_major_strides(a.shape))
+
+
+def column_major_strides(shape):
+    """The strides of a batch of matrices each stored by columns (the batch row-major)."""
+    want = list(contiguous_strides(tuple(shape[:-2]) + (shape[-1], shape[-2])))
     want[-1], want[-2] = want[-2], want[-1]
-    return with_strides(a.astype(dtype, copy=False), tuple(want))
+    return tuple(want)
 
 
 def like_input(g, x):

@@ -12,7 +12,7 @@ import warnings
 
 import numpy as np
 
-from . import dispatch, dtypes, grad_mode
+from . import dispatch, dtypes, grad_mode, memory
 from .messages import invalid_arguments, signature_takes
 from .ops import COMPOSITES, OPS
 from .ops.table import TensorArgumentError, is_number, number_dtype
@@ -104,9 +104,10 @@ def _can_cast(src, dst):
     return dst is not dtypes.bool or src is dtypes.bool
 
 
-def _written_out(name, result, out):
+def _written_out(name, result, out, direct=False):
     """torch.f(..., out=t): the result written into t (resized, with torch's warning, if its shape differs; cast
-    to its dtype where torch may), which is returned."""
+    to its dtype where torch may), which is returned. direct: the kernel writes into an empty out itself, which
+    then takes the result's layout (out="direct" in the spelling)."""
     if not isinstance(out, Tensor):
         raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
     if grad_mode.is_grad_enabled() and (result.requires_grad or out.requires_grad):
@@ -121,22 +122,24 @@ def _written_out(name, result, out):
                       "and in a future PyTorch release outputs will not be resized unless they have zero elements. "
                       "You can explicitly reuse an out tensor t by resizing it, inplace, to zero elements with "
                       "t.resize_(0).", UserWarning, stacklevel=3)
-    if out.shape == result.shape:
+    if out.shape == result.shape and (out.numel() or not direct):
         out._data[...] = result._data
+    elif direct:
+        out._data = memory.with_strides(result._data.astype(out.dtype.np), memory.strides(result._data))
     else:
         out._data = result._data.astype(out.dtype.np, copy=True)
     out._bump()
     return out
 
 
-def _with_out(fn, name):
+def _with_out(fn, name, kind=True):
     """A torch function that also takes out= (and its first argument as input=)."""
     @functools.wraps(fn)
     def call(*args, out=None, **kwargs):
         if "input" in kwargs:
             args = (kwargs.pop("input"), *args)
         result = fn(*args, **kwargs)
-        return result if out is None else _written_out(name, result, out)
+        return result if out is None else _written_out(name, result, out, kind == "direct")
 
     return call
 
@@ -233,7 +236,7 @@ def _function(bind, name, number_first=False, in_place=False, signatures=()):
 
 def _torch_function(bind, name, number_first, out, signatures=()):
     function = _function(bind, name, number_first, signatures=signatures)
-    return _with_out(function, name) if out else function
+    return _with_out(function, name, out) if out else function
 
 
 def _dunders(spell):
@@ -272,10 +275,11 @@ def _composites():
         methods.update((name, fn) for name in spell.method)
         methods.update((name, fn) for name, _ in _dunders(spell))
         function = _checked(fn, spell.signatures, spell.function[0]) if spell.signatures else fn
-        functions.update((name, _with_out(function, name) if spell.out else function) for name in spell.function)
+        functions.update((name, _with_out(function, name, spell.out) if spell.out else function)
+                         for name in spell.function)
         functional.update((name, _with_out(fn, name) if spell.functional_out else fn) for name in spell.functional)
-        special.update((name, _with_out(fn, name) if spell.out else fn) for name in spell.special)
-        linalg.update((name, _with_out(fn, "linalg_" + name) if spell.out else fn) for name in spell.linalg)
+        special.update((name, _with_out(fn, name, spell.out) if spell.out else fn) for name in spell.special)
+        linalg.update((name, _with_out(fn, "linalg_" + name, spell.out) if spell.out else fn) for name in spell.linalg)
     return methods, functions, functional, special, linalg
 
 
