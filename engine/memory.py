@@ -200,6 +200,12 @@ def iterator_strides(shape, arrays):
         lead = nd - a.ndim
         st = strides(a)
         ops.append([0] * lead + [0 if n == 1 and shape[lead + i] != 1 else st[i] for i, n in enumerate(a.shape)])
+    return iterator_strides_of(shape, ops)
+
+
+def iterator_strides_of(shape, ops):
+    """iterator_strides for operands given by their strides over the whole shape (0 where broadcast)."""
+    nd = len(shape)
 
     def should_swap(d0, d1):
         for st in ops:
