@@ -255,8 +255,10 @@ def column_major_strides(shape):
 
 
 def like_input(g, x):
-    """g laid out as ATen allocates a pool's or conv's grad_input: in the memory format x suggests."""
-    return laid_out(g, suggest_format(x))
+    """g laid out as ATen allocates a pool's or conv's grad_input: in the memory format x suggests (the strides of
+    its size-1 dims too)."""
+    want = format_strides(g.shape, suggest_format(x))
+    return g if strides(g) == want else with_strides(g, want)
 
 
 def like_param(g, param):
