@@ -4,6 +4,7 @@ import math
 
 import numpy as np
 
+from .. import memory
 from .table import Spelling, op
 
 _SCALE_NAMES = {1: ("scales",), 2: ("scales_h", "scales_w"), 3: ("scales_d", "scales_h", "scales_w")}
@@ -75,7 +76,7 @@ def _forward(mode, k):
     def forward(a, output_size, align_corners=False, **scales):
         names = _SCALE_NAMES[k]
         mats = _mats(mode, a.shape[-k:], output_size, [scales[n] for n in names], align_corners, a.dtype)
-        return _apply(a, mats)
+        return memory.like_input(_apply(a, mats), a)  # ATen: in the memory format the input suggests
 
     return forward
 
@@ -84,7 +85,7 @@ def _backward(mode, k):
     def backward(g, input_sizes, output_size, align_corners=False, **scales):
         names = _SCALE_NAMES[k]
         mats = _mats(mode, input_sizes[-k:], output_size, [scales[n] for n in names], align_corners, g.dtype)
-        return _apply(g, mats, transpose=True)
+        return memory.like_input(_apply(g, mats, transpose=True), g)  # in the format grad_output suggests
 
     return backward
 
