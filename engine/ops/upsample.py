@@ -82,10 +82,13 @@ def _forward(mode, k):
 
 
 def _backward(mode, k):
+    """The grad of the input: in the memory format grad_output suggests, but for ATen's bicubic and 3-d nearest
+    kernels, which allocate it row-major."""
     def backward(g, input_sizes, output_size, align_corners=False, **scales):
         names = _SCALE_NAMES[k]
         mats = _mats(mode, input_sizes[-k:], output_size, [scales[n] for n in names], align_corners, g.dtype)
-        return memory.like_input(_apply(g, mats, transpose=True), g)  # in the format grad_output suggests
+        grad = _apply(g, mats, transpose=True)
+        return grad if mode == "cubic" or mode.startswith("nearest") and k == 3 else memory.like_input(grad, g)
 
     return backward
 
