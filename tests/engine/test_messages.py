@@ -206,6 +206,11 @@ CASES = {
     "autograd_grad_allow_unused_ok":
         "x = torch.ones(3, requires_grad=True)\nw = torch.ones(3, requires_grad=True)\n"
         "print(torch.autograd.grad((x*2).sum(), [x, w], allow_unused=True))",
+    "autograd_grad_only_inputs_false":
+        "x = torch.ones(3, requires_grad=True)\nprint(torch.autograd.grad((x*x).sum(), x, only_inputs=False))",
+    "autograd_grad_positional_only_inputs_allow_unused_ok":
+        "x = torch.ones(3, requires_grad=True)\nw = torch.ones(3, requires_grad=True)\n"
+        "print(torch.autograd.grad((x*2).sum(), [x, w], None, False, False, True, True))",
     "autograd_grad_output_no_grad":
         "x = torch.ones(3, requires_grad=True)\ntorch.autograd.grad(torch.ones(3).sum(), x)",
     "autograd_grad_input_no_grad": "x = torch.ones(3)\ntorch.autograd.grad((x*2).sum(), x)",
