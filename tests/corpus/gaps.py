@@ -35,9 +35,6 @@ ENGINE_GAPS: dict[str, str] = {
     "functorch_ensembling": "meta tensors: the engine has no 'meta' device (`copy.deepcopy(model).to('meta')`, as "
                             "torch.func's ensembling recipe does, raises torch's 'Could not run "
                             "aten::empty.memory_format ... META backend' error)",
-    "fastbook_foundations": f"{FLOAT32}: the init experiments multiply by 50 random 10x10 matrices in a row: MKL's "
-                            "sgemm and the engine's correctly rounded products part in the 5th printed digit "
-                            "(torch 4.7460e+21, here 4.7459e+21 on AMD EPYC)",
     "d2l_attention_scoring": f"{FLOAT32}: a bmm result lies on a rounding boundary of its 5 printed digits: the "
                              "engine's correctly rounded product prints -6.3431e-04, MKL's (AMD EPYC) -6.3432e-04",
 }
@@ -45,8 +42,7 @@ ENGINE_GAPS: dict[str, str] = {
 # Gaps where torch's own output depends on the CPU (its MKL kernels' order): on another CPU torch may print what
 # the engine prints, so these are not strict.
 CPU_DEPENDENT = frozenset(["karpathy_gpt_self_attention_trick", "d2l_batch_norm_scratch", "d2l_attention_scoring",
-                           "tutorial_nn_module_refactor", "gordic_neural_style_transfer",
-                           "fastbook_foundations"])
+                           "tutorial_nn_module_refactor", "gordic_neural_style_transfer"])
 
 # Programs printing full-precision numbers after many float32 training steps, and how many ulps those may be
 # from torch's (difftest.printed_alike allows 4): torch's own rounding depends on the CPU and its thread count
