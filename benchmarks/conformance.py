@@ -104,7 +104,8 @@ def main():
               f"({100 * BITS['same'] / BITS['compared']:.1f} %; the rest agree within tolerance)")
     if CLOSER["values"]:
         print(f"float32 values off torch's float32 beyond tolerance but at least as close to torch's float64 answer: "
-              f"{CLOSER['values']} tensors, {CLOSER['elements']} elements (passed)")
+              f"{CLOSER['values']} tensors, {CLOSER['elements']} elements (passed), in "
+              f"{len(CLOSER['entries'])} entries: {', '.join(sorted(CLOSER['entries']))}")
     print(f"\ntotal {time.perf_counter() - started:.0f} s")
     if args.json:
         with open(args.json, "w") as f:

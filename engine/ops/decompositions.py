@@ -9,7 +9,7 @@ agree for the factorizations here), and are only defined up to sign in any case:
 them. Ops with several outputs (slogdet, qr, svd, eigh) recompute the factorization in their derivative."""
 import numpy as np
 
-from .. import dtypes, memory
+from .. import dtypes, grad_mode, memory
 from .products import _exclusive_products
 from .table import OPS, Spelling, op, result_dtype
 
@@ -80,8 +80,8 @@ def _bind_det(A):
 
 
 def _det_grad(n, g):
-    """ATen's linalg_det_backward as it runs under create_graph: gA = det · grad · A⁻ᵀ solved from Aᵀ X = diag,
-    and where |det| < 100 eps the singular formula U diag(∂ prod(S)) Vh (times det U det Vh), which needs no
+    """ATen's linalg_det_backward: gA = det · grad · A⁻ᵀ solved from Aᵀ X = diag; under create_graph, where
+    |det| < 100 eps, the singular formula U diag(∂ prod(S)) Vh (times det U det Vh), which needs no
     inverse; a batch mixing both is assembled with index_put. A 1×1 matrix's grad is grad, an empty one's zeros."""
     A = n["A"]
     if A.numel() == 0:
@@ -91,6 +91,17 @@ def _det_grad(n, g):
         return g.unsqueeze(-1).unsqueeze(-1).expand(*A.shape)
     det = n["result"]
     d = _diagonal_matrix((g * det).unsqueeze(-1).expand(*det.shape, size))
+    if not grad_mode.is_grad_enabled():
+        # ATen's first-order path: a solve with the LU, its zero pivots nudged to eps; where det is 0 that solves
+        # for a zero right-hand side, so the grad is 0 (the singular formula is for create_graph only)
+        mask = det._data != 0
+        ret = type(A)._make(np.zeros(A.shape, A.dtype.np), A.dtype)
+        if mask.all():
+            return A.mT._op("linalg_solve", d)
+        if not mask.any():
+            return ret
+        keep = type(A)._make(mask, dtypes.bool)
+        return ret.index_put((keep,), A[keep].mT._op("linalg_solve", d[keep]))
     mask = np.abs(det._data) < 100 * np.finfo(A.dtype.np).eps
     if mask.all():
         return _det_singular(A, g)
