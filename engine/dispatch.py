@@ -138,11 +138,8 @@ def apply(op, inputs, attrs=None, dtype=None):
             have = out_data.dtype
             if have is not dtype.np and have != dtype.np:
                 out_data = np.asarray(out_data, dtype=dtype.np)
-    if op.pointwise and out_data.ndim > 1:
-        for a in arrays:
-            if type(a) is np.ndarray and not a.flags.c_contiguous:  # numpy's ufuncs lay it out otherwise
-                out_data = memory.iterated(out_data, arrays, attrs)
-                break
+    if op.pointwise and out_data.ndim > 1 and _iterator_lays_out(out_data, arrays):
+        out_data = memory.iterated(out_data, arrays, attrs)
     out = Tensor._make(out_data, dtype)
     if op.view:
         out._make_view_of(inputs[0], op, attrs)
@@ -151,6 +148,14 @@ def apply(op, inputs, attrs=None, dtype=None):
     if observed:
         observe.emit("on_op", out, op, inputs, attrs)
     return out
+
+
+def _iterator_lays_out(out, arrays):
+    """Whether an elementwise result needs TensorIterator's layout, not numpy's: an operand not row-major, or an
+    empty result that some operand (a scalar too) is not the shape of (ATen's fast setup does not apply)."""
+    if not out.size:
+        return any(getattr(a, "shape", None) != out.shape for a in arrays)
+    return any(type(a) is np.ndarray and not a.flags.c_contiguous for a in arrays)  # numpy's ufuncs go otherwise
 
 
 def _several(op, inputs, attrs, pieces, dtype, wants_grad):

@@ -254,7 +254,10 @@ def _like(name, value, t, dtype, layout, device, requires_grad, memory_format):
     result = _filled(value, t.shape, dtype or t.dtype, requires_grad)
     if fmt is not None:
         result._data = memory.laid_out(result._data, fmt)
-    elif not t._data.flags.c_contiguous:  # preserved: the input's order of strides, made dense
+    elif memory.is_dense(t._data):  # preserved: a dense input's strides exactly (those of its size-1 dims too)
+        if memory.strides(t._data) != memory.strides(result._data):
+            result._data = memory.with_strides(result._data, memory.strides(t._data))
+    else:  # the input's order of strides, made dense
         result._data = np.full_like(t._data, value, dtype=result._data.dtype)
     return result
 

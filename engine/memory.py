@@ -143,12 +143,25 @@ def with_strides(a, want):
     return out
 
 
+def strided_copy(a):
+    """A copy of a in a buffer of its own with a's strides exactly (a piece of a larger block keeps its gaps, as
+    torch's unsafe_split pieces keep the strides of the storage they share)."""
+    st = strides(a)
+    if a.size == 0 or any(s < 0 for s in st):
+        return a.copy()
+    span = 1 + sum((n - 1) * s for n, s in zip(a.shape, st))
+    out = np.lib.stride_tricks.as_strided(np.empty(span, a.dtype), a.shape, [s * a.itemsize for s in st])
+    out[...] = a
+    return out
+
+
 def in_format(a, fmt):
     """A copy of a in memory format fmt (preserve: a's own strides when a is dense, else row-major)."""
     if fmt is preserve_format:
-        if a.flags.c_contiguous or not is_dense(a):
-            return np.array(a, order="C")
-        return with_strides(a, strides(a))
+        have = strides(a)
+        if not is_dense(a) or have == contiguous_strides(a.shape):
+            return laid_out(np.array(a, order="C"), suggest_format(a))
+        return with_strides(a, have)  # a size-1 dim keeps its stride too, as torch's empty_strided keeps it
     if fmt is contiguous_format:
         return np.array(a, order="C")
     return with_strides(a, format_strides(a.shape, fmt))
@@ -187,6 +200,12 @@ def iterator_strides(shape, arrays):
         lead = nd - a.ndim
         st = strides(a)
         ops.append([0] * lead + [0 if n == 1 and shape[lead + i] != 1 else st[i] for i, n in enumerate(a.shape)])
+    return iterator_strides_of(shape, ops)
+
+
+def iterator_strides_of(shape, ops):
+    """iterator_strides for operands given by their strides over the whole shape (0 where broadcast)."""
+    nd = len(shape)
 
     def should_swap(d0, d1):
         for st in ops:
@@ -209,11 +228,13 @@ def iterator_strides(shape, arrays):
                 d1 = d0
             elif c < 0:
                 break
+    if perm == list(range(nd - 1, -1, -1)):
+        return contiguous_strides(shape)
     out = [0] * nd
     acc = 1
     for d in perm:
         out[d] = acc
-        acc *= max(shape[d], 1)
+        acc *= shape[d]  # ATen's compatible_stride: a size 0 makes every slower stride 0
     return tuple(out)
 
 
@@ -223,14 +244,21 @@ def column_major(a, dtype):
     a = np.asarray(a)
     if a.ndim < 2:
         return np.array(a, dtype=dtype)
-    want = list(contiguous_strides(a.shape[:-2] + (a.shape[-1], a.shape[-2])))
+    return with_strides(a.astype(dtype, copy=False), column_major_strides(a.shape))
+
+
+def column_major_strides(shape):
+    """The strides of a batch of matrices each stored by columns (the batch row-major)."""
+    want = list(contiguous_strides(tuple(shape[:-2]) + (shape[-1], shape[-2])))
     want[-1], want[-2] = want[-2], want[-1]
-    return with_strides(a.astype(dtype, copy=False), tuple(want))
+    return tuple(want)
 
 
 def like_input(g, x):
-    """g laid out as ATen allocates a pool's or conv's grad_input: in the memory format x suggests."""
-    return laid_out(g, suggest_format(x))
+    """g laid out as ATen allocates a pool's or conv's grad_input: in the memory format x suggests (the strides of
+    its size-1 dims too)."""
+    want = format_strides(g.shape, suggest_format(x))
+    return g if strides(g) == want else with_strides(g, want)
 
 
 def like_param(g, param):

@@ -12,7 +12,7 @@ import warnings
 
 import numpy as np
 
-from . import dispatch, dtypes, grad_mode
+from . import dispatch, dtypes, grad_mode, memory
 from .messages import invalid_arguments, signature_takes
 from .ops import COMPOSITES, OPS
 from .ops.statistics import returned
@@ -142,8 +142,11 @@ def _written_one(name, result, out, spell, inputs):
                       "and in a future PyTorch release outputs will not be resized unless they have zero elements. "
                       "You can explicitly reuse an out tensor t by resizing it, inplace, to zero elements with "
                       "t.resize_(0).", UserWarning, stacklevel=4)
-    if out.shape == result.shape:
+    direct = spell is not None and spell.out == "direct"
+    if out.shape == result.shape and (out.numel() or not direct):
         out._data[...] = result._data
+    elif direct:
+        out._data = memory.with_strides(result._data.astype(out.dtype.np), memory.strides(result._data))
     else:
         out._data = result._data.astype(out.dtype.np, copy=True)
     out._bump()

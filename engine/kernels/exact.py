@@ -27,6 +27,8 @@ def matmul(a, b):
     a2 = a[None, :] if vec_a else a
     b2 = b[:, None] if vec_b else b
     out = _rounded(a2, b2)
+    if not out.flags.c_contiguous:  # numpy's where and sums follow the operands' order; BLAS writes row-major
+        out = np.ascontiguousarray(out)
     if vec_a:
         out = out[..., 0, :]
     if vec_b:

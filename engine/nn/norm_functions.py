@@ -56,7 +56,7 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):  # noqa: A002
     dims = tuple(range(input.dim() - k, input.dim()))
     rsqrt = input.pow(2).mean(dims, keepdim=True)._op("add_scalar", other=eps).rsqrt()
     result = input.mul(rsqrt)
-    return result if weight is None else result.mul(weight)
+    return (result if weight is None else result.mul(weight)).contiguous()  # ATen's last step
 
 
 def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):  # noqa: A002

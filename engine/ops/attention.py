@@ -5,6 +5,7 @@ import math
 
 import numpy as np
 
+from .. import memory
 from .rounding import EXP
 from .table import Spelling, op
 
@@ -69,13 +70,23 @@ def _flash_backward(g, q, k, v, attn_mask, is_causal, scale, which):
     wide = p.dtype
     dout, vv = g.astype(wide), v.astype(wide)
     if which == 2:
-        return np.matmul(np.swapaxes(p, -1, -2), dout).astype(q.dtype)
+        return _heads_inside(np.matmul(np.swapaxes(p, -1, -2), dout).astype(q.dtype))
     dp = np.matmul(dout, np.swapaxes(vv, -1, -2))
     ds = p * (dp - np.sum(dp * p, axis=-1, keepdims=True))
     s = _scale(q, scale)
     if which == 0:
-        return (np.matmul(ds, k.astype(wide)) * s).astype(q.dtype)
-    return (np.matmul(np.swapaxes(ds, -1, -2), q.astype(wide)) * s).astype(q.dtype)
+        return _heads_inside((np.matmul(ds, k.astype(wide)) * s).astype(q.dtype))
+    return _heads_inside((np.matmul(np.swapaxes(ds, -1, -2), q.astype(wide)) * s).astype(q.dtype))
+
+
+def _heads_inside(grad):
+    """A (batch, heads, length, dim) grad laid out as ATen's CPU flash kernel allocates it: (batch, length, heads,
+    dim) in memory, transposed."""
+    if grad.ndim != 4:
+        return grad
+    per_batch, per_position, per_head, per_item = memory.contiguous_strides(
+        (grad.shape[0], grad.shape[2], grad.shape[1], grad.shape[3]))
+    return memory.with_strides(grad, (per_batch, per_head, per_position, per_item))
 
 
 def _not_differentiable(n, g):

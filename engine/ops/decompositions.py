@@ -185,8 +185,8 @@ def _solve(a, b, left=True):
     except np.linalg.LinAlgError:
         raise _LinAlgError("torch.linalg.solve: The solver failed because the input matrix is singular.") from None
     dtype = np.result_type(a.dtype, b.dtype)
-    if vector:
-        return x[..., 0].astype(dtype)
+    if vector:  # ATen lays the result out as a batch of matrices all the same: a batched vector goes by columns
+        return memory.column_major(x[..., 0], dtype)
     x = memory.column_major(x, dtype)
     return np.swapaxes(x, -1, -2) if not left else x
 

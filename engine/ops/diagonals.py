@@ -29,7 +29,13 @@ def _block_grad(n, g, i):
     r = sum(s[0] for s in shapes[:i])
     c = sum(s[1] for s in shapes[:i])
     h, w = shapes[i]
-    return g.narrow(0, r, h).narrow(1, c, w).reshape(n._shapes[i])
+    block = g.narrow(0, r, h).narrow(1, c, w)
+    ndim = len(n._shapes[i])
+    if ndim == 2:
+        return block
+    if ndim == 0:
+        return block.squeeze(-1).squeeze(-1)
+    return block.squeeze(-1) if w == 1 else block.reshape(n._shapes[i])  # torch's squeeze(-1), then sum_to its size
 
 
 def _bind_block_diag(*tensors):

@@ -26,7 +26,12 @@ def _bind_cholesky_legacy(self, upper=False):
     return OPS["cholesky"], (self,), {"upper": upper}, None
 
 
-op("cholesky", "CholeskyBackward0", ("self",), _cholesky, ("L⁻ᵀ Φ(Lᵀ grad) L⁻¹", _cholesky_grad),
+def _cholesky_legacy(a, upper=False):
+    """torch.cholesky: linalg's factor, by columns; an empty input gives an empty row-major result."""
+    return np.empty(a.shape, a.dtype) if a.size == 0 else _cholesky(a, upper)
+
+
+op("cholesky", "CholeskyBackward0", ("self",), _cholesky_legacy, ("L⁻ᵀ Φ(Lᵀ grad) L⁻¹", _cholesky_grad),
    saves={0: ("result", "upper")}, spell=Spelling(method="cholesky", function="cholesky"),
    bind=_bind_cholesky_legacy)
 
@@ -43,7 +48,7 @@ def _cholesky_solve(b, L, upper=False):
     a = _from_factor(L, upper)
     batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     x = np.linalg.solve(np.broadcast_to(a, batch + a.shape[-2:]), np.broadcast_to(_f64(b), batch + b.shape[-2:]))
-    return x.astype(np.result_type(b.dtype, L.dtype))
+    return memory.column_major(x, np.result_type(b.dtype, L.dtype))  # LAPACK's potrs, on a column-major copy of b
 
 
 def _bind_cholesky_solve(self, input2, upper=False):
@@ -88,7 +93,7 @@ def _cholesky_inverse_grad(n, g):
 op("cholesky_inverse", "CholeskyInverseBackward0", ("self",),
    lambda L, upper=False: memory.column_major(np.linalg.inv(_from_factor(L, upper)), L.dtype),  # LAPACK's potri
    ("−(A⁻¹ (grad + gradᵀ) A⁻¹) L", _cholesky_inverse_grad), saves={0: ("self", "result", "upper")},
-   spell=Spelling(method="cholesky_inverse", function="cholesky_inverse"), bind=_bind_cholesky_inverse)
+   spell=Spelling(method="cholesky_inverse", function="cholesky_inverse", out="direct"), bind=_bind_cholesky_inverse)
 
 
 @composite(Spelling(method="qr", function="qr"))

@@ -235,7 +235,7 @@ def _cdist(x1, x2, p):
     t = x1.dtype.type
     powered = diff if p == 1 else diff * diff if p == 2 else diff ** t(p)
     total = np.cumsum(powered, axis=-1, dtype=x1.dtype)[..., -1] if powered.shape[-1] else powered.sum(-1)
-    return total if p == 1 else np.sqrt(total) if p == 2 else total ** t(1 / p)
+    return np.ascontiguousarray(total) if p == 1 else np.sqrt(total) if p == 2 else total ** t(1 / p)
 
 
 def _cdist_grad(g, x1, x2, dist, p):

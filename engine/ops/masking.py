@@ -329,7 +329,11 @@ def nonzero(self, *, as_tuple=False):
 @composite(Spelling(method="argwhere", function="argwhere", out=False))
 def argwhere(self):
     """The indices of the nonzero elements, one row each, laid out column by column as ATen writes them."""
-    return self._new(np.argwhere(self._data).astype(np.int64).T.copy().T, dtypes.int64)
+    rows = np.argwhere(self._data).astype(np.int64)
+    n = rows.shape[0]  # ATen's result is the transpose of a (dims, n) buffer: strides (1, n), n = 0 included
+    out = np.lib.stride_tricks.as_strided(np.empty(max(rows.size, 1), np.int64), rows.shape, (8, 8 * n))
+    out[...] = rows
+    return self._new(out, dtypes.int64)
 
 
 @composite(Spelling(method="nonzero_static", function="nonzero_static"))

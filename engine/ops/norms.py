@@ -261,7 +261,8 @@ def _ln_dims(x, normalized_shape):
 def _layer_norm(x, weight, bias, normalized_shape, eps, result1, result2):
     """ATen's LayerNormKernelImpl: y = (x · rstd − rstd · mean) · weight + bias, in x's dtype."""
     rstd, mean = result2._data, result1._data
-    return (x * rstd + (-rstd * mean)) * weight + bias
+    y = (x * rstd + (-rstd * mean)) * weight + bias
+    return y if y.flags.c_contiguous else np.array(y, order="C")  # ATen allocates Y row-major
 
 
 def _ln_grads(n, g, i):

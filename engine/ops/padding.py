@@ -3,6 +3,7 @@ replicate padding of the last 1, 2 or 3 dims (ReflectionPad1DBackward0 … Repli
 each, as ATen's kernels), and circular padding, which torch builds from slices copied into a new tensor."""
 import numpy as np
 
+from .. import memory
 from .table import OPS, Spelling, composite, op
 
 MODES = ("constant", "reflect", "replicate", "circular")
@@ -21,7 +22,6 @@ def _signed(pad):
 def _constant_pad(x, pad, shape, value=0):
     """F.pad's constant padding: pad holds (before, after) pairs, the last dim's first; a negative pad crops."""
     pad = _signed(pad)
-    out = np.full(shape, value, dtype=x.dtype)
     k = len(pad) // 2
     src, dst = [slice(None)] * x.ndim, [slice(None)] * x.ndim
     for i in range(k):
@@ -30,6 +30,9 @@ def _constant_pad(x, pad, shape, value=0):
         start_in, start_out = max(-before, 0), max(before, 0)
         n = min(x.shape[d] - start_in, shape[d] - start_out)
         src[d], dst[d] = slice(start_in, start_in + max(n, 0)), slice(start_out, start_out + max(n, 0))
+    if all(p <= 0 for p in pad):  # ATen: the input narrowed, then cloned (its strides kept where it is dense)
+        return memory.in_format(x[tuple(src)], memory.preserve_format)
+    out = memory.laid_out(np.full(shape, value, dtype=x.dtype), memory.suggest_format(x))
     out[tuple(dst)] = x[tuple(src)]
     return out
 

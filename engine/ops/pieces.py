@@ -1,6 +1,7 @@
 """Ops with several outputs: unbind, split, chunk and their unsafe twins (one node, an output per piece)."""
 import numpy as np
 
+from .. import memory
 from .table import OPS, Spelling, composite, op
 
 
@@ -14,6 +15,11 @@ def _unbind(a, dim):
 
 def _split(a, dim, split_size):
     return tuple(np.split(a, _bounds(a.shape[dim], split_size), axis=dim)) if a.shape[dim] else (a[...],)
+
+
+def _unsafe_split(a, dim, split_size):
+    """split's pieces, each a copy of its own laid out as torch's: the strides of the input they were cut from."""
+    return tuple(memory.strided_copy(p) for p in _split(a, dim, split_size))
 
 
 def _split_with_sizes(a, dim, split_sizes):
@@ -57,8 +63,9 @@ def _nr(attrs):
 op("unbind", "UnbindBackward0", ("self",), _unbind, ("the grads stacked along dim", _stacked), view=True,
    several=True, saves={0: ("dim",)}, bind=False,
    spell=Spelling(name=lambda s, a: f"{s[0]}.unbind({a['dim']}){_nr(a)}"))
-for _name, _node, _view in (("split", "SplitBackward0", True), ("unsafe_split", "UnsafeSplitBackward0", False)):
-    op(_name, _node, ("self",), _split, ("the grads joined along dim", _catted), view=_view, several=True,
+for _name, _node, _view, _fwd in (("split", "SplitBackward0", True, _split),
+                                  ("unsafe_split", "UnsafeSplitBackward0", False, _unsafe_split)):
+    op(_name, _node, ("self",), _fwd, ("the grads joined along dim", _catted), view=_view, several=True,
        saves={0: ("dim", "self_sym_sizes", "split_size")},
        spell=Spelling(name=lambda s, a, f=_name: f"{s[0]}.{f}({a['split_size']}, {a['dim']}){_nr(a)}"), bind=False)
 op("split_with_sizes", "SplitWithSizesBackward0", ("self",), _split_with_sizes,

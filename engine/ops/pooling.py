@@ -62,7 +62,8 @@ def _max_pool_indices(x, kernel_size, stride, padding, dilation, ceil_mode):
 def _max_pool_values(x, kernel_size, stride, padding, dilation, ceil_mode, result1):
     planes = x.reshape(*x.shape[:-2], -1)
     idx = result1._data
-    return np.take_along_axis(planes, idx.reshape(*idx.shape[:-2], -1), axis=-1).reshape(idx.shape)
+    return memory.like_input(np.take_along_axis(planes, idx.reshape(*idx.shape[:-2], -1), axis=-1).reshape(idx.shape),
+                             x)
 
 
 def _max_pool_backward(g, x, indices):
@@ -241,8 +242,8 @@ def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_i
     kernel_size, stride, padding, dilation = _pool_args(kernel_size, stride, padding, dilation)
     _pool_check(input, kernel_size, stride, padding, dilation, ceil_mode)
     x = input
-    indices = x._new(_max_pool_indices(x._data, kernel_size, stride or kernel_size, padding, dilation, ceil_mode),
-                     dtypes.int64)
+    where = _max_pool_indices(x._data, kernel_size, stride or kernel_size, padding, dilation, ceil_mode)
+    indices = x._new(memory.like_input(where, x._data), dtypes.int64)
     attrs = {"kernel_size": kernel_size, "stride": stride, "padding": padding, "dilation": dilation,
              "ceil_mode": bool(ceil_mode), "result1": indices}
     values = x._apply(OPS["max_pool2d"], (x,), attrs, x.dtype)

@@ -241,7 +241,7 @@ def _take_at(n, g):
     idx, k = n.attrs["indices"], n.attrs["k"]
     lead = g.dim() - k
     planes = g.reshape(*g.shape[:lead], -1)
-    flat_idx = idx.reshape(idx.shape[:lead] + (-1,))
+    flat_idx = np.ascontiguousarray(idx).reshape(idx.shape[:lead] + (-1,))  # a row-major grad, as ATen's gather
     lead_idx = np.indices(flat_idx.shape[:-1], sparse=True)
     return planes._op("index", key=(*(i[..., None] for i in lead_idx), flat_idx)).reshape(*idx.shape)
 
@@ -267,14 +267,14 @@ def _unpool(x, indices, output_size):
     flat_idx = indices._data.reshape(lead + (-1,))
     lead_idx = np.indices(flat_idx.shape[:-1], sparse=True)
     flat_out[(*(i[..., None] for i in lead_idx), flat_idx)] = x.reshape(flat_idx.shape)
-    return flat_out.reshape(lead + tuple(output_size))
+    return memory.like_input(flat_out.reshape(lead + tuple(output_size)), x)
 
 
 def _unpool_grad(n, g):
     idx, k = n.attrs["indices"]._data, len(n.attrs["output_size"])
     lead = g.dim() - k
     planes = g.reshape(*g.shape[:lead], -1)
-    flat_idx = idx.reshape(idx.shape[:lead] + (-1,))
+    flat_idx = np.ascontiguousarray(idx).reshape(idx.shape[:lead] + (-1,))  # a row-major grad, as ATen's gather
     lead_idx = np.indices(flat_idx.shape[:-1], sparse=True)
     return planes._op("index", key=(*(i[..., None] for i in lead_idx), flat_idx)).reshape(*idx.shape)
 

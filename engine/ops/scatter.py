@@ -222,10 +222,14 @@ def _bind_gather(self, dim, index, *, sparse_grad=False):
     return OPS["gather"], (self,), {"dim": dim, "index": index, "sparse_grad": sparse_grad}, None  # dim as given
 
 
-op("gather", "GatherBackward0", ("self",),
-   lambda a, dim, index, sparse_grad: _nd(a)[_element_key(index._data, dim % max(a.ndim, 1))].reshape(index.shape)
-   if index.numel()
-   else np.zeros(index.shape, a.dtype),
+def _gather(a, dim, index, sparse_grad):
+    """The elements index points at along dim, in a row-major result (whatever index's layout)."""
+    if not index.numel():
+        return np.zeros(index.shape, a.dtype)
+    return np.array(_nd(a)[_element_key(index._data, dim % max(a.ndim, 1))].reshape(index.shape), order="C")
+
+
+op("gather", "GatherBackward0", ("self",), _gather,
    ("grad added where index points",
     lambda n, g: g._new(np.zeros(n._shapes[0], g.dtype.np), g.dtype).scatter_add(n.attrs["dim"], n.attrs["index"], g)),
    saves={0: ("dim", "index", "self", "sparse_grad")},

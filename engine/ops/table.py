@@ -23,7 +23,8 @@ class Spelling:
     """How a user writes an op. `infix` is the symbol of `a ⊕ b` (and `a ⊕= b` when there is an in-place twin);
     `rinfix` the symbol of `b ⊕ a` where the op's self is the right operand; `name` overrides how the tracer
     names the result: a format string over the input names ({0}, {1}) and the attrs. `out` says whether the torch
-    function takes out= (most do; torch.einsum, torch.reshape, torch.split … do not); `functional_out` whether
+    function takes out= (most do; torch.einsum, torch.reshape, torch.split … do not; "direct": its kernel writes into
+    an empty out itself, which takes the result's layout, as ATen's cholesky_inverse); `functional_out` whether
     the nn.functional one does (those that are ATen's own functions: F.gelu, F.softplus, …)."""
 
     __slots__ = ("method", "function", "functional", "special", "linalg", "inplace", "inplace_function", "infix",

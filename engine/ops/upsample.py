@@ -4,6 +4,7 @@ import math
 
 import numpy as np
 
+from .. import memory
 from .table import Spelling, op
 
 _SCALE_NAMES = {1: ("scales",), 2: ("scales_h", "scales_w"), 3: ("scales_d", "scales_h", "scales_w")}
@@ -75,16 +76,19 @@ def _forward(mode, k):
     def forward(a, output_size, align_corners=False, **scales):
         names = _SCALE_NAMES[k]
         mats = _mats(mode, a.shape[-k:], output_size, [scales[n] for n in names], align_corners, a.dtype)
-        return _apply(a, mats)
+        return memory.like_input(_apply(a, mats), a)  # ATen: in the memory format the input suggests
 
     return forward
 
 
 def _backward(mode, k):
+    """The grad of the input: in the memory format grad_output suggests, but for ATen's bicubic and 3-d nearest
+    kernels, which allocate it row-major."""
     def backward(g, input_sizes, output_size, align_corners=False, **scales):
         names = _SCALE_NAMES[k]
         mats = _mats(mode, input_sizes[-k:], output_size, [scales[n] for n in names], align_corners, g.dtype)
-        return _apply(g, mats, transpose=True)
+        grad = _apply(g, mats, transpose=True)
+        return grad if mode == "cubic" or mode.startswith("nearest") and k == 3 else memory.like_input(grad, g)
 
     return backward
 

@@ -9,6 +9,7 @@ import warnings
 import numpy as np
 
 from .. import dtypes, memory, messages
+from .index_layout import indexed
 from .table import OPS, Spelling, composite, method, op, shape_args
 
 
@@ -440,6 +441,6 @@ op("alias", "AliasBackward0", ("self",), lambda a: a[...], ("grad", lambda n, g:
 # where the module's hooks are registered (engine/nn/modules/backward_hooks.py)
 op("backward_hook", "BackwardHookFunctionBackward", ("self",), lambda a: a[...], ("grad", lambda n, g: g),
    view=True, spell=Spelling(name="{0}"), bind=False)
-op("index", "IndexBackward0", ("self",), lambda a, key, indices=None: a[key],
+op("index", "IndexBackward0", ("self",), lambda a, key, indices=None: indexed(a, key),
    ("grad added at the indices of zeros", _placed("index_put_impl")), saves={0: ("indices", "self_sym_sizes")},
    spell=Spelling(name="{0}[…]"), bind=False)
