@@ -171,7 +171,7 @@ class Node:
 
     __slots__ = (
         "next_functions", "_op", "attrs", "_saved", "_seq", "_pre_hooks", "_tensor_hooks", "_retain_hooks", "_hooks",
-        "_freed", "_shapes", "_dtypes", "_need", "_out_shape", "_out_dtype", "__weakref__", "metadata", "_meta",
+        "_freed", "_shapes", "_dtypes", "_need", "_out_shape", "_out_dtype", "__weakref__", "_metadata", "_meta",
     )
     _n_outputs = 1  # how many tensors this node is the grad_fn of (a custom Function's node may have several)
 
@@ -191,11 +191,18 @@ class Node:
         self._need = tuple([fn is not None for fn, _ in next_functions])
         self._out_shape = out_shape
         self._out_dtype = out_dtype
-        self.metadata = {}
+        self._metadata = None
         self._meta = None  # the input strides PyTorch's node keeps (`self_sym_strides`), when it keeps them
 
     def name(self):
         return type(self).__name__
+
+    @property
+    def metadata(self):
+        """A dict of the program's own, made when first asked for."""
+        if self._metadata is None:
+            self._metadata = {}
+        return self._metadata
 
     def __getitem__(self, key):
         """A saved tensor, checked: freed by an earlier backward, or changed in place since saved."""
