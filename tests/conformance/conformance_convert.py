@@ -246,8 +246,36 @@ def to_engine(obj, E, tr, memo, *, grad=True):
     if isinstance(obj, (types.FunctionType, types.BuiltinFunctionType, types.MethodType)):
         return tr.callable(obj)
     if isinstance(obj, torch.nn.Module):
-        raise Unsupported("module argument")
+        return _module_to_engine(obj, E, tr, memo)
     return obj
+
+
+_MODULE_BASE = frozenset(vars(torch.nn.Module()))  # torch's own bookkeeping of every module (hooks, tables)
+
+
+def _module_to_engine(obj, E, tr, memo):
+    """A module passed as an argument (a distance function, the layer a TransformerEncoder clones), rebuilt as the
+    engine's class of the same name from its attributes: its submodules, parameters and buffers converted, its
+    settings copied; no constructor is called, as torch's signature cannot be recovered from an instance."""
+    name = type(obj).__name__
+    cls = getattr(E.nn, name, None)
+    if cls is None or type(obj).__module__.split(".")[:2] != ["torch", "nn"]:
+        raise Missing(f"torch.nn.{name}") if cls is None else Unsupported(f"module argument of class {name}")
+    em = cls.__new__(cls)
+    E.nn.Module.__init__(em)
+    em.train(obj.training)
+    for key, value in vars(obj).items():
+        if key not in _MODULE_BASE:
+            setattr(em, key, to_engine(value, E, tr, memo, grad=False))
+    for key, sub in obj._modules.items():
+        setattr(em, key, None if sub is None else _module_to_engine(sub, E, tr, memo))
+    for key, p in obj._parameters.items():
+        setattr(em, key, None if p is None else E.nn.Parameter(to_engine(p.detach(), E, tr, {}, grad=False),
+                                                               requires_grad=p.requires_grad))
+    for key, b in obj._buffers.items():
+        em.register_buffer(key, None if b is None else to_engine(b, E, tr, {}, grad=False),
+                           persistent=key not in obj._non_persistent_buffers_set)
+    return em
 
 
 def _laid_out_like(obj, E):
