@@ -8,6 +8,7 @@ import time
 import numpy as np
 import torch
 from conformance_compare import (
+    CLOSER,
     Finding,
     Timeout,
     compare_raised,
@@ -179,11 +180,14 @@ def _module_sample(info, cls, ecls, mi, E, tr, dtype, training, timeout, res, ta
     if dtype == torch.float32 and any(f.kind == "value" for f in findings[n:]):
         reference = _reference(tm, f_args, f_kwargs)
         if reference is not None:
+            before = len(findings)
             del findings[n:]
             compare_results(t_out, e_out, E, "output", findings, printed=True, references=zipped(
                 flat_tensors(t_out, torch), flat_tensors(reference[0], torch)))
             if len(findings) == n:
                 _module_grads(tm, em, t_out, e_out, memo, E, timeout, findings, reference)
+            if len(findings) < before:
+                CLOSER["entries"].add(res.key)
     _record(res, tag, findings)
 
 

@@ -120,3 +120,5 @@ def test_float32_off_torch_passes_only_nearer_float64_answer():
     assert compare_values(theirs, nearer, "float32") is not None
     assert compare_values(theirs, nearer, "float32", reference=truth) is None
     assert compare_values(theirs, farther, "float32", reference=truth) is not None
+    other_draws = np.array([0.2, 5.0, 1.0])  # a reference that is not torch's computation: it rescues nothing
+    assert compare_values(theirs, nearer, "float32", reference=other_draws) is not None
