@@ -1,8 +1,19 @@
 """Engine speed, side by side in one run (run with the oracle env: .venv-torch/bin/python benchmarks/engine.py).
 
-1. engine / torch: a 200-op graph of tiny tensors, forward + backward            (target <= 1.5)
+Issue 27's "done when", each line the median of three runs back to back (CPU time of this process, so that other
+processes on a busy machine count less; every run is a best-of-7):
+1. engine / torch: a 200-op graph of tiny tensors, forward + backward            (target <= 1.0)
 2. engine / hand-written numpy: MLP 512 wide, batch 256, forward + backward      (target <= 1.15)
 3. micrograd / engine: micrograd's demo MLP training step (moons, 2-16-16-1)     (target >= 20)
+4. tracing: engine.trace.run / untraced, the tutorial programs together           (target <= 2)
+5. tracing: the 2,000-iteration loops of benchmarks/loops/, traced / untraced     (target <= 2.5, JSON <= 15 MB,
+   with the timeline's JSON size and the process's growth while tracing            growth <= 75 MB)
+
+    .venv-torch/bin/python benchmarks/engine.py [--quick] [--no-trace] [--engine-only]
+
+--quick: one run per line instead of three; --no-trace: lines 1-3 only; --engine-only: the engine's own times
+(no torch, no micrograd), as Pyodide runs them: `node benchmarks/engine_pyodide.mjs` runs this script inside
+Pyodide under Node and prints the same lines, to be read against the native torch times printed here.
 """
 import os
 import sys
@@ -14,15 +25,23 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 import engine  # noqa: E402
 
+CLOCK = time.process_time if sys.platform != "emscripten" else time.perf_counter
+
 
 def best_of(fn, repeat=7, number=1):
     times = []
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0 = CLOCK()
         for _ in range(number):
             fn()
-        times.append((time.perf_counter() - t0) / number)
+        times.append((CLOCK() - t0) / number)
     return min(times)
+
+
+def median_of(runs, measure):
+    """measure() -> (a, b) seconds, `runs` times back to back: the run of the median ratio a/b, and the ratios."""
+    got = sorted((measure() for _ in range(runs)), key=lambda ab: ab[0] / ab[1])
+    return got[len(got) // 2], [a / b for a, b in got]
 
 
 def tiny_graph(lib):
@@ -116,15 +135,74 @@ def engine_moons_step(X, y):
     return run
 
 
-def main():
-    import torch
+def rss():
+    """The process's resident memory now, in bytes (the kernel's count; the peak where there is no /proc)."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except OSError:
+        import resource
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
-    torch.set_num_threads(1)
-    rows = []
-    t_e = best_of(tiny_graph(engine), number=5)
-    t_t = best_of(tiny_graph(torch), number=5)
-    rows.append(("200-op tiny graph fwd+bwd", "engine / torch", t_e, t_t, t_e / t_t, "<= 1.5"))
 
+def tracing_rows(runs):
+    """engine.trace.run against the same program untraced: the tutorial programs together, then each loop."""
+    import gc
+    import warnings
+    from pathlib import Path
+
+    sys.path.insert(0, os.path.dirname(__file__))
+    import trace as tracebench  # benchmarks/trace.py
+
+    from engine.trace import run
+    from tests.programs import PROGRAMS
+    from tests.trace.corpus import TRACE_PROGRAMS
+
+    warnings.simplefilter("ignore")
+    tracebench.CLOCK = CLOCK
+    tracebench.REPEAT = 3
+    programs = list({**PROGRAMS, **TRACE_PROGRAMS}.values())
+
+    def tutorials():
+        plain = traced = 0.0
+        for source in programs:
+            p, t = tracebench.best((tracebench.plain, run), source)
+            plain, traced = plain + p, traced + t
+        return traced, plain
+
+    (t, p), ratios = median_of(runs, tutorials)
+    rows = [(f"tracing {len(programs)} tutorial programs", "traced / untraced", t, p, t / p, "<= 2", ratios, "")]
+    for path in sorted((Path(__file__).parent / "loops").glob("*.py")):
+        source = path.read_text()
+        sizes = {}
+
+        def loop(source=source, sizes=sizes):
+            engine.manual_seed(0)
+            t0 = CLOCK()
+            tracebench.plain(source)
+            plain = CLOCK() - t0
+            gc.collect()
+            before = rss()
+            engine.manual_seed(0)
+            t0 = CLOCK()
+            timeline = run(source, max_seconds=600)  # the runner's 30 s is for a learner's wait
+            traced = CLOCK() - t0
+            grown = rss() - before
+            assert timeline.error is None, timeline.error
+            json_mb = len(timeline.to_json().encode()) / 1e6
+            sizes[traced / plain] = (json_mb, grown / 1e6)
+            del timeline
+            gc.collect()
+            return traced, plain
+
+        (t, p), ratios = median_of(runs, loop)
+        json_mb, grown = sizes[t / p]
+        rows.append((f"2,000-iteration {path.stem}", "traced / untraced", t, p, t / p, "<= 2.5", ratios,
+                     f"JSON {json_mb:.1f} MB (<= 15), grew {grown:.0f} MB (<= 75)"))
+    return rows
+
+
+def engine_rows(runs, engine_only):
     rng = np.random.default_rng(0)
     x = rng.standard_normal((256, 512)).astype(np.float32)
     yv = rng.standard_normal((256, 1)).astype(np.float32)
@@ -132,19 +210,45 @@ def main():
     b1 = np.zeros(512, np.float32)
     w2 = (rng.standard_normal((512, 1)) * 0.05).astype(np.float32)
     b2 = np.zeros(1, np.float32)
-    t_e = best_of(mlp_engine(engine, x, yv, w1, b1, w2, b2), number=5)
-    t_n = best_of(mlp_numpy(x, yv, w1, b1, w2, b2), number=5)
-    rows.append(("MLP 512 wide, batch 256", "engine / numpy", t_e, t_n, t_e / t_n, "<= 1.15"))
+    rows = []
+    if engine_only:
+        t_e = best_of(tiny_graph(engine), number=5)
+        rows.append(("200-op tiny graph fwd+bwd", "engine (read vs torch)", t_e, float("nan"), float("nan"),
+                     "<= 1.0", [], ""))
+    else:
+        import torch
 
-    X, y = moons()
-    t_m = best_of(micrograd_step(X, y), repeat=3)
-    t_e = best_of(engine_moons_step(X, y), number=5)
-    rows.append(("micrograd demo step", "micrograd / engine", t_m, t_e, t_m / t_e, ">= 20"))
+        torch.set_num_threads(1)
+        (t_e, t_t), ratios = median_of(runs, lambda: (best_of(tiny_graph(engine), number=5),
+                                                      best_of(tiny_graph(torch), number=5)))
+        rows.append(("200-op tiny graph fwd+bwd", "engine / torch", t_e, t_t, t_e / t_t, "<= 1.0", ratios, ""))
+    (t_e, t_n), ratios = median_of(runs, lambda: (best_of(mlp_engine(engine, x, yv, w1, b1, w2, b2), number=5),
+                                                  best_of(mlp_numpy(x, yv, w1, b1, w2, b2), number=5)))
+    rows.append(("MLP 512 wide, batch 256", "engine / numpy", t_e, t_n, t_e / t_n, "<= 1.15", ratios, ""))
+    if not engine_only:
+        X, y = moons()
+        (t_m, t_e), ratios = median_of(runs, lambda: (best_of(micrograd_step(X, y), repeat=3),
+                                                      best_of(engine_moons_step(X, y), number=5)))
+        rows.append(("micrograd demo step", "micrograd / engine", t_m, t_e, t_m / t_e, ">= 20", ratios, ""))
+    return rows
 
-    print(f"{'benchmark':28} {'ratio':20} {'a (ms)':>10} {'b (ms)':>10} {'a/b':>8}  target")
-    for name, label, a, b, r, target in rows:
-        print(f"{name:28} {label:20} {a * 1e3:10.3f} {b * 1e3:10.3f} {r:8.2f}  {target}")
+
+def main(args):
+    runs = 1 if "--quick" in args else 3
+    engine_only = "--engine-only" in args
+    import platform
+
+    print(f"engine speed on {platform.machine()} {platform.python_implementation()} {platform.python_version()}, "
+          f"{os.cpu_count()} cores, {'CPU' if CLOCK is time.process_time else 'wall'} time, "
+          f"median of {runs} run(s)")
+    rows = engine_rows(runs, engine_only)
+    if "--no-trace" not in args:
+        rows += tracing_rows(runs)
+    print(f"{'benchmark':36} {'ratio':22} {'a (ms)':>10} {'b (ms)':>10} {'a/b':>7}  {'target':7} runs")
+    for name, label, a, b, r, target, ratios, extra in rows:
+        print(f"{name:36} {label:22} {a * 1e3:10.3f} {b * 1e3:10.3f} {r:7.2f}  {target:7} "
+              f"{' '.join(f'{q:.2f}' for q in ratios)} {extra}".rstrip())
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

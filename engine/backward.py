@@ -125,7 +125,7 @@ def steps(edges, seeds, *, retain_graph=False, create_graph=False, targets=None,
     for node in dict.fromkeys(roots):
         if deps.get(node, 0) == 0:
             heapq.heappush(ready, _Ready(node))
-    prev_mode = grad_mode.is_grad_enabled()
+    prev_mode = bool(grad_mode.is_grad_enabled())
     state = grad_mode._state
     create_graph = bool(create_graph)
     _tasks.append((next(_task_ids), reachable, needed, capture_only))
@@ -179,7 +179,8 @@ def steps(edges, seeds, *, retain_graph=False, create_graph=False, targets=None,
                 deps[fn] = left
                 if left == 0:
                     heapq.heappush(ready, _Ready(fn))
-            grad_mode._set(prev_mode)
+            state["grad"] = prev_mode  # grad_mode._set(prev_mode), inlined
+            state["enabled"] = prev_mode and not state["inference"]
             yield NodeStep(node, grad, out, captured=is_target)
             if not retain_graph:
                 node.release()

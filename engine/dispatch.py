@@ -114,7 +114,7 @@ def apply(op, inputs, attrs=None, dtype=None):
             arrays.append(x._data)
             # with grad off nothing is recorded, and a view's grad_fn is not looked at (PyTorch's neither)
             if enabled and not wants_grad and (x._grad_fn is not None or x._requires_grad or x._base is not None):
-                wants_grad = x.requires_grad
+                wants_grad = x._base is None or x.requires_grad  # not a view: requires_grad is the test just made
         else:
             arrays.append(x)
     if dtype is None:

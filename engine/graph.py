@@ -3,6 +3,7 @@ between them."""
 import inspect
 import itertools
 import math
+from weakref import ref as _weak
 
 from . import dtypes, grad_mode, messages, observe
 from .ops import OPS, kept, region_grad
@@ -25,19 +26,30 @@ class SavedTensor:
 
     Unpacked, an input is the input itself; an output (`producer` is its node) a new tensor of the same data
     whose grad_fn is that node; with pack/unpack hooks, what unpack returns, made a new tensor with the saved
-    tensor's place in the graph. `tensor` stays for the explorer, which shows which tensor was saved."""
+    tensor's place in the graph. `tensor` stays for the explorer, which shows which tensor was saved.
 
-    __slots__ = ("tensor", "version", "producer", "original", "freed", "packed", "unpack_hook", "meta", "number",
-                 "__weakref__")
+    An output is kept as PyTorch keeps it, without a reference back: its data and version counter (an alias),
+    the output itself and its node only weakly, so that output -> grad_fn -> saved -> output is no reference cycle
+    (a graph dropped without a backward is freed at once, not by the garbage collector)."""
+
+    __slots__ = ("_tensor", "_ref", "version", "_producer", "original", "freed", "packed", "unpack_hook", "meta",
+                 "number", "__weakref__")
 
     def __init__(self, tensor, producer, hooks=True, number=None):
-        self.tensor = tensor
-        self.producer = producer  # a saved output names its own node when the version check fails
         self.number = number  # the Python number a saved input was made of
         self.freed = False
         self.unpack_hook = None
-        if tensor is None:
-            return
+        if producer is None:
+            self._tensor = tensor
+            self._ref = self._producer = None
+            if tensor is None:
+                return
+        else:  # a saved output names its own node when the version check fails
+            alias = tensor.detach()
+            alias._output_nr = tensor._output_nr
+            self._tensor = alias
+            self._ref = _weak(tensor)
+            self._producer = _weak(producer)
         if tensor._inference:
             raise RuntimeError(messages.INFERENCE_SAVED)
         self.version = tensor._vbox[0]
@@ -45,6 +57,21 @@ class SavedTensor:
         if hooks and _hooks_stack and _hooks_disabled[0] is None:
             self.original = False
             self._pack(*_hooks_stack[-1], tensor)
+
+    @property
+    def tensor(self):
+        """The tensor saved (an output while it lives; then the alias of its data the node keeps)."""
+        ref = self._ref
+        if ref is not None:
+            t = ref()
+            if t is not None:
+                return t
+        return self._tensor
+
+    @property
+    def producer(self):
+        ref = self._producer
+        return ref() if ref is not None else None
 
     def _pack(self, pack, unpack, arg):
         """Keep what pack(arg) returns (under no_grad), and the tensor's place in the graph to unpack it to."""
@@ -68,13 +95,13 @@ class SavedTensor:
             raise RuntimeError(messages.HOOKS_ALREADY_SET)
         if self.freed:
             raise RuntimeError(messages.REGISTER_HOOKS_FREED)
-        if self.tensor is None:
+        if self._tensor is None:
             raise RuntimeError("Calling register_hooks on a saved tensor with value None is forbidden")
         self.original = False
         self._pack(pack_hook, unpack_hook, self.tensor.detach())
 
     def unpack(self):
-        t = self.tensor
+        t = self._tensor
         if t is None:
             return None
         if self.unpack_hook is not None:
@@ -144,7 +171,7 @@ class Node:
 
     __slots__ = (
         "next_functions", "_op", "attrs", "_saved", "_seq", "_pre_hooks", "_tensor_hooks", "_retain_hooks", "_hooks",
-        "_freed", "_shapes", "_dtypes", "_need", "_out_shape", "_out_dtype", "__weakref__", "metadata", "_meta",
+        "_freed", "_shapes", "_dtypes", "_need", "_out_shape", "_out_dtype", "__weakref__", "_metadata", "_meta",
     )
     _n_outputs = 1  # how many tensors this node is the grad_fn of (a custom Function's node may have several)
 
@@ -164,11 +191,18 @@ class Node:
         self._need = tuple([fn is not None for fn, _ in next_functions])
         self._out_shape = out_shape
         self._out_dtype = out_dtype
-        self.metadata = {}
+        self._metadata = None
         self._meta = None  # the input strides PyTorch's node keeps (`self_sym_strides`), when it keeps them
 
     def name(self):
         return type(self).__name__
+
+    @property
+    def metadata(self):
+        """A dict of the program's own, made when first asked for."""
+        if self._metadata is None:
+            self._metadata = {}
+        return self._metadata
 
     def __getitem__(self, key):
         """A saved tensor, checked: freed by an earlier backward, or changed in place since saved."""

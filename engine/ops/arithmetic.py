@@ -29,9 +29,8 @@ def _alpha(name, scalar):
         if name == "sub":
             _no_bool_subtraction(self, other)
         if alpha == 1:
-            overload = _scalar_overload(scalar, other)
-            if overload is not None:
-                return overload, (self,), {"other": other}, None
+            if _MODE["formula"] and is_number(other):  # _scalar_overload, inlined: every `a + b` comes here
+                return OPS[scalar], (self,), {"other": other}, None
             return OPS[name], (self, other), None, None
         return OPS[name], (self, other), {"alpha": alpha}, None
 
@@ -64,9 +63,8 @@ op("rsub", "RsubBackward1", ("self",), lambda a, other, alpha=1: other - a if al
 
 
 def _bind_mul(self, other):
-    overload = _scalar_overload("mul_scalar", other)
-    if overload is not None:
-        return overload, (self,), {"other": other}, None
+    if _MODE["formula"] and is_number(other):  # _scalar_overload, inlined: every `a * b` comes here
+        return OPS["mul_scalar"], (self,), {"other": other}, None
     return OPS["mul"], (self, other), None, None
 
 

@@ -35,8 +35,8 @@ _unary("sigmoid", "SigmoidBackward0", kernels.sigmoid, "result · (1 − result)
 
 def _tanh_backward(g, y):
     """ATen's tanh_backward kernel: grad · (1 − y²) with 1 − y² fused (one rounding), as its FMA code gives it."""
-    one = np.ones((), np.result_type(g, y))
-    return g * kernels.fma(-y, y, one, one.dtype)
+    dtype = g.dtype if g.dtype is y.dtype else np.result_type(g, y)
+    return g * kernels.fma(-y, y, 1.0, dtype)  # 1 in dtype: fma rounds each operand to it
 
 
 op("tanh_backward", "TanhBackwardBackward0", ("grad_output", "output"), _tanh_backward,
