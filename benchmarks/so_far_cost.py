@@ -1,0 +1,139 @@
+"""What the snapshots of what a program has recorded so far (engine/trace/so_far.py) cost a 2,000-iteration loop,
+and how long Stop takes, here and in headless Chromium against dist/ served on 127.0.0.1.
+
+    .venv/bin/python benchmarks/so_far_cost.py [--rounds 3] [--no-build] [--no-site]
+
+Here: `browser_json` of the loop with and without `recorded` (what the static site's program worker runs), and
+`run` with the server child's snapshots into shared memory (SharedSlots) and without, rounds alternating. In
+Chromium: a Wall in the page runs the loop with `snapshots` on and off (the time from run to its timeline), then a
+loop that records steps and never ends, stopped 3 s after it started (the time from Stop to the answer, and the
+steps kept). The machine's load average is printed beside the figures: on a shared 2-core machine it changes
+them a lot.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine.trace import run  # noqa: E402
+from engine.trace.isolated import browser_json  # noqa: E402
+from engine.trace.so_far import SharedSlots, Snapshots  # noqa: E402
+
+LOOP = """import torch
+w = torch.tensor([1.0, -1.0], requires_grad=True)
+x = torch.tensor([0.5, 2.0])
+for i in range(2000):
+    loss = ((w * x).sum() - 1.0) ** 2
+    loss.backward()
+    with torch.no_grad():
+        w -= 0.01 * w.grad
+    w.grad.zero_()
+print(w)
+"""
+ENDLESS = ("import torch\nx = torch.ones(2, requires_grad=True)\nprint('before')\nfor i in range(20):\n"
+           "    y = (x * i).sum()\nwhile True:\n    i += 1\n")
+
+MEASURE = """
+async ({ rounds, loop, endless }) => {
+  const manifest = window.SITE_MANIFEST;
+  const base = new URL('.', document.baseURI).href;
+  const { Wall } = await import(`./static/wall.mjs?v=${manifest.version}`);
+  const walls = { with: new Wall({ manifest, base, seconds: 120, spare: false }),
+    without: new Wall({ manifest, base, seconds: 120, spare: false, snapshots: false }) };
+  for (const wall of Object.values(walls)) await wall.run({ source: 'x = 1\\n' }); // booted
+  const times = { with: [], without: [] };
+  for (let i = 0; i < rounds; i += 1) {
+    for (const name of i % 2 ? ['without', 'with'] : ['with', 'without']) {
+      const t = performance.now();
+      const answer = await walls[name].run({ source: loop });
+      if (!answer.json || answer.json.includes('"error"')) throw new Error(`the loop did not end well (${name})`);
+      times[name].push(performance.now() - t);
+    }
+  }
+  const stops = [];
+  for (let i = 0; i < rounds; i += 1) {
+    const running = walls.with.run({ source: endless });
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const t = performance.now();
+    walls.with.stopRunning();
+    const answer = await running;
+    stops.push({ ms: performance.now() - t, kept: answer.recorded ? JSON.parse(answer.recorded).events.length : 0 });
+  }
+  for (const wall of Object.values(walls)) for (const w of [wall.current, wall.spare]) if (w) w.worker.terminate();
+  return { times, stops };
+}
+"""
+
+
+def here(rounds: int) -> None:
+    settings = {
+        "browser_json, no snapshots": lambda: browser_json(LOOP),
+        "browser_json, snapshots": lambda: browser_json(LOOP, recorded=lambda text: None),
+        "run (server child), no snapshots": lambda: run(LOOP),
+        "run (server child), snapshots in shared memory": lambda: _with_slots(),
+    }
+    times = {name: [] for name in settings}
+    for i in range(rounds):
+        for name, f in (settings.items() if i % 2 == 0 else reversed(settings.items())):
+            t = time.perf_counter()
+            f()
+            times[name].append(time.perf_counter() - t)
+    print(f"here (load {os.getloadavg()[0]:.1f}), the 2,000-iteration loop, median of {rounds}:")
+    for name, ts in times.items():
+        print(f"  {name:48s} {statistics.median(ts):6.2f} s  ({', '.join(f'{t:.2f}' for t in ts)})")
+
+
+def _with_slots():
+    slots = SharedSlots(32 * 2**20)
+    try:
+        snapshots = Snapshots(slots.write, slots.cap)
+        timeline = run(LOOP, snapshots=snapshots)
+        assert timeline.error is None and snapshots.sent > 0
+        return timeline
+    finally:
+        slots.close()
+
+
+def site(rounds: int, build: bool) -> None:
+    from playwright.sync_api import sync_playwright
+
+    from tests.site import sitekit
+
+    dist = sitekit.ensure_built() if build else sitekit.DIST
+    with sitekit.static_server(dist) as (url, _), sync_playwright() as p:
+        browser = sitekit.launch(p)
+        page = browser.new_context(viewport=sitekit.VIEWPORT).new_page()
+        page.goto(url + "?example=accumulate")
+        sitekit.wait_ready(page)
+        result = page.evaluate(MEASURE, {"rounds": rounds, "loop": LOOP, "endless": ENDLESS})
+        browser.close()
+    print(f"Chromium (load {os.getloadavg()[0]:.1f}), the 2,000-iteration loop from run to timeline, median of {rounds}:")
+    for name, ts in result["times"].items():
+        print(f"  snapshots {name:8s} {statistics.median(ts) / 1000:6.2f} s  ({', '.join(f'{t / 1000:.2f}' for t in ts)})")
+    ratio = statistics.median(result["times"]["with"]) / statistics.median(result["times"]["without"])
+    print(f"  with / without: {ratio:.3f}")
+    print("Stop 3 s into a loop that recorded 42 steps: from Stop to the wall's answer, and the events kept:")
+    for stop in result["stops"]:
+        print(f"  {stop['ms']:7.1f} ms, {stop['kept']} events kept")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--no-build", action="store_true")
+    parser.add_argument("--no-site", action="store_true")
+    args = parser.parse_args()
+    here(args.rounds)
+    if not args.no_site:
+        site(args.rounds, not args.no_build)
+
+
+if __name__ == "__main__":
+    main()
