@@ -114,9 +114,11 @@ def site(rounds: int, build: bool) -> None:
         sitekit.wait_ready(page)
         result = page.evaluate(MEASURE, {"rounds": rounds, "loop": LOOP, "endless": ENDLESS})
         browser.close()
-    print(f"Chromium (load {os.getloadavg()[0]:.1f}), the 2,000-iteration loop from run to timeline, median of {rounds}:")
+    load = os.getloadavg()[0]
+    print(f"Chromium (load {load:.1f}), the 2,000-iteration loop from run to timeline, median of {rounds}:")
     for name, ts in result["times"].items():
-        print(f"  snapshots {name:8s} {statistics.median(ts) / 1000:6.2f} s  ({', '.join(f'{t / 1000:.2f}' for t in ts)})")
+        each = ", ".join(f"{t / 1000:.2f}" for t in ts)
+        print(f"  snapshots {name:8s} {statistics.median(ts) / 1000:6.2f} s  ({each})")
     ratio = statistics.median(result["times"]["with"]) / statistics.median(result["times"]["without"])
     print(f"  with / without: {ratio:.3f}")
     print("Stop 3 s into a loop that recorded 42 steps: from Stop to the wall's answer, and the events kept:")
