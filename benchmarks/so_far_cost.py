@@ -3,12 +3,12 @@ and how long Stop takes, here and in headless Chromium against dist/ served on 1
 
     .venv/bin/python benchmarks/so_far_cost.py [--rounds 3] [--no-build] [--no-site]
 
-Here: `browser_json` of the loop with and without `recorded` (what the static site's program worker runs), and
-`run` with the server child's snapshots into shared memory (SharedSlots) and without, rounds alternating. In
-Chromium: a Wall in the page runs the loop with `snapshots` on and off (the time from run to its timeline), then a
-loop that records steps and never ends, stopped 3 s after it started (the time from Stop to the answer, and the
-steps kept). The machine's load average is printed beside the figures: on a shared 2-core machine it changes
-them a lot.
+Here: `run` of the loop without snapshots, with snapshots sent to a callback (what the static site's program worker
+does) and into shared memory (SharedSlots, what the server's child does), rounds alternating: CPU time, and the
+share of it the snapshots took. In Chromium: a Wall in the page runs the loop with `snapshots` on and off (the time
+from run to its timeline), then another (with a spare worker, as the page's) a loop that records steps and never
+ends, stopped 3 s after it started (the time from Stop to the answer, and the steps kept). The machine's load
+average is printed beside the figures: on a shared 2-core machine it changes them a lot.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.trace import run  # noqa: E402
-from engine.trace.isolated import browser_json  # noqa: E402
 from engine.trace.so_far import SharedSlots, Snapshots  # noqa: E402
 
 LOOP = """import torch
@@ -47,58 +46,70 @@ async ({ rounds, loop, endless }) => {
   const { Wall } = await import(`./static/wall.mjs?v=${manifest.version}`);
   const walls = { with: new Wall({ manifest, base, seconds: 120, spare: false }),
     without: new Wall({ manifest, base, seconds: 120, spare: false, snapshots: false }) };
-  for (const wall of Object.values(walls)) await wall.run({ source: 'x = 1\\n' }); // booted
+  for (const wall of Object.values(walls)) {
+    wall.config.send_margin = 120; // a loaded machine: the loop's timeline is not cut by the wall
+    await wall.run({ source: 'x = 1\\n' }); // booted
+  }
   const times = { with: [], without: [] };
   for (let i = 0; i < rounds; i += 1) {
     for (const name of i % 2 ? ['without', 'with'] : ['with', 'without']) {
       const t = performance.now();
       const answer = await walls[name].run({ source: loop });
-      if (!answer.json || answer.json.includes('"error"')) throw new Error(`the loop did not end well (${name})`);
+      if (!answer.json || answer.json.includes('"error"')) {
+        const said = (answer.json || JSON.stringify(answer.stopped)).slice(-300);
+        throw new Error(`the loop did not end well (${name}): ${said}`);
+      }
       times[name].push(performance.now() - t);
     }
   }
+  for (const wall of Object.values(walls)) for (const w of [wall.current, wall.spare]) if (w) w.worker.terminate();
   const stops = [];
+  const wall = new Wall({ manifest, base, spare: true }); // as the page's: a spare takes over after a stop
+  await wall.run({ source: 'x = 1\\n' });
   for (let i = 0; i < rounds; i += 1) {
-    const running = walls.with.run({ source: endless });
+    await new Promise((resolve) => setTimeout(resolve, 8000)); // the spare boots
+    const running = wall.run({ source: endless });
+    while (!wall.current) await new Promise((resolve) => setTimeout(resolve, 10));
+    await wall.current.ready;
     await new Promise((resolve) => setTimeout(resolve, 3000));
     const t = performance.now();
-    walls.with.stopRunning();
+    wall.stopRunning();
     const answer = await running;
     stops.push({ ms: performance.now() - t, kept: answer.recorded ? JSON.parse(answer.recorded).events.length : 0 });
   }
-  for (const wall of Object.values(walls)) for (const w of [wall.current, wall.spare]) if (w) w.worker.terminate();
+  for (const w of [wall.current, wall.spare]) if (w) w.worker.terminate();
   return { times, stops };
 }
 """
 
 
 def here(rounds: int) -> None:
-    settings = {
-        "browser_json, no snapshots": lambda: browser_json(LOOP),
-        "browser_json, snapshots": lambda: browser_json(LOOP, recorded=lambda text: None),
-        "run (server child), no snapshots": lambda: run(LOOP),
-        "run (server child), snapshots in shared memory": lambda: _with_slots(),
-    }
-    times = {name: [] for name in settings}
+    """CPU time of the loop's run (the machine's load changes wall-clock times a lot, CPU time less), and the share
+    of it the snapshots took (Snapshots.spent)."""
+    settings = {"no snapshots": None, "snapshots sent (the browser's)": "sent",
+                "snapshots into shared memory (the server's)": "shared"}
+    cpu = {name: [] for name in settings}
+    share = {name: [] for name in settings}
     for i in range(rounds):
-        for name, f in (settings.items() if i % 2 == 0 else reversed(settings.items())):
-            t = time.perf_counter()
-            f()
-            times[name].append(time.perf_counter() - t)
-    print(f"here (load {os.getloadavg()[0]:.1f}), the 2,000-iteration loop, median of {rounds}:")
-    for name, ts in times.items():
-        print(f"  {name:48s} {statistics.median(ts):6.2f} s  ({', '.join(f'{t:.2f}' for t in ts)})")
-
-
-def _with_slots():
-    slots = SharedSlots(32 * 2**20)
-    try:
-        snapshots = Snapshots(slots.write, slots.cap)
-        timeline = run(LOOP, snapshots=snapshots)
-        assert timeline.error is None and snapshots.sent > 0
-        return timeline
-    finally:
-        slots.close()
+        for name, kind in (settings.items() if i % 2 == 0 else reversed(settings.items())):
+            slots = SharedSlots(32 * 2**20) if kind == "shared" else None
+            snapshots = None if kind is None else Snapshots(slots.write if slots else (lambda text: None), 32 * 2**20)
+            t = time.process_time()
+            timeline = run(LOOP, snapshots=snapshots, max_seconds=300)
+            cpu[name].append(time.process_time() - t)
+            assert timeline.error is None, timeline.error
+            if snapshots is not None:
+                share[name].append(snapshots.spent / cpu[name][-1])
+                assert snapshots.sent > 0
+            if slots:
+                slots.close()
+    print(f"here (load {os.getloadavg()[0]:.1f}), the 2,000-iteration loop ({len(timeline.events):,} events), CPU "
+          f"time, median of {rounds}:")
+    base = statistics.median(cpu["no snapshots"])
+    for name, ts in cpu.items():
+        spent = f", snapshots {100 * statistics.median(share[name]):.1f}% of it" if share[name] else ""
+        print(f"  {name:44s} {statistics.median(ts):6.2f} s  x{statistics.median(ts) / base:.3f}{spent}  "
+              f"({', '.join(f'{t:.2f}' for t in ts)})")
 
 
 def site(rounds: int, build: bool) -> None:

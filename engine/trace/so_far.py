@@ -22,15 +22,22 @@ def so_far(rec, source: str) -> Timeline:
     return Timeline(source=source, events=events, output=output, loops=loops, modules=modules)
 
 
+MOST = 2 * 2**20  # bytes of timeline, as the recorder estimates them (an upper bound: ~0.7 MB of JSON, ~6,500
+# events of a training loop), past which no snapshot is made: a snapshot costs about a tenth of the time it took to
+# record what it holds, so the snapshots of a long run would cost it more than a few percent
+
+
 class Snapshots:
     """Called at the budget's time checks (every 10 ms) while a program runs: sends `send(json)` what it has
     recorded so far (Timeline.to_json), the first time after `first` seconds, then at most every `every` seconds
-    and never more often than keeps the time it takes under `share` of the run's (a snapshot of a long run takes
-    longer: it is sent more seldom). A snapshot of more than `cap` bytes is not sent (the last one that fitted
-    stays). Nothing it does reaches the program: a failure skips that snapshot."""
+    and never more often than keeps the time it takes under `share` of the time between two (a bigger snapshot is
+    sent more seldom), until the timeline passes `most` bytes (the recorder's estimate); the last one sent stays
+    what the wall keeps. A snapshot of more than `cap` bytes is not sent. Nothing it does reaches the program: a
+    failure skips that snapshot."""
 
-    def __init__(self, send, cap: int, *, first: float = 0.5, every: float = 0.5, share: float = 0.03):
-        self.send, self.cap, self.first, self.every, self.share = send, cap, first, every, share
+    def __init__(self, send, cap: int, *, first: float = 0.5, every: float = 0.5, share: float = 0.03,
+                 most: int = MOST):
+        self.send, self.cap, self.first, self.every, self.share, self.most = send, cap, first, every, share, most
         self.sent = 0
         self.spent = 0.0  # seconds spent making and sending snapshots
         self._rec = self._source = None
@@ -43,6 +50,9 @@ class Snapshots:
 
     def __call__(self, now: float) -> None:
         if now < self._next or self._rec is None or not self._rec.running:
+            return
+        if self._rec.budget is not None and self._rec.budget.timeline_bytes > self.most:
+            self._next = float("inf")
             return
         try:
             text = so_far(self._rec, self._source).to_json()

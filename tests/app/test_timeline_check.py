@@ -135,7 +135,8 @@ def test_what_a_running_program_recorded_so_far_is_a_checked_timeline():
     wall to keep should it end the worker: each one passes the check, holds the run's first events and the
     iteration and module call running then (ended at its last event), and a stopped timeline made of it too."""
     sent = []
-    final = run(TRAINING, snapshots=Snapshots(sent.append, MAX_BYTES, first=0.05, every=0.05, share=0.5),
+    final = run(TRAINING, snapshots=Snapshots(sent.append, MAX_BYTES, first=0.05, every=0.05, share=0.5,
+                                                    most=MAX_BYTES),
                 max_seconds=0.6)
     assert len(sent) >= 3 and final.error["type"] == "BudgetExceeded"
     kinds = [(e["kind"], e["line"]) for e in final.events]
