@@ -26,6 +26,7 @@ from . import (  # noqa: F401
     nn,
     optim,
     random,
+    resizing,
     signal,
     special,
     utils,
@@ -103,7 +104,9 @@ from .grad_mode import (  # noqa: F401
     set_grad_enabled,
 )
 from .limits import finfo, iinfo  # noqa: F401
+from .lowrank import pca_lowrank, svd_lowrank  # noqa: F401
 from .memory import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format  # noqa: F401
+from .nn.basic_functions import _native_batch_norm_legit, native_batch_norm  # noqa: F401
 from .nn.functional import (  # noqa: F401 - torch.* spellings of nn.functional's functions
     adaptive_avg_pool1d,
     bilinear,
@@ -111,6 +114,8 @@ from .nn.functional import (  # noqa: F401 - torch.* spellings of nn.functional'
     celu_,
     cosine_similarity,
     max_pool3d,
+    native_group_norm,
+    native_layer_norm,
     pairwise_distance,
     prelu,
     rms_norm,
@@ -143,6 +148,7 @@ from .random import (  # noqa: F401
     seed,
     set_rng_state,
 )
+from .resizing import as_strided_, resize_as_  # noqa: F401
 from .serialization import load, save  # noqa: F401
 from .settings import (  # noqa: F401
     are_deterministic_algorithms_enabled,

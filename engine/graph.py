@@ -323,9 +323,10 @@ _node_classes = {}
 def node_class(name, several=False):
     """The Node subclass called `name` (`MulBackward0`), so that type(t.grad_fn).__name__ is PyTorch's; several:
     its nodes have several outputs (UnbindBackward0), how many set per node."""
-    cls = _node_classes.get(name)
+    key = (name, True) if several else name  # one name, one output or several (native_group_norm's and F's)
+    cls = _node_classes.get(key)
     if cls is None:
-        cls = _node_classes[name] = type(name, (Node,), {"__slots__": ("_n_outputs",) if several else ()})
+        cls = _node_classes[key] = type(name, (Node,), {"__slots__": ("_n_outputs",) if several else ()})
     return cls
 
 

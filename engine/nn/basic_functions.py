@@ -41,12 +41,20 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         out = input.clone()
         out = out if weight is None else out * weight[0]
         return out if bias is None else out + bias[0]
+    if training and input.numel() // input.shape[1] == 1:
+        raise ValueError(f"Expected more than 1 value per channel when training, got input size {input.shape}")
+    return native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps)[0]
+
+
+def native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps,  # noqa: A002
+                      node="batch_norm"):
+    """(output, save_mean, save_invstd): torch.native_batch_norm; the statistics are the batch's when training
+    (empty when not: the running ones are used). node: the op whose node records it (torch's
+    _native_batch_norm_legit has nodes of its own)."""
     dims, shape = bn_layout(input.dim(), input.shape[1])
     channels = input.shape[1]
     if training:
         count = input.numel() // channels
-        if count == 1:
-            raise ValueError(f"Expected more than 1 value per channel when training, got input size {input.shape}")
         data = input._data.astype(np.float64)
         mean = data.mean(axis=dims)
         var = data.var(axis=dims)
@@ -61,13 +69,15 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         save_mean = input._new(mean.astype(input.dtype.np), input.dtype)
         save_invstd = input._new((1 / np.sqrt(var + eps)).astype(input.dtype.np), input.dtype)
     else:  # torch saves empty statistics: the running ones are used
-        save_mean = save_invstd = input._new(np.zeros(0, input.dtype.np), input.dtype)
+        save_mean = input._new(np.zeros(0, input.dtype.np), input.dtype)
+        save_invstd = input._new(np.zeros(0, input.dtype.np), input.dtype)
     dtype = input.dtype
     weight = weight if weight is not None else input._new(np.ones(channels, dtype.np), dtype)
     bias = bias if bias is not None else input._new(np.zeros(channels, dtype.np), dtype)
-    return dispatch.apply(OPS["batch_norm"], (input, weight, bias),
-                          {"result1": save_mean, "result2": save_invstd, "training": bool(training), "eps": eps,
-                           "running_mean": running_mean, "running_var": running_var})
+    out = dispatch.apply(OPS[node], (input, weight, bias),
+                         {"result1": save_mean, "result2": save_invstd, "training": bool(training), "eps": eps,
+                          "running_mean": running_mean, "running_var": running_var})
+    return out, save_mean, save_invstd
 
 
 def dropout(input, p=0.5, training=True, inplace=False):  # noqa: A002
@@ -100,3 +110,12 @@ def _feature_dropout(input, p, training, inplace):  # noqa: A002
         keep = draws.bernoulli(generator.default_generator, np.empty(shape, dtype.np), 1 - p)
         noise = input._new(keep / dtype.np.type(1 - p) if dtype.is_floating_point else keep, dtype)
     return input.mul_(noise) if inplace else input.mul(noise)
+
+
+def _native_batch_norm_legit(input, weight, bias, *args):  # noqa: A002
+    """torch._native_batch_norm_legit: native_batch_norm with the running statistics given (running_mean,
+    running_var, training, momentum, eps: NativeBatchNormLegitBackward0) or not (training, momentum, eps:
+    NativeBatchNormLegitBackward1)."""
+    if len(args) == 3:
+        return native_batch_norm(input, weight, bias, None, None, *args, node="batch_norm_legit_no_stats")
+    return native_batch_norm(input, weight, bias, *args, node="batch_norm_legit")

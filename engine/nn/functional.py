@@ -17,6 +17,7 @@ from .activation_functions import (  # noqa: E402, F401
     celu_,
     elu,
     elu_,
+    gumbel_softmax,
     hardsigmoid,
     hardswish,
     hardtanh,
@@ -262,24 +263,46 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):  # noqa: A
         if t is not None and (t.dim() != 1 or t.numel() != C):
             raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of channels in input, "
                                f"but got {name} of shape {list(t.shape)} and input of shape {list(input.shape)}")
+    HxW = input.numel() // (N * C) if N * C else 0
+    return _group_norm(input, weight, bias, N, C, HxW, num_groups, eps, "group_norm")
+
+
+def native_group_norm(input, weight, bias, N, C, HxW, group, eps):  # noqa: A002
+    """(output, mean, rstd): torch.native_group_norm; mean and rstd, (N, group), are outputs of the node too."""
+    return _group_norm(input, weight, bias, N, C, HxW, group, eps, "native_group_norm")
+
+
+def _group_norm(input, weight, bias, N, C, HxW, group, eps, name):  # noqa: A002
     dtype = input.dtype
-    groups = input._data.reshape(N, num_groups, C // num_groups * math.prod(input.shape[2:])).astype(np.float64)
+    groups = input._data.reshape(N, group, C // group * HxW).astype(np.float64)
     mean = groups.mean(-1)
     rstd = 1 / np.sqrt(groups.var(-1) + eps)
     weight = weight if weight is not None else input._new(np.ones(C, dtype.np), dtype)
     bias = bias if bias is not None else input._new(np.zeros(C, dtype.np), dtype)
-    return dispatch.apply(OPS["group_norm"], (input, weight, bias),
+    return dispatch.apply(OPS[name], (input, weight, bias),
                           {"result1": input._new(mean.astype(dtype.np), dtype),
                            "result2": input._new(rstd.astype(dtype.np), dtype),
-                           "N": N, "C": C, "HxW": input.numel() // (N * C) if N * C else 0, "group": num_groups,
-                           "eps": eps})
+                           "N": N, "C": C, "HxW": HxW, "group": group, "eps": eps})
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05):  # noqa: A002
     """ATen's native_layer_norm: each row over the last len(normalized_shape) dims normalised by its own mean and
     biased variance; the mean and 1/sqrt(var + eps) are kept (as result1, result2) with those dims of size 1."""
+    return native_layer_norm(input, normalized_shape, weight, bias, eps)[0]
+
+
+def native_layer_norm(input, normalized_shape, weight, bias, eps):  # noqa: A002
+    """(output, mean, rstd): torch.native_layer_norm; mean and rstd (not differentiable) have the normalised dims
+    of size 1."""
     normalized_shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
     k = len(normalized_shape)
+    if not k:
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
+                           "element, but got normalized_shape = []")
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and tuple(t.shape) != normalized_shape:
+            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
+                               f"{list(t.shape)} and normalized_shape = {list(normalized_shape)}")
     if input.dim() < k or tuple(input.shape[input.dim() - k:]) != normalized_shape:
         raise RuntimeError(f"Given normalized_shape={list(normalized_shape)}, expected input with shape "
                            f"[*, {', '.join(map(str, normalized_shape))}], but got input of size"
@@ -287,14 +310,13 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05):  # n
     dtype = input.dtype
     data = input._data.astype(np.float64)
     dims = tuple(range(input.dim() - k, input.dim()))
-    mean = data.mean(axis=dims, keepdims=True)
-    rstd = 1 / np.sqrt(data.var(axis=dims, keepdims=True) + eps)
+    mean = input._new(data.mean(axis=dims, keepdims=True).astype(dtype.np), dtype)
+    rstd = input._new((1 / np.sqrt(data.var(axis=dims, keepdims=True) + eps)).astype(dtype.np), dtype)
     weight = weight if weight is not None else input._new(np.ones(normalized_shape, dtype.np), dtype)
     bias = bias if bias is not None else input._new(np.zeros(normalized_shape, dtype.np), dtype)
-    return dispatch.apply(OPS["layer_norm"], (input, weight, bias),
-                          {"normalized_shape": normalized_shape, "eps": eps,
-                           "result1": input._new(mean.astype(dtype.np), dtype),
-                           "result2": input._new(rstd.astype(dtype.np), dtype)})
+    out = dispatch.apply(OPS["layer_norm"], (input, weight, bias),
+                         {"normalized_shape": normalized_shape, "eps": eps, "result1": mean, "result2": rstd})
+    return out, mean, rstd
 
 
 def one_hot(tensor, num_classes=-1):
@@ -458,13 +480,19 @@ from .pool_functions import (  # noqa: E402, F401
     adaptive_avg_pool1d,
     adaptive_avg_pool3d,
     adaptive_max_pool1d,
+    adaptive_max_pool1d_with_indices,
     adaptive_max_pool2d,
+    adaptive_max_pool2d_with_indices,
     adaptive_max_pool3d,
+    adaptive_max_pool3d_with_indices,
     avg_pool3d,
     lp_pool1d,
     lp_pool2d,
     lp_pool3d,
+    max_pool1d_with_indices,
+    max_pool2d_with_indices,
     max_pool3d,
+    max_pool3d_with_indices,
     max_unpool1d,
     max_unpool2d,
     max_unpool3d,

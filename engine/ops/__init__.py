@@ -52,6 +52,7 @@ from . import (  # noqa: F401 - they declare
     sampling,
     scans,
     scatter,
+    segments,
     shuffles,
     slope_activations,
     sorting,

@@ -1,8 +1,9 @@
-"""Counts and positions, with no grad: searchsorted, bucketize, histc, bincount, isin."""
+"""Counts and positions, with no grad: searchsorted, bucketize, histc, histogram, histogramdd, bincount, isin."""
 
 import numpy as np
 
-from .. import dtypes
+from .. import dtypes, kernels
+from .statistics import returned
 from .table import Spelling, composite
 
 
@@ -75,6 +76,85 @@ def histc(self, bins=100, min=0, max=0):  # noqa: A002 - torch's names
     pos = np.minimum(pos, bins - 1)
     out = np.bincount(pos.astype(np.intp), minlength=bins).astype(self.dtype.np)
     return self._new(out, self.dtype)
+
+
+# --- histogram, histogramdd: ATen's histogramdd_cpu over the input's rows (M, N) -----------------------------
+def _outer_edges(rows, counts, range_):
+    """(leftmost, rightmost) edge per dim: the range given, else each column's min and max (0 and 1 when there
+    are no rows), widened by 0.5 each way where they meet."""
+    n = rows.shape[1]
+    if range_ is not None:
+        if len(range_) != 2 * n:
+            raise RuntimeError(f"histogramdd: for a {n}-dimensional histogram range should have {2 * n} elements, "
+                               f"but got {len(range_)}")
+        left, right = [float(r) for r in range_[0::2]], [float(r) for r in range_[1::2]]
+    elif rows.shape[0]:
+        left, right = [float(v) for v in rows.min(0)], [float(v) for v in rows.max(0)]
+    else:
+        left, right = [0.0] * n, [1.0] * n
+    for d in range(n):
+        if not (np.isfinite(left[d]) and np.isfinite(right[d])):
+            raise RuntimeError(f"histogramdd: dimension {d}'s range [{left[d]}, {right[d]}] is not finite")
+        if left[d] > right[d]:
+            raise RuntimeError(f"histogramdd: min should not exceed max, but got min {left[d]} max {right[d]} for "
+                               f"dimension {d}")
+        if left[d] == right[d]:
+            left[d], right[d] = left[d] - 0.5, right[d] + 0.5
+    return left, right
+
+
+def _histogramdd(self, bins, range_, weight, density, name):
+    if not self.dtype.is_floating_point:
+        raise NotImplementedError(f"\"histogramdd\" not implemented for '{self.dtype.type_name}'")
+    n = self.shape[-1] if self.dim() else 1
+    rows = self._data.reshape(-1, n)
+    if hasattr(bins, "__len__") and bins and all(hasattr(b, "_data") for b in bins):
+        edges = [b._data.reshape(-1).astype(self.dtype.np) for b in bins]
+    else:
+        counts = [int(bins)] * n if not hasattr(bins, "__len__") else [int(b) for b in bins]
+        if len(counts) != n:
+            raise RuntimeError(f"{name}: The size of bins must be equal to the innermost dimension of the input.")
+        left, right = _outer_edges(rows, counts, range_)
+        edges = [kernels.linspace(lo, hi, c + 1, self.dtype.np) for lo, hi, c in zip(left, right, counts)]
+    if len(edges) != n:
+        raise RuntimeError(f"{name}: The size of bins must be equal to the innermost dimension of the input.")
+    hist = np.zeros(tuple(len(e) - 1 for e in edges), self.dtype.np)
+    keep = np.ones(rows.shape[0], bool)
+    where = []
+    for d, e in enumerate(edges):
+        col = rows[:, d]
+        keep &= (col >= e[0]) & (col <= e[-1])
+        pos = np.searchsorted(e, col, side="right") - 1
+        where.append(np.minimum(pos, len(e) - 2))  # the rightmost edge closes the last bin
+    w = np.ones(rows.shape[0], self.dtype.np) if weight is None else weight._data.reshape(-1).astype(self.dtype.np)
+    np.add.at(hist, tuple(p[keep] for p in where), w[keep])
+    if density:
+        hist = hist / kernels.sum(hist, axis=None) if hist.size else hist
+        for d, e in enumerate(edges):
+            shape = [1] * len(edges)
+            shape[d] = len(e) - 1
+            hist = hist / np.diff(e).reshape(shape)
+        hist = hist.astype(self.dtype.np)
+    return self._new(np.ascontiguousarray(hist), self.dtype), [self._new(e.copy(), self.dtype) for e in edges]
+
+
+@composite(Spelling(method="histogram", function="histogram"))
+def histogram(self, bins=100, *, range=None, weight=None, density=False):  # noqa: A002 - torch's names
+    """The histogram of all the input's values (bins: a count of equal bins, or their edges) and its edges."""
+    if weight is not None and weight.shape != self.shape:
+        raise RuntimeError("histogram: if weight tensor is provided it should have the same shape as the input "
+                           "tensor excluding its innermost dimension")
+    flat = self.reshape(-1, 1)
+    hist, edges = _histogramdd(flat, [bins] if hasattr(bins, "_data") else bins, range, weight, density,
+                               "histogram")
+    return returned("histogram", ("hist", "bin_edges"))(hist, edges[0])
+
+
+@composite(Spelling(function="histogramdd", out=False))
+def histogramdd(input, bins=10, *, range=None, weight=None, density=False):  # noqa: A002 - torch's names
+    """The N-dimensional histogram of the input's rows (its last dim holds the N coordinates) and its edges."""
+    hist, edges = _histogramdd(input, bins, range, weight, density, "histogramdd")
+    return returned("histogramdd", ("hist", "bin_edges"))(hist, tuple(edges))
 
 
 @composite(Spelling(method="bincount", function="bincount", out=False))

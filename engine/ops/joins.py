@@ -16,6 +16,9 @@ def _split_back(n, g, i):
 
 
 def _tensors(name, tensors):
+    if hasattr(tensors, "_data") or not hasattr(tensors, "__iter__"):
+        raise TypeError(f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, not "
+                        f"{type(tensors).__name__}")
     tensors = list(tensors)
     total = 0
     for i, t in enumerate(tensors):
@@ -81,4 +84,49 @@ def _concatenate(*arrays, dim):
 
 op("cat", "CatBackward0", ("tensors",), _concatenate,
    ("grad's slice of input i along dim", _split_back), variadic=True, saves={0: ("dim",)},
-   spell=Spelling(function=("cat", "concat", "concatenate")), bind=_bind_cat)
+   spell=Spelling(function=("cat", "concat", "concatenate"), out_overlap=True), bind=_bind_cat)
+
+
+# --- _chunk_cat: each tensor cut into num_chunks along dim (padded with zeros to a multiple), chunk i of every
+# tensor flattened and joined ----------------------------------------------------------------------------------
+def _bind_chunk_cat(tensors, dim, num_chunks):
+    tensors = list(tensors)
+    if num_chunks < 1:
+        raise RuntimeError("_chunk_cat expects positive num_chunks")
+    if not tensors:
+        raise RuntimeError("_chunk_cat expects a non-empty input tensor list")
+    for t in tensors:
+        if not t.numel():
+            raise RuntimeError("_chunk_cat expects non-empty tensor")
+        if t.dtype is not tensors[0].dtype:
+            raise RuntimeError("_chunk_cat expects all input tensors with the same dtype")
+    if len({t.dim() for t in tensors}) == 1:
+        dim = tensors[0]._dim(dim)
+    elif dim < 0:
+        raise RuntimeError("_chunk_cat expects non-negative dim when input tensors have different ndims")
+    elif any(dim >= t.dim() for t in tensors):
+        raise RuntimeError("_chunk_cat expects dim < ndim for all input tensors")
+    if any(t.shape[:dim] != tensors[0].shape[:dim] for t in tensors):
+        raise RuntimeError("_chunk_cat expects same sizes of 0,...,dim-1 dimensions for all tensors")
+    return OPS["_chunk_cat"], tuple(tensors), {"dim": dim, "num_chunks": num_chunks}, tensors[0].dtype
+
+
+def _chunk_cat(*arrays, dim, num_chunks):
+    pieces = []
+    for a in arrays:
+        size = a.shape[dim]
+        padded = -(-size // num_chunks) * num_chunks
+        if padded != size:
+            a = np.concatenate([a, np.zeros(a.shape[:dim] + (padded - size,) + a.shape[dim + 1:], a.dtype)], dim)
+        pieces.append(a.reshape(a.shape[:dim] + (num_chunks, -1)))
+    return np.concatenate(pieces, axis=dim + 1)
+
+
+def _chunk_cat_grad(n, g, i):
+    raise RuntimeError("derivative for aten::_chunk_cat is not implemented")
+
+
+op("_chunk_cat", "NotImplemented", ("tensors",), _chunk_cat, ("not implemented", _chunk_cat_grad), variadic=True,
+   spell=Spelling(function="_chunk_cat"), bind=_bind_chunk_cat,
+   numel=lambda arrays, attrs: sum(-(-a.shape[attrs["dim"]] // attrs["num_chunks"]) * attrs["num_chunks"] * a.size
+                                   // a.shape[attrs["dim"]] for a in arrays))

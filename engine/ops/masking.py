@@ -1,5 +1,7 @@
 """Ops that pick or write elements by a mask or by flat indices: masked_fill with a tensor value, masked_select,
 masked_scatter, take, put, index_put; and the index finders nonzero and argwhere, which have no grad."""
+import math
+
 import numpy as np
 
 from .. import dtypes
@@ -18,13 +20,48 @@ def _mask_of(name, mask):
     return mask
 
 
+# c10's Scalar::to<T> names T by its C++ spelling in its overflow message
+_SCALAR_TYPE = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t",
+                "float16": "c10::Half", "float32": "float", "float64": "double"}
+
+
+def _overflows(value, dtype):
+    """c10's overflows<T>(value): a complex value with an imaginary part, or one outside T's range (inf fits a float
+    type, NaN none of the integer ones; an unsigned type takes negative ints down to -max, wrapping them)."""
+    if isinstance(value, complex):
+        if value.imag != 0:
+            return True
+        value = value.real
+    if dtype.is_floating_point:
+        info = np.finfo(dtype.np)
+        return not np.isinf(value) and not np.isnan(value) and not info.min <= value <= info.max
+    info = np.iinfo(dtype.np)
+    if isinstance(value, float) and (np.isnan(value) or np.isinf(value)):
+        return True
+    if info.min == 0 and not isinstance(value, float) and value < 0:
+        return -value > info.max
+    return not info.min <= value <= info.max
+
+
+def _checked_value(value, dtype):
+    if isinstance(value, bool) or dtype is dtypes.bool:
+        return
+    if isinstance(value, int) and not -2**63 <= value < 2**64:
+        raise OverflowError("int too big to convert" if value > 0 else "can't convert negative int to unsigned")
+    if _overflows(value, dtype):
+        raise RuntimeError(f"value cannot be converted to type {_SCALAR_TYPE[dtype.name]} without overflow")
+
+
 # --- masked_fill(mask, value) with a 0-d tensor value: its grad is the sum of grad where mask --------------------
 def _bind_masked_fill(self, mask, value):
     if hasattr(value, "_data"):
         if value.dim():
             raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
                                f"{value.dim()} dimension(s).")
+        _checked_value(value._data.item(), self.dtype)
         return OPS["masked_fill_tensor"], (self, value), {"mask": mask}, self.dtype
+    if isinstance(value, (int, float, complex)):
+        _checked_value(value, self.dtype)
     return OPS["masked_fill"], (self,), {"mask": mask, "value": value}, None
 
 
@@ -96,12 +133,27 @@ def _bind_masked_scatter(self, mask, source):
     return OPS["masked_scatter"], (self, source), {"mask": mask}, self.dtype
 
 
+def _mask_not_expandable(t, inputs, attrs):
+    """masked_scatter_ expands the mask to self's shape (expand_inplace), never self to the mask's."""
+    mask, target = attrs["mask"], list(t.shape)
+    if mask.dim() > len(target):
+        return (f"expand(CPU{mask.dtype.type_name}Type{{{list(mask.shape)}}}, size={target}): the number of sizes "
+                f"provided ({len(target)}) must be greater or equal to the number of dimensions in the tensor "
+                f"({mask.dim()})")
+    lead = len(target) - mask.dim()
+    for i, s in enumerate(mask.shape):
+        if s != 1 and s != target[lead + i]:
+            return (f"The expanded size of the tensor ({target[lead + i]}) must match the existing size ({s}) at "
+                    f"non-singleton dimension {lead + i}.  Target sizes: {target}.  Tensor sizes: {list(mask.shape)}")
+    return f"output with shape {target} doesn't match the broadcast shape {list(mask.shape)}"
+
+
 op("masked_scatter", "MaskedScatterBackward0", ("self", "source"), _masked_scatter,
    ("grad where not mask, else 0", lambda n, g: _fill_self_grad(n, g).sum_to_size(n._shapes[0])),
    ("grad where mask, in order (zeros for the rest of source)", _masked_scatter_source_grad),
    saves={0: ("mask",), 1: ("mask", "source_sym_sizes")},
    spell=Spelling(method="masked_scatter", function="masked_scatter", inplace="masked_scatter_", out=False,
-                  name="{0}.masked_scatter(…, {1})"),
+                  name="{0}.masked_scatter(…, {1})", inplace_sizes=_mask_not_expandable),
    bind=_bind_masked_scatter)
 
 
@@ -204,6 +256,65 @@ op("index_put_values", "IndexPutBackward0", ("self", "values"), _index_put,
    bind=_bind_index_put)
 
 
+# --- _unsafe_masked_index, _unsafe_masked_index_put_accumulate: indexing with the indices clamped into range and a
+# mask saying which positions count (the decompositions of padding and embedding's backward use them) --------------
+def _clamped_key(shape, indices):
+    return tuple(slice(None) if i is None else np.clip(i._data, -size, size - 1).astype(np.intp)
+                 for size, i in zip(shape, indices))
+
+
+def _masked_index_numel(shape, indices):
+    """The result's size: the indices' broadcast size times the sizes of the dims they leave whole."""
+    given = [i._data for i in indices if i is not None]
+    whole = [size for size, i in zip(shape, indices) if i is None] + list(shape[len(indices):])
+    return (np.broadcast(*given).size if given else 1) * math.prod(whole)
+
+
+def _masked_index(a, mask, indices, fill):
+    return np.where(mask._data, a[_clamped_key(a.shape, indices)], np.asarray(fill).astype(a.dtype))
+
+
+def _masked_put(a, values, mask, indices):
+    out = a.copy()
+    np.add.at(out, _clamped_key(a.shape, indices), np.where(mask._data, values, values.dtype.type(0)))
+    return out
+
+
+def _bind_masked_index(self, mask, indices, fill):
+    return OPS["_unsafe_masked_index"], (self,), {"mask": mask, "indices": tuple(indices), "fill": fill}, self.dtype
+
+
+def _bind_masked_put(self, mask, indices, values):
+    if values.dtype is not self.dtype:
+        raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
+                           f"{self.dtype.type_name} for the destination and {values.dtype.type_name} for the source.")
+    return OPS["_unsafe_masked_index_put_accumulate"], (self, values), {"mask": mask, "indices": tuple(indices)}, \
+        self.dtype
+
+
+def _masked_index_grad(n, g):
+    zeros = g._new(np.zeros(n._shapes[0], g.dtype.np), g.dtype)
+    return zeros._apply(OPS["_unsafe_masked_index_put_accumulate"], (zeros, g),
+                        {"mask": n.attrs["mask"], "indices": n.attrs["indices"]}, g.dtype)
+
+
+def _masked_values_grad(n, g):
+    return g._apply(OPS["_unsafe_masked_index"], (g,), {"mask": n.attrs["mask"], "indices": n.attrs["indices"],
+                                                       "fill": 0}, g.dtype)
+
+
+op("_unsafe_masked_index", "UnsafeMaskedIndexBackward0", ("self",), _masked_index,
+   ("grad summed into zeros at the clamped indices where mask", _masked_index_grad),
+   saves={0: ("indices", "mask", "self_sym_sizes")},
+   spell=Spelling(function="_unsafe_masked_index", out=False), bind=_bind_masked_index,
+   numel=lambda arrays, attrs: _masked_index_numel(arrays[0].shape, attrs["indices"]))
+op("_unsafe_masked_index_put_accumulate", "UnsafeMaskedIndexPutAccumulateBackward0", ("self", "values"), _masked_put,
+   ("grad", lambda n, g: g),
+   ("grad at the clamped indices where mask, else 0", _masked_values_grad),
+   saves={1: ("indices", "mask")},
+   spell=Spelling(function="_unsafe_masked_index_put_accumulate", out=False), bind=_bind_masked_put)
+
+
 # --- nonzero, argwhere: the indices of the nonzero elements (no grad) --------------------------------------------
 @composite(Spelling(method="nonzero", function="nonzero"))
 def nonzero(self, *, as_tuple=False):
@@ -219,6 +330,18 @@ def nonzero(self, *, as_tuple=False):
 def argwhere(self):
     """The indices of the nonzero elements, one row each, laid out column by column as ATen writes them."""
     return self._new(np.argwhere(self._data).astype(np.int64).T.copy().T, dtypes.int64)
+
+
+@composite(Spelling(method="nonzero_static", function="nonzero_static"))
+def nonzero_static(self, *, size, fill_value=-1):
+    """The first `size` rows of nonzero's indices, padded with rows of fill_value (row by row, as ATen lays it
+    out)."""
+    if size < 0:
+        raise RuntimeError("nonzero_static: 'size' must be an non-negative integer")
+    found = np.argwhere(self._data).astype(np.int64)[:size]
+    out = np.full((size, self._data.ndim), fill_value, np.int64)
+    out[:len(found)] = found
+    return self._new(out, dtypes.int64)
 
 
 @composite(Spelling(method="take_along_dim", function="take_along_dim"))

@@ -76,10 +76,19 @@ def _softmax_double(n, v):
     return go * v - (out * go).sum(dim, True) * v - go * (out * v).sum(dim, True)
 
 
+def _bind_softmax_backward(grad_output, output, dim, input_dtype):
+    """torch._softmax_backward_data(grad_output, output, dim, input_dtype): the grad of the softmax whose result
+    is output (input_dtype: the dtype softmax was given, which on the CPU the grad already has)."""
+    if grad_output.dtype is not output.dtype:
+        raise RuntimeError(f"expected scalar type {grad_output.dtype.type_name} but found {output.dtype.type_name}")
+    return OPS["softmax_backward_data"], (grad_output, output), {"dim": output._reduce_dims(dim)}, grad_output.dtype
+
+
 op("softmax_backward_data", "SoftmaxBackwardDataBackward0", ("grad_output", "output"), _softmax_backward,
    ("output · (grad − Σ grad·output)", lambda n, v: v._op("softmax_backward_data", n["output"], dim=n.attrs["dim"])),
    ("grad_output · grad − Σ(output · grad_output) · grad − grad_output · Σ(output · grad)", _softmax_double),
-   saves={0: ("output", "dim"), 1: ("grad_output", "output", "dim")})
+   saves={0: ("output", "dim"), 1: ("grad_output", "output", "dim")},
+   spell=Spelling(function="_softmax_backward_data", out=False), bind=_bind_softmax_backward)
 op("log_softmax_backward_data", "LogSoftmaxBackwardDataBackward0", ("grad_output", "output"), _log_softmax_backward,
    ("grad − Σ(grad · exp(output))", lambda n, v: v - (v * n["output"].exp()).sum(n.attrs["dim"], True)),
    ("−Σ grad_output · exp(output) · grad",

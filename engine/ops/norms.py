@@ -144,13 +144,22 @@ op("batch_norm_backward", "NativeBatchNormBackwardBackward0", ("grad", "input", 
           2: ("grad", "input", *_BN_ATTRS)}, several=True, bind=False)
 
 
-op("batch_norm", "NativeBatchNormBackward0", ("input", "weight", "bias"), _batch_norm,
-   ("weight · invstd · (grad − mean(grad) − x̂ · mean(grad · x̂))", lambda n, g: _bn_grads(n, g, 0)),
-   ("Σ grad · x̂", lambda n, g: _bn_grads(n, g, 1)),
-   ("Σ grad", lambda n, g: _bn_grads(n, g, 2)),
-   saves={0: ("input", "weight", "running_mean", "running_var", "result1", "result2", "training", "eps"),
-          1: ("input", "weight", "result1", "result2"), 2: ("input", "weight")},
-   spell=Spelling(name="batch_norm({0}, …)"), bind=False)
+def _declare_batch_norm(name, node, running=True):
+    """native_batch_norm's node, and _native_batch_norm_legit's (its own names; no running statistics kept by
+    the no_stats overload's)."""
+    stats = ("running_mean", "running_var") if running else ()
+    op(name, node, ("input", "weight", "bias"), _batch_norm,
+       ("weight · invstd · (grad − mean(grad) − x̂ · mean(grad · x̂))", lambda n, g: _bn_grads(n, g, 0)),
+       ("Σ grad · x̂", lambda n, g: _bn_grads(n, g, 1)),
+       ("Σ grad", lambda n, g: _bn_grads(n, g, 2)),
+       saves={0: ("input", "weight", *stats, "result1", "result2", "training", "eps"),
+              1: ("input", "weight", "result1", "result2"), 2: ("input", "weight")},
+       spell=Spelling(name="batch_norm({0}, …)"), bind=False)
+
+
+_declare_batch_norm("batch_norm", "NativeBatchNormBackward0")
+_declare_batch_norm("batch_norm_legit", "NativeBatchNormLegitBackward0")
+_declare_batch_norm("batch_norm_legit_no_stats", "NativeBatchNormLegitBackward1", running=False)
 
 
 # --- group norm ----------------------------------------------------------------------------------------------
@@ -200,6 +209,48 @@ op("group_norm", "NativeGroupNormBackward0", ("input", "weight", "bias"), _group
           1: ("input", "result1", "result2"), 2: ()},
    spell=Spelling(functional="group_norm", name=lambda s, a: f"group_norm({s[0]}, {a['group']}, {s[1]}, {s[2]})"),
    bind=False)
+
+
+def _native_group_norm(x, weight, bias, result1, result2, N, C, HxW, group, eps):
+    return _group_norm(x, weight, bias, result1, result2, N, C, HxW, group, eps), result1._data, result2._data
+
+
+def _native_gn_input_grad(n, grads):
+    """Through the output as F.group_norm's; through mean: grad_mean / M; through rstd: −rstd² · x̂ · grad_rstd / M
+    (M the elements of a group), summed per group before the view back to the input's shape."""
+    g, g_mean, g_rstd = grads
+    N, C, G, M = _gn_sizes(n)
+    xhat, rstd = _gn_normalised(n)
+    total = xhat * 0
+    if g is not None:
+        gy = (g.reshape(N, C, n.attrs["HxW"]) * n["weight"].view(1, C, 1)).reshape(N, G, M)
+        total = total + rstd * (gy - gy.mean(-1, keepdim=True) - xhat * (gy * xhat).mean(-1, keepdim=True))
+    if g_mean is not None:
+        total = total + g_mean.unsqueeze(-1) / M
+    if g_rstd is not None:
+        total = total - rstd * rstd * xhat * g_rstd.unsqueeze(-1) / M
+    return total.reshape(n._shapes[0])
+
+
+def _native_gn_weight_grad(n, grads):
+    return None if grads[0] is None else _gn_weight_grad(n, grads[0])
+
+
+def _native_gn_bias_grad(n, grads):
+    g = grads[0]
+    return None if g is None else g.reshape(n.attrs["N"], n.attrs["C"], n.attrs["HxW"]).sum((0, 2))
+
+
+op("native_group_norm", "NativeGroupNormBackward0", ("input", "weight", "bias"), _native_group_norm,
+   ("weight · rstd · (grad − mean(grad) − x̂ · mean(grad · x̂)) per group + grad_mean / M − rstd² · x̂ · grad_rstd / M",
+    _native_gn_input_grad),
+   ("Σ grad · x̂", _native_gn_weight_grad),
+   ("Σ grad", _native_gn_bias_grad),
+   saves={0: ("input", "weight", "result1", "result2", "N", "C", "HxW", "group", "eps"),
+          1: ("input", "result1", "result2"), 2: ()},
+   spell=Spelling(name=lambda s, a: f"torch.native_group_norm({s[0]}, {s[1]}, {s[2]}, {a['N']}, {a['C']}, "
+                                    f"{a['HxW']}, {a['group']}, {a['eps']})[{a.get('output', 0)}]"),
+   several=True, bind=False)
 
 
 # --- layer_norm -------------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ AsStridedBackward0 of the base. `region` is a function from the base's array to 
 """
 import numpy as np
 
+from .. import memory
 from .table import OPS, Spelling, op
 
 
@@ -94,23 +95,27 @@ op("as_strided_backward", "AsStridedBackward0", ("grad",), _as_strided_backward_
    numel=lambda arrays, a: a["storage"] + int(np.prod(a["into"][0])))
 
 
-def _bind_as_strided(self, size, stride, storage_offset=None):
-    size, stride = tuple(size), tuple(stride)
-    offset = self.storage_offset() if storage_offset is None else storage_offset
+def _check_geometry(size, stride, offset, storage, item):
+    """as_strided's checks of a geometry against a storage of `storage` elements, with torch's texts."""
     if len(size) != len(stride):
         raise RuntimeError("mismatch in length of strides and shape")
     if any(s < 0 for s in stride):
         raise RuntimeError(f"as_strided: Negative strides are not supported at the moment, got strides: {list(stride)}")
     if offset < 0:
         raise RuntimeError(f"Tensor: invalid storage offset {offset}")
-    root = self._base if self._base is not None else self
-    storage = root._data.size
     need = 0 if 0 in size else offset + 1 + sum((n - 1) * s for n, s in zip(size, stride))
     if need > storage:
-        item = self._data.itemsize
         raise RuntimeError(f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset {offset}, and "
                            f"itemsize {item} requiring a storage size of {need * item} are out of bounds for storage "
                            f"of size {storage * item}")
+
+
+def _bind_as_strided(self, size, stride, storage_offset=None):
+    size, stride = tuple(size), tuple(stride)
+    offset = self.storage_offset() if storage_offset is None else storage_offset
+    root = self._base if self._base is not None else self
+    storage = root._data.size
+    _check_geometry(size, stride, offset, storage, self._data.itemsize)
     into = (self._data.shape, self.stride(), self.storage_offset())
     attrs = {"size": size, "stride": stride, "storage_offset": storage_offset, "start": self.storage_offset(),
              "into": into, "storage": storage}
@@ -127,3 +132,62 @@ op("as_strided_view", "AsStridedBackward0", ("self",),
                   name=lambda s, a: f"{s[0]}.as_strided({list(a['size'])}, {list(a['stride'])}"
                                     + ("" if a["storage_offset"] is None else f", {a['storage_offset']}") + ")"),
    bind=_bind_as_strided)
+
+
+# --- as_strided_copy, as_strided_scatter: as_strided's geometry copied out of, or written into, a copy ------------
+def _bind_as_strided_copy(self, size, stride, storage_offset=None):
+    _, inputs, attrs, dtype = _bind_as_strided(self, size, stride, storage_offset)
+    return OPS["as_strided_copy"], inputs, attrs, dtype
+
+
+op("as_strided_copy", "AsStridedBackward0_copy", ("self",),
+   lambda a, size, stride, storage_offset, start, into, storage: np.ascontiguousarray(
+       _as_strided_fwd(a, size, stride, storage_offset, start)),
+   ("grad summed into self's storage at the view's positions", _as_strided_grad),
+   numel=lambda arrays, a: int(np.prod(a["size"])),
+   saves={0: ("size[]", "stride[]", "storage_offset")},
+   spell=Spelling(function="as_strided_copy"), bind=_bind_as_strided_copy)
+
+
+def _scatter_positions(size, stride, storage_offset):
+    return _storage_index(size, stride, storage_offset or 0).ravel()
+
+
+def _as_strided_scatter(a, src, size, stride, storage_offset):
+    """A copy of a (its layout kept where dense, as clone keeps it) with src written at the geometry's positions
+    of the copy's storage."""
+    layout = memory.strides(a) if a.size and memory.is_dense(a) else memory.contiguous_strides(a.shape)
+    storage = np.empty(a.size, a.dtype)
+    out = np.lib.stride_tricks.as_strided(storage, a.shape, [s * a.itemsize for s in layout])
+    out[...] = a
+    storage[_scatter_positions(size, stride, storage_offset)] = np.broadcast_to(src, size).ravel()
+    return out
+
+
+def _bind_as_strided_scatter(self, src, size, stride, storage_offset=None):
+    size, stride = tuple(size), tuple(stride)
+    _check_geometry(size, stride, storage_offset or 0, self._data.size, self._data.itemsize)
+    if tuple(src.shape) != size:
+        raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = {list(src.shape)}, "
+                           f"slice size = {list(size)}")
+    attrs = {"size": size, "stride": stride, "storage_offset": storage_offset}
+    return OPS["as_strided_scatter"], (self, src), attrs, self.dtype
+
+
+def _scatter_self_grad(n, g):
+    """ATen's as_strided_scatter_backward: zeros of self's size holding grad's values at the geometry's positions
+    (torch's formula, though the written positions do not reach self; see its Note [as_strided_scatter backward
+    support])."""
+    a = n.attrs
+    taken = g.contiguous().as_strided(a["size"], a["stride"], a["storage_offset"] or 0)
+    zeros = g._new(np.zeros(g.shape, g.dtype.np), g.dtype)
+    return zeros.as_strided_scatter(taken, a["size"], a["stride"], a["storage_offset"])
+
+
+op("as_strided_scatter", "AsStridedScatterBackward0", ("self", "src"), _as_strided_scatter,
+   ("zeros holding grad at the written positions (ATen's as_strided_scatter_backward)", _scatter_self_grad),
+   ("grad at the written positions",
+    lambda n, g: g.contiguous().as_strided(n.attrs["size"], n.attrs["stride"], n.attrs["storage_offset"] or 0)),
+   saves={0: ("size[]", "stride[]", "storage_offset"), 1: ("size[]", "stride[]", "storage_offset")},
+   spell=Spelling(method="as_strided_scatter", function="as_strided_scatter", out=False),
+   bind=_bind_as_strided_scatter)

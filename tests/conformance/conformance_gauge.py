@@ -12,7 +12,7 @@ import numpy as np
 from conformance_convert import to_numpy
 
 # OpInfo name -> which outputs are vectors, and how: "eigh" (L, Q), "svd" (U, S, Vh), "svd_v" (U, S, V)
-GAUGED = {"linalg.eigh": "eigh", "linalg.svd": "svd", "svd": "svd_v"}
+GAUGED = {"linalg.eigh": "eigh", "linalg.svd": "svd", "svd": "svd_v", "svd_lowrank": "svd_v", "pca_lowrank": "svd_v"}
 
 
 def _signs(M, E):

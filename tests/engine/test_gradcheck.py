@@ -936,6 +936,43 @@ LINALG_CASES = {
 }
 CASES.update(LINALG_CASES)
 
+
+def _masked_indices(T):
+    """_unsafe_masked_index's indices for a (3, 4) input, one out of range and masked off."""
+    i0, i1 = T.tensor([0, 2, 5]).view(3, 1), T.tensor([1, 3]).view(1, 2)
+    return (i0 < 3) & (i1 < 4), [i0, i1]
+
+
+def _native_group_norm(T, x, w, b):
+    out, mean, rstd = T.native_group_norm(x, w, b, 2, 4, 3, 2, 1e-5)
+    return out + (mean * rstd).sum(-1).view(2, 1, 1)
+
+
+# torch.* functions of ATen's own (native norms with their statistics, the decompositions' helpers, as_strided's
+# copy and scatter, segment reductions, ormqr)
+NATIVE_CASES = {
+    "native_group_norm": (_native_group_norm, [((2, 4, 3), S), ((4,), S), ((4,), S)]),
+    "batch_norm_legit": (lambda T, a, w, b: T._native_batch_norm_legit(
+        a, w, b, T.zeros(3, dtype=T.float64), T.ones(3, dtype=T.float64), True, 0.1, 1e-5)[0],
+        [((4, 3), S), ((3,), S), ((3,), S)]),
+    "batch_norm_legit_no_stats": (lambda T, a, w, b: T._native_batch_norm_legit(a, w, b, True, 0.1, 1e-5)[0],
+                                  [((4, 3), S), ((3,), S), ((3,), S)]),
+    "_chunk_cat": (lambda T, a: T._chunk_cat([T.ones(2, 3, dtype=T.float64), T.ones(2, 1, dtype=T.float64)], 1, 2)
+                   .sum() * a, [((2, 3), S)]),
+    "_unsafe_masked_index": (lambda T, x: T._unsafe_masked_index(x, *_masked_indices(T), 0.5), [((3, 4), S)]),
+    "_unsafe_masked_index_put_accumulate": (
+        lambda T, x, v: T._unsafe_masked_index_put_accumulate(x, *_masked_indices(T), v), [((3, 4), S), ((3, 2), S)]),
+    "_segment_reduce": (lambda T, x: T._segment_reduce(x, "prod", lengths=T.tensor([2, 0, 3]), initial=1.5),
+                        [((5,), S)]),
+    "as_strided_copy": (lambda T, x: T.as_strided_copy(x, (2, 2), (1, 2), 1), [((3, 3), S)]),
+    # src only: torch's grad of self is ATen's as_strided_scatter_backward, which finite differences do not give
+    "as_strided_scatter": (lambda T, s: T.as_strided_scatter(T.zeros(3, 3, dtype=T.float64), s, (2, 2), (1, 2), 1),
+                           [((2, 2), S)]),
+    "ormqr": (lambda T, a, tau, c: T.ormqr(a, tau, c) + T.ormqr(a, tau, c.t(), left=False, transpose=True).t(),
+              [((3, 2), S), ((2,), S), ((3, 2), S)]),
+}
+CASES.update(NATIVE_CASES)
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_gradcheck(name):
     T = load_engine()

@@ -57,7 +57,11 @@ CALLS = {
     "trapz": [T((2, 3))], "cumulative_trapezoid": [T((2, 3))], "fill": [T((2, 3)), 2.0],
     "constant_pad_nd": [T((2, 3)), (1, 1)], "unravel_index": [T((2,)), (2, 3)],
     "slice_scatter": tensors((2, 3), (2, 3)), "hstack": [tensors((2,), (3,))], "gradient": [T((2, 3))],
-    "as_strided": [T((2, 3)), (2, 2), (1, 2)],
+    "as_strided": [T((2, 3)), (2, 2), (1, 2)], "_segment_reduce": [T((3,)), "sum"],
+    "_softmax_backward_data": [T((2, 3)), T((2, 3)), 1, torch.float32],
+    "_unsafe_masked_index": [T((2, 3)), T((1,)), [T((1,))], 0.0],
+    "_unsafe_masked_index_put_accumulate": [T((2, 3)), T((1,)), [T((1,))], T((1, 3))],
+    "as_strided_scatter": [T((2, 3)), T((2, 2)), (2, 2), (1, 2)], "histogramdd": [T((2, 3)), 2],
 }
 INTEGER_RESULTS = {"argmax", "argmin"}
 
