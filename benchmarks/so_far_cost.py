@@ -5,10 +5,10 @@ and how long Stop takes, here and in headless Chromium against dist/ served on 1
 
 Here: `run` of the loop without snapshots, with snapshots sent to a callback (what the static site's program worker
 does) and into shared memory (SharedSlots, what the server's child does), rounds alternating: CPU time, and the
-share of it the snapshots took. In Chromium: a Wall in the page runs the loop with `snapshots` on and off (the time
-from run to its timeline), then another (with a spare worker, as the page's) a loop that records steps and never
-ends, stopped 3 s after it started (the time from Stop to the answer, and the steps kept). The machine's load
-average is printed beside the figures: on a shared 2-core machine it changes them a lot.
+share of the run's (wall-clock) time the snapshots took. In Chromium: a Wall in the page runs the loop with
+`snapshots` on and off (the time from run to its timeline), then another (with a spare worker, as the page's) a loop
+that records steps and never ends, stopped 3 s after it started (the time from Stop to the answer, and the steps
+kept). The machine's load average is printed beside the figures: on a shared 2-core machine it changes them a lot.
 """
 
 from __future__ import annotations
@@ -94,12 +94,13 @@ def here(rounds: int) -> None:
         for name, kind in (settings.items() if i % 2 == 0 else reversed(settings.items())):
             slots = SharedSlots(32 * 2**20) if kind == "shared" else None
             snapshots = None if kind is None else Snapshots(slots.write if slots else (lambda text: None), 32 * 2**20)
-            t = time.process_time()
+            t, wall = time.process_time(), time.perf_counter()
             timeline = run(LOOP, snapshots=snapshots, max_seconds=300)
             cpu[name].append(time.process_time() - t)
+            wall = time.perf_counter() - wall
             assert timeline.error is None, timeline.error
-            if snapshots is not None:
-                share[name].append(snapshots.spent / cpu[name][-1])
+            if snapshots is not None:  # (Snapshots.spent is wall-clock time, as the run's budget)
+                share[name].append(snapshots.spent / wall)
                 assert snapshots.sent > 0
             if slots:
                 slots.close()
@@ -107,7 +108,7 @@ def here(rounds: int) -> None:
           f"time, median of {rounds}:")
     base = statistics.median(cpu["no snapshots"])
     for name, ts in cpu.items():
-        spent = f", snapshots {100 * statistics.median(share[name]):.1f}% of it" if share[name] else ""
+        spent = f", snapshots {100 * statistics.median(share[name]):.1f}% of the run's time" if share[name] else ""
         print(f"  {name:44s} {statistics.median(ts):6.2f} s  x{statistics.median(ts) / base:.3f}{spent}  "
               f"({', '.join(f'{t:.2f}' for t in ts)})")
 

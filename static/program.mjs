@@ -7,7 +7,8 @@
 //                           · recorded {id, json} · ran {id, source, json, heap} · failed {message}
 //   `line`: the program's line, posted when it changes (at most every 10 ms, at the budget's time checks);
 //   `recorded`: what the program has recorded so far, as a timeline's JSON, now and then while it runs
-//   (engine/trace/so_far.py: at most 3% of its time); the wall keeps the last, for a program it ends;
+//   (engine/trace/so_far.py: from 0.5 s, paced by what they cost, none past ~0.7 MB); the wall keeps the last, for
+//   a program it ends;
 //   `ended`: its budget has ended, and the worker is fitting and sending its timeline.
 //   `query` (a URL query) stands for the program it shows (app.links), so a link's program can run here
 //   before the app's own worker has Python; `json` is the timeline as engine.trace's to_json writes it.
