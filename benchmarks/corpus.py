@@ -29,7 +29,15 @@ from difftest import ADDRESS, printed_alike, run_source  # noqa: E402
 
 import engine  # noqa: E402
 from engine.trace import run  # noqa: E402
-from tests.corpus.corpus import CATEGORIES, PROGRAMS, RUNNER_LIMITS, category, reset_globals  # noqa: E402
+from tests.corpus.corpus import (  # noqa: E402
+    CATEGORIES,
+    PROGRAMS,
+    RUNNER_LIMITS,
+    category,
+    header,
+    program_warnings,
+    reset_globals,
+)
 from tests.corpus.gaps import DRIFT_ULPS, ENGINE_GAPS, RUNNER_GAPS, family  # noqa: E402
 
 KINDS = ("identical", "alike", "differ", "error")
@@ -38,7 +46,7 @@ KINDS = ("identical", "alike", "differ", "error")
 def verdict(slug: str, want, stdout: str, warns, exc) -> str:
     if exc != want.exc:
         return "error"
-    if warns != want.warnings:
+    if program_warnings(warns) != program_warnings(want.warnings):
         return "differ"
     if stdout == want.stdout:
         return "identical"
@@ -59,6 +67,11 @@ def cpu_model() -> str:
             return next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
     except (OSError, StopIteration):
         return platform.processor() or "unknown CPU"
+
+
+def source_repository(slug: str) -> str:
+    """The owner/name its Source header starts with."""
+    return header(PROGRAMS[slug])["Source"].split()[0].rstrip(",")
 
 
 def main() -> None:
@@ -90,6 +103,14 @@ def main() -> None:
         slugs = [s for s in PROGRAMS if category(s) == cat]
         ok = sum(results["engine"][s] in ("identical", "alike") for s in slugs)
         print(f"  {ok:3d} / {len(slugs):<3d} {cat}")
+
+    print("\nby source (the repository a program's header names): identical or alike, engine / runner / programs")
+    by_source = collections.defaultdict(list)
+    for s in PROGRAMS:
+        by_source[source_repository(s)].append(s)
+    for repo, slugs in sorted(by_source.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        ok = [sum(results[who][s] in ("identical", "alike") for s in slugs) for who in ("engine", "runner")]
+        print(f"  {ok[0]:3d} {ok[1]:3d} / {len(slugs):<3d} {repo}")
 
     for who, gaps in (("engine", ENGINE_GAPS), ("runner", RUNNER_GAPS)):
         failing = [s for s, v in results[who].items() if v in ("differ", "error")]

@@ -167,7 +167,7 @@ from .tensor import Size, Tensor  # noqa: F401
 globals().update(methods.FUNCTIONS)
 globals().update(logic.FUNCTIONS)
 
-__version__ = "2.13.0"
+__version__ = "2.13.0+cpu"  # the CPU-only wheel's version string, which the engine stands in for
 
 # Like PyTorch, the engine makes inf and nan silently (1/0, inf - inf, 0 * inf): numpy's floating-point
 # warnings would be noise no PyTorch user sees. numpy keeps this state per thread (a context variable): engine code

@@ -151,11 +151,22 @@ def _written_one(name, result, out, spell, inputs):
 
 
 def _overlap(out, x):
-    """ATen's get_overlap_status is not No: the same tensor (even of no elements), or memory shared."""
+    """ATen's get_overlap_status is Full or Partial: the same tensor (even of no elements), or two non-overlapping
+    and dense tensors whose byte ranges meet (of any other layout ATen says "too hard" and lets it be)."""
     if isinstance(x, (list, tuple)):
         return any(_overlap(out, y) for y in x)
-    return isinstance(x, Tensor) and (x is out or bool(out.numel() and x.numel())
-                                      and np.shares_memory(out._data, x._data))
+    return isinstance(x, Tensor) and (x is out or bool(out.numel() and x.numel()) and _dense(out._data)
+                                      and _dense(x._data) and np.may_share_memory(out._data, x._data))
+
+
+def _dense(a):
+    """Tensor.is_non_overlapping_and_dense: its elements fill a block of memory, in some order of its dims."""
+    expected = a.itemsize
+    for stride, size in sorted((abs(st), n) for st, n in zip(a.strides, a.shape) if n != 1):
+        if stride != expected:
+            return False
+        expected *= size
+    return True
 
 
 def _with_out(fn, name, spell=None):

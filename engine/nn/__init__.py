@@ -1,5 +1,6 @@
 """torch.nn: Parameter, Module and a few layers, and nn.functional."""
 from . import functional, init, utils  # noqa: F401
+from .linear_cross_entropy_options import LinearCrossEntropyOptions  # noqa: F401
 from .modules import (  # noqa: F401
     CELU,
     ELU,
@@ -41,6 +42,7 @@ from .modules import (  # noqa: F401
     CosineEmbeddingLoss,
     CosineSimilarity,
     CrossEntropyLoss,
+    CTCLoss,
     DataParallel,
     Dropout,
     Dropout1d,
@@ -51,6 +53,8 @@ from .modules import (  # noqa: F401
     FeatureAlphaDropout,
     Flatten,
     Fold,
+    FractionalMaxPool2d,
+    FractionalMaxPool3d,
     GaussianNLLLoss,
     GroupNorm,
     GRUCell,

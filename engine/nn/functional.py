@@ -9,6 +9,7 @@ from .. import dispatch, dtypes, generator, grad_mode, sizes
 from ..generator import draws
 from ..methods import FUNCTIONAL, FUNCTIONS
 from ..ops import OPS
+from ..ops.linear_cross_entropy import chunked_parts
 from ..ops.nn import bind_nll2d, legacy_reduction, valid_reduction
 
 globals().update(FUNCTIONAL)
@@ -44,6 +45,7 @@ from .activation_functions import threshold as _threshold  # noqa: E402, F401 - 
 from .basic_functions import _feature_dropout, batch_norm, dropout, linear, log_softmax, softmax  # noqa: E402, F401
 from .loss_functions import (  # noqa: E402, F401
     cosine_embedding_loss,
+    ctc_loss,
     gaussian_nll_loss,
     hinge_embedding_loss,
     margin_ranking_loss,
@@ -172,7 +174,15 @@ def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weig
     if tuple(target.shape) == logits_shape and ignore_index is not None:
         raise RuntimeError("ignore_index cannot be specified when target contains probabilities")
     if options is not None:
-        raise NotImplementedError("linear_cross_entropy's chunked path (options=) is not available in this engine")
+        if (not out_features and reduction in ("mean", "sum", "none") and label_smoothing == 0.0
+                and target.dtype is dtypes.int64):
+            return _linear_cross_entropy_chunked(input, linear_weight, target, linear_bias, weight, reduction,
+                                                 -100 if ignore_index is None else ignore_index, options)
+        bias_shape = tuple(linear_bias.shape) if linear_bias is not None else None
+        warnings.warn("linear_cross_entropy: ``options`` ignored; chunked path needs reduction in {'mean','sum',"
+                      "'none'}, label_smoothing == 0, target.dtype == int64, out_features == (). Got "
+                      f"reduction={reduction!r}, label_smoothing={label_smoothing}, target.dtype={target.dtype}, "
+                      f"out_features={out_features}, tracing=False, linear_bias.shape={bias_shape}.", stacklevel=2)
     if out_features:
         linear_weight = linear_weight.reshape((math.prod(out_features) * classes, in_features))
         if linear_bias is not None:
@@ -180,6 +190,31 @@ def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weig
     logits = linear(input, linear_weight, linear_bias).reshape(logits_shape)
     return cross_entropy(logits, target, weight=weight, reduction=reduction,
                          ignore_index=-100 if ignore_index is None else ignore_index, label_smoothing=label_smoothing)
+
+
+def _linear_cross_entropy_chunked(input, linear_weight, target, linear_bias, weight, reduction,  # noqa: A002
+                                  ignore_index, options):
+    """torch's chunked custom ops (engine/ops/linear_cross_entropy.py), on a batch (an unbatched input gains one)."""
+    batched = input.dim() == 2
+    if not batched:
+        input, target = input.unsqueeze(0), target.unsqueeze(0)
+    x, w, t = input._data, linear_weight._data, np.asarray(target._data)
+    b = linear_bias._data if linear_bias is not None else None
+    wt = weight._data if weight is not None else None
+    tensors = tuple(t for t in (input, linear_weight, target, linear_bias, weight) if t is not None)
+    _, dlogits, total = chunked_parts(x, w, b, t, wt, ignore_index, reduction)
+    attrs = {"ignore_index": ignore_index, "has_bias": linear_bias is not None, "has_weight": weight is not None}
+    if reduction == "none":
+        attrs.update(dlogits=dlogits, operands=(x.astype(np.float64), w.astype(np.float64)))
+        res = dispatch.apply(OPS["linear_cross_entropy_chunked_none"], tensors, attrs)
+    else:
+        scaled = dlogits / total if reduction == "mean" else dlogits
+        grads = tuple(g.astype(input.dtype.np) for g in (scaled @ w.astype(np.float64), scaled.T @ x.astype(np.float64),
+                                                          scaled.sum(0)))
+        attrs.update(reduction=reduction, grads=grads, allow_retain_graph=bool(options.allow_retain_graph),
+                     state=set())
+        res = dispatch.apply(OPS["linear_cross_entropy_chunked"], tensors, attrs)
+    return res if batched else res.squeeze(0)
 
 
 def _cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing):  # noqa: A002
@@ -486,6 +521,10 @@ from .pool_functions import (  # noqa: E402, F401
     adaptive_max_pool3d,
     adaptive_max_pool3d_with_indices,
     avg_pool3d,
+    fractional_max_pool2d,
+    fractional_max_pool2d_with_indices,
+    fractional_max_pool3d,
+    fractional_max_pool3d_with_indices,
     lp_pool1d,
     lp_pool2d,
     lp_pool3d,

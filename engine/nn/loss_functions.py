@@ -2,6 +2,8 @@
 that their graphs are torch's node for node."""
 import math
 
+import numpy as np
+
 from .. import dispatch, dtypes, factories, grad_mode
 from ..methods import FUNCTIONAL
 from ..ops import OPS
@@ -182,3 +184,74 @@ def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_fu
     if reduction == "mean":
         return loss.mean()
     return loss
+
+
+# --- ctc_loss ----------------------------------------------------------------------------------------------------
+def _lengths(lengths, name):
+    """input_lengths / target_lengths as ATen reads them: a tensor of an integer type, or ints."""
+    if hasattr(lengths, "_data"):
+        if lengths.dtype.is_floating_point or lengths.dtype is dtypes.bool:
+            raise RuntimeError(f"{name} must be integral")
+        return tuple(int(v) for v in np.asarray(lengths._data).reshape(-1))
+    return tuple(int(v) for v in lengths)
+
+
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean", zero_infinity=False):
+    """ATen's ctc_loss: _ctc_loss's negative log-likelihoods (inf → 0 with zero_infinity), then divided by the target
+    lengths (at least 1) and averaged, summed, or kept."""
+    reduction = valid_reduction(reduction)
+    input_lengths = _lengths(input_lengths, "input_lengths")
+    target_lengths = _lengths(target_lengths, "target_lengths")
+    batched = log_probs.dim() == 3
+    lp = log_probs if batched else log_probs.unsqueeze(1)
+    if not lp.dtype.is_floating_point:
+        raise NotImplementedError(f"\"ctc_loss_cpu\" not implemented for '{lp.dtype.type_name}'")
+    where = " (while checking arguments for ctc_loss_allocate_outputs)"
+    if lp.dim() != 3:
+        raise RuntimeError(f"Expected 3-dimensional tensor, but got {lp.dim()}-dimensional tensor for argument #1 "
+                           f"'log_probs'{where}")
+    if targets.dim() not in (1, 2):
+        raise RuntimeError(f"Expected 1 to 2 dimensions, but got {targets.dim()}-dimensional tensor for argument #2 "
+                           f"'targets'{where}")
+    steps, batch, labels = lp.shape
+    if not 0 <= blank < labels:
+        raise RuntimeError("blank must be in label range")
+    if len(input_lengths) != batch:
+        raise RuntimeError("input_lengths must be of size batch_size")
+    if len(target_lengths) != batch:
+        raise RuntimeError("target_lengths must be of size batch_size")
+    for length in target_lengths:
+        if length < 0:
+            raise RuntimeError(f"Expected target_lengths to have value at least 0, but got value {length}{where}")
+    flat = np.asarray(targets._data).astype(np.int64)
+    if targets.dim() == 1:
+        ends = np.cumsum((0,) + target_lengths)
+        if flat.shape[0] != ends[-1]:
+            raise RuntimeError(f"Expected tensor to have size {ends[-1]} at dimension 0, but got size {flat.shape[0]} "
+                               f"for argument #2 'targets'{where}")
+        rows = [flat[ends[b]:ends[b + 1]] for b in range(batch)]
+    else:
+        if flat.shape[0] != batch:
+            raise RuntimeError(f"Expected tensor to have size {batch} at dimension 0, but got size {flat.shape[0]} "
+                               f"for argument #2 'targets'{where}")
+        longest = max(target_lengths, default=0)
+        if flat.shape[1] < longest:
+            raise RuntimeError(f"Expected tensor to have size at least {longest} at dimension 1, but got size "
+                               f"{flat.shape[1]} for argument #2 'targets'{where}")
+        rows = [flat[b, :target_lengths[b]] for b in range(batch)]
+    for length in input_lengths:
+        if length < 0:
+            raise RuntimeError(f"Expected input_lengths to have value at least 0, but got value {length}{where}")
+        if length > steps:
+            raise RuntimeError(f"Expected input_lengths to have value at most {steps}, but got value {length}{where}")
+    attrs = {"targets": targets._new(flat, dtypes.int64), "labels": tuple(rows), "input_lengths": input_lengths,
+             "target_lengths": target_lengths, "blank": int(blank), "zero_infinity": bool(zero_infinity)}
+    res = dispatch.apply(OPS["ctc_loss"], (lp,), attrs)
+    if zero_infinity:
+        res = dispatch.apply(*OPS["where"].bind(res == math.inf, res._new(np.zeros((), res.dtype.np), res.dtype), res))
+    if reduction == "mean":
+        lengths = res._new(np.maximum(np.array(target_lengths, res.dtype.np), 1), res.dtype)
+        return (res / lengths).mean()
+    if reduction == "sum":
+        return res.sum()
+    return res if batched else res.squeeze(0)

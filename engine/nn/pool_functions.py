@@ -6,8 +6,10 @@ from .. import dispatch, dtypes
 from ..methods import FUNCTIONAL
 from ..methods import _with_out as with_out
 from ..ops import OPS
+from ..ops.fractional_pool import fractional_indices
 from ..ops.pooling import adaptive_size, checked_pool_shape, list_with_default
 from ..ops.pooling3d import adaptive_max_indices, max_pool_indices
+from ..random import rand
 
 
 def _triple(value):
@@ -211,6 +213,93 @@ def lp_pool3d(input, norm_type, kernel_size, stride=None, ceil_mode=False):  # n
     else:
         out = avg_pool3d(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
     return _lp_finish(out, norm_type, kd * kw * kh)
+
+
+# --- fractional_max_pool2d/3d -------------------------------------------------------------------------------------
+def _fractional_max(input, kernel_size, output_size, output_ratio, return_indices, _random_samples, k):  # noqa: A002
+    """torch.nn.functional's fractional_max_pool{k}d: the output size (or ratio), torch.rand's samples per plane
+    when none are given, then ATen's checks and kernel."""
+    name = f"fractional_max_pool{k}d"
+    if output_size is None and output_ratio is None:
+        raise ValueError(f"{name} requires specifying either an output_size or an output_ratio")
+    if output_size is None:
+        if k == 2 and len(output_ratio) > 2:
+            raise ValueError("fractional_max_pool2d requires output_ratio to either be a single Int or tuple of Ints.")
+        ratio = _repeated(output_ratio, k)
+        output_size = [int(input.size(d - k) * ratio[d]) for d in range(k)]
+    if _random_samples is None:
+        batch = 1 if input.dim() == k + 1 else input.size(0)
+        _random_samples = rand(batch, input.size(-k - 1), k, dtype=input.dtype)
+    if _random_samples.dtype is not input.dtype:
+        raise RuntimeError("Expect _random_samples to have the same dtype as input")
+    kernel = _ints(kernel_size, k)
+    size = _ints(output_size, k)
+    what = "kernel_size" if len(kernel) != k else "output_size" if len(size) != k else None
+    if what:
+        raise RuntimeError(f"{name}: {what} must either be a single Int or tuple of "
+                           + ("Ints" if k == 2 else "three Ints"))
+    where = f"{name}()" if k == 2 else "fractional_max_pool3d_out()"
+    if input.dim() not in (k + 1, k + 2):
+        raise RuntimeError(f"{where}: Expected {k + 1}D or {k + 2}D tensor, but got: {list(input.shape)}")
+    for i in range(1, input.dim()):
+        if input.shape[i] <= 0:
+            raise RuntimeError(f"{where}: Expected input to have non-zero size for non-batch dimensions, but got"
+                               f"{list(input.shape)} with dimension {i} being empty.")
+    words = ("height", "width") if k == 2 else ("time", "height", "width")
+    for d in (range(k) if k == 2 else (0, 2, 1)):
+        if size[d] + kernel[d] - 1 >= input.shape[d - k] + (k == 2):
+            raise RuntimeError(f"{where}: pool {words[d]} {kernel[d]} too large relative to input {words[d]} "
+                               f"{input.shape[d - k]}")
+    if min(size) < 0:
+        shape = [*input.shape[:-k], *size]
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(size)}: {shape}")
+    x = input._data if input.dim() == k + 2 else input._data[None]
+    samples = _random_samples._data
+    if samples.ndim != 3:
+        raise RuntimeError(f"Expect _random_samples to have 3 dimensions, got {samples.ndim}")
+    if samples.shape[0] < x.shape[0]:
+        raise RuntimeError("Expect _random_samples.size(0) no less then input batch size.")
+    if samples.shape[1] != x.shape[1]:
+        raise RuntimeError("Expect _random_samples.size(1) equals to input channel size.")
+    if samples.shape[2] != k:
+        raise RuntimeError(f"Expect _random_samples.size(2) equals to {k}; got {samples.shape[2]}.")
+    found = fractional_indices(x, kernel, size, samples)
+    indices = input._new(found if input.dim() == k + 2 else found[0], dtypes.int64)
+    values = dispatch.apply(OPS[f"fractional_max_pool{k}d"], (input,),
+                            {"kernel_size": kernel, "output_size": size, "result1": indices})
+    return (values, indices) if return_indices else values
+
+
+def _repeated(value, k):
+    """torch's _pair / _triple: an iterable as a tuple, anything else k times."""
+    try:
+        return tuple(value)
+    except TypeError:
+        return (value,) * k
+
+
+def _ints(value, k):
+    return (int(value),) * k if isinstance(value, int) else tuple(int(v) for v in value)
+
+
+def fractional_max_pool2d(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,  # noqa: A002
+                          _random_samples=None):
+    return _fractional_max(input, kernel_size, output_size, output_ratio, return_indices, _random_samples, 2)
+
+
+def fractional_max_pool3d(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,  # noqa: A002
+                          _random_samples=None):
+    return _fractional_max(input, kernel_size, output_size, output_ratio, return_indices, _random_samples, 3)
+
+
+def fractional_max_pool2d_with_indices(input, kernel_size, output_size=None, output_ratio=None,  # noqa: A002
+                                       return_indices=False, _random_samples=None):
+    return _fractional_max(input, kernel_size, output_size, output_ratio, True, _random_samples, 2)
+
+
+def fractional_max_pool3d_with_indices(input, kernel_size, output_size=None, output_ratio=None,  # noqa: A002
+                                       return_indices=False, _random_samples=None):
+    return _fractional_max(input, kernel_size, output_size, output_ratio, True, _random_samples, 3)
 
 
 def _with_indices(pool):

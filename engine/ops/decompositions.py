@@ -9,7 +9,8 @@ agree for the factorizations here), and are only defined up to sign in any case:
 them. Ops with several outputs (slogdet, qr, svd, eigh) recompute the factorization in their derivative."""
 import numpy as np
 
-from .. import memory
+from .. import dtypes, memory
+from .products import _exclusive_products
 from .table import OPS, Spelling, op, result_dtype
 
 
@@ -79,7 +80,34 @@ def _bind_det(A):
 
 
 def _det_grad(n, g):
-    return (g * n["result"]).unsqueeze(-1).unsqueeze(-1) * n["A"].mT.inverse()
+    """ATen's linalg_det_backward as it runs under create_graph: gA = det · grad · A⁻ᵀ solved from Aᵀ X = diag,
+    and where |det| < 100 eps the singular formula U diag(∂ prod(S)) Vh (times det U det Vh), which needs no
+    inverse; a batch mixing both is assembled with index_put. A 1×1 matrix's grad is grad, an empty one's zeros."""
+    A = n["A"]
+    if A.numel() == 0:
+        return type(A)._make(np.zeros(A.shape, A.dtype.np), A.dtype)
+    size = A.shape[-1]
+    if size == 1:
+        return g.unsqueeze(-1).unsqueeze(-1).expand(*A.shape)
+    det = n["result"]
+    d = _diagonal_matrix((g * det).unsqueeze(-1).expand(*det.shape, size))
+    mask = np.abs(det._data) < 100 * np.finfo(A.dtype.np).eps
+    if mask.all():
+        return _det_singular(A, g)
+    if not mask.any():
+        return A.mT._op("linalg_solve", d)
+    keep = type(A)._make(mask, dtypes.bool)
+    other = type(A)._make(~mask, dtypes.bool)
+    ret = type(A)._make(np.zeros(A.shape, A.dtype.np), A.dtype)
+    ret = ret.index_put((keep,), _det_singular(A[keep], g[keep]))
+    return ret.index_put((other,), A[other].mT._op("linalg_solve", d[other]))
+
+
+def _det_singular(A, g):
+    U, S, Vh = A._op("linalg_svd", full_matrices=True)
+    alpha = U.det() * Vh.det() * g
+    D = _exclusive_products(alpha.unsqueeze(-1), S, S.dim() - 1)
+    return (U * D.unsqueeze(-2)).matmul(Vh)
 
 
 op("linalg_det", "LinalgDetBackward0", ("A",), lambda a: np.linalg.det(_f64(a)).astype(a.dtype),
@@ -310,41 +338,44 @@ def _skew(X):
 
 
 def _svd_grad(n, grads):
-    """ATen's svd_backward (real, reduced; for full_matrices, as derivatives.yaml, on the first k columns of U and
-    rows of Vh and their grads): with E_jk = S_k² − S_j² off the diagonal,
-    gA = U [(skew(Uᵀ gU) / E) S + S (skew(Vᵀ gV) / E) + diag(gS)] Vᵀ
-         + (I − UUᵀ) gU S⁻¹ Vᵀ + U S⁻¹ gVᵀ (I − VVᵀ)."""
+    """ATen's svd_backward (real; for full_matrices, as derivatives.yaml, on the first k columns of U and rows of
+    Vh and their grads): with E_jk = S_k² − S_j² (1 on the diagonal) and skew(X) = X − Xᵀ,
+    gA = U [(skew(Uᵀ gU) S + S skew(Vᵀ gV)) / E + diag(gS)] Vh, plus (I − UUᵀ) gU S⁻¹ Vh for a tall A, or
+    U S⁻¹ gVh (I − VVᵀ) for a wide one."""
     A = n["A"]
-    m, k = A.shape[-2], A.shape[-1]
     U, S, Vh = A._op("linalg_svd", full_matrices=False)
     gU, gS, gVh = grads
     r = S.shape[-1]
     if gU is not None and gU.shape[-1] != r:
-        gU = gU[..., :r]
+        gU = gU.narrow(-1, 0, r)
     if gVh is not None and gVh.shape[-2] != r:
-        gVh = gVh[..., :r, :]
-    V = Vh.mT
+        gVh = gVh.narrow(-2, 0, r)
+    m, k = U.shape[-2], Vh.shape[-1]
     if gU is None and gVh is None:
-        return U.matmul(_diagonal_matrix(gS)).matmul(Vh)
-    eye = _identity(S, r)
+        return U.matmul(gS.unsqueeze(-1) * Vh) if m >= k else (U * gS.unsqueeze(-2)).matmul(Vh)
+    UhgU = _skew(U.mT.matmul(gU)) if gU is not None else None
+    VhgV = _skew(Vh.matmul(gVh.mT)) if gVh is not None else None
     S2 = S * S
-    E = S2.unsqueeze(-2) - S2.unsqueeze(-1) + eye
-    inner = 0
-    if gU is not None:
-        inner = inner + (_skew(U.mT.matmul(gU)) / E) * S.unsqueeze(-2) * (1 - eye)
-    if gVh is not None:
-        gV = gVh.mT
-        inner = inner + S.unsqueeze(-1) * (_skew(V.mT.matmul(gV)) / E) * (1 - eye)
+    E = S2.unsqueeze(-2) - S2.unsqueeze(-1) + _identity(S, r)
+    if gU is not None and gVh is not None:
+        gA = (UhgU * S.unsqueeze(-2) + S.unsqueeze(-1) * VhgV) / E
+    elif gU is not None:
+        gA = UhgU * (S.unsqueeze(-2) / E)
+    else:
+        gA = S.unsqueeze(-1) * (VhgV / E)
     if gS is not None:
-        inner = inner + _diagonal_matrix(gS)
-    gA = U.matmul(inner).matmul(Vh)
-    S_inv = S.reciprocal()
-    if gU is not None and m > r:
-        gA = gA + (gU - U.matmul(U.mT.matmul(gU))).matmul(_diagonal_matrix(S_inv)).matmul(Vh)
-    if gVh is not None and k > r:
-        gV = gVh.mT
-        gA = gA + U.matmul(_diagonal_matrix(S_inv)).matmul((gV - V.matmul(V.mT.matmul(gV))).mT)
-    return gA
+        gA = gA + _diagonal_matrix(gS)
+    if m > k and gU is not None:
+        gA = U.matmul(gA)
+        gUSinv = gU / S.unsqueeze(-2)
+        gA = gA + gUSinv - U.matmul(U.mT.matmul(gUSinv))
+        return gA.matmul(Vh)
+    if m < k and gVh is not None:
+        gA = gA.matmul(Vh)
+        SinvgVh = gVh / S.unsqueeze(-1)
+        gA = gA + SinvgVh - SinvgVh.matmul(Vh.mT).matmul(Vh)
+        return U.matmul(gA)
+    return U.matmul(gA.matmul(Vh)) if m >= k else U.matmul(gA).matmul(Vh)
 
 
 op("linalg_svd", "LinalgSvdBackward0", ("A",), _svd,
@@ -371,34 +402,42 @@ def _bind_qr(A, mode="reduced"):
 
 
 def _qr_grad(n, grads):
-    """ATen's linalg_qr_backward for m ≥ n (reduced): gA = (gQ + Q copyltu(M)) R⁻ᵀ, M = R gRᵀ − gQᵀ Q, where
-    copyltu(M) mirrors M's lower triangle onto its upper one."""
+    """ATen's linalg_qr_backward, with M = gR Rᵀ − Qᵀ gQ: for m ≥ n, gA = (gQ + Q syminvadj(triu(M))) R⁻ᵀ
+    (syminvadj(X) = X + Xᵀ, its diagonal halved); for m < n, gA = [Q tril(Mᵀ − M) R₁⁻ᵀ, 0] + Q gR, R₁ the first
+    m columns of R. mode='complete' of a tall matrix is not differentiable."""
     A = n["A"]
     mode = n.attrs.get("mode", "reduced")
     if mode == "r":
         raise RuntimeError("The derivative of linalg.qr depends on Q, which is not computed when mode='r'. Please "
                            "use linalg.qr(A, mode='reduced') if you are going to differentiate through linalg.qr.")
     m, k = A.shape[-2], A.shape[-1]
-    if m < k or (mode == "complete" and m > k):
-        raise NotImplementedError("the derivative of linalg.qr for a wide matrix, or mode='complete' of a tall one: "
-                                  "the engine has the reduced case with m ≥ n")
+    if mode == "complete" and m > k:
+        raise RuntimeError("The QR decomposition is not differentiable when mode='complete' and nrows > ncols.")
     Q, R = A._op("linalg_qr", mode="reduced")
     gQ, gR = grads
-    M = 0
-    if gR is not None:
-        M = R.matmul(gR.mT)
-    if gQ is not None:
-        M = M - gQ.mT.matmul(Q)
-    if isinstance(M, int):
+    if gQ is None and gR is None:
         return A * 0
-    low = M.tril(-1)
-    copyltu = low + low.mT + M * _identity(M, M.shape[-1])
-    b = Q.matmul(copyltu)
-    if gQ is not None:
-        b = b + gQ
-    return R.mT._op("linalg_solve_triangular", b, upper=False, left=False, unitriangular=False)
+    if gQ is None:
+        M = gR.matmul(R.mT)
+    elif gR is None:
+        M = -Q.mT.matmul(gQ)
+    else:
+        M = gR.matmul(R.mT) - Q.mT.matmul(gQ)
+    if m >= k:
+        upper = M.triu()
+        sym = upper + upper.mT
+        sym = sym - sym * _identity(sym, k) * 0.5
+        b = Q.matmul(sym)
+        if gQ is not None:
+            b = b + gQ
+        return R.mT._op("linalg_solve_triangular", b, upper=False, left=False, unitriangular=False)
+    gA = Q.matmul((-M - (-M).mT).tril())
+    gA = R.narrow(-1, 0, m).mT._op("linalg_solve_triangular", gA, upper=False, left=False, unitriangular=False)
+    zeros = type(A)._make(np.zeros(tuple(R.shape[:-1]) + (k - m,), A.dtype.np), A.dtype)
+    gA = gA._op("cat", zeros, dim=-1)
+    return gA if gR is None else gA + Q.matmul(gR)
 
 
-op("linalg_qr", "LinalgQrBackward0", ("A",), _qr, ("(gQ + Q copyltu(R gRᵀ − gQᵀ Q)) R⁻ᵀ", _qr_grad),
+op("linalg_qr", "LinalgQrBackward0", ("A",), _qr, ("(gQ + Q syminvadj(triu(gR Rᵀ − Qᵀ gQ))) R⁻ᵀ, for m ≥ n", _qr_grad),
    saves={0: ("A", "mode")}, several=True,
    spell=Spelling(linalg="qr", name=_labelled("qr", "mode")), bind=_bind_qr)

@@ -104,7 +104,9 @@ def householder_grads(A, tau, g):
         left_g = reflect(i, left_g)
     zeros = type(A)._make(np.zeros(tuple(A.shape[:-1]) + (c - k,), A.dtype.np), A.dtype)
     gA = columns[0]._op("cat", *columns[1:], zeros, dim=-1)
-    gtau = taus[0]._op("cat", *taus[1:], dim=-1).squeeze(-2)
+    gtau = type(tau)._make(np.zeros(tau.shape, tau.dtype.np), tau.dtype)
+    for i in range(k):  # torch copies each into its place: the grad's node is CopySlices
+        gtau.select(-1, i).copy_(taus[i].squeeze(-1).squeeze(-1))
     return gA.tril(-1), gtau
 
 

@@ -3,7 +3,7 @@
 import numpy as np
 
 from .. import dtypes, messages
-from .scatter import _scatter_reduce, _scatter_reduce_grads, _vector_index
+from .scatter import _ones_like, _scatter_reduce, _vector_index, _zeros_like
 from .table import OPS, Spelling, op
 
 # --- index_reduce: scatter_reduce along one dim at a vector of positions -------------------------------------
@@ -35,21 +35,43 @@ def _bind_index_reduce(self, dim, index, source, reduce, *, include_self=True):
     return OPS["index_reduce"], (self, source), attrs, self.dtype
 
 
-class _AsScatter:
-    """An index_reduce node read as scatter_reduce's backward reads its node (index per element)."""
-
-    def __init__(self, n):
-        self.n = n
-        self.attrs = {**n.attrs, "dim": n.attrs["dim"] % max(len(n._shapes[0]), 1), "index": n.attrs["element"]}
-
-    def __getitem__(self, name):
-        return self.n["source" if name == "src" else name]
+def _index_reduce_grads(n, g):
+    """ATen's index_reduce_backward: (grad of self, grad of source), along dim at the index's positions."""
+    a = n.attrs
+    dim, index, reduce, include_self = a["dim"], a["index"], a["reduce"], a["include_self"]
+    self, source, result = n["self"], n["source"], n["result"]
+    if reduce == "prod":  # zeros in self or source: the product of the others, worked out again
+        masked_self = self.masked_fill(self == 0, 1)
+        masked_self_result = masked_self.index_reduce(dim, index, source, reduce, include_self=include_self)
+        grad_self = g * masked_self_result / masked_self
+        src_zero = source == 0
+        src_num_zeros = _zeros_like(self).index_add(dim, index, src_zero.to(self.dtype)).index_select(dim, index)
+        src_single_zero = src_zero & (src_num_zeros == 1)
+        masked_src = source.masked_fill(src_single_zero, 1)
+        masked_src_result = self.index_reduce(dim, index, masked_src, reduce, include_self=include_self)
+        grad_src = (g * masked_src_result).index_select(dim, index).where(
+            src_single_zero, (g * result).index_select(dim, index) / source.masked_fill(src_zero, 1))
+    elif reduce == "mean":
+        counts = (_ones_like(g) if include_self else _zeros_like(g)).index_add(dim, index, _ones_like(source))
+        counts = counts.masked_fill(counts == 0, 1)
+        grad_self = g / counts
+        grad_src = g.index_select(dim, index) / counts.index_select(dim, index)
+    else:  # amax, amin: shared evenly by the values equal to the result
+        value = result.index_select(dim, index)
+        self_is_result = (self == result).to(self.dtype)
+        source_is_result = (source == value).to(self.dtype)
+        shared = g / self_is_result.index_add(dim, index, source_is_result)
+        grad_self = self_is_result * shared
+        grad_src = source_is_result * shared.index_select(dim, index)
+    if not include_self:
+        grad_self = grad_self.index_fill(dim, index, 0)
+    return grad_self, grad_src
 
 
 op("index_reduce", "IndexReduceBackward0", ("self", "source"), _index_reduce,
    ("grad where self's value is in the result (ATen's index_reduce_backward)",
-    lambda n, g: _scatter_reduce_grads(_AsScatter(n), g)[0]),
-   ("grad where source's value is in the result", lambda n, g: _scatter_reduce_grads(_AsScatter(n), g)[1]),
+    lambda n, g: _index_reduce_grads(n, g)[0]),
+   ("grad where source's value is in the result", lambda n, g: _index_reduce_grads(n, g)[1]),
    saves={0: ("dim", "include_self", "index", "reduce", "result", "self", "source"),
           1: ("dim", "include_self", "index", "reduce", "result", "self", "source")},
    spell=Spelling(method="index_reduce", function="index_reduce", inplace="index_reduce_"),

@@ -231,7 +231,7 @@ def bind_where(condition, input, other):  # noqa: A002
 
 op("where", "WhereBackward0", ("self", "other"), lambda a, b, condition: np.where(condition._data, a, b),
    ("grad where condition, else 0", lambda n, g: _where(n, g, True)),
-   ("grad where not condition, else 0", lambda n, g: _where(n, g, False)), saves={0: ("condition",)},
+   ("grad where not condition, else 0", lambda n, g: _where(n, g, False)), saves={0: ("condition",), 1: ("condition",)},
    spell=Spelling(name="where(…, {0}, {1})"), bind=bind_where)  # torch.where: engine/functions.py
 
 

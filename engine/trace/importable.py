@@ -77,7 +77,7 @@ STDLIB_NAMES = {
                 "matmul index itemgetter contains getitem",
     "pprint": "pformat pprint pp",
     "textwrap": "dedent indent fill wrap shorten",
-    "warnings": "warn",
+    "warnings": "warn filterwarnings simplefilter",
     "typing": "Any Optional Union List Dict Tuple Set FrozenSet Callable Iterable Iterator Sequence Mapping "
               "MutableMapping Generator Type Literal ClassVar Final TypeVar Annotated NoReturn Deque DefaultDict "
               "OrderedDict Counter cast TYPE_CHECKING",

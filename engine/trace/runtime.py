@@ -34,7 +34,7 @@ from .allowlist import (
     private_refusal,
 )
 from .budget import Budget, budget_now
-from .classes import Classes, engine_bases
+from .classes import Classes, engine_bases, is_class
 from .contexts import Context
 from .errors import GuardError, program_line
 from .evaluate import Evaluator
@@ -149,7 +149,8 @@ class Runtime(SizedOperators):
         evaluator = Evaluator(self.budget, base)
         names.update(print=self.print, range=self.range, sum=self.sum, pow=self.pow, round=self.round,
                      repr=self.repr, type=self.type_, iter=self.iter_, getattr=self.getattr_,
-                     hasattr=self.hasattr_, format=self.format_, __import__=self.import_, divmod=self.divmod,
+                     hasattr=self.hasattr_, vars=self.vars_, format=self.format_, __import__=self.import_,
+                     divmod=self.divmod,
                      __build_class__=self.classes.build, eval=evaluator.eval, exec=evaluator.exec,
                      **nesting.BUILTINS)
         return {**base, "__name__": "__main__"}
@@ -311,6 +312,25 @@ class Runtime(SizedOperators):
         except AttributeError:
             return False
         return True
+
+    def vars_(self, *args):
+        """vars(obj) of the program's own objects (an argparse Namespace too): a copy of their attributes, so that
+        the program reads them as Python gives them, and changes them only by setting attributes."""
+        if len(args) != 1:
+            if not args:
+                self.refuse("vars() without an argument reads the program's names, which is not allowed: name the "
+                            "object, as in vars(args)")
+            raise TypeError(f"vars expected at most 1 argument, got {len(args)}")
+        obj = args[0]
+        cls = type(obj)
+        if is_class(obj) or cls not in self.classes.made or any(
+                base not in self.classes.made and base is not object for base in cls.__mro__[1:]
+                if base.__module__ != "argparse"):
+            what = "a class" if is_class(obj) else "a module" if isinstance(obj, (ModuleType, SafeModule)) else (
+                f"{cls.__name__} objects" + (", whose class derives from the engine's" if cls in self.classes.made
+                                            else ""))
+            self.refuse(f"vars() is allowed on the program's own objects only (not on {what})")
+        return dict(obj.__dict__)
 
     def iter_(self, obj, *sentinel):
         if sentinel:

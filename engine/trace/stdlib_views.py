@@ -230,7 +230,28 @@ def _warnings(runtime):
             raise TypeError(f"category must be a Warning subclass, not '{type(category).__name__}'")
         warnings.warn(message, category, stacklevel=stacklevel + 1)
 
-    return {"warn": warn}
+    def patterns(**texts):
+        """The filter's texts are regular expressions, which can run for ever inside one C call: plain text and
+        `.*` only."""
+        for what, text in texts.items():
+            if not isinstance(text, str):
+                raise TypeError(f"{what} must be a string")
+            _short(runtime, f"warnings.filterwarnings' {what}", text)
+            if any(c in _REGEX_OPERATORS for c in text.replace(".*", "")):
+                runtime.refuse(f"warnings.filterwarnings' {what} may be plain text with .* only (as in "
+                               "'.*deprecated.*'): other regular-expression operators are not allowed")
+
+    def filterwarnings(action, message="", category=Warning, module="", lineno=0, append=False):
+        patterns(message=message, module=module)
+        warnings.filterwarnings(action, message, category, module, lineno, append)
+
+    def simplefilter(action, category=Warning, lineno=0, append=False):
+        warnings.simplefilter(action, category, lineno, append)
+
+    return {"warn": warn, "filterwarnings": filterwarnings, "simplefilter": simplefilter}
+
+
+_REGEX_OPERATORS = frozenset(".^$*+?{}[]\\|()")
 
 
 _CHECKED = {"argparse": argparse_names, "collections": _collections, "dataclasses": _dataclasses,

@@ -33,6 +33,17 @@ CATEGORIES = (
 # elements, events, memory) keep their defaults.
 RUNNER_LIMITS = {"max_seconds": 600.0}
 
+# Warnings torch raises from its own modules the first time a process uses torch.func's forward-mode transforms
+# (jvp, jacfwd, hessian script their decompositions). `python program.py` does not show them (a DeprecationWarning
+# is shown only when raised from __main__), so the corpus compares the warnings a program's own lines raise.
+TORCH_INTERNAL_WARNINGS = ("`torch.jit.script` is deprecated.",)
+
+
+def program_warnings(warnings: list) -> list:
+    """The warnings of a run but those torch raises from its own implementation (TORCH_INTERNAL_WARNINGS)."""
+    return [w for w in warnings if not (w[0] == "DeprecationWarning" and w[1].startswith(TORCH_INTERNAL_WARNINGS))]
+
+
 PROGRAMS: dict[str, str] = {p.stem: p.read_text(encoding="utf-8") for p in sorted(DIR.glob("*.py"))}
 
 _FIELD = re.compile(r"^# (Source|Category|Ends with|Adaptations):(.*)$")

@@ -23,6 +23,8 @@ GAPS = {
     ('AddbmmBackward0', '_saved_batch1_sym_argsize_1'): 'the engine keeps batch1 and batch2, not their sizes',
     ('AddbmmBackward0', '_saved_batch2_sym_argsize_2'): 'the engine keeps batch1 and batch2, not their sizes',
     ('CholeskySolveBackward0', '_saved_self'): "the engine's derivative does not read B",
+    ('CtcLossBackward0', '_saved_result0'): "the engine's backward runs the forward recursion again",
+    ('CtcLossBackward0', '_saved_result1'): "the engine's backward runs the forward recursion again",
     ('LinalgCholeskyExBackward0', '_saved_L'): 'kept as _saved_result',
     ('LinalgCholeskyExBackward0', '_saved_result'): 'torch names it _saved_L',
     ('LinalgInvExBackward0', '_saved_inverse'): 'kept as _saved_result',

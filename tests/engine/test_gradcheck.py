@@ -592,6 +592,22 @@ CASES = {
     "adaptive_avg_pool3d": (lambda T, x: T.nn.functional.adaptive_avg_pool3d(x, (2, 1, 2)), [((2, 3, 3, 2), S)]),
     "adaptive_max_pool2d": (lambda T, x: T.nn.functional.adaptive_max_pool2d(x, (2, 3)) * 2, [((2, 3, 5, 4), S)]),
     "adaptive_max_pool3d": (lambda T, x: T.nn.functional.adaptive_max_pool3d(x, 2), [((1, 2, 3, 3, 3), S)]),
+    "linear_cross_entropy_chunked": (lambda T, x, w, b: T.nn.functional.linear_cross_entropy(
+        x, w, T.tensor([0, 2, 1, 2]), linear_bias=b, weight=T.tensor([1.0, 0.5, 2.0], dtype=x.dtype),
+        options=T.nn.LinearCrossEntropyOptions(batch_chunk_size=2, allow_retain_graph=True))
+        + T.nn.functional.linear_cross_entropy(x, w, T.tensor([1, 0, -100, 2]), linear_bias=b, reduction="none",
+                                               options=T.nn.LinearCrossEntropyOptions()).sum(),
+        [((4, 3), S), ((3, 3), S), ((3,), S)]),
+    "ctc_loss": (lambda T, a: T.nn.functional.ctc_loss(a.log_softmax(2), T.tensor([[1, 2, 2], [3, 1, 0]]), (5, 4),
+                                                       (3, 2), zero_infinity=True)
+                 + T.nn.functional.ctc_loss(a[:, 0].log_softmax(1), T.tensor([2, 2]), T.tensor([5]), T.tensor([2]),
+                                            reduction="none").sum(), [((5, 2, 4), S)]),
+    "fractional_max_pool2d": (lambda T, x: T.nn.functional.fractional_max_pool2d(
+        x, (2, 3), output_size=(3, 2), _random_samples=T.tensor([[[0.3, 0.8], [0.55, 0.1]]], dtype=x.dtype)) * 2,
+        [((1, 2, 5, 6), S)]),
+    "fractional_max_pool3d": (lambda T, x: T.nn.functional.fractional_max_pool3d(
+        x, 2, output_ratio=0.5, _random_samples=T.tensor([[[0.7, 0.2, 0.45]]], dtype=x.dtype)),
+        [((1, 5, 4, 6), S)]),
     "lp_pool2d": (lambda T, x: T.nn.functional.lp_pool2d(x, 2, 2), [((1, 2, 4, 4), "pos")]),
     "pdist": (lambda T, x: T.pdist(x) + T.nn.functional.pdist(x, 1.5) + T.pdist(x, 3), [((4, 3), S)]),
     "unfold_fold": (lambda T, x: T.nn.functional.fold(T.nn.functional.unfold(x, (2, 3), padding=1, stride=(1, 2)) * 2,
@@ -880,6 +896,10 @@ def _lu_rectangular(T, a):
     return L.sum(0) + U.sum(0) * L2.sum(0) + U2.sum(1) + T.linalg.lu_factor_ex(a).LU.sum(0)
 
 
+def _SYM(T):  # noqa: N802 - a constant
+    return T.tensor([[0.5, 2.0, -1.0], [2.0, -1.0, 0.3], [-1.0, 0.3, 4.0]], dtype=T.float64)
+
+
 LINALG_CASES = {
     "lu_square": (_lu_square, [((3, 3), S), ((3, 2), S)]),
     "lu_rectangular": (_lu_rectangular, [((4, 3), S)]),
@@ -892,6 +912,10 @@ LINALG_CASES = {
                                 + b.triangular_solve(a + 4 * _eye(T, 3), upper=False, transpose=True)[1][..., :2],
                                 [((2, 3, 2), S), ((3, 3), S)]),
     "linalg_det": (lambda T, a, b: T.linalg.det(a) * a.det() + T.det(b).sum(), [((3, 3), S), ((2, 3, 3), S)]),
+    "ldl": (lambda T, a: T.linalg.ldl_solve(*T.linalg.ldl_factor(_SYM(T)), _SYM(T)[:, :2] + 1) * a
+            + T.linalg.ldl_factor_ex(_SYM(T)).LD[:, :2], [((3, 2), S)]),
+    "linalg_det_singular": (lambda T, a: T.linalg.det(T.stack([a, T.stack([a[0], a[1] * 0, a[2]])])).sum()
+                            + T.linalg.det(a[1:, 1:].unsqueeze(0)) * T.linalg.det(a[:1, :1]), [((3, 3), S)]),
     "linalg_slogdet": (lambda T, a: T.linalg.slogdet(a)[1] * 2 + T.slogdet(_spd(T, a))[1], [((3, 3), S)]),
     "linalg_inv": (lambda T, a: T.linalg.inv(a + 3 * _eye(T, 3)) + a.inverse().sum(), [((2, 3, 3), S)]),
     "linalg_solve": (lambda T, a, b, v: T.linalg.solve(a + 3 * _eye(T, 3), b).sum(-1) * T.linalg.solve(a, v)
@@ -907,6 +931,8 @@ LINALG_CASES = {
     "linalg_svd": (_svd_invariant, [((3, 2), S)]),
     "linalg_svdvals": (lambda T, a: T.linalg.svdvals(a) * T.linalg.svdvals(a * 2).sum(), [((4, 2), S)]),
     "linalg_qr": (lambda T, a: (lambda q, r: q.sum(0) * r.exp().sum(0))(*T.linalg.qr(a)), [((4, 3), S)]),
+    "linalg_qr_wide": (lambda T, a: (lambda q, r: q.sum() * r.exp().sum(0))(*T.linalg.qr(a, mode="complete"))
+                       + T.linalg.qr(a)[0].sum(), [((3, 5), S)]),
     "linalg_matrix_exp": (lambda T, a: T.linalg.matrix_exp(a * 0.5) + a.matrix_exp().sum(), [((3, 3), S)]),
     "linalg_cross": (lambda T, a, b: T.linalg.cross(a, b) + T.cross(a, b * 2, dim=1), [((2, 3), S), ((2, 3), S)]),
     "trace_vdot": (lambda T, a, v, w: T.trace(a) * a + T.vdot(v, w), [((3, 4), S), ((4,), S), ((4,), S)]),

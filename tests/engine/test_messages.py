@@ -14,6 +14,23 @@ from difftest import ENGINE_NAME, load_engine, run_both, run_fresh, run_source, 
 PRELUDE = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
 
 CASES = {
+    # --- ctc_loss -------------------------------------------------------------------------------------------------
+    "ctc_targets_short": "F.ctc_loss(torch.zeros(6, 2, 5), torch.ones(2, 3).long(), (6, 5), (4, 2))",
+    "ctc_input_long": "F.ctc_loss(torch.zeros(6, 2, 5), torch.ones(2, 3).long(), (7, 5), (3, 2))",
+    "ctc_blank": "nn.CTCLoss(blank=5)(torch.zeros(6, 2, 5), torch.ones(2, 3).long(), (6, 5), (3, 2))",
+    "ctc_lengths_float": "F.ctc_loss(torch.zeros(6, 2, 5), torch.ones(2, 3).long(), torch.tensor([6., 5]),"
+                         " torch.tensor([3, 2]))",
+    "ctc_concatenated": "F.ctc_loss(torch.zeros(6, 2, 5), torch.ones(6).long(), (6, 5), (3, 2))",
+    # --- fractional_max_pool2d/3d ------------------------------------------------------------------------
+    "fractional_pool_too_large": "F.fractional_max_pool2d(torch.ones(1, 2, 4, 5), (1, 3), output_size=(4, 4))",
+    "fractional_pool3d_too_large": "F.fractional_max_pool3d(torch.ones(1, 2, 4, 4, 4), 2, output_size=(2, 4, 3))",
+    "fractional_pool_no_size": "F.fractional_max_pool2d(torch.ones(1, 1, 4, 4), 2)",
+    "fractional_pool_samples_dtype":
+        "F.fractional_max_pool2d(torch.ones(2, 4, 9, 9), 2, output_size=4, "
+        "_random_samples=torch.rand(2, 4, 2).double())",
+    "fractional_pool_samples_channels":
+        "F.fractional_max_pool2d(torch.ones(2, 4, 9, 9), 2, output_size=4, _random_samples=torch.rand(2, 3, 2))",
+    "fractional_pool_module_ratio": "nn.FractionalMaxPool3d(2, output_ratio=1.5)",
     # --- backward ---------------------------------------------------------------------------------------
     "nonscalar_backward": "x = torch.ones(3, requires_grad=True)\n(x*2).backward()",
     "nonscalar_backward_2d": "x = torch.ones(2, 2, requires_grad=True)\n(x + 1).backward()",
@@ -206,6 +223,11 @@ CASES = {
     "autograd_grad_allow_unused_ok":
         "x = torch.ones(3, requires_grad=True)\nw = torch.ones(3, requires_grad=True)\n"
         "print(torch.autograd.grad((x*2).sum(), [x, w], allow_unused=True))",
+    "autograd_grad_only_inputs_false":
+        "x = torch.ones(3, requires_grad=True)\nprint(torch.autograd.grad((x*x).sum(), x, only_inputs=False))",
+    "autograd_grad_positional_only_inputs_allow_unused_ok":
+        "x = torch.ones(3, requires_grad=True)\nw = torch.ones(3, requires_grad=True)\n"
+        "print(torch.autograd.grad((x*2).sum(), [x, w], None, False, False, True, True))",
     "autograd_grad_output_no_grad":
         "x = torch.ones(3, requires_grad=True)\ntorch.autograd.grad(torch.ones(3).sum(), x)",
     "autograd_grad_input_no_grad": "x = torch.ones(3)\ntorch.autograd.grad((x*2).sum(), x)",

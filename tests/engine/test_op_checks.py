@@ -49,6 +49,9 @@ CASES = {
     "cat_out_is_input": "x = torch.zeros(0)\ntorch.cat((x, torch.ones(4, 6)), out=x)",
     "cat_out_overlaps_input": "z = torch.zeros(4, 6)\ntorch.cat((torch.ones(4, 6), z[:2]), out=z)",
     "cat_tensor_not_list": "torch.cat(torch.ones(2, 3))",
+    "cat_strided_out_too_hard_to_tell": "b = torch.arange(8.).reshape(4, 2)\n"
+                                        "print(torch.cat([b[0:2, 0], b[2:4, 1]], out=b[:, 0]), b)",
+    "cat_out_halves_of_itself": "a = torch.arange(6.)\ntorch.cat([a[:3], a[3:]], out=a)",
     # narrow_copy's checks are not narrow's
     "narrow_copy_dim_too_large": "torch.narrow_copy(torch.ones(2, 3), 2, 0, 1)",
     "narrow_copy_negative_length": "torch.narrow_copy(torch.ones(10), 0, 2, -1)",

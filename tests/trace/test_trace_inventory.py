@@ -117,6 +117,8 @@ HELD_BACK = {
     "numbers' registry": ("import numbers\nnumbers.Number.register(str)", "AttributeError", "register"),
     "json's file functions": ("from json import dump", "GuardError", "'dump' is not allowed"),
     "numpy.fft sized": ("import numpy as np\nnp.fft.fft(np.ones(2), n=10**9)", "BudgetExceeded", "elements"),
+    "a warnings filter's regular expression": ("import warnings\nwarnings.filterwarnings('ignore', message='(a+)+$')",
+                                               "GuardError", "plain text with .* only"),
 }
 
 
@@ -133,3 +135,24 @@ def test_a_run_registers_only_with_its_own_abc():
                "print(isinstance(1, Base), issubclass(int, ABC))")
     assert run(program).output == plain_python(program) == "True True\n"
     assert run("from abc import ABC\nprint(isinstance(1, ABC))").output == "False\n"
+
+
+def test_a_program_filters_the_warnings_it_is_shown():
+    """warnings.filterwarnings / simplefilter, as notebooks start: for this run only, as Python would."""
+    program = "import torch\nx = torch.ones(2, requires_grad=True)\ny = (x * 2).sum()\n{}print(y.grad)\n"
+    shown = [e for e in run(program.format("")).events if e["kind"] == "warning"]
+    assert [e["category"] for e in shown] == ["UserWarning"]
+    for line in ("warnings.filterwarnings('ignore')\n", "warnings.filterwarnings('ignore', message='.*non-leaf.*')\n",
+                 "warnings.simplefilter('ignore', UserWarning)\n"):
+        timeline = run("import warnings\n" + program.format(line))
+        assert timeline.error is None and not [e for e in timeline.events if e["kind"] == "warning"], line
+    assert [e["kind"] for e in run(program.format("")).events].count("warning") == 1
+
+
+def test_vars_reads_the_programs_own_objects():
+    """`for arg in vars(args)`, as training scripts print their configuration; a copy of the attributes."""
+    program = ("import argparse\nparser = argparse.ArgumentParser()\nparser.add_argument('--lr', type=float, "
+               "default=0.1)\nargs = parser.parse_args([])\nfor arg in vars(args):\n"
+               "    print(arg, getattr(args, arg))\n"
+               "class Config:\n    def __init__(self):\n        self.epochs = 3\nprint(vars(Config()), vars(args))")
+    assert run(program).output == plain_python(program)

@@ -141,3 +141,47 @@ class MaxUnpool2d(_MaxUnpoolNd):
 
 class MaxUnpool3d(_MaxUnpoolNd):
     _k, _fn = 3, F.max_unpool3d
+
+
+class _FractionalMaxPool(Module):
+    """torch's FractionalMaxPool2d/3d: kernel and output size (or ratio) as tuples, fixed samples as a buffer."""
+    _k = 2
+
+    def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices=False, _random_samples=None):
+        super().__init__()
+        k = self._k
+        name = type(self).__name__
+        if k == 3 and ((isinstance(kernel_size, int) and kernel_size <= 0)
+                       or (isinstance(kernel_size, (tuple, list)) and not all(v > 0 for v in kernel_size))):
+            raise ValueError(f"kernel_size must be greater than 0, but got {kernel_size}")
+        self.kernel_size = _repeated(kernel_size, k)
+        self.return_indices = return_indices
+        self.register_buffer("_random_samples", _random_samples)
+        self.output_size = _repeated(output_size, k) if output_size is not None else None
+        self.output_ratio = _repeated(output_ratio, k) if output_ratio is not None else None
+        if output_size is None and output_ratio is None:
+            raise ValueError(f"{name} requires specifying either an output size, or a pooling ratio")
+        if output_size is not None and output_ratio is not None:
+            raise ValueError("only one of output_size and output_ratio may be specified")
+        if self.output_ratio is not None and not all(0 < r < 1 for r in self.output_ratio):
+            raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
+
+    def forward(self, input):  # noqa: A002
+        fn = F.fractional_max_pool2d if self._k == 2 else F.fractional_max_pool3d
+        return fn(input, self.kernel_size, self.output_size, self.output_ratio, self.return_indices,
+                  _random_samples=self._random_samples)
+
+
+def _repeated(value, k):
+    try:
+        return tuple(value)
+    except TypeError:
+        return (value,) * k
+
+
+class FractionalMaxPool2d(_FractionalMaxPool):
+    _k = 2
+
+
+class FractionalMaxPool3d(_FractionalMaxPool):
+    _k = 3
