@@ -67,7 +67,7 @@ _shown = {}  # the Explorer of the page shown, kept as long as its page
 
 def wall_runner(run_program):
     """The app's runner (Store.runner): every program runs behind the wall, in the program worker
-    (static/wall.mjs); run_program(source) is its promise of {source, json} or {source, stopped}."""
+    (static/wall.mjs); run_program(source) is its promise of {source, json} or {source, stopped, recorded?}."""
 
     async def run(source):
         try:
@@ -82,7 +82,14 @@ def wall_runner(run_program):
                 return stopped(source, f"the program worker sent what is not a timeline ({e}) and was stopped",
                                kind="MalformedTimeline")
         why = answer["stopped"]
-        return stopped(source, why["message"], why.get("line"), kind=why["type"])
+        recorded = None
+        if answer.get("recorded") is not None:  # what it recorded before it was ended, checked as a timeline
+            try:
+                recorded = checked(answer["recorded"], source)
+            except ValueError as e:
+                return stopped(source, f"the program worker sent what is not a timeline ({e}) and was stopped",
+                               why.get("line"), kind="MalformedTimeline")
+        return stopped(source, why["message"], why.get("line"), kind=why["type"], recorded=recorded)
 
     return run
 

@@ -2,10 +2,13 @@
 // Panel), in a worker of its own that the app's worker (static/wall.mjs) terminates when a program runs
 // past its time or dies, and replaces for the next program.
 //
-// Messages (wall -> here):  init {manifest, base, memoryMB, shared?} · run {id, source?, query?, seconds}
+// Messages (wall -> here):  init {manifest, base, memoryMB, shared?} · run {id, source?, query?, seconds, snapshots}
 // Messages (here -> wall):  ready {timings} · started {id, source} · line {id, line} · ended {id}
-//                           · ran {id, source, json, heap} · failed {message}
+//                           · recorded {id, json} · ran {id, source, json, heap} · failed {message}
 //   `line`: the program's line, posted when it changes (at most every 10 ms, at the budget's time checks);
+//   `recorded`: what the program has recorded so far, as a timeline's JSON, now and then while it runs
+//   (engine/trace/so_far.py: from 0.5 s, paced by what they cost, none past ~0.7 MB); the wall keeps the last, for
+//   a program it ends;
 //   `ended`: its budget has ended, and the worker is fitting and sending its timeline.
 //   `query` (a URL query) stands for the program it shows (app.links), so a link's program can run here
 //   before the app's own worker has Python; `json` is the timeline as engine.trace's to_json writes it.
@@ -132,7 +135,8 @@ self.addEventListener('message', async (event) => {
       const source = msg.source ?? runner.program(JSON.stringify(msg.query));
       self.postMessage({ type: 'started', id: msg.id, source });
       const watch = (kind, line) => self.postMessage(kind === 'line' ? { type: 'line', id: msg.id, line } : { type: 'ended', id: msg.id });
-      const json = runner.run.callKwargs(source, { max_seconds: msg.seconds, memory_mb: msg.memoryMB, watch });
+      const recorded = msg.snapshots === false ? undefined : (json) => self.postMessage({ type: 'recorded', id: msg.id, json });
+      const json = runner.run.callKwargs(source, { max_seconds: msg.seconds, memory_mb: msg.memoryMB, watch, recorded });
       self.postMessage({ type: 'ran', id: msg.id, source, json, heap: runner.pyodide._module.HEAPU8.length });
     } catch (err) {
       self.postMessage({ type: 'failed', id: msg.id, message: String(err && err.message ? err.message : err) });

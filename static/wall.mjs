@@ -6,7 +6,9 @@
 // run a program, so they survive whatever the program does.
 //
 // run({source} or {query}, seconds?) always resolves: {source, json} (the timeline's JSON, as
-// engine.trace writes it) or {source, stopped: {type, message}} (why the wall stopped it).
+// engine.trace writes it) or {source, stopped: {type, message, line}, recorded?} (why the wall stopped it, and
+// the JSON of what the program had recorded when the worker last sent it, if it had: the app checks it as a timeline
+// and shows it, the stop's error after it).
 
 const START_LIMIT_S = 120; // Pyodide and numpy start in a few seconds; a worker that never does is replaced
 const SPARE_HEAP = 0.5; // after a run that grew the heap past this share of its cap, start a fresh worker
@@ -24,6 +26,7 @@ const MESSAGES = {
   started: { id: Number.isSafeInteger, source: (v) => text(v, MAX_SOURCE) },
   line: { id: Number.isSafeInteger, line: (v) => count(v, MAX_SOURCE + 1) && v > 0 },
   ended: { id: Number.isSafeInteger },
+  recorded: { id: Number.isSafeInteger, json: (v) => text(v, MAX_JSON) },
   ran: { id: Number.isSafeInteger, source: (v) => text(v, MAX_SOURCE), json: (v) => text(v, MAX_JSON), heap: (v) => count(v, 2 ** 53) },
   failed: { id: (v) => v === undefined || Number.isSafeInteger(v), message: (v) => text(v, 10_000) },
 };
@@ -56,8 +59,12 @@ export class Wall {
   // unguarded: the test-only entry (docs/security.md): a program whose first line is `# unguarded` runs in the
   // program worker without the guard. Only the page's tests set it (window.SITE_TEST_UNGUARDED, set before the
   // page's scripts run: no query or link reaches it).
-  constructor({ manifest, base, seconds, margin, report, started, shared = false, spare = true, unguarded = false }) {
+  // snapshots: the worker sends what a program has recorded now and then (false: only for
+  // benchmarks/so_far_cost.py, which measures what that costs).
+  constructor({ manifest, base, seconds, margin, report, started, shared = false, spare = true, unguarded = false,
+    snapshots = true }) {
     this.unguarded = unguarded === true;
+    this.snapshots = snapshots !== false;
     this.manifest = manifest;
     this.base = base;
     this.config = { ...manifest.program, ...(seconds ? { seconds } : {}), ...(margin ? { margin } : {}) };
@@ -198,7 +205,9 @@ export class Wall {
     let source = program.source ?? null;
     const { seconds, margin, send_margin: sendMargin, memory_mb: memoryMB } = this.config;
     const current = this.take();
-    const stoppedByLearner = (line) => ({ source, stopped: { type: 'Stopped', message: 'the program was stopped', line } });
+    let recorded = null; // what the program had recorded, as the worker last sent it
+    const kept = () => (recorded === null ? {} : { recorded });
+    const stoppedByLearner = (line) => ({ source, stopped: { type: 'Stopped', message: 'the program was stopped', line }, ...kept() });
     let cancelled = false;
     this.stopNow = () => { cancelled = true; };
     try {
@@ -228,12 +237,16 @@ export class Wall {
         clearTimeout(timer);
         timer = setTimeout(() => {
           this.stop(current);
-          resolve({ source, stopped: { type: 'BudgetExceeded', message, line } });
+          resolve({ source, stopped: { type: 'BudgetExceeded', message, line }, ...kept() });
         }, s * 1000);
       };
       current.handlers.set(id, (msg) => {
         if (msg.type === 'line') {
           line = msg.line;
+          return;
+        }
+        if (msg.type === 'recorded') {
+          recorded = msg.json;
           return;
         }
         if (msg.type === 'malformed') {
@@ -274,11 +287,13 @@ export class Wall {
             stopped: memory
               ? { type: 'MemoryError', message: `the program needed more memory than its limit of ${memoryMB.toLocaleString('en-US')} MB and was stopped`, line }
               : { type: 'Crash', message: `the program crashed Python (${msg.message}) and was stopped`, line },
+            ...kept(),
           });
         }
       });
       const unguarded = this.unguarded && /^# unguarded\n/.test(program.source ?? '');
-      current.worker.postMessage({ type: 'run', id, seconds, memoryMB, ...program, ...(unguarded ? { unguarded } : {}) });
+      current.worker.postMessage({ type: 'run', id, seconds, memoryMB, snapshots: this.snapshots, ...program,
+        ...(unguarded ? { unguarded } : {}) });
     });
     current.handlers.delete(id);
     this.stopNow = null;

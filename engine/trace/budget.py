@@ -55,6 +55,9 @@ class Budget:
         # budget has ended, gives the timeline its own time to be sent (static/wall.mjs).
         self.watch = None
         self._watched_line = None
+        # Called with the time at the time checks while the program runs (so_far.Snapshots: the browser's program
+        # worker sends what was recorded so far now and then).
+        self.snapshots = None
 
     def tick(self, line: int | None = None) -> bool:
         if self.error:
@@ -177,6 +180,8 @@ class Budget:
             if at is not None and at != self._watched_line:
                 self._watched_line = at
                 self.watch("line", at)
+        if self.snapshots is not None:
+            self.snapshots(now)
         if self._memory_base is None:
             return
         used = memory_mb()

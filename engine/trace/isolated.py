@@ -45,6 +45,7 @@ except ImportError:
 
 from .budget import active_budget
 from .runner import LIMITS, run
+from .so_far import SharedSlots, Snapshots
 from .timeline import Timeline
 
 BROWSER_SECONDS = 15.0  # in Pyodide: a 2,000-iteration training script still ends (2-3x slower than here)
@@ -81,6 +82,7 @@ def run_isolated(source, *, seconds=None, memory_mb=1024, output_mb=32, stop=Non
     dump_r, dump_w = os.pipe()
     watch_r, watch_w = os.pipe()
     parent = os.getpid()
+    slots = SharedSlots(cap)  # what the program has recorded so far, for a child that is killed
     with warnings.catch_warnings():
         # A server has threads; the child touches none of their locks, and if it ever hung it is killed below.
         warnings.simplefilter("ignore", DeprecationWarning)
@@ -88,16 +90,17 @@ def run_isolated(source, *, seconds=None, memory_mb=1024, output_mb=32, stop=Non
     if pid == 0:  # the child: never returns
         for fd in (data_r, dump_r, watch_r):
             os.close(fd)
-        _child(data_w, dump_w, watch_w, source, memory_mb, cap, seconds + SEND_SECONDS, parent, limits)
+        _child(data_w, dump_w, watch_w, source, memory_mb, cap, seconds + SEND_SECONDS, parent, slots, limits)
     for fd in (data_w, dump_w, watch_w):
         os.close(fd)
-    wall = _Wall(pid, dump_r, watch_r, source, stop)
+    wall = _Wall(pid, dump_r, watch_r, source, stop, slots)
     try:
         return _receive(wall, data_r, time.monotonic() + seconds, budget, memory_mb, cap)
     finally:
         for fd in (data_r, dump_r, watch_r):
             os.close(fd)
         _reap_later(pid)
+        slots.close()
 
 
 def forked():
@@ -106,7 +109,7 @@ def forked():
     gc.freeze()
 
 
-def _child(data_w, dump_w, watch_w, source, memory_mb, cap, cpu_seconds, parent, limits):
+def _child(data_w, dump_w, watch_w, source, memory_mb, cap, cpu_seconds, parent, slots, limits):
     status = 1
     try:
         forked()
@@ -120,7 +123,8 @@ def _child(data_w, dump_w, watch_w, source, memory_mb, cap, cpu_seconds, parent,
         os.set_blocking(watch_w, False)
         tell = _teller(watch_w, parent)
         said = {"line": lambda line: tell(b"L%d\n" % line), "lines run": lambda line: tell(b"R\n")}
-        timeline = run(source, watch=lambda kind, line: kind in said and said[kind](line), **limits)
+        timeline = run(source, watch=lambda kind, line: kind in said and said[kind](line),
+                       snapshots=Snapshots(slots.write, cap), **limits)
         tell(b"E\n")  # the program is over (its budget closed, its leftovers freed): now its timeline is sent
         data = _fitted(_name_the_cap(timeline, memory_mb), cap)
         os.write(data_w, _HEADER.pack(len(data)))
@@ -180,12 +184,15 @@ def _limit_cpu(seconds):
         pass
 
 
-def browser_json(source, *, memory_mb=BROWSER_MEMORY_MB, output_mb=32, watch=None, **limits):
+def browser_json(source, *, memory_mb=BROWSER_MEMORY_MB, output_mb=32, watch=None, recorded=None, **limits):
     """What the browser's program worker sends the page: run(source, **limits) with the browser's time budget,
     as JSON text of at most `output_mb` (the events that fit, and an error event that says so). `watch` is
-    told of the program's line as it goes, and ("ended", None) once the program is over."""
+    told of the program's line as it goes, and ("ended", None) once the program is over; `recorded` is sent
+    what the program has recorded so far now and then (its JSON, at most `output_mb`: so_far.Snapshots), for the
+    wall to keep should it end the worker."""
     lines = None if watch is None else (lambda kind, line: kind == "line" and watch(kind, line))
-    timeline = run(source, watch=lines, **{"max_seconds": BROWSER_SECONDS, **limits})
+    snapshots = None if recorded is None else Snapshots(recorded, int(output_mb * 2**20))
+    timeline = run(source, watch=lines, snapshots=snapshots, **{"max_seconds": BROWSER_SECONDS, **limits})
     if watch is not None:
         watch("ended", None)  # as on the server: the program is over once the recorder has finished and its leftovers
         # are freed (either may not end), not when its budget closed
@@ -237,8 +244,9 @@ class _Wall:
     """The parent's side of one child: what it has said (its program's last line, whether it is over) and how it
     is ended."""
 
-    def __init__(self, pid, dump_r, watch_r, source, stop):
+    def __init__(self, pid, dump_r, watch_r, source, stop, slots):
         self.pid, self.dump_r, self.watch_r, self.source, self.stop = pid, dump_r, watch_r, source, stop
+        self.slots = slots  # the child's last snapshot of what it recorded
         os.set_blocking(watch_r, False)
         self.line = None
         self.lines_run = False  # its last line has run: the recorder finishes, and what it left is freed
@@ -269,7 +277,8 @@ class _Wall:
     def end(self, message, kind="BudgetExceeded"):
         """Kills the child, at once; the timeline that says why, at the line it was running."""
         line = _traceback_line(self.pid, self.dump_r, stop=True, asked=self.asked)
-        return stopped(self.source, message, self.line if self.lines_run or line is None else line, kind)
+        return stopped(self.source, message, self.line if self.lines_run or line is None else line, kind,
+                       self.slots.read())
 
 
 def _receive(wall, data_r, deadline, budget, memory_mb, cap):
@@ -322,7 +331,7 @@ def _receive(wall, data_r, deadline, budget, memory_mb, cap):
     if size is not None and len(received) == _HEADER.size + size:
         del received[:_HEADER.size]
         return Timeline.from_json(received)
-    pid, source = wall.pid, wall.source
+    pid, source, recorded = wall.pid, wall.source, wall.slots.read()
     status = _reap(pid, patience=1.0)
     line = _traceback_line(pid, wall.dump_r, stop=False)
     line = line if line is not None else wall.line
@@ -333,13 +342,14 @@ def _receive(wall, data_r, deadline, budget, memory_mb, cap):
         except ValueError:
             name = f"signal {number}"
         if number == signal.SIGXCPU:
-            return stopped(source, "the program used more CPU time than its limit and was stopped", line)
+            return stopped(source, "the program used more CPU time than its limit and was stopped", line,
+                           recorded=recorded)
         return stopped(source, f"the program crashed Python ({name}; nesting something very deeply can do that) "
-                                "and was stopped", line, kind="Crash")
+                                "and was stopped", line, kind="Crash", recorded=recorded)
     if os.WIFEXITED(status) and os.WEXITSTATUS(status) == _MEMORY_EXIT:
         return stopped(source, f"the program needed more memory than its limit of {memory_mb:,} MB and was "
-                                "stopped", line, kind="MemoryError")
-    return stopped(source, "the program's process ended without a timeline", line, kind="Crash")
+                                "stopped", line, kind="MemoryError", recorded=recorded)
+    return stopped(source, "the program's process ended without a timeline", line, kind="Crash", recorded=recorded)
 
 
 def _traceback_line(pid, dump_r, stop, asked=False):
@@ -413,7 +423,12 @@ def _wait(pid):
         pass
 
 
-def stopped(source, message, line=None, kind="BudgetExceeded"):
-    """The timeline of a program the wall stopped: one error event that says why."""
+def stopped(source, message, line=None, kind="BudgetExceeded", recorded=None):
+    """The timeline of a program the wall stopped: what it had recorded (a Timeline, so_far.Snapshots) if known,
+    then one error event that says why."""
     event = {"kind": "error", "line": line, "type": kind, "message": message}
-    return Timeline(source=source, events=[event], output="")
+    if recorded is None:
+        return Timeline(source=source, events=[event], output="")
+    events = [e for e in recorded.events if e["kind"] != "error"]
+    return Timeline(source=source, events=[*events, event], output=recorded.output, loops=recorded.loops,
+                    modules=recorded.modules)

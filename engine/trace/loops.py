@@ -91,9 +91,16 @@ class Loops:
         if k > act.start:
             self.found.setdefault(act.line, []).append([act.index, act.start, k])
 
-    def table(self):
-        """The loops as the timeline holds them: [{"line", "iterations": [[index, start, end], ...]}], by line."""
-        return [{"line": line, "iterations": its} for line, its in sorted(self.found.items())]
+    def table(self, until=None):
+        """The loops as the timeline holds them: [{"line", "iterations": [[index, start, end], ...]}], by line.
+        `until` (while the program runs): the iterations running now end there."""
+        found = self.found
+        if until is not None:
+            found = {line: list(its) for line, its in found.items()}
+            for act in self._open:
+                if until > act.start:
+                    found.setdefault(act.line, []).append([act.index, act.start, until])
+        return [{"line": line, "iterations": its} for line, its in sorted(found.items())]
 
 
 def _calls(outer, inner, depth=200):

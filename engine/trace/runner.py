@@ -51,19 +51,20 @@ LIMITS = {"max_seconds": 30.0, "max_events": 300_000, "max_total_elements": 2_00
           "max_elements": 4_000_000}
 
 
-def run(source, watch=None, **limits):
+def run(source, watch=None, snapshots=None, **limits):
     """Runs a learner's program on the engine and returns its timeline (limits: fields of guard.Limits, over
-    LIMITS; watch: told of the program's line and of its budget's end, guard.Budget.watch)."""
+    LIMITS; watch: told of the program's line and of its budget's end, guard.Budget.watch; snapshots: a
+    so_far.Snapshots, given what the program has recorded so far now and then while it runs)."""
     try:
         budget = loops.Budget(guard.Limits(**{**LIMITS, **limits}))
         budget.watch = watch
-        return _run(source, budget)
+        return _run(source, budget, snapshots)
     except Exception as e:  # noqa: BLE001 - the last resort: the caller always gets a timeline
         event = {"kind": "error", "line": None, "type": type(e).__name__, "message": _message(e)}
         return Timeline(source=source if isinstance(source, str) else "", events=[event], output="")
 
 
-def _run(source, budget):
+def _run(source, budget, snapshots=None):
     try:
         program = guard.load(source)  # parsed once: the recorder reads its statements, the guard runs it
     except guard.GuardError as e:
@@ -73,6 +74,9 @@ def _run(source, budget):
         return Timeline(source=source, events=rec.events, output="")
     rec = Recorder(program.statements, budget, source)
     budget.loops = rec.loops
+    if snapshots is not None:
+        snapshots.attach(rec, source)
+        budget.snapshots = snapshots
     errors = []
     namespace = None
     saved = save_engine_state()

@@ -12,6 +12,7 @@ from app.examples import EXAMPLES
 from app.timeline_check import MAX_BYTES, MAX_EVENTS, checked
 from engine.trace import run
 from engine.trace.isolated import browser_json, stopped
+from engine.trace.so_far import Snapshots
 from tests.programs import PROGRAMS
 from tests.trace.corpus import TRACE_PROGRAMS
 
@@ -113,3 +114,42 @@ def test_sizes_are_refused_before_they_are_parsed():
         checked("[" * 100_000, GOOD)
     with pytest.raises(ValueError, match="not JSON text"):
         checked(None, GOOD)
+
+
+TRAINING = """import torch
+import torch.nn as nn
+model = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 1))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.rand(8, 3)
+print('start')
+for i in range(100000):
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+
+def test_what_a_running_program_recorded_so_far_is_a_checked_timeline():
+    """What the static site's program worker sends now and then while a program runs (so_far.Snapshots), for the
+    wall to keep should it end the worker: each one passes the check, holds the run's first events and the
+    iteration and module call running then (ended at its last event), and a stopped timeline made of it too."""
+    sent = []
+    final = run(TRAINING, snapshots=Snapshots(sent.append, MAX_BYTES, first=0.05, every=0.05, share=0.5,
+                                                    most=MAX_BYTES),
+                max_seconds=0.6)
+    assert len(sent) >= 3 and final.error["type"] == "BudgetExceeded"
+    kinds = [(e["kind"], e["line"]) for e in final.events]
+    sizes = []
+    for text in sent:
+        so_far = checked(text, TRAINING)
+        n = len(so_far.events)
+        assert so_far.error is None and [(e["kind"], e["line"]) for e in so_far.events] == kinds[:n]
+        assert so_far.output == "start\n" and so_far.loops[0]["iterations"][-1][2] == n
+        sizes.append(n)
+        ended = stopped(TRAINING, "the program was stopped", 8, kind="Stopped", recorded=so_far)
+        assert checked(ended.to_json(), TRAINING).events == [*so_far.events, ended.error]
+    assert sizes == sorted(sizes) and sizes[0] > 0
+    sent.clear()
+    browser_json("print(1)\nwhile True:\n    pass\n", max_seconds=0.8, recorded=sent.append)  # the worker's
+    assert [checked(text, "print(1)\nwhile True:\n    pass\n").output for text in sent] == ["1\n"]

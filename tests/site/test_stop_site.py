@@ -1,5 +1,6 @@
 """Stop on the static site (the button beside Run, or Ctrl+.): the program worker is terminated at once, the
-program is reported as stopped at the last line it posted, the spare worker takes over and the app is ready for
+program is reported as stopped at the last line it posted, what it recorded before (the last snapshot the worker
+sent, engine/trace/so_far.py) can be stepped through, the spare worker takes over and the app is ready for
 the next program (tests/app/test_stop_browser.py is the served one). The page keeps its full 15 s budget: what
 ends the program is Stop, not the budget."""
 
@@ -12,11 +13,13 @@ import pytest
 
 pytest.importorskip("playwright")
 
-from tests.app.browser import console_stderr, counter, editor_text, wait_for  # noqa: E402
+from tests.app.browser import console_stderr, console_stdout, counter, editor_text, wait_counter, wait_for  # noqa: E402
 
-LOOP = "import torch\nx = torch.ones(2)\nprint('before')\ni = 0\nwhile True:\n    i += 1\n"
+# 42 steps (x, the print, 20 iterations of two ops), then a loop that never ends
+LOOP = ("import torch\nx = torch.ones(2, requires_grad=True)\nprint('before')\nfor i in range(20):\n"
+        "    y = (x * i).sum()\nwhile True:\n    i += 1\n")
 GOOD = "import torch\nx = torch.tensor(2.0, requires_grad=True)\n(x * 3).backward()\nprint(x.grad)\n"
-STOPPED = re.compile(r"line [56]: Stopped: the program was stopped")
+STOPPED = re.compile(r"line [67]: Stopped: the program was stopped")
 
 
 @pytest.fixture
@@ -56,6 +59,12 @@ def test_stop_ends_the_program_at_once_and_the_app_is_ready(page):
     page.locator(".stop button").click()
     stopped_at_once(page, pressed, stops + 1)
     assert editor_text(page) == LOOP, "the learner's code survives"
+    assert counter(page) == (43, 43), "its 42 steps, then the stop"
+    page.locator("body").click(position={"x": 5, "y": 790})
+    for shown in (42, 41):
+        page.keyboard.press("ArrowLeft")
+        wait_counter(page, shown)
+    assert "before" in console_stdout(page)
     page.locator(".editor .ace_editor").evaluate("(el, code) => el.env.editor.setValue(code, 1)", GOOD)
     page.wait_for_timeout(700)
     page.locator(".run button").click()

@@ -10,7 +10,8 @@ PROGRAM = "import torch\nx = torch.tensor(3.0, requires_grad=True)\ny = x ** 2\n
 def test_it_is_the_timeline_of_run_with_the_browser_budget(monkeypatch):
     assert isolated.browser_json(PROGRAM) == run(PROGRAM).to_json()
     budgets = []
-    monkeypatch.setattr(isolated, "run", lambda source, watch=None, **limits: budgets.append(limits) or run(source))
+    monkeypatch.setattr(isolated, "run",
+                        lambda source, watch=None, snapshots=None, **limits: budgets.append(limits) or run(source))
     isolated.browser_json(PROGRAM)
     isolated.browser_json(PROGRAM, max_seconds=2)
     assert budgets == [{"max_seconds": isolated.BROWSER_SECONDS}, {"max_seconds": 2}]

@@ -60,13 +60,17 @@ def test_a_program_that_is_over_has_its_own_time_to_send(monkeypatch):
     assert seconds > BUDGET + MARGIN
 
 
-def test_stop_ends_the_child_at_once_at_its_line():
+def test_stop_ends_the_child_at_once_at_its_line_with_what_it_recorded_before():
+    # 4 steps, 1 s of ticks (the child's snapshots of what it recorded: so_far.Snapshots), then one C call
+    source = ("import torch\nimport time\nx = torch.ones(2)\nfor i in range(3):\n    y = x * i\nt = time.time()\n"
+              "while time.time() - t < 1.0:\n    pass\na = [0]\nfor i in range(40):\n    a = [a, a]\ns = str(a)\n")
     stop = threading.Event()
-    threading.Timer(0.5, stop.set).start()
+    threading.Timer(1.5, stop.set).start()
     start = time.monotonic()
-    timeline = run_isolated("x = 1\na = [0]\nfor i in range(40):\n    a = [a, a]\ns = str(a)\n", stop=stop)
-    assert time.monotonic() - start < 0.5 + KILL
-    assert timeline.error == {"kind": "error", "line": 5, "type": "Stopped", "message": "the program was stopped"}
+    timeline = run_isolated(source, stop=stop)
+    assert time.monotonic() - start < 1.5 + KILL
+    assert [(e["kind"], e["line"]) for e in timeline.events] == [("leaf", 3), *[("op", 5)] * 3, ("error", 12)]
+    assert timeline.error == {"kind": "error", "line": 12, "type": "Stopped", "message": "the program was stopped"}
 
 
 def test_stop_ends_a_python_loop_at_its_next_tick_with_what_it_recorded():
