@@ -571,7 +571,7 @@ GAPS = {
 # torch emits these with TORCH_WARN_ONCE: only the first time in a process. They are compared in a fresh
 # interpreter each (a learner's program sees them once).
 WARN_ONCE = {"conv_same_even_kernel_warning", "create_graph_backward_warning", "float_requires_grad_warning",
-             "scatter_reduce_src_backward", "scatter_reduce_warning", "t_on_3d_warning"}
+             "scatter_bad_reduce", "scatter_reduce_src_backward", "scatter_reduce_warning", "t_on_3d_warning"}
 
 
 
