@@ -29,7 +29,7 @@ CALLS = {
     "unflatten": [T((2, 3)), 1, (3, 1)], "split": [T((2, 3)), 1], "chunk": [T((2, 3)), 2],
     "unbind": [T((2, 3))], "unsafe_split": [T((2, 3)), 1], "unsafe_chunk": [T((2, 3)), 2],
     "movedim": [T((2, 3)), 0, 1], "moveaxis": [T((2, 3)), 0, 1], "transpose": [T((2, 3)), 0, 1],
-    "swapaxes": [T((2, 3)), 0, 1], "t": [T((2, 3))], "permute": [T((2, 3)), (1, 0)], "squeeze": [T((2, 1))],
+    "swapaxes": [T((2, 3)), 0, 1], "swapdims": [T((2, 3)), 0, 1], "t": [T((2, 3))], "permute": [T((2, 3)), (1, 0)], "squeeze": [T((2, 1))],
     "unsqueeze": [T((2, 3)), 0], "diagonal": [T((3, 3))], "select": [T((2, 3)), 0, 1],
     "narrow": [T((2, 3)), 1, 0, 2], "cdist": tensors((2, 3), (4, 3)), "pdist": [T((3, 2))],
     "conv1d": tensors((1, 1, 4), (1, 1, 2)),
