@@ -92,9 +92,10 @@ class Explorer:
         self.console_card = _card("Console", self.console, "console-card", height=BELOW_HEIGHT,
                                   width=SIDE_PANEL_WIDTH, sizing_mode="fixed",
                                   stylesheets=[_IDLE_WIDE + _FULL_WIDTH_NARROW])
-        below = pn.Row(_card(".grad history", self.history, "history-card", height=BELOW_HEIGHT,
-                             stylesheets=[narrow(f"height: {BELOW_HEIGHT}px !important; flex: none !important;")]), self.console_card,
-                       sizing_mode="stretch_width", css_classes=["below-graph"], stylesheets=[_STACK_CSS])
+        history = _card(".grad history", self.history, "history-card", height=BELOW_HEIGHT,
+                        stylesheets=[narrow(f"height: {BELOW_HEIGHT}px !important; flex: none !important;")])
+        below = pn.Row(history, self.console_card, sizing_mode="stretch_width", css_classes=["below-graph"],
+                       stylesheets=[_STACK_CSS])
         self.store.param.watch(self._on_room, ["selected", "timeline", "failed"])
         self.plots.param.watch(self._on_room, "drawing")
         self._on_room()
@@ -181,10 +182,10 @@ _COVERED = f"@media (min-width: {NARROW + 1}px) {{ :host(.covered) {{ visibility
 # A panel with nothing to say gives its room to the graph in a wide window; in a narrow one it stays, below the
 # graph, saying what it is for.
 _HIDDEN_WIDE = f"@media (min-width: {NARROW + 1}px) {{ :host(.idle) {{ display: none !important; }} }}\n"
-_IDLE_WIDE = (_HIDDEN_WIDE + f"@media (max-width: {NARROW}px) {{ :host(.idle) {{ height: 76px !important; min-height: 0 !important; "
-              "flex: none !important; } }\n")  # as tall as its hint
-# Panel makes a column at least as tall as its children's least heights, hidden ones too: the graph's row would
-# push the .grad history below the window.
+_IDLE_WIDE = _HIDDEN_WIDE + narrow("height: 76px !important; min-height: 0 !important; flex: none !important;").replace(
+    ":host {", ":host(.idle) {")  # as tall as its hint
+# Panel makes a column at least as tall as its children's least heights, hidden ones too: the graph's row
+# would push the .grad history below the window.
 _NO_MIN_HEIGHT = ":host { min-height: 0 !important; }\n"
 _FULL_WIDTH_NARROW = narrow("width: auto !important; flex: none !important; align-self: stretch;")
 _PLOTS_CSS = narrow(_FLOW)  # the figures side by side, all of them
