@@ -70,7 +70,7 @@ class GraphView(Viewer):
         self._aimed = None  # what the camera was last told
         self._shape = None  # the shape of the graph shown (graph_model.GraphModel.shape)
         self._drawn: tuple = (None,)  # the graph, state, selected and lit drawn last
-        self.pane = pn.pane.Bokeh(self.figure, sizing_mode="stretch_both", min_height=320)
+        self.pane = pn.pane.Bokeh(self.figure, sizing_mode="stretch_both", min_height=200)
         self.boxes.selected.on_change("indices", on_loop(self._on_tap_box))
         self.sinks.selected.on_change("indices", on_loop(self._on_tap_sink))
         self.store.param.watch(self._on_graph, "graph")

@@ -73,10 +73,11 @@ class Explorer:
         )
 
     def main(self) -> pn.Column:
-        graph = pn.Column(self.graph, sizing_mode="stretch_both", min_height=240, css_classes=["graph-box"],
+        graph = pn.Column(self.graph, sizing_mode="stretch_both", min_height=200, css_classes=["graph-box"],
                           styles={"border": "1px solid #e3e3e3", "border-radius": "4px"}, margin=(0, 8),
                           stylesheets=[_GRAPH_CSS])
-        work = pn.Column(graph, self.nodes, sizing_mode="stretch_both", css_classes=["work"], stylesheets=[_WORK_CSS])
+        work = pn.Column(graph, self.nodes, sizing_mode="stretch_both", css_classes=["work"],
+                         stylesheets=[_WORK_CSS + _NO_MIN_HEIGHT])
         # Right of the graph, in a wide window, only what has something to say: the inspector once a node is
         # clicked, the figures the program draws; else the graph takes the room. Under them the .grad history and
         # the console of a program that prints.
@@ -101,7 +102,8 @@ class Explorer:
         self._on_room()
         body = pn.Column(pn.Row(work, self.side, sizing_mode="stretch_both", css_classes=["graph-and-panels"],
                                 stylesheets=[_STACK_CSS + _NO_MIN_HEIGHT]),
-                         below, sizing_mode="stretch_both", css_classes=["graph-and-below"], stylesheets=[_WORK_CSS])
+                         below, sizing_mode="stretch_both", css_classes=["graph-and-below"],
+                         stylesheets=[_WORK_CSS + _NO_MIN_HEIGHT])
         self.main_column = pn.Column(self.alert, self.controls, self.predict, self.iterations, self.modules, body,
                                      sizing_mode="stretch_both", css_classes=["main"],
                                      stylesheets=[_MAIN_CSS + _COVERED])
