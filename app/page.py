@@ -76,11 +76,9 @@ class Explorer:
         graph = pn.Column(self.graph, sizing_mode="stretch_both", min_height=200, css_classes=["graph-box"],
                           styles={"border": "1px solid #e3e3e3", "border-radius": "4px"}, margin=(0, 8),
                           stylesheets=[_GRAPH_CSS])
-        work = pn.Column(graph, self.nodes, sizing_mode="stretch_both", css_classes=["work"],
-                         stylesheets=[_WORK_CSS + _NO_MIN_HEIGHT])
         # Right of the graph, in a wide window, only what has something to say: the inspector once a node is
-        # clicked, the figures the program draws; else the graph takes the room. Under them the .grad history and
-        # the console of a program that prints.
+        # clicked, the figures the program draws; else the graph takes the room. Under the graph the .grad history
+        # and the console of a program that prints (narrower while the column beside is there).
         self.inspector_card = _card("Inspector", self.inspector, "inspector-card", min_height=300,
                                     stylesheets=[_IDLE_WIDE])
         # no scroll=True: Panel drops its class from css_classes set later (_on_room), so the style says it
@@ -92,18 +90,18 @@ class Explorer:
             styles={"overflow-y": "auto"}, stylesheets=[_SIDE_CSS + _HIDDEN_WIDE + _NO_MIN_HEIGHT])
         self.console_card = _card("Console", self.console, "console-card", height=BELOW_HEIGHT,
                                   width=SIDE_PANEL_WIDTH, sizing_mode="fixed",
-                                  stylesheets=[_IDLE_WIDE + _FULL_WIDTH_NARROW])
+                                  stylesheets=[_IDLE_WIDE + _BESIDE_WIDE + _FULL_WIDTH_NARROW])
         history = _card(".grad history", self.history, "history-card", height=BELOW_HEIGHT,
                         stylesheets=[narrow(f"height: {BELOW_HEIGHT}px !important; flex: none !important;")])
         below = pn.Row(history, self.console_card, sizing_mode="stretch_width", css_classes=["below-graph"],
                        stylesheets=[_STACK_CSS])
+        work = pn.Column(graph, self.nodes, below, sizing_mode="stretch_both", css_classes=["work"],
+                         stylesheets=[_WORK_CSS + _NO_MIN_HEIGHT])
         self.store.param.watch(self._on_room, ["selected", "timeline", "failed"])
         self.plots.param.watch(self._on_room, "drawing")
         self._on_room()
-        body = pn.Column(pn.Row(work, self.side, sizing_mode="stretch_both", css_classes=["graph-and-panels"],
-                                stylesheets=[_STACK_CSS + _NO_MIN_HEIGHT]),
-                         below, sizing_mode="stretch_both", css_classes=["graph-and-below"],
-                         stylesheets=[_WORK_CSS + _NO_MIN_HEIGHT])
+        body = pn.Row(work, self.side, sizing_mode="stretch_both", css_classes=["graph-and-panels"],
+                      stylesheets=[_STACK_CSS + _NO_MIN_HEIGHT])
         self.main_column = pn.Column(self.alert, self.controls, self.predict, self.iterations, self.modules, body,
                                      sizing_mode="stretch_both", css_classes=["main"],
                                      stylesheets=[_MAIN_CSS + _COVERED])
@@ -115,8 +113,9 @@ class Explorer:
         says = shown is not None and any(e["kind"] in ("print", "warning", "error") for e in shown.events)
         picked = s.selected is not None
         _mark(self.inspector_card, idle=not picked)
-        _mark(self.console_card, idle=not says)
-        _mark(self.side, idle=not (picked or self.plots.drawing))
+        beside = picked or self.plots.drawing
+        _mark(self.console_card, idle=not says, beside=beside)
+        _mark(self.side, idle=not beside)
 
     def _on_wide(self, event) -> None:
         """The builder open wide lies over the graph's area (the graph's controls are hidden under it, so Tab
@@ -189,6 +188,8 @@ _IDLE_WIDE = _HIDDEN_WIDE + narrow("height: 76px !important; min-height: 0 !impo
 # Panel makes a column at least as tall as its children's least heights, hidden ones too: the graph's row
 # would push the .grad history below the window.
 _NO_MIN_HEIGHT = ":host { min-height: 0 !important; }\n"
+_BESIDE_WIDE = (f"@media (min-width: {NARROW + 1}px) {{ :host(.beside) {{ width: 230px !important; "
+                "min-width: 0 !important; flex: 0 0 230px !important; }} }}\n")
 _FULL_WIDTH_NARROW = narrow("width: auto !important; flex: none !important; align-self: stretch;")
 _PLOTS_CSS = narrow(_FLOW)  # the figures side by side, all of them
 _GRAPH_CSS = (narrow("height: 440px !important; flex: none !important; min-width: 0 !important;")
