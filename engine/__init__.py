@@ -26,6 +26,7 @@ from . import (  # noqa: F401
     nn,
     optim,
     random,
+    resizing,
     signal,
     special,
     utils,
@@ -143,6 +144,7 @@ from .random import (  # noqa: F401
     seed,
     set_rng_state,
 )
+from .resizing import as_strided_, resize_as_  # noqa: F401
 from .serialization import load, save  # noqa: F401
 from .settings import (  # noqa: F401
     are_deterministic_algorithms_enabled,

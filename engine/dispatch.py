@@ -347,7 +347,12 @@ def inplace(op, t, others, attrs=None, result=None):
     inputs = (t, *others)
     dtype = t.dtype
     promoted = result or _same_float(inputs) or result_dtype(inputs)
-    if not _can_cast(promoted, dtype):
+    rule = op.spelling.out_dtype if op.spelling is not None else None
+    if rule is not None:
+        text = rule(dtype, promoted, dtype)
+        if text:
+            raise RuntimeError(text)
+    elif not _can_cast(promoted, dtype):
         if op.pointwise:  # TensorIterator sizes the output before it checks the cast
             _check_broadcast_into(t, inputs)
         raise RuntimeError(
@@ -370,13 +375,20 @@ def inplace(op, t, others, attrs=None, result=None):
     if observe._observers:
         observe.emit("on_alloc", 0)  # writes into t's memory; a chance to stop a long loop of them
     value = _forward(op, arrays, attrs)
+    resize = op.spelling.inplace_resize if op.spelling is not None else None
+    if resize is not None and np.shape(value) != t.shape:
+        if t._base is not None:
+            raise NotImplementedError(f"{op.spelling.inplace[0]} resizing a view: the engine cannot grow the storage "
+                                      "its base shares")
+        value = _forward(op, [resize(t._data, np.shape(value)), *arrays[1:]], attrs)
+        t._data = np.empty(np.shape(value), t._data.dtype)
     if np.shape(value) != t.shape:
         sizes = op.spelling.inplace_sizes if op.spelling is not None else False
         if sizes is True:
             raise RuntimeError(f"Bad in-place call: input tensor size {list(t.shape)} and output tensor size "
                                f"{list(np.shape(value))} should match")
         if sizes:
-            raise RuntimeError(sizes(t, inputs))
+            raise RuntimeError(sizes(t, inputs, attrs))
         raise RuntimeError(
             f"output with shape {list(t.shape)} doesn't match the broadcast shape {list(np.shape(value))}"
         )

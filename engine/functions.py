@@ -1,17 +1,22 @@
 """torch.* functions that are not one op's spelling (those are derived from the op table: engine/methods.py)."""
 import numpy as np
 
-from . import dispatch, dtypes
+from . import dispatch, dtypes, methods
 from .ops.pointwise import bind_where
 from .tensor import Size, Tensor
 
 
-def where(condition, input=None, other=None):  # noqa: A002 - PyTorch's argument names
+def where(condition, input=None, other=None, *, out=None):  # noqa: A002 - PyTorch's argument names
     """torch.where(condition, x, y) picks from x where condition, else from y; torch.where(condition) is
     condition's nonzero indices, one tensor per dim."""
     if input is None and other is None:
         return tuple(Tensor._make(np.asarray(i, dtype=np.int64), dtypes.int64) for i in np.nonzero(condition._data))
-    return dispatch.apply(*bind_where(condition, input, other))
+    result = dispatch.apply(*bind_where(condition, input, other))
+    if out is None:
+        return result
+    if isinstance(out, Tensor) and out.dtype is not result.dtype:
+        raise RuntimeError(f"Expected out type to be {result.dtype.type_name} but got {out.dtype.type_name}")
+    return methods._written_out("where", result, out)
 
 
 def is_tensor(x):

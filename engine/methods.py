@@ -15,6 +15,7 @@ import numpy as np
 from . import dispatch, dtypes, grad_mode
 from .messages import invalid_arguments, signature_takes
 from .ops import COMPOSITES, OPS
+from .ops.statistics import returned
 from .ops.table import TensorArgumentError, is_number, number_dtype
 from .tensor import Tensor
 
@@ -104,23 +105,43 @@ def _can_cast(src, dst):
     return dst is not dtypes.bool or src is dtypes.bool
 
 
-def _written_out(name, result, out):
+def _written_out(name, result, out, spell=None, inputs=()):
     """torch.f(..., out=t): the result written into t (resized, with torch's warning, if its shape differs; cast
-    to its dtype where torch may), which is returned."""
+    to its dtype where torch may), which is returned. A function of several results takes a tuple of outs."""
+    if isinstance(result, tuple):
+        if not isinstance(out, (tuple, list)):
+            raise TypeError(f"{name}(): argument 'out' must be tuple of Tensors, not {type(out).__name__}")
+        if len(out) != len(result):
+            raise TypeError(f"expected tuple of {len(result)} elements but got {len(out)}")
+        written = [_written_one(name, r, o, spell, inputs) for r, o in zip(result, out)]
+        return returned(f"{name}_out", result._fields)(*written) if hasattr(result, "_fields") else tuple(written)
+    return _written_one(name, result, out, spell, inputs)
+
+
+def _written_one(name, result, out, spell, inputs):
     if not isinstance(out, Tensor):
         raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
     if grad_mode.is_grad_enabled() and (result.requires_grad or out.requires_grad):
         raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic differentiation, "
                            "but one of the arguments requires grad.")
-    if result.dtype is not out.dtype and not _can_cast(result.dtype, out.dtype):
+    rule = spell.out_dtype if spell is not None else None
+    if rule is not None:
+        source = next((x.dtype for x in inputs if isinstance(x, Tensor)), result.dtype)
+        text = rule(source, result.dtype, out.dtype)
+        if text:
+            raise RuntimeError(text)
+    elif result.dtype is not out.dtype and not _can_cast(result.dtype, out.dtype):
         raise RuntimeError(f"result type {result.dtype.type_name} can't be cast to the desired output type "
                            f"{out.dtype.type_name}")
+    if spell is not None and spell.out_overlap and any(_overlap(out, x) for x in inputs):
+        raise RuntimeError("unsupported operation: some elements of the input tensor and the written-to tensor refer "
+                           "to a single memory location. Please clone() the tensor before performing the operation.")
     if out.shape != result.shape and out.numel():
         warnings.warn(f"An output with one or more elements was resized since it had shape {list(out.shape)}, which "
                       f"does not match the required output shape {list(result.shape)}. This behavior is deprecated, "
                       "and in a future PyTorch release outputs will not be resized unless they have zero elements. "
                       "You can explicitly reuse an out tensor t by resizing it, inplace, to zero elements with "
-                      "t.resize_(0).", UserWarning, stacklevel=3)
+                      "t.resize_(0).", UserWarning, stacklevel=4)
     if out.shape == result.shape:
         out._data[...] = result._data
     else:
@@ -129,14 +150,22 @@ def _written_out(name, result, out):
     return out
 
 
-def _with_out(fn, name):
+def _overlap(out, x):
+    """ATen's get_overlap_status is not No: the same tensor (even of no elements), or memory shared."""
+    if isinstance(x, (list, tuple)):
+        return any(_overlap(out, y) for y in x)
+    return isinstance(x, Tensor) and (x is out or bool(out.numel() and x.numel())
+                                      and np.shares_memory(out._data, x._data))
+
+
+def _with_out(fn, name, spell=None):
     """A torch function that also takes out= (and its first argument as input=)."""
     @functools.wraps(fn)
     def call(*args, out=None, **kwargs):
         if "input" in kwargs:
             args = (kwargs.pop("input"), *args)
         result = fn(*args, **kwargs)
-        return result if out is None else _written_out(name, result, out)
+        return result if out is None else _written_out(name, result, out, spell, args)
 
     return call
 
@@ -231,9 +260,9 @@ def _function(bind, name, number_first=False, in_place=False, signatures=()):
     return _named(function, name, False)
 
 
-def _torch_function(bind, name, number_first, out, signatures=()):
+def _torch_function(bind, name, number_first, out, signatures=(), spell=None):
     function = _function(bind, name, number_first, signatures=signatures)
-    return _with_out(function, name) if out else function
+    return _with_out(function, name, spell) if out else function
 
 
 def _dunders(spell):
@@ -272,7 +301,8 @@ def _composites():
         methods.update((name, fn) for name in spell.method)
         methods.update((name, fn) for name, _ in _dunders(spell))
         function = _checked(fn, spell.signatures, spell.function[0]) if spell.signatures else fn
-        functions.update((name, _with_out(function, name) if spell.out else function) for name in spell.function)
+        functions.update((name, _with_out(function, name, spell) if spell.out else function)
+                         for name in spell.function)
         functional.update((name, _with_out(fn, name) if spell.functional_out else fn) for name in spell.functional)
         special.update((name, _with_out(fn, name) if spell.out else fn) for name in spell.special)
         linalg.update((name, _with_out(fn, "linalg_" + name) if spell.out else fn) for name in spell.linalg)
@@ -325,7 +355,7 @@ def _derive():
             claim("method", methods, name, (kind, bind), _MAKERS[kind], bind, name)
         for name in spell.function:
             claim("function", functions, name, bind, _torch_function, bind, name, spell.number_first, spell.out,
-                  spell.signatures)
+                  spell.signatures, spell)
         for name in spell.functional:
             claim("functional", functional, name, bind, _torch_function, bind, name, False, spell.functional_out)
         for name in spell.inplace_function:

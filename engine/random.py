@@ -5,7 +5,7 @@ torch.bernoulli are ops (engine/ops/random.py); the draws themselves are engine/
 import numpy as np
 
 from . import devices, dispatch, dtypes, messages
-from .factories import _alloc, _finish
+from .factories import _alloc, _check_layout, _finish, _made
 from .generator import Generator, default_generator, draws
 from .ops import OPS
 from .ops.random import check_generator, check_std_tensor, invalid_arguments, random_span
@@ -105,13 +105,23 @@ def rand(*sizes, size=None, generator=None, dtype=None, requires_grad=False, dev
                          lambda a: draws.uniform(gen, a, 0, 1))
 
 
-def randn(*sizes, size=None, generator=None, dtype=None, requires_grad=False, device=None):
+def _out_dtype(dtype, out):
+    """A factory's dtype with out=: out's, and no other."""
+    if out is None:
+        return dtype
+    if dtype is not None and dtype is not out.dtype:
+        raise RuntimeError(f"dtype {dtype.type_name} does not match dtype of out parameter ({out.dtype.type_name})")
+    return out.dtype
+
+
+def randn(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, requires_grad=False, device=None):
     dtypes.given(dtype, "randn")
     devices.check(device)
+    _check_layout(layout)
     shape = _shape("randn", sizes, size, {})
     gen = _generator("randn", generator, sizes)
-    return _float_tensor(_empty(shape), dtype, requires_grad, "normal_kernel_cpu",
-                         lambda a: draws.normal(gen, a, 0, 1))
+    return _made("randn", _float_tensor(_empty(shape), _out_dtype(dtype, out), requires_grad, "normal_kernel_cpu",
+                                        lambda a: draws.normal(gen, a, 0, 1)), out)
 
 
 def _random_tensor(like, dtype, low, high, generator, requires_grad):
@@ -158,11 +168,17 @@ def randperm(n, *, generator=None, dtype=None, requires_grad=False, device=None)
     return _finish(draws.randperm(gen, int(n), dtype.np), dtype, requires_grad)
 
 
-def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, requires_grad=False, device=None):
+def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=None, requires_grad=False,
+           device=None):
     """torch.normal(mean, std, size) of numbers is a factory; with a tensor mean or std it is an op whose node
     (NormalBackward1/2/3) passes zeros back."""
     dtypes.given(dtype, "normal")
     devices.check(device)
+    _check_layout(layout)
+    return _made("normal", _normal(mean, std, size, generator, _out_dtype(dtype, out), requires_grad), out)
+
+
+def _normal(mean, std, size, generator, dtype, requires_grad):
     gen = _generator("normal", generator, (mean, std) if size is None else (mean, std, size))
     mean_t, std_t = isinstance(mean, Tensor), isinstance(std, Tensor)
     if not mean_t and not std_t:
@@ -234,7 +250,13 @@ def randint_like(input, low=0, high=None, *, dtype=None, requires_grad=False, de
     return _random_tensor(like, dtype, int(low), int(high), gen, requires_grad)
 
 
-def multinomial(input, num_samples, replacement=False, *, generator=None):  # noqa: A002
+def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):  # noqa: A002
+    if out is not None and isinstance(out, Tensor) and out.dtype is not dtypes.int64:
+        raise RuntimeError(f"multinomial expects Long tensor out, got: {out.dtype.type_name}")
+    return _made("multinomial", _multinomial(input, num_samples, replacement, generator), out)
+
+
+def _multinomial(input, num_samples, replacement, generator):  # noqa: A002
     """Indices drawn from the rows of `input` (weights): without replacement, or for one sample, the largest
     p / q for q ~ Exp(1) (argmax, or topk for several); with replacement a 53-bit uniform per sample looked up in
     the row's cumulative sums (float, summed in order, divided by the total), as ATen's CPU kernels do it."""
@@ -248,6 +270,8 @@ def multinomial(input, num_samples, replacement=False, *, generator=None):  # no
     p = input._data
     if not replacement and num_samples > p.shape[-1]:
         raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
+    if p.shape[-1] > 2**24:  # ATen keeps the categories' indices as floats
+        raise RuntimeError("number of categories cannot exceed 2^24")
     shape = (num_samples,) if p.ndim == 1 else (p.shape[0], num_samples)
     _alloc(shape)
     rows = p.reshape(-1, p.shape[-1])
@@ -257,14 +281,15 @@ def multinomial(input, num_samples, replacement=False, *, generator=None):  # no
         if np.any(rows.sum(axis=1, dtype=p.dtype) == 0):
             raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
         q = (p / draws.exponential(gen, np.empty_like(p), 1.0)).reshape(rows.shape)
-        idx = np.argsort(-q, axis=1, kind="stable")[:, :num_samples]
+        idx = np.ascontiguousarray(np.argsort(-q, axis=1, kind="stable")[:, :num_samples])
     else:
         idx = np.empty((rows.shape[0], num_samples), dtype=np.int64)
         for i, row in enumerate(rows):
-            if np.any(row < 0):
-                raise RuntimeError("invalid multinomial distribution (encountering probability entry < 0)")
-            if not np.all(np.isfinite(row)):
-                raise RuntimeError("invalid multinomial distribution (encountering probability entry = infinity or "
+            bad = np.flatnonzero(~(row >= 0) | ~np.isfinite(row))  # ATen checks each entry in turn: >= 0, finite
+            if bad.size:
+                raise RuntimeError("invalid multinomial distribution (encountering probability entry < 0)"
+                                   if not row[bad[0]] >= 0 else
+                                   "invalid multinomial distribution (encountering probability entry = infinity or "
                                    "NaN)")
             cum = np.cumsum(row, dtype=row.dtype)  # in order, in the row's float type
             if not cum[-1] > 0:

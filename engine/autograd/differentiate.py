@@ -7,7 +7,8 @@ from .. import messages, observe
 from ..backward import steps
 from ..factories import tensor, zeros_like
 from ..graph import edge
-from ..tensor import Tensor
+from ..methods import FUNCTIONS
+from ..tensor import Size, Tensor
 
 
 def _as_list(x):
@@ -112,13 +113,39 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
                 t._grad = g.clone() if t._grad is None else t._grad + g
 
 
-def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=None,
-         materialize_grads=False):
+def _batched_grad(outputs, inputs, grads, retain_graph, create_graph, allow_unused, materialize_grads):
+    """is_grads_batched: each grad_output's first dimension is a batch of grad_outputs. torch vmaps one backward
+    over it; here the backward runs once per batch entry (the graph kept until the last) and the results are
+    stacked: the same values, each pass recorded for the learner."""
+    for i, (o, g) in enumerate(zip(outputs, grads)):
+        first = g[0]
+        if tuple(first.shape) != tuple(o.shape):
+            raise RuntimeError("If `is_grads_batched=True`, we interpret the first dimension of each grad_output as "
+                               "the batch dimension. The sizes of the remaining dimensions are expected to match the "
+                               f"shape of corresponding output, but a mismatch was detected: grad_output[{i}] has a "
+                               f"shape of {Size(first.shape[1:])} and output[{i}] has a shape of {Size(o.shape)}. "
+                               "If you only want some tensors in `grad_output` to be considered batched, consider "
+                               "using vmap.")
+    n = grads[0].shape[0]
+    rows = [grad(outputs, inputs, [g[k] for g in grads], retain_graph=retain_graph or k < n - 1,
+                 create_graph=create_graph, allow_unused=allow_unused, materialize_grads=materialize_grads)
+            for k in range(n)]
+    return tuple(None if rows[0][j] is None else FUNCTIONS["stack"]([r[j] for r in rows]) for j in range(len(inputs)))
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
+         allow_unused=None, is_grads_batched=False, materialize_grads=False):
+    if not only_inputs:
+        warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). To accumulate "
+                      "gradient for other parts of the graph, please use torch.autograd.backward.", FutureWarning,
+                      stacklevel=2)
     outputs = _as_list(outputs)
     inputs = _as_list(inputs)
     grads = _as_list(grad_outputs) if grad_outputs is not None else [None] * len(outputs)
     if retain_graph is None:
         retain_graph = create_graph
+    if is_grads_batched:
+        return _batched_grad(outputs, inputs, grads, retain_graph, create_graph, allow_unused, materialize_grads)
     nodes = _root_edges(outputs)
     for t in inputs:
         if not t.requires_grad:

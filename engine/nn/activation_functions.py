@@ -1,8 +1,10 @@
 """nn.functional's activations with options (inplace=, slopes, thresholds), over the ops of engine/ops/activations.py,
 and their in-place spellings (F.relu_, F.elu_, …)."""
+import warnings
+
 import numpy as np
 
-from .. import dispatch, generator
+from .. import dispatch, factories, generator
 from ..ops import OPS
 from ..ops.nn import implicit_dim
 
@@ -151,3 +153,17 @@ def softsign(input):  # noqa: A002
 
 def tanhshrink(input):  # noqa: A002
     return input - input.tanh()
+
+
+def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
+    """torch's: Gumbel(0, 1) noise drawn as -log of exponential draws, softmax of (logits + noise) / tau; `hard` gives
+    the one-hot of its argmax, with the soft sample's gradient (straight through)."""
+    if eps != 1e-10:
+        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+    gumbels = -factories.empty_like(logits).exponential_().log()
+    y_soft = ((logits + gumbels) / tau).softmax(dim)
+    if not hard:
+        return y_soft
+    index = y_soft.max(dim, keepdim=True)[1]
+    y_hard = factories.zeros_like(logits).scatter_(dim, index, 1.0)
+    return y_hard - y_soft.detach() + y_soft

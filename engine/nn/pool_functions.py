@@ -211,3 +211,20 @@ def lp_pool3d(input, norm_type, kernel_size, stride=None, ceil_mode=False):  # n
     else:
         out = avg_pool3d(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
     return _lp_finish(out, norm_type, kd * kw * kh)
+
+
+def _with_indices(pool):
+    def with_indices(input, *args, **kwargs):  # noqa: A002
+        kwargs["return_indices"] = True
+        return pool(input, *args, **kwargs)
+
+    with_indices.__name__ = with_indices.__qualname__ = pool.__name__ + "_with_indices"
+    return with_indices
+
+
+max_pool1d_with_indices = _with_indices(FUNCTIONAL["max_pool1d"])
+max_pool2d_with_indices = _with_indices(FUNCTIONAL["max_pool2d"])
+max_pool3d_with_indices = _with_indices(max_pool3d)
+adaptive_max_pool1d_with_indices = _with_indices(adaptive_max_pool1d)
+adaptive_max_pool2d_with_indices = _with_indices(adaptive_max_pool2d)
+adaptive_max_pool3d_with_indices = _with_indices(adaptive_max_pool3d)

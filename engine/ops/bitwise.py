@@ -6,7 +6,18 @@ import math
 import numpy as np
 
 from .. import dtypes
-from .table import OPS, Spelling, binary_signatures, composite, is_number, is_tensor, op, result_dtype, tensor_argument
+from .table import (
+    OPS,
+    Spelling,
+    binary_signatures,
+    can_cast,
+    composite,
+    is_number,
+    is_tensor,
+    op,
+    result_dtype,
+    tensor_argument,
+)
 
 
 def _kernel_error(kernel, *operands):
@@ -127,6 +138,11 @@ op("nextafter", "NextafterBackward0", ("self", "other"), np.nextafter,
 
 
 # --- ldexp, float_power, rsub, angle ---------------------------------------------------------------------------
+def _ldexp_out(source, result, out):
+    """ATen's ldexp_out checks the cast itself, in its own words, before mul_out sizes the output."""
+    return None if can_cast(result, out) else f"ldexp can't be cast to the desired output type {out.type_name}"
+
+
 def _ldexp(a, b):
     return a * np.exp2(np.asarray(b, np.float64)).astype(np.result_type(a, np.float32))
 
@@ -135,7 +151,8 @@ op("ldexp", "LdexpBackward0", ("self", "other"), _ldexp,
    ("2^other · grad", lambda n, g: g * (2 ** n["other"])),  # pow(2, other): in integers for an integer other
    ("result · ln 2 · grad", lambda n, g: g * n["result"] * math.log(2)),
    saves={0: ("other",), 1: ("result",)},
-   spell=Spelling(method="ldexp", function="ldexp", inplace="ldexp_", inplace_function="ldexp_"),
+   spell=Spelling(method="ldexp", function="ldexp", inplace="ldexp_", inplace_function="ldexp_",
+                  out_dtype=_ldexp_out),
    bind=lambda self, other: (tensor_argument("ldexp", "other", other),
                              (OPS["ldexp"], (self, other), None, result_dtype((self, other), "float")))[1])
 

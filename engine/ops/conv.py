@@ -353,11 +353,11 @@ def _check(input, weight, bias, stride, padding, dilation, groups, transposed, o
             raise RuntimeError(f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). Kernel "
                                f"size: ({' x '.join(map(str, spans))}). Kernel size can't be greater than actual "
                                "input size")
-    if weight.dtype is not input.dtype:
-        raise RuntimeError(f"expected scalar type {input.dtype.type_name} but found {weight.dtype.type_name}")
     if bias is not None and bias.dtype is not input.dtype:
         raise RuntimeError(f"Input type ({input.dtype.c_name}) and bias type ({bias.dtype.c_name}) should be the "
                            "same")
+    if weight.dtype is not input.dtype:
+        raise RuntimeError(f"expected scalar type {input.dtype.type_name} but found {weight.dtype.type_name}")
 
 
 def _conv_function(k, transposed):

@@ -36,8 +36,22 @@ for _view in ("view", "expand", "diagonal", "permute", "t", "squeeze", "squeeze_
 
 
 def _bind_narrow_copy(self, dim, start, length):
-    start = views.narrow_start(self, dim, start, length)
+    """ATen's narrow_copy_dense_cpu_out: narrow's checks in other words (a dim too large, a negative length)."""
+    if self.dim() == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    if hasattr(start, "_data"):
+        return _bind_narrow_copy(self, dim, views.narrow_start(self, dim, start, length), length)
+    if dim >= self.dim():
+        raise RuntimeError("Expected dim < static_cast<int64_t>(self_sizes.size()) to be true, but got false.  "
+                           "(Could this error message be improved?  If so, please report an enhancement request to "
+                           "PyTorch.)")
     dim = self._dim(dim)
+    size = self.shape[dim]
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
+    start = start + size if start < 0 else start
+    if length < 0 or start + length > size:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
     return OPS["narrow_copy"], (self,), {"dim": dim, "start": start, "length": length}, None
 
 

@@ -16,6 +16,9 @@ def _split_back(n, g, i):
 
 
 def _tensors(name, tensors):
+    if hasattr(tensors, "_data") or not hasattr(tensors, "__iter__"):
+        raise TypeError(f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, not "
+                        f"{type(tensors).__name__}")
     tensors = list(tensors)
     total = 0
     for i, t in enumerate(tensors):
@@ -81,4 +84,4 @@ def _concatenate(*arrays, dim):
 
 op("cat", "CatBackward0", ("tensors",), _concatenate,
    ("grad's slice of input i along dim", _split_back), variadic=True, saves={0: ("dim",)},
-   spell=Spelling(function=("cat", "concat", "concatenate")), bind=_bind_cat)
+   spell=Spelling(function=("cat", "concat", "concatenate"), out_overlap=True), bind=_bind_cat)

@@ -70,13 +70,21 @@ def _bind_mv(a, v):
     return OPS["mv"], (a, v), None, None
 
 
-def _bind_dot(a, b):
+def dot_check(a, b):
+    """ATen's dot_check, shared by dot and vdot: dims, then dtypes, then sizes."""
     if a.dim() != 1 or b.dim() != 1:
         raise RuntimeError(f"1D tensors expected, but got {a.dim()}D and {b.dim()}D tensors")
+    if a.dtype is not b.dtype:
+        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {a.dtype.type_name} and "
+                           f"{b.dtype.type_name}")
     if a.shape[0] != b.shape[0]:
         raise RuntimeError(
             f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src [{b.shape[0]}] to have the "
             f"same number of elements, but got {a.shape[0]} and {b.shape[0]} elements respectively")
+
+
+def _bind_dot(a, b):
+    dot_check(a, b)
     return OPS["dot"], (a, b), None, None
 
 

@@ -18,13 +18,48 @@ def _mask_of(name, mask):
     return mask
 
 
+# c10's Scalar::to<T> names T by its C++ spelling in its overflow message
+_SCALAR_TYPE = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t",
+                "float16": "c10::Half", "float32": "float", "float64": "double"}
+
+
+def _overflows(value, dtype):
+    """c10's overflows<T>(value): a complex value with an imaginary part, or one outside T's range (inf fits a float
+    type, NaN none of the integer ones; an unsigned type takes negative ints down to -max, wrapping them)."""
+    if isinstance(value, complex):
+        if value.imag != 0:
+            return True
+        value = value.real
+    if dtype.is_floating_point:
+        info = np.finfo(dtype.np)
+        return not np.isinf(value) and not np.isnan(value) and not info.min <= value <= info.max
+    info = np.iinfo(dtype.np)
+    if isinstance(value, float) and (np.isnan(value) or np.isinf(value)):
+        return True
+    if info.min == 0 and not isinstance(value, float) and value < 0:
+        return -value > info.max
+    return not info.min <= value <= info.max
+
+
+def _checked_value(value, dtype):
+    if isinstance(value, bool) or dtype is dtypes.bool:
+        return
+    if isinstance(value, int) and not -2**63 <= value < 2**64:
+        raise OverflowError("int too big to convert" if value > 0 else "can't convert negative int to unsigned")
+    if _overflows(value, dtype):
+        raise RuntimeError(f"value cannot be converted to type {_SCALAR_TYPE[dtype.name]} without overflow")
+
+
 # --- masked_fill(mask, value) with a 0-d tensor value: its grad is the sum of grad where mask --------------------
 def _bind_masked_fill(self, mask, value):
     if hasattr(value, "_data"):
         if value.dim():
             raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
                                f"{value.dim()} dimension(s).")
+        _checked_value(value._data.item(), self.dtype)
         return OPS["masked_fill_tensor"], (self, value), {"mask": mask}, self.dtype
+    if isinstance(value, (int, float, complex)):
+        _checked_value(value, self.dtype)
     return OPS["masked_fill"], (self,), {"mask": mask, "value": value}, None
 
 
@@ -96,12 +131,27 @@ def _bind_masked_scatter(self, mask, source):
     return OPS["masked_scatter"], (self, source), {"mask": mask}, self.dtype
 
 
+def _mask_not_expandable(t, inputs, attrs):
+    """masked_scatter_ expands the mask to self's shape (expand_inplace), never self to the mask's."""
+    mask, target = attrs["mask"], list(t.shape)
+    if mask.dim() > len(target):
+        return (f"expand(CPU{mask.dtype.type_name}Type{{{list(mask.shape)}}}, size={target}): the number of sizes "
+                f"provided ({len(target)}) must be greater or equal to the number of dimensions in the tensor "
+                f"({mask.dim()})")
+    lead = len(target) - mask.dim()
+    for i, s in enumerate(mask.shape):
+        if s != 1 and s != target[lead + i]:
+            return (f"The expanded size of the tensor ({target[lead + i]}) must match the existing size ({s}) at "
+                    f"non-singleton dimension {lead + i}.  Target sizes: {target}.  Tensor sizes: {list(mask.shape)}")
+    return f"output with shape {target} doesn't match the broadcast shape {list(mask.shape)}"
+
+
 op("masked_scatter", "MaskedScatterBackward0", ("self", "source"), _masked_scatter,
    ("grad where not mask, else 0", lambda n, g: _fill_self_grad(n, g).sum_to_size(n._shapes[0])),
    ("grad where mask, in order (zeros for the rest of source)", _masked_scatter_source_grad),
    saves={0: ("mask",), 1: ("mask", "source_sym_sizes")},
    spell=Spelling(method="masked_scatter", function="masked_scatter", inplace="masked_scatter_", out=False,
-                  name="{0}.masked_scatter(…, {1})"),
+                  name="{0}.masked_scatter(…, {1})", inplace_sizes=_mask_not_expandable),
    bind=_bind_masked_scatter)
 
 

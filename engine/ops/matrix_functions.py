@@ -7,6 +7,7 @@ import numpy as np
 from .. import memory
 from ..kernels import exact
 from .decompositions import check_float, check_square
+from .linalg import dot_check
 from .reductions import norm_grad
 from .table import OPS, Spelling, composite, op, result_dtype
 
@@ -37,15 +38,7 @@ op("trace", "TraceBackward0", ("self",), lambda a: np.trace(a).astype(a.dtype),
 
 
 def _bind_vdot(self, other):
-    if self.dim() != 1 or other.dim() != 1:
-        raise RuntimeError(f"1D tensors expected, but got {self.dim()}D and {other.dim()}D tensors")
-    if self.shape[0] != other.shape[0]:
-        raise RuntimeError(f"inconsistent tensor size, expected tensor [{self.shape[0]}] and src [{other.shape[0]}] "
-                           f"to have the same number of elements, but got {self.shape[0]} and {other.shape[0]} "
-                           "elements respectively")
-    if self.dtype is not other.dtype:
-        raise RuntimeError(f"expected both vectors to have same dtype, but found {self.dtype.type_name} and "
-                           f"{other.dtype.type_name}")
+    dot_check(self, other)
     return OPS["vdot"], (self, other), None, None
 
 
@@ -99,10 +92,29 @@ op("addr", "AddrBackward0", ("self", "vec1", "vec2"),
    ("α · grad vec2", lambda n, g: _times(g.mv(n["vec2"]), n.attrs["alpha"])),
    ("α · gradᵀ vec1", lambda n, g: _times(g.t().mv(n["vec1"]), n.attrs["alpha"])),
    saves={0: ("beta",), 1: ("vec2", "alpha"), 2: ("vec1", "alpha")},
-   spell=Spelling(method="addr", function="addr", inplace="addr_", inplace_sizes=lambda t, inputs: (
+   spell=Spelling(method="addr", function="addr", inplace="addr_", inplace_sizes=lambda t, inputs, attrs: (
        f"2D tensor expected, got {t.dim()}D tensor for input" if t.dim() != 2 else
        f"size mismatch, input: {list(t.shape)}, v1: {list(inputs[1].shape)}, v2: {list(inputs[2].shape)}")),
    bind=_bind_addr)
+
+
+def _expanded_into_resized(a, shape):
+    """ATen's addbmm_out into self: self expanded to the result's shape is copied, element by element in order, into
+    self's storage resized to that shape; an element read from storage the copy already wrote (a self of shape
+    (n, 1)) reads the new value."""
+    expanded = np.broadcast_to(a, shape)
+    reads = np.zeros(shape, np.int64)
+    for d, stride in enumerate(expanded.strides):
+        index = np.arange(shape[d], dtype=np.int64) * (stride // a.itemsize)
+        reads = reads + index.reshape([-1 if i == d else 1 for i in range(len(shape))])
+    reads = reads.ravel()
+    out = np.zeros(reads.size, a.dtype)
+    out[:a.size] = np.ascontiguousarray(a).ravel()
+    if np.all(reads >= np.arange(reads.size)):  # nothing is read after it was written: a plain broadcast
+        return np.ascontiguousarray(expanded)
+    for p, r in enumerate(reads.tolist()):
+        out[p] = out[r]
+    return out.reshape(shape)
 
 
 def _bind_addbmm(self, batch1, batch2, *, beta=1, alpha=1):
@@ -126,7 +138,8 @@ op("addbmm", "AddbmmBackward0", ("self", "batch1", "batch2"),
    ("α · batch1ᵢᵀ grad", lambda n, g: _times(n["batch1"].transpose(1, 2).bmm(
        g.unsqueeze(0).expand(n._shapes[1][0], *g.shape)), n.attrs["alpha"])),
    saves={0: ("beta",), 1: ("batch2", "alpha"), 2: ("batch1", "alpha")},
-   spell=Spelling(method="addbmm", function="addbmm", inplace="addbmm_"), bind=_bind_addbmm)
+   spell=Spelling(method="addbmm", function="addbmm", inplace="addbmm_", inplace_resize=_expanded_into_resized),
+   bind=_bind_addbmm)
 
 
 # --- cross ------------------------------------------------------------------------------------------------------

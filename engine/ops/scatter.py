@@ -4,7 +4,7 @@ element). Their in-place twins (`x.index_add_(…)`) come from the same declarat
 import numpy as np
 
 from .. import dtypes, messages
-from .table import OPS, Spelling, op
+from .table import OPS, Spelling, op, same_dtype_out
 
 
 def _sizes(shape):
@@ -229,7 +229,7 @@ op("gather", "GatherBackward0", ("self",),
    ("grad added where index points",
     lambda n, g: g._new(np.zeros(n._shapes[0], g.dtype.np), g.dtype).scatter_add(n.attrs["dim"], n.attrs["index"], g)),
    saves={0: ("dim", "index", "self", "sparse_grad")},
-   spell=Spelling(method="gather", function="gather"), bind=_bind_gather)
+   spell=Spelling(method="gather", function="gather", out_dtype=same_dtype_out), bind=_bind_gather)
 
 
 def _within(src, index):

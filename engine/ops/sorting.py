@@ -5,9 +5,72 @@ implemented, as in torch)."""
 import numpy as np
 
 from .. import dtypes
+from ..kernels import stl
 from .reductions import _select_reduce, _take, named
 from .statistics import returned
 from .table import OPS, Spelling, composite, op
+
+# --- the order of ties: torch's CPU kernels sort with libstdc++'s unstable algorithms (engine/kernels/stl.py) ----
+_STD_SORT = {"bool", "uint8", "int8", "int16", "float16"}  # sort(stable=False) with std::sort, not a SIMD sort
+_RADIX_MIN = 32768  # fbgemm's radix sort (stable) takes a long enough 1-d ascending integer sort instead
+_EMULATED_MAX = 100_000  # longer rows keep numpy's stable order for their ties (pure Python would take too long)
+
+
+def _is_nan(v):
+    return v != v
+
+
+def _ascending(x, y):  # KeyValueCompAsc: NaN the greatest
+    return (not _is_nan(x[0]) and _is_nan(y[0])) or x[0] < y[0]
+
+
+def _descending(x, y):  # KeyValueCompDesc, and gt_or_nan
+    return (_is_nan(x[0]) and not _is_nan(y[0])) or x[0] > y[0]
+
+
+def _below(x, y):  # mode's comparator: the values only, NaN unordered
+    return x[0] < y[0]
+
+
+def _ties(row):
+    if row.size > _EMULATED_MAX:
+        return False
+    if row.dtype.kind == "f":
+        nans = np.isnan(row)
+        if nans.sum() > 1:
+            return True
+        row = row[~nans]
+    s = np.sort(row)
+    return bool((s[1:] == s[:-1]).any())
+
+
+def _each_row(data, d, width, pick, always=False):
+    """pick(pairs of one row) → `width` indices, for every row along d (others keep `None`), where the row ties."""
+    if data.size == 0:
+        return {}
+    rows = np.moveaxis(data, d, -1)
+    flat = rows.reshape(-1, rows.shape[-1])
+    out = {}
+    for r, row in enumerate(flat):
+        if (always and row.size <= _EMULATED_MAX) or _ties(row):
+            out[r] = pick(list(zip(row.tolist(), range(row.size))))[:width]
+    return out
+
+
+def _patched(idx, d, chosen):
+    """idx (along d) with the rows in `chosen` replaced."""
+    if not chosen:
+        return idx
+    moved = np.moveaxis(idx, d, -1).copy()
+    flat = moved.reshape(-1, moved.shape[-1])
+    for r, picked in chosen.items():
+        flat[r] = picked
+    return np.ascontiguousarray(np.moveaxis(flat.reshape(moved.shape), -1, d))
+
+
+def _std_sorted(pairs, less):
+    stl.sort(pairs, 0, len(pairs), less)
+    return [i for _, i in pairs]
 
 
 # --- sort ---------------------------------------------------------------------------------------------------
@@ -48,6 +111,11 @@ def sort(self, dim=-1, descending=False, stable=None):
         if descending:
             key = -data.astype(np.float64) if data.dtype.kind in "iub" else np.where(np.isnan(data), -np.inf, -data)
         idx = np.argsort(key, axis=d, kind="stable").astype(np.int64)
+        radix = data.ndim == 1 and not descending and data.dtype.kind in "iu" and data.size >= _RADIX_MIN
+        if not stable and self.dtype.name in _STD_SORT and not radix:
+            less = _descending if descending else _ascending
+            chosen = _each_row(data, d, data.shape[d], lambda pairs: _std_sorted(pairs, less))
+            idx = _patched(idx, d, chosen)
     indices = self._new(idx, dtypes.int64)
     attrs = {"dim": dim % 2**64, "axis": d, "descending": bool(descending), "indices": indices}  # dim as torch keeps it
     if stable is not None:
@@ -71,6 +139,19 @@ op("topk", "TopkBackward0", ("self",),
                                     ".values"), bind=False)
 
 
+def _topk_order(pairs, k, largest, ordered):
+    """TopKImpl.h: a partial sort where k is small against the row, else nth_element and a sort of the first k-1."""
+    less = _descending if largest else _ascending
+    n = len(pairs)
+    if k * 64 <= n:
+        stl.partial_sort(pairs, 0, k, n, less)
+    else:
+        stl.nth_element(pairs, 0, k - 1, n, less)
+        if ordered:
+            stl.sort(pairs, 0, k - 1, less)
+    return [i for _, i in pairs]
+
+
 @composite(Spelling(method="topk", function="topk"))
 def topk(self, k, dim=-1, largest=True, sorted=True):  # noqa: A002 - torch's name
     d = self._dim(dim)
@@ -79,6 +160,9 @@ def topk(self, k, dim=-1, largest=True, sorted=True):  # noqa: A002 - torch's na
         raise RuntimeError("selected index k out of range")
     keys = (~data if data.dtype == bool else -data) if largest else data  # stable: ties keep their index order
     idx = np.take(np.argsort(keys, axis=d, kind="stable"), np.arange(k), axis=d).astype(np.int64)
+    if k:
+        chosen = _each_row(data, d, k, lambda pairs: _topk_order(pairs, k, largest, sorted), always=not sorted)
+        idx = _patched(idx, d, chosen)
     if not self._data.ndim:
         idx = idx.reshape(())
     indices = self._new(idx, dtypes.int64)
@@ -133,15 +217,35 @@ def _median_indices(data, d, ignore_nan):
     return picked.astype(np.int64)
 
 
+def _mode_of(pairs):
+    """ATen's CPU mode: std::sort of (value, index) by value, then the index ending the first longest run."""
+    stl.sort(pairs, 0, len(pairs), _below)
+    best, count, run = pairs[0][1], 0, 0
+    for i, (value, index) in enumerate(pairs):
+        run += 1
+        if i == len(pairs) - 1 or value != pairs[i + 1][0]:
+            if run > count:
+                best, count = index, run
+            run = 0
+    return [best]
+
+
 def _mode_indices(data, d):
     key = np.moveaxis(data, d, -1)
     flat = key.reshape(-1, key.shape[-1])
     out = np.empty(flat.shape[0], np.int64)
     for i, row in enumerate(flat):
+        if row.size <= _EMULATED_MAX:
+            out[i] = _mode_of(list(zip(row.tolist(), range(row.size))))[0]
+            continue
         values, counts = np.unique(row, return_counts=True)
-        best = values[np.argmax(counts)]  # the smallest of the most frequent
-        out[i] = np.flatnonzero(row == best)[-1]  # its last position, as ATen's CPU mode gives
+        out[i] = np.flatnonzero(row == values[np.argmax(counts)])[-1]
     return out.reshape(key.shape[:-1])
+
+
+def _kth_of(pairs, k):
+    stl.quick_select(pairs, k - 1, _descending)
+    return [pairs[k - 1][1]]
 
 
 def _kth_indices(data, d, k):
@@ -149,7 +253,12 @@ def _kth_indices(data, d, k):
     if key.dtype.kind == "f":
         key = np.where(np.isnan(key), np.inf, key)  # NaN sorts as the greatest
     order = np.argsort(key, axis=-1, kind="stable")
-    return order[..., k - 1].astype(np.int64)
+    idx = order[..., k - 1].astype(np.int64)
+    chosen = _each_row(data, d, 1, lambda pairs: _kth_of(pairs, k))
+    flat = idx.reshape(-1)
+    for r, picked in chosen.items():
+        flat[r] = picked[0]
+    return flat.reshape(idx.shape)
 
 
 def _picked_name(s, a, word):

@@ -10,7 +10,18 @@ from ..kernels import faddeeva
 from ..kernels import special as sp
 from ..kernels.bessel import log, sin, work
 from .rounding import exact
-from .table import OPS, Spelling, binary_signatures, composite, is_number, op, result_dtype, tensor_argument, unary
+from .table import (
+    OPS,
+    Spelling,
+    binary_signatures,
+    can_cast,
+    composite,
+    is_number,
+    op,
+    result_dtype,
+    tensor_argument,
+    unary,
+)
 
 _SQRT_PI = 1.7724538509055160273
 _LN2 = 0.6931471805599453
@@ -160,6 +171,13 @@ def _bind_mvlgamma(self, p):
     return OPS["mvlgamma"], (self,), {"p": p}, result_dtype((self,), "float")
 
 
+def _mvlgamma_out(source, result, out):
+    """ATen's mvlgamma_out (mvlgamma_ too): its text names the input's dtype and the result's, not out's."""
+    if can_cast(result, out):
+        return None
+    return f"mvlgamma: result type {source.type_name} can't be cast to the desired output type {result.type_name}"
+
+
 def _mvlgamma_grad(n, g):
     s, p = n["self"], n.attrs["p"]
     total = None
@@ -171,7 +189,7 @@ def _mvlgamma_grad(n, g):
 
 op("mvlgamma", "MvlgammaBackward0", ("self",), _float(_mvlgamma), ("Σⱼ ψ(self − j/2) · grad", _mvlgamma_grad),
    saves={0: ("self", "p")}, spell=Spelling(method="mvlgamma", function="mvlgamma", inplace="mvlgamma_",
-                                            special="multigammaln"), bind=_bind_mvlgamma)
+                                            special="multigammaln", out_dtype=_mvlgamma_out), bind=_bind_mvlgamma)
 
 
 # --- erf's relatives and the normal distribution ----------------------------------------------------------------------

@@ -7,7 +7,7 @@ import numpy as np
 
 from .. import dtypes
 from .reductions import _count, _expand_back, _kept, _var
-from .table import OPS, Spelling, composite, dims, op
+from .table import OPS, Spelling, composite, dims, op, same_dtype_out
 
 _TYPES = {}
 
@@ -73,12 +73,19 @@ def _bind_extreme(name):
     return bind
 
 
+def _extreme_out(source, result, out):
+    if out is not source:
+        return (f"Expected the dtype for input and out to match, but got {source.type_name} for input's dtype and "
+                f"{out.type_name} for out's dtype.")
+    return None
+
+
 for _name, _fn in (("amax", np.max), ("amin", np.min)):
     op(_name, _name.capitalize() + "Backward0", ("self",), _extreme(_fn),
        ("grad shared evenly by the values equal to the result",
         lambda n, g: _shared_evenly(n, g, n["result"], n.attrs["dim"])),
        saves={0: ("dim[]", "keepdim", "result", "self")},
-       spell=Spelling(method=_name, function=_name), bind=_bind_extreme(_name))
+       spell=Spelling(method=_name, function=_name, out_dtype=_extreme_out), bind=_bind_extreme(_name))
 del _name, _fn
 
 
@@ -108,7 +115,9 @@ def _aminmax_grad(n, grads):
 
 def _bind_aminmax(self, *, dim=None, keepdim=False):
     if dim is not None:
-        self._dim(dim)
+        d = self._dim(dim)
+        if self.dim() and self.shape[d] == 0:
+            raise IndexError(f"aminmax: Expected reduction dim {d} to have non-zero size.")
     if self.numel() == 0 and dim is None:
         raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the operation has no "
                            "identity.")
@@ -121,7 +130,7 @@ op("aminmax", "AminmaxBackward0", ("self",), _aminmax,
    spell=Spelling(name=lambda s, a: f"{s[0]}.aminmax({_dim_text(a)}){'.max' if a.get('output') else '.min'}"))
 
 
-@composite(Spelling(method="aminmax", function="aminmax"))
+@composite(Spelling(method="aminmax", function="aminmax", out_dtype=same_dtype_out))
 def aminmax(self, *, dim=None, keepdim=False):
     op_, inputs, attrs, dtype = _bind_aminmax(self, dim=dim, keepdim=keepdim)
     lo, hi = _aminmax(self._data, dim, keepdim)

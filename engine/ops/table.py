@@ -28,11 +28,12 @@ class Spelling:
 
     __slots__ = ("method", "function", "functional", "special", "linalg", "inplace", "inplace_function", "infix",
                  "rinfix", "prefix", "name", "number_first", "out", "signatures",
-                 "inplace_sizes", "functional_out")
+                 "inplace_sizes", "functional_out", "out_dtype", "out_overlap", "inplace_resize")
 
     def __init__(self, method=(), function=(), functional=(), inplace=(), inplace_function=(), infix=None,
                  rinfix=None, prefix=None, name=None, number_first=False, out=True, special=(), linalg=(),
-                 signatures=(), inplace_sizes=False, functional_out=False):
+                 signatures=(), inplace_sizes=False, functional_out=False, out_dtype=None, out_overlap=False,
+                 inplace_resize=None):
         self.method = _names(method)
         self.function = _names(function)
         self.functional = _names(functional)
@@ -53,8 +54,17 @@ class Spelling:
         # of them takes (a number as input where only the Tensor overloads take one) fails with torch's listing
         self.signatures = signatures
         # the in-place twin refuses a self of another size than the result's: True as ATen's structured kernels
-        # ("Bad in-place call"), or a function (self, inputs) -> the error's text
+        # ("Bad in-place call"), or a function (self, inputs, attrs) -> the error's text
         self.inplace_sizes = inplace_sizes
+        # the op's own rule for the dtype of out= (and of self in its in-place twin), checked before any size:
+        # (input dtype, result dtype, out dtype) -> torch's error text, or None where it is accepted. Without
+        # one, TensorIterator's: a result that c10::canCast to out's dtype, else "result type X can't be cast ..."
+        self.out_dtype = out_dtype
+        # out= may not share memory with any input, not even be one of them (ATen's assert_no_overlap: cat)
+        self.out_overlap = out_overlap
+        # the in-place twin resizes self to the result's shape (addbmm_): (self's array, shape) -> the self the op
+        # then reads, as ATen's expand-and-copy into the resized storage leaves it
+        self.inplace_resize = inplace_resize
 
     @property
     def shown(self):
@@ -63,6 +73,20 @@ class Spelling:
             if names:
                 return names[0]
         return None
+
+
+def can_cast(src, dst):
+    """c10::canCast: no float into an integer type, nothing but bool into bool."""
+    if src.is_floating_point and not dst.is_floating_point:
+        return False
+    return src is dst or dst.name != "bool"
+
+
+def same_dtype_out(source, result, out):
+    """out= of ops that take no other dtype than the input's (gather, aminmax, max(dim), sort …)."""
+    if out is not source:
+        return f"Expected out tensor to have dtype {source.c_name}, but got {out.c_name} instead"
+    return None
 
 
 def binary_signatures(other="other", number_self=None, first="input"):

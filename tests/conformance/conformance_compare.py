@@ -17,6 +17,10 @@ CORE_AREAS = {"output", "grad", "gradgrad", "module", "optim"}
 # Float outputs (area "output") whose values are bit for bit torch's, and all compared: torch's float bits
 # depend on the CPU, so this is a rate the benchmark reports, never a check.
 BITS = {"same": 0, "compared": 0}
+# Float32 elements outside tolerance of torch's float32 result yet at least as close to torch's float64 result (the
+# sample computed again in float64) as torch's float32 is: the engine is not less accurate than torch there, as
+# torch's own reference tests (test_ops) accept. Counted for the benchmark, and passed.
+CLOSER = {"elements": 0, "values": 0}
 
 TOLERANCES = {"float64": (1e-7, 1e-7), "float32": (1.3e-6, 1e-5), "float16": (1e-3, 1e-5), "bfloat16": (1.6e-2, 1e-5)}
 
@@ -68,8 +72,10 @@ class time_limit:
         return False
 
 
-def compare_values(expected, actual, dtype, tolerance=None):
-    """None when the arrays agree within the dtype's tolerance (or `tolerance`, (rtol, atol)), else (text, ratio)."""
+def compare_values(expected, actual, dtype, tolerance=None, reference=None):
+    """None when the arrays agree within the dtype's tolerance (or `tolerance`, (rtol, atol)), else (text, ratio).
+    `reference`: torch's result in float64 for a float32 `expected`; an element off torch's float32 passes where the
+    engine's is at least as close to it as torch's float32 is (or within tolerance of it)."""
     if expected.shape != actual.shape:
         return f"shape {actual.shape} != {expected.shape}", math.inf
     if expected.dtype.kind in "biu" or dtype in ("bool", "int64", "int32", "uint8", "int16", "int8"):
@@ -92,6 +98,14 @@ def compare_values(expected, actual, dtype, tolerance=None):
     with np.errstate(invalid="ignore"):
         over = diff / allowed
     over = np.where(np.isnan(over), math.inf, over)
+    if (over > 1).any() and reference is not None and reference.shape == e.shape:
+        r = reference.astype(np.float64)
+        with np.errstate(invalid="ignore"):
+            closer = np.abs(a - r) <= np.maximum(np.abs(e - r), atol + rtol * np.abs(r))
+        closer &= (over > 1) & np.isfinite(r)
+        CLOSER["elements"] += int(closer.sum())
+        CLOSER["values"] += int(closer.any())
+        over = np.where(closer, 0.0, over)
     if not (over > 1).any():
         return None
     i = tuple(int(x) for x in np.unravel_index(int(np.argmax(over)), over.shape))
@@ -100,8 +114,8 @@ def compare_values(expected, actual, dtype, tolerance=None):
 
 
 def compare_tensor(expected, actual, E, area, findings, *, layout=True, grad_fn=True, printed=False,
-                   requires_grad=True, values=True, tolerances=None):
-    """expected: a torch tensor; actual: the engine's."""
+                   requires_grad=True, values=True, tolerances=None, references=None):
+    """expected: a torch tensor; actual: the engine's. references: {id(expected): float64 array} (compare_values)."""
     if not is_tensor(E, actual):
         findings.append(Finding(area, "structure", f"engine gave {type(actual).__name__}, torch a Tensor"))
         return
@@ -115,7 +129,8 @@ def compare_tensor(expected, actual, E, area, findings, *, layout=True, grad_fn=
     elif values:
         try:
             arrays = to_numpy(torch, expected), to_numpy(E, actual)
-            diff = compare_values(*arrays, dt, (tolerances or {}).get(dt))
+            reference = (references or {}).get(id(expected))
+            diff = compare_values(*arrays, dt, (tolerances or {}).get(dt), reference)
         except Exception as e:  # noqa: BLE001 - an engine tensor that cannot give its values is a finding
             diff = (f"reading values raised {type(e).__name__}: {e}", math.inf)
         if diff is not None:

@@ -207,13 +207,17 @@ def to_engine(obj, E, tr, memo, *, grad=True):
             return hit[1]
         if obj.is_complex() or obj.layout != torch.strided or obj.dtype not in _REAL:
             raise Unsupported(f"tensor of {obj.dtype} / {obj.layout}")
+        if obj.device.type != "cpu":  # a meta tensor (an error input's other device) has no values to carry over
+            raise Unsupported(f"tensor on {obj.device}")
         if obj.dim() > 32:  # numpy's limit (64 since numpy 2, 32 before)
             raise Unsupported(f"tensor of {obj.dim()} dims")
         laid_out = _laid_out_like(obj, E) if not isinstance(obj, torch.nn.Parameter) else None
         if laid_out is not None:
             t = laid_out.requires_grad_(bool(grad and obj.requires_grad))
         else:
-            arr = obj.detach().resolve_neg().resolve_conj().contiguous().numpy().copy()
+            # numpy() would mark the storage of torch's own tensor as not resizable (the in-place ops that resize self,
+            # addbmm_, resize_, out= buffers, would then fail on torch's side): it reads a copy
+            arr = obj.detach().resolve_neg().resolve_conj().clone(memory_format=torch.contiguous_format).numpy()
             t = E.tensor(arr, dtype=dtype_to(E, obj.dtype), requires_grad=bool(grad and obj.requires_grad))
         if isinstance(obj, torch.nn.Parameter):
             t = E.nn.Parameter(t, requires_grad=bool(grad and obj.requires_grad))
@@ -246,8 +250,36 @@ def to_engine(obj, E, tr, memo, *, grad=True):
     if isinstance(obj, (types.FunctionType, types.BuiltinFunctionType, types.MethodType)):
         return tr.callable(obj)
     if isinstance(obj, torch.nn.Module):
-        raise Unsupported("module argument")
+        return _module_to_engine(obj, E, tr, memo)
     return obj
+
+
+_MODULE_BASE = frozenset(vars(torch.nn.Module()))  # torch's own bookkeeping of every module (hooks, tables)
+
+
+def _module_to_engine(obj, E, tr, memo):
+    """A module passed as an argument (a distance function, the layer a TransformerEncoder clones), rebuilt as the
+    engine's class of the same name from its attributes: its submodules, parameters and buffers converted, its
+    settings copied; no constructor is called, as torch's signature cannot be recovered from an instance."""
+    name = type(obj).__name__
+    cls = getattr(E.nn, name, None)
+    if cls is None or type(obj).__module__.split(".")[:2] != ["torch", "nn"]:
+        raise Missing(f"torch.nn.{name}") if cls is None else Unsupported(f"module argument of class {name}")
+    em = cls.__new__(cls)
+    E.nn.Module.__init__(em)
+    em.train(obj.training)
+    for key, value in vars(obj).items():
+        if key not in _MODULE_BASE:
+            setattr(em, key, to_engine(value, E, tr, memo, grad=False))
+    for key, sub in obj._modules.items():
+        setattr(em, key, None if sub is None else _module_to_engine(sub, E, tr, memo))
+    for key, p in obj._parameters.items():
+        setattr(em, key, None if p is None else E.nn.Parameter(to_engine(p.detach(), E, tr, {}, grad=False),
+                                                               requires_grad=p.requires_grad))
+    for key, b in obj._buffers.items():
+        em.register_buffer(key, None if b is None else to_engine(b, E, tr, {}, grad=False),
+                           persistent=key not in obj._non_persistent_buffers_set)
+    return em
 
 
 def _laid_out_like(obj, E):
@@ -260,12 +292,17 @@ def _laid_out_like(obj, E):
         return None
     d = obj.detach()
     n = d.untyped_storage().nbytes() // d.element_size()
-    storage = torch.empty(0, dtype=d.dtype).set_(d.untyped_storage(), 0, (n,), (1,)).numpy().copy()
+    storage = torch.empty(0, dtype=d.dtype).set_(d.untyped_storage().clone(), 0, (n,), (1,)).numpy()
     item = storage.itemsize
-    view = np.lib.stride_tricks.as_strided(storage[d.storage_offset():], tuple(d.shape),
-                                           tuple(s * item for s in d.stride()))
-    t = E.from_numpy(view)
-    if tuple(t.stride()) != tuple(d.stride()):
+    span = d.storage_offset() + 1 + sum((k - 1) * s for k, s in zip(d.shape, d.stride()))
+    if d.storage_offset() or span < n:
+        # a partial view (the sample's input is a slice of a bigger storage): the engine's is a view of the whole
+        # storage too, which as_strided(storage_offset=…) reaches beyond the slice, as torch's does
+        with E.no_grad():
+            t = E.from_numpy(storage).as_strided(tuple(d.shape), tuple(d.stride()), d.storage_offset())
+    else:
+        t = E.from_numpy(np.lib.stride_tricks.as_strided(storage, tuple(d.shape), tuple(s * item for s in d.stride())))
+    if tuple(t.stride()) != tuple(d.stride()) or t.storage_offset() != d.storage_offset():
         return None
     return t
 

@@ -2,6 +2,7 @@
 against the engine."""
 from __future__ import annotations
 
+import copy
 import time
 
 import numpy as np
@@ -16,7 +17,8 @@ from conformance_compare import (
     time_limit,
 )
 from conformance_convert import Missing, Translator, Unsupported, engine_array, flat_tensors, to_engine, torch_array
-from conformance_ops import EntryResult, _describe, _is_missing, to_np_dtype
+from conformance_ops import EntryResult, _describe, _is_missing, settle, to_np_dtype
+from conformance_reference import upcast, zipped
 
 MODULE_DTYPES = (torch.float64, torch.float32)
 
@@ -39,13 +41,7 @@ def module_key(info):
 
 def _finish(res, start):
     res.seconds = time.perf_counter() - start
-    if res.missing:
-        res.status = "missing"
-    elif res.errors:
-        res.status = "error"
-    elif res.findings:
-        res.status = "differ"
-    return res
+    return settle(res)
 
 
 def _to_dtype(module, E, dtype):
@@ -180,10 +176,31 @@ def _module_sample(info, cls, ecls, mi, E, tr, dtype, training, timeout, res, ta
     compare_results(t_out, e_out, E, "output", findings, printed=True)
     if len(findings) == n:
         _module_grads(tm, em, t_out, e_out, memo, E, timeout, findings)
+    if dtype == torch.float32 and any(f.kind == "value" for f in findings[n:]):
+        reference = _reference(tm, f_args, f_kwargs)
+        if reference is not None:
+            del findings[n:]
+            compare_results(t_out, e_out, E, "output", findings, printed=True, references=zipped(
+                flat_tensors(t_out, torch), flat_tensors(reference[0], torch)))
+            if len(findings) == n:
+                _module_grads(tm, em, t_out, e_out, memo, E, timeout, findings, reference)
     _record(res, tag, findings)
 
 
-def _module_grads(tm, em, t_out, e_out, memo, E, timeout, findings):
+def _reference(tm, f_args, f_kwargs):
+    """(output, module, {id(input): its float64 leaf}): the float32 module and sample run again in float64 (see
+    conformance_reference.py), or None where torch cannot."""
+    memo = {}
+    try:
+        rm = copy.deepcopy(tm).double()
+        args, kwargs = upcast((f_args, f_kwargs), memo)
+        torch.manual_seed(1)
+        return rm(*args, **kwargs), rm, memo
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def _module_grads(tm, em, t_out, e_out, memo, E, timeout, findings, reference=None):
     t_flat = [t for t in flat_tensors(t_out, torch)]
     e_flat = flat_tensors(e_out, E)
     pairs = [(t, e) for t, e in zip(t_flat, e_flat) if t.requires_grad and t.dtype.is_floating_point]
@@ -211,13 +228,27 @@ def _module_grads(tm, em, t_out, e_out, memo, E, timeout, findings):
     except Exception as e:  # noqa: BLE001
         findings.append(Finding("grad", "raised", _describe(e)))
         return
+    refs = None
+    if reference is not None:
+        r_out, rm, r_memo = reference
+        r_params = dict(rm.named_parameters())
+        r_flat = flat_tensors(r_out, torch)
+        try:
+            r_leaves = [r_memo[id(t)] for t, _ in leaves[:len(leaves) - len(t_params)]] + \
+                       [r_params[k] for k in t_params if t_params[k].requires_grad]
+            r_grads = torch.autograd.grad([r_flat[i] for i, t in enumerate(t_flat) if t.requires_grad and
+                                           t.dtype.is_floating_point], r_leaves,
+                                          [torch_array(g.astype(np.float64)) for g in gos], allow_unused=True)
+            refs = zipped(t_grads, r_grads)
+        except Exception:  # noqa: BLE001 - no float64 grads here: torch's float32 is the measure
+            refs = None
     for name, tg, eg in zip(names, t_grads, e_grads):
         if tg is None or eg is None:
             if (tg is None) != (eg is None):
                 findings.append(Finding("grad", "structure", f"{name}: one of torch and the engine gives None"))
             continue
         n = len(findings)
-        compare_tensor(tg, eg, E, "grad", findings, grad_fn=False, requires_grad=False)
+        compare_tensor(tg, eg, E, "grad", findings, grad_fn=False, requires_grad=False, references=refs)
         for f in findings[n:]:
             f.text = f"{name}: {f.text}"
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 from conformance_compare import (
+    BITS,
     TOLERANCES,
     Finding,
     Timeout,
@@ -29,6 +30,7 @@ from conformance_convert import (
     torch_array,
 )
 from conformance_gauge import GAUGED, gauge_fixed
+from conformance_reference import Reference
 
 DTYPES = (torch.float64, torch.float32, torch.int64, torch.bool)
 PREFIXES = ("nn.functional", "linalg", "special", "fft")
@@ -71,7 +73,7 @@ def namespace_of(name):
 class EntryResult:
     key: str
     namespace: str
-    status: str = "pass"  # pass, differ, missing, error
+    status: str = "pass"  # pass, differ, missing, error, n/a
     samples: int = 0
     samples_passed: int = 0
     skipped: int = 0
@@ -82,7 +84,7 @@ class EntryResult:
 
     @property
     def core_pass(self):
-        return self.status != "missing" and not self.errors and not any(f.core for f in self.findings)
+        return self.status not in ("missing", "n/a") and not self.errors and not any(f.core for f in self.findings)
 
     @property
     def first_reason(self):
@@ -108,6 +110,27 @@ class EntryResult:
                 "missing": self.missing, "errors": self.errors[:20], "seconds": round(self.seconds, 3),
                 "findings": [str(f) for f in self.ordered()[:40]],
                 "kinds": sorted({f"{f.area.split('[')[0]} {f.kind}" for f in self.findings})}
+
+
+def settle(res, inapplicable=False):
+    """The entry's status from what was found. An entry none of whose samples could be compared does not pass: it is
+    `n/a` when torch gives it no CPU sample in the dtypes walked (complex-only entries, CUDA-only variants; not
+    counted in the table), else an error of the harness (it could not carry the samples' arguments over)."""
+    if inapplicable:
+        res.status = "n/a"
+    elif res.missing:
+        res.status = "missing"
+    elif res.errors:
+        res.status = "error"
+    elif res.findings:
+        res.status = "differ"
+    elif not res.samples:
+        if not res.skipped:
+            res.status = "n/a"
+        else:
+            res.status = "error"
+            res.errors.append(f"harness: none of the {res.skipped} samples could be carried over to the engine")
+    return res
 
 
 def _numel(obj):
@@ -191,13 +214,7 @@ class OpRunner:
         except Exception as e:  # noqa: BLE001 - the walk goes on; the harness's failure is shown with the entry
             res.errors.append(f"harness: {_describe(e)}")
         res.seconds = time.perf_counter() - start
-        if res.missing:
-            res.status = "missing"
-        elif res.errors:
-            res.status = "error"
-        elif res.findings:
-            res.status = "differ"
-        return res
+        return settle(res, not set(self.dtypes) & set(op.supported_dtypes("cpu")))
 
     def _run(self, op, res):
         fn = self.tr.callable(op.op)
@@ -248,6 +265,23 @@ class OpRunner:
             return
         res.samples += 1
         tag = f"{dtype_name(dtype)}#{index}"
+        bits = dict(BITS)
+        findings = self._compare_sample(op, fn, sample, grad, res, tag, e_in, e_args, e_kwargs, memo, None)
+        if findings and dtype == torch.float32 and any(f.kind == "value" for f in findings):
+            try:
+                reference = Reference(op, sample)
+            except Exception:  # noqa: BLE001 - torch cannot run the sample in float64: torch's float32 is the measure
+                reference = None
+            if reference is not None:
+                BITS.update(bits)
+                findings = self._compare_sample(op, fn, sample, grad, res, tag, e_in, e_args, e_kwargs, memo,
+                                                reference)
+        if findings is not None:
+            self._record(res, tag, findings)
+
+    def _compare_sample(self, op, fn, sample, grad, res, tag, e_in, e_args, e_kwargs, memo, reference):
+        """The sample's findings (None when the engine raised where torch did not: an error of the entry)."""
+        E = self.E
         findings = []
         try:
             torch.manual_seed(0)
@@ -270,24 +304,24 @@ class OpRunner:
                 findings.append(Finding("output", "no-raise", f"torch raised {_describe(t_exc)}"))
             else:
                 compare_raised(t_exc, e_exc, "output", findings)
-            self._record(res, tag, findings)
-            return
+            return findings
         if e_exc is not None:
             res.errors.append(f"{tag} {_describe(e_exc)}")
-            return
+            return None
         values = op.name not in UNSPECIFIED_VALUES
+        refs = reference.of_output(t_out) if reference is not None else None
         self._compare_output(op, t_out, e_out, "output", findings, printed=values, values=values,
-                             tolerances=self.tolerances)
+                             tolerances=self.tolerances, references=refs)
         if grad and not any(f.core for f in findings):
             try:
-                self._grads(op, sample, t_out, e_out, memo, findings)
+                self._grads(op, sample, t_out, e_out, memo, findings, reference)
             except Timeout as e:
                 findings.append(Finding("grad", "raised", str(e)))
         if self.variants:
-            self._method(op, sample, e_in, e_args, e_kwargs, t_out, findings)
+            self._method(op, sample, e_in, e_args, e_kwargs, t_out, findings, refs)
             self._inplace(op, sample, findings)
-            self._out(op, fn, sample, t_out, findings)
-        self._record(res, tag, findings)
+            self._out(op, fn, sample, t_out, findings, refs)
+        return findings
 
     def _compare_output(self, op, t_out, e_out, area, findings, **kw):
         """compare_results, but where the op's vectors are defined only up to sign (conformance_gauge.py), their
@@ -311,7 +345,7 @@ class OpRunner:
             res.samples_passed += 1
 
     # --- gradients ----------------------------------------------------------------------------------------------
-    def _grads(self, op, sample, t_out, e_out, memo, findings):
+    def _grads(self, op, sample, t_out, e_out, memo, findings, reference=None):
         E = self.E
         process = sample.output_process_fn_grad
         t_res = process(t_out)
@@ -348,6 +382,13 @@ class OpRunner:
         except Exception as e:  # noqa: BLE001
             findings.append(Finding("grad", "raised", _describe(e)))
             return
+        refs = None
+        if reference is not None:
+            try:
+                indices = [i for i, t in enumerate(t_flat) if t.requires_grad and t.dtype.is_floating_point]
+                refs = reference.of_grads(process, indices, [t for t, _ in leaves], gos, t_grads, gradgrad)
+            except Exception:  # noqa: BLE001 - no float64 grads for this sample: torch's float32 is the measure
+                reference = None
         ok = True
         for i, (tg, eg) in enumerate(zip(t_grads, e_grads)):
             if tg is None or eg is None:
@@ -359,11 +400,12 @@ class OpRunner:
                 continue
             n = len(findings)
             compare_tensor(tg, eg, E, "grad", findings, grad_fn=gradgrad, requires_grad=gradgrad,
-                           tolerances=self.tolerances)
+                           tolerances=self.tolerances, references=refs)
             ok = ok and len(findings) == n
         if not (gradgrad and ok):
             return
-        g_pairs = [(tg, eg) for tg, eg in zip(t_grads, e_grads) if tg is not None and tg.requires_grad]
+        g_indices = [i for i, tg in enumerate(t_grads) if tg is not None and tg.requires_grad]
+        g_pairs = [(t_grads[i], e_grads[i]) for i in g_indices]
         if not g_pairs:
             return
         vs = [grad_pattern(tuple(t.shape), to_np_dtype(t.dtype))[..., ] * 0.5 for t, _ in g_pairs]
@@ -380,15 +422,21 @@ class OpRunner:
         except Exception as e:  # noqa: BLE001
             findings.append(Finding("gradgrad", "raised", _describe(e)))
             return
+        refs = None
+        if reference is not None:
+            try:
+                refs = reference.of_gradgrads(g_indices, vs, t_gg)
+            except Exception:  # noqa: BLE001 - as above
+                refs = None
         for tg, eg in zip(t_gg, e_gg):
             if tg is None or eg is None:
                 # torch gives None or zeros for an input the first grads do not depend on; both are fine
                 continue
             compare_tensor(tg, eg, E, "gradgrad", findings, grad_fn=False, requires_grad=False,
-                           tolerances=self.tolerances)
+                           tolerances=self.tolerances, references=refs)
 
     # --- variants -----------------------------------------------------------------------------------------------
-    def _method(self, op, sample, e_in, e_args, e_kwargs, t_out, findings):
+    def _method(self, op, sample, e_in, e_args, e_kwargs, t_out, findings, refs=None):
         if op.method_variant is None or op.method_variant is op.op:
             return
         try:
@@ -404,7 +452,8 @@ class OpRunner:
             findings.append(Finding("method", "raised", _describe(e)))
             return
         values = op.name not in UNSPECIFIED_VALUES
-        self._compare_output(op, t_out, e_out, "method", findings, layout=False, values=values)
+        self._compare_output(op, t_out, e_out, "method", findings, layout=False, values=values,
+                             tolerances=self.tolerances, references=refs)
 
     def _inplace(self, op, sample, findings):
         if op.inplace_variant is None:
@@ -449,7 +498,7 @@ class OpRunner:
         if (t_res is t_in) != (e_res is e_in):
             findings.append(Finding("inplace", "identity", "the result is not self"))
 
-    def _out(self, op, fn, sample, t_out, findings):
+    def _out(self, op, fn, sample, t_out, findings, refs=None):
         if not op.supports_out or not isinstance(t_out, torch.Tensor):
             return
         t_in, t_args, t_kwargs = _detached((sample.input, sample.args, sample.kwargs))
@@ -471,8 +520,9 @@ class OpRunner:
         except Exception as e:  # noqa: BLE001
             findings.append(Finding("out", "raised", _describe(e)))
             return
+        refs = {id(t_buf): refs[id(t_out)]} if refs and id(t_out) in refs else None
         compare_tensor(t_buf, e_buf, self.E, "out", findings, grad_fn=False, requires_grad=False,
-                       values=op.name not in UNSPECIFIED_VALUES)
+                       values=op.name not in UNSPECIFIED_VALUES, tolerances=self.tolerances, references=refs)
         if (t_res is t_buf) != (e_res is e_buf):
             findings.append(Finding("out", "identity", "the result is not out"))
 

@@ -105,3 +105,18 @@ def test_a_wrong_engine_is_caught(engine, op_db, monkeypatch):
     assert not r.core_pass and any(f.area == "grad" for f in r.findings), r.first_reason
     monkeypatch.delattr(engine, "sinh")
     assert runner.run(by_name["sinh"]).status == "missing"
+
+
+def test_float32_off_torch_passes_only_nearer_float64_answer():
+    """A float32 value outside tolerance of torch's float32 passes only where it is at least as close to torch's
+    float64 answer as torch's float32 is (conformance_reference.py)."""
+    import numpy as np
+    from conformance_compare import compare_values
+
+    truth = np.array([1.0, 2.0, 3.0])
+    theirs = np.float32([1.0, 2.0, 3.0 + 1e-4])  # torch's float32: its last element 1e-4 off the answer
+    nearer = np.float32([1.0, 2.0, 3.0 + 2e-5])
+    farther = np.float32([1.0, 2.0, 3.0 - 2e-4])
+    assert compare_values(theirs, nearer, "float32") is not None
+    assert compare_values(theirs, nearer, "float32", reference=truth) is None
+    assert compare_values(theirs, farther, "float32", reference=truth) is not None

@@ -130,12 +130,8 @@ _BOOL_KERNEL = "computed on a bool tensor (torch's kernel has no bool version: N
 DTYPE_GAPS = {
     **{(op, "bool"): _BOOL_KERNEL for op in ("abs_", "absolute_", "ceil_", "floor_", "round_", "trunc_", "fix_",
                                              "relu_")},
-    **{("ldexp_", kind): "torch names ldexp in its cast error (\"ldexp can't be cast to …\"), the engine the type"
-       for kind in ("int", "bool")},
     **{("addr_", kind): "torch's addr_ refuses a self that is not 2-D first ('2D tensor expected, got 1D tensor for "
                         "input'); the engine's first error is the cast's" for kind in ("int", "bool")},
-    ("mvlgamma_", "int"): "torch's cast error says \"mvlgamma: result type Long can't be cast to … Float\" (the "
-                          "types swapped); the engine says PyTorch's usual text",
     **{(op, kind): "clamp's cast error names the C type ('long int', 'bool'), other ops the tensor type"
        for op in ("clamp_", "clip_", "clamp_min_") for kind in ("int", "bool")},
     **{(op, "bool"): "the cast error of an int64 result (torch: its kernel has no bool version, NotImplementedError)"

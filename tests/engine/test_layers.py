@@ -18,7 +18,7 @@ LAYERS = [
     ("graph", "backward"),
     ("tensor", "sizes", "dispatch", "methods", "logic"),
     ("factories", "functions", "indexing", "linalg", "nn", "optim", "random", "special", "utils", "cuda",
-     "accelerator", "backends", "settings", "serialization", "masked", "signal"),
+     "accelerator", "backends", "settings", "serialization", "masked", "signal", "resizing"),
     ("autograd", "func"),
     ("distributions",),
     ("trace",),

@@ -46,17 +46,12 @@ from .conv import (  # noqa: F401
     Dropout2d,
     Dropout3d,
     FeatureAlphaDropout,
-    LazyConv1d,
-    LazyConv2d,
-    LazyConv3d,
-    LazyConvTranspose1d,
-    LazyConvTranspose2d,
-    LazyConvTranspose3d,
     MaxPool1d,
     MaxPool2d,
     PixelShuffle,
     PixelUnshuffle,
 )
+from .distance import CosineSimilarity, DataParallel, PairwiseDistance  # noqa: F401
 from .layers import (  # noqa: F401
     BatchNorm1d,
     BatchNorm2d,
@@ -72,6 +67,22 @@ from .layers import (  # noqa: F401
     Linear,
     Unflatten,
     Unfold,
+)
+from .lazy import (  # noqa: F401
+    LazyBatchNorm1d,
+    LazyBatchNorm2d,
+    LazyBatchNorm3d,
+    LazyConv1d,
+    LazyConv2d,
+    LazyConv3d,
+    LazyConvTranspose1d,
+    LazyConvTranspose2d,
+    LazyConvTranspose3d,
+    LazyInstanceNorm1d,
+    LazyInstanceNorm2d,
+    LazyInstanceNorm3d,
+    LazyLinear,
+    LazyModuleMixin,
 )
 from .losses import (  # noqa: F401
     BCELoss,

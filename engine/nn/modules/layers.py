@@ -17,16 +17,18 @@ class Linear(Module):
         self.out_features = out_features
         with observe.muted():  # a watcher sees the initialised parameters, not how they were made
             self.weight = Parameter(factories.empty(out_features, in_features, dtype=dtype))
-            init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-            if not bias:
-                self.bias = None
-            else:
-                self.bias = Parameter(factories.empty(out_features, dtype=dtype))
-                bound = 1 / math.sqrt(in_features) if in_features > 0 else 0
-                init.uniform_(self.bias, -bound, bound)
+            self.bias = Parameter(factories.empty(out_features, dtype=dtype)) if bias else None
+            self.reset_parameters()
         for p in (self.weight, self.bias):
             if p is not None and observe._observers:
                 observe.emit("on_tensor", p)
+
+    def reset_parameters(self):
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in = self.weight.shape[1]
+            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+            init.uniform_(self.bias, -bound, bound)
 
     def forward(self, input):
         return F.linear(input, self.weight, self.bias)

@@ -5,7 +5,7 @@ from collections import OrderedDict, namedtuple
 from ... import devices, dtypes, grad_mode, observe
 from ...graph import RemovableHandle
 from ...tensor import Tensor
-from ..parameter import Parameter
+from ..parameter import Parameter, UninitializedBuffer, UninitializedParameter
 from .backward_hooks import GLOBAL_BACKWARD_HOOKS, BackwardHook, wants_backward_hooks
 
 
@@ -363,10 +363,10 @@ class Module:
         out = OrderedDict() if destination is None else destination
         for name, p in self._parameters.items():
             if p is not None:
-                out[prefix + name] = p if keep_vars else p.detach()
+                out[prefix + name] = p if keep_vars or _uninitialized(p) else p.detach()
         for name, b in self._buffers.items():
             if b is not None and name not in self._non_persistent_buffers_set:
-                out[prefix + name] = b if keep_vars else b.detach()
+                out[prefix + name] = b if keep_vars or _uninitialized(b) else b.detach()
         for name, m in self._modules.items():
             if m is not None:
                 m.state_dict(destination=out, prefix=prefix + name + ".", keep_vars=keep_vars)
@@ -437,3 +437,8 @@ def _typename(obj):
 
 def _indent(text):
     return text.replace("\n", "\n  ")
+
+
+def _uninitialized(t):
+    """A lazy module's tensor without a shape yet: the state_dict holds it as it is, as torch's does."""
+    return isinstance(t, (UninitializedParameter, UninitializedBuffer))
