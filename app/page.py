@@ -189,7 +189,7 @@ _IDLE_WIDE = _HIDDEN_WIDE + narrow("height: 76px !important; min-height: 0 !impo
 # would push the .grad history below the window.
 _NO_MIN_HEIGHT = ":host { min-height: 0 !important; }\n"
 _BESIDE_WIDE = (f"@media (min-width: {NARROW + 1}px) {{ :host(.beside) {{ width: 230px !important; "
-                "min-width: 0 !important; flex: 0 0 230px !important; }} }}\n")
+                "min-width: 0 !important; flex: 0 0 230px !important; } }\n")
 _FULL_WIDTH_NARROW = narrow("width: auto !important; flex: none !important; align-self: stretch;")
 _PLOTS_CSS = narrow(_FLOW)  # the figures side by side, all of them
 _GRAPH_CSS = (narrow("height: 440px !important; flex: none !important; min-width: 0 !important;")
