@@ -1,24 +1,11 @@
-"""In Chromium at 1280×800, every example at its last step: the graph is whole in its view (no node cut off) and
-nothing drawn on it overlaps: no label on another label (chips, grads, the chain rule, notes), no label on a box
-not its own, no label outside the graph's frame. One page; the examples menu switches between them. The two
-benchmark graphs (hundreds of nodes) are too big to be legible whole: the camera follows the step there, and
-test_legibility checks their layout.
-Screenshots: test-artifacts/fit-<example>.png."""
+"""What the graph's canvas shows, read in the browser, and what of it is cut off or overlaps (the examples' check in
+test_accessibility.py, at 1280×800 at their last step)."""
 
 from __future__ import annotations
 
-import pytest
-
-pytest.importorskip("playwright")
-from browser import ARTIFACTS, counter, editor_text, open_app, wait_for  # noqa: E402
-
-from app.examples import EXAMPLES  # noqa: E402
-
-SHOWN = [e for e in EXAMPLES if e.slug not in ("chain-100", "scalar-mlp")]
-
 # What the graph's canvas shows, in canvas pixels: its frame, each box and AccumulateGrad ellipse (key, rect) and
 # each label Bokeh laid out (renderer name or text source's first column, text, rect, the box it is drawn in).
-_DRAWN = """
+DRAWN = """
 () => {
   for (const pv of Bokeh.index.all_views()) {
     if (!pv.frame || !pv.renderer_views || !pv.model.toolbar) continue;
@@ -47,6 +34,7 @@ _DRAWN = """
                                                      Math.max(...py)], [data.x[i], data.y[i]]]);
       }
     }
+    if (!shapes.length) continue;  // another figure (the .grad history's)
     const at = (x, y) => [xs.compute(x), ys.compute(y)];
     return {frame: [f.left, f.top, f.right, f.bottom], shapes,
             labels: labels.map(([n, t, r, xy]) => [n, t, r, at(xy[0], xy[1])])};
@@ -80,19 +68,3 @@ def problems(drawn: dict) -> list[str]:
             if _meet(r, box) and not _inside(labels[i][3], box):
                 found.append(f"{t!r} overlaps box {k}")
     return found
-
-
-def test_every_example_opens_whole_and_nothing_on_the_graph_overlaps_at_its_end(page, url):
-    open_app(page, url, f"example={SHOWN[0].slug}&step=end")
-    seen = {}
-    for example in SHOWN:
-        if example is not SHOWN[0]:
-            page.locator(".examples select").select_option(label=example.title)
-            wait_for(lambda source=example.source: editor_text(page) == source, 20_000)
-        page.get_by_role("button", name="Last step").click()
-        wait_for(lambda: counter(page)[0] == counter(page)[1], 20_000)
-        page.wait_for_timeout(700)  # the camera settles
-        drawn = page.evaluate(_DRAWN)
-        page.screenshot(path=str(ARTIFACTS / f"fit-{example.slug}.png"))
-        seen[example.slug] = problems(drawn)
-    assert {slug: found for slug, found in seen.items() if found} == {}
