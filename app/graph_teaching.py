@@ -71,7 +71,7 @@ class TeachingLayer:
         chips = p.text("x", "y", text="text", source=self.chips, text_align="center", text_baseline="middle",
                        text_font_size=f"{FONT:g}px", text_color="colour", text_alpha="alpha",
                        background_fill_color="fill", background_fill_alpha="alpha", border_line_color="line",
-                       border_line_alpha="alpha", padding=1, border_radius=3, name="saved-chips")
+                       border_line_alpha="alpha", padding=0, border_radius=3, name="saved-chips")
         toggle = CustomJS(args={"plot": p, "xr": p.x_range, "chips": chips}, code=_CHIP_TOGGLE)
         for r in (p.x_range,):
             r.js_on_change("start", toggle)

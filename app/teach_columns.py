@@ -18,7 +18,7 @@ CHIP_STYLE = {  # status -> (fill, border, text colour, alpha)
 LINE_H = 0.25  # a line of 11 px text and its leading, in graph units, at the zoom a graph opens with
 GAP_BELOW = 0.47  # an edge's label hangs from under the boxes it joins, between their grad labels
 CHIP_ROOM = LAYER_GAP * SCALE - 24  # px a chip's text may take: two chips side by side in next layers stay apart
-CHIP_DY = BOX_H / 2 + 0.17  # a chip's centre over its box's: clear of the box and of the grad label above it
+CHIP_DY = BOX_H / 2 + 0.14  # a chip's centre over its box's: clear of the box and of the grad label above it
 
 
 def flowing(model: GraphModel, state: dict) -> list[tuple[int, int | None]]:
