@@ -19,6 +19,7 @@ from app.responsive import NARROW, SHRINK, WRAP
 from app.store import Store
 
 _NOT_CONNECTED, _NUMBER = "— not connected —", "a number →"
+BOARD_H = 330  # px: the palette and the board, in the sidebar
 # The board's height in the sidebar; open wide, it fills the window's height (in a wide window) or most of it.
 _TALL = (":host(.tall), :host(.tall) .canvas-board { height: auto !important; flex: 0 0 auto !important; }\n"
          ":host(.tall) .board { min-height: 460px; }\n"
@@ -37,7 +38,7 @@ class Builder(Viewer):
     def __init__(self, **params):
         super().__init__(**params)
         w = pn.widgets
-        self.board = CanvasBoard(sizing_mode="stretch_width", height=330, margin=(4, 10), stylesheets=[CSS + _TALL],
+        self.board = CanvasBoard(sizing_mode="stretch_width", height=BOARD_H, margin=(4, 10), stylesheets=[CSS + _TALL],
                                  css_classes=["canvas-board"])
         self.title = pn.pane.HTML("", margin=(0, 10), css_classes=["node-title"])
         self.node_name = w.TextInput(label="name", width=80, css_classes=["node-name"])
@@ -90,6 +91,8 @@ class Builder(Viewer):
             graph, why = None, (f"The canvas draws programs made of torch.tensor leaves, the palette's ops and "
                                 f".backward() calls; this one is not ({exc}). “New canvas” starts one.")
         self.board.why = why
+        self.board.enabled = graph is not None  # (also when the graph was None before: _draw is not called then)
+        self.board.height = BOARD_H if graph is not None else None  # as tall as its note
         self._show(graph)
 
     def _show(self, graph: cm.Graph | None, positions: dict | None = None, selected: str | None = "") -> None:

@@ -235,6 +235,8 @@ export function render({ model }) {
     wires()
     why.textContent = model.why
     why.style.display = model.why ? '' : 'none'
+    // a program the canvas cannot draw: only why (and the room the board took goes to the sidebar's others)
+    palette.style.display = board.style.display = model.enabled ? '' : 'none'
     focusKey(key)
   }
 

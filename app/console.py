@@ -83,6 +83,8 @@ class Console(HtmlView):
         out, err = printed.stdout(k), printed.stderr(k)
         shown, total = printed.shown(k)
         note = f"{shown} of {total} prints so far" if shown < total else ""
+        if not total and not err:
+            note = "What the program prints shows here; this one prints nothing."
         if store.failed:
             note = "This program stopped before it made a graph: the graph shown is from the last program that ran."
         return (

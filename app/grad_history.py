@@ -128,7 +128,9 @@ class GradHistory(Viewer):
                 covers.data = faint
 
     def __panel__(self):
-        return pn.Column(self.current, self.empty, self.grad_pane, self.loss_box, sizing_mode="stretch_both")
+        # the loss beside the grads, not under them: two plots one above the other in the card were too flat to read
+        plots = pn.Row(self.grad_pane, self.loss_box, sizing_mode="stretch_both", margin=0)
+        return pn.Column(self.current, self.empty, plots, sizing_mode="stretch_both")
 
 
 def _covers(points: dict, rows: list[int]) -> dict[str, list]:

@@ -1,9 +1,9 @@
 """The graph's camera, in the browser: it keeps one scale on both axes (boxes keep their shape when zooming
-or resizing), starts at the default zoom where every label is legible (graph_model.SCALE px per unit, more
-when the whole graph fits), and glides to the node each step acts on when it leaves the middle of the view
-(jumps, when stepping fast). Python only sends the graph's extent and the focus (camera_model.py); the
-camera's moves are not sent back (nothing in Python reads the ranges), so a glide's frames cost the server
-and the socket nothing while a step's changes are on their way."""
+or resizing), starts with the whole graph in view (at most 1.35 × graph_model.SCALE px per unit; a graph that
+does not fit at MIN_FIT opens at SCALE, where every label is 11 px), and glides to the node each step acts on
+when it leaves the middle of the view (jumps, when stepping fast). Python only sends the graph's extent and the
+focus (camera_model.py); the camera's moves are not sent back (nothing in Python reads the ranges), so a glide's
+frames cost the server and the socket nothing while a step's changes are on their way."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from bokeh.models import ColumnDataSource, CustomJS
 from app.graph_model import SCALE
 
 MAX_SCALE = 1.35 * SCALE  # a small graph is drawn bigger, up to this
+MIN_FIT = 0.55 * SCALE  # a graph opens whole when it fits at this zoom or more (its labels still drawn, smaller)
 CALM_MS = 350  # a step this long after the one before glides there; a quicker one jumps
 MARGIN = 0.2  # the focus may come this close (a fraction of the view) to its edges before the camera moves
 
@@ -20,7 +21,10 @@ const W = p.inner_width, H = p.inner_height, d = cam.data;
 if (!(W > 0 && H > 0) || !d.x0.length) {{ return }}
 const xr = p.x_range, yr = p.y_range;
 const fx = d.fx[0], fy = d.fy[0], has = Number.isFinite(fx) && Number.isFinite(fy);
-const refit = cam._fit !== d.fit[0];
+// A new graph is framed; so is one shown whole when the view changes size (a panel opens beside it).
+const eps = 1e-6, whole = xr.start <= d.x0[0] + eps && xr.end >= d.x1[0] - eps && yr.start <= d.y0[0] + eps
+  && yr.end >= d.y1[0] - eps;
+const refit = cam._fit !== d.fit[0] || (cb_obj !== cam && whole && cam._W !== undefined);
 // The view's centre for one at (x, y) at scale s that shows as much of the graph as it can.
 const keep_in = (x, y, s) => {{
   const near = (c, lo, hi, half) => hi - lo <= 2 * half ? (lo + hi) / 2 : Math.min(hi - half, Math.max(lo + half, c));
@@ -30,7 +34,8 @@ let s, cx, cy;
 if (refit) {{
   cam._fit = d.fit[0];
   const gw = d.x1[0] - d.x0[0], gh = d.y1[0] - d.y0[0];
-  s = Math.min({MAX_SCALE}, Math.max({SCALE}, Math.min(W / gw, H / gh)));
+  const fit = Math.min(W / gw, H / gh);  // too small a zoom to read: the default one, following the step
+  s = fit >= {MIN_FIT} ? Math.min({MAX_SCALE}, fit) : {SCALE};
   if (has) {{ cx = fx; cy = fy }} else {{ cx = d.x0[0]; cy = d.y1[0] }}
   [cx, cy] = keep_in(cx, cy, s);
 }} else {{

@@ -24,7 +24,7 @@ SINK_W, SINK_H = 1.5, 0.5
 SCALE = 72.0  # px per unit at the default zoom: every label is 11 px and fits its place (test_legibility.py)
 FONT = 11.0  # px, every label of the graph
 LINE = 0.24  # units between a box's title, value and grad_fn lines
-GRAD_DY = 0.55  # units from a box's centre down to its grad label
+GRAD_DY = 0.52  # units from a box's centre down to its grad label
 BADGE_R = 0.13  # units: a badge's radius
 
 COLOURS = {

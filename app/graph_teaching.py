@@ -9,7 +9,7 @@ from bokeh.models import ColumnDataSource, CustomJS, HoverTool
 
 from app import saved_model
 from app import teach_columns as tc
-from app.graph_model import BOX_H, BOX_W, COLOURS, FONT, GraphModel, key
+from app.graph_model import BOX_H, BOX_W, COLOURS, FONT, SCALE, GraphModel, key
 from app.timeline import introduced
 
 # Moves a dot along each path (graph units -> canvas pixels) with the Web Animations API: the browser animates
@@ -41,12 +41,14 @@ for (let i = 0; i < xs.length; i++) {
 """
 
 
-# Saved-tensor chips are drawn only while a graph unit is wide enough on screen for them to fit over their box.
-CHIP_MIN_PX = 45  # pixels per graph unit (a box is 1.6 units wide)
+# Saved-tensor chips are drawn with the other labels (graph_view.DETAIL), sized with the zoom as they are.
+CHIP_MIN_PX = 0.55 * SCALE  # pixels per graph unit (a box is 1.6 units wide)
 _CHIP_TOGGLE = f"""
 const px = plot.inner_width / Math.max(xr.end - xr.start, 1e-9);
 const show = px >= {CHIP_MIN_PX};
 if (chips.visible !== show) {{ chips.visible = show }}
+const size = `${{(Math.min(1, px / {SCALE}) * {FONT}).toFixed(1)}}px`;
+if (show && chips._font !== size) {{ chips._font = size; chips.glyph.text_font_size = {{value: size}} }}
 """
 
 
@@ -58,7 +60,7 @@ class TeachingLayer:
         self.edge_labels = ColumnDataSource(data={"x": [], "y": [], "text": []})
         self.arrivals = ColumnDataSource(data={"x": [], "y": [], "text": [], "align": []})
         self.chips = ColumnDataSource(data={c: [] for c in (
-            "x", "y", "text", "fill", "line", "colour", "alpha", "tip")})
+            "x", "y", "text", "fill", "line", "colour", "alpha", "tip", "full")})
         self.notes = ColumnDataSource(data={"x": [], "y": [], "text": [], "align": [], "baseline": []})
         self.halos = ColumnDataSource(data={"x": [], "y": [], "colour": [], "dash": []})
         self.paths = ColumnDataSource(data={"xs": [], "ys": [], "k": []})
@@ -69,7 +71,7 @@ class TeachingLayer:
         chips = p.text("x", "y", text="text", source=self.chips, text_align="center", text_baseline="middle",
                        text_font_size=f"{FONT:g}px", text_color="colour", text_alpha="alpha",
                        background_fill_color="fill", background_fill_alpha="alpha", border_line_color="line",
-                       border_line_alpha="alpha", padding=2, border_radius=3, name="saved-chips")
+                       border_line_alpha="alpha", padding=0, border_radius=3, name="saved-chips")
         toggle = CustomJS(args={"plot": p, "xr": p.x_range, "chips": chips}, code=_CHIP_TOGGLE)
         for r in (p.x_range,):
             r.js_on_change("start", toggle)
@@ -89,7 +91,7 @@ class TeachingLayer:
                    background_fill_color="#fff0f0", background_fill_alpha=0.97, border_line_color="#d62728",
                    padding=4, border_radius=3, name="backward-notes"),
         ]
-        p.add_tools(HoverTool(renderers=[chips], tooltips=[("saved", "@text"), ("", "@tip")]))
+        p.add_tools(HoverTool(renderers=[chips], tooltips=[("saved", "@full"), ("", "@tip")]))
         for r in (*self.labels, chips):
             r.selection_glyph = r.nonselection_glyph = None
         self.paths.js_on_change("data", CustomJS(args={"paths": self.paths, "plot": p}, code=_PULSE))

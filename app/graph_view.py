@@ -25,22 +25,28 @@ from app.graph_teaching import TeachingLayer
 from app.serving import batch, on_loop
 from app.store import Store
 
-# Semantic zoom: all labels from this scale (px per unit) up, node titles only from TITLES to DETAIL.
-DETAIL = 0.8 * gm.SCALE
-TITLES = 0.55 * gm.SCALE
+# Zoomed out, every label shrinks with the boxes (so nothing that does not overlap at the default zoom
+# overlaps), down to DETAIL px per unit; below it only node titles are drawn, at their own size, down to TITLES.
+DETAIL = 0.55 * gm.SCALE
+TITLES = 0.35 * gm.SCALE
 FONT = f"{gm.FONT:g}px"
 
 # Each text column of the boxes has its own source: Bokeh measures every label of a source again when any
 # column of it changes, and a backward step changes only a grad or two and an outline.
 LABELS = ("title", "value", "fn", "grad")
 
-# Labels are thinned out as the view holds more nodes (hover still tells everything).
+# Labels are thinned out as the view holds more nodes (hover still tells everything); those shown are sized
+# with the zoom (at most their size at the default zoom).
 _LABEL_TOGGLE = f"""
 const scale = p.inner_width / (xr.end - xr.start);
 if (!(scale > 0 && Number.isFinite(scale))) {{ return }}
 const detail = scale >= {DETAIL}, titles = scale >= {TITLES};
 if (title.visible !== (titles && !detail)) {{ title.visible = titles && !detail }}
-for (const r of others) {{ if (r.visible !== detail) {{ r.visible = detail }} }}
+const size = `${{(Math.min(1, scale / {gm.SCALE}) * {gm.FONT}).toFixed(1)}}px`;
+for (const r of others) {{
+  if (r.visible !== detail) {{ r.visible = detail }}
+  if (detail && r._font !== size) {{ r._font = size; r.glyph.text_font_size = {{value: size}} }}
+}}
 """
 
 
@@ -64,7 +70,7 @@ class GraphView(Viewer):
         self._aimed = None  # what the camera was last told
         self._shape = None  # the shape of the graph shown (graph_model.GraphModel.shape)
         self._drawn: tuple = (None,)  # the graph, state, selected and lit drawn last
-        self.pane = pn.pane.Bokeh(self.figure, sizing_mode="stretch_both", min_height=320)
+        self.pane = pn.pane.Bokeh(self.figure, sizing_mode="stretch_both", min_height=200)
         self.boxes.selected.on_change("indices", on_loop(self._on_tap_box))
         self.sinks.selected.on_change("indices", on_loop(self._on_tap_sink))
         self.store.param.watch(self._on_graph, "graph")

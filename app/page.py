@@ -26,7 +26,8 @@ from app.store import Store
 TITLE = "Autograd Explorer"
 ACCENT = "#3b5b92"
 
-SIDE_PANEL_WIDTH = 330  # the inspector and the console, right of the graph
+SIDE_PANEL_WIDTH = 330  # the inspector right of the graph, the console right of the .grad history
+BELOW_HEIGHT = 190  # the .grad history and the console, under the graph
 
 
 class Explorer:
@@ -72,23 +73,49 @@ class Explorer:
         )
 
     def main(self) -> pn.Column:
-        graph = pn.Column(self.graph, sizing_mode="stretch_both", min_height=240, css_classes=["graph-box"],
+        graph = pn.Column(self.graph, sizing_mode="stretch_both", min_height=200, css_classes=["graph-box"],
                           styles={"border": "1px solid #e3e3e3", "border-radius": "4px"}, margin=(0, 8),
                           stylesheets=[_GRAPH_CSS])
-        work = pn.Column(graph, self.nodes, _card(".grad history", self.history, "history-card", height=190),
-                         sizing_mode="stretch_both", css_classes=["work"], stylesheets=[_WORK_CSS])
-        side = pn.Column(_card("Inspector", self.inspector, "inspector-card", min_height=300),
-                         _card("Console", self.console, "console-card", height=150),
-                         _card("Plots", self.plots, "plots-card", height=268, visible=self.plots.param.drawing,
-                               stylesheets=[_PLOTS_CSS]),
-                         width=SIDE_PANEL_WIDTH, sizing_mode="stretch_height", css_classes=["side-panels"], scroll=True,
-                         stylesheets=[_SIDE_CSS])
-        body = pn.Row(work, side, sizing_mode="stretch_both", css_classes=["graph-and-panels"],
-                      stylesheets=[_STACK_CSS])
+        # Right of the graph, in a wide window, only what has something to say: the inspector once a node is
+        # clicked, the figures the program draws; else the graph takes the room. Under the graph the .grad history
+        # and the console of a program that prints (narrower while the column beside is there).
+        self.inspector_card = _card("Inspector", self.inspector, "inspector-card", min_height=300,
+                                    stylesheets=[_IDLE_WIDE])
+        # no scroll=True: Panel drops its class from css_classes set later (_on_room), so the style says it
+        self.side = pn.Column(
+            self.inspector_card,
+            _card("Plots", self.plots, "plots-card", height=268, visible=self.plots.param.drawing,
+                  stylesheets=[_PLOTS_CSS]),
+            width=SIDE_PANEL_WIDTH, sizing_mode="stretch_height", css_classes=["side-panels"],
+            styles={"overflow-y": "auto"}, stylesheets=[_SIDE_CSS + _HIDDEN_WIDE + _NO_MIN_HEIGHT])
+        self.console_card = _card("Console", self.console, "console-card", height=BELOW_HEIGHT,
+                                  width=SIDE_PANEL_WIDTH, sizing_mode="fixed",
+                                  stylesheets=[_IDLE_WIDE + _BESIDE_WIDE + _FULL_WIDTH_NARROW])
+        history = _card(".grad history", self.history, "history-card", height=BELOW_HEIGHT,
+                        stylesheets=[narrow(f"height: {BELOW_HEIGHT}px !important; flex: none !important;")])
+        below = pn.Row(history, self.console_card, sizing_mode="stretch_width", css_classes=["below-graph"],
+                       stylesheets=[_STACK_CSS])
+        work = pn.Column(graph, self.nodes, below, sizing_mode="stretch_both", css_classes=["work"],
+                         stylesheets=[_WORK_CSS + _NO_MIN_HEIGHT])
+        self.store.param.watch(self._on_room, ["selected", "timeline", "failed"])
+        self.plots.param.watch(self._on_room, "drawing")
+        self._on_room()
+        body = pn.Row(work, self.side, sizing_mode="stretch_both", css_classes=["graph-and-panels"],
+                      stylesheets=[_STACK_CSS + _NO_MIN_HEIGHT])
         self.main_column = pn.Column(self.alert, self.controls, self.predict, self.iterations, self.modules, body,
                                      sizing_mode="stretch_both", css_classes=["main"],
                                      stylesheets=[_MAIN_CSS + _COVERED])
         return self.main_column
+
+    def _on_room(self, *events) -> None:
+        s = self.store
+        shown = s.failed or s.timeline
+        says = shown is not None and any(e["kind"] in ("print", "warning", "error") for e in shown.events)
+        picked = s.selected is not None
+        _mark(self.inspector_card, idle=not picked)
+        beside = picked or self.plots.drawing
+        _mark(self.console_card, idle=not says, beside=beside)
+        _mark(self.side, idle=not beside)
 
     def _on_wide(self, event) -> None:
         """The builder open wide lies over the graph's area (the graph's controls are hidden under it, so Tab
@@ -114,13 +141,21 @@ def _section(title: str, body, stylesheets=(), css_classes=()) -> pn.Column:
     )
 
 
-def _card(title: str, body, css: str, **size) -> pn.Column:
+def _card(title: str, body, css: str, stylesheets=(), **size) -> pn.Column:
     return pn.Column(
         pn.pane.HTML(f'<h2 class="section-title">{title}</h2>', margin=(2, 8, 0, 8), stylesheets=[_TITLE_CSS]),
-        body, sizing_mode="stretch_width" if "height" in size else "stretch_both", css_classes=[css], margin=(6, 4),
+        body, sizing_mode=size.pop("sizing_mode", "stretch_width" if "height" in size else "stretch_both"),
+        css_classes=[css], margin=(6, 4),
         styles={"border": "1px solid #e3e3e3", "border-radius": "4px", "overflow": "auto", "background": "white"},
-        **size,
+        stylesheets=list(stylesheets), **size,
     )
+
+
+def _mark(view, **marks: bool) -> None:
+    """Set or clear each class of `marks` on `view` (a change only when one differs: each is a patch)."""
+    classes = [c for c in view.css_classes if c not in marks] + [c for c, on in marks.items() if on]
+    if classes != view.css_classes:
+        view.css_classes = classes
 
 
 # Wide screens: the program on the left; the graph with its node buttons and the .grad history in the middle;
@@ -145,6 +180,17 @@ _OPEN_WIDE = (f"@media (min-width: {NARROW + 1}px) {{ :host(.open) {{ position: 
               "height: auto !important; z-index: 40; background: white; overflow: auto; "
               "border-left: 1px solid #e1e4e8; box-shadow: -4px 0 12px rgba(0,0,0,.08); padding: 0 12px; } }\n")
 _COVERED = f"@media (min-width: {NARROW + 1}px) {{ :host(.covered) {{ visibility: hidden; }} }}\n"
+# A panel with nothing to say gives its room to the graph in a wide window; in a narrow one it stays, below the
+# graph, saying what it is for.
+_HIDDEN_WIDE = f"@media (min-width: {NARROW + 1}px) {{ :host(.idle) {{ display: none !important; }} }}\n"
+_IDLE_WIDE = _HIDDEN_WIDE + narrow("height: 76px !important; min-height: 0 !important; flex: none !important;").replace(
+    ":host {", ":host(.idle) {")  # as tall as its hint
+# Panel makes a column at least as tall as its children's least heights, hidden ones too: the graph's row
+# would push the .grad history below the window.
+_NO_MIN_HEIGHT = ":host { min-height: 0 !important; }\n"
+_BESIDE_WIDE = (f"@media (min-width: {NARROW + 1}px) {{ :host(.beside) {{ width: 230px !important; "
+                "min-width: 0 !important; flex: 0 0 230px !important; } }\n")
+_FULL_WIDTH_NARROW = narrow("width: auto !important; flex: none !important; align-self: stretch;")
 _PLOTS_CSS = narrow(_FLOW)  # the figures side by side, all of them
 _GRAPH_CSS = (narrow("height: 440px !important; flex: none !important; min-width: 0 !important;")
               + narrow("height: 360px !important;", 600))

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from app import chain_model, saved_model
 from app.graph_columns import current_step, edge_geometry
-from app.graph_model import BOX_H, BOX_W, SCALE, SINK_H, SINK_W, GraphModel, key, sink_key
-from app.text_width import width
+from app.graph_model import BOX_H, BOX_W, LAYER_GAP, SCALE, SINK_H, SINK_W, GraphModel, key, sink_key
+from app.text_width import fit, width
 from app.timeline import introduced
 from engine.trace.text import brief
 
@@ -17,6 +17,8 @@ CHIP_STYLE = {  # status -> (fill, border, text colour, alpha)
 }
 LINE_H = 0.25  # a line of 11 px text and its leading, in graph units, at the zoom a graph opens with
 GAP_BELOW = 0.47  # an edge's label hangs from under the boxes it joins, between their grad labels
+CHIP_ROOM = LAYER_GAP * SCALE - 24  # px a chip's text may take: two chips side by side in next layers stay apart
+CHIP_DY = BOX_H / 2 + 0.14  # a chip's centre over its box's: clear of the box and of the grad label above it
 
 
 def flowing(model: GraphModel, state: dict) -> list[tuple[int, int | None]]:
@@ -174,12 +176,13 @@ def arrival_columns(model: GraphModel, state: dict, timeline) -> dict[str, list]
 
 def chip_columns(model: GraphModel, state: dict, index: saved_model.SavedIndex) -> dict[str, list]:
     """A chip on top of every node that saved tensors: what it saved and their versions, faded once freed, red
-    once an in-place change outdated one."""
-    cols: dict[str, list] = {c: [] for c in ("x", "y", "text", "fill", "line", "colour", "alpha", "tip")}
+    once an in-place change outdated one (cut to CHIP_ROOM; `full` is the whole text, for the tooltip)."""
+    cols: dict[str, list] = {c: [] for c in ("x", "y", "text", "fill", "line", "colour", "alpha", "tip", "full")}
     for chip in saved_model.chips(model, state, index):
         x, y = model.pos[key(chip.box)]
         fill, line, colour, alpha = CHIP_STYLE[chip.status]
-        for c, v in zip(cols, (x, y + BOX_H / 2 + 0.16, chip.text, fill, line, colour, alpha, chip.tip)):
+        for c, v in zip(cols, (x, y + CHIP_DY, fit(chip.text, CHIP_ROOM), fill, line, colour, alpha, chip.tip,
+                               chip.text)):
             cols[c].append(v)
     return cols
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 pytest.importorskip("playwright")
+import graph_fit  # noqa: E402
 from browser import (  # noqa: E402
     ARTIFACTS,
     SERIOUS,
@@ -288,20 +289,30 @@ _AXE_SIZES = {"1280x800": (1280, 800), "1920x1080": (1920, 1080), "800": (800, 9
 _AXE_AT_EVERY_SIZE = ("x2-then-x3", "pitfall-backward-twice", "gradient-descent", "mlp-step", "scalar-mlp")
 
 
+_TOO_BIG = ("chain-100", "scalar-mlp")  # hundreds of nodes: the camera follows the step at the default zoom
+
+
 @pytest.mark.parametrize("size", list(_AXE_SIZES))
 def test_axe_finds_nothing_serious_on_every_example(browser, url, size):
     """Each example (at 1280x800; at the other sizes those of _AXE_AT_EVERY_SIZE) at its last step with a node
-    inspected: axe-core's serious and critical violations, none."""
+    inspected: axe-core's serious and critical violations, none. At 1280x800, before the click, the graph is also
+    whole in its view with nothing on it overlapping (graph_fit.py; not the two graphs too big to read whole)."""
     width, height = _AXE_SIZES[size]
     context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    found = {}
+    found, cut = {}, {}
     try:
         for example in EXAMPLES if size == "1280x800" else [BY_SLUG[slug] for slug in _AXE_AT_EVERY_SIZE]:
             open_app(page, url, f"example={example.slug}&step=end")
             _wait_labelled(page)
+            if size == "1280x800" and example.slug not in _TOO_BIG:
+                try:  # the camera settles
+                    wait_for(lambda: not graph_fit.problems(page.evaluate(graph_fit.DRAWN) or _NO_GRAPH), 3_000)
+                except TimeoutError:
+                    pass
+                cut[example.slug] = graph_fit.problems(page.evaluate(graph_fit.DRAWN) or _NO_GRAPH)
             nodes = page.locator(".node-buttons button.node")
             if nodes.count():  # (a graph of hundreds of nodes has no row of node buttons)
                 nodes.last.click()
@@ -311,7 +322,11 @@ def test_axe_finds_nothing_serious_on_every_example(browser, url, size):
     finally:
         context.close()
     assert {k: v for k, v in found.items() if v} == {}
+    assert {k: v for k, v in cut.items() if v} == {}
     assert not errors, errors
+
+
+_NO_GRAPH = {"frame": [0, 0, 0, 0], "shapes": [], "labels": []}  # a view with no node (after a training loop)
 
 
 @pytest.mark.parametrize("size", list(_AXE_SIZES))
