@@ -140,6 +140,8 @@ def apply(op, inputs, attrs=None, dtype=None):
                 out_data = np.asarray(out_data, dtype=dtype.np)
     if op.pointwise and out_data.ndim > 1 and _iterator_lays_out(out_data, arrays):
         out_data = memory.iterated(out_data, arrays, attrs)
+    elif not op.view and not out_data.size and 0 in out_data.strides:  # numpy's; a new tensor of torch has none
+        out_data = memory.with_strides(out_data, memory.contiguous_strides(out_data.shape))
     out = Tensor._make(out_data, dtype)
     if op.view:
         out._make_view_of(inputs[0], op, attrs)
@@ -152,7 +154,9 @@ def apply(op, inputs, attrs=None, dtype=None):
 
 def _iterator_lays_out(out, arrays):
     """Whether an elementwise result needs TensorIterator's layout, not numpy's: an operand not row-major, or an
-    empty result that some operand (a scalar too) is not the shape of (ATen's fast setup does not apply)."""
+    empty result that some operand (a scalar too) is not the shape of (ATen's fast setup does not apply). An
+    array that does not broadcast to the result is no operand of the iterator (glu's input: it iterates halves)."""
+    arrays = memory.operands(out.shape, arrays)
     if not out.size:
         return any(getattr(a, "shape", None) != out.shape for a in arrays)
     return any(type(a) is np.ndarray and not a.flags.c_contiguous for a in arrays)  # numpy's ufuncs go otherwise

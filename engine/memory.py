@@ -186,8 +186,15 @@ def iterated(out, arrays, attrs):
     cond = attrs.get("condition")
     if cond is not None and hasattr(cond, "_data"):
         arrays = (cond._data, *arrays)
-    want = iterator_strides(out.shape, [a for a in arrays if type(a) is np.ndarray and a.ndim])
+    want = iterator_strides(out.shape, [a for a in operands(out.shape, arrays) if type(a) is np.ndarray and a.ndim])
     return out if strides(out) == want else with_strides(out, want)
+
+
+def operands(shape, arrays):
+    """The arrays (and scalars) that broadcast to shape: TensorIterator's operands of a result of that shape."""
+    nd = len(shape)
+    return [a for a in arrays if not hasattr(a, "shape") or len(a.shape) <= nd and all(
+        n == 1 or n == m for n, m in zip(a.shape[::-1], shape[::-1]))]
 
 
 def iterator_strides(shape, arrays):
