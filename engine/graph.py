@@ -1,5 +1,7 @@
 """The nodes of the backward graph: grad_fn objects, AccumulateGrad, CopySlices, saved tensors, and the edges
-between them."""
+between them.
+
+Over 500 lines: the node classes share the saved-tensor and hook machinery they are made of."""
 import inspect
 import itertools
 import math

@@ -3,6 +3,8 @@
 This module holds its state and the behaviour that is not an op. The ops' methods (`x.exp()`, `x + y`, `x.sum()`,
 `x.add_()`, …) are derived from the op table by engine/methods.py; `backward` is added by
 engine/autograd/differentiate.py and indexing (`x[i]`, `x[i] = v`) by engine/indexing.py.
+
+Over 500 lines: one class, whose state, layout and the flags torch answers for a dense CPU tensor belong together.
 """
 import sys
 import warnings

@@ -1,5 +1,8 @@
 """torch.nn.functional. The functions that are one op's spelling (sigmoid, mse_loss, …) are derived from the op
-table (engine/methods.py); these are the ones built from several ops, or with options of their own."""
+table (engine/methods.py); these are the ones built from several ops, or with options of their own.
+
+Over 500 lines: torch.nn.functional's own functions in one namespace, as torch keeps them; the activations, losses,
+pools, norms and ATen-signature functions are already in modules of their own beside it."""
 import math
 import warnings
 

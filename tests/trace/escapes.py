@@ -428,8 +428,8 @@ EVAL = {
     "exec_print_flood": ("exec('while True:\\n    print(100 * \"x\")')", B, 1, "printed more than"),
     "exec_too_long": ("exec('x = 1\\n' * 20000)", E, 1, "longer than 100,000 characters"),
     "eval_nested_too_deeply": ("eval('-' * 1000 + '1')", E, 1, "nested too deeply"),
-    "exec_refused_after_caught_syntax_error": ("try:\n    eval('1 +')\nexcept SyntaxError:\n    pass\neval('vars')",
-                                               E, 5, "'vars' is not allowed"),
+    "exec_refused_after_caught_syntax_error": ("try:\n    eval('1 +')\nexcept SyntaxError:\n    pass\neval('globals')",
+                                               E, 5, "'globals' is not allowed"),
 }
 
 # The standard library's modules a program may import (engine/trace/stdlib_views.py): no name that evaluates

@@ -907,7 +907,7 @@ def test_a_program_reads_the_versions_of_torch_and_numpy():
     import numpy as np
 
     timeline = trace("import torch\nimport numpy as np\nprint(torch.__version__, np.__version__)")
-    assert timeline.error is None and timeline.output == f"2.13.0 {np.__version__}\n"
+    assert timeline.error is None and timeline.output == f"2.13.0+cpu {np.__version__}\n"
 
 
 def test_a_notebooks_ipython_lines_matplotlib_inline_passes_the_others_stop_at_their_line():
