@@ -12,6 +12,10 @@ class T(tuple):
     """A tensor argument of this shape, holding 1, 2, 3 …"""
 
 
+class D(str):
+    """A dtype argument, by name (torch's or the engine's, as the call goes)."""
+
+
 def tensors(*shapes):
     return [T(s) for s in shapes]
 
@@ -59,7 +63,7 @@ CALLS = {
     "constant_pad_nd": [T((2, 3)), (1, 1)], "unravel_index": [T((2,)), (2, 3)],
     "slice_scatter": tensors((2, 3), (2, 3)), "hstack": [tensors((2,), (3,))], "gradient": [T((2, 3))],
     "as_strided": [T((2, 3)), (2, 2), (1, 2)], "_segment_reduce": [T((3,)), "sum"],
-    "_softmax_backward_data": [T((2, 3)), T((2, 3)), 1, torch.float32],
+    "_softmax_backward_data": [T((2, 3)), T((2, 3)), 1, D("float32")],
     "_unsafe_masked_index": [T((2, 3)), T((1,)), [T((1,))], 0.0],
     "_unsafe_masked_index_put_accumulate": [T((2, 3)), T((1,)), [T((1,))], T((1, 3))],
     "as_strided_scatter": [T((2, 3)), T((2, 2)), (2, 2), (1, 2)], "histogramdd": [T((2, 3)), 2],
@@ -72,6 +76,8 @@ def _value(lib, a):
         return lib.arange(1.0, float(np.prod(a)) + 1).reshape(a)
     if isinstance(a, list) and a and isinstance(a[0], T):
         return [_value(lib, x) for x in a]
+    if isinstance(a, D):
+        return getattr(lib, a)
     return a
 
 
