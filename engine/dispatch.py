@@ -156,10 +156,10 @@ def _iterator_lays_out(out, arrays):
     """Whether an elementwise result needs TensorIterator's layout, not numpy's: an operand not row-major, or an
     empty result that some operand (a scalar too) is not the shape of (ATen's fast setup does not apply). An
     array that does not broadcast to the result is no operand of the iterator (glu's input: it iterates halves)."""
-    arrays = memory.operands(out.shape, arrays)
     if not out.size:
-        return any(getattr(a, "shape", None) != out.shape for a in arrays)
-    return any(type(a) is np.ndarray and not a.flags.c_contiguous for a in arrays)  # numpy's ufuncs go otherwise
+        return any(getattr(a, "shape", None) != out.shape for a in memory.operands(out.shape, arrays))
+    return any(type(a) is np.ndarray and not a.flags.c_contiguous and memory.broadcasts_to(a.shape, out.shape)
+               for a in arrays)  # numpy's ufuncs go otherwise
 
 
 def _several(op, inputs, attrs, pieces, dtype, wants_grad):

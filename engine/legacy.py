@@ -40,6 +40,8 @@ def range(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, devic
 
 
 def typename(obj, /):
+    """torch.typename: a tensor's type() ('torch.FloatTensor'), else module.qualname ('int' for builtins), the
+    engine's modules under torch's names."""
     if isinstance(obj, Tensor):
         return obj.type()
     module = getattr(obj, "__module__", "") or ""

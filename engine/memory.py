@@ -192,9 +192,11 @@ def iterated(out, arrays, attrs):
 
 def operands(shape, arrays):
     """The arrays (and scalars) that broadcast to shape: TensorIterator's operands of a result of that shape."""
-    nd = len(shape)
-    return [a for a in arrays if not hasattr(a, "shape") or len(a.shape) <= nd and all(
-        n == 1 or n == m for n, m in zip(a.shape[::-1], shape[::-1]))]
+    return [a for a in arrays if not hasattr(a, "shape") or broadcasts_to(a.shape, shape)]
+
+
+def broadcasts_to(shape, target):
+    return len(shape) <= len(target) and all(n == 1 or n == m for n, m in zip(shape[::-1], target[::-1]))
 
 
 def iterator_strides(shape, arrays):

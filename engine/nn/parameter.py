@@ -34,55 +34,46 @@ class Parameter(Tensor):
     __str__ = __repr__
 
 
-class UninitializedParameter(Parameter):
-    """A lazy module's parameter before its first input: no shape yet. `materialize` gives it one in place (an
-    optimizer made before the first call holds this very object) and makes it a Parameter."""
+class UninitializedTensorMixin:
+    """A lazy module's tensor before its first input, as torch's mixin of that name: no shape yet. `materialize`
+    gives it one in place (an optimizer made before the first call holds this very object) and turns it into
+    `cls_to_become`."""
 
     __slots__ = ()
+    cls_to_become = None
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    def materialize(self, shape, device=None, dtype=None):
+        self.data = factories.empty(*shape, dtype=dtype or self.dtype)
+        self.__class__ = self.cls_to_become
+
+    def __deepcopy__(self, memo):
+        if id(self) not in memo:
+            memo[id(self)] = type(self)(self._requires_grad, dtype=self.dtype)
+        return memo[id(self)]
+
+    def __repr__(self):
+        return f"<{type(self).__name__}>"
+
+    __str__ = __repr__
+
+
+class UninitializedParameter(UninitializedTensorMixin, Parameter):
+    __slots__ = ()
+    cls_to_become = Parameter
 
     def __new__(cls, requires_grad=True, device=None, dtype=None):
         return Parameter.__new__(cls, factories.empty(0, dtype=dtype), requires_grad)
 
-    def __init__(self, *args, **kwargs):
-        pass
 
-    def materialize(self, shape, device=None, dtype=None):
-        self.data = factories.empty(*shape, dtype=dtype or self.dtype)
-        self.__class__ = Parameter
-
-    def __deepcopy__(self, memo):
-        if id(self) not in memo:
-            memo[id(self)] = UninitializedParameter(self._requires_grad, dtype=self.dtype)
-        return memo[id(self)]
-
-    def __repr__(self):
-        return "<UninitializedParameter>"
-
-    __str__ = __repr__
-
-
-class UninitializedBuffer(Tensor):
-    """A lazy module's buffer (running statistics) before its first input; `materialize` as for parameters."""
+class UninitializedBuffer(UninitializedTensorMixin, Tensor):
+    """A lazy module's buffer (running statistics): never requires grad."""
 
     __slots__ = ()
+    cls_to_become = Tensor
 
     def __new__(cls, requires_grad=False, device=None, dtype=None):
         data = factories.empty(0, dtype=dtype)
         return cls._make(data._data, data.dtype, False)
-
-    def __init__(self, *args, **kwargs):
-        pass
-
-    def materialize(self, shape, device=None, dtype=None):
-        self.data = factories.empty(*shape, dtype=dtype or self.dtype)
-        self.__class__ = Tensor
-
-    def __deepcopy__(self, memo):
-        if id(self) not in memo:
-            memo[id(self)] = UninitializedBuffer(dtype=self.dtype)
-        return memo[id(self)]
-
-    def __repr__(self):
-        return "<UninitializedBuffer>"
-
-    __str__ = __repr__

@@ -14,6 +14,7 @@ from itertools import chain
 from .. import dtypes, observe
 from ..factories import tensor
 from ..grad_mode import enable_grad, no_grad
+from ..legacy import typename
 from ..ops import OPS
 from ..tensor import Tensor
 
@@ -63,21 +64,6 @@ def report(optimizer, updated):
             rule, terms = type(optimizer)._rule(groups[id(p)], p, optimizer.state[p])
             observe.emit("on_inplace", p, OPS["sub"], (p,),
                          {"optimizer": type(optimizer).__name__, "rule": rule, **terms})
-
-
-def typename(obj):
-    """torch.typename: a tensor's type() ('torch.FloatTensor'), else module.qualname ('int' for builtins)."""
-    if isinstance(obj, Tensor):
-        return obj.type()
-    module = getattr(obj, "__module__", "") or ""
-    if hasattr(obj, "__qualname__"):
-        qualname = obj.__qualname__
-    elif hasattr(obj, "__name__"):
-        qualname = obj.__name__
-    else:
-        module = obj.__class__.__module__ or ""
-        qualname = obj.__class__.__qualname__
-    return qualname if module in ("", "builtins") else f"{module}.{qualname}"
 
 
 def check_number(name, value, tensor_ok=False):

@@ -147,6 +147,14 @@ def run_both(source: str, prelude: str = "", python_filters: bool = False) -> tu
             run_source(source, ENGINE_NAME, prelude, python_filters).masked())
 
 
+
+def assert_same(source: str, prelude: str = "") -> None:
+    """The program raises, prints and warns on the engine exactly as on torch."""
+    want, got = run_both(source, prelude)
+    assert got.exc == want.exc
+    assert got.stdout == want.stdout
+    assert got.warnings == want.warnings
+
 _FRESH_RUNNER = """
 import json, sys
 sys.path[:0] = [{root!r}, {here!r}]

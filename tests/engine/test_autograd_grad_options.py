@@ -1,14 +1,13 @@
 """torch.autograd.grad's options as programs pass them: only_inputs (deprecated: its FutureWarning), is_grads_batched
 (a batch of grad_outputs, and torch's text for a mismatched one), and a WGAN-GP gradient penalty as written in the
 GAN tutorials (create_graph, retain_graph, only_inputs), against torch."""
-from difftest import run_both
+from difftest import assert_same
 
 PRELUDE = "import torch\nimport torch.nn as nn\nimport torch.autograd as autograd\n"
 
 
 def _same(source):
-    want, got = run_both(PRELUDE + source)
-    assert (got.exc, got.stdout, got.warnings) == (want.exc, want.stdout, want.warnings)
+    assert_same(PRELUDE + source)
 
 
 def test_only_inputs_and_batched_grad_outputs():

@@ -6,14 +6,13 @@ import itertools
 
 import numpy as np
 import pytest
-from difftest import load_engine, run_both
+from difftest import assert_same, load_engine
 
 PRELUDE = "import torch\nimport numpy as np\n"
 
 
 def _same(source):
-    want, got = run_both(PRELUDE + source)
-    assert (got.exc, got.stdout, got.warnings) == (want.exc, want.stdout, want.warnings)
+    assert_same(PRELUDE + source)
 
 
 def test_aliases_and_small_functions():

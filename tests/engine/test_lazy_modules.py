@@ -2,16 +2,13 @@
 torch: uninitialized parameters printed and kept in state_dict, shapes and seeded initial values from the first
 input, the same Parameter objects before and after (an optimizer made first steps them), the default dtype, error
 texts; CosineSimilarity, PairwiseDistance and DataParallel on a machine without accelerators."""
-from difftest import run_both
+from difftest import assert_same
 
 PRELUDE = "import copy\nimport torch\nimport torch.nn as nn\ntorch.manual_seed(0)\n"
 
 
 def _same(source):
-    want, got = run_both(PRELUDE + source)
-    assert got.exc == want.exc
-    assert got.stdout == want.stdout
-    assert got.warnings == want.warnings
+    assert_same(PRELUDE + source)
 
 
 def test_lazy_linear_takes_its_shape_and_initial_values_from_the_first_call():

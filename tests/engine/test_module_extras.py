@@ -2,16 +2,13 @@
 called, full backward hooks and pre-hooks (BackwardHookFunctionBackward nodes, grads replaced, torch's warning when
 no input requires grad), global module hooks and their handles; nn.ParameterDict; attributes a program sets on its
 own tensors."""
-from difftest import run_both
+from difftest import assert_same
 
 PRELUDE = "import torch\nimport torch.nn as nn\nfrom collections import OrderedDict\ntorch.manual_seed(0)\n"
 
 
 def _same(source):
-    want, got = run_both(PRELUDE + source)
-    assert got.exc == want.exc
-    assert got.stdout == want.stdout
-    assert got.warnings == want.warnings
+    assert_same(PRELUDE + source)
 
 
 def test_forward_hooks_with_kwargs_prepend_and_always_call():
