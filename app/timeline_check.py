@@ -35,8 +35,9 @@ KINDS = {
     "plot": ({"figure"}, PLOT | {"call"}),
     "warning": ({"category", "message"}, {"call"}),
     "error": ({"type", "message"}, {"node", "call"}),
+    "block": ({"block"}, set()),  # a lesson's code block starts (app/lessons/run.py)
 }
-INTS = {"id", "tensor", "node", "root", "call", "version", "detached_from", "figure"}
+INTS = {"id", "tensor", "node", "root", "call", "version", "detached_from", "figure", "block"}
 TEXTS = {"name", "op", "expr", "grad_fn", "dtype", "formula", "text", "category", "message", "type", "how", "api"}
 BOOLS = {"requires_grad", "retain_graph", "create_graph", "ran", "captured"}
 MAX_TEXT = {"text": MAX_OUTPUT, "message": 100_000, "formula": 100_000, "expr": 100_000}
