@@ -6,7 +6,8 @@
     ```
 
 The first line says what is asked: `NAME.grad after backward N` (what NAME.grad is once the N-th backward call
-of the lesson wrote it), `NAME.grad` (each write of NAME.grad in the code block after the question) or `steps`
+of the code block after the question, counted from 1, wrote it), `NAME.grad` (each write of NAME.grad in that
+block) or `steps`
 (every step of that block predict mode asks: each gradient a backward step sends, each `.grad` write). A line
 `why` asks the learner, after a wrong guess, to say in their words why; `prompt: TEXT` words the question."""
 

@@ -1,0 +1,22 @@
+"""The built-in lessons (files in app/lessons/builtin/), opened by `?lesson=<slug>`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app.lessons.model import Lesson, read
+
+FOLDER = Path(__file__).parent / "builtin"
+SLUGS = ("autograd-tour", "grad-accumulates", "autograd-pitfalls", "autograd-blitz")  # in the menu's order
+FILES = {"autograd-tour": "autograd-tour.md", "grad-accumulates": "grad-accumulates.md",
+         "autograd-pitfalls": "autograd-pitfalls.md", "autograd-blitz": "autograd-blitz.ipynb"}
+
+
+def text(slug: str) -> tuple[str, str]:
+    """(file name, text) of a built-in lesson; KeyError for an unknown slug."""
+    name = FILES[slug]
+    return name, (FOLDER / name).read_text(encoding="utf-8")
+
+
+def builtin(slug: str) -> Lesson:
+    return read(*text(slug))
