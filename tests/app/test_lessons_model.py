@@ -157,3 +157,18 @@ def test_questions_syntax():
     for bad in ("", "x.grad after backward 0", "x after", "x.grad\nmaybe"):
         with pytest.raises(questions.QuestionError):
             questions.parse(bad, line=4)
+
+
+def test_questions_ask_at_their_steps():
+    from app.lessons import asking, library
+
+    lesson = library.builtin("grad-accumulates")
+    r = run_lesson(lesson)
+    asks, why = asking.lesson_asks(lesson, r)
+    events = r.timeline.events
+    asked = [(r.block_at(at), events[spec[1]]["after"]) for at, specs in asks.items() for spec in specs]
+    assert asked == [(2, [2.0]), (3, [5.0]), (4, [3.0]), (7, [3.0])]
+    assert {r.block_at(at) for at in why} == {3, 7}
+    steps = asking._asked(events, asking.pm.asks(events), r.blocks[2].start, r.blocks[2].end,
+                          questions.Question("steps"))
+    assert sorted(s[0] for specs in steps.values() for s in specs) == ["grad", "send"]  # to x; x.grad written
