@@ -124,4 +124,6 @@ def _sentence(e: dict, nodes: dict) -> str:
         return f"{e.get('category', 'Warning')}: {e.get('message', '')}"
     if kind == "error":
         return f"{e.get('type', 'Error')}: {e.get('message', '')}"
+    if kind == "block":
+        return f"The lesson's code block {e['block'] + 1} starts."
     return kind

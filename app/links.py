@@ -83,6 +83,11 @@ def parse(query: dict) -> Link:
     return Link(BY_SLUG[DEFAULT].source, DEFAULT, step, step_problem)
 
 
+def lesson_slug(query: dict) -> str | None:
+    """The built-in lesson a `?lesson=<slug>` link opens (app/lessons/library.py), or None."""
+    return _first((query or {}).get("lesson"))
+
+
 def query_string(source: str, k: int | str | None, example: str | None = None) -> str:
     """The query part of a share link to step k: by slug when the program is an unchanged example."""
     params: dict[str, str] = {}

@@ -14,6 +14,7 @@ from app.editor_line import EditorLine
 from app.grad_history import GradHistory
 from app.graph_view import GraphView
 from app.inspector import Inspector
+from app.lessons.view import LessonView
 from app.iteration_bar import IterationBar
 from app.module_toggle import ModuleToggle
 from app.node_list import NodeList
@@ -28,6 +29,7 @@ ACCENT = "#3b5b92"
 
 SIDE_PANEL_WIDTH = 330  # the inspector right of the graph, the console right of the .grad history
 BELOW_HEIGHT = 190  # the .grad history and the console, under the graph
+LESSON_WIDTH = 400  # a lesson's prose, left of the graph
 
 
 class Explorer:
@@ -55,6 +57,10 @@ class Explorer:
         self.builder = Builder(store=self.store)
         self.editor_line = EditorLine(store=self.store)
         self.modules = ModuleToggle(store=self.store)
+        self.lessons = LessonView(store=self.store)
+        lesson = links.lesson_slug(query or {})
+        if lesson is not None:
+            self.lessons.open_slug(lesson)
         self.alert = pn.pane.HTML(
             f'<div class="link-problem">⚠ {escape(self.store.problem)}</div>', visible=bool(self.store.problem),
             sizing_mode="stretch_width", margin=(4, 10), stylesheets=[_ALERT_CSS],
@@ -64,6 +70,7 @@ class Explorer:
         self.builder_section = _section("Canvas builder · writes the code beside it; Run redraws it", self.builder,
                                         [_AFTER_GRAPH + _OPEN_WIDE], css_classes=["builder-section"])
         return pn.Column(
+            self.lessons.picker(),
             self.program,
             self.editor_line,
             self.builder_section,
@@ -100,7 +107,9 @@ class Explorer:
         self.store.param.watch(self._on_room, ["selected", "timeline", "failed"])
         self.plots.param.watch(self._on_room, "drawing")
         self._on_room()
-        body = pn.Row(work, self.side, sizing_mode="stretch_both", css_classes=["graph-and-panels"],
+        lesson = pn.Column(self.lessons, width=LESSON_WIDTH, sizing_mode="stretch_height", css_classes=["lesson-box"],
+                           visible=self.lessons.panel.param.visible, stylesheets=[_LESSON_CSS])
+        body = pn.Row(lesson, work, self.side, sizing_mode="stretch_both", css_classes=["graph-and-panels"],
                       stylesheets=[_STACK_CSS + _NO_MIN_HEIGHT])
         self.main_column = pn.Column(self.alert, self.controls, self.predict, self.iterations, self.modules, body,
                                      sizing_mode="stretch_both", css_classes=["main"],
@@ -191,6 +200,7 @@ _NO_MIN_HEIGHT = ":host { min-height: 0 !important; }\n"
 _BESIDE_WIDE = (f"@media (min-width: {NARROW + 1}px) {{ :host(.beside) {{ width: 230px !important; "
                 "min-width: 0 !important; flex: 0 0 230px !important; } }\n")
 _FULL_WIDTH_NARROW = narrow("width: auto !important; flex: none !important; align-self: stretch;")
+_LESSON_CSS = narrow("width: 100% !important; height: 60vh !important; flex: none !important;")
 _PLOTS_CSS = narrow(_FLOW)  # the figures side by side, all of them
 _GRAPH_CSS = (narrow("height: 440px !important; flex: none !important; min-width: 0 !important;")
               + narrow("height: 360px !important;", 600))

@@ -44,6 +44,8 @@ class Store(param.Parameterized):
     answers = param.Dict(default={}, doc="Step asked before -> the verdicts of its questions so far (the program's).")
     answered = param.Integer(default=None, allow_None=True, doc="The step whose verdicts were given last.")
     guess_problem = param.String(default="", doc="Why the last guess could not be read, in words.")
+    asks_of = param.Callable(default=None, doc="events -> the steps predict mode asks before (a lesson's "
+                             "questions, app/lessons/asking.py); None: predict_model.asks, every step it can ask")
     wiped = param.String(default=None, allow_None=True, doc="The program a new canvas replaced, until another "
                          "program is loaded: Undo brings it back.")
 
@@ -215,7 +217,7 @@ class Store(param.Parameterized):
 
     def _asked(self) -> dict:
         if self._asks is None:
-            self._asks = pm.asks(self.timeline.events)
+            self._asks = (self.asks_of or pm.asks)(self.timeline.events)
             self._ask_steps = sorted(self._asks)
         return self._asks
 

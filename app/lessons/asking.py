@@ -8,12 +8,14 @@ from app.lessons.model import Lesson
 from app.lessons.run import LessonRun
 
 
-def lesson_asks(lesson: Lesson, run: LessonRun) -> tuple[dict[int, list], set[int]]:
-    """(step -> the predict asks there, as predict_model.asks gives them; the steps whose questions ask why)."""
+def lesson_asks(lesson: Lesson, run: LessonRun) -> tuple[dict[int, list], set[int], dict[tuple, list[int]]]:
+    """(step -> the predict asks there, as predict_model.asks gives them; the steps whose questions ask why;
+    (block, question.about) -> the steps that question asks before)."""
     events = run.timeline.events
     every = pm.asks(events)
     kept: dict[int, list] = {}
     why: set[int] = set()
+    steps_of: dict[tuple, list[int]] = {}
     for block, question in lesson.questions():
         b = run.blocks[block] if block < len(run.blocks) else None
         if b is None or b.start is None:
@@ -21,9 +23,26 @@ def lesson_asks(lesson: Lesson, run: LessonRun) -> tuple[dict[int, list], set[in
         for at, specs in _asked(events, every, b.start, b.end, question).items():
             have = kept.setdefault(at, [])
             have.extend(s for s in specs if s not in have)
+            steps_of.setdefault((block, question.about), []).append(at)
             if question.why:
                 why.add(at)
-    return {at: specs for at, specs in sorted(kept.items())}, why
+    return {at: specs for at, specs in sorted(kept.items())}, why, steps_of
+
+
+def marks(steps_of: dict[tuple, list[int]], answers: dict) -> dict[tuple, str]:
+    """(block, about) -> "right", "wrong" or "shown" for each question whose steps are all answered."""
+    out = {}
+    for key, steps in steps_of.items():
+        verdicts = [v for at in steps for v in answers.get(at, ())]
+        if not steps or any(at not in answers for at in steps):
+            continue
+        if any(v.right is False for v in verdicts):
+            out[key] = "wrong"
+        elif verdicts and all(v.right for v in verdicts):
+            out[key] = "right"
+        else:
+            out[key] = "shown"
+    return out
 
 
 def _asked(events, every, lo, hi, question) -> dict[int, list]:

@@ -20,3 +20,9 @@ def text(slug: str) -> tuple[str, str]:
 
 def builtin(slug: str) -> Lesson:
     return read(*text(slug))
+
+
+TITLES = {"autograd-tour": "A first tour of autograd: from requires_grad to gradient descent",
+          "grad-accumulates": ".grad adds up: what \"accumulates\" means",
+          "autograd-pitfalls": "Autograd how-to, and the common pitfalls",
+          "autograd-blitz": "Autograd: automatic differentiation (the 60-minute blitz, as a lesson)"}

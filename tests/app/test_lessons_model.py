@@ -164,11 +164,16 @@ def test_questions_ask_at_their_steps():
 
     lesson = library.builtin("grad-accumulates")
     r = run_lesson(lesson)
-    asks, why = asking.lesson_asks(lesson, r)
+    asks, why, steps_of = asking.lesson_asks(lesson, r)
     events = r.timeline.events
     asked = [(r.block_at(at), events[spec[1]]["after"]) for at, specs in asks.items() for spec in specs]
     assert asked == [(2, [2.0]), (3, [5.0]), (4, [3.0]), (7, [3.0])]
     assert {r.block_at(at) for at in why} == {3, 7}
+    assert steps_of[(3, "x.grad after backward 1")] == [at for at in asks if r.block_at(at) == 3]
+    first = next(iter(asks))
+    right, wrong = asking.pm.Verdict("2", True), asking.pm.Verdict("3", False)
+    assert asking.marks(steps_of, {first: (right,)}) == {(2, "x.grad after backward 1"): "right"}
+    assert asking.marks(steps_of, {first: (wrong,)}) == {(2, "x.grad after backward 1"): "wrong"}
     steps = asking._asked(events, asking.pm.asks(events), r.blocks[2].start, r.blocks[2].end,
                           questions.Question("steps"))
     assert sorted(s[0] for specs in steps.values() for s in specs) == ["grad", "send"]  # to x; x.grad written

@@ -1,0 +1,78 @@
+"""A learner through a lesson in Chromium (served): the prose beside the graph, block to block, the lesson's
+questions answered (a wrong guess asks why), the score kept in the browser; then a notebook dropped on the
+page opens as a lesson, its IPython line and its differing stored output told beside the cell."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("playwright")
+from browser import SERIOUS, axe_violations, wait_for  # noqa: E402
+
+
+def _current(page) -> str:
+    return page.locator(".block.current .block-head").inner_text() if page.locator(".block.current").count() else ""
+
+
+def _step_until(page, check, limit=30) -> None:
+    for _ in range(limit):
+        if check():
+            return
+        page.keyboard.press("ArrowRight")
+        page.wait_for_timeout(150)
+    wait_for(check, 5_000)
+
+
+def _guess(page, text: str) -> None:
+    field = page.get_by_role("textbox", name="Your prediction")
+    field.fill(text)
+    field.press("Enter")
+
+
+def test_a_learner_goes_through_a_lesson_and_opens_a_notebook(page, url):
+    page.goto(url + "?lesson=grad-accumulates")
+    page.wait_for_selector(".lesson .block", timeout=60_000)
+    assert "adds up" in page.locator(".lesson h1").inner_text()
+    assert page.locator(".lesson .block").count() == 11
+    assert page.get_by_role("checkbox", name="Predict, then reveal").is_checked()  # the lesson asks questions
+    for n in (1, 2, 3):
+        page.locator(".next-block button").click()
+        wait_for(lambda n=n: _current(page).startswith(f"block {n}"))
+    assert page.locator(".block.current pre.output").inner_text().strip() == "tensor([2.])"
+    page.locator(".lesson").focus()  # the arrow keys step from anywhere but a text field
+    _step_until(page, lambda: "What will x.grad be" in page.locator(".predict").inner_text())
+    _guess(page, "2")
+    wait_for(lambda: "1 of 1 right" in page.locator(".lesson-score").inner_text())
+    page.locator(".lesson").focus()
+    _step_until(page, lambda: "What will x.grad be" in page.locator(".predict").inner_text()
+                and _current(page).startswith("block 4"))
+    _guess(page, "3")  # the question asks why after a wrong guess
+    wait_for(lambda: "not quite" in page.locator(".predict").inner_text())
+    why = page.get_by_role("textbox", name="Why? (in your words; kept in this browser)")
+    why.fill("I thought backward replaces .grad")
+    page.locator(".lesson-why-save button").click()
+    wait_for(lambda: not why.is_visible())
+    wait_for(lambda: "1 of 2 right" in page.locator(".lesson-score").inner_text())
+    kept = json.loads(page.evaluate("() => localStorage.getItem('autograd-explorer/lesson/grad-accumulates')"))
+    assert kept["score"].startswith("1 of 2 right") and list(kept["whys"].values()) == [
+        "I thought backward replaces .grad"]
+    assert [v for v in axe_violations(page) if v["impact"] in SERIOUS] == []
+
+    notebook = {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+        {"cell_type": "markdown", "id": "a", "metadata": {}, "source": "# My notebook"},
+        {"cell_type": "code", "id": "b", "metadata": {}, "execution_count": 1, "source": "!pip install torch",
+         "outputs": []},
+        {"cell_type": "code", "id": "c", "metadata": {}, "execution_count": 2,
+         "source": "import torch\nx = torch.ones(1, requires_grad=True)\nx",
+         "outputs": [{"output_type": "execute_result", "execution_count": 2, "metadata": {},
+                      "data": {"text/plain": "tensor([ 1.])"}}]}]}
+    page.locator(".lesson-file input[type=file]").set_input_files(
+        {"name": "mine.ipynb", "mimeType": "application/x-ipynb+json", "buffer": json.dumps(notebook).encode()})
+    wait_for(lambda: page.locator(".lesson h1").count() and page.locator(".lesson h1").inner_text() == "My notebook",
+             30_000)
+    text = page.locator(".lesson").inner_text()
+    assert "`!pip install torch` is a shell command for IPython: not run" in text
+    assert "The notebook stored another output for this cell" in text and "tensor([ 1.])" in text
+    assert "tensor([1.], requires_grad=True)" in text
