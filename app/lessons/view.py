@@ -68,7 +68,7 @@ export function render({ model }) {
     try { kept = JSON.parse(window.localStorage.getItem(name()) || '{}') || {} } catch (e) { kept = {} }
     model.saved = kept
   }
-  load()
+  setTimeout(load, 0)  // not while the page applies the patch that drew it
   model.on('key', load)
   model.on('record', () => {
     if (!model.key) { return }
@@ -152,16 +152,15 @@ class LessonView(Viewer):
         r = run_lesson(lesson, run=runner or tl.run)
         asks, why, steps_of = asking.lesson_asks(lesson, r)
         self._asks, self._why, self._steps_of, self._whys = asks, why, steps_of, {}
-        with batch():
-            self.param.update(lesson=lesson, run=r, problem="")
-            self.alert.visible = False
-            self.store.asks_of = self._lesson_asks
-            self.keeper.key = lesson.slug
-            self.panel.visible = True
-            self.store.show(r.timeline, r.timeline.source, step=-1)
-            self.store.predict(bool(asks))
-            if self.menu.value != (lesson.slug if lesson.slug in library.FILES else ""):
-                self.menu.value = lesson.slug if lesson.slug in library.FILES else ""
+        self.param.update(lesson=lesson, run=r, problem="")
+        self.alert.visible = False
+        self.store.asks_of = self._lesson_asks
+        self.keeper.key = lesson.slug
+        self.panel.visible = True
+        self.store.show(r.timeline, r.timeline.source, step=-1)
+        self.store.predict(bool(asks))
+        if self.menu.value != (lesson.slug if lesson.slug in library.FILES else ""):
+            self.menu.value = lesson.slug if lesson.slug in library.FILES else ""
         self._render()
 
     def shut(self) -> None:
