@@ -14,8 +14,8 @@ from app.editor_line import EditorLine
 from app.grad_history import GradHistory
 from app.graph_view import GraphView
 from app.inspector import Inspector
-from app.lessons.view import LessonView
 from app.iteration_bar import IterationBar
+from app.lessons.view import LessonView
 from app.module_toggle import ModuleToggle
 from app.node_list import NodeList
 from app.plots import Plots
