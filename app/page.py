@@ -41,7 +41,12 @@ class Explorer:
         pn.extension("codeeditor", notifications=False)
         link = links.parse(query or {})
         self.store = Store(runner=runner)
-        self.store.load(link.source, step=link.step, example=link.example)
+        self.lessons = LessonView(store=self.store)
+        lesson = links.lesson_slug(query or {})
+        if lesson is not None:  # the lesson's program is the first shown (the default example is not run)
+            self.lessons.open_slug(lesson, step=link.step if isinstance(link.step, int) else None)
+        if self.store.timeline is None:
+            self.store.load(link.source, step=link.step, example=link.example)
         if link.problem:
             self.store.problem = link.problem
         self.graph = GraphView(store=self.store)
@@ -57,10 +62,6 @@ class Explorer:
         self.builder = Builder(store=self.store)
         self.editor_line = EditorLine(store=self.store)
         self.modules = ModuleToggle(store=self.store)
-        self.lessons = LessonView(store=self.store)
-        lesson = links.lesson_slug(query or {})
-        if lesson is not None:
-            self.lessons.open_slug(lesson)
         self.alert = pn.pane.HTML(
             f'<div class="link-problem">⚠ {escape(self.store.problem)}</div>', visible=bool(self.store.problem),
             sizing_mode="stretch_width", margin=(4, 10), stylesheets=[_ALERT_CSS],

@@ -74,12 +74,14 @@ def link_prelude(query: dict, timeline) -> Generator[None, None, str | None]:
 def follow_share_query(explorer: Explorer, post: Callable[[str], None]) -> None:
     """Call `post` with the query of a share link to what the page shows, now and whenever the program or
     the step changes."""
-    store = explorer.store
+    store, lessons = explorer.store, explorer.lessons
 
     def report(*_) -> None:
-        post(query_string(store.source, store.k, store.example))
+        slug = lessons.shared_slug()
+        post(f"lesson={slug}&step={store.k + 1}" if slug else query_string(store.source, store.k, store.example))
 
     store.param.watch(report, ["source", "k", "example"])
+    lessons.param.watch(report, "lesson")
     report()
 
 

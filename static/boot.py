@@ -105,6 +105,8 @@ async def render(query_json, post_query, carry_json=None, run_program=None, stop
     init_doc()
     query = json.loads(query_json)
     carry = json.loads(carry_json) if carry_json else None
+    if query.get("lesson"):
+        carry = None  # the page stepped the default example's prelude meanwhile: a lesson starts at its beginning
     if carry and carry.get("example"):
         query = {"example": carry["example"]}  # the page moved on to another example before Python came
     run = wall_runner(run_program)

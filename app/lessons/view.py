@@ -131,11 +131,15 @@ class LessonView(Viewer):
             styles={"border-right": "1px solid #e1e4e8", "background": "white"}, stylesheets=[_PANEL_CSS])
 
     # Opening ---------------------------------------------------------------------------------------------
-    def open_slug(self, slug: str) -> None:
+    def open_slug(self, slug: str, step: int | None = None) -> None:
         if slug not in library.FILES:
             self._problem(f"There is no built-in lesson {slug!r}. The lessons: {', '.join(library.SLUGS)}.")
             return
-        self.open(library.builtin(slug))
+        self.open(library.builtin(slug), step=step)
+
+    def shared_slug(self) -> str | None:
+        """The slug a link to the lesson shown names (a built-in one's), or None."""
+        return self.lesson.slug if self.lesson is not None and self.lesson.slug in library.FILES else None
 
     def open_text(self, name: str, text: str) -> None:
         try:
@@ -148,7 +152,7 @@ class LessonView(Viewer):
             return
         self.open(lesson)
 
-    def open(self, lesson: Lesson, runner=None) -> None:
+    def open(self, lesson: Lesson, runner=None, step: int | None = None) -> None:
         r = run_lesson(lesson, run=runner or tl.run)
         asks, why, steps_of = asking.lesson_asks(lesson, r)
         self._asks, self._why, self._steps_of, self._whys = asks, why, steps_of, {}
@@ -157,7 +161,7 @@ class LessonView(Viewer):
         self.store.asks_of = self._lesson_asks
         self.keeper.key = lesson.slug
         self.panel.visible = True
-        self.store.show(r.timeline, r.timeline.source, step=-1)
+        self.store.show(r.timeline, r.timeline.source, step=-1 if not isinstance(step, int) else step)
         self.store.predict(bool(asks))
         if self.menu.value != (lesson.slug if lesson.slug in library.FILES else ""):
             self.menu.value = lesson.slug if lesson.slug in library.FILES else ""

@@ -32,7 +32,7 @@ def _guess(page, text: str) -> None:
 
 
 def test_a_learner_goes_through_a_lesson_and_opens_a_notebook(page, url):
-    page.goto(url + "?lesson=grad-accumulates")
+    page.goto(url + "?lesson=grad-accumulates", timeout=90_000)
     page.wait_for_selector(".lesson .block", timeout=60_000)
     assert "adds up" in page.locator(".lesson h1").inner_text()
     assert page.locator(".lesson .block").count() == 11
