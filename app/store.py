@@ -12,10 +12,11 @@ from bisect import bisect_left, bisect_right
 import panel as pn
 import param
 
-from app import history_model, iterations
-from app import predict_model as pm
 from app import timeline as tl
-from app.graph_views import GraphViews, same_place
+from app.grad_history import model as history_model
+from app.graph.views import GraphViews, same_place
+from app.player import iterations
+from app.predict import model as pm
 from app.serving import batch, served, when_done
 
 
