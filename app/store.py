@@ -209,7 +209,7 @@ class Store(param.Parameterized):
     def open_module(self, name: str) -> None:
         self.open_modules((*self.opened, name))
 
-    # Predict, then reveal (predict_model.py)
+    # Predict, then reveal (predict/model.py)
 
     def predict(self, on: bool) -> None:
         self._apply(predicting=bool(on), guess_problem="")

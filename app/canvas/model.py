@@ -1,6 +1,6 @@
 """The canvas builder's graph (pure): leaves and ops with input ports, the node backward is called on, and the
 edits the canvas makes. Every edit returns a new Graph whose nodes are in an order the program can run them in.
-canvas_code.py turns a Graph into PyTorch and back."""
+code.py turns a Graph into PyTorch and back."""
 
 from __future__ import annotations
 

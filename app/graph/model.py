@@ -1,5 +1,5 @@
 """The graph's structure and layout, as pure functions: which nodes a view of the timeline shows (all of it, or
-one iteration of its training loop), how they group into boxes, and where each box goes (graph_columns.py
+one iteration of its training loop), how they group into boxes, and where each box goes (columns.py
 says what they show at step k).
 
 Every tensor version is a box (key `t<id>`), but for a leaf's versions made in place under no_grad, which

@@ -1,5 +1,5 @@
 """Where the chain rule and the saved tensors go on the graph at step k, as pure functions of a GraphModel, a
-state and the timeline: the columns of the GraphView's teaching glyphs (graph_teaching.py)."""
+state and the timeline: the columns of the GraphView's teaching glyphs (teaching.py)."""
 
 from __future__ import annotations
 

@@ -212,7 +212,7 @@ class GraphView(Viewer):
         self._drawn = self._now()
 
     def _aim(self, model: gm.GraphModel, state: dict) -> None:
-        """Tell the camera (graph_camera.py) the graph's extent and the node step k acts on."""
+        """Tell the camera (camera.py) the graph's extent and the node step k acts on."""
         aim = (model.extent, self._fits, camera_model.focus(model, state))
         if aim == self._aimed:
             return

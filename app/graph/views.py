@@ -1,4 +1,4 @@
-"""The graphs of a timeline's segments (iterations.py): built when first shown and kept, the iterations of a loop
+"""The graphs of a timeline's segments (player/iterations.py): built when first shown and kept, the iterations of a loop
 sharing one layout when they have one shape, so that jumping between iterations costs no layout."""
 
 from __future__ import annotations

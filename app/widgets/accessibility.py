@@ -2,7 +2,7 @@
 
 Panel's Player draws icon-only buttons and an unlabelled slider; the code editor (Ace) keeps Tab for indenting.
 This invisible component finds them (inside their shadow roots, again whenever one is drawn anew) and gives each
-player button a name (its tooltip, on hover and on keyboard focus: see controls.py), says which of Play and Pause
+player button a name (its tooltip, on hover and on keyboard focus: see player/controls.py), says which of Play and Pause
 is pressed, names the slider and checkboxes, marks the page's landmarks, and turns on Ace's keyboard-accessibility
 mode in the editor: Tab reaches the editor, Enter starts editing, Escape stops it, and the next Tab moves on.
 A button drawn anew (its label changed) keeps the keyboard's focus.
