@@ -9,6 +9,7 @@ The app may import the engine, never torch; the engine never imports the app.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -141,5 +142,7 @@ def test_app_never_imports_torch():
 
 
 def test_engine_never_imports_the_app():
-    found = [(m, t) for m, (top, nested) in imports(ENGINE).items() for t in top + nested if t.split(".")[0] == "app"]
+    # A line scan, not a parse: the engine is large, and an import of the app is a statement on a line of its own.
+    statement = re.compile(r"^\s*(from\s+app(\.|\s)|import\s+app\b)", re.M)
+    found = [str(p.relative_to(ROOT)) for p in sorted(ENGINE.rglob("*.py")) if statement.search(p.read_text())]
     assert not found, f"the engine imports the app: {found}"
