@@ -12,10 +12,11 @@ from bisect import bisect_left, bisect_right
 import panel as pn
 import param
 
-from app import history_model, iterations
-from app import predict_model as pm
 from app import timeline as tl
-from app.graph_views import GraphViews, same_place
+from app.grad_history import model as history_model
+from app.graph.views import GraphViews, same_place
+from app.player import iterations
+from app.predict import model as pm
 from app.serving import batch, served, when_done
 
 
@@ -45,7 +46,7 @@ class Store(param.Parameterized):
     answered = param.Integer(default=None, allow_None=True, doc="The step whose verdicts were given last.")
     guess_problem = param.String(default="", doc="Why the last guess could not be read, in words.")
     asks_of = param.Callable(default=None, doc="events -> the steps predict mode asks before (a lesson's "
-                             "questions, app/lessons/asking.py); None: predict_model.asks, every step it can ask")
+                             "questions, app/lessons/asking.py); None: predict.model.asks, every step it can ask")
     wiped = param.String(default=None, allow_None=True, doc="The program a new canvas replaced, until another "
                          "program is loaded: Undo brings it back.")
 
@@ -210,7 +211,7 @@ class Store(param.Parameterized):
     def open_module(self, name: str) -> None:
         self.open_modules((*self.opened, name))
 
-    # Predict, then reveal (predict_model.py)
+    # Predict, then reveal (predict/model.py)
 
     def predict(self, on: bool) -> None:
         self._apply(predicting=bool(on), guess_problem="")

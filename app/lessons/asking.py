@@ -1,15 +1,15 @@
-"""The steps a lesson's questions ask before (the predict feature's asks, app/predict_model.py, kept to what the
+"""The steps a lesson's questions ask before (the predict feature's asks, app/predict/model.py, kept to what the
 lesson asks), and the lesson's score as the browser keeps it."""
 
 from __future__ import annotations
 
-from app import predict_model as pm
 from app.lessons.model import Lesson
 from app.lessons.run import LessonRun
+from app.predict import model as pm
 
 
 def lesson_asks(lesson: Lesson, run: LessonRun) -> tuple[dict[int, list], set[int], dict[tuple, list[int]]]:
-    """(step -> the predict asks there, as predict_model.asks gives them; the steps whose questions ask why;
+    """(step -> the predict asks there, as predict.model.asks gives them; the steps whose questions ask why;
     (block, question.about) -> the steps that question asks before)."""
     events = run.timeline.events
     every = pm.asks(events)

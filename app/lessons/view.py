@@ -12,13 +12,13 @@ import param
 from panel.custom import JSComponent
 from panel.viewable import Viewer
 
-from app import predict_model as pm
 from app import timeline as tl
 from app.lessons import asking, library, render
 from app.lessons.model import Lesson, read
 from app.lessons.notebook import NotebookError
 from app.lessons.questions import QuestionError
 from app.lessons.run import LessonRun, run_lesson
+from app.predict import model as pm
 from app.serving import batch, on_loop
 from app.store import Store
 
