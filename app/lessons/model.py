@@ -120,12 +120,3 @@ def title_of(cells) -> str:
                 return found
     return ""
 
-
-def read(name: str, text: str) -> Lesson:
-    """A lesson from a file's name and text: a notebook if it ends in .ipynb (or is nbformat JSON), else Markdown."""
-    from app.lessons import notebook
-
-    slug = slug_of(name)
-    if name.lower().endswith(".ipynb") or text.lstrip().startswith("{"):
-        return notebook.from_notebook(text, slug)
-    return from_markdown(text, slug)

@@ -14,7 +14,8 @@ from panel.viewable import Viewer
 
 from app import timeline as tl
 from app.lessons import asking, library, render
-from app.lessons.model import Lesson, read
+from app.lessons.library import read
+from app.lessons.model import Lesson
 from app.lessons.notebook import NotebookError
 from app.lessons.questions import QuestionError
 from app.lessons.run import LessonRun, run_lesson
