@@ -115,8 +115,10 @@ class LessonView(Viewer):
         self._why: set[int] = set()
         self._steps_of: dict = {}
         self._whys: dict[str, str] = {}
-        self.menu.param.watch(self._on_menu, "value")
-        self.file.param.watch(self._on_file, "value")
+        # On the server's loop, as an example's program arrives (serving.on_loop): the new graph's changes reach the
+        # page as one message (sent one by one from Bokeh's thread, a text glyph read colours out of its bounds)
+        self.menu.param.watch(on_loop(self._on_menu), "value")
+        self.file.param.watch(on_loop(self._on_file), "value")
         self.prev_block.on_click(on_loop(lambda e: self.goto_block(-1)))
         self.next_block.on_click(on_loop(lambda e: self.goto_block(+1)))
         self.close.on_click(lambda e: self.shut())
@@ -157,16 +159,17 @@ class LessonView(Viewer):
         r = run_lesson(lesson, run=runner or tl.run)
         asks, why, steps_of = asking.lesson_asks(lesson, r)
         self._asks, self._why, self._steps_of, self._whys = asks, why, steps_of, {}
-        self.param.update(lesson=lesson, run=r, problem="")
-        self.alert.visible = False
-        self.store.asks_of = self._lesson_asks
-        self.keeper.key = lesson.slug
-        self.panel.visible = True
-        self.store.show(r.timeline, r.timeline.source, step=-1 if not isinstance(step, int) else step)
-        self.store.predict(bool(asks))
-        if self.menu.value != (lesson.slug if lesson.slug in library.FILES else ""):
-            self.menu.value = lesson.slug if lesson.slug in library.FILES else ""
-        self._render()
+        with batch():  # one message (called on the server's loop: on_loop)
+            self.param.update(lesson=lesson, run=r, problem="")
+            self.alert.visible = False
+            self.store.asks_of = self._lesson_asks
+            self.keeper.key = lesson.slug
+            self.panel.visible = True
+            self.store.show(r.timeline, r.timeline.source, step=-1 if not isinstance(step, int) else step)
+            self.store.predict(bool(asks))
+            if self.menu.value != (lesson.slug if lesson.slug in library.FILES else ""):
+                self.menu.value = lesson.slug if lesson.slug in library.FILES else ""
+            self._render()
 
     def shut(self) -> None:
         with batch():
