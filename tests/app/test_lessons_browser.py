@@ -31,7 +31,18 @@ def _guess(page, text: str) -> None:
     field.press("Enter")
 
 
-def test_a_learner_goes_through_a_lesson_and_opens_a_notebook(page, url):
+# Known, intermittent: when a lesson replaces a graph shown, BokehJS sometimes reads a text glyph's colours out of
+# bounds while it applies the new graph (reported by this branch; not understood yet). Every other page error fails.
+KNOWN = "Offset is outside the bounds of the DataView"
+
+
+def test_a_learner_goes_through_a_lesson_and_opens_a_notebook(browser, url):
+    from browser import VIEWPORT
+
+    context = browser.new_context(viewport=VIEWPORT)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(url + "?lesson=grad-accumulates", timeout=90_000)
     page.wait_for_selector(".lesson .block", timeout=60_000)
     assert "adds up" in page.locator(".lesson h1").inner_text()
@@ -76,3 +87,5 @@ def test_a_learner_goes_through_a_lesson_and_opens_a_notebook(page, url):
     assert "`!pip install torch` is a shell command for IPython: not run" in text
     assert "The notebook stored another output for this cell" in text and "tensor([ 1.])" in text
     assert "tensor([1.], requires_grad=True)" in text
+    context.close()
+    assert [e for e in errors if e != KNOWN] == [], errors
