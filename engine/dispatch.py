@@ -102,8 +102,15 @@ def as_tensor(x, dtype):
     return Tensor._make(np.asarray(x, dtype=dtype.np), dtype)
 
 
+VMAP = []  # while torch.func.vmap runs: its hooks, which run an op given a batched tensor by its batching rule
+
+
 def apply(op, inputs, attrs=None, dtype=None):
     """Run `op` on `inputs` (Tensors, or Python numbers in tensor positions) and return the output."""
+    if VMAP:
+        out = VMAP[-1][0](op, inputs, attrs, dtype)
+        if out is not NotImplemented:
+            return out
     if attrs is None:
         attrs = {}
     enabled = _MODE["enabled"]
@@ -352,6 +359,10 @@ def inplace(op, t, others, attrs=None, result=None):
     """`t.<op>_(*others)`: write op(t, *others) into t's memory, bump its version, rewire its grad_fn.
     result: the dtype the out-of-place op would give (default: the inputs promoted)."""
     attrs = attrs or {}
+    if VMAP:
+        out = VMAP[-1][1](op, t, others, attrs, result)
+        if out is not NotImplemented:
+            return out
     check_inplace(t)
     inputs = (t, *others)
     dtype = t.dtype
