@@ -278,16 +278,26 @@ def _full_minmax(op, inputs, attrs, dtype, level):
 
 
 def _mse(op, inputs, attrs, dtype, level):
-    """mse_loss: the loss of each element (reduction none), then reduced per sample."""
+    """mse_loss as functorch's rule: each sample's elements flattened, the loss of each (reduction none), then
+    reduced over them."""
     x, y = inputs
     reduction = attrs["reduction"]
-    rank = max(x.dim(), y.dim())
-    args = [_pad(front(t), t.dim(), rank) if level_of(t) == level else t for t in (x, y)]
-    loss = dispatch.apply(op, args, {**attrs, "reduction": _NONE.get(type(reduction), "none")}, dtype)
+    size = LEVELS[level - 1]
+    shape = np.broadcast_shapes(tuple(x.shape), tuple(y.shape))
+    args = []
+    for t in (x, y):
+        v = front(t) if level_of(t) == level else t.unsqueeze(0)
+        if tuple(v.shape) != (size, *shape):
+            v = v.expand(size, *shape)
+        args.append(v.flatten(1) if shape else v)
+    none = {**attrs, "reduction": _NONE.get(type(reduction), "none")}
     if reduction in ("none", 0):
+        return _wrap(dispatch.apply(op, [front(x) if level_of(x) == level else x, front(y) if level_of(y) == level else
+                                         y], none, dtype), level) if x.dim() == y.dim() else NotImplemented
+    loss = dispatch.apply(op, args, none, dtype)
+    if not shape:
         return _wrap(loss, level)
-    dims = tuple(range(1, loss.dim()))
-    return _wrap(loss.mean(dims) if reduction in ("mean", 1) else loss.sum(dims), level)
+    return _wrap(loss.mean(-1) if reduction in ("mean", 1) else loss.sum(-1), level)
 
 
 _NONE = {int: 0, str: "none"}
@@ -362,10 +372,8 @@ def _products(op, inputs, attrs, dtype, level):
 
 
 def _addmm(op, inputs, attrs, dtype, level):
-    """addmm(bias, x, w) (nn.Linear on a batch): the product of the values, then beta * bias added."""
+    """addmm(bias, x, w) (nn.Linear on a batch): beta * bias, plus the product of the values."""
     bias, m1, m2 = inputs
-    if level_of(bias) == level:
-        return NotImplemented
     product = dispatch.apply(OPS["mm"], [m1, m2], None, None)
     alpha, beta = attrs.get("alpha", 1), attrs.get("beta", 1)
     scaled = dispatch.apply(OPS["mul_scalar"], [bias], {"other": beta}, None)

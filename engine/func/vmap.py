@@ -100,13 +100,15 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
 
 
 class _refusing:
-    """While the function runs: random draws and a program's .item() fail with torch's texts."""
+    """While the function runs: random draws and a program's .item() fail with torch's texts. Batched, a draw in
+    randomness="same" mode is one draw for every sample, as torch's."""
 
-    def __init__(self, randomness):
+    def __init__(self, randomness, batched=False):
         self.text = RANDOM_IN_VMAP if randomness == "error" else RANDOM_LOOPED.format(randomness)
+        self.draws = batched and randomness == "same"
 
     def __enter__(self):
-        generator.REFUSING.append(self.text)
+        generator.REFUSING.append(None if self.draws else self.text)
         messages.ITEM_REFUSED.append(ITEM_IN_VMAP)
 
     def __exit__(self, *exc):
@@ -118,15 +120,15 @@ def _batched(func, args, kwargs, leaves, spec, dims, size, out_dims, randomness,
     """The function run once on BatchedTensors (batching.py), its results unbatched at out_dims."""
     depth = len(batching.LEVELS)
     batching.LEVELS.append(size)
-    dispatch.VMAP.append((batching.hook, batching.inplace_hook))
+    dispatch.HOOKS.append((batching.hook, batching.inplace_hook))
     level = depth + 1
     try:
         entered = [x if d is None else batching.BatchedTensor.wrap(x, level, d % x.dim()) for x, d in zip(leaves, dims)]
-        with _refusing(randomness):
+        with _refusing(randomness, batched=True):
             result = func(*unflatten(spec, entered), **kwargs)
         return _unbatch(result, out_dims, level, size, name)
     finally:
-        dispatch.VMAP.pop()
+        dispatch.HOOKS.pop()
         batching.LEVELS.pop()
 
 
