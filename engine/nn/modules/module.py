@@ -399,6 +399,11 @@ class Module:
             if not isinstance(value, Tensor):
                 errors.append(f'While copying the parameter named "{key}", expected torch.Tensor or Tensor-like '
                               f"object from checkpoint but received {type(value)}")
+            elif _uninitialized(target) and not _uninitialized(value):
+                # a lazy module's tensor takes the checkpoint's shape, as torch's LazyModuleMixin's load hook does
+                with grad_mode.no_grad():
+                    target.materialize(tuple(value.shape))
+                    target.copy_(value)
             elif tuple(value.shape) != tuple(target.shape):
                 errors.append(f"size mismatch for {key}: copying a param with shape {value.shape} from checkpoint, "
                               f"the shape in current model is {target.shape}.")
