@@ -5,9 +5,9 @@ import math
 import numpy as np
 
 from . import devices, dtypes, factories
-from .messages import invalid_arguments
 from .functions import promote_types
 from .kernels import special
+from .messages import invalid_arguments
 from .tensor import Tensor
 
 
@@ -29,8 +29,8 @@ def _window(name, window_length, periodic, dtype, device, requires_grad, make):
     return Tensor._make(np.ascontiguousarray(data, dtype.np), dtype, requires_grad)
 
 
-_OPTIONS = ("torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
-            "bool requires_grad = False")
+_OPTIONS = ("torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
+            "bool pin_memory = False, bool requires_grad = False")
 _UNSET = object()
 
 
