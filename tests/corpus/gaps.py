@@ -31,7 +31,7 @@ ENGINE_GAPS: dict[str, str] = {
     "functorch_whirlwind_tour": "torch.func vmap(grad): the engine differentiates the batch with its autograd on the "
                                 "batched tensors (an input the same for every sample expanded per sample), torch runs "
                                 "each op's derivative on batched tensors: the per-sample grads print 0. where torch's "
-                                "are -0. and their grad_fn is SqueezeBackward1 (torch MulBackward0); and the zeros off "
+                                "are -0. and their grad_fn is SqueezeBackward1 (torch MulBackward0), and the zeros off "
                                 "the diagonal of jacfwd(jacrev(f)) and hessian are -0. on torch, 0. here",
     "d2l_attention_scoring": f"{FLOAT32}: a bmm result lies on a rounding boundary of its 5 printed digits: the "
                              "engine's correctly rounded product prints -6.3431e-04, MKL's (AMD EPYC) -6.3432e-04",
