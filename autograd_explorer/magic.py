@@ -51,7 +51,7 @@ def explorer(source: str, step: str | None = None, budget: float | None = None, 
     if step is not None:
         query["step"] = step
     runner = None if budget is None else partial(tl.run, max_seconds=budget)
-    return Explored(Explorer(query, runner=runner), height)
+    return Explored(Explorer(query, runner=runner, extension=False), height)  # %load_ext loaded it
 
 
 class Explored:

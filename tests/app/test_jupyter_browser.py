@@ -53,12 +53,16 @@ def page(browser, request):
     assert [e for e in errors if e not in jupyters] == []
 
 
-def run_all(page, url: str):
-    """Open the notebook, wait for its kernel, run all its cells; the two explorers' outputs, once shown."""
+def run_all(page, url: str, first_cell: str | None = None):
+    """Open the notebook, wait for its kernel, run all its cells (the first one's text replaced by `first_cell`);
+    the two explorers' outputs, once shown."""
     page.goto(url)
     page.wait_for_function("() => window.jupyterapp && jupyterapp.shell.currentWidget &&"
                            " jupyterapp.shell.currentWidget.sessionContext?.session?.kernel?.status === 'idle'",
                            timeout=60_000)
+    if first_cell is not None:
+        page.evaluate("(text) => jupyterapp.shell.currentWidget.content.widgets[0].model.sharedModel.setSource(text)",
+                      first_cell)
     page.evaluate("() => jupyterapp.commands.execute('notebook:run-all-cells')")
     outputs = page.locator(".jp-OutputArea-output:has(.counter)")
     wait_for(lambda: outputs.count() == 2, 60_000)
@@ -106,7 +110,9 @@ def test_explore_in_jupyterlab_shows_the_graph_steps_and_a_runaway_at_its_line(j
 
 def test_explore_in_notebook_7(jupyter, page):
     base, token = jupyter
-    program, runaway = run_all(page, f"{base}/notebooks/explore.ipynb?token={token}")  # the same kernel, warm
+    # The same kernel, warm: its extension is loaded, and this page needs Panel's JavaScript sent again.
+    program, runaway = run_all(page, f"{base}/notebooks/explore.ipynb?token={token}",
+                               first_cell="%reload_ext autograd_explorer")
     first, total = shown(program)
     program.locator(".next-call button").click()
     wait_for(lambda: shown(program)[0] > first)
