@@ -15,9 +15,9 @@ from IPython.core.error import UsageError
 from IPython.core.magic import Magics, cell_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
-from app import links
 from app import timeline as tl
 from app.page import Explorer
+from app.program import links
 
 HEIGHT = 760  # px: the player, a graph with room for a few layers, and the .grad history and console under it
 
