@@ -9,7 +9,13 @@ import json
 import pytest
 
 pytest.importorskip("playwright")
-from browser import SERIOUS, axe_violations, wait_for  # noqa: E402
+from browser import SERIOUS, axe_violations  # noqa: E402
+from browser import wait_for as _wait_for  # noqa: E402
+
+
+def wait_for(check, timeout_ms: float = 30_000) -> None:
+    """As browser.wait_for, with room for a loaded machine (each lesson's steps are a server round trip)."""
+    _wait_for(check, timeout_ms)
 
 
 def _current(page) -> str:
@@ -22,7 +28,7 @@ def _step_until(page, check, limit=30) -> None:
             return
         page.keyboard.press("ArrowRight")
         page.wait_for_timeout(150)
-    wait_for(check, 5_000)
+    wait_for(check)
 
 
 def _guess(page, text: str) -> None:
