@@ -6,6 +6,7 @@ from html import escape
 
 import panel as pn
 
+from app import timeline as tl
 from app.canvas.builder import Builder
 from app.grad_history.view import GradHistory
 from app.graph.module_toggle import ModuleToggle
@@ -46,7 +47,7 @@ class Explorer:
         self.lessons = LessonView(store=self.store)
         lesson = links.lesson_slug(query or {})
         if lesson is not None:  # the lesson's program is the first shown (the default example is not run)
-            self.lessons.open_slug(lesson, step=link.step if isinstance(link.step, int) else None)
+            self.lessons.open_slug(lesson, step=link.step if isinstance(link.step, int) else None, runner=tl.run)
         if self.store.timeline is None:
             self.store.load(link.source, step=link.step, example=link.example)
         if link.problem:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import inspect
 import threading
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable
 
 import panel as pn
 import param
@@ -82,6 +83,23 @@ class Store(param.Parameterized):
         def arrive(timeline) -> None:
             if ticket == self._runs:
                 self.show(timeline, source, step, example)
+
+        when_done(ran, arrive)
+
+    def start(self, source: str, then: Callable[[object], None]) -> None:
+        """Run a program for another feature (a lesson's runs) as load runs one, off the server's loop, and
+        call then(timeline), unless a program is loaded or started meanwhile."""
+        self._runs += 1
+        ticket = self._runs
+        ran = self._start(source, None)
+        if not inspect.isawaitable(ran):
+            then(ran)
+            return
+        self.running = source
+
+        def arrive(timeline) -> None:
+            if ticket == self._runs:
+                then(timeline)
 
         when_done(ran, arrive)
 

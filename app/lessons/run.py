@@ -8,6 +8,7 @@ after it run. Where a notebook stored an output and the engine prints something 
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from dataclasses import dataclass, field
 
 from app.lessons.model import Lesson
@@ -60,11 +61,23 @@ def default_runner(source: str) -> Timeline:
 
 def run_lesson(lesson: Lesson, run=default_runner) -> LessonRun:
     """`run(source) -> Timeline`: engine.trace.run, or the isolated runner the app uses."""
+    runs = lesson_runs(lesson)
+    source = next(runs)
+    while True:
+        try:
+            source = runs.send(run(source))
+        except StopIteration as done:
+            return done.value
+
+
+def lesson_runs(lesson: Lesson) -> Generator[str, Timeline, LessonRun]:
+    """The runs a lesson takes, for a caller that runs each program its own way (off the server's loop, in the
+    site's program worker): yields each program to run, is sent its timeline, and returns the LessonRun."""
     program = compose(lesson)
     cut: dict[int, int] = {}
     errors: dict[int, str] = {}
     for _ in range(len(program.blocks) + 1):
-        timeline = run(program.source(cut))
+        timeline = yield program.source(cut)
         err = timeline.error
         if err is None:
             break

@@ -12,13 +12,12 @@ import param
 from panel.custom import JSComponent
 from panel.viewable import Viewer
 
-from app import timeline as tl
 from app.lessons import asking, library, render
 from app.lessons.library import read
 from app.lessons.model import Lesson
 from app.lessons.notebook import NotebookError
 from app.lessons.questions import QuestionError
-from app.lessons.run import LessonRun, run_lesson
+from app.lessons.run import LessonRun, lesson_runs, run_lesson
 from app.predict import model as pm
 from app.serving import batch, on_loop
 from app.store import Store
@@ -134,11 +133,11 @@ class LessonView(Viewer):
             styles={"border-right": "1px solid #e1e4e8", "background": "white"}, stylesheets=[_PANEL_CSS])
 
     # Opening ---------------------------------------------------------------------------------------------
-    def open_slug(self, slug: str, step: int | None = None) -> None:
+    def open_slug(self, slug: str, step: int | None = None, runner=None) -> None:
         if slug not in library.FILES:
             self._problem(f"There is no built-in lesson {slug!r}. The lessons: {', '.join(library.SLUGS)}.")
             return
-        self.open(library.builtin(slug), step=step)
+        self.open(library.builtin(slug), runner=runner, step=step)
 
     def shared_slug(self) -> str | None:
         """The slug a link to the lesson shown names (a built-in one's), or None."""
@@ -156,7 +155,22 @@ class LessonView(Viewer):
         self.open(lesson)
 
     def open(self, lesson: Lesson, runner=None, step: int | None = None) -> None:
-        r = run_lesson(lesson, run=runner or tl.run)
+        """Run the lesson and show it: with `runner` (source -> Timeline) at once; else as the store runs a
+        program (served: off the server's loop; static: in the program worker), shown when its runs are done."""
+        if runner is not None:
+            self._show(lesson, run_lesson(lesson, run=runner), step)
+            return
+        runs = lesson_runs(lesson)
+
+        def arrive(timeline) -> None:
+            try:
+                self.store.start(runs.send(timeline), arrive)
+            except StopIteration as done:
+                self._show(lesson, done.value, step)
+
+        self.store.start(next(runs), arrive)
+
+    def _show(self, lesson: Lesson, r: LessonRun, step: int | None) -> None:
         asks, why, steps_of = asking.lesson_asks(lesson, r)
         self._asks, self._why, self._steps_of, self._whys = asks, why, steps_of, {}
         with batch():  # one message (called on the server's loop: on_loop)
