@@ -9,6 +9,7 @@ from html import escape
 
 import panel as pn
 import param
+from panel.custom import JSComponent
 from panel.viewable import Viewer
 
 from app.canvas import board_model as bm
@@ -59,10 +60,12 @@ class Builder(Viewer):
                               description="Give the canvas the graph's room (the code stays beside it)")
         self.message = pn.pane.HTML("", css_classes=["builder-message"], margin=(0, 10),
                                     styles={"color": "#b00020", "font-size": "12px"})
+        self.reveal = Reveal(height=1, margin=0, sizing_mode="stretch_width")  # the fields' bottom
         self.fields = pn.Column(self.title, pn.Row(self.node_name, self.value, self.requires_grad, stylesheets=[WRAP]),
                                 pn.Row(self.ports[0], self.numbers[0], stylesheets=[WRAP]),
                                 pn.Row(self.ports[1], self.numbers[1], stylesheets=[WRAP]),
                                 pn.Row(self.backward, self.delete, stylesheets=[WRAP]),
+                                self.reveal,
                                 visible=False, sizing_mode="stretch_width", stylesheets=[SHRINK])
         self._filling = False  # the fields are being set from the graph: their watchers stay quiet
         self.board.param.watch(self._on_action, "action")
@@ -81,6 +84,7 @@ class Builder(Viewer):
         self.param.watch(self._on_wide, "wide")
         self.store.param.watch(self._on_program, ["source", "running"])
         self.param.watch(self._draw, ["graph", "positions", "selected"])
+        self.param.watch(self._on_selected, "selected")
         self._on_program()
 
     # The program -> the graph.
@@ -140,6 +144,11 @@ class Builder(Viewer):
             self.delete.label = f"Delete {name}"
         finally:
             self._filling = False
+
+    def _on_selected(self, event):
+        """A node newly selected: its fields are brought into the window (they lie under the board)."""
+        if event.new is not None and self.fields.visible:
+            self.reveal.n += 1
 
     # What the person did -> a new graph -> the program the store runs.
     def _edit(self, graph: cm.Graph, step: int | str | None = "end", **view) -> None:
@@ -234,6 +243,20 @@ class Builder(Viewer):
                          self.message,
                          self.fields,
                          sizing_mode="stretch_width", stylesheets=[SHRINK])
+
+
+class Reveal(JSComponent):
+    """Scrolls itself into view (as little as it takes, in every box that scrolls) each time `n` changes."""
+
+    n = param.Integer(default=0)
+
+    _esm = """
+export function render({ model }) {
+  const mark = document.createElement('div')
+  model.on('n', () => requestAnimationFrame(() => setTimeout(() => mark.scrollIntoView({ block: 'nearest' }), 30)))
+  return mark
+}
+"""
 
 
 _DARK_GREEN = """

@@ -1,20 +1,23 @@
 """The graph's camera, in the browser: it keeps one scale on both axes (boxes keep their shape when zooming
 or resizing), starts with the whole graph in view (at most 1.35 × graph_model.SCALE px per unit; a graph that
-does not fit at MIN_FIT opens at SCALE, where every label is 11 px), and glides to the node each step acts on
-when it leaves the middle of the view (jumps, when stepping fast). Python only sends the graph's extent and the
-focus (camera_model.py); the camera's moves are not sent back (nothing in Python reads the ranges), so a glide's
-frames cost the server and the socket nothing while a step's changes are on their way."""
+does not fit at MIN_FIT opens at SCALE, where every label is 11 px; in a view that holds only a few of its layers,
+as a phone's, at the scale that shows whole layers, no box cut at the view's sides), and glides to the node each
+step acts on when it leaves the middle of the view (jumps, when stepping fast). Python only sends the graph's
+extent and the focus (camera_model.py); the camera's moves are not sent back (nothing in Python reads the ranges),
+so a glide's frames cost the server and the socket nothing while a step's changes are on their way."""
 
 from __future__ import annotations
 
 from bokeh.models import ColumnDataSource, CustomJS
 
-from app.graph.model import SCALE
+from app.graph.model import BOX_W, LAYER_GAP, SCALE
 
 MAX_SCALE = 1.35 * SCALE  # a small graph is drawn bigger, up to this
 MIN_FIT = 0.55 * SCALE  # a graph opens whole when it fits at this zoom or more (its labels still drawn, smaller)
 CALM_MS = 350  # a step this long after the one before glides there; a quicker one jumps
 MARGIN = 0.2  # the focus may come this close (a fraction of the view) to its edges before the camera moves
+FEW_COLUMNS = 3  # a view that holds at most this many of a wide graph's layers shows them whole (a phone's)
+COLUMN_PAD = 0.3  # units of room left and right of the columns shown whole
 
 _JS = f"""
 const W = p.inner_width, H = p.inner_height, d = cam.data;
@@ -30,6 +33,19 @@ const keep_in = (x, y, s) => {{
   const near = (c, lo, hi, half) => hi - lo <= 2 * half ? (lo + hi) / 2 : Math.min(hi - half, Math.max(lo + half, c));
   return [near(x, d.x0[0], d.x1[0], W / s / 2), near(y, d.y0[0], d.y1[0], H / s / 2)];
 }};
+// A narrow view of a wide graph (a phone's) shows whole layers: no box cut at its sides. Of the windows of n
+// layers that hold the focus's, the one nearest the view's now; the scale fills the view with them.
+const columns = (x, s, cx) => {{
+  const c0 = d.x0[0] + {BOX_W}, count = Math.round((d.x1[0] - d.x0[0] - 2 * {BOX_W}) / {LAYER_GAP}) + 1;
+  const n = Math.max(1, Math.floor((W / s - {BOX_W} - 2 * {COLUMN_PAD}) / {LAYER_GAP}) + 1);
+  if (n >= count || n > {FEW_COLUMNS} || s > {MAX_SCALE} * 1.01) {{ return null }}
+  const clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, v));
+  const f = clamp(Math.round((x - c0) / {LAYER_GAP}), 0, count - 1);
+  const now = Number.isFinite(cx) ? Math.round((cx - c0) / {LAYER_GAP} - (n - 1) / 2) : f - Math.floor((n - 1) / 2);
+  const i = clamp(clamp(now, f - n + 1, f), 0, count - n);
+  return [Math.min({MAX_SCALE}, W / ({BOX_W} + (n - 1) * {LAYER_GAP} + 2 * {COLUMN_PAD})),
+          c0 + (i + (n - 1) / 2) * {LAYER_GAP}];
+}};
 let s, cx, cy;
 if (refit) {{
   cam._fit = d.fit[0];
@@ -37,7 +53,10 @@ if (refit) {{
   const fit = Math.min(W / gw, H / gh);  // too small a zoom to read: the default one, following the step
   s = fit >= {MIN_FIT} ? Math.min({MAX_SCALE}, fit) : {SCALE};
   if (has) {{ cx = fx; cy = fy }} else {{ cx = d.x0[0]; cy = d.y1[0] }}
+  const whole_layers = fit >= {MIN_FIT} ? null : columns(cx, s, NaN);
+  if (whole_layers) {{ s = whole_layers[0] }}
   [cx, cy] = keep_in(cx, cy, s);
+  if (whole_layers) {{ cx = whole_layers[1] }}
 }} else {{
   s = (cam._W || W) / (xr.end - xr.start);
   if (!Number.isFinite(s) || s <= 0) {{ s = {SCALE} }}
@@ -45,7 +64,10 @@ if (refit) {{
   const hw = W / s / 2 * (1 - 2 * {MARGIN}), hh = H / s / 2 * (1 - 2 * {MARGIN});
   const away = has && (Math.abs(fx - cx) > hw || Math.abs(fy - cy) > hh);
   if (cb_obj === cam && !away) {{ cam._stepped = performance.now(); return }}  // the view stays: no repaint
+  const whole_layers = away || cb_obj !== cam ? columns(away ? fx : cx, s, cx) : null;  // (a resize, too)
+  if (whole_layers) {{ s = whole_layers[0] }}
   if (away) {{ [cx, cy] = keep_in(fx, fy, s) }}
+  if (whole_layers) {{ cx = whole_layers[1] }}
 }}
 cam._W = W;
 const to = [cx - W / s / 2, cx + W / s / 2, cy - H / s / 2, cy + H / s / 2];

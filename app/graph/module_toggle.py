@@ -9,9 +9,14 @@ from panel.viewable import Viewer
 
 from app.graph.module_boxes import ALL, TOP
 from app.store import Store
-from app.widgets.responsive import WRAP
+from app.widgets.responsive import NARROW, WRAP
 
 MODEL, BOXES, OPS = "model as one box", "layers as boxes", "all ops"
+# In a wide window the toggle lies in the graph's toolbar row, left of its tools, instead of a row of its own above
+# the graph (32 px more for the graph: a training script's module boxes were cut at 1280x800).
+_IN_THE_GRAPHS_TOOLBAR_ROW = (f"@media (min-width: {NARROW + 1}px) {{ :host {{ width: max-content !important; "
+                              "flex: none !important; margin: 0 0 -32px 12px !important; position: relative; "
+                              "z-index: 5; } }\n")
 
 
 class ModuleToggle(Viewer):
@@ -24,7 +29,7 @@ class ModuleToggle(Viewer):
         self.hint = pn.pane.HTML("<span style='font-size:12px;color:#555'>click a module's box to open it</span>",
                                  margin=(6, 4))
         self.row = pn.Row(self.choice, self.hint, visible=self._has_modules(), sizing_mode="stretch_width",
-                          stylesheets=[WRAP])  # in a phone's window the hint goes under the toggle
+                          stylesheets=[WRAP + _IN_THE_GRAPHS_TOOLBAR_ROW])  # on a phone the hint goes under it
         self.choice.param.watch(self._on_choice, "value")
         self.store.param.watch(self._on_store, ["timeline", "opened"])
 

@@ -18,6 +18,8 @@ from app.widgets.accessibility import Accessibility
 from app.widgets.html_box import HtmlBox
 from app.widgets.responsive import NARROW, PHONE, narrow, wraps_below
 
+CAPTION_PX = 75  # px: two lines of the caption's words and one of its formula
+
 
 class _Player(pn.widgets.Player):
     _debounce = 0  # a step is handled at once, not after Panel's 50 ms debounce
@@ -43,7 +45,8 @@ class Controls(Viewer):
         self.next_call = pn.widgets.Button(label="backward call ⇥", description="Jump to the next backward call",
                                            color="light", width=130, css_classes=["next-call"])
         self.counter = HtmlBox(css=_CSS, width=110, height=24, margin=(18, 5, 0, 5))
-        self.caption = HtmlBox(css=_CSS + _GROW, sizing_mode="stretch_width", min_height=62, margin=(0, 10, 4, 10))
+        self.caption = HtmlBox(css=_CSS + _GROW, sizing_mode="stretch_width", min_height=CAPTION_PX,
+                               margin=(0, 10, 4, 10), fit_px=CAPTION_PX)
         self.predict = pn.widgets.Checkbox(label="Predict, then reveal", value=s.predicting, width=150,
                                            margin=(20, 4, 0, 4), css_classes=["predict-toggle"])
         row = (self.prev_call, self.player, self.next_call, self.counter, self.predict)
@@ -92,7 +95,7 @@ class Controls(Viewer):
             self.counter.text = f'<span class="counter">step <b>{k + 1}</b> / {total}</span>'
             text, local = escape(text), escape(local)
             self.caption.text = (f'<div class="caption-text{" failed" if stuck else ""}" role="status">{text}'
-                                 f'<div class="formula">{local or "&nbsp;"}</div></div>')
+                                 + (f'<div class="formula">{local}</div>' if local else "") + '</div>')
 
     def __panel__(self):
         return pn.Column(
@@ -121,19 +124,23 @@ def _under_the_player(row_width: int) -> str:
 
 
 _CSS = """
-.caption-text { display: block; box-sizing: border-box; width: 100%; font-size: 15px; padding: 6px 10px;
+.caption-text { display: block; box-sizing: border-box; width: 100%; font-size: calc(15px * var(--fit, 1));
+  padding: 6px 10px;
   background: #fff8e6; border-left: 4px solid #f0a500; white-space: normal; overflow-wrap: anywhere;
   border-radius: 3px; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; min-height: 20px; }
-.caption-text .formula { font-size: 12.5px; color: #6b4e00; margin-top: 2px; }
+.caption-text .formula { font-size: calc(12.5px * var(--fit, 1)); color: #6b4e00; margin-top: 2px; }
 .caption-text.failed { background: #fdecee; border-left-color: #b00020; color: #7a0016; }
 .caption-text.failed .formula { color: #7a0016; font-family: system-ui, sans-serif; }
 .counter { color: #1f2d3d; }
 """
 
-# The caption is as tall as its words: a backward step's sentence and its chain-rule formula wrap onto several
-# lines in the middle column and in a narrow window (a fixed height cut them off). In a wide window the page does
-# not scroll, so a very long caption (an error) scrolls inside its box past 40% of the window's height.
-_GROW = (":host { height: auto !important; min-height: 62px; flex: none !important; overflow: visible; }\n"
+# The caption's box holds two lines of words and one of formula: the graph under it stays put as it steps. Longer
+# words are set smaller (html_box.FIT_LEAST), and only then does the box grow as tall as its words (a backward
+# step's sentence and its chain-rule formula wrap onto several lines in a narrow window; a fixed height cut them
+# off). In a wide window the page does not scroll, so a very long caption (an error) scrolls inside its box past
+# 40% of the window's height.
+_GROW = (f":host {{ height: auto !important; min-height: {CAPTION_PX}px; flex: none !important; "
+         "overflow: visible; }\n"
          ".html-box { height: auto; }\n"
          f"@media (min-width: {NARROW + 1}px) {{ :host {{ max-height: 40vh; overflow: auto; }} }}\n")
 

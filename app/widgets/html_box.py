@@ -20,6 +20,8 @@ from app.store import Store
 
 settings.perform_error_diagnostics.set_value(False)
 
+FIT_LEAST = 0.8  # a text kept to its box (fit_px) is set no smaller than this share of its size
+
 _FILL = """
 :host { overflow: auto; }
 .html-box { width: 100%; height: 100%; box-sizing: border-box; }
@@ -28,8 +30,12 @@ _FILL = """
 
 class HtmlBox(JSComponent):
     text = param.String(default="")
+    fit_px = param.Integer(default=0, doc="When set: the text's first block is kept this tall (what is below stays "
+                                          "put as the text changes); a longer text is set smaller, down to "
+                                          "FIT_LEAST of its size (its CSS sizes are times var(--fit)), and only "
+                                          "then does the block grow.")
 
-    _esm = """
+    _esm = f"const FIT_LEAST = {FIT_LEAST}\n" + """
 export function render({ model }) {
   const box = document.createElement('div')
   box.className = 'html-box'
@@ -50,9 +56,28 @@ export function render({ model }) {
     }
   }
   // After a new text, once the texts pause (a key held): then the page's layout is done, and reading it is free.
+  const fit = () => {
+    const block = box.firstElementChild
+    if (!model.fit_px || !block) return
+    const pad = parseFloat(getComputedStyle(block).paddingBottom) || 0
+    const words = document.createRange()
+    words.selectNodeContents(block)
+    const need = () => words.getBoundingClientRect().bottom - block.getBoundingClientRect().top + pad
+    block.style.minHeight = model.fit_px + 'px'
+    for (let f = 1; ; f = Math.round((f - 0.05) * 100) / 100) {
+      block.style.setProperty('--fit', f)
+      if (f <= FIT_LEAST || need() <= model.fit_px + 0.5) break
+    }
+  }
   let soon = null
-  model.on('text', () => { box.innerHTML = model.text; clearTimeout(soon); soon = setTimeout(focusable, 200) })
+  model.on('text', () => {
+    box.innerHTML = model.text
+    fit()
+    clearTimeout(soon)
+    soon = setTimeout(focusable, 200)
+  })
   requestAnimationFrame(() => {
+    fit()
     focusable()
     const host = box.getRootNode().host
     if (host) new ResizeObserver(focusable).observe(host)

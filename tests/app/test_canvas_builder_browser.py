@@ -50,6 +50,11 @@ def _wait_code(page, text: str, present: bool = True) -> None:
     wait_for(lambda: (text in editor_text(page)) == present)
 
 
+def _in_window(page, css: str, height: int) -> bool:
+    box = page.locator(css).bounding_box()
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height
+
+
 def _select(page, name: str) -> None:
     """Click a node and wait for its fields, as a person would look before typing."""
     _board(page, f"[data-key='node:{name}']").click()
@@ -129,9 +134,9 @@ def test_a_person_builds_a_graph_edits_its_code_and_steps_its_backward(browser, 
     assert not errors, errors
 
 
-@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("size", [*SIZES, "390"])
 def test_the_canvas_at_each_size(browser, url, size):
-    width, height = SIZES[size]
+    width, height = {**SIZES, "390": (390, 844)}[size]
     context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
     try:
@@ -141,6 +146,8 @@ def test_the_canvas_at_each_size(browser, url, size):
         open_app(page, url, "code=" + base64.urlsafe_b64encode(source.encode()).decode().rstrip("="))
         wait_for(lambda: len(_formulas(page)) == 6)
         _select(page, "y")
+        wait_for(lambda: _in_window(page, ".port-a select", height) and _in_window(page, ".backward-here button",
+                                                                                   height), 3_000)  # brought in
         _board(page, ".board").scroll_into_view_if_needed()
         board = _board(page, ".board").bounding_box()
         assert board["width"] >= 300

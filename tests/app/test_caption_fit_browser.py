@@ -1,6 +1,7 @@
 """The caption is readable whole at every width: stepped through examples with long backward sentences and
 chain-rule formulas, its box is at least as tall as what it holds (nothing clipped, no scrollbar) at 800, 900,
-1000 and 1099 px (one column) and at 1280 px (the middle column). Screenshots: test-artifacts/caption-*.png."""
+1000 and 1099 px (one column) and at 1280 px (the middle column), where the graph under it stays put (longer
+words are set smaller before the box grows). Screenshots: test-artifacts/caption-*.png."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ pytest.importorskip("playwright")
 from browser import ARTIFACTS, counter, open_app, wait_counter  # noqa: E402
 
 WIDTHS = (800, 900, 1000, 1099, 1280)
+JUMP_PX = 20  # at 1280 px the graph under the caption moves at most this much as it steps (its longest words)
 
 # The box Panel gives the caption (its component's host) against the height and width of the caption inside it.
 MEASURE = """
@@ -37,7 +39,7 @@ def test_the_whole_caption_fits_its_box_at_every_width(browser, url, example):
     open_app(page, url, f"example={example}&step=0")
     shown, total = counter(page)
     tallest = {w: (0, 0) for w in WIDTHS}
-    cut = []
+    cut, graph_tops = [], set()
     for k in range(shown, total + 1):
         if k > shown:
             page.keyboard.press("ArrowRight")
@@ -49,6 +51,8 @@ def test_the_whole_caption_fits_its_box_at_every_width(browser, url, example):
                 cut.append((w, k, m))
             if m["scroll"] > tallest[w][1]:
                 tallest[w] = (k, m["scroll"])
+            if w == 1280:
+                graph_tops.add(round(page.locator(".graph-box").bounding_box()["y"]))
         page.set_viewport_size({"width": WIDTHS[0], "height": 800})
     ARTIFACTS.mkdir(exist_ok=True)
     for w, (k, _) in tallest.items():  # the step with the tallest caption, as a person sees it at each width
@@ -60,4 +64,5 @@ def test_the_whole_caption_fits_its_box_at_every_width(browser, url, example):
         page.screenshot(path=str(ARTIFACTS / f"caption-{example}-{w}.png"))
     page.close()
     assert not cut, f"the caption is cut off (width, step, sizes): {cut[:5]}"
+    assert max(graph_tops) - min(graph_tops) <= JUMP_PX, f"the graph moves as the caption changes: {graph_tops}"
     assert max(h for _, h in tallest.values()) > 62, "no step had a caption taller than one line: test is idle"
