@@ -7,7 +7,7 @@
 #    as numpy float64: position, velocity and two constants; action 1 pushes right, 0 left; reward 1 per step;
 #    the start position drawn by numpy's global generator, seeded by env.seed; done when the position leaves +-1 or after 20 steps; reward_threshold 15), with env.seed/reset/step/spec;
 #  - the --render option and env.render() go; --log-interval's default 10 -> 2;
-#  - sizes shrink: hidden 128 -> 16; `count(1)` stops after 8 episodes.
+#  - sizes shrink: hidden 128 -> 16; `count(1)` stops after 6 episodes.
 import numpy as np
 from itertools import count
 from collections import namedtuple
@@ -204,7 +204,7 @@ def main():
             print("Solved! Running reward is now {} and "
                   "the last episode runs to {} time steps!".format(running_reward, t))
             break
-        if i_episode == 8:
+        if i_episode == 6:
             break
 
 

@@ -5,8 +5,8 @@
 #   with model.train(), test_step under torch.inference_mode(), softmax/argmax accuracy, a results dict
 # Adaptations:
 #  - the two files become one program (their module docstrings and the functions' Args/Returns docstrings go);
-#  - train.py's pizza/steak/sushi image folders become TensorDatasets of 8 (train) and 4 (test) random 3x64x64
-#    images with labels drawn by torch, batch size 4; torch.manual_seed(42) added (as the course's notebooks
+#  - train.py's pizza/steak/sushi image folders become TensorDatasets of 4 (train) and 2 (test) random 3x64x64
+#    images with labels drawn by torch, batch size 2; torch.manual_seed(42) added (as the course's notebooks
 #    seed); hidden_units 10 -> 4, epochs 5 -> 2; the device is the CPU; tqdm's progress bar goes (tqdm.auto is
 #    a notebook widget), its loop runs over range(epochs).
 import torch
@@ -178,10 +178,10 @@ def train(model: torch.nn.Module,
 
 
 device = "cpu"
-train_data = torch.utils.data.TensorDataset(torch.rand(8, 3, 64, 64), torch.randint(0, 3, (8,)))
-test_data = torch.utils.data.TensorDataset(torch.rand(4, 3, 64, 64), torch.randint(0, 3, (4,)))
-train_dataloader = torch.utils.data.DataLoader(train_data, batch_size=4, shuffle=True)
-test_dataloader = torch.utils.data.DataLoader(test_data, batch_size=4, shuffle=False)
+train_data = torch.utils.data.TensorDataset(torch.rand(4, 3, 64, 64), torch.randint(0, 3, (4,)))
+test_data = torch.utils.data.TensorDataset(torch.rand(2, 3, 64, 64), torch.randint(0, 3, (2,)))
+train_dataloader = torch.utils.data.DataLoader(train_data, batch_size=2, shuffle=True)
+test_dataloader = torch.utils.data.DataLoader(test_data, batch_size=2, shuffle=False)
 
 model = TinyVGG(input_shape=3, hidden_units=4, output_shape=3).to(device)
 print(model)
