@@ -139,7 +139,8 @@ CASES = {
     + show("torch.tensor([torch.tensor(1, dtype=torch.int32), torch.tensor(2, dtype=torch.int32)])")
     + show("torch.tensor([torch.tensor(1, dtype=torch.int32), 2.5])")
     + show("torch.tensor([torch.tensor(1, dtype=torch.uint8), torch.tensor(2, dtype=torch.int8)])")
-    + show("torch.tensor([torch.tensor(True), False])") + show("torch.tensor([torch.tensor(1.7), 2], dtype=torch.int64)")
+    + show("torch.tensor([torch.tensor(True), False])")
+    + show("torch.tensor([torch.tensor(1.7), 2], dtype=torch.int64)")
     + show("torch.tensor([torch.tensor(2.0, requires_grad=True)])"),
     "tensor_from_list_of_long_tensors": "torch.tensor([torch.tensor([1., 2.]), torch.tensor([3., 4.])])",
 }
