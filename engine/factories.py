@@ -11,35 +11,43 @@ from .tensor import Tensor
 
 
 def _infer_dtype(data):
-    """PyTorch's choice for Python data: any float -> float32, else any int -> int64, else bool."""
-    kinds = set()
+    """PyTorch's choice for Python data: each number's dtype (a float the default dtype, an int int64, a bool
+    bool; a tensor inside a list its own dtype), promoted together as torch.promote_types does."""
+    found = set()
 
     def walk(x):
         if isinstance(x, Tensor):
-            kinds.add("f" if x.dtype.is_floating_point else ("b" if x.dtype is dtypes.bool else "i"))
+            found.add(x.dtype)
         elif isinstance(x, (list, tuple)):
             for i in x:
                 walk(i)
+        elif isinstance(x, range):  # a sequence of ints, as torch reads it
+            if len(x):
+                found.add(dtypes.int64)
         elif isinstance(x, (bool, np.bool_)):
-            kinds.add("b")
+            found.add(dtypes.bool)
         elif isinstance(x, (int, np.integer)):
-            kinds.add("i")
+            found.add(dtypes.int64)
         elif isinstance(x, (float, np.floating)):
-            kinds.add("f")
+            found.add(dtypes.DEFAULT[0])
         else:
             raise TypeError(f"Could not infer dtype of {type(x).__name__}")
 
     walk(data)
-    if "f" in kinds or not kinds:
+    if not found:
         return dtypes.DEFAULT[0]
-    return dtypes.int64 if "i" in kinds else dtypes.bool
+    return dtypes.promote([(d, 2) for d in sorted(found, key=lambda d: d._rank)])
 
 
-def _plain(data):
+def _plain(data, nested=False):
+    """The numbers of `data` as nested lists; a tensor inside a list is one number, as torch reads it (its
+    item(): a tensor of more elements raises ValueError)."""
     if isinstance(data, Tensor):
-        return data._data
+        return data._scalar() if nested else data._data
     if isinstance(data, (list, tuple)):
-        return [_plain(x) for x in data]
+        return [_plain(x, True) for x in data]
+    if isinstance(data, range):
+        return list(data)
     return data
 
 

@@ -21,7 +21,7 @@ def broadcast_shape(shapes):
     return tuple(out)
 
 
-_NESTED = (list, tuple, Tensor, np.ndarray)
+_NESTED = (list, tuple, range, Tensor, np.ndarray)
 
 
 def nested_numel(data):
@@ -30,6 +30,8 @@ def nested_numel(data):
     count their elements, anything else 1. A list that holds itself counts it once."""
     if isinstance(data, (Tensor, np.ndarray)):
         return int(np.size(data._data if isinstance(data, Tensor) else data))
+    if isinstance(data, range):
+        return len(data)
     if not isinstance(data, (list, tuple)):
         return 1
     kinds = set(map(type, data))
@@ -42,7 +44,7 @@ def nested_numel(data):
         node, ready = todo.pop()
         if ready:
             counts[id(node)] = sum(counts.get(id(x)) or 1 if isinstance(x, (list, tuple)) else
-                                   (x._data.size if isinstance(x, Tensor) else
+                                   (x._data.size if isinstance(x, Tensor) else len(x) if isinstance(x, range) else
                                     x.size if isinstance(x, np.ndarray) else 1) for x in node)
             continue
         if id(node) in counts:

@@ -23,6 +23,7 @@ ENGINE_MODULES = {
     "torch.func": "engine.func",
     "torch.utils": "engine.utils",
     "torch.utils.data": "engine.utils.data",
+    **{f"torch.utils.data.{name}": f"engine.utils.data.{name}" for name in ("dataset", "sampler", "dataloader")},
     "torch.cuda": "engine.cuda",
     "torch.accelerator": "engine.accelerator",
     "torch.backends": "engine.backends",

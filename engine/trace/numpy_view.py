@@ -99,6 +99,17 @@ SIZES = {
 _SAME = {"empty": np.zeros, "empty_like": np.zeros_like}  # never uninitialised memory
 
 
+def _type_info(name):
+    """np.finfo / np.iinfo: a dtype's limits (eps, max, tiny...), as numpy's own info objects."""
+    fn = getattr(np, name)
+
+    def function(dtype):
+        return fn(no_object(np.dtype(plain(dtype))))
+
+    function.__name__ = function.__qualname__ = name
+    return function
+
+
 def _function(name, fn, size):
     def function(*args, **kwargs):
         args = tuple(plain(a) for a in args)
@@ -296,6 +307,7 @@ def numpy_views() -> dict[str, SafeModule]:
                                          for name, size in LINALG.items()} | {"LinAlgError": np.linalg.LinAlgError})
     fft = SafeModule("numpy.fft", {name: _function(name, getattr(np.fft, name), size) for name, size in FFT.items()})
     testing = SafeModule("numpy.testing", {name: _testing(name) for name in TESTING})
+    attrs.update(finfo=_type_info("finfo"), iinfo=_type_info("iinfo"))
     attrs.update(CONSTANTS, random=random_view, linalg=linalg, fft=fft, testing=testing,
                  dtype=lambda spec: no_object(np.dtype(plain(spec))), __version__=np.__version__)
     return {"numpy": SafeModule("numpy", attrs), "numpy.random": random_view, "numpy.linalg": linalg,

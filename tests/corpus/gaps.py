@@ -35,6 +35,10 @@ ENGINE_GAPS: dict[str, str] = {
                                 "the diagonal of jacfwd(jacrev(f)) and hessian are -0. on torch, 0. here",
     "d2l_attention_scoring": f"{FLOAT32}: a bmm result lies on a rounding boundary of its 5 printed digits: the "
                              "engine's correctly rounded product prints -6.3431e-04, MKL's (AMD EPYC) -6.3432e-04",
+    "examples_vae_continuous_bernoulli": f"{FLOAT32}: the loss sums 6272 float32 BCE terms and as many log "
+                                         "normalising constants that nearly cancel them (~4300 each way for ~16): "
+                                         "torch's and numpy's summation orders differ by ~3e-5 in the loss: "
+                                         "the first test loss prints 2.1125 on torch, 2.1124 here",
 }
 
 # Gaps where torch's own output depends on the CPU (its MKL kernels' order): on another CPU torch may print what

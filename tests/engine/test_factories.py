@@ -130,6 +130,19 @@ CASES = {
     "item_tolist": "x = torch.tensor([[1.5, 2.0]], dtype=torch.float64)\nprint(x[0, 0].item(), x.tolist(), "
     "torch.tensor(3).item(), torch.tensor([True]).tolist(), torch.tensor(2.5).tolist())",
     "item_many": "torch.ones(2).item()",
+    # --- torch.tensor from Python data holding ranges and tensors --------------------------------------------
+    "tensor_from_range": show("torch.tensor(range(4))") + show("torch.tensor([range(2), range(2)])")
+    + show("torch.tensor(range(0))") + show("torch.tensor(range(3), dtype=torch.float64)"),
+    "tensor_from_list_of_tensors": "t = torch.tensor([1.5])\n" + show("torch.tensor([t])")
+    + show("torch.tensor([torch.tensor([[1.5]]), 2])") + show("torch.tensor([[t], [t]])")
+    + show("torch.tensor([torch.tensor(1., dtype=torch.float64), 2])")
+    + show("torch.tensor([torch.tensor(1, dtype=torch.int32), torch.tensor(2, dtype=torch.int32)])")
+    + show("torch.tensor([torch.tensor(1, dtype=torch.int32), 2.5])")
+    + show("torch.tensor([torch.tensor(1, dtype=torch.uint8), torch.tensor(2, dtype=torch.int8)])")
+    + show("torch.tensor([torch.tensor(True), False])")
+    + show("torch.tensor([torch.tensor(1.7), 2], dtype=torch.int64)")
+    + show("torch.tensor([torch.tensor(2.0, requires_grad=True)])"),
+    "tensor_from_list_of_long_tensors": "torch.tensor([torch.tensor([1., 2.]), torch.tensor([3., 4.])])",
 }
 
 

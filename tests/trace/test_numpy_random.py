@@ -30,6 +30,7 @@ print(np.zeros_like(a), np.ones_like(b), np.arange(0, 1, 0.25), np.empty(2).shap
 print(np.sort(np.array([3, 1, 2])), np.argsort([3, 1, 2]), np.unique([1, 1, 2]), np.outer([1, 2], [3, 4]))
 print(a.astype(np.float32), a.astype("int64"), np.array([1, 2], dtype=np.float32) / 3, np.pi)
 print(isinstance(a, np.ndarray), type(a).__name__, a.tolist(), float(a[0, 0]), int(b[1, 1]), a.copy())
+print(np.finfo(np.float32).eps.item(), np.finfo(float).tiny, np.iinfo(np.int64).max, np.finfo(a.dtype).max)
 print(np.allclose(a, a + 1e-9), np.isnan(np.array([1.0, np.nan])), np.sum([1, 2, 3]), np.cumsum([1, 2, 3]))
 m = np.array([1.0, 2.0, 3.0])
 m[0] = 10

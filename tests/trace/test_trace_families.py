@@ -163,6 +163,8 @@ REFUSED = {
                                          "GuardError", "starting with '_'"),
     "a module nn.utils imports": ("import torch\nx = torch.nn.utils.clip_grad.functools", "AttributeError",
                                   "has no attribute 'functools'"),
+    "a module the data submodules import": ("from torch.utils.data import sampler\nx = sampler.np", "AttributeError",
+                                            "has no attribute 'np'"),
     "a distribution's class attribute": ("import torch\ntorch.distributions.Normal.has_rsample = False",
                                          "GuardError", ""),
 }
