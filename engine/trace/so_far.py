@@ -52,8 +52,8 @@ class Stream:
     time checks), each once PIECE_EVERY seconds have passed since the last; `tail(timeline)` is the rest, once the
     run is over. Nothing it does reaches the program: a piece that cannot be made (memory) is made later."""
 
-    def __init__(self, send=None, cap: int = 32 * 2**20, *, every: float = PIECE_EVERY):
-        self.send, self.cap, self.every = send, cap, every
+    def __init__(self, send=None, cap: int = 32 * 2**20, *, every: float | None = None):
+        self.send, self.cap, self.every = send, cap, PIECE_EVERY if every is None else every
         self.reserve = min(RESERVE, cap // 8)
         self.pieces = 0  # sent
         self.spent = 0.0  # seconds spent making and sending them

@@ -1,6 +1,7 @@
 """Stop (the button beside Run, or Ctrl+.) ends the program running under `panel serve` at once, shows what it
-recorded so far (the child is told to end at its next tick, and sends its timeline: engine/trace/isolated.py),
-and leaves the app ready for the next program."""
+recorded so far (the child is told to end at its next tick, and sends its timeline; one in a C call is killed, and
+what it recorded comes from the pieces it sent as it ran: engine/trace/isolated.py, so_far.py), and leaves the app
+ready for the next program."""
 
 import re
 
@@ -10,6 +11,12 @@ from browser import console_stderr, console_stdout, counter, editor_text, open_a
 LOOP = ("import torch\nx = torch.ones(2, requires_grad=True)\nprint('before')\nfor i in range(20):\n"
         "    y = (x * i).sum()\nwhile True:\n    i += 1\n")
 STOPPED = re.compile(r"line [67]: Stopped: the program was stopped")
+# 10,002 steps (x, the print, 10,000 ops), a second of ticks, then one C call that never ends: Stop kills the child
+LONG = ("import torch\nimport time\nx = torch.ones(2)\nprint('before')\nfor i in range(10000):\n    y = x * i\n"
+        "t = time.time()\nwhile time.time() - t < 1:\n    pass\na = [0]\nb = [0]\nfor i in range(40):\n"
+        "    a = [a, a]\n    b = [b, b]\na == b\n")
+LONG_STOPPED = re.compile(r"line 15: Stopped: the program was stopped")
+RECORDED_S = 8  # s from Run to the C call, on a loaded 2-core machine (~2 s idle)
 
 
 def set_program(page, source):
@@ -20,19 +27,19 @@ def set_program(page, source):
 
 def test_stop_ends_the_program_shows_its_steps_and_the_app_is_ready(page, url):
     open_app(page, url, "example=accumulate")
-    set_program(page, LOOP)
+    set_program(page, LONG)
     page.locator(".run button").click()
     page.wait_for_selector(".stop button", state="visible", timeout=10_000)
     assert "Running" in page.locator(".run button").inner_text()
-    page.wait_for_timeout(1500)
+    page.wait_for_timeout(RECORDED_S * 1000)
     page.locator(".stop button").click()
     page.wait_for_selector(".stop button", state="hidden", timeout=8_000)  # at once, not after the 30 s budget
     assert "Run" in page.locator(".run button").inner_text()
-    wait_for(lambda: STOPPED.search(console_stderr(page)) is not None, 5_000)
+    wait_for(lambda: LONG_STOPPED.search(console_stderr(page)) is not None, 5_000)
     assert console_stdout(page) == "before\n"  # what it printed before it was stopped
-    assert counter(page) == (43, 43), "its 42 steps, then the stop"
+    assert counter(page) == (10_003, 10_003), "its 10,002 steps, every one, then the stop"
     page.locator("body").click(position={"x": 5, "y": 790})
-    for shown in (42, 41):  # what it recorded can be stepped through
+    for shown in (10_002, 10_001):  # what it recorded can be stepped through
         page.keyboard.press("ArrowLeft")
         wait_counter(page, shown)
     set_program(page, "import torch\nx = torch.tensor(2.0, requires_grad=True)\n(x * 3).backward()\nprint(x.grad)\n")
