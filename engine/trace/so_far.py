@@ -268,10 +268,11 @@ class Pieces:
             raise ValueError("a piece's renames are not a list")
         for rename in renames:
             if not (isinstance(rename, list) and len(rename) == 2 and type(rename[0]) is int
-                    and isinstance(rename[1], str) and rename[0] in self._nodes):
-                raise ValueError("a piece renames no node it sent")
-            packed, at = self._nodes[rename[0]]
-            packed[at] = rename[1]
+                    and isinstance(rename[1], str)):
+                raise ValueError("a piece's renames are not [node id, name]")
+            if rename[0] in self._nodes:  # (a node the recorder met but could not record, its budget spent: none)
+                packed, at = self._nodes[rename[0]]
+                packed[at] = rename[1]
 
     def _ranges(self, data):
         n = len(self.events)

@@ -165,7 +165,7 @@ SMALL = "import torch\nx = torch.ones(2, requires_grad=True)\nfor i in range(3):
 @pytest.mark.parametrize("change, says", [
     (lambda p: p.update(source="import os\n"), "another program"),
     (lambda p: p.update(html=1), "a piece's object"),
-    (lambda p: p["renames"].append([10**6, "x"]), "renames no node"),
+    (lambda p: p["renames"].append([0, None]), "renames are not"),
     (lambda p: p["events"].append([0]), "not packed"),
     (lambda p: p["keys"].append(["kind", "line", "html"]) or p["events"].append(
         [len(p["keys"]) - 1, "html", 1, "<b>x</b>"]), "no kind"),

@@ -71,7 +71,7 @@ def test_what_is_not_a_piece_is_refused():
     data = json.loads(good)
     assert assembled([good]).timeline("").events[-1]["kind"] == "op"
     broken = [
-        ({**data, "renames": [[99, "x"]]}, "a piece renames no node it sent"),
+        ({**data, "renames": [[0, ["<b>x</b>"]]]}, "renames are not"),
         ({**data, "events": [[7, "op"]]}, "event 0 is not packed by its keys"),
         ({**data, "iterations": [[3, 0, 0, 99]]}, "loop iterations are not ranges of its events"),
         ({**data, "ends": [[0, 1]]}, "module calls end at no event"),
