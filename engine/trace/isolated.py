@@ -18,6 +18,8 @@ What the parent reports, as the timeline's error event:
 - output size: the timeline's JSON is bigger than `output_mb`: the child sends the events that fit and says
   so (the parent reads at most `output_mb` and stops a child that would send more);
 - a crash: the child died of a signal (SIGSEGV: a C stack overflow), at the line faulthandler saw.
+What the program records leaves the child in pieces as it runs (so_far.Stream, through the data pipe), and its last
+message holds only what it had not sent: a child the wall ends keeps every event up to its last piece.
 In Pyodide, which has no processes, run_isolated is run() itself. The browser's wall is its program worker
 (static/wall.mjs): a Web Worker that runs `browser_json` and is terminated when it runs past BROWSER_SECONDS
 + BROWSER_MARGIN, or takes more than BROWSER_SEND_MARGIN to send its timeline once its budget ended, or dies
