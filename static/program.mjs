@@ -10,7 +10,7 @@
 //   the timeline's 32 MB cap in all); the wall keeps them, for a program it ends, and `ran`'s `json` is the last
 //   piece, what was not sent (isolated.browser_json);
 //   `ended`: its budget has ended, and the worker is sending the rest of its timeline.
-//   `query` (a URL query) stands for the program it shows (app.links), so a link's program can run here
+//   `query` (a URL query) stands for the program it shows (app.program.links), so a link's program can run here
 //   before the app's own worker has Python.
 //   `shared`: the app worker's compiled wasm and downloads of the files this worker needs (static/python.mjs).
 //
@@ -94,7 +94,7 @@ async function start(msg) {
   pyodide.runPython(`
 import json
 from engine.trace.isolated import browser_json
-from app.links import parse
+from app.program.links import parse
 
 def program(query_json):
     return parse(json.loads(query_json)).source

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from app.examples import EXAMPLES
+from app.program.examples import EXAMPLES
 from engine.trace import loops, run
 from engine.trace.isolated import run_isolated
 from engine.trace.so_far import Pieces, Stream
