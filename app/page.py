@@ -34,9 +34,11 @@ class Explorer:
     """One session's store and views; `page()` composes them (a header, the program on the left, the graph
     and its panels on the right). Panel templates cost about a second per session here, so none is used."""
 
-    def __init__(self, query: dict | None = None, runner=None):
-        """`runner`: how programs run (Store.runner); the static site runs them in its program worker."""
-        pn.extension("codeeditor", notifications=False)
+    def __init__(self, query: dict | None = None, runner=None, extension: bool = True):
+        """`runner`: how programs run (Store.runner); the static site runs them in its program worker.
+        `extension=False`: Panel's extension is loaded already (in a notebook each load sends its JavaScript)."""
+        if extension:
+            pn.extension("codeeditor", notifications=False)
         link = links.parse(query or {})
         self.store = Store(runner=runner)
         self.store.load(link.source, step=link.step, example=link.example)

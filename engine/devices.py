@@ -67,6 +67,9 @@ def get_default_device():
     return DEFAULT["device"] or CPU
 
 
+MOVES = {}  # device type -> how a tensor moves there (x.to(device)), for the devices that are not the CPU: meta
+
+
 def check(where):
     """The device a tensor may be made on or moved to: the CPU. Another device fails as torch's CPU build does
     (an AssertionError for CUDA, as torch.cuda's lazy init raises it)."""

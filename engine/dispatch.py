@@ -102,8 +102,19 @@ def as_tensor(x, dtype):
     return Tensor._make(np.asarray(x, dtype=dtype.np), dtype)
 
 
+# (apply, inplace) hooks that run an op given tensors of their kind, else return NotImplemented, the last first: while
+# torch.func.vmap runs, its batching rules (engine/func/batching.py); from a program's first meta tensor on, the
+# meta device's (engine/meta.py)
+HOOKS = []
+
+
 def apply(op, inputs, attrs=None, dtype=None):
     """Run `op` on `inputs` (Tensors, or Python numbers in tensor positions) and return the output."""
+    if HOOKS:
+        for hook, _ in reversed(HOOKS):
+            out = hook(op, inputs, attrs, dtype)
+            if out is not NotImplemented:
+                return out
     if attrs is None:
         attrs = {}
     enabled = _MODE["enabled"]
@@ -349,6 +360,11 @@ def inplace(op, t, others, attrs=None, result=None):
     """`t.<op>_(*others)`: write op(t, *others) into t's memory, bump its version, rewire its grad_fn.
     result: the dtype the out-of-place op would give (default: the inputs promoted)."""
     attrs = attrs or {}
+    if HOOKS:
+        for _, hook in reversed(HOOKS):
+            out = hook(op, t, others, attrs, result)
+            if out is not NotImplemented:
+                return out
     check_inplace(t)
     inputs = (t, *others)
     dtype = t.dtype

@@ -5,7 +5,7 @@ import warnings
 
 import numpy as np
 
-from . import devices, dtypes, kernels, memory, messages, methods, observe, sizes
+from . import devices, dtypes, kernels, memory, messages, meta, methods, observe, sizes
 from .ops import shape_args
 from .tensor import Tensor
 
@@ -82,6 +82,8 @@ def _alloc(shape):
 
 
 def tensor(data, dtype=None, requires_grad=False, device=None):
+    if meta.is_meta(device):
+        return meta.placed(tensor(data, dtype, requires_grad))
     dtypes.given(dtype, "tensor")
     devices.check(device)
     if isinstance(data, np.ndarray):
@@ -148,9 +150,19 @@ def _out_dtype(dtype, out, default=None):
 
 def _fill(name, value, shape, size, out, dtype, layout, device, requires_grad):
     dtypes.given(dtype, name)
-    devices.check(device)
+    on_meta = _place(device)
     _check_layout(layout)
-    return _made(name, _filled(value, _sized(name, shape, size), _out_dtype(dtype, out), requires_grad), out)
+    result = _made(name, _filled(value, _sized(name, shape, size), _out_dtype(dtype, out), requires_grad), out)
+    return meta.placed(result) if on_meta else result
+
+
+def _place(device):
+    """Whether a factory makes its tensor on the meta device (else the CPU: another device fails as torch's CPU
+    build does)."""
+    if meta.is_meta(device):
+        return True
+    devices.check(device)
+    return False
 
 
 def ones(*shape, size=None, out=None, dtype=None, layout=None, device=None, requires_grad=False):
@@ -228,6 +240,8 @@ def _size_arg(name, size):
 
 
 def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    if meta.is_meta(device):
+        return meta.placed(full(size, fill_value, out=out, dtype=dtype, layout=layout, requires_grad=requires_grad))
     dtypes.given(dtype, "full")
     devices.check(device)
     _check_layout(layout)
@@ -247,6 +261,8 @@ def _number(value):
 
 
 def _like(name, value, t, dtype, layout, device, requires_grad, memory_format):
+    if meta.is_meta(device) or (device is None and t.is_meta):
+        return meta.placed(_like(name, value, t, dtype, layout, "cpu", requires_grad, memory_format))
     dtypes.given(dtype, name)
     devices.check(device)
     _check_layout(layout)
@@ -286,6 +302,8 @@ def _is_float(v):
 
 
 def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    if meta.is_meta(device):
+        return meta.placed(arange(start, end, step, out=out, dtype=dtype, layout=layout, requires_grad=requires_grad))
     dtypes.given(dtype, "arange")
     devices.check(device)
     _check_layout(layout)

@@ -197,7 +197,8 @@ class Node:
         self._meta = None  # the input strides PyTorch's node keeps (`self_sym_strides`), when it keeps them
 
     def name(self):
-        return type(self).__name__
+        name = type(self).__name__
+        return "torch::autograd::NotImplemented" if name == "NotImplemented" else name
 
     @property
     def metadata(self):

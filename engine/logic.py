@@ -1,8 +1,10 @@
 """Comparisons and logic: results without grad (bool tensors, or Python bools), so they are not ops of the table.
 Each is declared once here with its Tensor method, dunder and torch function names."""
+import functools
+
 import numpy as np
 
-from . import dispatch, dtypes
+from . import dispatch, dtypes, meta
 from .methods import _with_out as with_out
 from .methods import accepting_aliases
 from .tensor import Tensor
@@ -130,10 +132,23 @@ def _tensors_only(fn, name, function):
     return call
 
 
+def _on_meta(fn, name):
+    """fn on meta tensors: a result of its shape on the meta device, and torch's error where it reads numbers."""
+    @functools.wraps(fn)
+    def call(self, *args, **kwargs):
+        if not (isinstance(self, meta.MetaTensor) or (args and isinstance(args[0], meta.MetaTensor))):
+            return fn(self, *args, **kwargs)
+        if name in ("equal", "allclose"):
+            raise RuntimeError(meta.NO_ITEM)
+        return meta.placed(fn(self, *args, **kwargs))
+
+    return call
+
+
 for _names, _dunder, _fn in DECLARED:
     if _names:
         _fn.__name__ = _fn.__qualname__ = _names[0]
-    _fn = accepting_aliases(_fn)
+    _fn = accepting_aliases(_on_meta(_fn, _names[0] if _names else _dunder))
     for _name in _names:
         _method = _function = _fn
         if _name in TENSORS_ONLY:

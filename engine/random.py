@@ -4,8 +4,8 @@ get_rng_state / set_rng_state) and the factories that draw from it (rand, randn,
 torch.bernoulli are ops (engine/ops/random.py); the draws themselves are engine/generator."""
 import numpy as np
 
-from . import devices, dispatch, dtypes, messages
-from .factories import _alloc, _check_layout, _finish, _made
+from . import devices, dispatch, dtypes, messages, meta
+from .factories import _alloc, _check_layout, _finish, _made, zeros
 from .generator import Generator, default_generator, draws
 from .ops import OPS
 from .ops.random import check_generator, check_std_tensor, invalid_arguments, random_span
@@ -97,6 +97,8 @@ def _generator(name, generator, args=None):
 
 
 def rand(*sizes, size=None, generator=None, dtype=None, requires_grad=False, device=None):
+    if meta.is_meta(device):  # nothing drawn
+        return meta.placed(zeros(*sizes, size=size, dtype=dtype, requires_grad=requires_grad))
     dtypes.given(dtype, "rand")
     devices.check(device)
     shape = _shape("rand", sizes, size, {})
@@ -115,6 +117,8 @@ def _out_dtype(dtype, out):
 
 
 def randn(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, requires_grad=False, device=None):
+    if meta.is_meta(device):  # nothing drawn
+        return meta.placed(zeros(*sizes, size=size, dtype=dtype, layout=layout, requires_grad=requires_grad))
     dtypes.given(dtype, "randn")
     devices.check(device)
     _check_layout(layout)

@@ -7,6 +7,7 @@ import numpy as np
 from . import devices, dtypes, factories
 from .functions import promote_types
 from .kernels import special
+from .messages import invalid_arguments
 from .tensor import Tensor
 
 
@@ -28,12 +29,41 @@ def _window(name, window_length, periodic, dtype, device, requires_grad, make):
     return Tensor._make(np.ascontiguousarray(data, dtype.np), dtype, requires_grad)
 
 
+_OPTIONS = ("torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
+            "bool pin_memory = False, bool requires_grad = False")
+_UNSET = object()
+
+
+def _signatures(*extra):
+    """torch's signatures of a window function: (window_length), (…, periodic), then one more per float parameter."""
+    out = [f"(int window_length, *, {_OPTIONS})", f"(int window_length, bool periodic, *, {_OPTIONS})"]
+    for i in range(1, len(extra) + 1):
+        out.append(f"(int window_length, bool periodic, {', '.join(f'float {e}' for e in extra[:i])}, *, {_OPTIONS})")
+    return out
+
+
+def _refuse_without_periodic(name, window_length, given, options, *extra):
+    """torch takes a window's float parameters only after periodic: given by name without it, none of its signatures
+    matches."""
+    if given:
+        kwargs = {**given, **{k: v for k, v in options.items() if v is not None and v is not False}}
+        raise invalid_arguments(name, _signatures(*extra), (window_length,), kwargs)
+
+
 def _cosine(alpha, beta):
     return lambda k, n, f: np.cos(k * f(math.pi * 2.0 / (n - 1))) * f(-beta) + f(alpha)
 
 
-def hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype=None, layout=None, device=None,
-                   requires_grad=False):
+def hamming_window(window_length, periodic=_UNSET, alpha=_UNSET, beta=_UNSET, *, dtype=None, layout=None,
+                   device=None, requires_grad=False):
+    if periodic is _UNSET:
+        given = {k: v for k, v in (("alpha", alpha), ("beta", beta)) if v is not _UNSET}
+        _refuse_without_periodic("hamming_window", window_length, given,
+                                 {"dtype": dtype, "layout": layout, "device": device, "requires_grad": requires_grad},
+                                 "alpha", "beta")
+        periodic = True
+    alpha = 0.54 if alpha is _UNSET else alpha
+    beta = 0.46 if beta is _UNSET else beta
     return _window("hamming_window", window_length, periodic, dtype, device, requires_grad, _cosine(alpha, beta))
 
 
@@ -61,8 +91,15 @@ def blackman_window(window_length, periodic=True, *, dtype=None, layout=None, de
     return _window("blackman_window", window_length, periodic, dtype, device, requires_grad, _blackman)
 
 
-def kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None, layout=None, device=None,
+def kaiser_window(window_length, periodic=_UNSET, beta=_UNSET, *, dtype=None, layout=None, device=None,
                   requires_grad=False):
+    if periodic is _UNSET:
+        _refuse_without_periodic("kaiser_window", window_length, {} if beta is _UNSET else {"beta": beta},
+                                 {"dtype": dtype, "layout": layout, "device": device, "requires_grad": requires_grad},
+                                 "beta")
+        periodic = True
+    beta = 12.0 if beta is _UNSET else beta
+
     def make(k, n, f):
         alpha, b = f((n - 1) / 2.0), f(beta)
         inner = np.sqrt(np.abs(f(1) - np.power((k - alpha) / alpha, f(2.0))))

@@ -80,7 +80,8 @@ class NodeList(Viewer):
         super().__init__(**params)
         self.buttons = NodeButtons(sizing_mode="stretch_width", height=34, margin=(2, 8), stylesheets=[_CSS],
                                    css_classes=["node-buttons"])
-        self.buttons.param.watch(lambda e: self.store.select(self.buttons.pick), "picks")
+        # In a notebook Panel applies the page's changes one by one and drops `picks` set with `pick`: either is a pick
+        self.buttons.param.watch(lambda e: self.store.select(self.buttons.pick), ["pick", "picks"])
         self.store.param.watch(self._update, ["state", "graph", "selected"])
         self._made = (None, -1, "[]")  # (graph, nodes made, its items as JSON)
         self._update()

@@ -13,6 +13,7 @@ import functools
 from .. import factories, grad_mode, methods
 from ..autograd.differentiate import grad as _autograd_grad
 from ..tensor import Tensor
+from . import batching
 from .trees import flatten, map_leaves, unflatten
 
 _STACK = methods.FUNCTIONS["stack"]
@@ -44,6 +45,8 @@ class Scope:
                 return x
             if not x.dtype.is_floating_point:
                 raise RuntimeError("only Tensors of floating point dtype can require gradients")
+            if batching.LEVELS:
+                return self._enter_batched(x)
             if x.requires_grad and self.tracking:
                 return x.view_as(x)
             leaf = x.detach().requires_grad_(True)
@@ -52,9 +55,21 @@ class Scope:
 
         return map_leaves(one, tree)
 
+    def _enter_batched(self, x):
+        """Inside vmap: each sample's input its own (batched at every vmap level: its grad is per sample); one
+        that requires grad from outside is differentiated as it is, as torch does."""
+        base, levels = batching.physical(x)
+        full = batching.physical(batching.full_batch(x))[0]
+        if base.requires_grad and self.tracking:
+            return batching.rewrap(full)
+        leaf = full.detach().requires_grad_(True)
+        self.inside.add(id(leaf))
+        return batching.rewrap(leaf)
+
     def leave(self, tree):
         def one(x):
-            if not isinstance(x, Tensor) or self.nested or (self.tracking and self._reaches_outside(x)):
+            if not isinstance(x, Tensor) or self.nested or \
+                    (self.tracking and self._reaches_outside(batching.physical(x)[0])):
                 return x
             return x.detach()
 
@@ -79,7 +94,21 @@ class Scope:
 
 
 def _vjp(outputs, inputs, cotangents, keep=True):
-    """Grads of outputs (with cotangents) by each input, zeros where an input was not used."""
+    """Grads of outputs (with cotangents; None: ones) by each input, zeros where an input was not used. Inside
+    vmap, on the batches of them (each sample's grads: the samples do not mix)."""
+    if batching.LEVELS:
+        everywhere = list(range(1, len(batching.LEVELS) + 1))
+        if any(batching.physical(t)[1] != everywhere for t in (*outputs, *inputs)):
+            raise batching.DataRead  # a graph recorded outside this vmap: differentiated per sample
+        outputs = [batching.physical(o)[0] for o in outputs]
+        inputs = [batching.physical(x)[0] for x in inputs]
+        cotangents = [c if c is None else batching.physical(c)[0] for c in cotangents]
+        return [batching.rewrap(g) for g in _vjp_plain(outputs, inputs, cotangents, keep)]
+    return _vjp_plain(outputs, inputs, cotangents, keep)
+
+
+def _vjp_plain(outputs, inputs, cotangents, keep):
+    cotangents = [factories.ones_like(o) if c is None else c for o, c in zip(outputs, cotangents)]
     pairs = [(o, c) for o, c in zip(outputs, cotangents) if o.requires_grad]
     if not pairs:
         return [factories.zeros_like(x) for x in inputs]
@@ -123,7 +152,7 @@ def grad_and_value(func, argnums=0, has_aux=False):
         leaves = [(n, flatten(entered[n])) for n in nums]
         flat = [x for _, (xs, _) in leaves for x in xs if isinstance(x, Tensor)]
         with _Level():
-            grads = iter(_vjp([result], flat, [factories.ones_like(result)]))
+            grads = iter(_vjp([result], flat, [None]))
         per_arg = [unflatten(spec, [next(grads) if isinstance(x, Tensor) else x for x in xs]) for _, (xs, spec) in
                    leaves]
         g = scope.leave(tuple(per_arg) if isinstance(argnums, tuple) else per_arg[0])

@@ -1,11 +1,13 @@
-"""torch.func.vmap, run as a loop: the function is called once per sample (each input's mapped dim selected) and
-the results are stacked at out_dims. Values and the errors for what vmap refuses (sizes, in_dims, outputs, random
-draws in "error" mode, .item()) are torch's; the graph differs: the learner steps through each sample's ops, then
-one StackBackward0, where torch records one batched op per op."""
+"""torch.func.vmap: the function runs once on BatchedTensors (engine/func/batching.py: the batching rules), as
+torch runs it, and the results are unbatched at out_dims. Where the function reads a batched tensor's numbers (a
+bind that looks at values, .item(), a factory `*_like`), it runs once per sample and the results are stacked
+(StackBackward0). The errors for what vmap refuses (sizes, in_dims, outputs, random draws in "error" mode, .item())
+are torch's."""
 import functools
 
-from .. import generator, messages, methods
+from .. import dispatch, generator, messages, methods
 from ..tensor import Tensor
+from . import batching
 from .trees import describe, flatten, unflatten
 
 _STACK = methods.FUNCTIONS["stack"]
@@ -79,23 +81,77 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         if len(set(sizes)) > 1:
             raise ValueError("vmap: Expected all tensors to have the same size in the mapped dimension, got sizes "
                              f"{sizes} for the mapped dimension")
+        try:
+            return _batched(func, args, kwargs, leaves, spec, dims, sizes[0], out_dims, randomness, name)
+        except batching.DataRead:
+            pass  # a value was read: run per sample
         if sizes[0] == 0:
-            raise NotImplementedError("the engine's vmap calls the function once per sample: a mapped dimension of "
-                                      "size 0 has no sample to call it with (torch calls it on the empty batch)")
+            raise NotImplementedError("the engine's vmap calls the function once per sample where it cannot batch "
+                                      "it: a mapped dimension of size 0 has no sample to call it with (torch calls "
+                                      "it on the empty batch)")
         results = []
         for b in range(sizes[0]):
             sample = [x if d is None else x.select(d, b) for x, d in zip(leaves, dims)]
-            generator.REFUSING.append(RANDOM_IN_VMAP if randomness == "error" else
-                                      RANDOM_LOOPED.format(randomness))
-            messages.ITEM_REFUSED.append(ITEM_IN_VMAP)
-            try:
+            with _refusing(randomness):
                 results.append(func(*unflatten(spec, sample), **kwargs))
-            finally:
-                generator.REFUSING.pop()
-                messages.ITEM_REFUSED.pop()
         return _stack(results, out_dims, name)
 
     return wrapper
+
+
+class _refusing:
+    """While the function runs: random draws and a program's .item() fail with torch's texts. Batched, a draw in
+    randomness="same" mode is one draw for every sample, as torch's."""
+
+    def __init__(self, randomness, batched=False):
+        self.text = RANDOM_IN_VMAP if randomness == "error" else RANDOM_LOOPED.format(randomness)
+        self.draws = batched and randomness == "same"
+
+    def __enter__(self):
+        generator.REFUSING.append(None if self.draws else self.text)
+        messages.ITEM_REFUSED.append(ITEM_IN_VMAP)
+
+    def __exit__(self, *exc):
+        generator.REFUSING.pop()
+        messages.ITEM_REFUSED.pop()
+
+
+def _batched(func, args, kwargs, leaves, spec, dims, size, out_dims, randomness, name):
+    """The function run once on BatchedTensors (batching.py), its results unbatched at out_dims."""
+    depth = len(batching.LEVELS)
+    batching.LEVELS.append(size)
+    dispatch.HOOKS.append((batching.hook, batching.inplace_hook))
+    level = depth + 1
+    try:
+        entered = [x if d is None else batching.BatchedTensor.wrap(x, level, d % x.dim()) for x, d in zip(leaves, dims)]
+        with _refusing(randomness, batched=True):
+            result = func(*unflatten(spec, entered), **kwargs)
+        return _unbatch(result, out_dims, level, size, name)
+    finally:
+        dispatch.HOOKS.pop()
+        batching.LEVELS.pop()
+
+
+def _unbatch(result, out_dims, level, size, name):
+    leaves, spec = flatten(result)
+    dims = _broadcast(out_dims, spec, "out_dims", f"vmap({name}, ..., out_dims={out_dims})(<inputs>)")
+    out = []
+    for x, d in zip(leaves, dims):
+        if d is None:
+            if batching.unwrap(x, level) is not None:
+                raise ValueError(f"vmap({name}, ...): `{name}` can not return a BatchedTensor when out_dim is None")
+            out.append(x)
+            continue
+        if not isinstance(x, Tensor):
+            raise ValueError(f"vmap({name}, ...): `{name}` must only return Tensors, got type {type(x)}. "
+                             "Did you mean to set out_dims= to None for output?")
+        if batching.unwrap(x, level) is None:
+            value, bdim = x.unsqueeze(0).expand(size, *x.shape), 0
+        else:
+            value, bdim = x._value, x._bdim
+        d = d % value.dim() if -value.dim() <= d < value.dim() else d
+        out.append(value if d == bdim else value.movedim(bdim, d))
+    return unflatten(spec, out)
 
 
 def _stack(results, out_dims, name):

@@ -23,7 +23,7 @@ _FLOAT = struct.Struct("<f?3x")
 STATE_SIZE = _HEAD.size + 8 * N + _NORMAL.size + _FLOAT.size  # 5056
 
 
-REFUSING = []  # while torch.func.vmap runs a function: the error a random draw raises there
+REFUSING = []  # while torch.func.vmap runs a function: the error a random draw raises there (None: none)
 
 
 def nondeterministic_seed():
@@ -82,13 +82,13 @@ class Generator:
     # --- draws ---------------------------------------------------------------------------------
     def random(self, n):
         """n draws of generator->random(): 32 bits each, as uint64."""
-        if REFUSING:
+        if REFUSING and REFUSING[-1]:
             raise RuntimeError(REFUSING[-1])
         return self._engine.words(n).astype(np.uint64)
 
     def random64(self, n):
         """n draws of generator->random64(): two 32-bit words each, the first the high half."""
-        if REFUSING:
+        if REFUSING and REFUSING[-1]:
             raise RuntimeError(REFUSING[-1])
         w = self._engine.words(2 * n).astype(np.uint64)
         return (w[0::2] << np.uint64(32)) | w[1::2]

@@ -24,6 +24,9 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):  # noqa: A002
 def linear(input, weight, bias=None):  # noqa: A002
     if input.dim() == 2 and bias is not None:
         return bias.addmm(input, weight.t())
+    if input.__dict__.get("_value") is not None:  # vmap's batched tensor (a tensor subclass to ATen): matmul, add
+        out = input @ weight.t()
+        return out if bias is None else out + bias
     if input.dim() == 1 and bias is not None:
         return bias.addmm(input.view(1, -1), weight.t()).view(weight.shape[0])
     if input.dim() > 2 and bias is not None and input.is_contiguous() and bias.dim() == 1:

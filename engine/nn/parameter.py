@@ -1,4 +1,4 @@
-from .. import factories, messages, observe
+from .. import dispatch, factories, messages, observe
 from ..printing import format_tensor
 from ..tensor import Tensor
 
@@ -34,6 +34,34 @@ class Parameter(Tensor):
     __str__ = __repr__
 
 
+SHAPE_UNKNOWN = ("Can't access the shape of an uninitialized parameter or buffer. This error usually happens in "
+                 "`load_state_dict` when trying to load an uninitialized parameter into an initialized one. Call "
+                 "`forward` to initialize the parameters before accessing their attributes.")
+USED = ("Attempted to use an uninitialized parameter in {}. This error happens when you are using a `LazyModule` or "
+        "explicitly manipulating `torch.nn.parameter.UninitializedParameter` objects. When using LazyModules Call "
+        "`forward` with a dummy batch to initialize the parameters before calling torch functions")
+
+
+def _refuse_uninitialized(op, inputs, attrs, dtype):
+    """dispatch's hook from a program's first uninitialized tensor on: an op given one fails as torch's
+    __torch_function__ of the mixin does, naming the Tensor method."""
+    for x in inputs:
+        if isinstance(x, UninitializedTensorMixin):
+            spell = op.spelling
+            name = spell.method[0] if spell is not None and spell.method else op.name
+            raise ValueError(USED.format(f"<method '{name}' of 'torch._C.TensorBase' objects>"))
+    return NotImplemented
+
+
+def _refuse_uninitialized_inplace(op, t, others, attrs, result):
+    return _refuse_uninitialized(op, (t, *others), attrs, None)
+
+
+def _watch():
+    if (_refuse_uninitialized, _refuse_uninitialized_inplace) not in dispatch.HOOKS:
+        dispatch.HOOKS.insert(0, (_refuse_uninitialized, _refuse_uninitialized_inplace))
+
+
 class UninitializedTensorMixin:
     """A lazy module's tensor before its first input, as torch's mixin of that name: no shape yet. `materialize`
     gives it one in place (an optimizer made before the first call holds this very object) and turns it into
@@ -44,6 +72,16 @@ class UninitializedTensorMixin:
 
     def __init__(self, *args, **kwargs):
         pass
+
+    @property
+    def shape(self):
+        raise RuntimeError(SHAPE_UNKNOWN)
+
+    def numel(self):
+        raise ValueError(USED.format("<method 'numel' of 'torch._C.TensorBase' objects>"))
+
+    def dim(self):
+        raise ValueError(USED.format("<method 'dim' of 'torch._C.TensorBase' objects>"))
 
     def materialize(self, shape, device=None, dtype=None):
         self.data = factories.empty(*shape, dtype=dtype or self.dtype)
@@ -65,6 +103,7 @@ class UninitializedParameter(UninitializedTensorMixin, Parameter):
     cls_to_become = Parameter
 
     def __new__(cls, requires_grad=True, device=None, dtype=None):
+        _watch()
         return Parameter.__new__(cls, factories.empty(0, dtype=dtype), requires_grad)
 
 
@@ -75,5 +114,6 @@ class UninitializedBuffer(UninitializedTensorMixin, Tensor):
     cls_to_become = Tensor
 
     def __new__(cls, requires_grad=False, device=None, dtype=None):
+        _watch()
         data = factories.empty(0, dtype=dtype)
         return cls._make(data._data, data.dtype, False)

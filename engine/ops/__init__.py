@@ -11,6 +11,7 @@ from . import (  # noqa: F401 - they declare
     casts,
     compare,
     conv,
+    conv_tbc,
     copies,
     correlation,
     counting,

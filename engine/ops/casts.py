@@ -81,6 +81,9 @@ def to(self, *args, **kwargs):
     """x.to(dtype), x.to(device), x.to(device, dtype), x.to(other), with copy= and memory_format=: a device other
     than the CPU fails as in torch's CPU build."""
     device, dtype, copy, memory_format = _to_args(self, args, kwargs)
+    move = devices.MOVES.get(devices.device(device).type) if device is not None else None
+    if move is not None:
+        return move(self, dtype or self.dtype)
     devices.check(device)
     fmt = memory.format_for(memory_format, self._data.ndim, preserve=True)
     if dtype is None:

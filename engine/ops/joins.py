@@ -22,11 +22,11 @@ def _tensors(name, tensors):
     tensors = list(tensors)
     total = 0
     for i, t in enumerate(tensors):
-        if not hasattr(t, "_data"):
+        if not hasattr(type(t), "_data"):
             raise TypeError(f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, not "
                             f"{type(t).__name__}" if i == 0 else
                             f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}")
-        total += t._data.size
+        total += t.numel()
     if observe._observers:  # before the checks below walk a list of a million tensors
         observe.emit("on_size", total)
     return tensors

@@ -55,16 +55,19 @@ def _bind_pixel_unshuffle(self, downscale_factor):
     return _check_shuffle("pixel_unshuffle", "downscale_factor", self, downscale_factor)
 
 
-def _bind_channel_shuffle(self, groups):
+def _bind_channel_shuffle(self, groups, op="channel_shuffle"):
     if self.dim() < 3:
-        raise RuntimeError(f"channel_shuffle expects input to have at least 3 dimensions, but got input with "
-                           f"{self.dim()} dimension(s)")
+        raise RuntimeError(f"channel_shuffle expects input with > 2 dims, but got input with sizes {list(self.shape)}")
     if groups <= 0:
         raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of groups:{groups}")
     if self.shape[1] % groups:
         raise RuntimeError(f"Number of channels must be divisible by groups. Got {self.shape[1]} channels and "
                            f"{groups} groups.")
-    return OPS["channel_shuffle"], (self,), {"groups": int(groups)}, None
+    return OPS[op], (self,), {"groups": int(groups)}, None
+
+
+def _native_not_differentiable(n, g):
+    raise RuntimeError("derivative for aten::native_channel_shuffle is not implemented")
 
 
 op("pixel_shuffle", "PixelShuffleBackward0", ("self",), _pixel_shuffle,
@@ -83,3 +86,8 @@ op("channel_shuffle", "ChannelShuffleBackward0", ("self",), _channel_shuffle,
    saves={0: ("groups",)}, bind=_bind_channel_shuffle,
    spell=Spelling(function="channel_shuffle", functional="channel_shuffle", out=False,
                   name=lambda s, a: f"channel_shuffle({s[0]}, {a['groups']})"))
+op("native_channel_shuffle", "NotImplemented", ("self",), _channel_shuffle,
+   ("not implemented", _native_not_differentiable),
+   bind=lambda self, groups: _bind_channel_shuffle(self, groups, "native_channel_shuffle"),
+   spell=Spelling(function="native_channel_shuffle", out=False,
+                  name=lambda s, a: f"native_channel_shuffle({s[0]}, {a['groups']})"))

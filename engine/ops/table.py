@@ -182,7 +182,7 @@ def _positional(entry, rule):
 
 
 def is_tensor(x):
-    return hasattr(x, "_data")
+    return hasattr(type(x), "_data")  # the class: a batched tensor of vmap has no numbers to read
 
 
 class TensorArgumentError(TypeError):
@@ -221,7 +221,7 @@ def result_dtype(inputs, rule=None):
     if len(inputs) == 1 and is_tensor(first):  # the common case, decided fast
         d = first.dtype
         return d if d.is_floating_point or rule is None else dtypes.DEFAULT[0]
-    d = dtypes.promote([(x.dtype, 2 if x._data.ndim else 1) if is_tensor(x) else (number_dtype(x), 0)
+    d = dtypes.promote([(x.dtype, 2 if x.dim() else 1) if is_tensor(x) else (number_dtype(x), 0)
                         for x in inputs])
     if rule == "float" and not d.is_floating_point:
         return dtypes.DEFAULT[0]

@@ -15,7 +15,7 @@ from .table import OPS, Spelling, composite, method, op, shape_args
 
 def _infer_shape(t, shape):
     shape = list(shape_args(shape))
-    n = t._data.size
+    n = t.numel()
     if shape.count(-1) > 1:
         raise RuntimeError("only one dimension can be inferred")
     if -1 in shape:
@@ -35,6 +35,8 @@ def _infer_shape(t, shape):
 
 
 def _viewable(t, shape):
+    if t.__dict__.get("_value") is not None:  # vmap's batched tensor: its batch is viewed (and checked) by its rule
+        return True
     a = t._data
     return a.flags.c_contiguous or memory.view_strides(a.shape, memory.strides(a), shape) is not None
 
@@ -70,7 +72,7 @@ def reshape(self, *shape, **keyword):
     if unknown:
         raise TypeError(f"reshape() got an unexpected keyword argument '{unknown[0]}'")
     shape = _infer_shape(self, shape or (keyword.pop("shape"),))
-    if self._data.flags.c_contiguous:
+    if self.__dict__.get("_value") is not None or self._data.flags.c_contiguous:  # vmap's batched tensor: a view
         return self._apply(OPS["view"], (self,), {"shape": shape})
     if _viewable(self, shape):
         return self._apply(OPS["reshape_alias"], (self,), {"shape": shape})
@@ -89,7 +91,7 @@ def reshape_as(self, other):
 
 @composite(Spelling(method="flatten", function="flatten", out=False))
 def flatten(self, start_dim=0, end_dim=-1):
-    if self._data.ndim == 0:
+    if self.dim() == 0:
         return self.reshape(1)
     s, e = self._dim(start_dim), self._dim(end_dim)
     if s == e:
@@ -106,7 +108,7 @@ def unflatten(self, dim, sizes):
 
 
 def _bind_unsqueeze(self, dim):
-    self._dim(dim, self._data.ndim + 1)
+    self._dim(dim, self.dim() + 1)
     return OPS["unsqueeze"], (self,), {"dim": dim}, None  # as given, as torch keeps it
 
 
@@ -173,8 +175,8 @@ op("transpose_", "TransposeBackward1", ("self",),
 
 
 def _bind_t(self):
-    if self._data.ndim > 2:
-        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {self._data.ndim}D")
+    if self.dim() > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {self.dim()}D")
     return OPS["t"], (self,), None, None
 
 

@@ -16,7 +16,7 @@ LAYERS = [
     ("dtypes", "memory", "devices", "limits", "messages", "observe", "grad_mode", "printing", "kernels", "generator"),
     ("ops",),
     ("graph", "backward"),
-    ("tensor", "sizes", "dispatch", "methods", "logic"),
+    ("tensor", "sizes", "dispatch", "methods", "logic", "meta"),
     ("factories", "functions", "indexing", "linalg", "nn", "optim", "random", "special", "utils", "cuda",
      "accelerator", "backends", "settings", "serialization", "masked", "signal", "resizing", "lowrank", "storage",
      "legacy", "windows"),

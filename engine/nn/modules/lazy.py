@@ -18,11 +18,15 @@ class LazyModuleMixin:
         return any(isinstance(t, (UninitializedParameter, UninitializedBuffer)) for t in tensors)
 
     def forward(self, *args, **kwargs):
+        """The first call: shapes from the input (where load_state_dict gave them, LazyLinear still reads
+        in_features from it, as torch's does), then the class the module becomes."""
         if self.has_uninitialized_params():
             with observe.muted():  # a watcher sees the initialised parameters, not how they were made
                 self.initialize_parameters(*args, **kwargs)
-            if self.cls_to_become is not None:
-                self.__class__ = self.cls_to_become
+        elif isinstance(self, LazyLinear):
+            self.in_features = args[0].shape[-1]
+        if self.cls_to_become is not None:
+            self.__class__ = self.cls_to_become
             for p in self.parameters():
                 if observe._observers:
                     observe.emit("on_tensor", p)

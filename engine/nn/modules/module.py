@@ -2,7 +2,7 @@
 import warnings
 from collections import OrderedDict, namedtuple
 
-from ... import devices, dtypes, grad_mode, observe
+from ... import devices, dtypes, grad_mode, meta, observe
 from ...graph import RemovableHandle
 from ...tensor import Tensor
 from ..parameter import Parameter, UninitializedBuffer, UninitializedParameter
@@ -340,7 +340,9 @@ class Module:
     def to(self, *args, **kwargs):
         dtype = next((a for a in (*args, kwargs.get("dtype")) if isinstance(a, dtypes.dtype)), None)
         for a in (*args, kwargs.get("device")):
-            if devices.is_device(a):
+            if devices.is_device(a) and meta.is_meta(a):
+                self._to_meta()
+            elif devices.is_device(a):
                 devices.check(a)
         if dtype is None:
             return self
@@ -349,6 +351,17 @@ class Module:
                             f"dtype={dtype}")
         return self._apply_to_tensors(lambda t: (t._data.astype(dtype.np), dtype) if t.dtype.is_floating_point
                                       else (t._data, t.dtype))
+
+    def _to_meta(self):
+        """Every parameter and buffer (and grad) moved onto the meta device in place, as torch swaps in a meta
+        tensor of each: the module keeps its shapes and no data."""
+        for m in self.modules():
+            for table in ("_parameters", "_buffers"):
+                for t in m.__dict__[table].values():
+                    if t is not None:
+                        meta.placed(t)
+                        if t.grad is not None:
+                            meta.placed(t.grad)
 
     def cpu(self):
         return self
@@ -386,6 +399,11 @@ class Module:
             if not isinstance(value, Tensor):
                 errors.append(f'While copying the parameter named "{key}", expected torch.Tensor or Tensor-like '
                               f"object from checkpoint but received {type(value)}")
+            elif _uninitialized(target) and not _uninitialized(value):
+                # a lazy module's tensor takes the checkpoint's shape, as torch's LazyModuleMixin's load hook does
+                with grad_mode.no_grad():
+                    target.materialize(tuple(value.shape))
+                    target.copy_(value)
             elif tuple(value.shape) != tuple(target.shape):
                 errors.append(f"size mismatch for {key}: copying a param with shape {value.shape} from checkpoint, "
                               f"the shape in current model is {target.shape}.")

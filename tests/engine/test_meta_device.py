@@ -1,0 +1,67 @@
+"""The 'meta' device against torch: tensors made there or moved there, modules moved there (the base model of
+torch.func's ensembling recipe), their printed text, ops on them (shapes, dtypes, grad_fn), and torch's errors where
+their data would be read or a meta tensor meets a CPU one."""
+from difftest import assert_same
+
+PROGRAM = """
+import copy
+import torch
+torch.manual_seed(0)
+
+
+def attempt(f):
+    try:
+        print(f())
+    except Exception as e:
+        print(type(e).__name__, e)
+
+
+m = torch.empty(3, 4, device="meta")
+print(m, m.device, m.shape, m.dtype, m.is_meta, m.requires_grad, torch.device("meta"))
+attempt(lambda: torch.zeros(2, device="meta"))
+attempt(lambda: torch.ones(2, 3, device=torch.device("meta"), dtype=torch.float64))
+attempt(lambda: torch.randn(2, device="meta"))
+print(torch.rand(1))  # a meta draw draws nothing
+attempt(lambda: torch.tensor([1.0, 2.0], device="meta"))
+attempt(lambda: torch.arange(3, device="meta"))
+attempt(lambda: torch.full((2,), 7, device="meta"))
+attempt(lambda: torch.zeros_like(m))
+x = torch.randn(2, 3, requires_grad=True)
+y = x.to("meta")
+print(y, y.is_leaf, y.to("meta") is y)
+attempt(lambda: (y * 2).sum())
+attempt(lambda: y.sum().item())
+attempt(lambda: y.tolist())
+attempt(lambda: y.numpy())
+attempt(lambda: float(y.sum()))
+attempt(lambda: bool(y.sum()))
+attempt(lambda: y + x)
+attempt(lambda: x + y)
+attempt(lambda: y + torch.tensor(1.0))
+attempt(lambda: y.to("cpu"))
+attempt(lambda: y.cpu())
+attempt(lambda: torch.empty(2, device="meta").exp().shape)
+attempt(lambda: torch.empty(2, 2, device="meta", dtype=torch.int64))
+attempt(lambda: torch.empty(0, device="meta"))
+attempt(lambda: torch.empty((), device="meta"))
+attempt(lambda: y[0])
+attempt(lambda: y.t().reshape(-1).unsqueeze(0))
+attempt(lambda: torch.empty(2, device="meta") == torch.empty(2, device="meta"))
+attempt(lambda: torch.allclose(torch.empty(2, device="meta"), torch.empty(2, device="meta")))
+z = torch.empty(2, device="meta")
+z.add_(1)
+print(z)
+lin = torch.nn.Linear(2, 3)
+ml = copy.deepcopy(lin).to("meta")
+print(ml, ml.weight, ml.bias.device, lin.weight.device, copy.deepcopy(ml.weight))
+attempt(lambda: ml(torch.randn(4, 2)))
+attempt(lambda: ml(torch.randn(4, 2, device="meta")))
+s = (y * y).sum()
+print(s.grad_fn)
+attempt(lambda: s.backward())
+print(x.grad)
+"""
+
+
+def test_meta_tensors_as_torch():
+    assert_same(PROGRAM)
