@@ -1,7 +1,8 @@
 """checked(text, source): the timeline the static site's program worker sent, as a Timeline, once it has been
 checked against the timeline's schema (docs/timeline.md) and the wall's size limits; ValueError (saying what is
-wrong) for anything else. The program worker runs somebody else's program: if the guard were bypassed there, its
-messages are the only way it reaches the app, and the app uses none it has not checked (docs/security.md)."""
+wrong) for anything else; streamed(pieces, last, source): the same of the pieces it sends as its program runs. The
+program worker runs somebody else's program: if the guard were bypassed there, its messages are the only way it
+reaches the app, and the app uses none it has not checked (docs/security.md)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import json
 
 from engine.trace.budget import Limits
 from engine.trace.runner import LIMITS
+from engine.trace.so_far import Pieces
 from engine.trace.timeline import Timeline
 
 MAX_BYTES = 32 * 2**20  # the program worker's output cap (isolated.browser_json's output_mb)
@@ -54,6 +56,23 @@ def checked(text, source: str) -> Timeline:
         raise ValueError(f"it is not JSON ({type(e).__name__})") from None
     _check(data, source)
     return Timeline.from_json(text)
+
+
+def streamed(pieces, last, source: str) -> tuple[Timeline, bool]:
+    """The timeline of the pieces the program worker sent while its program ran, and of its last message (None: the
+    wall ended it, and what the program recorded up to its last piece is the timeline), once each piece has the form
+    of one (so_far.Pieces) and what they make is a timeline of the schema and sizes above; and whether what it
+    recorded was cut at the cap."""
+    received = Pieces(MAX_BYTES)
+    for piece in [*pieces, *([] if last is None else [last])]:
+        if not isinstance(piece, str):
+            raise ValueError("a piece is not JSON text")
+        received.add(piece)
+    if last is not None and received.tail is None:
+        raise ValueError("its last message is not the last piece")
+    data = received.data(source)
+    _check(data, source)
+    return Timeline.from_data(data), received.full
 
 
 def _check(data, source):

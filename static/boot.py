@@ -42,7 +42,7 @@ from panel.io.state import state  # noqa: E402
 _import_seconds = time.perf_counter() - _t0
 
 from app.site.hooks import site_hooks  # noqa: E402  (the app's import is not Panel's: it is timed with the page)
-from app.timeline_check import checked  # noqa: E402
+from app.timeline_check import MAX_BYTES, streamed  # noqa: E402
 from engine.trace.isolated import stopped  # noqa: E402
 
 # Panel sanitizes the text parameters of ReactiveHTML components (every template has one) with nh3, a Rust
@@ -67,29 +67,32 @@ _shown = {}  # the Explorer of the page shown, kept as long as its page
 
 def wall_runner(run_program):
     """The app's runner (Store.runner): every program runs behind the wall, in the program worker
-    (static/wall.mjs); run_program(source) is its promise of {source, json} or {source, stopped, recorded?}."""
+    (static/wall.mjs); run_program(source) is its promise of {source, json, pieces} or {source, stopped, pieces}."""
 
     async def run(source):
         try:
             answer = (await run_program(source)).to_py()
         except Exception as e:  # noqa: BLE001 - the app always gets a timeline
             return stopped(source, f"the program could not be run ({e})", kind="Crash")
+        pieces = answer.get("pieces") or []
         if "json" in answer:
             try:  # the program worker runs somebody else's program: nothing it sends is used unchecked
-                return checked(answer["json"], source)
+                return streamed(pieces, answer["json"], source)[0]
             except ValueError as e:
                 answer["distrust"]()  # its worker is ended: the next program gets a fresh one
                 return stopped(source, f"the program worker sent what is not a timeline ({e}) and was stopped",
                                kind="MalformedTimeline")
         why = answer["stopped"]
-        recorded = None
-        if answer.get("recorded") is not None:  # what it recorded before it was ended, checked as a timeline
+        recorded, message = None, why["message"]
+        if pieces:  # what it recorded before it was ended, checked as a timeline
             try:
-                recorded = checked(answer["recorded"], source)
+                recorded, capped = streamed(pieces, None, source)
             except ValueError as e:
                 return stopped(source, f"the program worker sent what is not a timeline ({e}) and was stopped",
                                why.get("line"), kind="MalformedTimeline")
-        return stopped(source, why["message"], why.get("line"), kind=why["type"], recorded=recorded)
+            if capped:
+                message += f" (what it recorded is kept up to the timeline's limit of {MAX_BYTES // 2**20} MB)"
+        return stopped(source, message, why.get("line"), kind=why["type"], recorded=recorded)
 
     return run
 

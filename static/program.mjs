@@ -2,23 +2,23 @@
 // Panel), in a worker of its own that the app's worker (static/wall.mjs) terminates when a program runs
 // past its time or dies, and replaces for the next program.
 //
-// Messages (wall -> here):  init {manifest, base, memoryMB, shared?} · run {id, source?, query?, seconds, snapshots}
+// Messages (wall -> here):  init {manifest, base, memoryMB, shared?} · run {id, source?, query?, seconds, stream}
 // Messages (here -> wall):  ready {timings} · started {id, source} · line {id, line} · ended {id}
-//                           · recorded {id, json} · ran {id, source, json, heap} · failed {message}
+//                           · piece {id, json} · ran {id, source, json, heap} · failed {message}
 //   `line`: the program's line, posted when it changes (at most every 10 ms, at the budget's time checks);
-//   `recorded`: what the program has recorded so far, as a timeline's JSON, now and then while it runs
-//   (engine/trace/so_far.py: from 0.5 s, paced by what they cost, none past ~0.7 MB); the wall keeps the last, for
-//   a program it ends;
-//   `ended`: its budget has ended, and the worker is fitting and sending its timeline.
+//   `piece`: what the program recorded since the last piece, posted as it runs (every 0.25 s: so_far.Stream; up to
+//   the timeline's 32 MB cap in all); the wall keeps them, for a program it ends, and `ran`'s `json` is the last
+//   piece, what was not sent (isolated.browser_json);
+//   `ended`: its budget has ended, and the worker is sending the rest of its timeline.
 //   `query` (a URL query) stands for the program it shows (app.program.links), so a link's program can run here
-//   before the app's own worker has Python; `json` is the timeline as engine.trace's to_json writes it.
+//   before the app's own worker has Python.
 //   `shared`: the app worker's compiled wasm and downloads of the files this worker needs (static/python.mjs).
 //
 // Once Pyodide has started and before any program runs, the worker locks itself down (lockDown): should a
 // program get past the guard, it finds no way to the network, to the origin's storage, to code from text or to
 // other workers (docs/security.md). Its only way out is postMessage to the wall, which checks every message.
 // `unguarded` (init; only the page's tests set it): a program whose first line is `# unguarded` runs with Pyodide
-// and no guard, to test that lockdown (its result, a string, is sent as the timeline's JSON).
+// and no guard, to test that lockdown (its result, a string, is sent as the timeline's last piece).
 //
 // The wasm memory is capped at memoryMB: above it an allocation fails (Python's MemoryError, which the
 // guard reports at the program's line) instead of growing the tab without bound.
@@ -135,7 +135,7 @@ self.addEventListener('message', async (event) => {
       const source = msg.source ?? runner.program(JSON.stringify(msg.query));
       self.postMessage({ type: 'started', id: msg.id, source });
       const watch = (kind, line) => self.postMessage(kind === 'line' ? { type: 'line', id: msg.id, line } : { type: 'ended', id: msg.id });
-      const recorded = msg.snapshots === false ? undefined : (json) => self.postMessage({ type: 'recorded', id: msg.id, json });
+      const recorded = msg.stream === false ? undefined : (json) => self.postMessage({ type: 'piece', id: msg.id, json });
       const json = runner.run.callKwargs(source, { max_seconds: msg.seconds, memory_mb: msg.memoryMB, watch, recorded });
       self.postMessage({ type: 'ran', id: msg.id, source, json, heap: runner.pyodide._module.HEAPU8.length });
     } catch (err) {

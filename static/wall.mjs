@@ -5,15 +5,16 @@
 // program stopped is reported at the last line it posted. The app and its document live in another worker and never
 // run a program, so they survive whatever the program does.
 //
-// run({source} or {query}, seconds?) always resolves: {source, json} (the timeline's JSON, as
-// engine.trace writes it) or {source, stopped: {type, message, line}, recorded?} (why the wall stopped it, and
-// the JSON of what the program had recorded when the worker last sent it, if it had: the app checks it as a timeline
-// and shows it, the stop's error after it).
+// run({source} or {query}, seconds?) always resolves: {source, json, pieces} (the pieces of what the program
+// recorded, which the worker sent as it ran, and its last message, what was not sent: engine/trace/so_far.py) or
+// {source, stopped: {type, message, line}, pieces} (why the wall stopped it, and the pieces it had sent: the app puts
+// them together and checks them as a timeline, app/timeline_check.py, and shows it, the stop's error after it).
 
 const START_LIMIT_S = 120; // Pyodide and numpy start in a few seconds; a worker that never does is replaced
 const SPARE_HEAP = 0.5; // after a run that grew the heap past this share of its cap, start a fresh worker
 const MAX_SOURCE = 100_000; // characters: a longer program is refused before it is parsed
-const MAX_JSON = 32 * 2 ** 20; // the timeline's JSON (isolated.browser_json's cap, in bytes: no more characters)
+const MAX_JSON = 32 * 2 ** 20; // the timeline's JSON, all its pieces together (isolated.browser_json's cap, in
+// bytes: no more characters)
 
 // The fields each message of the program worker has (docs/security.md: the worker runs somebody else's program,
 // and the app uses none of its messages it has not checked; the timeline itself is checked by the app's Python,
@@ -26,7 +27,7 @@ const MESSAGES = {
   started: { id: Number.isSafeInteger, source: (v) => text(v, MAX_SOURCE) },
   line: { id: Number.isSafeInteger, line: (v) => count(v, MAX_SOURCE + 1) && v > 0 },
   ended: { id: Number.isSafeInteger },
-  recorded: { id: Number.isSafeInteger, json: (v) => text(v, MAX_JSON) },
+  piece: { id: Number.isSafeInteger, json: (v) => text(v, MAX_JSON) },
   ran: { id: Number.isSafeInteger, source: (v) => text(v, MAX_SOURCE), json: (v) => text(v, MAX_JSON), heap: (v) => count(v, 2 ** 53) },
   failed: { id: (v) => v === undefined || Number.isSafeInteger(v), message: (v) => text(v, 10_000) },
 };
@@ -59,12 +60,12 @@ export class Wall {
   // unguarded: the test-only entry (docs/security.md): a program whose first line is `# unguarded` runs in the
   // program worker without the guard. Only the page's tests set it (window.SITE_TEST_UNGUARDED, set before the
   // page's scripts run: no query or link reaches it).
-  // snapshots: the worker sends what a program has recorded now and then (false: only for
-  // benchmarks/so_far_cost.py, which measures what that costs).
+  // stream: the worker sends what a program records in pieces as it runs (false: all in its last message; only for
+  // benchmarks/so_far_cost.py, which measures what streaming costs).
   constructor({ manifest, base, seconds, margin, report, started, shared = false, spare = true, unguarded = false,
-    snapshots = true }) {
+    stream = true }) {
     this.unguarded = unguarded === true;
-    this.snapshots = snapshots !== false;
+    this.stream = stream !== false;
     this.manifest = manifest;
     this.base = base;
     this.config = { ...manifest.program, ...(seconds ? { seconds } : {}), ...(margin ? { margin } : {}) };
@@ -205,8 +206,9 @@ export class Wall {
     let source = program.source ?? null;
     const { seconds, margin, send_margin: sendMargin, memory_mb: memoryMB } = this.config;
     const current = this.take();
-    let recorded = null; // what the program had recorded, as the worker last sent it
-    const kept = () => (recorded === null ? {} : { recorded });
+    const pieces = []; // what the program recorded, as the worker sent it (at most MAX_JSON in all)
+    let size = 0;
+    const kept = () => ({ pieces });
     const stoppedByLearner = (line) => ({ source, stopped: { type: 'Stopped', message: 'the program was stopped', line }, ...kept() });
     let cancelled = false;
     this.stopNow = () => { cancelled = true; };
@@ -245,8 +247,13 @@ export class Wall {
           line = msg.line;
           return;
         }
-        if (msg.type === 'recorded') {
-          recorded = msg.json;
+        if (msg.type === 'piece') {
+          size += msg.json.length;
+          if (size > MAX_JSON) {
+            current.distrust(`the program worker sent pieces past the timeline's cap of ${MAX_JSON / 2 ** 20} MB`);
+            return;
+          }
+          pieces.push(msg.json);
           return;
         }
         if (msg.type === 'malformed') {
@@ -273,7 +280,7 @@ export class Wall {
         if (msg.type === 'ran') {
           if (msg.heap > SPARE_HEAP * memoryMB * 2 ** 20) this.retire(current);
           resolve({
-            source: msg.source, json: msg.json,
+            source: msg.source, json: msg.json, pieces,
             distrust: () => { // the app's Python found its timeline is not one (app/timeline_check.py)
               this.stop(current);
               this.report({ type: 'MalformedTimeline', message: 'the program worker sent what is not a timeline' });
@@ -292,7 +299,7 @@ export class Wall {
         }
       });
       const unguarded = this.unguarded && /^# unguarded\n/.test(program.source ?? '');
-      current.worker.postMessage({ type: 'run', id, seconds, memoryMB, snapshots: this.snapshots, ...program,
+      current.worker.postMessage({ type: 'run', id, seconds, memoryMB, stream: this.stream, ...program,
         ...(unguarded ? { unguarded } : {}) });
     });
     current.handlers.delete(id);

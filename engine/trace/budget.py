@@ -55,9 +55,9 @@ class Budget:
         # budget has ended, gives the timeline its own time to be sent (static/wall.mjs).
         self.watch = None
         self._watched_line = None
-        # Called with the time at the time checks while the program runs (so_far.Snapshots: the browser's program
-        # worker sends what was recorded so far now and then).
-        self.snapshots = None
+        # Called with the time at the time checks while the program runs (so_far.Stream: what the program records
+        # leaves it in pieces as it runs).
+        self.stream = None
 
     def tick(self, line: int | None = None) -> bool:
         if self.error:
@@ -180,8 +180,8 @@ class Budget:
             if at is not None and at != self._watched_line:
                 self._watched_line = at
                 self.watch("line", at)
-        if self.snapshots is not None:
-            self.snapshots(now)
+        if self.stream is not None:
+            self.stream(now)
         if self._memory_base is None:
             return
         used = memory_mb()

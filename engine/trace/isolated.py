@@ -18,6 +18,8 @@ What the parent reports, as the timeline's error event:
 - output size: the timeline's JSON is bigger than `output_mb`: the child sends the events that fit and says
   so (the parent reads at most `output_mb` and stops a child that would send more);
 - a crash: the child died of a signal (SIGSEGV: a C stack overflow), at the line faulthandler saw.
+What the program records leaves the child in pieces as it runs (so_far.Stream, through the data pipe), and its last
+message holds only what it had not sent: a child the wall ends keeps every event up to its last piece.
 In Pyodide, which has no processes, run_isolated is run() itself. The browser's wall is its program worker
 (static/wall.mjs): a Web Worker that runs `browser_json` and is terminated when it runs past BROWSER_SECONDS
 + BROWSER_MARGIN, or takes more than BROWSER_SEND_MARGIN to send its timeline once its budget ended, or dies
@@ -26,7 +28,6 @@ In Pyodide, which has no processes, run_isolated is run() itself. The browser's 
 from __future__ import annotations
 
 import gc
-import json
 import os
 import re
 import signal
@@ -45,7 +46,7 @@ except ImportError:
 
 from .budget import active_budget
 from .runner import LIMITS, run
-from .so_far import SharedSlots, Snapshots
+from .so_far import Pieces, Stream
 from .timeline import Timeline
 
 BROWSER_SECONDS = 15.0  # in Pyodide: a 2,000-iteration training script still ends (2-3x slower than here)
@@ -57,7 +58,7 @@ SEND_SECONDS = 10.0  # once the program is over: the child's time to fit and sen
 STOP_GRACE = 0.3  # s: a program asked to stop ends at its next tick; one in a C call is then killed
 HEAR_EVERY = 0.1  # s: how often the parent reads what the child said (and looks at `stop`)
 ASK_AHEAD = 0.5  # before the program's deadline, its traceback is asked for (the line the message names)
-_HEADER = struct.Struct("!Q")  # the length of the JSON that follows
+_FRAME = struct.Struct("!cQ")  # a piece (b"P") or the last one (b"T"), and the length of its JSON that follows
 _MEMORY_EXIT = 3
 _PR_SET_PDEATHSIG = 1  # linux/prctl.h  # the child's exit status when it ran out of memory outside the program
 _LINE = re.compile(r'File "<program>", line (\d+)')
@@ -82,7 +83,6 @@ def run_isolated(source, *, seconds=None, memory_mb=1024, output_mb=32, stop=Non
     dump_r, dump_w = os.pipe()
     watch_r, watch_w = os.pipe()
     parent = os.getpid()
-    slots = SharedSlots(cap)  # what the program has recorded so far, for a child that is killed
     with warnings.catch_warnings():
         # A server has threads; the child touches none of their locks, and if it ever hung it is killed below.
         warnings.simplefilter("ignore", DeprecationWarning)
@@ -90,17 +90,16 @@ def run_isolated(source, *, seconds=None, memory_mb=1024, output_mb=32, stop=Non
     if pid == 0:  # the child: never returns
         for fd in (data_r, dump_r, watch_r):
             os.close(fd)
-        _child(data_w, dump_w, watch_w, source, memory_mb, cap, seconds + SEND_SECONDS, parent, slots, limits)
+        _child(data_w, dump_w, watch_w, source, memory_mb, cap, seconds + SEND_SECONDS, parent, limits)
     for fd in (data_w, dump_w, watch_w):
         os.close(fd)
-    wall = _Wall(pid, dump_r, watch_r, source, stop, slots)
+    wall = _Wall(pid, dump_r, watch_r, data_r, source, stop, cap)
     try:
-        return _receive(wall, data_r, time.monotonic() + seconds, budget, memory_mb, cap)
+        return _receive(wall, time.monotonic() + seconds, budget, memory_mb, cap)
     finally:
         for fd in (data_r, dump_r, watch_r):
             os.close(fd)
         _reap_later(pid)
-        slots.close()
 
 
 def forked():
@@ -109,7 +108,7 @@ def forked():
     gc.freeze()
 
 
-def _child(data_w, dump_w, watch_w, source, memory_mb, cap, cpu_seconds, parent, slots, limits):
+def _child(data_w, dump_w, watch_w, source, memory_mb, cap, cpu_seconds, parent, limits):
     status = 1
     try:
         forked()
@@ -123,14 +122,11 @@ def _child(data_w, dump_w, watch_w, source, memory_mb, cap, cpu_seconds, parent,
         os.set_blocking(watch_w, False)
         tell = _teller(watch_w, parent)
         said = {"line": lambda line: tell(b"L%d\n" % line), "lines run": lambda line: tell(b"R\n")}
-        timeline = run(source, watch=lambda kind, line: kind in said and said[kind](line),
-                       snapshots=Snapshots(slots.write, cap), **limits)
-        tell(b"E\n")  # the program is over (its budget closed, its leftovers freed): now its timeline is sent
-        data = _fitted(_name_the_cap(timeline, memory_mb), cap)
-        os.write(data_w, _HEADER.pack(len(data)))
-        view = memoryview(data)
-        while view:
-            view = view[os.write(data_w, view):]
+        out = _Out(data_w)
+        stream = Stream(out.piece, cap)  # what the program records leaves it in pieces as it runs
+        timeline = run(source, watch=lambda kind, line: kind in said and said[kind](line), stream=stream, **limits)
+        tell(b"E\n")  # the program is over (its budget closed, its leftovers freed): now the rest is sent
+        out.last(_tail(stream, _name_the_cap(timeline, memory_mb)))
         status = 0
     except MemoryError:
         status = _MEMORY_EXIT
@@ -138,6 +134,38 @@ def _child(data_w, dump_w, watch_w, source, memory_mb, cap, cpu_seconds, parent,
         status = 1
     finally:
         os._exit(status)
+
+
+class _Out:
+    """The child's end of the data pipe: frames (_FRAME, then the piece's JSON). While the program runs they are
+    written without waiting (what the pipe cannot take now goes with the next piece: the parent reads as they come);
+    the last one, and all before it, once the program is over."""
+
+    def __init__(self, fd):
+        self.fd, self.pending = fd, bytearray()
+        os.set_blocking(fd, False)
+
+    def piece(self, data):
+        self.pending += _FRAME.pack(b"P", len(data))
+        self.pending += data
+        try:
+            while self.pending:
+                del self.pending[:os.write(self.fd, self.pending)]
+        except BlockingIOError:
+            pass
+
+    def last(self, data):
+        self.pending += _FRAME.pack(b"T", len(data))
+        self.pending += data
+        os.set_blocking(self.fd, True)
+        view = memoryview(self.pending)
+        while view:
+            view = view[os.write(self.fd, view):]
+
+
+def _tail(stream, timeline):
+    """The stream's last piece: what of the timeline it has not sent."""
+    return stream.tail(timeline)
 
 
 def _stop_soon(signum, frame):
@@ -186,17 +214,17 @@ def _limit_cpu(seconds):
 
 def browser_json(source, *, memory_mb=BROWSER_MEMORY_MB, output_mb=32, watch=None, recorded=None, **limits):
     """What the browser's program worker sends the page: run(source, **limits) with the browser's time budget,
-    as JSON text of at most `output_mb` (the events that fit, and an error event that says so). `watch` is
-    told of the program's line as it goes, and ("ended", None) once the program is over; `recorded` is sent
-    what the program has recorded so far now and then (its JSON, at most `output_mb`: so_far.Snapshots), for the
-    wall to keep should it end the worker."""
+    streamed (so_far.Stream): `recorded` is sent each piece of what the program records (JSON text) as it is made,
+    and this returns the last piece, what was not sent (without `recorded`, all of it); at most `output_mb` in all
+    (past it the events that fit, and an error event that says so). `watch` is told of the program's line as it
+    goes, and ("ended", None) once the program is over."""
     lines = None if watch is None else (lambda kind, line: kind == "line" and watch(kind, line))
-    snapshots = None if recorded is None else Snapshots(recorded, int(output_mb * 2**20))
-    timeline = run(source, watch=lines, snapshots=snapshots, **{"max_seconds": BROWSER_SECONDS, **limits})
+    stream = Stream(None if recorded is None else (lambda data: recorded(data.decode())), int(output_mb * 2**20))
+    timeline = run(source, watch=lines, stream=stream, **{"max_seconds": BROWSER_SECONDS, **limits})
     if watch is not None:
         watch("ended", None)  # as on the server: the program is over once the recorder has finished and its leftovers
         # are freed (either may not end), not when its budget closed
-    return _fitted(_name_the_cap(timeline, memory_mb), int(output_mb * 2**20)).decode()
+    return _tail(stream, _name_the_cap(timeline, memory_mb)).decode()
 
 
 def _name_the_cap(timeline, memory_mb):
@@ -206,28 +234,6 @@ def _name_the_cap(timeline, memory_mb):
         told = f" ({error['message']})" if error["message"] else ""
         error["message"] = f"the program needed more memory than its limit of {memory_mb:,} MB{told}"
     return timeline
-
-
-def _fitted(timeline, cap):
-    """The timeline's JSON as UTF-8, at most cap bytes: if it is bigger, the events that fit and an error
-    event that says so."""
-    data = timeline.to_json().encode()
-    if len(data) <= cap:
-        return data
-    error = {"kind": "error", "line": None, "type": "OutputLimit",
-             "message": f"the program's timeline is bigger than the limit of {cap / 2**20:g} MB: the explorer "
-                        "shows what fits (fewer iterations or smaller tensors show all of it)"}
-    room = cap - len(Timeline(source=timeline.source, events=[error], output=timeline.output).to_json().encode())
-    kept = []
-    for event in timeline.events:
-        room -= len(json.dumps(event, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "replace")) + 1
-        if room < 0:
-            break
-        kept.append(event)
-    if room < 0 and kept and kept[-1]["kind"] != "error":
-        error["line"] = kept[-1].get("line")
-    output = "".join(e["text"] for e in kept if e["kind"] == "print")
-    return Timeline(source=timeline.source, events=[*kept, error], output=output).to_json().encode()
 
 
 def _limit_memory(memory_mb):
@@ -244,9 +250,11 @@ class _Wall:
     """The parent's side of one child: what it has said (its program's last line, whether it is over) and how it
     is ended."""
 
-    def __init__(self, pid, dump_r, watch_r, source, stop, slots):
-        self.pid, self.dump_r, self.watch_r, self.source, self.stop = pid, dump_r, watch_r, source, stop
-        self.slots = slots  # the child's last snapshot of what it recorded
+    def __init__(self, pid, dump_r, watch_r, data_r, source, stop, cap):
+        self.pid, self.dump_r, self.watch_r, self.data_r = pid, dump_r, watch_r, data_r
+        self.source, self.stop, self.cap = source, stop, cap
+        self.pieces = Pieces(cap)  # what the child has sent of what its program recorded
+        self._received = bytearray()
         os.set_blocking(watch_r, False)
         self.line = None
         self.lines_run = False  # its last line has run: the recorder finishes, and what it left is freed
@@ -274,18 +282,55 @@ class _Wall:
             elif message.startswith(b"L") and message[1:].isdigit():
                 self.line = int(message[1:])
 
+    def read(self):
+        """Reads what the child has sent and takes in its whole pieces; False once it has closed the pipe. ValueError
+        when it sent what is not a piece, or more than the cap."""
+        chunk = os.read(self.data_r, 1 << 20)
+        if not chunk:
+            return False
+        received = self._received
+        received += chunk
+        while len(received) >= _FRAME.size:
+            kind, size = _FRAME.unpack_from(received)
+            if size > self.cap or kind not in b"PT":
+                raise ValueError(f"bigger than the limit of {self.cap / 2**20:g} MB")
+            if len(received) < _FRAME.size + size:
+                break
+            self.pieces.add(bytes(received[_FRAME.size:_FRAME.size + size]))
+            del received[:_FRAME.size + size]
+            if kind == b"T" and self.pieces.tail is None:
+                raise ValueError("its last piece has no source")
+        return True
+
+    def recorded(self):
+        """What the program recorded, as far as the child sent it (the whole pieces left in the pipe too)."""
+        try:
+            while select.select([self.data_r], [], [], 0)[0] and self.read():
+                pass
+        except (OSError, ValueError):
+            pass
+        return self.pieces.timeline(self.source) if self.pieces.events else None
+
+    def said(self, message):
+        """The message, and that what the program recorded was kept up to the cap if it was."""
+        if self.pieces.full:
+            return f"{message} (what it recorded is kept up to the timeline's limit of {self.cap / 2**20:g} MB)"
+        return message
+
     def end(self, message, kind="BudgetExceeded"):
         """Kills the child, at once; the timeline that says why, at the line it was running."""
         line = _traceback_line(self.pid, self.dump_r, stop=True, asked=self.asked)
-        return stopped(self.source, message, self.line if self.lines_run or line is None else line, kind,
-                       self.slots.read())
+        recorded = self.recorded()
+        return stopped(self.source, self.said(message), self.line if self.lines_run or line is None else line, kind,
+                       recorded)
 
 
-def _receive(wall, data_r, deadline, budget, memory_mb, cap):
-    """Reads the child's timeline (at most cap bytes); stops the child at the program's deadline (unless it is
+def _receive(wall, deadline, budget, memory_mb, cap):
+    """Takes in the child's pieces (at most cap bytes); stops the child at the program's deadline (unless it is
     over), at the sending's, or when asked to; else says why it ended."""
-    received, size, sending, stopping = bytearray(), None, False, None
-    while size is None or len(received) < _HEADER.size + size:
+    data_r = wall.data_r
+    sending, stopping = False, None
+    while wall.pieces.tail is None:
         if wall.stop is not None and wall.stop.is_set() and not sending:
             if stopping is None:  # asked to end at its next tick, with what it recorded; else ended at once
                 stopping = time.monotonic() + STOP_GRACE
@@ -318,20 +363,18 @@ def _receive(wall, data_r, deadline, budget, memory_mb, cap):
             deadline = time.monotonic() + SEND_SECONDS
         if data_r not in ready:
             continue
-        chunk = os.read(data_r, 1 << 16)
-        if not chunk:
-            break
-        received += chunk
-        if size is None and len(received) >= _HEADER.size:
-            size = _HEADER.unpack_from(received)[0]
-            if size > cap:
-                os.kill(wall.pid, signal.SIGKILL)
-                return stopped(wall.source, f"the program's timeline is bigger than the limit of {cap / 2**20:g} "
-                                            "MB and was not sent")
-    if size is not None and len(received) == _HEADER.size + size:
-        del received[:_HEADER.size]
-        return Timeline.from_json(received)
-    pid, source, recorded = wall.pid, wall.source, wall.slots.read()
+        try:
+            if not wall.read():
+                break
+        except ValueError as e:  # a child gone wrong
+            os.kill(wall.pid, signal.SIGKILL)
+            return stopped(wall.source, f"the program's timeline is bigger than the limit of {cap / 2**20:g} MB and "
+                                        "was not sent" if "bigger" in str(e) else
+                           f"the program's process sent what is not a timeline ({e}) and was stopped", wall.line,
+                           kind="OutputLimit")
+    if wall.pieces.tail is not None:
+        return wall.pieces.timeline(wall.source)
+    pid, source, recorded, said = wall.pid, wall.source, wall.recorded(), wall.said
     status = _reap(pid, patience=1.0)
     line = _traceback_line(pid, wall.dump_r, stop=False)
     line = line if line is not None else wall.line
@@ -342,14 +385,15 @@ def _receive(wall, data_r, deadline, budget, memory_mb, cap):
         except ValueError:
             name = f"signal {number}"
         if number == signal.SIGXCPU:
-            return stopped(source, "the program used more CPU time than its limit and was stopped", line,
+            return stopped(source, said("the program used more CPU time than its limit and was stopped"), line,
                            recorded=recorded)
-        return stopped(source, f"the program crashed Python ({name}; nesting something very deeply can do that) "
-                                "and was stopped", line, kind="Crash", recorded=recorded)
+        return stopped(source, said(f"the program crashed Python ({name}; nesting something very deeply can do that) "
+                                    "and was stopped"), line, kind="Crash", recorded=recorded)
     if os.WIFEXITED(status) and os.WEXITSTATUS(status) == _MEMORY_EXIT:
-        return stopped(source, f"the program needed more memory than its limit of {memory_mb:,} MB and was "
-                                "stopped", line, kind="MemoryError", recorded=recorded)
-    return stopped(source, "the program's process ended without a timeline", line, kind="Crash", recorded=recorded)
+        return stopped(source, said(f"the program needed more memory than its limit of {memory_mb:,} MB and was "
+                                    "stopped"), line, kind="MemoryError", recorded=recorded)
+    return stopped(source, said("the program's process ended without a timeline"), line, kind="Crash",
+                   recorded=recorded)
 
 
 def _traceback_line(pid, dump_r, stop, asked=False):
@@ -424,7 +468,7 @@ def _wait(pid):
 
 
 def stopped(source, message, line=None, kind="BudgetExceeded", recorded=None):
-    """The timeline of a program the wall stopped: what it had recorded (a Timeline, so_far.Snapshots) if known,
+    """The timeline of a program the wall stopped: what it had recorded (a Timeline, so_far.Pieces) if known,
     then one error event that says why."""
     event = {"kind": "error", "line": line, "type": kind, "message": message}
     if recorded is None:

@@ -73,6 +73,7 @@ class Recorder:
         self._unreduced = {}  # id(node) -> {input number: its grad before the broadcast sum}, until its step
         self._failed = None  # (graph node id, error type, message) of the backward step that raised last
         self.quiet = False
+        self.renamed = None  # a list (so_far.Stream's) of the nodes named once recorded, while a stream sends them
 
     # --- events ---------------------------------------------------------------------------------
     def _push(self, ev):
@@ -141,6 +142,8 @@ class Recorder:
                 self._temps.discard(self._nodes[nid]["name"])
                 self._nodes[nid]["name"] = text
                 named.add(nid)
+                if self.renamed is not None:
+                    self.renamed.append(nid)
 
     # --- graph nodes ------------------------------------------------------------------------------
     def _node(self, t, line):

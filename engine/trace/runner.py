@@ -51,20 +51,20 @@ LIMITS = {"max_seconds": 30.0, "max_events": 300_000, "max_total_elements": 2_00
           "max_elements": 4_000_000}
 
 
-def run(source, watch=None, snapshots=None, **limits):
+def run(source, watch=None, stream=None, **limits):
     """Runs a learner's program on the engine and returns its timeline (limits: fields of guard.Limits, over
-    LIMITS; watch: told of the program's line and of its budget's end, guard.Budget.watch; snapshots: a
-    so_far.Snapshots, given what the program has recorded so far now and then while it runs)."""
+    LIMITS; watch: told of the program's line and of its budget's end, guard.Budget.watch; stream: a
+    so_far.Stream, which sends what the program records in pieces while it runs)."""
     try:
         budget = loops.Budget(guard.Limits(**{**LIMITS, **limits}))
         budget.watch = watch
-        return _run(source, budget, snapshots)
+        return _run(source, budget, stream)
     except Exception as e:  # noqa: BLE001 - the last resort: the caller always gets a timeline
         event = {"kind": "error", "line": None, "type": type(e).__name__, "message": _message(e)}
         return Timeline(source=source if isinstance(source, str) else "", events=[event], output="")
 
 
-def _run(source, budget, snapshots=None):
+def _run(source, budget, stream=None):
     try:
         program = guard.load(source)  # parsed once: the recorder reads its statements, the guard runs it
     except guard.GuardError as e:
@@ -74,9 +74,9 @@ def _run(source, budget, snapshots=None):
         return Timeline(source=source, events=rec.events, output="")
     rec = Recorder(program.statements, budget, source)
     budget.loops = rec.loops
-    if snapshots is not None:
-        snapshots.attach(rec, source)
-        budget.snapshots = snapshots
+    if stream is not None:
+        stream.attach(rec, source)
+        budget.stream = stream
     errors = []
     namespace = None
     saved = save_engine_state()

@@ -43,7 +43,17 @@ class Timeline:
         collecting = gc.isenabled()
         gc.disable()  # hundreds of thousands of new lists and dicts, none in a cycle: the collector only slows it
         try:
-            data = json.loads(text)
+            return cls.from_data(json.loads(text))
+        finally:
+            if collecting:
+                gc.enable()
+
+    @classmethod
+    def from_data(cls, data):
+        """The timeline of to_json's object (before json.dumps, or after json.loads)."""
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
             keys = data["keys"]
             events = [dict(zip(keys[ev[0]], ev[1:])) for ev in data["events"]]
         finally:

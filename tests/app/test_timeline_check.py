@@ -9,10 +9,10 @@ import json
 import pytest
 
 from app.program.examples import EXAMPLES
-from app.timeline_check import MAX_BYTES, MAX_EVENTS, checked
+from app.timeline_check import MAX_BYTES, MAX_EVENTS, checked, streamed
 from engine.trace import run
 from engine.trace.isolated import browser_json, stopped
-from engine.trace.so_far import Snapshots
+from engine.trace.so_far import Stream
 from tests.programs import PROGRAMS
 from tests.trace.corpus import TRACE_PROGRAMS
 
@@ -46,7 +46,12 @@ def sources():
 
 def test_every_timeline_the_runner_makes_passes():
     for source in sources():
-        text = browser_json(source, max_seconds=0.5) if "while True" in source else run(source).to_json()
+        if "while True" in source:
+            sent = []
+            last = browser_json(source, max_seconds=0.5, recorded=sent.append)
+            assert streamed(sent, last, source)[0].error["type"] == "BudgetExceeded"
+            continue
+        text = run(source).to_json()
         assert checked(text, source).to_json() == text
     text = stopped("x = 1\n", "the program was stopped", 1, kind="Stopped").to_json()
     assert checked(text, "x = 1\n").error["type"] == "Stopped"
@@ -131,25 +136,46 @@ for i in range(100000):
 
 
 def test_what_a_running_program_recorded_so_far_is_a_checked_timeline():
-    """What the static site's program worker sends now and then while a program runs (so_far.Snapshots), for the
-    wall to keep should it end the worker: each one passes the check, holds the run's first events and the
-    iteration and module call running then (ended at its last event), and a stopped timeline made of it too."""
+    """The pieces the static site's program worker sends while a program runs (so_far.Stream), which the wall keeps
+    should it end the worker: each run of them makes a timeline that passes the check, with the run's first events
+    and the iteration and module call running then (ended at its last event), and a stopped timeline made of it too;
+    all of them and the last message make the run's timeline."""
     sent = []
-    final = run(TRAINING, snapshots=Snapshots(sent.append, MAX_BYTES, first=0.05, every=0.05, share=0.5,
-                                                    most=MAX_BYTES),
-                max_seconds=0.6)
+    stream = Stream(lambda data: sent.append(data.decode()), MAX_BYTES, every=0.05)
+    final = run(TRAINING, stream=stream, max_seconds=0.6)
     assert len(sent) >= 3 and final.error["type"] == "BudgetExceeded"
     kinds = [(e["kind"], e["line"]) for e in final.events]
     sizes = []
-    for text in sent:
-        so_far = checked(text, TRAINING)
+    for k in range(1, len(sent) + 1):
+        so_far, capped = streamed(sent[:k], None, TRAINING)
         n = len(so_far.events)
-        assert so_far.error is None and [(e["kind"], e["line"]) for e in so_far.events] == kinds[:n]
+        assert so_far.error is None and not capped and [(e["kind"], e["line"]) for e in so_far.events] == kinds[:n]
         assert so_far.output == "start\n" and so_far.loops[0]["iterations"][-1][2] == n
+        assert all(m["end"] is not None and m["end"] <= n for m in so_far.modules)
         sizes.append(n)
         ended = stopped(TRAINING, "the program was stopped", 8, kind="Stopped", recorded=so_far)
         assert checked(ended.to_json(), TRAINING).events == [*so_far.events, ended.error]
     assert sizes == sorted(sizes) and sizes[0] > 0
-    sent.clear()
-    browser_json("print(1)\nwhile True:\n    pass\n", max_seconds=0.8, recorded=sent.append)  # the worker's
-    assert [checked(text, "print(1)\nwhile True:\n    pass\n").output for text in sent] == ["1\n"]
+    assert streamed(sent, stream.tail(final).decode(), TRAINING)[0].to_json() == final.to_json()
+
+
+SMALL = "import torch\nx = torch.ones(2, requires_grad=True)\nfor i in range(3):\n    y = x * i\nprint(y)\n"
+
+
+@pytest.mark.parametrize("change, says", [
+    (lambda p: p.update(source="import os\n"), "another program"),
+    (lambda p: p.update(html=1), "a piece's object"),
+    (lambda p: p["renames"].append([0, None]), "renames are not"),
+    (lambda p: p["events"].append([0]), "not packed"),
+    (lambda p: p["keys"].append(["kind", "line", "html"]) or p["events"].append(
+        [len(p["keys"]) - 1, "html", 1, "<b>x</b>"]), "no kind"),
+    (lambda p: p["iterations"].append([3, 0, 0, 10**6]), "ranges of its events"),
+    (lambda p: p.update(output="not printed\n"), "output"),
+    (lambda p: [p.pop("source"), p.pop("output")], "its last message is not the last piece"),
+])
+def test_broken_pieces_are_refused(change, says):
+    last = json.loads(Stream().tail(run(SMALL)))
+    assert streamed([], json.dumps(last), SMALL)[0].to_json() == run(SMALL).to_json()
+    change(last)
+    with pytest.raises(ValueError, match=says):
+        streamed([], json.dumps(last), SMALL)

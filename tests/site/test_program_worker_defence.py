@@ -25,6 +25,7 @@ import inspect
 import js
 import pyodide_js
 from pyodide.ffi import create_proxy, to_js
+from engine.trace.so_far import Stream
 from engine.trace.timeline import Timeline
 
 URL = str(js.location.origin) + "/probe-"
@@ -82,17 +83,26 @@ event = new("MessageEvent", "message", js.Object.fromEntries(to_js({"data": init
 js.self.dispatchEvent(event)  # not the wall's: ignored (had it been honoured, it would fetch from URL + "base/")
 
 events = [{"kind": "print", "line": 1, "text": line + "\\n"} for line in said]
-Timeline(source=source, events=events, output="".join(e["text"] for e in events)).to_json()
+Stream().tail(Timeline(source=source, events=events, output="".join(e["text"] for e in events))).decode()
 '''
 WAYS = ["fetch", "XMLHttpRequest", "WebSocket", "EventSource", "importScripts", "sendBeacon", "Worker",
         "eval import()", "Function import()", "AsyncFunction import()", "string timer", "loadPackage", "pyfetch",
         "open_url", "caches", "indexedDB", "storage", "BroadcastChannel"]
 
 
-def forged(message: str) -> str:
-    """A program past the guard that posts `message` (Python dict text) to the wall, as if it were the worker's."""
+def forged(*messages: str) -> str:
+    """A program past the guard that posts `messages` (Python dict text) to the wall, as if they were the worker's."""
+    posts = "".join(f"js.postMessage(js.Object.fromEntries(to_js({message})))\n" for message in messages)
     return ("# unguarded\nimport asyncio\nimport json\nimport js\nfrom pyodide.ffi import to_js\n"
-            f"js.postMessage(js.Object.fromEntries(to_js({message})))\nawait asyncio.sleep(30)\n")
+            f"{posts}await asyncio.sleep(30)\n")
+
+
+# A piece of a timeline (so_far.Stream) and a last one, as the program worker posts them (Python dict text)
+EMPTY = '"keys": [], "events": [], "renames": [], "iterations": [], "open": [], "calls": [], "ends": []'
+HTML_PIECE = ('json.dumps({"keys": [["kind", "line", "html"]], "events": [[0, "html", 1, "<b>x</b>"]], "renames": [],'
+              ' "iterations": [], "open": [], "calls": [], "ends": []})')
+LAST = f'json.dumps({{{EMPTY}, "source": source, "output": ""}})'
+
 
 
 @pytest.fixture(scope="module")
@@ -102,7 +112,9 @@ def site(served_site):
 
 @pytest.fixture(scope="module")
 def page(chromium, site):
-    context, page, watch = open_page(chromium, site[0], "window.SITE_TEST_UNGUARDED = true")
+    # (a budget of 60 s: forging 34 MB of pieces takes a loaded machine more than the page's 15 s)
+    context, page, watch = open_page(chromium, site[0],
+                                     "window.SITE_TEST_UNGUARDED = true; window.SITE_PROGRAM_SECONDS = 60")
     yield page
     context.close()
     assert watch.external == [] and watch.errors == [], (watch.external, watch.errors)
@@ -154,15 +166,27 @@ FORGED = [
     ('{"type": "ran", "id": run_id, "source": "print(1)\\n", "json": "{}", "heap": 0}',
      "MalformedMessage: the program worker sent a ran message of a program it was not given"),
     ('{"type": "ran", "id": run_id, "source": source, "heap": 0, "json": json.dumps({"source": source, "output": "",'
-     ' "loops": [], "modules": [], "keys": [["kind", "line", "html"]], "events": [[0, "html", 1, "<b>x</b>"]]})}',
+     ' "keys": [["kind", "line", "html"]], "events": [[0, "html", 1, "<b>x</b>"]], "renames": [], "iterations": [],'
+     ' "open": [], "calls": [], "ends": []})}',
      "MalformedTimeline: the program worker sent what is not a timeline (event 0 is of no kind a timeline has)"),
+    # the pieces of what a program records, sent as it runs
+    (('{"type": "piece", "id": run_id, "json": ' + HTML_PIECE + '}',
+      '{"type": "ran", "id": run_id, "source": source, "heap": 0, "json": ' + LAST + '}'),
+     "MalformedTimeline: the program worker sent what is not a timeline (event 0 is of no kind a timeline has)"),
+    (('{"type": "piece", "id": run_id, "json": json.dumps({' + EMPTY + ', "renames": [[0, ["<b>x</b>"]]]})}',
+      '{"type": "ran", "id": run_id, "source": source, "heap": 0, "json": ' + LAST + '}'),
+     "MalformedTimeline: the program worker sent what is not a timeline (a piece's renames are not [node id, name])"),
+    ('{"type": "piece", "id": run_id, "json": ["<b>x</b>"]}',
+     "MalformedMessage: the program worker sent a piece message whose json is not one"),
+    (('{"type": "piece", "id": run_id, "json": " " * (17 * 2 ** 20)}',) * 2,
+     "MalformedMessage: the program worker sent pieces past the timeline's cap of 32 MB"),
 ]
 
 
 def test_the_app_shows_only_checked_messages_and_then_runs_the_next_program(page):
     for message, says in FORGED:
         stopped = page.evaluate("window.site.wall.stopped")
-        run(page, forged(message))
+        run(page, forged(*message) if isinstance(message, tuple) else forged(message))
         try:
             wait_for(lambda: says in console_stderr(page), 30_000)  # noqa: B023 - waited for here
         except Exception:

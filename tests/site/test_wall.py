@@ -10,7 +10,6 @@ the budget has ended (the program worker says so) its timeline has 5 s more to a
 from __future__ import annotations
 
 import base64
-import json
 import time
 
 import pytest
@@ -19,6 +18,7 @@ pytest.importorskip("playwright")
 
 from app.program.examples import EXAMPLES  # noqa: E402
 from engine.trace.isolated import BROWSER_MARGIN, BROWSER_SEND_MARGIN, run_isolated  # noqa: E402
+from engine.trace.so_far import Pieces  # noqa: E402
 from tests.app.browser import counter, editor_text, node_xy  # noqa: E402
 from tests.site import sitekit  # noqa: E402
 from tests.trace.runaways import CORPUS as RUNAWAYS  # noqa: E402
@@ -226,6 +226,14 @@ PROGRAMS = [example.source for example in EXAMPLES[:4]] + [
     "loss.backward()\nprint(type(loss.grad_fn).__name__, net.fc.weight.grad)\n",
 ]
 
+def timeline_json(messages) -> str:
+    """The timeline of the pieces a program worker sent and its last message (so_far.Pieces), as JSON."""
+    received = Pieces()
+    for message in messages:
+        received.add(message)
+    return received.timeline("").to_json()
+
+
 RUN_IN_THE_WALL = """
 async (sources) => {
   const manifest = window.SITE_MANIFEST;
@@ -245,7 +253,7 @@ def test_a_normal_program_gives_the_same_timeline_as_the_server_runner(tab, site
     answers = page.evaluate(RUN_IN_THE_WALL, PROGRAMS)
     for source, answer in zip(PROGRAMS, answers, strict=True):
         assert answer["source"] == source and "json" in answer, answer
-        assert json.loads(answer["json"]) == json.loads(run_isolated(source).to_json())
+        assert timeline_json([*answer["pieces"], answer["json"]]) == run_isolated(source).to_json()
 
 
 AFTER_A_KILL = """
@@ -320,6 +328,7 @@ async ({ programs, probe, margin }) => {
   const { Wall } = await import(`./static/wall.mjs?v=${manifest.version}`);
   const wall = new Wall({ manifest, base, seconds: 1, margin });
   const fresh = await wall.run({ source: probe });
+  const whole = (answer) => (answer.json ? [...answer.pieces, answer.json] : null); // the pieces, then the last
   const results = [];
   for (const [name, source] of programs) {
     const worker = wall.current;
@@ -328,15 +337,16 @@ async ({ programs, probe, margin }) => {
     const seconds = (performance.now() - t) / 1000;
     const sameWorker = wall.current === worker;
     const after = await wall.run({ source: probe });
-    const timeline = answer.json ? JSON.parse(answer.json) : null;
-    const last = timeline && timeline.events.length ? timeline.events[timeline.events.length - 1] : null;
-    const error = last && timeline.keys[last[0]][0] === 'kind' && last[1] === 'error'
-      ? Object.fromEntries(timeline.keys[last[0]].map((k, i) => [k, last[i + 1]])) : null;
-    results.push({ name, seconds, sameWorker, stopped: answer.stopped || null, error,
-                   fresh: after.json === fresh.json });
+    const parts = answer.json ? whole(answer).map((text) => JSON.parse(text)) : [];
+    const keys = parts.flatMap((part) => part.keys); // numbered on from piece to piece
+    const events = parts.flatMap((part) => part.events);
+    const last = events.length ? events[events.length - 1] : null;
+    const error = last && keys[last[0]][0] === 'kind' && last[1] === 'error'
+      ? Object.fromEntries(keys[last[0]].map((k, i) => [k, last[i + 1]])) : null;
+    results.push({ name, seconds, sameWorker, stopped: answer.stopped || null, error, after: whole(after) });
   }
   for (const w of [wall.current, wall.spare]) if (w) w.worker.terminate();
-  return { fresh: fresh.json, results, stopped: wall.stopped };
+  return { fresh: whole(fresh), results, stopped: wall.stopped };
 }
 """
 
@@ -353,10 +363,11 @@ def test_a_sample_of_the_runaway_and_escape_corpus_through_one_program_worker(ta
     t0 = time.time()
     got = page.evaluate(THROUGH_ONE_WORKER, {"programs": plain + walled, "probe": PROBE, "margin": SAMPLE_MARGIN})
     took = time.time() - t0
-    assert json.loads(got["fresh"]) == json.loads(run_isolated(PROBE).to_json())
+    fresh = timeline_json(got["fresh"])
+    assert fresh == run_isolated(PROBE).to_json()
     for result in got["results"]:
         name = result["name"]
-        assert result["fresh"], f"{name}: the next program did not run as in a fresh worker"
+        assert timeline_json(result["after"]) == fresh, f"{name}: the next program did not run as in a fresh worker"
         assert result["seconds"] < 1 + SAMPLE_MARGIN + 4, result  # (a new spare boots beside it after a kill)
         if any(name == w for w, _ in walled):
             assert result["stopped"] and not result["sameWorker"], result

@@ -1,17 +1,26 @@
-"""browser_json: what the static site's program worker (static/program.mjs) sends the page, in Pyodide and here."""
+"""browser_json: what the static site's program worker (static/program.mjs) sends the page, in Pyodide and here: the
+pieces of what the program records as it runs, then the rest (so_far.Stream), which make the timeline of run()."""
 import json
 
 from engine.trace import isolated, run
+from engine.trace.so_far import Pieces
 from engine.trace.timeline import Timeline
 
 PROGRAM = "import torch\nx = torch.tensor(3.0, requires_grad=True)\ny = x ** 2\ny.backward()\nprint(x.grad)\n"
 
 
+def assembled(tail, pieces=()) -> Timeline:
+    received = Pieces()
+    for piece in [*pieces, tail]:
+        received.add(piece)
+    return received.timeline("")
+
+
 def test_it_is_the_timeline_of_run_with_the_browser_budget(monkeypatch):
-    assert isolated.browser_json(PROGRAM) == run(PROGRAM).to_json()
+    assert assembled(isolated.browser_json(PROGRAM)).to_json() == run(PROGRAM).to_json()
     budgets = []
     monkeypatch.setattr(isolated, "run",
-                        lambda source, watch=None, snapshots=None, **limits: budgets.append(limits) or run(source))
+                        lambda source, watch=None, stream=None, **limits: budgets.append(limits) or run(source))
     isolated.browser_json(PROGRAM)
     isolated.browser_json(PROGRAM, max_seconds=2)
     assert budgets == [{"max_seconds": isolated.BROWSER_SECONDS}, {"max_seconds": 2}]
@@ -19,9 +28,14 @@ def test_it_is_the_timeline_of_run_with_the_browser_budget(monkeypatch):
 
 def test_a_timeline_over_the_cap_keeps_the_events_that_fit():
     source = "import torch\nx = torch.rand(8, 8)\nfor i in range(2000):\n    x = x * 1.0001\nprint('done')\n"
-    text = isolated.browser_json(source, output_mb=1)
-    timeline = Timeline.from_json(text)
-    assert len(text.encode()) <= 2**20 and timeline.error["type"] == "OutputLimit"
+    full = run(source)
+    for pieces in ([], None):  # all in its last message, and streamed as it runs
+        sent = []
+        tail = isolated.browser_json(source, output_mb=1, recorded=None if pieces is not None else sent.append)
+        timeline = assembled(tail, sent)
+        assert sum(len(text.encode()) for text in [*sent, tail]) <= 2**20 and timeline.error["type"] == "OutputLimit"
+        assert timeline.error["line"] == 4 and "limit of 1 MB" in timeline.error["message"]
+        assert timeline.events[:-1] == full.events[:len(timeline.events) - 1] and len(timeline.events) > 1000
 
 
 def test_a_memory_error_names_the_workers_memory_cap(monkeypatch):

@@ -71,7 +71,7 @@ def test_output_over_the_cap_keeps_the_events_that_fit():
 def test_the_parent_reads_no_more_than_the_cap(monkeypatch):
     import engine.trace.isolated as isolated
 
-    monkeypatch.setattr(isolated, "_fitted", lambda timeline, cap: b"x" * (cap + 2**20))  # a child gone wrong
+    monkeypatch.setattr(isolated, "_tail", lambda stream, timeline: b"x" * (stream.cap + 2**20))  # a child gone wrong
     timeline = run_isolated(PROGRAM, output_mb=1)
     assert timeline.error["message"] == "the program's timeline is bigger than the limit of 1 MB and was not sent"
 

@@ -47,13 +47,13 @@ def test_each_class_ends_one_second_after_its_budget_at_its_line():
 
 def test_a_program_that_is_over_has_its_own_time_to_send(monkeypatch):
     # a timeline that takes 2 s to fit and send, after a program of 1.5 s under a 2 s budget: not cut at 3 s
-    real = isolated._fitted
+    real = isolated._tail
 
-    def slow(timeline, cap):
+    def slow(stream, timeline):
         time.sleep(2.0)
-        return real(timeline, cap)
+        return real(stream, timeline)
 
-    monkeypatch.setattr(isolated, "_fitted", slow)
+    monkeypatch.setattr(isolated, "_tail", slow)
     timeline, seconds = timed("import time\nx = 0\nwhile x < 10 ** 9:\n    x += 1\n    if x % 1000 == 0 and "
                               "len(str(x)) > 99:\n        break\n", max_steps=10**9)
     assert timeline.error is not None and "ran longer than 2 s (an endless loop?)" in timeline.error["message"]
@@ -61,7 +61,7 @@ def test_a_program_that_is_over_has_its_own_time_to_send(monkeypatch):
 
 
 def test_stop_ends_the_child_at_once_at_its_line_with_what_it_recorded_before():
-    # 4 steps, 1 s of ticks (the child's snapshots of what it recorded: so_far.Snapshots), then one C call
+    # 4 steps, 1 s of ticks (the child streams what it records: so_far.Stream), then one C call
     source = ("import torch\nimport time\nx = torch.ones(2)\nfor i in range(3):\n    y = x * i\nt = time.time()\n"
               "while time.time() - t < 1.0:\n    pass\na = [0]\nfor i in range(40):\n    a = [a, a]\ns = str(a)\n")
     stop = threading.Event()
