@@ -104,11 +104,15 @@
     if (cache && request) await cache.put(request, new Response(json, { headers: { 'Content-Type': 'application/json' } }));
     site.linkPrelude = 'kept';
   }
-  const preludeLoaded = (query.code ? cachedLinkPrelude() : loadPrelude(query.example || manifest.default_example))
+  // A lesson (?lesson=) has no prelude: the default example's would be the wrong program, and stepping it would be
+  // carried over into the page Python builds.
+  const preludeLoaded = (query.code ? cachedLinkPrelude()
+    : query.lesson ? Promise.resolve(null) : loadPrelude(query.example || manifest.default_example))
     .catch((e) => { console.warn('prelude:', e); return null; });
   preludeLoaded.then((prelude) => {
     site.linkPrelude = query.code ? (prelude ? 'shown' : 'none') : null;
     if (query.code && !prelude) showLinkCode(query.code);
+    else if (query.lesson && !query.code) showLessonComing(query.lesson);
   });
 
   // --- loading screen ----------------------------------------------------------------------------
@@ -145,6 +149,12 @@
     overlay.querySelector('.site-loading-card').prepend(pre);
     note.textContent = 'Its graph is coming: Python is starting in your browser and then runs it (a few seconds).';
     site.linkCode = true;
+  }
+  function showLessonComing(slug) {
+    if (snapshot) snapshot.style.visibility = 'hidden';
+    overlay.querySelector('.site-loading-title').textContent = `The lesson “${slug}”`;
+    note.textContent = 'It opens once Python has started in your browser and run its code (a few seconds).';
+    site.lessonComing = true;
   }
   if (query.example && !query.code && manifest.examples && !manifest.examples.includes(query.example)) {
     overlay.querySelector('.site-loading-title').textContent = `No example is called “${query.example}”`;
