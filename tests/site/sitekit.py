@@ -5,6 +5,7 @@ request to another host blocked and recorded."""
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import functools
 import http.server
 import os
@@ -26,9 +27,19 @@ VIEWPORT = {"width": 1280, "height": 800}
 READY_TIMEOUT_MS = 180_000
 
 _built = False
-
+BUILD_LOCK = ROOT / ".cache" / "dist.lock"
 
 BUILD_TIMEOUT_S = 900  # a cold build takes ~1.5 minutes; one that hangs (a download, Chromium) is stopped
+
+
+@contextlib.contextmanager
+def dist_lock(shared: bool):
+    """Held (exclusively) while build.py writes dist/, and (shared) by a test reading dist/ and the test wheels
+    beside it from another process: bin/test runs the engine's suite in Pyodide beside the browser tests."""
+    BUILD_LOCK.parent.mkdir(parents=True, exist_ok=True)
+    with open(BUILD_LOCK, "a") as f:
+        fcntl.flock(f, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
+        yield
 
 
 def ensure_built() -> Path:
@@ -37,8 +48,9 @@ def ensure_built() -> Path:
     global _built
     if not _built and os.environ.get("SITE_SKIP_BUILD") != "1":
         try:
-            proc = subprocess.run([sys.executable, str(ROOT / "build.py")], cwd=ROOT, capture_output=True, text=True,
-                                  timeout=BUILD_TIMEOUT_S)
+            with dist_lock(shared=False):
+                proc = subprocess.run([sys.executable, str(ROOT / "build.py")], cwd=ROOT, capture_output=True,
+                                      text=True, timeout=BUILD_TIMEOUT_S)
         except subprocess.TimeoutExpired as e:
             said = (e.stdout or b"")[-3000:]
             said = said.decode(errors="replace") if isinstance(said, bytes) else said
