@@ -9,9 +9,9 @@ Entry points (no server needed; the same code runs under `panel serve` and insid
   example. Call `.servable()` on the result, or render it however the host page does.
 - `app.page.Explorer(query)`: the same page's parts: `.store` (all state), `.page()`, and `.sidebar()` /
   `.main()` for hosts that place them themselves.
-- `app.examples.EXAMPLES`: the built-in programs (`slug`, `title`, `source`).
-- `app.links.query_string(source, step, example)`: the query part of a share link.
-- `app.site.site_hooks()`: everything the static site (sitebuild/, static/boot.py) takes from the app.
+- `app.program.examples.EXAMPLES`: the built-in programs (`slug`, `title`, `source`).
+- `app.program.links.query_string(source, step, example)`: the query part of a share link.
+- `app.site.hooks.site_hooks()`: everything the static site (sitebuild/, static/boot.py) takes from the app.
 
 Constraints kept for Pyodide: no threads, no files, no server-only features, no `sanitize_html`;
 each call builds fresh objects, so sessions share no mutable state.

@@ -6,22 +6,22 @@ from html import escape
 
 import panel as pn
 
-from app import links
-from app.builder import Builder
-from app.console import Console
-from app.controls import Controls
-from app.editor_line import EditorLine
-from app.grad_history import GradHistory
-from app.graph_view import GraphView
-from app.inspector import Inspector
-from app.iteration_bar import IterationBar
-from app.module_toggle import ModuleToggle
-from app.node_list import NodeList
-from app.plots import Plots
-from app.predict import Predict
-from app.program import Program
-from app.responsive import NARROW, SIDEBAR_WIDTH, narrow
+from app.canvas.builder import Builder
+from app.grad_history.view import GradHistory
+from app.graph.module_toggle import ModuleToggle
+from app.graph.node_list import NodeList
+from app.graph.view import GraphView
+from app.inspector.view import Inspector
+from app.player.controls import Controls
+from app.player.iteration_bar import IterationBar
+from app.plots.view import Plots
+from app.predict.view import Predict
+from app.program import links
+from app.program.console import Console
+from app.program.editor_line import EditorLine
+from app.program.view import Program
 from app.store import Store
+from app.widgets.responsive import NARROW, SIDEBAR_WIDTH, narrow
 
 TITLE = "Autograd Explorer"
 ACCENT = "#3b5b92"
@@ -34,9 +34,11 @@ class Explorer:
     """One session's store and views; `page()` composes them (a header, the program on the left, the graph
     and its panels on the right). Panel templates cost about a second per session here, so none is used."""
 
-    def __init__(self, query: dict | None = None, runner=None):
-        """`runner`: how programs run (Store.runner); the static site runs them in its program worker."""
-        pn.extension("codeeditor", notifications=False)
+    def __init__(self, query: dict | None = None, runner=None, extension: bool = True):
+        """`runner`: how programs run (Store.runner); the static site runs them in its program worker.
+        `extension=False`: Panel's extension is loaded already (in a notebook each load sends its JavaScript)."""
+        if extension:
+            pn.extension("codeeditor", notifications=False)
         link = links.parse(query or {})
         self.store = Store(runner=runner)
         self.store.load(link.source, step=link.step, example=link.example)

@@ -12,10 +12,11 @@ from bisect import bisect_left, bisect_right
 import panel as pn
 import param
 
-from app import history_model, iterations
-from app import predict_model as pm
 from app import timeline as tl
-from app.graph_views import GraphViews, same_place
+from app.grad_history import model as history_model
+from app.graph.views import GraphViews, same_place
+from app.player import iterations
+from app.predict import model as pm
 from app.serving import batch, served, when_done
 
 
@@ -208,7 +209,7 @@ class Store(param.Parameterized):
     def open_module(self, name: str) -> None:
         self.open_modules((*self.opened, name))
 
-    # Predict, then reveal (predict_model.py)
+    # Predict, then reveal (predict/model.py)
 
     def predict(self, on: bool) -> None:
         self._apply(predicting=bool(on), guess_problem="")

@@ -1,7 +1,7 @@
 // Where Python's start goes inside Pyodide: loads dist/'s Pyodide and packages under Node, imports what the
 // site's two workers import, timing each phase, and prints the slowest imports (CPython's -X importtime).
 //
-//   node benchmarks/pyodide_imports.mjs [--top 25] [--modules numpy,engine,panel,app.site]
+//   node benchmarks/pyodide_imports.mjs [--top 25] [--modules numpy,engine,panel,app.site.hooks]
 //
 // Node is not Chromium, but both run the same wasm and the same byte-compiled files: the shares hold.
 import { readFileSync } from 'node:fs';
@@ -15,7 +15,7 @@ const args = process.argv.slice(2);
 const option = (name, fallback) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : fallback; };
 const top = Number(option('--top', 25));
 const noGC = args.includes('--no-gc'); // imports with the cyclic garbage collector paused, as static/boot.py does
-const modules = option('--modules', 'numpy,engine,engine.trace.isolated,app.links,bokeh.models,param,panel,app.site').split(',');
+const modules = option('--modules', 'numpy,engine,engine.trace.isolated,app.program.links,bokeh.models,param,panel,app.site.hooks').split(',');
 const manifest = JSON.parse(readFileSync(path.join(dist, 'manifest.json'), 'utf8'));
 
 globalThis.XMLHttpRequest ??= class XMLHttpRequest {}; // panel.io.pyodide imports it (a browser worker has it)

@@ -5,13 +5,13 @@ second visit, in headless Chromium with a fresh profile against dist/ served on 
 
 Time to interactive: from navigation until the page has answered a click (the "backward call ⇥" button
 moves the step counter); for the default example the page steps before Python has started (the prelude,
-app/prelude.py). "Python answers at": until the live app, with Python running, has answered the same
+app/site/prelude.py). "Python answers at": until the live app, with Python running, has answered the same
 click. Bytes: what the static server sent (no compression on the wire beyond the .gz files the build made).
 The machine's load average is printed beside the figures: on a shared 2-core machine it changes them a lot.
 
 A `?code=` link of a 10-line program (CODE) is measured too, cold and on a second visit: "its graph" is when
 the page shows the program's graph and has answered a step (→): cold, that is the live app; on a second visit
-the link's prelude, which Python recorded into the page's cache after the first visit (app.site.link_prelude),
+the link's prelude, which Python recorded into the page's cache after the first visit (app.site.hooks.link_prelude),
 steps it before Python has started, and "Python" is when the live app is up. "program ran" is when the program
 worker's timeline was in (window.site.timings.program, ms from the app worker's start; it runs beside the
 app's start, behind the wall, static/wall.mjs).

@@ -21,7 +21,7 @@ from bokeh.document.events import DocumentPatchedEvent  # noqa: E402
 from panel.io.state import set_curdoc  # noqa: E402
 from ui import start_step  # noqa: E402
 
-from app.site import native_document  # noqa: E402
+from app.site.hooks import native_document  # noqa: E402
 
 
 def serialize(doc, events) -> None:

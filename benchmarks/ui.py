@@ -30,10 +30,10 @@ from browser import CHROMIUM, CHROMIUM_ARGS, NODE_XY, SHOWN_KEY, VIEWPORT, panel
 from playwright.async_api import async_playwright  # noqa: E402
 from sitekit import ensure_built, static_server  # noqa: E402
 
-from app import graph_model  # noqa: E402
 from app import timeline as tl  # noqa: E402
-from app.examples import BY_SLUG  # noqa: E402
-from app.links import encode_code  # noqa: E402
+from app.graph import model as graph_model  # noqa: E402
+from app.program.examples import BY_SLUG  # noqa: E402
+from app.program.links import encode_code  # noqa: E402
 
 # Presses → (or ←) and resolves with the milliseconds until the frame that shows the step has been laid out:
 # the step counter's change is caught as it lands (a MutationObserver on its box), and a ResizeObserver then
@@ -115,8 +115,8 @@ async def step_times(page, steps: int, key: str = "ArrowRight", script: str = ST
 
 FLOOR_APP = """
 import panel as pn
-from app.html_box import HtmlBox
-from app.keys import ArrowKeys
+from app.widgets.html_box import HtmlBox
+from app.player.keys import ArrowKeys
 from app.serving import send_without_delay
 
 send_without_delay()

@@ -10,7 +10,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.site import site_hooks
+from app.site.hooks import site_hooks
 from sitebuild import manifest as mf
 from sitebuild import pins
 from sitebuild.base import CACHE, BuildError, log, sha256_bytes

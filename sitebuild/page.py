@@ -16,7 +16,7 @@ from panel.io.resources import BASE_TEMPLATE, CDN_DIST, Resources, bundle_resour
 from panel.io.state import set_curdoc
 from panel.theme.base import design_template_variables
 
-from app.site import SiteHooks
+from app.site.hooks import SiteHooks
 from sitebuild.base import BuildError
 from sitebuild.preludes import prelude_json
 from sitebuild.urls import BOKEH_URL, PANEL_ROOT_URL

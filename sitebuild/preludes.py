@@ -1,6 +1,6 @@
 """Every example's steps recorded, for the page to step before Python has started in the browser: the
-page's document and the patches of each step, built by running the app here (app/site.py's hooks;
-app/prelude.py records; docs/site.md)."""
+page's document and the patches of each step, built by running the app here (app/site/hooks.py's hooks;
+app/site/prelude.py records; docs/site.md)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from bokeh.core.json_encoder import serialize_json
 from bokeh.document import Document
 
 from app.page import Explorer
-from app.prelude import document_parts
-from app.site import SiteHooks
+from app.site.hooks import SiteHooks
+from app.site.prelude import document_parts
 from sitebuild.ids import stabilize
 
 MAX_PRELUDE_STEPS = 500  # longer programs (the 1,000-node MLP) wait for Python

@@ -41,7 +41,7 @@ from panel.io.state import state  # noqa: E402
 
 _import_seconds = time.perf_counter() - _t0
 
-from app.site import site_hooks  # noqa: E402  (the app's import is not Panel's: it is timed with the page)
+from app.site.hooks import site_hooks  # noqa: E402  (the app's import is not Panel's: it is timed with the page)
 from app.timeline_check import checked  # noqa: E402
 from engine.trace.isolated import stopped  # noqa: E402
 
@@ -182,7 +182,7 @@ def carry_over(carry_json):
 
 
 async def record_link(query_json):
-    """The prelude of the link the page was opened with (app.site.link_prelude: JSON, or None), recorded in pieces
+    """The prelude of the link the page was opened with (app.site.hooks.link_prelude: JSON, or None), recorded in pieces
     with the page's own changes handled between them; None too when the page went on to another program first."""
     query = json.loads(query_json)
     source, timeline = _shown["first"]

@@ -78,7 +78,7 @@
 
   // --- steps before Python: the prelude -----------------------------------------------------------
   // For each example (but the longest), build.py recorded the page's document and, for every step, the
-  // patches that move it there (app/prelude.py). The page shows that document as soon as BokehJS runs and
+  // patches that move it there (app/site/prelude.py). The page shows that document as soon as BokehJS runs and
   // steps it itself (keys, player, slider, backward-call buttons; another example from the menu) until
   // Python takes over where the learner got to.
   async function loadPrelude(slug) {
@@ -86,7 +86,7 @@
     return rel ? (await fetchFile(rel)).json() : null;
   }
   // A learner's link (?code=) has no prelude from the build: after a visit, Python records one in the page's
-  // cache (app.site.link_prelude), under the program's hash, and the next visit of the link steps at once.
+  // cache (app.site.hooks.link_prelude), under the program's hash, and the next visit of the link steps at once.
   async function linkPreludeRequest(code) {
     if (!crypto.subtle) return null; // not a secure context: no hash, nothing kept
     const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(code)));

@@ -10,7 +10,7 @@
 //   (engine/trace/so_far.py: from 0.5 s, paced by what they cost, none past ~0.7 MB); the wall keeps the last, for
 //   a program it ends;
 //   `ended`: its budget has ended, and the worker is fitting and sending its timeline.
-//   `query` (a URL query) stands for the program it shows (app.links), so a link's program can run here
+//   `query` (a URL query) stands for the program it shows (app.program.links), so a link's program can run here
 //   before the app's own worker has Python; `json` is the timeline as engine.trace's to_json writes it.
 //   `shared`: the app worker's compiled wasm and downloads of the files this worker needs (static/python.mjs).
 //
@@ -94,7 +94,7 @@ async function start(msg) {
   pyodide.runPython(`
 import json
 from engine.trace.isolated import browser_json
-from app.links import parse
+from app.program.links import parse
 
 def program(query_json):
     return parse(json.loads(query_json)).source

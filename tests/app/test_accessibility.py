@@ -21,8 +21,8 @@ from browser import (  # noqa: E402
     wait_for,
 )
 
-from app.examples import BY_SLUG, EXAMPLES  # noqa: E402
-from app.links import encode_code  # noqa: E402
+from app.program.examples import BY_SLUG, EXAMPLES  # noqa: E402
+from app.program.links import encode_code  # noqa: E402
 
 _OWN = "import torch\na = torch.tensor([1.0, 2.0], requires_grad=True)\nb = (a * a).sum()\nb.backward()\n"
 SIZES = {"1280x800": (1280, 800), "1920x1080": (1920, 1080), "800": (800, 900), "390": (390, 844)}

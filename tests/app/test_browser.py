@@ -9,7 +9,7 @@ import base64
 
 import pytest
 
-from app.examples import EXAMPLES
+from app.program.examples import EXAMPLES
 from engine.trace.text import short
 
 pytest.importorskip("playwright")
@@ -96,7 +96,7 @@ def test_share_and_exports(page, url, oracle):
 
 def test_step_back_after_the_end(page, url):
     from app import timeline as tl
-    from app.examples import BY_SLUG
+    from app.program.examples import BY_SLUG
 
     starts = tl.backward_starts(tl.run(BY_SLUG["accumulate"].source).events)
     open_app(page, url, "example=accumulate&step=end")

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app import canvas_code as cc
-from app import canvas_model as cm
 from app import timeline as tl
+from app.canvas import code as cc
+from app.canvas import model as cm
 
 
 def _two_leaves_and_a_product() -> cm.Graph:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from app import graph_model as gm
-from app.examples import BY_SLUG
+from app.graph import model as gm
+from app.program.examples import BY_SLUG
 from app.store import Store
 from engine.trace.text import short
 

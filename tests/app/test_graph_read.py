@@ -1,15 +1,15 @@
 """Reading a graph: module calls drawn as boxes, the camera's focus, the hovered line's nodes, and the
-legibility of every example: at the default zoom no box or label overlaps another (app/legibility.py)."""
+legibility of every example: at the default zoom no box or label overlaps another (app/graph/legibility.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from app import camera_model, legibility, module_boxes
-from app import graph_columns as gc
-from app import graph_model as gm
-from app.examples import BY_SLUG, EXAMPLES
-from app.graph_view import GraphView
+from app.graph import camera_model, legibility, module_boxes
+from app.graph import columns as gc
+from app.graph import model as gm
+from app.graph.view import GraphView
+from app.program.examples import BY_SLUG, EXAMPLES
 from app.store import Store
 
 LEARNER = """

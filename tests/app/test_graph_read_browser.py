@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from app import graph_model as gm
-from app import legibility
-from app.examples import EXAMPLES
+from app.graph import legibility
+from app.graph import model as gm
+from app.program.examples import EXAMPLES
 from app.store import Store
 
 pytest.importorskip("playwright")
@@ -132,7 +132,7 @@ def test_label_widths_are_never_underestimated(page):
     drawn = page.evaluate("""(texts) => { const c = document.querySelector('canvas').getContext('2d');
       return ['bold 11px helvetica', '11px helvetica', 'italic 11px helvetica'].map(font => {
         c.font = font; return texts.map(t => c.measureText(t).width) }) }""", texts)
-    from app.text_width import width
+    from app.graph.text_width import width
     narrower = [(t, width(t), max(d[i] for d in drawn)) for i, t in enumerate(texts)
                 if width(t) < max(d[i] for d in drawn)]
     assert not narrower, narrower[:10]

@@ -3,7 +3,7 @@ own sheets (Panel's design is worked out only for stylesheet changes)."""
 
 from bokeh.document import Document
 
-from app.html_box import HtmlBox
+from app.widgets.html_box import HtmlBox
 
 
 def _sheets(model) -> list[str]:

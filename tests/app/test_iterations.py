@@ -4,14 +4,14 @@ training step, and the store moving between iterations."""
 
 import pytest
 
-from app import graph_model as gm
-from app import iterations as it
 from app import timeline as tl
-from app.caption import caption, formula
-from app.graph_views import GraphViews
-from app.inspector_model import rows
-from app.links import encode_code
+from app.graph import model as gm
+from app.graph.views import GraphViews
+from app.inspector.model import rows
 from app.page import Explorer
+from app.player import iterations as it
+from app.player.caption import caption, formula
+from app.program.links import encode_code
 
 POLY = """import torch
 

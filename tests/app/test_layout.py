@@ -3,7 +3,7 @@
 import random
 import time
 
-from app.layout import BEND, layered_layout
+from app.graph.layout import BEND, layered_layout
 
 
 def random_dag(n, fan=2, window=60, seed=0):
@@ -80,10 +80,10 @@ def test_previous_that_no_longer_fits_is_ignored():
 def test_long_edges_run_clear_of_the_boxes_they_pass():
     """The thinned polyline of a long edge stays within 0.2 of each of its bend points, so it never crosses
     a box of a layer it passes through (boxes are 0.8 high on rows 1.3 apart)."""
-    from app import graph_columns as gc
-    from app import graph_model as gm
     from app import timeline as tl
-    from app.examples import BY_SLUG
+    from app.graph import columns as gc
+    from app.graph import model as gm
+    from app.program.examples import BY_SLUG
 
     for slug in ("chain-100", "mlp-step", "scalar-mlp"):
         timeline = tl.run(BY_SLUG[slug].source)
@@ -103,7 +103,7 @@ def test_long_edges_run_clear_of_the_boxes_they_pass():
 
 
 def test_thinning_keeps_the_ends_and_stays_within_tolerance():
-    from app.graph_columns import _thin
+    from app.graph.columns import _thin
 
     rng = random.Random(1)
     points = [(i * 1.0, rng.choice([0.0, 0.05, -0.05, 1.3])) for i in range(60)]

@@ -1,10 +1,10 @@
 """What a learner trips over (issue 26), in the store and the views' words: captions that repeat themselves or
 say a `.grad` changed before it did, a prediction that skips the AccumulateGrad step, verdicts that linger."""
 
-from app import caption as words
-from app import predict_model as pm
-from app.examples import BY_SLUG
-from app.predict import Predict
+from app.player import caption as words
+from app.predict import model as pm
+from app.predict.view import Predict
+from app.program.examples import BY_SLUG
 from app.store import Store
 
 SUM = "import torch\na = torch.tensor([1.0, 2.0], requires_grad=True)\nb = a * 2\nb.sum().backward()\n"

@@ -4,7 +4,7 @@ graph, the share row on one line, New canvas undone, the palette's words, the lo
 
 from browser import counter, editor_text, graph_script, open_app, wait_for
 
-from app.examples import BY_SLUG
+from app.program.examples import BY_SLUG
 
 TRAINING = """import torch
 import torch.nn as nn

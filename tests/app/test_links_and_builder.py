@@ -4,10 +4,10 @@ import random
 
 import pytest
 
-from app import links
 from app import timeline as tl
-from app.examples import BY_SLUG, DEFAULT, EXAMPLES
 from app.page import Explorer
+from app.program import links
+from app.program.examples import BY_SLUG, DEFAULT, EXAMPLES
 
 
 def test_code_link_round_trips_unicode():

@@ -2,8 +2,8 @@
 
 import pytest
 
-from app.examples import EXAMPLES
 from app.page import Explorer, create
+from app.program.examples import EXAMPLES
 
 
 @pytest.mark.parametrize("slug", [e.slug for e in EXAMPLES if not e.slug.startswith("scalar")])

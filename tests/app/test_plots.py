@@ -4,11 +4,11 @@ with Bokeh (plots.py), and only for a program that draws."""
 from bokeh.models import GlyphRenderer, Span
 
 from app import timeline as tl
-from app.caption import caption
-from app.links import encode_code
 from app.page import Explorer
-from app.plots import bokeh_figure
-from app.plots_model import Plotted, describe, figures_of, grouped
+from app.player.caption import caption
+from app.plots.model import Plotted, describe, figures_of, grouped
+from app.plots.view import bokeh_figure
+from app.program.links import encode_code
 
 PROGRAM = """import torch
 import matplotlib.pyplot as plt

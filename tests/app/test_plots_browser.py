@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.links import encode_code
+from app.program.links import encode_code
 
 pytest.importorskip("playwright")
 from browser import ARTIFACTS, SERIOUS, axe_violations, open_app, wait_for  # noqa: E402

@@ -21,7 +21,7 @@ from browser import (  # noqa: E402
     wait_for,
 )
 
-from app.links import encode_code  # noqa: E402
+from app.program.links import encode_code  # noqa: E402
 
 
 def _page(browser, viewport=VIEWPORT):

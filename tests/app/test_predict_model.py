@@ -12,9 +12,9 @@ import subprocess
 import pytest
 from browser import TORCH_PYTHON  # noqa: E402 (tests/app is on the path)
 
-from app import predict_model as pm
 from app import timeline as tl
-from app.examples import BY_SLUG, EXAMPLES
+from app.predict import model as pm
+from app.program.examples import BY_SLUG, EXAMPLES
 from engine.trace.text import numel
 
 PROGRAM = """import torch

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from app import predict_model as pm
-from app.examples import BY_SLUG, EXAMPLES
+from app.predict import model as pm
+from app.program.examples import BY_SLUG, EXAMPLES
 from app.store import Store
 
 

@@ -8,9 +8,9 @@ from bokeh.embed.util import standalone_docs_json_and_render_items
 from bokeh.models import ColumnDataSource
 from panel.io.state import set_curdoc
 
-from app import prelude
-from app.examples import BY_SLUG
-from app.site import native_document
+from app.program.examples import BY_SLUG
+from app.site import prelude
+from app.site.hooks import native_document
 
 
 def as_json(document: Document) -> str:
@@ -111,9 +111,9 @@ LINK = "import torch\nx = torch.tensor([1.0, 2.0], requires_grad=True)\ny = (x *
 
 
 def test_a_learners_link_is_recorded_in_pieces_from_its_timeline_without_running_it_again(monkeypatch):
-    from app import links
     from app import timeline as tl
-    from app.site import link_prelude
+    from app.program import links
+    from app.site.hooks import link_prelude
 
     query = {"code": links.encode_code(LINK), "step": "3"}
     timeline = tl.run(LINK)
@@ -150,9 +150,9 @@ def shown(document: Document) -> tuple[list[str], list[str]]:
 
 
 def test_a_link_too_long_to_record_in_the_browser_is_not_recorded():
-    from app import links
     from app import timeline as tl
-    from app.site import LINK_STEPS, link_prelude
+    from app.program import links
+    from app.site.hooks import LINK_STEPS, link_prelude
 
     source = (f"import torch\nx = torch.tensor(1.0, requires_grad=True)\nfor i in range({2 * LINK_STEPS}):\n"
               "    x = x * 1.0\n")

@@ -1,10 +1,10 @@
-"""app/site.py: what the static site takes from the app (the build's page and preludes, boot.py's page)."""
+"""app/site/hooks.py: what the static site takes from the app (the build's page and preludes, boot.py's page)."""
 
 from panel.io.state import set_curdoc
 
-from app import links
-from app.examples import EXAMPLES
-from app.site import native_document, site_hooks
+from app.program import links
+from app.program.examples import EXAMPLES
+from app.site.hooks import native_document, site_hooks
 
 
 def test_the_hooks_name_every_example_default_first():

@@ -123,7 +123,7 @@ def test_nothing_moves_for_a_reader_who_prefers_reduced_motion(browser, url):
                                           ("pitfall-inplace-saved", "error")])
 def test_screenshots(browser, url, width, slug, step_of):
     from app import timeline as tl
-    from app.examples import BY_SLUG
+    from app.program.examples import BY_SLUG
 
     events = tl.run(BY_SLUG[slug].source).events
     k = next(i for i, e in enumerate(events) if e["kind"] == step_of or e.get("name") == step_of)

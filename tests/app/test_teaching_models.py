@@ -10,12 +10,12 @@ import subprocess
 import pytest
 from browser import TORCH_PYTHON, Oracle  # noqa: E402 (tests/app is on the path)
 
-from app import chain_model as cm
-from app import graph_model as gm
-from app import saved_model as sm
-from app import teach_columns as tc
 from app import timeline as tl
-from app.examples import BY_SLUG
+from app.graph import chain_model as cm
+from app.graph import model as gm
+from app.graph import saved_model as sm
+from app.graph import teach_columns as tc
+from app.program.examples import BY_SLUG
 
 pytestmark = pytest.mark.skipif(not TORCH_PYTHON.exists(), reason="the real-PyTorch oracle is not set up")
 

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from app.examples import EXAMPLES
+from app.program.examples import EXAMPLES
 from app.timeline_check import MAX_BYTES, MAX_EVENTS, checked
 from engine.trace import run
 from engine.trace.isolated import browser_json, stopped

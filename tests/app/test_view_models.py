@@ -2,15 +2,15 @@
 
 import pytest
 
-from app import graph_columns as gc
-from app import graph_model as gm
-from app import teach_columns as tc
 from app import timeline as tl
-from app.caption import caption
-from app.console import console_parts
-from app.history_model import faint_rows, future_from, history
-from app.inspector_model import rows
-from app.saved_model import saved_index
+from app.grad_history.model import faint_rows, future_from, history
+from app.graph import columns as gc
+from app.graph import model as gm
+from app.graph import teach_columns as tc
+from app.graph.saved_model import saved_index
+from app.inspector.model import rows
+from app.player.caption import caption
+from app.program.console import console_parts
 
 PROGRAM = """import torch
 
@@ -118,7 +118,7 @@ def test_caption_of_autograd_grad_does_not_claim_a_grad_is_written(record):
 
 
 def test_node_list_follows_the_picture_and_the_step(mul):
-    from app.node_list_model import items
+    from app.graph.node_list_model import items
 
     timeline, model = mul
     events = timeline.events
@@ -205,7 +205,7 @@ def test_history_marks_zero_and_none():
 
 
 def test_the_veil_and_the_faint_rows_fade_exactly_the_points_step_k_has_not_reached():
-    from app.examples import BY_SLUG
+    from app.program.examples import BY_SLUG
     from app.timeline import run
 
     for slug in ("x2-x3-zero", "accumulate", "gradient-descent", "mlp-step"):
@@ -223,9 +223,9 @@ def test_the_veil_and_the_faint_rows_fade_exactly_the_points_step_k_has_not_reac
 def test_the_node_list_view_shows_the_models_items_at_every_step():
     import json
 
-    from app.examples import BY_SLUG
-    from app.node_list import NodeList
-    from app.node_list_model import items
+    from app.graph.node_list import NodeList
+    from app.graph.node_list_model import items
+    from app.program.examples import BY_SLUG
     from app.store import Store
 
     s = Store()

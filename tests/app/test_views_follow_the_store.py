@@ -1,10 +1,10 @@
 """The views send only what changed between steps (patches, rows of the same layout across iterations, the
 history's veil): whatever path led to a step, they hold what a page opened at that step holds."""
 
-from app import graph_model as gm
-from app.history_model import FUTURE_ALPHA, future_from
-from app.links import encode_code
+from app.grad_history.model import FUTURE_ALPHA, future_from
+from app.graph import model as gm
 from app.page import Explorer
+from app.program.links import encode_code
 
 # Odd iterations make one more op: the iterations have two shapes.
 TWO_SHAPES = """import torch

@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("playwright")
 
-from app.links import encode_code  # noqa: E402
+from app.program.links import encode_code  # noqa: E402
 from tests.app.browser import console_stdout, counter, editor_text, wait_for  # noqa: E402
 from tests.site import sitekit  # noqa: E402
 

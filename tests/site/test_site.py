@@ -13,7 +13,7 @@ import pytest
 
 pytest.importorskip("playwright")
 
-from app.links import encode_code  # noqa: E402
+from app.program.links import encode_code  # noqa: E402
 from tests.app.browser import (  # noqa: E402
     GRAPH_RANGES,
     SERIOUS,
@@ -167,7 +167,7 @@ def test_default_example_steps_before_python_then_python_goes_on_from_there(tab,
 
 
 def test_another_example_before_python_is_kept_by_python(tab, site):
-    from app.examples import BY_SLUG
+    from app.program.examples import BY_SLUG
 
     page, watch = tab
     url, _ = site
@@ -191,7 +191,7 @@ def test_another_example_before_python_is_kept_by_python(tab, site):
 
 @pytest.mark.parametrize("slug", ["square-of-sum", "accumulate"])
 def test_example_deep_link_matches_pytorch_then_rewinds(tab, site, oracle, slug):
-    from app.examples import BY_SLUG
+    from app.program.examples import BY_SLUG
     from engine.trace.text import short
 
     page, watch = tab

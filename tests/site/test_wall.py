@@ -17,7 +17,7 @@ import pytest
 
 pytest.importorskip("playwright")
 
-from app.examples import EXAMPLES  # noqa: E402
+from app.program.examples import EXAMPLES  # noqa: E402
 from engine.trace.isolated import BROWSER_MARGIN, BROWSER_SEND_MARGIN, run_isolated  # noqa: E402
 from tests.app.browser import counter, editor_text, node_xy  # noqa: E402
 from tests.site import sitekit  # noqa: E402

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-from app.examples import EXAMPLES
+from app.program.examples import EXAMPLES
 from engine.trace import run
 from tests.programs import PROGRAMS
 from tests.trace.corpus import TRACE_PROGRAMS

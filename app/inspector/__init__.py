@@ -1,0 +1,1 @@
+"""The inspector: what it lists for the clicked node (pure) and the view."""

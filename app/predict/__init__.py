@@ -1,0 +1,1 @@
+"""Predict, then reveal: the rules (pure) and the view."""

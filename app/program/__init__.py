@@ -1,0 +1,1 @@
+"""The program: built-in examples, deep links, the editor bar (Run, Share, exports) and the console."""
