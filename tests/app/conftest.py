@@ -1,5 +1,5 @@
-"""Fixtures for the app tests: timelines recorded by the engine; the served app and Chromium for the browser
-tests (one of each per test module)."""
+"""Fixtures for the app tests: timelines recorded by the engine; the served app (one `panel serve` for the whole
+run: starting one takes seconds) and Chromium (one per test module) for the browser tests."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ def record():
     return tl.run
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def url():
     from browser import panel_server
 

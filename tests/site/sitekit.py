@@ -5,8 +5,11 @@ request to another host blocked and recorded."""
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import functools
+import hashlib
 import http.server
+import json
 import os
 import subprocess
 import sys
@@ -26,29 +29,76 @@ VIEWPORT = {"width": 1280, "height": 800}
 READY_TIMEOUT_MS = 180_000
 
 _built = False
-
+BUILD_LOCK = ROOT / ".cache" / "dist.lock"
 
 BUILD_TIMEOUT_S = 900  # a cold build takes ~1.5 minutes; one that hangs (a download, Chromium) is stopped
 
 
+@contextlib.contextmanager
+def dist_lock(shared: bool):
+    """Held (exclusively) while build.py writes dist/, and (shared) by a test reading dist/ and the test wheels
+    beside it from another process: bin/test runs the engine's suite in Pyodide beside the browser tests."""
+    BUILD_LOCK.parent.mkdir(parents=True, exist_ok=True)
+    with open(BUILD_LOCK, "a") as f:
+        fcntl.flock(f, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
+        yield
+
+
+# bin/test builds dist/ once for both of its lanes: a build made in the same run (SITE_BUILD_RUN) from the same
+# files (every file git does not ignore), with dist/ as that build left it, is not made again.
+BUILT_STAMP = ROOT / ".cache" / "dist-built.json"
+
+
+def _build_key() -> dict | None:
+    run = os.environ.get("SITE_BUILD_RUN")
+    if not run:
+        return None
+    try:
+        listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                                capture_output=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    h = hashlib.sha256()
+    for rel in sorted(set(listed.decode().split("\0")) - {""}):
+        path = ROOT / rel
+        h.update(rel.encode() + b"\0" + (path.read_bytes() if path.is_file() else b"(none)") + b"\0")
+    return {"run": run, "dist": str(DIST), "files": h.hexdigest()}
+
+
+def _dist_key() -> str | None:
+    manifest = DIST / "manifest.json"
+    return hashlib.sha256(manifest.read_bytes()).hexdigest() if manifest.exists() else None
+
+
 def ensure_built() -> Path:
-    """Run build.py once per test session (it is cached, so this is quick after the first time). Set
-    SITE_SKIP_BUILD=1 to test the dist/ that is there."""
+    """Run build.py once per test session (it is cached, so this is quick after the first time), unless this
+    bin/test run built dist/ from the same files already. Set SITE_SKIP_BUILD=1 to test the dist/ that is there."""
     global _built
     if not _built and os.environ.get("SITE_SKIP_BUILD") != "1":
-        try:
-            proc = subprocess.run([sys.executable, str(ROOT / "build.py")], cwd=ROOT, capture_output=True, text=True,
-                                  timeout=BUILD_TIMEOUT_S)
-        except subprocess.TimeoutExpired as e:
-            said = (e.stdout or b"")[-3000:]
-            said = said.decode(errors="replace") if isinstance(said, bytes) else said
-            raise RuntimeError(f"build.py did not finish within {BUILD_TIMEOUT_S} s; its last words:\n{said}") from None
-        if proc.returncode != 0:
-            raise RuntimeError(f"build.py failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
+        with dist_lock(shared=False):
+            key = _build_key()
+            stamp = json.loads(BUILT_STAMP.read_text()) if key and BUILT_STAMP.exists() else None
+            if not key or stamp != {**key, "manifest": _dist_key()}:
+                BUILT_STAMP.unlink(missing_ok=True)
+                _build()
+                if key:
+                    BUILT_STAMP.write_text(json.dumps({**key, "manifest": _dist_key()}))
         _built = True
     if not (DIST / "manifest.json").exists():
         raise RuntimeError("dist/ is not built")
     return DIST
+
+
+def _build() -> None:
+    try:
+        proc = subprocess.run([sys.executable, str(ROOT / "build.py")], cwd=ROOT, capture_output=True, text=True,
+                              timeout=BUILD_TIMEOUT_S)
+    except subprocess.TimeoutExpired as e:
+        said = (e.stdout or b"")[-3000:]
+        said = said.decode(errors="replace") if isinstance(said, bytes) else said
+        raise RuntimeError(f"build.py did not finish within {BUILD_TIMEOUT_S} s; its last words:\n{said}") from None
+    if proc.returncode != 0:
+        raise RuntimeError(f"build.py failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
 
 
 @dataclass

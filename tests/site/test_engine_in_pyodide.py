@@ -15,8 +15,9 @@ from tests.site import sitekit
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
 def test_engine_suite_passes_inside_pyodide():
     sitekit.ensure_built()
-    proc = subprocess.run(["node", str(sitekit.ROOT / "tests" / "pyodide" / "run_tests.mjs")], cwd=sitekit.ROOT,
-                          capture_output=True, text=True, timeout=600)
+    with sitekit.dist_lock(shared=True):  # no build rewrites dist/ or the test wheels under it
+        proc = subprocess.run(["node", str(sitekit.ROOT / "tests" / "pyodide" / "run_tests.mjs")], cwd=sitekit.ROOT,
+                              capture_output=True, text=True, timeout=600)
     out = proc.stdout + proc.stderr
     sitekit.ARTIFACTS.mkdir(exist_ok=True)
     (sitekit.ARTIFACTS / "pyodide-engine-tests.log").write_text(out)
