@@ -39,10 +39,11 @@ import warnings
 
 try:  # POSIX: Pyodide has no processes (nor `resource`), and there run_isolated is run()
     import faulthandler
+    import fcntl
     import resource
     import select
 except ImportError:
-    faulthandler = resource = select = None
+    faulthandler = fcntl = resource = select = None
 
 from .budget import active_budget
 from .runner import LIMITS, run
@@ -80,6 +81,7 @@ def run_isolated(source, *, seconds=None, memory_mb=1024, output_mb=32, stop=Non
         return run(source, **limits)
     cap = int(output_mb * 2**20)
     data_r, data_w = os.pipe()
+    _widen(data_w)
     dump_r, dump_w = os.pipe()
     watch_r, watch_w = os.pipe()
     parent = os.getpid()
@@ -100,6 +102,14 @@ def run_isolated(source, *, seconds=None, memory_mb=1024, output_mb=32, stop=Non
         for fd in (data_r, dump_r, watch_r):
             os.close(fd)
         _reap_later(pid)
+
+
+def _widen(fd):
+    """A pipe that takes a piece at once (Linux: up to its pipe-max-size, 1 MB by default), not 64 KB per write."""
+    try:
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, 1 << 20)
+    except (AttributeError, OSError):
+        pass
 
 
 def forked():
@@ -123,7 +133,7 @@ def _child(data_w, dump_w, watch_w, source, memory_mb, cap, cpu_seconds, parent,
         tell = _teller(watch_w, parent)
         said = {"line": lambda line: tell(b"L%d\n" % line), "lines run": lambda line: tell(b"R\n")}
         out = _Out(data_w)
-        stream = Stream(out.piece, cap)  # what the program records leaves it in pieces as it runs
+        stream = Stream(out.piece, cap, flush=out.flush)  # what the program records leaves it in pieces as it runs
         timeline = run(source, watch=lambda kind, line: kind in said and said[kind](line), stream=stream, **limits)
         tell(b"E\n")  # the program is over (its budget closed, its leftovers freed): now the rest is sent
         out.last(_tail(stream, _name_the_cap(timeline, memory_mb)))
@@ -148,6 +158,10 @@ class _Out:
     def piece(self, data):
         self.pending += _FRAME.pack(b"P", len(data))
         self.pending += data
+        self.flush()
+
+    def flush(self):
+        """Writes what the pipe takes now of the pieces not yet written."""
         try:
             while self.pending:
                 del self.pending[:os.write(self.fd, self.pending)]

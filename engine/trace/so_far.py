@@ -52,8 +52,9 @@ class Stream:
     time checks), each once PIECE_EVERY seconds have passed since the last; `tail(timeline)` is the rest, once the
     run is over. Nothing it does reaches the program: a piece that cannot be made (memory) is made later."""
 
-    def __init__(self, send=None, cap: int = 32 * 2**20, *, every: float | None = None):
+    def __init__(self, send=None, cap: int = 32 * 2**20, *, every: float | None = None, flush=None):
         self.send, self.cap, self.every = send, cap, PIECE_EVERY if every is None else every
+        self.flush = flush  # called at the time checks between pieces: what was sent but is not yet out goes on
         self.reserve = min(RESERVE, cap // 8)
         self.pieces = 0  # sent
         self.spent = 0.0  # seconds spent making and sending them
@@ -75,6 +76,8 @@ class Stream:
 
     def __call__(self, now: float) -> None:
         if now < self._next or self._rec is None or not self._rec.running or self.full:
+            if self.flush is not None:
+                self.flush()
             return
         try:
             data, sent = self._piece(self._rec, self._rec.events)
@@ -97,6 +100,9 @@ class Stream:
         events = timeline.events
         n = self._sent.events if self.full else len(events)
         error = self._cap_error(events, n) if self.full else None
+        if error is not None and events and events[-1].get("kind") == "error":  # the program's own end, told whole
+            error = {**events[-1], "message": f"{events[-1]['message']} (what it recorded is kept up to the "
+                                              f"timeline's limit of {self.cap / 2**20:g} MB)"}
         data, self._sent = self._piece(rec, events, n, final=timeline, error=error)
         return data
 
