@@ -446,6 +446,9 @@ def attribute_tensors(node):
     """The tensors a node keeps among its attributes (max's indices, nll_loss's target, index's indices), as
     (name, tensor or None): a tuple of them (index's `indices`, None for a dim not indexed) as `name[i]`."""
     out = []
+    attrs = node.attrs
+    if not attrs or not any(hasattr(v, "_data") or type(v) in (tuple, list) for v in attrs.values()):
+        return out  # only an attribute given as a tensor (or tensors) is one
     for name, kind in saved_attributes(node).items():
         if kind == "tensor":
             continue
