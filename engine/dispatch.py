@@ -337,12 +337,9 @@ def _saved_names(op, need):
 def shape_error(e, arrays):
     shapes = [a.shape for a in arrays if isinstance(a, np.ndarray)]
     if len(shapes) >= 2 and "broadcast" in str(e):
-        a, b = shapes[0], shapes[1]
-        for dim in range(1, max(len(a), len(b)) + 1):
-            sa = a[-dim] if dim <= len(a) else 1
-            sb = b[-dim] if dim <= len(b) else 1
-            if sa != sb and sa != 1 and sb != 1:
-                return RuntimeError(messages.BROADCAST.format(a=sa, b=sb, dim=max(len(a), len(b)) - dim))
+        error = messages.broadcast_error(shapes[0], shapes[1])
+        if error is not None:
+            return error
     return RuntimeError(str(e))
 
 

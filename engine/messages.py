@@ -55,6 +55,17 @@ SUB_BOOLS = ("Subtraction, the `-` operator, with two bool tensors is not suppor
 BROADCAST = (
     "The size of tensor a ({a}) must match the size of tensor b ({b}) at non-singleton dimension {dim}"
 )
+
+
+def broadcast_error(a, b):
+    """torch's error for shapes a and b that do not broadcast, at the last dim that disagrees; None if they do."""
+    for dim in range(1, max(len(a), len(b)) + 1):
+        sa, sb = a[-dim] if dim <= len(a) else 1, b[-dim] if dim <= len(b) else 1
+        if sa != sb and 1 not in (sa, sb):
+            return RuntimeError(BROADCAST.format(a=sa, b=sb, dim=max(len(a), len(b)) - dim))
+    return None
+
+
 ITEM_MANY = "a Tensor with {n} elements cannot be converted to Scalar"
 NUMPY_REQUIRES_GRAD = "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
 NON_LEAF_GRAD = (

@@ -210,11 +210,9 @@ def _float_input(t):
 
 
 def _broadcast_check(a, b):
-    for dim in range(1, max(len(a), len(b)) + 1):
-        sa = a[-dim] if dim <= len(a) else 1
-        sb = b[-dim] if dim <= len(b) else 1
-        if sa != sb and sa != 1 and sb != 1:
-            raise RuntimeError(messages.BROADCAST.format(a=sa, b=sb, dim=max(len(a), len(b)) - dim))
+    error = messages.broadcast_error(a, b)
+    if error is not None:
+        raise error
 
 
 def _like(t):

@@ -57,11 +57,9 @@ def _bind_soft_margin(input, target, size_average=None, reduce=None, reduction="
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)
     valid_reduction(reduction)
-    a, b = tuple(input.shape), tuple(target.shape)
-    for dim in range(1, max(len(a), len(b)) + 1):
-        sa, sb = a[-dim] if dim <= len(a) else 1, b[-dim] if dim <= len(b) else 1
-        if sa != sb and 1 not in (sa, sb):
-            raise RuntimeError(messages.BROADCAST.format(a=sa, b=sb, dim=max(len(a), len(b)) - dim))
+    error = messages.broadcast_error(tuple(input.shape), tuple(target.shape))
+    if error is not None:
+        raise error
     return OPS["soft_margin_loss"], (input,), {"target": target, "reduction": reduction}, None
 
 

@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 
-from .. import dtypes
+from .. import dtypes, messages
 from .table import OPS, Spelling, composite, op
 
 
@@ -127,6 +127,9 @@ def _bind_masked_scatter(self, mask, source):
     if source.dtype is not self.dtype:
         raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but got"
                            f"{self.dtype.type_name} and {source.dtype.type_name}")  # sic: no space, as torch says
+    error = messages.broadcast_error(tuple(mask.shape), tuple(self.shape))
+    if error is not None:
+        raise error
     shape = _broadcast_shape(self.shape, mask.shape)
     if int(np.broadcast_to(mask._data, shape).sum()) > source.numel():
         raise RuntimeError("Number of elements of source < number of ones in mask")

@@ -65,6 +65,8 @@ CASES = {
     # masked_scatter_ expands the mask to self
     "masked_scatter_inplace_mask_rank": "torch.zeros(5).masked_scatter_(torch.ones(5, 5, dtype=torch.bool), "
                                         "torch.ones(30))",
+    "masked_scatter_mask_not_broadcastable": "torch.zeros(2, 3).masked_scatter(torch.ones(4, 3, dtype=torch.bool), "
+                                             "torch.ones(12))",
     "masked_scatter_inplace_mask_size": "torch.zeros(5, 1).masked_scatter_(torch.ones(5, 5, dtype=torch.bool), "
                                         "torch.ones(30))",
     # out= of the random functions and where
