@@ -246,6 +246,7 @@ def _edge(x):
 
 
 _NOWHERE = (None, 0)
+_NO_PLAN = (None, None, None)
 
 
 def make_node(op, tensors, attrs, out, dtype, originals=None, save_result=True, numbers=None):
@@ -254,22 +255,38 @@ def make_node(op, tensors, attrs, out, dtype, originals=None, save_result=True, 
     Python number given there (saved_tensors_hooks do not see those; grad_fn._saved_other shows it as PyTorch's
     wrapped number, an int64, float64 or bool tensor); `tensors` may hold the number itself at its position,
     which stands for a 0-d tensor of `dtype` that is made only if the node saves it."""
-    if numbers is None:
-        nexts = tuple([_edge(x) for x in originals or tensors])
-        shapes = tuple([x._data.shape for x in tensors])
-    else:
-        nexts = tuple([_edge(x) if isinstance(x, Tensor) else _NOWHERE for x in originals or tensors])
-        shapes = tuple([x._data.shape if isinstance(x, Tensor) else () for x in tensors])
+    nexts = []
+    shapes = []
+    mixed = False
+    for x in tensors:  # _edge inlined for the common inputs: plain tensors that are not views, and numbers
+        if type(x) is Tensor:
+            shapes.append(x._data.shape)
+            mixed = mixed or x.dtype is not dtype
+            if originals is None and x._base is None:
+                fn = x._grad_fn
+                nexts.append((fn, x._output_nr) if fn is not None else (x._accumulate_grad(), 0)
+                             if x._requires_grad else _NOWHERE)
+                continue
+        elif numbers is None or isinstance(x, Tensor):
+            shapes.append(x._data.shape)
+            mixed = mixed or isinstance(x, Tensor) and x.dtype is not dtype
+        else:
+            shapes.append(())
+            if originals is None:
+                nexts.append(_NOWHERE)
+                continue
+        if originals is None:
+            nexts.append(_edge(x))
+    if originals is not None:
+        nexts = [_edge(x) if numbers is None or isinstance(x, Tensor) else _NOWHERE for x in originals]
     if op.node == "NotImplemented":  # torch's node of an op without a derivative has edges only where grad flows
-        nexts = tuple([e for e in nexts if e[0] is not None])
+        nexts = [e for e in nexts if e[0] is not None]
     cls = op.node_cls
     if cls is None:
         cls = op.node_cls = graph.node_class(op.node, op.several)
-    node = cls(op, nexts, attrs, shapes, out._data.shape, dtype)
-    for x in tensors:
-        if isinstance(x, Tensor) and x.dtype is not dtype:
-            node._dtypes = tuple([x.dtype if isinstance(x, Tensor) else dtype for x in tensors])
-            break
+    node = cls(op, tuple(nexts), attrs, tuple(shapes), out._data.shape, dtype)
+    if mixed:
+        node._dtypes = tuple([x.dtype if isinstance(x, Tensor) else dtype for x in tensors])
     if op.saves:
         saved = node._saved
         inputs, result, strides = _plan(op, node._need)
@@ -295,10 +312,10 @@ def _plan(op, need):
     """_saved_names as make_node uses it: the saved inputs as (name, position), whether the result is saved,
     the strides kept as (name, position); cached per op and need."""
     cache = op.saved_cache
-    plan = cache.get(("plan", need))
+    plan = cache.get(need, _NO_PLAN)[2]
     if plan is None:
         names, strides = _saved_names(op, need)
-        plan = cache[("plan", need)] = (
+        plan = cache[need][2] = (
             tuple((name, op.args.index(name)) for name in names if name != "result"), "result" in names,
             tuple((name, op.args.index(name[:-len("_sym_strides")])) for name in strides))
     return plan
@@ -313,7 +330,7 @@ def _saved_names(op, need):
     and the strides they read (see ops.table.kept); cached per op."""
     cache = op.saved_cache
     names = cache.get(need)
-    if names is None:
+    if names is None:  # [saved tensor names, strides kept, make_node's plan of them (made by _plan)]
         kinds = kept(op)
         found = {}
         for i, flag in enumerate(need):
@@ -323,9 +340,9 @@ def _saved_names(op, need):
                         found[decl] = True
         if "result" in kinds:
             found["result"] = True
-        names = cache[need] = (tuple(n for n in found if kinds[n] == "tensor"),
-                               tuple(n for n in found if kinds[n] == "meta"))
-    return names
+        names = cache[need] = [tuple(n for n in found if kinds[n] == "tensor"),
+                               tuple(n for n in found if kinds[n] == "meta"), None]
+    return names[0], names[1]
 
 
 def shape_error(e, arrays):

@@ -102,7 +102,8 @@ class SavedTensor:
         self.original = False
         self._pack(pack_hook, unpack_hook, self.tensor.detach())
 
-    def unpack(self):
+    def unpack(self, bare=False):
+        """bare: for a derivative computed without a graph, a saved output need not name its node."""
         t = self._tensor
         if t is None:
             return None
@@ -126,7 +127,7 @@ class SavedTensor:
             text = messages.MODIFIED_SAVED if not _MODE["anomaly"] else messages.MODIFIED_SAVED_ANOMALY
             raise RuntimeError(text.format(desc=t._type_desc(), producer=producer, version=t._vbox[0],
                                            expected=self.version))
-        if self.original:
+        if self.original or bare:
             return t
         return _alias(t, fn, t._output_nr, False, None)
 
@@ -211,7 +212,7 @@ class Node:
         """A saved tensor, checked: freed by an earlier backward, or changed in place since saved."""
         if self._freed:
             raise RuntimeError(messages.BACKWARD_TWICE)
-        return self._saved[key].unpack()
+        return self._saved[key].unpack(bare=not _MODE["enabled"])
 
     def __getattr__(self, name):
         """grad_fn._saved_<name> and _raw_saved_<name>, named as PyTorch names them (see saved_attributes)."""
@@ -446,6 +447,9 @@ def attribute_tensors(node):
     """The tensors a node keeps among its attributes (max's indices, nll_loss's target, index's indices), as
     (name, tensor or None): a tuple of them (index's `indices`, None for a dim not indexed) as `name[i]`."""
     out = []
+    attrs = node.attrs
+    if not attrs or not any(hasattr(v, "_data") or type(v) in (tuple, list) for v in attrs.values()):
+        return out  # only an attribute given as a tensor (or tensors) is one
     for name, kind in saved_attributes(node).items():
         if kind == "tensor":
             continue

@@ -602,8 +602,14 @@ def _list_size(v):
     if not v:
         return 2
     first = type(v[0])
-    if first is list:
-        return sum(map(_list_size, v)) + len(v)
+    if first is list:  # a tensor's rows of numbers, counted here without a call per row
+        n = len(v)
+        for row in v:
+            if row and type(row[0]) is not list and type(row[0]) is not dict:
+                n += 21 * len(row)
+            else:
+                n += _list_size(row)
+        return n
     if first is dict:
         return sum(map(_size, v))
     return 21 * len(v)
