@@ -79,6 +79,7 @@ STDLIB_NAMES = {
     "pprint": "pformat pprint pp",
     "textwrap": "dedent indent fill wrap shorten",
     "warnings": "warn filterwarnings simplefilter",
+    "types": "SimpleNamespace",
     "typing": "Any Optional Union List Dict Tuple Set FrozenSet Callable Iterable Iterator Sequence Mapping "
               "MutableMapping Generator Type Literal ClassVar Final TypeVar Annotated NoReturn Deque DefaultDict "
               "OrderedDict Counter cast TYPE_CHECKING",

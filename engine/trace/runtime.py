@@ -17,7 +17,7 @@ import math
 import operator
 import string
 import sys
-from types import MethodType, ModuleType
+from types import MethodType, ModuleType, SimpleNamespace
 
 import numpy as np
 
@@ -314,8 +314,8 @@ class Runtime(SizedOperators):
         return True
 
     def vars_(self, *args):
-        """vars(obj) of the program's own objects (an argparse Namespace too): a copy of their attributes, so that
-        the program reads them as Python gives them, and changes them only by setting attributes."""
+        """vars(obj) of the program's own objects (an argparse Namespace or SimpleNamespace too): a copy of their
+        attributes, so that the program reads them as Python gives them, and changes them only by setting them."""
         if len(args) != 1:
             if not args:
                 self.refuse("vars() without an argument reads the program's names, which is not allowed: name the "
@@ -325,7 +325,7 @@ class Runtime(SizedOperators):
         cls = type(obj)
         if is_class(obj) or cls not in self.classes.made or any(
                 base not in self.classes.made and base is not object for base in cls.__mro__[1:]
-                if base.__module__ != "argparse"):
+                if base.__module__ != "argparse" and base is not SimpleNamespace):
             what = "a class" if is_class(obj) else "a module" if isinstance(obj, (ModuleType, SafeModule)) else (
                 f"{cls.__name__} objects" + (", whose class derives from the engine's" if cls in self.classes.made
                                             else ""))

@@ -1,6 +1,7 @@
 """The parts of Python's standard library a PyTorch tutorial imports beside torch: `argparse` (argparse_view.py),
 `collections`, `copy`,
-`dataclasses`, `functools`, `itertools`, `statistics`, `string`, `time` and `typing`, each a read-only view
+`dataclasses`, `functools`, `itertools`, `statistics`, `string`, `time`, `types` (SimpleNamespace) and `typing`,
+each a read-only view
 of the names listed here (made for each run, like `random`), none that reads files, walks objects, evaluates
 text or changes what other runs share.
 
@@ -254,7 +255,20 @@ def _warnings(runtime):
 _REGEX_OPERATORS = frozenset(".^$*+?{}[]\\|()")
 
 
-_CHECKED = {"argparse": argparse_names, "collections": _collections, "dataclasses": _dataclasses,
+def _types(runtime):
+    import types
+
+    class SimpleNamespace(types.SimpleNamespace):
+        """The run's own, so that a program may set its attributes (`config.lr = ...`), as scripts do."""
+
+        def __repr__(self):  # as Python's own prints: namespace(a=1)
+            return f"namespace({', '.join(f'{k}={v!r}' for k, v in self.__dict__.items())})"
+
+    runtime.classes.made[SimpleNamespace] = set()
+    return {"SimpleNamespace": SimpleNamespace}
+
+
+_CHECKED = {"argparse": argparse_names, "types": _types, "collections": _collections, "dataclasses": _dataclasses,
             "functools": _functools, "itertools": _itertools, "time": _time, "abc": _abc, "enum": _enum,
             "numbers": _numbers, "json": _json, "pprint": _pprint, "textwrap": _textwrap, "operator": _operator,
             "warnings": _warnings}

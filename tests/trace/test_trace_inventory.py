@@ -25,6 +25,7 @@ ADMITTED = {
                  "print(fib(30), functools.reduce(lambda a, b: a * b, [1, 2, 3, 4]), functools.partial(pow, 2)(5))",
     "dataclasses": "from dataclasses import dataclass, field, asdict\n@dataclass\nclass Config:\n    lr: float = 0.1\n"
                    "    layers: list = field(default_factory=lambda: [4, 2])\nprint(Config(), asdict(Config(lr=1.0)))",
+    "types": "from types import SimpleNamespace\ncfg = SimpleNamespace(lr=0.1)\ncfg.epochs = 2\nprint(cfg, vars(cfg))",
     "typing": "from typing import Dict, List, Optional, Tuple\n"
               "def f(x: Optional[List[int]] = None) -> Tuple[int, Dict[str, int]]:\n    return 1, {'a': 2}\nprint(f())",
     "enum": "from enum import Enum, IntEnum, auto\nclass Phase(Enum):\n    TRAIN = auto()\n    EVAL = auto()\n"
@@ -156,3 +157,13 @@ def test_vars_reads_the_programs_own_objects():
                "    print(arg, getattr(args, arg))\n"
                "class Config:\n    def __init__(self):\n        self.epochs = 3\nprint(vars(Config()), vars(args))")
     assert run(program).output == plain_python(program)
+
+
+def test_a_simple_namespace_holds_a_configuration():
+    """`types.SimpleNamespace` as scripts keep their settings: made, set, compared, printed and read by vars();
+    the rest of `types` (FunctionType, CodeType: making functions from code objects) is not there."""
+    program = ("import types\nfrom types import SimpleNamespace\ncfg = SimpleNamespace(lr=0.1, epochs=2)\n"
+               "cfg.batch = 4\nprint(cfg, repr(cfg), vars(cfg))\n"
+               "print(cfg == types.SimpleNamespace(lr=0.1, epochs=2, batch=4))")
+    assert run(program).output == plain_python(program)
+    assert "has no attribute 'FunctionType'" in run("import types\ntypes.FunctionType\n").error["message"]
