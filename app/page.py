@@ -114,7 +114,7 @@ class Explorer:
         lesson = pn.Column(self.lessons, width=LESSON_WIDTH, sizing_mode="stretch_height", css_classes=["lesson-box"],
                            visible=self.lessons.panel.param.visible, stylesheets=[_LESSON_CSS])
         body = pn.Row(lesson, work, self.side, sizing_mode="stretch_both", css_classes=["graph-and-panels"],
-                      stylesheets=[_STACK_CSS + _NO_MIN_HEIGHT])
+                      stylesheets=[_STACK_CSS + _NO_MIN_HEIGHT + _NO_MIN_WIDTH])
         self.main_column = pn.Column(self.alert, self.controls, self.predict, self.iterations, self.modules, body,
                                      sizing_mode="stretch_both", css_classes=["main"],
                                      stylesheets=[_MAIN_CSS + _COVERED])
@@ -201,6 +201,8 @@ _IDLE_WIDE = _HIDDEN_WIDE + narrow("height: 76px !important; min-height: 0 !impo
 # Panel makes a column at least as tall as its children's least heights, hidden ones too: the graph's row
 # would push the .grad history below the window.
 _NO_MIN_HEIGHT = ":host { min-height: 0 !important; }\n"
+# Bokeh adds the widths of hidden children (a closed lesson's 400 px) to a row's min-width
+_NO_MIN_WIDTH = ":host { min-width: 0 !important; }\n"
 _BESIDE_WIDE = (f"@media (min-width: {NARROW + 1}px) {{ :host(.beside) {{ width: 230px !important; "
                 "min-width: 0 !important; flex: 0 0 230px !important; } }\n")
 _FULL_WIDTH_NARROW = narrow("width: auto !important; flex: none !important; align-self: stretch;")
