@@ -71,8 +71,8 @@ def category(slug: str) -> str:
 
 def reset_globals(*torch_like) -> None:
     """Undo what corpus programs set process-wide on torch or the engine, so that the next test starts as a fresh
-    process would: grad mode (docs_grad_modes turns it off and on), print options, the default dtype and device
-    (tutorial_polynomial_autograd calls torch.set_default_device, after which every torch call goes through a
+    process would: grad mode (docs_grad_modes turns it off and on), print options, determinism, the default dtype
+    and device (tutorial_polynomial_autograd calls torch.set_default_device, after which every torch call goes through a
     TorchFunctionMode and warnings are reported at that mode's line instead of the program's)."""
     for module in torch_like:
         module.set_grad_enabled(True)
@@ -82,3 +82,5 @@ def reset_globals(*torch_like) -> None:
             module.set_printoptions(profile="default")
         if hasattr(module, "set_default_dtype"):
             module.set_default_dtype(module.float32)
+        if hasattr(module, "use_deterministic_algorithms"):  # rasbt's course scripts turn it on
+            module.use_deterministic_algorithms(False)

@@ -44,7 +44,7 @@ def dist_lock(shared: bool):
         yield
 
 
-# bin/test builds dist/ once for both of its lanes: a build made in the same run (SITE_BUILD_RUN) from the same
+# bin/test builds dist/ once for the whole run: a build made in the same run (SITE_BUILD_RUN) from the same
 # files (every file git does not ignore), with dist/ as that build left it, is not made again.
 BUILT_STAMP = ROOT / ".cache" / "dist-built.json"
 
