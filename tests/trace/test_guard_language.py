@@ -832,7 +832,7 @@ def test_a_refused_statement_runs_everything_before_it():
     assert error["message"] == ("imports other than torch, math, random, numpy, matplotlib.pyplot, tqdm, "
                                 "io (BytesIO, StringIO), abc, argparse, bisect, collections, copy, dataclasses, "
                                 "datetime, enum, functools, heapq, itertools, json, numbers, operator, pprint, "
-                                "statistics, string, textwrap, time, typing, unicodedata and warnings are not "
+                                "statistics, string, textwrap, time, types, typing, unicodedata and warnings are not "
                                 "allowed ('os'): it reaches the machine's files, environment or interpreter; the "
                                 "explorer runs a program on its own (torch.save and torch.load work with "
                                 "io.BytesIO)")
