@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.import_cycles import first_cycle
+
 ROOT = Path(__file__).resolve().parents[2]
 APP, ENGINE = ROOT / "app", ROOT / "engine"
 
@@ -115,20 +117,8 @@ def test_no_app_import_inside_a_function(module):
 
 def test_no_import_cycles():
     graph = {m: app_targets(m) for m in IMPORTS}
-    state = {}
-
-    def visit(m, path):
-        state[m] = "open"
-        for t in graph[m]:
-            if state.get(t) == "open":
-                pytest.fail("import cycle: " + " -> ".join(path[path.index(t):] + [t]))
-            if t not in state:
-                visit(t, path + [t])
-        state[m] = "done"
-
-    for m in graph:
-        if m not in state:
-            visit(m, [m])
+    cycle = first_cycle(graph)
+    assert cycle is None, "import cycle: " + " -> ".join(cycle)
 
 
 @pytest.mark.parametrize("module", [m for m in MODULES if place(m) in PURE])

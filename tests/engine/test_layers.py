@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.import_cycles import first_cycle
+
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
 
 # Lowest first. A module may import modules of its own layer or below.
@@ -90,17 +92,5 @@ def test_imports_point_down(module):
 
 def test_no_import_cycles():
     graph = {m: [t for t in IMPORTS[m][0] if t in IMPORTS] for m in IMPORTS}
-    state = {}
-
-    def visit(m, path):
-        state[m] = "open"
-        for t in graph[m]:
-            if state.get(t) == "open":
-                pytest.fail("import cycle: " + " -> ".join(path[path.index(t):] + [t]))
-            if t not in state:
-                visit(t, path + [t])
-        state[m] = "done"
-
-    for m in graph:
-        if m not in state:
-            visit(m, [m])
+    cycle = first_cycle(graph)
+    assert cycle is None, "import cycle: " + " -> ".join(cycle)
