@@ -123,11 +123,20 @@ def is_meta(where):
 
 
 def _tensors(inputs):
-    for x in inputs:
-        if isinstance(x, (list, tuple)):
-            yield from _tensors(x)
-        elif isinstance(x, Tensor):
-            yield x
+    """The tensors among inputs and the lists in them, each distinct list walked once (`[row] * 1000` holds one
+    list, not a thousand), without recursion."""
+    out, seen, todo = [], set(), [iter(inputs)]
+    while todo:
+        for x in todo[-1]:
+            if isinstance(x, Tensor):
+                out.append(x)
+            elif isinstance(x, (list, tuple)) and id(x) not in seen:
+                seen.add(id(x))
+                todo.append(iter(x))
+                break
+        else:
+            todo.pop()
+    return out
 
 
 _SELF_LAST = frozenset(("addmm", "addmv", "addbmm", "baddbmm", "addr"))  # torch checks the matrices first
@@ -147,7 +156,7 @@ def _check(tensors, op=None):
 def _hook(op, inputs, attrs, dtype):
     if _BUSY[0]:
         return NotImplemented
-    tensors = list(_tensors(inputs))
+    tensors = _tensors(inputs)
     if not any(isinstance(x, MetaTensor) for x in tensors):
         return NotImplemented
     _check(tensors, op)

@@ -69,3 +69,19 @@ def test_meta_tensors_as_torch():
     if got.warnings != want.warnings:  # torch warns some things once per process: an earlier test may have used it
         (want,), (got,) = run_fresh((PROGRAM,), "torch"), run_fresh((PROGRAM,), ENGINE_NAME)
     assert got.warnings == want.warnings
+
+
+def test_once_the_meta_device_is_in_use_an_op_on_a_nested_list_walks_each_distinct_list_once():
+    # (the meta device's check runs before every op from then on: it must not walk `[row] * 1000` a thousand
+    # times, nor recurse through a list nested deeper than Python's recursion limit)
+    import engine
+    from engine.meta import _tensors
+
+    engine.ones(1, device="meta")
+    row = [0.0] * 1000
+    shared = [[row] * 1000] * 1000
+    deep = [engine.ones(1)]
+    for _ in range(5000):
+        deep = [deep]
+    inputs = [engine.ones(2), shared, (deep, engine.ones(3))]
+    assert [t.numel() for t in _tensors(inputs)] == [2, 1, 3]
