@@ -29,7 +29,8 @@ TITLE = "Autograd Explorer"
 ACCENT = "#3b5b92"
 
 SIDE_PANEL_WIDTH = 330  # the inspector right of the graph, the console right of the .grad history
-BELOW_HEIGHT = 190  # the .grad history and the console, under the graph
+BELOW_HEIGHT = 190  # px: at most, the .grad history and the console under the graph
+CONSOLE_LEAST = 100  # px: in a wide window, a console that prints shows four lines at least
 LESSON_WIDTH = 400  # a lesson's prose, left of the graph
 
 
@@ -101,15 +102,16 @@ class Explorer:
             styles={"overflow-y": "auto"}, stylesheets=[_SIDE_CSS + _HIDDEN_WIDE + _NO_MIN_HEIGHT])
         self.console_card = _card("Console", self.console, "console-card", height=BELOW_HEIGHT,
                                   width=SIDE_PANEL_WIDTH, sizing_mode="fixed",
-                                  stylesheets=[_IDLE_WIDE + _BESIDE_WIDE + _FULL_WIDTH_NARROW])
-        history = _card(".grad history", self.history, "history-card", height=BELOW_HEIGHT,
-                        stylesheets=[narrow(f"height: {BELOW_HEIGHT}px !important; flex: none !important;")])
-        below = pn.Row(history, self.console_card, sizing_mode="stretch_width", css_classes=["below-graph"],
+                                  stylesheets=[_IDLE_WIDE + _BESIDE_WIDE + _FULL_WIDTH_NARROW + _AS_TALL_WIDE])
+        self.history_card = _card(".grad history", self.history, "history-card", sizing_mode="stretch_width",
+                                  stylesheets=[_HIDDEN_WIDE + _FIT])
+        below = pn.Row(self.history_card, self.console_card, sizing_mode="stretch_width", css_classes=["below-graph"],
                        stylesheets=[_STACK_CSS])
         work = pn.Column(graph, self.nodes, below, sizing_mode="stretch_both", css_classes=["work"],
                          stylesheets=[_WORK_CSS + _NO_MIN_HEIGHT])
         self.store.param.watch(self._on_room, ["selected", "timeline", "failed"])
         self.plots.param.watch(self._on_room, "drawing")
+        self.history.param.watch(self._on_room, "rows")
         self._on_room()
         lesson = pn.Column(self.lessons, width=LESSON_WIDTH, sizing_mode="stretch_height", css_classes=["lesson-box"],
                            visible=self.lessons.panel.param.visible, stylesheets=[_LESSON_CSS])
@@ -129,6 +131,7 @@ class Explorer:
         beside = picked or self.plots.drawing
         _mark(self.console_card, idle=not says, beside=beside)
         _mark(self.side, idle=not beside)
+        _mark(self.history_card, idle=not self.history.rows)
 
     def _on_wide(self, event) -> None:
         """The builder open wide lies over the graph's area (the graph's controls are hidden under it, so Tab
@@ -205,6 +208,12 @@ _NO_MIN_HEIGHT = ":host { min-height: 0 !important; }\n"
 _NO_MIN_WIDTH = ":host { min-width: 0 !important; }\n"
 _BESIDE_WIDE = (f"@media (min-width: {NARROW + 1}px) {{ :host(.beside) {{ width: 230px !important; "
                 "min-width: 0 !important; flex: 0 0 230px !important; } }\n")
+# Under the graph, the .grad history is as tall as its rows (up to BELOW_HEIGHT, then it scrolls); in a wide window
+# the console beside it is as tall as it (its own lines do not make the row taller), or CONSOLE_LEAST when it is not.
+_FIT = (f":host {{ height: auto !important; max-height: {BELOW_HEIGHT}px; align-self: stretch; }}\n"
+        + narrow("max-height: 320px; flex: none !important;"))
+_AS_TALL_WIDE = (f"@media (min-width: {NARROW + 1}px) {{ :host {{ height: auto !important; align-self: stretch; "
+                 f"contain: size; min-height: {CONSOLE_LEAST}px !important; }} }}\n")
 _FULL_WIDTH_NARROW = narrow("width: auto !important; flex: none !important; align-self: stretch;")
 _LESSON_CSS = narrow("width: 100% !important; height: 60vh !important; flex: none !important;")
 _PLOTS_CSS = narrow(_FLOW)  # the figures side by side, all of them
