@@ -15,12 +15,14 @@ from app.store import Store
 from app.widgets.html_box import HtmlBox
 from engine.trace.text import short
 
-ROW_PX = 24  # px: a row of one line; the page sizes the card from `rows`
+ROW_PX = 24  # px: a line of a row (its border included: a row of two lines is less)
+LINE_CHARS = 56  # a row's text wraps past this many characters in a wide window (its card beside the console)
 
 
 class GradHistory(Viewer):
     store = param.ClassSelector(class_=Store)
-    rows = param.Integer(default=0, doc="How many rows the history has at the program's end (for its card's height).")
+    lines = param.Integer(default=0, doc="How many lines its rows take at the program's end, about (its card's "
+                                        "height is set before the page is laid out: the graph keeps its size)")
 
     def __init__(self, **params):
         super().__init__(**params)
@@ -34,11 +36,10 @@ class GradHistory(Viewer):
         h = self.store.history
         if h is None:
             return
-        names = {s["leaf"] for s in h.series}
         t = self.store.timeline
         last = tl.state_at(t, len(t.events) - 1) if t is not None and t.events else None
-        leaves = set((last or {}).get("grads") or {}) | names
-        self.rows = len(leaves) + (1 if self._loss_row(h) else 0)
+        texts = [f"{name}.grad = {short(v, limit=8)}" for name, v in ((last or {}).get("grads") or {}).items()]
+        self.lines = sum(-(-len(text) // LINE_CHARS) for text in texts) + (1 if self._loss_row(h) else 0)
         self._on_state()
 
     def _loss_row(self, h: History) -> bool:
