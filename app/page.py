@@ -217,7 +217,7 @@ _BESIDE_WIDE = (f"@media (min-width: {NARROW + 1}px) {{ :host(.beside) {{ width:
                 "min-width: 0 !important; flex: 0 0 230px !important; } }\n")
 # Under the graph, the .grad history is as tall as its rows (up to BELOW_HEIGHT, then it scrolls); in a wide window
 # the console beside it is as tall as it (its own lines do not make the row taller), or CONSOLE_LEAST when it is not.
-_FIT_NARROW = narrow("height: auto !important; max-height: 320px; flex: none !important;")
+_FIT_NARROW = narrow("height: auto !important; flex: none !important;")
 _AS_TALL_WIDE = (f"@media (min-width: {NARROW + 1}px) {{ :host {{ height: auto !important; align-self: stretch; "
                  f"contain: size; min-height: {CONSOLE_LEAST}px !important; }} "
                  ":host(.alone) { width: auto !important; flex: 1 1 auto !important; } }\n")

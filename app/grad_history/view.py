@@ -13,6 +13,7 @@ from app.grad_history.model import History
 from app.grad_history.sparkline import sparkline
 from app.store import Store
 from app.widgets.html_box import HtmlBox
+from app.widgets.responsive import narrow
 from engine.trace.text import short
 
 ROW_PX = 24  # px: a line of a row (its border included: a row of two lines is less)
@@ -26,7 +27,10 @@ class GradHistory(Viewer):
 
     def __init__(self, **params):
         super().__init__(**params)
-        self.box = HtmlBox(css=_CSS, margin=(0, 8), sizing_mode="stretch_width")
+        # the box scrolls itself (then it is a stop for Tab), not its card; in a narrow window it is as tall as its
+        # rows, up to a screenful
+        self.box = HtmlBox(css=_CSS + narrow("height: auto !important; max-height: 300px; flex: none !important;"),
+                           margin=(0, 8), sizing_mode="stretch_both")
         self.store.param.watch(self._on_history, "history")
         self.store.param.watch(self._on_state, "state")
         if self.store.history is not None:
