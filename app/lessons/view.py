@@ -102,10 +102,9 @@ class LessonView(Viewer):
         self.next_block = pn.widgets.Button(label="block ▶", color="light", width=80, css_classes=["next-block"],
                                             description="Go to the start of the next block")
         self.where = pn.pane.HTML("", css_classes=["lesson-where"], margin=(12, 6, 0, 6))
-        # In a wide window the lesson takes the editor's column (its code is in the lesson): this brings it back
-        self.code = pn.widgets.Button(label="Show code", color="light", width=96, css_classes=["lesson-code"],
-                                      stylesheets=[_WIDE_ONLY],
-                                      description="Show the program's editor beside the lesson")
+        # In a wide window the lesson takes the editor's column (its code is in the lesson): pressed, it is back
+        self.code = pn.widgets.Toggle(label="Code", value=False, button_type="light", width=64,
+                                      css_classes=["lesson-code"], stylesheets=[_WIDE_ONLY])
         self.close = pn.widgets.Button(label="✕", color="light", width=36, css_classes=["close-lesson"],
                                        description="Close the lesson")
         self.text = LessonText(sizing_mode="stretch_both", stylesheets=[_TEXT_CSS + render.CSS], margin=(0, 6))
@@ -127,7 +126,7 @@ class LessonView(Viewer):
         self.prev_block.on_click(on_loop(lambda e: self.goto_block(-1)))
         self.next_block.on_click(on_loop(lambda e: self.goto_block(+1)))
         self.close.on_click(lambda e: self.shut())
-        self.code.on_click(lambda e: self._toggle_code())
+        self.code.link(self, value="code_shown")
         self.why_save.on_click(lambda e: self._keep_why())
         self.keeper.param.watch(lambda e: self._render(), "saved")
         s.param.watch(self._render, ["k", "answers", "answered"])
@@ -199,13 +198,6 @@ class LessonView(Viewer):
             self.store.asks_of = None
             self.panel.visible = False
             self.menu.value = ""
-
-    def _toggle_code(self) -> None:
-        with batch():
-            self.code_shown = not self.code_shown
-            self.code.label = "Hide code" if self.code_shown else "Show code"
-            self.code.description = ("Hide the program's editor: the graph gets the room" if self.code_shown
-                                     else "Show the program's editor beside the lesson")
 
     def _lesson_asks(self, events):
         return self._asks if self.run is not None and events is self.run.timeline.events else pm.asks(events)
