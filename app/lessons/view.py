@@ -21,7 +21,6 @@ from app.lessons.run import LessonRun, lesson_runs, run_lesson
 from app.predict import model as pm
 from app.serving import batch, on_loop
 from app.store import Store
-from app.widgets.responsive import narrow
 
 MAX_FILE = 2_000_000  # bytes of a dropped lesson
 
@@ -102,9 +101,9 @@ class LessonView(Viewer):
         self.next_block = pn.widgets.Button(label="block ▶", color="light", width=80, css_classes=["next-block"],
                                             description="Go to the start of the next block")
         self.where = pn.pane.HTML("", css_classes=["lesson-where"], margin=(12, 6, 0, 6))
-        # In a wide window the lesson takes the editor's column (its code is in the lesson): pressed, it is back
+        # The lesson takes the editor's column (its code is in the lesson): pressed, the editor is back
         self.code = pn.widgets.Toggle(label="Code", value=False, button_type="light", width=64,
-                                      css_classes=["lesson-code"], stylesheets=[_WIDE_ONLY])
+                                      css_classes=["lesson-code"])
         self.close = pn.widgets.Button(label="✕", color="light", width=36, css_classes=["close-lesson"],
                                        description="Close the lesson")
         self.text = LessonText(sizing_mode="stretch_both", stylesheets=[_TEXT_CSS + render.CSS], margin=(0, 6))
@@ -296,7 +295,6 @@ _TEXT_CSS = """
   font-family: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; }
 """
 _PANEL_CSS = ":host { min-height: 0 !important; }\n"
-_WIDE_ONLY = narrow("display: none !important;")  # one column: the editor is on the page anyway
 _ALERT_CSS = """
 .lesson-problem-text { background: #fff4e5; border: 1px solid #f0a500; border-radius: 4px; padding: 6px 10px;
   font-size: 13px; color: #663c00; }
