@@ -21,6 +21,7 @@ from app.lessons.run import LessonRun, lesson_runs, run_lesson
 from app.predict import model as pm
 from app.serving import batch, on_loop
 from app.store import Store
+from app.widgets.responsive import WRAP
 
 MAX_FILE = 2_000_000  # bytes of a dropped lesson
 
@@ -132,7 +133,7 @@ class LessonView(Viewer):
         s.param.watch(self._on_timeline, "timeline")
         self.panel = pn.Column(
             pn.Row(self.prev_block, self.next_block, self.where, pn.layout.HSpacer(), self.code, self.close,
-                   sizing_mode="stretch_width", margin=(2, 4)),
+                   sizing_mode="stretch_width", margin=(2, 4), stylesheets=[WRAP]),
             self.text, pn.Row(self.why, self.why_save, sizing_mode="stretch_width"), self.keeper,
             sizing_mode="stretch_both", visible=False, css_classes=["lesson-panel"],
             styles={"border-right": "1px solid #e1e4e8", "background": "white"}, stylesheets=[_PANEL_CSS])
