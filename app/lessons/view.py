@@ -49,6 +49,10 @@ export function render({ model }) {
   }
   model.on('text', () => { box.innerHTML = model.text; follow() })
   requestAnimationFrame(follow)
+  // The static site builds a page out of sight and then moves it in, which scrolls the box back to its top: for
+  // a few seconds, a box at its top is brought to the block being stepped again.
+  const settle = setInterval(() => { if (box.isConnected && box.scrollTop === 0) { last = null; follow() } }, 300)
+  setTimeout(() => clearInterval(settle), 5000)
   return box
 }
 """
