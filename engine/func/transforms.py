@@ -47,29 +47,41 @@ class Scope:
                 raise RuntimeError("only Tensors of floating point dtype can require gradients")
             if batching.LEVELS:
                 return self._enter_batched(x)
-            if x.requires_grad and self.tracking:
-                return x.view_as(x)
-            leaf = x.detach().requires_grad_(True)
-            self.inside.add(id(leaf))
-            return leaf
+            return self._enter_plain(x)
 
         return map_leaves(one, tree)
+
+    def _enter_plain(self, x):
+        if x.requires_grad and self.tracking:
+            return x.view_as(x)
+        leaf = x.detach().requires_grad_(True)
+        self.inside.add(id(leaf))
+        return leaf
 
     def _enter_batched(self, x):
         """Inside vmap: each sample's input its own (batched at every vmap level: its grad is per sample); one
         that requires grad from outside is differentiated as it is, as torch does."""
+        if type(x) is not batching.BatchedTensor and x.requires_grad and self.tracking and not self.nested:
+            return x  # a tensor from outside, the same for every sample: differentiated as it is (no op recorded)
+        if type(x) is not batching.BatchedTensor or x.requires_grad and self.tracking:
+            return self._enter_plain(x)  # an input the same for every sample (its grad is per sample all the same),
+            # or an outer grad's input (or what it made of it): differentiated through
         base, levels = batching.physical(x)
         full = batching.physical(batching.full_batch(x))[0]
-        if base.requires_grad and self.tracking:
-            return batching.rewrap(full)
-        leaf = full.detach().requires_grad_(True)
+        if not (base.requires_grad and self.tracking):
+            full = full.detach()
+        leaf = batching.rewrap(full)
+        leaf._requires_grad = True  # a leaf of grad's graph of the samples
         self.inside.add(id(leaf))
-        return batching.rewrap(leaf)
+        return leaf
 
     def leave(self, tree):
         def one(x):
-            if not isinstance(x, Tensor) or self.nested or \
-                    (self.tracking and self._reaches_outside(batching.physical(x)[0])):
+            if not isinstance(x, Tensor) or self.nested:
+                return x
+            if type(x) is batching.BatchedTensor:  # out of grad's graph of the samples
+                x = x.untracked()
+            if self.tracking and self._reaches_outside(batching.physical(x)[0]):
                 return x
             return x.detach()
 
@@ -98,24 +110,28 @@ def _vjp(outputs, inputs, cotangents, keep=True):
     vmap, on the batches of them (each sample's grads: the samples do not mix)."""
     if batching.LEVELS:
         everywhere = list(range(1, len(batching.LEVELS) + 1))
-        if any(batching.physical(t)[1] != everywhere for t in (*outputs, *inputs)):
+        if any(type(t) is batching.BatchedTensor and batching.physical(t)[1] != everywhere
+               for t in (*outputs, *inputs)):
             raise batching.DataRead  # a graph recorded outside this vmap: differentiated per sample
-        outputs = [batching.physical(o)[0] for o in outputs]
-        inputs = [batching.physical(x)[0] for x in inputs]
-        cotangents = [c if c is None else batching.physical(c)[0] for c in cotangents]
-        return [batching.rewrap(g) for g in _vjp_plain(outputs, inputs, cotangents, keep)]
     return _vjp_plain(outputs, inputs, cotangents, keep)
 
 
+def _like(x, fill):
+    """ones_like / zeros_like, of a batched tensor too (the batch of them)."""
+    if type(x) is batching.BatchedTensor:
+        return batching.rewrap(_like(batching.physical(x)[0], fill))
+    return factories.ones_like(x) if fill else factories.zeros_like(x)
+
+
 def _vjp_plain(outputs, inputs, cotangents, keep):
-    cotangents = [factories.ones_like(o) if c is None else c for o, c in zip(outputs, cotangents)]
+    cotangents = [_like(o, 1) if c is None else c for o, c in zip(outputs, cotangents)]
     pairs = [(o, c) for o, c in zip(outputs, cotangents) if o.requires_grad]
     if not pairs:
-        return [factories.zeros_like(x) for x in inputs]
+        return [_like(x, 0) for x in inputs]
     with grad_mode.enable_grad():
         grads = _autograd_grad([o for o, _ in pairs], list(inputs), [c for _, c in pairs], retain_graph=True,
                                create_graph=keep, allow_unused=True)
-    return [factories.zeros_like(x) if g is None else g for g, x in zip(grads, inputs)]
+    return [_like(x, 0) if g is None else g for g, x in zip(grads, inputs)]
 
 
 class _Level:

@@ -110,10 +110,6 @@ show(vmap(lambda f: F.max_pool2d(f, 2))(torch.randn(3, 2, 1, 4, 4, requires_grad
 }
 
 GAPS = {
-    "per-sample gradients": "grad inside vmap differentiates the batch with the engine's autograd on the batch's "
-                            "tensors (an input the same for every sample expanded per sample), where torch's grad "
-                            "level runs each op's derivative on batched tensors: the per-sample grads are equal but "
-                            "recorded otherwise (SqueezeBackward1 of a bmm, not MulBackward0) and lose -0.'s sign",
     "nll_loss and cross_entropy": "nll_loss's bind reads the batched target's numbers: the engine falls back to a "
                                   "loop per sample (StackBackward0), torch decomposes it (gather, where, sum, div)",
     "pooling": "max_pool2d has no batching rule here: a loop per sample (StackBackward0), torch folds the batch into "
