@@ -99,6 +99,8 @@ show(vmap(fmodel)(params, buffers, torch.randn(3, 5, 4)), vmap(fmodel, in_dims=(
 def loss(w, x, t):
     return ((x.dot(w).relu() - t) ** 2).mean()
 show(vmap(grad(loss), in_dims=(None, 0, 0))(w, torch.randn(3, 5), torch.randn(3)))
+show(vmap(grad(loss), in_dims=(None, 0, 0))(w.detach(), torch.randn(3, 5), torch.randn(3)))
+show(vmap(grad(grad(lambda a: a.sin())))(torch.randn(4)), vmap(grad(lambda a: (a.sin() * a).sum()))(x))
 """,
     "nll_loss and cross_entropy": """
 t = torch.tensor([[1, 2, 3, 4]] * 3)
