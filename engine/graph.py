@@ -131,7 +131,12 @@ class SavedTensor:
                                            expected=self.version))
         if self.original or bare:
             return t
-        return _alias(t, fn, t._output_nr, False, None)
+        out = _alias(t, fn, t._output_nr, False, None)
+        if grad_mode.TANGENTS:  # a saved dual output (forward AD through a backward) keeps its tangent, as torch's
+            tangent = grad_mode.TANGENTS.get(id(self.tensor))
+            if tangent is not None:
+                grad_mode.TANGENTS[id(out)] = (out, tangent[1])
+        return out
 
     def __repr__(self):
         return f"<torch._C._autograd.SavedTensor object at {id(self):#x}>"

@@ -11,6 +11,7 @@ of the tangent gives J·t), so every op needs only its one declared derivative.
 import functools
 
 from .. import factories, grad_mode, methods
+from ..autograd import forward_ad
 from ..autograd.differentiate import grad as _autograd_grad
 from ..tensor import Tensor
 from . import batching
@@ -45,6 +46,11 @@ class Scope:
                 return x
             if not x.dtype.is_floating_point:
                 raise RuntimeError("only Tensors of floating point dtype can require gradients")
+            tangent = forward_ad.TANGENTS.get(id(x))
+            if tangent is not None:  # a dual tensor of jacfwd's forward mode: its tangent goes in with it
+                entered = self._enter_plain(x)
+                forward_ad.TANGENTS[id(entered)] = (entered, tangent[1])
+                return entered
             if batching.LEVELS:
                 return self._enter_batched(x)
             return self._enter_plain(x)
@@ -83,7 +89,11 @@ class Scope:
                 x = x.untracked()
             if self.tracking and self._reaches_outside(batching.physical(x)[0]):
                 return x
-            return x.detach()
+            tangent = forward_ad.TANGENTS.get(id(x))
+            out = x.detach()
+            if tangent is not None:  # under jacfwd's forward mode the result keeps its tangent
+                forward_ad.TANGENTS[id(out)] = (out, tangent[1])
+            return out
 
         return map_leaves(one, tree)
 
@@ -267,6 +277,10 @@ def _jacobian(func, argnums, has_aux, columns, name):
         scope = Scope()
         entered = {n: scope.enter(args[n]) for n in nums}
         call_args = [entered.get(i, a) for i, a in enumerate(args)]
+        if columns is _columns:
+            jac = _forward_columns(func, call_args, nums, has_aux, scope)
+            if jac is not None:
+                return jac
         with _Level(), grad_mode.enable_grad():
             result = func(*call_args)
             aux = None
@@ -319,6 +333,34 @@ def _columns(out, x):
     if not cols:
         return factories.zeros(*out.shape, *x.shape, dtype=x.dtype)
     return _STACK(cols, dim=-1).reshape(*out.shape, *x.shape)
+
+
+def _forward_columns(func, call_args, nums, has_aux, scope):
+    """jacfwd by forward mode, as torch's (a vmap of jvp over the basis): each op's tangent by its own derivative
+    (engine/autograd/forward_ad.py), one basis tangent at a time, so that each zero keeps the sign torch's formulas
+    give it. None where forward mode cannot run here (inside vmap, inside another forward mode, a function whose
+    result keeps a graph, inputs or outputs other than single tensors)."""
+    if batching.LEVELS or forward_ad.LEVELS or scope.nested or has_aux or len(nums) != 1:
+        return None
+    x = call_args[nums[0]]
+    if not isinstance(x, Tensor) or x.requires_grad and id(x) not in scope.inside:
+        return None
+    cols = []
+    flat = x.reshape(-1)
+    for j in range(flat.shape[0]):
+        basis = factories.zeros_like(flat)
+        basis._data[j] = 1
+        with forward_ad.dual_level():
+            args = list(call_args)
+            args[nums[0]] = forward_ad.make_dual(x.detach(), basis.reshape(x.shape))
+            out = func(*args)
+            if not isinstance(out, Tensor):
+                return None
+            tangent = forward_ad.unpack_dual(out).tangent
+        cols.append(factories.zeros_like(out) if tangent is None else tangent)
+    if not cols:
+        return None
+    return _STACK(cols, dim=-1).reshape(*cols[0].shape, *x.shape)
 
 
 def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_copy=False):
