@@ -8,9 +8,10 @@ requires grad (an input that does, a parameter the function closes over); otherw
 jacfwd use the double-vjp trick (the vjp is linear in its cotangent u; differentiating it by u in the direction
 of the tangent gives J·t), so every op needs only its one declared derivative.
 """
+import contextlib
 import functools
 
-from .. import factories, grad_mode, methods
+from .. import factories, grad_mode, methods, observe
 from ..autograd import forward_ad
 from ..autograd.differentiate import grad as _autograd_grad
 from ..tensor import Tensor
@@ -138,7 +139,8 @@ def _vjp_plain(outputs, inputs, cotangents, keep):
     pairs = [(o, c) for o, c in zip(outputs, cotangents) if o.requires_grad]
     if not pairs:
         return [_like(x, 0) for x in inputs]
-    with grad_mode.enable_grad():
+    batched = any(type(o) is batching.BatchedTensor for o, _ in pairs)
+    with grad_mode.enable_grad(), observe.backward_unheard() if batched else contextlib.nullcontext():
         grads = _autograd_grad([o for o, _ in pairs], list(inputs), [c for _, c in pairs], retain_graph=True,
                                create_graph=keep, allow_unused=True)
     return [_like(x, 0) if g is None else g for g, x in zip(grads, inputs)]
