@@ -107,6 +107,8 @@ def tensor(data, dtype=None, requires_grad=False, device=None):
         plain = _plain(data)
         _check_ragged(plain)
         arr = np.array(plain, dtype=dtype.np)
+    if memory.FLUSH_DENORMAL[0]:
+        arr = memory.without_denormals(arr)
     return _finish(arr, dtype, requires_grad)
 
 

@@ -1,8 +1,12 @@
 """nn.Module: parameters, buffers and submodules by name, state_dict, train/eval, hooks, and its repr."""
+import functools
+import inspect
 import warnings
 from collections import OrderedDict, namedtuple
 
-from ... import devices, dtypes, grad_mode, meta, observe
+import numpy as np
+
+from ... import devices, dtypes, grad_mode, meta, observe, random
 from ...graph import RemovableHandle
 from ...tensor import Tensor
 from ..parameter import Parameter, UninitializedBuffer, UninitializedParameter
@@ -52,8 +56,41 @@ def register_module_forward_hook(hook, *, with_kwargs=False, always_call=False):
     return _add_hook(GLOBAL_HOOKS["forward"], hook, False, with_kwargs, always_call)
 
 
+def _factory_device(init):
+    """A constructor taking factory kwargs, given device='meta': the module built on the CPU with the generator's
+    state kept (torch's initialisers draw nothing on meta), then its parameters and buffers moved to meta."""
+    params = list(inspect.signature(init).parameters)
+    at = params.index("device") - 1  # among the positional arguments after self
+
+    @functools.wraps(init)
+    def wrapper(self, *args, **kwargs):
+        where = kwargs.get("device") if len(args) <= at else args[at]
+        if where is None or not devices.is_device(where) or devices.device(where).type != "meta":
+            return init(self, *args, **kwargs)
+        if len(args) > at:
+            args = (*args[:at], None, *args[at + 1:])
+        else:
+            kwargs = {**kwargs, "device": None}
+        state = random.get_rng_state()
+        try:
+            init(self, *args, **kwargs)
+        finally:
+            random.set_rng_state(state)
+        with observe.muted():
+            self.to(devices.device("meta"))
+
+    return wrapper
+
+
 class Module:
     training = True
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        init = cls.__dict__.get("__init__")
+        if init is not None and cls.__module__.split(".")[0] == __name__.split(".")[0] and \
+                "device" in inspect.signature(init).parameters and not hasattr(cls, "cls_to_become"):
+            cls.__init__ = _factory_device(init)  # the engine's layers (not a program's own, nor lazy ones)
 
     def __init__(self):
         object.__setattr__(self, "_parameters", {})
@@ -351,6 +388,25 @@ class Module:
                             f"dtype={dtype}")
         return self._apply_to_tensors(lambda t: (t._data.astype(dtype.np), dtype) if t.dtype.is_floating_point
                                       else (t._data, t.dtype))
+
+    def to_empty(self, *, device, recurse=True):
+        """Each parameter and buffer replaced in place by an uninitialised one (zeros here) on `device`: a model
+        built on meta made real, to be initialised or loaded."""
+        place = meta.is_meta(device)
+        if not place:
+            devices.check(device)
+        for m in self.modules() if recurse else (self,):
+            for table in ("_parameters", "_buffers"):
+                for t in m.__dict__[table].values():
+                    if t is None:
+                        continue
+                    if place:
+                        meta.placed(t)
+                        continue
+                    t._data = np.zeros(t._data.shape, dtype=t.dtype.np)
+                    if isinstance(t, meta.MetaTensor):
+                        t.__class__ = meta.off_meta_class(type(t))
+        return self
 
     def _to_meta(self):
         """Every parameter and buffer (and grad) moved onto the meta device in place, as torch swaps in a meta
