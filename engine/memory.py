@@ -359,3 +359,8 @@ def without_denormals(a):
     if not small.any():
         return a
     return np.where(small, np.copysign(np.zeros((), a.dtype), a), a)
+
+
+def flushed(a):
+    """a as the CPU makes it in flush-denormal mode (as it is otherwise)."""
+    return without_denormals(a) if FLUSH_DENORMAL[0] else a

@@ -1,5 +1,5 @@
 """The 'meta' device against torch: tensors made there or moved there, modules moved there or built there
-(`device="meta"` of every layer taking factory kwargs, to_empty; lazy modules are not yet), (the base model of
+(`device="meta"` of every layer taking factory kwargs, lazy ones shaped there, to_empty), (the base model of
 torch.func's ensembling recipe), their printed text, ops on them (shapes, dtypes, grad_fn), and torch's errors where
 their data would be read or a meta tensor meets a CPU one."""
 from difftest import ENGINE_NAME, run_both, run_fresh
@@ -90,6 +90,14 @@ except RuntimeError as e:
 bn = built[6].to_empty(device="cpu")
 print(bn.weight.shape, bn.weight.device, type(bn.weight).__name__, bn.running_mean.device, bn.num_batches_tracked.dtype)
 print(nn.Sequential(nn.Linear(3, 4, device="meta"), nn.ReLU()).to_empty(device="meta")[0].bias)
+shapes = {nn.LazyConvTranspose2d: (2, 4, 3, 3), nn.LazyConv1d: (2, 4, 5), nn.LazyInstanceNorm1d: (2, 4, 5)}
+for m in (nn.LazyLinear(3, device="meta"), nn.LazyBatchNorm1d(device="meta", dtype=torch.float64),
+          nn.LazyConv1d(3, 2, device="meta"), nn.LazyConvTranspose2d(3, 2, device="meta"),
+          nn.LazyInstanceNorm1d(affine=True, track_running_stats=True, device="meta")):
+    print(m.weight, [(n, str(b)) for n, b in m.named_buffers()])
+    y = m(torch.randn(*shapes.get(type(m), (2, 4)), device="meta"))
+    print(type(m).__name__, y.shape, y.device, m.weight, [(n, b.device, tuple(b.shape)) for n, b in m.named_buffers()])
+print(torch.randn(2))  # nor does a lazy one shaped there
 """
 
 

@@ -1,16 +1,16 @@
 """nn.Module: parameters, buffers and submodules by name, state_dict, train/eval, hooks, and its repr."""
-import functools
 import inspect
 import warnings
 from collections import OrderedDict, namedtuple
 
 import numpy as np
 
-from ... import devices, dtypes, grad_mode, meta, observe, random
+from ... import devices, dtypes, grad_mode, meta, observe
 from ...graph import RemovableHandle
 from ...tensor import Tensor
 from ..parameter import Parameter, UninitializedBuffer, UninitializedParameter
 from .backward_hooks import GLOBAL_BACKWARD_HOOKS, BackwardHook, wants_backward_hooks
+from .factory_kwargs import factory_device
 
 
 class _Hook:
@@ -56,32 +56,6 @@ def register_module_forward_hook(hook, *, with_kwargs=False, always_call=False):
     return _add_hook(GLOBAL_HOOKS["forward"], hook, False, with_kwargs, always_call)
 
 
-def _factory_device(init):
-    """A constructor taking factory kwargs, given device='meta': the module built on the CPU with the generator's
-    state kept (torch's initialisers draw nothing on meta), then its parameters and buffers moved to meta."""
-    params = list(inspect.signature(init).parameters)
-    at = params.index("device") - 1  # among the positional arguments after self
-
-    @functools.wraps(init)
-    def wrapper(self, *args, **kwargs):
-        where = kwargs.get("device") if len(args) <= at else args[at]
-        if where is None or not devices.is_device(where) or devices.device(where).type != "meta":
-            return init(self, *args, **kwargs)
-        if len(args) > at:
-            args = (*args[:at], None, *args[at + 1:])
-        else:
-            kwargs = {**kwargs, "device": None}
-        state = random.get_rng_state()
-        try:
-            init(self, *args, **kwargs)
-        finally:
-            random.set_rng_state(state)
-        with observe.muted():
-            self.to(devices.device("meta"))
-
-    return wrapper
-
-
 class Module:
     training = True
 
@@ -90,7 +64,7 @@ class Module:
         init = cls.__dict__.get("__init__")
         if init is not None and cls.__module__.split(".")[0] == __name__.split(".")[0] and \
                 "device" in inspect.signature(init).parameters and not hasattr(cls, "cls_to_become"):
-            cls.__init__ = _factory_device(init)  # the engine's layers (not a program's own, nor lazy ones)
+            cls.__init__ = factory_device(init)  # the engine's layers (not a program's own, nor lazy ones)
 
     def __init__(self):
         object.__setattr__(self, "_parameters", {})
