@@ -107,7 +107,7 @@ def tensor(data, dtype=None, requires_grad=False, device=None):
         plain = _plain(data)
         _check_ragged(plain)
         arr = np.array(plain, dtype=dtype.np)
-    return _finish(arr, dtype, requires_grad)
+    return _finish(memory.flushed(arr), dtype, requires_grad)
 
 
 def as_tensor(data, dtype=None, device=None):

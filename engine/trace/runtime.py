@@ -137,7 +137,8 @@ class Runtime(SizedOperators):
         self.classes = Classes(budget, self.origins, self.shared, bases, _BUILTIN_TYPES)
 
     def namespace(self):
-        hooks = {"_g_tick": self.budget.tick, "_g_enter": self.budget.enter, "_g_leave": self.budget.leave,
+        hooks = {"_g_tick": self.budget.tick, "_g_line": self.budget.at_line, "_g_enter": self.budget.enter,
+                 "_g_leave": self.budget.leave,
                  "_g_call": self.call, "_g_inplace": self.inplace, "_g_attr": self.attr,
                  "_g_settable": self.settable, "_g_private": self.private, "_g_private_settable": self.private_settable,
                  "_g_method": self.method, "_g_shown": self.shown,

@@ -28,11 +28,6 @@ ENGINE_GAPS: dict[str, str] = {
                                     "difference (torch's conv and bmm kernels round otherwise) into its next step: "
                                     "the 4th evaluation's losses differ in their 4th decimal (torch 8.4777, here "
                                     "8.4778) on AMD EPYC",
-    "functorch_whirlwind_tour": "torch.func vmap(grad): the engine differentiates the batch with its autograd on the "
-                                "batched tensors (an input the same for every sample expanded per sample), torch runs "
-                                "each op's derivative on batched tensors: the per-sample grads print 0. where torch's "
-                                "are -0. and their grad_fn is SqueezeBackward1 (torch MulBackward0), and the zeros off "
-                                "the diagonal of jacfwd(jacrev(f)) and hessian are -0. on torch, 0. here",
     "d2l_attention_scoring": f"{FLOAT32}: a bmm result lies on a rounding boundary of its 5 printed digits: the "
                              "engine's correctly rounded product prints -6.3431e-04, MKL's (AMD EPYC) -6.3432e-04",
     "examples_vae_continuous_bernoulli": f"{FLOAT32}: the loss sums 6272 float32 BCE terms and as many log "
