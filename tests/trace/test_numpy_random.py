@@ -51,6 +51,10 @@ np.random.shuffle(items)
 print(items)
 rng = np.random.default_rng(7)
 print(rng.normal(size=3), rng.integers(0, 10, 4), rng.random(2), rng.permutation(4), rng.choice(5, 2))
+own = np.random.RandomState(11)
+print(own.uniform(low=-0.05, high=0.05, size=(4,)), own.rand(2), own.randint(0, 5, 3), own.choice(4, 2))
+own.seed(2)
+print(own.randn(2), own.normal(1.0, 2.0), own.permutation(3))
 """
 
 PYTHON_RANDOM = """
