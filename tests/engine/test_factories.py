@@ -158,7 +158,8 @@ CASES = {
     + show("torch.as_tensor(rows)") + show("torch.Tensor(rows)") + show("torch.FloatTensor(rows)")
     + show("torch.LongTensor([np.array([1, 2]), np.array([3, 4])])")
     + show("torch.tensor([np.array([1.0]), np.array([2.0])], requires_grad=True)"),
-    "tensor_from_list_starting_with_0dim_array": NDARRAYS_QUIET + "import numpy as np\ntorch.tensor([np.array(1.0), 2])",
+    "tensor_from_list_starting_with_0dim_array": NDARRAYS_QUIET + "import numpy as np\n"
+    "torch.tensor([np.array(1.0), 2])",
     "tensor_from_list_with_array_for_number": NDARRAYS_QUIET + "import numpy as np\n"
     "torch.tensor([1, np.array([1.5, 2.])])",
 }
