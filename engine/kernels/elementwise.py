@@ -98,7 +98,7 @@ cosh = _f32_only(sleef.coshf, libm.coshf, np.cosh)
 cosh.__doc__ = """torch.cosh: SLEEF coshf_u10 on vector blocks, glibc coshf on the tail."""
 silu = _f32_only(lambda a: a / (F(1) + sleef.expf(-a)), lambda a: a / (F(1) + libm.expf(-a)),
                  lambda a: a / (1.0 + np.exp(-a)))
-silu.__doc__ = """F.silu: x / (1 + exp(-x)) (ATen's SiLUKernel) with SLEEF's exp on vector blocks, glibc's on the tail."""
+silu.__doc__ = """F.silu: x / (1 + exp(-x)) (ATen's SiLUKernel), SLEEF's exp on vector blocks, glibc's on the tail."""
 expm1 = _f32_only(sleef.expm1f, sleef.expm1f, np.expm1)
 expm1.__doc__ = """torch.expm1: SLEEF expm1f_u10 on every element (at::vml's vec::map, partial last vector)."""
 log1p = _f32_only(sleef.log1pf, sleef.log1pf, np.log1p)

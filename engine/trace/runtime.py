@@ -149,8 +149,8 @@ class Runtime(SizedOperators):
         evaluator = Evaluator(self.budget, base)
         names.update(print=self.print, range=self.range, sum=self.sum, pow=self.pow, round=self.round,
                      repr=self.repr, type=self.type_, iter=self.iter_, getattr=self.getattr_,
-                     setattr=self.setattr_, hasattr=self.hasattr_, vars=self.vars_, format=self.format_, __import__=self.import_,
-                     divmod=self.divmod,
+                     setattr=self.setattr_, hasattr=self.hasattr_, vars=self.vars_, format=self.format_,
+                     __import__=self.import_, divmod=self.divmod,
                      __build_class__=self.classes.build, eval=evaluator.eval, exec=evaluator.exec,
                      **nesting.BUILTINS)
         return {**base, "__name__": "__main__"}
