@@ -38,6 +38,7 @@ m[[1, 2]] = 0.5
 m += 1
 np.add(m, 1, out=m)
 print(m, [float(x) for x in m], f"{m[0]:.3f}", np.round(m / 3, 2), np.tile([1, 2], 2), np.repeat([1, 2], 2))
+print(np.triu(np.ones((2, 3, 3)), k=1), np.tril(a), np.tril([[1, 2], [3, 4]], -1))
 """
 
 NUMPY_RANDOM = """
