@@ -164,7 +164,8 @@ bag = nn.EmbeddingBag.from_pretrained(table, mode="sum")
 print(bag, bag.weight.requires_grad, bag(torch.tensor([[0, 2], [1, 1]])))
 bag = nn.EmbeddingBag.from_pretrained(table, freeze=False, mode="max", padding_idx=0)
 print(bag, bag.weight.requires_grad, bag(torch.tensor([0, 1, 2]), torch.tensor([0, 2])))
-for bad in (lambda: nn.Embedding.from_pretrained(torch.ones(3)), lambda: nn.EmbeddingBag.from_pretrained(torch.ones(2, 2, 2)),
+for bad in (lambda: nn.Embedding.from_pretrained(torch.ones(3)),
+            lambda: nn.EmbeddingBag.from_pretrained(torch.ones(2, 2, 2)),
             lambda: nn.Embedding(3, 2, _weight=torch.ones(2, 2))):
     try:
         bad()
