@@ -154,12 +154,21 @@ def site(rounds: int, build: bool) -> None:
         page.goto(url + "?example=accumulate")
         sitekit.wait_ready(page)
         result = page.evaluate(MEASURE, {"rounds": rounds, "loop": LOOP})
+        load = os.getloadavg()[0]
+        print(f"Chromium (load {load:.1f}), the 2,000-iteration loop from run to its answer, median of {rounds} "
+              f"({statistics.median(result['pieces']):.0f} pieces):")
+        for name, ts in result["times"].items():
+            each = ", ".join(f"{t / 1000:.2f}" for t in ts)
+            print(f"  streamed {name:8s} {statistics.median(ts) / 1000:6.2f} s  ({each})")
+        ratio = statistics.median(result["times"]["with"]) / statistics.median(result["times"]["without"])
+        print(f"  with / without: {ratio:.3f}", flush=True)
         stops = []
         for _ in range(rounds):
             page.locator(".editor .ace_editor").evaluate("(el, code) => el.env.editor.setValue(code, 1)", LONG)
             wait_for(lambda: editor_text(page) == LONG)
             page.wait_for_timeout(700)
             page.locator(".run button").click()
+            page.wait_for_selector(".stop button", state="visible", timeout=60_000)
             page.wait_for_timeout(STOP_PAGE * 1000)
             t = time.perf_counter()
             page.locator(".stop button").click()
@@ -167,14 +176,6 @@ def site(rounds: int, build: bool) -> None:
             stops.append(((time.perf_counter() - t) * 1000, counter(page)[1] - 1))
             page.wait_for_timeout(8000)  # the spare worker boots again
         browser.close()
-    load = os.getloadavg()[0]
-    print(f"Chromium (load {load:.1f}), the 2,000-iteration loop from run to its answer, median of {rounds} "
-          f"({statistics.median(result['pieces']):.0f} pieces):")
-    for name, ts in result["times"].items():
-        each = ", ".join(f"{t / 1000:.2f}" for t in ts)
-        print(f"  streamed {name:8s} {statistics.median(ts) / 1000:6.2f} s  ({each})")
-    ratio = statistics.median(result["times"]["with"]) / statistics.median(result["times"]["without"])
-    print(f"  with / without: {ratio:.3f}")
     print(f"The page's Stop, {STOP_PAGE:g} s into the {LONG_EVENTS:,}-event program: from Stop to its steps shown:")
     for ms, kept in stops:
         print(f"  {ms:7.1f} ms, {kept:,} events kept")

@@ -99,7 +99,9 @@ def _run(source, budget, stream=None):
     try:
         rec.finish()
     except Exception as e:  # noqa: BLE001 - naming the last bindings failed: the events so far stand
-        errors.append(_describe(e))
+        kind, message, _ = _describe(e)
+        after = "after its last line had run, while what it left was named"
+        errors.append((kind, f"{message} ({after})" if message else after, len(source.splitlines()) or None))
     _let_go(namespace)
     if errors:
         rec.on_error(*errors[0])

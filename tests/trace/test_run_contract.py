@@ -109,7 +109,8 @@ def test_run_always_returns_a_timeline(monkeypatch):
     timeline = run("import torch\nx = torch.ones(2) * 2\nprint(x)\n")
     assert isinstance(timeline, Timeline)
     assert timeline.output == "tensor([2., 2.])\n"
-    assert timeline.error["type"] == "RuntimeError" and timeline.error["message"] == "the recorder broke"
+    assert timeline.error["type"] == "RuntimeError" and timeline.error["line"] == 3
+    assert timeline.error["message"] == "the recorder broke (after its last line had run, while what it left was named)"
     assert [e["kind"] for e in timeline.events][:2] == ["leaf", "op"]
     monkeypatch.undo()
 

@@ -38,6 +38,7 @@ def test_each_class_ends_one_second_after_its_budget_at_its_line():
             # what a program left behind is cleared after its last line: on a fast machine the memory cap, not the
             # clock, can end it first (measured on a fresh clone: cycle_between_module_trees), with the cap's words
             assert "needed more memory than its limit" in error["message"], (name, error)
+            assert error["line"] == len(entry.source.splitlines()), (name, error)
             continue
         assert error is not None and error["type"] == "BudgetExceeded", (name, error)
         assert f"ran longer than {BUDGET:g} s and was stopped" in error["message"], (name, error)

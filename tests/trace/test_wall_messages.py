@@ -36,3 +36,20 @@ def test_every_refusal_has_a_line(source, line, words):
     error = run(source).error
     assert words in error["message"], error
     assert error["line"] == line, error
+
+
+def test_what_fails_after_the_last_line_is_named_at_the_last_line(monkeypatch):
+    # (a cycle through a module tree nested 40 deep met the memory cap here, with no line: the recorder was naming
+    # what the program left)
+    from engine.trace import recorder
+
+    def exhausted(self):
+        raise MemoryError
+
+    monkeypatch.setattr(recorder.Recorder, "finish", exhausted)
+    error = run("x = 1\ny = 2\n").error
+    assert (error["type"], error["line"]) == ("MemoryError", 2)
+    assert error["message"] == "after its last line had run, while what it left was named"
+    named = _name_the_cap(run("x = 1\ny = 2\n"), 1024).error
+    assert named["message"] == ("the program needed more memory than its limit of 1,024 MB (after its last line had "
+                                "run, while what it left was named)")
