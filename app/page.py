@@ -75,15 +75,25 @@ class Explorer:
     def sidebar(self) -> pn.Column:
         self.builder_section = _section("Canvas builder · writes the code beside it; Run redraws it", self.builder,
                                         [_AFTER_GRAPH + _OPEN_WIDE], css_classes=["builder-section"])
-        return pn.Column(
+        self.sidebar_column = pn.Column(
             self.lessons.picker(),
             self.program,
             self.editor_line,
             self.builder_section,
             pn.pane.HTML(_LEGEND, margin=(6, 10), stylesheets=[_LAST], css_classes=["legend"]),
             width=SIDEBAR_WIDTH, sizing_mode="stretch_height", scroll=True, css_classes=["sidebar"],
-            styles={"background": "#f7f8fa", "border-right": "1px solid #e1e4e8"}, stylesheets=[_SIDEBAR_CSS],
+            styles={"background": "#f7f8fa", "border-right": "1px solid #e1e4e8"},
+            stylesheets=[_SIDEBAR_CSS + _FOLDED],
         )
+        self.lessons.panel.param.watch(self._on_lesson, "visible")
+        self.lessons.param.watch(self._on_lesson, "code_shown")
+        self._on_lesson()
+        return self.sidebar_column
+
+    def _on_lesson(self, *events) -> None:
+        """A lesson open takes the editor's column (its code is in the lesson) unless its Code toggle brings the
+        editor back: in a wide window the graph gets the room, in a narrow one the lesson comes first."""
+        _mark(self.sidebar_column, folded=self.lessons.panel.visible and not self.lessons.code_shown)
 
     def main(self) -> pn.Column:
         graph = pn.Column(self.graph, sizing_mode="stretch_both", min_height=200, css_classes=["graph-box"],
@@ -190,6 +200,7 @@ _STACK_CSS = narrow("flex-direction: column !important; " + _FLOW)
 _BODY_CSS = ":host { min-width: 0 !important; }\n" + narrow("overflow: visible !important;")
 _PAGE_CSS = ":host { min-width: 0 !important; }\n" + narrow("height: auto !important; min-height: 100vh;")
 _SIDEBAR_CSS = narrow("display: contents !important;")
+_FOLDED = ":host(.folded) { display: none !important; }\n"  # (more specific than the narrow window's `contents`)
 # The middle column may be narrower than its rows' widgets side by side (at 1100 px): the rows wrap instead.
 _MAIN_CSS = ":host { min-width: 0 !important; }\n" + narrow(
     "width: 100% !important; order: 1; border-top: 1px solid #e1e4e8; " + _FLOW)

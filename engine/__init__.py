@@ -215,6 +215,7 @@ from .settings import (  # noqa: F401
     is_deterministic_algorithms_warn_only_enabled,
     set_deterministic_debug_mode,
     set_float32_matmul_precision,
+    set_flush_denormal,
     set_num_interop_threads,
     set_num_threads,
     use_deterministic_algorithms,

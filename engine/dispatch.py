@@ -136,10 +136,15 @@ def apply(op, inputs, attrs=None, dtype=None):
         work = _work(op, arrays, dtype)
         if work:
             observe.emit("on_work", work)
+    if memory.FLUSH_DENORMAL[0]:
+        arrays = [memory.without_denormals(a) for a in arrays]
     try:
         out_data = op.forward(*arrays, **attrs)
     except ValueError as e:
         raise shape_error(e, arrays) from None
+    if memory.FLUSH_DENORMAL[0] and not op.view:
+        out_data = tuple(map(memory.without_denormals, out_data)) if op.several else \
+            memory.without_denormals(out_data)
     if op.several:
         return _several(op, inputs, attrs, out_data, dtype, wants_grad)
     if not op.view:
@@ -268,7 +273,7 @@ def make_node(op, tensors, attrs, out, dtype, originals=None, save_result=True, 
                              if x._requires_grad else _NOWHERE)
                 continue
         elif numbers is None or isinstance(x, Tensor):
-            shapes.append(x._data.shape)
+            shapes.append(tuple(x.shape))  # a subclass's (vmap's BatchedTensor: its sample's shape)
             mixed = mixed or isinstance(x, Tensor) and x.dtype is not dtype
         else:
             shapes.append(())
@@ -284,7 +289,8 @@ def make_node(op, tensors, attrs, out, dtype, originals=None, save_result=True, 
     cls = op.node_cls
     if cls is None:
         cls = op.node_cls = graph.node_class(op.node, op.several)
-    node = cls(op, tuple(nexts), attrs, tuple(shapes), out._data.shape, dtype)
+    node = cls(op, tuple(nexts), attrs, tuple(shapes), out._data.shape if type(out) is Tensor else tuple(out.shape),
+               dtype)
     if mixed:
         node._dtypes = tuple([x.dtype if isinstance(x, Tensor) else dtype for x in tensors])
     if op.saves:

@@ -11,6 +11,8 @@ from . import dtypes, grad_mode, messages, observe
 from .ops import OPS, kept, region_grad
 from .ops.table import META
 
+SAMPLE_SHAPED = set()  # tensor types whose shape is not their array's (vmap's BatchedTensor: the sample's)
+
 _MODE = grad_mode._state
 _set_grad = grad_mode._set
 
@@ -129,7 +131,12 @@ class SavedTensor:
                                            expected=self.version))
         if self.original or bare:
             return t
-        return _alias(t, fn, t._output_nr, False, None)
+        out = _alias(t, fn, t._output_nr, False, None)
+        if grad_mode.TANGENTS:  # a saved dual output (forward AD through a backward) keeps its tangent, as torch's
+            tangent = grad_mode.TANGENTS.get(id(self.tensor))
+            if tangent is not None:
+                grad_mode.TANGENTS[id(out)] = (out, tangent[1])
+        return out
 
     def __repr__(self):
         return f"<torch._C._autograd.SavedTensor object at {id(self):#x}>"
@@ -254,7 +261,7 @@ class Node:
                 continue
             g = op.grads[0][1](self, grad, i) if op.variadic else op.grads[i][1](self, grad)
             if g is not None:
-                if g._data.shape != self._shapes[i]:
+                if (tuple(g.shape) if type(g) in SAMPLE_SHAPED else g._data.shape) != self._shapes[i]:
                     if not expandable(self._shapes[i], g.shape):
                         raise RuntimeError(f"Function {self.name()} returned an invalid gradient at index {i} - got "
                                            f"{list(g.shape)} but expected shape compatible with "

@@ -345,3 +345,22 @@ def view(a, shape):
     if want is None or strides(r) == want:
         return r
     return np.lib.stride_tricks.as_strided(a, shape, [w * a.itemsize for w in want])
+
+
+FLUSH_DENORMAL = [False]  # torch.set_flush_denormal(True): the CPU's flush-to-zero and denormals-are-zero modes
+
+
+def without_denormals(a):
+    """A float array with its denormal numbers made zeros of their sign, as the CPU reads and writes them in
+    flush-denormal mode (other arrays and numbers as they are)."""
+    if type(a) is not np.ndarray or a.dtype.kind != "f" or not a.size:
+        return a
+    small = (np.abs(a) < np.finfo(a.dtype).tiny) & (a != 0)
+    if not small.any():
+        return a
+    return np.where(small, np.copysign(np.zeros((), a.dtype), a), a)
+
+
+def flushed(a):
+    """a as the CPU makes it in flush-denormal mode (as it is otherwise)."""
+    return without_denormals(a) if FLUSH_DENORMAL[0] else a

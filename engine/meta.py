@@ -90,6 +90,11 @@ def _meta_class(cls):
     return _CLASSES[cls]
 
 
+def off_meta_class(cls):
+    """The class a meta tensor's class stands for on the CPU (MetaTensor: Tensor; a meta Parameter: Parameter)."""
+    return next((plain for plain, on_meta in _CLASSES.items() if on_meta is cls), Tensor)
+
+
 def stub(shape, dtype):
     return np.broadcast_to(np.zeros((), dtype=dtype.np), tuple(shape))
 

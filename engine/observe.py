@@ -58,8 +58,13 @@ def active():
     return bool(_observers)
 
 
+_BACKWARD = frozenset(("on_backward", "on_step", "on_backward_end", "on_step_failed", "on_unbroadcast", "on_free",
+                       "on_grad"))
+_backward_unheard = [0]
+
+
 def emit(event, *args):
-    if _muted[0] and event not in _UNMUTED:
+    if _muted[0] and event not in _UNMUTED or _backward_unheard[0] and event in _BACKWARD:
         return
     for fn in _handlers.get(event, ()):
         fn(*args)
@@ -74,6 +79,17 @@ def muted():
         yield
     finally:
         _muted[0] -= 1
+
+
+@contextlib.contextmanager
+def backward_unheard():
+    """Watchers hear the ops but not the backward pass inside: grad's backward of vmap's samples (torch's grad
+    level), whose tensors are batched; the ops it runs on their values are heard as any op."""
+    _backward_unheard[0] += 1
+    try:
+        yield
+    finally:
+        _backward_unheard[0] -= 1
 
 
 @contextlib.contextmanager

@@ -5,11 +5,21 @@ import functools
 import os
 import warnings
 
+from . import memory
 from .nn.modules.module import Module
 
 STATE = {"deterministic": False, "warn_only": False, "threads": os.cpu_count() or 1,
          "interop_threads": None, "matmul_precision": "highest"}
 MODES = ("default", "lite", "reduce-overhead", "max-autotune-no-cudagraphs", "max-autotune")
+
+
+def set_flush_denormal(mode):
+    """The CPU's flush-denormal mode (x86 with SSE3, as torch's build here): denormal numbers an op reads or makes,
+    and those torch.tensor makes, become zeros of their sign. Returns True, as torch does on such a CPU."""
+    if type(mode) is not bool:
+        raise RuntimeError(f"flush_denormal expects a bool, but got {type(mode).__name__}")
+    memory.FLUSH_DENORMAL[0] = mode
+    return True
 
 
 def use_deterministic_algorithms(mode, *, warn_only=False):

@@ -15,6 +15,7 @@ from .differentiate import grad as _grad
 
 UnpackedDualTensor = collections.namedtuple("UnpackedDualTensor", ["primal", "tangent"])
 LEVELS = []  # the dual levels entered (torch allows one)
+_JOINS = ("stack", "cat")
 
 
 class _Tangents:
@@ -47,6 +48,10 @@ def _jvp(op, inputs, attrs):
     output = attrs.get("output")
     if output is not None:  # an op with several outputs: this is its output number `output`
         attrs = {k: v for k, v in attrs.items() if k != "output"}
+    if (op.view and not op.several) or op.name in _JOINS:  # linear: the op of the tangents (torch's auto_linear),
+        with observe.muted(), grad_mode.no_grad():  # which keeps each zero's sign
+            tangents = [TANGENTS[id(x)][1] if id(x) in TANGENTS else factories.zeros_like(x) for x in inputs]
+            return dispatch.apply(op, tangents, attrs)
     with observe.muted(), grad_mode.enable_grad():
         fresh = [x.detach().requires_grad_(x.dtype.is_floating_point) if isinstance(x, Tensor) else x
                  for x in inputs]

@@ -11,7 +11,7 @@ values, `.item()`, factories `*_like`) raises DataRead, and vmap then runs the w
 """
 import numpy as np
 
-from .. import dispatch, methods
+from .. import dispatch, graph, methods
 from ..ops import OPS
 from ..tensor import Size, Tensor
 
@@ -70,9 +70,11 @@ class BatchedTensor(Tensor):
             raise TypeError("len() of a 0-d tensor")
         return self.shape[0]
 
+    # A batched tensor's own graph is the one grad records inside vmap (torch's grad level above the vmap level):
+    # the op on the samples, its derivative run on batched grads. Its value's graph is the physical ops'.
     @property
     def requires_grad(self):
-        return False
+        return self._grad_fn is not None or self._requires_grad
 
     @requires_grad.setter
     def requires_grad(self, value):
@@ -84,14 +86,23 @@ class BatchedTensor(Tensor):
 
     @property
     def grad_fn(self):
-        return None
+        return self._grad_fn
+
+    @grad_fn.setter
+    def grad_fn(self, fn):
+        self._grad_fn = fn
+        self._output_nr = 0
 
     @property
     def is_leaf(self):
-        return True
+        return self._grad_fn is None
 
     def detach(self):
         return BatchedTensor.wrap(self._value.detach(), self._level, self._bdim)
+
+    def untracked(self):
+        """This batched tensor without grad's graph of the samples (its value keeps its own)."""
+        return BatchedTensor.wrap(self._value, self._level, self._bdim)
 
     def is_contiguous(self, memory_format=None):
         return True
@@ -107,6 +118,9 @@ class BatchedTensor(Tensor):
 
     def __deepcopy__(self, memo):
         raise DataRead
+
+
+graph.SAMPLE_SHAPED.add(BatchedTensor)
 
 
 class _Shape:
@@ -172,7 +186,24 @@ def hook(op, inputs, attrs, dtype):
     out = rule(op, inputs, dict(attrs or {}), dtype, level)
     if out is NotImplemented:
         out = _loop(op, inputs, dict(attrs or {}), dtype, level)
+    if dispatch._MODE["enabled"] and any(x.requires_grad for x in _tensors(inputs)):
+        _record(op, inputs, attrs, out, dtype)
     return out
+
+
+def _record(op, inputs, attrs, out, dtype):
+    """grad's node of the op on the samples (inputs and output batched tensors), as torch's grad level records it."""
+    dtype = dtype or (out[0] if isinstance(out, tuple) else out).dtype
+    if not dtype.is_floating_point:
+        return
+    if not isinstance(out, tuple):
+        dispatch._record(op, inputs, attrs or {}, out, dtype)
+        return
+    node = dispatch.make_node(op, list(inputs), attrs or {}, out[0], dtype)
+    node._n_outputs = len(out)
+    for i, o in enumerate(out):
+        o.grad_fn = node
+        o._output_nr = i
 
 
 def inplace_hook(op, t, others, attrs, result):
@@ -181,6 +212,8 @@ def inplace_hook(op, t, others, attrs, result):
     level = max([level_of(t), *(level_of(o) for o in others)])
     if not level:
         return NotImplemented
+    if any(type(x) is BatchedTensor and x.requires_grad for x in (t, *others)):
+        raise DataRead  # grad's graph of the samples does not follow in-place writes: per sample instead
     value = unwrap(t, level)
     if value is None:  # torch's in-place kernel meets the batch: the same sizes' error
         size = LEVELS[level - 1]
@@ -322,8 +355,11 @@ def _shaped(op, inputs, attrs, dtype, level):
     x = inputs[0]
     if len(inputs) != 1 or level_of(x) != level:
         return NotImplemented
-    attrs["shape"] = (front(x).shape[0], *attrs["shape"])
-    return _wrap(dispatch.apply(op, [front(x)], attrs, dtype), level)
+    value = front(x)
+    if op.name == "expand":  # new dims lead each sample's: after the batch dim
+        value = _pad(value, x.dim(), len(attrs["shape"]))
+    attrs["shape"] = (value.shape[0], *attrs["shape"])
+    return _wrap(dispatch.apply(op, [value], attrs, dtype), level)
 
 
 def _permute(op, inputs, attrs, dtype, level):

@@ -8,9 +8,11 @@ requires grad (an input that does, a parameter the function closes over); otherw
 jacfwd use the double-vjp trick (the vjp is linear in its cotangent u; differentiating it by u in the direction
 of the tangent gives J·t), so every op needs only its one declared derivative.
 """
+import contextlib
 import functools
 
-from .. import factories, grad_mode, methods
+from .. import factories, grad_mode, methods, observe
+from ..autograd import forward_ad
 from ..autograd.differentiate import grad as _autograd_grad
 from ..tensor import Tensor
 from . import batching
@@ -45,33 +47,54 @@ class Scope:
                 return x
             if not x.dtype.is_floating_point:
                 raise RuntimeError("only Tensors of floating point dtype can require gradients")
+            tangent = forward_ad.TANGENTS.get(id(x))
+            if tangent is not None:  # a dual tensor of jacfwd's forward mode: its tangent goes in with it
+                entered = self._enter_plain(x)
+                forward_ad.TANGENTS[id(entered)] = (entered, tangent[1])
+                return entered
             if batching.LEVELS:
                 return self._enter_batched(x)
-            if x.requires_grad and self.tracking:
-                return x.view_as(x)
-            leaf = x.detach().requires_grad_(True)
-            self.inside.add(id(leaf))
-            return leaf
+            return self._enter_plain(x)
 
         return map_leaves(one, tree)
+
+    def _enter_plain(self, x):
+        if x.requires_grad and self.tracking:
+            return x.view_as(x)
+        leaf = x.detach().requires_grad_(True)
+        self.inside.add(id(leaf))
+        return leaf
 
     def _enter_batched(self, x):
         """Inside vmap: each sample's input its own (batched at every vmap level: its grad is per sample); one
         that requires grad from outside is differentiated as it is, as torch does."""
+        if type(x) is not batching.BatchedTensor and x.requires_grad and self.tracking and not self.nested:
+            return x  # a tensor from outside, the same for every sample: differentiated as it is (no op recorded)
+        if type(x) is not batching.BatchedTensor or x.requires_grad and self.tracking:
+            return self._enter_plain(x)  # an input the same for every sample (its grad is per sample all the same),
+            # or an outer grad's input (or what it made of it): differentiated through
         base, levels = batching.physical(x)
         full = batching.physical(batching.full_batch(x))[0]
-        if base.requires_grad and self.tracking:
-            return batching.rewrap(full)
-        leaf = full.detach().requires_grad_(True)
+        if not (base.requires_grad and self.tracking):
+            full = full.detach()
+        leaf = batching.rewrap(full)
+        leaf._requires_grad = True  # a leaf of grad's graph of the samples
         self.inside.add(id(leaf))
-        return batching.rewrap(leaf)
+        return leaf
 
     def leave(self, tree):
         def one(x):
-            if not isinstance(x, Tensor) or self.nested or \
-                    (self.tracking and self._reaches_outside(batching.physical(x)[0])):
+            if not isinstance(x, Tensor) or self.nested:
                 return x
-            return x.detach()
+            if type(x) is batching.BatchedTensor:  # out of grad's graph of the samples
+                x = x.untracked()
+            if self.tracking and self._reaches_outside(batching.physical(x)[0]):
+                return x
+            tangent = forward_ad.TANGENTS.get(id(x))
+            out = x.detach()
+            if tangent is not None:  # under jacfwd's forward mode the result keeps its tangent
+                forward_ad.TANGENTS[id(out)] = (out, tangent[1])
+            return out
 
         return map_leaves(one, tree)
 
@@ -98,24 +121,29 @@ def _vjp(outputs, inputs, cotangents, keep=True):
     vmap, on the batches of them (each sample's grads: the samples do not mix)."""
     if batching.LEVELS:
         everywhere = list(range(1, len(batching.LEVELS) + 1))
-        if any(batching.physical(t)[1] != everywhere for t in (*outputs, *inputs)):
+        if any(type(t) is batching.BatchedTensor and batching.physical(t)[1] != everywhere
+               for t in (*outputs, *inputs)):
             raise batching.DataRead  # a graph recorded outside this vmap: differentiated per sample
-        outputs = [batching.physical(o)[0] for o in outputs]
-        inputs = [batching.physical(x)[0] for x in inputs]
-        cotangents = [c if c is None else batching.physical(c)[0] for c in cotangents]
-        return [batching.rewrap(g) for g in _vjp_plain(outputs, inputs, cotangents, keep)]
     return _vjp_plain(outputs, inputs, cotangents, keep)
 
 
+def _like(x, fill):
+    """ones_like / zeros_like, of a batched tensor too (the batch of them)."""
+    if type(x) is batching.BatchedTensor:
+        return batching.rewrap(_like(batching.physical(x)[0], fill))
+    return factories.ones_like(x) if fill else factories.zeros_like(x)
+
+
 def _vjp_plain(outputs, inputs, cotangents, keep):
-    cotangents = [factories.ones_like(o) if c is None else c for o, c in zip(outputs, cotangents)]
+    cotangents = [_like(o, 1) if c is None else c for o, c in zip(outputs, cotangents)]
     pairs = [(o, c) for o, c in zip(outputs, cotangents) if o.requires_grad]
     if not pairs:
-        return [factories.zeros_like(x) for x in inputs]
-    with grad_mode.enable_grad():
+        return [_like(x, 0) for x in inputs]
+    batched = any(type(o) is batching.BatchedTensor for o, _ in pairs)
+    with grad_mode.enable_grad(), observe.backward_unheard() if batched else contextlib.nullcontext():
         grads = _autograd_grad([o for o, _ in pairs], list(inputs), [c for _, c in pairs], retain_graph=True,
                                create_graph=keep, allow_unused=True)
-    return [factories.zeros_like(x) if g is None else g for g, x in zip(grads, inputs)]
+    return [_like(x, 0) if g is None else g for g, x in zip(grads, inputs)]
 
 
 class _Level:
@@ -251,6 +279,10 @@ def _jacobian(func, argnums, has_aux, columns, name):
         scope = Scope()
         entered = {n: scope.enter(args[n]) for n in nums}
         call_args = [entered.get(i, a) for i, a in enumerate(args)]
+        if columns is _columns:
+            jac = _forward_columns(func, call_args, nums, has_aux, scope)
+            if jac is not None:
+                return jac
         with _Level(), grad_mode.enable_grad():
             result = func(*call_args)
             aux = None
@@ -303,6 +335,34 @@ def _columns(out, x):
     if not cols:
         return factories.zeros(*out.shape, *x.shape, dtype=x.dtype)
     return _STACK(cols, dim=-1).reshape(*out.shape, *x.shape)
+
+
+def _forward_columns(func, call_args, nums, has_aux, scope):
+    """jacfwd by forward mode, as torch's (a vmap of jvp over the basis): each op's tangent by its own derivative
+    (engine/autograd/forward_ad.py), one basis tangent at a time, so that each zero keeps the sign torch's formulas
+    give it. None where forward mode cannot run here (inside vmap, inside another forward mode, a function whose
+    result keeps a graph, inputs or outputs other than single tensors)."""
+    if batching.LEVELS or forward_ad.LEVELS or scope.nested or has_aux or len(nums) != 1:
+        return None
+    x = call_args[nums[0]]
+    if not isinstance(x, Tensor) or x.requires_grad and id(x) not in scope.inside:
+        return None
+    cols = []
+    flat = x.reshape(-1)
+    for j in range(flat.shape[0]):
+        basis = factories.zeros_like(flat)
+        basis._data[j] = 1
+        with forward_ad.dual_level():
+            args = list(call_args)
+            args[nums[0]] = forward_ad.make_dual(x.detach(), basis.reshape(x.shape))
+            out = func(*args)
+            if not isinstance(out, Tensor):
+                return None
+            tangent = forward_ad.unpack_dual(out).tangent
+        cols.append(factories.zeros_like(out) if tangent is None else tangent)
+    if not cols:
+        return None
+    return _STACK(cols, dim=-1).reshape(*cols[0].shape, *x.shape)
 
 
 def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_copy=False):

@@ -63,10 +63,11 @@ def native_batch_norm(input, weight, bias, running_mean, running_var, training, 
         var = data.var(axis=dims)
         if running_mean is not None:
             with grad_mode.no_grad():
-                running_mean._data[...] = (momentum * mean + (1 - momentum) * running_mean._data).astype(
-                    running_mean._data.dtype)
-                running_var._data[...] = (momentum * var * count / (count - 1) + (1 - momentum)
-                                          * running_var._data).astype(running_var._data.dtype)
+                if running_mean._data.flags.writeable:  # (a meta tensor's has no numbers to update)
+                    running_mean._data[...] = (momentum * mean + (1 - momentum) * running_mean._data).astype(
+                        running_mean._data.dtype)
+                    running_var._data[...] = (momentum * var * count / (count - 1) + (1 - momentum)
+                                              * running_var._data).astype(running_var._data.dtype)
                 running_mean._bump()
                 running_var._bump()
         save_mean = input._new(mean.astype(input.dtype.np), input.dtype)

@@ -271,14 +271,15 @@ op("permute", "PermuteBackward0", ("self",), lambda a, dims: np.transpose(a, dim
 
 def _bind_expand(self, *sizes):
     sizes = shape_args(sizes)
-    lead = len(sizes) - self._data.ndim
-    shape = tuple(self._data.shape[i - lead] if s == -1 else s for i, s in enumerate(sizes))
-    for i, s in reversed(list(enumerate(self._data.shape))):  # ATen's infer_size checks the last dim first
+    have = self.shape  # a batched tensor's too (vmap: its sample's)
+    lead = len(sizes) - len(have)
+    shape = tuple(have[i - lead] if s == -1 else s for i, s in enumerate(sizes))
+    for i, s in reversed(list(enumerate(have))):  # ATen's infer_size checks the last dim first
         if s != 1 and s != shape[lead + i]:
             raise RuntimeError(
                 f"The expanded size of the tensor ({shape[lead + i]}) must match the existing size ({s}) "
                 f"at non-singleton dimension {lead + i}.  Target sizes: {list(sizes)}.  "
-                f"Tensor sizes: {list(self._data.shape)}")
+                f"Tensor sizes: {list(have)}")
     return OPS["expand"], (self,), {"shape": shape}, None
 
 

@@ -50,9 +50,9 @@ class Budget:
         self.deadline = self.started + limits.max_seconds
         self._memory_base = memory_mb() if limits.max_memory_mb is not None else None
         self._next_memory_check = self.started
-        # Told ("line", n) when the program's line has changed, at most every 10 ms (at the time checks), and
-        # ("ended", None) when the budget closes: the browser's wall keeps the last line and, once the
-        # budget has ended, gives the timeline its own time to be sent (static/wall.mjs).
+        # Told ("line", n) when the program's line has changed (at the time checks, at most every 10 ms, and as a
+        # statement of its top level starts), and ("ended", None) when the budget closes: the browser's wall keeps
+        # the last line and, once the budget has ended, gives the timeline its own time to be sent (static/wall.mjs).
         self.watch = None
         self._watched_line = None
         # Called with the time at the time checks while the program runs (so_far.Stream: what the program records
@@ -71,6 +71,12 @@ class Budget:
         if now >= self._next_memory_check:
             self._check_memory(now, line)
         return True
+
+    def at_line(self, line: int) -> None:
+        """A statement of the program's top level starts: the watcher is told at once (such a statement runs once)."""
+        if self.watch is not None and line != self._watched_line:
+            self._watched_line = line
+            self.watch("line", line)
 
     def stop_soon(self):
         """Ends the run at its next tick (a learner pressed Stop): safe from a signal handler."""

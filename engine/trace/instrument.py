@@ -92,6 +92,38 @@ def _cannot_grow(node):
             or isinstance(node.op, ast.Mod) and number(node.left))
 
 
+_RUN_ONCE = (ast.If, ast.With, ast.Try)  # at the top level, their bodies run once too (unlike a loop's or a function's)
+
+
+def mark_lines(tree: ast.Module) -> ast.Module:
+    """Puts a `_g_line(n)` before each statement of the program's top level (in place): a program that then sits in
+    one C call no tick interrupts is reported at that line by the browser's wall, which cannot ask it for a
+    traceback. Its loops and functions are left to the time checks: there a mark would cost every iteration and
+    call. (Not for eval()/exec() text: its lines are the caller's.)"""
+    tree.body = _marked(tree.body)
+    return tree
+
+
+def _marked(body):
+    out = []
+    for stmt in body:
+        if isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__" or _is_docstring(stmt, out):
+            out.append(stmt)
+            continue
+        if isinstance(stmt, _RUN_ONCE):
+            for field in ("body", "orelse", "finalbody"):
+                if getattr(stmt, field, None):
+                    setattr(stmt, field, _marked(getattr(stmt, field)))
+        out.append(_stmt(_call("_g_line", ast.Constant(stmt.lineno)), stmt))
+        out.append(stmt)
+    return out
+
+
+def _is_docstring(stmt, before):
+    return not before and isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) \
+        and isinstance(stmt.value.value, str)
+
+
 class _Instrument(ast.NodeTransformer):
     """Inserts the budget's ticks and routes attribute access and growing operations through helpers."""
 

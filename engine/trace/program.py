@@ -12,7 +12,7 @@ from types import CodeType
 
 from . import allowlist
 from .errors import FILENAME, GuardError, GuardSyntaxError
-from .instrument import instrument
+from .instrument import instrument, mark_lines
 from .names import Statements
 
 
@@ -111,7 +111,7 @@ def load(source: str) -> Program:
     statements = Statements(tree)  # before the instrumenter rewrites the tree
     if refused:  # a refused statement is replaced: Python's own compile errors in it must still show
         _compile(tree)
-    code = _compile(instrument(tree, refused))
+    code = _compile(mark_lines(instrument(tree, refused)))
     return Program(source, code, statements, tuple(sorted(refused.values(), key=lambda e: e.line or 0)))
 
 

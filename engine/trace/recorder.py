@@ -5,7 +5,7 @@ the bookkeeping of which tensor is which node; values, loops and labels live in 
 import weakref
 
 from ..autograd.function import BackwardCFunction
-from ..graph import AccumulateGrad, attribute_tensors
+from ..graph import SAMPLE_SHAPED, AccumulateGrad, attribute_tensors
 from ..nn.modules import Module
 from ..tensor import Tensor
 from . import formulas, functions, labels, values
@@ -116,6 +116,8 @@ class Recorder:
         if text == "self" or text.startswith("self."):
             return  # a module's own attributes, set in its methods: named after the module once it is bound
         if isinstance(obj, Tensor):
+            while type(obj) in SAMPLE_SHAPED:  # a name inside vmap: the batch its value holds (the graph's)
+                obj = obj._value
             self._set_name(self._node_tid(obj, line), text)
         elif isinstance(obj, Module):
             self.modules.name(text, obj)

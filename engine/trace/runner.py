@@ -12,7 +12,20 @@ import warnings
 
 import numpy as np
 
-from .. import backward, devices, dispatch, dtypes, generator, grad_mode, graph, messages, observe, printing, settings
+from .. import (
+    backward,
+    devices,
+    dispatch,
+    dtypes,
+    generator,
+    grad_mode,
+    graph,
+    memory,
+    messages,
+    observe,
+    printing,
+    settings,
+)
 from ..autograd import forward_ad
 from ..backends import flags
 from ..distributions import constraint_registry, distribution, kl
@@ -39,7 +52,8 @@ ENGINE_STATE = ((grad_mode, "_state"), (printing, "PRINT_OPTS"), (generator, "de
                 (parametrize, "_cache_enabled"), (dtypes, "DEFAULT"), (flags, "FLAGS"), (settings, "STATE"),
                 (generator, "REFUSING"), (messages, "ITEM_REFUSED"), (transforms, "DEPTH"),
                 (nn_module, "GLOBAL_HOOKS"), (nn_module, "GLOBAL_BACKWARD_HOOKS"), (grad_mode, "TANGENTS"),
-                (forward_ad, "LEVELS"), (dispatch, "HOOKS"), (batching, "LEVELS"))
+                (forward_ad, "LEVELS"), (dispatch, "HOOKS"), (batching, "LEVELS"), (memory, "FLUSH_DENORMAL"),
+                (observe, "_backward_unheard"))
 
 
 # What a traced program may spend unless told otherwise: enough for a learner's training script to finish (the

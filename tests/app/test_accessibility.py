@@ -21,7 +21,7 @@ from browser import (  # noqa: E402
     wait_for,
 )
 
-from app.program.examples import BY_SLUG, EXAMPLES  # noqa: E402
+from app.program.examples import EXAMPLES  # noqa: E402
 from app.program.links import encode_code  # noqa: E402
 
 _OWN = "import torch\na = torch.tensor([1.0, 2.0], requires_grad=True)\nb = (a * a).sum()\nb.backward()\n"
@@ -35,6 +35,15 @@ def _page(browser, size: str):
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     return context, page, errors
+
+
+def _resize(page, size: str | tuple[int, int]) -> None:
+    """The same page at another size, once the page has laid itself out again (Bokeh lays out on resize)."""
+    width, height = SIZES[size] if isinstance(size, str) else size
+    page.set_viewport_size({"width": width, "height": height})
+    wait_for(lambda: page.evaluate("() => innerWidth") == width, 3_000)
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    page.wait_for_timeout(200)
 
 
 def _serious(violations: list[dict]) -> list[dict]:
@@ -185,18 +194,19 @@ def test_a_failed_run_shows_its_own_error_length_and_output(browser, url):
     assert not errors, errors
 
 
-@pytest.mark.parametrize("size", ["800", "390"])
-def test_a_training_loop_fits_a_narrow_window(browser, url, size):
-    context, page, errors = _page(browser, size)
+def test_a_training_loop_fits_a_narrow_window(browser, url):
+    context, page, errors = _page(browser, "800")
     try:
         open_app(page, url, "example=gradient-descent&step=40")
         page.wait_for_selector(".iteration-bar", timeout=10_000)
-        width, client = page.evaluate(
-            "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
-        page.screenshot(path=str(ARTIFACTS / f"a11y-loop-{size}-full.png"), full_page=True)
-        assert width <= client, f"the page scrolls sideways at {size}: {width} > {client} px"
-        curve = page.locator(".loss-curve").bounding_box()
-        assert curve["x"] >= 0 and curve["x"] + curve["width"] <= client + 1
+        for size in ("800", "390"):  # one page, narrowed (a page load per width took most of this test)
+            _resize(page, size)
+            width, client = page.evaluate(
+                "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+            page.screenshot(path=str(ARTIFACTS / f"a11y-loop-{size}-full.png"), full_page=True)
+            assert width <= client, f"the page scrolls sideways at {size}: {width} > {client} px"
+            curve = page.locator(".loss-curve").bounding_box()
+            assert curve["x"] >= 0 and curve["x"] + curve["width"] <= client + 1, size
     finally:
         context.close()
     assert not errors, errors
@@ -256,46 +266,70 @@ def _overlap(a, b) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-@pytest.mark.parametrize("size", ["1280x800", "800"])
-def test_the_graph_toolbar_covers_no_node(browser, url, size):
-    context, page, errors = _page(browser, size)
+def test_the_graph_toolbar_covers_no_node(browser, url):
+    context, page, errors = _page(browser, "1280x800")
     try:
         for query in ("example=square-of-sum&step=9", "example=mlp-step&step=end", "example=chain-100&step=end"):
+            _resize(page, "1280x800")
             open_app(page, url, query)
-            wait_for(lambda: (page.evaluate(_TOOLBAR_AND_NODES) or {}).get("nodes"))
-            seen = page.evaluate(_TOOLBAR_AND_NODES)
-            assert seen["toolbar"][2] > seen["toolbar"][0] and seen["toolbar"][3] > seen["toolbar"][1]
-            assert not _overlap(seen["toolbar"], seen["frame"]), (query, seen["toolbar"], seen["frame"])
-            assert not [n for n in seen["nodes"] if _overlap(seen["toolbar"], n[1:])], query
-            toggle = page.locator(".module-toggle")  # in a wide window it lies in the toolbar's row
-            if toggle.count() and toggle.first.is_visible():
-                t = toggle.first.bounding_box()
-                t = [t["x"], t["y"], t["x"] + t["width"], t["y"] + t["height"]]
-                assert not _overlap(t, seen["frame"]) and not _overlap(t, seen["toolbar"]), (query, t, seen["frame"])
+            for size in ("1280x800", "800"):  # one page load a query, narrowed
+                _resize(page, size)
+                seen = _settled(page, _TOOLBAR_AND_NODES)
+                at = (query, size)
+                assert seen["toolbar"][2] > seen["toolbar"][0] and seen["toolbar"][3] > seen["toolbar"][1], at
+                assert not _overlap(seen["toolbar"], seen["frame"]), (at, seen["toolbar"], seen["frame"])
+                assert not [n for n in seen["nodes"] if _overlap(seen["toolbar"], n[1:])], at
+                toggle = page.locator(".module-toggle")  # in a wide window it lies in the toolbar's row
+                if toggle.count() and toggle.first.is_visible():
+                    t = toggle.first.bounding_box()
+                    t = [t["x"], t["y"], t["x"] + t["width"], t["y"] + t["height"]]
+                    assert not _overlap(t, seen["frame"]) and not _overlap(t, seen["toolbar"]), (at, t, seen["frame"])
     finally:
         context.close()
     assert not errors, errors
 
 
-@pytest.mark.parametrize("width, height", [(800, 800), (1000, 800), (1150, 800), (1280, 800), (1920, 1080)])
-def test_no_empty_band_under_the_player(browser, url, width, height):
+def _settled(page, script: str) -> dict:
+    """What `script` reads once the graph is drawn and reads the same twice running (its layout has settled)."""
+    last = None
+
+    def same() -> bool:
+        nonlocal last
+        now = page.evaluate(script)
+        steady, last = bool(now and now.get("nodes")) and now == last, now
+        if not steady:
+            page.wait_for_timeout(100)
+        return steady
+
+    wait_for(same)
+    return last
+
+
+_BAND_SIZES = ((800, 800), (1000, 800), (1150, 800), (1280, 800), (1920, 1080))
+
+
+def test_no_empty_band_under_the_player(browser, url):
     """Where the control row wraps, the prediction toggle sits right under the player's buttons (no ~40 px band
-    of nothing), and the caption right under it; where it does not wrap, the caption follows the row."""
-    context = browser.new_context(viewport={"width": width, "height": height})
+    of nothing), and the caption right under it; where it does not wrap, the caption follows the row (at each
+    width of _BAND_SIZES: one page load a program, resized)."""
+    context = browser.new_context(viewport={"width": 800, "height": 800})
     page = context.new_page()
     try:
         for query in ("example=accumulate", "code=" + encode_code(_OWN)):
+            _resize(page, _BAND_SIZES[0])
             open_app(page, url, query)
             _wait_labelled(page)
-            buttons = max(b["y"] + b["height"] for b in
-                          (page.locator(f".stepper button.{n}").bounding_box() for n in ("play", "next", "last")))
-            toggle = page.locator(".predict-toggle").bounding_box()
-            caption = page.locator(".caption-text").bounding_box()
-            below = toggle["y"] if toggle["y"] >= buttons else caption["y"]
-            assert 4 <= below - buttons <= 24, (query, buttons, toggle, caption)
-            if toggle["y"] >= buttons:
-                assert caption["y"] - (toggle["y"] + toggle["height"]) <= 12, (query, toggle, caption)
-            page.screenshot(path=str(ARTIFACTS / f"a11y-player-{width}-{query[:4]}.png"))
+            for width, height in _BAND_SIZES:
+                _resize(page, (width, height))
+                buttons = max(b["y"] + b["height"] for b in
+                              (page.locator(f".stepper button.{n}").bounding_box() for n in ("play", "next", "last")))
+                toggle = page.locator(".predict-toggle").bounding_box()
+                caption = page.locator(".caption-text").bounding_box()
+                below = toggle["y"] if toggle["y"] >= buttons else caption["y"]
+                assert 4 <= below - buttons <= 24, (query, width, buttons, toggle, caption)
+                if toggle["y"] >= buttons:
+                    assert caption["y"] - (toggle["y"] + toggle["height"]) <= 12, (query, width, toggle, caption)
+                page.screenshot(path=str(ARTIFACTS / f"a11y-player-{width}-{query[:4]}.png"))
     finally:
         context.close()
 
@@ -309,37 +343,31 @@ _AXE_AT_EVERY_SIZE = ("x2-then-x3", "pitfall-backward-twice", "gradient-descent"
 _TOO_BIG = ("chain-100", "scalar-mlp")  # hundreds of nodes: the camera follows the step at the default zoom
 
 
-@pytest.mark.parametrize("size", list(_AXE_SIZES))
-def test_axe_finds_nothing_serious_on_every_example(browser, url, size):
-    """Each example (at 1280x800; at the other sizes those of _AXE_AT_EVERY_SIZE) at its last step with a node
-    inspected: axe-core's serious and critical violations, none, and no sideways scroll. At 1280x800, before the
-    click, the graph is also whole in its view with nothing on it overlapping (graph_fit.py; not the two graphs too
-    big to read whole), it has most of the room (_GRAPH_SHARE), and the .grad history shows each leaf's value
-    without scrolling (up to 6 leaves)."""
-    width, height = _AXE_SIZES[size]
-    context = browser.new_context(viewport={"width": width, "height": height})
+def test_axe_finds_nothing_serious_on_every_example(browser, url):
+    """Each example at its last step with a node inspected, at 1280x800 (and those of _AXE_AT_EVERY_SIZE on the
+    same page resized to each of _AXE_SIZES): axe-core's serious and critical violations, none, and no sideways
+    scroll. At 1280x800, before the click, the graph is also whole in its view with nothing on it overlapping
+    (graph_fit.py; not the two graphs too big to read whole), it has most of the room (_GRAPH_SHARE), and the
+    .grad history shows each leaf's value without scrolling (up to 6 leaves)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     found, cut, room, hidden_grads, sideways = {}, {}, {}, {}, {}
     try:
-        for example in EXAMPLES if size == "1280x800" else [BY_SLUG[slug] for slug in _AXE_AT_EVERY_SIZE]:
+        for example in EXAMPLES:
+            _resize(page, "1280x800")
             open_app(page, url, f"example={example.slug}&step=end")
             _wait_labelled(page)
-            scroll, client = page.evaluate(
-                "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
-            if scroll > client:
-                sideways[example.slug] = (scroll, client)
-            if size == "1280x800":
-                box = page.locator(".graph-box").first.bounding_box()
-                share = box["width"] * box["height"] / (width * height)
-                least = _GRAPH_SHARE_LOOP if page.locator(".iteration-bar").first.is_visible() else _GRAPH_SHARE
-                if share < least:
-                    room[example.slug] = round(share, 3)
-                grads = page.locator(".now .g b")
-                if 0 < grads.count() <= 6:  # (the benchmarks' hundreds of leaves scroll)
-                    hidden_grads[example.slug] = grads.evaluate_all(_SCROLLED_AWAY)
-            if size == "1280x800" and example.slug not in _TOO_BIG:
+            box = page.locator(".graph-box").first.bounding_box()
+            share = box["width"] * box["height"] / (1280 * 800)
+            least = _GRAPH_SHARE_LOOP if page.locator(".iteration-bar").first.is_visible() else _GRAPH_SHARE
+            if share < least:
+                room[example.slug] = round(share, 3)
+            grads = page.locator(".now .g b")
+            if 0 < grads.count() <= 6:  # (the benchmarks' hundreds of leaves scroll)
+                hidden_grads[example.slug] = grads.evaluate_all(_SCROLLED_AWAY)
+            if example.slug not in _TOO_BIG:
                 try:  # the camera settles
                     wait_for(lambda: not graph_fit.problems(page.evaluate(graph_fit.DRAWN) or _NO_GRAPH), 3_000)
                 except TimeoutError:
@@ -349,16 +377,24 @@ def test_axe_finds_nothing_serious_on_every_example(browser, url, size):
             if nodes.count():  # (a graph of hundreds of nodes has no row of node buttons)
                 nodes.last.click()
                 page.wait_for_selector(".inspector h3", timeout=10_000)
-            found[example.slug] = _serious(axe_violations(page))
-        page.screenshot(path=str(ARTIFACTS / f"a11y-axe-last-example-{size}.png"))
+            for size in _AXE_SIZES if example.slug in _AXE_AT_EVERY_SIZE else ["1280x800"]:
+                _resize(page, _AXE_SIZES[size])
+                found[example.slug, size] = _serious(axe_violations(page))
+                scroll, client = page.evaluate(
+                    "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+                if scroll > client:
+                    sideways[example.slug, size] = (scroll, client)
+                if example is EXAMPLES[-1]:
+                    page.screenshot(path=str(ARTIFACTS / f"a11y-axe-last-example-{size}.png"))
     finally:
         context.close()
     assert {k: v for k, v in found.items() if v} == {}
     assert {k: v for k, v in cut.items() if v} == {}
-    assert room == {}, f"the graph's share of the window at {size}, less than {_GRAPH_SHARE} ({_GRAPH_SHARE_LOOP} " \
-                       "under a training loop's bar)"
+    assert {size for _, size in found} == set(_AXE_SIZES)
+    assert room == {}, f"the graph's share of the window at 1280x800, less than {_GRAPH_SHARE} " \
+                       f"({_GRAPH_SHARE_LOOP} under a training loop's bar)"
     assert {k: v for k, v in hidden_grads.items() if v} == {}, "a leaf's .grad in the history is scrolled away"
-    assert sideways == {}, f"the page scrolls sideways at {size}"
+    assert sideways == {}, "the page scrolls sideways"
     assert not errors, errors
 
 
@@ -382,13 +418,13 @@ _SCROLLED_AWAY = """(values) => values.filter((b) => {
 _NO_GRAPH = {"frame": [0, 0, 0, 0], "shapes": [], "labels": []}  # a view with no node (after a training loop)
 
 
-@pytest.mark.parametrize("size", list(_AXE_SIZES))
-def test_axe_finds_nothing_serious_on_a_learners_program_asking_for_a_prediction(browser, url, size):
-    width, height = _AXE_SIZES[size]
-    context = browser.new_context(viewport={"width": width, "height": height})
+def test_axe_finds_nothing_serious_on_a_learners_program_asking_for_a_prediction(browser, url):
+    """At each of _AXE_SIZES (one page, resized)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    found = {}
     try:
         open_app(page, url, "code=" + encode_code(_OWN))
         _wait_labelled(page)
@@ -400,9 +436,11 @@ def test_axe_finds_nothing_serious_on_a_learners_program_asking_for_a_prediction
         field.fill("[2, 2]")
         field.press("Enter")
         wait_for(lambda: "not quite" in page.locator(".predict").inner_text())
-        found = _serious(axe_violations(page))
-        page.screenshot(path=str(ARTIFACTS / f"a11y-axe-own-{size}.png"), full_page=width < 1000)
+        for size, (width, _) in _AXE_SIZES.items():
+            _resize(page, _AXE_SIZES[size])
+            found[size] = _serious(axe_violations(page))
+            page.screenshot(path=str(ARTIFACTS / f"a11y-axe-own-{size}.png"), full_page=width < 1000)
     finally:
         context.close()
-    assert found == []
+    assert {k: v for k, v in found.items() if v} == {}
     assert not errors, errors

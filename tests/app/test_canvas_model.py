@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from app import timeline as tl
 from app.canvas import code as cc
 from app.canvas import model as cm
+from engine.trace import run as run_in_place
 
 
 def _two_leaves_and_a_product() -> cm.Graph:
@@ -188,7 +189,7 @@ def test_graph_to_code_to_graph_is_the_same_graph(g):
 def test_every_canvas_is_a_program_that_runs_or_fails_as_pytorch_would(g):
     """Python always reads it and every name is defined; what may fail is PyTorch's own check (shapes that do
     not broadcast, backward of a tensor that does not require grad)."""
-    error = tl.error_of(tl.run(cc.write(g)))
+    error = tl.error_of(run_in_place(cc.write(g)))
     assert error is None or error["type"] == "RuntimeError", error
     assert error is None or "a second time" not in error["message"], (cc.write(g), error)  # retain_graph
 
@@ -216,7 +217,8 @@ def test_typed_expressions_round_trip_before_and_after_edits(exprs, edits):
     except cc.OutsideCanvas:
         assert any(e in ("x", "w") for e in exprs)  # a bare name is no op
         return
-    assert tl.error_of(tl.run(cc.write(g))) == tl.error_of(tl.run(source))  # the same program, written anew
+    # the same program, written anew (run in this process: a child per run made this test ~30 s)
+    assert tl.error_of(run_in_place(cc.write(g))) == tl.error_of(run_in_place(source))
     for e in edits:
         g = _apply(g, e)
         code = cc.write(g)

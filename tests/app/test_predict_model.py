@@ -139,21 +139,34 @@ def test_the_score_counts_right_guesses_of_those_asked_and_not_the_revealed():
         pm.verdict("two", first)
 
 
-# What real PyTorch prints for each leaf's .grad after the program, one line per leaf.
+# What real PyTorch prints for each leaf's .grad after each program (a JSON list of them on stdin), one torch
+# process for them all (starting torch is most of the time this takes).
 _PRINTED = r"""
-import json, sys, torch
-ns = {}
-exec(sys.stdin.read(), ns)
-print(json.dumps({k: repr(v.grad) for k, v in ns.items() if isinstance(v, torch.Tensor) and v.grad is not None}))
+import contextlib, io, json, sys, torch
+printed = []
+for source in json.loads(sys.stdin.read()):
+    ns = {}
+    with contextlib.redirect_stdout(io.StringIO()):
+        exec(source, ns)
+    printed.append({k: repr(v.grad) for k, v in ns.items() if isinstance(v, torch.Tensor) and v.grad is not None})
+print(json.dumps(printed))
 """
+_PRINTED_BY = ["square-of-sum", "accumulate", "broadcast", "vector", "polynomial-sum"]
+
+
+@pytest.fixture(scope="module")
+def printed_by_torch() -> dict[str, dict[str, str]]:
+    sources = json.dumps([BY_SLUG[example].source for example in _PRINTED_BY])
+    out = subprocess.run([str(TORCH_PYTHON), "-c", _PRINTED], input=sources, text=True, capture_output=True,
+                         check=True).stdout
+    return dict(zip(_PRINTED_BY, json.loads(out.splitlines()[-1]), strict=True))
 
 
 @pytest.mark.skipif(not TORCH_PYTHON.exists(), reason="the real-PyTorch oracle is not set up")
-@pytest.mark.parametrize("example", ["square-of-sum", "accumulate", "broadcast", "vector", "polynomial-sum"])
-def test_what_pytorch_prints_for_a_grad_is_judged_right_for_the_last_grad_question(example):
+@pytest.mark.parametrize("example", _PRINTED_BY)
+def test_what_pytorch_prints_for_a_grad_is_judged_right_for_the_last_grad_question(example, printed_by_torch):
     source = BY_SLUG[example].source
-    printed = json.loads(subprocess.run([str(TORCH_PYTHON), "-c", _PRINTED], input=source, text=True,
-                                        capture_output=True, check=True).stdout.splitlines()[-1])
+    printed = printed_by_torch[example]
     _, qs = _questions(source)
     last = {q.about[:-5]: q for at in sorted(qs) for q in qs[at] if q.about.endswith(".grad")}
     assert set(printed) <= set(last) and printed

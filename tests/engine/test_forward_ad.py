@@ -1,5 +1,6 @@
 """torch.autograd.forward_ad against torch: dual tensors made in a dual level carry their tangents through ops (each
-op's tangent from its declared derivative), print with them, unpack to (primal, tangent), and torch's errors."""
+op's tangent from its declared derivative; a linear op's is the op of the tangents), through a backward's saved
+outputs, print with them, unpack to (primal, tangent), and torch's errors."""
 from difftest import run_both
 
 PROGRAM = """import torch
@@ -26,6 +27,12 @@ with fwAD.dual_level():
         fwAD.make_dual(x, torch.ones(3))
     except RuntimeError as e:
         print(e)
+    s = fwAD.make_dual(torch.tensor([1.0, -2.0, 0.5]), torch.tensor([0.0, 1.0, 0.0])).requires_grad_()
+    t = s.tanh()
+    g, = torch.autograd.grad(t.sin().sum(), s, create_graph=True)
+    tangents = [fwAD.unpack_dual(r).tangent.detach() for r in (g, torch.stack([s, t]).view(-1)[2:],
+                                                                torch.cat([s.cos(), s]))]
+    print(*tangents)
 print(fwAD.unpack_dual(y))
 """
 

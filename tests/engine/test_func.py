@@ -87,6 +87,8 @@ x, t = torch.randn(5), torch.randn(5)
 hvp = jvp(grad(f), (x,), (t,))[1]
 print(hvp, torch.allclose(hvp, vjp(grad(f), x)[1](t)[0]))
 print(jacrev(lambda x: (x.exp(), x.sum()))(torch.tensor([1.0, 2.0])))
+x = torch.tensor([1.0, -2.0, 0.5, 3.0])
+print(hessian(f)(x), jacfwd(torch.cos)(x), jacfwd(lambda x: (x.tanh() * x).sum())(x))
 """,
     "vmap": """
 x = torch.arange(6.0).reshape(2, 3)

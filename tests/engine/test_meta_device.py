@@ -1,4 +1,5 @@
-"""The 'meta' device against torch: tensors made there or moved there, modules moved there (the base model of
+"""The 'meta' device against torch: tensors made there or moved there, modules moved there or built there
+(`device="meta"` of every layer taking factory kwargs, lazy ones shaped there, to_empty), (the base model of
 torch.func's ensembling recipe), their printed text, ops on them (shapes, dtypes, grad_fn), and torch's errors where
 their data would be read or a meta tensor meets a CPU one."""
 from difftest import ENGINE_NAME, run_both, run_fresh
@@ -61,6 +62,48 @@ print(s.grad_fn)
 attempt(lambda: s.backward())
 print(x.grad)
 """
+
+
+LAYERS = """
+import torch
+import torch.nn as nn
+torch.manual_seed(0)
+built = [nn.Linear(3, 4, device="meta"), nn.Bilinear(2, 3, 4, device="meta", dtype=torch.float64),
+         nn.Conv2d(2, 3, 3, device="meta"), nn.ConvTranspose1d(2, 3, 3, device="meta"),
+         nn.Embedding(5, 3, device="meta"), nn.EmbeddingBag(5, 3, device="meta"),
+         nn.BatchNorm1d(3, device="meta", dtype=torch.float64),
+         nn.InstanceNorm1d(3, affine=True, track_running_stats=True, device="meta"), nn.GroupNorm(2, 4, device="meta"),
+         nn.LayerNorm(4, device="meta"), nn.RMSNorm(4, device="meta"), nn.PReLU(device="meta"),
+         nn.GRUCell(3, 4, device="meta"), nn.LSTM(3, 4, device="meta"), nn.MultiheadAttention(4, 2, device="meta"),
+         nn.TransformerEncoderLayer(4, 2, 8, device="meta"), nn.AdaptiveLogSoftmaxWithLoss(8, 10, [4], device="meta"),
+         nn.Linear(2, 2, dtype=torch.float64)]
+print(torch.randn(2))  # a layer built on meta draws nothing
+for m in built:
+    print(type(m).__name__, [(n, t.device, t.dtype, tuple(t.shape), isinstance(t, nn.Parameter))
+                             for n, t in list(m.named_parameters()) + list(m.named_buffers())][:4])
+lin = built[0]
+print(lin.weight, lin(torch.randn(2, 3, device="meta")))
+try:
+    lin(torch.randn(2, 3))
+except RuntimeError as e:
+    print(e)
+bn = built[6].to_empty(device="cpu")
+print(bn.weight.shape, bn.weight.device, type(bn.weight).__name__, bn.running_mean.device, bn.num_batches_tracked.dtype)
+print(nn.Sequential(nn.Linear(3, 4, device="meta"), nn.ReLU()).to_empty(device="meta")[0].bias)
+shapes = {nn.LazyConvTranspose2d: (2, 4, 3, 3), nn.LazyConv1d: (2, 4, 5), nn.LazyInstanceNorm1d: (2, 4, 5)}
+for m in (nn.LazyLinear(3, device="meta"), nn.LazyBatchNorm1d(device="meta", dtype=torch.float64),
+          nn.LazyConv1d(3, 2, device="meta"), nn.LazyConvTranspose2d(3, 2, device="meta"),
+          nn.LazyInstanceNorm1d(affine=True, track_running_stats=True, device="meta")):
+    print(m.weight, [(n, str(b)) for n, b in m.named_buffers()])
+    y = m(torch.randn(*shapes.get(type(m), (2, 4)), device="meta"))
+    print(type(m).__name__, y.shape, y.device, m.weight, [(n, b.device, tuple(b.shape)) for n, b in m.named_buffers()])
+print(torch.randn(2))  # nor does a lazy one shaped there
+"""
+
+
+def test_layers_built_on_meta_as_torch():
+    want, got = run_both(LAYERS)
+    assert (got.exc, got.stdout) == (want.exc, want.stdout)
 
 
 def test_meta_tensors_as_torch():

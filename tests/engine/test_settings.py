@@ -164,6 +164,29 @@ def test_compile_refuses_as_torch_does(bad):
     assert _same(bad + "\n").exc is not None
 
 
+FLUSH_DENORMAL = """
+import torch
+for v in (1, None):
+    try:
+        print(torch.set_flush_denormal(v))
+    except RuntimeError as e:
+        print(e)
+x = torch.tensor([1e-320, 2.0, -1e-315], dtype=torch.float64)
+print(x, torch.tensor([1e-40, -1e-41]))
+print(torch.set_flush_denormal(True))
+print(torch.tensor([1e-323], dtype=torch.float64), torch.tensor([1e-40, -1e-41]), torch.tensor([3e-39]) / 2)
+print(x * 1, x + 0, x.sum(), x * 1e300, -x * 1, torch.tensor([1e-30]) * 1e-10)
+a = torch.tensor([1e-20], requires_grad=True)
+(a * a * 1e-10).sum().backward()
+print(a.grad)
+print(torch.set_flush_denormal(False), torch.tensor([1e-323], dtype=torch.float64), torch.tensor([1e-40]) * 1, x * 1)
+"""
+
+
+def test_flush_denormal_reads_and_makes_denormals_as_zeros():
+    _same(FLUSH_DENORMAL)
+
+
 def test_the_engine_state_is_back_to_its_defaults():
     assert dtypes.DEFAULT == [dtypes.float32] and printing.PRINT_OPTS.precision == 4
     assert not settings.STATE["deterministic"] and not flags.FLAGS["cudnn.deterministic"]

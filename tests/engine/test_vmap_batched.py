@@ -99,6 +99,8 @@ show(vmap(fmodel)(params, buffers, torch.randn(3, 5, 4)), vmap(fmodel, in_dims=(
 def loss(w, x, t):
     return ((x.dot(w).relu() - t) ** 2).mean()
 show(vmap(grad(loss), in_dims=(None, 0, 0))(w, torch.randn(3, 5), torch.randn(3)))
+show(vmap(grad(loss), in_dims=(None, 0, 0))(w.detach(), torch.randn(3, 5), torch.randn(3)))
+show(vmap(grad(grad(lambda a: a.sin())))(torch.randn(4)), vmap(grad(lambda a: (a.sin() * a).sum()))(x))
 """,
     "nll_loss and cross_entropy": """
 t = torch.tensor([[1, 2, 3, 4]] * 3)
@@ -110,10 +112,6 @@ show(vmap(lambda f: F.max_pool2d(f, 2))(torch.randn(3, 2, 1, 4, 4, requires_grad
 }
 
 GAPS = {
-    "per-sample gradients": "grad inside vmap differentiates the batch with the engine's autograd on the batch's "
-                            "tensors (an input the same for every sample expanded per sample), where torch's grad "
-                            "level runs each op's derivative on batched tensors: the per-sample grads are equal but "
-                            "recorded otherwise (SqueezeBackward1 of a bmm, not MulBackward0) and lose -0.'s sign",
     "nll_loss and cross_entropy": "nll_loss's bind reads the batched target's numbers: the engine falls back to a "
                                   "loop per sample (StackBackward0), torch decomposes it (gather, where, sum, div)",
     "pooling": "max_pool2d has no batching rule here: a loop per sample (StackBackward0), torch folds the batch into "

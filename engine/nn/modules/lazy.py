@@ -1,7 +1,7 @@
 """Lazy modules: built before their input's size is known, with uninitialized parameters and buffers. The first call
 gives them their shapes in place (an optimizer made before it holds the same objects), initialises them as the
 module they become, and turns the module into that class (LazyLinear becomes Linear), as torch's LazyModuleMixin."""
-from ... import devices, factories, observe
+from ... import devices, factories, meta, observe, random
 from .. import init
 from ..parameter import UninitializedBuffer, UninitializedParameter
 from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
@@ -17,12 +17,26 @@ class LazyModuleMixin:
         tensors = list(self._parameters.values()) + list(self._buffers.values())
         return any(isinstance(t, (UninitializedParameter, UninitializedBuffer)) for t in tensors)
 
+    def _lazy_device(self, device):
+        """A lazy module may be made on meta (its tensors get there when shaped); on another device, as any."""
+        object.__setattr__(self, "_on_meta", meta.is_meta(device))
+        if not self._on_meta:
+            devices.check(device)
+
     def forward(self, *args, **kwargs):
         """The first call: shapes from the input (where load_state_dict gave them, LazyLinear still reads
         in_features from it, as torch's does), then the class the module becomes."""
         if self.has_uninitialized_params():
             with observe.muted():  # a watcher sees the initialised parameters, not how they were made
-                self.initialize_parameters(*args, **kwargs)
+                if self.__dict__.get("_on_meta"):  # made on meta: shaped there, its initialisers drawing nothing
+                    state = random.get_rng_state()
+                    try:
+                        self.initialize_parameters(*args, **kwargs)
+                    finally:
+                        random.set_rng_state(state)
+                    self._to_meta()
+                else:
+                    self.initialize_parameters(*args, **kwargs)
         elif isinstance(self, LazyLinear):
             self.in_features = args[0].shape[-1]
         if self.cls_to_become is not None:
@@ -38,7 +52,7 @@ class LazyLinear(LazyModuleMixin, Linear):
 
     def __init__(self, out_features, bias=True, device=None, dtype=None):
         Module.__init__(self)
-        devices.check(device)
+        self._lazy_device(device)
         self.in_features, self.out_features = 0, out_features
         self.weight = UninitializedParameter(dtype=dtype)
         self.bias = UninitializedParameter(dtype=dtype) if bias else None
@@ -54,7 +68,7 @@ class LazyLinear(LazyModuleMixin, Linear):
 class _LazyNorm(LazyModuleMixin):
     def __init__(self, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None, dtype=None):
         Module.__init__(self)
-        devices.check(device)
+        self._lazy_device(device)
         self.num_features, self.eps, self.momentum = 0, eps, momentum
         self.affine, self.track_running_stats = affine, track_running_stats
         for name in ("weight", "bias"):
@@ -62,6 +76,8 @@ class _LazyNorm(LazyModuleMixin):
         for name in ("running_mean", "running_var"):
             self.register_buffer(name, UninitializedBuffer(dtype=dtype) if track_running_stats else None)
         self.register_buffer("num_batches_tracked", factories.tensor(0) if track_running_stats else None)
+        if self._on_meta and track_running_stats:
+            meta.placed(self.num_batches_tracked)
 
     def initialize_parameters(self, input):
         self.num_features = input.shape[1]  # torch's: also for an instance norm's unbatched input
@@ -71,7 +87,8 @@ class _LazyNorm(LazyModuleMixin):
         if self.track_running_stats:
             self.running_mean.zero_()
             self.running_var.fill_(1)
-            self.num_batches_tracked.zero_()
+            if not self._on_meta:  # on meta it has no number to reset
+                self.num_batches_tracked.zero_()
         if self.affine:
             init.ones_(self.weight)
             init.zeros_(self.bias)
@@ -122,6 +139,7 @@ def _lazy_conv(conv):
                      padding_mode="zeros", device=None, dtype=None):
             conv.__init__(self, 0, 0, kernel_size, stride, padding, dilation, groups, False, padding_mode, device,
                           dtype)
+            self._lazy_device(device)
             self._lazy(out_channels, bias, dtype)
 
     class LazyTransposed(_LazyConv, conv):
@@ -131,6 +149,7 @@ def _lazy_conv(conv):
                      dilation=1, padding_mode="zeros", device=None, dtype=None):
             conv.__init__(self, 0, 0, kernel_size, stride, padding, output_padding, groups, False, dilation,
                           padding_mode, device, dtype)
+            self._lazy_device(device)
             self._lazy(out_channels, bias, dtype)
 
     cls = LazyTransposed if conv._transposed else Lazy

@@ -1,12 +1,16 @@
 """nn.Module: parameters, buffers and submodules by name, state_dict, train/eval, hooks, and its repr."""
+import inspect
 import warnings
 from collections import OrderedDict, namedtuple
+
+import numpy as np
 
 from ... import devices, dtypes, grad_mode, meta, observe
 from ...graph import RemovableHandle
 from ...tensor import Tensor
 from ..parameter import Parameter, UninitializedBuffer, UninitializedParameter
 from .backward_hooks import GLOBAL_BACKWARD_HOOKS, BackwardHook, wants_backward_hooks
+from .factory_kwargs import factory_device
 
 
 class _Hook:
@@ -54,6 +58,13 @@ def register_module_forward_hook(hook, *, with_kwargs=False, always_call=False):
 
 class Module:
     training = True
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        init = cls.__dict__.get("__init__")
+        if init is not None and cls.__module__.split(".")[0] == __name__.split(".")[0] and \
+                "device" in inspect.signature(init).parameters and not hasattr(cls, "cls_to_become"):
+            cls.__init__ = factory_device(init)  # the engine's layers (not a program's own, nor lazy ones)
 
     def __init__(self):
         object.__setattr__(self, "_parameters", {})
@@ -351,6 +362,25 @@ class Module:
                             f"dtype={dtype}")
         return self._apply_to_tensors(lambda t: (t._data.astype(dtype.np), dtype) if t.dtype.is_floating_point
                                       else (t._data, t.dtype))
+
+    def to_empty(self, *, device, recurse=True):
+        """Each parameter and buffer replaced in place by an uninitialised one (zeros here) on `device`: a model
+        built on meta made real, to be initialised or loaded."""
+        place = meta.is_meta(device)
+        if not place:
+            devices.check(device)
+        for m in self.modules() if recurse else (self,):
+            for table in ("_parameters", "_buffers"):
+                for t in m.__dict__[table].values():
+                    if t is None:
+                        continue
+                    if place:
+                        meta.placed(t)
+                        continue
+                    t._data = np.zeros(t._data.shape, dtype=t.dtype.np)
+                    if isinstance(t, meta.MetaTensor):
+                        t.__class__ = meta.off_meta_class(type(t))
+        return self
 
     def _to_meta(self):
         """Every parameter and buffer (and grad) moved onto the meta device in place, as torch swaps in a meta
