@@ -8,7 +8,7 @@ import panel as pn
 
 from app import timeline as tl
 from app.canvas.builder import Builder
-from app.grad_history.view import GradHistory
+from app.grad_history.view import ROW_PX, GradHistory
 from app.graph.module_toggle import ModuleToggle
 from app.graph.node_list import NodeList
 from app.graph.view import GraphView
@@ -29,7 +29,9 @@ TITLE = "Autograd Explorer"
 ACCENT = "#3b5b92"
 
 SIDE_PANEL_WIDTH = 330  # the inspector right of the graph, the console right of the .grad history
-BELOW_HEIGHT = 190  # the .grad history and the console, under the graph
+BELOW_HEIGHT = 160  # px: at most, the .grad history and the console under the graph
+BELOW_TITLE = 36  # px: a card's title and margins
+CONSOLE_LEAST = 100  # px: in a wide window, a console that prints shows four lines at least
 LESSON_WIDTH = 400  # a lesson's prose, left of the graph
 
 
@@ -73,15 +75,25 @@ class Explorer:
     def sidebar(self) -> pn.Column:
         self.builder_section = _section("Canvas builder · writes the code beside it; Run redraws it", self.builder,
                                         [_AFTER_GRAPH + _OPEN_WIDE], css_classes=["builder-section"])
-        return pn.Column(
+        self.sidebar_column = pn.Column(
             self.lessons.picker(),
             self.program,
             self.editor_line,
             self.builder_section,
             pn.pane.HTML(_LEGEND, margin=(6, 10), stylesheets=[_LAST], css_classes=["legend"]),
             width=SIDEBAR_WIDTH, sizing_mode="stretch_height", scroll=True, css_classes=["sidebar"],
-            styles={"background": "#f7f8fa", "border-right": "1px solid #e1e4e8"}, stylesheets=[_SIDEBAR_CSS],
+            styles={"background": "#f7f8fa", "border-right": "1px solid #e1e4e8"},
+            stylesheets=[_SIDEBAR_CSS + _FOLDED],
         )
+        self.lessons.panel.param.watch(self._on_lesson, "visible")
+        self.lessons.param.watch(self._on_lesson, "code_shown")
+        self._on_lesson()
+        return self.sidebar_column
+
+    def _on_lesson(self, *events) -> None:
+        """A lesson open takes the editor's column (its code is in the lesson) unless its Code toggle brings the
+        editor back: in a wide window the graph gets the room, in a narrow one the lesson comes first."""
+        _mark(self.sidebar_column, folded=self.lessons.panel.visible and not self.lessons.code_shown)
 
     def main(self) -> pn.Column:
         graph = pn.Column(self.graph, sizing_mode="stretch_both", min_height=200, css_classes=["graph-box"],
@@ -101,15 +113,16 @@ class Explorer:
             styles={"overflow-y": "auto"}, stylesheets=[_SIDE_CSS + _HIDDEN_WIDE + _NO_MIN_HEIGHT])
         self.console_card = _card("Console", self.console, "console-card", height=BELOW_HEIGHT,
                                   width=SIDE_PANEL_WIDTH, sizing_mode="fixed",
-                                  stylesheets=[_IDLE_WIDE + _BESIDE_WIDE + _FULL_WIDTH_NARROW])
-        history = _card(".grad history", self.history, "history-card", height=BELOW_HEIGHT,
-                        stylesheets=[narrow(f"height: {BELOW_HEIGHT}px !important; flex: none !important;")])
-        below = pn.Row(history, self.console_card, sizing_mode="stretch_width", css_classes=["below-graph"],
+                                  stylesheets=[_IDLE_WIDE + _BESIDE_WIDE + _FULL_WIDTH_NARROW + _AS_TALL_WIDE])
+        self.history_card = _card(".grad history", self.history, "history-card", height=BELOW_HEIGHT,
+                                  stylesheets=[_HIDDEN_WIDE + _FIT_NARROW])
+        below = pn.Row(self.history_card, self.console_card, sizing_mode="stretch_width", css_classes=["below-graph"],
                        stylesheets=[_STACK_CSS])
         work = pn.Column(graph, self.nodes, below, sizing_mode="stretch_both", css_classes=["work"],
                          stylesheets=[_WORK_CSS + _NO_MIN_HEIGHT])
         self.store.param.watch(self._on_room, ["selected", "timeline", "failed"])
         self.plots.param.watch(self._on_room, "drawing")
+        self.history.param.watch(self._on_room, "lines")
         self._on_room()
         lesson = pn.Column(self.lessons, width=LESSON_WIDTH, sizing_mode="stretch_height", css_classes=["lesson-box"],
                            visible=self.lessons.panel.param.visible, stylesheets=[_LESSON_CSS])
@@ -127,8 +140,15 @@ class Explorer:
         picked = s.selected is not None
         _mark(self.inspector_card, idle=not picked)
         beside = picked or self.plots.drawing
-        _mark(self.console_card, idle=not says, beside=beside)
         _mark(self.side, idle=not beside)
+        lines = self.history.lines
+        _mark(self.history_card, idle=not lines)
+        _mark(self.console_card, idle=not says, beside=beside, alone=not lines)
+        # as tall as its rows, set before the page is laid out (a card that grew once its text came would shrink
+        # the graph after Bokeh sized it)
+        height = min(BELOW_TITLE + lines * ROW_PX, BELOW_HEIGHT) if lines else BELOW_HEIGHT
+        if self.history_card.height != height:
+            self.history_card.height = height
 
     def _on_wide(self, event) -> None:
         """The builder open wide lies over the graph's area (the graph's controls are hidden under it, so Tab
@@ -180,6 +200,7 @@ _STACK_CSS = narrow("flex-direction: column !important; " + _FLOW)
 _BODY_CSS = ":host { min-width: 0 !important; }\n" + narrow("overflow: visible !important;")
 _PAGE_CSS = ":host { min-width: 0 !important; }\n" + narrow("height: auto !important; min-height: 100vh;")
 _SIDEBAR_CSS = narrow("display: contents !important;")
+_FOLDED = ":host(.folded) { display: none !important; }\n"  # (more specific than the narrow window's `contents`)
 # The middle column may be narrower than its rows' widgets side by side (at 1100 px): the rows wrap instead.
 _MAIN_CSS = ":host { min-width: 0 !important; }\n" + narrow(
     "width: 100% !important; order: 1; border-top: 1px solid #e1e4e8; " + _FLOW)
@@ -205,6 +226,12 @@ _NO_MIN_HEIGHT = ":host { min-height: 0 !important; }\n"
 _NO_MIN_WIDTH = ":host { min-width: 0 !important; }\n"
 _BESIDE_WIDE = (f"@media (min-width: {NARROW + 1}px) {{ :host(.beside) {{ width: 230px !important; "
                 "min-width: 0 !important; flex: 0 0 230px !important; } }\n")
+# Under the graph, the .grad history is as tall as its rows (up to BELOW_HEIGHT, then it scrolls); in a wide window
+# the console beside it is as tall as it (its own lines do not make the row taller), or CONSOLE_LEAST when it is not.
+_FIT_NARROW = narrow("height: auto !important; flex: none !important;")
+_AS_TALL_WIDE = (f"@media (min-width: {NARROW + 1}px) {{ :host {{ height: auto !important; align-self: stretch; "
+                 f"contain: size; min-height: {CONSOLE_LEAST}px !important; }} "
+                 ":host(.alone) { width: auto !important; flex: 1 1 auto !important; } }\n")
 _FULL_WIDTH_NARROW = narrow("width: auto !important; flex: none !important; align-self: stretch;")
 _LESSON_CSS = narrow("width: 100% !important; height: 60vh !important; flex: none !important;")
 _PLOTS_CSS = narrow(_FLOW)  # the figures side by side, all of them

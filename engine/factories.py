@@ -18,17 +18,19 @@ def _infer_dtype(data):
     def walk(x):
         if isinstance(x, Tensor):
             found.add(x.dtype)
+        elif isinstance(x, (np.ndarray, np.generic)):  # before float and int: np.float64 is a float
+            found.add(dtypes.from_numpy(x.dtype))
         elif isinstance(x, (list, tuple)):
             for i in x:
                 walk(i)
         elif isinstance(x, range):  # a sequence of ints, as torch reads it
             if len(x):
                 found.add(dtypes.int64)
-        elif isinstance(x, (bool, np.bool_)):
+        elif isinstance(x, bool):
             found.add(dtypes.bool)
-        elif isinstance(x, (int, np.integer)):
+        elif isinstance(x, int):
             found.add(dtypes.int64)
-        elif isinstance(x, (float, np.floating)):
+        elif isinstance(x, float):
             found.add(dtypes.DEFAULT[0])
         else:
             raise TypeError(f"Could not infer dtype of {type(x).__name__}")
@@ -39,27 +41,46 @@ def _infer_dtype(data):
     return dtypes.promote([(d, 2) for d in sorted(found, key=lambda d: d._rank)])
 
 
-def _plain(data, nested=False):
+def _plain(data, nested=False, arrays=None):
     """The numbers of `data` as nested lists; a tensor inside a list is one number, as torch reads it (its
-    item(): a tensor of more elements raises ValueError)."""
+    item(): a tensor of more elements raises ValueError). A numpy array inside a list stays one (appended to
+    `arrays`: torch warns that it reads it number by number)."""
     if isinstance(data, Tensor):
         return data._scalar() if nested else data._data
     if isinstance(data, (list, tuple)):
-        return [_plain(x, True) for x in data]
+        return [_plain(x, True, arrays) for x in data]
     if isinstance(data, range):
         return list(data)
+    if nested and isinstance(data, np.ndarray) and arrays is not None:
+        arrays.append(data)
     return data
+
+
+def _first_sizes(data):
+    """torch's walk for the shape down the first items: a 0-dim array met there has no length."""
+    while isinstance(data, (list, tuple, np.ndarray)):
+        if isinstance(data, np.ndarray) and data.ndim == 0:
+            raise TypeError("len() of unsized object")
+        if not len(data):
+            return
+        data = data[0]
+
+
+def _has_length(item):
+    return isinstance(item, (list, tuple)) or isinstance(item, np.ndarray) and item.ndim > 0
 
 
 def _check_ragged(data, dim=0):
     if not isinstance(data, list) or not data:
         return
     first = data[0]
-    n = len(first) if isinstance(first, (list, tuple)) else None
+    n = len(first) if _has_length(first) else None
     for item in data:
-        m = len(item) if isinstance(item, (list, tuple)) else None
+        m = len(item) if _has_length(item) else None
         if m != n:
             if n is None:
+                if isinstance(item, np.ndarray):
+                    float(item)  # numpy's own error for an array where a number goes
                 raise TypeError(f"must be real number, not {type(item).__name__}")
             if m is None:
                 raise TypeError("not a sequence")
@@ -94,18 +115,27 @@ def tensor(data, dtype=None, requires_grad=False, device=None):
         return meta.placed(tensor(data, dtype, requires_grad))
     dtypes.given(dtype, "tensor")
     devices.check(device)
-    if isinstance(data, np.ndarray):
+    return _from_data(data, dtype, requires_grad, stacklevel=3)
+
+
+def _from_data(data, dtype, requires_grad, stacklevel):
+    """torch.tensor's reading of `data` (stacklevel: of the program's line, for the warnings)."""
+    if isinstance(data, (np.ndarray, np.generic)):  # a numpy scalar is read as a 0-dim array of its dtype
         dtype = dtype or dtypes.from_numpy(data.dtype)
         arr = np.array(data, dtype=dtype.np)
     else:
         if isinstance(data, Tensor):
-            warnings.warn(messages.TENSOR_FROM_TENSOR, UserWarning, stacklevel=2)
+            warnings.warn(messages.TENSOR_FROM_TENSOR, UserWarning, stacklevel=stacklevel)
             dtype = dtype or data.dtype
         if observe._observers:  # before any walk: lists nested through shared references can be huge
             observe.emit("on_alloc", sizes.nested_numel(data))
+        _first_sizes(data)
         dtype = dtype or _infer_dtype(data)
-        plain = _plain(data)
+        arrays = []
+        plain = _plain(data, arrays=arrays)
         _check_ragged(plain)
+        if arrays:
+            messages.warn_once(messages.TENSOR_FROM_NDARRAYS, stacklevel=stacklevel)
         arr = np.array(plain, dtype=dtype.np)
     return _finish(memory.flushed(arr), dtype, requires_grad)
 
@@ -481,7 +511,7 @@ def _legacy(fixed, name):
         if args and all(isinstance(a, (int, np.integer)) and not isinstance(a, bool) for a in args):
             return _filled(0, args, dtype, False)
         if len(args) == 1 and not isinstance(args[0], (int, float, bool)):
-            return tensor(args[0], dtype)
+            return _from_data(args[0], dtype, False, stacklevel=3)
         if not args:
             return _finish(np.zeros((0,), dtype.np), dtype, False)
         raise TypeError(f"new(): data must be a sequence (got {type(args[0]).__name__})")

@@ -9,6 +9,7 @@ by concern:
   wheels.py     wheels slimmed, compiled and repacked deterministically; the standard library
   rebuild.py    wheels built here: pure wheels from sdists, the project's own wheel
   preludes.py   the app run here: its page as a Bokeh document, every example's steps recorded
+  lessons.py    a teacher's own lessons (--lessons DIR) beside the built-in ones; every lesson's steps recorded
   page.py       index.html: the page rendered, its URLs made local, its scripts deferred
   ids.py        the same ids on every build
   snapshot.py   the first-paint picture of the prerendered page, taken in Chromium
@@ -33,14 +34,15 @@ from sitebuild.urls import PANEL_ROOT_URL
 ENVIRONMENT = {"PYTHONHASHSEED": "0", "PANEL_CDN_ROOT": PANEL_ROOT_URL, "BOKEH_RESOURCES": "cdn"}
 
 
-def build(dist: Path = DIST, *, test_wheels: bool = True) -> dict:
+def build(dist: Path = DIST, *, test_wheels: bool = True, lessons: Path | None = None) -> dict:
     """Build the site into `dist` (pytest & co. for tests/pyodide into .cache/site/test-wheels unless
     `test_wheels` is False); returns its manifest. Meant for a program's main: a process whose environment
-    is not ENVIRONMENT runs its command again with it (os.execv)."""
+    is not ENVIRONMENT runs its command again with it (os.execv). `lessons`: a folder of a teacher's own lessons
+    (sitebuild/lessons.py)."""
     if any(os.environ.get(name) != value for name, value in ENVIRONMENT.items()):
         os.environ.update(ENVIRONMENT)
         os.execv(sys.executable, [sys.executable, *sys.orig_argv[1:]])
     # Imported here, not above: only the process that builds imports the app and Panel (3 s).
     from sitebuild.assemble import assemble
 
-    return assemble(dist, test_wheels)
+    return assemble(dist, test_wheels, lessons)

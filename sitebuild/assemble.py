@@ -16,6 +16,7 @@ from sitebuild import pins
 from sitebuild.base import CACHE, BuildError, log, sha256_bytes
 from sitebuild.fetch import fetch_pypi, official_wheels, prefetch_all, pyodide_core
 from sitebuild.ids import stabilize
+from sitebuild.lessons import Lessons, build_lessons, lesson_file, lesson_prelude_file
 from sitebuild.output import Site
 from sitebuild.page import defer_scripts, local_urls, localize, render_page, take_loader_scripts
 from sitebuild.preludes import example_preludes
@@ -39,10 +40,11 @@ class Page:
     scripts: list[str]  # what static/loader.js loads, in order
     icon: bytes  # favicon.ico
     examples: tuple[str, ...] = ()  # every example's slug (the longest has no prelude)
+    lessons: Lessons | None = None  # a teacher's lesson files and every lesson's prelude
 
 
-def assemble(dist: Path, test_wheels: bool = True) -> dict:
-    """Build the site into `dist`; returns its manifest."""
+def assemble(dist: Path, test_wheels: bool = True, lessons: Path | None = None) -> dict:
+    """Build the site into `dist` (with a teacher's own lessons from the folder `lessons`); returns its manifest."""
     t0 = time.time()
     prefetch_all(test_wheels)
     core, official_lock = pyodide_core()
@@ -54,7 +56,7 @@ def assemble(dist: Path, test_wheels: bool = True) -> dict:
     site.add("pyodide/python_stdlib.zip", process_stdlib(core["python_stdlib.zip"]))
     site.add("pyodide/pyodide-lock.json", mf.lock_json(official_lock, packages))
     add_bokeh_js(site)
-    page = add_page(site)
+    page = add_page(site, lessons)
     log("compressing")
     files = mf.compress(site)
     mf.add_loader(site, files)
@@ -69,6 +71,8 @@ def assemble(dist: Path, test_wheels: bool = True) -> dict:
     add_snapshot(site, page_html, page.prerendered)
     total = sum(len(d) for r, d in site.files.items())
     log(f"wrote {dist} ({len(site.files)} files, {total / 1e6:.1f} MB on disk) in {time.time() - t0:.1f}s")
+    for problem in page.lessons.problems:
+        log(f"lessons: {problem}")  # said again at the end, where a teacher looks
     return manifest
 
 
@@ -116,10 +120,17 @@ def add_bokeh_js(site: Site) -> None:
             site.add(BOKEH_URL + rel.removeprefix("js/"), data)
 
 
-def add_page(site: Site) -> Page:
-    """The app's page and every example's prelude (the app run here), and Panel's files the page uses."""
-    log("rendering the default page (prerendered view)")
+def add_page(site: Site, lesson_folder: Path | None = None) -> Page:
+    """The app's page, every example's and lesson's prelude (the app run here), a teacher's lesson files (before the
+    page is rendered: its menu lists them), and Panel's files the page uses."""
     hooks = site_hooks()
+    log("recording the lessons' steps" + (f" (and adding the lessons of {lesson_folder})" if lesson_folder else ""))
+    lessons = build_lessons(hooks, lesson_folder)
+    for slug, (name, data) in lessons.files.items():
+        site.add(lesson_file(slug, name), data)
+    for slug, text in lessons.preludes.items():
+        site.add(lesson_prelude_file(slug), text.encode())
+    log("rendering the default page (prerendered view)")
     page_html, prerendered, roots, prelude, default_example = render_page(hooks, {})
     prerendered, page_html, prelude = stabilize([prerendered, page_html, prelude])
     log("recording the examples' steps (preludes)")
@@ -134,7 +145,7 @@ def add_page(site: Site) -> Page:
     if missing:
         raise BuildError("index.html refers to files the site does not have: " + ", ".join(missing))
     page_html, scripts = take_loader_scripts(page_html)
-    return Page(page_html, prerendered, roots, preludes, default_example, scripts, icon, hooks.examples)
+    return Page(page_html, prerendered, roots, preludes, default_example, scripts, icon, hooks.examples, lessons)
 
 
 def add_panel_files(site: Site, prerendered: str) -> bytes:

@@ -11,6 +11,7 @@ import tomllib
 
 from engine.trace import isolated
 from sitebuild.base import CACHE, ROOT, STATIC, sha256_bytes
+from sitebuild.lessons import lesson_file, lesson_prelude_file
 from sitebuild.output import Site
 from sitebuild.pins import PYODIDE_VERSION
 from sitebuild.urls import PANEL_ROOT_URL
@@ -98,6 +99,10 @@ def site_manifest(files: dict[str, dict], packages: dict[str, dict], pure: set[s
         "panel_cdn_root": PANEL_ROOT_URL,
         "page_scripts": page.scripts,
         "preludes": {slug: f"static/prelude/{slug}.json" for slug in sorted(page.preludes)},
+        # A teacher's lessons (build.py --lessons): slug -> the file and its name; every lesson's recorded steps
+        "lessons": {slug: {"file": lesson_file(slug, name), "name": name}
+                    for slug, (name, _) in page.lessons.files.items()},
+        "lesson_preludes": {slug: lesson_prelude_file(slug) for slug in page.lessons.preludes},
         "default_example": page.default_example,
         "examples": list(page.examples),
         "precache": precache(page.html, version),
@@ -135,6 +140,7 @@ def with_loader(page_html: str, manifest: dict) -> str:
     """The page with the loader's stylesheet and script, and the part of the manifest its loader and worker
     need (manifest.json has every file); `<!--site:snapshot-->` is left for the first-paint picture."""
     needed = (set(manifest["preload"]) | set(manifest["page_scripts"]) | set(manifest["preludes"].values())
+              | set(manifest["lesson_preludes"].values()) | {e["file"] for e in manifest["lessons"].values()}
               | {"pyodide/pyodide.mjs"})
     page_manifest = {**manifest, "files": {r: e for r, e in manifest["files"].items() if r in needed}}
     page_manifest.pop("precache")

@@ -97,6 +97,14 @@ def wall_runner(run_program):
     return run
 
 
+def add_lessons(lessons_json):
+    """The site's own lessons (build.py --lessons), offered beside the built-in ones: [[file name, text], …]."""
+    from app.lessons import library
+
+    for name, text in json.loads(lessons_json):
+        library.add(name, text)
+
+
 async def render(query_json, post_query, carry_json=None, run_program=None, stop_program=None):
     """Build the page for the query (dict of the URL's query parameters) and bring it to where the page got
     without Python (carry_json: null or {"example", "k", "source", "selected", "predicting"}); reports every
@@ -108,8 +116,8 @@ async def render(query_json, post_query, carry_json=None, run_program=None, stop
     init_doc()
     query = json.loads(query_json)
     carry = json.loads(carry_json) if carry_json else None
-    if query.get("lesson"):
-        carry = None  # the page stepped the default example's prelude meanwhile: a lesson starts at its beginning
+    if query.get("lesson") and (carry or {}).get("lesson") != query["lesson"] and not (carry or {}).get("example"):
+        carry = None  # the page stepped no prelude of this lesson: it starts where the link says
     if carry and carry.get("example"):
         query = {"example": carry["example"]}  # the page moved on to another example before Python came
     run = wall_runner(run_program)

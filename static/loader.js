@@ -53,7 +53,7 @@
   // --- the program and step survive a reload -------------------------------------------------------
   // The URL's query follows the program and step shown (?example= / ?code= / &step=, reported by the worker);
   // the last one is remembered and restored when the site is opened with no query at all.
-  const KEYS = ['example', 'code', 'step'];
+  const KEYS = ['example', 'code', 'lesson', 'step'];
   const params = new URLSearchParams(location.search);
   if (![...params.keys()].some((k) => KEYS.includes(k))) {
     try {
@@ -81,8 +81,8 @@
   // patches that move it there (app/site/prelude.py). The page shows that document as soon as BokehJS runs and
   // steps it itself (keys, player, slider, backward-call buttons; another example from the menu) until
   // Python takes over where the learner got to.
-  async function loadPrelude(slug) {
-    const rel = (manifest.preludes || {})[slug];
+  async function loadPrelude(slug, lesson = false) {
+    const rel = (lesson ? manifest.lesson_preludes || {} : manifest.preludes || {})[slug];
     return rel ? (await fetchFile(rel)).json() : null;
   }
   // A learner's link (?code=) has no prelude from the build: after a visit, Python records one in the page's
@@ -104,15 +104,15 @@
     if (cache && request) await cache.put(request, new Response(json, { headers: { 'Content-Type': 'application/json' } }));
     site.linkPrelude = 'kept';
   }
-  // A lesson (?lesson=) has no prelude: the default example's would be the wrong program, and stepping it would be
-  // carried over into the page Python builds.
+  // A lesson (?lesson=) steps its own prelude (build.py records every lesson's), never the default example's: that
+  // would be the wrong program, and stepping it would be carried over into the page Python builds.
   const preludeLoaded = (query.code ? cachedLinkPrelude()
-    : query.lesson ? Promise.resolve(null) : loadPrelude(query.example || manifest.default_example))
+    : query.lesson ? loadPrelude(query.lesson, true) : loadPrelude(query.example || manifest.default_example))
     .catch((e) => { console.warn('prelude:', e); return null; });
   preludeLoaded.then((prelude) => {
     site.linkPrelude = query.code ? (prelude ? 'shown' : 'none') : null;
     if (query.code && !prelude) showLinkCode(query.code);
-    else if (query.lesson && !query.code) showLessonComing(query.lesson);
+    else if (query.lesson && !query.code && !prelude) showLessonComing(query.lesson);
   });
 
   // --- loading screen ----------------------------------------------------------------------------
@@ -304,7 +304,8 @@
     });
     if (!still) return;
     overlay.classList.add('site-still');
-    const what = prelude.example ? 'the examples and click their nodes' : 'this program and click its nodes';
+    const what = prelude.lesson ? 'this lesson, block by block,'
+      : prelude.example ? 'the examples and click their nodes' : 'this program and click its nodes';
     note.textContent = `You can step through ${what} now; running code and the builder start once Python is ready.`;
     site.interactive = site.interactive || Math.round(performance.now());
   }
@@ -322,7 +323,7 @@
     if (!still) return null;
     const ranges = graphRanges(jsdoc);
     const player = jsdoc.get_model_by_id(still.prelude.ids.player);
-    return { example: still.prelude.example, k: still.k, source: editorText(), selected: still.selected,
+    return { example: still.prelude.example, lesson: still.prelude.lesson, k: still.k, source: editorText(), selected: still.selected,
              predicting: predicting(), playing: player ? player.direction : 0, run: Boolean(still.run),
              view: ranges && [ranges[0].start, ranges[0].end, ranges[1].start, ranges[1].end] };
   }
@@ -431,6 +432,12 @@
     const clicked = name === 'button_click' && event.msg_data.origin ? event.msg_data.origin.id : null;
     if (clicked === ids.next_call) return stillGoto(still.prelude.next_call[still.k + 1]);
     if (clicked === ids.prev_call) return stillGoto(still.prelude.prev_call[still.k + 1]);
+    if (clicked && clicked === ids.next_block && still.prelude.next_block) {
+      return stillGoto(still.prelude.next_block[still.k + 1]);
+    }
+    if (clicked && clicked === ids.prev_block && still.prelude.prev_block) {
+      return stillGoto(still.prelude.prev_block[still.k + 1]);
+    }
     if (clicked && clicked === ids.run) return queueRun();
     if (id === ids.editor) return; // typing is kept and handed to Python
     const tapped = event.attr === 'indices' && still.taps.get(id);

@@ -56,6 +56,16 @@ async function start(msg) {
   const ns = pyodide.globals.get('dict')();
   pyodide.runPython(source, { globals: ns, filename: 'boot.py' });
   boot = ns;
+  // A teacher's own lessons (build.py --lessons), offered beside the built-in ones before the page is built.
+  const lessons = Object.values(manifest.lessons || {});
+  if (lessons.length) {
+    const texts = await Promise.all(lessons.map(async ({ file }) => {
+      const response = await fetch(new URL(`${file}?v=${manifest.files[file].sha256.slice(0, 12)}`, base));
+      if (!response.ok) throw new Error(`could not load ${file}: HTTP ${response.status}`);
+      return response.text();
+    }));
+    ns.get('add_lessons')(JSON.stringify(lessons.map(({ name }, i) => [name, texts[i]])));
+  }
   mark('boot');
   const postQuery = (query) => self.postMessage({ type: 'query', query });
   // Where the page got to while it stepped without Python: the page is built there.

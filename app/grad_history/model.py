@@ -6,7 +6,6 @@ x positions: backward call n (1-based) is at x = n; a zero_/None between calls n
 from __future__ import annotations
 
 import math
-from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 
 from engine.trace.text import flat, number
@@ -25,6 +24,8 @@ class History:
     loss: dict[str, list] = field(default_factory=lambda: {"x": [], "y": [], "text": [], "k": []})
     calls: int = 0
     now: list[float] = field(default_factory=list)  # x position of the step k, for every k
+    # one per line of `lines`, in the same order: the leaf it follows, and its points' x, y, step and text
+    series: list[dict] = field(default_factory=list)
 
 
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22")
@@ -44,6 +45,7 @@ def _components(value: object, name: str) -> list[tuple[str, float]]:
 def history(events: list[dict]) -> History:
     h = History()
     series: dict[tuple[int | None, str], tuple[list, list]] = {}  # (tensor id, label) -> (xs, ys)
+    leaf_of: dict[tuple[int | None, str], str] = {}
     values_of: dict[int, object] = {}
     call = -1
     x = 0.0
@@ -64,6 +66,7 @@ def history(events: list[dict]) -> History:
             x = call + 1.0
             for label, v in _components(e["after"], e.get("name") or "tensor"):
                 if (e.get("tensor"), label) in series or len(series) < MAX_SERIES:
+                    leaf_of[(e.get("tensor"), label)] = e.get("name") or "tensor"
                     _add(series, h, (e.get("tensor"), label), x, v, number(v), "circle", k)
         elif kind == "zero_grad":
             x = call + 1.5
@@ -80,7 +83,14 @@ def history(events: list[dict]) -> History:
         h.lines["name"].append(label)
         h.lines["colour"].append(PALETTE[i % len(PALETTE)])
     colour = {key: PALETTE[i % len(PALETTE)] for i, key in enumerate(series)}
-    h.points["colour"] = [colour[key] for key in h.points.pop("key", [])]
+    keys = h.points.pop("key", [])
+    h.points["colour"] = [colour[key] for key in keys]
+    rows = {key: [] for key in series}
+    for i, key in enumerate(keys):
+        rows[key].append(i)
+    for key, at in rows.items():
+        h.series.append({"leaf": leaf_of[key], "label": key[1], "colour": colour[key],
+                         **{c: [h.points[c][i] for i in at] for c in ("x", "y", "k", "text", "marker")}})
     h.calls = call + 1
     return h
 
@@ -96,17 +106,3 @@ def _add(series: dict, h: History, key: tuple, x: float, y: float, text: str, ma
     h.points["text"].append(text)
     h.points["marker"].append(marker)
     h.points["k"].append(k)
-
-
-# Points that have happened by step k are solid; the rest of the story is shown faintly: under a veil from
-# future_from(now) on, and the points at now that step k has not reached yet (faint_rows).
-def future_from(now: float) -> float:
-    """Where the veil over the future starts: past the points at x = now (points sit half a call apart)."""
-    return now + 0.25
-
-
-def faint_rows(xs: list[float], ks: list[int], k: int, now: float) -> list[int]:
-    """The rows not yet happened by step k among the points at x = now; the points beyond are under the
-    veil, the points before have happened (x grows with the step, so xs is sorted)."""
-    lo, hi = bisect_left(xs, now), bisect_right(xs, now)
-    return [i for i in range(lo, hi) if ks[i] > k]

@@ -9,6 +9,7 @@ from bokeh.models import (
     ColumnDataSource,
     CustomJS,
     HoverTool,
+    Label,
     Range1d,
     TapTool,
 )
@@ -50,6 +51,11 @@ for (const r of others) {{
 """
 
 
+_NOTHING = "No tensor in this part of the program: its graph has nothing to draw."
+_NOTHING_LOOP = ("No tensor here, after the training loop: step back (←) or pick an iteration above "
+                 "to see its graph.")
+
+
 class GraphView(Viewer):
     store = param.ClassSelector(class_=Store)
 
@@ -63,6 +69,10 @@ class GraphView(Viewer):
             "x0", "y0", "x1", "y1", "cx0", "cy0", "cx1", "cy1", "edge", "colour", "width", "alpha")})
         self.badges = ColumnDataSource(data={"x": [], "y": [], "text": [], "fill": [], "tip": []})
         self.figure = self._figure()
+        # A segment with no tensor in it (the code after a training loop) says where the graphs are
+        self.nothing = Label(x=14, y=14, x_units="screen", y_units="screen", visible=False, text_font_size="13px",
+                             text_color="#555", text="")
+        self.figure.add_layout(self.nothing)
         self.camera = camera(self.figure)
         paint_in_view_only(self.figure)
         hover_after_paint(self.figure)
@@ -167,6 +177,12 @@ class GraphView(Viewer):
         same_shape = self._shape is not None and self._shape == model.shape
         self._shape = model.shape
         with batch():
+            empty = not model.boxes
+            if empty or self.nothing.visible:
+                its = self.store.iterations
+                after = bool(its and its.segment_of) and self.store.segment > max(its.segment_of.values())
+                self.nothing.text = _NOTHING_LOOP if after else _NOTHING
+                self.nothing.visible = empty
             self.boxes.selected.indices = []
             self.sinks.selected.indices = []
             boxes = gc.box_columns(model, state, self.store.selected, self.store.lit)

@@ -74,16 +74,16 @@ CSS = """
 .prose h2 { font-size: 16px; margin: 12px 0 6px; }
 .prose { font-size: 14px; line-height: 1.5; color: #1f2d3d; }
 .prose code { background: #f1f3f6; padding: 0 3px; border-radius: 3px; font-size: 12.5px; }
-.prose pre { background: #f6f8fa; padding: 6px; overflow-x: auto; }
+.prose pre { background: #f6f8fa; padding: 6px; white-space: pre-wrap; overflow-wrap: anywhere; }
 .block { border: 1px solid #d8dde6; border-radius: 4px; margin: 8px 0; background: #fbfcfd; }
 .block.current { border: 2px solid #3b5b92; background: #f4f7fc; }
 .block-head { font-size: 11.5px; color: #555; padding: 2px 6px; border-bottom: 1px solid #e6e9ef; }
 .block.current .block-head { color: #1d3a6e; font-weight: 700; }
-pre.code { margin: 0; padding: 4px 6px; font-size: 12.5px; overflow-x: auto; }
+pre.code { margin: 0; padding: 4px 6px; font-size: 12.5px; white-space: pre-wrap; overflow-wrap: anywhere; }
 pre.code .line { display: block; }
 pre.code .line.here { background: #fff3c4; outline: 1px solid #e0b800; }
 pre.output { margin: 0; padding: 4px 6px; border-top: 1px dashed #d8dde6; font-size: 12.5px; background: white;
-  overflow-x: auto; white-space: pre-wrap; }
+  white-space: pre-wrap; overflow-wrap: anywhere; }
 pre.output.error { color: #8b0000; background: #fff0f0; }
 .block-note { font-size: 12px; color: #6b4e00; background: #fff8e1; padding: 2px 6px; }
 .stored { font-size: 12px; color: #4a3b00; background: #fff4d6; padding: 4px 6px; border-top: 1px solid #f0d27a; }

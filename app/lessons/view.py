@@ -21,6 +21,7 @@ from app.lessons.run import LessonRun, lesson_runs, run_lesson
 from app.predict import model as pm
 from app.serving import batch, on_loop
 from app.store import Store
+from app.widgets.responsive import WRAP
 
 MAX_FILE = 2_000_000  # bytes of a dropped lesson
 
@@ -48,6 +49,10 @@ export function render({ model }) {
   }
   model.on('text', () => { box.innerHTML = model.text; follow() })
   requestAnimationFrame(follow)
+  // The static site builds a page out of sight and then moves it in, which scrolls the box back to its top: for
+  // a few seconds, a box at its top is brought to the block being stepped again.
+  const settle = setInterval(() => { if (box.isConnected && box.scrollTop === 0) { last = null; follow() } }, 300)
+  setTimeout(() => clearInterval(settle), 5000)
   return box
 }
 """
@@ -84,11 +89,12 @@ class LessonView(Viewer):
     lesson = param.Parameter(default=None, doc="The lesson open (model.Lesson), or None.")
     run = param.Parameter(default=None, doc="Its run (run.LessonRun).")
     problem = param.String(default="")
+    code_shown = param.Boolean(default=False, doc="The editor's column shown beside the lesson (a wide window).")
 
     def __init__(self, **params):
         super().__init__(**params)
         s = self.store
-        options = {"—": ""} | {library.TITLES[slug]: slug for slug in library.SLUGS}
+        options = {"—": ""} | {library.title(slug): slug for slug in library.slugs()}
         self.menu = pn.widgets.Select(name="Lesson", options=options, value="", sizing_mode="stretch_width",
                                       css_classes=["lesson-menu"])
         self.file = pn.widgets.FileInput(name="Or open a lesson file (.md, .ipynb): pick or drop it here",
@@ -100,6 +106,9 @@ class LessonView(Viewer):
         self.next_block = pn.widgets.Button(label="block ▶", color="light", width=80, css_classes=["next-block"],
                                             description="Go to the start of the next block")
         self.where = pn.pane.HTML("", css_classes=["lesson-where"], margin=(12, 6, 0, 6))
+        # The lesson takes the editor's column (its code is in the lesson): pressed, the editor is back
+        self.code = pn.widgets.Toggle(label="Code", value=False, button_type="light", width=64,
+                                      css_classes=["lesson-code"])
         self.close = pn.widgets.Button(label="✕", color="light", width=36, css_classes=["close-lesson"],
                                        description="Close the lesson")
         self.text = LessonText(sizing_mode="stretch_both", stylesheets=[_TEXT_CSS + render.CSS], margin=(0, 6))
@@ -121,27 +130,28 @@ class LessonView(Viewer):
         self.prev_block.on_click(on_loop(lambda e: self.goto_block(-1)))
         self.next_block.on_click(on_loop(lambda e: self.goto_block(+1)))
         self.close.on_click(lambda e: self.shut())
+        self.code.link(self, value="code_shown")
         self.why_save.on_click(lambda e: self._keep_why())
         self.keeper.param.watch(lambda e: self._render(), "saved")
         s.param.watch(self._render, ["k", "answers", "answered"])
         s.param.watch(self._on_timeline, "timeline")
         self.panel = pn.Column(
-            pn.Row(self.prev_block, self.next_block, self.where, pn.layout.HSpacer(), self.close,
-                   sizing_mode="stretch_width", margin=(2, 4)),
+            pn.Row(self.prev_block, self.next_block, self.where, pn.layout.HSpacer(), self.code, self.close,
+                   sizing_mode="stretch_width", margin=(2, 4), stylesheets=[WRAP]),
             self.text, pn.Row(self.why, self.why_save, sizing_mode="stretch_width"), self.keeper,
             sizing_mode="stretch_both", visible=False, css_classes=["lesson-panel"],
             styles={"border-right": "1px solid #e1e4e8", "background": "white"}, stylesheets=[_PANEL_CSS])
 
     # Opening ---------------------------------------------------------------------------------------------
     def open_slug(self, slug: str, step: int | None = None, runner=None) -> None:
-        if slug not in library.FILES:
-            self._problem(f"There is no built-in lesson {slug!r}. The lessons: {', '.join(library.SLUGS)}.")
+        if not library.known(slug):
+            self._problem(f"There is no lesson {slug!r} here. The lessons: {', '.join(library.slugs())}.")
             return
         self.open(library.builtin(slug), runner=runner, step=step)
 
     def shared_slug(self) -> str | None:
         """The slug a link to the lesson shown names (a built-in one's), or None."""
-        return self.lesson.slug if self.lesson is not None and self.lesson.slug in library.FILES else None
+        return self.lesson.slug if self.lesson is not None and library.known(self.lesson.slug) else None
 
     def open_text(self, name: str, text: str) -> None:
         try:
@@ -181,8 +191,9 @@ class LessonView(Viewer):
             self.panel.visible = True
             self.store.show(r.timeline, r.timeline.source, step=-1 if not isinstance(step, int) else step)
             self.store.predict(bool(asks))
-            if self.menu.value != (lesson.slug if lesson.slug in library.FILES else ""):
-                self.menu.value = lesson.slug if lesson.slug in library.FILES else ""
+            offered = lesson.slug if library.known(lesson.slug) else ""
+            if self.menu.value != offered:
+                self.menu.value = offered
             self._render()
 
     def shut(self) -> None:
@@ -225,17 +236,24 @@ class LessonView(Viewer):
 
     # Stepping --------------------------------------------------------------------------------------------
     def goto_block(self, delta: int) -> None:
+        target = self.block_target(self.store.k, delta)
+        if target is not None:
+            self.store.goto(target)
+
+    def block_target(self, k: int, delta: int) -> int | None:
+        """Where the block buttons go from step k: the start of the next block (+1; the end after the last), or
+        of the block before the one being stepped (-1; before the first step from the first block). None with
+        no lesson open."""
         r, s = self.run, self.store
         if r is None:
-            return
+            return None
         starts = [b.start for b in r.blocks if b.start is not None]
-        now = r.block_at(max(s.k, 0)) if s.k >= 0 else None
+        now = r.block_at(max(k, 0)) if k >= 0 else None
         if delta > 0:
-            later = [k for k in starts if k > s.k]
-            s.goto(later[0] if later else s.last)
-        else:
-            before = [k for k in starts if k < s.k and (now is None or k < r.blocks[now].start)]
-            s.goto(before[-1] if before else -1)
+            later = [at for at in starts if at > k]
+            return later[0] if later else s.last
+        before = [at for at in starts if at < k and (now is None or at < r.blocks[now].start)]
+        return before[-1] if before else -1
 
     # Rendering -------------------------------------------------------------------------------------------
     def _render(self, *events) -> None:

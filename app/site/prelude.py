@@ -50,13 +50,14 @@ def recording(explorer: Explorer, document: Document) -> Generator[None, None, d
     nodes: `select[k + 1][key]` is [the patch that selects node `key` at step k (nothing selected before),
     the patch that clears it again], and `tappable[k + 1]` the nodes a click selects at step k.
 
-    Returns {"example", "k", "last", "forward", "backward", "select", "tappable", "next_call", "prev_call",
-    "asks", "ids"}: `asks` are the steps predict-then-reveal asks before (the page does not step past one
-    without Python, which judges the guess); `next_call[k + 1]` / `prev_call[k + 1]` are where the
-    backward-call buttons go from step k; `ids` names the models the page listens to (the player, the arrow
-    keys, the two backward-call buttons, Run, the code editor, the examples menu, whose values are the examples'
-    slugs, the predict-then-reveal toggle, and the graph's two sources of nodes, whose "key" column names
-    them)."""
+    Returns {"example", "lesson", "k", "last", "forward", "backward", "select", "tappable", "next_call",
+    "prev_call", "next_block", "prev_block", "asks", "ids"}: `asks` are the steps predict-then-reveal asks before
+    (a lesson's: those its questions ask; the page does not step past one without Python, which judges the
+    guess); `next_call[k + 1]` / `prev_call[k + 1]` are where the backward-call buttons go from step k, and
+    `next_block` / `prev_block` where a lesson's block buttons go (None with no lesson); `ids` names the models
+    the page listens to (the player, the arrow keys, the two backward-call buttons, a lesson's two block
+    buttons, Run, the code editor, the examples menu, whose values are the examples' slugs, the
+    predict-then-reveal toggle, and the graph's two sources of nodes, whose "key" column names them)."""
     store = explorer.store
     start, selected = store.k, store.selected
     events: list = []
@@ -103,13 +104,19 @@ def recording(explorer: Explorer, document: Document) -> Generator[None, None, d
         with set_curdoc(document):
             store.goto(start)
             store.select(selected)
+    lessons = explorer.lessons
+    lesson = lessons.shared_slug()
+    steps = range(-1, store.last + 1)
     return {
         "example": store.example,
+        "lesson": lesson,
         "k": start,
         "last": store.last,
         "next_call": [store.next_call_step(k) for k in range(-1, store.last + 1)],
         "prev_call": [store.prev_call_step(k) for k in range(-1, store.last + 1)],
-        "asks": sorted(pm.asks(store.timeline.events)),
+        "next_block": [lessons.block_target(k, +1) for k in steps] if lesson else None,
+        "prev_block": [lessons.block_target(k, -1) for k in steps] if lesson else None,
+        "asks": sorted((store.asks_of or pm.asks)(store.timeline.events)),
         "forward": forward,
         "backward": backward,
         "select": select if small else None,
@@ -119,8 +126,8 @@ def recording(explorer: Explorer, document: Document) -> Generator[None, None, d
 
 
 def _control_ids(document: Document) -> dict[str, str]:
-    found: dict[str, list[str]] = {what: [] for what in ("player", "keys", "prev_call", "next_call", "editor",
-                                                          "examples", "predict", "run")}
+    found: dict[str, list[str]] = {what: [] for what in ("player", "keys", "prev_call", "next_call", "prev_block",
+                                                          "next_block", "editor", "examples", "predict", "run")}
     for model in document.models:
         name = type(model).__name__
         if name == "Player":
@@ -129,8 +136,8 @@ def _control_ids(document: Document) -> dict[str, str]:
             found["editor"].append(model.id)
         elif "esm" in model.properties() and {"left", "right"} <= set(model.data.properties()):
             found["keys"].append(model.data.id)
-        for css, what in (("prev-call", "prev_call"), ("next-call", "next_call"), ("examples", "examples"),
-                          ("run", "run")):
+        for css, what in (("prev-call", "prev_call"), ("next-call", "next_call"), ("prev-block", "prev_block"),
+                          ("next-block", "next_block"), ("examples", "examples"), ("run", "run")):
             if css in (getattr(model, "css_classes", None) or []) and name in ("Button", "CustomSelect"):
                 found[what].append(model.id)
         if name == "Checkbox" and "predict-toggle" in (model.css_classes or []):

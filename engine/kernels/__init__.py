@@ -36,6 +36,7 @@ from .elementwise import (
                           log10,
                           rsqrt,
                           sigmoid,
+                          silu,
                           sin,
                           sinh,
                           sqrt,
@@ -50,4 +51,4 @@ from .reduce import mean, mse_loss, sum
 __all__ = ["acos", "add", "addcdiv", "addcmul", "addmm", "arange", "asin", "atan", "cos", "cosh",
            "cross_entropy", "dot", "erf", "erfc", "exp", "expm1", "fma", "fma32", "fma64", "lerp", "linspace", "log",
            "logspace", "log1p", "log2", "log10", "log_softmax", "matmul", "mean", "mm", "mse_loss", "mv", "nll_loss",
-           "rsqrt", "sigmoid", "sin", "sinh", "softmax", "sqrt", "sub", "sum", "tan", "tanh"]
+           "rsqrt", "sigmoid", "silu", "sin", "sinh", "softmax", "sqrt", "sub", "sum", "tan", "tanh"]

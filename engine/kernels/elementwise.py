@@ -13,11 +13,11 @@ library (libtorch_cpu exports the MKL and SLEEF symbols):
    go through the same VML in double.
 2. at::vml ops that MKL does not take (expm1, log1p: commented out of vml.h's MKL list) run SLEEF on every
    element (vec::map loads the last, partial vector): exact.
-3. `cpu_kernel_vec` ops (sigmoid, sinh, cosh, rsqrt): a contiguous run of n elements is
+3. `cpu_kernel_vec` ops (sigmoid, silu, sinh, cosh, rsqrt): a contiguous run of n elements is
    done in blocks of 2 vectors (16 float32) by torch's Vectorized<float> — SLEEF for the transcendental
    part — and the last n % 16 by the scalar lambda, i.e. the C library (glibc). `vectorised_split`
    reproduces that split; the SLEEF part is exact (sleef.py), the glibc part is exact for expf,
-   sinhf, coshf (libm.py), so sigmoid, sinh and cosh are exact.
+   sinhf, coshf (libm.py), so sigmoid, silu, sinh and cosh are exact.
 Only float32 is modelled; float64 inputs get the correctly rounded float64 result (VML's double, SLEEF's
 *d4 functions and glibc's double functions are all within an ulp of it).
 """
@@ -96,6 +96,9 @@ sinh = _f32_only(sleef.sinhf, libm.sinhf, np.sinh)
 sinh.__doc__ = """torch.sinh: SLEEF sinhf_u10 on vector blocks, glibc sinhf on the tail."""
 cosh = _f32_only(sleef.coshf, libm.coshf, np.cosh)
 cosh.__doc__ = """torch.cosh: SLEEF coshf_u10 on vector blocks, glibc coshf on the tail."""
+silu = _f32_only(lambda a: a / (F(1) + sleef.expf(-a)), lambda a: a / (F(1) + libm.expf(-a)),
+                 lambda a: a / (1.0 + np.exp(-a)))
+silu.__doc__ = """F.silu: x / (1 + exp(-x)) (ATen's SiLUKernel), SLEEF's exp on vector blocks, glibc's on the tail."""
 expm1 = _f32_only(sleef.expm1f, sleef.expm1f, np.expm1)
 expm1.__doc__ = """torch.expm1: SLEEF expm1f_u10 on every element (at::vml's vec::map, partial last vector)."""
 log1p = _f32_only(sleef.log1pf, sleef.log1pf, np.log1p)

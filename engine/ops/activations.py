@@ -87,7 +87,7 @@ def _silu_grad(n, g):
     return g * (s * (1 + n["self"] * (1 - s)))
 
 
-op("silu", "SiluBackward0", ("self",), lambda a: a * kernels.sigmoid(a),
+op("silu", "SiluBackward0", ("self",), kernels.silu,
    ("σ(self) · (1 + self · (1 − σ(self))) · grad", _silu_grad), saves={0: ("self",)},
    spell=Spelling(functional="silu"), bind=False)  # F.silu(x, inplace): nn/functional.py
 

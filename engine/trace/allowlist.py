@@ -11,7 +11,7 @@ the engine's objects (`x._version`, `x._base`, `x._is_view()`, `grad_fn._saved_s
 Refused: other names and attributes starting with `_` (a class may define only the dunder methods in
 METHOD_DUNDERS); metaclasses and class keywords, class bodies that do more than define
 methods and attributes; `super` other than `super()` or `super(ThisClass, self)` in a method; async, match,
-except*; the builtins that reach outside (open, eval, setattr, ...); attributes that walk to frames or
+except*; the builtins that reach outside (open, compile, delattr, ...); attributes that walk to frames or
 code (f_*, gi_*, tb_*, co_*, ...) or write files (tofile, ...; torch.save and torch.load take io buffers only, checked
 when they run: io_view.py); `.format` and the sized string methods
 unless called right away.
@@ -40,7 +40,7 @@ FUTURE_FEATURES = frozenset(__future__.all_feature_names)
 
 # Refused by name unless the program binds the name itself (`input = torch.randn(3)`); none of them is
 # among the builtins a program gets (but `object`, which only a class's bases may name).
-FORBIDDEN_NAMES = frozenset("""open compile setattr delattr globals locals dir input breakpoint
+FORBIDDEN_NAMES = frozenset("""open compile delattr globals locals dir input breakpoint
     help exit quit memoryview object aiter anext bytes bytearray BaseException SystemExit KeyboardInterrupt
     GeneratorExit BaseExceptionGroup ExceptionGroup copyright credits license""".split())
 NAME_REASONS = {"compile": "'compile' is not allowed: code objects are not a program's to hold; give the text to "

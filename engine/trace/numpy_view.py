@@ -27,7 +27,7 @@ UFUNCS = """add subtract multiply divide true_divide floor_divide power float_po
 NO_BIGGER = """sum mean std var min max amin amax prod argmax argmin cumsum cumprod all any sort argsort unique
     reshape transpose squeeze ravel flip count_nonzero nonzero median round around concatenate stack vstack
     hstack array_equal expand_dims trace diagonal array asarray copy ascontiguousarray abs shape ndim size
-    average ptp""".split()
+    average ptp triu tril""".split()
 # Functions that broadcast their array arguments together.
 BROADCAST = "where clip isclose allclose".split()
 DTYPES = "float16 float32 float64 int8 int16 int32 int64 uint8 bool_ bool".split()
@@ -209,6 +209,25 @@ class Generator:
         return "Generator(PCG64)"
 
 
+class RandomState:
+    """What `np.random.RandomState(seed)` gives a program: numpy's legacy generator of its own (the functions of
+    np.random as its methods), sized."""
+
+    __slots__ = ("_methods",)
+
+    def __init__(self, seed):
+        object.__setattr__(self, "_methods", _random_functions(np.random.RandomState(seed)))
+
+    def __getattr__(self, name):
+        try:
+            return self._methods[name]
+        except KeyError:
+            raise AttributeError(f"'RandomState' object has no attribute {name!r}") from None
+
+    def __repr__(self):
+        return "RandomState(MT19937)"
+
+
 def _generator_methods(rng):
     def sized(name, position):
         fn = getattr(rng, name)
@@ -298,6 +317,8 @@ def numpy_views() -> dict[str, SafeModule]:
     random = _random_functions(state)
     random["default_rng"] = lambda seed=None: Generator(state.randint(2**32, dtype=np.int64) if seed is None
                                                         else plain(seed))
+    random["RandomState"] = lambda seed=None: RandomState(state.randint(2**32, dtype=np.int64) if seed is None
+                                                          else plain(seed))
     random_view = SafeModule("numpy.random", random)
     attrs = {name: _function(name, _SAME.get(name, getattr(np, name)), size) for name, size in SIZES.items()}
     attrs.update({name: _ufunc(getattr(np, name)) for name in UFUNCS})

@@ -150,8 +150,8 @@ class Runtime(SizedOperators):
         evaluator = Evaluator(self.budget, base)
         names.update(print=self.print, range=self.range, sum=self.sum, pow=self.pow, round=self.round,
                      repr=self.repr, type=self.type_, iter=self.iter_, getattr=self.getattr_,
-                     hasattr=self.hasattr_, vars=self.vars_, format=self.format_, __import__=self.import_,
-                     divmod=self.divmod,
+                     setattr=self.setattr_, hasattr=self.hasattr_, vars=self.vars_, format=self.format_,
+                     __import__=self.import_, divmod=self.divmod,
                      __build_class__=self.classes.build, eval=evaluator.eval, exec=evaluator.exec,
                      **nesting.BUILTINS)
         return {**base, "__name__": "__main__"}
@@ -305,6 +305,18 @@ class Runtime(SizedOperators):
                 return default[0]
             raise
         return self.attr(value, name)
+
+    def setattr_(self, obj, name, value, /):
+        """setattr(obj, name, value), as tutorials register layers (`setattr(self, f'fc{i}', layer)`): what
+        `obj.name = value` may do, refused where that statement would be."""
+        if not isinstance(name, str):
+            raise TypeError(f"attribute name must be string, not '{type(name).__name__}'")
+        if name.startswith("_") and not is_private(name):
+            self.refuse(f"attributes starting with '_' are not allowed ({name!r})")
+        reason = attribute_refusal(name) or (call_only_refusal(name) if name in CALL_ONLY else None)
+        if reason:
+            self.refuse(reason)
+        setattr(self.private_settable(obj, name) if is_private(name) else self.settable(obj), name, value)
 
     def hasattr_(self, obj, name):
         self.check_attr_name(obj, name)

@@ -345,19 +345,28 @@ _TOO_BIG = ("chain-100", "scalar-mlp")  # hundreds of nodes: the camera follows 
 
 def test_axe_finds_nothing_serious_on_every_example(browser, url):
     """Each example at its last step with a node inspected, at 1280x800 (and those of _AXE_AT_EVERY_SIZE on the
-    same page resized to each of _AXE_SIZES): axe-core's serious and critical violations, none. At 1280x800,
-    before the click, the graph is also whole in its view with nothing on it overlapping (graph_fit.py; not the
-    two graphs too big to read whole)."""
+    same page resized to each of _AXE_SIZES): axe-core's serious and critical violations, none, and no sideways
+    scroll. At 1280x800, before the click, the graph is also whole in its view with nothing on it overlapping
+    (graph_fit.py; not the two graphs too big to read whole), it has most of the room (_GRAPH_SHARE), and the
+    .grad history shows each leaf's value without scrolling (up to 6 leaves)."""
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    found, cut = {}, {}
+    found, cut, room, hidden_grads, sideways = {}, {}, {}, {}, {}
     try:
         for example in EXAMPLES:
             _resize(page, "1280x800")
             open_app(page, url, f"example={example.slug}&step=end")
             _wait_labelled(page)
+            box = page.locator(".graph-box").first.bounding_box()
+            share = box["width"] * box["height"] / (1280 * 800)
+            least = _GRAPH_SHARE_LOOP if page.locator(".iteration-bar").first.is_visible() else _GRAPH_SHARE
+            if share < least:
+                room[example.slug] = round(share, 3)
+            grads = page.locator(".now .g b")
+            if 0 < grads.count() <= 6:  # (the benchmarks' hundreds of leaves scroll)
+                hidden_grads[example.slug] = grads.evaluate_all(_SCROLLED_AWAY)
             if example.slug not in _TOO_BIG:
                 try:  # the camera settles
                     wait_for(lambda: not graph_fit.problems(page.evaluate(graph_fit.DRAWN) or _NO_GRAPH), 3_000)
@@ -371,6 +380,10 @@ def test_axe_finds_nothing_serious_on_every_example(browser, url):
             for size in _AXE_SIZES if example.slug in _AXE_AT_EVERY_SIZE else ["1280x800"]:
                 _resize(page, _AXE_SIZES[size])
                 found[example.slug, size] = _serious(axe_violations(page))
+                scroll, client = page.evaluate(
+                    "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+                if scroll > client:
+                    sideways[example.slug, size] = (scroll, client)
                 if example is EXAMPLES[-1]:
                     page.screenshot(path=str(ARTIFACTS / f"a11y-axe-last-example-{size}.png"))
     finally:
@@ -378,7 +391,28 @@ def test_axe_finds_nothing_serious_on_every_example(browser, url):
     assert {k: v for k, v in found.items() if v} == {}
     assert {k: v for k, v in cut.items() if v} == {}
     assert {size for _, size in found} == set(_AXE_SIZES)
+    assert room == {}, f"the graph's share of the window at 1280x800, less than {_GRAPH_SHARE} " \
+                       f"({_GRAPH_SHARE_LOOP} under a training loop's bar)"
+    assert {k: v for k, v in hidden_grads.items() if v} == {}, "a leaf's .grad in the history is scrolled away"
+    assert sideways == {}, "the page scrolls sideways"
     assert not errors, errors
+
+
+# At 1280x800 the graph's box has this share of the window at least (of the room right of the editor's column
+# and under the header: about 0.5 and 0.4); before, it had 0.30 and 0.19.
+_GRAPH_SHARE, _GRAPH_SHARE_LOOP = 0.32, 0.24
+# The .grad values (`.now .g b`) that lie outside a box of theirs that scrolls or clips: seen only by scrolling.
+_SCROLLED_AWAY = """(values) => values.filter((b) => {
+  const r = b.getBoundingClientRect();
+  for (let el = b.parentElement || b.getRootNode().host; el; el = el.parentElement || el.getRootNode().host) {
+    const style = getComputedStyle(el);
+    if (style.overflowY === 'visible' && style.overflowX === 'visible') continue;
+    const box = el.getBoundingClientRect();
+    if (r.top < box.top - 1 || r.bottom > box.bottom + 1) return true;
+    if (r.left < box.left - 1 || r.right > box.right + 1) return true;
+  }
+  return r.bottom > window.innerHeight;
+}).map((b) => b.closest('.g').dataset.name)"""
 
 
 _NO_GRAPH = {"frame": [0, 0, 0, 0], "shapes": [], "labels": []}  # a view with no node (after a training loop)

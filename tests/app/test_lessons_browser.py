@@ -95,3 +95,45 @@ def test_a_learner_goes_through_a_lesson_and_opens_a_notebook(browser, url):
     assert "tensor([1.], requires_grad=True)" in text
     context.close()
     assert [e for e in errors if e != KNOWN] == [], errors
+
+
+def _tab_to(page, css: str, limit: int = 60) -> None:
+    from browser import active_element
+
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if css in active_element(page)["host"]:
+            return
+    raise AssertionError(f"Tab never reached .{css}")
+
+
+def test_a_lesson_by_keyboard_alone_gives_the_graph_the_room_at_each_width(browser, url):
+    """Block to block with Tab and Enter, the arrow keys, the editor's column folded away in a wide window and
+    brought back by the Code toggle; axe-core finds nothing serious at 1280x800, 800 and 390 wide."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url + "?lesson=autograd-tour", timeout=90_000)
+    page.wait_for_selector(".lesson .block", timeout=60_000)
+    assert page.locator(".sidebar").is_hidden()
+    graph = page.locator(".graph-box").bounding_box()
+    assert graph["width"] > 1280 * 0.6, graph  # beside the lesson's prose, most of the width
+    _tab_to(page, "next-block")
+    page.keyboard.press("Enter")
+    wait_for(lambda: _current(page).startswith("block 1"))
+    page.keyboard.press("Enter")
+    wait_for(lambda: _current(page).startswith("block 2"))
+    _tab_to(page, "lesson-code")
+    page.keyboard.press("Enter")
+    wait_for(lambda: page.locator(".sidebar").is_visible())
+    page.keyboard.press("Enter")
+    wait_for(lambda: page.locator(".sidebar").is_hidden())
+    for width, height in ((1280, 800), (800, 900), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(500)
+        serious = [v for v in axe_violations(page) if v["impact"] in SERIOUS]
+        assert serious == [], (width, serious)
+        assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1"), width
+    context.close()
+    assert [e for e in errors if e != KNOWN] == [], errors

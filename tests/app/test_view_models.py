@@ -3,7 +3,7 @@
 import pytest
 
 from app import timeline as tl
-from app.grad_history.model import faint_rows, future_from, history
+from app.grad_history.model import history
 from app.graph import columns as gc
 from app.graph import model as gm
 from app.graph import teach_columns as tc
@@ -204,20 +204,22 @@ def test_history_marks_zero_and_none():
     assert h.now == [1.0, 1.0, 2.0, 2.0, 2.5, 3.0, 3.0]
 
 
-def test_the_veil_and_the_faint_rows_fade_exactly_the_points_step_k_has_not_reached():
+def test_the_sparklines_draw_solid_exactly_the_points_step_k_has_reached():
+    import re
+
+    from app import timeline as tl
+    from app.grad_history.view import history_html
     from app.program.examples import BY_SLUG
-    from app.timeline import run
 
     for slug in ("x2-x3-zero", "accumulate", "gradient-descent", "mlp-step"):
-        events = run(BY_SLUG[slug].source).events
-        h = history(events)
-        xs, ks = h.points["x"], h.points["k"]
-        assert xs and xs == sorted(xs)
-        for k in range(-1, len(events)):
-            now = h.now[k] if k >= 0 else 0.0
-            faint = set(faint_rows(xs, ks, k, now))
-            shown = [x > future_from(now) or i in faint for i, x in enumerate(xs)]
-            assert shown == [at > k for at in ks], (slug, k)
+        timeline = tl.run(BY_SLUG[slug].source)
+        h = history(timeline.events)
+        for k in range(-1, len(timeline.events), 3):
+            html = history_html(h, tl.state_at(timeline, k) if k >= 0 else {}, k)
+            reached = sum(1 for m, at in zip(h.points["marker"], h.points["k"]) if m != "x" and at <= k)
+            if k >= 0:
+                assert html.count('class="g"') == len(tl.state_at(timeline, k)["grads"]), (slug, k)
+            assert len(re.findall(r'<(?:circle|rect) [^>]*opacity="1.0"', html)) == reached, (slug, k)
 
 
 def test_the_node_list_view_shows_the_models_items_at_every_step():

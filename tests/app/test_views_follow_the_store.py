@@ -1,7 +1,6 @@
 """The views send only what changed between steps (patches, rows of the same layout across iterations, the
-history's veil): whatever path led to a step, they hold what a page opened at that step holds."""
+history's rows): whatever path led to a step, they hold what a page opened at that step holds."""
 
-from app.grad_history.model import FUTURE_ALPHA, future_from
 from app.graph import model as gm
 from app.page import Explorer
 from app.program.links import encode_code
@@ -30,18 +29,7 @@ def drawn(explorer: Explorer) -> dict:
                "badges": view.badges, **{f"label {name}": s for name, s in view.labels.items()}}
     out = {name: {c: list(v) for c, v in s.data.items()} for name, s in sources.items()}
     out["camera"] = {c: list(v) for c, v in view.camera.data.items() if c != "fit"}
-    now = history.now.location
-    veiled = future_from(now)
-    assert all(v.left == veiled for v in history.veils)
-    for name, source, covers in (("history points", history.points, history.points_faint),
-                                 ("history loss", history.loss, history.loss_faint)):
-        covered = set(covers.data["row"])
-        assert [(x, y) for x, y in zip(covers.data["x"], covers.data["y"])] == [
-            (source.data["x"][i], source.data["y"][i]) for i in covers.data["row"]]
-        # as seen through the veil and the covers
-        out[name] = [FUTURE_ALPHA if x > veiled or i in covered else 1.0 for i, x in enumerate(source.data["x"])]
-        k = explorer.store.k
-        assert out[name] == [FUTURE_ALPHA if at > k else 1.0 for at in source.data["k"]], (name, k)
+    out["history"] = history.box.text  # its rows: values and sparklines, the past solid and the future faint
     return out
 
 

@@ -34,12 +34,28 @@ ENGINE_GAPS: dict[str, str] = {
                                          "normalising constants that nearly cancel them (~4300 each way for ~16): "
                                          "torch's and numpy's summation orders differ by ~3e-5 in the loss: "
                                          "the first test loss prints 2.1125 on torch, 2.1124 here",
+    "morvan_batch_normalization": f"{FLOAT32}: nn.BatchNorm1d on nearly constant float32 columns (tanh layers with a "
+                                  "bias of -0.2): ATen's vectorised batch mean differs from the engine's by an ulp, "
+                                  "and x - mean cancels it up to a few ulps of the output (4th decimal of the BN "
+                                  "net's test loss after 8 steps: torch 1248.6566, here 1248.6897; float64 alike)",
+    "tiny_diffusion_ddpm": f"{FLOAT32}: torch's float32 GELU runs ATen's vectorised erf (an Abramowitz-Stegun "
+                           "polynomial with its own exp_u20, up to a few ulps off; 27% of results correctly "
+                           "rounded), the engine's is correctly rounded: the sampled points differ in their 8th "
+                           "digit (torch -0.20844187, here -0.20844191; float64 alike)",
+    "padl_pinn_harmonic_oscillator": f"{FLOAT32}: the physics loss (x'' + 2ζω0·x' + ω0²·x, ω0² ≈ 39.5, from two "
+                                     "create_graph grads through three 32-wide Linear+SiLU layers) carries MKL "
+                                     "sgemm's float32 rounding (the engine's products are correctly rounded): its "
+                                     "6 printed digits differ in the last from the 2nd step (torch 9.67911e-02, "
+                                     "here 9.67912e-02; float64 alike)",
+    "morvan_save_reload": "serialization: torch.save of a whole nn.Module (torch pickles it; the engine stores only "
+                          "tensors, numbers, strings and containers of them, and refuses it at its line)",
 }
 
 # Gaps where torch's own output depends on the CPU (its MKL kernels' order): on another CPU torch may print what
 # the engine prints, so these are not strict.
 CPU_DEPENDENT = frozenset(["karpathy_gpt_self_attention_trick", "d2l_batch_norm_scratch", "d2l_attention_scoring",
-                           "tutorial_nn_module_refactor", "gordic_neural_style_transfer"])
+                           "tutorial_nn_module_refactor", "gordic_neural_style_transfer", "morvan_batch_normalization",
+                           "tiny_diffusion_ddpm", "padl_pinn_harmonic_oscillator"])
 
 # Programs printing full-precision numbers after many float32 training steps, and how many ulps those may be
 # from torch's (difftest.printed_alike allows 4): torch's own rounding depends on the CPU and its thread count

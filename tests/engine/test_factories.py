@@ -6,7 +6,7 @@ warnings and error texts included."""
 from __future__ import annotations
 
 import pytest
-from difftest import run_both
+from difftest import ENGINE_NAME, run_both, run_fresh
 
 PRELUDE = "import torch\nimport torch.nn as nn\n"
 
@@ -14,6 +14,10 @@ PRELUDE = "import torch\nimport torch.nn as nn\n"
 def show(expr):
     return f"t = {expr}\nprint(t, t.dtype, t.shape, t.requires_grad, t.grad_fn is not None)\n"
 
+
+# torch warns once per process that a list of numpy arrays is slow (test_list_of_arrays_warns_once_per_process):
+# an earlier test may have used that warning up on one side only.
+NDARRAYS_QUIET = "import warnings\nwarnings.filterwarnings('ignore', 'Creating a tensor from a list of numpy')\n"
 
 CASES = {
     # --- factories ------------------------------------------------------------------------------------------
@@ -143,6 +147,21 @@ CASES = {
     + show("torch.tensor([torch.tensor(1.7), 2], dtype=torch.int64)")
     + show("torch.tensor([torch.tensor(2.0, requires_grad=True)])"),
     "tensor_from_list_of_long_tensors": "torch.tensor([torch.tensor([1., 2.]), torch.tensor([3., 4.])])",
+    # --- numpy arrays and scalars, alone and inside lists (RL tutorials batch lists of observations) ------------
+    "tensor_from_numpy_data": NDARRAYS_QUIET + "import numpy as np\nrows = [np.eye(3)[[0, 1]], np.eye(3)[[2, 0]]]\n"
+    + show("torch.tensor(rows)") + show("torch.tensor([np.array([1, 2]), np.array([3, 4])])")
+    + show("torch.tensor([[np.array([1., 2.], dtype=np.float32)]])") + show("torch.tensor(np.float64(1.5))")
+    + show("torch.tensor(np.int16(3))") + show("torch.tensor([np.float64(1.0)])")
+    + show("torch.tensor([np.float32(1), 2.0])") + show("torch.tensor([np.int32(1), np.int8(2)])")
+    + show("torch.tensor([np.float16(1), np.int64(3)])") + show("torch.tensor([np.uint8(1), np.int8(2)])")
+    + show("torch.tensor((np.float32(1.5), np.array(2.0)))") + show("torch.tensor(rows, dtype=torch.float32)")
+    + show("torch.as_tensor(rows)") + show("torch.Tensor(rows)") + show("torch.FloatTensor(rows)")
+    + show("torch.LongTensor([np.array([1, 2]), np.array([3, 4])])")
+    + show("torch.tensor([np.array([1.0]), np.array([2.0])], requires_grad=True)"),
+    "tensor_from_list_starting_with_0dim_array": NDARRAYS_QUIET + "import numpy as np\n"
+    "torch.tensor([np.array(1.0), 2])",
+    "tensor_from_list_with_array_for_number": NDARRAYS_QUIET + "import numpy as np\n"
+    "torch.tensor([1, np.array([1.5, 2.])])",
 }
 
 
@@ -152,3 +171,11 @@ def test_factory_or_conversion_matches_torch(case):
     assert got.exc == want.exc
     assert got.warnings == want.warnings
     assert got.stdout == want.stdout
+
+
+def test_list_of_arrays_warns_once_per_process():
+    source = ("import numpy as np\nrows = [np.ones(2), np.zeros(2)]\ntorch.tensor(rows)\ntorch.FloatTensor(rows)\n"
+              "torch.tensor([[np.ones(1)]])\nprint('made')")
+    (want,), (got,) = run_fresh((PRELUDE + source,), "torch"), run_fresh((PRELUDE + source,), ENGINE_NAME)
+    assert len(want.warnings) == 1
+    assert (got.stdout, got.warnings, got.exc) == (want.stdout, want.warnings, want.exc)

@@ -214,7 +214,7 @@ XP = (np.abs(X) + np.float32(1e-2)).astype(np.float32)
 X1 = np.clip(X / 8, -1, 1).astype(np.float32)
 # op -> (inputs, exact on this build?, rounding steps otherwise)
 UNARY = {
-    "sigmoid": (X, AVX2, 3), "sinh": (X, AVX2, 1), "cosh": (X, AVX2, 1), "expm1": (X, AVX2, 1),
+    "sigmoid": (X, AVX2, 3), "silu": (X, AVX2, 3), "sinh": (X, AVX2, 1), "cosh": (X, AVX2, 1), "expm1": (X, AVX2, 1),
     "log1p": (XP, AVX2, 1), "rsqrt": (XP, True, 0),
     # MKL VML in torch (closed, per CPU): the correctly rounded value is within an ulp of it
     "sin": (X, False, 1), "cos": (X, False, 1), "tan": (X, False, 1), "exp": (X, False, 1),
@@ -227,12 +227,13 @@ UNARY = {
 @pytest.mark.parametrize("name", sorted(UNARY))
 def test_unary(name):
     x, exact, steps = UNARY[name]
+    torch_fn = torch.nn.functional.silu if name == "silu" else getattr(torch, name)
     for size in (1, 3, 15, 16, 17, 33, 100, 1000):
         for start in range(0, len(x) - size + 1, max(size, len(x) // 20)):
             chunk = x[start:start + size].copy()
-            check(getattr(K, name)(chunk), getattr(torch, name)(T(chunk)).numpy(), exact, steps)
+            check(getattr(K, name)(chunk), torch_fn(T(chunk)).numpy(), exact, steps)
     rows = x[:600].reshape(20, 30)[:, 3:25]   # inner dim unit-stride, rows apart: one run per row
-    check(getattr(K, name)(rows), getattr(torch, name)(T(x[:600].reshape(20, 30))[:, 3:25]).numpy(), exact, steps)
+    check(getattr(K, name)(rows), torch_fn(T(x[:600].reshape(20, 30))[:, 3:25]).numpy(), exact, steps)
 
 
 # --- softmax family --------------------------------------------------------------------------------------

@@ -148,6 +148,30 @@ print(emb, e, emb.weight.grad)
 print(nn.Embedding(4, 2, max_norm=0.5)(torch.tensor([0, 2, 0])))
 print(nn.functional.one_hot(torch.tensor([0, 2, 1])), nn.functional.one_hot(torch.arange(3) % 2, num_classes=4))
 """,
+    "embeddings_from_pretrained": """
+import torch
+from torch import nn
+table = torch.tensor([[1.0, 2.3, 3.0], [4.0, 5.1, 6.3], [0.5, -1.0, 2.0]])
+emb = nn.Embedding.from_pretrained(table)
+print(emb, emb.weight.requires_grad, emb(torch.tensor([[1, 0]])))
+table[0, 0] = 9.0  # the weight is the table's memory
+print(emb.weight[0], type(emb.weight).__name__)
+tuned = nn.Embedding.from_pretrained(table.clone(), freeze=False, padding_idx=2, max_norm=1.0)
+out = tuned(torch.tensor([2, 1, 1]))
+out.sum().backward()
+print(tuned, out, tuned.weight.grad, tuned.weight.requires_grad)
+bag = nn.EmbeddingBag.from_pretrained(table, mode="sum")
+print(bag, bag.weight.requires_grad, bag(torch.tensor([[0, 2], [1, 1]])))
+bag = nn.EmbeddingBag.from_pretrained(table, freeze=False, mode="max", padding_idx=0)
+print(bag, bag.weight.requires_grad, bag(torch.tensor([0, 1, 2]), torch.tensor([0, 2])))
+for bad in (lambda: nn.Embedding.from_pretrained(torch.ones(3)),
+            lambda: nn.EmbeddingBag.from_pretrained(torch.ones(2, 2, 2)),
+            lambda: nn.Embedding(3, 2, _weight=torch.ones(2, 2))):
+    try:
+        bad()
+    except AssertionError as e:
+        print(type(e).__name__, e)
+""",
     "batch_norm_and_hooks": """
 import torch
 from torch import nn

@@ -74,18 +74,3 @@ def test_an_unknown_example_is_named_before_python_starts(page, site):
     page.goto(f"{site}?example=nope")
     wait_for(lambda: page.locator("#site-loading").count() == 1 and "No example is called “nope”"
              in page.locator("#site-loading").inner_text(), 30_000)
-
-
-def test_a_lesson_link_opens_its_lesson_not_the_default_example(page, site):
-    python = sitekit.HeldPython(page)
-    page.goto(f"{site}?lesson=grad-accumulates")
-    page.wait_for_function("() => window.site && window.site.lessonComing", timeout=60_000)
-    assert "grad-accumulates" in page.locator("#site-loading").inner_text()
-    assert not page.locator("#site-snapshot").is_visible()  # not the default example's picture
-    python.release()
-    sitekit.wait_ready(page)
-    wait_for(lambda: page.locator(".lesson .block").count() == 11, 60_000)
-    assert "adds up" in page.locator(".lesson h1").inner_text()
-    assert "# ── block 1 ──" in editor_text(page)
-    page.wait_for_timeout(1_500)  # the page's query follows what it shows (QUERY_CALM_MS): still the lesson
-    assert "lesson=grad-accumulates" in page.url

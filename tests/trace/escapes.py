@@ -58,7 +58,13 @@ WALKS = {
 
 # Builtins and names that reach outside, or that Python reserves for the interpreter.
 BUILTINS = {
-    "setattr": ("setattr(print, 'x', 1)", E, 1, "'setattr' is not allowed"),
+    "setattr": ("setattr(print, 'x', 1)", E, 1, "setting attributes of method objects is not allowed"),
+    "setattr_dunder": ("class A:\n    pass\nsetattr(A, '__getattr__', print)", E, 3, "starting with '_'"),
+    "setattr_module": ("import torch\nsetattr(torch, 'ones', print)", E, 2, "module objects"),
+    "setattr_engine_private": (SUBCLASS + "setattr(m, '_parameters', {})", E, 5, OWN),
+    "setattr_engine_class": ("import torch\nsetattr(torch.nn.Linear, 'forward', print)", E, 2, "type objects"),
+    "setattr_forbidden_attribute": ("class A:\n    pass\nsetattr(A(), 'f_back', 1)", E, 3, "'f_back'"),
+    "setattr_name_not_text": ("class A:\n    pass\nsetattr(A(), 3, 1)", TypeError, None, "must be string"),
     "delattr": ("delattr(print, 'x')", E, 1, "'delattr' is not allowed"),
     "vars": ("vars()", E, 1, "vars() without an argument reads the program's names"),
     "dir": ("dir()", E, 1, "'dir' is not allowed"),

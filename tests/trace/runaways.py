@@ -411,6 +411,8 @@ SIZING_CORPUS = {
     "numpy_random_choice": R("import numpy as np\na = np.random.choice(10, size=10 ** 10)", AT_ONCE),
     "numpy_generator_normal": R("import numpy as np\nrng = np.random.default_rng(0)\na = rng.normal(size=10 ** 10)",
                                 AT_ONCE),
+    "numpy_random_state_uniform": R("import numpy as np\nrs = np.random.RandomState(0)\n"
+                                    "a = rs.uniform(0, 1, size=(10 ** 5, 10 ** 5))", AT_ONCE),
     "numpy_generator_integers": R("import numpy as np\nrng = np.random.default_rng()\na = rng.integers(0, 5, 10 ** 10)",
                                   AT_ONCE),
     "numpy_where_broadcast": R("import numpy as np\na = np.ones((10 ** 5, 1))\nb = np.where(a > 0, a, a.T)", AT_ONCE),

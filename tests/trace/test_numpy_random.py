@@ -38,6 +38,7 @@ m[[1, 2]] = 0.5
 m += 1
 np.add(m, 1, out=m)
 print(m, [float(x) for x in m], f"{m[0]:.3f}", np.round(m / 3, 2), np.tile([1, 2], 2), np.repeat([1, 2], 2))
+print(np.triu(np.ones((2, 3, 3)), k=1), np.tril(a), np.tril([[1, 2], [3, 4]], -1))
 """
 
 NUMPY_RANDOM = """
@@ -51,6 +52,10 @@ np.random.shuffle(items)
 print(items)
 rng = np.random.default_rng(7)
 print(rng.normal(size=3), rng.integers(0, 10, 4), rng.random(2), rng.permutation(4), rng.choice(5, 2))
+own = np.random.RandomState(11)
+print(own.uniform(low=-0.05, high=0.05, size=(4,)), own.rand(2), own.randint(0, 5, 3), own.choice(4, 2))
+own.seed(2)
+print(own.randn(2), own.normal(1.0, 2.0), own.permutation(3))
 """
 
 PYTHON_RANDOM = """

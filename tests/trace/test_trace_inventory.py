@@ -159,6 +159,16 @@ def test_vars_reads_the_programs_own_objects():
     assert run(program).output == plain_python(program)
 
 
+def test_setattr_sets_what_an_assignment_may():
+    """setattr(self, 'fc%i' % i, fc), as tutorials register layers in a loop: the module holds them (its
+    parameters, its printout), and a program's own objects and private attributes take it too."""
+    program = ("import torch\nclass Net(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+               "        for i in range(2):\n            setattr(self, 'fc%i' % i, torch.nn.Linear(2, 2))\n"
+               "        setattr(self, '_depth', 2)\nnet = Net()\nprint(net, len(list(net.parameters())), net._depth)\n"
+               "class Box:\n    pass\nb = Box()\nsetattr(b, 'size', 3)\nprint(b.size, getattr(b, 'size'))")
+    assert run(program).output == plain_python(program)
+
+
 def test_a_simple_namespace_holds_a_configuration():
     """`types.SimpleNamespace` as scripts keep their settings: made, set, compared, printed and read by vars();
     the rest of `types` (FunctionType, CodeType: making functions from code objects) is not there."""
