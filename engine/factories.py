@@ -5,89 +5,9 @@ import warnings
 
 import numpy as np
 
-from . import devices, dtypes, kernels, memory, messages, meta, methods, observe, sizes
+from . import devices, dtypes, kernels, memory, messages, meta, methods, observe, sizes, tensor_data
 from .ops import shape_args
 from .tensor import Tensor
-
-
-def _infer_dtype(data):
-    """PyTorch's choice for Python data: each number's dtype (a float the default dtype, an int int64, a bool
-    bool; a tensor inside a list its own dtype), promoted together as torch.promote_types does."""
-    found = set()
-
-    def walk(x):
-        if isinstance(x, Tensor):
-            found.add(x.dtype)
-        elif isinstance(x, (np.ndarray, np.generic)):  # before float and int: np.float64 is a float
-            found.add(dtypes.from_numpy(x.dtype))
-        elif isinstance(x, (list, tuple)):
-            for i in x:
-                walk(i)
-        elif isinstance(x, range):  # a sequence of ints, as torch reads it
-            if len(x):
-                found.add(dtypes.int64)
-        elif isinstance(x, bool):
-            found.add(dtypes.bool)
-        elif isinstance(x, int):
-            found.add(dtypes.int64)
-        elif isinstance(x, float):
-            found.add(dtypes.DEFAULT[0])
-        else:
-            raise TypeError(f"Could not infer dtype of {type(x).__name__}")
-
-    walk(data)
-    if not found:
-        return dtypes.DEFAULT[0]
-    return dtypes.promote([(d, 2) for d in sorted(found, key=lambda d: d._rank)])
-
-
-def _plain(data, nested=False, arrays=None):
-    """The numbers of `data` as nested lists; a tensor inside a list is one number, as torch reads it (its
-    item(): a tensor of more elements raises ValueError). A numpy array inside a list stays one (appended to
-    `arrays`: torch warns that it reads it number by number)."""
-    if isinstance(data, Tensor):
-        return data._scalar() if nested else data._data
-    if isinstance(data, (list, tuple)):
-        return [_plain(x, True, arrays) for x in data]
-    if isinstance(data, range):
-        return list(data)
-    if nested and isinstance(data, np.ndarray) and arrays is not None:
-        arrays.append(data)
-    return data
-
-
-def _first_sizes(data):
-    """torch's walk for the shape down the first items: a 0-dim array met there has no length."""
-    while isinstance(data, (list, tuple, np.ndarray)):
-        if isinstance(data, np.ndarray) and data.ndim == 0:
-            raise TypeError("len() of unsized object")
-        if not len(data):
-            return
-        data = data[0]
-
-
-def _has_length(item):
-    return isinstance(item, (list, tuple)) or isinstance(item, np.ndarray) and item.ndim > 0
-
-
-def _check_ragged(data, dim=0):
-    if not isinstance(data, list) or not data:
-        return
-    first = data[0]
-    n = len(first) if _has_length(first) else None
-    for item in data:
-        m = len(item) if _has_length(item) else None
-        if m != n:
-            if n is None:
-                if isinstance(item, np.ndarray):
-                    float(item)  # numpy's own error for an array where a number goes
-                raise TypeError(f"must be real number, not {type(item).__name__}")
-            if m is None:
-                raise TypeError("not a sequence")
-            raise ValueError(f"expected sequence of length {n} at dim {dim + 1} (got {m})")
-    if n is not None:
-        for item in data:
-            _check_ragged(list(item), dim + 1)
 
 
 def _finish(data, dtype, requires_grad):
@@ -129,11 +49,11 @@ def _from_data(data, dtype, requires_grad, stacklevel):
             dtype = dtype or data.dtype
         if observe._observers:  # before any walk: lists nested through shared references can be huge
             observe.emit("on_alloc", sizes.nested_numel(data))
-        _first_sizes(data)
-        dtype = dtype or _infer_dtype(data)
+        tensor_data.first_sizes(data)
+        dtype = dtype or tensor_data.infer_dtype(data)
         arrays = []
-        plain = _plain(data, arrays=arrays)
-        _check_ragged(plain)
+        plain = tensor_data.plain(data, arrays=arrays)
+        tensor_data.check_ragged(plain)
         if arrays:
             messages.warn_once(messages.TENSOR_FROM_NDARRAYS, stacklevel=stacklevel)
         arr = np.array(plain, dtype=dtype.np)

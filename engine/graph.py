@@ -5,6 +5,7 @@ Over 500 lines: the node classes share the saved-tensor and hook machinery they 
 import inspect
 import itertools
 import math
+from weakref import WeakValueDictionary
 from weakref import ref as _weak
 
 from . import dtypes, grad_mode, messages, observe
@@ -12,6 +13,10 @@ from .ops import OPS, kept, region_grad
 from .ops.table import META
 
 SAMPLE_SHAPED = set()  # tensor types whose shape is not their array's (vmap's BatchedTensor: the sample's)
+
+# Views made inside a custom autograd.Function (an input it returned as-is too, and what a module's full backward
+# hook wraps), and the views of those: torch refuses to change them in place (dispatch.check_inplace). id -> tensor.
+CUSTOM_VIEWS = WeakValueDictionary()
 
 _MODE = grad_mode._state
 _set_grad = grad_mode._set
@@ -172,7 +177,9 @@ def _short_name(node):
     """How PyTorch names a node in the modified-by-an-inplace-operation message."""
     name = type(node).__name__
     if not isinstance(node, (AccumulateGrad, CopySlices)) and "Backward" in name and not name.endswith("Backwards"):
-        return name[:-len("Backward0")] if name.endswith("Backward0") else name.replace("Backward", "")
+        if name.endswith(("Backward0", "Backward")):  # a custom Function's node: its class's name, then Backward
+            return name[:name.rindex("Backward")]
+        return name.replace("Backward", "")
     return "torch::autograd::" + name
 
 

@@ -26,6 +26,11 @@ MULTI_OUTPUT_VIEW_INPLACE = (
     "Output {nr} of {name} is a view and is being modified inplace. This view is the output of a function that "
     "returns multiple views. Such functions do not allow the output views to be modified inplace. You should "
     "replace the inplace operation by an out-of-place one.")
+CUSTOM_FUNCTION_VIEW_INPLACE = (
+    "Output {nr} of {name} is a view and {what} inplace. This view was created inside a custom Function "
+    "(or because an input was returned as-is) and the autograd logic to handle view+inplace would override the "
+    "custom backward associated with the custom Function, leading to incorrect gradients. This behavior is "
+    "forbidden. You can fix this by cloning the output of the custom Function.")
 VIEW_OF_LEAF_INPLACE = "a view of a leaf Variable that requires grad is being used in an in-place operation."
 MODIFIED_SAVED = (
     "one of the variables needed for gradient computation has been modified by an inplace operation: "

@@ -96,6 +96,8 @@ class Tensor:
         self._vbox = src._vbox
         self._inference = src._inference
         self._view_version = src._vbox[0]
+        if graph.CUSTOM_VIEWS and graph.CUSTOM_VIEWS.get(id(src)) is src:
+            graph.CUSTOM_VIEWS[id(self)] = self
 
     @property
     def grad_fn(self):
@@ -116,7 +118,11 @@ class Tensor:
 
     def _regenerate_view_grad_fn(self):
         """A view whose base was changed in place since: PyTorch rebuilds its grad_fn as an
-        AsStridedBackward0 of the base's current grad_fn."""
+        AsStridedBackward0 of the base's current grad_fn; a view made in a custom Function it refuses."""
+        if graph.CUSTOM_VIEWS.get(id(self)) is self and self._grad_fn is not None:
+            raise RuntimeError(messages.CUSTOM_FUNCTION_VIEW_INPLACE.format(
+                nr=self._output_nr, name=graph._short_name(self._grad_fn),
+                what="its base or another view of its base has been modified"))
         self._view_version = self._vbox[0]
         if self._base.requires_grad:
             self._grad_fn = graph.as_strided(self, graph.edge(self._base))
@@ -438,8 +444,12 @@ class Tensor:
 
     def __repr__(self, *, tensor_contents=None):
         suffixes = []
-        if self.grad_fn is not None:
-            suffixes.append(f"grad_fn=<{type(self.grad_fn).__name__}>")
+        try:
+            name = None if self.grad_fn is None else type(self.grad_fn).__name__
+        except RuntimeError:  # a custom Function's view whose base was changed in place (torch prints so)
+            name = "Invalid"
+        if name is not None:
+            suffixes.append(f"grad_fn=<{name}>")
         elif self._requires_grad:
             suffixes.append("requires_grad=True")
         if grad_mode.TANGENTS and id(self) in grad_mode.TANGENTS:

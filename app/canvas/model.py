@@ -127,7 +127,7 @@ def connect(graph: Graph, source: Input, target: str, port: int) -> Graph:
         raise ValueError(f"{target} has no input {port}")
     if isinstance(source, str):
         graph.node(source)
-        if target in feeds(graph, source):
+        if source in feeds(graph, target):
             raise ValueError(f"{source} is computed from {target}: connecting it would make a loop")
     elif source is not None:
         if isinstance(source, bool) or not isinstance(source, int | float) or not np.isfinite(source):
@@ -252,10 +252,10 @@ def _ordered(graph: Graph) -> Graph:
     names: set[str] = set()
     while lines:
         for k, line in enumerate(lines):
-            inside = {n.name for n in line}
-            if all(not isinstance(x, str) or x in names or x in inside for n in line for x in n.inputs):
+            if all(not isinstance(x, str) or x in names or x in {m.name for m in line[:j]}
+                   for j, n in enumerate(line) for x in n.inputs):
                 placed += lines.pop(k)
-                names |= inside
+                names |= {n.name for n in line}
                 break
         else:
             raise ValueError("the graph has a loop")

@@ -5,7 +5,9 @@ vector of a vector-Jacobian product)."""
 
 from __future__ import annotations
 
+import bisect
 import re
+from dataclasses import dataclass
 
 from app.timeline import arg_names, filled
 from engine.trace.text import brief, compact, number, numel, shape_of, shape_text, short
@@ -168,25 +170,65 @@ def _take(value, dim: int, i: int):
 
 def arrivals(events: list[dict], i: int) -> list:
     """The grads that met at the node of backward step events[i] (a `node` event), in the order they arrived:
-    what earlier steps of the same call sent there, and the call's seed at its root."""
+    what earlier steps of the same call sent there, and the call's seed at its root. A nested call's events (a
+    hook's backward) are passed over; an event outside every call ends the search."""
     step = events[i]
     target, call = step["node"], step.get("call")
-    found = []
-    for j in range(i - 1, -1, -1):
-        ev = events[j]
-        if ev.get("call") != call:
-            if ev.get("call") is None:
-                break
-            continue  # a nested call's events (a hook's backward)
-        if ev["kind"] == "backward":
-            if ev.get("root") == target:
-                found.append(ev.get("seed"))
-            break
-        if ev["kind"] == "node":
-            found.extend(g["value"] for g in reversed(ev["grads_out"])
-                         if g.get("to") == target and g["value"] is not None)
-    found.reverse()
+    ix = _arrivals_index(events)
+    start = _before(ix.backwards.get(call, ()), i)  # the call's backward event
+    found = [events[start].get("seed")] if start >= 0 and events[start].get("root") == target else []
+    if call is not None and _before(ix.outside, i) > start:
+        start, found = _before(ix.outside, i), []
+    at, values = ix.sent.get((call, target), ((), ()))
+    for k in range(bisect.bisect_right(at, start), bisect.bisect_left(at, i)):
+        found.extend(values[k])
     return found
+
+
+@dataclass(frozen=True)
+class _Arrivals:
+    """One timeline's events by where backward steps find the grads that met at a node: the backward events
+    of each call, the events outside every call, and per (call, node) the steps that sent it grads."""
+
+    backwards: dict  # call -> indices of its `backward` events
+    outside: list[int]  # indices of events of no call
+    sent: dict  # (call, node id) -> ([indices of `node` events], [the grads each sent there, in edge order])
+
+
+_last_index: tuple[list, int, _Arrivals] | None = None  # the events indexed last (a timeline is never changed)
+
+
+def _arrivals_index(events: list[dict]) -> _Arrivals:
+    global _last_index
+    last = _last_index
+    if last is not None and last[0] is events and last[1] == len(events):
+        return last[2]
+    backwards: dict = {}
+    outside: list[int] = []
+    sent: dict = {}
+    for j, ev in enumerate(events):
+        call = ev.get("call")
+        if call is None:
+            outside.append(j)
+        if ev["kind"] == "backward":
+            backwards.setdefault(call, []).append(j)
+        elif ev["kind"] == "node":
+            for g in ev["grads_out"]:
+                if g["value"] is not None:
+                    at, values = sent.setdefault((call, g.get("to")), ([], []))
+                    if not at or at[-1] != j:
+                        at.append(j)
+                        values.append([])
+                    values[-1].append(g["value"])
+    ix = _Arrivals(backwards, outside, sent)
+    _last_index = (events, len(events), ix)
+    return ix
+
+
+def _before(indices, i: int) -> int:
+    """The largest index below i in the sorted list, or -1."""
+    k = bisect.bisect_left(indices, i)
+    return indices[k - 1] if k else -1
 
 
 def fan_in(events: list[dict], i: int) -> str | None:

@@ -358,6 +358,8 @@ def _wrap_outputs(ctx, tensors, output, executable, setup):
                 var = _view_as_self(var)
             var.grad_fn = ctx
             var._output_nr = i
+            if var._base is not None:
+                graph.CUSTOM_VIEWS[id(var)] = var
         outputs.append(var)
         info.append((var.shape, var.dtype))
     out_ids = {id(o) for o in outputs}

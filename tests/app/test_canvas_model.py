@@ -4,7 +4,7 @@ properties over random edit sequences), and the program run by the engine."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from app import timeline as tl
@@ -85,6 +85,9 @@ def test_edits_keep_the_program_in_an_order_that_runs():
         cm.connect(cm.add(g, "+"), "c", "c", 0)
     with pytest.raises(ValueError, match="loop"):
         cm.connect(cm.connect(cm.add(g, "exp"), "a", "c", 0), "c", "a", 0)
+    y = cc.read("import torch\nx = torch.tensor(2.0)\ny = x * x + x.exp()\n")
+    with pytest.raises(ValueError, match="y is computed from y·1: connecting it would make a loop"):
+        cm.connect(y, "y", "y·1", 0)  # into its own line's inline node, which _ordered alone did not see
 
 
 def test_delete_leaves_the_ports_it_fed_unconnected_and_rename_follows_the_wires():
@@ -210,6 +213,7 @@ _EXPR = st.recursive(
 
 @settings(max_examples=100, deadline=None)
 @given(st.lists(_EXPR, min_size=1, max_size=3), st.lists(_EDIT, max_size=10))
+@example(["(x + x)", "((x + x) + (x).exp())"], [("connect", "leaf", 5, 3, 0, "2.0", False)])  # y1 into y1·1
 def test_typed_expressions_round_trip_before_and_after_edits(exprs, edits):
     source = _LEAVES + "".join(f"y{i} = {e}\n" for i, e in enumerate(exprs))
     try:

@@ -132,6 +132,19 @@ CASES = {
         "x = torch.ones(3, requires_grad=True)\na = x + 1\na.mul_(2)\na.sum().backward()\nprint(x.grad)\n"
         "print(type(a.grad_fn).__name__)",
     "inplace_int_plus_float": "x = torch.tensor([1, 2])\nx += 1.5",
+    # a view made in a custom Function (an input returned as-is too), a view of it, a module's full backward hook
+    "inplace_custom_function_view": "class F(torch.autograd.Function):\n    @staticmethod\n"
+                                    "    def forward(ctx, x):\n        return x.view_as(x)\n    @staticmethod\n"
+                                    "    def backward(ctx, g):\n        return g\n"
+                                    "F.apply(torch.ones(2, requires_grad=True) * 1).add_(1)",
+    "inplace_custom_function_returned_input": "class G(torch.autograd.Function):\n    @staticmethod\n"
+                                              "    def forward(ctx, x):\n        return x\n    @staticmethod\n"
+                                              "    def backward(ctx, g):\n        return g\n"
+                                              "y = G.apply(torch.ones(2, requires_grad=True) * 1)\n"
+                                              "with torch.no_grad():\n    y.add_(1)\nprint(y)\ny[0].mul_(2)",
+    "inplace_relu_after_full_backward_hook": "net = nn.Sequential(nn.Linear(2, 2), nn.ReLU(inplace=True))\n"
+                                             "net[0].register_full_backward_hook(lambda m, gi, go: None)\n"
+                                             "net(torch.ones(1, 2, requires_grad=True))",
     "inplace_broadcast_grow": "x = torch.ones(3)\nx.add_(torch.ones(2, 3))",
     # --- requires_grad ----------------------------------------------------------------------------------
     "int_tensor_requires_grad": "torch.tensor([1, 2], requires_grad=True)",

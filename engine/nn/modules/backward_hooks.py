@@ -9,7 +9,7 @@ several tensors that require grad, or giving several, with a full backward hook 
 import sys
 import warnings
 
-from ... import dispatch, grad_mode
+from ... import dispatch, grad_mode, graph
 from ...ops import OPS
 from ...tensor import Tensor
 
@@ -47,6 +47,7 @@ class BackwardHook:
             return args
         i = needing[0]
         wrapped = dispatch.apply(OPS["backward_hook"], (args[i],))
+        graph.CUSTOM_VIEWS[id(wrapped)] = wrapped  # made by torch's BackwardHookFunction, a custom Function
         wrapped.grad_fn.register_hook(self._input_hook)
         self.input_wrapped = True
         return (*args[:i], wrapped, *args[i + 1:])
@@ -60,6 +61,7 @@ class BackwardHook:
         if not out.requires_grad:
             return out
         wrapped = dispatch.apply(OPS["backward_hook"], (out,))
+        graph.CUSTOM_VIEWS[id(wrapped)] = wrapped
         wrapped.grad_fn.register_prehook(self._output_hook)
         return wrapped
 
