@@ -22,7 +22,7 @@ from app.widgets.html_box import HtmlBox
 from app.widgets.responsive import PHONE, narrow
 from engine.trace.text import number
 
-HEIGHT = 132
+HEIGHT = 92  # px: the label, the slider and the phases one under the other; the loss curve beside them
 
 
 class _Slider(pn.widgets.IntSlider):
@@ -65,14 +65,14 @@ class IterationBar(Viewer):
 
     def __init__(self, **params):
         super().__init__(**params)
-        self.label = HtmlBox(css=_CSS, height=26, sizing_mode="stretch_width", margin=(4, 8, 0, 8))
+        self.label = HtmlBox(css=_CSS, height=22, sizing_mode="stretch_width", margin=(2, 8, 0, 8))
         self.slider = _Slider(start=1, end=2, value=1, show_value=False, sizing_mode="stretch_width",
                               margin=(0, 4), css_classes=["iteration-slider"])
         self.prev = pn.widgets.Button(label="◀", description="Previous iteration", width=38, margin=(0, 2),
                                       css_classes=["prev-iteration"])
         self.next = pn.widgets.Button(label="▶", description="Next iteration", width=38, margin=(0, 2),
                                       css_classes=["next-iteration"])
-        self.phases = Phases(height=30, sizing_mode="stretch_width", margin=(2, 8, 0, 8), stylesheets=[_CSS])
+        self.phases = Phases(height=26, sizing_mode="stretch_width", margin=(0, 8, 0, 8), stylesheets=[_CSS])
         self.phases.param.watch(lambda e: self.store.goto(self.phases.goto), "clicks")
         self.loss = ColumnDataSource(data={"x": [], "y": [], "text": []})
         self.now = ColumnDataSource(data={"x": [], "y": []})
@@ -81,7 +81,7 @@ class IterationBar(Viewer):
         # The loss curve on a linear or a log axis: each figure is made the first time a loop's loss is shown on
         # it (a page whose program has no loop builds neither: ~80 Bokeh models fewer to build and send).
         self.curves: dict[str, pn.pane.Bokeh] = {}
-        self.curve = pn.Column(sizing_mode="stretch_both", css_classes=["loss-curve"],
+        self.curve = pn.Column(sizing_mode="stretch_width", height=HEIGHT - 2, css_classes=["loss-curve"],
                                stylesheets=[narrow("width: 100% !important; height: 120px !important; "
                                                    "flex: none !important;", PHONE)])
         self.controls = pn.Column(self.label, pn.Row(self.prev, self.slider, self.next, sizing_mode="stretch_width"),
@@ -106,7 +106,7 @@ class IterationBar(Viewer):
 
     def _show_curve(self, axis: str) -> None:
         if axis not in self.curves:
-            self.curves[axis] = pn.pane.Bokeh(self._figure(axis), sizing_mode="stretch_both")
+            self.curves[axis] = pn.pane.Bokeh(self._figure(axis), sizing_mode="stretch_width", height=HEIGHT - 2)
         if [*self.curve.objects] != [self.curves[axis]]:
             self.curve.objects = [self.curves[axis]]
 
@@ -124,6 +124,7 @@ class IterationBar(Viewer):
                               mode="vline"))
         p.on_event(Tap, on_loop(self._on_tap))
         p.xaxis.ticker = AdaptiveTicker(min_interval=1, num_minor_ticks=0)  # iterations are whole numbers
+        p.yaxis.ticker.desired_num_ticks = 3  # the strip is short
         p.axis.axis_label_text_font_size = "11px"
         p.axis.axis_label_text_font_style = "normal"
         p.axis.major_label_text_font_size = "11px"
