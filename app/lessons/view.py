@@ -272,7 +272,7 @@ class LessonView(Viewer):
             n = len(r.blocks)
             self.where.object = (f'<span class="lesson-where-text">block {current + 1} of {n}</span>'
                                  if current is not None else f'<span class="lesson-where-text">{n} blocks</span>')
-            wrong = s.answered is not None and s.answered in self._why and any(
+            wrong = s.answered is not None and s.answered in self._why and str(s.answered) not in self._whys and any(
                 v.right is False for v in s.answers.get(s.answered, ()))
             self.why.visible = self.why_save.visible = wrong
             if s.answers:
