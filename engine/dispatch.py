@@ -136,13 +136,14 @@ def apply(op, inputs, attrs=None, dtype=None):
         work = _work(op, arrays, dtype)
         if work:
             observe.emit("on_work", work)
-    if memory.FLUSH_DENORMAL[0]:
+    flush = memory.FLUSH_DENORMAL[0]
+    if flush:
         arrays = [memory.without_denormals(a) for a in arrays]
     try:
         out_data = op.forward(*arrays, **attrs)
     except ValueError as e:
         raise shape_error(e, arrays) from None
-    if memory.FLUSH_DENORMAL[0] and not op.view:
+    if flush and not op.view:
         out_data = tuple(map(memory.without_denormals, out_data)) if op.several else \
             memory.without_denormals(out_data)
     if op.several:

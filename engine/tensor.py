@@ -445,7 +445,8 @@ class Tensor:
     def __repr__(self, *, tensor_contents=None):
         suffixes = []
         try:
-            name = None if self.grad_fn is None else type(self.grad_fn).__name__
+            fn = self.grad_fn
+            name = None if fn is None else type(fn).__name__
         except RuntimeError:  # a custom Function's view whose base was changed in place (torch prints so)
             name = "Invalid"
         if name is not None:

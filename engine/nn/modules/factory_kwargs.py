@@ -1,4 +1,5 @@
 """device='meta' in the constructors of the layers that take factory kwargs (device=, dtype=)."""
+import contextlib
 import functools
 import inspect
 
@@ -20,12 +21,19 @@ def factory_device(init):
             args = (*args[:at], None, *args[at + 1:])
         else:
             kwargs = {**kwargs, "device": None}
-        state = random.get_rng_state()
-        try:
+        with drawing_nothing():
             init(self, *args, **kwargs)
-        finally:
-            random.set_rng_state(state)
         with observe.muted():
             self.to(devices.device("meta"))
 
     return wrapper
+
+
+@contextlib.contextmanager
+def drawing_nothing():
+    """The generator's state as it was before (what torch's initialisers draw on meta: nothing)."""
+    state = random.get_rng_state()
+    try:
+        yield
+    finally:
+        random.set_rng_state(state)

@@ -1,10 +1,11 @@
 """Lazy modules: built before their input's size is known, with uninitialized parameters and buffers. The first call
 gives them their shapes in place (an optimizer made before it holds the same objects), initialises them as the
 module they become, and turns the module into that class (LazyLinear becomes Linear), as torch's LazyModuleMixin."""
-from ... import devices, factories, meta, observe, random
+from ... import devices, factories, meta, observe
 from .. import init
 from ..parameter import UninitializedBuffer, UninitializedParameter
 from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
+from .factory_kwargs import drawing_nothing
 from .layers import BatchNorm1d, BatchNorm2d, Linear
 from .module import Module
 from .norms import BatchNorm3d, InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
@@ -29,11 +30,8 @@ class LazyModuleMixin:
         if self.has_uninitialized_params():
             with observe.muted():  # a watcher sees the initialised parameters, not how they were made
                 if self.__dict__.get("_on_meta"):  # made on meta: shaped there, its initialisers drawing nothing
-                    state = random.get_rng_state()
-                    try:
+                    with drawing_nothing():
                         self.initialize_parameters(*args, **kwargs)
-                    finally:
-                        random.set_rng_state(state)
                     self._to_meta()
                 else:
                     self.initialize_parameters(*args, **kwargs)
