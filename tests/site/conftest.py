@@ -1,5 +1,5 @@
-"""One static server and one Chromium for the site's Stop and defence tests, and the page they share (opened once:
-loading the site is most of their time)."""
+"""One static server and one Chromium for the site's tests; a fresh watched page on it, and the page the Stop and
+defence tests share (opened once: loading the site is most of their time)."""
 
 from __future__ import annotations
 
@@ -23,6 +23,27 @@ def chromium():
         browser = sitekit.launch(p)
         yield browser
         browser.close()
+
+
+@pytest.fixture(scope="session")
+def site(served_site):
+    """The static site's URL (the session's one server)."""
+    return served_site[0]
+
+
+@pytest.fixture
+def page(chromium, site, request):
+    """A fresh context on the site, screenshotted into test-artifacts/ when the test ends; the test fails on a
+    request to another host or an error the page raised."""
+    context = chromium.new_context(viewport=sitekit.VIEWPORT)
+    watch = sitekit.watch_context(context, site)
+    pg = context.new_page()
+    sitekit.watch_page(pg, watch)
+    yield pg
+    sitekit.ARTIFACTS.mkdir(exist_ok=True)
+    pg.screenshot(path=str(sitekit.ARTIFACTS / f"site-{request.node.name}.png"))
+    context.close()
+    assert watch.external == [] and watch.errors == [], (watch.external, watch.errors)
 
 
 def open_page(chromium, url, init_script=""):

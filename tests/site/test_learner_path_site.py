@@ -15,31 +15,6 @@ from tests.site import sitekit  # noqa: E402
 QUEUED = "import torch\nx = torch.tensor(2.0, requires_grad=True)\n(x * x).backward()\nprint('queued', x.grad)\n"
 
 
-@pytest.fixture(scope="module")
-def site():
-    dist = sitekit.ensure_built()
-    with sitekit.static_server(dist) as (url, served):
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser(chromium):
-    return chromium  # the session's one Chromium (conftest.py): playwright's sync API runs once per thread
-
-
-@pytest.fixture
-def page(browser, site, request):
-    context = browser.new_context(viewport=sitekit.VIEWPORT)
-    watch = sitekit.watch_context(context, site)
-    pg = context.new_page()
-    sitekit.watch_page(pg, watch)
-    yield pg
-    sitekit.ARTIFACTS.mkdir(exist_ok=True)
-    pg.screenshot(path=str(sitekit.ARTIFACTS / f"site-{request.node.name}.png"))
-    context.close()
-    assert watch.external == [] and watch.errors == [], (watch.external, watch.errors)
-
-
 def test_a_run_pressed_before_python_runs_once_python_is_ready(page, site):
     python = sitekit.open_before_python(page, site + "?example=accumulate")
     page.locator(".editor .ace_editor").evaluate("(el, text) => el.env.editor.setValue(text, 1)", QUEUED)

@@ -16,26 +16,6 @@ from tests.app.browser import SERIOUS, active_element, axe_violations, counter, 
 from tests.site import sitekit  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def site():
-    dist = sitekit.ensure_built()
-    with sitekit.static_server(dist) as (url, served):
-        yield url
-
-
-@pytest.fixture
-def page(chromium, site, request):
-    context = chromium.new_context(viewport=sitekit.VIEWPORT)
-    watch = sitekit.watch_context(context, site)
-    pg = context.new_page()
-    sitekit.watch_page(pg, watch)
-    yield pg
-    sitekit.ARTIFACTS.mkdir(exist_ok=True)
-    pg.screenshot(path=str(sitekit.ARTIFACTS / f"site-{request.node.name}.png"))
-    context.close()
-    assert watch.external == [] and watch.errors == [], (watch.external, watch.errors)
-
-
 def _current(page) -> str:
     return page.locator(".block.current .block-head").inner_text() if page.locator(".block.current").count() else ""
 
