@@ -370,7 +370,7 @@ def check_inplace(t):
     fn = t._grad_fn
     if base is not None and fn is not None and fn._n_outputs != 1 and fn._op is not None and fn._op.view:
         raise RuntimeError(messages.MULTI_OUTPUT_VIEW_INPLACE.format(nr=t._output_nr, name=graph._short_name(fn)))
-    if base is not None and fn is not None and graph.CUSTOM_VIEWS.get(id(t)) is t:
+    if base is not None and fn is not None and graph.CUSTOM_VIEWS and graph.CUSTOM_VIEWS.get(id(t)) is t:
         raise RuntimeError(messages.CUSTOM_FUNCTION_VIEW_INPLACE.format(
             nr=t._output_nr, name=graph._short_name(fn), what="is being modified"))
     if base is not None and base.grad_fn is None and base._requires_grad:
