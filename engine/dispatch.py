@@ -144,8 +144,7 @@ def apply(op, inputs, attrs=None, dtype=None):
     except ValueError as e:
         raise shape_error(e, arrays) from None
     if flush and not op.view:
-        out_data = tuple(map(memory.without_denormals, out_data)) if op.several else \
-            memory.without_denormals(out_data)
+        out_data = tuple(map(memory.without_denormals, out_data)) if op.several else memory.without_denormals(out_data)
     if op.several:
         return _several(op, inputs, attrs, out_data, dtype, wants_grad)
     if not op.view:
