@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 
 from engine.trace.budget import Limits
+from engine.trace.packing import unpack
 from engine.trace.runner import LIMITS
 from engine.trace.so_far import Pieces
 from engine.trace.timeline import Timeline
@@ -54,8 +55,8 @@ def checked(text, source: str) -> Timeline:
         data = json.loads(text)
     except (ValueError, RecursionError) as e:
         raise ValueError(f"it is not JSON ({type(e).__name__})") from None
-    _check(data, source)
-    return Timeline.from_json(text)
+    return Timeline(source=source, events=_check(data, source), output=data["output"], loops=data["loops"],
+                    modules=data["modules"])
 
 
 def streamed(pieces, last, source: str) -> tuple[Timeline, bool]:
@@ -71,12 +72,14 @@ def streamed(pieces, last, source: str) -> tuple[Timeline, bool]:
     if last is not None and received.tail is None:
         raise ValueError("its last message is not the last piece")
     data = received.data(source)
-    _check(data, source)
-    return Timeline.from_data(data), received.full
+    timeline = Timeline(source=source, events=_check(data, source), output=data["output"], loops=data["loops"],
+                        modules=data["modules"])
+    return timeline, received.full
 
 
 def _check(data, source):
-    if not isinstance(data, dict) or set(data) != {"source", "output", "loops", "modules", "keys", "events"}:
+    """The events of a timeline's object (Timeline.to_json's, before json.dumps) once it is checked."""
+    if not isinstance(data, dict) or set(data) != {"source", "output", "loops", "modules", "keys", "table", "events"}:
         raise ValueError("it is not a timeline's object")
     if data["source"] != source:
         raise ValueError("it is the timeline of another program")
@@ -88,12 +91,11 @@ def _check(data, source):
         raise ValueError("its keys are not lists of field names")
     if not isinstance(events, list) or len(events) > MAX_EVENTS:
         raise ValueError(f"it has more than {MAX_EVENTS:,} events")
+    if not isinstance(data["table"], list):
+        raise ValueError("its table is not a list")
+    events = unpack(keys, data["table"], events)  # (ValueError for an event not packed by its keys and the table)
     printed = []
-    for i, packed in enumerate(events):
-        if not (isinstance(packed, list) and packed and type(packed[0]) is int and 0 <= packed[0] < len(keys)
-                and len(packed) == len(keys[packed[0]]) + 1):
-            raise ValueError(f"event {i} is not packed by its keys")
-        event = dict(zip(keys[packed[0]], packed[1:]))
+    for i, event in enumerate(events):
         _check_event(event, i, lines)
         if event["kind"] == "error" and i != len(events) - 1:
             raise ValueError(f"event {i} is an error before the last event")
@@ -103,6 +105,7 @@ def _check(data, source):
     if not isinstance(output, str) or len(output) > MAX_OUTPUT or output != "".join(printed):
         raise ValueError("its output is not what its print events wrote")
     _check_ranges(data["loops"], data["modules"], len(events), lines)
+    return events
 
 
 def _check_event(event, i, lines):

@@ -6,8 +6,9 @@ returned; a program ended at any moment (Stop, its budget plus a margin, its mem
 recorded up to its last piece. What is sent is capped (`cap` bytes, the timeline's JSON cap): past it no events are
 sent, and the timeline ends with what fit and an error event that says so.
 
-A piece is JSON: {"keys": the new key lists (numbered on from the pieces before), "events": packed as
-Timeline.to_json packs them, "renames": [[node id, name]], "iterations": [[loop line, index, start, end]] that ended,
+A piece is JSON: {"keys": the new key lists and "table": the new entries of the table (both numbered on from the
+pieces before), "events": packed as Timeline.to_json packs them (packing.py), "renames": [[node id, the name's number
+in the table]], "iterations": [[loop line, index, start, end]] that ended,
 "open": [[loop line, index, start]] the iterations running now, "calls": the new module calls (as Timeline.modules,
 "end" null while running), "ends": [[call, end]] of calls sent running}; the tail has "source" and "output" too."""
 from __future__ import annotations
@@ -16,12 +17,13 @@ import json
 import re
 import time
 
+from .packing import Packer
 from .timeline import Timeline, _unknown
 
 PIECE_EVERY = 0.25  # s: a run shorter than this sends everything in its tail
 RESERVE = 2**20  # bytes of the cap (at most an eighth) kept for the tail: the program's source, its output, an error
 _SURROGATES = re.compile("[\\ud800-\\udfff]")
-_PIECE = ("keys", "events", "renames", "iterations", "open", "calls", "ends")
+_PIECE = ("keys", "table", "events", "renames", "iterations", "open", "calls", "ends")
 
 
 def _encoded(data) -> bytes:
@@ -32,19 +34,26 @@ def _encoded(data) -> bytes:
 
 
 class _Sent:
-    """What the receiver has: the key lists, how many events, the last node's id, each loop line's iterations,
-    the module calls (and those sent running), and the bytes sent."""
+    """What the receiver has: the key lists and the table (the packer's, up to its mark), how many events, each loop
+    line's iterations, the module calls (and those sent running), and the bytes sent."""
 
     def __init__(self):
-        self.keys, self.events, self.last_node, self.iterations = {}, 0, -1, {}
+        self.packer, self.events, self.iterations = Packer(), 0, {}
         self.calls, self.running, self.bytes = 0, [], 0
+        self.mark = self.packer.mark()
 
     def copy(self):
+        """What the receiver will have once the next piece arrives (it shares the packer: undo() takes back what a
+        piece that is not sent packed)."""
         other = _Sent()
-        other.keys, other.events, other.last_node = dict(self.keys), self.events, self.last_node
+        other.packer, other.events = self.packer, self.events
         other.iterations, other.calls, other.running, other.bytes = (dict(self.iterations), self.calls,
                                                                      list(self.running), self.bytes)
+        other.mark = self.mark
         return other
+
+    def undo(self):
+        self.packer.undo(self.mark)
 
 
 class Stream:
@@ -86,8 +95,8 @@ class Stream:
                 self.pieces += 1
                 self._sent = sent
                 self._rec.renamed.clear()
-        except Exception:  # noqa: BLE001, S110 - a piece that cannot be made now (memory) goes with a later one
-            pass
+        except Exception:  # noqa: BLE001 - a piece that cannot be made now (memory) goes with a later one
+            self._sent.undo()
         spent = time.perf_counter() - now
         self.spent += spent
         self._next = time.perf_counter() + self.every
@@ -115,11 +124,12 @@ class Stream:
         """A piece's JSON with events[sent:n] (and `error`), and what the receiver has once it arrives; (None, …)
         when there is nothing new. One that would pass the cap holds the events that fit (`full`)."""
         sent = self._sent.copy()
+        packer = sent.packer
         n = len(events) if n is None else n
         if rec is not None:
             rec._values.flush()  # the summaries of big tensors, filled in batches
             nodes = rec._nodes
-            renames = {nid: nodes[nid]["name"] for nid in rec.renamed if nid <= sent.last_node}
+            renames = {nid: nodes[nid]["name"] for nid in rec.renamed if nid <= packer.last_node}
             found, calls = rec.loops.found, rec.modules.calls
             running = [] if final is not None else [[a.line, a.index, a.start] for a in rec.loops._open]
         else:
@@ -129,13 +139,18 @@ class Stream:
         new = events[sent.events:n]
         if final is None and not new and not renames and len(calls) == sent.calls and not sent.running:
             return None, sent
-        had = len(sent.keys)
-        packed = self._packed(new, sent)
-        if error is not None:
-            packed += self._packed([error], sent)
-            sent.events -= 1  # (not one of the run's)
-        data = {"keys": [list(names) for names, k in sent.keys.items() if k >= had], "events": packed,
-                "renames": [[nid, name] for nid, name in renames.items()]}
+        try:
+            packed = packer.pack(new)
+            sent.events += len(new)
+            if error is not None:
+                packed += packer.pack([error])  # (not one of the run's)
+            renamed = [[nid, packer.ref(name)] for nid, name in renames.items()]
+            data = {"keys": packer.new_keys(sent.mark[0]), "table": packer.table[sent.mark[1]:], "events": packed,
+                    "renames": renamed}
+        except BaseException:
+            sent.undo()
+            raise
+        sent.mark = packer.mark()
         self._ranges(data, sent, found, running, calls, n)
         if not cut:
             data["full"] = True  # no more events are sent
@@ -143,9 +158,14 @@ class Stream:
             output = final.output if n == len(events) else "".join(e["text"] for e in events[:n]
                                                                    if e["kind"] == "print")
             data["source"], data["output"] = final.source, output
-        text = _encoded(data)
+        try:
+            text = _encoded(data)
+        except BaseException:
+            self._sent.undo()
+            raise
         room = self.cap - sent.bytes - (0 if final is not None else self.reserve)
         if len(text) > room and cut:
+            self._sent.undo()
             return self._cut(rec, events, n, final, room)
         sent.bytes += len(text)
         return text, sent
@@ -166,21 +186,6 @@ class Stream:
             return self._piece(rec, events, start + kept, cut=False) if kept else (None, self._sent.copy())
         return self._piece(rec, events, start + kept, final=final, error=self._cap_error(events, start + kept),
                            cut=False)
-
-    @staticmethod
-    def _packed(new, sent):
-        keys, packed = sent.keys, []
-        for ev in new:
-            names = tuple(ev)
-            k = keys.get(names)
-            if k is None:
-                k = keys[names] = len(keys)
-            packed.append([k, *ev.values()])
-            nid = ev.get("id")
-            if nid is not None and ev["kind"] in ("leaf", "op", "inplace"):
-                sent.last_node = nid
-        sent.events += len(new)
-        return packed
 
     @staticmethod
     def _ranges(data, sent, found, running, calls, n):
@@ -217,6 +222,7 @@ class Pieces:
     def __init__(self, cap: int = 32 * 2**20):
         self.cap, self.size = cap, 0
         self.keys, self._at = [], []  # key lists, and where each puts a node's id and name in a packed event
+        self.table = []  # what the events refer to (packing.py)
         self.events, self._nodes = [], {}  # packed, and the node events by id
         self.found, self.open, self.calls = {}, [], []
         self.tail = None
@@ -236,6 +242,9 @@ class Pieces:
                 ("source" in data) != ("output" in data)):
             raise ValueError("a piece is not a piece's object")
         self._keys(data["keys"])
+        if not isinstance(data["table"], list):
+            raise ValueError("a piece's table is not a list")
+        self.table += data["table"]
         self._events(data["events"])
         self._renames(data["renames"])
         self._ranges(data)
@@ -274,7 +283,8 @@ class Pieces:
             raise ValueError("a piece's renames are not a list")
         for rename in renames:
             if not (isinstance(rename, list) and len(rename) == 2 and type(rename[0]) is int
-                    and isinstance(rename[1], str)):
+                    and type(rename[1]) is int and 0 <= rename[1] < len(self.table)
+                    and isinstance(self.table[rename[1]], str)):
                 raise ValueError("a piece's renames are not [node id, name]")
             if rename[0] in self._nodes:  # (a node the recorder met but could not record, its budget spent: none)
                 packed, at = self._nodes[rename[0]]
@@ -311,8 +321,8 @@ class Pieces:
             output = "".join(e[3] for e in self.events if e[1] == "print" and len(e) > 3 and isinstance(e[3], str))
         else:
             source, output = tail["source"], tail["output"]
-        return {"source": source, "output": output, "keys": self.keys, "events": self.events, "modules": calls,
-                "loops": [{"line": line, "iterations": its} for line, its in sorted(found.items())]}
+        return {"source": source, "output": output, "keys": self.keys, "table": self.table, "events": self.events,
+                "modules": calls, "loops": [{"line": line, "iterations": its} for line, its in sorted(found.items())]}
 
     def timeline(self, source: str) -> Timeline:
         return Timeline.from_data(self.data(source))

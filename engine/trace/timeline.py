@@ -4,6 +4,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
+from .packing import Packer, unpack
 from .states import Index
 
 _SURROGATES = re.compile("[\\ud800-\\udfff]")
@@ -24,17 +25,12 @@ class Timeline:
 
     def to_json(self):
         """The timeline as JSON text that always encodes as UTF-8 (a lone surrogate a program printed or put in
-        a name, `print(chr(0xdc80))`, becomes U+FFFD). Events are packed: each is a list [its keys' number in
-        "keys", its values…], since a long run repeats the same few key lists tens of thousands of times."""
-        keys, packed = {}, []
-        for ev in self.events:
-            names = tuple(ev)
-            n = keys.get(names)
-            if n is None:
-                n = keys[names] = len(keys)
-            packed.append([n, *ev.values()])
+        a name, `print(chr(0xdc80))`, becomes U+FFFD). Events are packed as so_far's pieces pack them
+        (packing.py): by their keys, what they repeat in a table."""
+        packer = Packer()
+        packed = packer.pack(self.events)
         text = json.dumps({"source": self.source, "output": self.output, "loops": self.loops,
-                           "modules": self.modules, "keys": list(keys),
+                           "modules": self.modules, "keys": packer.new_keys(0), "table": packer.table,
                            "events": packed}, ensure_ascii=False, separators=(",", ":"), default=_unknown)
         return text if text.isascii() else _SURROGATES.sub("\ufffd", text)
 
@@ -54,8 +50,7 @@ class Timeline:
         collecting = gc.isenabled()
         gc.disable()
         try:
-            keys = data["keys"]
-            events = [dict(zip(keys[ev[0]], ev[1:])) for ev in data["events"]]
+            events = unpack(data["keys"], data["table"], data["events"])
         finally:
             if collecting:
                 gc.enable()

@@ -12,6 +12,7 @@ from app.program.examples import EXAMPLES
 from app.timeline_check import MAX_BYTES, MAX_EVENTS, checked, streamed
 from engine.trace import run
 from engine.trace.isolated import browser_json, stopped
+from engine.trace.packing import TABLED
 from engine.trace.so_far import Stream
 from tests.programs import PROGRAMS
 from tests.trace.corpus import TRACE_PROGRAMS
@@ -76,7 +77,11 @@ def event_of(data, kind):
 
 
 def set_field(data, kind, name, value):
+    """Sets an event's field, through the table for a field that refers to it (packing.TABLED)."""
     names, packed = event_of(data, kind)
+    if name in TABLED:
+        data["table"].append(value)
+        value = len(data["table"]) - 1
     packed[names.index(name) + 1] = value
 
 
@@ -86,6 +91,7 @@ def set_field(data, kind, name, value):
     (lambda d: d.update(extra=1), "a timeline's object"),
     (lambda d: d["events"].append([99]), "not packed"),
     (lambda d: d["events"].append([0]), "not packed"),
+    (lambda d: d.update(table=d["table"][:1]), "not packed"),
     (lambda d: set_field(d, "op", "kind", "script"), "no kind"),
     (lambda d: set_field(d, "op", "line", 99), "no line"),
     (lambda d: set_field(d, "op", "line", "1"), "no line"),

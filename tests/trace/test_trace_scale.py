@@ -70,8 +70,11 @@ def test_summaries_in_batches_are_each_arrays_statistics(dtype):
 def test_json_is_packed_and_round_trips():
     t = run(PROGRAMS["two_variables"])
     data = json.loads(t.to_json())
-    assert set(data) == {"source", "output", "loops", "modules", "keys", "events"}
+    assert set(data) == {"source", "output", "loops", "modules", "keys", "table", "events"}
     assert len(data["keys"]) < len(data["events"])
+    names = [ev["name"] for ev in t.events if "name" in ev]
+    assert len(set(names)) < len(names)
+    assert sum(v in set(names) for v in data["table"] if isinstance(v, str)) == len(set(names))  # each name once
     back = Timeline.from_json(t.to_json())
     assert back.events == t.events and back.to_json() == t.to_json()
 
