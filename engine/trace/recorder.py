@@ -80,7 +80,9 @@ class Recorder:
         if self._calls:
             ev["call"] = self._calls[-1][0]
         if self.running and self.budget is not None:
-            self.budget.charge_events(1, ev["line"], _size(ev))
+            values = self._values
+            self.budget.charge_events(1, ev["line"], _size(ev) + values.unsized)
+            values.unsized = 0
         self.events.append(ev)
         return ev
 
@@ -103,13 +105,20 @@ class Recorder:
     def finish(self):
         """The program ended: name what its last statements bound, and stop charging the budget."""
         self.running = False
-        self._where.finish()
-        self.loops.finish()
-        self.modules.finish()
-        self._calls.clear()
-        self._set_calls()
-        self._sent.clear()
-        self._values.flush()
+        try:
+            self._where.finish()
+            self.loops.finish()
+            self.modules.finish()
+            self._calls.clear()
+            self._set_calls()
+            self._sent.clear()
+        finally:
+            self._values.release()  # every value recorded filled in, whatever failed
+            # what only a running program needs, dropped now rather than with the recorder (a cycle through its
+            # Where, collected whenever the collector next runs its oldest generation)
+            for kept in (self._known, self._fns, self._versions, self._named, self._temps, self._grads,
+                         self._functions, self._unreduced):
+                kept.clear()
 
     # --- names ------------------------------------------------------------------------------------
     def _name(self, text, obj, line, depth=0):

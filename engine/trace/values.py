@@ -7,15 +7,15 @@ elements, which is almost all call overhead, so `Values` copies a big array into
 and fills the summaries of a whole batch with one call per statistic (`flush`, at the latest when the run ends).
 
 Float32 values are kept as the shortest decimals that round to them (0.9480942, not 0.9480942487716675): exact as
-float32 (`np.float32(v)` gives the same bits), and a third shorter as JSON. Small float32 tensors are rewritten so
-in batches too (until `flush` their lists hold the same values at full length).
+float32 (`np.float32(v)` gives the same bits), and a third shorter as JSON. Small float32 tensors are listed so in
+batches too (until `flush` their lists are empty: `unsized` counts the bytes of JSON they will take, at most).
 """
 import numpy as np
 
 FULL = 64  # tensors of up to this many elements are recorded in full
 HEAD = 3
-BATCH_ELEMENTS = 1 << 20  # elements a batch holds before it is summarised
-PENDING_ELEMENTS = 1 << 23  # elements all batches may hold together
+BATCH_ELEMENTS = 1 << 18  # elements a batch holds before it is summarised
+PENDING_ELEMENTS = 1 << 21  # elements all batches may hold together
 
 _shapes = {}  # shape -> one list shared by every summary of that shape (values are read-only)
 
@@ -43,13 +43,15 @@ def shape_list(shape):
 
 
 class Values:
-    """The values of one run. `record` returns a value at once; a big array's summary dict is complete after
-    `flush()` (the recorder flushes when the run ends, before anyone reads the timeline)."""
+    """The values of one run. `record` returns a value at once; a big array's summary dict and a small float32
+    array's list are complete after `flush()` (the recorder flushes when the run ends and before each piece it
+    streams, before anyone reads the timeline)."""
 
     def __init__(self):
         self._batches = {}  # (shape, dtype) -> _Batch
         self._pending = 0
         self._small = _Small()
+        self.unsized = 0  # bytes of JSON, at most, of the lists recorded not yet filled in (the recorder takes them)
 
     def record(self, data):
         n = data.size
@@ -58,6 +60,7 @@ class Values:
                 return data.tolist()
             if data.ndim == 0:
                 return float(str(data[()]))  # (the scalar's text: the array's, five times faster)
+            self.unsized += 3 + n * (21 + 3 * data.ndim)  # (a number and its comma, and at most ndim brackets each)
             return self._small.add(data)
         if data.dtype.kind not in "fiu":  # bool, complex: the first elements only
             return {"shape": shape_list(data.shape), "head": data.reshape(-1)[:HEAD].tolist()}
@@ -79,15 +82,21 @@ class Values:
         self._small.fill()
         self._pending = 0
 
+    def release(self):
+        """The batches' buffers let go (the run is over: what it recorded is filled in)."""
+        self.flush()
+        self._batches.clear()
+
 
 class _Small:
-    """Small float32 arrays, listed exactly at once and rewritten as their shortest decimals in batches."""
+    """Small float32 arrays, listed as their shortest decimals in batches: `add` returns an empty list that `fill`
+    fills in."""
 
     def __init__(self):
         self.arrays, self.lists = [], []
 
     def add(self, data):
-        listed = data.tolist()
+        listed = []
         self.arrays.append(data.copy())
         self.lists.append(listed)
         if len(self.arrays) >= 4096:
