@@ -594,18 +594,33 @@ class Recorder:
 
 def _size(event):
     """About how many bytes an event takes in the timeline's JSON, at most (numbers at their longest, a summary
-    of a big tensor at 250), quickly: the recorder charges every event to the budget."""
+    of a big tensor at 250; a small float32 value is charged by Values.unsized), quickly: the recorder charges every
+    event to the budget."""
     n = 2
-    for v in event.values():
+    for k, v in event.items():
         t = type(v)
         if t is str:
             n += len(v) + 16
         elif t is list:
-            n += _list_size(v) + 12
+            n += (_grads_size(v) if k == "grads_out" else _list_size(v)) + 12
         elif t is dict:
-            n += max(250, _size(v))  # (a drawing's series holds its points)
+            n += 262 if k in _VALUES else max(250, _size(v)) + 12  # (a drawing's series holds its points)
         else:
             n += 20
+    return n
+
+
+_VALUES = frozenset(("value", "grad_in", "before", "contribution", "after", "seed"))  # a dict there is a summary
+
+
+def _grads_size(grads):
+    """A backward step's grads_out: [{"to", "value"[, "unreduced"]}]."""
+    n = 2
+    for g in grads:
+        n += 40
+        for k in ("value", "unreduced"):
+            v = g.get(k)
+            n += 0 if v is None else 262 if type(v) is dict else _list_size(v) if type(v) is list else 20
     return n
 
 

@@ -47,6 +47,34 @@ def test_the_pieces_make_the_timeline_of_run(monkeypatch):
     assert renames > 100
 
 
+def test_a_piece_not_sent_goes_with_a_later_one(monkeypatch):
+    """A piece that could not be sent (memory) is not counted as sent: the next one carries its events, key lists
+    and table entries again, and the pieces still make run()'s timeline."""
+    real = loops.Budget.tick
+
+    def tick(self, line=None):
+        ok = real(self, line)
+        if self.stream is not None:
+            self.stream(time.perf_counter())
+        return ok
+
+    monkeypatch.setattr(loops.Budget, "tick", tick)
+    sent, tries = [], []
+
+    def send(piece):
+        tries.append(piece)
+        if len(tries) % 2:
+            raise MemoryError
+        sent.append(piece)
+
+    source = ("import torch\nw = torch.ones(2, requires_grad=True)\nfor i in range(20):\n    loss = (w * i).sum()\n"
+              "    loss.backward()\nprint(w.grad)\n")
+    stream = Stream(send, every=0.0)
+    timeline = run(source, stream=stream)
+    sent.append(stream.tail(timeline))
+    assert len(tries) > 2 and assembled(sent).timeline("").to_json() == timeline.to_json()
+
+
 @pytest.mark.skipif(sys.platform == "emscripten", reason="no processes in Pyodide")
 def test_a_child_ended_after_10000_events_keeps_them_all():
     timeline = run_isolated(EVENTS, max_seconds=60)  # (its time on an idle machine: ~3 s)
