@@ -98,7 +98,7 @@ def medians(fns, source):
 
 
 GROWTH = """
-import gc, json, resource, sys
+import gc, json, sys
 sys.path[:0] = [sys.argv[2]]
 import engine
 from engine.trace import run
@@ -110,7 +110,8 @@ before = memory_mb()
 engine.manual_seed(0)
 timeline = run(source, max_seconds=600)
 after = memory_mb()
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+with open("/proc/self/status") as f:  # (VmHWM is this process's own; ru_maxrss keeps the parent's across exec)
+    peak = next(int(line.split()[1]) for line in f if line.startswith("VmHWM")) / 1024
 print(json.dumps({"grown": after - before, "peak": peak - before}))
 """
 
