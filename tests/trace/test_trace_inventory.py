@@ -177,3 +177,16 @@ def test_a_simple_namespace_holds_a_configuration():
                "print(cfg == types.SimpleNamespace(lr=0.1, epochs=2, batch=4))")
     assert run(program).output == plain_python(program)
     assert "has no attribute 'FunctionType'" in run("import types\ntypes.FunctionType\n").error["message"]
+
+
+def test_the_types_a_program_prints_are_torchs_and_numpys():
+    """`print(type(x))`, as beginners' tutorials do: the engine's tensor, parameter, size, dtype and device classes and
+    the runner's numpy array print as torch's and numpy's."""
+    from engine.trace import run
+
+    source = ("import torch\nimport numpy as np\nx = torch.ones(2)\n"
+              "print(type(x), type(torch.nn.Parameter(x)), type(x.shape), type(x.dtype), type(torch.device('cpu')),"
+              " type(np.zeros(2)), torch.Tensor, x.__class__)\n")
+    assert run(source).output == (
+        "<class 'torch.Tensor'> <class 'torch.nn.parameter.Parameter'> <class 'torch.Size'> <class 'torch.dtype'> "
+        "<class 'torch.device'> <class 'numpy.ndarray'> <class 'torch.Tensor'> <class 'torch.Tensor'>\n")
