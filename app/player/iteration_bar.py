@@ -71,7 +71,7 @@ class IterationBar(Viewer):
                              height=22, sizing_mode="stretch_width", margin=(5, 4, 0, 8))
         self.slider = _Slider(start=1, end=2, value=1, show_value=False, width=SLIDER_WIDTH, margin=(0, 4),
                               css_classes=["iteration-slider"],
-                              stylesheets=[narrow("flex: 1 1 auto !important; width: auto !important;", PHONE)])
+                              stylesheets=[_SHARES_PHONE])
         self.prev = pn.widgets.Button(label="◀", description="Previous iteration", width=38, margin=(0, 2),
                                       css_classes=["prev-iteration"])
         self.next = pn.widgets.Button(label="▶", description="Next iteration", width=38, margin=(0, 2),
@@ -89,12 +89,11 @@ class IterationBar(Viewer):
         self.curve = pn.Column(sizing_mode="stretch_width", height=HEIGHT - 2, css_classes=["loss-curve"],
                                stylesheets=[narrow("width: 100% !important; height: 120px !important; "
                                                    "flex: none !important;", PHONE)])
-        # (on a phone the label has a line of its own, above the slider)
         line = pn.Row(self.label, self.prev, self.slider, self.next, sizing_mode="stretch_width", margin=(2, 0, 0, 0),
-                      stylesheets=[narrow("flex-wrap: wrap !important;", PHONE)])
+                      stylesheets=[_WRAPS_PHONE])
         self.controls = pn.Column(line, self.phases, width=CONTROLS_WIDTH, css_classes=["iteration-controls"],
-                                  stylesheets=[narrow("width: 100% !important; height: auto !important; "
-                                                      "flex: none !important;", PHONE)])
+                                  stylesheets=[narrow("width: 100% !important; min-width: 0 !important; "
+                                                      "height: auto !important; flex: none !important;", PHONE)])
         # The bar gets its parts the first time a program with a training loop is shown.
         self.row = pn.Row(
             height=HEIGHT, sizing_mode="stretch_width", visible=False, margin=(0, 8, 4, 8),
@@ -205,6 +204,9 @@ class IterationBar(Viewer):
         return self.row
 
 
+# On a phone the label has a line of its own and the slider the rest of the buttons' line.
+_WRAPS_PHONE = narrow("flex-wrap: wrap !important; min-width: 0 !important; width: 100% !important;", PHONE)
+_SHARES_PHONE = narrow("flex: 1 1 0 !important; width: 0 !important; min-width: 0 !important;", PHONE)
 _CSS = """
 .it { font-size: 13px; color: #1f2d3d; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .phases { font-size: 12px; color: #555; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
