@@ -232,3 +232,5 @@ def invalid_arguments(name, signatures, args, kwargs):
                                for t, a in zip(tokens, args))
             text += f"      didn't match because some of the arguments have invalid types: ({marked})\n"
     return TypeError(text)
+ZERO_DIM_INDEX = ("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to "
+                  "convert a 0-dim tensor to a number")

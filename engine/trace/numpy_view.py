@@ -310,6 +310,32 @@ def _testing(name):
     return function
 
 
+class ScalarType:
+    """np.float32 and the like as a program holds them: called, numpy's scalar type (`np.float32(state)`: the value
+    converted, charged by its size, an array of ours); given as a dtype (dtype=, astype, ==), numpy reads the dtype
+    it carries; printed as numpy's class."""
+
+    __slots__ = ("dtype", "_convert")
+
+    def __init__(self, name):
+        self.dtype = np.dtype(name.rstrip("_"))
+        self._convert = getattr(np, name)
+
+    def __call__(self, *args):
+        values = tuple(plain(a) for a in args)
+        charge(sum(math.prod(np.shape(v)) for v in values))
+        return as_array(self._convert(*values))
+
+    def __eq__(self, other):
+        return self.dtype == (other.dtype if isinstance(other, ScalarType) else other)
+
+    def __hash__(self):
+        return hash(self.dtype)
+
+    def __repr__(self):
+        return f"<class 'numpy.{self.dtype.name}'>"
+
+
 def numpy_views() -> dict[str, SafeModule]:
     """{"numpy": ..., "numpy.random": ..., "numpy.linalg": ..., "numpy.fft": ..., "numpy.testing": ...} for one
     run: linalg's results sized by their matrices, fft's by their lengths, testing's assertions on plain arrays."""
@@ -322,7 +348,7 @@ def numpy_views() -> dict[str, SafeModule]:
     random_view = SafeModule("numpy.random", random)
     attrs = {name: _function(name, _SAME.get(name, getattr(np, name)), size) for name, size in SIZES.items()}
     attrs.update({name: _ufunc(getattr(np, name)) for name in UFUNCS})
-    attrs.update({name: np.dtype(name.rstrip("_")) for name in DTYPES})
+    attrs.update({name: ScalarType(name) for name in DTYPES})
     attrs.update({name: ClassName(cls) for name, cls in ABSTRACT.items()})
     linalg = SafeModule("numpy.linalg", {name: _function(name, getattr(np.linalg, name), size)
                                          for name, size in LINALG.items()} | {"LinAlgError": np.linalg.LinAlgError})
