@@ -33,7 +33,9 @@ def _check_zero_dim(t, key):
     if t.dim() != 0:
         return
     if isinstance(key, (int, np.integer)) and not isinstance(key, bool):
-        raise IndexError(messages.ZERO_DIM_INDEX)
+        if key == 0:
+            raise IndexError(messages.ZERO_DIM_INDEX)
+        raise IndexError(f"index {key} is out of bounds for dimension 0 with size 0")
     if isinstance(key, slice):
         raise IndexError("slice() cannot be applied to a 0-dim tensor.")
     for k in _normalize(key):
