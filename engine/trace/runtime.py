@@ -150,7 +150,7 @@ class Runtime(SizedOperators):
         evaluator = Evaluator(self.budget, base)
         names.update(print=self.print, range=self.range, sum=self.sum, pow=self.pow, round=self.round,
                      repr=self.repr, type=self.type_, iter=self.iter_, getattr=self.getattr_,
-                     setattr=self.setattr_, hasattr=self.hasattr_, vars=self.vars_, format=self.format_,
+                     setattr=self.setattr_, hasattr=self.hasattr_, vars=self.vars_, dir=self.dir_, format=self.format_,
                      __import__=self.import_, divmod=self.divmod,
                      __build_class__=self.classes.build, eval=evaluator.eval, exec=evaluator.exec,
                      **nesting.BUILTINS)
@@ -344,6 +344,18 @@ class Runtime(SizedOperators):
                                             else ""))
             self.refuse(f"vars() is allowed on the program's own objects only (not on {what})")
         return dict(obj.__dict__)
+
+    def dir_(self, *args):
+        """dir(obj), as `dir(optim)` lists what a package offers: names only (reading one still goes through the
+        checks of `obj.name`); a module's view lists the names it holds."""
+        if len(args) != 1:
+            if not args:
+                self.refuse("dir() without an argument reads the program's names, which is not allowed: name the "
+                            "object, as in dir(model)")
+            raise TypeError(f"dir expected at most 1 argument, got {len(args)}")
+        if isinstance(args[0], SafeModule):
+            return sorted(name for name in vars(args[0]) if name != "_name")
+        return dir(args[0])
 
     def iter_(self, obj, *sentinel):
         if sentinel:

@@ -67,7 +67,7 @@ BUILTINS = {
     "setattr_name_not_text": ("class A:\n    pass\nsetattr(A(), 3, 1)", TypeError, None, "must be string"),
     "delattr": ("delattr(print, 'x')", E, 1, "'delattr' is not allowed"),
     "vars": ("vars()", E, 1, "vars() without an argument reads the program's names"),
-    "dir": ("dir()", E, 1, "'dir' is not allowed"),
+    "dir": ("dir()", E, 1, "dir() without an argument reads the program's names"),
     "globals": ("x = 1\ng = globals()", E, 2, "'globals' is not allowed"),
     "locals": ("locals()", E, 1, "'locals' is not allowed"),
     "open": ("open('/etc/passwd')", E, 1, "'open' is not allowed"),

@@ -159,6 +159,14 @@ def test_vars_reads_the_programs_own_objects():
     assert run(program).output == plain_python(program)
 
 
+def test_dir_lists_names_as_python_does():
+    """`dir(optim)` and `dir(obj)` as tutorials look around: the same names (a module's view lists what it holds)."""
+    program = ("import torch\nimport torch.optim as optim\nclass Config:\n    def __init__(self):\n"
+               "        self.epochs = 3\nprint([n for n in dir(Config()) if not n.startswith('_')])\n"
+               "print([n for n in dir(optim) if n in ('Adam', 'SGD', 'lr_scheduler')], 'backward' in dir(torch.ones(1)))")
+    assert run(program).output == plain_python(program)
+
+
 def test_setattr_sets_what_an_assignment_may():
     """setattr(self, 'fc%i' % i, fc), as tutorials register layers in a loop: the module holds them (its
     parameters, its printout), and a program's own objects and private attributes take it too."""
