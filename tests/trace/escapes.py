@@ -442,6 +442,11 @@ EVAL = {
 # text, walks objects or changes what other runs share; decorators take only the program's own classes and
 # functions; what never ends ticks.
 STDLIB = {
+    "signature_sentinel_default": ("import inspect\nimport dataclasses\ninspect.signature(dataclasses.field)", E, 3,
+                                   "whose defaults are plain values"),
+    "signature_from_callable": ("import inspect\nimport dataclasses\ndef f(x):\n    pass\n"
+                                "inspect.signature(f).from_callable(dataclasses.field)", E, 5,
+                                "whose defaults are plain values"),
     "dataclass_engine_class": ("import torch\nfrom dataclasses import dataclass\ndataclass(torch.Tensor)", E, 3,
                                "only decorate the program's own classes"),
     "dataclass_engine_class_options": ("import torch\nimport dataclasses\nd = dataclasses.dataclass(eq=False)\n"

@@ -63,6 +63,9 @@ ADMITTED = {
     "datetime": "import datetime\nd = datetime.date(2024, 2, 28) + datetime.timedelta(days=2)\n"
                 "t = datetime.datetime(2024, 1, 1, 12, 30)\nprint(d, d.weekday(), t.strftime('%Y-%m-%d %H:%M'),\n"
                 "      (t - datetime.datetime(2024, 1, 1)).total_seconds())",
+    "inspect": "import inspect\nimport torch\nprint('fused' in inspect.signature(torch.optim.AdamW).parameters)\n"
+               "def f(a, b=2, *, c=(1, 'x')):\n    return a\nsig = inspect.signature(f)\n"
+               "print(sig, list(sig.parameters), sig.parameters['b'].default, sig.bind(1, b=3).arguments)",
     "numpy": "import numpy as np\na = np.arange(6).reshape(2, 3)\n"
              "print(a.sum(axis=0), np.mean(a), np.linspace(0, 1, 3))",
     "numpy.random": "import numpy as np\nnp.random.seed(0)\nrng = np.random.default_rng(1)\n"
