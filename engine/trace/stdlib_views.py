@@ -299,7 +299,8 @@ def _inspect(runtime):
     return {"signature": signature}
 
 
-_CHECKED = {"argparse": argparse_names, "inspect": _inspect, "types": _types, "collections": _collections, "dataclasses": _dataclasses,
+_CHECKED = {"argparse": argparse_names, "inspect": _inspect,
+            "types": _types, "collections": _collections, "dataclasses": _dataclasses,
             "functools": _functools, "itertools": _itertools, "time": _time, "abc": _abc, "enum": _enum,
             "numbers": _numbers, "json": _json, "pprint": _pprint, "textwrap": _textwrap, "operator": _operator,
             "warnings": _warnings}

@@ -166,7 +166,8 @@ def test_dir_lists_names_as_python_does():
     """`dir(optim)` and `dir(obj)` as tutorials look around: the same names (a module's view lists what it holds)."""
     program = ("import torch\nimport torch.optim as optim\nclass Config:\n    def __init__(self):\n"
                "        self.epochs = 3\nprint([n for n in dir(Config()) if not n.startswith('_')])\n"
-               "print([n for n in dir(optim) if n in ('Adam', 'SGD', 'lr_scheduler')], 'backward' in dir(torch.ones(1)))")
+               "print([n for n in dir(optim) if n in ('Adam', 'SGD', 'lr_scheduler')],\n"
+               "      'backward' in dir(torch.ones(1)))")
     assert run(program).output == plain_python(program)
 
 
