@@ -153,6 +153,12 @@ def test_the_pyplot_a_program_sees_is_its_own_and_read_only():
 # --- against real matplotlib (the oracle's; Agg: nothing is shown) -----------------------------------------
 
 AGAINST_MATPLOTLIB = {
+    "line_recoloured": """function_line, = plt.plot([1, 2, 3], [1, 4, 9], label='Function')
+function_line.set_color("red")
+derivative_line, = plt.plot([1, 2, 3], [2, 4, 6], label='Derivative')
+derivative_line.set_color((0.0, 0.5, 0.0))
+plt.legend()
+""",
     "loss_curve": """losses = [2.0 / (i + 1) for i in range(6)]
 plt.plot(losses, label="train")
 plt.plot([0.5 * v for v in losses], "r--", label="val")
@@ -391,6 +397,7 @@ def test_the_figures_are_those_real_matplotlib_draws(name):
     "plt.scatter([1], [2], c='bluee')", "plt.scatter([1, 2], [2, 3], c=['r', 'bluee'])",
     "plt.scatter([1], [2], color='bluee')", "plt.scatter([1, 2, 3], [1, 2, 3], c=[1, 2])",
     "plt.scatter([1], [2], c='r', color='r')", "plt.hlines(0, 0, 1, colors='bluee')", "plt.plot([1, 2], 'Cx')",
+    "line, = plt.plot([1, 2])\nprint(line.set_color('g'))", "line, = plt.plot([1, 2])\nline.set_color('bluee')",
 ])
 def test_errors_and_printed_text_are_real_matplotlibs(call):
     matplotlib = pytest.importorskip("matplotlib")
