@@ -165,7 +165,8 @@ def test_vars_reads_the_programs_own_objects():
 def test_delattr_deletes_what_a_del_statement_may():
     """delattr(model, name) then setattr, as the forward-AD tutorial swaps a Linear's parameters for dual tensors."""
     program = ("import torch\ntorch.manual_seed(0)\nm = torch.nn.Linear(2, 2)\n"
-               "for name, p in list(m.named_parameters()):\n    delattr(m, name)\n    setattr(m, name, p.detach() * 2)\n"
+               "for name, p in list(m.named_parameters()):\n    delattr(m, name)\n"
+               "    setattr(m, name, p.detach() * 2)\n"
                "print(m(torch.ones(1, 2)), list(m.parameters()))\n"
                "class Box:\n    pass\nb = Box()\nb.size = 3\ndelattr(b, 'size')\nprint(hasattr(b, 'size'))")
     assert run(program).output == plain_python(program)
