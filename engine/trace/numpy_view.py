@@ -56,6 +56,13 @@ def _arange(*args, **kwargs):
     return max(0, math.ceil((stop - start) / step))
 
 
+def _bincount(x, weights=None, minlength=0):
+    """One count per value up to the largest: numpy refuses negative or non-integer input itself."""
+    x = np.asarray(x)
+    top = int(x.max()) + 1 if x.size and x.dtype.kind in "iub" else 0
+    return max(top, operator.index(minlength))
+
+
 def _eye(N, M=None, *_, **__):  # noqa: N803 - numpy's argument names
     return operator.index(N) * operator.index(N if M is None else M)
 
@@ -91,7 +98,7 @@ SIZES = {
     "linspace": lambda start, stop, num=50, *_, **__: operator.index(num),
     "eye": lambda *args, **kwargs: _eye(*args, **kwargs),
     "identity": lambda n, *_, **__: operator.index(n) ** 2,
-    "diag": _diag, "tile": _tile, "outer": _outer, "dot": _dot,
+    "diag": _diag, "tile": _tile, "outer": _outer, "dot": _dot, "bincount": _bincount,
     "repeat": lambda a, repeats, axis=None: np.size(a) * int(np.max(repeats)) if np.size(repeats) else 0,
     **{name: (lambda *args, **kwargs: broadcast_numel([a for a in args if np.ndim(a)])) for name in BROADCAST},
     **{name: (lambda *args, **kwargs: 0) for name in NO_BIGGER},

@@ -140,6 +140,17 @@ def test_numpy_scalar_types_convert_and_name_dtypes_as_numpy_does():
     assert timeline.error is None and timeline.output == run_plain(NUMPY_SCALAR_TYPES, {})
 
 
+def test_bincount_counts_as_numpy_does_and_is_charged_its_largest_value():
+    program = ("import numpy as np\nprint(np.bincount(np.array([0, 1, 1, 3])), np.bincount([2, 2], minlength=5),\n"
+               "      np.bincount(np.array([1, 0]), weights=np.array([0.5, 2.0])),\n"
+               "      np.bincount(np.array([], dtype=int)))\n")
+    assert trace(program).output == run_plain(program, {})
+    timeline = trace("import numpy as np\nx = np.bincount(np.array([10**9]))\n")
+    assert timeline.error["type"] == "BudgetExceeded" and timeline.error["line"] == 2
+    timeline = trace("import numpy as np\nx = np.bincount(np.array([-1]))\n")
+    assert timeline.error["type"] == "ValueError"
+
+
 def test_a_numpy_scalar_type_called_on_a_huge_list_is_charged_its_size():
     timeline = trace("import numpy as np\nrow = [0.0] * 10**4\nx = np.float32([row] * 10**4)\n")
     assert timeline.error["type"] == "BudgetExceeded" and timeline.error["line"] == 3
