@@ -47,9 +47,6 @@ ENGINE_GAPS: dict[str, str] = {
                                      "sgemm's float32 rounding (the engine's products are correctly rounded): its "
                                      "6 printed digits differ in the last from the 2nd step (torch 9.67911e-02, "
                                      "here 9.67912e-02; float64 alike)",
-    "dlwpt_p1ch5_learning": f"{FLOAT32}: Adam's denominator takes exp_avg_sq.sqrt(), which torch runs as MKL's "
-                            "vsSqrt (not correctly rounded here: sqrt(6.8227601) is 2.6120412 on torch, 2.6120415 "
-                            "correctly rounded): the 1000th Adam loss prints 3.086700 on torch, 3.086698 here",
     "dlwpt_p1ch6_nn": f"{FLOAT32}: nn.Linear(1, 1) runs MKL's sgemm (kernel picked by shape; a Linear with at most "
                       "10 outputs matches it ~50%): after 600 SGD steps the validation loss prints 4.7878 on torch, "
                       "4.7877 here",
@@ -74,7 +71,7 @@ ENGINE_GAPS: dict[str, str] = {
 
 # Gaps where torch's own output depends on the CPU (its MKL kernels' order): on another CPU torch may print what
 # the engine prints, so these are not strict.
-CPU_DEPENDENT = frozenset(["dlwpt_p1ch5_learning", "dlwpt_p1ch6_nn", "llms_ch04_gpt_model",
+CPU_DEPENDENT = frozenset(["dlwpt_p1ch6_nn", "llms_ch04_gpt_model",
                            "udacity_intro_part3_training", "antixk_vanilla_vae",
                            "karpathy_gpt_self_attention_trick", "d2l_batch_norm_scratch", "d2l_attention_scoring",
                            "tutorial_nn_module_refactor", "gordic_neural_style_transfer", "morvan_batch_normalization",

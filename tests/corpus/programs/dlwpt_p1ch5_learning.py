@@ -7,7 +7,8 @@
 # Adaptations:
 #  - the notebooks' cells in order, as one script; a cell's displayed value is print()ed;
 #  - torch.manual_seed(0) added before the randperm split;
-#  - %matplotlib and the plots go; the epochs of the long runs are 5000 -> 1500 and 2000 -> 1000.
+#  - %matplotlib and the plots go; the epochs of the long runs are 5000 and 2000 -> 500 (the explorer's
+#    timeline records every op of a run).
 import numpy as np
 import torch
 torch.set_printoptions(edgeitems=2, linewidth=75)
@@ -116,7 +117,7 @@ training_loop(
 t_un = 0.1 * t_u
 
 params = training_loop(
-    n_epochs = 1500,
+    n_epochs = 500,
     learning_rate = 1e-2,
     params = torch.tensor([1.0, 0.0]),
     t_u = t_un,
@@ -154,7 +155,7 @@ def training_loop(n_epochs, learning_rate, params, t_u, t_c):
     return params
 
 print(training_loop(
-    n_epochs = 1500,
+    n_epochs = 500,
     learning_rate = 1e-2,
     params = torch.tensor([1.0, 0.0], requires_grad=True),  # <1>
     t_u = t_un,  # <2>
@@ -209,7 +210,7 @@ learning_rate = 1e-2
 optimizer = optim.SGD([params], lr=learning_rate)  # <1>
 
 print(training_loop(
-    n_epochs = 1500,
+    n_epochs = 500,
     optimizer = optimizer,
     params = params,  # <1>
     t_u = t_un,
@@ -220,7 +221,7 @@ learning_rate = 1e-1
 optimizer = optim.Adam([params], lr=learning_rate)  # <1>
 
 print(training_loop(
-    n_epochs = 1000,
+    n_epochs = 500,
     optimizer = optimizer,
     params = params,
     t_u = t_u,  # <2>
@@ -271,7 +272,7 @@ learning_rate = 1e-2
 optimizer = optim.SGD([params], lr=learning_rate)
 
 print(training_loop(
-    n_epochs = 1500,
+    n_epochs = 500,
     optimizer = optimizer,
     params = params,
     train_t_u = train_t_un,  # <1>
