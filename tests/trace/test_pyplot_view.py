@@ -271,7 +271,23 @@ def _real(source):
     from matplotlib.ticker import FixedLocator
 
     plt.close("all")
-    exec(source, {"plt": plt, "torch": torch})
+    out = []
+
+    def show(*args, **kwargs):  # as a window closed (or a notebook cell shown): the next plot is a new figure
+        out.extend(_drawn(plt, LineCollection, to_hex, FixedLocator))
+        plt.close("all")
+
+    real_show, plt.show = plt.show, show
+    try:
+        exec(source, {"plt": plt, "torch": torch})
+    finally:
+        plt.show = real_show
+    out.extend(_drawn(plt, LineCollection, to_hex, FixedLocator))
+    plt.close("all")
+    return out
+
+
+def _drawn(plt, LineCollection, to_hex, FixedLocator):  # noqa: N803 - matplotlib's class names
     out = []
     for ax in (ax for number in plt.get_fignums() for ax in plt.figure(number).axes):
         series = [("line", list(line.get_xdata()), list(line.get_ydata()), to_hex(line.get_color()),
@@ -304,7 +320,6 @@ def _real(source):
         out.append({"title": ax.get_title(), "xlabel": ax.get_xlabel(), "ylabel": ax.get_ylabel(),
                     "yscale": ax.get_yscale(), "series": series,
                     "xlim": list(ax.get_xlim()) if ax.get_autoscalex_on() is False else None, **ticks})
-    plt.close("all")
     return out
 
 
