@@ -47,7 +47,7 @@ ENGINE_GAPS: dict[str, str] = {
                                      "sgemm's float32 rounding (the engine's products are correctly rounded): its "
                                      "6 printed digits differ in the last from the 2nd step (torch 9.67911e-02, "
                                      "here 9.67912e-02; float64 alike)",
-    "dlwpt_p1ch6_nn": f"{FLOAT32}: nn.Linear(1, 1) runs MKL's sgemm (kernel picked by shape; a Linear with at most "
+    "dlwpt_p1ch6_nn": f"{FLOAT32}: nn.Linear(1, 1) runs MKL's sgemm (kernel picked by shape, a Linear with at most "
                       "10 outputs matches it ~50%): after 600 SGD steps the validation loss prints 4.7878 on torch, "
                       "4.7877 here",
     "llms_ch04_gpt_model": f"{FLOAT32}: nn.Linear(5, 6)'s MKL sgemm rounds otherwise, and the mean of normalised "
@@ -60,11 +60,11 @@ ENGINE_GAPS: dict[str, str] = {
                           "feed Adam, whose step normalises the tiny differences up: the second KLD prints -802.94 on "
                           "torch, -802.9397 here, and the samples differ in their 3rd decimal",
     "godoy_stepbystep_ch1": "printed form: type(x) of a tensor prints <class 'engine.tensor.Tensor'> (every engine "
-                            "class names its engine module) where torch prints <class 'torch.Tensor'>; in the runner "
-                            "type(np_array) prints <class 'engine.trace.arrays.ndarray'>",
+                            "class names its engine module) where torch prints <class 'torch.Tensor'>, and in the "
+                            "runner type(np_array) prints <class 'engine.trace.arrays.ndarray'>",
     "tutorial_forward_ad_usage": "forward-mode AD: a tangent computed from primals that require grad is itself "
                                  "differentiable in torch (the jvp prints grad_fn=<SliceBackward0>), the engine's is "
-                                 "plain; custom Function.jvp is not run (NotImplementedError)",
+                                 "plain, and a custom Function's jvp is not run (NotImplementedError)",
     "morvan_save_reload": "serialization: torch.save of a whole nn.Module (torch pickles it; the engine stores only "
                           "tensors, numbers, strings and containers of them, and refuses it at its line)",
 }
