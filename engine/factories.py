@@ -41,6 +41,7 @@ def tensor(data, dtype=None, requires_grad=False, device=None):
 def _from_data(data, dtype, requires_grad, stacklevel):
     """torch.tensor's reading of `data` (stacklevel: of the program's line, for the warnings)."""
     if isinstance(data, (np.ndarray, np.generic)):  # a numpy scalar is read as a 0-dim array of its dtype
+        _check_numpy_strides(data)
         dtype = dtype or dtypes.from_numpy(data.dtype)
         arr = np.array(data, dtype=dtype.np)
     else:
@@ -65,10 +66,19 @@ def as_tensor(data, dtype=None, device=None):
     devices.check(device)
     if isinstance(data, Tensor) and (dtype is None or dtype is data.dtype):
         return data
+    if isinstance(data, np.ndarray) and not meta.is_meta(device):  # torch reads it as from_numpy does
+        shared = from_numpy(data)
+        return shared if dtype is None or dtype is shared.dtype else shared.to(dtype)
     return tensor(data, dtype, device=device)
 
 
+def _check_numpy_strides(arr):
+    if isinstance(arr, np.ndarray) and any(s < 0 for s in arr.strides):
+        raise ValueError(messages.NEGATIVE_NUMPY_STRIDES)
+
+
 def from_numpy(arr):
+    _check_numpy_strides(arr)
     return _finish(np.asarray(arr), dtypes.from_numpy(arr.dtype), False)  # the same memory, as a plain array
 
 

@@ -241,3 +241,8 @@ def invalid_arguments(name, signatures, args, kwargs):
                                for t, a in zip(tokens, args))
             text += f"      didn't match because some of the arguments have invalid types: ({marked})\n"
     return TypeError(text)
+ZERO_DIM_INDEX = ("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to "
+                  "convert a 0-dim tensor to a number")
+NEGATIVE_NUMPY_STRIDES = ("At least one stride in the given numpy array is negative, and tensors with negative strides "
+                          "are not currently supported. (You can probably work around this by making a copy of your "
+                          "array  with array.copy().) ")

@@ -40,7 +40,7 @@ FUTURE_FEATURES = frozenset(__future__.all_feature_names)
 
 # Refused by name unless the program binds the name itself (`input = torch.randn(3)`); none of them is
 # among the builtins a program gets (but `object`, which only a class's bases may name).
-FORBIDDEN_NAMES = frozenset("""open compile delattr globals locals dir input breakpoint
+FORBIDDEN_NAMES = frozenset("""open compile globals locals input breakpoint
     help exit quit memoryview object aiter anext bytes bytearray BaseException SystemExit KeyboardInterrupt
     GeneratorExit BaseExceptionGroup ExceptionGroup copyright credits license""".split())
 NAME_REASONS = {"compile": "'compile' is not allowed: code objects are not a program's to hold; give the text to "

@@ -74,6 +74,7 @@ STDLIB_NAMES = {
     "bisect": "bisect bisect_left bisect_right insort insort_left insort_right",
     "datetime": "date datetime time timedelta timezone MINYEAR MAXYEAR",
     "enum": "Enum IntEnum Flag IntFlag auto unique",
+    "inspect": "signature",
     "heapq": "heappush heappop heapify heapreplace heappushpop nlargest nsmallest merge",
     "json": "dumps loads JSONDecodeError",
     "numbers": "Number Complex Real Rational Integral",
@@ -103,7 +104,7 @@ REFUSED_MODULES = {
                     "it reaches the machine's files, environment or interpreter; the explorer runs a program on "
                     "its own (torch.save and torch.load work with io.BytesIO)"),
     **dict.fromkeys(("subprocess", "socket", "urllib", "http", "requests", "threading", "multiprocessing",
-                     "asyncio", "signal", "ctypes", "importlib", "inspect", "gc", "builtins"),
+                     "asyncio", "signal", "ctypes", "importlib", "gc", "builtins"),
                     "it reaches outside the program (processes, the network, threads or the interpreter itself)"),
     "re": "a regular expression can run for ever inside one C call, where the explorer's time limit cannot stop it",
     **dict.fromkeys(("fractions", "decimal"), "their arithmetic is not sized: use int and float"),

@@ -63,6 +63,9 @@ ADMITTED = {
     "datetime": "import datetime\nd = datetime.date(2024, 2, 28) + datetime.timedelta(days=2)\n"
                 "t = datetime.datetime(2024, 1, 1, 12, 30)\nprint(d, d.weekday(), t.strftime('%Y-%m-%d %H:%M'),\n"
                 "      (t - datetime.datetime(2024, 1, 1)).total_seconds())",
+    "inspect": "import inspect\nimport torch\nprint('fused' in inspect.signature(torch.optim.AdamW).parameters)\n"
+               "def f(a, b=2, *, c=(1, 'x')):\n    return a\nsig = inspect.signature(f)\n"
+               "print(sig, list(sig.parameters), sig.parameters['b'].default, sig.bind(1, b=3).arguments)",
     "numpy": "import numpy as np\na = np.arange(6).reshape(2, 3)\n"
              "print(a.sum(axis=0), np.mean(a), np.linspace(0, 1, 3))",
     "numpy.random": "import numpy as np\nnp.random.seed(0)\nrng = np.random.default_rng(1)\n"
@@ -156,6 +159,25 @@ def test_vars_reads_the_programs_own_objects():
                "default=0.1)\nargs = parser.parse_args([])\nfor arg in vars(args):\n"
                "    print(arg, getattr(args, arg))\n"
                "class Config:\n    def __init__(self):\n        self.epochs = 3\nprint(vars(Config()), vars(args))")
+    assert run(program).output == plain_python(program)
+
+
+def test_delattr_deletes_what_a_del_statement_may():
+    """delattr(model, name) then setattr, as the forward-AD tutorial swaps a Linear's parameters for dual tensors."""
+    program = ("import torch\ntorch.manual_seed(0)\nm = torch.nn.Linear(2, 2)\n"
+               "for name, p in list(m.named_parameters()):\n    delattr(m, name)\n"
+               "    setattr(m, name, p.detach() * 2)\n"
+               "print(m(torch.ones(1, 2)), list(m.parameters()))\n"
+               "class Box:\n    pass\nb = Box()\nb.size = 3\ndelattr(b, 'size')\nprint(hasattr(b, 'size'))")
+    assert run(program).output == plain_python(program)
+
+
+def test_dir_lists_names_as_python_does():
+    """`dir(optim)` and `dir(obj)` as tutorials look around: the same names (a module's view lists what it holds)."""
+    program = ("import torch\nimport torch.optim as optim\nclass Config:\n    def __init__(self):\n"
+               "        self.epochs = 3\nprint([n for n in dir(Config()) if not n.startswith('_')])\n"
+               "print([n for n in dir(optim) if n in ('Adam', 'SGD', 'lr_scheduler')],\n"
+               "      'backward' in dir(torch.ones(1)))")
     assert run(program).output == plain_python(program)
 
 
