@@ -440,10 +440,6 @@ op("slice", "SliceBackward0", ("self",),  # start and end as written (x[-2:] kee
    spell=Spelling(method="narrow", function="narrow", out=False, name=_slice_name), bind=_bind_narrow)
 op("alias", "AliasBackward0", ("self",), lambda a: a[...], ("grad", lambda n, g: g), view=True,
    spell=Spelling(name="{0}[…]"), bind=False)
-# nn.Module's full backward hooks: the node torch's BackwardHookFunction makes around a module's input and output,
-# where the module's hooks are registered (engine/nn/modules/backward_hooks.py)
-op("backward_hook", "BackwardHookFunctionBackward", ("self",), lambda a: a[...], ("grad", lambda n, g: g),
-   view=True, spell=Spelling(name="{0}"), bind=False)
 op("index", "IndexBackward0", ("self",), lambda a, key, indices=None: indexed(a, key),
    ("grad added at the indices of zeros", _placed("index_put_impl")), saves={0: ("indices", "self_sym_sizes")},
    spell=Spelling(name="{0}[…]"), bind=False)
