@@ -116,7 +116,7 @@ def _plus(a, b):
             and y.flags.c_contiguous:
         if observe._observers:
             observe.emit("on_alloc", x.size)
-        return a._new(x + y, a.dtype)
+        return type(a)._make(x + y, a.dtype)
     return a + b
 
 
@@ -193,7 +193,7 @@ def steps(edges, seeds, *, retain_graph=False, create_graph=False, targets=None,
                     heapq.heappush(ready, _Ready(fn))
             state["grad"] = prev_mode  # grad_mode._set(prev_mode), inlined
             state["enabled"] = prev_mode and not state["inference"]
-            yield NodeStep(node, grad, out, captured=is_target)
+            yield NodeStep(node, grad, out, is_target)
             if not retain_graph:
                 node.release()
     finally:

@@ -18,7 +18,7 @@ LAYERS = [
     ("dtypes", "memory", "devices", "limits", "messages", "observe", "grad_mode", "printing", "kernels", "generator"),
     ("ops",),
     ("graph", "backward"),
-    ("tensor", "sizes", "dispatch", "methods", "logic", "meta", "tensor_data"),
+    ("tensor", "sizes", "nodes", "dispatch", "methods", "logic", "meta", "tensor_data"),
     ("factories", "functions", "indexing", "linalg", "nn", "optim", "random", "special", "utils", "cuda",
      "accelerator", "backends", "settings", "serialization", "masked", "signal", "resizing", "lowrank", "storage",
      "legacy", "windows"),
