@@ -141,9 +141,10 @@ def steps(edges, seeds, *, retain_graph=False, create_graph=False, targets=None,
     state = grad_mode._state
     create_graph = bool(create_graph)
     _tasks.append((next(_task_ids), reachable, needed, capture_only))
+    pop, push = heapq.heappop, heapq.heappush
     try:
         while ready:
-            node = heapq.heappop(ready).node
+            node = pop(ready).node
             state["grad"] = create_graph  # grad_mode._set(create_graph), inlined: once per node
             state["enabled"] = create_graph and not state["inference"]
             grad = buffers.pop(node, None)
@@ -190,7 +191,7 @@ def steps(edges, seeds, *, retain_graph=False, create_graph=False, targets=None,
                 left = deps[fn] - 1
                 deps[fn] = left
                 if left == 0:
-                    heapq.heappush(ready, _Ready(fn))
+                    push(ready, _Ready(fn))
             state["grad"] = prev_mode  # grad_mode._set(prev_mode), inlined
             state["enabled"] = prev_mode and not state["inference"]
             yield NodeStep(node, grad, out, is_target)
