@@ -47,7 +47,11 @@ def _record(op, inputs, attrs, out, dtype):
             need.append(False)
         i += 1
     else:
-        out.grad_fn = _node(op, inputs, attrs, out, dtype, nexts, shapes, mixed, True, numbers, tuple(need))
+        node = _node(op, inputs, attrs, out, dtype, nexts, shapes, mixed, True, numbers, tuple(need))
+        if type(out) is Tensor:  # the grad_fn setter's work, of which a fresh result needs only this
+            out._grad_fn = node
+        else:
+            out.grad_fn = node
         return
     numbers = {i: x for i, x in enumerate(inputs) if not isinstance(x, Tensor)} or None
     out.grad_fn = make_node(op, inputs, attrs, out, dtype, numbers=numbers)
