@@ -1,4 +1,5 @@
 """PyTorch 2.13's own texts for the errors and warnings a learner meets."""
+import sys
 import warnings
 
 ITEM_REFUSED = []  # while torch.func.vmap runs a function: the error the program's .item() raises there
@@ -11,6 +12,14 @@ def warn_once(text, category=UserWarning, stacklevel=2):
     if text not in WARNED_ONCE or WARN_ALWAYS[0]:
         WARNED_ONCE[text] = True
         warnings.warn(text, category, stacklevel=stacklevel + 1)
+
+
+def warn_at_caller(text, category=UserWarning):
+    """A warning ATen gives (TORCH_WARN): Python sees it at the program's line that called into the engine."""
+    frame, level = sys._getframe(1), 2  # level 1 is this function's own line
+    while frame is not None and frame.f_globals.get("__name__", "").startswith("engine."):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(text, category, stacklevel=level)
 
 
 BACKWARD_TWICE = (

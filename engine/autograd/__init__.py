@@ -8,7 +8,7 @@ from ..grad_mode import (  # noqa: F401 - torch.autograd.no_grad, torch.autograd
     no_grad,
     set_grad_enabled,
 )
-from . import anomaly_mode, forward_ad, function, functional, graph  # noqa: F401
+from . import anomaly_mode, forward_ad, function, functional, graph, module_hooks  # noqa: F401
 from .anomaly_mode import detect_anomaly, set_detect_anomaly  # noqa: F401
 from .differentiate import backward, grad  # noqa: F401
 from .function import Function, InplaceFunction, once_differentiable  # noqa: F401

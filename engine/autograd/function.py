@@ -152,8 +152,7 @@ class BackwardCFunction(graph.Node, FunctionCtx):
                 raise RuntimeError(f"expected Variable or None (got {type(r).__name__})")
             grads.append(r)
         for i, ((fn, _), g) in enumerate(zip(self.next_functions, grads)):
-            if g is None or fn is None:
-                grads[i] = None
+            if g is None or fn is None:  # a grad for an input that leads nowhere is kept for post hooks, as torch's
                 continue
             shape, dtype = self._shapes[i], self._dtypes[i]
             if g.shape != shape:

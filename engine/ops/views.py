@@ -71,6 +71,8 @@ def reshape(self, *shape, **keyword):
     unknown = sorted(keyword.keys() - {"shape"})
     if unknown:
         raise TypeError(f"reshape() got an unexpected keyword argument '{unknown[0]}'")
+    if not shape and "shape" not in keyword:
+        raise TypeError('reshape() missing 1 required positional arguments: "shape"')
     shape = _infer_shape(self, shape or (keyword.pop("shape"),))
     if self.__dict__.get("_value") is not None or self._data.flags.c_contiguous:  # vmap's batched tensor: a view
         return self._apply(OPS["view"], (self,), {"shape": shape})
@@ -266,7 +268,11 @@ op("permute", "PermuteBackward0", ("self",), lambda a, dims: np.transpose(a, dim
    saves={0: ("dims[]",)},
    spell=method("permute", out=False),
    bind=lambda self, *dims: (OPS["permute"], (self,), {"dims": tuple(self._dim(d) for d in shape_args(dims))},
-                             None))
+                             None) if dims else _missing("permute", "dims"))
+
+
+def _missing(name, argument):
+    raise TypeError(f'{name}() missing 1 required positional arguments: "{argument}"')
 
 
 def _bind_expand(self, *sizes):
@@ -440,10 +446,6 @@ op("slice", "SliceBackward0", ("self",),  # start and end as written (x[-2:] kee
    spell=Spelling(method="narrow", function="narrow", out=False, name=_slice_name), bind=_bind_narrow)
 op("alias", "AliasBackward0", ("self",), lambda a: a[...], ("grad", lambda n, g: g), view=True,
    spell=Spelling(name="{0}[…]"), bind=False)
-# nn.Module's full backward hooks: the node torch's BackwardHookFunction makes around a module's input and output,
-# where the module's hooks are registered (engine/nn/modules/backward_hooks.py)
-op("backward_hook", "BackwardHookFunctionBackward", ("self",), lambda a: a[...], ("grad", lambda n, g: g),
-   view=True, spell=Spelling(name="{0}"), bind=False)
 op("index", "IndexBackward0", ("self",), lambda a, key, indices=None: indexed(a, key),
    ("grad added at the indices of zeros", _placed("index_put_impl")), saves={0: ("indices", "self_sym_sizes")},
    spell=Spelling(name="{0}[…]"), bind=False)

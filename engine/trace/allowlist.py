@@ -77,9 +77,10 @@ METHOD_DUNDERS = frozenset(
 GRAD_MODES = frozenset("no_grad enable_grad set_grad_enabled inference_mode detect_anomaly".split())
 # and torch.autograd's (forward_ad.dual_level too); at run time: only the engine's objects (cached:
 # torch.nn.utils.parametrize.cached())
-WITH_MANAGERS = GRAD_MODES | {"tqdm", "trange", "dual_level", "cached"}
+WITH_MANAGERS = GRAD_MODES | {"tqdm", "trange", "dual_level", "cached", "fork_rng", "saved_tensors_hooks",
+                               "save_on_cpu", "set_detect_anomaly"}
 WITH_REFUSAL = ("'with' is only allowed with torch.no_grad(), torch.enable_grad(), torch.set_grad_enabled(...), "
-                "torch.autograd context managers and tqdm(...)")
+                "torch.autograd context managers, torch.random.fork_rng() and tqdm(...)")
 
 _ALLOWED_NODES = frozenset("""Module Expr Assign AugAssign AnnAssign For While If Break Continue Pass
     FunctionDef ClassDef Return Delete Try ExceptHandler Raise Assert Import ImportFrom alias With withitem

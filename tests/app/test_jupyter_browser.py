@@ -66,7 +66,16 @@ def run_all(page, url: str, first_cell: str | None = None):
     page.evaluate("() => jupyterapp.commands.execute('notebook:run-all-cells')")
     outputs = page.locator(".jp-OutputArea-output:has(.counter)")
     wait_for(lambda: outputs.count() == 2, 60_000)
+    page.wait_for_function(SETTLED, timeout=30_000)
     return outputs.nth(0), outputs.nth(1)
+
+
+# Each shown explorer sends its first layout to the kernel (its figures' sizes, ranges and label sizes) and Panel's
+# comm holds every later change, a click too, until the kernel has acknowledged that message: on a cold kernel a
+# click made before then waited behind it. Settled: every comm has no change waiting and none unacknowledged.
+SETTLED = """() => Bokeh.documents.length >= 2 && Bokeh.documents.every(doc =>
+    [...doc._all_models.values()].filter(m => m.process_events && m._event_buffer)
+        .every(comm => !comm._blocked && comm._event_buffer.length === 0))"""
 
 
 def shown(output) -> tuple[int, int]:

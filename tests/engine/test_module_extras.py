@@ -121,3 +121,36 @@ g.remove()
 with torch.no_grad():
     print(m(torch.ones(1, 2)))
 """)
+
+
+def test_full_backward_hooks_on_several_inputs_and_outputs():
+    _same("""class Mix(nn.Module):
+    def forward(self, a, b, scale=2.0, mode="sum"):
+        return a * b + a, a - b * scale
+
+m = Mix()
+m.register_full_backward_pre_hook(lambda mod, go: print('pre', [g.tolist() for g in go]))
+m.register_full_backward_hook(lambda mod, gi, go: print('hook', [None if g is None else g.tolist() for g in gi]))
+m.register_full_backward_hook(lambda mod, gi, go: (gi[0] * 2, gi[1], None, None))
+a = torch.tensor([1., 2.], requires_grad=True)
+b = torch.tensor([3., 4.], requires_grad=True)
+c = torch.tensor([5., 6.])
+u, v = m(a, b, 3.0, "x")
+print(u.grad_fn.name(), v.grad_fn.name(), u.grad_fn is v.grad_fn, u.grad_fn.next_functions)
+(u.sum() + 2 * v.sum()).backward(); print(a.grad, b.grad)
+a.grad = None
+u, v = m(a, c); u.sum().backward(); print(a.grad)
+u, v = m(c, a); v.sum().backward(); print(a.grad)
+m.register_full_backward_hook(lambda mod, gi, go: (gi[0],))
+u, v = m(a, b)
+try:
+    u.sum().backward()
+except RuntimeError as e:
+    print(e)
+m2 = Mix()
+m2.register_full_backward_pre_hook(lambda mod, go: (go[0],))
+try:
+    m2(a, b)[0].sum().backward()
+except RuntimeError as e:
+    print(e)
+""")

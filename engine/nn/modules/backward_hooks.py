@@ -1,22 +1,20 @@
 """nn.Module's full backward hooks, as torch's BackwardHook (torch/utils/hooks.py) sets them up: the module's tensor
-input that requires grad and its tensor output each pass through a BackwardHookFunctionBackward node; the output's
-node hears the grads of the output (backward pre-hooks may replace them), the input's node then calls the backward
-hooks with (grad_input, grad_output) (what a hook returns replaces grad_input). With no input that requires grad the
-hooks are called at the output's node with grad_input (None,), and torch's warning.
+inputs, when one requires grad, pass through one BackwardHookFunction (a custom Function that returns them), and so
+do its tensor outputs. The outputs' node hears the grads of the outputs (backward pre-hooks may replace them); the
+inputs' node then calls the backward hooks with (grad_input, grad_output), None where an argument is not a tensor
+(what a hook returns replaces grad_input). With no input that requires grad, the hooks are called at the outputs'
+node, with torch's warning.
 
-The engine wraps one tensor input and one tensor output (torch's one node holds all of them): a module called with
-several tensors that require grad, or giving several, with a full backward hook is refused, saying so."""
-import sys
-import warnings
+The Function is a custom autograd.Function, a layer above nn: engine.autograd puts its apply in FUNCTION."""
 
-from ... import dispatch, grad_mode, graph
-from ...ops import OPS
+from ... import grad_mode, messages
 from ...tensor import Tensor
 
 NO_INPUT_WARNING = ("Full backward hook is firing when gradients are computed with respect to module outputs since no "
                     "inputs require gradients. See https://docs.pytorch.org/docs/main/generated/torch.nn.Module.html"
                     "#torch.nn.Module.register_full_backward_hook for more details.")
 GLOBAL_BACKWARD_HOOKS = {"backward_pre": [], "backward": []}
+FUNCTION = {}  # "apply": BackwardHookFunction.apply, set by engine.autograd.module_hooks
 
 
 def wants_backward_hooks(module):
@@ -29,68 +27,87 @@ def wants_backward_hooks(module):
 class BackwardHook:
     def __init__(self, module):
         self.module = module
-        self.grad_output = None
-        self.n_inputs = 0
-        self.input_wrapped = False
+        self.grad_outputs = None
+        self.n_outputs = self.n_inputs = -1
+        self.output_tensors_index = self.input_tensors_index = None
 
     def _hooks(self, kind):
         return (*GLOBAL_BACKWARD_HOOKS[kind], *self.module.__dict__.get(f"_{kind}_hooks", ()))
 
     def setup_input_hook(self, args):
-        tensors = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
-        self.n_inputs = len(tensors)
-        needing = [i for i in tensors if args[i].requires_grad]
-        if len(needing) > 1:
-            raise NotImplementedError(f"the engine runs full backward hooks on modules called with one tensor that "
-                                      f"requires grad; {type(self.module).__name__} got {len(needing)}")
-        if not needing:
-            return args
-        i = needing[0]
-        wrapped = dispatch.apply(OPS["backward_hook"], (args[i],))
-        graph.CUSTOM_VIEWS[id(wrapped)] = wrapped  # made by torch's BackwardHookFunction, a custom Function
-        wrapped.grad_fn.register_hook(self._input_hook)
-        self.input_wrapped = True
-        return (*args[:i], wrapped, *args[i + 1:])
+        res, self.input_tensors_index = self._apply_on_tensors(self._input_hook, args)
+        self.n_inputs = len(args)
+        return res
 
     def setup_output_hook(self, out):
-        if not isinstance(out, Tensor):
-            if isinstance(out, tuple) and any(isinstance(o, Tensor) and o.requires_grad for o in out):
-                raise NotImplementedError("the engine runs full backward hooks on modules that give one tensor; "
-                                          f"{type(self.module).__name__} gave a tuple")
-            return out
-        if not out.requires_grad:
-            return out
-        wrapped = dispatch.apply(OPS["backward_hook"], (out,))
-        graph.CUSTOM_VIEWS[id(wrapped)] = wrapped
-        wrapped.grad_fn.register_prehook(self._output_hook)
-        return wrapped
+        if not isinstance(out, Tensor | tuple):
+            messages.warn_at_caller("For backward hooks to be called, module output should be a Tensor or a tuple "
+                                    f"of Tensors but received {type(out)}")
+        is_tuple = isinstance(out, tuple)
+        args = out if is_tuple else (out,)
+        res, self.output_tensors_index = self._apply_on_tensors(self._output_hook, args)
+        self.n_outputs = len(args)
+        return res if is_tuple else res[0]
 
-    def _output_hook(self, grads):
-        for hook in self._hooks("backward_pre"):
-            result = hook(self.module, grads)
-            if result is not None:
-                grads = result if isinstance(result, tuple) else (result,)
-        self.grad_output = grads
-        if not self.input_wrapped:
-            hooks = self._hooks("backward")
-            if hooks:
-                warnings.warn(NO_INPUT_WARNING, UserWarning, stacklevel=_program_level())
-            for hook in hooks:
-                hook(self.module, (None,) * max(self.n_inputs, 1), grads)
-        return grads
+    def _apply_on_tensors(self, hook, args):
+        index = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
+        if not (any(args[i].requires_grad for i in index) and grad_mode.is_grad_enabled()):
+            return args, None
+        wrapped = FUNCTION["apply"](*(args[i] for i in index))
+        grad_fn = next(t.grad_fn for t in wrapped if t.grad_fn is not None
+                       and type(t.grad_fn).__name__ == "BackwardHookFunctionBackward")
+        grad_fn.register_hook(hook)
+        replaced = list(args)
+        for i, t in zip(index, wrapped, strict=True):
+            replaced[i] = t
+        return (tuple(replaced) if type(args) is tuple else type(args)(*replaced)), index
 
-    def _input_hook(self, grad_inputs, grad_outputs):
-        replaced = None
+    def _output_hook(self, _, grad_output):
+        self.grad_outputs = _pack(self.output_tensors_index, grad_output, self.n_outputs)
+        pre_hooks = self._hooks("backward_pre")
+        if pre_hooks:
+            expected = len(self.grad_outputs)
+            for hook in pre_hooks:
+                result = hook(self.module, self.grad_outputs)
+                if result is None:
+                    continue
+                if len(result) != expected:
+                    raise RuntimeError("Backward pre hook returned an invalid number of grad_output, got "
+                                       f"{len(result)}, but expected {expected}")
+                self.grad_outputs = result
+        grad_outputs = self.grad_outputs
+        if self.input_tensors_index is None:
+            messages.warn_at_caller(NO_INPUT_WARNING)
+            grad_inputs = (None,) * self.n_inputs
+            for hook in self._hooks("backward"):
+                result = hook(self.module, grad_inputs, self.grad_outputs)
+                if result is not None and not (isinstance(result, tuple) and all(r is None for r in result)):
+                    raise RuntimeError("Backward hook for Modules where no input requires gradient should always "
+                                       "return None or None for all gradients.")
+            self.grad_outputs = None
+        if grad_outputs is not None:
+            return tuple(grad_outputs[i] for i in self.output_tensors_index)
+        return None
+
+    def _input_hook(self, grad_input, _):
+        if self.grad_outputs is None:  # the grad reached the inputs without passing the outputs (double backward)
+            return None
+        res = _pack(self.input_tensors_index, grad_input, self.n_inputs)
         for hook in self._hooks("backward"):
-            result = hook(self.module, grad_inputs if replaced is None else replaced, self.grad_output)
-            if result is not None:
-                replaced = result if isinstance(result, tuple) else (result,)
-        return replaced
+            out = hook(self.module, res, self.grad_outputs)
+            if out is None:
+                continue
+            if len(out) != len(res):
+                raise RuntimeError(f"Backward hook returned an invalid number of grad_input, got {len(out)}, but "
+                                   f"expected {len(res)}")
+            res = out
+        self.grad_outputs = None
+        return tuple(res[i] for i in self.input_tensors_index)
 
 
-def _program_level():
-    """The stacklevel of the program's line that started this backward pass (the first frame outside the engine)."""
-    frame, level = sys._getframe(1), 1
-    while frame is not None and frame.f_globals.get("__name__", "").startswith("engine."):
-        frame, level = frame.f_back, level + 1
-    return level
+def _pack(index, values, size):
+    packed = [None] * size
+    for i, v in zip(index, values):
+        packed[i] = v
+    return tuple(packed)
+
