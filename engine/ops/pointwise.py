@@ -26,7 +26,7 @@ def _refusing_bool(name, error, text):
 def _relu(a):
     out = np.maximum(a, np.zeros((), a.dtype))
     negative_zero = np.signbit(a) & (a == 0)  # PyTorch keeps relu(-0.) = -0.
-    if negative_zero.any():
+    if np.count_nonzero(negative_zero):
         out[negative_zero] = a[negative_zero]
     return out
 
