@@ -5,10 +5,11 @@ torch.bernoulli are ops (engine/ops/random.py); the draws themselves are engine/
 import numpy as np
 
 from . import devices, dispatch, dtypes, messages, meta
-from .factories import _alloc, _check_layout, _finish, _made, checked_sizes, zeros
+from .factories import _alloc, _check_layout, _finish, _made, zeros
 from .generator import Generator, default_generator, draws
 from .ops import OPS
 from .ops.random import check_generator, check_std_tensor, invalid_arguments, random_span
+from .size_arguments import checked_sizes
 from .tensor import Size, Tensor
 
 __all__ = ["Generator", "default_generator", "get_rng_state", "initial_seed", "manual_seed", "seed",

@@ -19,7 +19,7 @@ LAYERS = [
      "generator"),
     ("ops",),
     ("graph", "backward"),
-    ("tensor", "sizes", "nodes", "dispatch", "methods", "logic", "meta", "tensor_data"),
+    ("tensor", "sizes", "size_arguments", "nodes", "dispatch", "methods", "logic", "meta", "tensor_data"),
     ("factories", "functions", "indexing", "linalg", "nn", "optim", "random", "special", "utils", "cuda",
      "accelerator", "backends", "settings", "serialization", "masked", "signal", "resizing", "lowrank", "storage",
      "legacy", "windows", "testing"),
