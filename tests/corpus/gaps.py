@@ -59,9 +59,6 @@ ENGINE_GAPS: dict[str, str] = {
     "antixk_vanilla_vae": f"{FLOAT32}: Conv2d/ConvTranspose2d/BatchNorm2d in float32 (oneDNN's accumulation order) "
                           "feed Adam, whose step normalises the tiny differences up: the second KLD prints -802.94 on "
                           "torch, -802.9397 here, and the samples differ in their 3rd decimal",
-    "godoy_stepbystep_ch1": "printed form: type(x) of a tensor prints <class 'engine.tensor.Tensor'> (every engine "
-                            "class names its engine module) where torch prints <class 'torch.Tensor'>, and in the "
-                            "runner type(np_array) prints <class 'engine.trace.arrays.ndarray'>",
     "tutorial_forward_ad_usage": "forward-mode AD: a tangent computed from primals that require grad is itself "
                                  "differentiable in torch (the jvp prints grad_fn=<SliceBackward0>), the engine's is "
                                  "plain, and a custom Function's jvp is not run (NotImplementedError)",
