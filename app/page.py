@@ -23,7 +23,7 @@ from app.program.console import Console
 from app.program.editor_line import EditorLine
 from app.program.view import Program
 from app.store import Store
-from app.widgets.responsive import NARROW, SIDEBAR_WIDTH, narrow
+from app.widgets.responsive import MAIN, NARROW, ROOM, SIDEBAR_WIDTH, WIDE, narrow
 
 TITLE = "Autograd Explorer"
 ACCENT = "#3b5b92"
@@ -130,7 +130,7 @@ class Explorer:
                       stylesheets=[_STACK_CSS + _NO_MIN_HEIGHT + _NO_MIN_WIDTH])
         self.main_column = pn.Column(self.alert, self.controls, self.predict, self.iterations, self.modules, body,
                                      sizing_mode="stretch_both", css_classes=["main"],
-                                     stylesheets=[_MAIN_CSS + _COVERED])
+                                     stylesheets=[MAIN + _MAIN_CSS + _COVERED])
         return self.main_column
 
     def _on_room(self, *events) -> None:
@@ -198,7 +198,9 @@ def _mark(view, **marks: bool) -> None:
 _FLOW = "height: auto !important; flex: none !important; min-width: 0 !important;"  # as tall as its content
 _STACK_CSS = narrow("flex-direction: column !important; " + _FLOW)
 _BODY_CSS = ":host { min-width: 0 !important; }\n" + narrow("overflow: visible !important;")
-_PAGE_CSS = ":host { min-width: 0 !important; }\n" + narrow("height: auto !important; min-height: 100vh;")
+# The page's root is the room the others' rules ask about (its own rule asks the window: the root spans it)
+_PAGE_CSS = (":host { min-width: 0 !important; }\n" + ROOM
+             + f"@media (max-width: {NARROW}px) {{ :host {{ height: auto !important; min-height: 100vh; }} }}\n")
 _SIDEBAR_CSS = narrow("display: contents !important;")
 _FOLDED = ":host(.folded) { display: none !important; }\n"  # (more specific than the narrow window's `contents`)
 # The middle column may be narrower than its rows' widgets side by side (at 1100 px): the rows wrap instead.
@@ -209,14 +211,14 @@ _AFTER_GRAPH = narrow("order: 2; background: #f7f8fa; width: 100% !important; " 
 _LAST = narrow("order: 2;")
 # Open wide: in a wide window the builder lies over the graph's area, right of the code; in a narrow one it
 # already spans the page (after the graph) and only its board grows.
-_OPEN_WIDE = (f"@media (min-width: {NARROW + 1}px) {{ :host(.open) {{ position: fixed !important; "
+_OPEN_WIDE = (f"{WIDE} {{ :host(.open) {{ position: fixed !important; "
               f"top: 49px; left: {SIDEBAR_WIDTH}px; right: 0; bottom: 0; width: auto !important; "
               "height: auto !important; z-index: 40; background: white; overflow: auto; "
               "border-left: 1px solid #e1e4e8; box-shadow: -4px 0 12px rgba(0,0,0,.08); padding: 0 12px; } }\n")
-_COVERED = f"@media (min-width: {NARROW + 1}px) {{ :host(.covered) {{ visibility: hidden; }} }}\n"
+_COVERED = f"{WIDE} {{ :host(.covered) {{ visibility: hidden; }} }}\n"
 # A panel with nothing to say gives its room to the graph in a wide window; in a narrow one it stays, below the
 # graph, saying what it is for.
-_HIDDEN_WIDE = f"@media (min-width: {NARROW + 1}px) {{ :host(.idle) {{ display: none !important; }} }}\n"
+_HIDDEN_WIDE = f"{WIDE} {{ :host(.idle) {{ display: none !important; }} }}\n"
 _IDLE_WIDE = _HIDDEN_WIDE + narrow("height: 76px !important; min-height: 0 !important; flex: none !important;").replace(
     ":host {", ":host(.idle) {")  # as tall as its hint
 # Panel makes a column at least as tall as its children's least heights, hidden ones too: the graph's row
@@ -224,12 +226,12 @@ _IDLE_WIDE = _HIDDEN_WIDE + narrow("height: 76px !important; min-height: 0 !impo
 _NO_MIN_HEIGHT = ":host { min-height: 0 !important; }\n"
 # Bokeh adds the widths of hidden children (a closed lesson's 400 px) to a row's min-width
 _NO_MIN_WIDTH = ":host { min-width: 0 !important; }\n"
-_BESIDE_WIDE = (f"@media (min-width: {NARROW + 1}px) {{ :host(.beside) {{ width: 230px !important; "
+_BESIDE_WIDE = (f"{WIDE} {{ :host(.beside) {{ width: 230px !important; "
                 "min-width: 0 !important; flex: 0 0 230px !important; } }\n")
 # Under the graph, the .grad history is as tall as its rows (up to BELOW_HEIGHT, then it scrolls); in a wide window
 # the console beside it is as tall as it (its own lines do not make the row taller), or CONSOLE_LEAST when it is not.
 _FIT_NARROW = narrow("height: auto !important; flex: none !important;")
-_AS_TALL_WIDE = (f"@media (min-width: {NARROW + 1}px) {{ :host {{ height: auto !important; align-self: stretch; "
+_AS_TALL_WIDE = (f"{WIDE} {{ :host {{ height: auto !important; align-self: stretch; "
                  f"contain: size; min-height: {CONSOLE_LEAST}px !important; }} "
                  ":host(.alone) { width: auto !important; flex: 1 1 auto !important; } }\n")
 _FULL_WIDTH_NARROW = narrow("width: auto !important; flex: none !important; align-self: stretch;")

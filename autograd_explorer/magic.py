@@ -18,7 +18,9 @@ from IPython.core.magic_arguments import argument, magic_arguments, parse_argstr
 from app import timeline as tl
 from app.page import Explorer
 from app.program import links
+from app.widgets.responsive import ROOM, narrow
 
+_ANY_WIDTH = ":host { min-width: 0 !important; }\n"
 HEIGHT = 760  # px: the player, a graph with room for a few layers, and the .grad history and console under it
 
 
@@ -61,8 +63,13 @@ class Explored:
     def __init__(self, explorer, height: int):
         self.explorer = explorer
         explorer.controls.keys.scoped = True  # ← → step the explorer last clicked, not every one in the notebook
-        self.view = pn.Column(explorer.main(), height=height, sizing_mode="stretch_width", margin=0,
-                              css_classes=["autograd-explorer"])
+        # The room the explorer's rules ask about is the output area, not the window: in a narrow one the explorer
+        # is one column as tall as its parts (as the page in a narrow window), in a wide one `height` px tall.
+        # (Panel sets their least width to that of their widest row: the room would be as wide as it.)
+        tall = pn.Column(explorer.main(), height=height, sizing_mode="stretch_width", margin=0,
+                         stylesheets=[_ANY_WIDTH + narrow("height: auto !important;")])
+        self.view = pn.Column(tall, sizing_mode="stretch_width", margin=0, css_classes=["autograd-explorer"],
+                              stylesheets=[_ANY_WIDTH + ROOM])
 
     @property
     def store(self):

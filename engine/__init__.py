@@ -30,6 +30,7 @@ from . import (  # noqa: F401
     signal,
     special,
     storage,
+    testing,
     utils,
 )
 from .devices import device, get_default_device, set_default_device  # noqa: F401
@@ -222,6 +223,7 @@ from .settings import (  # noqa: F401
 )
 from .storage import asarray, frombuffer  # noqa: F401
 from .tensor import Size, Tensor  # noqa: F401
+from .utils import checkpoint as _checkpoint  # noqa: F401 - torch.utils.checkpoint, as `import torch` gives it
 from .windows import bartlett_window, blackman_window, hamming_window, hann_window, kaiser_window, vander  # noqa: F401
 
 globals().update(methods.FUNCTIONS)

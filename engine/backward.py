@@ -116,7 +116,7 @@ def _plus(a, b):
             and y.flags.c_contiguous:
         if observe._observers:
             observe.emit("on_alloc", x.size)
-        return a._new(x + y, a.dtype)
+        return type(a)._make(x + y, a.dtype)
     return a + b
 
 
@@ -141,9 +141,10 @@ def steps(edges, seeds, *, retain_graph=False, create_graph=False, targets=None,
     state = grad_mode._state
     create_graph = bool(create_graph)
     _tasks.append((next(_task_ids), reachable, needed, capture_only))
+    pop, push = heapq.heappop, heapq.heappush
     try:
         while ready:
-            node = heapq.heappop(ready).node
+            node = pop(ready).node
             state["grad"] = create_graph  # grad_mode._set(create_graph), inlined: once per node
             state["enabled"] = create_graph and not state["inference"]
             grad = buffers.pop(node, None)
@@ -190,10 +191,10 @@ def steps(edges, seeds, *, retain_graph=False, create_graph=False, targets=None,
                 left = deps[fn] - 1
                 deps[fn] = left
                 if left == 0:
-                    heapq.heappush(ready, _Ready(fn))
+                    push(ready, _Ready(fn))
             state["grad"] = prev_mode  # grad_mode._set(prev_mode), inlined
             state["enabled"] = prev_mode and not state["inference"]
-            yield NodeStep(node, grad, out, captured=is_target)
+            yield NodeStep(node, grad, out, is_target)
             if not retain_graph:
                 node.release()
     finally:

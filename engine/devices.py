@@ -1,12 +1,14 @@
 """torch.device, and what a CPU-only build of torch says when a program asks for another device."""
+from .torch_names import TorchClass
 
 TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve", "fpga", "maia", "xla",
          "lazy", "vulkan", "mps", "meta", "hpu", "mtia", "privateuseone")
 CUDA_NOT_COMPILED = "Torch not compiled with CUDA enabled"
 
 
-class device:  # noqa: N801 - torch's name
+class device(metaclass=TorchClass):  # noqa: N801 - torch's name
     __slots__ = ("type", "index")
+    _torch_name = "torch.device"
 
     def __init__(self, type, index=None):  # noqa: A002 - torch's argument names
         if isinstance(type, device):

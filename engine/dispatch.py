@@ -5,7 +5,8 @@ import numpy as np
 
 from . import dtypes, grad_mode, graph, memory, messages, observe
 from .graph import edge
-from .ops import OPS, kept, result_dtype
+from .nodes import _record, _saved_names, as_tensor, make_node
+from .ops import OPS, result_dtype
 from .sizes import broadcast_shape, index_numel, nested_numel
 from .tensor import Tensor
 
@@ -96,12 +97,6 @@ def _same_float(inputs):
     return d
 
 
-def as_tensor(x, dtype):
-    if isinstance(x, Tensor):
-        return x
-    return Tensor._make(np.asarray(x, dtype=dtype.np), dtype)
-
-
 # (apply, inplace) hooks that run an op given tensors of their kind, else return NotImplemented, the last first: while
 # torch.func.vmap runs, its batching rules (engine/func/batching.py); from a program's first meta tensor on, the
 # meta device's (engine/meta.py)
@@ -120,16 +115,25 @@ def apply(op, inputs, attrs=None, dtype=None):
     enabled = _MODE["enabled"]
     arrays = []
     wants_grad = False
+    same = None  # _same_float, inlined: the first input a float tensor, the others of its dtype or Python numbers
+    if dtype is None:
+        first = inputs[0]
+        if type(first) is Tensor and first.dtype.is_floating_point:
+            same = first.dtype
     for x in inputs:
         if type(x) is Tensor or isinstance(x, Tensor):
             arrays.append(x._data)
+            if same is not None and x.dtype is not same:
+                same = None
             # with grad off nothing is recorded, and a view's grad_fn is not looked at (PyTorch's neither)
             if enabled and not wants_grad and (x._grad_fn is not None or x._requires_grad or x._base is not None):
                 wants_grad = x._base is None or x.requires_grad  # not a view: requires_grad is the test just made
         else:
             arrays.append(x)
+            if same is not None and type(x) is not float and type(x) is not int:
+                same = None
     if dtype is None:
-        dtype = _same_float(inputs) or result_dtype(inputs)
+        dtype = same or result_dtype(inputs)
     observed = observe._observers
     if observed and not op.several:  # several outputs: each is sized as it is handed out (_several)
         observe.emit("on_alloc", _out_numel(op, arrays, attrs))
@@ -140,7 +144,7 @@ def apply(op, inputs, attrs=None, dtype=None):
     if flush:
         arrays = [memory.without_denormals(a) for a in arrays]
     try:
-        out_data = op.forward(*arrays, **attrs)
+        out_data = op.forward(*arrays, **attrs) if attrs else op.forward(*arrays)
     except ValueError as e:
         raise shape_error(e, arrays) from None
     if flush and not op.view:
@@ -227,128 +231,6 @@ def _forward(op, arrays, attrs):  # (apply inlines it)
         return op.forward(*arrays, **attrs)
     except ValueError as e:
         raise shape_error(e, arrays) from None
-
-
-def _record(op, inputs, attrs, out, dtype):
-    numbers = None
-    for i, x in enumerate(inputs):
-        if not isinstance(x, Tensor):  # a number, or None for an optional tensor not given (clamp's max)
-            if numbers is None:
-                numbers = {}
-            numbers[i] = x
-    out.grad_fn = make_node(op, inputs, attrs, out, dtype, numbers=numbers)
-
-
-def _edge(x):
-    """graph.edge, inlined for make_node: a view's grad_fn may need regenerating, a plain tensor's is stored (x may
-    also stand for a tensor, as indexing's _EdgeOf does)."""
-    fn = x._grad_fn if type(x) is Tensor and x._base is None else x.grad_fn
-    if fn is not None:
-        return (fn, x._output_nr)
-    if x._requires_grad:
-        return (x._accumulate_grad(), 0)
-    return _NOWHERE
-
-
-_NOWHERE = (None, 0)
-_NO_PLAN = (None, None, None)
-
-
-def make_node(op, tensors, attrs, out, dtype, originals=None, save_result=True, numbers=None):
-    """The node for op(tensors) -> out. `originals` (in-place ops) are the tensors whose edges it takes
-    when `tensors` holds a copy of a value saved from before the op overwrote it; `numbers`: position -> the
-    Python number given there (saved_tensors_hooks do not see those; grad_fn._saved_other shows it as PyTorch's
-    wrapped number, an int64, float64 or bool tensor); `tensors` may hold the number itself at its position,
-    which stands for a 0-d tensor of `dtype` that is made only if the node saves it."""
-    nexts = []
-    shapes = []
-    mixed = False
-    for x in tensors:  # _edge inlined for the common inputs: plain tensors that are not views, and numbers
-        if type(x) is Tensor:
-            shapes.append(x._data.shape)
-            mixed = mixed or x.dtype is not dtype
-            if originals is None and x._base is None:
-                fn = x._grad_fn
-                nexts.append((fn, x._output_nr) if fn is not None else (x._accumulate_grad(), 0)
-                             if x._requires_grad else _NOWHERE)
-                continue
-        elif numbers is None or isinstance(x, Tensor):
-            shapes.append(tuple(x.shape))  # a subclass's (vmap's BatchedTensor: its sample's shape)
-            mixed = mixed or isinstance(x, Tensor) and x.dtype is not dtype
-        else:
-            shapes.append(())
-            if originals is None:
-                nexts.append(_NOWHERE)
-                continue
-        if originals is None:
-            nexts.append(_edge(x))
-    if originals is not None:
-        nexts = [_edge(x) if numbers is None or isinstance(x, Tensor) else _NOWHERE for x in originals]
-    if op.node == "NotImplemented":  # torch's node of an op without a derivative has edges only where grad flows
-        nexts = [e for e in nexts if e[0] is not None]
-    cls = op.node_cls
-    if cls is None:
-        cls = op.node_cls = graph.node_class(op.node, op.several)
-    node = cls(op, tuple(nexts), attrs, tuple(shapes), out._data.shape if type(out) is Tensor else tuple(out.shape),
-               dtype)
-    if mixed:
-        node._dtypes = tuple([x.dtype if isinstance(x, Tensor) else dtype for x in tensors])
-    if op.saves:
-        saved = node._saved
-        inputs, result, strides = _plan(op, node._need)
-        for name, i in inputs:
-            if numbers and i in numbers:
-                if numbers[i] is None:  # an optional tensor not given: nothing saved, `_saved_<name>` is None
-                    continue
-                x = tensors[i]
-                if not isinstance(x, Tensor):
-                    x = as_tensor(x, dtype)
-                saved[name] = graph.SavedTensor(x, None, hooks=False, number=numbers[i])
-            else:
-                saved[name] = graph.SavedTensor(tensors[i], None)
-        if result and save_result:  # saved once it is the node's output (last), as PyTorch saves outputs
-            out.grad_fn = node
-            saved["result"] = graph.SavedTensor(out, node)
-        if strides:
-            node._meta = {name: _stride(tensors[i]) for name, i in strides}
-    return node
-
-
-def _plan(op, need):
-    """_saved_names as make_node uses it: the saved inputs as (name, position), whether the result is saved,
-    the strides kept as (name, position); cached per op and need."""
-    cache = op.saved_cache
-    plan = cache.get(need, _NO_PLAN)[2]
-    if plan is None:
-        names, strides = _saved_names(op, need)
-        plan = cache[need][2] = (
-            tuple((name, op.args.index(name)) for name in names if name != "result"), "result" in names,
-            tuple((name, op.args.index(name[:-len("_sym_strides")])) for name in strides))
-    return plan
-
-
-def _stride(x):
-    return x.stride() if isinstance(x, Tensor) else ()
-
-
-def _saved_names(op, need):
-    """What a node saves: the tensors that the derivatives of its inputs that need grad read (the result always),
-    and the strides they read (see ops.table.kept); cached per op."""
-    cache = op.saved_cache
-    names = cache.get(need)
-    if names is None:  # [saved tensor names, strides kept, make_node's plan of them (made by _plan)]
-        kinds = kept(op)
-        found = {}
-        for i, flag in enumerate(need):
-            if flag:
-                for decl in op.saves.get(i, ()):
-                    if kinds.get(decl) == "tensor" and decl != "result" or decl.endswith("_sym_strides"):
-                        found[decl] = True
-        if "result" in kinds:
-            found["result"] = True
-        names = cache[need] = [tuple(n for n in found if kinds[n] == "tensor"),
-                               tuple(n for n in found if kinds[n] == "meta"), None]
-    return names[0], names[1]
 
 
 def shape_error(e, arrays):

@@ -1,11 +1,14 @@
 """PyTorch's dtypes and its type-promotion rules, on numpy."""
 import numpy as np
 
+from .torch_names import TorchClass
 
-class dtype:
+
+class dtype(metaclass=TorchClass):
     """name: torch's (float32); type_name: of its tensor type (FloatTensor); c_name: of its C++ type (float),
     as PyTorch's messages say them."""
 
+    _torch_name = "torch.dtype"
     __slots__ = ("name", "np", "is_floating_point", "_rank", "type_name", "c_name")
 
     def __init__(self, name, np_dtype, is_floating_point, rank, type_name, c_name):

@@ -7,6 +7,7 @@ import numpy as np
 
 from . import devices, dtypes, kernels, memory, messages, meta, methods, observe, sizes, tensor_data
 from .ops import shape_args
+from .size_arguments import checked_sizes
 from .tensor import Tensor
 
 
@@ -41,6 +42,7 @@ def tensor(data, dtype=None, requires_grad=False, device=None):
 def _from_data(data, dtype, requires_grad, stacklevel):
     """torch.tensor's reading of `data` (stacklevel: of the program's line, for the warnings)."""
     if isinstance(data, (np.ndarray, np.generic)):  # a numpy scalar is read as a 0-dim array of its dtype
+        _check_numpy_strides(data)
         dtype = dtype or dtypes.from_numpy(data.dtype)
         arr = np.array(data, dtype=dtype.np)
     else:
@@ -65,10 +67,19 @@ def as_tensor(data, dtype=None, device=None):
     devices.check(device)
     if isinstance(data, Tensor) and (dtype is None or dtype is data.dtype):
         return data
+    if isinstance(data, np.ndarray) and not meta.is_meta(device):  # torch reads it as from_numpy does
+        shared = from_numpy(data)
+        return shared if dtype is None or dtype is shared.dtype else shared.to(dtype)
     return tensor(data, dtype, device=device)
 
 
+def _check_numpy_strides(arr):
+    if isinstance(arr, np.ndarray) and any(s < 0 for s in arr.strides):
+        raise ValueError(messages.NEGATIVE_NUMPY_STRIDES)
+
+
 def from_numpy(arr):
+    _check_numpy_strides(arr)
     return _finish(np.asarray(arr), dtypes.from_numpy(arr.dtype), False)  # the same memory, as a plain array
 
 
@@ -81,10 +92,12 @@ def _filled(value, size, dtype, requires_grad):
 def _sized(name, shape, size):
     """A factory's shape, given positionally or as size=."""
     if size is None:
+        checked_sizes(name, shape)
         return shape
     if shape:
         raise TypeError(f"{name}() received an invalid combination of arguments - got both a positional size and "
                         "size=")
+    checked_sizes(name, (), size)
     return (size,)
 
 
@@ -194,6 +207,7 @@ def _scalar_dtype(value):
 def _size_arg(name, size):
     if not isinstance(size, (tuple, list)):
         raise TypeError(f"{name}(): argument 'size' (position 1) must be tuple of ints, not {type(size).__name__}")
+    checked_sizes(name, (size,))
     return tuple(size)
 
 

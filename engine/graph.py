@@ -125,8 +125,8 @@ class SavedTensor:
             if fn is None and not requires_grad and not data.requires_grad:
                 return data
             return _alias(data, fn, nr, requires_grad, acc)
-        fn = t.grad_fn if self.original else self.producer
         if t._vbox[0] != self.version:
+            fn = t.grad_fn if self.original else self.producer
             producer = ""
             if fn is not None:
                 nr = 0 if self.original else t._output_nr
@@ -136,7 +136,7 @@ class SavedTensor:
                                            expected=self.version))
         if self.original or bare:
             return t
-        out = _alias(t, fn, t._output_nr, False, None)
+        out = _alias(t, self.producer, t._output_nr, False, None)
         if grad_mode.TANGENTS:  # a saved dual output (forward AD through a backward) keeps its tangent, as torch's
             tangent = grad_mode.TANGENTS.get(id(self.tensor))
             if tangent is not None:
@@ -192,7 +192,7 @@ class Node:
     )
     _n_outputs = 1  # how many tensors this node is the grad_fn of (a custom Function's node may have several)
 
-    def __init__(self, op, next_functions, attrs, shapes, out_shape, out_dtype):
+    def __init__(self, op, next_functions, attrs, shapes, out_shape, out_dtype, need=None):
         self._op = op
         self.next_functions = next_functions
         self.attrs = attrs
@@ -205,7 +205,7 @@ class Node:
         self._freed = False
         self._shapes = shapes
         self._dtypes = None
-        self._need = tuple([fn is not None for fn, _ in next_functions])
+        self._need = need if need is not None else tuple([fn is not None for fn, _ in next_functions])
         self._out_shape = out_shape
         self._out_dtype = out_dtype
         self._metadata = None
@@ -226,7 +226,7 @@ class Node:
         """A saved tensor, checked: freed by an earlier backward, or changed in place since saved."""
         if self._freed:
             raise RuntimeError(messages.BACKWARD_TWICE)
-        return self._saved[key].unpack(bare=not _MODE["enabled"])
+        return self._saved[key].unpack(not _MODE["enabled"])
 
     def __getattr__(self, name):
         """grad_fn._saved_<name> and _raw_saved_<name>, named as PyTorch names them (see saved_attributes)."""
@@ -261,12 +261,16 @@ class Node:
     def _apply(self, grad):
         """The grads this node sends along next_functions, given the grad of its output."""
         op = self._op
+        grads = op.grads
+        variadic = op.variadic
         out = []
-        for i, (fn, _) in enumerate(self.next_functions):
+        i = -1
+        for fn, _ in self.next_functions:
+            i += 1
             if fn is None or grad is None:
                 out.append(None)
                 continue
-            g = op.grads[0][1](self, grad, i) if op.variadic else op.grads[i][1](self, grad)
+            g = grads[0][1](self, grad, i) if variadic else grads[i][1](self, grad)
             if g is not None:
                 if (tuple(g.shape) if type(g) in SAMPLE_SHAPED else g._data.shape) != self._shapes[i]:
                     if not expandable(self._shapes[i], g.shape):

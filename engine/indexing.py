@@ -27,6 +27,24 @@ def _normalize(key):
     return key if isinstance(key, tuple) else (key,)
 
 
+def _check_zero_dim(t, key):
+    """A 0-dim tensor refuses an integer, a slice or any index that consumes a dimension, as torch's Python
+    binding does before indexing (python_variable_indexing.cpp)."""
+    if t.dim() != 0:
+        return
+    if isinstance(key, (int, np.integer)) and not isinstance(key, bool):
+        if key == 0:
+            raise IndexError(messages.ZERO_DIM_INDEX)
+        raise IndexError(f"index {key} is out of bounds for dimension 0 with size 0")
+    if isinstance(key, slice):
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    for k in _normalize(key):
+        if k is None or k is Ellipsis or isinstance(k, bool) or (isinstance(k, Tensor) and k.dtype is dtypes.bool
+                                                                  and k.dim() == 0):
+            continue
+        raise IndexError("too many indices for tensor of dimension 0")
+
+
 def _check_index(t, dim, index, real_dim):
     size = t.shape[dim]
     if not -size <= index < size:
@@ -54,6 +72,7 @@ def _saved_indices(t, keys):
 
 
 def getitem(t, key):
+    _check_zero_dim(t, key)
     keys = _normalize(key)
     if any(_is_advanced(k) for k in keys):
         np_key = tuple(_advanced_key(k) if _is_advanced(k) else k for k in keys)
@@ -122,6 +141,7 @@ def _slice(t, dim, s, full_ok):
 
 def setitem(t, key, value):
     """t[key] = value: an in-place copy into the region key selects, as a CopySlices on t's base."""
+    _check_zero_dim(t, key)
     keys = _normalize(key)
     advanced = any(_is_advanced(k) for k in keys)
     np_key = tuple(_advanced_key(k) if _is_advanced(k) else k for k in keys)

@@ -1,4 +1,5 @@
 """PyTorch 2.13's own texts for the errors and warnings a learner meets."""
+import sys
 import warnings
 
 ITEM_REFUSED = []  # while torch.func.vmap runs a function: the error the program's .item() raises there
@@ -11,6 +12,14 @@ def warn_once(text, category=UserWarning, stacklevel=2):
     if text not in WARNED_ONCE or WARN_ALWAYS[0]:
         WARNED_ONCE[text] = True
         warnings.warn(text, category, stacklevel=stacklevel + 1)
+
+
+def warn_at_caller(text, category=UserWarning):
+    """A warning ATen gives (TORCH_WARN): Python sees it at the program's line that called into the engine."""
+    frame, level = sys._getframe(1), 2  # level 1 is this function's own line
+    while frame is not None and frame.f_globals.get("__name__", "").startswith("engine."):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(text, category, stacklevel=level)
 
 
 BACKWARD_TWICE = (
@@ -232,3 +241,8 @@ def invalid_arguments(name, signatures, args, kwargs):
                                for t, a in zip(tokens, args))
             text += f"      didn't match because some of the arguments have invalid types: ({marked})\n"
     return TypeError(text)
+ZERO_DIM_INDEX = ("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to "
+                  "convert a 0-dim tensor to a number")
+NEGATIVE_NUMPY_STRIDES = ("At least one stride in the given numpy array is negative, and tensors with negative strides "
+                          "are not currently supported. (You can probably work around this by making a copy of your "
+                          "array  with array.copy().) ")

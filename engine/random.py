@@ -9,6 +9,7 @@ from .factories import _alloc, _check_layout, _finish, _made, zeros
 from .generator import Generator, default_generator, draws
 from .ops import OPS
 from .ops.random import check_generator, check_std_tensor, invalid_arguments, random_span
+from .size_arguments import checked_sizes
 from .tensor import Size, Tensor
 
 __all__ = ["Generator", "default_generator", "get_rng_state", "initial_seed", "manual_seed", "seed",
@@ -56,6 +57,22 @@ def set_rng_state(new_state):
 
 
 # --- factories ----------------------------------------------------------------------------------------------
+class fork_rng:  # noqa: N801 - torch.random.fork_rng, a context manager
+    """The CPU generator's state, restored on leaving (the engine has no other device's generator)."""
+
+    def __init__(self, devices=None, enabled=True, _caller="fork_rng", _devices_kw="devices", device_type=None):
+        self.enabled = enabled and device_type != "meta"
+        self.state = None
+
+    def __enter__(self):
+        if self.enabled:
+            self.state = get_rng_state()
+
+    def __exit__(self, *exc):
+        if self.enabled:
+            set_rng_state(self.state)
+
+
 def _is_int(x):
     return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
 
@@ -68,6 +85,11 @@ def _shape(name, sizes, size, options):
         sizes = (size,)
     if not sizes:
         raise invalid_arguments(name, sizes, options)
+    if not all(_is_int(s) for s in (tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], (tuple, list))
+                                    else sizes)):
+        if size is not None:
+            checked_sizes(name, (), size)
+        checked_sizes(name, sizes)
     if len(sizes) == 1 and isinstance(sizes[0], (tuple, list, Size)):
         sizes = tuple(sizes[0])
     if not all(_is_int(s) for s in sizes):

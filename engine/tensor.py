@@ -14,13 +14,16 @@ import numpy as np
 from . import devices, dtypes, grad_mode, graph, memory, messages, observe
 from .ops import matrix_transposed, transposed
 from .printing import format_tensor
+from .torch_names import TorchClass
 
 _DTYPE = dtypes.dtype
 
 _MODE = grad_mode._state
 
 
-class Size(tuple):
+class Size(tuple, metaclass=TorchClass):
+    _torch_name = "torch.Size"
+
     def __repr__(self):
         return f"torch.Size({list(self)})"
 
@@ -48,7 +51,8 @@ class Size(tuple):
         return n
 
 
-class Tensor:
+class Tensor(metaclass=TorchClass):
+    _torch_name = "torch.Tensor"
     __slots__ = (
         "_data", "dtype", "_requires_grad", "_grad_fn", "_view_version", "_grad", "_vbox", "_base", "_view_fn",
         "_retains_grad", "_acc", "_grad_of", "_output_nr", "_inference", "__weakref__",

@@ -17,14 +17,14 @@ from app.canvas import code as cc
 from app.canvas import model as cm
 from app.canvas.board import CSS, CanvasBoard
 from app.store import Store
-from app.widgets.responsive import NARROW, SHRINK, WRAP
+from app.widgets.responsive import SHRINK, WIDE, WRAP
 
 _NOT_CONNECTED, _NUMBER = "— not connected —", "a number →"
 BOARD_H = 330  # px: the palette and the board, in the sidebar
 # The board's height in the sidebar; open wide, it fills the window's height (in a wide window) or most of it.
 _TALL = (":host(.tall), :host(.tall) .canvas-board { height: auto !important; flex: 0 0 auto !important; }\n"
          ":host(.tall) .board { min-height: 460px; }\n"
-         f"@media (min-width: {NARROW + 1}px) {{ :host(.tall) .board {{ min-height: max(300px, calc(100vh - 250px)); "
+         f"{WIDE} {{ :host(.tall) .board {{ min-height: max(300px, calc(100vh - 250px)); "
          "} }\n")
 
 

@@ -9,12 +9,12 @@ from panel.viewable import Viewer
 
 from app.graph.module_boxes import ALL, TOP
 from app.store import Store
-from app.widgets.responsive import NARROW, WRAP
+from app.widgets.responsive import WIDE, WRAP
 
 MODEL, BOXES, OPS = "model as one box", "layers as boxes", "all ops"
 # In a wide window the toggle lies in the graph's toolbar row, left of its tools, instead of a row of its own above
 # the graph (32 px more for the graph: a training script's module boxes were cut at 1280x800).
-_IN_THE_GRAPHS_TOOLBAR_ROW = (f"@media (min-width: {NARROW + 1}px) {{ :host {{ width: max-content !important; "
+_IN_THE_GRAPHS_TOOLBAR_ROW = (f"{WIDE} {{ :host {{ width: max-content !important; "
                               "flex: none !important; margin: 0 0 -32px 12px !important; position: relative; "
                               "z-index: 5; } }\n")
 

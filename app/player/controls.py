@@ -16,7 +16,7 @@ from app.serving import batch, on_loop
 from app.store import Store
 from app.widgets.accessibility import Accessibility
 from app.widgets.html_box import HtmlBox
-from app.widgets.responsive import NARROW, PHONE, narrow, wraps_below
+from app.widgets.responsive import PHONE, WIDE, narrow, wraps_below
 
 CAPTION_PX = 75  # px: two lines of the caption's words and one of its formula
 
@@ -142,7 +142,7 @@ _CSS = """
 _GROW = (f":host {{ height: auto !important; min-height: {CAPTION_PX}px; flex: none !important; "
          "overflow: visible; }\n"
          ".html-box { height: auto; }\n"
-         f"@media (min-width: {NARROW + 1}px) {{ :host {{ max-height: 40vh; overflow: auto; }} }}\n")
+         f"{WIDE} {{ :host {{ max-height: 40vh; overflow: auto; }} }}\n")
 
 # Only the button that is pressed (Play while playing, Pause while paused) looks pressed; every button shows its
 # name on hover and on keyboard focus.

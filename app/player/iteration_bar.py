@@ -10,7 +10,7 @@ from html import escape
 import panel as pn
 import param
 from bokeh.events import Tap
-from bokeh.models import AdaptiveTicker, ColumnDataSource, HoverTool, Span
+from bokeh.models import AdaptiveTicker, BasicTickFormatter, ColumnDataSource, FixedTicker, HoverTool, Span
 from bokeh.plotting import figure
 from panel.custom import JSComponent
 from panel.viewable import Viewer
@@ -22,7 +22,9 @@ from app.widgets.html_box import HtmlBox
 from app.widgets.responsive import PHONE, narrow
 from engine.trace.text import number
 
-HEIGHT = 92  # px: the label, the slider and the phases one under the other; the loss curve beside them
+HEIGHT = 62  # px: the label and the slider on one line, the phases under them; the loss curve beside them
+CONTROLS_WIDTH = 500  # px
+SLIDER_WIDTH = 200  # px: the label beside it has the rest of the line ("iteration 1000 of 1000 · loss 0.001234")
 
 
 class _Slider(pn.widgets.IntSlider):
@@ -65,9 +67,11 @@ class IterationBar(Viewer):
 
     def __init__(self, **params):
         super().__init__(**params)
-        self.label = HtmlBox(css=_CSS, height=22, sizing_mode="stretch_width", margin=(2, 8, 0, 8))
-        self.slider = _Slider(start=1, end=2, value=1, show_value=False, sizing_mode="stretch_width",
-                              margin=(0, 4), css_classes=["iteration-slider"])
+        self.label = HtmlBox(css=_CSS + narrow("width: 100% !important; flex: none !important;", PHONE),
+                             height=22, sizing_mode="stretch_width", margin=(5, 4, 0, 8))
+        self.slider = _Slider(start=1, end=2, value=1, show_value=False, width=SLIDER_WIDTH, margin=(0, 4),
+                              css_classes=["iteration-slider"],
+                              stylesheets=[_SHARES_PHONE])
         self.prev = pn.widgets.Button(label="◀", description="Previous iteration", width=38, margin=(0, 2),
                                       css_classes=["prev-iteration"])
         self.next = pn.widgets.Button(label="▶", description="Next iteration", width=38, margin=(0, 2),
@@ -76,6 +80,7 @@ class IterationBar(Viewer):
         self.phases.param.watch(lambda e: self.store.goto(self.phases.goto), "clicks")
         self.loss = ColumnDataSource(data={"x": [], "y": [], "text": []})
         self.now = ColumnDataSource(data={"x": [], "y": []})
+        self.loss_ticks = FixedTicker(ticks=[])
         self.span = Span(location=0, dimension="height", line_color="#d62728", line_dash="dashed", line_width=1.5,
                          level="overlay")
         # The loss curve on a linear or a log axis: each figure is made the first time a loop's loss is shown on
@@ -84,10 +89,11 @@ class IterationBar(Viewer):
         self.curve = pn.Column(sizing_mode="stretch_width", height=HEIGHT - 2, css_classes=["loss-curve"],
                                stylesheets=[narrow("width: 100% !important; height: 120px !important; "
                                                    "flex: none !important;", PHONE)])
-        self.controls = pn.Column(self.label, pn.Row(self.prev, self.slider, self.next, sizing_mode="stretch_width"),
-                                  self.phases, width=360, css_classes=["iteration-controls"],
-                                  stylesheets=[narrow("width: 100% !important; height: auto !important; "
-                                                      "flex: none !important;", PHONE)])
+        line = pn.Row(self.label, self.prev, self.slider, self.next, sizing_mode="stretch_width", margin=(2, 0, 0, 0),
+                      stylesheets=[_WRAPS_PHONE])
+        self.controls = pn.Column(line, self.phases, width=CONTROLS_WIDTH, css_classes=["iteration-controls"],
+                                  stylesheets=[narrow("width: 100% !important; min-width: 0 !important; "
+                                                      "height: auto !important; flex: none !important;", PHONE)])
         # The bar gets its parts the first time a program with a training loop is shown.
         self.row = pn.Row(
             height=HEIGHT, sizing_mode="stretch_width", visible=False, margin=(0, 8, 4, 8),
@@ -111,8 +117,9 @@ class IterationBar(Viewer):
             self.curve.objects = [self.curves[axis]]
 
     def _figure(self, axis: str):
+        # (the x axis has no title: the bar's label says "iteration"; the strip is short)
         p = figure(tools="", toolbar_location=None, sizing_mode="stretch_both", min_border=4, y_axis_type=axis,
-                   x_axis_label="iteration", y_axis_label="loss")
+                   y_axis_label="loss")
         curve = p.line("x", "y", source=self.loss, line_width=1.6, color="#2ca02c")
         hit = p.scatter("x", "y", source=self.loss, size=7, alpha=0, hover_alpha=0.6, color="#2ca02c")
         # A step moves only the marker and the span: on the overlay layer, they repaint without the curve's
@@ -124,7 +131,8 @@ class IterationBar(Viewer):
                               mode="vline"))
         p.on_event(Tap, on_loop(self._on_tap))
         p.xaxis.ticker = AdaptiveTicker(min_interval=1, num_minor_ticks=0)  # iterations are whole numbers
-        p.yaxis.ticker.desired_num_ticks = 3  # the strip is short
+        p.yaxis.ticker = self.loss_ticks  # the strip is short: its least and greatest loss (10 and 20 overlapped)
+        p.yaxis.formatter = BasicTickFormatter()  # the numbers, also on a log axis (not 10⁰ for 0.93)
         p.axis.axis_label_text_font_size = "11px"
         p.axis.axis_label_text_font_style = "normal"
         p.axis.major_label_text_font_size = "11px"
@@ -155,6 +163,8 @@ class IterationBar(Viewer):
             self._show_curve("log" if log else "linear")
             self.loss.data = {"x": [x for x, _ in points], "y": [y for _, y in points],
                               "text": [number(y) for _, y in points]}
+            ys = [y for _, y in points]
+            self.loss_ticks.ticks = sorted({float(f"{min(ys):.2g}"), float(f"{max(ys):.2g}")}) if ys else []
             self.slider.param.update(start=1, end=max(len(its), 2))
             self._on_state()
 
@@ -194,6 +204,9 @@ class IterationBar(Viewer):
         return self.row
 
 
+# On a phone the label has a line of its own and the slider the rest of the buttons' line.
+_WRAPS_PHONE = narrow("flex-wrap: wrap !important; min-width: 0 !important; width: 100% !important;", PHONE)
+_SHARES_PHONE = narrow("flex: 1 1 0 !important; width: 0 !important; min-width: 0 !important;", PHONE)
 _CSS = """
 .it { font-size: 13px; color: #1f2d3d; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .phases { font-size: 12px; color: #555; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }

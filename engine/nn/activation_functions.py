@@ -12,7 +12,21 @@ _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
 
 
+# ATen's CPU kernels of the activations that take floating types only, named as their NotImplementedError names them
+# (threshold's and hardtanh's take integers, not bool)
+FLOAT_KERNELS = {"silu": "silu_cpu", "mish": "mish_cpu", "hardswish": "hardswish_cpu",
+                 "hardsigmoid": "hardsigmoid_cpu", "elu": "elu_cpu", "selu": "elu_cpu", "celu": "elu_cpu",
+                 "leaky_relu": "leaky_relu_cpu", "rrelu": "leaky_relu_cpu"}
+
+
 def _run(name, input, attrs, inplace, inplace_name=None):  # noqa: A002
+    kernel = FLOAT_KERNELS.get(name)
+    if kernel is not None and not input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype.type_name}'")
+    if name == "threshold" and input.dtype.name == "bool":
+        raise NotImplementedError("\"threshold_cpu\" not implemented for 'Bool'")
+    if name == "hardtanh" and input.dtype.name == "bool":
+        raise RuntimeError("Bool inputs not supported for hardtanh")
     if inplace:
         return dispatch.inplace(OPS[inplace_name or name], input, (), attrs)
     return dispatch.apply(OPS[name], (input,), attrs)
@@ -127,6 +141,11 @@ def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):  # noqa: A002
 def prelu(input, weight):  # noqa: A002
     """torch.prelu: the weight (one slope, or one per channel of dim 1) viewed to broadcast over the input, then
     ATen's _prelu_kernel."""
+    if input.dtype is not weight.dtype:
+        raise RuntimeError(f"prelu: Type promoting not supported. Got {input.dtype.type_name} and "
+                           f"{weight.dtype.type_name}")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"prelu_cpu\" not implemented for '{input.dtype.type_name}'")
     channels = input.shape[1] if input.dim() >= 2 else 1
     if weight.numel() != 1 and input.dim() == 0:
         raise RuntimeError("Not allow zero-dim input tensor.")

@@ -7,6 +7,7 @@ class Parameter(Tensor):
     """A leaf tensor that a Module registers as a learnable parameter."""
 
     __slots__ = ()
+    _torch_name = "torch.nn.parameter.Parameter"
 
     def __new__(cls, data=None, requires_grad=True):
         if data is None:

@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import kernels
 from .rounding import EXP, exact
-from .table import OPS, Spelling, op
+from .table import OPS, Spelling, floats_only, op
 
 
 def _t(a, v):
@@ -77,8 +77,8 @@ op("softplus", "SoftplusBackward0", ("self",), _softplus,
    ("σ(beta · self) · grad", lambda n, g: g._op("softplus_backward", n["self"], **_softplus_args(n))),
    saves={0: ("self", "beta", "threshold")},
    spell=Spelling(functional="softplus", functional_out=True),
-   bind=lambda self, beta=1, threshold=20: (OPS["softplus"], (self,), {"beta": beta, "threshold": threshold},
-                                                None))
+   bind=lambda self, beta=1, threshold=20: (floats_only("softplus_cpu", self) or OPS["softplus"], (self,),
+                                                {"beta": beta, "threshold": threshold}, None))
 
 
 # --- silu, mish ---------------------------------------------------------------------------------------------
@@ -328,6 +328,7 @@ def _shrink_backward(g, s, lambd):
     return np.where((s >= -lambd) & (s <= lambd), np.zeros((), g.dtype), g)
 
 
+_SHRINK_KERNELS = {"hardshrink": "hardshrink_cpu", "softshrink": "softshrink_check"}
 for _name, _node, _fwd in (
         ("hardshrink", "Hardshrink", lambda a, lambd: np.where((a >= -lambd) & (a <= lambd), _t(a, 0), a)),
         ("softshrink", "Softshrink", lambda a, lambd: np.where(
@@ -340,7 +341,8 @@ for _name, _node, _fwd in (
        saves={0: ("self", "lambd")},
        spell=Spelling(functional=_name, functional_out=True,
                       **({"method": _name, "function": _name} if _name == "hardshrink" else {})),
-       bind=lambda self, lambd=0.5, w=_name: (OPS[w], (self,), {"lambd": _lambd_checked(w, self, lambd)}, None))
+       bind=lambda self, lambd=0.5, w=_name: (floats_only(_SHRINK_KERNELS[w], self) or OPS[w], (self,),
+                                              {"lambd": _lambd_checked(w, self, lambd)}, None))
 
 
 def _threshold(a, threshold, value):
@@ -389,8 +391,8 @@ op("log_sigmoid_backward", "LogSigmoidBackwardBackward0", ("grad_output", "self"
 op("log_sigmoid", "LogSigmoidBackward0", ("self",), lambda a, buffer: _log_sigmoid(a),
    ("(1 − σ(self)) · grad", lambda n, g: g._op("log_sigmoid_backward", n["self"], buffer=n.attrs["buffer"])),
    saves={0: ("self", "buffer")}, spell=Spelling(functional="logsigmoid", name="logsigmoid({0})", functional_out=True),
-   bind=lambda self: (OPS["log_sigmoid"], (self,), {"buffer": self._new(EXP(-np.abs(self._data)), self.dtype)},
-                      None))
+   bind=lambda self: (floats_only("log_sigmoid_cpu", self) or OPS["log_sigmoid"], (self,),
+                      {"buffer": self._new(EXP(-np.abs(self._data)), self.dtype)}, None))
 
 
 def _halves(a, dim):
@@ -428,6 +430,7 @@ def _bind_glu(input, dim=-1):  # noqa: A002
     d = dim % input.dim()
     if input.shape[d] % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size {input.shape[d]}")
+    floats_only("glu_cpu", input)
     return OPS["glu"], (input,), {"dim": input._reduce_dims(dim)}, None
 
 

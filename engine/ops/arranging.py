@@ -89,6 +89,8 @@ def flipud(self):
 
 @composite(Spelling(method="tile", function="tile", out=False))
 def tile(self, *dims):
+    if not dims:
+        raise TypeError('tile() missing 1 required positional arguments: "dims"')
     dims = shape_args(dims)
     if len(dims) < self.dim():
         dims = (1,) * (self.dim() - len(dims)) + dims
@@ -130,6 +132,8 @@ for _name, _fn in (("atleast_1d", _1d), ("atleast_2d", _2d), ("atleast_3d", _3d)
 
 def _stacked(name, dim_of, shape):
     def call(tensors):
+        if hasattr(tensors, "_data"):
+            raise TypeError(f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor")
         ts = [shape(t) for t in _tensors((tensors,))]
         if not ts:
             raise RuntimeError(f"{name} expects a non-empty TensorList")

@@ -5,7 +5,7 @@ import math
 import numpy as np
 
 from .. import kernels
-from .nn import _mean_of, _reduce, legacy_reduction
+from .nn import _mean_of, _reduce, legacy_reduction, valid_reduction
 from .rounding import LOG
 from .table import OPS, Spelling, op
 
@@ -83,6 +83,8 @@ op("binary_cross_entropy_backward", "BinaryCrossEntropyBackwardBackward0", ("gra
 def _bind_bce(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):  # noqa: A002
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)
+    else:
+        valid_reduction(reduction)
     if target.shape != input.shape:
         raise ValueError(
             f"Using a target size ({target.shape}) that is different to the input size ({input.shape}) is "
@@ -91,7 +93,25 @@ def _bind_bce(input, target, weight=None, size_average=None, reduce=None, reduct
         if weight.requires_grad:
             raise RuntimeError("the derivative for 'weight' is not implemented.")
         weight = weight.expand(*_broadcast(target.shape, weight.shape))
+    _check_bce(input, target)
     return OPS["binary_cross_entropy"], (input, target), {"reduction": reduction, "weight": weight}, None
+
+
+def _check_bce(input, target):  # noqa: A002
+    """ATen's binary_cross_entropy_out_cpu: its TensorIterator's one dtype, its kernel's dtypes, and each element's
+    range, input before target."""
+    if target.dtype is not input.dtype:
+        raise RuntimeError(f"Found dtype {target.dtype.type_name} but expected {input.dtype.type_name}")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"binary_cross_entropy\" not implemented for '{input.dtype.type_name}'")
+    if input.is_meta:
+        return
+    x, t = input._data, target._data
+    bad_x, bad_t = ~((x >= 0) & (x <= 1)), ~((t >= 0) & (t <= 1))
+    bad = np.flatnonzero((bad_x | bad_t).reshape(-1))
+    if bad.size:
+        which = "input" if bad_x.reshape(-1)[bad[0]] else "target"
+        raise RuntimeError(f"all elements of {which} should be between 0 and 1")
 
 
 def _broadcast(a, b):

@@ -221,6 +221,9 @@ def rmatmul(self, other):
 
 @composite(Spelling(method=("outer", "ger"), function=("outer", "ger")))
 def outer(self, vec2):
+    for name, t in (("self", self), ("vec2", vec2)):
+        if hasattr(t, "_data") and t.dim() != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t.dim()}-D")
     return self.reshape(-1, 1) * vec2
 
 

@@ -54,6 +54,11 @@ def _checked_value(value, dtype):
 
 # --- masked_fill(mask, value) with a 0-d tensor value: its grad is the sum of grad where mask --------------------
 def _bind_masked_fill(self, mask, value):
+    if mask.dtype.name != "bool":
+        raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {mask.dtype.c_name}")
+    error = messages.broadcast_error(tuple(mask.shape), tuple(self.shape))
+    if error is not None:
+        raise error
     if hasattr(value, "_data"):
         if value.dim():
             raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "

@@ -27,6 +27,8 @@ def _constant(like, array):
 
 # --- trace, vdot ------------------------------------------------------------------------------------------------
 def _bind_trace(self):
+    if self.dtype.name == "bool":
+        raise NotImplementedError("\"trace\" not implemented for 'Bool'")
     if self.dim() != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {self.dim()}")
     return OPS["trace"], (self,), None, None

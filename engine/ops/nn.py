@@ -7,7 +7,7 @@ import numpy as np
 
 from .. import kernels
 from .rounding import EXP, LOG
-from .table import OPS, Spelling, op
+from .table import OPS, Spelling, floats_only, op
 
 
 def _softmax(a, dim):
@@ -31,7 +31,11 @@ def _log_softmax(a, dim):
 def _softmax_bind(name):
     def bind(input, dim, dtype=None):  # noqa: A002
         x = input if dtype is None else input.to(dtype)
-        return OPS[name], (x,), {"dim": x._reduce_dims(dim)}, None
+        d = x._reduce_dims(dim)
+        if not x.dtype.is_floating_point:
+            last = x.dim() == 0 or d % x.dim() == x.dim() - 1
+            floats_only(f"{name}_{'lastdim_' if last else ''}kernel_impl", x)
+        return OPS[name], (x,), {"dim": d}, None
 
     return bind
 

@@ -1,22 +1,32 @@
 """Element-wise functions: exp/log/trig, activations, rounding, clamp, where, maximum/minimum, fills."""
 import numpy as np
 
-from .. import kernels
+from .. import kernels, messages
 from .rounding import LOG, exact
 from .table import OPS, Spelling, binary_signatures, composite, method, op, result_dtype, tensor_argument, unary
 
 
-def _unary(name, node, forward, formula, vjp, saves=None, dtype="float", functional=(), spell=None):
+def _unary(name, node, forward, formula, vjp, saves=None, dtype="float", functional=(), spell=None, bind=None):
     spell = spell or unary(name, functional=functional)
     saves = (saves,) if isinstance(saves, str) else saves
     op(name, node, ("self",), forward, (formula, vjp), saves={0: saves} if saves else None, dtype=dtype,
-       spell=spell)
+       spell=spell, bind=bind)
+
+
+def _refusing_bool(name, error, text):
+    """A unary op's bind that refuses a bool tensor with ATen's error."""
+    def bind(self):
+        if self.dtype.name == "bool":
+            raise error(text)
+        return OPS[name], (self,), None, None
+
+    return bind
 
 
 def _relu(a):
     out = np.maximum(a, np.zeros((), a.dtype))
     negative_zero = np.signbit(a) & (a == 0)  # PyTorch keeps relu(-0.) = -0.
-    if negative_zero.any():
+    if np.count_nonzero(negative_zero):
         out[negative_zero] = a[negative_zero]
     return out
 
@@ -69,10 +79,12 @@ _unary("log2", "Log2Backward0", exact(np.log2), "grad / (self · ln 2)",
 _unary("log10", "Log10Backward0", exact(np.log10), "grad / (self · ln 10)",
        lambda n, g: g / (n["self"] * 2.302585092994046), "self")
 _unary("relu", "ReluBackward0", _relu, "grad · (result > 0)",
-       lambda n, g: g._op("threshold_backward", n["result"]), "result", dtype=None, spell=unary("relu", out=False))
+       lambda n, g: g._op("threshold_backward", n["result"]), "result", dtype=None, spell=unary("relu", out=False),
+       bind=_refusing_bool("relu", RuntimeError, "Boolean inputs not supported for relu"))
 op("abs", "AbsBackward0", ("self",), np.abs, ("sign(self) · grad", lambda n, g: g * n["self"].sgn()),
    saves={0: ("self",)}, spell=Spelling(method=("abs", "absolute"), function=("abs", "absolute"),
-                                         inplace=("abs_", "absolute_"), inplace_function="abs_", prefix="abs"))
+                                         inplace=("abs_", "absolute_"), inplace_function="abs_", prefix="abs"),
+   bind=_refusing_bool("abs", NotImplementedError, "\"abs_cpu\" not implemented for 'Bool'"))
 _unary("sgn", "SgnBackward0", lambda a: a.copy() if a.dtype == bool else np.sign(a), "0", lambda n, g: g * 0,
        saves=("self", "result"), dtype=None, spell=method("sgn", inplace=True))
 _unary("sign", "SignBackward0", lambda a: a.copy() if a.dtype == bool else np.nan_to_num(np.sign(a), nan=0.0),
@@ -81,7 +93,8 @@ _TRUNC = Spelling(method=("trunc", "fix"), function=("trunc", "fix"), inplace=("
                   inplace_function=("trunc_", "fix_"))
 for _name, _fn in (("floor", np.floor), ("ceil", np.ceil), ("trunc", np.trunc)):
     _unary(_name, _name.capitalize() + "Backward0", _fn, "0", lambda n, g: g * 0, dtype=None,
-           spell=_TRUNC if _name == "trunc" else None)
+           spell=_TRUNC if _name == "trunc" else None,
+           bind=_refusing_bool(_name, NotImplementedError, f"\"{_name}_vml_cpu\" not implemented for 'Bool'"))
 
 
 def _round_decimals(a, decimals):
@@ -94,6 +107,8 @@ def _round_decimals(a, decimals):
 
 def _bind_round(self, *, decimals=None):
     if decimals is None:
+        if self.dtype.name == "bool":
+            raise NotImplementedError("\"round_vml_cpu\" not implemented for 'Bool'")
         return OPS["round"], (self,), None, None
     if not self.dtype.is_floating_point:
         kernel = "round_cpu" if decimals and self.dtype.name != "bool" else "round_vml_cpu"
@@ -158,6 +173,8 @@ def _bind_clamp(self, min=None, max=None):  # noqa: A002 - PyTorch's argument na
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if hasattr(min, "_data") or hasattr(max, "_data"):  # clamp.Tensor(self, Tensor? min, Tensor? max)
         if any(b is not None and not hasattr(b, "_data") for b in (min, max)):
+            if all(not hasattr(b, "_data") or b.dim() == 0 for b in (min, max)):  # the parser takes 0-d as Number
+                return _bind_clamp(self, *(b.item() if hasattr(b, "_data") else b for b in (min, max)))
             raise TypeError("clamp() received an invalid combination of arguments - got a Tensor and a number")
         given = [b for b in (min, max) if b is not None]
         return OPS["clamp_tensor"], (self, min, max), None, result_dtype((self, *given))
@@ -227,6 +244,9 @@ def bind_where(condition, input, other):  # noqa: A002
         raise RuntimeError(
             "where expected condition to be a boolean tensor, but got a tensor with dtype "
             + condition.dtype.type_name)
+    error = messages.broadcast_error(tuple(condition.shape), tuple(getattr(input, "shape", ())))
+    if error is not None:
+        raise error
     return (OPS["where"], (input, other), {"condition": condition},
             result_dtype((input, other)))
 

@@ -1,9 +1,10 @@
 """Reductions: sum, mean, max/min, var/std, norm, logsumexp, cumsum, argmax/argmin."""
 import collections
+import math
 
 import numpy as np
 
-from .. import dtypes, kernels
+from .. import dtypes, kernels, messages
 from .rounding import EXP, LOG
 from .table import OPS, Spelling, composite, dims, op, shape_args
 
@@ -188,6 +189,8 @@ def min(self, dim=None, keepdim=False):  # noqa: A001 - torch.min
 
 def _arg(t, fn, dim, keepdim):
     which = "argmax" if fn is np.argmax else "argmin"
+    if t.dtype.name == "bool":
+        raise RuntimeError(f"{which}(): does not support bool input")
     if dim is None and t.numel() == 0:
         raise IndexError(f"{which}(): Expected reduction dim to be specified for input.numel() == 0.")
     if dim is not None and t._data.ndim and t._data.shape[t._dim(dim)] == 0:
@@ -217,10 +220,11 @@ def argmin(self, dim=None, keepdim=False):
 def _var(a, dim=None, correction=1, keepdim=False, exact=False):
     correction = 1 if correction is None else correction
     x = a.astype(np.float64)
+    dim = None if a.ndim == 0 else dim
     n = a.size if dim is None else int(np.prod([a.shape[d] for d in (dim if isinstance(dim, tuple) else (dim,))]))
     with np.errstate(all="ignore"):
         mean = np.sum(x, axis=dim, keepdims=True) / n
-        out = np.sum((x - mean) ** 2, axis=dim, keepdims=keepdim) / np.float64(n - correction)
+        out = np.sum((x - mean) ** 2, axis=dim, keepdims=keepdim) / np.float64(n - correction if n > correction else 0)
     return out if exact else out.astype(a.dtype)
 
 
@@ -236,8 +240,13 @@ def _dof(n):
 
 
 def _var_grad(n, g):
-    """ATen's var_backward: (2 / dof) · grad · (self − mean)."""
-    return (2 / _dof(n)) * _expand_back(n, g) * _centered(n)
+    """ATen's var_backward: (2 / dof) · grad · (self − mean); over all elements with dof <= 0, grad · (nan where
+    self is the mean, else inf)."""
+    dof = _dof(n)
+    s = n["self"]
+    if dof <= 0 and (s.dim() == 0 or n.attrs.get("dim") is None):
+        return _expand_back(n, g) * ((s - s.mean()).abs() * math.inf)  # 0 · inf is nan
+    return (2.0 / dof if dof else math.inf) * _expand_back(n, g) * _centered(n)
 
 
 def _std_grad(n, g):
@@ -257,12 +266,31 @@ def _spread(name):
         if correction is _UNSET:
             correction = None if unbiased is None and dim is _UNSET else 0 if unbiased is False else 1
         dim = None if dim is _UNSET else dim
+        if not (self.dtype.is_floating_point or self.dtype.is_complex):
+            raise RuntimeError("std and var only support floating point and complex dtypes")
         attrs = {"correction": correction, "keepdim": keepdim}
         if dim is not None:
             attrs["dim"] = self._reduce_dims(dim)
+        warn_if_no_freedom(name, self, attrs.get("dim"), correction)
         return OPS[name], (self,), attrs, None
 
     return bind
+
+
+def warn_if_no_freedom(name, self, dims, correction):
+    """ATen's warning where the reduction factor is not above the correction."""
+    kept = _kept_numel(self.shape, dims)
+    if (self.numel() // kept if kept else 0) - (1 if correction is None else correction) <= 0:
+        messages.warn_at_caller(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the "
+                                "reduction factor (input numel divided by output numel).")
+
+
+def _kept_numel(shape, dims):
+    """The numel of a reduction's result over dims (all when None)."""
+    if dims is None:
+        return 1
+    dims = {d % len(shape) for d in (dims if isinstance(dims, tuple) else (dims,))} if shape else set()
+    return int(np.prod([s for i, s in enumerate(shape) if i not in dims]))
 
 
 op("var", "VarBackward0", ("self",), _var,

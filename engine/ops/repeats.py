@@ -27,9 +27,20 @@ def _repeat_grad(n, g):
 
 
 def _bind_repeat(self, *sizes):
+    if not sizes:
+        raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
+    given = sizes[0] if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) else sizes
+    wrong = next((s for s in given if not isinstance(s, int) and not hasattr(s, "__index__")), None)
+    if wrong is not None:
+        raise TypeError(f"repeat(): argument 'repeats' (position 1) must be tuple of ints, not {type(wrong).__name__}")
     sizes = shape_args(sizes)
     if len(sizes) < self._data.ndim:
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
+    target = [r * s for r, s in zip(sizes, (1,) * (len(sizes) - self._data.ndim) + tuple(self.shape))]
+    negative = next((t for t in target if t < 0), None)
+    if negative is not None:
+        raise RuntimeError(
+            f"Trying to create tensor with negative dimension {negative}: [{', '.join(map(str, target))}]")
     return OPS["repeat"], (self,), {"repeats": sizes}, None
 
 

@@ -291,6 +291,8 @@ def _picked(self, name, op_name, dim, keepdim, pick, **extra):
 
 def _median_fn(name, ignore_nan):
     def call(self, dim=None, keepdim=False):
+        if self.dtype.name == "bool":
+            raise NotImplementedError(f"\"{'median_cpu' if dim is None else 'median_out'}\" not implemented for 'Bool'")
         if dim is None:
             if self.numel() == 0:
                 return self._new(np.asarray(np.nan, self.dtype.np), self.dtype) if self.dtype.is_floating_point \
@@ -313,6 +315,8 @@ def mode(self, dim=-1, keepdim=False):
 
 @composite(Spelling(method="kthvalue", function="kthvalue"))
 def kthvalue(self, k, dim=-1, keepdim=False):
+    if self.dtype.name == "bool":
+        raise NotImplementedError("\"kthvalue_cpu\" not implemented for 'Bool'")
     d = self._dim(dim)
     size = self.shape[d] if self.dim() else 1
     if not 1 <= k <= size:

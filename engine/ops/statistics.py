@@ -6,7 +6,7 @@ import collections
 import numpy as np
 
 from .. import dtypes
-from .reductions import _count, _expand_back, _kept, _var
+from .reductions import _count, _expand_back, _kept, _var, warn_if_no_freedom
 from .table import OPS, Spelling, composite, dims, op, same_dtype_out
 
 _TYPES = {}
@@ -234,7 +234,10 @@ def _bind_spread_mean(name):
             dim, unbiased = _UNSET, dim
         if correction is _UNSET:
             correction = None if unbiased is None and dim is _UNSET else 0 if unbiased is False else 1
+        if not (self.dtype.is_floating_point or self.dtype.is_complex):
+            raise RuntimeError(f"{name} only support floating point and complex dtypes")
         dim = None if dim is _UNSET or dim is None else self._reduce_dims(dim)
+        warn_if_no_freedom(name, self, dim, correction)
         attrs = {"correction": correction, "keepdim": keepdim, "dim": dim}
         return OPS[name], (self,), attrs, None
 

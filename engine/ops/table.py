@@ -228,6 +228,12 @@ def result_dtype(inputs, rule=None):
     return d
 
 
+def floats_only(kernel, t):
+    """ATen's CPU kernels that take floating types only: NotImplementedError naming the kernel and the dtype."""
+    if not t.dtype.is_floating_point:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{t.dtype.type_name}'")
+
+
 def shape_args(shape):
     """A shape given as sizes or as one tuple/list (`ones(2, 3)`, `ones((2, 3))`) as a tuple of ints."""
     if len(shape) == 1 and isinstance(shape[0], (tuple, list)):

@@ -71,6 +71,8 @@ def reshape(self, *shape, **keyword):
     unknown = sorted(keyword.keys() - {"shape"})
     if unknown:
         raise TypeError(f"reshape() got an unexpected keyword argument '{unknown[0]}'")
+    if not shape and "shape" not in keyword:
+        raise TypeError('reshape() missing 1 required positional arguments: "shape"')
     shape = _infer_shape(self, shape or (keyword.pop("shape"),))
     if self.__dict__.get("_value") is not None or self._data.flags.c_contiguous:  # vmap's batched tensor: a view
         return self._apply(OPS["view"], (self,), {"shape": shape})
@@ -266,7 +268,11 @@ op("permute", "PermuteBackward0", ("self",), lambda a, dims: np.transpose(a, dim
    saves={0: ("dims[]",)},
    spell=method("permute", out=False),
    bind=lambda self, *dims: (OPS["permute"], (self,), {"dims": tuple(self._dim(d) for d in shape_args(dims))},
-                             None))
+                             None) if dims else _missing("permute", "dims"))
+
+
+def _missing(name, argument):
+    raise TypeError(f'{name}() missing 1 required positional arguments: "{argument}"')
 
 
 def _bind_expand(self, *sizes):

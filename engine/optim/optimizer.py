@@ -61,7 +61,7 @@ def report(optimizer, updated):
     if observe._observers:
         groups = {id(p): group for group in optimizer.param_groups for p in group["params"]}
         for p in updated:
-            rule, terms = type(optimizer)._rule(groups[id(p)], p, optimizer.state[p])
+            rule, terms = type(optimizer)._rule(groups[id(p)], p, optimizer.state.get(p, {}))  # (no new entry)
             observe.emit("on_inplace", p, OPS["sub"], (p,),
                          {"optimizer": type(optimizer).__name__, "rule": rule, **terms})
 

@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from ..sizes import broadcast_shape, index_numel, nested_numel
+from ..torch_names import TorchClass
 from .budget import budget_now
 from .errors import GuardError, program_line
 
@@ -123,10 +124,11 @@ def check_work(work, dtype):
         budget_now().on_work(work)
 
 
-class ndarray(np.ndarray):
+class ndarray(np.ndarray, metaclass=TorchClass):
     """numpy's ndarray as a program holds it (see the module's docstring)."""
 
     __slots__ = ()
+    _torch_name = "numpy.ndarray"
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         inputs = tuple(operand(x) for x in inputs)  # (Python numbers stay numbers: numpy's promotion needs them)

@@ -56,6 +56,13 @@ def _arange(*args, **kwargs):
     return max(0, math.ceil((stop - start) / step))
 
 
+def _bincount(x, weights=None, minlength=0):
+    """One count per value up to the largest: numpy refuses negative or non-integer input itself."""
+    x = np.asarray(x)
+    top = int(x.max()) + 1 if x.size and x.dtype.kind in "iub" else 0
+    return max(top, operator.index(minlength))
+
+
 def _eye(N, M=None, *_, **__):  # noqa: N803 - numpy's argument names
     return operator.index(N) * operator.index(N if M is None else M)
 
@@ -91,7 +98,7 @@ SIZES = {
     "linspace": lambda start, stop, num=50, *_, **__: operator.index(num),
     "eye": lambda *args, **kwargs: _eye(*args, **kwargs),
     "identity": lambda n, *_, **__: operator.index(n) ** 2,
-    "diag": _diag, "tile": _tile, "outer": _outer, "dot": _dot,
+    "diag": _diag, "tile": _tile, "outer": _outer, "dot": _dot, "bincount": _bincount,
     "repeat": lambda a, repeats, axis=None: np.size(a) * int(np.max(repeats)) if np.size(repeats) else 0,
     **{name: (lambda *args, **kwargs: broadcast_numel([a for a in args if np.ndim(a)])) for name in BROADCAST},
     **{name: (lambda *args, **kwargs: 0) for name in NO_BIGGER},
@@ -310,6 +317,32 @@ def _testing(name):
     return function
 
 
+class ScalarType:
+    """np.float32 and the like as a program holds them: called, numpy's scalar type (`np.float32(state)`: the value
+    converted, charged by its size, an array of ours); given as a dtype (dtype=, astype, ==), numpy reads the dtype
+    it carries; printed as numpy's class."""
+
+    __slots__ = ("dtype", "_convert")
+
+    def __init__(self, name):
+        self.dtype = np.dtype(name.rstrip("_"))
+        self._convert = getattr(np, name)
+
+    def __call__(self, *args):
+        values = tuple(plain(a) for a in args)
+        charge(sum(math.prod(np.shape(v)) for v in values))
+        return as_array(self._convert(*values))
+
+    def __eq__(self, other):
+        return self.dtype == (other.dtype if isinstance(other, ScalarType) else other)
+
+    def __hash__(self):
+        return hash(self.dtype)
+
+    def __repr__(self):
+        return f"<class 'numpy.{self.dtype.name}'>"
+
+
 def numpy_views() -> dict[str, SafeModule]:
     """{"numpy": ..., "numpy.random": ..., "numpy.linalg": ..., "numpy.fft": ..., "numpy.testing": ...} for one
     run: linalg's results sized by their matrices, fft's by their lengths, testing's assertions on plain arrays."""
@@ -322,7 +355,7 @@ def numpy_views() -> dict[str, SafeModule]:
     random_view = SafeModule("numpy.random", random)
     attrs = {name: _function(name, _SAME.get(name, getattr(np, name)), size) for name, size in SIZES.items()}
     attrs.update({name: _ufunc(getattr(np, name)) for name in UFUNCS})
-    attrs.update({name: np.dtype(name.rstrip("_")) for name in DTYPES})
+    attrs.update({name: ScalarType(name) for name in DTYPES})
     attrs.update({name: ClassName(cls) for name, cls in ABSTRACT.items()})
     linalg = SafeModule("numpy.linalg", {name: _function(name, getattr(np.linalg, name), size)
                                          for name, size in LINALG.items()} | {"LinAlgError": np.linalg.LinAlgError})

@@ -9,6 +9,10 @@ from .plot_colours import BASE, CYCLE, to_hex
 
 # matplotlib's errors for a colour it does not take, as each call words it
 _NOT_A_COLOUR_VALUE = "{!r} is not a valid color value."
+_LINE_COLOUR = ("{!r} is not a valid value for color: supported inputs are (r, g, b) and (r, g, b, a) 0-1 float "
+                "tuples; '#rrggbb', '#rrggbbaa', '#rgb', '#rgba' strings; named color strings; string reprs of 0-1 "
+                "floats for grayscale values; 'C0', 'C1', ... strings for colors of the color cycle; and pairs "
+                "combining one of the above with an alpha value")
 _BAR_COLOUR = "'facecolor' or 'color' argument must be a valid color or sequence of colors."
 _C_ARGUMENT = "'c' argument must be a color, a sequence of colors, or a sequence of numbers, not {!r}"
 _COLOR_KWARG = ("'color' kwarg must be a color or sequence of color specs.  For a sequence of values to be "
@@ -63,7 +67,7 @@ class Axes:
                               **self._next_colour({**_format(fmt), **style}, "lines")})
         for series in drawn:
             self._tell(series=series)
-        return [Drawn("lines.Line2D", series.get("label")) for series in drawn]
+        return [Line2D(self._pyplot, series) for series in drawn]
 
     def scatter(self, x, y, s=None, c=None, marker=None, cmap=None, norm=None, vmin=None, vmax=None, alpha=None,
                 linewidths=None, *, label=None, color=None, **kwargs):
@@ -288,6 +292,17 @@ class Drawn:
 
     def __repr__(self):
         return f"<matplotlib.{self.kind} object at {id(self):#x}>"
+
+
+class Line2D(Drawn):
+    """A line plot() drew: `line.set_color("red")` recolours it as matplotlib does before the figure is shown."""
+
+    def __init__(self, pyplot, series):
+        super().__init__("lines.Line2D", series.get("label"))
+        self._pyplot, self._series = pyplot, series
+
+    def set_color(self, color):
+        self._series["color"] = self._pyplot.colour(color, _LINE_COLOUR)
 
 
 class Text(Drawn):

@@ -150,7 +150,8 @@ class Runtime(SizedOperators):
         evaluator = Evaluator(self.budget, base)
         names.update(print=self.print, range=self.range, sum=self.sum, pow=self.pow, round=self.round,
                      repr=self.repr, type=self.type_, iter=self.iter_, getattr=self.getattr_,
-                     setattr=self.setattr_, hasattr=self.hasattr_, vars=self.vars_, format=self.format_,
+                     setattr=self.setattr_, delattr=self.delattr_,
+                     hasattr=self.hasattr_, vars=self.vars_, dir=self.dir_, format=self.format_,
                      __import__=self.import_, divmod=self.divmod,
                      __build_class__=self.classes.build, eval=evaluator.eval, exec=evaluator.exec,
                      **nesting.BUILTINS)
@@ -344,6 +345,30 @@ class Runtime(SizedOperators):
                                             else ""))
             self.refuse(f"vars() is allowed on the program's own objects only (not on {what})")
         return dict(obj.__dict__)
+
+    def delattr_(self, obj, name, /):
+        """delattr(model, name), as the forward-AD tutorial swaps a module's parameters for dual tensors: what
+        `del obj.name` may do, refused where that statement would be."""
+        if not isinstance(name, str):
+            raise TypeError(f"attribute name must be string, not '{type(name).__name__}'")
+        if name.startswith("_") and not is_private(name):
+            self.refuse(f"attributes starting with '_' are not allowed ({name!r})")
+        reason = attribute_refusal(name) or (call_only_refusal(name) if name in CALL_ONLY else None)
+        if reason:
+            self.refuse(reason)
+        delattr(self.private_settable(obj, name) if is_private(name) else self.settable(obj), name)
+
+    def dir_(self, *args):
+        """dir(obj), as `dir(optim)` lists what a package offers: names only (reading one still goes through the
+        checks of `obj.name`); a module's view lists the names it holds."""
+        if len(args) != 1:
+            if not args:
+                self.refuse("dir() without an argument reads the program's names, which is not allowed: name the "
+                            "object, as in dir(model)")
+            raise TypeError(f"dir expected at most 1 argument, got {len(args)}")
+        if isinstance(args[0], SafeModule):
+            return sorted(name for name in vars(args[0]) if name != "_name")
+        return dir(args[0])
 
     def iter_(self, obj, *sentinel):
         if sentinel:

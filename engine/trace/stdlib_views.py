@@ -268,7 +268,39 @@ def _types(runtime):
     return {"SimpleNamespace": SimpleNamespace}
 
 
-_CHECKED = {"argparse": argparse_names, "types": _types, "collections": _collections, "dataclasses": _dataclasses,
+def _inspect(runtime):
+    """`inspect.signature(torch.optim.AdamW).parameters` (nanoGPT asks whether AdamW takes `fused`): the signature
+    of a callable whose defaults are plain values (numbers, text, None, tuples of them), or of the program's own
+    functions; anything else would hand out objects the engine keeps as defaults."""
+    import inspect
+
+    plain = (type(None), bool, int, float, complex, str, bytes)
+
+    def plain_default(value):
+        return (value is inspect.Parameter.empty or isinstance(value, plain)
+                or (type(value) is tuple and all(plain_default(v) for v in value)))
+
+    class Signature(inspect.Signature):  # its from_callable (reachable on a signature) checks as signature() does
+        __slots__ = ()
+
+        @classmethod
+        def from_callable(cls, obj, *, follow_wrapped=True, globals=None, locals=None, eval_str=False):
+            return signature(obj, follow_wrapped=follow_wrapped)
+
+    def signature(obj, *, follow_wrapped=True):
+        own = type(obj) is FunctionType and obj.__module__ == "__main__"
+        found = inspect.signature(obj, follow_wrapped=follow_wrapped)
+        if not own and not all(plain_default(p.default) for p in found.parameters.values()):
+            runtime.refuse("inspect.signature shows the signatures of the program's own functions, and of others "
+                           "whose defaults are plain values (numbers, text, None, tuples of them)")
+        return Signature(list(found.parameters.values()), return_annotation=found.return_annotation,
+                         __validate_parameters__=False)
+
+    return {"signature": signature}
+
+
+_CHECKED = {"argparse": argparse_names, "inspect": _inspect,
+            "types": _types, "collections": _collections, "dataclasses": _dataclasses,
             "functools": _functools, "itertools": _itertools, "time": _time, "abc": _abc, "enum": _enum,
             "numbers": _numbers, "json": _json, "pprint": _pprint, "textwrap": _textwrap, "operator": _operator,
             "warnings": _warnings}

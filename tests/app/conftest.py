@@ -1,5 +1,6 @@
 """Fixtures for the app tests: timelines recorded by the engine; the served app (one `panel serve` for the whole
-run: starting one takes seconds) and Chromium (one per test module) for the browser tests."""
+run: starting one takes seconds) and Chromium (one for the whole run; each test opens its own contexts) for the
+browser tests."""
 
 from __future__ import annotations
 
@@ -22,15 +23,13 @@ def url():
         yield u
 
 
-@pytest.fixture(scope="module")
-def browser():
+@pytest.fixture(scope="session")
+def browser(playwright_driver):
     from browser import CHROMIUM, CHROMIUM_ARGS
-    from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+    b = playwright_driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    yield b
+    b.close()
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 """`%%explore` in a real JupyterLab and Notebook 7 (one Jupyter server serves both) in Chromium: the cell runs
 through the runner and the explorer shows under it, its graph's nodes, its steps taken with its controls and
-its keys; a runaway cell is stopped and said so at its line. Notebook 7 opens the same notebook on the same
-kernel, warm."""
+its keys, laid out by the output area's width; a runaway cell is stopped and said so at its line. Notebook 7
+opens the same notebook on the same kernel, warm."""
 
 from __future__ import annotations
 
@@ -101,6 +101,14 @@ def test_explore_in_jupyterlab_shows_the_graph_steps_and_a_runaway_at_its_line(j
     wait_for(lambda: shown(program)[0] == at + 1)
     nodes.filter(has_text=re.compile(r"^x$")).click()  # the leaf x: the inspector opens on it
     program.locator(".inspector-card:not(.idle)").wait_for(timeout=10_000)
+    # laid out by its output area (beside the file browser, ~850 px), not by the 1280 px window: one column, as
+    # wide as the output area
+    room = program.bounding_box()
+    stacked = program.locator(".graph-and-panels").evaluate("el => getComputedStyle(el).flexDirection")
+    assert room["width"] < 1100 and stacked == "column", (room, stacked)
+    for part in (".control-row", ".graph-box"):
+        box = program.locator(part).first.bounding_box()
+        assert box["x"] + box["width"] <= room["x"] + room["width"] + 1, (part, box, room)
 
     page.locator(".jp-Cell").nth(1).locator(".cm-content").click()  # typing in a cell: the keys are the editor's
     page.keyboard.press("ArrowLeft")

@@ -1,10 +1,12 @@
 """What a learner trips over (issue 26), as the page shows it under `panel serve`: the slider's range after Run,
 "last" reaching the end of a training script, the player scrubbing the whole timeline; the PNG export of the whole
-graph, the share row on one line, New canvas undone, the palette's words, the loss curve's whole iterations."""
+graph, the share row on one line, New canvas undone, the palette's words, a training loop's room for the graph and
+its loss curve's ticks."""
 
 from browser import counter, editor_text, graph_script, open_app, wait_for
 
 from app.program.examples import BY_SLUG
+from app.store import Store
 
 TRAINING = """import torch
 import torch.nn as nn
@@ -95,13 +97,25 @@ def test_new_canvas_can_be_undone_and_the_palette_says_what_it_adds(page, url):
     page.wait_for_selector(".undo-new-canvas button", state="hidden", timeout=10_000)
 
 
-def test_the_loss_curve_ticks_whole_iterations(page, url):
+def test_a_training_loop_leaves_the_graph_the_room_and_its_loss_curve_ticks_whole_iterations(page, url):
+    """At 1280x800 the loop's bar is one strip (label and slider on a line, the phases under them, the loss curve
+    beside): the graph's box has a third of the window (the bar was 92 px tall: 0.30). The curve's axes tick whole
+    iterations and the least and greatest loss, readable (on a log axis 10 and 20 lay over each other)."""
     open_app(page, url, "example=accumulate")
     run_program(page, TRAINING)
     page.wait_for_selector(".loss-curve", timeout=10_000)
     page.wait_for_timeout(800)
+    bar = page.locator(".iteration-bar").bounding_box()
+    graph = page.locator(".graph-box").first.bounding_box()
+    assert bar["height"] <= 64 and graph["width"] * graph["height"] / (1280 * 800) >= 0.32, (bar, graph)
     ticks = page.evaluate("""() => {
-      const axis = [...Bokeh.index.all_views()].find((v) => v.model.axis_label === 'iteration');
-      return axis ? [...axis.tick_coords.major[0]] : null;
+      const views = [...Bokeh.index.all_views()];
+      const plot = views.find((v) => v.model.left && v.model.left.some((a) => a.axis_label === 'loss'));
+      const [x, y] = [plot.model.below[0], plot.model.left[0]].map((a) => views.find((v) => v.model === a));
+      return [[...x.tick_coords.major[0]], [...y.tick_coords.major[1]]];
     }""")
-    assert ticks and all(float(t).is_integer() for t in ticks), ticks
+    assert ticks[0] and all(float(t).is_integer() for t in ticks[0]), ticks
+    store = Store()
+    store.load(TRAINING)
+    losses = store.iterations.loss
+    assert ticks[1] == [float(f"{min(losses):.2g}"), float(f"{max(losses):.2g}")], (ticks, losses)

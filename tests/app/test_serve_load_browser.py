@@ -3,6 +3,7 @@ idle server (benchmarks/serve_load.py runs the issue's 30 steppers beside 3 runa
 memory and processes come back when the sessions close."""
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 from browser import CHROMIUM, CHROMIUM_ARGS, panel_server
 from playwright.async_api import async_playwright
@@ -18,7 +19,8 @@ def test_steppers_stay_fast_while_runaways_run_and_everything_returns():
             await browser.close()
         return figures
 
-    m = asyncio.run(load())
+    with ThreadPoolExecutor(1) as thread:  # (the run's sync Playwright owns this thread's event loop)
+        m = thread.submit(asyncio.run, load()).result()
     assert m["children_during"] == 1, "the runaway runs in a child process of its own"
     assert -1 not in m["loaded"], "every step was answered while the runaway ran (10 s each at most)"
     idle, loaded = percentile(m["idle"], 95), percentile(m["loaded"], 95)

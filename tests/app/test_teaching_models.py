@@ -4,6 +4,7 @@ by node hooks), the sums where grads meet add up torch's, and the failures are t
 
 from __future__ import annotations
 
+import functools
 import json
 import subprocess
 
@@ -19,8 +20,9 @@ from app.program.examples import BY_SLUG
 
 pytestmark = pytest.mark.skipif(not TORCH_PYTHON.exists(), reason="the real-PyTorch oracle is not set up")
 
-# Runs a program in real PyTorch and prints, for every node every backward call runs, what it sends along
-# next_functions (a node's post-hook sees its grad_inputs), in the order torch runs them.
+# Runs programs (a JSON list on stdin) in real PyTorch, each in a namespace of its own, and prints for each, for
+# every node every backward call runs, what it sends along next_functions (a node's post-hook sees its
+# grad_inputs), in the order torch runs them.
 _SENT = r"""
 import json, sys, torch
 sent = []
@@ -44,18 +46,40 @@ def backward(tensors, *args, **kwargs):
         for h in handles:
             h.remove()
 torch.autograd.backward = backward
-try:
-    exec(compile(sys.stdin.read(), "<program>", "exec"), {})
-except RuntimeError:
-    pass
-print(json.dumps(sent))
+results = []
+for source in json.loads(sys.stdin.read()):
+    sent = []
+    try:
+        exec(compile(source, "<program>", "exec"), {})
+    except RuntimeError:
+        pass
+    results.append(sent)
+print(json.dumps(results))
 """
+
+EDGE_SLUGS = ["square-of-sum", "broadcast", "vector", "pitfall-backward-twice", "pow-sum"]
+FAN_IN = "import torch\nx = torch.tensor(3.0, requires_grad=True)\n(x * x).backward()\n"
+
+
+@functools.cache
+def _all_sent() -> dict[str, list]:
+    """What torch's nodes send in every program this module asks about, from one torch process (a process each
+    took most of the module's time)."""
+    sources = [BY_SLUG[slug].source for slug in EDGE_SLUGS] + [FAN_IN]
+    out = subprocess.run([str(TORCH_PYTHON), "-c", _SENT], input=json.dumps(sources), capture_output=True,
+                         text=True, check=True, timeout=120)
+    return dict(zip(sources, json.loads(out.stdout.splitlines()[-1]), strict=True))  # after what they printed
 
 
 def torch_sent(source: str) -> list:
-    out = subprocess.run([str(TORCH_PYTHON), "-c", _SENT], input=source, capture_output=True, text=True,
-                         check=True, timeout=120)
-    return json.loads(out.stdout.splitlines()[-1])  # after what the program printed
+    return _all_sent()[source]
+
+
+@pytest.fixture(scope="module")
+def oracle():
+    o = Oracle()
+    yield o
+    o.close()
 
 
 def recorded(slug: str):
@@ -68,7 +92,7 @@ def index_of(timeline, model):
     return sm.saved_index(model, tl.introduced(timeline))
 
 
-@pytest.mark.parametrize("slug", ["square-of-sum", "broadcast", "vector", "pitfall-backward-twice", "pow-sum"])
+@pytest.mark.parametrize("slug", EDGE_SLUGS)
 def test_edges_show_the_grads_torchs_nodes_send(slug):
     timeline, _ = recorded(slug)
     intro = tl.introduced(timeline)
@@ -96,12 +120,12 @@ def test_the_local_derivative_and_the_product_on_an_edge():
     assert cm.edge_lines(two_x_y, 0, intro)[0] == "× y"
 
 
-def test_fan_in_writes_out_the_sum_torch_makes():
+def test_fan_in_writes_out_the_sum_torch_makes(oracle):
     timeline, _ = recorded("pitfall-backward-twice")
     events = timeline.events
     i = next(i for i, e in enumerate(events) if e["kind"] == "node" and e["name"] == "AccumulateGrad")
-    (name, sent), = torch_sent("import torch\nx = torch.tensor(3.0, requires_grad=True)\n(x * x).backward()\n")
-    grad = Oracle().run("import torch\nx = torch.tensor(3.0, requires_grad=True)\n(x * x).backward()\n", ["x"])
+    (name, sent), = torch_sent(FAN_IN)
+    grad = oracle.run(FAN_IN, ["x"])
     assert cm.fan_in(events, i) == f"{sent[0]} + {sent[1]} = {grad['grads']['x']}" == "3.0 + 3.0 = 6.0"
     first = next(i for i, e in enumerate(events) if e["kind"] == "node")
     assert cm.fan_in(events, first) is None  # only the seed arrived there
@@ -124,7 +148,7 @@ def test_broadcast_sum_over_the_broadcast_dims():
     assert cm.broadcast_sum([[[1.0]] * 3] * 2, [[1.0]]).startswith("Σ dims 0, 1 of")
 
 
-def test_an_in_place_change_foretells_the_failure_torch_reports_at_its_node():
+def test_an_in_place_change_foretells_the_failure_torch_reports_at_its_node(oracle):
     timeline, model = recorded("pitfall-inplace-saved")
     events, index = timeline.events, index_of(timeline, model)
     k_inplace = next(i for i, e in enumerate(events) if e["kind"] == "inplace")
@@ -135,13 +159,13 @@ def test_an_in_place_change_foretells_the_failure_torch_reports_at_its_node():
             (b, "⚠ backward will fail at PowBackward0: saved a@v0, a is now v1")]
     chip = next(c for c in sm.chips(model, tl.state_at(timeline, k_inplace), index) if c.box == b)
     assert (chip.text, chip.status) == ("saved self=a@v0 ✗ now v1", "outdated")
-    torch_error = Oracle().run(BY_SLUG["pitfall-inplace-saved"].source)["error"]
+    torch_error = oracle.run(BY_SLUG["pitfall-inplace-saved"].source)["error"]
     end = tl.state_at(timeline, len(events) - 1)
     assert sm.failure(model, end) == (b, f"RuntimeError: {torch_error['message']}")
     assert tc.note_columns(model, end, index)["text"][0].startswith("RuntimeError: one of the variables needed")
 
 
-def test_a_second_backward_through_freed_buffers_is_foretold_and_fails_at_the_freed_node():
+def test_a_second_backward_through_freed_buffers_is_foretold_and_fails_at_the_freed_node(oracle):
     timeline, model = recorded("pitfall-backward-twice")
     events, index = timeline.events, index_of(timeline, model)
     k_free = next(i for i, e in enumerate(events) if e["kind"] == "free")
@@ -152,15 +176,15 @@ def test_a_second_backward_through_freed_buffers_is_foretold_and_fails_at_the_fr
     assert sm.warnings(model, tl.state_at(timeline, second - 1), index) == []
     (box, text), = sm.warnings(model, tl.state_at(timeline, second), index)
     assert box == y and text.startswith("⚠ backward will fail at MulBackward0: its saved tensors were freed")
-    torch_error = Oracle().run(BY_SLUG["pitfall-backward-twice"].source)["error"]
+    torch_error = oracle.run(BY_SLUG["pitfall-backward-twice"].source)["error"]
     assert sm.failure(model, tl.state_at(timeline, len(events) - 1)) == (y, f"RuntimeError: {torch_error['message']}")
 
 
-def test_an_in_place_ops_saved_copy_is_never_outdated():
+def test_an_in_place_ops_saved_copy_is_never_outdated(oracle):
     source = ("import torch\nx = torch.tensor([1.0, 2.0], requires_grad=True)\nw = torch.tensor([3.0, 4.0], "
               "requires_grad=True)\na = x * 1\na.mul_(w)\na.sum().backward()\nprint(x.grad)\n")
     timeline = tl.run(source)
-    assert timeline.error is None and Oracle().run(source)["error"] is None
+    assert timeline.error is None and oracle.run(source)["error"] is None
     final = tl.state_at(timeline, len(timeline.events) - 1)
     model = gm.build(timeline.events, final["nodes"])
     index = index_of(timeline, model)

@@ -233,7 +233,6 @@ CASES = {
 GAPS = {
     "maximum_signed_zero_16": "ties of ±0 with >= 16 elements: torch's vectorized kernel returns the other operand",
     "logsumexp_empty": "numpy error on the empty max (torch: -inf)",
-    "var_empty_dim": "no torch 'degrees of freedom' warning; numpy's RuntimeWarning instead for var(1)",
     "norm_float32_range": "norm computed in float64 (torch float32: overflow to inf / underflow to 0)",
     "bce_zero_loss_sign": "zero losses print -0. (torch: 0., log1p(-x) based formula)",
     "bce_empty": "numpy RuntimeWarning 'Mean of empty slice.'",

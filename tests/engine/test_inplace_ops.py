@@ -128,10 +128,7 @@ print(x, x._version, x.grad_fn)
 
 # (int, bool) inputs for the dtype cases: the same positions as ARGS's, as integers and as bools
 INTEGER_INPUTS = {"int": "[1, 2, 3]", "bool": "[True, False, True]"}
-_BOOL_KERNEL = "computed on a bool tensor (torch's kernel has no bool version: NotImplementedError / RuntimeError)"
 DTYPE_GAPS = {
-    **{(op, "bool"): _BOOL_KERNEL for op in ("abs_", "absolute_", "ceil_", "floor_", "round_", "trunc_", "fix_",
-                                             "relu_")},
     **{("addr_", kind): "torch's addr_ refuses a self that is not 2-D first ('2D tensor expected, got 1D tensor for "
                         "input'); the engine's first error is the cast's" for kind in ("int", "bool")},
     **{(op, kind): "clamp's cast error names the C type ('long int', 'bool'), other ops the tensor type"

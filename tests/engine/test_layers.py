@@ -15,14 +15,15 @@ ENGINE = Path(__file__).resolve().parents[2] / "engine"
 
 # Lowest first. A module may import modules of its own layer or below.
 LAYERS = [
-    ("dtypes", "memory", "devices", "limits", "messages", "observe", "grad_mode", "printing", "kernels", "generator"),
+    ("torch_names", "dtypes", "memory", "devices", "limits", "messages", "observe", "grad_mode", "printing", "kernels",
+     "generator"),
     ("ops",),
     ("graph", "backward"),
-    ("tensor", "sizes", "dispatch", "methods", "logic", "meta", "tensor_data"),
+    ("tensor", "sizes", "size_arguments", "nodes", "dispatch", "methods", "logic", "meta", "tensor_data"),
     ("factories", "functions", "indexing", "linalg", "nn", "optim", "random", "special", "utils", "cuda",
      "accelerator", "backends", "settings", "serialization", "masked", "signal", "resizing", "lowrank", "storage",
-     "legacy", "windows"),
-    ("autograd", "func"),
+     "legacy", "windows", "testing"),
+    ("autograd", "func", "utils.checkpoint"),
     ("distributions",),
     ("trace",),
 ]
@@ -35,8 +36,10 @@ def module_name(path: Path) -> str:
 
 
 def top(module: str) -> str:
-    """The layer key of an engine module: engine.ops.table -> ops."""
+    """The layer key of an engine module: engine.ops.table -> ops; engine.utils.checkpoint has a layer of its own."""
     parts = module.split(".")
+    if ".".join(parts[1:3]) in RANK:
+        return ".".join(parts[1:3])
     return parts[1] if len(parts) > 1 else ""
 
 

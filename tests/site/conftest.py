@@ -16,13 +16,10 @@ def served_site():
 
 
 @pytest.fixture(scope="session")
-def chromium():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = sitekit.launch(p)
-        yield browser
-        browser.close()
+def chromium(playwright_driver):
+    browser = sitekit.launch(playwright_driver)
+    yield browser
+    browser.close()
 
 
 @pytest.fixture(scope="session")

@@ -1,5 +1,5 @@
 """The engine's test suite inside Pyodide (Node), with the Pyodide and numpy that dist/ ships: the pure-Python
-engine behaves the same in the browser. Tests that need real PyTorch skip themselves there."""
+engine behaves the same in the browser. Only the tests that need no real PyTorch run there (TORCH_FREE)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,16 @@ import subprocess
 
 import pytest
 
+from tests.engine.conftest import TORCH_FREE
 from tests.site import sitekit
+
+
+def test_pyodide_runs_the_files_of_every_torch_free_test():
+    """run_tests.mjs collects only these files by default: a torch-free test elsewhere would not run there."""
+    script = (sitekit.ROOT / "tests" / "pyodide" / "run_tests.mjs").read_text()
+    default = re.search(r"^const DEFAULT = \[(.*)\];$", script, re.M).group(1)
+    files = {f"tests/engine/{key.split('::')[0]}" for key in TORCH_FREE}
+    assert sorted(re.findall(r"'([^']+)'", default)) == sorted(files)
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")

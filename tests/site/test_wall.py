@@ -40,20 +40,71 @@ def browser(chromium):
     return chromium  # the session's one Chromium (conftest.py): playwright's sync API runs once per thread
 
 
-@pytest.fixture
-def tab(browser, site, request):
-    url, served = site
+def _open(browser, url: str, seconds: float, query: str | None = "?example=accumulate"):
+    """A fresh context whose page has the budget `seconds`, opened at `query` with its live app ready."""
     context = browser.new_context(viewport=sitekit.VIEWPORT)
     watch = sitekit.watch_context(context, url)
     page = context.new_page()
-    page.add_init_script(f"window.SITE_PROGRAM_SECONDS = {SECONDS}")
+    page.add_init_script(f"window.SITE_PROGRAM_SECONDS = {seconds}")
     sitekit.watch_page(page, watch)
-    yield page
+    if query is not None:
+        page.goto(url + query)
+        sitekit.wait_ready(page)
+    return context, page, watch
+
+
+def _checked(page, watch, request):
+    """Screenshots the page; fails on a request to another host or an error the page raised since the last check."""
     sitekit.ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(sitekit.ARTIFACTS / f"site-wall-{request.node.name.replace('/', '_')}.png"))
+    external, errors = list(watch.external), list(watch.errors)
+    watch.external.clear()
+    watch.errors.clear()
+    assert external == [], f"requests to other hosts: {external}"
+    assert errors == [], errors
+
+
+@pytest.fixture
+def tab(browser, site, request):
+    """A fresh context with a page (not opened yet) whose budget is SECONDS."""
+    context, page, watch = _open(browser, site[0], SECONDS, query=None)
+    yield page
+    try:
+        _checked(page, watch, request)
+    finally:
+        context.close()
+
+
+# Booting Pyodide is most of a test's time: the tests that run programs one after another on a live app share
+# one page per budget (each reads the wall's counts as differences from where it began).
+@pytest.fixture(scope="module")
+def _live(browser, site):
+    context, page, watch = _open(browser, site[0], SECONDS)
+    yield page, watch
     context.close()
-    assert watch.external == [], f"requests to other hosts: {watch.external}"
-    assert watch.errors == [], watch.errors
+
+
+@pytest.fixture(scope="module")
+def _live_slow(browser, site):
+    context, page, watch = _open(browser, site[0], SLOW_SECONDS)
+    yield page, watch
+    context.close()
+
+
+@pytest.fixture
+def live(_live, request):
+    """The shared page of the live app (?example=accumulate) whose budget is SECONDS."""
+    page, watch = _live
+    yield page
+    _checked(page, watch, request)
+
+
+@pytest.fixture
+def live_slow(_live_slow, request):
+    """The shared page of the live app whose budget is SLOW_SECONDS."""
+    page, watch = _live_slow
+    yield page
+    _checked(page, watch, request)
 
 
 def console(page) -> str:
@@ -99,10 +150,8 @@ def shows_the_good_program(page) -> None:
     assert counter(page)[1] > 0
 
 
-def test_an_endless_loop_is_stopped_and_the_next_program_shows_its_graph(tab, site):
-    page = tab
-    page.goto(site[0] + "?example=accumulate")
-    sitekit.wait_ready(page)
+def test_an_endless_loop_is_stopped_and_the_next_program_shows_its_graph(live):
+    page = live  # (the module's first test on it: the example's graph)
     graph = counter(page)
     took = run(page, "while True:\n    pass\n", "ran longer than")
     assert "ran longer than" in console(page) and "line 1" in console(page)
@@ -115,14 +164,13 @@ def test_an_endless_loop_is_stopped_and_the_next_program_shows_its_graph(tab, si
     assert counter(page) != graph
 
 
-def test_a_c_level_runaway_is_terminated_by_the_wall_and_a_new_worker_runs_the_next(tab, site):
-    page = tab
-    page.goto(site[0] + "?example=accumulate")
-    sitekit.wait_ready(page)
+def test_a_c_level_runaway_is_terminated_by_the_wall_and_a_new_worker_runs_the_next(live):
+    page = live
+    stopped = wall(page)["stopped"]
     source = RUNAWAYS["shared_list_str"].source + "\n"
     took = run(page, source, "stopped")
     assert f"the program ran longer than {WALL:g} s and was stopped" in console(page)
-    assert wall(page)["stopped"] == 1 and wall(page)["why"]["type"] == "BudgetExceeded"
+    assert wall(page)["stopped"] == stopped + 1 and wall(page)["why"]["type"] == "BudgetExceeded"
     assert WALL - 0.5 < took < WALL + 3
     assert counter(page) == (1, 1) and editor_text(page) == source
     node_xy(page, "t0")
@@ -140,10 +188,8 @@ s = [str(a) if i == n else i for i in range(n + 1)]
 """
 
 
-def test_the_wall_stops_a_runaway_one_second_after_its_budget_and_names_its_line(tab, site):
-    page = tab
-    page.goto(site[0] + "?example=accumulate")
-    sitekit.wait_ready(page)
+def test_the_wall_stops_a_runaway_one_second_after_its_budget_and_names_its_line(live):
+    page = live
     took = run(page, RUNAWAY_AT_LINE_5, "stopped")
     assert f"the program ran longer than {WALL:g} s and was stopped" in console(page)
     assert "line 5" in console(page), console(page)
@@ -158,15 +204,14 @@ def test_the_wall_stops_a_runaway_one_second_after_its_budget_and_names_its_line
 RECORDING_UNTIL_THE_BUDGET = "import torch\nx = torch.rand(64, 64)\nwhile True:\n    x = x * 1.0001\n"
 
 
-def test_a_timeline_sent_after_the_budget_is_not_cut_by_the_one_second_margin(tab, site):
-    page = tab
-    page.goto(site[0] + "?example=accumulate")
-    sitekit.wait_ready(page)
+def test_a_timeline_sent_after_the_budget_is_not_cut_by_the_one_second_margin(live):
+    page = live
+    stopped = wall(page)["stopped"]
     took = run(page, RECORDING_UNTIL_THE_BUDGET, "ran longer than")
     # The guard stops it at a tick or inside an op (which does not guess at an endless loop); never the wall.
     assert f"the program ran longer than {SECONDS:g} s" in console(page), console(page)
     assert "was stopped" not in console(page), console(page)
-    assert wall(page)["stopped"] == 0 and wall(page)["why"] is None
+    assert wall(page)["stopped"] == stopped and wall(page)["why"] is None
     assert took < SECONDS + BROWSER_SEND_MARGIN + 2, took
     run(page, GOOD)
     shows_the_good_program(page)
@@ -177,11 +222,8 @@ def test_a_timeline_sent_after_the_budget_is_not_cut_by_the_one_second_margin(ta
 SLOW_SECONDS = 8
 
 
-def test_a_memory_bomb_meets_the_memory_cap_and_the_next_program_runs(tab, site):
-    page = tab
-    page.add_init_script(f"window.SITE_PROGRAM_SECONDS = {SLOW_SECONDS}")
-    page.goto(site[0] + "?example=accumulate")
-    sitekit.wait_ready(page)
+def test_a_memory_bomb_meets_the_memory_cap_and_the_next_program_runs(live_slow):
+    page = live_slow
     run(page, RUNAWAYS["zip_of_many_big_lists"].source + "\n", "memory")
     assert "the program needed more memory than its limit of 1,024 MB" in console(page)
     assert "line 1" in console(page)
@@ -189,14 +231,12 @@ def test_a_memory_bomb_meets_the_memory_cap_and_the_next_program_runs(tab, site)
     shows_the_good_program(page)
 
 
-def test_a_crash_of_python_ends_the_worker_not_the_page(tab, site):
-    page = tab
-    page.add_init_script(f"window.SITE_PROGRAM_SECONDS = {SLOW_SECONDS}")
-    page.goto(site[0] + "?example=accumulate")
-    sitekit.wait_ready(page)
+def test_a_crash_of_python_ends_the_worker_not_the_page(live_slow):
+    page = live_slow
+    stopped = wall(page)["stopped"]
     run(page, RUNAWAYS["deep_tuple_by_tuple_call"].source + "\n", "crashed")
     assert "Crash: the program crashed Python (Maximum call stack size exceeded) and was stopped" in console(page)
-    assert wall(page)["stopped"] == 1
+    assert wall(page)["stopped"] == stopped + 1
     run(page, GOOD)
     shows_the_good_program(page)
 
@@ -247,9 +287,8 @@ async (sources) => {
 """
 
 
-def test_a_normal_program_gives_the_same_timeline_as_the_server_runner(tab, site):
-    page = tab
-    page.goto(site[0] + "?example=accumulate")
+def test_a_normal_program_gives_the_same_timeline_as_the_server_runner(live):
+    page = live
     answers = page.evaluate(RUN_IN_THE_WALL, PROGRAMS)
     for source, answer in zip(PROGRAMS, answers, strict=True):
         assert answer["source"] == source and "json" in answer, answer
@@ -277,11 +316,10 @@ async ({ good, runaway }) => {
 """
 
 
-def test_a_warm_spare_takes_over_when_the_wall_stops_a_program(tab, site):
+def test_a_warm_spare_takes_over_when_the_wall_stops_a_program(live):
     """The next program after a kill runs in the spare, already booted (measured by benchmarks/wall_spare.py:
     0.45 s against 4.4 s for a worker started at the kill, at a load of 10 on 2 cores)."""
-    page = tab
-    page.goto(site[0] + "?example=accumulate")
+    page = live
     got = page.evaluate(AFTER_A_KILL, {"good": GOOD, "runaway": RUNAWAYS["shared_list_str"].source})
     assert got["stopped"]["type"] == "BudgetExceeded" and got["ran"]
     assert got["tookOver"] and got["booting"], "the spare took over, and a new spare is booting"
@@ -351,15 +389,14 @@ async ({ programs, probe, margin }) => {
 """
 
 
-def test_a_sample_of_the_runaway_and_escape_corpus_through_one_program_worker(tab, site):
+def test_a_sample_of_the_runaway_and_escape_corpus_through_one_program_worker(live):
     """Each program of the sample ends (the guard's error, or for the wall's entries the wall's stop) with a
     1 s budget, in the same worker but for the wall's entries, which are killed and replaced; after each, the
     probe program's timeline is that of a fresh worker. The wall's margin is SAMPLE_MARGIN here: in Pyodide on
     a loaded 2-core machine (load 15) one engine call of a runaway (Adam over a million parameters) overran a
     1 s budget by more than the page's 1 s margin; what is tested is that the guard, not the wall, ends them."""
     plain, walled = _sample()
-    page = tab
-    page.goto(site[0] + "?example=accumulate")
+    page = live
     t0 = time.time()
     got = page.evaluate(THROUGH_ONE_WORKER, {"programs": plain + walled, "probe": PROBE, "margin": SAMPLE_MARGIN})
     took = time.time() - t0

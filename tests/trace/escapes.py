@@ -65,9 +65,11 @@ BUILTINS = {
     "setattr_engine_class": ("import torch\nsetattr(torch.nn.Linear, 'forward', print)", E, 2, "type objects"),
     "setattr_forbidden_attribute": ("class A:\n    pass\nsetattr(A(), 'f_back', 1)", E, 3, "'f_back'"),
     "setattr_name_not_text": ("class A:\n    pass\nsetattr(A(), 3, 1)", TypeError, None, "must be string"),
-    "delattr": ("delattr(print, 'x')", E, 1, "'delattr' is not allowed"),
+    "delattr": ("delattr(print, 'x')", E, 1, "setting attributes of method objects is not allowed"),
+    "delattr_module": ("import torch\ndelattr(torch, 'ones')", E, 2, "module objects"),
+    "delattr_engine_private": (SUBCLASS + "delattr(m, '_parameters')", E, 5, OWN),
     "vars": ("vars()", E, 1, "vars() without an argument reads the program's names"),
-    "dir": ("dir()", E, 1, "'dir' is not allowed"),
+    "dir": ("dir()", E, 1, "dir() without an argument reads the program's names"),
     "globals": ("x = 1\ng = globals()", E, 2, "'globals' is not allowed"),
     "locals": ("locals()", E, 1, "'locals' is not allowed"),
     "open": ("open('/etc/passwd')", E, 1, "'open' is not allowed"),
@@ -442,6 +444,11 @@ EVAL = {
 # text, walks objects or changes what other runs share; decorators take only the program's own classes and
 # functions; what never ends ticks.
 STDLIB = {
+    "signature_sentinel_default": ("import inspect\nimport dataclasses\ninspect.signature(dataclasses.field)", E, 3,
+                                   "whose defaults are plain values"),
+    "signature_from_callable": ("import inspect\nimport dataclasses\ndef f(x):\n    pass\n"
+                                "inspect.signature(f).from_callable(dataclasses.field)", E, 5,
+                                "whose defaults are plain values"),
     "dataclass_engine_class": ("import torch\nfrom dataclasses import dataclass\ndataclass(torch.Tensor)", E, 3,
                                "only decorate the program's own classes"),
     "dataclass_engine_class_options": ("import torch\nimport dataclasses\nd = dataclasses.dataclass(eq=False)\n"

@@ -11,14 +11,14 @@ import pytest
 import torch
 
 from engine.trace import run
-from tests.corpus.corpus import PROGRAMS, RUNNER_LIMITS, reset_globals
+from tests.corpus.corpus import PROGRAMS, RUNNER_LIMITS, TESTED, reset_globals
 from tests.corpus.gaps import CPU_DEPENDENT, DRIFT_ULPS, RUNNER_GAPS
 from tests.engine.difftest import printed_alike, run_source
 from tests.trace.torch_side import mask
 
 # Always the runner on the engine (ENGINE_UNDER_TEST does not apply), so the known gaps always apply.
 CASES = [pytest.param(slug, marks=[pytest.mark.xfail(reason=RUNNER_GAPS[slug], strict=slug not in CPU_DEPENDENT)]
-                      if slug in RUNNER_GAPS else []) for slug in sorted(PROGRAMS)]
+                      if slug in RUNNER_GAPS else []) for slug in sorted(TESTED)]
 
 
 @pytest.fixture(autouse=True)

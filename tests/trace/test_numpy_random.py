@@ -123,9 +123,36 @@ def test_empty_gives_zeros_not_what_memory_held():
     assert trace("import numpy as np\nprint(np.empty(3), np.empty_like(np.ones(2)))\n").output == "[0. 0. 0.] [0. 0.]\n"
 
 
-def test_numpy_dtypes_are_dtype_objects():
-    """np.float32 and the like are numpy's dtypes, not its scalar classes: they work as dtype= and in astype,
-    but cannot be called (np.float32([...]) would make an array unsized)."""
-    timeline = trace("import numpy as np\nprint(np.float32, np.zeros(2, dtype=np.int64).dtype)\nnp.float32([1.0])\n")
-    assert timeline.output == "float32 int64\n"
-    assert timeline.error["type"] == "TypeError"
+NUMPY_SCALAR_TYPES = """import numpy as np
+print(np.float32, np.zeros(2, dtype=np.int64).dtype, np.bool_)
+a = np.float32([1.0, 2.5])
+print(a, a.dtype, type(a).__name__, np.float32(2.5), np.int64(3) + 1)
+print(a.astype(np.float64), np.array([1, 2], dtype=np.float32) / 3, a.dtype == np.float32, np.float32 == a.dtype)
+print(np.finfo(np.float32).eps.item(), np.iinfo(np.int64).max, np.dtype(np.float32))
+print(np.float32(np.expand_dims(np.ones(3), 0)).shape, np.ones(2, np.float32), np.full(2, 3, np.int32))
+print(np.float32 in (np.float32, np.float64), np.asarray([1], dtype=np.uint8), np.float16(1.5))
+"""
+
+
+def test_numpy_scalar_types_convert_and_name_dtypes_as_numpy_does():
+    """np.float32(state) (RL tutorials) converts as numpy does, and np.float32 works as dtype=, in astype and ==."""
+    timeline = trace(NUMPY_SCALAR_TYPES)
+    assert timeline.error is None and timeline.output == run_plain(NUMPY_SCALAR_TYPES, {})
+
+
+def test_bincount_counts_as_numpy_does_and_is_charged_its_largest_value():
+    program = ("import numpy as np\nprint(np.bincount(np.array([0, 1, 1, 3])), np.bincount([2, 2], minlength=5),\n"
+               "      np.bincount(np.array([1, 0]), weights=np.array([0.5, 2.0])),\n"
+               "      np.bincount(np.array([], dtype=int)))\n")
+    assert trace(program).output == run_plain(program, {})
+    timeline = trace("import numpy as np\nx = np.bincount(np.array([10**9]))\n")
+    assert timeline.error["type"] == "BudgetExceeded" and timeline.error["line"] == 2
+    timeline = trace("import numpy as np\nx = np.bincount(np.array([-1]))\n")
+    assert timeline.error["type"] == "ValueError"
+
+
+def test_a_numpy_scalar_type_called_on_a_huge_list_is_charged_its_size():
+    timeline = trace("import numpy as np\nrow = [0.0] * 10**4\nx = np.float32([row] * 10**4)\n")
+    assert timeline.error["type"] == "BudgetExceeded" and timeline.error["line"] == 3
+
+

@@ -153,6 +153,12 @@ def test_the_pyplot_a_program_sees_is_its_own_and_read_only():
 # --- against real matplotlib (the oracle's; Agg: nothing is shown) -----------------------------------------
 
 AGAINST_MATPLOTLIB = {
+    "line_recoloured": """function_line, = plt.plot([1, 2, 3], [1, 4, 9], label='Function')
+function_line.set_color("red")
+derivative_line, = plt.plot([1, 2, 3], [2, 4, 6], label='Derivative')
+derivative_line.set_color((0.0, 0.5, 0.0))
+plt.legend()
+""",
     "loss_curve": """losses = [2.0 / (i + 1) for i in range(6)]
 plt.plot(losses, label="train")
 plt.plot([0.5 * v for v in losses], "r--", label="val")
@@ -265,7 +271,23 @@ def _real(source):
     from matplotlib.ticker import FixedLocator
 
     plt.close("all")
-    exec(source, {"plt": plt, "torch": torch})
+    out = []
+
+    def show(*args, **kwargs):  # as a window closed (or a notebook cell shown): the next plot is a new figure
+        out.extend(_drawn(plt, LineCollection, to_hex, FixedLocator))
+        plt.close("all")
+
+    real_show, plt.show = plt.show, show
+    try:
+        exec(source, {"plt": plt, "torch": torch})
+    finally:
+        plt.show = real_show
+    out.extend(_drawn(plt, LineCollection, to_hex, FixedLocator))
+    plt.close("all")
+    return out
+
+
+def _drawn(plt, LineCollection, to_hex, FixedLocator):  # noqa: N803 - matplotlib's class names
     out = []
     for ax in (ax for number in plt.get_fignums() for ax in plt.figure(number).axes):
         series = [("line", list(line.get_xdata()), list(line.get_ydata()), to_hex(line.get_color()),
@@ -298,7 +320,6 @@ def _real(source):
         out.append({"title": ax.get_title(), "xlabel": ax.get_xlabel(), "ylabel": ax.get_ylabel(),
                     "yscale": ax.get_yscale(), "series": series,
                     "xlim": list(ax.get_xlim()) if ax.get_autoscalex_on() is False else None, **ticks})
-    plt.close("all")
     return out
 
 
@@ -391,6 +412,7 @@ def test_the_figures_are_those_real_matplotlib_draws(name):
     "plt.scatter([1], [2], c='bluee')", "plt.scatter([1, 2], [2, 3], c=['r', 'bluee'])",
     "plt.scatter([1], [2], color='bluee')", "plt.scatter([1, 2, 3], [1, 2, 3], c=[1, 2])",
     "plt.scatter([1], [2], c='r', color='r')", "plt.hlines(0, 0, 1, colors='bluee')", "plt.plot([1, 2], 'Cx')",
+    "line, = plt.plot([1, 2])\nprint(line.set_color('g'))", "line, = plt.plot([1, 2])\nline.set_color('bluee')",
 ])
 def test_errors_and_printed_text_are_real_matplotlibs(call):
     matplotlib = pytest.importorskip("matplotlib")

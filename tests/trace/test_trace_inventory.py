@@ -63,6 +63,9 @@ ADMITTED = {
     "datetime": "import datetime\nd = datetime.date(2024, 2, 28) + datetime.timedelta(days=2)\n"
                 "t = datetime.datetime(2024, 1, 1, 12, 30)\nprint(d, d.weekday(), t.strftime('%Y-%m-%d %H:%M'),\n"
                 "      (t - datetime.datetime(2024, 1, 1)).total_seconds())",
+    "inspect": "import inspect\nimport torch\nprint('fused' in inspect.signature(torch.optim.AdamW).parameters)\n"
+               "def f(a, b=2, *, c=(1, 'x')):\n    return a\nsig = inspect.signature(f)\n"
+               "print(sig, list(sig.parameters), sig.parameters['b'].default, sig.bind(1, b=3).arguments)",
     "numpy": "import numpy as np\na = np.arange(6).reshape(2, 3)\n"
              "print(a.sum(axis=0), np.mean(a), np.linspace(0, 1, 3))",
     "numpy.random": "import numpy as np\nnp.random.seed(0)\nrng = np.random.default_rng(1)\n"
@@ -159,6 +162,25 @@ def test_vars_reads_the_programs_own_objects():
     assert run(program).output == plain_python(program)
 
 
+def test_delattr_deletes_what_a_del_statement_may():
+    """delattr(model, name) then setattr, as the forward-AD tutorial swaps a Linear's parameters for dual tensors."""
+    program = ("import torch\ntorch.manual_seed(0)\nm = torch.nn.Linear(2, 2)\n"
+               "for name, p in list(m.named_parameters()):\n    delattr(m, name)\n"
+               "    setattr(m, name, p.detach() * 2)\n"
+               "print(m(torch.ones(1, 2)), list(m.parameters()))\n"
+               "class Box:\n    pass\nb = Box()\nb.size = 3\ndelattr(b, 'size')\nprint(hasattr(b, 'size'))")
+    assert run(program).output == plain_python(program)
+
+
+def test_dir_lists_names_as_python_does():
+    """`dir(optim)` and `dir(obj)` as tutorials look around: the same names (a module's view lists what it holds)."""
+    program = ("import torch\nimport torch.optim as optim\nclass Config:\n    def __init__(self):\n"
+               "        self.epochs = 3\nprint([n for n in dir(Config()) if not n.startswith('_')])\n"
+               "print([n for n in dir(optim) if n in ('Adam', 'SGD', 'lr_scheduler')],\n"
+               "      'backward' in dir(torch.ones(1)))")
+    assert run(program).output == plain_python(program)
+
+
 def test_setattr_sets_what_an_assignment_may():
     """setattr(self, 'fc%i' % i, fc), as tutorials register layers in a loop: the module holds them (its
     parameters, its printout), and a program's own objects and private attributes take it too."""
@@ -177,3 +199,16 @@ def test_a_simple_namespace_holds_a_configuration():
                "print(cfg == types.SimpleNamespace(lr=0.1, epochs=2, batch=4))")
     assert run(program).output == plain_python(program)
     assert "has no attribute 'FunctionType'" in run("import types\ntypes.FunctionType\n").error["message"]
+
+
+def test_the_types_a_program_prints_are_torchs_and_numpys():
+    """`print(type(x))`, as beginners' tutorials do: the engine's tensor, parameter, size, dtype and device classes and
+    the runner's numpy array print as torch's and numpy's."""
+    from engine.trace import run
+
+    source = ("import torch\nimport numpy as np\nx = torch.ones(2)\n"
+              "print(type(x), type(torch.nn.Parameter(x)), type(x.shape), type(x.dtype), type(torch.device('cpu')),"
+              " type(np.zeros(2)), torch.Tensor, x.__class__)\n")
+    assert run(source).output == (
+        "<class 'torch.Tensor'> <class 'torch.nn.parameter.Parameter'> <class 'torch.Size'> <class 'torch.dtype'> "
+        "<class 'torch.device'> <class 'numpy.ndarray'> <class 'torch.Tensor'> <class 'torch.Tensor'>\n")

@@ -77,6 +77,14 @@ for _ in range(3):
     s.step()
 print(s.get_last_lr(), s.state_dict())
 """,
+    "state_untouched_by_the_timeline": """
+import torch
+w = torch.ones(2, requires_grad=True)
+opt = torch.optim.SGD([w], lr=0.1)
+(w * 3).sum().backward()
+opt.step()
+print(opt.state_dict()['state'], len(opt.state))
+""",
     "closure": """
 import torch
 w = torch.tensor([1.0, -2.0], requires_grad=True)

@@ -6,10 +6,8 @@ inputs' node then calls the backward hooks with (grad_input, grad_output), None 
 node, with torch's warning.
 
 The Function is a custom autograd.Function, a layer above nn: engine.autograd puts its apply in FUNCTION."""
-import sys
-import warnings
 
-from ... import grad_mode
+from ... import grad_mode, messages
 from ...tensor import Tensor
 
 NO_INPUT_WARNING = ("Full backward hook is firing when gradients are computed with respect to module outputs since no "
@@ -43,8 +41,8 @@ class BackwardHook:
 
     def setup_output_hook(self, out):
         if not isinstance(out, Tensor | tuple):
-            warnings.warn("For backward hooks to be called, module output should be a Tensor or a tuple of Tensors "
-                          f"but received {type(out)}", stacklevel=_program_level())
+            messages.warn_at_caller("For backward hooks to be called, module output should be a Tensor or a tuple "
+                                    f"of Tensors but received {type(out)}")
         is_tuple = isinstance(out, tuple)
         args = out if is_tuple else (out,)
         res, self.output_tensors_index = self._apply_on_tensors(self._output_hook, args)
@@ -79,7 +77,7 @@ class BackwardHook:
                 self.grad_outputs = result
         grad_outputs = self.grad_outputs
         if self.input_tensors_index is None:
-            warnings.warn(NO_INPUT_WARNING, UserWarning, stacklevel=_program_level())
+            messages.warn_at_caller(NO_INPUT_WARNING)
             grad_inputs = (None,) * self.n_inputs
             for hook in self._hooks("backward"):
                 result = hook(self.module, grad_inputs, self.grad_outputs)
@@ -113,10 +111,3 @@ def _pack(index, values, size):
         packed[i] = v
     return tuple(packed)
 
-
-def _program_level():
-    """The stacklevel of the program's line that started this backward pass (the first frame outside the engine)."""
-    frame, level = sys._getframe(1), 1
-    while frame is not None and frame.f_globals.get("__name__", "").startswith("engine."):
-        frame, level = frame.f_back, level + 1
-    return level
