@@ -310,14 +310,7 @@ class Runtime(SizedOperators):
     def setattr_(self, obj, name, value, /):
         """setattr(obj, name, value), as tutorials register layers (`setattr(self, f'fc{i}', layer)`): what
         `obj.name = value` may do, refused where that statement would be."""
-        if not isinstance(name, str):
-            raise TypeError(f"attribute name must be string, not '{type(name).__name__}'")
-        if name.startswith("_") and not is_private(name):
-            self.refuse(f"attributes starting with '_' are not allowed ({name!r})")
-        reason = attribute_refusal(name) or (call_only_refusal(name) if name in CALL_ONLY else None)
-        if reason:
-            self.refuse(reason)
-        setattr(self.private_settable(obj, name) if is_private(name) else self.settable(obj), name, value)
+        setattr(self.attribute_owner(obj, name), name, value)
 
     def hasattr_(self, obj, name):
         self.check_attr_name(obj, name)
@@ -349,6 +342,10 @@ class Runtime(SizedOperators):
     def delattr_(self, obj, name, /):
         """delattr(model, name), as the forward-AD tutorial swaps a module's parameters for dual tensors: what
         `del obj.name` may do, refused where that statement would be."""
+        delattr(self.attribute_owner(obj, name), name)
+
+    def attribute_owner(self, obj, name):
+        """The object setattr/delattr may change for `name`, after the checks `obj.name = …` gets."""
         if not isinstance(name, str):
             raise TypeError(f"attribute name must be string, not '{type(name).__name__}'")
         if name.startswith("_") and not is_private(name):
@@ -356,7 +353,7 @@ class Runtime(SizedOperators):
         reason = attribute_refusal(name) or (call_only_refusal(name) if name in CALL_ONLY else None)
         if reason:
             self.refuse(reason)
-        delattr(self.private_settable(obj, name) if is_private(name) else self.settable(obj), name)
+        return self.private_settable(obj, name) if is_private(name) else self.settable(obj)
 
     def dir_(self, *args):
         """dir(obj), as `dir(optim)` lists what a package offers: names only (reading one still goes through the
