@@ -52,6 +52,7 @@ def test_a_runner_that_answers_later_shows_the_last_program_started():
     """The static site's runner (the program worker) answers with an awaitable: the page keeps what it shows
     until the timeline arrives, and a program started meanwhile wins."""
     import asyncio
+    from concurrent.futures import ThreadPoolExecutor
 
     from app.timeline import run
 
@@ -76,4 +77,7 @@ def test_a_runner_that_answers_later_shows_the_last_program_started():
         assert store.running is None and store.source.endswith("torch.ones(3, requires_grad=True)\n")
         assert store.k == store.last and explorer.program.run.label == "▶ Run"
 
-    asyncio.run(main())
+    # (a loop of its own, on a thread of its own: the session's sync Playwright holds this thread's loop once a
+    # browser test has run)
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, main()).result()

@@ -98,9 +98,10 @@ def forged(*messages: str) -> str:
 
 
 # A piece of a timeline (so_far.Stream) and a last one, as the program worker posts them (Python dict text)
-EMPTY = '"keys": [], "events": [], "renames": [], "iterations": [], "open": [], "calls": [], "ends": []'
-HTML_PIECE = ('json.dumps({"keys": [["kind", "line", "html"]], "events": [[0, "html", 1, "<b>x</b>"]], "renames": [],'
-              ' "iterations": [], "open": [], "calls": [], "ends": []})')
+EMPTY = ('"keys": [], "table": [], "events": [], "renames": [], "iterations": [], "open": [], "calls": [], '
+         '"ends": []')
+HTML_PIECE = ('json.dumps({"keys": [["kind", "line", "html"]], "table": [], "events": [[0, "html", 1, "<b>x</b>"]],'
+              ' "renames": [], "iterations": [], "open": [], "calls": [], "ends": []})')
 LAST = f'json.dumps({{{EMPTY}, "source": source, "output": ""}})'
 
 
@@ -166,8 +167,8 @@ FORGED = [
     ('{"type": "ran", "id": run_id, "source": "print(1)\\n", "json": "{}", "heap": 0}',
      "MalformedMessage: the program worker sent a ran message of a program it was not given"),
     ('{"type": "ran", "id": run_id, "source": source, "heap": 0, "json": json.dumps({"source": source, "output": "",'
-     ' "keys": [["kind", "line", "html"]], "events": [[0, "html", 1, "<b>x</b>"]], "renames": [], "iterations": [],'
-     ' "open": [], "calls": [], "ends": []})}',
+     ' "keys": [["kind", "line", "html"]], "table": [], "events": [[0, "html", 1, "<b>x</b>"]], "renames": [],'
+     ' "iterations": [], "open": [], "calls": [], "ends": []})}',
      "MalformedTimeline: the program worker sent what is not a timeline (event 0 is of no kind a timeline has)"),
     # the pieces of what a program records, sent as it runs
     (('{"type": "piece", "id": run_id, "json": ' + HTML_PIECE + '}',
