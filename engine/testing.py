@@ -83,9 +83,14 @@ def _compare_numbers(actual, expected, path, rtol=None, atol=None, equal_nan=Fal
     abs_diff = abs(actual - expected)
     if cmath.isfinite(abs_diff) and abs_diff <= atol + rtol * abs(expected):
         return
+    raise _scalar_mismatch(actual, expected, atol, rtol, path)
+
+
+def _scalar_mismatch(actual, expected, atol, rtol, path):
+    abs_diff = abs(actual - expected)
     rel_diff = float("inf") if expected == 0 else abs_diff / abs(expected)
-    raise _Mismatch(AssertionError, _mismatch_msg("Scalars", f"Expected {expected} but got {actual}.", abs_diff, None,
-                                                  atol, rel_diff, None, rtol), path)
+    return _Mismatch(AssertionError, _mismatch_msg("Scalars", f"Expected {expected} but got {actual}.", abs_diff, None,
+                                                   atol, rel_diff, None, rtol), path)
 
 
 def _compare_tensors(actual, expected, path, rtol=None, atol=None, equal_nan=False, check_device=True,
@@ -113,11 +118,7 @@ def _compare_tensors(actual, expected, path, rtol=None, atol=None, equal_nan=Fal
     if bool(matches.all()):
         return
     if actual.dim() == 0:
-        a, e = actual.item(), expected.item()
-        abs_diff = abs(a - e)
-        rel_diff = float("inf") if e == 0 else abs_diff / abs(e)
-        raise _Mismatch(AssertionError, _mismatch_msg("Scalars", f"Expected {e} but got {a}.", abs_diff, None, atol,
-                                                      rel_diff, None, rtol), path)
+        raise _scalar_mismatch(actual.item(), expected.item(), atol, rtol, path)
     raise _Mismatch(AssertionError, _tensor_mismatch_msg(actual.detach(), expected.detach(), matches, rtol, atol),
                     path)
 
