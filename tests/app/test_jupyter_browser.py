@@ -72,11 +72,12 @@ def run_all(page, url: str, first_cell: str | None = None):
 
 # Each shown explorer sends its first layout to the kernel (its figures' sizes, ranges and label sizes) and Panel's
 # comm holds every later change, a click too, until the kernel has acknowledged that message: on a cold kernel a
-# click made before then waited behind it. Settled: every comm has no change waiting, and none unacknowledged or
-# its wait for the acknowledgement over (Panel then sends the next change at once; a cold kernel can lose one).
+# click made before then waited behind it. A comm sends a new change at once when it is neither waiting for an
+# acknowledgement nor holding changes, or when its wait (5 s) is over: then the held changes go with the click.
+# A cold kernel can lose an acknowledgement, and the changes held behind it stay held until the next change.
 SETTLED = """() => Bokeh.documents.length >= 2 && Bokeh.documents.every(doc =>
     [...doc._all_models.values()].filter(m => m.process_events && m._event_buffer)
-        .every(comm => comm._event_buffer.length === 0 && (!comm._blocked || Date.now() > comm._timeout)))"""
+        .every(comm => (!comm._blocked && comm._event_buffer.length === 0) || Date.now() > comm._timeout))"""
 
 
 def shown(output) -> tuple[int, int]:
