@@ -36,6 +36,10 @@ from . import (  # noqa: F401
 from .devices import device, get_default_device, set_default_device  # noqa: F401
 from .dtypes import (  # noqa: A004, F401
     bool,
+    cdouble,
+    cfloat,
+    complex64,
+    complex128,
     double,
     dtype,
     float,

@@ -165,7 +165,7 @@ def apply(op, inputs, attrs=None, dtype=None):
     out = Tensor._make(out_data, dtype)
     if op.view:
         out._make_view_of(inputs[0], op, attrs)
-    if wants_grad and dtype.is_floating_point:  # integers are not differentiable
+    if wants_grad and dtype._grads:  # integers are not differentiable
         _record(op, inputs, attrs, out, dtype)
     if observed:
         observe.emit("on_op", out, op, inputs, attrs)
@@ -191,7 +191,7 @@ def _several(op, inputs, attrs, pieces, dtype, wants_grad):
     if op.view:
         for i, out in enumerate(outs):
             out._make_view_of(src, _Piece(op, i), attrs)
-    if outs and wants_grad and grad_mode._state["enabled"] and dtype.is_floating_point:
+    if outs and wants_grad and grad_mode._state["enabled"] and dtype._grads:
         node = make_node(op, list(inputs), attrs, outs[0], dtype)
         node._n_outputs = len(outs)
         for i, out in enumerate(outs):
@@ -343,7 +343,7 @@ def inplace_view(op, t, attrs):
     check_inplace(t)
     value = op.forward(t._data, **attrs)
     node = None
-    if grad_mode._state["enabled"] and t.requires_grad and t.dtype.is_floating_point:
+    if grad_mode._state["enabled"] and t.requires_grad and t.dtype._grads:
         node = make_node(op, (t,), attrs, Tensor._make(value, t.dtype), t.dtype)
     t._data = value
     if t._base is not None:
@@ -368,7 +368,7 @@ def _check_broadcast_into(t, inputs):
 
 def _can_cast(src, dst):
     """PyTorch's canCast for writing a result in place: no float into an integer, no number into a bool."""
-    if src.is_floating_point and not dst.is_floating_point:
+    if src._grads and not dst._grads or src.is_complex and not dst.is_complex:
         return False
     return src is dst or dst is not dtypes.bool
 

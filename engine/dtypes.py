@@ -9,12 +9,14 @@ class dtype(metaclass=TorchClass):
     as PyTorch's messages say them."""
 
     _torch_name = "torch.dtype"
-    __slots__ = ("name", "np", "is_floating_point", "_rank", "type_name", "c_name")
+    __slots__ = ("name", "np", "is_floating_point", "is_complex", "_grads", "_rank", "type_name", "c_name")
 
-    def __init__(self, name, np_dtype, is_floating_point, rank, type_name, c_name):
+    def __init__(self, name, np_dtype, is_floating_point, rank, type_name, c_name, is_complex=False):
         self.name = name
         self.np = np.dtype(np_dtype)
         self.is_floating_point = is_floating_point
+        self.is_complex = is_complex
+        self._grads = is_floating_point or is_complex  # a dtype that can require grad
         self._rank = rank
         self.type_name = type_name
         self.c_name = c_name
@@ -29,10 +31,6 @@ class dtype(metaclass=TorchClass):
     def is_signed(self):
         return self.name not in ("bool", "uint8")
 
-    @property
-    def is_complex(self):
-        return False
-
 
 bool = dtype("bool", np.bool_, False, 0, "Bool", "bool")  # noqa: A001 - torch.bool
 uint8 = dtype("uint8", np.uint8, False, 1, "Byte", "unsigned char")  # what torch.get_rng_state() returns
@@ -43,6 +41,10 @@ int64 = dtype("int64", np.int64, False, 4, "Long", "long int")
 float16 = dtype("float16", np.float16, True, 5, "Half", "c10::Half")
 float32 = dtype("float32", np.float32, True, 6, "Float", "float")
 float64 = dtype("float64", np.float64, True, 7, "Double", "double")
+complex64 = dtype("complex64", np.complex64, False, 8, "ComplexFloat", "c10::complex<float>", True)
+complex128 = dtype("complex128", np.complex128, False, 9, "ComplexDouble", "c10::complex<double>", True)
+cfloat = complex64
+cdouble = complex128
 long = int64
 int = int32  # noqa: A001 - torch.int
 short = int16
@@ -50,7 +52,7 @@ half = float16
 float = float32  # noqa: A001 - torch.float
 double = float64
 
-_ALL = {d.name: d for d in (bool, uint8, int8, int16, int32, int64, float16, float32, float64)}
+_ALL = {d.name: d for d in (bool, uint8, int8, int16, int32, int64, float16, float32, float64, complex64, complex128)}
 _BY_NP = {d.np: d for d in _ALL.values()}
 
 
@@ -59,6 +61,21 @@ DEFAULT = [float32]  # torch.set_default_dtype's: the dtype of Python floats, fl
 
 def get_default_dtype():
     return DEFAULT[0]
+
+
+def default_complex():
+    """The dtype of Python complex numbers: complex128 when the default dtype is float64, else complex64."""
+    return complex128 if DEFAULT[0] is float64 else complex64
+
+
+def to_complex(d):
+    """The complex dtype holding d's values (float64 -> complex128; other floats and integers -> complex64)."""
+    return d if d.is_complex else (complex128 if d is float64 else complex64)
+
+
+def to_real(d):
+    """The real dtype of a complex one's parts (complex64 -> float32); a real dtype is its own."""
+    return (float64 if d is complex128 else float32) if d.is_complex else d
 
 
 def set_default_dtype(d):
@@ -90,39 +107,68 @@ def from_numpy(np_dtype):
         return int64
     if np_dtype.kind == "b":
         return bool
+    if np_dtype.kind == "c":
+        return complex128 if np_dtype.itemsize > 8 else complex64
     raise TypeError(f"can't convert np.ndarray of type numpy.{np_dtype.name}.")
 
 
 def _category(d):
-    return 2 if d.is_floating_point else (0 if d is bool else 1)
+    return 3 if d.is_complex else 2 if d.is_floating_point else (0 if d is bool else 1)
+
+
+def promote_types(a, b):
+    """torch.promote_types: the smallest dtype holding both's values."""
+    if a is b or b is None:
+        return a
+    if a is None:
+        return b
+    if a.is_complex or b.is_complex:
+        wide = a is complex128 or b is complex128 or a is float64 or b is float64
+        return complex128 if wide else complex64
+    ca, cb = _category(a), _category(b)
+    if ca != cb:
+        return a if ca > cb else b
+    if {a, b} == {uint8, int8}:
+        return int16  # neither holds the other's values
+    return a if a._rank > b._rank else b
+
+
+def _combine(higher, lower):
+    """ATen's combine_categories: a lighter operand raises the dtype only when of a higher category."""
+    if higher is None:
+        return lower
+    if lower is None:
+        return higher
+    if higher.is_complex:
+        return higher
+    if lower.is_complex:
+        return to_complex(higher) if higher.is_floating_point else lower
+    if higher.is_floating_point:
+        return higher
+    if higher is bool or lower.is_floating_point:
+        return promote_types(higher, lower)
+    return higher
 
 
 def promote(operands):
-    """Result dtype of an op, as PyTorch decides it.
+    """Result dtype of an op, as PyTorch decides it (ATen's result_type).
 
     operands: (dtype, weight) pairs; weight 2 for a tensor with dimensions, 1 for a 0-dim tensor and
-    0 for a Python number. A lighter operand only raises the dtype if it is of a higher category
-    (bool < int < float); a Python float then brings the default dtype (float32 unless set).
+    0 for a Python number (a float brings the default dtype, a complex number the default complex dtype).
     """
-    best = None
+    dims = zero = wrapped = None
     for d, weight in operands:
-        if best is None:
-            best = (d, weight)
-            continue
-        bd, bw = best
-        if _category(d) > _category(bd):
-            best = (d if weight else (DEFAULT[0] if d.is_floating_point else d), weight)
-        elif _category(d) == _category(bd):
-            if weight > bw:
-                best = (d, weight)
-            elif weight == bw and {d, bd} == {uint8, int8}:
-                best = (int16, weight)  # neither holds the other's values
-            elif weight == bw and d._rank > bd._rank:
-                best = (d, weight)
-    d, weight = best
-    if weight == 0 and d.is_floating_point:
-        return DEFAULT[0]
-    return d
+        if weight == 2:
+            dims = promote_types(dims, d)
+        elif weight == 1:
+            zero = promote_types(zero, d)
+        else:
+            if d.is_complex:
+                d = default_complex()
+            elif d.is_floating_point:
+                d = DEFAULT[0]
+            wrapped = promote_types(wrapped, d)
+    return _combine(dims, _combine(zero, wrapped))
 
 
 class layout:

@@ -12,7 +12,7 @@ from .tensor import Tensor
 
 
 def _finish(data, dtype, requires_grad):
-    if requires_grad and not dtype.is_floating_point:
+    if requires_grad and not dtype._grads:
         raise RuntimeError(messages.INT_REQUIRES_GRAD)
     t = Tensor._make(data, dtype, bool(requires_grad))
     if observe._observers:
@@ -58,7 +58,12 @@ def _from_data(data, dtype, requires_grad, stacklevel):
         tensor_data.check_ragged(plain)
         if arrays:
             messages.warn_once(messages.TENSOR_FROM_NDARRAYS, stacklevel=stacklevel)
-        arr = np.array(plain, dtype=dtype.np)
+        try:
+            arr = np.array(plain, dtype=dtype.np)
+        except TypeError as e:
+            if "complex" not in str(e):
+                raise
+            raise TypeError("must be real number, not complex") from None
     return _finish(memory.flushed(arr), dtype, requires_grad)
 
 
@@ -201,6 +206,8 @@ def _scalar_dtype(value):
         return dtypes.bool
     if isinstance(value, (int, np.integer)):
         return dtypes.int64
+    if isinstance(value, (complex, np.complexfloating)):
+        return dtypes.default_complex()
     return dtypes.DEFAULT[0]
 
 
@@ -284,6 +291,8 @@ def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, devi
     floating = any(_is_float(v) for v in (start, end, step))
     start, end, step = _number(start), _number(end), _number(step)
     dtype = _out_dtype(dtype, out, dtypes.DEFAULT[0] if floating else dtypes.int64)
+    if dtype.is_complex:
+        raise NotImplementedError(f"\"arange_cpu\" not implemented for '{dtype.type_name}'")
     if dtype.is_floating_point or not all(math.isfinite(v) for v in (start, end, step)):
         first, last, by = float(start), float(end), float(step)
     else:
@@ -352,7 +361,8 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
     dtype = _out_dtype(dtype, out, dtypes.DEFAULT[0])
     steps = _range_args("linspace", start, end, steps)
     _alloc((steps,))
-    result = _finish(kernels.linspace(_number(start), _number(end), steps, dtype.np), dtype, requires_grad)
+    values = kernels.linspace(_number(start), _number(end), steps, dtypes.to_real(dtype).np)
+    result = _finish(np.asarray(values, dtype.np), dtype, requires_grad)
     return _made("linspace", result, out)
 
 

@@ -120,6 +120,8 @@ def _operand(x):
         return dtypes.int64, 0
     if isinstance(x, float):
         return dtypes.DEFAULT[0], 0
+    if isinstance(x, complex):
+        return dtypes.complex128, 0
     raise TypeError(f"result_type() received an invalid combination of arguments - got ({type(x).__name__})")
 
 
@@ -128,11 +130,13 @@ def result_type(tensor, other):
 
 
 def promote_types(type1, type2):
-    return dtypes.promote([(type1, 2), (type2, 2)])
+    return dtypes.promote_types(type1, type2)
 
 
 def can_cast(from_, to):
     """False where the cast loses a kind: float to integer or bool, integer to bool (torch's canCast)."""
-    if from_.is_floating_point and not to.is_floating_point:
+    if from_.is_complex and not to.is_complex:
+        return False
+    if from_.is_floating_point and not (to.is_floating_point or to.is_complex):
         return False
     return not (to is dtypes.bool and from_ is not dtypes.bool)

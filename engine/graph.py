@@ -281,6 +281,8 @@ class Node:
                         observe.emit("on_unbroadcast", self, i, g)
                     g = g.sum_to_size(self._shapes[i])
                 if self._dtypes is not None and g.dtype is not self._dtypes[i]:
+                    if g.dtype.is_complex and not self._dtypes[i].is_complex:
+                        g = g.real  # ATen's handle_r_to_c: a real input's grad is the real part
                     g = g.to(self._dtypes[i])  # PyTorch casts each grad to its input's dtype
             out.append(g)
         return tuple(out)

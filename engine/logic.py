@@ -7,6 +7,7 @@ import numpy as np
 from . import dispatch, dtypes, meta
 from .methods import _with_out as with_out
 from .methods import accepting_aliases
+from .ops.complex_refusals import ordered
 from .tensor import Tensor
 
 FUNCTIONS = {}  # torch.<name>
@@ -73,10 +74,10 @@ def _invert(self):
 DECLARED = [
     ((), "__eq__", _compare(np.equal)),  # eq, lt, … by name: engine/ops/compare.py
     ((), "__ne__", _compare(np.not_equal)),
-    ((), "__lt__", _compare(np.less)),
-    ((), "__le__", _compare(np.less_equal)),
-    ((), "__gt__", _compare(np.greater)),
-    ((), "__ge__", _compare(np.greater_equal)),
+    ((), "__lt__", _compare(ordered(np.less, "lt"))),
+    ((), "__le__", _compare(ordered(np.less_equal, "le"))),
+    ((), "__gt__", _compare(ordered(np.greater, "gt"))),
+    ((), "__ge__", _compare(ordered(np.greater_equal, "ge"))),
     (("logical_and",), None, _compare(np.logical_and)),
     (("logical_or",), None, _compare(np.logical_or)),
     (("logical_xor",), None, _compare(np.logical_xor)),
@@ -87,7 +88,7 @@ DECLARED = [
     (("isfinite",), None, _unary(np.isfinite)),
     (("isposinf",), None, _unary(np.isposinf)),
     (("isneginf",), None, _unary(np.isneginf)),
-    (("isreal",), None, _unary(lambda a: np.ones(a.shape, bool))),
+    (("isreal",), None, _unary(lambda a: a.imag == 0 if a.dtype.kind == "c" else np.ones(a.shape, bool))),
     (("signbit",), None, _unary(np.signbit)),
     (("isclose",), None, _isclose),
     (("all",), None, _any_all(np.all)),
@@ -160,5 +161,4 @@ for _names, _dunder, _fn in DECLARED:
     if _dunder:
         setattr(Tensor, _dunder, _fn)
 
-Tensor.real = property(lambda self: self)  # a real tensor's real part is itself
 Tensor.__rdiv__ = Tensor.__rtruediv__

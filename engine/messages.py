@@ -47,6 +47,7 @@ MODIFIED_SAVED = (
     "detection to find the operation that failed to compute its gradient, with "
     "torch.autograd.set_detect_anomaly(True, check_nan=False)."
 )
+COMPLEX_TO_REAL = "Casting complex values to real discards the imaginary part"
 INT_REQUIRES_GRAD = "Only Tensors of floating point and complex dtype can require gradients"
 DEEPCOPY_NON_LEAF = (
     "Only Tensors created explicitly by the user (graph leaves) support the deepcopy protocol at the moment.  If you "

@@ -100,7 +100,7 @@ def accepting_aliases(fn):
 
 def _can_cast(src, dst):
     """c10::canCast: no float to an integer type, nothing but bool to bool."""
-    if src.is_floating_point and not dst.is_floating_point:
+    if src._grads and not dst._grads or src.is_complex and not dst.is_complex:
         return False
     return dst is not dtypes.bool or src is dtypes.bool
 

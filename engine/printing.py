@@ -173,6 +173,24 @@ class _Formatter:
         return (self.max_width - len(ret)) * " " + ret
 
 
+class _ComplexFormatter:
+    """torch's pair of formatters for a complex tensor: one for the real parts, one for the imaginary parts."""
+
+    def __init__(self, real: _Formatter, imag: _Formatter):
+        self.real = real
+        self.imag = imag
+
+    def width(self) -> int:
+        return self.real.width() + self.imag.width() + 1  # and the "j"
+
+    def format(self, value) -> str:
+        real_str = self.real.format(value.real)
+        imag_str = (self.imag.format(value.imag) + "j").lstrip()
+        if imag_str[0] == "+" or imag_str[0] == "-":
+            return real_str + imag_str
+        return real_str + "+" + imag_str
+
+
 def _vector_str(arr: np.ndarray, indent: int, summarize: bool, formatter: _Formatter) -> str:
     # length includes spaces and comma between elements
     element_length = formatter.width() + 2
@@ -244,7 +262,11 @@ def _tensor_str(arr: np.ndarray, indent: int) -> str:
         return "[]"
     summarize = arr.size > PRINT_OPTS.threshold
     with np.errstate(all="ignore"):
-        formatter = _Formatter(_summarized_data(arr) if summarize else arr)
+        shown = _summarized_data(arr) if summarize else arr
+        if arr.dtype.kind == "c":
+            formatter = _ComplexFormatter(_Formatter(shown.real), _Formatter(shown.imag))
+        else:
+            formatter = _Formatter(shown)
     return _tensor_str_with_formatter(arr, indent, summarize, formatter)
 
 
@@ -275,6 +297,8 @@ _NUMPY_DTYPES = {
     "int64": np.int64,
     "uint8": np.uint8,
     "bool": np.bool_,
+    "complex64": np.complex64,
+    "complex128": np.complex128,
 }
 
 
@@ -316,7 +340,7 @@ def format_tensor(
     else:
         if not PRINT_OPTS.edgeitems:
             all_suffixes.append("size=" + _shape_tuple_str(arr.shape))
-        if dtype not in _DTYPES_WITHOUT_SUFFIX and dtype != dtypes.DEFAULT[0].name:
+        if dtype not in _DTYPES_WITHOUT_SUFFIX and dtype not in (dtypes.DEFAULT[0].name, dtypes.default_complex().name):
             all_suffixes.append("dtype=" + format_dtype(dtype))
         tensor_str = _tensor_str(arr, indent)
 

@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 
 from . import devices, dtypes, grad_mode, graph, memory, messages, observe
-from .ops import matrix_transposed, transposed
+from .ops import complex_numbers, matrix_transposed, transposed
 from .printing import format_tensor
 from .torch_names import TorchClass
 
@@ -175,7 +175,10 @@ class Tensor(metaclass=TorchClass):
     is_meta = is_sparse = is_quantized = is_nested = is_mkldnn = property(lambda self: False)
 
     def is_conj(self):
-        return False
+        return self.__dict__.get("_conj_bit", False) if self.dtype.is_complex else False
+
+    real = property(lambda self: complex_numbers.real(self), lambda self, value: self.real.copy_(value))
+    imag = property(lambda self: complex_numbers.imag(self), lambda self, value: self.imag.copy_(value))
 
     def is_neg(self):
         return False
@@ -203,7 +206,7 @@ class Tensor(metaclass=TorchClass):
         return self.dtype.is_signed
 
     def is_complex(self):
-        return False
+        return self.dtype.is_complex
 
     @property
     def layout(self):
@@ -233,14 +236,14 @@ class Tensor(metaclass=TorchClass):
     def requires_grad(self, value):
         if self.grad_fn is not None:
             raise RuntimeError(messages.NON_LEAF_REQUIRES_GRAD if not value else messages.NON_LEAF_REQUIRES_GRAD_SHORT)
-        if value and not self.dtype.is_floating_point:
+        if value and not self.dtype._grads:
             raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
         if value and self._inference and not _MODE["inference"]:
             raise RuntimeError(messages.INFERENCE_REQUIRES_GRAD)
         self._requires_grad = bool(value)
 
     def requires_grad_(self, requires_grad=True):
-        if requires_grad and not self.dtype.is_floating_point:
+        if requires_grad and not self.dtype._grads:
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
         if self.grad_fn is not None and not requires_grad:
             raise RuntimeError(messages.NON_LEAF_REQUIRES_GRAD)
@@ -411,10 +414,21 @@ class Tensor(metaclass=TorchClass):
         return self._data if dtype is None else self._data.astype(dtype)
 
     def __float__(self):
-        return float(self._scalar())
+        return float(self._real_scalar("double"))
 
     def __int__(self):
-        return int(self._scalar())
+        return int(self._real_scalar("int64_t"))
+
+    def __complex__(self):
+        return complex(self._scalar())
+
+    def _real_scalar(self, c_type):
+        value = self._scalar()
+        if type(value) is complex:
+            if value.imag:
+                raise RuntimeError(f"value cannot be converted to type {c_type} without overflow")
+            return value.real
+        return value
 
     def _scalar(self):
         if self._data.size != 1:
@@ -424,7 +438,7 @@ class Tensor(metaclass=TorchClass):
         return self.item()
 
     def __index__(self):
-        if self.dtype.is_floating_point or self._data.size != 1:
+        if self.dtype._grads or self._data.size != 1:
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return int(self.item())
 

@@ -28,6 +28,8 @@ def infer_dtype(data):
             found.add(dtypes.int64)
         elif isinstance(x, float):
             found.add(dtypes.DEFAULT[0])
+        elif isinstance(x, complex):
+            found.add(dtypes.default_complex())
         else:
             raise TypeError(f"Could not infer dtype of {type(x).__name__}")
 

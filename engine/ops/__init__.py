@@ -10,6 +10,8 @@ from . import (  # noqa: F401 - they declare
     broadcasting,
     casts,
     compare,
+    complex_numbers,
+    complex_refusals,
     conv,
     conv_tbc,
     copies,
@@ -71,3 +73,5 @@ from . import (  # noqa: F401 - they declare
 from .regions import region_grad  # noqa: F401
 from .table import COMPOSITES, OPS, Op, Spelling, kept, result_dtype, shape_args  # noqa: F401
 from .views import matrix_transposed, transposed  # noqa: F401
+
+complex_refusals.refuse()

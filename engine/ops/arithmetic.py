@@ -2,6 +2,7 @@
 import numpy as np
 
 from .. import dtypes, grad_mode, kernels, messages
+from .complex_numbers import conj_of as cj
 from .division import UNSET, bind_div_mode
 from .rounding import exact
 from .table import OPS, Spelling, binary_signatures, composite, is_number, op, result_dtype, unary
@@ -79,24 +80,26 @@ def _bind_div(self, other, *, rounding_mode=UNSET):
 
 
 op("mul", "MulBackward0", ("self", "other"), lambda a, b: a * b,
-   ("other · grad", lambda n, g: g * n["other"]),
-   ("self · grad", lambda n, g: g * n["self"]),
+   ("other · grad", lambda n, g: g * cj(n["other"])),
+   ("self · grad", lambda n, g: g * cj(n["self"])),
    saves={0: ("other",), 1: ("self",)},
    spell=Spelling(method=("mul", "multiply"), function=("mul", "multiply"), inplace=("mul_", "multiply_"), infix="*",
                   rinfix="*", number_first=True),
    bind=_bind_mul)
 op("div", "DivBackward0", ("self", "other"), lambda a, b: a / b,
-   ("grad / other", lambda n, g: g / n["other"]),
-   ("−grad · self / other²", lambda n, g: -g * (n["self"] / n["other"] / n["other"])),
+   ("grad / other", lambda n, g: g / cj(n["other"])),
+   ("−grad · self / other²", lambda n, g: -g * cj(n["self"] / n["other"] / n["other"])),
    saves={0: ("other",), 1: ("self", "other")},
    spell=Spelling(method=("div", "divide", "true_divide"), function=("div", "divide", "true_divide"),
                   inplace=("div_", "divide_", "true_divide_"), infix="/", number_first=True),
    bind=_bind_div)
 # Inside derivative formulas PyTorch multiplies by C++ Scalars: mul.Scalar is MulBackward1, and so on.
 op("mul_scalar", "MulBackward1", ("self",), lambda a, other: a * other,
-   ("other · grad", lambda n, g: g * n.attrs["other"]), saves={0: ("other",)}, spell=Spelling(infix="*"), bind=False)
+   ("other · grad", lambda n, g: g * _conj_number(n.attrs["other"])), saves={0: ("other",)}, spell=Spelling(infix="*"),
+   bind=False)
 op("div_scalar", "DivBackward1", ("self",), lambda a, other: a / other,
-   ("grad / other", lambda n, g: g / n.attrs["other"]), saves={0: ("other",)}, spell=Spelling(infix="/"), bind=False)
+   ("grad / other", lambda n, g: g / _conj_number(n.attrs["other"])), saves={0: ("other",)}, spell=Spelling(infix="/"),
+   bind=False)
 op("add_scalar", "AddBackward1", ("self",), lambda a, other: a + other,
    ("grad", lambda n, g: g), spell=Spelling(infix="+"), bind=False)
 op("sub_scalar", "SubBackward1", ("self",), lambda a, other: a - other,
@@ -107,8 +110,12 @@ op("neg", "NegBackward0", ("self",), np.negative,
                   inplace_function=("neg_", "negative_"), prefix="-", name="-{0}"),
    bind=lambda self: (OPS["neg"], (self,), None, None) if self.dtype is not dtypes.bool else _raise(messages.NEG_BOOL))
 op("reciprocal", "ReciprocalBackward0", ("self",), lambda a: 1 / a,
-   ("−grad · result²", lambda n, g: -g * n["result"] * n["result"]),
+   ("−grad · result²", lambda n, g: -g * cj(n["result"] * n["result"])),
    saves={0: ("result",)}, spell=unary("reciprocal"), dtype="float")
+
+
+def _conj_number(x):
+    return x.conjugate() if type(x) is complex else x
 
 
 def _raise(message):
@@ -124,7 +131,7 @@ def _pow_grad(n, g):
     e = n.attrs["exponent"]
     if e == 0:
         return g * 0
-    return g * (n["self"] ** (e - 1) * e)
+    return g * cj(n["self"] ** (e - 1) * e)
 
 
 def _bind_pow(self, exponent):
@@ -145,7 +152,7 @@ op("pow", "PowBackward0", ("self",), exact(lambda a, exponent: a ** exponent),
 
 def _where_zero(base, exponent, value):
     """PyTorch's pow derivative w.r.t. the exponent is 0 where base == 0 and exponent >= 0."""
-    mask = (base == 0) & (exponent >= 0)
+    mask = (base == 0) & ((exponent.real if exponent.dtype.is_complex else exponent) >= 0)
     if not mask._data.any():
         return value
     return (value * 0).where(mask, value)
@@ -167,13 +174,13 @@ def _pow_self_grad(n, g):
     """ATen's pow_backward_self: where(exponent == 0, 0, grad · exponent · self^(exponent − 1))."""
     e = n["exponent"]
     zero = g._new(np.zeros((), g.dtype.np), g.dtype)
-    return zero.where(e == 0.0, g * (e * n["self"] ** (e - 1)))
+    return zero.where(e == 0.0, g * cj(e * n["self"] ** (e - 1)))
 
 
 op("pow_tensor", "PowBackward1", ("self", "exponent"), exact(_power),
    ("exponent · self^(exponent−1) · grad", lambda n, g: _pow_self_grad(n, g)),
    ("result · ln(self) · grad",
-    lambda n, g: g * _where_zero(n["self"], n["exponent"], n["result"] * n["self"].log())),
+    lambda n, g: g * cj(_where_zero(n["self"], n["exponent"], n["result"] * n["self"].log()))),
    saves={0: ("self", "exponent"), 1: ("self", "exponent", "result")},
    spell=Spelling(method="pow", function="pow", inplace="pow_", infix="**", number_first="bind",
                   signatures=_POW_SIGNATURES), bind=_bind_pow)

@@ -189,13 +189,23 @@ op("rsub_tensor", "RsubBackward0", ("self", "other"), lambda a, b, alpha=1: b - 
 
 
 def _angle(a):
+    if a.dtype.kind == "c":
+        return np.angle(a)
     x = np.asarray(a, np.float64) if a.dtype.kind != "f" else a
     return np.where(np.isnan(x), x, np.where(x < 0, np.asarray(math.pi, x.dtype), np.zeros((), x.dtype)))
 
 
-op("angle", "AngleBackward0", ("self",), _angle, ("0", _zeros), saves={0: ("self",)},
+def _angle_grad(n, g):
+    """0 for a real input; for a complex one ATen's angle_backward: where(self == 0, 0, grad · self / |self|² · i)."""
+    x = n["self"]
+    if not x.dtype.is_complex:
+        return _zeros(n, g)
+    return (g * x / x.abs().pow(2) * 1j).masked_fill(x == 0.0, 0.0)
+
+
+op("angle", "AngleBackward0", ("self",), _angle, ("0", _angle_grad), saves={0: ("self",)},
    spell=Spelling(method="angle", function="angle"),
-   bind=lambda self: (OPS["angle"], (self,), None, result_dtype((self,), "float")))
+   bind=lambda self: (OPS["angle"], (self,), None, dtypes.to_real(result_dtype((self,), "float"))))
 
 
 @composite(Spelling(method="positive", function="positive"))
@@ -205,35 +215,10 @@ def positive(self):
     return self
 
 
-# a real tensor is its own conjugate, real part, and resolved conjugate and negation
-@composite(Spelling(method=("conj", "conj_physical_"), function="conj", out=False))
-def conj(self):
-    return self
-
-
-@composite(Spelling(function="real", out=False))
-def real(self):
-    return self
-
-
-@composite(Spelling(method="resolve_conj", function="resolve_conj", out=False))
-def resolve_conj(self):
-    return self
-
-
+# a real tensor is its own resolved negation
 @composite(Spelling(method="resolve_neg", function="resolve_neg", out=False))
 def resolve_neg(self):
     return self
-
-
-@composite(Spelling(method="conj_physical", function="conj_physical"))
-def conj_physical(self):
-    return self
-
-
-@composite(Spelling(function="imag", out=False))
-def imag(self):
-    raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
 
 
 # --- frexp -----------------------------------------------------------------------------------------------------

@@ -2,7 +2,9 @@
 type/type_as, cpu/cuda; each a new tensor, with the node PyTorch gives it."""
 
 
-from .. import devices, dtypes, memory
+import numpy as np
+
+from .. import devices, dtypes, memory, messages
 from .table import OPS, Spelling, composite, is_tensor, method, op
 
 
@@ -42,11 +44,19 @@ def contiguous(self, memory_format=memory.contiguous_format):
 
 
 def _cast_to(a, dtype, src_dtype, memory_format=None):
+    if a.dtype.kind == "c" and np.dtype(dtype).kind != "c":
+        messages.warn_once(messages.COMPLEX_TO_REAL)
+        a = a.real
     return memory.laid_out(a.astype(dtype), memory_format)
 
 
+def _to_copy_grad(n, g):
+    src = n.attrs["src_dtype"]
+    return g.real.to(src) if g.dtype.is_complex and not src.is_complex else g.to(src)
+
+
 op("to_copy", "ToCopyBackward0", ("self",), _cast_to,
-   ("grad cast back", lambda n, g: g.to(n.attrs["src_dtype"])),
+   ("grad cast back", _to_copy_grad),
    spell=Spelling(method="to", name=lambda s, a: f"{s[0]}.to({dtypes.from_numpy(a['dtype'])!r})"), bind=False)
 
 

@@ -4,6 +4,7 @@ tensor operand, LtBackward0 for a number. The operators (`==`, `<`, …) are eng
 import numpy as np
 
 from .. import dtypes
+from .complex_refusals import ordered
 from .table import OPS, Spelling, binary_signatures, is_number, op
 
 _ALIASES = {"ne": "not_equal", "lt": "less", "le": "less_equal", "gt": "greater", "ge": "greater_equal"}
@@ -32,4 +33,4 @@ def _declare(name, fn):
 
 for _name, _fn in (("eq", np.equal), ("ne", np.not_equal), ("lt", np.less), ("le", np.less_equal),
                    ("gt", np.greater), ("ge", np.greater_equal)):
-    _declare(_name, _fn)
+    _declare(_name, _fn if _name in ("eq", "ne") else ordered(_fn, _name))

@@ -2,6 +2,7 @@
 import numpy as np
 
 from ..kernels import exact
+from .complex_numbers import conj_of as cj
 from .table import OPS, Spelling, composite, method, op, result_dtype
 
 
@@ -97,16 +98,16 @@ def _column_major(n, name):
 def _mat1_grad(n, g, mat1, mat2):
     """ATen's mm_mat1_backward: grad @ mat2ᵀ, made column-major, (mat2 @ gradᵀ)ᵀ, when mat1 was."""
     if _column_major(n, mat1):
-        return n[mat2].mm(g.t()).t()
-    return g.mm(n[mat2].t())
+        return cj(n[mat2]).mm(g.t()).t()
+    return g.mm(cj(n[mat2].t()))
 
 
 def _mat2_grad(n, g, mat1, mat2):
     """ATen's mm_mat2_backward: mat1ᵀ @ grad, made column-major, (gradᵀ @ mat1)ᵀ, when mat2 was (a weight.t(), as
     nn.Linear passes it, so that the weight's grad is contiguous)."""
     if _column_major(n, mat2):
-        return g.t().mm(n[mat1]).t()
-    return n[mat1].t().mm(g)
+        return g.t().mm(cj(n[mat1])).t()
+    return cj(n[mat1].t()).mm(g)
 
 
 op("mm", "MmBackward0", ("self", "mat2"), exact.matmul,
@@ -115,16 +116,16 @@ op("mm", "MmBackward0", ("self", "mat2"), exact.matmul,
    saves={0: ("mat2", "self_sym_sizes", "self_sym_strides"), 1: ("self", "mat2_sym_sizes", "mat2_sym_strides")},
    spell=Spelling(method="mm", function="mm", infix="@"), bind=_bind_mm)
 op("mv", "MvBackward0", ("self", "vec"), exact.matmul,
-   ("grad ⊗ vec", lambda n, g: g.reshape(g.shape[0], 1) * n["vec"]),  # ATen's ger: self.reshape(-1, 1) * vec2
-   ("selfᵀ @ grad", lambda n, g: n["self"].t().mv(g)),
+   ("grad ⊗ vec", lambda n, g: g.reshape(g.shape[0], 1) * cj(n["vec"])),  # ATen's ger: self.reshape(-1, 1) * vec2
+   ("selfᵀ @ grad", lambda n, g: cj(n["self"].t()).mv(g)),
    saves={0: ("vec",), 1: ("self",)}, spell=Spelling(method="mv", function="mv", infix="@"), bind=_bind_mv)
 op("dot", "DotBackward0", ("self", "tensor"), lambda a, b: exact.matmul(a, b) + 0,  # BLAS sums from +0
-   ("tensor · grad", lambda n, g: g * n["tensor"]),
-   ("self · grad", lambda n, g: g * n["self"]),
+   ("tensor · grad", lambda n, g: g * cj(n["tensor"])),
+   ("self · grad", lambda n, g: g * cj(n["self"])),
    saves={0: ("tensor",), 1: ("self",)}, spell=method("dot"), bind=_bind_dot)
 op("bmm", "BmmBackward0", ("self", "mat2"), exact.matmul,
-   ("grad @ mat2ᵀ", lambda n, g: g.bmm(n["mat2"].transpose(1, 2))),
-   ("selfᵀ @ grad", lambda n, g: n["self"].transpose(1, 2).bmm(g)),
+   ("grad @ mat2ᵀ", lambda n, g: g.bmm(cj(n["mat2"].transpose(1, 2)))),
+   ("selfᵀ @ grad", lambda n, g: cj(n["self"].transpose(1, 2)).bmm(g)),
    saves={0: ("mat2",), 1: ("self",)}, spell=Spelling(method="bmm", function="bmm", infix="@"), bind=_bind_bmm)
 op("addmm", "AddmmBackward0", ("self", "mat1", "mat2"), _addmm,
    ("β · grad", lambda n, g: _summed_to(_times(g, n.attrs.get("beta", 1)), n._shapes[0])),

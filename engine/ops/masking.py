@@ -28,6 +28,8 @@ _SCALAR_TYPE = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32
 def _overflows(value, dtype):
     """c10's overflows<T>(value): a complex value with an imaginary part, or one outside T's range (inf fits a float
     type, NaN none of the integer ones; an unsigned type takes negative ints down to -max, wrapping them)."""
+    if dtype.is_complex:
+        return False
     if isinstance(value, complex):
         if value.imag != 0:
             return True

@@ -1,23 +1,33 @@
 """Element-wise functions: exp/log/trig, activations, rounding, clamp, where, maximum/minimum, fills."""
 import numpy as np
 
-from .. import kernels, messages
+from .. import dtypes, kernels, messages
+from .complex_numbers import conj_of as cj
+from .complex_numbers import conjugated_vjp
 from .rounding import LOG, exact
 from .table import OPS, Spelling, binary_signatures, composite, method, op, result_dtype, tensor_argument, unary
+
+# unary ops whose vjp conjugates for complex inputs itself (as torch's formulas write it); any other's is conjugated
+# around: a holomorphic f's grad is grad · conj(f'(self)), its vjp (linear in grad) on conj(grad), conjugated
+_CONJUGATING = frozenset(("exp", "log", "sin", "cos", "tan", "tanh", "sigmoid", "sqrt", "rsqrt", "sinh", "cosh", "sgn"))
 
 
 def _unary(name, node, forward, formula, vjp, saves=None, dtype="float", functional=(), spell=None, bind=None):
     spell = spell or unary(name, functional=functional)
+    if name not in _CONJUGATING:
+        vjp = conjugated_vjp(vjp)
     saves = (saves,) if isinstance(saves, str) else saves
     op(name, node, ("self",), forward, (formula, vjp), saves={0: saves} if saves else None, dtype=dtype,
        spell=spell, bind=bind)
 
 
-def _refusing_bool(name, error, text):
-    """A unary op's bind that refuses a bool tensor with ATen's error."""
+def _refusing_bool(name, error, text, complex_too=False):
+    """A unary op's bind that refuses a bool tensor with ATen's error (and a complex one with clamp's, as relu)."""
     def bind(self):
         if self.dtype.name == "bool":
             raise error(text)
+        if complex_too and self.dtype.is_complex:
+            raise NotImplementedError("clamp is not supported for complex types")
         return OPS[name], (self,), None, None
 
     return bind
@@ -31,12 +41,12 @@ def _relu(a):
     return out
 
 
-_unary("exp", "ExpBackward0", exact(np.exp), "result · grad", lambda n, g: g * n["result"], "result")
-_unary("log", "LogBackward0", exact(np.log), "grad / self", lambda n, g: g / n["self"], "self")
-_unary("sin", "SinBackward0", exact(np.sin), "cos(self) · grad", lambda n, g: g * n["self"].cos(), "self")
-_unary("cos", "CosBackward0", exact(np.cos), "−sin(self) · grad", lambda n, g: g * -n["self"].sin(), "self")
+_unary("exp", "ExpBackward0", exact(np.exp), "result · grad", lambda n, g: g * cj(n["result"]), "result")
+_unary("log", "LogBackward0", exact(np.log), "grad / self", lambda n, g: g / cj(n["self"]), "self")
+_unary("sin", "SinBackward0", exact(np.sin), "cos(self) · grad", lambda n, g: g * cj(n["self"].cos()), "self")
+_unary("cos", "CosBackward0", exact(np.cos), "−sin(self) · grad", lambda n, g: g * cj(-n["self"].sin()), "self")
 _unary("tan", "TanBackward0", exact(np.tan), "(1 + result²) · grad",
-       lambda n, g: g * (1 + n["result"] * n["result"]), "result")
+       lambda n, g: g * cj(1 + n["result"] * n["result"]), "result")
 _unary("tanh", "TanhBackward0", exact(np.tanh), "(1 − result²) · grad",
        lambda n, g: g._op("tanh_backward", n["result"]), "result", functional="tanh")
 _unary("sigmoid", "SigmoidBackward0", kernels.sigmoid, "result · (1 − result) · grad",
@@ -45,27 +55,32 @@ _unary("sigmoid", "SigmoidBackward0", kernels.sigmoid, "result · (1 − result)
 
 def _tanh_backward(g, y):
     """ATen's tanh_backward kernel: grad · (1 − y²) with 1 − y² fused (one rounding), as its FMA code gives it."""
+    if y.dtype.kind == "c":
+        return g * np.conjugate(1 - y * y)
     dtype = g.dtype if g.dtype is y.dtype else np.result_type(g, y)
     return g * kernels.fma(-y, y, 1.0, dtype)  # 1 in dtype: fma rounds each operand to it
 
 
 op("tanh_backward", "TanhBackwardBackward0", ("grad_output", "output"), _tanh_backward,
-   ("(1 − output²) · grad", lambda n, g: g._op("tanh_backward", n["output"])),
-   ("−2 · output · grad_output · grad", lambda n, g: g * (-2 * n["output"] * n["grad_output"])),
+   ("(1 − output²) · grad", lambda n, g: g._op("tanh_backward", cj(n["output"]))),
+   ("−2 · output · grad_output · grad", lambda n, g: g * (-2 * n["output"] * n["grad_output"]) if not g.dtype.is_complex
+    else g.conj() * (-2 * n["output"].conj() * n["grad_output"])),
    saves={0: ("output",), 1: ("output", "grad_output")})
 op("sigmoid_backward", "SigmoidBackwardBackward0", ("grad_output", "output"),
-   lambda g, s: g * (1 - s) * s,  # ATen's sigmoid_backward kernel: (grad · (1 − y)) · y, in this order
-   ("(1 − output) · output · grad", lambda n, g: g._op("sigmoid_backward", n["output"])),
-   ("(1 − 2 · output) · grad_output · grad", lambda n, g: g * n["grad_output"] * (-2 * n["output"] + 1)),
+   # ATen's sigmoid_backward kernel: (grad · (1 − y)) · y, in this order; conj((1 − y) · y) · grad for complex y
+   lambda g, s: g * np.conjugate((1 - s) * s) if s.dtype.kind == "c" else g * (1 - s) * s,
+   ("(1 − output) · output · grad", lambda n, g: g._op("sigmoid_backward", cj(n["output"]))),
+   ("(1 − 2 · output) · grad_output · grad", lambda n, g: g * n["grad_output"] * (-2 * n["output"] + 1)
+    if not g.dtype.is_complex else g.conj() * n["grad_output"] * (-2 * n["output"].conj() + 1)),
    saves={0: ("output",), 1: ("output", "grad_output")})
 _unary("erf", "ErfBackward0", kernels.erf, "2/√π · exp(−self²) · grad",
        lambda n, g: g * ((n["self"] * n["self"]).neg().exp() * 1.1283791670955126), "self",
        spell=unary("erf", special="erf"))
-_unary("sqrt", "SqrtBackward0", np.sqrt, "grad / (2 · result)", lambda n, g: g / (n["result"] * 2), "result")
+_unary("sqrt", "SqrtBackward0", np.sqrt, "grad / (2 · result)", lambda n, g: g / (cj(n["result"]) * 2), "result")
 _unary("rsqrt", "RsqrtBackward0", kernels.rsqrt, "−½ · result³ · grad",
-       lambda n, g: g * (n["result"] ** 3 * -0.5), "result")
-_unary("sinh", "SinhBackward0", kernels.sinh, "cosh(self) · grad", lambda n, g: g * n["self"].cosh(), "self")
-_unary("cosh", "CoshBackward0", kernels.cosh, "sinh(self) · grad", lambda n, g: g * n["self"].sinh(), "self")
+       lambda n, g: g * cj(n["result"] ** 3 * -0.5), "result")
+_unary("sinh", "SinhBackward0", kernels.sinh, "cosh(self) · grad", lambda n, g: g * cj(n["self"].cosh()), "self")
+_unary("cosh", "CoshBackward0", kernels.cosh, "sinh(self) · grad", lambda n, g: g * cj(n["self"].sinh()), "self")
 _unary("atan", "AtanBackward0", exact(np.arctan), "grad / (1 + self²)",
        lambda n, g: g / (n["self"] * n["self"] + 1), "self",
        spell=Spelling(method=("atan", "arctan"), function=("atan", "arctan"), inplace=("atan_", "arctan_"),
@@ -80,12 +95,35 @@ _unary("log10", "Log10Backward0", exact(np.log10), "grad / (self · ln 10)",
        lambda n, g: g / (n["self"] * 2.302585092994046), "self")
 _unary("relu", "ReluBackward0", _relu, "grad · (result > 0)",
        lambda n, g: g._op("threshold_backward", n["result"]), "result", dtype=None, spell=unary("relu", out=False),
-       bind=_refusing_bool("relu", RuntimeError, "Boolean inputs not supported for relu"))
+       bind=_refusing_bool("relu", RuntimeError, "Boolean inputs not supported for relu", complex_too=True))
+def _bind_abs(self):
+    if self.dtype.name == "bool":
+        raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
+    return OPS["abs"], (self,), None, dtypes.to_real(self.dtype)
+
+
+def _sgn(a):
+    if a.dtype.kind == "c":
+        size = np.abs(a)
+        return np.where(size == 0, np.zeros((), a.dtype), a / np.where(size == 0, 1, size).astype(a.dtype))
+    return a.copy() if a.dtype == bool else np.sign(a)
+
+
+def _sgn_grad(n, g):
+    """ATen's sgn_backward: 0 for a real input; for a complex one (grad − sgn · Re(grad · conj(sgn))) / |self|."""
+    if not g.dtype.is_complex:
+        return g * 0
+    x, s = n["self"], n["result"]
+    size = x.abs()
+    grad = (g - s * (g * s.conj()).real) / size
+    return grad.masked_fill(size == 0.0, 0.0)
+
+
 op("abs", "AbsBackward0", ("self",), np.abs, ("sign(self) · grad", lambda n, g: g * n["self"].sgn()),
    saves={0: ("self",)}, spell=Spelling(method=("abs", "absolute"), function=("abs", "absolute"),
                                          inplace=("abs_", "absolute_"), inplace_function="abs_", prefix="abs"),
-   bind=_refusing_bool("abs", NotImplementedError, "\"abs_cpu\" not implemented for 'Bool'"))
-_unary("sgn", "SgnBackward0", lambda a: a.copy() if a.dtype == bool else np.sign(a), "0", lambda n, g: g * 0,
+   bind=_bind_abs)
+_unary("sgn", "SgnBackward0", _sgn, "0", _sgn_grad,
        saves=("self", "result"), dtype=None, spell=method("sgn", inplace=True))
 _unary("sign", "SignBackward0", lambda a: a.copy() if a.dtype == bool else np.nan_to_num(np.sign(a), nan=0.0),
        "0", lambda n, g: g * 0, dtype=None, spell=method("sign", inplace=True))

@@ -5,6 +5,7 @@ the other elements, as exclusive cumulative products from both ends (prod) or on
 import numpy as np
 
 from .. import dtypes
+from .complex_numbers import conjugated_vjp
 from .table import OPS, Spelling, op
 
 
@@ -103,12 +104,12 @@ def _ones(x, dim):
 def _bind_cumprod(self, dim, *, dtype=None):
     if dtype is not None:
         self = self.to(dtype)
-    out = self.dtype if self.dtype.is_floating_point else dtypes.int64
+    out = self.dtype if self.dtype._grads else dtypes.int64
     return OPS["cumprod"], (self,), {"dim": _kept_dim(self, dim)}, out
 
 
 op("cumprod", "CumprodBackward0", ("self",), _cumprod,
-   ("Σ from the end of result · grad, / self (zeros: the product of the others)", _cumprod_grad),
+   ("Σ from the end of result · grad, / self (zeros: the product of the others)", conjugated_vjp(_cumprod_grad)),
    saves={0: ("dim", "self", "result")}, bind=_bind_cumprod,
    spell=Spelling(method="cumprod", function="cumprod", inplace="cumprod_",
                   name=lambda s, a: f"{s[0]}.cumprod({_signed(a['dim'])})"))
@@ -151,7 +152,7 @@ def _prod_dim_grad(n, g):
 
 
 def _prod(a, dim=None, keepdim=False):
-    out = a.dtype if a.dtype.kind == "f" else np.int64  # bool/int products as int64, cast to the result's dtype
+    out = a.dtype if a.dtype.kind in "fc" else np.int64  # bool/int products as int64, cast to the result's dtype
     if dim is None:
         return np.prod(a, dtype=out)
     return np.prod(a, axis=_signed(dim) % max(a.ndim, 1) if a.ndim else None, keepdims=keepdim and a.ndim > 0,
@@ -185,17 +186,18 @@ def _bind_prod(self, *args, **kwargs):
         raise TypeError(f"prod(): argument 'keepdim' (position 2) must be bool, not {type(keepdim).__name__}")
     if dtype is not None:
         self = self.to(dtype)
-    out = self.dtype if self.dtype.is_floating_point or dtype is not None else dtypes.int64
+    out = self.dtype if self.dtype._grads or dtype is not None else dtypes.int64
     if "dim" not in given:
         return OPS["prod"], (self,), None, out
     return OPS["prod_dim"], (self,), {"dim": _kept_dim(self, dim), "keepdim": keepdim}, out
 
 
 _PROD = Spelling(method="prod", function="prod")
-op("prod", "ProdBackward0", ("self",), _prod, ("grad · result / self (zeros: the product of the others)", _prod_grad),
+op("prod", "ProdBackward0", ("self",), _prod,
+   ("grad · result / self (zeros: the product of the others)", conjugated_vjp(_prod_grad)),
    saves={0: ("self", "result")}, spell=_PROD, bind=_bind_prod)
 op("prod_dim", "ProdBackward1", ("self",), _prod,
-   ("grad · result / self along dim (zeros: the product of the others)", _prod_dim_grad),
+   ("grad · result / self along dim (zeros: the product of the others)", conjugated_vjp(_prod_dim_grad)),
    saves={0: ("dim", "keepdim", "self", "result")}, bind=_bind_prod,
    spell=Spelling(method="prod", function="prod",
                   name=lambda s, a: f"{s[0]}.prod({_signed(a['dim'])}{', keepdim=True' * a['keepdim']})"))

@@ -38,17 +38,17 @@ def _reduce(name, dim_name, integers):
     """bind for x.name() / x.name(dim, keepdim, dtype=…): the whole tensor, or along dims; with dtype= the input
     is cast first, as PyTorch does. integers: what an integer tensor sums to (None: refused, as mean refuses)."""
     def bind(self, dim=None, keepdim=False, dtype=None):
-        if dtype is not None and integers is None and not dtype.is_floating_point:
+        if dtype is not None and integers is None and not dtype._grads:
             raise RuntimeError(f"{name}(): could not infer output dtype. Optional dtype must be either a floating "
                                f"point or complex dtype. Got: {dtype.type_name}")
         if dtype is not None:
             self = self.to(dtype)
-        elif not self.dtype.is_floating_point:
+        elif not self.dtype._grads:
             if integers is None:
                 raise RuntimeError(
                     f"{name}(): could not infer output dtype. Input dtype must be either a floating point or "
                     f"complex dtype. Got: {self.dtype.type_name}")
-        out = self.dtype if self.dtype.is_floating_point or dtype is not None else integers
+        out = self.dtype if self.dtype._grads or dtype is not None else integers
         if dim is None:
             return OPS[name], (self,), None, out
         return OPS[dim_name], (self,), {"dim": self._reduce_dims(dim), "keepdim": keepdim}, out
@@ -156,6 +156,8 @@ def named(name):
 def _minmax(x, dim, keepdim, which):
     if hasattr(dim, "_data"):  # torch.max(x, y) is maximum
         return x._op("maximum" if which == "max" else "minimum", dim)
+    if dim is not None and x.dtype.is_complex:
+        raise RuntimeError(f"{which}(): does not support complex input")
     if dim is None:
         if x.numel() == 0:
             raise RuntimeError(
@@ -189,8 +191,8 @@ def min(self, dim=None, keepdim=False):  # noqa: A001 - torch.min
 
 def _arg(t, fn, dim, keepdim):
     which = "argmax" if fn is np.argmax else "argmin"
-    if t.dtype.name == "bool":
-        raise RuntimeError(f"{which}(): does not support bool input")
+    if t.dtype.name == "bool" or t.dtype.is_complex:
+        raise RuntimeError(f"{which}(): does not support {'bool' if t.dtype.name == 'bool' else 'complex'} input")
     if dim is None and t.numel() == 0:
         raise IndexError(f"{which}(): Expected reduction dim to be specified for input.numel() == 0.")
     if dim is not None and t._data.ndim and t._data.shape[t._dim(dim)] == 0:
@@ -446,12 +448,13 @@ def _cumsum(a, dim):
         return a.astype(np.int64 if a.dtype.kind in "bi" else a.dtype)
     if a.dtype.kind in "bi":
         return np.cumsum(a, axis=dim, dtype=np.int64)
-    return (np.cumsum(a, axis=dim, dtype=np.float64) + 0).astype(a.dtype)
+    wide = np.complex128 if a.dtype.kind == "c" else np.float64
+    return (np.cumsum(a, axis=dim, dtype=wide) + 0).astype(a.dtype)
 
 
 def _bind_cumsum(self, dim):
     return (OPS["cumsum"], (self,), {"dim": self._reduce_dims(dim)},
-            self.dtype if self.dtype.is_floating_point else dtypes.int64)
+            self.dtype if self.dtype._grads else dtypes.int64)
 
 
 op("cumsum", "CumsumBackward0", ("self",), _cumsum,

@@ -102,6 +102,8 @@ for _name, _node in (("sort", "SortBackward0"), ("sort_stable", "SortBackward1")
 @composite(Spelling(method="sort", function="sort"))
 def sort(self, dim=-1, descending=False, stable=None):
     """torch.sort: values and the indices they came from, ties in their order (NaN sorts as the greatest)."""
+    if self.dtype.is_complex:
+        raise RuntimeError(" Sort does not support complex dtypes on CPU")
     data = self._data
     d = self._dim(dim)
     if data.ndim == 0:

@@ -11,6 +11,7 @@ import numpy as np
 from ..kernels import faddeeva
 from ..kernels import special as sp
 from ..kernels.bessel import log, sin, work
+from .complex_numbers import conjugated_vjp
 from .rounding import exact
 from .table import (
     OPS,
@@ -38,7 +39,12 @@ def _float(fn):
     return forward
 
 
+_HOLOMORPHIC = frozenset(("asin", "acos", "asinh", "acosh", "atanh", "exp2"))
+
+
 def _unary(name, node, forward, formula, vjp, saves="self", spell=None, dtype="float"):
+    if name in _HOLOMORPHIC:
+        vjp = conjugated_vjp(vjp)
     op(name, node, ("self",), forward, (formula, vjp), saves={0: (saves,) if isinstance(saves, str) else saves},
        dtype=dtype, spell=spell or unary(name))
 
@@ -65,7 +71,9 @@ def _inplace_not_implemented(name):
 
 for _name, _fn, _formula, _vjp in (
         ("asinh", np.arcsinh, "grad / √(self² + 1)", lambda n, g: g * (n["self"].pow(2) + 1).rsqrt()),
-        ("acosh", np.arccosh, "grad / √(self² − 1)", lambda n, g: g * (n["self"].pow(2) - 1).rsqrt()),
+        ("acosh", np.arccosh, "grad / √(self² − 1)", lambda n, g: g * (
+            (n["self"] + 1).rsqrt() * (n["self"] - 1).rsqrt() if g.dtype.is_complex
+            else (n["self"].pow(2) - 1).rsqrt())),
         ("atanh", np.arctanh, "grad / (1 − self²)", lambda n, g: g * 1 / (1 - n["self"].pow(2)))):
     _alias = "arc" + _name[1:]
     _unary(_name, _name.capitalize() + "Backward0", exact(_fn), _formula, _vjp,

@@ -151,7 +151,7 @@ def _bind_nansum(self, dim=None, keepdim=False, *, dtype=None):
     if dim is not None:
         dim = tuple(dim) if isinstance(dim, (list, tuple)) else (dim,)
         self._reduce_dims(dim)
-    out = self.dtype if self.dtype.is_floating_point else dtypes.int64
+    out = self.dtype if self.dtype._grads else dtypes.int64
     return OPS["nansum"], (self,), {"dim": dim, "keepdim": keepdim}, out
 
 

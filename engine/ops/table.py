@@ -211,6 +211,8 @@ def number_dtype(x):
         return dtypes.bool
     if isinstance(x, int):
         return dtypes.int64
+    if isinstance(x, complex):
+        return dtypes.complex128
     return dtypes.DEFAULT[0]
 
 
@@ -220,10 +222,10 @@ def result_dtype(inputs, rule=None):
     first = inputs[0]
     if len(inputs) == 1 and is_tensor(first):  # the common case, decided fast
         d = first.dtype
-        return d if d.is_floating_point or rule is None else dtypes.DEFAULT[0]
+        return d if d._grads or rule is None else dtypes.DEFAULT[0]
     d = dtypes.promote([(x.dtype, 2 if x.dim() else 1) if is_tensor(x) else (number_dtype(x), 0)
                         for x in inputs])
-    if rule == "float" and not d.is_floating_point:
+    if rule == "float" and not d._grads:
         return dtypes.DEFAULT[0]
     return d
 

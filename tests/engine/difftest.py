@@ -186,7 +186,7 @@ def run_fresh(sources: tuple[str, ...], lib: str) -> list[Outcome]:
 def to_numpy(t) -> np.ndarray:
     """Values of a torch or engine tensor as a numpy array (engine tensors: via tolist)."""
     if isinstance(t, torch.Tensor):
-        return t.detach().cpu().numpy()
+        return t.detach().cpu().resolve_conj().resolve_neg().numpy()
     data = t.detach().tolist()
     return np.asarray(data, dtype=_np_dtype(t)).reshape(tuple(t.shape))
 
@@ -194,7 +194,7 @@ def to_numpy(t) -> np.ndarray:
 def _np_dtype(t):
     name = str(t.dtype).removeprefix("torch.")
     return {"float32": np.float32, "float64": np.float64, "int64": np.int64, "int32": np.int32, "bool": np.bool_,
-            "uint8": np.uint8}[name]
+            "uint8": np.uint8, "complex64": np.complex64, "complex128": np.complex128}[name]
 
 
 def node_name(fn) -> str | None:

@@ -92,7 +92,8 @@ def _value(v, inputs, out):
     """A comparable view of a saved value: tensors by shape, dtype, values and which input they are."""
     if hasattr(v, "shape") and hasattr(v, "grad_fn"):
         which = next((i for i, x in enumerate(inputs) if v is x), "out" if v is out else None)
-        data = np.array(v.detach().tolist(), dtype=np.float64).reshape(tuple(v.shape))
+        data = np.array(v.detach().tolist(), dtype=np.complex128 if v.dtype.is_complex else np.float64).reshape(
+            tuple(v.shape))
         return ("tensor", tuple(v.shape), str(v.dtype).removeprefix("torch."), which, data)
     if isinstance(v, tuple) and any(hasattr(x, "shape") for x in v):
         return ("tensors", len(v))

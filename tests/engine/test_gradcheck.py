@@ -997,6 +997,18 @@ NATIVE_CASES = {
                         [((5,), S)]),
     "as_strided_copy": (lambda T, x: T.as_strided_copy(x, (2, 2), (1, 2), 1), [((3, 3), S)]),
     # src only: torch's grad of self is ATen's as_strided_scatter_backward, which finite differences do not give
+    # complex intermediates between real inputs and a real output (torch's conjugate Wirtinger convention)
+    "complex": (lambda T, a, b: T.view_as_real(T.complex(a, b) * T.complex(b, a).conj().exp()),
+                [((2, 3), S), ((2, 3), S)]),
+    "polar": (lambda T, r, t: T.view_as_real(T.polar(r, t).sqrt() / T.complex(t, r)), [((3,), "pos"), ((3,), S)]),
+    "view_as_complex": (lambda T, a: (T.view_as_complex(a) ** 2).abs() * T.view_as_complex(a * 2).angle(),
+                        [((3, 2), "away0")]),
+    "conj_physical": (lambda T, a, b: T.complex(a, b).conj_physical().log().imag + T.complex(b, a).real,
+                      [((4,), "pos"), ((4,), S)]),
+    "complex_functions": (lambda T, a, b: T.view_as_real(
+        (T.complex(a, b).sin() * T.complex(b, a).cos() + T.complex(a, a).tanh() - T.complex(b, a).sigmoid()
+         + T.complex(a, b).reciprocal()) @ T.complex(b, b).t() / 3 + T.complex(a, b).mean() - T.complex(b, a).sum(1)),
+        [((3, 3), "pos"), ((3, 3), S)]),
     "as_strided_scatter": (lambda T, s: T.as_strided_scatter(T.zeros(3, 3, dtype=T.float64), s, (2, 2), (1, 2), 1),
                            [((2, 2), S)]),
     "ormqr": (lambda T, a, tau, c: T.ormqr(a, tau, c) + T.ormqr(a, tau, c.t(), left=False, transpose=True).t(),

@@ -68,6 +68,7 @@ CALLS = {
     "_unsafe_masked_index": [T((2, 3)), T((1,)), [T((1,))], 0.0],
     "_unsafe_masked_index_put_accumulate": [T((2, 3)), T((1,)), [T((1,))], T((1, 3))],
     "as_strided_scatter": [T((2, 3)), T((2, 2)), (2, 2), (1, 2)], "histogramdd": [T((2, 3)), 2],
+    "view_as_complex": [T((3, 2))], "view_as_real": [T((3, 2))],
 }
 INTEGER_RESULTS = {"argmax", "argmin"}
 

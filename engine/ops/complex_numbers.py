@@ -1,0 +1,151 @@
+"""Complex numbers: a complex tensor's parts (real, imag, view_as_real, view_as_complex), its conjugate (conj,
+conj_physical, resolve_conj) and the complex tensors made from real ones (complex, polar)."""
+import numpy as np
+
+from .. import dtypes
+from .table import OPS, Spelling, composite, op, tensor_argument
+
+
+def conj_of(t):
+    """t's conjugate where t is complex; a real tensor is its own (torch's conj returns it, making no node)."""
+    return t.conj() if t.dtype.is_complex else t
+
+
+def real_of(t):
+    """ATen's handle_r_to_c: the real part of a grad for an input that is real."""
+    return t.real if t.dtype.is_complex else t
+
+
+def conjugated_vjp(vjp):
+    """The vjp of a holomorphic f, written for real inputs as grad · f'(self), made torch's for complex ones too:
+    grad · conj(f'(self)), which is the vjp (linear in grad) on conj(grad), conjugated."""
+    def complex_aware(n, g):
+        return vjp(n, g.conj()).conj() if g.dtype.is_complex else vjp(n, g)
+
+    return complex_aware
+
+
+def _as_real(a):
+    return np.lib.stride_tricks.as_strided(a.real, a.shape + (2,), a.strides + (a.itemsize // 2,))
+
+
+def _bind_view_as_real(self):
+    if not self.dtype.is_complex:
+        raise RuntimeError("view_as_real is only supported for complex tensors")
+    if self.is_conj():
+        raise RuntimeError("view_as_real doesn't work on unresolved conjugated tensors.  To resolve the conjugate "
+                           "tensor so you can view it as real, use self.resolve_conj(); however, be warned that the "
+                           "resulting tensor will NOT alias the original.")
+    return OPS["view_as_real"], (self,), None, dtypes.to_real(self.dtype)
+
+
+def _bind_view_as_complex(self):
+    if self.dtype not in (dtypes.float32, dtypes.float64):
+        raise RuntimeError("view_as_complex is only supported for half, float and double tensors, but got a tensor "
+                           f"of scalar type: {self.dtype.type_name}")
+    if not self.dim() or self.shape[-1] != 2:
+        raise RuntimeError("Tensor must have a last dimension of size 2")
+    if self.stride(-1) != 1:
+        raise RuntimeError("Tensor must have a last dimension with stride 1")
+    if any(s % 2 for s in self.stride()[:-1]):
+        raise RuntimeError("Tensor must have a stride divisible by 2 for all but last dimension")
+    if self.storage_offset() % 2:
+        raise RuntimeError("Tensor must have a storage_offset divisible by 2")
+    return OPS["view_as_complex"], (self,), None, dtypes.to_complex(self.dtype)
+
+
+def _view_as_real(t):
+    return t._apply(OPS["view_as_real"], (t,), None, dtypes.to_real(t.dtype))
+
+
+def _view_as_complex(t):
+    return t._apply(OPS["view_as_complex"], (t,), None, dtypes.to_complex(t.dtype))
+
+
+op("view_as_real", "ViewAsRealBackward0", ("self",), _as_real,
+   ("view_as_complex(grad)", lambda n, g: _view_as_complex(g.contiguous())), view=True,
+   numel=lambda arrays, attrs: arrays[0].size * 2,
+   spell=Spelling(function="view_as_real", out=False), bind=_bind_view_as_real)
+op("view_as_complex", "ViewAsComplexBackward0", ("self",),
+   lambda a: a.view(np.complex128 if a.dtype == np.float64 else np.complex64)[..., 0],
+   ("view_as_real(grad)", lambda n, g: _view_as_real(g.contiguous().resolve_conj())), view=True,
+   numel=lambda arrays, attrs: arrays[0].size // 2,
+   spell=Spelling(function="view_as_complex", out=False), bind=_bind_view_as_complex)
+op("conj", "ConjBackward0", ("self",), np.conjugate, ("conj(grad)", lambda n, g: g.conj()), view=True, bind=False,
+   spell=Spelling(name="{0}.conj()"))
+op("conj_physical", "ConjPhysicalBackward0", ("self",), np.conjugate,
+   ("conj_physical(grad)", lambda n, g: g.conj_physical()), bind=False, spell=Spelling(name="{0}.conj_physical()"))
+
+
+# a real tensor is its own conjugate, real part and resolved conjugate
+@composite(Spelling(method=("conj", "conj_physical_"), function="conj", out=False))
+def conj(self):
+    if not self.dtype.is_complex:
+        return self
+    if self.is_conj():  # the conjugate of a conjugate view: the tensor it views, as torch's conj bit flips back
+        return self._base if self._base is not None and self._base.shape == self.shape else self.resolve_conj().conj()
+    out = self._apply(OPS["conj"], (self,))
+    out._conj_bit = True
+    return out
+
+
+@composite(Spelling(method="conj_physical", function="conj_physical"))
+def conj_physical(self):
+    return self._apply(OPS["conj_physical"], (self,)) if self.dtype.is_complex else self
+
+
+@composite(Spelling(method="resolve_conj", function="resolve_conj", out=False))
+def resolve_conj(self):
+    return self.clone() if self.is_conj() else self
+
+
+@composite(Spelling(function="real", out=False))
+def real(self):
+    return _view_as_real(self).select(-1, 0) if self.dtype.is_complex else self
+
+
+@composite(Spelling(function="imag", out=False))
+def imag(self):
+    if not self.dtype.is_complex:
+        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+    return _view_as_real(self).select(-1, 1)
+
+
+def _bind_parts(name):
+    def bind(real, imag):
+        tensor_argument(name, "real" if name == "complex" else "abs", real, 1)
+        tensor_argument(name, "imag" if name == "complex" else "angle", imag, 2)
+        floats = (dtypes.float16, dtypes.float32, dtypes.float64)
+        if real.dtype not in floats or imag.dtype not in floats:
+            raise RuntimeError(f"Expected both inputs to be Half, Float or Double tensors but got "
+                               f"{real.dtype.type_name} and {imag.dtype.type_name}")
+        if real.dtype is not imag.dtype:
+            raise RuntimeError(f"Expected object of scalar type {real.dtype.type_name} but got scalar type "
+                               f"{imag.dtype.type_name} for second argument")
+        return OPS[name], (real, imag), None, dtypes.to_complex(real.dtype)
+
+    return bind
+
+
+def _polar_abs_grad(n, g):
+    return (g.conj() * n["result"].sgn()).real
+
+
+def _polar_angle_grad(n, g):
+    return (g.conj() * (n["result"] * 1j)).real
+
+
+op("complex", "ComplexBackward0", ("real", "imag"), lambda re, im: _complex(re, im),
+   ("real(grad)", lambda n, g: g.real), ("imag(grad)", lambda n, g: g.imag),
+   saves={0: ("real",), 1: ("imag",)}, spell=Spelling(function="complex"), bind=_bind_parts("complex"))
+op("polar", "PolarBackward0", ("abs", "angle"), lambda r, t: _complex(r * np.cos(t), r * np.sin(t)),
+   ("real(conj(grad) · sgn(result))", _polar_abs_grad), ("real(conj(grad) · result · i)", _polar_angle_grad),
+   saves={0: ("result",), 1: ("result",)}, spell=Spelling(function="polar"), bind=_bind_parts("polar"))
+
+
+def _complex(re, im):
+    re, im = np.broadcast_arrays(re, im)
+    out = np.empty(re.shape, np.complex128 if re.dtype == np.float64 else np.complex64)
+    out.real = re
+    out.imag = im
+    return out
