@@ -17,6 +17,7 @@ from . import (  # noqa: F401
     cuda,
     distributions,
     dtypes,
+    fft,
     func,
     indexing,
     linalg,

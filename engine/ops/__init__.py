@@ -64,6 +64,7 @@ from . import (  # noqa: F401 - they declare
     slope_activations,
     sorting,
     special,
+    spectral,
     statistics,
     trilinear,
     upsample,

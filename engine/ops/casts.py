@@ -119,7 +119,8 @@ def _cast(name, dtype):
 
 for _name, _dtype in (("float", dtypes.float32), ("double", dtypes.float64), ("half", dtypes.float16),
                       ("long", dtypes.int64), ("int", dtypes.int32), ("short", dtypes.int16), ("char", dtypes.int8),
-                      ("byte", dtypes.uint8), ("bool", dtypes.bool)):
+                      ("byte", dtypes.uint8), ("bool", dtypes.bool), ("cfloat", dtypes.complex64),
+                      ("cdouble", dtypes.complex128)):
     _cast(_name, _dtype)
 
 

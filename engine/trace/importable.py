@@ -48,6 +48,7 @@ ENGINE_MODULES = {
         "poisson", "binomial")},
     "torch.masked": "engine.masked",
     "torch.signal": "engine.signal",
+    "torch.fft": "engine.fft",
     "torch.signal.windows": "engine.signal.windows",
     "torch.backends.cudnn": "engine.backends.cudnn",
     "torch.backends.mkldnn": "engine.backends.mkldnn",

@@ -121,3 +121,40 @@ def test_refused_as_torch(expr):
     got = _outcome(T, expr, {"z": T.tensor([1j, 2])})
     want = _outcome(torch, expr, {"z": torch.tensor([1j, 2])})
     assert got == want
+
+
+X = np.array([[0.3, -1.2, 0.8, 2.0], [1.5, 0.1, -0.7, 0.4], [-0.9, 0.6, 1.1, -0.2]])
+FFT = [
+    "torch.fft.fft(x)", "torch.fft.fft(z)", "torch.fft.ifft(x)", "torch.fft.ifft(z)", "torch.fft.rfft(x)",
+    "torch.fft.irfft(z)", "torch.fft.hfft(z)", "torch.fft.ihfft(x)", "torch.fft.fft(x, n=6)",
+    "torch.fft.fft(z, n=2, dim=0)", "torch.fft.rfft(x, n=7, norm='ortho')", "torch.fft.irfft(z, n=5, norm='forward')",
+    "torch.fft.hfft(z, n=3, dim=0)", "torch.fft.ihfft(x, n=5, norm='forward')", "torch.fft.fft2(x)",
+    "torch.fft.ifft2(z, norm='ortho')", "torch.fft.rfft2(x)", "torch.fft.irfft2(z)", "torch.fft.fftn(x, s=(4, -1))",
+    "torch.fft.rfftn(x, s=(2, 6))", "torch.fft.irfftn(z, s=(3, 6))", "torch.fft.fftshift(x)",
+    "torch.fft.ifftshift(z, dim=1)", "torch.fft.fftfreq(5)", "torch.fft.rfftfreq(6, 0.1)",
+    "torch.fft.fftfreq(4, dtype=torch.float64)", "torch.fft.fft(x, norm='bad')", "torch.fft.rfft(z)",
+    "torch.fft.fft(x, n=0)", "torch.fft.fftn(x[0], s=(2, 3))", "torch.fft.fftn(x, dim=(0, 0))",
+    "torch.fft.fft(torch.arange(4))", "torch.fft.ifft(x).is_conj()",
+]
+
+
+@pytest.mark.parametrize("expr", FFT)
+def test_fft_as_torch(expr):
+    T = load_engine()
+    got, want = [_fft_run(lib, expr) for lib in (T, torch)]
+    assert got[:2] == want[:2]
+    for g, w in zip(got[2], want[2]):
+        np.testing.assert_allclose(g, w, rtol=1e-10, atol=1e-12)
+
+
+def _fft_run(T, expr):
+    x = T.tensor(X, requires_grad=True)
+    z = T.tensor(X[::-1].copy() + 1j * X, requires_grad=True)
+    try:
+        out = eval(expr, {"torch": T, "x": x, "z": z})  # noqa: S307 - the test's own expressions
+    except (RuntimeError, IndexError) as e:
+        return f"{type(e).__name__}: {e}", None, []
+    if not isinstance(out, T.Tensor) or not out.requires_grad:
+        return repr(out), None, []
+    (out.abs() if out.dtype.is_complex else out).pow(2).sum().backward()
+    return repr(out), type(out.grad_fn).__name__, [to_numpy(t.grad) for t in (x, z) if t.grad is not None]

@@ -1009,6 +1009,14 @@ NATIVE_CASES = {
         (T.complex(a, b).sin() * T.complex(b, a).cos() + T.complex(a, a).tanh() - T.complex(b, a).sigmoid()
          + T.complex(a, b).reciprocal()) @ T.complex(b, b).t() / 3 + T.complex(a, b).mean() - T.complex(b, a).sum(1)),
         [((3, 3), "pos"), ((3, 3), S)]),
+    "fft_c2c": (lambda T, a, b: T.view_as_real(T.fft.fft(T.complex(a, b), n=5) * 2
+                                              + T.fft.ifft2(T.complex(b, a), s=(2, 3), norm="ortho").sum()),
+                [((3, 4), S), ((3, 4), S)]),
+    "fft_r2c": (lambda T, a: T.view_as_real(T.fft.rfft(a, n=6)).sum(-1) + T.fft.fft(a).real[:, :4] * 3
+                + T.view_as_real(T.fft.ihfft(a, norm="forward").resolve_conj()).sum((1, 2))[:, None],
+                [((3, 4), S)]),
+    "fft_c2r": (lambda T, a, b: T.fft.irfft(T.complex(a, b), n=7) + T.fft.hfft(T.complex(b, a), n=7, norm="ortho")
+                + T.fft.irfftn(T.complex(a, b)).sum(), [((3, 4), S), ((3, 4), S)]),
     "as_strided_scatter": (lambda T, s: T.as_strided_scatter(T.zeros(3, 3, dtype=T.float64), s, (2, 2), (1, 2), 1),
                            [((2, 2), S)]),
     "ormqr": (lambda T, a, tau, c: T.ormqr(a, tau, c) + T.ormqr(a, tau, c.t(), left=False, transpose=True).t(),

@@ -22,7 +22,7 @@ LAYERS = [
     ("tensor", "sizes", "size_arguments", "nodes", "dispatch", "methods", "logic", "meta", "tensor_data"),
     ("factories", "functions", "indexing", "linalg", "nn", "optim", "random", "special", "utils", "cuda",
      "accelerator", "backends", "settings", "serialization", "masked", "signal", "resizing", "lowrank", "storage",
-     "legacy", "windows", "testing"),
+     "legacy", "windows", "testing", "fft"),
     ("autograd", "func", "utils.checkpoint"),
     ("distributions",),
     ("trace",),
