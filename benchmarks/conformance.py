@@ -12,8 +12,11 @@ the method, in-place and out= variants and the error_inputs' exception type and 
 samples agree on all of these; "core" counts entries whose values, dtypes, shapes and gradients agree (forward and
 backward), leaving out layout, naming, printing and the variants.
 
+The entries that take complex dtypes are walked again on their complex128 and complex64 samples, counted apart in
+the table's `complex` row (an entry passes there when all its complex samples agree; baseline key `complex:<key>`).
+
 Flags: --only NAME[,NAME…] (an OpInfo name, or name.variant; module and optimizer class names too),
---namespace X[,X…] (torch, Tensor, nn.functional, linalg, special, fft, other, modules, optimizers),
+--namespace X[,X…] (torch, Tensor, nn.functional, linalg, special, fft, other, modules, optimizers, complex),
 --max-samples N (per entry and dtype), --json FILE (every entry with its findings), --write-baseline [FILE]
 (tests/conformance/passing.txt of the current directory), --engine torch (a self-check: torch against itself).
 """
@@ -40,7 +43,14 @@ warnings.simplefilter("ignore")
 torch.set_num_threads(1)
 
 from conformance_baseline import write_baseline  # noqa: E402
-from conformance_ops import NAMESPACE_ORDER, OpRunner, entry_key, load_op_db, namespace_of  # noqa: E402
+from conformance_ops import (  # noqa: E402
+    COMPLEX_DTYPES,
+    NAMESPACE_ORDER,
+    OpRunner,
+    entry_key,
+    load_op_db,
+    namespace_of,
+)
 
 
 def parse():
@@ -55,6 +65,7 @@ def parse():
     p.add_argument("--engine", default="engine", help="module under test (torch: self-check of the harness)")
     p.add_argument("--timeout", type=float, default=10.0, help="seconds per sample")
     p.add_argument("--no-variants", action="store_true", help="skip method/in-place/out= variants")
+    p.add_argument("--no-complex", action="store_true", help="skip the walk of the complex samples")
     p.add_argument("--verbose", "-v", action="store_true", help="one line per entry as it runs")
     return p.parse_args()
 
@@ -82,13 +93,19 @@ def main():
         runner = OpRunner(E, max_samples=args.max_samples, timeout=args.timeout, variants=not args.no_variants)
         for op in op_db:
             key = entry_key(op.name, op.variant_test_name)
-            if not selected(key, op.name, namespace_of(op.name), only, namespaces):
+            if not selected(key, op.name, namespace_of(op.name), only, namespaces - {"complex"}) or \
+                    namespaces == {"complex"}:
                 continue
-            r = runner.run(op)
-            results.append(r)
-            if args.verbose:
-                print(f"  {r.status:8} {r.key:45} {r.samples_passed}/{r.samples} {r.seconds:6.2f}s  "
-                      f"{r.first_reason[:150]}", flush=True)
+            results.append(_ran(runner, op, args.verbose))
+        if not args.no_complex and (not namespaces or "complex" in namespaces):
+            runner = OpRunner(E, max_samples=args.max_samples, timeout=args.timeout, variants=not args.no_variants,
+                              dtypes=COMPLEX_DTYPES)
+            for op in op_db:
+                key = entry_key(op.name, op.variant_test_name)
+                if only and key not in only and op.name not in only:
+                    continue
+                if set(COMPLEX_DTYPES) & set(op.supported_dtypes("cpu")):
+                    results.append(_ran(runner, op, args.verbose, "complex"))
     if not namespaces or namespaces & {"modules", "optimizers"}:
         from conformance_modules import run_modules, run_optimizers
 
@@ -114,6 +131,16 @@ def main():
     if args.write_baseline:
         n = write_baseline(args.write_baseline, results)
         print(f"wrote {args.write_baseline}: {n} entries")
+
+
+def _ran(runner, op, verbose, namespace=None):
+    r = runner.run(op)
+    if namespace:
+        r.namespace = namespace
+    if verbose:
+        print(f"  {r.status:8} {(namespace + ':' if namespace else '') + r.key:45} {r.samples_passed}/{r.samples} "
+              f"{r.seconds:6.2f}s  {r.first_reason[:150]}", flush=True)
+    return r
 
 
 def print_table(results):

@@ -2,6 +2,7 @@
 them of its three transforms (engine/ops/spectral.py), the inputs cut (SliceBackward0) or padded
 (ConstantPadNdBackward0) to the sizes asked for first; fftfreq, rfftfreq, fftshift, ifftshift."""
 from . import dtypes, factories
+from .methods import _with_out
 from .ops.padding import pad as _pad
 from .ops.spectral import c2c, c2r, r2c
 
@@ -61,11 +62,18 @@ def ifft(input, n=None, dim=-1, norm=None):  # noqa: A002
     return _c2c_or_r2c(input, [n], [dim], norm, False)
 
 
+def _wrapped(x, dims):
+    """ATen's maybe_wrap_dim without wrapping a scalar: a 0-dim tensor has no dim to transform."""
+    if not x.dim():
+        raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
+    return [x._dim(d) for d in dims]
+
+
 def _c2c_or_r2c(input, sizes, dims, norm, forward):  # noqa: A002
     x = _promoted(input)
     for n in sizes:
         _points(n)
-    dims = [x._dim(d) for d in dims]
+    dims = _wrapped(x, dims)
     x = _resized(x, dims, sizes)
     if x.dtype.is_complex:
         return c2c(x, dims, _normalization(norm, forward), forward)
@@ -87,7 +95,7 @@ def _rfftn(name, input, sizes, dims, norm, forward):  # noqa: A002
     x = _promoted(input)
     for n in sizes:
         _points(n)
-    dims = [x._dim(d) for d in dims]
+    dims = _wrapped(x, dims)
     out = r2c(_resized(x, dims, sizes), dims, _normalization(norm, forward), True)
     return out if forward else out.conj()
 
@@ -102,7 +110,7 @@ def hfft(input, n=None, dim=-1, norm=None):  # noqa: A002
 
 def _irfftn(input, sizes, dims, norm, forward):  # noqa: A002
     x = _promoted(input, require_complex=True)
-    dims = [x._dim(d) for d in dims]
+    dims = _wrapped(x, dims)
     last = sizes[-1] if sizes[-1] not in (None, -1) else 2 * (x.shape[dims[-1]] - 1)
     _points(last)
     x = _resized(x, dims, list(sizes[:-1]) + [last // 2 + 1])
@@ -200,6 +208,10 @@ def fftshift(input, dim=None):  # noqa: A002
 def ifftshift(input, dim=None):  # noqa: A002
     return _shifted(input, dim, 1)
 
+
+for _name in ("fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2", "rfftn", "irfftn",
+              "hfft", "ihfft"):
+    globals()[_name] = _with_out(globals()[_name], _name)
 
 __all__ = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2", "rfftn", "irfftn",
            "hfft", "ihfft", "fftfreq", "rfftfreq", "fftshift", "ifftshift"]

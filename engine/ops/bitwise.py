@@ -200,7 +200,7 @@ def _angle_grad(n, g):
     x = n["self"]
     if not x.dtype.is_complex:
         return _zeros(n, g)
-    return (g * x / x.abs().pow(2) * 1j).masked_fill(x == 0.0, 0.0)
+    return (g * x / x.abs().pow(2) * 1j).where(x != 0.0, 0.0)
 
 
 op("angle", "AngleBackward0", ("self",), _angle, ("0", _angle_grad), saves={0: ("self",)},

@@ -116,7 +116,7 @@ def _sgn_grad(n, g):
     x, s = n["self"], n["result"]
     size = x.abs()
     grad = (g - s * (g * s.conj()).real) / size
-    return grad.masked_fill(size == 0.0, 0.0)
+    return grad.where(size != 0.0, 0.0)
 
 
 op("abs", "AbsBackward0", ("self",), np.abs, ("sign(self) · grad", lambda n, g: g * n["self"].sgn()),

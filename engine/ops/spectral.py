@@ -12,15 +12,31 @@ from .table import OPS, Spelling, op
 _NORM = {True: ("backward", "ortho", "forward"), False: ("forward", "ortho", "backward")}
 
 
+def _laid_out(out, strides, dim, exclude_last):
+    """ATen's layout of a transform's result: the dims not transformed outermost (by the input's strides, largest
+    first), then the transformed ones, by the input's strides too (a onesided transform's last dim stays last)."""
+    if out.ndim < 2:
+        return out
+    batch = sorted((d for d in range(out.ndim) if d not in dim), key=lambda d: -strides[d])
+    moved = list(dim[:-1] if exclude_last else dim)
+    order = batch + sorted(moved, key=lambda d: -strides[d]) + ([dim[-1]] if exclude_last else [])
+    if order == list(range(out.ndim)):
+        return np.ascontiguousarray(out)
+    laid = np.empty([out.shape[d] for d in order], out.dtype)
+    laid[...] = out.transpose(order)
+    return laid.transpose(np.argsort(order))
+
+
 def _c2c(a, dim, normalization, forward):
     fn = np.fft.fftn if forward else np.fft.ifftn
-    return fn(a, axes=dim, norm=_NORM[forward][normalization]).astype(a.dtype, copy=False)
+    return _laid_out(fn(a, axes=dim, norm=_NORM[forward][normalization]).astype(a.dtype, copy=False), a.strides, dim,
+                     False)
 
 
 def _r2c(a, dim, normalization, onesided):
     out = np.complex128 if a.dtype == np.float64 else np.complex64
     half = np.fft.rfftn(a, axes=dim, norm=_NORM[True][normalization]).astype(out, copy=False)
-    return half if onesided else _conjugate_filled(half, dim, a.shape[dim[-1]])
+    return _laid_out(half if onesided else _conjugate_filled(half, dim, a.shape[dim[-1]]), a.strides, dim, True)
 
 
 def _conjugate_filled(half, dim, n):
@@ -43,7 +59,8 @@ def _conjugate_filled(half, dim, n):
 def _c2r(a, dim, normalization, last_dim_size):
     sizes = [a.shape[d] for d in dim[:-1]] + [last_dim_size]
     out = np.float64 if a.dtype == np.complex128 else np.float32
-    return np.fft.irfftn(a, s=sizes, axes=dim, norm=_NORM[False][normalization]).astype(out, copy=False)
+    return _laid_out(np.fft.irfftn(a, s=sizes, axes=dim, norm=_NORM[False][normalization]).astype(out, copy=False),
+                     a.strides, dim, True)
 
 
 def _sized(sizes_of):

@@ -24,7 +24,7 @@ def write_baseline(path, results):
 
 
 def kind_of(r):
-    return {"modules": "module", "optimizers": "optim"}.get(r.namespace, "op")
+    return {"modules": "module", "optimizers": "optim", "complex": "complex"}.get(r.namespace, "op")
 
 
 def read_baseline(path=BASELINE):

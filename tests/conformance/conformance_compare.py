@@ -85,6 +85,10 @@ def compare_values(expected, actual, dtype, tolerance=None, reference=None):
         i = tuple(int(x) for x in np.argwhere(bad)[0])
         return f"{int(bad.sum())} of {bad.size} differ, first at {i}: {actual[i].item()!r} != " \
                f"{expected[i].item()!r}", math.inf
+    if expected.dtype.kind == "c":  # each element's real and imaginary parts, as two floats of the part's dtype
+        dtype = {"complex64": "float32", "complex128": "float64"}.get(dtype, dtype)
+        expected, actual = _parts(expected), _parts(actual)
+        reference = None if reference is None or reference.dtype.kind != "c" else _parts(reference)
     rtol, atol = tolerance or TOLERANCES.get(dtype, (1e-7, 1e-7))
     e = expected.astype(np.float64)
     a = actual.astype(np.float64)
@@ -111,6 +115,11 @@ def compare_values(expected, actual, dtype, tolerance=None, reference=None):
     i = tuple(int(x) for x in np.unravel_index(int(np.argmax(over)), over.shape))
     return (f"{int((over > 1).sum())} of {over.size} off, worst at {i}: {a[i].item()!r} vs {e[i].item()!r} "
             f"(abs {diff[i]:.3g}, {float(over[i]):.3g}x tolerance)"), float(over[i])
+
+
+def _parts(a):
+    a = np.asarray(a)
+    return np.stack([a.real, a.imag], -1) if a.dtype.kind == "c" else np.stack([a, np.zeros_like(a)], -1)
 
 
 def _tracks(e, reference, rtol, atol):
@@ -244,4 +253,6 @@ def grad_pattern(shape, dtype):
     n = int(np.prod(shape, dtype=np.int64))
     values = ((np.arange(n) * 7 + 3) % 11 - 5) / 4.0
     values = np.where(values == 0, 0.625, values)
+    if np.dtype(dtype).kind == "c":
+        values = values + 1j * values[::-1]
     return values.reshape(shape).astype(dtype)

@@ -211,7 +211,7 @@ def to_engine(obj, E, tr, memo, *, grad=True):
         hit = memo.get(id(obj))
         if hit is not None:
             return hit[1]
-        if obj.is_complex() or obj.layout != torch.strided or obj.dtype not in _REAL:
+        if obj.layout != torch.strided or obj.dtype not in _CARRIED:
             raise Unsupported(f"tensor of {obj.dtype} / {obj.layout}")
         if obj.device.type != "cpu":  # a meta tensor (an error input's other device) has no values to carry over
             raise Unsupported(f"tensor on {obj.device}")
@@ -313,8 +313,8 @@ def _laid_out_like(obj, E):
     return t
 
 
-_REAL = {torch.float64, torch.float32, torch.int64, torch.int32, torch.bool, torch.uint8, torch.int16, torch.int8,
-         torch.float16, torch.bfloat16}
+_CARRIED = {torch.float64, torch.float32, torch.int64, torch.int32, torch.bool, torch.uint8, torch.int16, torch.int8,
+            torch.float16, torch.bfloat16, torch.complex64, torch.complex128}
 
 
 def _to_torch_copy(obj, memo, grad):

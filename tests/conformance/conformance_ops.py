@@ -34,8 +34,10 @@ from conformance_gauge import GAUGED, gauge_fixed
 from conformance_reference import Reference
 
 DTYPES = (torch.float64, torch.float32, torch.int64, torch.bool)
+COMPLEX_DTYPES = (torch.complex128, torch.complex64)  # walked apart: an entry's complex samples are its `complex:` key
 PREFIXES = ("nn.functional", "linalg", "special", "fft")
-NAMESPACE_ORDER = ("torch", "Tensor", "nn.functional", "linalg", "special", "fft", "other", "modules", "optimizers")
+NAMESPACE_ORDER = ("torch", "Tensor", "nn.functional", "linalg", "special", "fft", "other", "modules", "optimizers",
+                   "complex")
 # Entries whose values are unspecified (uninitialized memory): only shape, dtype and layout are compared.
 UNSPECIFIED_VALUES = {"empty", "empty_like", "empty_permuted", "empty_strided", "new_empty", "new_empty_strided",
                       "resize_", "resize_as_"}
@@ -225,7 +227,7 @@ class OpRunner:
         for dtype in self.dtypes:
             if dtype not in supported:
                 continue
-            grad = self.grads and dtype in backward and dtype.is_floating_point
+            grad = self.grads and dtype in backward and (dtype.is_floating_point or dtype.is_complex)
             try:
                 samples = iter(op.sample_inputs("cpu", dtype, requires_grad=grad))
             except Exception:  # noqa: BLE001 - the database cannot make samples here: not the engine's doing
@@ -362,7 +364,8 @@ class OpRunner:
         if len(t_flat) != len(e_flat):
             findings.append(Finding("grad", "structure", f"{len(e_flat)} output tensors != {len(t_flat)}"))
             return
-        pairs = [(t, e) for t, e in zip(t_flat, e_flat) if t.requires_grad and t.dtype.is_floating_point]
+        pairs = [(t, e) for t, e in zip(t_flat, e_flat)
+                 if t.requires_grad and (t.dtype.is_floating_point or t.dtype.is_complex)]
         leaves = [(t, e) for t, e in memo.values() if isinstance(t, torch.Tensor) and t.requires_grad]
         if not pairs or not leaves:
             return
@@ -389,7 +392,8 @@ class OpRunner:
         refs = None
         if reference is not None:
             try:
-                indices = [i for i, t in enumerate(t_flat) if t.requires_grad and t.dtype.is_floating_point]
+                indices = [i for i, t in enumerate(t_flat)
+                           if t.requires_grad and (t.dtype.is_floating_point or t.dtype.is_complex)]
                 refs = reference.of_grads(process, indices, [t for t, _ in leaves], gos, t_grads, gradgrad)
             except Exception:  # noqa: BLE001 - no float64 grads for this sample: torch's float32 is the measure
                 reference = None
@@ -578,7 +582,8 @@ def op_tolerances(op):
 
 
 def to_np_dtype(d):
-    return {torch.float64: np.float64, torch.float32: np.float32, torch.float16: np.float16}.get(d, np.float64)
+    return {torch.float64: np.float64, torch.float32: np.float32, torch.float16: np.float16,
+            torch.complex64: np.complex64, torch.complex128: np.complex128}.get(d, np.float64)
 
 
 def summary_ratio(results):
