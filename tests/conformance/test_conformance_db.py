@@ -3,8 +3,9 @@
 benchmarks/conformance.py walks the databases whole and writes the entries that pass into passing.txt
 (`--write-baseline`). Here a fixed quarter of those entries (the ones whose crc32 of the key is 0 mod 4,
 the same on every machine) is run again, float64, int64 and bool only (never float32: torch's float32 bits
-depend on the CPU), the first SAMPLES sample(s) of each dtype: an entry in the baseline at level `pass` must
-still pass every check on them, at level `core` its forward and backward values, dtypes, shapes and grads.
+depend on the CPU; the `complex:` entries on complex128), the first SAMPLES sample(s) of each dtype: an entry
+in the baseline at level `pass` must still pass every check on them, at level `core` its forward and backward
+values, dtypes, shapes and grads.
 """
 from __future__ import annotations
 
@@ -56,6 +57,17 @@ def test_baseline_ops_still_pass(engine, op_db):
 
     wanted = sampled(read_baseline(), "op")
     runner = OpRunner(engine, max_samples=SAMPLES, dtypes=DTYPES)
+    results = [runner.run(op) for op in op_db if entry_key(op.name, op.variant_test_name) in wanted]
+    assert len(results) == len(wanted), sorted(set(wanted) - {r.key for r in results})
+    assert regressions(results, wanted) == []
+
+
+def test_baseline_complex_entries_still_pass(engine, op_db):
+    """The entries whose complex samples pass (baseline `complex:<entry>`), on their complex128 samples."""
+    from conformance_ops import OpRunner, entry_key
+
+    wanted = sampled(read_baseline(), "complex")
+    runner = OpRunner(engine, max_samples=SAMPLES, dtypes=(torch.complex128,))
     results = [runner.run(op) for op in op_db if entry_key(op.name, op.variant_test_name) in wanted]
     assert len(results) == len(wanted), sorted(set(wanted) - {r.key for r in results})
     assert regressions(results, wanted) == []
