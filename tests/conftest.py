@@ -1,8 +1,9 @@
 """One Playwright driver for the whole run: the app's and the site's browser tests launch their Chromium from it
 (starting the driver and a browser took seconds in every test module that had its own).
 
-The app's and the site's files that open no browser and serve nothing are marked `no_browser`: bin/test runs them
-(after the site's build) beside tests/trace, a core each, and the browser tests after both."""
+The app's and the site's files that open no browser, serve nothing and are one core's work are marked `no_browser`:
+bin/test runs them beside tests/trace (a core each), and the rest after both. (Not the engine's suite in Pyodide:
+Node compiles the wasm on threads of its own.)"""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ NO_BROWSER = {
     "app/test_lessons_model.py", "app/test_links_and_builder.py", "app/test_page.py", "app/test_plots.py",
     "app/test_predict_model.py", "app/test_predict_store.py", "app/test_prelude.py", "app/test_site_hooks.py",
     "app/test_teaching_models.py", "app/test_timeline_check.py", "app/test_view_models.py",
-    "app/test_views_follow_the_store.py", "site/test_engine_in_pyodide.py", "site/test_lessons_build.py",
+    "app/test_views_follow_the_store.py", "site/test_lessons_build.py",
 }
 _BROWSING = {"playwright_driver", "url", "served_site"}  # a browser, the app's `panel serve`, the site's server
 _TESTS = Path(__file__).parent
