@@ -360,7 +360,9 @@ class RemovableHandle:
         self.id = next(_handle_ids)
 
     def remove(self):
-        if self._fn in self._list:
+        if isinstance(self._list, dict):  # a module's hooks, by id
+            self._list.pop(self.id, None)
+        elif self._fn in self._list:
             self._list.remove(self._fn)
 
     def __enter__(self):

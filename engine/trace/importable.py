@@ -41,6 +41,7 @@ ENGINE_MODULES = {
     "torch.nn.utils.parametrizations": "engine.nn.utils.parametrizations",
     "torch.nn.utils.stateless": "engine.nn.utils.stateless",
     "torch.nn.utils.fusion": "engine.nn.utils.fusion",
+    "torch.nn.utils.prune": "engine.nn.utils.prune",
     "torch.distributions": "engine.distributions",
     **{f"torch.distributions.{name}": f"engine.distributions.{name}" for name in (
         "constraints", "transforms", "kl", "distribution", "normal", "categorical", "bernoulli", "uniform", "beta",

@@ -7,6 +7,7 @@ budget), and the engine's global state is as it was before (ENGINE_STATE).
 """
 import copy
 import gc
+import itertools
 import sys
 import types
 import warnings
@@ -177,6 +178,7 @@ def save_engine_state():
     else:
         generator.default_generator.restore(_FRESH)  # (the same state, without seeding the twister again)
     messages.WARNED_ONCE.clear()  # as in a new process: torch's once-per-process warnings are given again
+    graph._handle_ids = itertools.count()  # and hook handles numbered from 0 (module._forward_pre_hooks' keys)
     return saved
 
 
