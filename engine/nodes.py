@@ -69,6 +69,7 @@ def _edge(x):
 
 
 _NOWHERE = (None, 0)
+_saved_input = graph.SavedTensor.of_input
 _NO_PLAN = (None, None, None)
 
 
@@ -109,11 +110,15 @@ def _node(op, tensors, attrs, out, dtype, nexts, shapes, mixed, save_result, num
     cls = op.node_cls
     if cls is None:
         cls = op.node_cls = graph.node_class(op.node, op.several)
+        graph.expose_saved(cls, op)
     if op.node == "NotImplemented":  # torch's node of an op without a derivative has edges only where grad flows
         nexts = [e for e in nexts if e[0] is not None]
         need = None
-    node = cls(op, tuple(nexts), attrs, tuple(shapes), out._data.shape if type(out) is Tensor else tuple(out.shape),
-               dtype, need)
+    out_shape = out._data.shape if type(out) is Tensor else tuple(out.shape)
+    if need is None:
+        node = cls(op, tuple(nexts), attrs, tuple(shapes), out_shape, dtype)
+    else:
+        node = cls._fresh(op, tuple(nexts), attrs, tuple(shapes), out_shape, dtype, need)
     if mixed:
         node._dtypes = tuple([x.dtype if isinstance(x, Tensor) else dtype for x in tensors])
     if op.saves:
@@ -130,7 +135,8 @@ def _node(op, tensors, attrs, out, dtype, nexts, shapes, mixed, save_result, num
                     x = as_tensor(x, dtype)
                 saved[name] = graph.SavedTensor(x, None, hooks=False, number=numbers[i])
             else:
-                saved[name] = graph.SavedTensor(tensors[i], None)
+                x = tensors[i]
+                saved[name] = _saved_input(x) if type(x) is Tensor else graph.SavedTensor(x, None)
         if result and save_result:  # saved once it is the node's output (last), as PyTorch saves outputs
             out.grad_fn = node
             saved["result"] = graph.SavedTensor(out, node)
