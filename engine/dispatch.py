@@ -110,10 +110,41 @@ def apply(op, inputs, attrs=None, dtype=None):
             out = hook(op, inputs, attrs, dtype)
             if out is not NotImplemented:
                 return out
-    if not observe._observers and not op.several and not op.view and not memory.FLUSH_DENORMAL[0]:
-        out = _plain(op, inputs, attrs, dtype)
-        if out is not None:
-            return out
+    # the common case first, fused: plain tensors of one float dtype (and Python numbers), an op of one output that
+    # is no view, nothing listening, no denormals flushed
+    first = inputs[0] if inputs else None
+    if type(first) is Tensor and not observe._observers and not op.several and not op.view \
+            and not memory.FLUSH_DENORMAL[0]:
+        d = first.dtype
+        if d.is_floating_point and (dtype is None or dtype is d):
+            enabled = _MODE["enabled"]
+            wants_grad = False
+            arrays = []
+            for x in inputs:
+                t = type(x)
+                if t is Tensor:
+                    if x.dtype is not d or x._base is not None:
+                        break
+                    arrays.append(x._data)
+                    if enabled and not wants_grad and (x._grad_fn is not None or x._requires_grad):
+                        wants_grad = True
+                elif t is not float and t is not int:
+                    break
+                else:
+                    arrays.append(x)
+            else:
+                try:
+                    out_data = op.forward(*arrays, **attrs) if attrs else op.forward(*arrays)
+                except ValueError as e:
+                    raise shape_error(e, arrays) from None
+                if type(out_data) is not np.ndarray or out_data.dtype != d.np or not out_data.size:
+                    return _finish(op, inputs, attrs, out_data, d, wants_grad)
+                if op.pointwise and out_data.ndim > 1 and _iterator_lays_out(out_data, arrays):
+                    out_data = memory.iterated(out_data, arrays, attrs or {})
+                out = Tensor._make(out_data, d)
+                if wants_grad:
+                    _record(op, inputs, attrs or {}, out, d)
+                return out
     if attrs is None:
         attrs = {}
     enabled = _MODE["enabled"]
@@ -176,52 +207,9 @@ def apply(op, inputs, attrs=None, dtype=None):
     return out
 
 
-def _plain(op, inputs, attrs, dtype):
-    """apply's common case, fused: plain tensors of one float dtype (and Python numbers), an op of one output that
-    is no view, nothing listening, no denormals flushed; None (nothing done) for any other case."""
-    first = inputs[0]
-    if type(first) is not Tensor:
-        return None
-    d = first.dtype
-    if not d.is_floating_point or dtype is not None and dtype is not d:
-        return None
-    enabled = _MODE["enabled"]
-    wants_grad = False
-    if len(inputs) == 1:
-        if first._base is not None:
-            return None
-        arrays = (first._data,)
-        wants_grad = enabled and (first._grad_fn is not None or first._requires_grad)
-    else:
-        arrays = []
-        for x in inputs:
-            t = type(x)
-            if t is Tensor:
-                if x.dtype is not d or x._base is not None:
-                    return None
-                arrays.append(x._data)
-                if enabled and not wants_grad and (x._grad_fn is not None or x._requires_grad):
-                    wants_grad = True
-            elif t is float or t is int:
-                arrays.append(x)
-            else:
-                return None
-    try:
-        out_data = op.forward(*arrays, **attrs) if attrs else op.forward(*arrays)
-    except ValueError as e:
-        raise shape_error(e, arrays) from None
-    if type(out_data) is not np.ndarray or out_data.dtype != d.np or not out_data.size:
-        return _finish(op, inputs, attrs, out_data, d, wants_grad)
-    if op.pointwise and out_data.ndim > 1 and _iterator_lays_out(out_data, arrays):
-        out_data = memory.iterated(out_data, arrays, attrs or {})
-    out = Tensor._make(out_data, d)
-    if wants_grad:
-        _record(op, inputs, attrs or {}, out, d)
-    return out
-
-
 def _finish(op, inputs, attrs, out_data, dtype, wants_grad):
-    """_plain's result that is not already an array of its dtype with elements: apply's general handling."""
+    """The result of apply's common case that is not already an array of its dtype with elements: apply's general
+    handling of it."""
     arrays = [x._data if type(x) is Tensor else x for x in inputs]
     if type(out_data) is not np.ndarray or out_data.dtype != dtype.np:
         out_data = np.asarray(out_data, dtype=dtype.np)

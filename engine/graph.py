@@ -68,21 +68,6 @@ class SavedTensor:
             self.original = False
             self._pack(*_hooks_stack[-1], tensor)
 
-    @classmethod
-    def of_input(cls, tensor):
-        """SavedTensor(tensor, None) of a plain tensor, made without __init__'s call (once per saved input)."""
-        if tensor._inference or _hooks_stack:
-            return cls(tensor, None)
-        self = _new_object(cls)
-        self.number = None
-        self.freed = False
-        self.unpack_hook = None
-        self._tensor = tensor
-        self._ref = self._producer = None
-        self.version = tensor._vbox[0]
-        self.original = True
-        return self
-
     @property
     def tensor(self):
         """The tensor saved (an output while it lives; then the alias of its data the node keeps)."""
@@ -296,19 +281,22 @@ class Node:
 
     def _apply(self, grad):
         """The grads this node sends along next_functions, given the grad of its output."""
+        if grad is None:
+            return (None,) * len(self.next_functions)
         op = self._op
         grads = op.grads
         variadic = op.variadic
+        shapes = self._shapes
         out = []
         i = -1
         for fn, _ in self.next_functions:
             i += 1
-            if fn is None or grad is None:
+            if fn is None:
                 out.append(None)
                 continue
             g = grads[0][1](self, grad, i) if variadic else grads[i][1](self, grad)
             if g is not None:
-                if (tuple(g.shape) if type(g) in SAMPLE_SHAPED else g._data.shape) != self._shapes[i]:
+                if (g._data.shape if type(g) not in SAMPLE_SHAPED else tuple(g.shape)) != shapes[i]:
                     if not expandable(self._shapes[i], g.shape):
                         raise RuntimeError(f"Function {self.name()} returned an invalid gradient at index {i} - got "
                                            f"{list(g.shape)} but expected shape compatible with "

@@ -197,9 +197,10 @@ def _method_position(error):
 
 def _out_of_place(bind, name):
     def method(self, *args, **kwargs):
-        kwargs = aliased(kwargs)
+        if kwargs:
+            kwargs = aliased(kwargs)
         try:
-            op, inputs, attrs, dtype = bind(self, *_operands(args), **kwargs)
+            op, inputs, attrs, dtype = bind(self, *(_operands(args) if args else args), **kwargs)
         except TypeError as e:
             if _binding_failed(e):
                 raise _argument_error(name, True, e) from None

@@ -32,8 +32,8 @@ def _record(op, inputs, attrs, out, dtype):
                 e = _edge(x)
             else:
                 fn = x._grad_fn
-                e = (fn, x._output_nr) if fn is not None else (x._accumulate_grad(), 0) if x._requires_grad \
-                    else _NOWHERE
+                e = (fn, x._output_nr) if fn is not None else _NOWHERE if not x._requires_grad \
+                    else (x._acc, 0) if x._acc is not None else (x._accumulate_grad(), 0)
             nexts.append(e)
             need.append(e[0] is not None)
         elif isinstance(x, Tensor):
@@ -69,7 +69,6 @@ def _edge(x):
 
 
 _NOWHERE = (None, 0)
-_saved_input = graph.SavedTensor.of_input
 _NO_PLAN = (None, None, None)
 
 
@@ -135,8 +134,7 @@ def _node(op, tensors, attrs, out, dtype, nexts, shapes, mixed, save_result, num
                     x = as_tensor(x, dtype)
                 saved[name] = graph.SavedTensor(x, None, hooks=False, number=numbers[i])
             else:
-                x = tensors[i]
-                saved[name] = _saved_input(x) if type(x) is Tensor else graph.SavedTensor(x, None)
+                saved[name] = graph.SavedTensor(tensors[i], None)
         if result and save_result:  # saved once it is the node's output (last), as PyTorch saves outputs
             out.grad_fn = node
             saved["result"] = graph.SavedTensor(out, node)
