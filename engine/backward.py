@@ -12,7 +12,7 @@ import itertools
 import numpy as np
 
 from . import grad_mode, observe
-from .graph import AccumulateGrad
+from .graph import AccumulateGrad, Node
 
 
 class NodeStep:
@@ -199,13 +199,14 @@ def steps(edges, seeds, *, retain_graph=False, create_graph=False, targets=None,
             state["enabled"] = prev_mode and not state["inference"]
             # what drains this generator looks at a step only when an observer listens or the node is a target
             yield NodeStep(node, grad, out, is_target) if is_target or observe._observers else None
-            if not retain_graph:
-                node.release()
+            if not retain_graph and (node._saved or type(node).release is not _NOTHING_SAVED):
+                node.release()  # (a Node with nothing saved has nothing to release)
     finally:
         grad_mode._set(prev_mode)
         _tasks.pop()
 
 
+_NOTHING_SAVED = Node.release
 _LAST = float("inf")  # AccumulateGrad's sequence number, shared by every one of them
 
 

@@ -213,7 +213,7 @@ def _out_of_place(bind, name):
 def _binary(bind, name):
     """An infix operator's method: one operand, and the fast path of the hottest calls (`a * b`)."""
     def method(self, other):
-        if isinstance(other, _NUMPY):
+        if type(other) is not Tensor and isinstance(other, _NUMPY):
             other = _operand(other)
         op, inputs, attrs, dtype = bind(self, other)
         return dispatch.apply(op, inputs, attrs, dtype)

@@ -69,6 +69,7 @@ def _edge(x):
 
 
 _NOWHERE = (None, 0)
+_fresh = graph.Node._fresh.__func__
 _NO_PLAN = (None, None, None)
 
 
@@ -117,7 +118,7 @@ def _node(op, tensors, attrs, out, dtype, nexts, shapes, mixed, save_result, num
     if need is None:
         node = cls(op, tuple(nexts), attrs, tuple(shapes), out_shape, dtype)
     else:
-        node = cls._fresh(op, tuple(nexts), attrs, tuple(shapes), out_shape, dtype, need)
+        node = _fresh(cls, op, tuple(nexts), attrs, tuple(shapes), out_shape, dtype, need)
     if mixed:
         node._dtypes = tuple([x.dtype if isinstance(x, Tensor) else dtype for x in tensors])
     if op.saves:
