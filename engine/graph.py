@@ -22,6 +22,7 @@ _MODE = grad_mode._state
 _set_grad = grad_mode._set
 
 _sequence = itertools.count()
+_new_object = object.__new__
 
 
 _hooks_stack = []  # saved_tensors_hooks: (pack, unpack) pairs, innermost last
@@ -211,6 +212,25 @@ class Node:
         self._metadata = None
         self._meta = None  # the input strides PyTorch's node keeps (`self_sym_strides`), when it keeps them
 
+    @classmethod
+    def _fresh(cls, op, next_functions, attrs, shapes, out_shape, out_dtype, need):
+        """cls(...) without __init__'s call, for the node of every recorded op: the same state as __init__ sets."""
+        self = _new_object(cls)
+        self._op = op
+        self.next_functions = next_functions
+        self.attrs = attrs
+        self._saved = {}
+        self._seq = next(_sequence)
+        self._pre_hooks = self._tensor_hooks = self._retain_hooks = self._hooks = None
+        self._freed = False
+        self._shapes = shapes
+        self._dtypes = None
+        self._need = need
+        self._out_shape = out_shape
+        self._out_dtype = out_dtype
+        self._metadata = self._meta = None
+        return self
+
     def name(self):
         name = type(self).__name__
         return "torch::autograd::NotImplemented" if name == "NotImplemented" else name
@@ -228,8 +248,9 @@ class Node:
             raise RuntimeError(messages.BACKWARD_TWICE)
         return self._saved[key].unpack(not _MODE["enabled"])
 
-    def __getattr__(self, name):
-        """grad_fn._saved_<name> and _raw_saved_<name>, named as PyTorch names them (see saved_attributes)."""
+    def _read_saved(self, name):
+        """grad_fn._saved_<name> and _raw_saved_<name>, named as PyTorch names them (see saved_attributes): the
+        properties expose_saved gives each node class (a __getattr__ would slow every attribute read of a node)."""
         if name.startswith(("_saved_", "_raw_saved_")):
             raw = name.startswith("_raw")
             key = name[len("_raw_saved_" if raw else "_saved_"):]
@@ -260,19 +281,22 @@ class Node:
 
     def _apply(self, grad):
         """The grads this node sends along next_functions, given the grad of its output."""
+        if grad is None:
+            return (None,) * len(self.next_functions)
         op = self._op
         grads = op.grads
         variadic = op.variadic
+        shapes = self._shapes
         out = []
         i = -1
         for fn, _ in self.next_functions:
             i += 1
-            if fn is None or grad is None:
+            if fn is None:
                 out.append(None)
                 continue
             g = grads[0][1](self, grad, i) if variadic else grads[i][1](self, grad)
             if g is not None:
-                if (tuple(g.shape) if type(g) in SAMPLE_SHAPED else g._data.shape) != self._shapes[i]:
+                if (g._data.shape if type(g) not in SAMPLE_SHAPED else tuple(g.shape)) != shapes[i]:
                     if not expandable(self._shapes[i], g.shape):
                         raise RuntimeError(f"Function {self.name()} returned an invalid gradient at index {i} - got "
                                            f"{list(g.shape)} but expected shape compatible with "
@@ -385,7 +409,19 @@ def node_class(name, several=False):
     cls = _node_classes.get(key)
     if cls is None:
         cls = _node_classes[key] = type(name, (Node,), {"__slots__": ("_n_outputs",) if several else ()})
+        for op in OPS.values():
+            if op.node == name:
+                expose_saved(cls, op)
     return cls
+
+
+def expose_saved(cls, op):
+    """`_saved_<name>` and `_raw_saved_<name>` of what op's node keeps, as properties of its node class (each
+    reads what this node's own op keeps: another op of the same node name may keep other names)."""
+    for key in kept(op):
+        for name in (f"_saved_{key}", f"_raw_saved_{key}"):
+            if name not in cls.__dict__:
+                setattr(cls, name, property(lambda self, name=name: self._read_saved(name)))
 
 
 class CopySlices(Node):
