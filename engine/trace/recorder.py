@@ -630,19 +630,44 @@ class Recorder:
 def _size(event):
     """About how many bytes an event takes in the timeline's JSON, at most (numbers at their longest, a summary
     of a big tensor at 250; a small float32 value is charged by Values.unsized), quickly: the recorder charges every
-    event to the budget."""
-    n = 2
-    for k, v in event.items():
+    event to the budget. (20 bytes a field, and what its text, list or dict takes beyond that.)"""
+    n = 2 + 20 * len(event)
+    kind = event.get("kind")
+    if type(kind) is str and kind in _GRAPH_KINDS:  # (their fields in _NUMBERS take 20 bytes at most)
+        varying = _varying.get(tuple(event))
+        if varying is None:
+            varying = _varying_fields(event)
+    else:
+        varying = event
+    for k in varying:
+        v = event[k]
         t = type(v)
         if t is str:
-            n += len(v) + 16
+            n += len(v) - 4
         elif t is list:
-            n += (_grads_size(v) if k == "grads_out" else _list_size(v)) + 12
+            if not v:
+                n -= 6
+            elif type(v[0]) is int or type(v[0]) is float or v[0] is None:  # a list of numbers or node ids
+                n += 21 * len(v) - 8
+            else:
+                n += (_grads_size(v) if k == "grads_out" else _list_size(v)) - 8
         elif t is dict:
-            n += 262 if k in _VALUES else max(250, _size(v)) + 12  # (a drawing's series holds its points)
-        else:
-            n += 20
+            n += 242 if k in _VALUES else max(250, _size(v)) - 8  # (a drawing's series holds its points)
     return n
+
+
+_NUMBERS = frozenset(("line", "id", "tensor", "requires_grad", "version", "node", "ran", "captured", "call", "root",
+                      "retain_graph", "create_graph", "detached_from"))  # ints, bools and None in _GRAPH_KINDS
+_GRAPH_KINDS = frozenset(("leaf", "op", "inplace", "node", "grad", "zero_grad", "backward", "free"))
+_varying = {}  # tuple of an event's keys -> those not in _NUMBERS: what _size looks at
+
+
+def _varying_fields(event):
+    keys = tuple(event)
+    varying = tuple(k for k in keys if k not in _NUMBERS)
+    if len(_varying) < 1024:
+        _varying[keys] = varying
+    return varying
 
 
 _VALUES = frozenset(("value", "grad_in", "before", "contribution", "after", "seed"))  # a dict there is a summary
