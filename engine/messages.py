@@ -1,4 +1,5 @@
 """PyTorch 2.13's own texts for the errors and warnings a learner meets."""
+import re
 import sys
 import warnings
 
@@ -176,9 +177,10 @@ def _parser_accepts(kind, x):
     if kind == "Tensor":
         return hasattr(x, "_data")
     if kind == "Number":
-        return type(x) in (int, float, bool) or (hasattr(x, "_data") and x._data.ndim == 0)
+        return (isinstance(x, (int, float, complex)) or type(x).__module__ == "numpy" and hasattr(x, "dtype")
+                and x.dtype.kind in "biufc" and x.ndim == 0) or (hasattr(x, "_data") and x._data.ndim == 0)
     if kind == "int":
-        return type(x) is int
+        return _index_like(x)
     if kind == "float":
         return type(x) in (int, float)
     if kind == "bool":
@@ -186,6 +188,21 @@ def _parser_accepts(kind, x):
     if kind == "tuple of ints":
         return isinstance(x, (tuple, list)) and all(type(v) is int for v in x)
     return True
+
+
+def _index_like(x):
+    """An int to torch's parser: Python's (not bool), numpy's, or a 0-d integer tensor (through __index__)."""
+    if hasattr(x, "_data"):
+        return x._data.ndim == 0 and x._data.dtype.kind in "iu"
+    return isinstance(x, int) and not isinstance(x, bool) or (type(x).__module__ == "numpy"
+                                                              and getattr(x, "dtype", None) is not None
+                                                              and x.dtype.kind in "iu" and x.ndim == 0)
+
+
+def check_signatures(name, signatures, args, kwargs):
+    """torch's TypeError where none of the function's signatures takes the arguments."""
+    if signatures and not any(signature_takes(s, args, kwargs) for s in signatures):
+        raise invalid_arguments(name, signatures, args, kwargs)
 
 
 def _option_matches(kind, x):
@@ -246,3 +263,25 @@ ZERO_DIM_INDEX = ("invalid index of a 0-dim tensor. Use `tensor.item()` in Pytho
 NEGATIVE_NUMPY_STRIDES = ("At least one stride in the given numpy array is negative, and tensors with negative strides "
                           "are not currently supported. (You can probably work around this by making a copy of your "
                           "array  with array.copy().) ")
+
+
+# --- Python's TypeError for a call with missing or extra arguments, as torch's parser words it --------------------
+_TAKES = re.compile(r"takes (\d+) positional arguments? but (\d+) (?:was|were) given")
+_MISSING = re.compile(r"missing (\d+) required positional arguments?: (.*)")
+
+
+def argument_error(name, method, error):
+    """Python's TypeError for a bind called with the wrong arguments, worded as PyTorch words it."""
+    text = re.sub(r"^[\w.<>]+\(\)", "", str(error))
+    takes = _TAKES.search(text)
+    if takes and method:  # PyTorch does not count self
+        n, given = int(takes[1]) - 1, int(takes[2]) - 1
+        if n == 0:
+            return TypeError(f"TensorBase.{name}() takes no arguments ({given} given)")
+        text = f" takes {n} positional argument{'s' * (n != 1)} but {given} {'was' if given == 1 else 'were'} given"
+    missing = _MISSING.search(text)
+    if missing:
+        names = ", ".join(f'"{"input" if a == "self" else a}"' for a in re.findall(r"['\"](\w+)['\"]", missing[2]))
+        n = int(missing[1])  # torch's parser words one "arguments" and several "argument"
+        text = f" missing {n} required positional argument{'s' * (n == 1)}: {names}"
+    return TypeError(f"{name}(){text}")

@@ -22,7 +22,11 @@ QR_DEPRECATED = (
 
 def _bind_cholesky_legacy(self, upper=False):
     messages.warn_once(CHOLESKY_DEPRECATED, stacklevel=4)
-    check_square(self, "linalg.cholesky")
+    if self.dtype.is_floating_point:
+        check_square(self, "cholesky")
+    else:
+        check_square(self, "cholesky", dtype=False)
+        raise NotImplementedError(f"\"cholesky_cpu\" not implemented for '{self.dtype.type_name}'")
     return OPS["cholesky"], (self,), {"upper": upper}, None
 
 
@@ -99,19 +103,23 @@ op("cholesky_inverse", "CholeskyInverseBackward0", ("self",),
 @composite(Spelling(method="qr", function="qr"))
 def qr(input, some=True):  # noqa: A002 - torch's names
     messages.warn_once(QR_DEPRECATED, stacklevel=4)
-    return input._apply(*_bind_qr(input, "reduced" if some else "complete"))
+    return returned("qr", ("Q", "R"))(*input._apply(*_bind_qr(input, "reduced" if some else "complete")))
 
 
 @composite(Spelling(method="svd", function="svd"))
 def svd(input, some=True, compute_uv=True):  # noqa: A002
     """torch.svd: U, S and V (not Vh); without compute_uv, U and V zero-filled."""
+    if input.dim() < 2:
+        raise RuntimeError(f"linalg.svd: input should have at least 2 dimensions, but has {input.dim()} dimensions "
+                           "instead")
     U, S, Vh = input._apply(*_bind_svd(input, not some))
     if not compute_uv:
         m, k = input.shape[-2], input.shape[-1]
         zeros = type(S)._make
-        return (zeros(np.zeros(tuple(input.shape[:-2]) + (m, m), S.dtype.np), S.dtype), S,
-                zeros(np.zeros(tuple(input.shape[:-2]) + (k, k), S.dtype.np), S.dtype))
-    return U, S, Vh.mT
+        batch = tuple(input.shape[:-2])
+        return returned("svd", ("U", "S", "V"))(zeros(np.zeros(batch + (m, m), S.dtype.np), S.dtype), S,
+                                                zeros(np.zeros(batch + (k, k), S.dtype.np), S.dtype))
+    return returned("svd", ("U", "S", "V"))(U, S, Vh.mT)
 
 
 # --- torch.triangular_solve ---------------------------------------------------------------------------------------
