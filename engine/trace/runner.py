@@ -188,17 +188,36 @@ _FRESH = None  # the default generator's state once seeded with DEFAULT_SEED
 def _copy(value):
     if isinstance(value, list):  # stacks (hooks, running backward passes): their items are kept, not copied
         return list(value)
-    if type(value) is dict and len(value) > 32 and set(map(type, value.values())) <= _FUNCTIONS and all(
-            map(_classes, value)):  # a registry of functions by classes (kl's)
+    if type(value) is dict and len(value) > 32 and set(map(type, value.values())) <= _FUNCTIONS and _classes(value):
         return dict(value)  # (what deepcopy makes of it, without walking it: a sixth of a short program's run)
-    return value.clone_state() if hasattr(value, "clone_state") else copy.deepcopy(value)
+    if hasattr(value, "clone_state"):
+        return value.clone_state()
+    if type(value) is dict and _atoms(value) and _atoms(value.values()):  # flags, modes, options
+        return dict(value)
+    kind = type(value)
+    if (kind.__reduce_ex__ is object.__reduce_ex__ and kind.__reduce__ is object.__reduce__
+            and not hasattr(kind, "__deepcopy__") and type(getattr(value, "__dict__", None)) is dict
+            and _atoms(vars(value).values())):  # an object of options (printing's)
+        return copy.copy(value)
+    return copy.deepcopy(value)
+
+
+def _atoms(values):
+    """Whether deepcopy returns each of values as it is (numbers, texts, None, functions, classes: their types
+    metaclasses)."""
+    return all(t in _ATOMS or issubclass(t, type) for t in set(map(type, values)))
+
+
+_ATOMS = frozenset((int, float, str, bool, type(None), types.FunctionType, types.BuiltinFunctionType))
 
 
 _FUNCTIONS = {types.FunctionType, types.BuiltinFunctionType}
 
 
-def _classes(key):
-    return type(key) is tuple and all(isinstance(x, type) for x in key)
+def _classes(registry):
+    """Whether every key of registry is a tuple of classes (their types all metaclasses), looked at in C's loops."""
+    return set(map(type, registry)) == {tuple} and all(
+        issubclass(meta, type) for meta in set(map(type, itertools.chain.from_iterable(registry))))
 
 
 def restore_engine_state(saved):
