@@ -27,7 +27,7 @@ UFUNCS = """add subtract multiply divide true_divide floor_divide power float_po
 NO_BIGGER = """sum mean std var min max amin amax prod argmax argmin cumsum cumprod all any sort argsort unique
     reshape transpose squeeze ravel flip count_nonzero nonzero median round around concatenate stack vstack
     hstack array_equal expand_dims trace diagonal array asarray copy ascontiguousarray abs shape ndim size
-    average ptp triu tril""".split()
+    average ptp triu tril append""".split()
 # Functions that broadcast their array arguments together.
 BROADCAST = "where clip isclose allclose".split()
 DTYPES = "float16 float32 float64 int8 int16 int32 int64 uint8 bool_ bool".split()
