@@ -1,6 +1,7 @@
 """Making tensors: torch.tensor, ones, zeros, full, empty, *_like, arange, linspace (the random ones: random.py)."""
 import builtins
 import math
+import operator
 import warnings
 
 import numpy as np
@@ -222,6 +223,7 @@ def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, re
 
 
 def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad=False):
+    messages.check_signatures("scalar_tensor", (f"(Number s, *, {OPTIONS})",), (s,), {})
     dtypes.given(dtype, "scalar_tensor")
     devices.check(device)
     _check_layout(layout)
@@ -229,7 +231,7 @@ def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad=Fals
 
 
 def _number(value):
-    return value.item() if isinstance(value, Tensor) else value
+    return value.item() if isinstance(value, (Tensor, np.generic)) else value
 
 
 def _like(name, value, t, dtype, layout, device, requires_grad, memory_format):
@@ -273,7 +275,18 @@ def _is_float(v):
     return isinstance(v, (float, np.floating))
 
 
-def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+OPTIONS = ("torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
+            "bool pin_memory = False, bool requires_grad = False")
+_ARANGE = (f"(Number end, *, Tensor out = None, {OPTIONS})", f"(Number start, Number end, *, {OPTIONS})",
+           f"(Number start, Number end, Number step = 1, *, Tensor out = None, {OPTIONS})")
+_EYE = (f"(int n, *, Tensor out = None, {OPTIONS})", f"(int n, int m, *, Tensor out = None, {OPTIONS})")
+_STEP = object()
+
+
+def arange(start=0, end=None, step=_STEP, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    given = (start,) if end is None else (start, end) if step is _STEP else (start, end, step)
+    messages.check_signatures("arange", _ARANGE, given, {})
+    step = 1 if step is _STEP else step
     if meta.is_meta(device):
         return meta.placed(arange(start, end, step, out=out, dtype=dtype, layout=layout, requires_grad=requires_grad))
     dtypes.given(dtype, "arange")
@@ -368,6 +381,8 @@ def logspace(start, end, steps, base=None, *, out=None, dtype=None, layout=None,
 
 
 def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    messages.check_signatures("eye", _EYE, (n,) if m is None else (n, m), {})
+    n, m = operator.index(n), None if m is None else operator.index(m)
     dtypes.given(dtype, "eye")
     devices.check(device)
     _check_layout(layout)

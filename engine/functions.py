@@ -44,21 +44,29 @@ def detach(x):
 
 
 def broadcast_shapes(*shapes):
-    """The shape the given shapes broadcast to, checked from the last dim as torch checks it."""
-    shapes = [(s,) if isinstance(s, int) else tuple(s) for s in shapes]
-    out = []
+    """The shape the given shapes broadcast to, checked from the last dim as torch._refs._broadcast_shapes checks."""
+    shapes = [(s,) if _is_int(s) else s for s in shapes if s is not None]
+    for shape in shapes:
+        if not isinstance(shape, (tuple, list)):
+            raise RuntimeError(f"Input shapes should be of type ints, a tuple of ints, or a list of ints, got {shape}")
+    common = [1] * max((len(shape) for shape in shapes), default=0)
     for i, shape in enumerate(shapes):
-        for k in range(1, len(shape) + 1):
-            size = shape[-k]
-            if k > len(out):
-                out.insert(0, size)
-            elif out[-k] == 1:
-                out[-k] = size
-            elif size not in (1, out[-k]):
-                raise RuntimeError(f"Attempting to broadcast a dimension of length {size} at {-k}! Mismatching "
+        for k in range(-1, -1 - len(shape), -1):
+            if shape[k] == common[k]:
+                continue
+            if common[k] == 1:
+                if shape[k] < 0:
+                    raise ValueError("Attempting to broadcast a dimension with negative length!")
+                common[k] = shape[k]
+            if shape[k] != 1 and common[k] != shape[k]:
+                raise RuntimeError(f"Attempting to broadcast a dimension of length {shape[k]} at {k}! Mismatching "
                                    f"argument at index {i} had {shape}; but expected shape should be broadcastable "
-                                   f"to {out}")
-    return Size(out)
+                                   f"to {common}")
+    return Size(common)
+
+
+def _is_int(x):
+    return isinstance(x, (int, np.integer)) and not isinstance(x, Tensor)
 
 
 def _triangle_indices(name, lower):

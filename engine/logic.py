@@ -66,7 +66,15 @@ def _allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 
 def _invert(self):
+    if self.dtype.is_floating_point:
+        raise NotImplementedError(f"\"bitwise_not_cpu\" not implemented for '{self.dtype.type_name}'")
     return Tensor._make(~self._data, self.dtype)
+
+
+def _invert_operator(self):
+    if self.dtype.is_floating_point:
+        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+    return _invert(self)
 
 
 # (names: Tensor methods, and torch functions of the same names; dunder; implementation)
@@ -81,7 +89,8 @@ DECLARED = [
     (("logical_or",), None, _compare(np.logical_or)),
     (("logical_xor",), None, _compare(np.logical_xor)),
     (("logical_not",), None, _unary(np.logical_not)),
-    (("bitwise_not",), "__invert__", _invert),
+    (("bitwise_not",), None, _invert),
+    ((), "__invert__", _invert_operator),
     (("isnan",), None, _unary(np.isnan)),
     (("isinf",), None, _unary(np.isinf)),
     (("isfinite",), None, _unary(np.isfinite)),

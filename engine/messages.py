@@ -176,9 +176,10 @@ def _parser_accepts(kind, x):
     if kind == "Tensor":
         return hasattr(x, "_data")
     if kind == "Number":
-        return type(x) in (int, float, bool) or (hasattr(x, "_data") and x._data.ndim == 0)
+        return (isinstance(x, (int, float, complex)) or type(x).__module__ == "numpy" and hasattr(x, "dtype")
+                and x.dtype.kind in "biufc" and x.ndim == 0) or (hasattr(x, "_data") and x._data.ndim == 0)
     if kind == "int":
-        return type(x) is int
+        return _index_like(x)
     if kind == "float":
         return type(x) in (int, float)
     if kind == "bool":
@@ -186,6 +187,21 @@ def _parser_accepts(kind, x):
     if kind == "tuple of ints":
         return isinstance(x, (tuple, list)) and all(type(v) is int for v in x)
     return True
+
+
+def _index_like(x):
+    """An int to torch's parser: Python's (not bool), numpy's, or a 0-d integer tensor (through __index__)."""
+    if hasattr(x, "_data"):
+        return x._data.ndim == 0 and x._data.dtype.kind in "iu"
+    return isinstance(x, int) and not isinstance(x, bool) or (type(x).__module__ == "numpy"
+                                                              and getattr(x, "dtype", None) is not None
+                                                              and x.dtype.kind in "iu" and x.ndim == 0)
+
+
+def check_signatures(name, signatures, args, kwargs):
+    """torch's TypeError where none of the function's signatures takes the arguments."""
+    if signatures and not any(signature_takes(s, args, kwargs) for s in signatures):
+        raise invalid_arguments(name, signatures, args, kwargs)
 
 
 def _option_matches(kind, x):

@@ -13,7 +13,7 @@ import warnings
 import numpy as np
 
 from . import dispatch, dtypes, grad_mode, memory
-from .messages import invalid_arguments, signature_takes
+from .messages import check_signatures
 from .ops import COMPOSITES, OPS
 from .ops.statistics import returned
 from .ops.table import TensorArgumentError, is_number, number_dtype
@@ -239,19 +239,13 @@ def _wrapped(x):
     return dispatch.as_tensor(x, number_dtype(x))
 
 
-def _signature_check(name, signatures, args, kwargs):
-    """torch's TypeError where none of the function's signatures takes the arguments."""
-    if signatures and not any(signature_takes(s, args, kwargs) for s in signatures):
-        raise invalid_arguments(name, signatures, args, kwargs)
-
-
 def _function(bind, name, number_first=False, in_place=False, signatures=()):
     def function(*args, **kwargs):
         kwargs = aliased(kwargs)
         if "input" in kwargs:  # torch.exp(input=x)
             args = (kwargs.pop("input"), *args)
         if args and is_number(args[0]):
-            _signature_check(name, signatures, args, kwargs)
+            check_signatures(name, signatures, args, kwargs)
             if not number_first:
                 raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(args[0]).__name__}")
             if number_first != "bind":
@@ -259,7 +253,7 @@ def _function(bind, name, number_first=False, in_place=False, signatures=()):
         try:
             op, inputs, attrs, dtype = bind(*_operands(args), **kwargs)
         except (TypeError, ValueError) as e:
-            _signature_check(name, signatures, args, kwargs)
+            check_signatures(name, signatures, args, kwargs)
             if isinstance(e, ValueError):
                 raise
             if _binding_failed(e):
@@ -298,11 +292,11 @@ def _checked(fn, signatures, name):
     @functools.wraps(fn)
     def call(*args, **kwargs):
         if args and not isinstance(args[0], Tensor):
-            _signature_check(name, signatures, args, kwargs)
+            check_signatures(name, signatures, args, kwargs)
         try:
             return fn(*args, **kwargs)
         except (TypeError, ValueError):
-            _signature_check(name, signatures, args, kwargs)
+            check_signatures(name, signatures, args, kwargs)
             raise
 
     return call

@@ -141,7 +141,7 @@ class Tensor(metaclass=TorchClass):
     def size(self, dim=None):
         if dim is None:
             return Size(self._data.shape)
-        return self._data.shape[self._dim(dim)]
+        return self._data.shape[self._size_dim(dim)]
 
     def dim(self):
         return self._data.ndim
@@ -152,6 +152,12 @@ class Tensor(metaclass=TorchClass):
         return int(self._data.size)
 
     nelement = numel
+
+    def _size_dim(self, dim):
+        """size(dim) and stride(dim) of a 0-d tensor have no dim to wrap to."""
+        if not self._data.ndim:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        return self._dim(dim)
 
     def _dim(self, dim, ndim=None):
         n = self._data.ndim if ndim is None else ndim
@@ -475,7 +481,7 @@ class Tensor(metaclass=TorchClass):
 
     def stride(self, dim=None):
         strides = memory.strides(self._data)
-        return strides if dim is None else strides[self._dim(dim)]
+        return strides if dim is None else strides[self._size_dim(dim)]
 
     def storage_offset(self):
         if self._base is None:

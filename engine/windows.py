@@ -1,17 +1,23 @@
 """torch's window functions (hann, hamming, blackman, bartlett, kaiser) and torch.vander, computed as ATen's
 TensorFactories.cpp computes them: in the window's dtype, on arange(N) (N + 1 points cut to N when periodic)."""
 import math
+import operator
 
 import numpy as np
 
-from . import devices, dtypes, factories
+from . import devices, dtypes, factories, messages
 from .functions import promote_types
 from .kernels import special
-from .messages import invalid_arguments
 from .tensor import Tensor
 
+_UNSET = object()
 
-def _window(name, window_length, periodic, dtype, device, requires_grad, make):
+
+def _window(name, window_length, periodic, dtype, device, requires_grad, make, extra=(), values=()):
+    """`extra`: the names of the window's float parameters, `values`: those given."""
+    given = (window_length,) if periodic is _UNSET else (window_length, periodic, *values)
+    messages.check_signatures(name, _signatures(*extra), given, {})
+    window_length, periodic = operator.index(window_length), periodic is _UNSET or periodic
     dtype = dtypes.DEFAULT[0] if dtype is None else dtype
     devices.check(device)
     if not dtype.is_floating_point:
@@ -29,16 +35,12 @@ def _window(name, window_length, periodic, dtype, device, requires_grad, make):
     return Tensor._make(np.ascontiguousarray(data, dtype.np), dtype, requires_grad)
 
 
-_OPTIONS = ("torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
-            "bool pin_memory = False, bool requires_grad = False")
-_UNSET = object()
-
-
 def _signatures(*extra):
     """torch's signatures of a window function: (window_length), (…, periodic), then one more per float parameter."""
-    out = [f"(int window_length, *, {_OPTIONS})", f"(int window_length, bool periodic, *, {_OPTIONS})"]
+    options = factories.OPTIONS
+    out = [f"(int window_length, *, {options})", f"(int window_length, bool periodic, *, {options})"]
     for i in range(1, len(extra) + 1):
-        out.append(f"(int window_length, bool periodic, {', '.join(f'float {e}' for e in extra[:i])}, *, {_OPTIONS})")
+        out.append(f"(int window_length, bool periodic, {', '.join(f'float {e}' for e in extra[:i])}, *, {options})")
     return out
 
 
@@ -47,7 +49,7 @@ def _refuse_without_periodic(name, window_length, given, options, *extra):
     matches."""
     if given:
         kwargs = {**given, **{k: v for k, v in options.items() if v is not None and v is not False}}
-        raise invalid_arguments(name, _signatures(*extra), (window_length,), kwargs)
+        raise messages.invalid_arguments(name, _signatures(*extra), (window_length,), kwargs)
 
 
 def _cosine(alpha, beta):
@@ -61,13 +63,14 @@ def hamming_window(window_length, periodic=_UNSET, alpha=_UNSET, beta=_UNSET, *,
         _refuse_without_periodic("hamming_window", window_length, given,
                                  {"dtype": dtype, "layout": layout, "device": device, "requires_grad": requires_grad},
                                  "alpha", "beta")
-        periodic = True
+    values = tuple(v for v in (alpha, beta) if v is not _UNSET)
     alpha = 0.54 if alpha is _UNSET else alpha
     beta = 0.46 if beta is _UNSET else beta
-    return _window("hamming_window", window_length, periodic, dtype, device, requires_grad, _cosine(alpha, beta))
+    return _window("hamming_window", window_length, periodic, dtype, device, requires_grad, _cosine(alpha, beta),
+                   ("alpha", "beta"), values)
 
 
-def hann_window(window_length, periodic=True, *, dtype=None, layout=None, device=None, requires_grad=False):
+def hann_window(window_length, periodic=_UNSET, *, dtype=None, layout=None, device=None, requires_grad=False):
     return _window("hann_window", window_length, periodic, dtype, device, requires_grad, _cosine(0.5, 0.5))
 
 
@@ -78,7 +81,7 @@ def _bartlett(k, n, f):
     return w
 
 
-def bartlett_window(window_length, periodic=True, *, dtype=None, layout=None, device=None, requires_grad=False):
+def bartlett_window(window_length, periodic=_UNSET, *, dtype=None, layout=None, device=None, requires_grad=False):
     return _window("bartlett_window", window_length, periodic, dtype, device, requires_grad, _bartlett)
 
 
@@ -87,7 +90,7 @@ def _blackman(k, n, f):
     return np.cos(w * f(4)) * f(0.08) - np.cos(w * f(2)) * f(0.5) + f(0.42)
 
 
-def blackman_window(window_length, periodic=True, *, dtype=None, layout=None, device=None, requires_grad=False):
+def blackman_window(window_length, periodic=_UNSET, *, dtype=None, layout=None, device=None, requires_grad=False):
     return _window("blackman_window", window_length, periodic, dtype, device, requires_grad, _blackman)
 
 
@@ -97,7 +100,7 @@ def kaiser_window(window_length, periodic=_UNSET, beta=_UNSET, *, dtype=None, la
         _refuse_without_periodic("kaiser_window", window_length, {} if beta is _UNSET else {"beta": beta},
                                  {"dtype": dtype, "layout": layout, "device": device, "requires_grad": requires_grad},
                                  "beta")
-        periodic = True
+    values = () if beta is _UNSET else (beta,)
     beta = 12.0 if beta is _UNSET else beta
 
     def make(k, n, f):
@@ -105,7 +108,7 @@ def kaiser_window(window_length, periodic=_UNSET, beta=_UNSET, *, dtype=None, la
         inner = np.sqrt(np.abs(f(1) - np.power((k - alpha) / alpha, f(2.0))))
         return (special.i0(b * inner) / special.i0(np.asarray(b))).astype(k.dtype)
 
-    return _window("kaiser_window", window_length, periodic, dtype, device, requires_grad, make)
+    return _window("kaiser_window", window_length, periodic, dtype, device, requires_grad, make, ("beta",), values)
 
 
 def vander(x, N=None, increasing=False):

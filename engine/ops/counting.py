@@ -59,7 +59,8 @@ def bucketize(self, boundaries, *, out_int32=False, right=False):
 @composite(Spelling(method="histc", function="histc"))
 def histc(self, bins=100, min=0, max=0):  # noqa: A002 - torch's names
     if not self.dtype.is_floating_point:
-        raise NotImplementedError(f"\"histogram_cpu\" not implemented for '{self.dtype.type_name}'")
+        kernel = "linspace_cpu" if self.dtype is dtypes.bool else "histogram_cpu"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{self.dtype.type_name}'")
     if bins <= 0:
         raise RuntimeError("torch.histc: bins must be > 0, but got " + str(bins) + " for bins")
     data = self._data.reshape(-1)
@@ -163,7 +164,9 @@ def histogramdd(input, bins=10, *, range=None, weight=None, density=False):  # n
 
 @composite(Spelling(method="bincount", function="bincount", out=False))
 def bincount(self, weights=None, minlength=0):
-    if self.dim() != 1 or self.dtype.is_floating_point or self.dtype is dtypes.bool:
+    if self.dtype.is_floating_point or self.dtype is dtypes.bool:
+        raise NotImplementedError(f"\"bincount_cpu\" not implemented for '{self.dtype.type_name}'")
+    if self.dim() != 1:
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     data = self._data.astype(np.int64)
     if (data < 0).any():

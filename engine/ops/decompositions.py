@@ -20,13 +20,14 @@ def check_float(A, fname):
         raise RuntimeError(f"{fname}: Expected a floating point or complex tensor as input. Got {A.dtype.type_name}")
 
 
-def check_square(A, fname, what="A"):
+def check_square(A, fname, what="A", dtype=True):
     if A.dim() < 2:
         raise RuntimeError(f"{fname}: The input tensor {what} must have at least 2 dimensions.")
     if A.shape[-1] != A.shape[-2]:
         raise RuntimeError(f"{fname}: {what} must be batches of square matrices, but they are {A.shape[-2]} by "
                            f"{A.shape[-1]} matrices")
-    check_float(A, fname)
+    if dtype:
+        check_float(A, fname)
 
 
 def _f64(a):

@@ -22,7 +22,11 @@ QR_DEPRECATED = (
 
 def _bind_cholesky_legacy(self, upper=False):
     messages.warn_once(CHOLESKY_DEPRECATED, stacklevel=4)
-    check_square(self, "linalg.cholesky")
+    if self.dtype.is_floating_point:
+        check_square(self, "cholesky")
+    else:
+        check_square(self, "cholesky", dtype=False)
+        raise NotImplementedError(f"\"cholesky_cpu\" not implemented for '{self.dtype.type_name}'")
     return OPS["cholesky"], (self,), {"upper": upper}, None
 
 
@@ -105,6 +109,9 @@ def qr(input, some=True):  # noqa: A002 - torch's names
 @composite(Spelling(method="svd", function="svd"))
 def svd(input, some=True, compute_uv=True):  # noqa: A002
     """torch.svd: U, S and V (not Vh); without compute_uv, U and V zero-filled."""
+    if input.dim() < 2:
+        raise RuntimeError(f"linalg.svd: input should have at least 2 dimensions, but has {input.dim()} dimensions "
+                           "instead")
     U, S, Vh = input._apply(*_bind_svd(input, not some))
     if not compute_uv:
         m, k = input.shape[-2], input.shape[-1]

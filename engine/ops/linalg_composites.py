@@ -2,11 +2,10 @@
 matrix_norm, norm, cond, kron, tensordot, inner, vander, tensorinv, tensorsolve, matrix_rank, …; their nodes are
 those of the ops they are made of, as in torch."""
 import math
-import warnings
 
 import numpy as np
 
-from .. import dtypes
+from .. import dtypes, messages
 from .decompositions import _LinAlgError, check_float, check_square, potf2
 from .matrix_functions import _constant
 from .pointwise import bind_where
@@ -70,6 +69,7 @@ def eigvalsh(A, UPLO="L"):  # noqa: N803 - torch's name
 @composite(Spelling(method="logdet", function="logdet"))
 def logdet(input):  # noqa: A002
     """torch.logdet: slogdet's log|det|, nan where det < 0."""
+    check_square(input, "logdet")
     sign, logabsdet = input._apply(*OPS["linalg_slogdet"].bind(input))
     return logabsdet._apply(*bind_where(sign == -1, float("nan"), logabsdet))
 
@@ -239,9 +239,14 @@ def _chain(mats, split, i, j):
 
 @composite(Spelling(function="chain_matmul"))
 def chain_matmul(*matrices):
-    warnings.warn("torch.chain_matmul is deprecated and will be removed in a future PyTorch release. Use "
-                  "torch.linalg.multi_dot instead, which accepts a list of two or more tensors rather than multiple "
-                  "parameters.", UserWarning, stacklevel=3)
+    messages.warn_once("torch.chain_matmul is deprecated and will be removed in a future PyTorch release. Use "
+                       "torch.linalg.multi_dot instead, which accepts a list of two or more tensors rather than "
+                       "multiple parameters.", stacklevel=3)
+    if not matrices:
+        raise RuntimeError("chain_matmul(): Expected one or more matrices")
+    for m in matrices:
+        if m.dim() != 2:
+            raise RuntimeError(f"Tensor dimension is {m.dim()}, expected 2 instead.")
     if len(matrices) == 1:
         return matrices[0].clone()
     return multi_dot(matrices)

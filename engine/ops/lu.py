@@ -79,7 +79,7 @@ def _check_matrix(A, fname):
     if A.dim() < 2:
         raise RuntimeError(f"{fname}: Expected tensor with 2 or more dimensions. Got size: {list(A.shape)} instead")
     if not A.dtype.is_floating_point:
-        raise NotImplementedError(f'"lu_cpu" not implemented for \'{A.dtype.c_name}\'')
+        raise NotImplementedError(f'"lu_cpu" not implemented for \'{A.dtype.type_name}\'')
 
 
 def _check_pivot(pivot, fname):
@@ -196,7 +196,7 @@ def lu(A, pivot=True, get_infos=False):
     """torch.lu (torch/functional.py): torch._lu_with_info, which is linalg.lu_factor_ex."""
     messages.warn_once(LU_DEPRECATED, stacklevel=4)
     _check_pivot(pivot, "linalg.lu_factor_ex")
-    LU, pivots, info = _factored(A, "torch.lu_factor_ex")
+    LU, pivots, info = _factored(A, "torch.lu_factor")
     if get_infos:
         return returned("_lu_with_info", ["LU", "pivots", "info"])(LU, pivots, info)
     _raise_singular(info, "torch.linalg.lu_factor_ex")

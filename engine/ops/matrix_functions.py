@@ -6,7 +6,7 @@ import numpy as np
 
 from .. import memory
 from ..kernels import exact
-from .decompositions import check_float, check_square
+from .decompositions import check_square
 from .linalg import dot_check
 from .reductions import norm_grad
 from .table import OPS, Spelling, composite, op, result_dtype
@@ -296,9 +296,9 @@ def _pinv(a, atol=None, rtol=None, hermitian=False):
 
 
 def _bind_pinv(A, *, atol=None, rtol=None, hermitian=False):
-    if A.dim() < 2:
-        raise RuntimeError("linalg.pinv(A): The input tensor A must have at least 2 dimensions.")
-    check_float(A, "linalg.pinv")
+    if A.dim() < 2 or not A.dtype.is_floating_point:
+        raise RuntimeError(f"linalg.pinv({A.dtype.type_name}{{{list(A.shape)}}}): expected a tensor with 2 or more "
+                           "dimensions of float, double, cfloat or cdouble types")
     return OPS["linalg_pinv"], (A,), {"atol": atol, "rtol": rtol, "hermitian": hermitian}, None
 
 
@@ -328,4 +328,5 @@ op("linalg_pinv", "LinalgPinvBackward0", ("self",), lambda a, **k: _pinv(a, **k)
 
 @composite(Spelling(method="pinverse", function="pinverse"))
 def pinverse(input, rcond=1e-15):  # noqa: A002
+    _bind_pinv(input)
     return input._apply(OPS["linalg_pinv"], (input,), {"atol": None, "rtol": rcond, "hermitian": False}, None)

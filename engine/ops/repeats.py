@@ -70,8 +70,14 @@ _triangle("triu", "TriuBackward0", lambda shape, k: ~np.tri(*shape, k=k - 1, dty
 @composite(Spelling(method="repeat_interleave", function="repeat_interleave", out=False))
 def repeat_interleave(self, repeats=None, dim=None, *, output_size=None):
     if repeats is None:  # torch.repeat_interleave(counts): each index repeated counts[i] times
-        counts = self._data.reshape(-1).astype(np.intp)  # np.repeat takes intp counts (int32 in Pyodide)
-        return self._new(np.repeat(np.arange(len(counts), dtype=np.int64), counts), dtypes.int64)
+        if self.dtype.is_floating_point or self.dtype is dtypes.bool:
+            raise NotImplementedError(f"\"repeat_interleave_cpu\" not implemented for '{self.dtype.type_name}'")
+        if self.dim() != 1:
+            raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+        if (self._data < 0).any():
+            raise RuntimeError("repeats can not be negative")
+        counts = self._data.astype(np.intp)  # np.repeat takes intp counts (int32 in Pyodide)
+        return self._new(np.repeat(np.arange(len(counts), dtype=self.dtype.np), counts), self.dtype)
     x, d = (self.reshape(-1), 0) if dim is None else (self, self._dim(dim))
     if isinstance(repeats, int):
         if repeats < 0:

@@ -12,12 +12,20 @@ from ..parameter import Parameter
 def norm_except_dim(v, pow=2, dim=0):  # noqa: A002 - torch's argument names
     """torch.norm_except_dim: the norm over every dim but `dim` (dim=-1: over all), keeping v's number of dims."""
     if dim == -1:
-        return v.norm(pow)
+        return _norm(v, pow)
     if dim == 0:
-        return v.contiguous().view(v.size(0), -1).norm(pow, 1).view([v.size(0)] + [1] * (v.dim() - 1))
+        return _norm(v.contiguous().view(v.size(0), -1), pow, 1).view([v.size(0)] + [1] * (v.dim() - 1))
     if dim == v.dim() - 1:
-        return v.contiguous().view(-1, v.size(-1)).norm(pow, 0).view([1] * (v.dim() - 1) + [v.size(-1)])
+        return _norm(v.contiguous().view(-1, v.size(-1)), pow, 0).view([1] * (v.dim() - 1) + [v.size(-1)])
     return norm_except_dim(v.transpose(0, dim), pow, 0).transpose(0, dim)
+
+
+def _norm(x, p, *dim):
+    """at::norm, which names itself where it refuses a dtype (Tensor.norm is linalg.vector_norm's)."""
+    if not x.dtype.is_floating_point:
+        raise RuntimeError(f"norm(): input dtype should be either floating point or complex. Got {x.dtype.type_name} "
+                           "instead.")
+    return x.norm(p, *dim)
 
 
 def _weight_norm(v, g, dim=0):
