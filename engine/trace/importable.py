@@ -87,6 +87,7 @@ STDLIB_NAMES = {
     "textwrap": "dedent indent fill wrap shorten",
     "warnings": "warn filterwarnings simplefilter",
     "types": "SimpleNamespace",
+    "sys": "maxsize float_info version_info",
     "typing": "Any Optional Union List Dict Tuple Set FrozenSet Callable Iterable Iterator Sequence Mapping "
               "MutableMapping Generator Type Literal ClassVar Final TypeVar Annotated NoReturn Deque DefaultDict "
               "OrderedDict Counter cast TYPE_CHECKING",
@@ -102,7 +103,7 @@ _IMPORTABLE = ["torch", "math", "random", "numpy", "matplotlib.pyplot", "tqdm", 
 IMPORTABLE = f"{', '.join(_IMPORTABLE[:-1])} and {_IMPORTABLE[-1]}"
 # Modules a program may not import, with the reason its refusal gives (any other: the list above).
 REFUSED_MODULES = {
-    **dict.fromkeys(("os", "os.path", "sys", "shutil", "pathlib", "glob", "tempfile", "io.open", "fileinput",
+    **dict.fromkeys(("os", "os.path", "shutil", "pathlib", "glob", "tempfile", "io.open", "fileinput",
                      "pickle", "shelve", "sqlite3", "csv", "zipfile", "tarfile", "gzip"),
                     "it reaches the machine's files, environment or interpreter; the explorer runs a program on "
                     "its own (torch.save and torch.load work with io.BytesIO)"),

@@ -95,10 +95,7 @@ DRIFT_ULPS: dict[str, int] = {
 
 
 # What the explorer's runner (engine.trace.run) refuses before running: the guard's allow-list.
-GUARD_REFUSES: dict[str, str] = {
-    "hunkim_hello_rnn": "standard library: `import sys` is refused (for sys.stdout.write, which prints a predicted "
-                        "character at a time)",
-}
+GUARD_REFUSES: dict[str, str] = {}
 
 # The runner refuses first, then meets the engine's gaps.
 RUNNER_GAPS: dict[str, str] = {
