@@ -833,7 +833,8 @@ def test_a_refused_statement_runs_everything_before_it():
                                 "io (BytesIO, StringIO), abc, argparse, bisect, collections, copy, dataclasses, "
                                 "datetime, enum, functools, heapq, inspect, itertools, json, numbers, operator, "
                                 "pprint, statistics, string, sys, textwrap, time, types, typing, unicodedata and "
-                                "warnings are not allowed ('os'): it reaches the machine's files, environment or interpreter; "
+                                "warnings are not allowed ('os'): it reaches the machine's files, environment or "
+                                "interpreter; "
                                 "the explorer runs a program on its own (torch.save and torch.load work with "
                                 "io.BytesIO)")
     assert all(ev["line"] is None or ev["line"] < 6 for ev in timeline.events[:-1])
