@@ -106,6 +106,36 @@ SIZES = {
 _SAME = {"empty": np.zeros, "empty_like": np.zeros_like}  # never uninitialised memory
 
 
+def _piece_numel(piece):
+    """How many numbers one piece of np.r_[...] / np.c_[...] adds: a slice's length (a complex step is a count, as
+    in linspace), a directive string none, anything else its size."""
+    if isinstance(piece, slice):
+        start = 0 if piece.start is None else piece.start
+        step = 1 if piece.step is None else piece.step
+        if isinstance(step, complex):
+            return int(abs(step))
+        return 0 if piece.stop is None else max(0, math.ceil((piece.stop - start) / step))
+    return 0 if isinstance(piece, str) else np.size(plain(piece))
+
+
+class IndexConcatenator:
+    """np.r_ and np.c_: each piece sized (and its numbers charged) before numpy joins them."""
+
+    __slots__ = ("_join",)
+
+    def __init__(self, join):
+        object.__setattr__(self, "_join", join)
+
+    def __getitem__(self, key):
+        pieces = key if isinstance(key, tuple) else (key,)
+        charge(sum(_piece_numel(piece) for piece in pieces))
+        pieces = tuple(piece if isinstance(piece, (slice, str)) else plain(piece) for piece in pieces)
+        return as_array(self._join[pieces if isinstance(key, tuple) else pieces[0]])
+
+    def __len__(self):
+        return 0
+
+
 def _type_info(name):
     """np.finfo / np.iinfo: a dtype's limits (eps, max, tiny...), as numpy's own info objects."""
     fn = getattr(np, name)
@@ -361,7 +391,8 @@ def numpy_views() -> dict[str, SafeModule]:
                                          for name, size in LINALG.items()} | {"LinAlgError": np.linalg.LinAlgError})
     fft = SafeModule("numpy.fft", {name: _function(name, getattr(np.fft, name), size) for name, size in FFT.items()})
     testing = SafeModule("numpy.testing", {name: _testing(name) for name in TESTING})
-    attrs.update(finfo=_type_info("finfo"), iinfo=_type_info("iinfo"))
+    attrs.update(finfo=_type_info("finfo"), iinfo=_type_info("iinfo"), r_=IndexConcatenator(np.r_),
+                 c_=IndexConcatenator(np.c_))
     attrs.update(CONSTANTS, random=random_view, linalg=linalg, fft=fft, testing=testing,
                  dtype=lambda spec: no_object(np.dtype(plain(spec))), __version__=np.__version__)
     return {"numpy": SafeModule("numpy", attrs), "numpy.random": random_view, "numpy.linalg": linalg,
