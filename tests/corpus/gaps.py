@@ -76,8 +76,6 @@ ENGINE_GAPS: dict[str, str] = {
                              "oneDNN conv features, each rounding otherwise): the first evaluation's prints "
                              "227.20462036132812 on torch (AMD EPYC), 227.20468139648438 here, and LBFGS's line "
                              "search carries it on (5th run: 10.306087 on torch, 10.305879 here)",
-    "morvan_save_reload": "serialization: torch.save of a whole nn.Module (torch pickles it; the engine stores only "
-                          "tensors, numbers, strings and containers of them, and refuses it at its line)",
 }
 
 # Gaps where torch's own output depends on the CPU (its MKL kernels' order): on another CPU torch may print what
