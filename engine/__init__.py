@@ -132,6 +132,7 @@ from .limits import finfo, iinfo  # noqa: F401
 from .lowrank import pca_lowrank, svd_lowrank  # noqa: F401
 from .memory import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format  # noqa: F401
 from .nn.aten_functions import (  # noqa: F401 - ATen's signatures of nn functions, as torch.* spells them
+    adaptive_max_pool1d,
     alpha_dropout,
     alpha_dropout_,
     batch_norm,
@@ -155,6 +156,7 @@ from .nn.aten_functions import (  # noqa: F401 - ATen's signatures of nn functio
     lstm,
     lstm_cell,
     margin_ranking_loss,
+    max_pool1d_with_indices,
     poisson_nll_loss,
     rnn_relu,
     rnn_relu_cell,
@@ -227,6 +229,7 @@ from .utils import checkpoint as _checkpoint  # noqa: F401 - torch.utils.checkpo
 from .windows import bartlett_window, blackman_window, hamming_window, hann_window, kaiser_window, vander  # noqa: F401
 
 globals().update(methods.FUNCTIONS)
+newaxis = None
 globals().update(logic.FUNCTIONS)
 
 __version__ = "2.13.0+cpu"  # the CPU-only wheel's version string, which the engine stands in for

@@ -373,7 +373,21 @@ def _derive():
                   spell.out, spell.signatures)
         for name in spell.linalg:
             claim("linalg", linalg, name, bind, _torch_function, bind, "linalg_" + name, False, spell.out)
+        if spell.returns:
+            for table, names, prefix in ((methods, spell.method, ""), (functions, spell.function, ""),
+                                         (linalg, spell.linalg, "linalg_")):
+                for name in names:
+                    table[name] = _named_tuple(table[name], returned(prefix + name, spell.returns))
     return methods, functions, functional, special, linalg
+
+
+def _named_tuple(fn, kind):
+    """A several-output op's spelling, its outputs in torch's named tuple."""
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        return kind(*fn(*args, **kwargs))
+
+    return call
 
 
 def _install():
