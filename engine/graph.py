@@ -11,6 +11,7 @@ from weakref import ref as _weak
 from . import dtypes, grad_mode, messages, observe
 from .ops import OPS, kept, region_grad
 from .ops.table import META
+from .torch_names import TorchClass
 
 SAMPLE_SHAPED = set()  # tensor types whose shape is not their array's (vmap's BatchedTensor: the sample's)
 
@@ -184,8 +185,9 @@ def _short_name(node):
     return "torch::autograd::" + name
 
 
-class Node:
-    """A grad_fn: runs one op's vector-Jacobian product during backward."""
+class Node(metaclass=TorchClass):
+    """A grad_fn: runs one op's vector-Jacobian product during backward (its class prints as torch's:
+    <class 'MulBackward0'>)."""
 
     __slots__ = (
         "next_functions", "_op", "attrs", "_saved", "_seq", "_pre_hooks", "_tensor_hooks", "_retain_hooks", "_hooks",
@@ -352,6 +354,7 @@ class AccumulateGrad(Node):
     """The sink of a leaf: adds the arriving grad into `variable.grad`."""
 
     __slots__ = ("variable", "_post_accumulate")
+    _torch_name = "AccumulateGrad"
 
     def __init__(self, variable):
         Node.__init__(self, None, (), {}, (), variable.shape, variable.dtype)
@@ -408,7 +411,8 @@ def node_class(name, several=False):
     key = (name, True) if several else name  # one name, one output or several (native_group_norm's and F's)
     cls = _node_classes.get(key)
     if cls is None:
-        cls = _node_classes[key] = type(name, (Node,), {"__slots__": ("_n_outputs",) if several else ()})
+        cls = _node_classes[key] = type(name, (Node,), {"__slots__": ("_n_outputs",) if several else (),
+                                                         "_torch_name": name})
         for op in OPS.values():
             if op.node == name:
                 expose_saved(cls, op)
@@ -427,6 +431,8 @@ def expose_saved(cls, op):
 class CopySlices(Node):
     """What an in-place op on a view leaves on the base: outside the view's region the grad flows to the
     base's old grad_fn; inside it flows through the inner op's node."""
+
+    _torch_name = "CopySlices"
 
     __slots__ = ("_inner", "_region")
 

@@ -12,14 +12,17 @@ ENGINE_MODULES = {
     "torch.linalg": "engine.linalg",
     "torch.nn.modules": "engine.nn.modules",
     "torch.nn.modules.module": "engine.nn.modules.module",
+    "torch.nn.parameter": "engine.nn.parameter",
     "torch.special": "engine.special",
     "torch.optim": "engine.optim",
     "torch.optim.lr_scheduler": "engine.optim.lr_scheduler",
     "torch.optim.swa_utils": "engine.optim.swa_utils",
+    "torch.optim.optimizer": "engine.optim.optimizer",
     "torch.autograd": "engine.autograd",
     "torch.autograd.functional": "engine.autograd.functional",
     "torch.autograd.graph": "engine.autograd.graph",
     "torch.autograd.function": "engine.autograd.function",
+    "torch.autograd.variable": "engine.autograd.variable",
     "torch.autograd.forward_ad": "engine.autograd.forward_ad",
     "torch.func": "engine.func",
     "torch.utils": "engine.utils",
@@ -89,6 +92,7 @@ STDLIB_NAMES = {
     "textwrap": "dedent indent fill wrap shorten",
     "warnings": "warn filterwarnings simplefilter",
     "types": "SimpleNamespace",
+    "sys": "maxsize float_info version_info",
     "typing": "Any Optional Union List Dict Tuple Set FrozenSet Callable Iterable Iterator Sequence Mapping "
               "MutableMapping Generator Type Literal ClassVar Final TypeVar Annotated NoReturn Deque DefaultDict "
               "OrderedDict Counter cast TYPE_CHECKING",
@@ -104,7 +108,7 @@ _IMPORTABLE = ["torch", "math", "random", "numpy", "matplotlib.pyplot", "tqdm", 
 IMPORTABLE = f"{', '.join(_IMPORTABLE[:-1])} and {_IMPORTABLE[-1]}"
 # Modules a program may not import, with the reason its refusal gives (any other: the list above).
 REFUSED_MODULES = {
-    **dict.fromkeys(("os", "os.path", "sys", "shutil", "pathlib", "glob", "tempfile", "io.open", "fileinput",
+    **dict.fromkeys(("os", "os.path", "shutil", "pathlib", "glob", "tempfile", "io.open", "fileinput",
                      "pickle", "shelve", "sqlite3", "csv", "zipfile", "tarfile", "gzip"),
                     "it reaches the machine's files, environment or interpreter; the explorer runs a program on "
                     "its own (torch.save and torch.load work with io.BytesIO)"),

@@ -127,6 +127,7 @@ class Runtime(SizedOperators):
 
     def __init__(self, budget, print_fn=print, modules=None, plot_fn=None):
         self.budget, self.print_fn = budget, print_fn
+        self.stdout = None  # sys.stdout's view, once the program imports sys
         self.plot_fn = plot_fn if plot_fn is not None else _unseen
         self.max_int_bits = budget.limits.max_int_bits
         self.checked = {"+": self.add, "*": self.mul, "**": self.power, "<<": self.lshift, "%": self.mod,
@@ -393,7 +394,9 @@ class Runtime(SizedOperators):
         self.budget.charge_elements(count)
         return obj
 
-    def print(self, *args, sep=" ", end="\n", flush=False):
+    def print(self, *args, sep=" ", end="\n", file=None, flush=False):
+        if file is not None and (file is not self.stdout or self.stdout is None):
+            self.refuse("print() prints to the program's output only (file=None or sys.stdout)")
         sep, end = " " if sep is None else sep, "\n" if end is None else end
         if not isinstance(sep, str) or not isinstance(end, str):
             raise TypeError("print(): sep and end must be None or strings")

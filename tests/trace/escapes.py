@@ -24,7 +24,7 @@ WALKS = {
     "lambda_generator": ("g = lambda: (yield)\nx = g()", E, 1, "not a lambda"),
     "generator_yieldfrom": ("def g():\n    yield from [1]\nx = g()\nx.gi_yieldfrom", E, 4, "'gi_yieldfrom'"),
     "frame_attribute": ("def f():\n    pass\nf.f_back", E, 3, "'f_back'"),
-    "sys_getframe": ("import sys\nsys._getframe()", E, 1, "('sys')"),
+    "sys_getframe": ("import sys\nsys._getframe()", E, 2, "('_getframe')"),
     "traceback_frame": ("try:\n    1 / 0\nexcept Exception as e:\n    e.__traceback__", E, 4, "'__traceback__'"),
     "tb_attribute": ("try:\n    1 / 0\nexcept Exception as e:\n    t = e.with_traceback(None)\n    t.tb_frame",
                      E, 5, "'tb_frame'"),

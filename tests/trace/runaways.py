@@ -384,6 +384,9 @@ SIZING_CORPUS = {
     "numpy_ufunc_outer": R("import torch\na = torch.ones(100000).numpy()\n"
                            "b = (a * a).reshape(1, -1) - a.reshape(-1, 1)",
                            AT_ONCE),
+    "numpy_r_slice": R("import numpy as np\nb = np.r_[0:10 ** 12]", AT_ONCE),
+    "numpy_r_linspace": R("import numpy as np\nb = np.r_[0:1:1000000000j]", AT_ONCE),
+    "numpy_append": R("import numpy as np\na = np.ones(3 * 10 ** 6)\nb = np.append(a, a)", AT_ONCE),
     "numpy_tile": R("import numpy as np\na = np.ones(1000)\nb = np.tile(a, 10 ** 6)", AT_ONCE),
     "numpy_repeat_function": R("import numpy as np\na = np.ones(1000)\nb = np.repeat(a, 10 ** 6)", AT_ONCE),
     "numpy_repeat_method": R("import torch\na = torch.ones(1000).numpy()\nb = a.repeat(10 ** 6)", AT_ONCE),

@@ -8,6 +8,7 @@ import numpy as np
 from ... import devices, dtypes, grad_mode, meta, observe
 from ...graph import RemovableHandle
 from ...tensor import Tensor
+from ...torch_names import TorchABCClass, name_as_torch
 from ..parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter
 from .backward_hooks import GLOBAL_BACKWARD_HOOKS, BackwardHook, wants_backward_hooks
 from .factory_kwargs import factory_device
@@ -65,11 +66,13 @@ def register_module_forward_hook(hook, *, with_kwargs=False, always_call=False):
     return _add_hook(GLOBAL_HOOKS["forward"], hook, False, with_kwargs, always_call)
 
 
-class Module:
+class Module(metaclass=TorchABCClass):
     training = True
+    _torch_name = "torch.nn.modules.module.Module"
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
+        name_as_torch(cls)
         init = cls.__dict__.get("__init__")
         if init is not None and cls.__module__.split(".")[0] == __name__.split(".")[0] and \
                 "device" in inspect.signature(init).parameters and not hasattr(cls, "cls_to_become"):
