@@ -27,7 +27,7 @@ import ast
 import re
 
 from .errors import GuardError
-from .importable import ALLOWED_IMPORTS, IMPORTABLE, REFUSED_MODULES
+from .importable import ALLOWED_IMPORTS, ENGINE_PRIVATE_NAMES, IMPORTABLE, REFUSED_MODULES
 from .sizing import MAX_FORMAT_WIDTH, SIZED_METHODS, format_width_ok
 
 MAX_SOURCE_CHARS = 100_000
@@ -40,7 +40,7 @@ FUTURE_FEATURES = frozenset(__future__.all_feature_names)
 
 # Refused by name unless the program binds the name itself (`input = torch.randn(3)`); none of them is
 # among the builtins a program gets (but `object`, which only a class's bases may name).
-FORBIDDEN_NAMES = frozenset("""open compile globals locals input breakpoint
+FORBIDDEN_NAMES = frozenset("""compile globals locals input breakpoint
     help exit quit memoryview object aiter anext bytes bytearray BaseException SystemExit KeyboardInterrupt
     GeneratorExit BaseExceptionGroup ExceptionGroup copyright credits license""".split())
 NAME_REASONS = {"compile": "'compile' is not allowed: code objects are not a program's to hold; give the text to "
@@ -78,9 +78,9 @@ GRAD_MODES = frozenset("no_grad enable_grad set_grad_enabled inference_mode dete
 # and torch.autograd's (forward_ad.dual_level too); at run time: only the engine's objects (cached:
 # torch.nn.utils.parametrize.cached())
 WITH_MANAGERS = GRAD_MODES | {"tqdm", "trange", "dual_level", "cached", "fork_rng", "saved_tensors_hooks",
-                               "save_on_cpu", "set_detect_anomaly"}
+                               "save_on_cpu", "set_detect_anomaly", "open"}
 WITH_REFUSAL = ("'with' is only allowed with torch.no_grad(), torch.enable_grad(), torch.set_grad_enabled(...), "
-                "torch.autograd context managers, torch.random.fork_rng() and tqdm(...)")
+                "torch.autograd context managers, torch.random.fork_rng(), tqdm(...) and open(...)")
 
 _ALLOWED_NODES = frozenset("""Module Expr Assign AugAssign AnnAssign For While If Break Continue Pass
     FunctionDef ClassDef Return Delete Try ExceptHandler Raise Assert Import ImportFrom alias With withitem
@@ -418,7 +418,7 @@ class _Checker(ast.NodeVisitor):
             self.refuse(import_refusal(module))
         for alias in node.names:
             if alias.name != "*":
-                if alias.name.startswith("_"):
+                if alias.name.startswith("_") and alias.name not in ENGINE_PRIVATE_NAMES:
                     self.refuse(f"names starting with '_' are not allowed ({alias.name!r})")
                 reason = attribute_refusal(alias.name)
                 if reason:

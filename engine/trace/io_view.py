@@ -44,12 +44,27 @@ def io_views(runtime, package):
 
 
 def buffers_only(function, name):
-    """torch.save / torch.load as a program calls them: a path (a str, bytes or os.PathLike) stops at its line."""
+    """torch.save / torch.load as a program calls them: a path (a str or a pathlib view's Path) is a file of the
+    run's own in-memory files (files_view.py); bytes or another os.PathLike stops at its line."""
+    from .files_view import Path, files_now
+
     at = 1 if name == "save" else 0
 
     def call(*args, **kwargs):
+        args = list(args)
         f = args[at] if len(args) > at else kwargs.get("f")
-        if isinstance(f, (str, bytes, os.PathLike)):
+        if isinstance(f, (str, Path)):
+            files = files_now()
+            buffer = BytesIO() if name == "save" else BytesIO(files.read(f))
+            if len(args) > at:
+                args[at] = buffer
+            else:
+                kwargs["f"] = buffer
+            out = function(*args, **kwargs)
+            if name == "save":
+                files.write(f, buffer.getvalue())
+            return out
+        if isinstance(f, (bytes, os.PathLike)):
             budget_now().stop(GuardError(FILE_REFUSAL.format(name), program_line()))
         return function(*args, **kwargs)
 
