@@ -78,9 +78,10 @@ GRAD_MODES = frozenset("no_grad enable_grad set_grad_enabled inference_mode dete
 # and torch.autograd's (forward_ad.dual_level too); at run time: only the engine's objects (cached:
 # torch.nn.utils.parametrize.cached())
 WITH_MANAGERS = GRAD_MODES | {"tqdm", "trange", "dual_level", "cached", "fork_rng", "saved_tensors_hooks",
-                               "save_on_cpu", "set_detect_anomaly", "open"}
+                               "save_on_cpu", "set_detect_anomaly", "open", "nullcontext", "suppress"}
 WITH_REFUSAL = ("'with' is only allowed with torch.no_grad(), torch.enable_grad(), torch.set_grad_enabled(...), "
-                "torch.autograd context managers, torch.random.fork_rng(), tqdm(...) and open(...)")
+                "torch.autograd context managers, torch.random.fork_rng(), tqdm(...), open(...), contextlib's and "
+                "the program's own @contextmanager functions")
 
 _ALLOWED_NODES = frozenset("""Module Expr Assign AugAssign AnnAssign For While If Break Continue Pass
     FunctionDef ClassDef Return Delete Try ExceptHandler Raise Assert Import ImportFrom alias With withitem
@@ -104,7 +105,7 @@ def check(tree: ast.Module, bound=frozenset()) -> dict[ast.stmt, GuardError]:
     """Holds a parsed program to the allow-list: the statements it refuses, each with its GuardError (the
     innermost statement that holds a refused construct). Raises GuardError if the program is nested too
     deeply to check at all. `bound`: names bound already (text given to exec() sees its caller's)."""
-    checker = _Checker(bound_names(tree) | bound)
+    checker = _Checker(bound_names(tree) | bound, _own_managers(tree))
     checker.visit(tree)
     return checker.refused
 
@@ -175,14 +176,23 @@ def bound_names(tree):
     return names
 
 
-def _is_manager(expr):
+def _own_managers(tree):
+    """The program's functions decorated with @contextmanager: `with timer():` (checked when it runs, as every
+    manager is: runtime.Runtime.context)."""
+    return frozenset(node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef) and any(
+        (d.attr if isinstance(d, ast.Attribute) else getattr(d, "id", None)) == "contextmanager"
+        for d in node.decorator_list))
+
+
+def _is_manager(expr, own=frozenset()):
     if not isinstance(expr, ast.Call):
         return False
     attrs, func = [], expr.func
     while isinstance(func, ast.Attribute):
         attrs.append(func.attr)
         func = func.value
-    return isinstance(func, ast.Name) and ((attrs[0] if attrs else func.id) in WITH_MANAGERS or "autograd" in attrs)
+    name = attrs[0] if attrs else getattr(func, "id", None)
+    return isinstance(func, ast.Name) and (name in WITH_MANAGERS or name in own or "autograd" in attrs)
 
 
 def _is_constant(stmt):
@@ -211,9 +221,9 @@ class _Scope:
 
 
 class _Checker(ast.NodeVisitor):
-    def __init__(self, bound):
+    def __init__(self, bound, managers=frozenset()):
         self.line = None
-        self.bound = bound
+        self.bound, self.managers = bound, managers
         self.called = set()  # ids of Attribute nodes called right away
         self.super_calls = set()  # ids of Name nodes `super` that are checked super(...) calls
         self.aliases = set()  # ids of Name nodes `__radd__` in `__radd__ = __add__` in a class body
@@ -404,7 +414,8 @@ class _Checker(ast.NodeVisitor):
         for alias in node.names:
             if alias.name not in ALLOWED_IMPORTS:
                 self.refuse(import_refusal(alias.name))
-            self.check_name(alias.asname or alias.name.partition(".")[0])
+            if alias.name != "__future__" or alias.asname:
+                self.check_name(alias.asname or alias.name.partition(".")[0])
 
     def visit_ImportFrom(self, node):
         if node.module == "__future__" and not node.level:
@@ -426,7 +437,7 @@ class _Checker(ast.NodeVisitor):
                 self.check_name(alias.asname or alias.name)
 
     def visit_With(self, node):
-        if not all(_is_manager(item.context_expr) for item in node.items):
+        if not all(_is_manager(item.context_expr, self.managers) for item in node.items):
             self.refuse(WITH_REFUSAL)
         self.generic_visit(node)
 

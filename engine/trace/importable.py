@@ -98,15 +98,17 @@ STDLIB_NAMES = {
 }
 # Over the run's own in-memory files (files_view.py), and sys (sys_view.py).
 FILE_MODULES = ("os", "os.path", "glob", "pathlib", "sys")
+# Modules that compute and hold nothing of the process (pure_views.py).
+PURE_MODULES = ("re", "cmath", "contextlib", "queue", "csv", "struct", "traceback", "platform", "gc", "timeit")
 # Made for each run (runtime.RUN_VIEWS): Python's random, a sized view of numpy, the standard library's
 # modules above, matplotlib's pyplot (plot_view.py) and tqdm (tqdm_view.py), with the run's own state.
 RUN_MODULES = frozenset(["random", "numpy", "numpy.random", "numpy.linalg", "numpy.fft", "numpy.testing",
                          "matplotlib", "matplotlib.pyplot", "tqdm", "tqdm.auto", "tqdm.notebook", "io",
-                         *STDLIB_NAMES, *FILE_MODULES])
-ALLOWED_IMPORTS = frozenset([*ENGINE_MODULES, "math", *RUN_MODULES])
+                         *STDLIB_NAMES, *FILE_MODULES, *PURE_MODULES])
+ALLOWED_IMPORTS = frozenset([*ENGINE_MODULES, "math", "__future__", *RUN_MODULES])
 _IMPORTABLE = ["torch", "math", "random", "numpy", "matplotlib.pyplot", "tqdm", "io (BytesIO, StringIO)",
                "os, os.path, glob and pathlib (the run's own in-memory files)", "sys",
-               *sorted(STDLIB_NAMES)]
+               *sorted([*STDLIB_NAMES, *PURE_MODULES])]
 IMPORTABLE = f"{', '.join(_IMPORTABLE[:-1])} and {_IMPORTABLE[-1]}"
 # Modules a program may not import, with the reason its refusal gives (any other: the list above).
 REFUSED_MODULES = {
@@ -115,11 +117,10 @@ REFUSED_MODULES = {
                     "it reaches the machine's files, environment or interpreter; the explorer runs a program on "
                     "its own (os, open(), torch.save and torch.load work on the run's own in-memory files)"),
     **dict.fromkeys(("subprocess", "socket", "urllib", "http", "requests", "threading", "multiprocessing",
-                     "asyncio", "signal", "ctypes", "importlib", "gc", "builtins"),
+                     "asyncio", "signal", "ctypes", "importlib", "builtins"),
                     "it reaches outside the program (processes, the network, threads or the interpreter itself)"),
-    "re": "a regular expression can run for ever inside one C call, where the explorer's time limit cannot stop it",
-    **dict.fromkeys(("fractions", "decimal"), "their arithmetic is not sized: use int and float"),
-    "contextlib": "'with' takes only torch's context managers and tqdm in the explorer",
+    **dict.fromkeys(("fractions", "decimal"), "their arithmetic is not sized (and decimal's context is the "
+                    "process's): use int and float"),
     **dict.fromkeys(("torch.jit", "torch.fx", "torch.compile", "torch.export", "torch.onnx"),
                     "the explorer runs a program's Python as it is written: it does not script, trace, compile or "
                     "export it (drop the decorator or the call: the model runs the same without it)"),

@@ -46,6 +46,7 @@ from .io_view import buffers_only, io_views
 from .module_views import SafeModule, default_modules, module_views, origin, random_views
 from .numpy_view import numpy_views
 from .plot_view import plot_views
+from .pure_views import PURE_MODULES, pure_views
 from .sized_operators import SizedOperators
 from .sizing import (
     CONTAINERS,
@@ -82,6 +83,7 @@ _BUILTIN_METHOD = type([].append)  # numpy's methods are of this type
 RUN_VIEWS = {"random": lambda run, package: random_views(), "numpy": lambda run, package: numpy_views(),
              "matplotlib": plot_views, "tqdm": tqdm_views, "io": io_views, "sys": sys_views,
              "pathlib": pathlib_views, **dict.fromkeys(("os", "glob"), files_views),
+             **dict.fromkeys(PURE_MODULES, pure_views),
              **dict.fromkeys(STDLIB_NAMES, stdlib_views)}
 
 
