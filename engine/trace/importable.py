@@ -99,7 +99,8 @@ STDLIB_NAMES = {
 # Over the run's own in-memory files (files_view.py), and sys (sys_view.py).
 FILE_MODULES = ("os", "os.path", "glob", "pathlib", "sys")
 # Modules that compute and hold nothing of the process (pure_views.py).
-PURE_MODULES = ("re", "cmath", "contextlib", "queue", "csv", "struct", "traceback", "platform", "gc", "timeit")
+PURE_MODULES = ("re", "cmath", "contextlib", "queue", "csv", "struct", "traceback", "platform", "gc", "timeit",
+                "logging")
 # Made for each run (runtime.RUN_VIEWS): Python's random, a sized view of numpy, the standard library's
 # modules above, matplotlib's pyplot (plot_view.py) and tqdm (tqdm_view.py), with the run's own state.
 RUN_MODULES = frozenset(["random", "numpy", "numpy.random", "numpy.linalg", "numpy.fft", "numpy.testing",
@@ -112,7 +113,7 @@ _IMPORTABLE = ["torch", "math", "random", "numpy", "matplotlib.pyplot", "tqdm", 
 IMPORTABLE = f"{', '.join(_IMPORTABLE[:-1])} and {_IMPORTABLE[-1]}"
 # Modules a program may not import, with the reason its refusal gives (any other: the list above).
 REFUSED_MODULES = {
-    **dict.fromkeys(("shutil", "tempfile", "io.open", "fileinput", "pickle", "shelve", "sqlite3", "csv", "zipfile",
+    **dict.fromkeys(("shutil", "tempfile", "io.open", "fileinput", "pickle", "shelve", "sqlite3", "zipfile",
                      "tarfile", "gzip"),
                     "it reaches the machine's files, environment or interpreter; the explorer runs a program on "
                     "its own (os, open(), torch.save and torch.load work on the run's own in-memory files)"),

@@ -17,6 +17,7 @@ import re
 import struct
 import sys
 import time
+import traceback
 from types import FunctionType
 
 from .errors import FILENAME, GuardError, program_line
@@ -188,31 +189,35 @@ def _struct(runtime):
             "error": struct.error}
 
 
+def _format_exception(error, lines):
+    """Python's traceback of `error` (its carets too), through the program's own frames only, with its own lines."""
+    frames = [(frame, position) for frame, position in traceback._walk_tb_with_full_positions(error.__traceback__)
+              if frame.f_code.co_filename == FILENAME]
+    stack = traceback.StackSummary._extract_from_extended_frame_gen(iter(frames), lookup_lines=False)
+    for summary in stack:
+        summary._line = lines[summary.lineno - 1] + "\n" if 0 < summary.lineno <= len(lines) else ""
+    head = ["Traceback (most recent call last):\n", *stack.format()] if len(stack) else []
+    return head + traceback.format_exception_only(type(error), error)
+
+
+def traceback_text(runtime):
+    """traceback.format_exc() of the exception the program is handling now."""
+    error = sys.exc_info()[1]
+    if error is None:
+        return "NoneType: None\n"
+    return "".join(_format_exception(error, getattr(runtime.budget, "source_lines", ())))
+
+
 def _traceback(runtime):
     """print_exc / format_exc of the exception the program is handling, with its own frames and lines only."""
-    lines = getattr(runtime.budget, "source_lines", ())
-
     def format_exception(exc, /, value=None, tb=None, limit=None, chain=True):
-        error = exc if value is None else value
-        out = ["Traceback (most recent call last):\n"]
-        tb = error.__traceback__
-        while tb is not None:
-            code, number = tb.tb_frame.f_code, tb.tb_lineno
-            if code.co_filename == FILENAME:
-                out.append(f'  File "{FILENAME}", line {number}, in {code.co_name}\n')
-                if 0 < number <= len(lines) and lines[number - 1].strip():
-                    out.append(f"    {lines[number - 1].strip()}\n")
-            tb = tb.tb_next
-        text = str(error)
-        out.append(f"{type(error).__name__}: {text}\n" if text else f"{type(error).__name__}\n")
-        return out if len(out) > 2 else out[-1:]
+        return _format_exception(exc if value is None else value, getattr(runtime.budget, "source_lines", ()))
 
     def format_exc(limit=None, chain=True):
-        error = sys.exc_info()[1]
-        return "NoneType: None\n" if error is None else "".join(format_exception(error))
+        return traceback_text(runtime)
 
     def print_exc(limit=None, file=None, chain=True):
-        runtime.print(format_exc(), end="", file=file)
+        runtime.print(traceback_text(runtime), end="", file=file)
 
     def print_exception(exc, /, value=None, tb=None, limit=None, file=None, chain=True):
         runtime.print("".join(format_exception(exc, value)), end="", file=file)

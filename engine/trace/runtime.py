@@ -43,6 +43,7 @@ from .flag_setter import FlagSetter, TensorSetter, flag_target, live_flags
 from .importable import ENGINE_MODULES, STDLIB_NAMES
 from .instrument import CHECKED
 from .io_view import buffers_only, io_views
+from .logging_view import logging_views
 from .module_views import SafeModule, default_modules, module_views, origin, random_views
 from .numpy_view import numpy_views
 from .plot_view import plot_views
@@ -83,7 +84,7 @@ _BUILTIN_METHOD = type([].append)  # numpy's methods are of this type
 RUN_VIEWS = {"random": lambda run, package: random_views(), "numpy": lambda run, package: numpy_views(),
              "matplotlib": plot_views, "tqdm": tqdm_views, "io": io_views, "sys": sys_views,
              "pathlib": pathlib_views, **dict.fromkeys(("os", "glob"), files_views),
-             **dict.fromkeys(PURE_MODULES, pure_views),
+             **dict.fromkeys(PURE_MODULES, pure_views), "logging": logging_views,
              **dict.fromkeys(STDLIB_NAMES, stdlib_views)}
 
 
