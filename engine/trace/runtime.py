@@ -46,6 +46,7 @@ from .io_view import buffers_only, io_views
 from .logging_view import logging_views
 from .module_views import SafeModule, default_modules, module_views, origin, random_views
 from .numpy_view import numpy_views
+from .plot_modules import mplot3d_views
 from .plot_view import plot_views
 from .pure_views import PURE_MODULES, pure_views
 from .sized_operators import SizedOperators
@@ -85,6 +86,7 @@ RUN_VIEWS = {"random": lambda run, package: random_views(), "numpy": lambda run,
              "matplotlib": plot_views, "tqdm": tqdm_views, "io": io_views, "sys": sys_views,
              "pathlib": pathlib_views, **dict.fromkeys(("os", "glob"), files_views),
              **dict.fromkeys(PURE_MODULES, pure_views), "logging": logging_views,
+             "mpl_toolkits": mplot3d_views,
              **dict.fromkeys(STDLIB_NAMES, stdlib_views)}
 
 
