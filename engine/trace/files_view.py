@@ -74,6 +74,7 @@ class Files:
         if full in self.dirs or full in self.files:
             raise _oserror(FileExistsError, errno.EEXIST, path)
         self.parent_ok(path, full)
+        budget_now().on_alloc(len(full))
         self.dirs.add(full)
 
     def makedirs(self, name, mode=0o777, exist_ok=False):
@@ -85,7 +86,9 @@ class Files:
             step = "/".join(parts[:i])
             if step in self.files:
                 raise _oserror(NotADirectoryError, errno.ENOTDIR, name)
-            self.dirs.add(step)
+            if step not in self.dirs:
+                budget_now().on_alloc(len(step))
+                self.dirs.add(step)
 
     def children(self, full):
         prefix = full.rstrip("/") + "/"

@@ -10,7 +10,7 @@ import logging
 from .errors import FILENAME, program_line
 from .files_view import open_
 from .module_views import SafeModule
-from .pure_views import traceback_text
+from .pure_views import traceback_of, traceback_text
 
 LEVELS = {"CRITICAL": 50, "FATAL": 50, "ERROR": 40, "WARNING": 30, "WARN": 30, "INFO": 20, "DEBUG": 10, "NOTSET": 0}
 
@@ -27,6 +27,12 @@ def logging_views(runtime, package):
             if style != "%":
                 runtime.refuse("logging formats are '%'-style here (style='%')")
             super().__init__(None if fmt is None else checked(fmt), datefmt, style)
+
+        def formatException(self, ei):  # the program's own frames and lines, not the files of the process
+            return traceback_of(ei[1]).rstrip("\n")
+
+        def formatStack(self, stack_info):
+            return ""
 
     class Handler:
         def __init__(self, level=0):
@@ -124,7 +130,7 @@ def logging_views(runtime, package):
                 runtime.shown(args)
             record = logging.LogRecord(self.name, level, FILENAME, program_line() or 0, msg, args or None, None)
             record.module, record.filename = "__main__", FILENAME
-            text_after = traceback_text(runtime) if exc_info else ""
+            text_after = traceback_text(runtime) if exc_info is True else traceback_of(exc_info) if exc_info else ""
             handlers = [h for logger in self.chain() for h in logger.handlers]
             for handler in handlers:
                 if exc_info:

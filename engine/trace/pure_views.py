@@ -200,6 +200,14 @@ def _format_exception(error, lines):
     return head + traceback.format_exception_only(type(error), error)
 
 
+def traceback_of(error):
+    """The traceback text of an exception the program holds (logging's exc_info=e)."""
+    if not isinstance(error, BaseException):
+        return "NoneType: None\n"
+    from .budget import budget_now
+    return "".join(_format_exception(error, getattr(budget_now(), "source_lines", ())))
+
+
 def traceback_text(runtime):
     """traceback.format_exc() of the exception the program is handling now."""
     error = sys.exc_info()[1]
