@@ -52,12 +52,11 @@ ENGINE_MODULES = {
     "torch.backends.cudnn": "engine.backends.cudnn",
     "torch.backends.mkldnn": "engine.backends.mkldnn",
     "torch.backends.openmp": "engine.backends.openmp",
-    # the modules custom losses, parameters and optimizers are imported from, and functorch (now torch.func)
+    # the modules custom losses, parameters and optimizers are imported from
     "torch.nn.modules.loss": "engine.nn.modules.losses",
     "torch.nn.parameter": "engine.nn.parameter",
     "torch.optim.optimizer": "engine.optim.optimizer",
     "torch.autograd.gradcheck": "engine.autograd.gradcheck",
-    "functorch": "engine.func",
 }
 # Private names of the engine's modules a program may import (`from torch.nn.modules.loss import _Loss`).
 ENGINE_PRIVATE_NAMES = frozenset(["_Loss", "_WeightedLoss"])
@@ -98,6 +97,7 @@ STDLIB_NAMES = {
 }
 # Over the run's own in-memory files (files_view.py), and sys (sys_view.py).
 FILE_MODULES = ("os", "os.path", "glob", "pathlib", "sys")
+# functorch: torch.func's transforms, warning as torch's (functorch_view.py).
 # Modules that compute and hold nothing of the process (pure_views.py).
 PURE_MODULES = ("re", "cmath", "contextlib", "queue", "csv", "struct", "traceback", "platform", "gc", "timeit",
                 "logging")
@@ -107,7 +107,7 @@ RUN_MODULES = frozenset(["random", "numpy", "numpy.random", "numpy.linalg", "num
                          "matplotlib", "matplotlib.pyplot", "matplotlib.cm", "matplotlib.colors",
                          "matplotlib.animation", "mpl_toolkits", "mpl_toolkits.mplot3d", "tqdm", "tqdm.auto",
                          "tqdm.notebook", "io",
-                         *STDLIB_NAMES, *FILE_MODULES, *PURE_MODULES])
+                         *STDLIB_NAMES, *FILE_MODULES, *PURE_MODULES, "functorch"])
 ALLOWED_IMPORTS = frozenset([*ENGINE_MODULES, "math", "__future__", *RUN_MODULES])
 _IMPORTABLE = ["torch", "math", "random", "numpy", "matplotlib.pyplot", "tqdm", "io (BytesIO, StringIO)",
                "os, os.path, glob and pathlib (the run's own in-memory files)", "sys",

@@ -40,6 +40,7 @@ from .errors import GuardError, program_line
 from .evaluate import Evaluator
 from .files_view import files_views, open_, pathlib_views
 from .flag_setter import FlagSetter, TensorSetter, flag_target, live_flags
+from .functorch_view import functorch_views
 from .importable import ENGINE_MODULES, STDLIB_NAMES
 from .instrument import CHECKED
 from .io_view import buffers_only, io_views
@@ -86,7 +87,7 @@ RUN_VIEWS = {"random": lambda run, package: random_views(), "numpy": lambda run,
              "matplotlib": plot_views, "tqdm": tqdm_views, "io": io_views, "sys": sys_views,
              "pathlib": pathlib_views, **dict.fromkeys(("os", "glob"), files_views),
              **dict.fromkeys(PURE_MODULES, pure_views), "logging": logging_views,
-             "mpl_toolkits": mplot3d_views,
+             "mpl_toolkits": mplot3d_views, "functorch": functorch_views,
              **dict.fromkeys(STDLIB_NAMES, stdlib_views)}
 
 
