@@ -282,7 +282,6 @@ def files_views(runtime, package):
     """`import os` (and os.path) or `import glob`: views over the run's files."""
     files = files_now()
     environ = Environ()
-    runtime.classes.made[Environ] = set()
 
     def abspath(path):
         return files.path(path)
