@@ -227,6 +227,7 @@ from .utils import checkpoint as _checkpoint  # noqa: F401 - torch.utils.checkpo
 from .windows import bartlett_window, blackman_window, hamming_window, hann_window, kaiser_window, vander  # noqa: F401
 
 globals().update(methods.FUNCTIONS)
+newaxis = None
 globals().update(logic.FUNCTIONS)
 
 __version__ = "2.13.0+cpu"  # the CPU-only wheel's version string, which the engine stands in for

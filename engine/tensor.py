@@ -179,6 +179,7 @@ class Tensor(metaclass=TorchClass):
     # the engine's tensors are dense, strided, CPU, real, of one storage: what torch's flags then say
     is_cpu = property(lambda self: True)
     is_meta = is_sparse = is_quantized = is_nested = is_mkldnn = property(lambda self: False)
+    is_mps = is_xpu = is_ipu = is_xla = is_vulkan = is_maia = is_mtia = is_sparse_csr = property(lambda self: False)
 
     def is_conj(self):
         return False

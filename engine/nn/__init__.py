@@ -167,4 +167,4 @@ from .modules import (  # noqa: F401
     ZeroPad2d,
     ZeroPad3d,
 )
-from .parameter import Parameter, UninitializedBuffer, UninitializedParameter  # noqa: F401
+from .parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter  # noqa: F401

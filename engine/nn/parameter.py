@@ -1,6 +1,7 @@
 from .. import dispatch, factories, messages, observe
 from ..printing import format_tensor
 from ..tensor import Tensor
+from ..torch_names import TorchClass
 
 
 class Parameter(Tensor):
@@ -118,3 +119,24 @@ class UninitializedBuffer(UninitializedTensorMixin, Tensor):
         _watch()
         data = factories.empty(0, dtype=dtype)
         return cls._make(data._data, data.dtype, False)
+
+
+class _BufferMeta(TorchClass):
+    """isinstance(t, Buffer): a tensor that nn.Buffer marked (torch's Buffer is such a mark, not a class of
+    tensors)."""
+
+    def __instancecheck__(cls, instance):
+        return isinstance(instance, Tensor) and getattr(instance, "_is_buffer", False)
+
+
+class Buffer(Tensor, metaclass=_BufferMeta):
+    """nn.Buffer(data, persistent=True): data detached, which a Module registers as a buffer when assigned."""
+
+    _torch_name = "torch.nn.parameter.Buffer"
+
+    def __new__(cls, data=None, *, persistent=True):
+        t = (factories.empty(0) if data is None else data).detach().requires_grad_(
+            False if data is None else data.requires_grad)
+        t.persistent = persistent
+        t._is_buffer = True
+        return t

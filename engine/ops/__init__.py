@@ -24,6 +24,7 @@ from . import (  # noqa: F401 - they declare
     embedding_bag,
     flat_indices,
     fractional_pool,
+    grid_sample,
     householder,
     im2col,
     index_reduce,

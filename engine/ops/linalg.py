@@ -172,7 +172,7 @@ op("baddbmm", "BaddbmmBackward0", ("self", "batch1", "batch2"), _baddbmm,
    bind=_bind_baddbmm)
 
 
-@composite(Spelling(method="matmul", function="matmul", infix="@"))
+@composite(Spelling(method="matmul", function="matmul", linalg="matmul", infix="@"))
 def matmul(self, other):
     """PyTorch's matmul: dot, mv, mm or bmm by the inputs' dims, batch dims folded or broadcast."""
     a, b = self, other

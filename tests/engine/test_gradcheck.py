@@ -400,6 +400,13 @@ CASES = {
     "affine_grid": (lambda T, t, u: T.nn.functional.affine_grid(t, (2, 1, 3, 4), align_corners=False) ** 2
                     + T.nn.functional.affine_grid(u, (1, 1, 2, 2, 3), align_corners=True).sum(), [((2, 2, 3), S),
                                                                                                    ((1, 3, 4), S)]),
+    "grid_sample": (lambda T, x, g: T.nn.functional.grid_sample(x, g, align_corners=False)
+                    + T.nn.functional.grid_sample(x, g, mode="bicubic", padding_mode="reflection", align_corners=True)
+                    + T.nn.functional.grid_sample(x, g, mode="nearest", padding_mode="border", align_corners=False),
+                    [((1, 2, 3, 4), S), ((1, 2, 3, 2), S)]),
+    "grid_sample_3d": (lambda T, x, g: T.nn.functional.grid_sample(x, g, padding_mode="border", align_corners=True)
+                       + T.nn.functional.grid_sample(x, g, padding_mode="reflection", align_corners=False),
+                       [((1, 2, 2, 3, 2), S), ((1, 2, 1, 2, 3), S)]),
     "embedding_bag_weighted": (lambda T, w, p: T.nn.functional.embedding_bag(
         T.tensor([1, 2, 4, 5, 4, 3, 2, 1]), w, T.tensor([0, 3]), mode="sum", per_sample_weights=p),
         [((6, 3), S), ((8,), S)]),

@@ -8,7 +8,7 @@ import numpy as np
 from ... import devices, dtypes, grad_mode, meta, observe
 from ...graph import RemovableHandle
 from ...tensor import Tensor
-from ..parameter import Parameter, UninitializedBuffer, UninitializedParameter
+from ..parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter
 from .backward_hooks import GLOBAL_BACKWARD_HOOKS, BackwardHook, wants_backward_hooks
 from .factory_kwargs import factory_device
 
@@ -99,11 +99,12 @@ class Module:
                 raise TypeError(f"cannot assign '{_typename(value)}' as child module '{name}' (torch.nn.Module or "
                                 "None expected)")
             self._modules[name] = None
-        elif name in d.get("_buffers", {}):
+        elif isinstance(value, Buffer) or name in d.get("_buffers", {}):
             if value is not None and not isinstance(value, Tensor):
-                raise TypeError(f"cannot assign '{_typename(value)}' as buffer '{name}' (torch.Tensor or None "
-                                "expected)")
-            self._buffers[name] = value
+                raise TypeError(f"cannot assign '{_typename(value)}' as buffer '{name}' (torch.nn.Buffer, "
+                                "torch.Tensor or None expected)")
+            persistent = value.persistent if isinstance(value, Buffer) else name not in self._non_persistent_buffers_set
+            self.register_buffer(name, value, persistent)
         else:
             object.__setattr__(self, name, value)
 
