@@ -20,6 +20,8 @@ from .io_view import BytesIO, StringIO
 from .module_views import SafeModule
 
 CWD = "/workspace"
+FILE_REFUSAL = ("torch.{0}() given a bytes path: '{0}' to or from the machine's files is not allowed, the explorer "
+                "reads and writes no files; give the path as text (the run's own in-memory files) or an io.BytesIO()")
 _RUNS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
@@ -399,3 +401,31 @@ Path.__module__ = __name__
 
 def pathlib_views(runtime, package):
     return {"pathlib": SafeModule("pathlib", {"Path": Path, "PosixPath": Path, "PurePath": Path})}
+
+
+def buffers_only(function, name):
+    """torch.save / torch.load as a program calls them: a path (a str or a pathlib view's Path) is a file of the
+    run's own in-memory files (files_view.py); bytes or another os.PathLike stops at its line."""
+    at = 1 if name == "save" else 0
+
+    def call(*args, **kwargs):
+        args = list(args)
+        f = args[at] if len(args) > at else kwargs.get("f")
+        if isinstance(f, (str, Path)):
+            files = files_now()
+            buffer = BytesIO() if name == "save" else BytesIO(files.read(f))
+            if len(args) > at:
+                args[at] = buffer
+            else:
+                kwargs["f"] = buffer
+            out = function(*args, **kwargs)
+            if name == "save":
+                files.write(f, buffer.getvalue())
+            return out
+        if isinstance(f, (bytes, os.PathLike)):
+            budget_now().stop(GuardError(FILE_REFUSAL.format(name), program_line()))
+        return function(*args, **kwargs)
+
+    call.__name__ = call.__qualname__ = name
+    call.__module__ = "torch"
+    return call

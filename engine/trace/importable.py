@@ -57,6 +57,8 @@ ENGINE_MODULES = {
     "torch.nn.parameter": "engine.nn.parameter",
     "torch.optim.optimizer": "engine.optim.optimizer",
     "torch.autograd.gradcheck": "engine.autograd.gradcheck",
+    "torch.amp": "engine.amp",
+    "torch.cuda.amp": "engine.cuda_amp",
 }
 # Private names of the engine's modules a program may import (`from torch.nn.modules.loss import _Loss`).
 ENGINE_PRIVATE_NAMES = frozenset(["_Loss", "_WeightedLoss"])
@@ -129,7 +131,4 @@ REFUSED_MODULES = {
                     "export it (drop the decorator or the call: the model runs the same without it)"),
     **dict.fromkeys(("torch.utils.tensorboard", "tensorboard", "tensorboardX", "wandb"),
                     "the explorer writes no logs to files or the network: print the values instead"),
-    **dict.fromkeys(("torch.amp", "torch.cuda.amp", "torch.cpu.amp"),
-                    "the explorer runs on the CPU in the dtypes a program asks for: it has no autocast or gradient "
-                    "scaler yet (drop them: on a CPU without them the program computes the same)"),
 }

@@ -20,6 +20,7 @@ import time
 import traceback
 from types import FunctionType
 
+from .budget import budget_now
 from .errors import FILENAME, GuardError, program_line
 from .module_views import SafeModule
 
@@ -204,7 +205,6 @@ def traceback_of(error):
     """The traceback text of an exception the program holds (logging's exc_info=e)."""
     if not isinstance(error, BaseException):
         return "NoneType: None\n"
-    from .budget import budget_now
     return "".join(_format_exception(error, getattr(budget_now(), "source_lines", ())))
 
 

@@ -38,12 +38,12 @@ from .classes import Classes, engine_bases, is_class
 from .contexts import Context
 from .errors import GuardError, program_line
 from .evaluate import Evaluator
-from .files_view import files_views, open_, pathlib_views
+from .files_view import buffers_only, files_views, open_, pathlib_views
 from .flag_setter import FlagSetter, TensorSetter, flag_target, live_flags
 from .functorch_view import functorch_views
 from .importable import ENGINE_MODULES, STDLIB_NAMES
 from .instrument import CHECKED
-from .io_view import buffers_only, io_views
+from .io_view import io_views
 from .logging_view import logging_views
 from .module_views import SafeModule, default_modules, module_views, origin, random_views
 from .numpy_view import numpy_views

@@ -286,3 +286,34 @@ def test_functorch_is_torch_func_warning_as_torch_does():
     timeline = run(FUNCTORCH)
     assert timeline.error is None and timeline.output == want.stdout
     assert [(e["category"], e["message"]) for e in timeline.events if e["kind"] == "warning"] == want.warnings
+
+
+AMP = """import torch
+x = torch.ones(2, 2, requires_grad=True)
+with torch.amp.autocast('cuda'):
+    y = x @ x
+print(y.dtype, y.grad_fn.name())
+with torch.cuda.amp.autocast():
+    y = x @ x
+scaler = torch.cuda.amp.GradScaler()
+other = torch.amp.GradScaler()
+opt = torch.optim.SGD([x], lr=0.1)
+loss = scaler.scale(y.sum())
+loss.backward()
+scaler.unscale_(opt)
+scaler.step(opt)
+scaler.update()
+print(scaler.is_enabled(), scaler.get_scale(), loss.grad_fn.name(), x)
+with torch.autocast(device_type='cpu', enabled=False):
+    print((x @ x).dtype)
+"""
+
+
+def test_mixed_precision_runs_in_float32_warning_as_torch_does_without_cuda():
+    """torch.amp / torch.cuda.amp (engine/amp.py) as torch 2.13's CPU build: disabled, with its warnings."""
+    want = run_source(AMP, "torch")
+    timeline = run(AMP)
+    assert timeline.error is None and timeline.output == want.stdout
+    assert [(e["category"], e["message"]) for e in timeline.events if e["kind"] == "warning"] == want.warnings
+    refused = run("import torch\nwith torch.autocast('cpu'):\n    pass")
+    assert refused.error["type"] == "NotImplementedError" and refused.error["line"] == 2

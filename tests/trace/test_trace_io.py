@@ -8,7 +8,7 @@ import pytest
 
 import engine
 from engine.trace import run
-from engine.trace.io_view import FILE_REFUSAL
+from engine.trace.files_view import FILE_REFUSAL
 from tests.engine.difftest import run_source
 
 PROGRAM = """import io
