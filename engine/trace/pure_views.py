@@ -89,7 +89,6 @@ def _contextlib(runtime):
             return _GeneratorManager(function, args, kwds)
 
         helper.__name__, helper.__qualname__ = function.__name__, function.__qualname__
-        helper.__module__ = "__main__"
         return helper
 
     return {"contextmanager": contextmanager, "nullcontext": _Null, "suppress": _Suppress}
