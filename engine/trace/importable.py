@@ -102,7 +102,7 @@ FILE_MODULES = ("os", "os.path", "glob", "pathlib", "sys")
 # functorch: torch.func's transforms, warning as torch's (functorch_view.py).
 # Modules that compute and hold nothing of the process (pure_views.py).
 PURE_MODULES = ("re", "cmath", "contextlib", "queue", "csv", "struct", "traceback", "platform", "gc", "timeit",
-                "logging")
+                "logging", "typing_extensions")
 # Made for each run (runtime.RUN_VIEWS): Python's random, a sized view of numpy, the standard library's
 # modules above, matplotlib's pyplot (plot_view.py) and tqdm (tqdm_view.py), with the run's own state.
 RUN_MODULES = frozenset(["random", "numpy", "numpy.random", "numpy.linalg", "numpy.fft", "numpy.testing",

@@ -3,7 +3,7 @@ expression that runs long inside one C call is the wall's to stop: docs/security
 (`contextmanager` on the program's own generator functions, `nullcontext`, `suppress`), `queue` (the run's own
 queues: a `get` that would wait for ever says so), `csv` over the program's files and buffers, `struct` (what it
 packs sized first), `traceback` (the program's own exception, in its own lines), `platform` (the Python it runs
-on), `gc.collect`, and `timeit` (a callable's time, ticking)."""
+on), `typing_extensions` (typing's names), `gc.collect` and `timeit` (a callable's time, ticking)."""
 from __future__ import annotations
 
 import cmath
@@ -18,10 +18,12 @@ import struct
 import sys
 import time
 import traceback
+import typing
 from types import FunctionType
 
 from .budget import budget_now
 from .errors import FILENAME, GuardError, program_line
+from .importable import STDLIB_NAMES
 from .module_views import SafeModule
 
 _RE = """compile search match fullmatch findall finditer sub subn split escape error Pattern Match A ASCII I
@@ -264,6 +266,7 @@ def _timeit(runtime):
 
 _VIEWS = {"re": _re, "cmath": lambda run: {name: getattr(cmath, name) for name in _CMATH},
           "contextlib": _contextlib, "queue": _queue, "csv": lambda run: {name: getattr(csv, name) for name in _CSV},
+          "typing_extensions": lambda run: {name: getattr(typing, name) for name in STDLIB_NAMES["typing"].split()},
           "struct": _struct, "traceback": _traceback, "platform": _platform, "gc": _gc, "timeit": _timeit,}
 PURE_MODULES = tuple(_VIEWS)
 

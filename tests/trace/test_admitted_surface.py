@@ -85,6 +85,10 @@ import traceback
 import platform
 import gc
 import timeit
+from typing_extensions import Literal, Optional
+def mode(m: Literal['a', 'b'] = 'a') -> Optional[str]:
+    return m
+print(mode(), Literal['a'])
 print(re.findall(r'\\d+', 'a1b22c333'), re.sub(r'\\s+', ' ', 'a   b\\tc'), re.split(',', 'x,y'))
 m = re.match(r'(\\w+)@(\\w+)', 'me@host')
 print(m.group(1), m.groups(), bool(re.compile('^a', re.I).search('Abc')), re.escape('a.b'))
