@@ -134,6 +134,7 @@ from .limits import finfo, iinfo  # noqa: F401
 from .lowrank import pca_lowrank, svd_lowrank  # noqa: F401
 from .memory import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format  # noqa: F401
 from .nn.aten_functions import (  # noqa: F401 - ATen's signatures of nn functions, as torch.* spells them
+    adaptive_max_pool1d,
     alpha_dropout,
     alpha_dropout_,
     batch_norm,
@@ -157,6 +158,7 @@ from .nn.aten_functions import (  # noqa: F401 - ATen's signatures of nn functio
     lstm,
     lstm_cell,
     margin_ranking_loss,
+    max_pool1d_with_indices,
     poisson_nll_loss,
     rnn_relu,
     rnn_relu_cell,

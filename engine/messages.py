@@ -1,4 +1,5 @@
 """PyTorch 2.13's own texts for the errors and warnings a learner meets."""
+import re
 import sys
 import warnings
 
@@ -262,3 +263,25 @@ ZERO_DIM_INDEX = ("invalid index of a 0-dim tensor. Use `tensor.item()` in Pytho
 NEGATIVE_NUMPY_STRIDES = ("At least one stride in the given numpy array is negative, and tensors with negative strides "
                           "are not currently supported. (You can probably work around this by making a copy of your "
                           "array  with array.copy().) ")
+
+
+# --- Python's TypeError for a call with missing or extra arguments, as torch's parser words it --------------------
+_TAKES = re.compile(r"takes (\d+) positional arguments? but (\d+) (?:was|were) given")
+_MISSING = re.compile(r"missing (\d+) required positional arguments?: (.*)")
+
+
+def argument_error(name, method, error):
+    """Python's TypeError for a bind called with the wrong arguments, worded as PyTorch words it."""
+    text = re.sub(r"^[\w.<>]+\(\)", "", str(error))
+    takes = _TAKES.search(text)
+    if takes and method:  # PyTorch does not count self
+        n, given = int(takes[1]) - 1, int(takes[2]) - 1
+        if n == 0:
+            return TypeError(f"TensorBase.{name}() takes no arguments ({given} given)")
+        text = f" takes {n} positional argument{'s' * (n != 1)} but {given} {'was' if given == 1 else 'were'} given"
+    missing = _MISSING.search(text)
+    if missing:
+        names = ", ".join(f'"{"input" if a == "self" else a}"' for a in re.findall(r"['\"](\w+)['\"]", missing[2]))
+        n = int(missing[1])  # torch's parser words one "arguments" and several "argument"
+        text = f" missing {n} required positional argument{'s' * (n == 1)}: {names}"
+    return TypeError(f"{name}(){text}")

@@ -7,13 +7,12 @@ and arrays given as operands are taken as PyTorch takes them (a number, a tensor
 arguments fails with PyTorch's TypeError naming the function the user called.
 """
 import functools
-import re
 import warnings
 
 import numpy as np
 
 from . import dispatch, dtypes, grad_mode, memory
-from .messages import check_signatures
+from .messages import argument_error, check_signatures
 from .ops import COMPOSITES, OPS
 from .ops.statistics import returned
 from .ops.table import TensorArgumentError, is_number, number_dtype
@@ -55,26 +54,6 @@ def _operands(args):
     return tuple(_operand(a) if isinstance(a, _NUMPY) else a for a in args)
 
 
-_TAKES = re.compile(r"takes (\d+) positional arguments? but (\d+) (?:was|were) given")
-_MISSING = re.compile(r"missing (\d+) required positional arguments?: (.*)")
-
-
-def _argument_error(name, method, error):
-    """Python's TypeError for a bind called with the wrong arguments, worded as PyTorch words it."""
-    text = re.sub(r"^[\w.<>]+\(\)", "", str(error))
-    takes = _TAKES.search(text)
-    if takes and method:  # PyTorch does not count self
-        n, given = int(takes[1]) - 1, int(takes[2]) - 1
-        if n == 0:
-            return TypeError(f"TensorBase.{name}() takes no arguments ({given} given)")
-        text = f" takes {n} positional argument{'s' * (n != 1)} but {given} {'was' if given == 1 else 'were'} given"
-    missing = _MISSING.search(text)
-    if missing:
-        names = ", ".join(f'"{"input" if a == "self" else a}"' for a in re.findall(r"'(\w+)'", missing[2]))
-        text = f" missing {missing[1]} required positional arguments: {names}"
-    return TypeError(f"{name}(){text}")
-
-
 def _binding_failed(error):
     """Whether a TypeError came from calling the bind itself (its arguments), not from inside it."""
     return error.__traceback__.tb_next is None
@@ -93,7 +72,12 @@ def accepting_aliases(fn):
     """fn, also called with numpy's keyword names (x.sum(axis=0, keepdims=True))."""
     @functools.wraps(fn)
     def call(*args, **kwargs):
-        return fn(*args, **aliased(kwargs))
+        try:
+            return fn(*args, **aliased(kwargs))
+        except TypeError as e:
+            if _binding_failed(e) and " missing " in str(e):  # the call's own arguments: torch's parser's words
+                raise argument_error(fn.__name__, False, e) from None
+            raise
 
     return call
 
@@ -202,7 +186,7 @@ def _out_of_place(bind, name):
             op, inputs, attrs, dtype = bind(self, *_operands(args), **kwargs)
         except TypeError as e:
             if _binding_failed(e):
-                raise _argument_error(name, True, e) from None
+                raise argument_error(name, True, e) from None
             raise _method_position(e) from None
         return dispatch.apply(op, inputs, attrs, dtype)
 
@@ -227,7 +211,7 @@ def _in_place(bind, name):
             op, inputs, attrs, dtype = bind(self, *_operands(args), **kwargs)
         except TypeError as e:
             if _binding_failed(e):
-                raise _argument_error(name, True, e) from None
+                raise argument_error(name, True, e) from None
             raise _method_position(e) from None
         return dispatch.inplace(op, self, inputs[1:], attrs, dtype)
 
@@ -257,7 +241,7 @@ def _function(bind, name, number_first=False, in_place=False, signatures=()):
             if isinstance(e, ValueError):
                 raise
             if _binding_failed(e):
-                raise _argument_error(name, False, e) from None
+                raise argument_error(name, False, e) from None
             if isinstance(e, TensorArgumentError):  # torch's is a plain TypeError
                 raise TypeError(str(e)) from None
             raise
@@ -373,7 +357,21 @@ def _derive():
                   spell.out, spell.signatures)
         for name in spell.linalg:
             claim("linalg", linalg, name, bind, _torch_function, bind, "linalg_" + name, False, spell.out)
+        if spell.returns:
+            for table, names, prefix in ((methods, spell.method, ""), (functions, spell.function, ""),
+                                         (linalg, spell.linalg, "linalg_")):
+                for name in names:
+                    table[name] = _named_tuple(table[name], returned(prefix + name, spell.returns))
     return methods, functions, functional, special, linalg
+
+
+def _named_tuple(fn, kind):
+    """A several-output op's spelling, its outputs in torch's named tuple."""
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        return kind(*fn(*args, **kwargs))
+
+    return call
 
 
 def _install():

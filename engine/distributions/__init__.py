@@ -1,7 +1,6 @@
 """torch.distributions: torch 2.13's Python files (torch/distributions/*.py), ported to run on the engine; their
 draws go through the engine's replay of torch's generator (engine/generator), so a seeded program samples what
-torch samples. Not here: Wishart, LKJCholesky, NegativeBinomial, Multinomial and
-VonMises."""
+torch samples."""
 from . import constraints, transforms  # noqa: F401
 from .bernoulli import Bernoulli  # noqa: F401
 from .beta import Beta  # noqa: F401
@@ -17,6 +16,7 @@ from .exp_family import ExponentialFamily  # noqa: F401
 from .exponential import Exponential  # noqa: F401
 from .fishersnedecor import FisherSnedecor  # noqa: F401
 from .gamma import Gamma  # noqa: F401
+from .generalized_pareto import GeneralizedPareto  # noqa: F401
 from .geometric import Geometric  # noqa: F401
 from .gumbel import Gumbel  # noqa: F401
 from .half_cauchy import HalfCauchy  # noqa: F401
@@ -26,11 +26,14 @@ from .inverse_gamma import InverseGamma  # noqa: F401
 from .kl import kl_divergence, register_kl  # noqa: F401
 from .kumaraswamy import Kumaraswamy  # noqa: F401
 from .laplace import Laplace  # noqa: F401
+from .lkj_cholesky import LKJCholesky  # noqa: F401
 from .log_normal import LogNormal  # noqa: F401
 from .logistic_normal import LogisticNormal  # noqa: F401
 from .lowrank_multivariate_normal import LowRankMultivariateNormal  # noqa: F401
 from .mixture_same_family import MixtureSameFamily  # noqa: F401
+from .multinomial import Multinomial  # noqa: F401
 from .multivariate_normal import MultivariateNormal  # noqa: F401
+from .negative_binomial import NegativeBinomial  # noqa: F401
 from .normal import Normal  # noqa: F401
 from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough  # noqa: F401
 from .pareto import Pareto  # noqa: F401
@@ -41,4 +44,6 @@ from .studentT import StudentT  # noqa: F401
 from .transformed_distribution import TransformedDistribution  # noqa: F401
 from .transforms import *  # noqa: F401, F403
 from .uniform import Uniform  # noqa: F401
+from .von_mises import VonMises  # noqa: F401
 from .weibull import Weibull  # noqa: F401
+from .wishart import Wishart  # noqa: F401

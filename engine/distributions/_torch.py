@@ -5,7 +5,7 @@ import functools
 import math
 import warnings
 
-from .. import autograd, dtypes, factories, functions, grad_mode, limits, linalg, logic, methods, random  # noqa: F401
+from .. import autograd, dtypes, factories, functions, grad_mode, limits, linalg, logic, memory, methods, random  # noqa: F401
 from .. import nn as nn  # torch.nn.functional.one_hot (OneHotCategorical, Beta.mode)
 from .. import special as _special
 from ..tensor import Size, Tensor
@@ -13,8 +13,8 @@ from ..tensor import Size, Tensor
 globals().update(methods.FUNCTIONS)
 globals().update(logic.FUNCTIONS)
 
-float32, float64, long, bool = dtypes.float32, dtypes.float64, dtypes.int64, dtypes.bool  # noqa: A001
-contiguous_format = "contiguous_format"
+float32, float64, double, long, bool = dtypes.float32, dtypes.float64, dtypes.float64, dtypes.int64, dtypes.bool  # noqa: A001
+contiguous_format = memory.contiguous_format
 finfo = limits.finfo
 no_grad, enable_grad = grad_mode.no_grad, grad_mode.enable_grad
 tensor, as_tensor, empty, zeros, ones, full = (factories.tensor, factories.as_tensor, factories.empty,
@@ -22,6 +22,7 @@ tensor, as_tensor, empty, zeros, ones, full = (factories.tensor, factories.as_te
 zeros_like, ones_like, full_like, arange, eye = (factories.zeros_like, factories.ones_like, factories.full_like,
                                                  factories.arange, factories.eye)
 where, is_tensor, broadcast_shapes = functions.where, functions.is_tensor, functions.broadcast_shapes
+tril_indices = functions.tril_indices
 rand, randn, normal, multinomial = random.rand, random.randn, random.normal, random.multinomial
 inf, nan = math.inf, math.nan
 Function = autograd.Function

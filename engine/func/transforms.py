@@ -16,7 +16,7 @@ from ..autograd import forward_ad
 from ..autograd.differentiate import grad as _autograd_grad
 from ..tensor import Tensor
 from . import batching
-from .trees import flatten, map_leaves, unflatten
+from .trees import describe, flatten, map_leaves, unflatten
 
 _STACK = methods.FUNCTIONS["stack"]
 DEPTH = [0]  # how many autodiff transforms are running: inside one, results stay differentiable
@@ -375,3 +375,24 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
 
 def hessian(func, argnums=0):
     return jacfwd(jacrev(func, argnums), argnums)
+
+
+def linearize(func, *primals):
+    """func's output at primals, and a function giving its jvp there for any tangents of the primals' structure."""
+    output = func(*primals)
+    flat_primals, primals_spec = flatten(primals)
+
+    def jvp_fn(*tangents):
+        flat_tangents, tangents_spec = flatten(tangents)
+        if tangents_spec != primals_spec:
+            raise RuntimeError(f"Expected the tangents {describe(tangents_spec)} to have the same argspec as the "
+                               f"primals {describe(primals_spec)}")
+        for i, (t, p) in enumerate(zip(flat_tangents, flat_primals)):
+            for what, have, want in (("shape", t.shape, p.shape), ("device", t.device, p.device),
+                                     ("dtype", t.dtype, p.dtype)):
+                if have != want:
+                    raise RuntimeError(f"tangent:{i} with {what} {have} in flattened pytree doesn't match the {what} "
+                                       f"{want} of the corresponding primal.")
+        return jvp(func, primals, tangents)[1]
+
+    return output, jvp_fn

@@ -172,3 +172,13 @@ def embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sp
     """ATen's embedding_bag: (output, offset2bag, bag_size, max_indices), mode 0 sum, 1 mean, 2 max."""
     return embedding_bag_results(indices, weight, offsets, None, 2, scale_grad_by_freq, _MODES[mode], sparse,
                                  per_sample_weights, include_last_offset, padding_idx)
+
+
+def adaptive_max_pool1d(input, output_size):  # noqa: A002
+    """torch.adaptive_max_pool1d: the values and their indices, always."""
+    return functional.adaptive_max_pool1d(input, output_size, return_indices=True)
+
+
+def max_pool1d_with_indices(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):  # noqa: A002
+    return functional.max_pool1d(input, kernel_size, stride or None, padding, dilation, ceil_mode,
+                                 return_indices=True)

@@ -1,8 +1,11 @@
 """The view ops' copying twins (`torch.expand_copy`, `torch.t_copy`, …, `torch.narrow_copy`): the view's result as
 a new contiguous tensor, with the view's derivative; PyTorch names their nodes after the view's (`TBackward0_copy`).
 """
+import re
+
 import numpy as np
 
+from ..messages import argument_error
 from . import arranging, pieces, views  # noqa: F401 - the views, declared before their twins
 from .table import OPS, Spelling, composite, op
 
@@ -20,10 +23,18 @@ def _twin(view, node=None):
               saves=v.saves, several=v.several, bind=False, numel=v.numel)
 
 
+_MISSING = re.compile(r"\w+\(\) missing \d+ required positional argument")
+
+
 def _through(view_name, user_name, bind):
     """x.<name>_copy(…): the view's bind, then its twin."""
     def call(self, *args, **kwargs):
-        op_, inputs, attrs, dtype = bind(self, *args, **kwargs)
+        try:
+            op_, inputs, attrs, dtype = bind(self, *args, **kwargs)
+        except TypeError as e:
+            if not _MISSING.match(str(e)):  # not the bind's own arguments
+                raise
+            raise argument_error(user_name + "_copy", False, e) from None
         return self._apply(OPS[op_.name + "_copy"], inputs, attrs, dtype)
 
     call.__name__ = call.__qualname__ = user_name + "_copy"

@@ -146,7 +146,8 @@ def _slogdet_grad(n, grads):
 
 op("linalg_slogdet", "LinalgSlogdetBackward0", ("A",), _slogdet, ("grad_logabsdet · A⁻ᵀ", _slogdet_grad),
    saves={0: ("A",)}, several=True,
-   spell=Spelling(method="slogdet", function="slogdet", linalg="slogdet", name=_labelled("slogdet")),
+   spell=Spelling(method="slogdet", function="slogdet", linalg="slogdet", name=_labelled("slogdet"),
+                  returns=("sign", "logabsdet")),
    bind=_bind_slogdet)
 
 
@@ -327,7 +328,8 @@ def _eigh_grad(n, grads):
 
 op("linalg_eigh", "LinalgEighBackward0", ("A",), _eigh,
    ("Q (diag(grad_L) + (Qᵀ grad_Q) / (L_j − L_i)) Qᵀ", _eigh_grad), saves={0: ("A", "UPLO")}, several=True,
-   spell=Spelling(linalg="eigh", name=_labelled("eigh", "UPLO")), bind=_bind_eigh)
+   spell=Spelling(linalg="eigh", name=_labelled("eigh", "UPLO"), returns=("eigenvalues", "eigenvectors")),
+   bind=_bind_eigh)
 
 
 def _svd(a, full_matrices=True):
@@ -393,7 +395,7 @@ def _svd_grad(n, grads):
 op("linalg_svd", "LinalgSvdBackward0", ("A",), _svd,
    ("U [(skew(Uᵀ gU) / E) S + S (skew(Vᵀ gV) / E) + diag(gS)] Vᵀ + …", _svd_grad),
    saves={0: ("A", "full_matrices")}, several=True,
-   spell=Spelling(linalg="svd", name=_labelled("svd", "full_matrices")), bind=_bind_svd)
+   spell=Spelling(linalg="svd", name=_labelled("svd", "full_matrices"), returns=("U", "S", "Vh")), bind=_bind_svd)
 
 
 def _qr(a, mode="reduced"):
@@ -452,4 +454,4 @@ def _qr_grad(n, grads):
 
 op("linalg_qr", "LinalgQrBackward0", ("A",), _qr, ("(gQ + Q syminvadj(triu(gR Rᵀ − Qᵀ gQ))) R⁻ᵀ, for m ≥ n", _qr_grad),
    saves={0: ("A", "mode")}, several=True,
-   spell=Spelling(linalg="qr", name=_labelled("qr", "mode")), bind=_bind_qr)
+   spell=Spelling(linalg="qr", name=_labelled("qr", "mode"), returns=("Q", "R")), bind=_bind_qr)

@@ -103,7 +103,7 @@ op("cholesky_inverse", "CholeskyInverseBackward0", ("self",),
 @composite(Spelling(method="qr", function="qr"))
 def qr(input, some=True):  # noqa: A002 - torch's names
     messages.warn_once(QR_DEPRECATED, stacklevel=4)
-    return input._apply(*_bind_qr(input, "reduced" if some else "complete"))
+    return returned("qr", ("Q", "R"))(*input._apply(*_bind_qr(input, "reduced" if some else "complete")))
 
 
 @composite(Spelling(method="svd", function="svd"))
@@ -116,9 +116,10 @@ def svd(input, some=True, compute_uv=True):  # noqa: A002
     if not compute_uv:
         m, k = input.shape[-2], input.shape[-1]
         zeros = type(S)._make
-        return (zeros(np.zeros(tuple(input.shape[:-2]) + (m, m), S.dtype.np), S.dtype), S,
-                zeros(np.zeros(tuple(input.shape[:-2]) + (k, k), S.dtype.np), S.dtype))
-    return U, S, Vh.mT
+        batch = tuple(input.shape[:-2])
+        return returned("svd", ("U", "S", "V"))(zeros(np.zeros(batch + (m, m), S.dtype.np), S.dtype), S,
+                                                zeros(np.zeros(batch + (k, k), S.dtype.np), S.dtype))
+    return returned("svd", ("U", "S", "V"))(U, S, Vh.mT)
 
 
 # --- torch.triangular_solve ---------------------------------------------------------------------------------------

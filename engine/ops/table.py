@@ -29,13 +29,14 @@ class Spelling:
 
     __slots__ = ("method", "function", "functional", "special", "linalg", "inplace", "inplace_function", "infix",
                  "rinfix", "prefix", "name", "number_first", "out", "signatures",
-                 "inplace_sizes", "functional_out", "out_dtype", "out_overlap", "inplace_resize")
+                 "inplace_sizes", "functional_out", "out_dtype", "out_overlap", "inplace_resize", "returns")
 
     def __init__(self, method=(), function=(), functional=(), inplace=(), inplace_function=(), infix=None,
                  rinfix=None, prefix=None, name=None, number_first=False, out=True, special=(), linalg=(),
                  signatures=(), inplace_sizes=False, functional_out=False, out_dtype=None, out_overlap=False,
-                 inplace_resize=None):
+                 inplace_resize=None, returns=()):
         self.method = _names(method)
+        self.returns = returns  # several outputs: the fields of the torch.return_types named tuple they come in
         self.function = _names(function)
         self.functional = _names(functional)
         self.special = _names(special)  # torch.special.<name>

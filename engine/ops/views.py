@@ -42,6 +42,9 @@ def _viewable(t, shape):
 
 
 def _bind_view(self, *shape):
+    if not shape:
+        raise TypeError("view() received an invalid combination of arguments - got (), but expected one of:\n"
+                        " * (torch.dtype dtype)\n * (tuple of ints size)\n")
     if len(shape) == 1 and isinstance(shape[0], dtypes.dtype):
         raise RuntimeError("view(dtype) is not supported")
     shape = _infer_shape(self, shape)
@@ -276,6 +279,8 @@ def _missing(name, argument):
 
 
 def _bind_expand(self, *sizes):
+    if not sizes:
+        raise TypeError('expand() missing 1 required positional arguments: "size"')
     sizes = shape_args(sizes)
     have = self.shape  # a batched tensor's too (vmap: its sample's)
     lead = len(sizes) - len(have)

@@ -52,6 +52,10 @@ for m in (T([[1, 2]]), T([[2.0, 1.0], [1.0, 3.0]]), T([[True]]), T([[1, 2], [3, 
 attempt(lambda: torch.chain_matmul())
 attempt(lambda: torch.chain_matmul(T([[1.0]]), T([1.0])))
 attempt(lambda: torch.chain_matmul(T([[[1.0]]]), T([[1.0]])))
+for call in ("x.expand()", "torch.expand_copy(x)", "x.view()", "torch.permute_copy(x)", "torch.unsqueeze_copy(x)",
+             "torch.select_copy(x)", "torch.transpose_copy(x)", "torch.unfold_copy(x)", "x.select()",
+             "torch.split_with_sizes_copy(x)", "x.index_select(0)", "torch.squeeze_copy(x)", "torch.t_copy(x)"):
+    attempt(lambda: eval(call, {"x": f, "torch": torch}))
 for d in (0, -1, 1):
     attempt(lambda: T(2).size(d))
     attempt(lambda: T(2).stride(d))

@@ -68,6 +68,9 @@ CALLS = {
     "_unsafe_masked_index": [T((2, 3)), T((1,)), [T((1,))], 0.0],
     "_unsafe_masked_index_put_accumulate": [T((2, 3)), T((1,)), [T((1,))], T((1, 3))],
     "as_strided_scatter": [T((2, 3)), T((2, 2)), (2, 2), (1, 2)], "histogramdd": [T((2, 3)), 2],
+    "grid_sampler": [T((1, 1, 2, 2)), T((1, 1, 1, 2)), 0, 0, False],
+    "grid_sampler_2d": [T((1, 1, 2, 2)), T((1, 1, 1, 2)), 0, 0, False],
+    "grid_sampler_3d": [T((1, 1, 2, 2, 2)), T((1, 1, 1, 1, 3)), 0, 0, False],
 }
 INTEGER_RESULTS = {"argmax", "argmin"}
 

@@ -1,5 +1,6 @@
-"""nn.Buffer (a tensor a Module registers as a buffer when assigned, persistent or not), torch.newaxis,
-torch.linalg.matmul and the device flags torch's CPU tensors answer False, against torch."""
+"""Small pieces of torch's surface against torch: nn.Buffer (a tensor a Module registers as a buffer when assigned,
+persistent or not), torch.newaxis, torch.linalg.matmul, the device flags a CPU tensor answers False,
+torch.adaptive_max_pool1d and torch.max_pool1d_with_indices."""
 from difftest import assert_same
 
 PROGRAM = """
@@ -34,3 +35,19 @@ print(x.is_mps, x.is_xpu, x.is_ipu, x.is_xla, x.is_vulkan, x.is_maia, x.is_mtia,
 
 def test_buffers_newaxis_linalg_matmul_and_device_flags_as_torch():
     assert_same(PROGRAM)
+
+
+POOLS = """
+import torch
+y = torch.arange(6.).view(1, 1, 6).requires_grad_()
+a = torch.adaptive_max_pool1d(y, 2)
+b = torch.max_pool1d_with_indices(y, 2, 2, 0, 1, False)
+c = torch.max_pool1d_with_indices(y, 3)
+print(a, b, c)
+(a[0].sum() + c[0].sum()).backward()
+print(y.grad)
+"""
+
+
+def test_torch_spellings_of_1d_max_pools_as_torch():
+    assert_same(POOLS)
