@@ -1,7 +1,7 @@
 """torch.optim: the 15 optimizers of torch 2.13 (SGD, Adam, AdamW, RMSprop, Adagrad, Adadelta, Adamax, NAdam,
 RAdam, ASGD, Rprop, Adafactor, Muon, LBFGS, SparseAdam) and torch.optim.lr_scheduler, as torch 2.13 computes them
-on the CPU."""
-from . import lr_scheduler
+on the CPU, and torch.optim.swa_utils."""
+from . import lr_scheduler, swa_utils
 from .adadelta import Adadelta
 from .adafactor import Adafactor
 from .adagrad import Adagrad
@@ -19,4 +19,4 @@ from .sgd import SGD
 from .sparse_adam import SparseAdam
 
 __all__ = ["ASGD", "Adadelta", "Adafactor", "Adagrad", "Adam", "AdamW", "Adamax", "LBFGS", "Muon", "NAdam",
-           "Optimizer", "RAdam", "RMSprop", "Rprop", "SGD", "SparseAdam", "lr_scheduler"]
+           "Optimizer", "RAdam", "RMSprop", "Rprop", "SGD", "SparseAdam", "lr_scheduler", "swa_utils"]

@@ -73,10 +73,29 @@ def test_replaying_the_patches_reaches_the_document_python_shows(query):
         assert as_json(copy) == as_json(document), f"step {target}"
 
 
-def test_clicking_a_node_replays_the_inspector_python_shows():
+@pytest.fixture(scope="module")
+def default_page():
+    """The default page, a copy of its document and its recording (seconds of work), shared: the test that only
+    reads them comes first, the one that clicks and steps after it."""
     explorer, document = native_document({})
     copy = replica(document)
-    steps = prelude.record(explorer, document)
+    return explorer, document, copy, prelude.record(explorer, document)
+
+
+def test_the_models_the_page_listens_to_are_found(default_page):
+    explorer, document, _, steps = default_page
+    ids = steps["ids"]
+    assert document.get_model_by_id(ids["player"]).value == explorer.store.k
+    assert document.get_model_by_id(ids["editor"]).code == explorer.store.source
+    assert "right" in document.get_model_by_id(ids["keys"]).properties()
+    assert "next-call" in document.get_model_by_id(ids["next_call"]).css_classes
+    assert document.get_model_by_id(ids["predict"]).active is False
+    menu = document.get_model_by_id(ids["examples"])
+    assert menu.value == explorer.store.example and ("pow-sum", BY_SLUG["pow-sum"].title) in menu.options
+
+
+def test_clicking_a_node_replays_the_inspector_python_shows(default_page):
+    explorer, document, copy, steps = default_page
     store = explorer.store
     k = steps["k"]
     key = steps["tappable"][k + 1][0]
@@ -91,19 +110,6 @@ def test_clicking_a_node_replays_the_inspector_python_shows():
         store.goto(k + 1)
     assert as_json(copy) == as_json(document) and "<h3>" in explorer.inspector.box.text
     assert not [t for t in steps["tappable"][0] if t.startswith("t")], "no node exists before the program runs"
-
-
-def test_the_models_the_page_listens_to_are_found():
-    explorer, document = native_document({})
-    steps = prelude.record(explorer, document)
-    ids = steps["ids"]
-    assert document.get_model_by_id(ids["player"]).value == explorer.store.k
-    assert document.get_model_by_id(ids["editor"]).code == explorer.store.source
-    assert "right" in document.get_model_by_id(ids["keys"]).properties()
-    assert "next-call" in document.get_model_by_id(ids["next_call"]).css_classes
-    assert document.get_model_by_id(ids["predict"]).active is False
-    menu = document.get_model_by_id(ids["examples"])
-    assert menu.value == explorer.store.example and ("pow-sum", BY_SLUG["pow-sum"].title) in menu.options
 
 
 LINK = "import torch\nx = torch.tensor([1.0, 2.0], requires_grad=True)\ny = (x * x).sum()\ny.backward()\n" \

@@ -11,13 +11,6 @@ from tests.app.browser import counter, editor_text, grads_shown  # noqa: E402
 from tests.site import sitekit  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def site():
-    dist = sitekit.ensure_built()
-    with sitekit.static_server(dist) as (url, served):
-        yield url, served
-
-
 def _wait(check, timeout_s: float = 60) -> None:
     import time
 
@@ -28,7 +21,7 @@ def _wait(check, timeout_s: float = 60) -> None:
 
 
 def test_the_canvas_builds_and_backwards_on_the_static_site(site, chromium):
-    url, _ = site
+    url = site
     context = chromium.new_context(viewport=sitekit.VIEWPORT)
     watch = sitekit.watch_context(context, url)
     page = context.new_page()

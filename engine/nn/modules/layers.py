@@ -82,6 +82,21 @@ class _BatchNorm(Module):
             for name in ("running_mean", "running_var", "num_batches_tracked"):
                 self.register_buffer(name, None)
 
+    def reset_running_stats(self):
+        if self.track_running_stats:
+            with grad_mode.no_grad():
+                self.running_mean.zero_()
+                self.running_var.fill_(1)
+                self.num_batches_tracked.zero_()
+
+    def reset_parameters(self):
+        self.reset_running_stats()
+        if self.affine:
+            with grad_mode.no_grad():
+                self.weight.fill_(1)
+                if self.bias is not None:
+                    self.bias.zero_()
+
     def forward(self, input):
         self._check_input_dim(input)
         factor = 0.0 if self.momentum is None else self.momentum
