@@ -22,7 +22,7 @@ import weakref
 import numpy as np
 
 from . import devices, dtypes, observe
-from .nn.modules.module import Module
+from .nn.modules.module import HookTable, Module
 from .nn.parameter import Parameter
 from .tensor import Size, Tensor
 
@@ -127,6 +127,8 @@ class _Writer:
             return {type(x).__name__: [self.encode(v) for v in x]}
         if isinstance(x, Module):
             return self._module(x)
+        if type(x) is HookTable and not x:  # a module's forward (pre-)hooks, none registered
+            return {"hooks": []}
         kind = f"{type(x).__module__}.{type(x).__qualname__}"
         raise TypeError(f"the engine's torch.save stores tensors, numbers, strings, dtypes, devices and dicts, lists "
                         f"and tuples of them (a state_dict, a checkpoint), not {kind} objects, which torch would "
@@ -190,6 +192,8 @@ class _Reader:
             return (set if kind == "set" else frozenset)(self.decode(v) for v in value)
         if kind == "module":
             return self._module(x)
+        if kind == "hooks":
+            return HookTable()
         if kind == "same_module":
             return self.modules[value]
         raise RuntimeError(f"corrupt file: unknown entry {kind!r}")

@@ -40,6 +40,7 @@ from . import guard, loops
 from .errors import FILENAME
 from .names import Statements
 from .recorder import Recorder
+from .sys_view import ProgramExit
 from .timeline import Timeline
 
 # Everything of the engine's that a program can change for the runs after it, as (module, attribute): each
@@ -102,7 +103,7 @@ def _run(source, budget, stream=None):
             warnings.simplefilter("always")
             warnings.showwarning = rec.on_warning
             namespace = guard.run(program, print_fn=rec.on_print, plot_fn=rec.on_plot, budget=budget,
-                                  on_error=lambda e: errors.append(_describe(e, budget)))
+                                  on_error=lambda e: _ended(e) or errors.append(_describe(e, budget)))
     except Exception as e:  # noqa: BLE001 - the guard's own failure still ends the timeline cleanly
         errors.append(_describe(e))
     finally:
@@ -139,6 +140,11 @@ def _let_go(namespace):
         gc.collect(1)
     finally:
         sys.unraisablehook = hook
+
+
+def _ended(e):
+    """Whether the program ended itself without an error: sys.exit() or sys.exit(0)."""
+    return isinstance(e, ProgramExit) and e.clean
 
 
 def _describe(e, budget=None):

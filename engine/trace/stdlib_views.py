@@ -19,7 +19,7 @@ import time
 from types import FunctionType
 
 from .allowlist import MAX_FORMAT_WIDTH
-from .argparse_view import PROG, argparse_names
+from .argparse_view import argparse_names
 from .classes import ClassName
 from .errors import program_line
 from .importable import STDLIB_NAMES
@@ -115,30 +115,6 @@ def _time(runtime):
         time.sleep(seconds)
 
     return {"sleep": sleep}
-
-
-class _Stdout:
-    """sys.stdout as a program sees it: what it writes is printed to the program's output."""
-
-    __slots__ = ("write", "flush")
-
-    def __repr__(self):
-        return "<_io.TextIOWrapper name='<stdout>' mode='w' encoding='utf-8'>"
-
-
-def _sys(runtime):
-    stdout = _Stdout()
-
-    def write(text):
-        if not isinstance(text, str):
-            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
-        runtime.print(text, end="")
-        return len(text)
-
-    object.__setattr__(stdout, "write", write)
-    object.__setattr__(stdout, "flush", lambda: None)
-    runtime.stdout = stdout  # print(..., file=sys.stdout) prints
-    return {"stdout": stdout, "argv": [PROG]}
 
 
 MAX_INDENT = 64  # json's, pprint's and textwrap's indents: longer ones are not for reading
@@ -327,4 +303,4 @@ _CHECKED = {"argparse": argparse_names, "inspect": _inspect,
             "types": _types, "collections": _collections, "dataclasses": _dataclasses,
             "functools": _functools, "itertools": _itertools, "time": _time, "abc": _abc, "enum": _enum,
             "numbers": _numbers, "json": _json, "pprint": _pprint, "textwrap": _textwrap, "operator": _operator,
-            "warnings": _warnings, "sys": _sys}
+            "warnings": _warnings}

@@ -100,10 +100,7 @@ DRIFT_ULPS: dict[str, int] = {
 
 
 # What the explorer's runner (engine.trace.run) refuses before running: the guard's allow-list.
-GUARD_REFUSES: dict[str, str] = {
-    "curtpark_dqn_cartpole": "standard library: `import os` is refused at its line (the notebook imports it for its "
-                             "video cells, which are gone; nothing left uses it)",
-}
+GUARD_REFUSES: dict[str, str] = {}
 
 # The runner refuses first, then meets the engine's gaps.
 RUNNER_GAPS: dict[str, str] = {

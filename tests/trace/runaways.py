@@ -521,6 +521,11 @@ ONE_CALL_CORPUS = {
         "module_list_parameters": R("import torch\nm = torch.nn.Linear(1, 1)\nfor i in range(40):\n"
                                     "    m = torch.nn.ModuleList([m, m])\nn = sum(1 for p in m.parameters())", TIME),
     },
+    # a regular expression that backtracks for ever (the re view, pure_views.py: admitted now the wall ends it)
+    "regular expressions": {
+        "nested_quantifiers_match": R("import re\nm = re.match('(a+)+$', 'a' * 64 + 'b')", TIME),
+        "nested_quantifiers_sub": R("import re\ns = re.sub('(x+x+)+y', '', 'x' * 64)", TIME),
+    },
     "codecs": {
         "punycode_encode": R(DISTINCT + "b = s.encode('punycode')", TIME),
         "punycode_encode_reversed": R(DISTINCT + "b = s[::-1].encode('punycode')", TIME),
