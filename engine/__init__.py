@@ -12,6 +12,7 @@ import numpy as _np
 
 from . import (  # noqa: F401
     accelerator,
+    amp,
     autograd,
     backends,
     cuda,
@@ -34,6 +35,7 @@ from . import (  # noqa: F401
     testing,
     utils,
 )
+from .amp import autocast  # noqa: F401
 from .devices import device, get_default_device, set_default_device  # noqa: F401
 from .dtypes import (  # noqa: A004, F401
     bool,

@@ -12,7 +12,7 @@ import itertools
 import numpy as np
 
 from . import grad_mode, observe
-from .graph import AccumulateGrad
+from .graph import AccumulateGrad, Node
 
 
 class NodeStep:
@@ -122,7 +122,7 @@ def _plus(a, b):
 
 def steps(edges, seeds, *, retain_graph=False, create_graph=False, targets=None, capture_only=False):
     """Run the backward pass from the root `edges` ((node, output number) pairs) seeded with `seeds`, yielding
-    a NodeStep per node.
+    a NodeStep per node (None for a node that is no target while no observer listens: nothing reads it).
 
     targets: nodes whose incoming grad is wanted (autograd.grad's inputs, backward's inputs=); with
     capture_only the grads are captured (step.captured) instead of accumulated into .grad.
@@ -136,7 +136,7 @@ def steps(edges, seeds, *, retain_graph=False, create_graph=False, targets=None,
         _add(buffers, node, nr, seed)
     for node in dict.fromkeys(roots):
         if deps.get(node, 0) == 0:
-            heapq.heappush(ready, _Ready(node))
+            heapq.heappush(ready, _entry(node))
     prev_mode = bool(grad_mode.is_grad_enabled())
     state = grad_mode._state
     create_graph = bool(create_graph)
@@ -144,7 +144,9 @@ def steps(edges, seeds, *, retain_graph=False, create_graph=False, targets=None,
     pop, push = heapq.heappop, heapq.heappush
     try:
         while ready:
-            node = pop(ready).node
+            node = pop(ready)[1]
+            if type(node) is _Ready:
+                node = node.node
             state["grad"] = create_graph  # grad_mode._set(create_graph), inlined: once per node
             state["enabled"] = create_graph and not state["inference"]
             grad = buffers.pop(node, None)
@@ -191,20 +193,34 @@ def steps(edges, seeds, *, retain_graph=False, create_graph=False, targets=None,
                 left = deps[fn] - 1
                 deps[fn] = left
                 if left == 0:
-                    push(ready, _Ready(fn))
+                    seq = fn._seq
+                    push(ready, (-seq, fn) if seq != _LAST else (-seq, _Ready(fn)))  # _entry, inlined
             state["grad"] = prev_mode  # grad_mode._set(prev_mode), inlined
             state["enabled"] = prev_mode and not state["inference"]
-            yield NodeStep(node, grad, out, is_target)
-            if not retain_graph:
-                node.release()
+            # what drains this generator looks at a step only when an observer listens or the node is a target
+            yield NodeStep(node, grad, out, is_target) if is_target or observe._observers else None
+            if not retain_graph and (node._saved or type(node).release is not _NOTHING_SAVED):
+                node.release()  # (a Node with nothing saved has nothing to release)
     finally:
         grad_mode._set(prev_mode)
         _tasks.pop()
 
 
+_NOTHING_SAVED = Node.release
+_LAST = float("inf")  # AccumulateGrad's sequence number, shared by every one of them
+
+
+def _entry(node):
+    """A ready node's entry in the queue, (-sequence number, node): the newest first. Only AccumulateGrad nodes
+    share a number; theirs hold the node in a _Ready, compared by number alone, so that their ties resolve
+    exactly as PyTorch's binary-heap priority queue resolves them (a tuple compares its second item only on a
+    tie of the first)."""
+    seq = node._seq
+    return (-seq, node) if seq != _LAST else (-seq, _Ready(node))
+
+
 class _Ready:
-    """A ready node in the queue. Compared by sequence number alone, so that ties between AccumulateGrad
-    nodes resolve exactly as PyTorch's binary-heap priority queue resolves them."""
+    """An AccumulateGrad node in the queue, compared by sequence number alone (see _entry)."""
 
     __slots__ = ("key", "node")
 

@@ -110,6 +110,41 @@ def apply(op, inputs, attrs=None, dtype=None):
             out = hook(op, inputs, attrs, dtype)
             if out is not NotImplemented:
                 return out
+    # the common case first, fused: plain tensors of one float dtype (and Python numbers), an op of one output that
+    # is no view, nothing listening, no denormals flushed
+    first = inputs[0] if inputs else None
+    if type(first) is Tensor and not observe._observers and not op.several and not op.view \
+            and not memory.FLUSH_DENORMAL[0]:
+        d = first.dtype
+        if d.is_floating_point and (dtype is None or dtype is d):
+            enabled = _MODE["enabled"]
+            wants_grad = False
+            arrays = []
+            for x in inputs:
+                t = type(x)
+                if t is Tensor:
+                    if x.dtype is not d or x._base is not None:
+                        break
+                    arrays.append(x._data)
+                    if enabled and not wants_grad and (x._grad_fn is not None or x._requires_grad):
+                        wants_grad = True
+                elif t is not float and t is not int:
+                    break
+                else:
+                    arrays.append(x)
+            else:
+                try:
+                    out_data = op.forward(*arrays, **attrs) if attrs else op.forward(*arrays)
+                except ValueError as e:
+                    raise shape_error(e, arrays) from None
+                if type(out_data) is not np.ndarray or out_data.dtype != d.np or not out_data.size:
+                    return _finish(op, inputs, attrs, out_data, d, wants_grad)
+                if op.pointwise and out_data.ndim > 1 and _iterator_lays_out(out_data, arrays):
+                    out_data = memory.iterated(out_data, arrays, attrs or {})
+                out = Tensor._make(out_data, d)
+                if wants_grad:
+                    _record(op, inputs, attrs or {}, out, d)
+                return out
     if attrs is None:
         attrs = {}
     enabled = _MODE["enabled"]
@@ -169,6 +204,22 @@ def apply(op, inputs, attrs=None, dtype=None):
         _record(op, inputs, attrs, out, dtype)
     if observed:
         observe.emit("on_op", out, op, inputs, attrs)
+    return out
+
+
+def _finish(op, inputs, attrs, out_data, dtype, wants_grad):
+    """The result of apply's common case that is not already an array of its dtype with elements: apply's general
+    handling of it."""
+    arrays = [x._data if type(x) is Tensor else x for x in inputs]
+    if type(out_data) is not np.ndarray or out_data.dtype != dtype.np:
+        out_data = np.asarray(out_data, dtype=dtype.np)
+    if op.pointwise and out_data.ndim > 1 and _iterator_lays_out(out_data, arrays):
+        out_data = memory.iterated(out_data, arrays, attrs or {})
+    elif not out_data.size and 0 in out_data.strides:
+        out_data = memory.with_strides(out_data, memory.contiguous_strides(out_data.shape))
+    out = Tensor._make(out_data, dtype)
+    if wants_grad:
+        _record(op, inputs, attrs or {}, out, dtype)
     return out
 
 

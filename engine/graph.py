@@ -11,6 +11,7 @@ from weakref import ref as _weak
 from . import dtypes, grad_mode, messages, observe
 from .ops import OPS, kept, region_grad
 from .ops.table import META
+from .torch_names import TorchClass
 
 SAMPLE_SHAPED = set()  # tensor types whose shape is not their array's (vmap's BatchedTensor: the sample's)
 
@@ -22,6 +23,7 @@ _MODE = grad_mode._state
 _set_grad = grad_mode._set
 
 _sequence = itertools.count()
+_new_object = object.__new__
 
 
 _hooks_stack = []  # saved_tensors_hooks: (pack, unpack) pairs, innermost last
@@ -183,8 +185,9 @@ def _short_name(node):
     return "torch::autograd::" + name
 
 
-class Node:
-    """A grad_fn: runs one op's vector-Jacobian product during backward."""
+class Node(metaclass=TorchClass):
+    """A grad_fn: runs one op's vector-Jacobian product during backward (its class prints as torch's:
+    <class 'MulBackward0'>)."""
 
     __slots__ = (
         "next_functions", "_op", "attrs", "_saved", "_seq", "_pre_hooks", "_tensor_hooks", "_retain_hooks", "_hooks",
@@ -211,6 +214,25 @@ class Node:
         self._metadata = None
         self._meta = None  # the input strides PyTorch's node keeps (`self_sym_strides`), when it keeps them
 
+    @classmethod
+    def _fresh(cls, op, next_functions, attrs, shapes, out_shape, out_dtype, need):
+        """cls(...) without __init__'s call, for the node of every recorded op: the same state as __init__ sets."""
+        self = _new_object(cls)
+        self._op = op
+        self.next_functions = next_functions
+        self.attrs = attrs
+        self._saved = {}
+        self._seq = next(_sequence)
+        self._pre_hooks = self._tensor_hooks = self._retain_hooks = self._hooks = None
+        self._freed = False
+        self._shapes = shapes
+        self._dtypes = None
+        self._need = need
+        self._out_shape = out_shape
+        self._out_dtype = out_dtype
+        self._metadata = self._meta = None
+        return self
+
     def name(self):
         name = type(self).__name__
         return "torch::autograd::NotImplemented" if name == "NotImplemented" else name
@@ -228,8 +250,9 @@ class Node:
             raise RuntimeError(messages.BACKWARD_TWICE)
         return self._saved[key].unpack(not _MODE["enabled"])
 
-    def __getattr__(self, name):
-        """grad_fn._saved_<name> and _raw_saved_<name>, named as PyTorch names them (see saved_attributes)."""
+    def _read_saved(self, name):
+        """grad_fn._saved_<name> and _raw_saved_<name>, named as PyTorch names them (see saved_attributes): the
+        properties expose_saved gives each node class (a __getattr__ would slow every attribute read of a node)."""
         if name.startswith(("_saved_", "_raw_saved_")):
             raw = name.startswith("_raw")
             key = name[len("_raw_saved_" if raw else "_saved_"):]
@@ -260,19 +283,22 @@ class Node:
 
     def _apply(self, grad):
         """The grads this node sends along next_functions, given the grad of its output."""
+        if grad is None:
+            return (None,) * len(self.next_functions)
         op = self._op
         grads = op.grads
         variadic = op.variadic
+        shapes = self._shapes
         out = []
         i = -1
         for fn, _ in self.next_functions:
             i += 1
-            if fn is None or grad is None:
+            if fn is None:
                 out.append(None)
                 continue
             g = grads[0][1](self, grad, i) if variadic else grads[i][1](self, grad)
             if g is not None:
-                if (tuple(g.shape) if type(g) in SAMPLE_SHAPED else g._data.shape) != self._shapes[i]:
+                if (g._data.shape if type(g) not in SAMPLE_SHAPED else tuple(g.shape)) != shapes[i]:
                     if not expandable(self._shapes[i], g.shape):
                         raise RuntimeError(f"Function {self.name()} returned an invalid gradient at index {i} - got "
                                            f"{list(g.shape)} but expected shape compatible with "
@@ -330,6 +356,7 @@ class AccumulateGrad(Node):
     """The sink of a leaf: adds the arriving grad into `variable.grad`."""
 
     __slots__ = ("variable", "_post_accumulate")
+    _torch_name = "AccumulateGrad"
 
     def __init__(self, variable):
         Node.__init__(self, None, (), {}, (), variable.shape, variable.dtype)
@@ -362,7 +389,9 @@ class RemovableHandle:
         self.id = next(_handle_ids)
 
     def remove(self):
-        if self._fn in self._list:
+        if isinstance(self._list, dict):  # a module's hooks, by id
+            self._list.pop(self.id, None)
+        elif self._fn in self._list:
             self._list.remove(self._fn)
 
     def __enter__(self):
@@ -384,13 +413,28 @@ def node_class(name, several=False):
     key = (name, True) if several else name  # one name, one output or several (native_group_norm's and F's)
     cls = _node_classes.get(key)
     if cls is None:
-        cls = _node_classes[key] = type(name, (Node,), {"__slots__": ("_n_outputs",) if several else ()})
+        cls = _node_classes[key] = type(name, (Node,), {"__slots__": ("_n_outputs",) if several else (),
+                                                         "_torch_name": name})
+        for op in OPS.values():
+            if op.node == name:
+                expose_saved(cls, op)
     return cls
+
+
+def expose_saved(cls, op):
+    """`_saved_<name>` and `_raw_saved_<name>` of what op's node keeps, as properties of its node class (each
+    reads what this node's own op keeps: another op of the same node name may keep other names)."""
+    for key in kept(op):
+        for name in (f"_saved_{key}", f"_raw_saved_{key}"):
+            if name not in cls.__dict__:
+                setattr(cls, name, property(lambda self, name=name: self._read_saved(name)))
 
 
 class CopySlices(Node):
     """What an in-place op on a view leaves on the base: outside the view's region the grad flows to the
     base's old grad_fn; inside it flows through the inner op's node."""
+
+    _torch_name = "CopySlices"
 
     __slots__ = ("_inner", "_region")
 

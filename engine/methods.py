@@ -181,9 +181,10 @@ def _method_position(error):
 
 def _out_of_place(bind, name):
     def method(self, *args, **kwargs):
-        kwargs = aliased(kwargs)
+        if kwargs:
+            kwargs = aliased(kwargs)
         try:
-            op, inputs, attrs, dtype = bind(self, *_operands(args), **kwargs)
+            op, inputs, attrs, dtype = bind(self, *(_operands(args) if args else args), **kwargs)
         except TypeError as e:
             if _binding_failed(e):
                 raise argument_error(name, True, e) from None
@@ -196,7 +197,7 @@ def _out_of_place(bind, name):
 def _binary(bind, name):
     """An infix operator's method: one operand, and the fast path of the hottest calls (`a * b`)."""
     def method(self, other):
-        if isinstance(other, _NUMPY):
+        if type(other) is not Tensor and isinstance(other, _NUMPY):
             other = _operand(other)
         op, inputs, attrs, dtype = bind(self, other)
         return dispatch.apply(op, inputs, attrs, dtype)

@@ -32,8 +32,8 @@ def _record(op, inputs, attrs, out, dtype):
                 e = _edge(x)
             else:
                 fn = x._grad_fn
-                e = (fn, x._output_nr) if fn is not None else (x._accumulate_grad(), 0) if x._requires_grad \
-                    else _NOWHERE
+                e = (fn, x._output_nr) if fn is not None else _NOWHERE if not x._requires_grad \
+                    else (x._acc, 0) if x._acc is not None else (x._accumulate_grad(), 0)
             nexts.append(e)
             need.append(e[0] is not None)
         elif isinstance(x, Tensor):
@@ -69,6 +69,7 @@ def _edge(x):
 
 
 _NOWHERE = (None, 0)
+_fresh = graph.Node._fresh.__func__
 _NO_PLAN = (None, None, None)
 
 
@@ -109,11 +110,15 @@ def _node(op, tensors, attrs, out, dtype, nexts, shapes, mixed, save_result, num
     cls = op.node_cls
     if cls is None:
         cls = op.node_cls = graph.node_class(op.node, op.several)
+        graph.expose_saved(cls, op)
     if op.node == "NotImplemented":  # torch's node of an op without a derivative has edges only where grad flows
         nexts = [e for e in nexts if e[0] is not None]
         need = None
-    node = cls(op, tuple(nexts), attrs, tuple(shapes), out._data.shape if type(out) is Tensor else tuple(out.shape),
-               dtype, need)
+    out_shape = out._data.shape if type(out) is Tensor else tuple(out.shape)
+    if need is None:
+        node = cls(op, tuple(nexts), attrs, tuple(shapes), out_shape, dtype)
+    else:
+        node = _fresh(cls, op, tuple(nexts), attrs, tuple(shapes), out_shape, dtype, need)
     if mixed:
         node._dtypes = tuple([x.dtype if isinstance(x, Tensor) else dtype for x in tensors])
     if op.saves:

@@ -4,30 +4,48 @@ here, not in torch, and the other way round).
 What it stores is what torch's weights-only loading admits and learners save: tensors (their values, dtype and
 requires_grad; a Parameter stays a Parameter; the same tensor saved twice loads as one object), numbers, strings,
 bytes, None, dtypes, devices, torch.Size, and dicts (OrderedDict too: a state_dict), lists and tuples of them,
-so a state_dict, an optimizer's state_dict or a checkpoint dict round-trips exactly. Other objects (a whole
-nn.Module, a program's own classes) are refused when saved, saying so: torch would pickle them. The format is a
-magic line, a JSON description of the object and the tensors' bytes after it.
+so a state_dict, an optimizer's state_dict or a checkpoint dict round-trips exactly. A whole nn.Module (the
+engine's layers and a program's own modules) is stored as its class and its attributes: torch.load gives it back
+with weights_only=False, within the same run (its class is found by reference, as pickle finds a class by name),
+and refuses it otherwise with torch's words. Other objects (a program's own classes) are refused when saved,
+saying so: torch would pickle them. The format is a magic line, a JSON description of the object and the tensors'
+bytes after it.
 """
 import collections
 import json
 import math
 import os
+import pickle
 import struct
+import weakref
 
 import numpy as np
 
 from . import devices, dtypes, observe
+from .nn.modules.module import HookTable, Module
 from .nn.parameter import Parameter
 from .tensor import Size, Tensor
 
 MAGIC = b"autograd-explorer torch.save 1\n"
 _LENGTH = struct.Struct("<Q")
+_MODULE_CLASSES = weakref.WeakValueDictionary()  # id(class) -> class, of the modules saved whole in this process
+_WEIGHTS_ONLY = (
+    "Weights only load failed. This file can still be loaded, to do so you have two options, \x1b[1mdo those steps "
+    "only if you trust the source of the checkpoint\x1b[0m. \n\t(1) In PyTorch 2.6, we changed the default value of "
+    "the `weights_only` argument in `torch.load` from `False` to `True`. Re-running `torch.load` with `weights_only` "
+    "set to `False` will likely succeed, but it can result in arbitrary code execution. Do it only if you got the "
+    "file from a trusted source.\n\t(2) Alternatively, to load with `weights_only=True` please check the "
+    "recommended steps in the following error message.\n\tWeightsUnpickler error: Unsupported global: GLOBAL "
+    "{0} was not an allowed global by default. Please use `torch.serialization.add_safe_globals([{0}])` or the "
+    "`torch.serialization.safe_globals([{0}])` context manager to allowlist this global if you trust this "
+    "class/function.\n\nCheck the documentation of torch.load to learn more about types accepted by default with "
+    "weights_only https://pytorch.org/docs/stable/generated/torch.load.html.")
 
 
 def save(obj, f, pickle_module=None, pickle_protocol=2, _use_new_zipfile_serialization=True,
          _disable_byteorder_record=False):
     writer = _Writer()
-    header = json.dumps(writer.encode(obj), allow_nan=False).encode()
+    header = json.dumps({"object": writer.encode(obj), "globals": writer.globals}, allow_nan=False).encode()
     data = MAGIC + _LENGTH.pack(len(header)) + header + b"".join(writer.blobs)
     if isinstance(f, (str, os.PathLike)):
         with open(f, "wb") as out:
@@ -61,7 +79,9 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
     start = len(MAGIC) + _LENGTH.size
     (length,) = _LENGTH.unpack(data[len(MAGIC):start])
     header = json.loads(data[start:start + length].decode())
-    return _Reader(memoryview(data)[start + length:]).decode(header)
+    if header["globals"] and weights_only is not False:
+        raise pickle.UnpicklingError(_WEIGHTS_ONLY.format(header["globals"][0]))
+    return _Reader(memoryview(data)[start + length:]).decode(header["object"])
 
 
 def _check_location(where):
@@ -80,6 +100,8 @@ class _Writer:
         self.blobs = []
         self.offset = 0
         self.seen = {}  # id(tensor) -> its number: the same tensor saved twice loads as one
+        self.modules = {}  # id(module) -> its number, likewise
+        self.globals = []  # the modules' classes, by torch's name, as pickle meets them
 
     def encode(self, x):
         if x is None or type(x) in (bool, int, str):
@@ -101,10 +123,25 @@ class _Writer:
             return {kind: [[self.encode(k), self.encode(v)] for k, v in x.items()]}
         if type(x) in (list, tuple):
             return {type(x).__name__: [self.encode(v) for v in x]}
+        if type(x) in (set, frozenset):
+            return {type(x).__name__: [self.encode(v) for v in x]}
+        if isinstance(x, Module):
+            return self._module(x)
+        if type(x) is HookTable and not x:  # a module's forward (pre-)hooks, none registered
+            return {"hooks": []}
         kind = f"{type(x).__module__}.{type(x).__qualname__}"
         raise TypeError(f"the engine's torch.save stores tensors, numbers, strings, dtypes, devices and dicts, lists "
                         f"and tuples of them (a state_dict, a checkpoint), not {kind} objects, which torch would "
                         "pickle: save their state_dict() instead")
+
+    def _module(self, m):
+        if id(m) in self.modules:
+            return {"same_module": self.modules[id(m)]}
+        self.modules[id(m)] = len(self.modules)
+        cls = type(m)
+        self.globals.append(cls.__dict__.get("_torch_name") or f"{cls.__module__}.{cls.__qualname__}")
+        _MODULE_CLASSES[id(cls)] = cls
+        return {"module": id(cls), "number": len(self.modules) - 1, "state": self.encode(dict(vars(m)))}
 
     def _blob(self, raw):
         self.blobs.append(raw)
@@ -125,6 +162,7 @@ class _Reader:
     def __init__(self, blobs):
         self.blobs = blobs
         self.tensors = {}
+        self.modules = {}
 
     def decode(self, x):
         if not isinstance(x, (dict, list)):
@@ -150,7 +188,24 @@ class _Reader:
         if kind in ("list", "tuple"):
             items = [self.decode(v) for v in value]
             return items if kind == "list" else tuple(items)
+        if kind in ("set", "frozenset"):
+            return (set if kind == "set" else frozenset)(self.decode(v) for v in value)
+        if kind == "module":
+            return self._module(x)
+        if kind == "hooks":
+            return HookTable()
+        if kind == "same_module":
+            return self.modules[value]
         raise RuntimeError(f"corrupt file: unknown entry {kind!r}")
+
+    def _module(self, x):
+        cls = _MODULE_CLASSES.get(x["module"])
+        if cls is None:
+            raise RuntimeError("the engine loads a whole nn.Module only in the run that saved it (its class is found "
+                               "by reference)")
+        m = self.modules[x["number"]] = cls.__new__(cls)
+        vars(m).update(self.decode(x["state"]))
+        return m
 
     def _blob(self, where):
         at, length = where

@@ -73,6 +73,8 @@ def _run(outputs, seeds, nodes, *, retain_graph, create_graph, targets=None, cap
         with np.errstate(all="ignore"):  # PyTorch makes inf and nan silently (sqrt'(0), 1/0, …)
             for step in steps(nodes, seeds, retain_graph=retain_graph, create_graph=create_graph,
                               targets=targets, capture_only=capture_only):
+                if step is None:
+                    continue
                 if observe._observers:
                     observe.emit("on_step", step)
                 if step.captured:

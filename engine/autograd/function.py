@@ -194,7 +194,8 @@ class Function(FunctionCtx):
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        cls._backward_cls = type(cls.__name__ + "Backward", (BackwardCFunction,), {"_forward_cls": cls})
+        cls._backward_cls = type(cls.__name__ + "Backward", (BackwardCFunction,), {
+            "_forward_cls": cls, "_torch_name": f"torch.autograd.function.{cls.__name__}Backward"})
 
     def __init__(self, *args, **kwargs):
         warnings.warn(
@@ -237,7 +238,8 @@ class Function(FunctionCtx):
         return _apply(cls, args, setup)
 
 
-Function._backward_cls = type("FunctionBackward", (BackwardCFunction,), {"_forward_cls": Function})
+Function._backward_cls = type("FunctionBackward", (BackwardCFunction,), {
+    "_forward_cls": Function, "_torch_name": "torch.autograd.function.FunctionBackward"})
 
 
 class InplaceFunction(Function):

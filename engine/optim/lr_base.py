@@ -7,6 +7,7 @@ from functools import wraps
 from weakref import ref
 
 from ..tensor import Tensor
+from ..torch_names import TorchABCClass, name_as_torch
 from .optimizer import Optimizer
 
 EPOCH_DEPRECATION_WARNING = (
@@ -51,7 +52,13 @@ def _update_param_group_val(param_group, key, val):
         param_group[key] = val
 
 
-class LRScheduler:
+class LRScheduler(metaclass=TorchABCClass):
+    _torch_name = "torch.optim.lr_scheduler.LRScheduler"
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        name_as_torch(cls)
+
     _get_lr_called_within_step = False
     _is_initial = False
 

@@ -17,6 +17,7 @@ from ..grad_mode import enable_grad, no_grad
 from ..legacy import typename
 from ..ops import OPS
 from ..tensor import Tensor
+from ..torch_names import TorchABCClass, name_as_torch
 
 
 class _RequiredParameter:
@@ -100,8 +101,14 @@ def check_capturable(group, tensors="params and state_steps"):
         raise AssertionError(f"If capturable=True, {tensors} must be on supported devices: {CAPTURABLE_DEVICES}.")
 
 
-class Optimizer:
+class Optimizer(metaclass=TorchABCClass):
     """Base class for all optimizers (torch.optim.Optimizer)."""
+
+    _torch_name = "torch.optim.optimizer.Optimizer"
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        name_as_torch(cls)
 
     _capturable_tensors = "params and state_steps"  # what torch's capturable check names
 

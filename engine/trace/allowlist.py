@@ -27,7 +27,7 @@ import ast
 import re
 
 from .errors import GuardError
-from .importable import ALLOWED_IMPORTS, IMPORTABLE, REFUSED_MODULES
+from .importable import ALLOWED_IMPORTS, ENGINE_PRIVATE_NAMES, IMPORTABLE, REFUSED_MODULES
 from .sizing import MAX_FORMAT_WIDTH, SIZED_METHODS, format_width_ok
 
 MAX_SOURCE_CHARS = 100_000
@@ -40,7 +40,7 @@ FUTURE_FEATURES = frozenset(__future__.all_feature_names)
 
 # Refused by name unless the program binds the name itself (`input = torch.randn(3)`); none of them is
 # among the builtins a program gets (but `object`, which only a class's bases may name).
-FORBIDDEN_NAMES = frozenset("""open compile globals locals input breakpoint
+FORBIDDEN_NAMES = frozenset("""compile globals locals input breakpoint
     help exit quit memoryview object aiter anext bytes bytearray BaseException SystemExit KeyboardInterrupt
     GeneratorExit BaseExceptionGroup ExceptionGroup copyright credits license""".split())
 NAME_REASONS = {"compile": "'compile' is not allowed: code objects are not a program's to hold; give the text to "
@@ -78,9 +78,11 @@ GRAD_MODES = frozenset("no_grad enable_grad set_grad_enabled inference_mode dete
 # and torch.autograd's (forward_ad.dual_level too); at run time: only the engine's objects (cached:
 # torch.nn.utils.parametrize.cached())
 WITH_MANAGERS = GRAD_MODES | {"tqdm", "trange", "dual_level", "cached", "fork_rng", "saved_tensors_hooks",
-                               "save_on_cpu", "set_detect_anomaly"}
+                               "save_on_cpu", "set_detect_anomaly", "open", "nullcontext", "suppress",
+                               "autocast"}
 WITH_REFUSAL = ("'with' is only allowed with torch.no_grad(), torch.enable_grad(), torch.set_grad_enabled(...), "
-                "torch.autograd context managers, torch.random.fork_rng() and tqdm(...)")
+                "torch.autograd context managers, torch.random.fork_rng(), tqdm(...), open(...), contextlib's and "
+                "the program's own @contextmanager functions")
 
 _ALLOWED_NODES = frozenset("""Module Expr Assign AugAssign AnnAssign For While If Break Continue Pass
     FunctionDef ClassDef Return Delete Try ExceptHandler Raise Assert Import ImportFrom alias With withitem
@@ -104,7 +106,7 @@ def check(tree: ast.Module, bound=frozenset()) -> dict[ast.stmt, GuardError]:
     """Holds a parsed program to the allow-list: the statements it refuses, each with its GuardError (the
     innermost statement that holds a refused construct). Raises GuardError if the program is nested too
     deeply to check at all. `bound`: names bound already (text given to exec() sees its caller's)."""
-    checker = _Checker(bound_names(tree) | bound)
+    checker = _Checker(bound_names(tree) | bound, _own_managers(tree))
     checker.visit(tree)
     return checker.refused
 
@@ -175,14 +177,23 @@ def bound_names(tree):
     return names
 
 
-def _is_manager(expr):
+def _own_managers(tree):
+    """The program's functions decorated with @contextmanager: `with timer():` (checked when it runs, as every
+    manager is: runtime.Runtime.context)."""
+    return frozenset(node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef) and any(
+        (d.attr if isinstance(d, ast.Attribute) else getattr(d, "id", None)) == "contextmanager"
+        for d in node.decorator_list))
+
+
+def _is_manager(expr, own=frozenset()):
     if not isinstance(expr, ast.Call):
         return False
     attrs, func = [], expr.func
     while isinstance(func, ast.Attribute):
         attrs.append(func.attr)
         func = func.value
-    return isinstance(func, ast.Name) and ((attrs[0] if attrs else func.id) in WITH_MANAGERS or "autograd" in attrs)
+    name = attrs[0] if attrs else getattr(func, "id", None)
+    return isinstance(func, ast.Name) and (name in WITH_MANAGERS or name in own or "autograd" in attrs)
 
 
 def _is_constant(stmt):
@@ -211,9 +222,9 @@ class _Scope:
 
 
 class _Checker(ast.NodeVisitor):
-    def __init__(self, bound):
+    def __init__(self, bound, managers=frozenset()):
         self.line = None
-        self.bound = bound
+        self.bound, self.managers = bound, managers
         self.called = set()  # ids of Attribute nodes called right away
         self.super_calls = set()  # ids of Name nodes `super` that are checked super(...) calls
         self.aliases = set()  # ids of Name nodes `__radd__` in `__radd__ = __add__` in a class body
@@ -404,7 +415,8 @@ class _Checker(ast.NodeVisitor):
         for alias in node.names:
             if alias.name not in ALLOWED_IMPORTS:
                 self.refuse(import_refusal(alias.name))
-            self.check_name(alias.asname or alias.name.partition(".")[0])
+            if alias.name != "__future__" or alias.asname:
+                self.check_name(alias.asname or alias.name.partition(".")[0])
 
     def visit_ImportFrom(self, node):
         if node.module == "__future__" and not node.level:
@@ -418,7 +430,7 @@ class _Checker(ast.NodeVisitor):
             self.refuse(import_refusal(module))
         for alias in node.names:
             if alias.name != "*":
-                if alias.name.startswith("_"):
+                if alias.name.startswith("_") and alias.name not in ENGINE_PRIVATE_NAMES:
                     self.refuse(f"names starting with '_' are not allowed ({alias.name!r})")
                 reason = attribute_refusal(alias.name)
                 if reason:
@@ -426,7 +438,7 @@ class _Checker(ast.NodeVisitor):
                 self.check_name(alias.asname or alias.name)
 
     def visit_With(self, node):
-        if not all(_is_manager(item.context_expr) for item in node.items):
+        if not all(_is_manager(item.context_expr, self.managers) for item in node.items):
             self.refuse(WITH_REFUSAL)
         self.generic_visit(node)
 

@@ -41,6 +41,7 @@ def run(source: str | Program, *, print_fn=print, limits: Limits | None = None, 
     own __str__). Once run returns, the budget is closed: no code of the program runs any more."""
     budget = budget if budget is not None else Budget(limits or Limits())
     program = source if isinstance(source, Program) else load(source)
+    budget.source_lines = program.source.splitlines()  # (traceback's view shows them)
     namespace = safe_globals(print_fn, budget, modules, plot_fn)
     observe = sys.modules.get("engine.observe") if modules is None else None
     if observe is not None:

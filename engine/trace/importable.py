@@ -20,6 +20,7 @@ ENGINE_MODULES = {
     "torch.autograd.functional": "engine.autograd.functional",
     "torch.autograd.graph": "engine.autograd.graph",
     "torch.autograd.function": "engine.autograd.function",
+    "torch.autograd.variable": "engine.autograd.variable",
     "torch.autograd.forward_ad": "engine.autograd.forward_ad",
     "torch.func": "engine.func",
     "torch.utils": "engine.utils",
@@ -41,6 +42,7 @@ ENGINE_MODULES = {
     "torch.nn.utils.parametrizations": "engine.nn.utils.parametrizations",
     "torch.nn.utils.stateless": "engine.nn.utils.stateless",
     "torch.nn.utils.fusion": "engine.nn.utils.fusion",
+    "torch.nn.utils.prune": "engine.nn.utils.prune",
     "torch.distributions": "engine.distributions",
     **{f"torch.distributions.{name}": f"engine.distributions.{name}" for name in (
         "constraints", "transforms", "kl", "distribution", "normal", "categorical", "bernoulli", "uniform", "beta",
@@ -57,7 +59,16 @@ ENGINE_MODULES = {
     "torch.backends.cudnn": "engine.backends.cudnn",
     "torch.backends.mkldnn": "engine.backends.mkldnn",
     "torch.backends.openmp": "engine.backends.openmp",
+    # the modules custom losses, parameters and optimizers are imported from
+    "torch.nn.modules.loss": "engine.nn.modules.losses",
+    "torch.nn.parameter": "engine.nn.parameter",
+    "torch.optim.optimizer": "engine.optim.optimizer",
+    "torch.autograd.gradcheck": "engine.autograd.gradcheck",
+    "torch.amp": "engine.amp",
+    "torch.cuda.amp": "engine.cuda_amp",
 }
+# Private names of the engine's modules a program may import (`from torch.nn.modules.loss import _Loss`).
+ENGINE_PRIVATE_NAMES = frozenset(["_Loss", "_WeightedLoss"])
 # The names a program sees of the standard library's modules besides math and random (stdlib_views.py).
 STDLIB_NAMES = {
     "argparse": "ArgumentParser Namespace ArgumentError ArgumentTypeError HelpFormatter RawDescriptionHelpFormatter "
@@ -93,25 +104,38 @@ STDLIB_NAMES = {
               "MutableMapping Generator Type Literal ClassVar Final TypeVar Annotated NoReturn Deque DefaultDict "
               "OrderedDict Counter cast TYPE_CHECKING",
 }
+# Over the run's own in-memory files (files_view.py), and sys (sys_view.py).
+FILE_MODULES = ("os", "os.path", "glob", "pathlib", "sys")
+# functorch: torch.func's transforms, warning as torch's (functorch_view.py).
+# Modules that compute and hold nothing of the process (pure_views.py).
+PURE_MODULES = ("re", "cmath", "contextlib", "queue", "csv", "struct", "traceback", "platform", "gc", "timeit",
+                "logging", "typing_extensions")
 # Made for each run (runtime.RUN_VIEWS): Python's random, a sized view of numpy, the standard library's
 # modules above, matplotlib's pyplot (plot_view.py) and tqdm (tqdm_view.py), with the run's own state.
 RUN_MODULES = frozenset(["random", "numpy", "numpy.random", "numpy.linalg", "numpy.fft", "numpy.testing",
-                         "matplotlib", "matplotlib.pyplot", "tqdm", "tqdm.auto", "tqdm.notebook", "io",
-                         *STDLIB_NAMES])
-ALLOWED_IMPORTS = frozenset([*ENGINE_MODULES, "math", *RUN_MODULES])
+                         "matplotlib", "matplotlib.pyplot", "matplotlib.cm", "matplotlib.colors",
+                         "matplotlib.animation", "mpl_toolkits", "mpl_toolkits.mplot3d", "tqdm", "tqdm.auto",
+                         "tqdm.notebook", "io",
+                         *STDLIB_NAMES, *FILE_MODULES, *PURE_MODULES, "functorch"])
+ALLOWED_IMPORTS = frozenset([*ENGINE_MODULES, "math", "__future__", *RUN_MODULES])
 _IMPORTABLE = ["torch", "math", "random", "numpy", "matplotlib.pyplot", "tqdm", "io (BytesIO, StringIO)",
-               *sorted(STDLIB_NAMES)]
+               "os, os.path, glob and pathlib (the run's own in-memory files)", "sys",
+               *sorted([*STDLIB_NAMES, *PURE_MODULES])]
 IMPORTABLE = f"{', '.join(_IMPORTABLE[:-1])} and {_IMPORTABLE[-1]}"
 # Modules a program may not import, with the reason its refusal gives (any other: the list above).
 REFUSED_MODULES = {
-    **dict.fromkeys(("os", "os.path", "sys", "shutil", "pathlib", "glob", "tempfile", "io.open", "fileinput",
-                     "pickle", "shelve", "sqlite3", "csv", "zipfile", "tarfile", "gzip"),
+    **dict.fromkeys(("shutil", "tempfile", "io.open", "fileinput", "pickle", "shelve", "sqlite3", "zipfile",
+                     "tarfile", "gzip"),
                     "it reaches the machine's files, environment or interpreter; the explorer runs a program on "
-                    "its own (torch.save and torch.load work with io.BytesIO)"),
+                    "its own (os, open(), torch.save and torch.load work on the run's own in-memory files)"),
     **dict.fromkeys(("subprocess", "socket", "urllib", "http", "requests", "threading", "multiprocessing",
-                     "asyncio", "signal", "ctypes", "importlib", "gc", "builtins"),
+                     "asyncio", "signal", "ctypes", "importlib", "builtins"),
                     "it reaches outside the program (processes, the network, threads or the interpreter itself)"),
-    "re": "a regular expression can run for ever inside one C call, where the explorer's time limit cannot stop it",
-    **dict.fromkeys(("fractions", "decimal"), "their arithmetic is not sized: use int and float"),
-    "contextlib": "'with' takes only torch's context managers and tqdm in the explorer",
+    **dict.fromkeys(("fractions", "decimal"), "their arithmetic is not sized (and decimal's context is the "
+                    "process's): use int and float"),
+    **dict.fromkeys(("torch.jit", "torch.fx", "torch.compile", "torch.export", "torch.onnx"),
+                    "the explorer runs a program's Python as it is written: it does not script, trace, compile or "
+                    "export it (drop the decorator or the call: the model runs the same without it)"),
+    **dict.fromkeys(("torch.utils.tensorboard", "tensorboard", "tensorboardX", "wandb"),
+                    "the explorer writes no logs to files or the network: print the values instead"),
 }

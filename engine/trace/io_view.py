@@ -1,18 +1,12 @@
 """`import io` in a program: BytesIO and StringIO only, the buffers torch.save and torch.load take in the explorer
-(it reads and writes no files: torch.save or torch.load given a path stops at its line, saying so). What a
+(given a path they use the run's own in-memory files: files_view.py). What a
 program writes into a buffer is charged to its budget like any elements, so a loop of writes stops in time."""
 from __future__ import annotations
 
 import io
-import os
 
 from .budget import budget_now
-from .errors import GuardError, program_line
 from .module_views import SafeModule
-
-FILE_REFUSAL = ("torch.{0}() given a file path: '{0}' to or from a file is not allowed, the explorer reads and writes "
-                "no files; use an io.BytesIO() buffer (buffer = io.BytesIO(); torch.save(obj, buffer); "
-                "buffer.seek(0); torch.load(buffer))")
 
 
 class BytesIO(io.BytesIO):
@@ -41,18 +35,3 @@ for _cls in (BytesIO, StringIO):
 
 def io_views(runtime, package):
     return {"io": SafeModule("io", {"BytesIO": BytesIO, "StringIO": StringIO})}
-
-
-def buffers_only(function, name):
-    """torch.save / torch.load as a program calls them: a path (a str, bytes or os.PathLike) stops at its line."""
-    at = 1 if name == "save" else 0
-
-    def call(*args, **kwargs):
-        f = args[at] if len(args) > at else kwargs.get("f")
-        if isinstance(f, (str, bytes, os.PathLike)):
-            budget_now().stop(GuardError(FILE_REFUSAL.format(name), program_line()))
-        return function(*args, **kwargs)
-
-    call.__name__ = call.__qualname__ = name
-    call.__module__ = "torch"
-    return call

@@ -11,7 +11,7 @@ from types import BuiltinFunctionType, FunctionType, ModuleType
 
 from .allowlist import FILE_ATTRS, FORBIDDEN_ATTRS, FORBIDDEN_NAMES
 from .budget import budget_now
-from .importable import ENGINE_MODULES
+from .importable import ENGINE_MODULES, ENGINE_PRIVATE_NAMES
 
 
 class SafeModule:
@@ -70,7 +70,8 @@ def module_views(modules):
         if isinstance(getattr(module, "__version__", None), str):
             attrs["__version__"] = module.__version__
         for attr in dir(module):
-            if attr.startswith("_") or attr in FORBIDDEN_ATTRS or attr in FORBIDDEN_NAMES or attr in FILE_ATTRS:
+            if (attr.startswith("_") and attr not in ENGINE_PRIVATE_NAMES or attr in FORBIDDEN_ATTRS
+                    or attr in FORBIDDEN_NAMES or attr in FILE_ATTRS):
                 continue
             value = getattr(module, attr, None)
             if isinstance(value, ModuleType):
@@ -82,8 +83,8 @@ def module_views(modules):
                 attrs[attr] = value
     for name, view in views.items():
         parent, _, child = name.rpartition(".")
-        if parent in views:
-            views[parent].__dict__[child] = view
+        if parent in views:  # (not over a function of the same name: torch.autograd.gradcheck is the function)
+            views[parent].__dict__.setdefault(child, view)
     return views, origins
 
 

@@ -27,7 +27,7 @@ UFUNCS = """add subtract multiply divide true_divide floor_divide power float_po
 NO_BIGGER = """sum mean std var min max amin amax prod argmax argmin cumsum cumprod all any sort argsort unique
     reshape transpose squeeze ravel flip count_nonzero nonzero median round around concatenate stack vstack
     hstack array_equal expand_dims trace diagonal array asarray copy ascontiguousarray abs shape ndim size
-    average ptp triu tril""".split()
+    average ptp triu tril append""".split()
 # Functions that broadcast their array arguments together.
 BROADCAST = "where clip isclose allclose".split()
 DTYPES = "float16 float32 float64 int8 int16 int32 int64 uint8 bool_ bool".split()
@@ -104,6 +104,36 @@ SIZES = {
     **{name: (lambda *args, **kwargs: 0) for name in NO_BIGGER},
 }
 _SAME = {"empty": np.zeros, "empty_like": np.zeros_like}  # never uninitialised memory
+
+
+def _piece_numel(piece):
+    """How many numbers one piece of np.r_[...] / np.c_[...] adds: a slice's length (a complex step is a count, as
+    in linspace), a directive string none, anything else its size."""
+    if isinstance(piece, slice):
+        start = 0 if piece.start is None else piece.start
+        step = 1 if piece.step is None else piece.step
+        if isinstance(step, complex):
+            return int(abs(step))
+        return 0 if piece.stop is None else max(0, math.ceil((piece.stop - start) / step))
+    return 0 if isinstance(piece, str) else np.size(plain(piece))
+
+
+class IndexConcatenator:
+    """np.r_ and np.c_: each piece sized (and its numbers charged) before numpy joins them."""
+
+    __slots__ = ("_join",)
+
+    def __init__(self, join):
+        object.__setattr__(self, "_join", join)
+
+    def __getitem__(self, key):
+        pieces = key if isinstance(key, tuple) else (key,)
+        charge(sum(_piece_numel(piece) for piece in pieces))
+        pieces = tuple(piece if isinstance(piece, (slice, str)) else plain(piece) for piece in pieces)
+        return as_array(self._join[pieces if isinstance(key, tuple) else pieces[0]])
+
+    def __len__(self):
+        return 0
 
 
 def _type_info(name):
@@ -361,7 +391,8 @@ def numpy_views() -> dict[str, SafeModule]:
                                          for name, size in LINALG.items()} | {"LinAlgError": np.linalg.LinAlgError})
     fft = SafeModule("numpy.fft", {name: _function(name, getattr(np.fft, name), size) for name, size in FFT.items()})
     testing = SafeModule("numpy.testing", {name: _testing(name) for name in TESTING})
-    attrs.update(finfo=_type_info("finfo"), iinfo=_type_info("iinfo"))
+    attrs.update(finfo=_type_info("finfo"), iinfo=_type_info("iinfo"), r_=IndexConcatenator(np.r_),
+                 c_=IndexConcatenator(np.c_))
     attrs.update(CONSTANTS, random=random_view, linalg=linalg, fft=fft, testing=testing,
                  dtype=lambda spec: no_object(np.dtype(plain(spec))), __version__=np.__version__)
     return {"numpy": SafeModule("numpy", attrs), "numpy.random": random_view, "numpy.linalg": linalg,

@@ -10,6 +10,8 @@ rule, scalars, {term: value}]. Values are shared by identity (the recorder's eve
 by equality."""
 from __future__ import annotations
 
+from .compact import zipped
+
 TABLED = frozenset(("name", "op", "expr", "grad_fn", "dtype", "formula", "how", "api",
                     "value", "shape", "grad_in", "before", "contribution", "after", "seed"))
 _LISTED = frozenset(("grads_in",))  # a list of values
@@ -149,7 +151,7 @@ def unpack(keys, table, events, plan=None):
                                                                   for term, x in v[3].items()}}
                     else:
                         packed[at] = [_entry(table, x, n) for x in v]
-            out.append(dict(zip(names, packed[1:])))
+            out.append(zipped(names, packed[1:]))
     except (TypeError, KeyError, IndexError, AttributeError):
         raise ValueError(f"event {len(out)} is not packed as a timeline's events are") from None
     return out

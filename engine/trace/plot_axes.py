@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .plot_colours import BASE, CYCLE, to_hex
+from .plot_colours import BASE, CYCLE, Colormap, to_hex
 
 # matplotlib's errors for a colour it does not take, as each call words it
 _NOT_A_COLOUR_VALUE = "{!r} is not a valid color value."
@@ -100,7 +100,7 @@ class Axes:
         values = self._pyplot.numbers(c)
         if values.size == n and values.ndim <= 1 or values.shape == (n, 1):
             values = values.ravel()
-            cmap = "viridis" if cmap is None else self._pyplot.words(cmap)
+            cmap = "viridis" if cmap is None else self._pyplot.words(cmap.name if isinstance(cmap, Colormap) else cmap)
             if cmap not in CMAPS:
                 self._pyplot.runtime.refuse(f"the colormap {cmap!r} is not drawn in the explorer: it draws "
                                             f"{', '.join(CMAPS)}")
@@ -180,7 +180,7 @@ class Axes:
         image = self._pyplot.numbers(X, exact=True)
         if not (image.ndim == 2 or (image.ndim == 3 and image.shape[-1] in (3, 4))):
             raise TypeError(f"Invalid shape {image.shape} for image data")
-        cmap = "viridis" if cmap is None else self._pyplot.words(cmap)
+        cmap = "viridis" if cmap is None else self._pyplot.words(cmap.name if isinstance(cmap, Colormap) else cmap)
         if cmap not in CMAPS:
             self._pyplot.runtime.refuse(f"the colormap {cmap!r} is not drawn in the explorer: it draws "
                                         f"{', '.join(CMAPS)}")

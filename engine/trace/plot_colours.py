@@ -117,3 +117,25 @@ def jet(n=256) -> list[str]:
         distance = (at[1:-1] - x[i - 1]) / (x[i] - x[i - 1])
         channels.append(np.concatenate([[y[0]], distance * (y[i] - y[i - 1]) + y[i - 1], [y[-1]]]))
     return [to_hex(tuple(float(v) for v in rgb)) for rgb in zip(*channels)]
+
+
+class Colormap:
+    """A colormap the explorer draws, named: `cmap=cm.viridis` draws as `cmap='viridis'`."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        object.__setattr__(self, "name", name)
+
+    def __setattr__(self, attr, value):
+        raise AttributeError("a colormap is read-only here")
+
+    def __repr__(self):
+        return f"<matplotlib.colors.Colormap {self.name!r}>"
+
+    def __call__(self, *args, **kwargs):
+        raise NotImplementedError(f"colours looked up in a colormap are not available in the explorer: give "
+                                  f"cmap={self.name!r} and the values to scatter or imshow")
+
+
+Colormap.__module__ = "matplotlib.colors"

@@ -14,6 +14,7 @@ import numpy as np
 from .module_views import SafeModule
 from .plot_axes import LINESTYLES, Axes
 from .plot_colours import XKCD, to_hex
+from .plot_modules import plot_modules
 
 MAX_POINTS = 100_000  # drawn in one call
 # The keywords a drawing call may give besides its data, by the name the event keeps.
@@ -45,9 +46,12 @@ def plot_views(runtime, package):
     names.update(xticks=_ticks(pyplot, "set_xticks"), yticks=_ticks(pyplot, "set_yticks"))
     for name in _REFUSED:
         names[name] = _refusal(runtime, name)
-    view = SafeModule("matplotlib.pyplot", names)
-    return {"matplotlib": SafeModule("matplotlib", {"pyplot": view}),
-            "matplotlib.pyplot": view}
+    others = plot_modules(runtime)
+    use = others.pop("use")
+    view = SafeModule("matplotlib.pyplot", {**names, "cm": others["matplotlib.cm"]})
+    top = {name.rpartition(".")[2]: value for name, value in others.items()}
+    return {"matplotlib": SafeModule("matplotlib", {"pyplot": view, "use": use, **top}), "matplotlib.pyplot": view,
+            **others}
 
 
 def _on_current(pyplot, method):

@@ -9,6 +9,7 @@ from ..graph import SAMPLE_SHAPED, AccumulateGrad, attribute_tensors
 from ..nn.modules import Module
 from ..tensor import Tensor
 from . import formulas, functions, labels, values
+from .compact import compact
 from .errors import FILENAME
 from .loops import Loops
 from .module_calls import ModuleCalls
@@ -72,6 +73,8 @@ class Recorder:
         self._step_at = None  # (budget steps, depth, line) at the last event of the backward call running now
         self._unreduced = {}  # id(node) -> {input number: its grad before the broadcast sum}, until its step
         self._failed = None  # (graph node id, error type, message) of the backward step that raised last
+        self._grad_values = {}  # id(a .grad tensor) -> (weakref to it, its version, its value) as on_grad recorded it
+        self._kept = {}  # (type, value) or a dict's items -> the one of them the events share (_same)
         self.quiet = False
         self.renamed = None  # a list (so_far.Stream's) of the nodes named once recorded, while a stream sends them
 
@@ -83,6 +86,7 @@ class Recorder:
             values = self._values
             self.budget.charge_events(1, ev["line"], _size(ev) + values.unsized)
             values.unsized = 0
+        ev = compact(ev)
         self.events.append(ev)
         return ev
 
@@ -116,8 +120,8 @@ class Recorder:
             self._values.release()  # every value recorded filled in, whatever failed
             # what only a running program needs, dropped now rather than with the recorder (a cycle through its
             # Where, collected whenever the collector next runs its oldest generation)
-            for kept in (self._known, self._fns, self._versions, self._named, self._temps, self._grads,
-                         self._functions, self._unreduced):
+            for kept in (self._kept, self._grad_values, self._known, self._fns, self._versions, self._named,
+                         self._temps, self._grads, self._functions, self._unreduced):
                 kept.clear()
 
     # --- names ------------------------------------------------------------------------------------
@@ -194,7 +198,7 @@ class Recorder:
         versions.append(nid)
         k.node, k.version = nid, t._vbox[0]
         self._nodes.append(ev)
-        self._push(ev)
+        self._nodes[-1] = self._push(ev)  # (the event as pushed: its keys shared)
         return nid
 
     def _default_name(self, t, k):
@@ -252,7 +256,7 @@ class Recorder:
                     k = self._known.get(id(t))
                     node = k.node if k is not None and k.ref() is t and k.version == t._vbox[0] else None
                     saved.append(self._saved_entry(key, t, node))
-        return saved
+        return saved[:]  # (a copy sized exactly: an appended list keeps room to grow, and events are kept)
 
     @staticmethod
     def _saved_entry(key, t, node):
@@ -270,7 +274,7 @@ class Recorder:
             else:
                 ids.append(None)
                 texts.append(number(x) if isinstance(x, (int, float)) else "None" if x is None else "…")
-        return ids, texts
+        return ids[:], texts
 
     # --- the engine's callbacks ---------------------------------------------------------------------
     def on_tensor(self, t):
@@ -314,7 +318,7 @@ class Recorder:
         if grad_fn:
             scalars = formulas.scalars(attrs)
             if scalars:
-                ev["scalars"] = scalars
+                ev["scalars"] = self._same_dict(scalars)
         self._add_node(out, k, ev)
 
     def on_function(self, outputs, cls, args, node):
@@ -401,7 +405,7 @@ class Recorder:
         if grad_fn:
             scalars = formulas.scalars(attrs)
             if scalars:
-                ev["scalars"] = scalars
+                ev["scalars"] = self._same_dict(scalars)
         if "optimizer" in attrs:
             ev["update"] = self._update(attrs)
         elif prev is not None:
@@ -413,10 +417,38 @@ class Recorder:
         numbers, tensors = {}, {}
         for name, v in attrs.items():
             if isinstance(v, Tensor):
-                tensors[name] = self._value(v)
+                seen = self._grad_values.get(id(v))  # (a parameter's .grad, recorded as the backward wrote it)
+                tensors[name] = seen[2] if seen is not None and seen[0]() is v and seen[1] == v._vbox[0] else (
+                    self._value(v))
             elif name not in ("optimizer", "rule"):
                 numbers[name] = v
-        return {"optimizer": attrs["optimizer"], "rule": attrs["rule"], "scalars": numbers, "values": tensors}
+        return {"optimizer": attrs["optimizer"], "rule": self._same(attrs["rule"]),
+                "scalars": self._same_dict(numbers), "values": tensors}
+
+    def _same(self, text):
+        """text, or the equal text kept before (an optimizer's rule comes back at every step: its events share one;
+        events are read-only)."""
+        if type(text) is not str:
+            return text
+        return self._keep(text, text)
+
+    def _same_dict(self, d):
+        """d, or the equal dict of numbers kept before (a step's hyperparameters, an op's scalars)."""
+        if not d:
+            return d
+        key = [dict]
+        for k, v in d.items():
+            t = type(v)
+            if not (t is int or t is float or t is bool) or v != v or v == 0:  # (0.0 and -0.0 are equal)
+                return d
+            key += (k, t, v)
+        return self._keep(tuple(key), d)
+
+    def _keep(self, key, v):
+        kept = self._kept
+        if len(kept) > 65536:
+            kept.clear()
+        return kept.setdefault(key, v)
 
     def _grad_changed(self, owner, g, op, line):
         """owner.grad was changed in place: grad.zero_(), optimizer.zero_grad(set_to_none=False), grad *= 2."""
@@ -447,6 +479,9 @@ class Recorder:
         else:
             after = self._value(g)
         self._grads[tid] = after
+        if len(self._grad_values) > 4096:
+            self._grad_values.clear()
+        self._grad_values[id(g)] = (weakref.ref(g), g._vbox[0], after)
         ev = {"kind": "grad", "line": line, "node": nid, "tensor": tid, "name": self._nodes[nid]["name"],
               "before": before, "contribution": added, "after": after}
         if self._calls:
@@ -516,7 +551,7 @@ class Recorder:
                 if i < len(grads_out) and grads_out[i]["value"] is not None:
                     grads_out[i]["unreduced"] = value
         ev = {"kind": "node", "line": line, "name": type(node).__name__, "node": nid,
-              "grad_in": grad_value(grad_in), "grads_out": grads_out, "ran": ran, "captured": bool(step.captured)}
+              "grad_in": grad_value(grad_in), "grads_out": grads_out[:], "ran": ran, "captured": bool(step.captured)}
         if isinstance(node, BackwardCFunction):  # its backward's code with numbers (formulas render the others)
             ev["formula"] = formula
         if grads_in is not None:
@@ -595,19 +630,44 @@ class Recorder:
 def _size(event):
     """About how many bytes an event takes in the timeline's JSON, at most (numbers at their longest, a summary
     of a big tensor at 250; a small float32 value is charged by Values.unsized), quickly: the recorder charges every
-    event to the budget."""
-    n = 2
-    for k, v in event.items():
+    event to the budget. (20 bytes a field, and what its text, list or dict takes beyond that.)"""
+    n = 2 + 20 * len(event)
+    kind = event.get("kind")
+    if type(kind) is str and kind in _GRAPH_KINDS:  # (their fields in _NUMBERS take 20 bytes at most)
+        varying = _varying.get(tuple(event))
+        if varying is None:
+            varying = _varying_fields(event)
+    else:
+        varying = event
+    for k in varying:
+        v = event[k]
         t = type(v)
         if t is str:
-            n += len(v) + 16
+            n += len(v) - 4
         elif t is list:
-            n += (_grads_size(v) if k == "grads_out" else _list_size(v)) + 12
+            if not v:
+                n -= 6
+            elif type(v[0]) is int or type(v[0]) is float or v[0] is None:  # a list of numbers or node ids
+                n += 21 * len(v) - 8
+            else:
+                n += (_grads_size(v) if k == "grads_out" else _list_size(v)) - 8
         elif t is dict:
-            n += 262 if k in _VALUES else max(250, _size(v)) + 12  # (a drawing's series holds its points)
-        else:
-            n += 20
+            n += 242 if k in _VALUES else max(250, _size(v)) - 8  # (a drawing's series holds its points)
     return n
+
+
+_NUMBERS = frozenset(("line", "id", "tensor", "requires_grad", "version", "node", "ran", "captured", "call", "root",
+                      "retain_graph", "create_graph", "detached_from"))  # ints, bools and None in _GRAPH_KINDS
+_GRAPH_KINDS = frozenset(("leaf", "op", "inplace", "node", "grad", "zero_grad", "backward", "free"))
+_varying = {}  # tuple of an event's keys -> those not in _NUMBERS: what _size looks at
+
+
+def _varying_fields(event):
+    keys = tuple(event)
+    varying = tuple(k for k in keys if k not in _NUMBERS)
+    if len(_varying) < 1024:
+        _varying[keys] = varying
+    return varying
 
 
 _VALUES = frozenset(("value", "grad_in", "before", "contribution", "after", "seed"))  # a dict there is a summary

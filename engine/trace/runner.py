@@ -7,6 +7,7 @@ budget), and the engine's global state is as it was before (ENGINE_STATE).
 """
 import copy
 import gc
+import itertools
 import sys
 import types
 import warnings
@@ -39,6 +40,7 @@ from . import guard, loops
 from .errors import FILENAME
 from .names import Statements
 from .recorder import Recorder
+from .sys_view import ProgramExit
 from .timeline import Timeline
 
 # Everything of the engine's that a program can change for the runs after it, as (module, attribute): each
@@ -101,7 +103,7 @@ def _run(source, budget, stream=None):
             warnings.simplefilter("always")
             warnings.showwarning = rec.on_warning
             namespace = guard.run(program, print_fn=rec.on_print, plot_fn=rec.on_plot, budget=budget,
-                                  on_error=lambda e: errors.append(_describe(e, budget)))
+                                  on_error=lambda e: _ended(e) or errors.append(_describe(e, budget)))
     except Exception as e:  # noqa: BLE001 - the guard's own failure still ends the timeline cleanly
         errors.append(_describe(e))
     finally:
@@ -138,6 +140,11 @@ def _let_go(namespace):
         gc.collect(1)
     finally:
         sys.unraisablehook = hook
+
+
+def _ended(e):
+    """Whether the program ended itself without an error: sys.exit() or sys.exit(0)."""
+    return isinstance(e, ProgramExit) and e.clean
 
 
 def _describe(e, budget=None):
@@ -177,6 +184,7 @@ def save_engine_state():
     else:
         generator.default_generator.restore(_FRESH)  # (the same state, without seeding the twister again)
     messages.WARNED_ONCE.clear()  # as in a new process: torch's once-per-process warnings are given again
+    graph._handle_ids = itertools.count()  # and hook handles numbered from 0 (module._forward_pre_hooks' keys)
     return saved
 
 
@@ -186,17 +194,36 @@ _FRESH = None  # the default generator's state once seeded with DEFAULT_SEED
 def _copy(value):
     if isinstance(value, list):  # stacks (hooks, running backward passes): their items are kept, not copied
         return list(value)
-    if type(value) is dict and len(value) > 32 and set(map(type, value.values())) <= _FUNCTIONS and all(
-            map(_classes, value)):  # a registry of functions by classes (kl's)
+    if type(value) is dict and len(value) > 32 and set(map(type, value.values())) <= _FUNCTIONS and _classes(value):
         return dict(value)  # (what deepcopy makes of it, without walking it: a sixth of a short program's run)
-    return value.clone_state() if hasattr(value, "clone_state") else copy.deepcopy(value)
+    if hasattr(value, "clone_state"):
+        return value.clone_state()
+    if type(value) is dict and _atoms(value) and _atoms(value.values()):  # flags, modes, options
+        return dict(value)
+    kind = type(value)
+    if (kind.__reduce_ex__ is object.__reduce_ex__ and kind.__reduce__ is object.__reduce__
+            and not hasattr(kind, "__deepcopy__") and type(getattr(value, "__dict__", None)) is dict
+            and _atoms(vars(value).values())):  # an object of options (printing's)
+        return copy.copy(value)
+    return copy.deepcopy(value)
+
+
+def _atoms(values):
+    """Whether deepcopy returns each of values as it is (numbers, texts, None, functions, classes: their types
+    metaclasses)."""
+    return all(t in _ATOMS or issubclass(t, type) for t in set(map(type, values)))
+
+
+_ATOMS = frozenset((int, float, str, bool, type(None), types.FunctionType, types.BuiltinFunctionType))
 
 
 _FUNCTIONS = {types.FunctionType, types.BuiltinFunctionType}
 
 
-def _classes(key):
-    return type(key) is tuple and all(isinstance(x, type) for x in key)
+def _classes(registry):
+    """Whether every key of registry is a tuple of classes (their types all metaclasses), looked at in C's loops."""
+    return set(map(type, registry)) == {tuple} and all(
+        issubclass(meta, type) for meta in set(map(type, itertools.chain.from_iterable(registry))))
 
 
 def restore_engine_state(saved):

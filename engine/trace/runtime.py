@@ -38,13 +38,18 @@ from .classes import Classes, engine_bases, is_class
 from .contexts import Context
 from .errors import GuardError, program_line
 from .evaluate import Evaluator
+from .files_view import buffers_only, files_views, open_, pathlib_views
 from .flag_setter import FlagSetter, TensorSetter, flag_target, live_flags
+from .functorch_view import functorch_views
 from .importable import ENGINE_MODULES, STDLIB_NAMES
 from .instrument import CHECKED
-from .io_view import buffers_only, io_views
+from .io_view import io_views
+from .logging_view import logging_views
 from .module_views import SafeModule, default_modules, module_views, origin, random_views
 from .numpy_view import numpy_views
+from .plot_modules import mplot3d_views
 from .plot_view import plot_views
+from .pure_views import PURE_MODULES, pure_views
 from .sized_operators import SizedOperators
 from .sizing import (
     CONTAINERS,
@@ -55,6 +60,7 @@ from .sizing import (
     method_result_len,
 )
 from .stdlib_views import stdlib_views
+from .sys_view import Console, sys_views
 from .tqdm_view import tqdm_views
 
 SAFE_BUILTINS = """abs all any bin bool callable chr dict divmod enumerate filter float frozenset hash hex id
@@ -63,7 +69,8 @@ SAFE_BUILTINS = """abs all any bin bool callable chr dict divmod enumerate filte
     ArithmeticError AssertionError AttributeError Exception ImportError IndexError KeyError LookupError
     NameError NotImplementedError OverflowError RuntimeError StopIteration SyntaxError TypeError ValueError
     ZeroDivisionError Warning UserWarning DeprecationWarning FutureWarning
-    RuntimeWarning""".split()  # super and object: only as the checker lets them be written
+    RuntimeWarning OSError IOError FileNotFoundError FileExistsError IsADirectoryError NotADirectoryError
+    PermissionError""".split()  # super and object: only as the checker lets them be written
 
 _SAFE_BUILTINS = {name: getattr(builtins, name) for name in SAFE_BUILTINS}
 # The classes among them that type(x) gives as themselves (not super: super(type, obj) walks).
@@ -77,7 +84,10 @@ _LEFT = object()  # shown(): the walk left the container below it
 _BUILTIN_METHOD = type([].append)  # numpy's methods are of this type
 # The views made for each run, by the package a program imports (their state is the run's own).
 RUN_VIEWS = {"random": lambda run, package: random_views(), "numpy": lambda run, package: numpy_views(),
-             "matplotlib": plot_views, "tqdm": tqdm_views, "io": io_views,
+             "matplotlib": plot_views, "tqdm": tqdm_views, "io": io_views, "sys": sys_views,
+             "pathlib": pathlib_views, **dict.fromkeys(("os", "glob"), files_views),
+             **dict.fromkeys(PURE_MODULES, pure_views), "logging": logging_views,
+             "mpl_toolkits": mplot3d_views, "functorch": functorch_views,
              **dict.fromkeys(STDLIB_NAMES, stdlib_views)}
 
 
@@ -152,7 +162,7 @@ class Runtime(SizedOperators):
                      repr=self.repr, type=self.type_, iter=self.iter_, getattr=self.getattr_,
                      setattr=self.setattr_, delattr=self.delattr_,
                      hasattr=self.hasattr_, vars=self.vars_, dir=self.dir_, format=self.format_,
-                     __import__=self.import_, divmod=self.divmod,
+                     __import__=self.import_, divmod=self.divmod, open=open_,
                      __build_class__=self.classes.build, eval=evaluator.eval, exec=evaluator.exec,
                      **nesting.BUILTINS)
         return {**base, "__name__": "__main__"}
@@ -393,12 +403,15 @@ class Runtime(SizedOperators):
         self.budget.charge_elements(count)
         return obj
 
-    def print(self, *args, sep=" ", end="\n", flush=False):
+    def print(self, *args, sep=" ", end="\n", file=None, flush=False):
         sep, end = " " if sep is None else sep, "\n" if end is None else end
         if not isinstance(sep, str) or not isinstance(end, str):
             raise TypeError("print(): sep and end must be None or strings")
         self.shown((args, sep, end))
         text = sep.join(map(str, args)) + end
+        if file is not None and not isinstance(file, Console):
+            file.write(text)
+            return
         self.budget.charge_output(len(text))
         self.print_fn(text, end="")
 

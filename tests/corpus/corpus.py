@@ -52,6 +52,8 @@ BENCHMARK_ONLY = frozenset([
     "aladdin_rnn_gru_lstm", "annotated_transformer", "antixk_vanilla_vae", "dlwpt_p1ch5_learning", "dlwpt_p1ch6_nn",
     "godoy_stepbystep_ch1", "karpathy_makemore_models", "nanogpt_model_train", "ppo_pytorch_pendulum",
     "spinningup_simple_pg", "tutorial_bilstm_crf", "udacity_intro_part3_training",
+    "tutorial_neural_tangent_kernels", "karpathy_normalizing_flows", "curtpark_dqn_cartpole",
+    "dataflowr_normalizing_flows_clustering", "mrsyee_a2c_pendulum",
 ])
 TESTED: dict[str, str] = {slug: source for slug, source in PROGRAMS.items() if slug not in BENCHMARK_ONLY}
 

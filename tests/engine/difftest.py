@@ -111,6 +111,19 @@ class Outcome:
         return Outcome(ADDRESS.sub("0x…", self.stdout), self.warnings, self.exc)
 
 
+def _number_hooks_from_zero(lib: str) -> None:
+    """Hook handles numbered from 0, as in the new process each program would run in (their ids are the keys a
+    program sees in module._forward_pre_hooks)."""
+    if lib == "torch":
+        import torch.utils.hooks
+
+        torch.utils.hooks.RemovableHandle.next_id = 0
+    else:
+        import itertools
+
+        importlib.import_module(lib + ".graph")._handle_ids = itertools.count()
+
+
 def run_source(source: str, lib: str, prelude: str = "", python_filters: bool = False) -> Outcome:
     """Exec `source` with `import torch` bound to `lib` ("torch" or the engine). Returns what it printed,
     the warnings it raised (category name, message without torch's "Triggered internally" tail) and the
@@ -118,6 +131,7 @@ def run_source(source: str, lib: str, prelude: str = "", python_filters: bool = 
 
     python_filters: apply the warning filter a plain `python program.py` run has for UserWarning
     ("default": shown once per source line), and record each warning's location as (file, line) too."""
+    _number_hooks_from_zero(lib)
     b = dict(builtins.__dict__)
     b["__import__"] = _make_import(lib)
     g = {"__builtins__": b, "__name__": "__main__"}

@@ -189,6 +189,27 @@ y = x * 2
 y.grad_fn.register_prehook(lambda go: (torch.ones(3),))
 tryit(lambda: y.sum().backward())
 """,
+    "node_classes_print_as_torchs": """
+import torch
+x = torch.ones(2, requires_grad=True)
+y = (x * x).sum()
+acc = y.grad_fn.next_functions[0][0].next_functions[0][0]
+print(type(y.grad_fn), type(acc), type(acc).__name__, repr(type(y.grad_fn)) == str(type(y.grad_fn)))
+b = x.clone()
+b[0] = 3.0
+print(type(b.grad_fn), type(x.unbind()[0].grad_fn))
+class Twice(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, t):
+        return t * 2
+    @staticmethod
+    def backward(ctx, g):
+        return g * 2
+print(type(Twice.apply(x).grad_fn), Twice._backward_cls.__name__)
+class Mine(torch.nn.Module):
+    pass
+print(type(Mine()))
+""",
 }
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from engine.trace.guard import BudgetExceeded as B
 from engine.trace.guard import GuardError as E
 from engine.trace.guard import GuardSyntaxError as S
+from tests.trace.escapes_views import ANY, FILES, PURE, SYS
 
-ANY = object()  # any line
 ANY_ERROR = (E, ImportError)  # refused, or an import the view does not hold
 SUBCLASS = "import torch\nclass M(torch.nn.Module):\n    pass\nm = M()\n"  # a program's subclass of an engine class
 OWN = "only those of the program's own"
@@ -24,7 +24,7 @@ WALKS = {
     "lambda_generator": ("g = lambda: (yield)\nx = g()", E, 1, "not a lambda"),
     "generator_yieldfrom": ("def g():\n    yield from [1]\nx = g()\nx.gi_yieldfrom", E, 4, "'gi_yieldfrom'"),
     "frame_attribute": ("def f():\n    pass\nf.f_back", E, 3, "'f_back'"),
-    "sys_getframe": ("import sys\nsys._getframe()", E, 1, "('sys')"),
+    "sys_getframe_walk": ("import sys\nsys._getframe(0).f_back", E, 2, "'f_back'"),
     "traceback_frame": ("try:\n    1 / 0\nexcept Exception as e:\n    e.__traceback__", E, 4, "'__traceback__'"),
     "tb_attribute": ("try:\n    1 / 0\nexcept Exception as e:\n    t = e.with_traceback(None)\n    t.tb_frame",
                      E, 5, "'tb_frame'"),
@@ -72,8 +72,8 @@ BUILTINS = {
     "dir": ("dir()", E, 1, "dir() without an argument reads the program's names"),
     "globals": ("x = 1\ng = globals()", E, 2, "'globals' is not allowed"),
     "locals": ("locals()", E, 1, "'locals' is not allowed"),
-    "open": ("open('/etc/passwd')", E, 1, "'open' is not allowed"),
-    "with_open": ("with open('/etc/passwd') as f:\n    pass", E, 1, "'with' is only allowed"),
+    "open": ("open('/etc/passwd')", FileNotFoundError, None, "No such file or directory"),
+    "with_open": ("with open('/etc/passwd') as f:\n    pass", FileNotFoundError, None, "No such file or directory"),
     "compile": ("compile('1', 'f', 'eval')", E, 1, "give the text to eval() or exec() instead"),
     "system_exit": ("raise SystemExit", E, 1, "'SystemExit' is not allowed"),
     "exit": ("exit()", E, 1, "'exit' is not allowed"),
@@ -101,13 +101,13 @@ BUILTINS = {
 
 # Imports, and what the read-only module views hand out (or not).
 MODULES = {
-    "import_os": ("import os", E, 1, "('os')"),
-    "from_os": ("x = 1\nfrom os import system", E, 2, "('os')"),
+    "import_subprocess": ("import subprocess", E, 1, "('subprocess')"),
+    "from_shutil": ("x = 1\nfrom shutil import rmtree", E, 2, "('shutil')"),
     "import_operator": ("import operator\noperator.attrgetter('__class__')", AttributeError, 2, "attrgetter"),
     "import_importlib": ("import importlib", E, 1, "('importlib')"),
     "import_builtins": ("import builtins", E, 1, "('builtins')"),
     "import_future_private": ("from __future__ import _Feature", S, 1, "future feature _Feature is not defined"),
-    "import_future_module": ("import __future__", E, 1, "('__future__')"),
+    "import_future_module": ("import __future__\n__future__.annotations", E, 2, "'__future__'"),
     "relative_import": ("from . import guard", E, 1, "('.')"),
     "private_torch_name": ("from torch import _C", E, 1, "'_C'"),
     "torch_dict": ("import torch\ntorch.__dict__", E, 2, "'__dict__'"),
@@ -332,9 +332,9 @@ RUNAWAY = {
                     B, 3, "ran longer than"),
     "finally_return": ("def f():\n    try:\n        while True:\n            pass\n    finally:\n"
                        "        return 1\nf()\nprint('not reached')", B, 3, "ran longer than"),
-    "catch_a_refusal": ("try:\n    import os\nexcept Exception:\n    print('caught')", E, 2, "('os')"),
-    "finally_return_refusal": ("def f():\n    try:\n        import os\n    finally:\n        return 1\nf()\n"
-                               "print('not reached')", E, 3, "('os')"),
+    "catch_a_refusal": ("try:\n    import shutil\nexcept Exception:\n    print('caught')", E, 2, "('shutil')"),
+    "finally_return_refusal": ("def f():\n    try:\n        import shutil\n    finally:\n        return 1\nf()\n"
+                               "print('not reached')", E, 3, "('shutil')"),
     "finally_return_runtime_refusal": ("def f():\n    try:\n        '{0.__class__}'.format(1)\n    finally:\n"
                                        "        return 1\nf()\nprint('not reached')", E, 3, "not look-ups"),
     "busy_comprehensions": ("while 1:\n    x = [y for y in range(10)]", B, ANY, "ran longer than"),
@@ -397,9 +397,9 @@ EVAL = {
     "eval_builtins_name": ("eval('__builtins__')", E, 1, "'__builtins__'"),
     "eval_generator_frame": ("eval('(x for x in []).gi_frame')", E, 1, "'gi_frame'"),
     "eval_format_walk": ("eval(\"'{0.__class__}'.format(1)\")", E, 1, "format fields"),
-    "eval_forbidden_name": ("eval('open')", E, 1, "'open' is not allowed"),
+    "eval_forbidden_name": ("eval('globals')", E, 1, "'globals' is not allowed"),
     "eval_vars": ("eval('vars()')", E, 1, "vars() without an argument reads the program's names"),
-    "exec_import_os": ("exec('import os')", E, 1, "imports other than"),
+    "exec_import_os": ("exec('import shutil')", E, 1, "imports other than"),
     "exec_import_name": ("x = 1\nexec('from torch import os')", ANY_ERROR, ANY, ""),
     "exec_global_builtins": ("exec('global __builtins__')", E, 1, "starting with '_'"),
     "exec_metaclass": ("exec('class A(metaclass=type):\\n    pass')", E, 1, "class keywords"),
@@ -424,8 +424,9 @@ EVAL = {
     "exec_a_function": ("def f():\n    pass\nexec(f)", TypeError, None, "a string"),
     "exec_closure": ("exec('x = 1', closure=None)", TypeError, None, "keyword"),
     "eval_by_sorted_key": ("x = sorted(['print.__self__'], key=eval)", E, 1, "'__self__'"),
-    "eval_by_map": ("x = 1\ny = list(map(exec, ['import os']))", E, 2, "imports other than"),
-    "exec_catches_refusal": ("try:\n    exec('import os')\nexcept Exception:\n    pass\nprint(1)", E, 2, "imports"),
+    "eval_by_map": ("x = 1\ny = list(map(exec, ['import shutil']))", E, 2, "imports other than"),
+    "exec_catches_refusal": ("try:\n    exec('import shutil')\nexcept Exception:\n    pass\nprint(1)", E, 2,
+                             "imports"),
     "exec_catches_inner_refusal": ("exec('try:\\n    eval(\"print.__self__\")\\nexcept Exception:\\n    pass')", E, 1,
                                    "'__self__'"),
     "exec_endless_loop": ("x = 1\nexec('while True:\\n    pass')", B, 2, ""),
@@ -486,7 +487,7 @@ STDLIB = {
     "repeat_huge": ("import itertools\nx = sum(itertools.repeat(1, 10 ** 12))", B, 2, "ran longer than"),
     "reduce_of_count": ("import functools, itertools\nx = functools.reduce(max, itertools.count())", B, 2,
                         "ran longer than"),
-    "import_os_still": ("import collections, os", E, 1, "imports other than"),
+    "import_os_still": ("import collections, shutil", E, 1, "imports other than"),
     "import_collections_abc": ("import collections.abc", E, 1, "imports other than"),
     # argparse (argparse_view.py): no files, no exit, nothing of the parser to change
     "argparse_fromfile": ("import argparse\np = argparse.ArgumentParser(fromfile_prefix_chars='@')\n"
@@ -504,7 +505,7 @@ STDLIB = {
 
 CATEGORIES = {"walks": WALKS, "builtins": BUILTINS, "modules": MODULES, "mutation": MUTATION,
               "formatting": FORMATTING, "classes": CLASSES, "whole_program": WHOLE_PROGRAM, "runaway": RUNAWAY,
-              "eval": EVAL, "stdlib": STDLIB}
+              "eval": EVAL, "stdlib": STDLIB, "files": FILES, "sys": SYS, "pure views": PURE}
 CORPUS = {}
 for _entries in CATEGORIES.values():
     assert not set(_entries) & set(CORPUS), set(_entries) & set(CORPUS)

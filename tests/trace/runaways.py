@@ -384,6 +384,9 @@ SIZING_CORPUS = {
     "numpy_ufunc_outer": R("import torch\na = torch.ones(100000).numpy()\n"
                            "b = (a * a).reshape(1, -1) - a.reshape(-1, 1)",
                            AT_ONCE),
+    "numpy_r_slice": R("import numpy as np\nb = np.r_[0:10 ** 12]", AT_ONCE),
+    "numpy_r_linspace": R("import numpy as np\nb = np.r_[0:1:1000000000j]", AT_ONCE),
+    "numpy_append": R("import numpy as np\na = np.ones(3 * 10 ** 6)\nb = np.append(a, a)", AT_ONCE),
     "numpy_tile": R("import numpy as np\na = np.ones(1000)\nb = np.tile(a, 10 ** 6)", AT_ONCE),
     "numpy_repeat_function": R("import numpy as np\na = np.ones(1000)\nb = np.repeat(a, 10 ** 6)", AT_ONCE),
     "numpy_repeat_method": R("import torch\na = torch.ones(1000).numpy()\nb = a.repeat(10 ** 6)", AT_ONCE),
@@ -517,6 +520,11 @@ ONE_CALL_CORPUS = {
         "module_tree_parameters": R(MODULES + "p = list(m.parameters())", TIME),
         "module_list_parameters": R("import torch\nm = torch.nn.Linear(1, 1)\nfor i in range(40):\n"
                                     "    m = torch.nn.ModuleList([m, m])\nn = sum(1 for p in m.parameters())", TIME),
+    },
+    # a regular expression that backtracks for ever (the re view, pure_views.py: admitted now the wall ends it)
+    "regular expressions": {
+        "nested_quantifiers_match": R("import re\nm = re.match('(a+)+$', 'a' * 64 + 'b')", TIME),
+        "nested_quantifiers_sub": R("import re\ns = re.sub('(x+x+)+y', '', 'x' * 64)", TIME),
     },
     "codecs": {
         "punycode_encode": R(DISTINCT + "b = s.encode('punycode')", TIME),

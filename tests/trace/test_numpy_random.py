@@ -39,6 +39,8 @@ m += 1
 np.add(m, 1, out=m)
 print(m, [float(x) for x in m], f"{m[0]:.3f}", np.round(m / 3, 2), np.tile([1, 2], 2), np.repeat([1, 2], 2))
 print(np.triu(np.ones((2, 3, 3)), k=1), np.tril(a), np.tril([[1, 2], [3, 4]], -1))
+print(np.r_[np.ones(2), [3.0], 4], np.r_[0:3, 5], np.r_[0:1:5j], np.r_['0,2', [1, 2], [3, 4]], np.c_[[1, 2], [3, 4]])
+print(np.append([1, 2], [[3, 4]]), np.append(np.ones((1, 2)), [[5, 6]], axis=0))
 """
 
 NUMPY_RANDOM = """

@@ -27,7 +27,7 @@ from engine.trace.timeline import Timeline
 TABLES = {
     ("engine.autograd.functional", "_ZERO_FILL"): "a table of how functional fills missing grads",
     ("engine.backward", "_task_ids"): "a counter naming backward passes; its values are never shown",
-    ("engine.graph", "_handle_ids"): "a counter naming hook handles; its values are never shown",
+    ("engine.graph", "_handle_ids"): "a counter naming hook handles, started again at 0 by every run",
     ("engine.dtypes", "_ALL"): "dtypes by name, made at import",
     ("engine.dtypes", "_BY_NP"): "dtypes by numpy dtype, made at import",
     ("engine.graph", "_node_classes"): "node classes by name, made once per name",

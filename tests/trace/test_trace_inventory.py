@@ -66,6 +66,8 @@ ADMITTED = {
     "inspect": "import inspect\nimport torch\nprint('fused' in inspect.signature(torch.optim.AdamW).parameters)\n"
                "def f(a, b=2, *, c=(1, 'x')):\n    return a\nsig = inspect.signature(f)\n"
                "print(sig, list(sig.parameters), sig.parameters['b'].default, sig.bind(1, b=3).arguments)",
+    "sys": "import sys\nsys.stdout.write('predicted: ')\nsys.stdout.write('ihello\\n')\nsys.stdout.flush()\n"
+           "print('x', file=sys.stdout)\nprint(sys.maxsize, sys.float_info.epsilon, sys.version_info >= (3, 8))",
     "numpy": "import numpy as np\na = np.arange(6).reshape(2, 3)\n"
              "print(a.sum(axis=0), np.mean(a), np.linspace(0, 1, 3))",
     "numpy.random": "import numpy as np\nnp.random.seed(0)\nrng = np.random.default_rng(1)\n"
@@ -119,6 +121,8 @@ HELD_BACK = {
     "abstractmethod on another's function": ("import abc, math\nabc.abstractmethod(math.sqrt)", "GuardError",
                                              "own functions"),
     "numbers' registry": ("import numbers\nnumbers.Number.register(str)", "AttributeError", "register"),
+    "sys's interpreter": ("import sys\nsys.modules", "AttributeError", "no attribute 'modules'"),
+    "sys.stdout's own attributes": ("import sys\nsys.stdout.write = print", "GuardError", "setting attributes"),
     "json's file functions": ("from json import dump", "GuardError", "'dump' is not allowed"),
     "numpy.fft sized": ("import numpy as np\nnp.fft.fft(np.ones(2), n=10**9)", "BudgetExceeded", "elements"),
     "a warnings filter's regular expression": ("import warnings\nwarnings.filterwarnings('ignore', message='(a+)+$')",

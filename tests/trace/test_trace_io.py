@@ -8,7 +8,7 @@ import pytest
 
 import engine
 from engine.trace import run
-from engine.trace.io_view import FILE_REFUSAL
+from engine.trace.files_view import FILE_REFUSAL
 from tests.engine.difftest import run_source
 
 PROGRAM = """import io
@@ -59,16 +59,31 @@ def test_the_settings_a_program_changes_are_put_back():
     assert run("import torch\nprint(torch.tensor([0.123456]))").output == "tensor([0.1235])\n"
 
 
-@pytest.mark.parametrize("call", ["torch.save(x, 'model.pt')", "torch.load('model.pt')",
-                                  "torch.save(x, f='model.pt')", "torch.save(x, b'model.pt')",
-                                  "getattr(torch, 'sa' + 've')(x, 'model.pt')", "torch.load(f='/etc/passwd')"])
-def test_a_file_path_stops_at_its_line(call, tmp_path, monkeypatch):
+@pytest.mark.parametrize("call", ["torch.save(x, 'model.pt')\nprint(torch.load('model.pt'))",
+                                  "torch.save(x, f='model.pt')\nprint(torch.load(f='model.pt'))",
+                                  "getattr(torch, 'sa' + 've')(x, 'model.pt')\nprint(torch.load('./model.pt'))"])
+def test_a_file_path_is_a_file_of_the_runs_own(call, tmp_path, monkeypatch):
+    """torch.save / torch.load to a path: the run's in-memory files (files_view.py), nothing on the disk."""
     monkeypatch.chdir(tmp_path)
     timeline = run(f"import torch\nx = torch.ones(2)\nprint('before')\n{call}\nprint('after')\n")
-    name = "save" if "save" in call or "sa' + 've" in call else "load"
-    assert timeline.output == "before\n"
-    assert timeline.error["line"] == 4 and timeline.error["message"] == FILE_REFUSAL.format(name)
+    assert timeline.error is None and timeline.output == "before\ntensor([1., 1.])\nafter\n"
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("call", ["torch.load('model.pt')", "torch.load(f='/etc/passwd')",
+                                  "torch.save(x, b'model.pt')"])
+def test_a_file_the_program_did_not_write_is_not_there(call, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "model.pt").write_bytes(b"on the disk")
+    timeline = run(f"import torch\nx = torch.ones(2)\nprint('before')\n{call}\nprint('after')\n")
+    assert timeline.output == "before\n" and timeline.error["line"] == 4
+    if "b'" in call:
+        assert timeline.error["message"] == FILE_REFUSAL.format("save")
+    else:
+        path = call.split("'")[1]
+        assert (timeline.error["type"], timeline.error["message"]) == (
+            "FileNotFoundError", f"[Errno 2] No such file or directory: {path!r}")
+    assert [p.name for p in tmp_path.iterdir()] == ["model.pt"]
 
 
 @pytest.mark.parametrize("source", ["import torch\ntorch.backends.cudnn.is_available = print",

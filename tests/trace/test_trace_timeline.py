@@ -146,7 +146,7 @@ def test_errors_end_the_timeline():
     t = run(TRACE_PROGRAMS["trace_backward_twice_uncaught"])
     assert t.error["type"] == "RuntimeError" and t.error["line"] == 7
     assert t.output == "1.1036\n"
-    refused = run("import os\nprint(1)\n")
+    refused = run("import subprocess\nprint(1)\n")
     assert [ev["kind"] for ev in refused.events] == ["error"]
     assert refused.error["type"] == "GuardError" and refused.error["line"] == 1
     syntax = run("x = (\n")

@@ -2,6 +2,7 @@
 gives them their shapes in place (an optimizer made before it holds the same objects), initialises them as the
 module they become, and turns the module into that class (LazyLinear becomes Linear), as torch's LazyModuleMixin."""
 from ... import devices, factories, meta, observe
+from ...torch_names import name_as_torch
 from .. import init
 from ..parameter import UninitializedBuffer, UninitializedParameter
 from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
@@ -93,7 +94,7 @@ class _LazyNorm(LazyModuleMixin):
 
 
 def _lazy_norm(norm):
-    cls = type("Lazy" + norm.__name__, (_LazyNorm, norm), {"cls_to_become": norm})
+    cls = type("Lazy" + norm.__name__, (_LazyNorm, norm), {"cls_to_become": norm, "__module__": __name__})
     cls.__qualname__ = cls.__name__
     return cls
 
@@ -152,6 +153,7 @@ def _lazy_conv(conv):
 
     cls = LazyTransposed if conv._transposed else Lazy
     cls.__name__ = cls.__qualname__ = "Lazy" + conv.__name__
+    name_as_torch(cls)
     return cls
 
 

@@ -8,27 +8,37 @@ import numpy as np
 from ... import devices, dtypes, grad_mode, meta, observe
 from ...graph import RemovableHandle
 from ...tensor import Tensor
+from ...torch_names import TorchABCClass, name_as_torch
 from ..parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter
 from .backward_hooks import GLOBAL_BACKWARD_HOOKS, BackwardHook, wants_backward_hooks
 from .factory_kwargs import factory_device
 
 
-class _Hook:
-    """A registered forward (pre-)hook and how it is called."""
+class HookTable(OrderedDict):
+    """A module's forward (pre-)hooks as torch keeps them: the functions by their handle's id, in calling order,
+    and the ids of those called with kwargs or always."""
 
-    __slots__ = ("fn", "with_kwargs", "always_call")
+    def __init__(self):
+        super().__init__()
+        self.with_kwargs, self.always_call = set(), set()
 
-    def __init__(self, fn, with_kwargs=False, always_call=False):
-        self.fn, self.with_kwargs, self.always_call = fn, with_kwargs, always_call
+    def __repr__(self):
+        return f"OrderedDict({list(self.items())!r})" if self else "OrderedDict()"
 
-    def __deepcopy__(self, memo):
-        return self
+    def calls(self):
+        return [(fn, hid in self.with_kwargs, hid in self.always_call) for hid, fn in self.items()]
 
 
 def _add_hook(hooks, fn, prepend=False, with_kwargs=False, always_call=False):
-    entry = _Hook(fn, with_kwargs, always_call)
-    hooks.insert(0, entry) if prepend else hooks.append(entry)
-    return RemovableHandle(hooks, entry)
+    handle = RemovableHandle(hooks, fn)
+    hooks[handle.id] = fn
+    if prepend:
+        hooks.move_to_end(handle.id, last=False)
+    if with_kwargs:
+        hooks.with_kwargs.add(handle.id)
+    if always_call:
+        hooks.always_call.add(handle.id)
+    return handle
 
 
 def _add_hook_fn(hooks, fn, prepend=False):
@@ -45,7 +55,7 @@ def register_module_full_backward_pre_hook(hook):
 
 
 # torch.nn.modules.module.register_module_forward_pre_hook / _forward_hook: hooks of every module, run first.
-GLOBAL_HOOKS = {"forward_pre": [], "forward": []}
+GLOBAL_HOOKS = {"forward_pre": HookTable(), "forward": HookTable()}
 
 
 def register_module_forward_pre_hook(hook):
@@ -56,11 +66,13 @@ def register_module_forward_hook(hook, *, with_kwargs=False, always_call=False):
     return _add_hook(GLOBAL_HOOKS["forward"], hook, False, with_kwargs, always_call)
 
 
-class Module:
+class Module(metaclass=TorchABCClass):
     training = True
+    _torch_name = "torch.nn.modules.module.Module"
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
+        name_as_torch(cls)
         init = cls.__dict__.get("__init__")
         if init is not None and cls.__module__.split(".")[0] == __name__.split(".")[0] and \
                 "device" in inspect.signature(init).parameters and not hasattr(cls, "cls_to_become"):
@@ -71,8 +83,8 @@ class Module:
         object.__setattr__(self, "_buffers", {})
         object.__setattr__(self, "_non_persistent_buffers_set", set())
         object.__setattr__(self, "_modules", {})
-        object.__setattr__(self, "_forward_hooks", [])
-        object.__setattr__(self, "_forward_pre_hooks", [])
+        object.__setattr__(self, "_forward_hooks", HookTable())
+        object.__setattr__(self, "_forward_pre_hooks", HookTable())
         object.__setattr__(self, "_backward_hooks", [])
         object.__setattr__(self, "_backward_pre_hooks", [])
         object.__setattr__(self, "training", True)
@@ -183,19 +195,22 @@ class Module:
 
     def __call__(self, *args, **kwargs):
         d = self.__dict__
-        for hook in (*GLOBAL_HOOKS["forward_pre"], *d.get("_forward_pre_hooks", ())):
-            if hook.with_kwargs:
-                result = hook.fn(self, args, kwargs)
+        own_pre = d.get("_forward_pre_hooks")
+        pre = GLOBAL_HOOKS["forward_pre"].calls() + own_pre.calls() if own_pre else GLOBAL_HOOKS["forward_pre"].calls()
+        for fn, with_kwargs, _ in pre:
+            if with_kwargs:
+                result = fn(self, args, kwargs)
                 if result is not None:
                     if not (isinstance(result, tuple) and len(result) == 2):
                         raise RuntimeError("forward pre-hook must return None or a tuple of (new_args, new_kwargs), "
                                            f"but got {result}.")
                     args, kwargs = result
             else:
-                result = hook.fn(self, args)
+                result = fn(self, args)
                 if result is not None:
                     args = result if isinstance(result, tuple) else (result,)
-        hooks = (*GLOBAL_HOOKS["forward"], *d.get("_forward_hooks", ()))
+        own = d.get("_forward_hooks")
+        hooks = GLOBAL_HOOKS["forward"].calls() + own.calls() if own else GLOBAL_HOOKS["forward"].calls()
         called = set()
         backward_hook = BackwardHook(self) if wants_backward_hooks(self) else None
         if backward_hook is not None:
@@ -209,18 +224,18 @@ class Module:
                     observe.emit("on_module", self, False)
             else:
                 out = self.forward(*args, **kwargs)
-            for hook in hooks:
-                called.add(id(hook))
-                result = hook.fn(self, args, kwargs, out) if hook.with_kwargs else hook.fn(self, args, out)
+            for i, (fn, with_kwargs, _) in enumerate(hooks):
+                called.add(i)
+                result = fn(self, args, kwargs, out) if with_kwargs else fn(self, args, out)
                 if result is not None:
                     out = result
             if backward_hook is not None:
                 out = backward_hook.setup_output_hook(out)
         except Exception:
-            for hook in hooks:
-                if hook.always_call and id(hook) not in called:
+            for i, (fn, with_kwargs, always_call) in enumerate(hooks):
+                if always_call and i not in called:
                     try:
-                        hook.fn(self, args, kwargs, None) if hook.with_kwargs else hook.fn(self, args, None)
+                        fn(self, args, kwargs, None) if with_kwargs else fn(self, args, None)
                     except Exception as e:  # noqa: BLE001 - torch warns and raises the forward's error
                         warnings.warn("global module forward hook with ``always_call=True`` raised an exception "
                                       f"that was silenced as another error was raised in forward: {e}",

@@ -56,7 +56,7 @@ class _CircularPad(_Pad):
 def _family(base, name, mode=None):
     classes = []
     for k in (1, 2, 3):
-        attrs = {"_dims": k}
+        attrs = {"_dims": k, "__module__": __name__}
         if mode:
             attrs["_mode"] = mode
         classes.append(type(f"{name}{k}d", (base,), attrs))

@@ -1,7 +1,8 @@
 """torch.nn.utils: gradient clipping, parameters as one vector, padded and packed sequences (rnn), the hook-based
 weight_norm and spectral_norm, parametrize and parametrizations.weight_norm / spectral_norm, and functional_call
-(stateless), conv/linear + batch norm fusion and skip_init."""
-from . import clip_grad, convert_parameters, parametrizations, parametrize, rnn, stateless  # noqa: F401
+(stateless), conv/linear + batch norm fusion, skip_init and
+prune."""
+from . import clip_grad, convert_parameters, parametrizations, parametrize, prune, rnn, stateless  # noqa: F401
 from .clip_grad import (  # noqa: F401
     clip_grad_norm,
     clip_grad_norm_,

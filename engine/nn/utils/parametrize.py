@@ -358,7 +358,8 @@ def _inject_new_class(module: Module) -> None:
             "#saving-loading-a-general-checkpoint-for-inference-and-or-resuming-training"
         )
 
-    dct = {"__getstate__": getstate}
+    dct = {"__getstate__": getstate, "__module__": __name__,
+           "_torch_name": f"torch.nn.utils.parametrize.Parametrized{cls.__name__}"}
     # We don't allow serialization of parametrized modules but should still allow deepcopying.
     # Default 'deepcopy' function invokes __deepcopy__ method instead of __getstate__ when it exists.
     if not hasattr(cls, "__deepcopy__"):
