@@ -22,7 +22,8 @@ import weakref
 import numpy as np
 
 from . import devices, dtypes, observe
-from .nn.modules.module import HookTable, Module
+from .nn.modules.hook_table import HookTable
+from .nn.modules.module import Module
 from .nn.parameter import Parameter
 from .tensor import Size, Tensor
 

@@ -6,44 +6,12 @@ from collections import OrderedDict, namedtuple
 import numpy as np
 
 from ... import devices, dtypes, grad_mode, meta, observe
-from ...graph import RemovableHandle
 from ...tensor import Tensor
 from ...torch_names import TorchABCClass, name_as_torch
 from ..parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter
 from .backward_hooks import GLOBAL_BACKWARD_HOOKS, BackwardHook, wants_backward_hooks
 from .factory_kwargs import factory_device
-
-
-class HookTable(OrderedDict):
-    """A module's forward (pre-)hooks as torch keeps them: the functions by their handle's id, in calling order,
-    and the ids of those called with kwargs or always."""
-
-    def __init__(self):
-        super().__init__()
-        self.with_kwargs, self.always_call = set(), set()
-
-    def __repr__(self):
-        return f"OrderedDict({list(self.items())!r})" if self else "OrderedDict()"
-
-    def calls(self):
-        return [(fn, hid in self.with_kwargs, hid in self.always_call) for hid, fn in self.items()]
-
-
-def _add_hook(hooks, fn, prepend=False, with_kwargs=False, always_call=False):
-    handle = RemovableHandle(hooks, fn)
-    hooks[handle.id] = fn
-    if prepend:
-        hooks.move_to_end(handle.id, last=False)
-    if with_kwargs:
-        hooks.with_kwargs.add(handle.id)
-    if always_call:
-        hooks.always_call.add(handle.id)
-    return handle
-
-
-def _add_hook_fn(hooks, fn, prepend=False):
-    hooks.insert(0, fn) if prepend else hooks.append(fn)
-    return RemovableHandle(hooks, fn)
+from .hook_table import HookTable, _add_hook, _add_hook_fn
 
 
 def register_module_full_backward_hook(hook):

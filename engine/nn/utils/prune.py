@@ -1,4 +1,6 @@
 r"""torch 2.13's torch/nn/utils/prune.py on the engine (BSD-3-Clause, the PyTorch contributors): pruning methods.
+
+Over 500 lines: torch's file as it is, docstrings and all, so that it reads (and is updated) as torch's.
 """
 
 import numbers
