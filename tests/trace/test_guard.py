@@ -329,7 +329,7 @@ FUZZ_LIMITS = Limits(max_steps=20_000, max_seconds=0.3, max_elements=100_000, ma
                      max_output_chars=10_000, max_depth=30)
 # SyntaxError too: eval("1import") raises it, as in Python
 PROGRAM_ERRORS = (GuardError, ArithmeticError, AssertionError, AttributeError, ImportError, LookupError,
-                  NameError, RuntimeError, StopIteration, SyntaxError, TypeError, ValueError)
+                  NameError, OSError, RuntimeError, StopIteration, SyntaxError, TypeError, ValueError)
 TOKENS = ["import", "torch", "os", "math", "from", "as", "(", ")", "[", "]", "{", "}", ".", ",", ":", "=",
           "==", "+", "*", "**", "<<", "%", "-", "/", ";", "\n", "\n    ", "\n\t", " ", "lambda", "def", "return",
           "while", "for", "in", "if", "else", "try", "except", "Exception", "e", "print", "range", "x", "y",

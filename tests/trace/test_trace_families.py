@@ -156,7 +156,7 @@ REFUSED = {
     "the ported files' torch namespace": ("import torch\nx = torch.distributions.normal.torch",
                                           "AttributeError", "has no attribute 'torch'"),
     "a private module": ("from torch.distributions import _torch", "GuardError", "'_torch'"),
-    "a submodule not listed": ("import torch.distributions.utils", "GuardError", "torch.distributions.utils"),
+    "a submodule not listed": ("import torch.nn.modules.activation", "GuardError", "torch.nn.modules.activation"),
     "the KL registry": ("import torch\ntorch.distributions.kl._KL_REGISTRY.clear()", "GuardError",
                         "starting with '_'"),
     "the validation default, directly": ("import torch\ntorch.distributions.Distribution._validate_args = False",
