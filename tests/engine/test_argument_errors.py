@@ -1,7 +1,7 @@
 """Where torch's argument parser or an ATen kernel refuses a call (a tensor where a number or an int goes, a dtype
 a kernel lacks, a matrix function given a vector), the engine refuses it with torch's error type and text; the
 same calls with right arguments give torch's results (benchmarks/dtype_errors.py found them)."""
-from difftest import assert_same
+from difftest import run_both
 
 PROGRAM = """
 import numpy as np
@@ -67,4 +67,7 @@ for shapes in ((T(2),), ((2,), T([2])), (2, 3.0), ((2,), None), (torch.Size([2])
 
 
 def test_argument_and_kernel_errors_as_torch():
-    assert_same(PROGRAM)
+    # torch.lu, torch.cholesky and torch.chain_matmul warn once per process, on torch and on the engine: whether
+    # they warn here depends on the tests this process ran before, so only what is printed and raised is compared
+    want, got = run_both(PROGRAM)
+    assert (got.exc, got.stdout) == (want.exc, want.stdout)

@@ -1,6 +1,6 @@
 """Functions with several results give them in torch's named tuple (torch.return_types.linalg_slogdet, …), read by
 field name as distributions and tutorials read them, printed as torch prints them."""
-from difftest import assert_same
+from difftest import run_both
 
 PROGRAM = """
 import torch
@@ -17,4 +17,7 @@ print(A.grad)
 
 
 def test_several_results_come_in_torchs_named_tuples():
-    assert_same(PROGRAM)
+    # torch.qr warns once per process (on torch and on the engine), so whether it warns here depends on the tests
+    # this process ran before: only what is printed and raised is compared
+    want, got = run_both(PROGRAM)
+    assert (got.exc, got.stdout) == (want.exc, want.stdout)
