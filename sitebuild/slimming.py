@@ -19,11 +19,11 @@ DROP_PER_PACKAGE = {
     "panel": re.compile(r"^panel/(dist|tests|_templates/(?!.*\.(html|js|css)$)|examples)/|^panel/\.version"),
     "bokeh": re.compile(r"^bokeh/(server/static|sampledata|_sri\.json$)"),
     "numpy": re.compile(r"^numpy/(f2py|_pyinstaller|distutils|_core/include|_core/lib/|random/lib/|"
-                        r"random/_examples|typing/tests|doc|ma|polynomial|fft)/"),
+                        r"random/_examples|typing/tests|doc|ma|polynomial)/"),
     "pandas": re.compile(r"^pandas/tests/|^pandas/pyproject\.toml$"),
 }
-# numpy's ma, polynomial and fft are imported only when asked for by name; neither the engine nor a program
-# (engine/trace/numpy_view.py) can reach them.
+# numpy's ma and polynomial are imported only when asked for by name; neither the engine nor a program
+# (engine/trace/numpy_view.py) can reach them. (numpy.fft stays: torch.fft and a program's np.fft run on it.)
 # Modules that import, at module level, a package no browser tab has (a web server's, a docs builder's) could
 # never be imported in the site: bokeh.server, panel.io.server, the sphinx extensions and the like.
 NOT_IN_A_BROWSER = frozenset({"tornado", "sphinx", "docutils", "django", "jupyter_server"})

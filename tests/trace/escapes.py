@@ -116,10 +116,11 @@ MODULES = {
     "torch_reexported_open": ("import torch\ntorch.loader('/etc/passwd')", AttributeError, None, "'loader'"),
     "torch_foreign_class": ("import torch\ntorch.Path('/etc/passwd').read_text()", AttributeError, None,
                             "'Path'"),
-    # a torch's own save (this stand-in's writes files) is never in its view; the engine's takes io buffers only
-    # (tests/trace/test_trace_files.py)
-    "torch_save": ("import torch\ntorch.save(1, 'x.txt')", AttributeError, None, "no attribute 'save'"),
-    "getattr_torch_save": ("import torch\ngetattr(torch, 'sa' + 've')(1, 'x.txt')", AttributeError, None,
+    # a torch's own save (this stand-in's writes files) is never in its view; the engine's takes io buffers and
+    # the run's in-memory files, and refuses a bytes path (the machine's) at its line, as the site's sample of this
+    # corpus checks with the engine (tests/site/test_wall.py)
+    "torch_save": ("import torch\ntorch.save(1, b'x.txt')", AttributeError, None, "no attribute 'save'"),
+    "getattr_torch_save": ("import torch\ngetattr(torch, 'sa' + 've')(1, b'x.txt')", AttributeError, None,
                            "no attribute 'save'"),
     "numpy_class_called": ("import torch\nt = torch.tensor(1.0)\nA = t.numpy().__class__\nA((10 ** 6, 10 ** 6))",
                            TypeError, None, "not callable"),
