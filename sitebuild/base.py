@@ -15,7 +15,7 @@ STATIC = ROOT / "static"
 
 # The generation of what is cached under .cache/site/processed and .cache/site/snapshot: bump it when the
 # rules of slimming.py or the byte-compiling of pyc.py change.
-BUILD_VERSION = "11"
+BUILD_VERSION = "12"
 
 
 class BuildError(SystemExit):
