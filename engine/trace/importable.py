@@ -55,6 +55,7 @@ ENGINE_MODULES = {
     "torch.masked": "engine.masked",
     "torch.signal": "engine.signal",
     "torch.fft": "engine.fft",
+    "torch.version": "engine.version",
     "torch.signal.windows": "engine.signal.windows",
     "torch.backends.cudnn": "engine.backends.cudnn",
     "torch.backends.mkldnn": "engine.backends.mkldnn",

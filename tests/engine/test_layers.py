@@ -15,7 +15,7 @@ ENGINE = Path(__file__).resolve().parents[2] / "engine"
 
 # Lowest first. A module may import modules of its own layer or below.
 LAYERS = [
-    ("torch_names", "dtypes", "memory", "devices", "limits", "messages", "observe", "grad_mode", "printing", "kernels",
+    ("torch_names", "version", "dtypes", "memory", "devices", "limits", "messages", "observe", "grad_mode", "printing", "kernels",
      "generator"),
     ("ops",),
     ("graph", "backward"),
