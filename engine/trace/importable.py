@@ -114,12 +114,13 @@ PURE_MODULES = ("re", "cmath", "contextlib", "queue", "csv", "struct", "tracebac
 # Made for each run (runtime.RUN_VIEWS): Python's random, a sized view of numpy, the standard library's
 # modules above, matplotlib's pyplot (plot_view.py) and tqdm (tqdm_view.py), with the run's own state.
 RUN_MODULES = frozenset(["random", "numpy", "numpy.random", "numpy.linalg", "numpy.fft", "numpy.testing",
-                         "matplotlib", "matplotlib.pyplot", "matplotlib.cm", "matplotlib.colors",
+                         "matplotlib", "matplotlib.pyplot", "matplotlib.cm", "matplotlib.colors", "matplotlib.style",
                          "matplotlib.animation", "mpl_toolkits", "mpl_toolkits.mplot3d", "tqdm", "tqdm.auto",
-                         "tqdm.notebook", "io",
+                         "tqdm.notebook", "io", "IPython", "IPython.display",
                          *STDLIB_NAMES, *FILE_MODULES, *PURE_MODULES, "functorch"])
 ALLOWED_IMPORTS = frozenset([*ENGINE_MODULES, "math", "__future__", *RUN_MODULES])
 _IMPORTABLE = ["torch", "math", "random", "numpy", "matplotlib.pyplot", "tqdm", "io (BytesIO, StringIO)",
+               "IPython.display (display, clear_output)",
                "os, os.path, glob and pathlib (the run's own in-memory files)", "sys",
                *sorted([*STDLIB_NAMES, *PURE_MODULES])]
 IMPORTABLE = f"{', '.join(_IMPORTABLE[:-1])} and {_IMPORTABLE[-1]}"
