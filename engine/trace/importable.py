@@ -120,8 +120,8 @@ RUN_MODULES = frozenset(["random", "numpy", "numpy.random", "numpy.linalg", "num
                          *STDLIB_NAMES, *FILE_MODULES, *PURE_MODULES, "functorch"])
 ALLOWED_IMPORTS = frozenset([*ENGINE_MODULES, "math", "__future__", *RUN_MODULES])
 _IMPORTABLE = ["torch", "math", "random", "numpy", "matplotlib.pyplot", "tqdm", "io (BytesIO, StringIO)",
-               "IPython.display (display, clear_output)",
                "os, os.path, glob and pathlib (the run's own in-memory files)", "sys",
+               "IPython.display (display, clear_output)",
                *sorted([*STDLIB_NAMES, *PURE_MODULES])]
 IMPORTABLE = f"{', '.join(_IMPORTABLE[:-1])} and {_IMPORTABLE[-1]}"
 # Modules a program may not import, with the reason its refusal gives (any other: the list above).
