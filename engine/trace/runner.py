@@ -103,7 +103,7 @@ def _run(source, budget, stream=None):
     namespace = None
     saved = save_engine_state()
     observe.add(rec)
-    threshold = gc.get_threshold()
+    threshold, printing = gc.get_threshold(), np.get_printoptions()
     gc.set_threshold(max(threshold[0], YOUNG_OBJECTS), *threshold[1:])
     try:
         with warnings.catch_warnings(), np.errstate(all="ignore"):  # inf and nan made silently, as in PyTorch
@@ -115,6 +115,7 @@ def _run(source, budget, stream=None):
         errors.append(_describe(e))
     finally:
         gc.set_threshold(*threshold)
+        np.set_printoptions(**printing)
         observe.remove(rec)
         observe.remove(forward_ad.OBSERVER)  # a dual level the program left open
         restore_engine_state(saved)
