@@ -7,6 +7,7 @@ import warnings
 import numpy as np
 
 from . import devices, dtypes, kernels, memory, messages, meta, methods, observe, sizes, tensor_data
+from .legacy import TensorType
 from .ops import shape_args
 from .size_arguments import checked_sizes
 from .tensor import Tensor
@@ -456,20 +457,6 @@ for _f in (new_zeros, new_ones, new_empty, new_empty_strided, new_full, new_tens
     setattr(Tensor, _f.__name__, _f)
 
 
-class _TensorType(type):
-    """The class of torch's typed tensor types (torch.FloatTensor, …): calling one makes a tensor of its dtype,
-    and a tensor is an instance of the one of its dtype."""
-
-    def __call__(cls, *args, device=None):
-        return cls.make(*args, device=device)
-
-    def __instancecheck__(cls, obj):
-        return isinstance(obj, Tensor) and obj.dtype is cls.dtype
-
-    def __repr__(cls):
-        return f"<class 'torch.{cls.__name__}'>"
-
-
 def _legacy(fixed, name):
     """torch.Tensor(...) and the typed constructors (torch.FloatTensor, …): from data, or uninitialised from
     sizes (zeros here; torch leaves whatever was in memory). fixed None: torch.Tensor, of the default dtype."""
@@ -492,7 +479,7 @@ def _legacy(fixed, name):
     if fixed is None:
         make.__name__ = make.__qualname__ = name
         return make
-    return _TensorType(name, (), {"make": staticmethod(make), "dtype": fixed, "__module__": __name__})
+    return TensorType(name, (), {"make": staticmethod(make), "dtype": fixed, "__module__": __name__})
 
 
 _legacy_tensor = _legacy(None, "Tensor")

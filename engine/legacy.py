@@ -17,6 +17,20 @@ DEFAULT_TENSOR_TYPE_DEPRECATED = ("torch.set_default_tensor_type() is deprecated
 _REMOVED = "This function was deprecated since version 1.9 and is now removed."
 
 
+class TensorType(type):
+    """The class of torch's typed tensor types (torch.FloatTensor, …): calling one makes a tensor of its dtype,
+    and a tensor is an instance of the one of its dtype."""
+
+    def __call__(cls, *args, device=None):
+        return cls.make(*args, device=device)
+
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, Tensor) and obj.dtype is cls.dtype
+
+    def __repr__(cls):
+        return f"<class 'torch.{cls.__name__}'>"
+
+
 def range(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,  # noqa: A001
           requires_grad=False):
     """torch.range: [start, end] with both ends, of the default float dtype unless dtype= says otherwise."""

@@ -3,6 +3,8 @@ import re
 import sys
 import warnings
 
+import numpy as np
+
 ITEM_REFUSED = []  # while torch.func.vmap runs a function: the error the program's .item() raises there
 WARNED_ONCE = {}  # the TORCH_WARN_ONCE texts given in this process (a traced run starts with none, as a new process)
 WARN_ALWAYS = [False]  # torch.set_warn_always(True): TORCH_WARN_ONCE warns every time
@@ -13,6 +15,19 @@ def warn_once(text, category=UserWarning, stacklevel=2):
     if text not in WARNED_ONCE or WARN_ALWAYS[0]:
         WARNED_ONCE[text] = True
         warnings.warn(text, category, stacklevel=stacklevel + 1)
+
+
+CHECK_FRAMES = set()  # code of the frames a warning's stacklevel passes over (torch.nn.functional's argument checks)
+
+
+def level(stacklevel):
+    """The stacklevel for the caller's warnings.warn: `stacklevel`, plus the CHECK_FRAMES frames it passes."""
+    frame, i = sys._getframe(2), 2
+    while frame is not None and i <= stacklevel:
+        if frame.f_code in CHECK_FRAMES:
+            stacklevel += 1
+        frame, i = frame.f_back, i + 1
+    return stacklevel
 
 
 def warn_at_caller(text, category=UserWarning):
@@ -164,6 +179,14 @@ REGISTER_HOOKS_FREED = (
 
 
 # --- torch's argument parser: the TypeError of a call no signature of the function takes ----------------------------
+def type_name(x):
+    """A Python object's type as torch's argument parser names it: numpy.ndarray, numpy.float32, list, NoneType."""
+    if isinstance(x, np.ndarray):
+        return "numpy.ndarray"
+    kind = type(x)
+    return kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
+
+
 def _typename(x):
     return "Tensor" if hasattr(x, "_data") else type(x).__name__
 

@@ -7,12 +7,13 @@ and arrays given as operands are taken as PyTorch takes them (a number, a tensor
 arguments fails with PyTorch's TypeError naming the function the user called.
 """
 import functools
+import inspect
 import warnings
 
 import numpy as np
 
 from . import dispatch, dtypes, grad_mode, memory
-from .messages import argument_error, check_signatures
+from .messages import argument_error, check_signatures, type_name
 from .ops import COMPOSITES, OPS
 from .ops.statistics import returned
 from .ops.table import TensorArgumentError, is_number, number_dtype
@@ -52,6 +53,34 @@ def _operand(x):
 
 def _operands(args):
     return tuple(_operand(a) if isinstance(a, _NUMPY) else a for a in args)
+
+
+# The parameters torch's argument parser takes only tensors for (numbers too, where a signature says so).
+_TENSOR_PARAMS = frozenset("""self input other exponent tensor1 tensor2 mat1 mat2 mat vec vec1 vec2 end target
+    mask index src source""".split())
+
+
+def _tensor_params(bind):
+    """The names of the bind's positional parameters, those that take tensors, or () if it has others first."""
+    try:
+        params = list(inspect.signature(bind).parameters.values())
+    except (TypeError, ValueError):
+        return ()
+    names = []
+    for p in params:
+        if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) or p.name not in _TENSOR_PARAMS:
+            break
+        names.append(p.name)
+    return tuple(names)
+
+
+def _no_arrays(name, params, args):
+    """torch's TypeError for a numpy array, list or None where a tensor goes (a model fed numpy data); a number
+    (numpy's too) stays: the binds take numbers where torch's signatures do."""
+    for i, (param, x) in enumerate(zip(params, args)):
+        if x is None or isinstance(x, (np.ndarray, list, tuple)):
+            raise TypeError(f"{name}(): argument '{'input' if param == 'self' else param}' (position {i + 1}) "
+                            f"must be Tensor, not {type_name(x)}")
 
 
 def _binding_failed(error):
@@ -180,9 +209,13 @@ def _method_position(error):
 
 
 def _out_of_place(bind, name):
+    params = _tensor_params(bind)[1:]
+
     def method(self, *args, **kwargs):
         if kwargs:
             kwargs = aliased(kwargs)
+        if args and params:
+            _no_arrays(name, params, args)
         try:
             op, inputs, attrs, dtype = bind(self, *(_operands(args) if args else args), **kwargs)
         except TypeError as e:
@@ -206,8 +239,12 @@ def _binary(bind, name):
 
 
 def _in_place(bind, name):
+    params = _tensor_params(bind)[1:]
+
     def method(self, *args, **kwargs):
         kwargs = aliased(kwargs)
+        if args and params:
+            _no_arrays(name, params, args)
         try:
             op, inputs, attrs, dtype = bind(self, *_operands(args), **kwargs)
         except TypeError as e:
@@ -225,10 +262,21 @@ def _wrapped(x):
 
 
 def _function(bind, name, number_first=False, in_place=False, signatures=()):
+    params = _tensor_params(bind)
+
     def function(*args, **kwargs):
         kwargs = aliased(kwargs)
         if "input" in kwargs:  # torch.exp(input=x)
             args = (kwargs.pop("input"), *args)
+        if args and params:
+            if isinstance(args[0], np.generic) and not number_first:
+                raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
+                                f"{type_name(args[0])}")
+            try:
+                _no_arrays(name, params, args)
+            except TypeError:
+                check_signatures(name, signatures, args, kwargs)
+                raise
         if args and is_number(args[0]):
             check_signatures(name, signatures, args, kwargs)
             if not number_first:

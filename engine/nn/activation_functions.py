@@ -4,7 +4,7 @@ import warnings
 
 import numpy as np
 
-from .. import dispatch, factories, generator
+from .. import dispatch, factories, generator, messages
 from ..ops import OPS
 from ..ops.nn import implicit_dim
 
@@ -178,7 +178,7 @@ def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
     """torch's: Gumbel(0, 1) noise drawn as -log of exponential draws, softmax of (logits + noise) / tau; `hard` gives
     the one-hot of its argmax, with the soft sample's gradient (straight through)."""
     if eps != 1e-10:
-        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=messages.level(2))
     gumbels = -factories.empty_like(logits).exponential_().log()
     y_soft = ((logits + gumbels) / tau).softmax(dim)
     if not hard:

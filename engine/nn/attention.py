@@ -3,7 +3,7 @@ its math path otherwise) and multi_head_attention_forward, written as torch.nn.f
 import math
 import warnings
 
-from .. import dispatch, dtypes, factories
+from .. import dispatch, dtypes, factories, messages
 from ..methods import FUNCTIONAL
 from ..ops import OPS
 from ..ops.attention import attend
@@ -66,7 +66,7 @@ def _canonical_mask(mask, mask_name, other_type, other_name, target_type, check_
             raise AssertionError(f"only bool and floating types of {mask_name} are supported")
         if check_other and other_type is not None and mask.dtype is not other_type:
             warnings.warn(f"Support for mismatched {mask_name} and {other_name} is deprecated. Use same type for "
-                          "both instead.", UserWarning, stacklevel=3)
+                          "both instead.", UserWarning, stacklevel=messages.level(3))
         if not is_float:
             mask = factories.zeros_like(mask, dtype=target_type).masked_fill_(mask, float("-inf"))
     return mask

@@ -46,6 +46,10 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         return out if bias is None else out + bias[0]
     if training and input.numel() // input.shape[1] == 1:
         raise ValueError(f"Expected more than 1 value per channel when training, got input size {input.shape}")
+    if not training:
+        for name, stat in (("running_mean", running_mean), ("running_var", running_var)):
+            if stat is None:
+                raise RuntimeError(f"{name} must be defined in evaluation mode")
     return native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps)[0]
 
 

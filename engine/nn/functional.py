@@ -8,7 +8,7 @@ import warnings
 
 import numpy as np
 
-from .. import dispatch, dtypes, generator, grad_mode, sizes
+from .. import dispatch, dtypes, generator, grad_mode, messages, sizes
 from ..generator import draws
 from ..methods import FUNCTIONAL, FUNCTIONS
 from ..ops import OPS
@@ -128,7 +128,7 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", wei
     if target.shape != input.shape:
         warnings.warn(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
                       "This will likely lead to incorrect results due to broadcasting. Please ensure they have the "
-                      "same size.", UserWarning, stacklevel=2)
+                      "same size.", UserWarning, stacklevel=messages.level(2))
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)
     d = (input - target).abs()
@@ -185,7 +185,8 @@ def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weig
         warnings.warn("linear_cross_entropy: ``options`` ignored; chunked path needs reduction in {'mean','sum',"
                       "'none'}, label_smoothing == 0, target.dtype == int64, out_features == (). Got "
                       f"reduction={reduction!r}, label_smoothing={label_smoothing}, target.dtype={target.dtype}, "
-                      f"out_features={out_features}, tracing=False, linear_bias.shape={bias_shape}.", stacklevel=2)
+                      f"out_features={out_features}, tracing=False, linear_bias.shape={bias_shape}.",
+                      stacklevel=messages.level(2))
     if out_features:
         linear_weight = linear_weight.reshape((math.prod(out_features) * classes, in_features))
         if linear_bias is not None:
@@ -272,7 +273,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
         warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
                       "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
                       "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
-                      UserWarning, stacklevel=2)
+                      UserWarning, stacklevel=messages.level(2))
     if reduction == "batchmean":
         reduced = aten_kl_div(input, target, "sum", log_target)
         return reduced / input.shape[0] if input.dim() != 0 else reduced
@@ -430,13 +431,13 @@ def dropout2d(input, p=0.5, training=True, inplace=False):  # noqa: A002
                       "result in an error in a future release. To retain the behavior and silence this warning, "
                       "please use dropout instead. Note that dropout2d exists to provide channel-wise dropout on "
                       "inputs with 2 spatial dimensions, a channel dimension, and an optional batch dimension (i.e. "
-                      "3D or 4D inputs).", UserWarning, stacklevel=2)
+                      "3D or 4D inputs).", UserWarning, stacklevel=messages.level(2))
     if input.dim() == 3:
         warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior "
                       "is desired - input is interpreted as shape (N, C, L), where C is the channel dim. This behavior "
                       "will change in a future release to interpret the input as one without a batch dimension, i.e. "
                       "shape (C, H, W). To maintain the 1D channel-wise dropout behavior, please switch to using "
-                      "dropout1d instead.", UserWarning, stacklevel=2)
+                      "dropout1d instead.", UserWarning, stacklevel=messages.level(2))
     return _feature_dropout(input, p, training, inplace)
 
 
@@ -448,7 +449,7 @@ def dropout3d(input, p=0.5, training=True, inplace=False):  # noqa: A002
                       "result in an error in a future release. To retain the behavior and silence this warning, "
                       "please use dropout instead. Note that dropout3d exists to provide channel-wise dropout on "
                       "inputs with 3 spatial dimensions, a channel dimension, and an optional batch dimension (i.e. "
-                      "4D or 5D inputs).", UserWarning, stacklevel=2)
+                      "4D or 5D inputs).", UserWarning, stacklevel=messages.level(2))
     batched = input.dim() == 5
     if not batched:
         input = input.unsqueeze_(0) if inplace else input.unsqueeze(0)  # noqa: A001
@@ -518,6 +519,7 @@ from .attention import (  # noqa: E402, F401 - they use the functions above
     multi_head_attention_forward,
     scaled_dot_product_attention,
 )
+from .functional_arguments import checked  # noqa: E402
 from .norm_functions import instance_norm, local_response_norm, rms_norm  # noqa: E402, F401
 from .pool_functions import (  # noqa: E402, F401
     adaptive_avg_pool1d,
@@ -545,3 +547,5 @@ from .pool_functions import (  # noqa: E402, F401
     max_unpool3d,
 )
 from .upsample_functions import interpolate, upsample, upsample_bilinear, upsample_nearest  # noqa: E402, F401
+
+globals().update(checked(globals()))

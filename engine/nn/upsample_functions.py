@@ -3,7 +3,7 @@ torch.nn.functional chooses ATen's upsample op (or adaptive_avg_pool for area) a
 import math
 import warnings
 
-from .. import dispatch
+from .. import dispatch, messages
 from ..methods import FUNCTIONAL
 from ..ops import OPS
 from .pool_functions import adaptive_avg_pool1d, adaptive_avg_pool3d
@@ -71,17 +71,17 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):  # noqa: A002
     warnings.warn("`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` instead.",
-                  stacklevel=2)
+                  stacklevel=messages.level(2))
     return interpolate(input, size, scale_factor, mode, align_corners)
 
 
 def upsample_nearest(input, size=None, scale_factor=None):  # noqa: A002
     warnings.warn("`nn.functional.upsample_nearest` is deprecated. Use `nn.functional.interpolate` instead.",
-                  stacklevel=2)
+                  stacklevel=messages.level(2))
     return interpolate(input, size, scale_factor, mode="nearest")
 
 
 def upsample_bilinear(input, size=None, scale_factor=None):  # noqa: A002
     warnings.warn("`nn.functional.upsample_bilinear` is deprecated. Use `nn.functional.interpolate` instead.",
-                  stacklevel=2)
+                  stacklevel=messages.level(2))
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)

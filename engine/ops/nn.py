@@ -5,7 +5,7 @@ import warnings
 
 import numpy as np
 
-from .. import kernels
+from .. import kernels, messages
 from .rounding import EXP, LOG
 from .table import OPS, Spelling, floats_only, op
 
@@ -44,7 +44,7 @@ def implicit_dim(name, input, dim):  # noqa: A002
     """F.softmax(x) without dim: PyTorch's deprecated guess, with its warning (at the caller's caller)."""
     if dim is None:
         warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to include "
-                      "dim=X as an argument.", UserWarning, stacklevel=3)
+                      "dim=X as an argument.", UserWarning, stacklevel=messages.level(3))
         dim = 0 if input.dim() in (0, 1, 3) else 1
     return dim
 
@@ -188,7 +188,7 @@ def legacy_reduction(size_average, reduce):
     reduce = True if reduce is None else reduce
     reduction = "mean" if size_average and reduce else "sum" if reduce else "none"
     warnings.warn(f"size_average and reduce args will be deprecated, please use reduction='{reduction}' instead.",
-                  UserWarning, stacklevel=4)
+                  UserWarning, stacklevel=messages.level(4))
     return reduction
 
 
@@ -280,7 +280,7 @@ def _bind_mse(input, target, reduction="mean"):  # noqa: A002
         warnings.warn(
             f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
             "This will likely lead to incorrect results due to broadcasting. Please ensure they have the "
-            "same size.", UserWarning, stacklevel=3)
+            "same size.", UserWarning, stacklevel=messages.level(3))
         try:
             np.broadcast_shapes(input.shape, target.shape)
         except ValueError:
@@ -380,7 +380,7 @@ def _pair_loss(name, option, input, target, reduction, value):  # noqa: A002
         warnings.warn(
             f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
             "This will likely lead to incorrect results due to broadcasting. Please ensure they have the "
-            "same size.", UserWarning, stacklevel=4)
+            "same size.", UserWarning, stacklevel=messages.level(4))
     return OPS[name], (input, target), {"reduction": reduction, option: float(value)}, None
 
 

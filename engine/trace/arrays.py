@@ -130,6 +130,9 @@ class ndarray(np.ndarray, metaclass=TorchClass):
     __slots__ = ()
     _torch_name = "numpy.ndarray"
 
+    def __getattr__(self, name):  # (only for what the array has not: worded as numpy's own type words it)
+        raise AttributeError(f"'numpy.ndarray' object has no attribute '{name}'")
+
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         inputs = tuple(operand(x) for x in inputs)  # (Python numbers stay numbers: numpy's promotion needs them)
         if "out" in kwargs:

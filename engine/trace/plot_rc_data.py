@@ -1,5 +1,7 @@
 """matplotlib 3.11's rc parameters (their defaults) and its style sheets (what each changes), as
-tests/trace/plot_rc_source.py reads them from matplotlib: plt.rcParams and plt.style (plot_style.py)."""
+tests/trace/plot_rc_source.py reads them from matplotlib: plt.rcParams and plt.style (plot_style.py).
+
+Over 500 lines: two tables of matplotlib's data."""
 DEFAULTS = {'agg.path.chunksize': 0,
  'animation.bitrate': -1,
  'animation.codec': 'h264',

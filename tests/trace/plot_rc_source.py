@@ -41,7 +41,7 @@ def source():
     defaults, styles = read()
     return ('"""matplotlib 3.11\'s rc parameters (their defaults) and its style sheets (what each changes), as\n'
             "tests/trace/plot_rc_source.py reads them from matplotlib: plt.rcParams and plt.style "
-            "(plot_style.py).\"\"\"\n"
+            "(plot_style.py).\n\nOver 500 lines: two tables of matplotlib's data.\"\"\"\n"
             f"DEFAULTS = {pprint.pformat(defaults, width=118, sort_dicts=True)}\n\n"
             f"STYLES = {pprint.pformat(styles, width=118, sort_dicts=True)}\n")
 

@@ -1,5 +1,6 @@
 """The activation layers (torch.nn.modules.activation), each calling its nn.functional activation."""
 from ... import factories, observe
+from ...methods import FUNCTIONS
 from .. import functional as F
 from ..parameter import Parameter
 from .module import Module
@@ -60,11 +61,11 @@ class _Plain(Module):
 
 
 class Tanh(_Plain):
-    _fn = F.tanh
+    _fn = FUNCTIONS["tanh"]  # torch.tanh, as torch's module calls it (F.tanh calls the method)
 
 
 class Sigmoid(_Plain):
-    _fn = F.sigmoid
+    _fn = FUNCTIONS["sigmoid"]
 
 
 class LogSigmoid(_Plain):
