@@ -110,16 +110,22 @@ FILE_MODULES = ("os", "os.path", "glob", "pathlib", "sys")
 # Modules that compute and hold nothing of the process (pure_views.py).
 PURE_MODULES = ("re", "cmath", "contextlib", "queue", "csv", "struct", "traceback", "platform", "gc", "timeit",
                 "logging", "typing_extensions")
+# scikit-learn's data helpers (sklearn_view/) and einops (einops_view/), emulated on numpy and the engine.
+SKLEARN_MODULES = ("sklearn", "sklearn.datasets", "sklearn.model_selection", "sklearn.preprocessing",
+                   "sklearn.metrics", "sklearn.utils", "sklearn.exceptions")
+EINOPS_MODULES = ("einops", "einops.layers", "einops.layers.torch")
 # Made for each run (runtime.RUN_VIEWS): Python's random, a sized view of numpy, the standard library's
 # modules above, matplotlib's pyplot (plot_view.py) and tqdm (tqdm_view.py), with the run's own state.
 RUN_MODULES = frozenset(["random", "numpy", "numpy.random", "numpy.linalg", "numpy.fft", "numpy.testing",
                          "matplotlib", "matplotlib.pyplot", "matplotlib.cm", "matplotlib.colors",
                          "matplotlib.animation", "mpl_toolkits", "mpl_toolkits.mplot3d", "tqdm", "tqdm.auto",
                          "tqdm.notebook", "io",
-                         *STDLIB_NAMES, *FILE_MODULES, *PURE_MODULES, "functorch"])
+                         *STDLIB_NAMES, *FILE_MODULES, *PURE_MODULES, "functorch", *SKLEARN_MODULES,
+                         *EINOPS_MODULES])
 ALLOWED_IMPORTS = frozenset([*ENGINE_MODULES, "math", "__future__", *RUN_MODULES])
 _IMPORTABLE = ["torch", "math", "random", "numpy", "matplotlib.pyplot", "tqdm", "io (BytesIO, StringIO)",
                "os, os.path, glob and pathlib (the run's own in-memory files)", "sys",
+               "sklearn (datasets, model_selection, preprocessing, metrics, utils)", "einops",
                *sorted([*STDLIB_NAMES, *PURE_MODULES])]
 IMPORTABLE = f"{', '.join(_IMPORTABLE[:-1])} and {_IMPORTABLE[-1]}"
 # Modules a program may not import, with the reason its refusal gives (any other: the list above).
@@ -136,6 +142,14 @@ REFUSED_MODULES = {
     **dict.fromkeys(("torch.jit", "torch.fx", "torch.compile", "torch.export", "torch.onnx"),
                     "the explorer runs a program's Python as it is written: it does not script, trace, compile or "
                     "export it (drop the decorator or the call: the model runs the same without it)"),
+    "sklearn": "the explorer has scikit-learn's data helpers only: sklearn.datasets (make_moons, make_circles, "
+               "make_blobs, make_classification, make_regression, make_swiss_roll, make_s_curve, load_iris), "
+               "sklearn.model_selection (train_test_split, KFold), sklearn.preprocessing (StandardScaler, "
+               "MinMaxScaler, LabelEncoder, OneHotEncoder), sklearn.metrics (accuracy_score, confusion_matrix, "
+               "mean_squared_error, mean_absolute_error, r2_score) and sklearn.utils.shuffle; its models "
+               "(LogisticRegression, SVC, KMeans...) are not available: build the model in torch",
+    "einops": "the explorer has einops' rearrange, reduce, repeat, einsum, pack, unpack and einops.layers.torch "
+              "(Rearrange, Reduce)",
     **dict.fromkeys(("torch.utils.tensorboard", "tensorboard", "tensorboardX", "wandb"),
                     "the explorer writes no logs to files or the network: print the values instead"),
 }
