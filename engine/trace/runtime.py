@@ -36,6 +36,7 @@ from .allowlist import (
 from .budget import Budget, budget_now
 from .classes import Classes, engine_bases, is_class
 from .contexts import Context
+from .einops_view import einops_views
 from .errors import GuardError, program_line
 from .evaluate import Evaluator
 from .files_view import buffers_only, files_views, open_, pathlib_views
@@ -90,7 +91,7 @@ RUN_VIEWS = {"random": lambda run, package: random_views(),
              "pathlib": pathlib_views, **dict.fromkeys(("os", "glob"), files_views),
              **dict.fromkeys(PURE_MODULES, pure_views), "logging": logging_views,
              "mpl_toolkits": mplot3d_views, "functorch": functorch_views,
-             "sklearn": sklearn_views,
+             "sklearn": sklearn_views, "einops": einops_views,
              **dict.fromkeys(STDLIB_NAMES, stdlib_views)}
 
 
