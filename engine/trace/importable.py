@@ -148,8 +148,8 @@ REFUSED_MODULES = {
                "MinMaxScaler, LabelEncoder, OneHotEncoder), sklearn.metrics (accuracy_score, confusion_matrix, "
                "mean_squared_error, mean_absolute_error, r2_score) and sklearn.utils.shuffle; its models "
                "(LogisticRegression, SVC, KMeans...) are not available: build the model in torch",
-    "einops": "the explorer has einops' rearrange, reduce, repeat, einsum and einops.layers.torch (Rearrange, "
-              "Reduce)",
+    "einops": "the explorer has einops' rearrange, reduce, repeat, einsum, pack, unpack and einops.layers.torch "
+              "(Rearrange, Reduce)",
     **dict.fromkeys(("torch.utils.tensorboard", "tensorboard", "tensorboardX", "wandb"),
                     "the explorer writes no logs to files or the network: print the values instead"),
 }

@@ -13,7 +13,7 @@ from engine.trace.runner import run
 
 PROGRAM = """import torch
 import numpy as np
-from einops import rearrange, reduce, repeat, einsum, EinopsError
+from einops import rearrange, reduce, repeat, einsum, pack, unpack, EinopsError
 from einops.layers.torch import Rearrange, Reduce
 x = torch.arange(24.).reshape(2, 3, 4).requires_grad_()
 results = [rearrange(x, 'b c d -> b (c d)'), rearrange(x, 'b c d -> d b c'), reduce(x, 'b c d -> b', 'max'),
@@ -31,12 +31,20 @@ print(m(torch.ones(5, 3, 2, 2)).shape, Rearrange('b (h p) -> b h p', p=2))
 n = np.arange(6).reshape(2, 3)
 print(rearrange(n, 'a b -> b a'), repeat(n, 'a b -> a b 2'), reduce(n.astype(float), 'a b -> a', 'mean'))
 print(einsum(n, n, 'i j, k j -> i k'), type(rearrange(n, 'a b -> (a b)')).__name__)
+packed, shapes = pack([x, x[:, :, :2], torch.ones(2, 5)], 'b *')
+print(packed.shape, packed.grad_fn.name(), shapes)
+parts = unpack(packed, shapes, 'b *')
+print([(p.shape, p.grad_fn.name()) for p in parts], unpack(packed, [[3, 4], [-1]], 'b *')[1].shape)
+np_packed, np_shapes = pack([n, n[:, :1]], 'b *')
+print(np_packed, np_shapes, unpack(np_packed, np_shapes, 'b *')[1])
 for bad in ("rearrange(x, 'b c -> c b')", "rearrange(x, 'b c d -> b c')", "reduce(x, 'b c d -> b', 'median')",
             "rearrange(x, 'b c (d e) -> b c d e', e=3)", "rearrange(x, 'b c d -> b c d', e=3)",
             "rearrange(x, 'b c d -> b c d.')", "rearrange(x, 'b c (d -> b c d')", "rearrange(x, 'b c _d -> b c _d')",
             "rearrange(x, 'b c d -> b c 2 d')", "reduce(torch.ones(2, dtype=torch.long), 'a -> ', 'mean')",
             "einsum(x, 'b c d -> b c e')", "einsum(x, 'b c d')", "rearrange(x, '... -> ... 1 (...)')",
-            "Reduce('a b -> a', 'middle')", "rearrange(3, 'a -> a')", "rearrange(x, 'b c d -> (b c) d e')"):
+            "Reduce('a b -> a', 'middle')", "rearrange(3, 'a -> a')", "rearrange(x, 'b c d -> (b c) d e')",
+            "pack([x], 'b c')", "pack([x], 'b * * c')", "pack([x[0, 0]], 'a * b')", "unpack(x, [[3]], 'b *')",
+            "unpack(x, [[-1], [-1]], 'b * d')", "unpack(x, [[2], [2]], 'b * d')"):
     try:
         eval(bad)
     except (EinopsError, NotImplementedError, ValueError, RuntimeError) as err:
@@ -58,7 +66,7 @@ def test_version():
 
 
 @pytest.mark.parametrize("source, words", [
-    ("from einops import pack", ["cannot import name 'pack' from 'einops'", "rearrange, reduce"]),
+    ("from einops import asnumpy", ["cannot import name 'asnumpy' from 'einops'", "rearrange, reduce"]),
     ("from einops.layers.keras import Rearrange", ["('einops.layers.keras')", "einops.layers.torch"]),
     ("from einops.layers.torch import EinMix", ["cannot import name 'EinMix'", "Rearrange and Reduce"]),
 ])

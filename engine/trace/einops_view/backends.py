@@ -54,6 +54,10 @@ class TorchBackend:
     def einsum(pattern, *tensors):
         return FUNCTIONS["einsum"](pattern, *tensors)
 
+    @staticmethod
+    def concat(tensors, axis):
+        return FUNCTIONS["cat"](tensors, dim=axis)
+
 
 class NumpyBackend:
     @staticmethod
@@ -84,6 +88,11 @@ class NumpyBackend:
     @staticmethod
     def is_float_type(x):
         return x.dtype in ("float16", "float32", "float64", "float128", "bfloat16")
+
+    @staticmethod
+    def concat(arrays, axis):
+        charge(sum(np.size(a) for a in arrays))
+        return np.concatenate(arrays, axis=axis)
 
     @staticmethod
     def stack(arrays):
