@@ -19,7 +19,8 @@ def einops_views(runtime, package):
                               hint="the explorer has Rearrange and Reduce of einops.layers.torch")
     layers = SafeModule("einops.layers", {"torch": layers_torch})
     top = SafeModule("einops", {"rearrange": rearrange, "reduce": reduce, "repeat": repeat, "einsum": einsum,
-                                "pack": pack, "unpack": unpack, "EinopsError": EinopsError, "layers": layers, "__version__": VERSION},
+                                "pack": pack, "unpack": unpack, "EinopsError": EinopsError, "layers": layers,
+                                "__version__": VERSION},
                      hint="the explorer has einops' rearrange, reduce, repeat, einsum, pack, unpack, EinopsError "
                           "and layers.torch")
     return {"einops": top, "einops.layers": layers, "einops.layers.torch": layers_torch}
