@@ -3,13 +3,11 @@ reduce, repeat, einsum and einops.layers.torch print the same shapes, grad_fn na
 EinopsError texts through the runner as with real einops (and numpy arrays the same values)."""
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import einops
 import pytest
 
 from engine.trace.runner import run
+from tests.engine.difftest import run_source
 
 PROGRAM = """import torch
 import numpy as np
@@ -52,13 +50,12 @@ for bad in ("rearrange(x, 'b c -> c b')", "rearrange(x, 'b c d -> b c')", "reduc
 """
 
 
-def test_a_program_prints_as_with_einops(tmp_path):
-    path = tmp_path / "program.py"
-    path.write_text(PROGRAM)
-    real = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, check=True).stdout
+def test_a_program_prints_as_with_einops():
+    real = run_source(PROGRAM, "torch")
+    assert real.exc is None, real.exc
     timeline = run(PROGRAM)
     assert timeline.error is None, timeline.error
-    assert timeline.output == real
+    assert timeline.output == real.stdout
 
 
 def test_version():

@@ -15,6 +15,7 @@ import sklearn.utils as real_utils
 from engine.trace.arrays import as_array, ndarray
 from engine.trace.runner import run
 from engine.trace.sklearn_view import sklearn_views
+from tests.engine.difftest import run_source
 
 
 class _Run:
@@ -154,6 +155,9 @@ def _error(fn, *args, **kwargs):
     lambda m: m.metrics.accuracy_score([0, 1, 0], [1, 0]),
     lambda m: m.metrics.accuracy_score([0, 1, 0], [0.5, 1, 0.2]),
     lambda m: m.datasets.make_classification(n_features=3),
+    lambda m: m.metrics.precision_score([0, 1, 2], [0, 1, 1]),
+    lambda m: m.metrics.f1_score(["a", "b"], ["a", "b"]),
+    lambda m: m.metrics.classification_report([0, 1, 2], [0, 1, 1], target_names=["x"]),
 ])
 def test_errors_as_sklearn(call):
     class Real:
@@ -183,6 +187,18 @@ def test_encoders_and_metrics():
         same(getattr(ours["metrics"], name)(truth, guess), getattr(real_metrics, name)(truth, guess))
     same(ours["metrics"].accuracy_score(truth, guess, normalize=False),
          real_metrics.accuracy_score(truth, guess, normalize=False))
+    for kwargs in ({}, {"target_names": ["a", "bb", "a long name"], "digits": 4}, {"labels": [0, 1]},
+                   {"output_dict": True}):
+        assert ours["metrics"].classification_report(truth, guess, **kwargs) == \
+            real_metrics.classification_report(truth, guess, **kwargs)
+    binary = ([0, 1, 1, 0, 1], [0, 1, 0, 0, 0])
+    for name in ("precision_score", "recall_score", "f1_score"):
+        same(getattr(ours["metrics"], name)(*binary), getattr(real_metrics, name)(*binary))
+        for average in ("macro", "micro", "weighted", None):
+            same(getattr(ours["metrics"], name)(truth, guess, average=average),
+                 getattr(real_metrics, name)(truth, guess, average=average))
+    with pytest.warns(Warning, match="Precision is ill-defined and being set to 0.0 due to no predicted samples"):
+        assert ours["metrics"].precision_score([0, 0, 1], [0, 0, 0]) == 0.0
     a, b = np.array([1.0, 2.5, 3.0, 7.0]), np.array([1.5, 2.0, 3.5, 6.0])
     for name in ("mean_squared_error", "mean_absolute_error", "r2_score"):
         same(getattr(ours["metrics"], name)(a, b), getattr(real_metrics, name)(a, b))
@@ -216,15 +232,12 @@ print(accuracy_score(y_test, pred), loss.grad_fn.name())
 """
 
 
-def test_a_program_trains_on_sklearn_data(tmp_path):
-    import subprocess
-    import sys
-    path = tmp_path / "program.py"
-    path.write_text(PROGRAM)
-    real = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, check=True).stdout
+def test_a_program_trains_on_sklearn_data():
+    real = run_source(PROGRAM, "torch")
+    assert real.exc is None, real.exc
     timeline = run(PROGRAM)
     assert timeline.error is None
-    assert timeline.output == real
+    assert timeline.output == real.stdout
 
 
 @pytest.mark.parametrize("source, words", [

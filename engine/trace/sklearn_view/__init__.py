@@ -1,7 +1,8 @@
 """`import sklearn` / `from sklearn.datasets import make_moons`: the parts of scikit-learn 1.6.1 PyTorch
-tutorials use to make and prepare their data (datasets.py, iris.py, model_selection.py, preprocessing.py,
-metrics.py), computed with numpy as scikit-learn computes them; nothing of scikit-learn is imported. What they
-draw with random_state=None comes from the run's own numpy RandomState (np.random.seed seeds it)."""
+tutorials use to make and prepare their data and score their models (datasets.py, iris.py, model_selection.py,
+preprocessing.py, metrics.py, scores.py), computed with numpy as scikit-learn computes them; nothing of
+scikit-learn is imported. What they draw with random_state=None comes from the run's own numpy RandomState
+(np.random.seed seeds it)."""
 from __future__ import annotations
 
 import functools
@@ -19,15 +20,16 @@ from .metrics import METRICS
 from .model_selection import KFold, train_test_split
 from .preprocessing import LabelEncoder, MinMaxScaler, OneHotEncoder, StandardScaler
 from .random_state import check_random_state
+from .scores import SCORES, UndefinedMetricWarning
 
 VERSION = "1.6.1"
 ADMITTED = {
     "sklearn.datasets": [*GENERATORS, "load_iris"],
     "sklearn.model_selection": ["train_test_split", "KFold"],
     "sklearn.preprocessing": ["StandardScaler", "MinMaxScaler", "LabelEncoder", "OneHotEncoder"],
-    "sklearn.metrics": list(METRICS),
+    "sklearn.metrics": [*METRICS, *SCORES],
     "sklearn.utils": ["shuffle", "Bunch"],
-    "sklearn.exceptions": ["NotFittedError"],
+    "sklearn.exceptions": ["NotFittedError", "UndefinedMetricWarning"],
 }
 ESTIMATORS = [StandardScaler, MinMaxScaler, LabelEncoder, OneHotEncoder, KFold]
 for _cls in ESTIMATORS:
@@ -77,9 +79,9 @@ def sklearn_views(runtime, package):
         "sklearn.model_selection": {"train_test_split": split, "KFold": kfold},
         "sklearn.preprocessing": {"StandardScaler": StandardScaler, "MinMaxScaler": MinMaxScaler,
                                   "LabelEncoder": LabelEncoder, "OneHotEncoder": OneHotEncoder},
-        "sklearn.metrics": {name: arrays_out(fn) for name, fn in METRICS.items()},
+        "sklearn.metrics": {name: arrays_out(fn) for name, fn in {**METRICS, **SCORES}.items()},
         "sklearn.utils": {"shuffle": shuffle, "Bunch": Bunch},
-        "sklearn.exceptions": {"NotFittedError": NotFittedError},
+        "sklearn.exceptions": {"NotFittedError": NotFittedError, "UndefinedMetricWarning": UndefinedMetricWarning},
     }
     views = {name: SafeModule(name, attrs, hint=hint(name)) for name, attrs in names.items()}
     top = {name.rpartition(".")[2]: view for name, view in views.items()}

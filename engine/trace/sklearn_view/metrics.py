@@ -24,7 +24,7 @@ def type_of_target(y):
     return "binary"
 
 
-def _classes(y_true, y_pred):
+def classes_of(y_true, y_pred):
     """sklearn's _check_targets: both label columns, of one kind."""
     check_consistent_length(y_true, y_pred)
     kinds = type_of_target(y_true), type_of_target(y_pred)
@@ -43,7 +43,7 @@ def _classes(y_true, y_pred):
 
 
 def accuracy_score(y_true, y_pred, *, normalize=True, sample_weight=None):
-    kind, y_true, y_pred = _classes(y_true, y_pred)
+    kind, y_true, y_pred = classes_of(y_true, y_pred)
     score = (y_true == y_pred).all(axis=1) if kind == "multilabel-indicator" else y_true == y_pred
     if normalize:
         return float(np.average(score, weights=sample_weight))
@@ -51,7 +51,7 @@ def accuracy_score(y_true, y_pred, *, normalize=True, sample_weight=None):
 
 
 def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normalize=None):
-    kind, y_true, y_pred = _classes(y_true, y_pred)
+    kind, y_true, y_pred = classes_of(y_true, y_pred)
     if kind not in ("binary", "multiclass"):
         raise ValueError(f"{kind} is not supported")
     labels = np.unique(np.concatenate([y_true, y_pred])) if labels is None else np.asarray(plain(labels))
