@@ -149,8 +149,8 @@ REFUSED_MODULES = {
                "mean_squared_error, mean_absolute_error, r2_score, precision_score, recall_score, f1_score, "
                "classification_report) and sklearn.utils.shuffle; its models "
                "(LogisticRegression, SVC, KMeans...) are not available: build the model in torch",
-    "einops": "the explorer has einops' rearrange, reduce, repeat, einsum, pack, unpack and einops.layers.torch "
-              "(Rearrange, Reduce)",
+    "einops": "the explorer has einops' rearrange, reduce, repeat, einsum, pack, unpack, parse_shape and "
+              "einops.layers.torch (Rearrange, Reduce)",
     **dict.fromkeys(("torch.utils.tensorboard", "tensorboard", "tensorboardX", "wandb"),
                     "the explorer writes no logs to files or the network: print the values instead"),
 }

@@ -11,7 +11,7 @@ from tests.engine.difftest import run_source
 
 PROGRAM = """import torch
 import numpy as np
-from einops import rearrange, reduce, repeat, einsum, pack, unpack, EinopsError
+from einops import rearrange, reduce, repeat, einsum, pack, unpack, parse_shape, EinopsError
 from einops.layers.torch import Rearrange, Reduce
 x = torch.arange(24.).reshape(2, 3, 4).requires_grad_()
 results = [rearrange(x, 'b c d -> b (c d)'), rearrange(x, 'b c d -> d b c'), reduce(x, 'b c d -> b', 'max'),
@@ -35,6 +35,8 @@ parts = unpack(packed, shapes, 'b *')
 print([(p.shape, p.grad_fn.name()) for p in parts], unpack(packed, [[3, 4], [-1]], 'b *')[1].shape)
 np_packed, np_shapes = pack([n, n[:, :1]], 'b *')
 print(np_packed, np_shapes, unpack(np_packed, np_shapes, 'b *')[1])
+print(parse_shape(x, 'b _ d'), parse_shape(n, '... c'), parse_shape(x, 'b 3 ...'))
+print(rearrange(torch.zeros(24), '(b c d) -> b c d', **parse_shape(x, 'b c _')).shape)
 for bad in ("rearrange(x, 'b c -> c b')", "rearrange(x, 'b c d -> b c')", "reduce(x, 'b c d -> b', 'median')",
             "rearrange(x, 'b c (d e) -> b c d e', e=3)", "rearrange(x, 'b c d -> b c d', e=3)",
             "rearrange(x, 'b c d -> b c d.')", "rearrange(x, 'b c (d -> b c d')", "rearrange(x, 'b c _d -> b c _d')",
@@ -42,7 +44,9 @@ for bad in ("rearrange(x, 'b c -> c b')", "rearrange(x, 'b c d -> b c')", "reduc
             "einsum(x, 'b c d -> b c e')", "einsum(x, 'b c d')", "rearrange(x, '... -> ... 1 (...)')",
             "Reduce('a b -> a', 'middle')", "rearrange(3, 'a -> a')", "rearrange(x, 'b c d -> (b c) d e')",
             "pack([x], 'b c')", "pack([x], 'b * * c')", "pack([x[0, 0]], 'a * b')", "unpack(x, [[3]], 'b *')",
-            "unpack(x, [[-1], [-1]], 'b * d')", "unpack(x, [[2], [2]], 'b * d')"):
+            "unpack(x, [[-1], [-1]], 'b * d')", "unpack(x, [[2], [2]], 'b * d')", "parse_shape(x, 'b (c d)')",
+            "parse_shape(x, 'b c')", "parse_shape(x, 'b 1 d')", "parse_shape(x, 'b 2 d')",
+            "parse_shape(n, 'a b c ...')", "parse_shape(x, 'b _ _')", "parse_shape([1], 'a')"):
     try:
         eval(bad)
     except (EinopsError, NotImplementedError, ValueError, RuntimeError) as err:

@@ -61,6 +61,8 @@ def test_version():
                              "shift": None, "scale": None, "random_state": 2}),
     ("make_classification", {"n_samples": 20, "n_features": 40, "n_informative": 35, "n_redundant": 0,
                              "random_state": 5}),
+    ("make_classification", {"n_samples": 50, "n_features": 12, "n_informative": 10, "n_classes": 4,
+                             "random_state": 6}),
     ("make_regression", {"n_samples": 30, "n_features": 4, "noise": 0.5, "bias": 2.0, "coef": True,
                          "random_state": 0}),
     ("make_regression", {"n_samples": 10, "n_features": 3, "n_targets": 2, "random_state": 4}),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..module_views import SafeModule
 from .layers import Rearrange, Reduce
-from .operations import einsum, rearrange, reduce, repeat
+from .operations import einsum, parse_shape, rearrange, reduce, repeat
 from .packing import pack, unpack
 from .parsing import EinopsError
 
@@ -19,8 +19,8 @@ def einops_views(runtime, package):
                               hint="the explorer has Rearrange and Reduce of einops.layers.torch")
     layers = SafeModule("einops.layers", {"torch": layers_torch})
     top = SafeModule("einops", {"rearrange": rearrange, "reduce": reduce, "repeat": repeat, "einsum": einsum,
-                                "pack": pack, "unpack": unpack, "EinopsError": EinopsError, "layers": layers,
-                                "__version__": VERSION},
-                     hint="the explorer has einops' rearrange, reduce, repeat, einsum, pack, unpack, EinopsError "
-                          "and layers.torch")
+                                "pack": pack, "unpack": unpack, "parse_shape": parse_shape,
+                                "EinopsError": EinopsError, "layers": layers, "__version__": VERSION},
+                     hint="the explorer has einops' rearrange, reduce, repeat, einsum, pack, unpack, parse_shape, "
+                          "EinopsError and layers.torch")
     return {"einops": top, "einops.layers": layers, "einops.layers.torch": layers_torch}

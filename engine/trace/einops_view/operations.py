@@ -4,7 +4,7 @@ from __future__ import annotations
 import string
 
 from .backends import backend_of
-from .parsing import EinopsError
+from .parsing import ELLIPSIS, EinopsError, Side
 from .recipe import apply, prepare
 
 
@@ -85,3 +85,33 @@ def einsum(*tensors_and_pattern):
     backend, _, hand_out = backend_of(tensors_and_pattern[0])
     tensors = [backend_of(t)[1] for t in tensors_and_pattern[:-1]]
     return hand_out(backend.einsum(_compact(pattern), *tensors))
+
+
+def parse_shape(x, pattern):
+    """{axis name: length} of x's dims as pattern names them ('_' skips one)."""
+    side = Side(pattern, allow_underscore=True)
+    shape = backend_of(x)[0].shape(x)
+    if any(isinstance(group, list) and len(group) > 1 for group in side.composition):
+        raise RuntimeError(f"Can't parse shape with composite axes: {pattern} {shape}")
+    composition = side.composition
+    if len(shape) != len(composition):
+        if not side.has_ellipsis:
+            raise RuntimeError(f"Can't parse shape with different number of dimensions: {pattern} {shape}")
+        if len(shape) < len(composition) - 1:
+            raise RuntimeError(f"Can't parse shape with this number of dimensions: {pattern} {shape}")
+    if side.has_ellipsis:
+        at = composition.index(ELLIPSIS)
+        composition = composition[:at] + ["_"] * (len(shape) - len(composition) + 1) + composition[at + 1:]
+    result = {}
+    for axes, length in zip(composition, shape):
+        if len(axes) == 0:
+            if length != 1:
+                raise RuntimeError(f"Length of axis is not 1: {pattern} {shape}")
+            continue
+        [axis] = axes
+        if isinstance(axis, str):
+            if axis != "_":
+                result[axis] = length
+        elif axis.value != length:
+            raise RuntimeError(f"Length of anonymous axis does not match: {pattern} {shape}")
+    return result

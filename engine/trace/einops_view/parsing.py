@@ -25,10 +25,12 @@ class AnonymousAxis:
         return f"{self.value}-axis"
 
 
-def axis_name_problem(name):
+def axis_name_problem(name, allow_underscore=False):
     """Why `name` cannot name an axis ('' if it can)."""
     if not name.isidentifier():
         return "not a valid python identifier"
+    if name == "_" and allow_underscore:
+        return ""
     if name[0] == "_" or name[-1] == "_":
         return "axis name should should not start or end with underscore"
     if keyword.iskeyword(name):
@@ -42,7 +44,8 @@ def axis_name_problem(name):
 class Side:
     """composition: a list per axis of the tensor (the names grouped in it; ELLIPSIS alone for '...')."""
 
-    def __init__(self, expression):
+    def __init__(self, expression, allow_underscore=False):
+        self._underscore = allow_underscore
         self.has_ellipsis, self.has_ellipsis_parenthesized = False, None
         self.identifiers, self.has_non_unitary_anonymous_axes, self.composition = set(), False, []
         if "." in expression:
@@ -78,7 +81,7 @@ class Side:
             self._add(name)
 
     def _add(self, name):
-        if name in self.identifiers:
+        if name in self.identifiers and not (self._underscore and name == "_"):
             raise EinopsError(f'Indexing expression contains duplicate dimension "{name}"')
         if name == ELLIPSIS:
             self.identifiers.add(ELLIPSIS)
@@ -90,7 +93,7 @@ class Side:
             if self._group is None:
                 self.composition.append([])
             return
-        problem = "" if is_number else axis_name_problem(name)
+        problem = "" if is_number else axis_name_problem(name, self._underscore)
         if problem:
             raise EinopsError(f"Invalid axis identifier: {name}\n{problem}")
         if is_number:
