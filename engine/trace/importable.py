@@ -142,6 +142,11 @@ REFUSED_MODULES = {
     **dict.fromkeys(("torch.jit", "torch.fx", "torch.compile", "torch.export", "torch.onnx"),
                     "the explorer runs a program's Python as it is written: it does not script, trace, compile or "
                     "export it (drop the decorator or the call: the model runs the same without it)"),
+    **dict.fromkeys(("torch.utils.tensorboard", "tensorboard", "tensorboardX", "wandb"),
+                    "the explorer writes no logs to files or the network: print the values instead"),
+}
+# Packages the explorer has a part of: what an import of the rest is told.
+PARTLY_ADMITTED = {
     "sklearn": "the explorer has scikit-learn's data helpers only: sklearn.datasets (make_moons, make_circles, "
                "make_blobs, make_classification, make_regression, make_swiss_roll, make_s_curve, load_iris), "
                "sklearn.model_selection (train_test_split, KFold), sklearn.preprocessing (StandardScaler, "
@@ -151,6 +156,4 @@ REFUSED_MODULES = {
                "(LogisticRegression, SVC, KMeans...) are not available: build the model in torch",
     "einops": "the explorer has einops' rearrange, reduce, repeat, einsum, pack, unpack, parse_shape and "
               "einops.layers.torch (Rearrange, Reduce)",
-    **dict.fromkeys(("torch.utils.tensorboard", "tensorboard", "tensorboardX", "wandb"),
-                    "the explorer writes no logs to files or the network: print the values instead"),
 }
