@@ -74,3 +74,10 @@ def test_version():
 def test_the_rest_is_refused_saying_what_is_there(source, words):
     text = str(run(source).error)
     assert all(word in text for word in words), text
+
+
+def test_the_graph_shows_the_ops_einops_lowers_to():
+    timeline = run("import torch\nfrom einops import rearrange, repeat\nx = torch.ones(2, 6, requires_grad=True)\n"
+                   "y = rearrange(x, 'b (h w) -> b w h', h=2)\nz = repeat(y, 'b w h -> b w h r', r=3)\n")
+    ops = [(e["line"], e["grad_fn"]) for e in timeline.events if e["kind"] == "op"]
+    assert ops == [(4, "ViewBackward0"), (4, "PermuteBackward0"), (5, "UnsqueezeBackward0"), (5, "ExpandBackward0")]
