@@ -148,7 +148,8 @@ REFUSED_MODULES = {
 # Packages the explorer has a part of: what an import of the rest is told.
 PARTLY_ADMITTED = {
     "sklearn": "the explorer has scikit-learn's data helpers only: sklearn.datasets (make_moons, make_circles, "
-               "make_blobs, make_classification, make_regression, make_swiss_roll, make_s_curve, load_iris), "
+               "make_blobs, make_classification, make_regression, make_swiss_roll, make_s_curve, load_iris, "
+               "load_diabetes), "
                "sklearn.model_selection (train_test_split, KFold), sklearn.preprocessing (StandardScaler, "
                "MinMaxScaler, LabelEncoder, OneHotEncoder), sklearn.metrics (accuracy_score, confusion_matrix, "
                "mean_squared_error, mean_absolute_error, r2_score, precision_score, recall_score, f1_score, "

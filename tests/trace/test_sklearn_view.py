@@ -84,13 +84,15 @@ def test_random_state_none_draws_from_the_run_state():
          real_model_selection.train_test_split(np.arange(9)))
 
 
-def test_load_iris():
-    mine, theirs = ours["datasets"].load_iris(), real_datasets.load_iris()
+@pytest.mark.parametrize("name, kwargs", [("load_iris", {}), ("load_diabetes", {}),
+                                          ("load_diabetes", {"scaled": False})])
+def test_loaded_data_is_sklearns(name, kwargs):
+    mine, theirs = getattr(ours["datasets"], name)(**kwargs), getattr(real_datasets, name)(**kwargs)
     assert list(mine) == list(theirs)
     for key in theirs:
         same(mine[key], theirs[key])
     same(mine.data, theirs.data)
-    same(ours["datasets"].load_iris(return_X_y=True), real_datasets.load_iris(return_X_y=True))
+    same(getattr(ours["datasets"], name)(return_X_y=True), getattr(real_datasets, name)(return_X_y=True))
 
 
 X = np.arange(40.0).reshape(20, 2) ** 1.5

@@ -1,8 +1,8 @@
 """`import sklearn` / `from sklearn.datasets import make_moons`: the parts of scikit-learn 1.6.1 PyTorch
-tutorials use to make and prepare their data and score their models (datasets.py, iris.py, model_selection.py,
-preprocessing.py, metrics.py, scores.py), computed with numpy as scikit-learn computes them; nothing of
-scikit-learn is imported. What they draw with random_state=None comes from the run's own numpy RandomState
-(np.random.seed seeds it)."""
+tutorials use to make and prepare their data and score their models (datasets.py, iris.py, diabetes.py,
+model_selection.py, preprocessing.py, metrics.py, scores.py), computed with numpy as scikit-learn computes
+them; nothing of scikit-learn is imported. What they draw with random_state=None comes from the run's own
+numpy RandomState (np.random.seed seeds it)."""
 from __future__ import annotations
 
 import functools
@@ -13,6 +13,7 @@ from ..module_views import SafeModule
 from .bunch import Bunch
 from .checks import NotFittedError
 from .datasets import GENERATORS, SIZES
+from .diabetes import load_diabetes
 from .handout import arrays_out, handing_out_arrays
 from .indexing import shuffled
 from .iris import load_iris
@@ -24,7 +25,7 @@ from .scores import SCORES, UndefinedMetricWarning
 
 VERSION = "1.6.1"
 ADMITTED = {
-    "sklearn.datasets": [*GENERATORS, "load_iris"],
+    "sklearn.datasets": [*GENERATORS, "load_iris", "load_diabetes"],
     "sklearn.model_selection": ["train_test_split", "KFold"],
     "sklearn.preprocessing": ["StandardScaler", "MinMaxScaler", "LabelEncoder", "OneHotEncoder"],
     "sklearn.metrics": [*METRICS, *SCORES],
@@ -75,7 +76,7 @@ def sklearn_views(runtime, package):
                                      "__qualname__": "KFold"})
     names = {
         "sklearn.datasets": {**{name: _generator(name, seeding) for name in GENERATORS},
-                             "load_iris": arrays_out(load_iris)},
+                             "load_iris": arrays_out(load_iris), "load_diabetes": arrays_out(load_diabetes)},
         "sklearn.model_selection": {"train_test_split": split, "KFold": kfold},
         "sklearn.preprocessing": {"StandardScaler": StandardScaler, "MinMaxScaler": MinMaxScaler,
                                   "LabelEncoder": LabelEncoder, "OneHotEncoder": OneHotEncoder},
