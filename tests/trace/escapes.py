@@ -158,6 +158,9 @@ MODULES = {
                            E, 3, "setting attributes of StandardScaler"),
     "sklearn_function_globals": ("from sklearn.datasets import make_moons\nmake_moons.__globals__", E, 2,
                                  "'__globals__'"),
+    "sklearn_foreign_self": ("import torch\nfrom sklearn.preprocessing import StandardScaler\n"
+                             "StandardScaler.fit(torch.Tensor, [[1.0]])", TypeError, 3,
+                             "doesn't apply to a 'type' object"),
     "sklearn_estimator": ("from sklearn.linear_model import LogisticRegression", E, 1, "build the model in torch"),
     "einops_set_function": ("import einops\neinops.rearrange = print", E, 2, "module objects"),
     "einops_keras": ("import einops.layers.keras", E, 1, "einops.layers.torch"),

@@ -32,9 +32,23 @@ def arrays_out(fn):
     return call
 
 
+def _own_method(cls, name, method):
+    """method, taking only objects of cls as self (as a builtin type's methods do): none of the program's or the
+    engine's objects is set through an estimator's method."""
+    @functools.wraps(method)
+    def call(self, *args, **kwargs):
+        if not isinstance(self, cls):
+            raise TypeError(f"descriptor {name!r} for {cls.__name__!r} objects doesn't apply to a "
+                            f"{type(self).__name__!r} object")
+        return method(self, *args, **kwargs)
+
+    return call
+
+
 def handing_out_arrays(cls):
-    """cls with its public methods wrapped by arrays_out (the class decorator of the estimators)."""
-    for name, value in list(vars(cls).items()):
+    """cls with its public methods wrapped by arrays_out, each for cls's objects only (the estimators' decorator)."""
+    for name in dir(cls):
+        value = inspect.getattr_static(cls, name)
         if inspect.isfunction(value) and not name.startswith("_"):
-            setattr(cls, name, arrays_out(value))
+            setattr(cls, name, _own_method(cls, name, arrays_out(value)))
     return cls
