@@ -160,6 +160,9 @@ def _error(fn, *args, **kwargs):
     lambda m: m.metrics.accuracy_score([0, 1, 0], [0.5, 1, 0.2]),
     lambda m: m.datasets.make_classification(n_features=3),
     lambda m: m.metrics.precision_score([0, 1, 2], [0, 1, 1]),
+    lambda m: m.model_selection.train_test_split(X, Y, 0.2),
+    lambda m: m.preprocessing.StandardScaler().fit([["a"]]),
+    lambda m: m.model_selection.train_test_split(X, np.arange(20), test_size=0.2, stratify=np.arange(20)),
     lambda m: m.metrics.f1_score(["a", "b"], ["a", "b"]),
     lambda m: m.metrics.classification_report([0, 1, 2], [0, 1, 1], target_names=["x"]),
 ])

@@ -20,9 +20,11 @@ def check_array(X, *, dtype="numeric", ensure_2d=True, copy=False, estimator=Non
     """X as a numpy array: numbers (floats if dtype is FLOAT_DTYPES, keeping a float dtype X has), 2-D."""
     X = plain(X)
     charge(np.size(X) if copy or not isinstance(X, np.ndarray) else 0)
-    array = np.asarray(X)
     if isinstance(dtype, tuple):
-        array = array.astype(array.dtype if array.dtype in dtype else dtype[0], copy=False)
+        kind = getattr(X, "dtype", None)
+        array = np.asarray(X, dtype=None if kind in dtype else dtype[0])
+    else:
+        array = np.asarray(X)
     if ensure_2d and array.ndim == 0:
         raise ValueError(f"Expected 2D array, got scalar array instead:\narray={array}.\nReshape your data either "
                          "using array.reshape(-1, 1) if your data has a single feature or array.reshape(1, -1) if it "

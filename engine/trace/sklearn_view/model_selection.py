@@ -101,6 +101,7 @@ def train_test_split(seeding, *arrays, test_size=None, train_size=None, random_s
                                         f"(0.0, 1.0), an int in the range [1, inf) or None. Got {size!r} instead.")
     if not arrays:
         raise ValueError("At least one array required as input")
+    arrays = [a if a is None or hasattr(a, "__getitem__") else np.array(a) for a in arrays]  # sklearn's indexable
     check_consistent_length(*arrays)
     count = n_samples(arrays[0])
     n_train, n_test = split_sizes(count, test_size, train_size, default_test_size=0.25)
