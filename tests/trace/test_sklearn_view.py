@@ -236,6 +236,9 @@ print(round(loss.item(), 4))
 with torch.no_grad():
     pred = (model(X_test).squeeze(1) > 0).long().numpy()
 print(accuracy_score(y_test, pred), loss.grad_fn.name())
+print(StandardScaler().fit(X_train).mean_, accuracy_score(torch.from_numpy(y_test), torch.from_numpy(pred)))
+a, b = train_test_split(torch.arange(10.0), random_state=1)
+print(a, b, StandardScaler().fit_transform(a.reshape(-1, 1)).dtype)
 """
 
 

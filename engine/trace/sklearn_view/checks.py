@@ -1,6 +1,8 @@
 """scikit-learn's input checks (sklearn.utils.validation.check_array and the fitted checks) with its texts."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..arrays import charge, plain
@@ -19,7 +21,7 @@ class InvalidParameterError(ValueError, TypeError):
 def check_array(X, *, dtype="numeric", ensure_2d=True, copy=False, estimator=None):
     """X as a numpy array: numbers (floats if dtype is FLOAT_DTYPES, keeping a float dtype X has), 2-D."""
     X = plain(X)
-    charge(np.size(X) if copy or not isinstance(X, np.ndarray) else 0)
+    charge(math.prod(X.shape) if hasattr(X, "shape") else 0)  # (a list is charged by plain)
     if isinstance(dtype, tuple):
         kind = getattr(X, "dtype", None)
         array = np.asarray(X, dtype=None if kind in dtype else dtype[0])
