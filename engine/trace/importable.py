@@ -153,7 +153,7 @@ PARTLY_ADMITTED = {
                "sklearn.model_selection (train_test_split, KFold), sklearn.preprocessing (StandardScaler, "
                "MinMaxScaler, LabelEncoder, OneHotEncoder), sklearn.metrics (accuracy_score, confusion_matrix, "
                "mean_squared_error, mean_absolute_error, r2_score, precision_score, recall_score, f1_score, "
-               "classification_report) and sklearn.utils.shuffle; its models "
+               "classification_report, roc_curve, auc, roc_auc_score) and sklearn.utils.shuffle; its models "
                "(LogisticRegression, SVC, KMeans...) are not available: build the model in torch",
     "einops": "the explorer has einops' rearrange, reduce, repeat, einsum, pack, unpack, parse_shape and "
               "einops.layers.torch (Rearrange, Reduce)",

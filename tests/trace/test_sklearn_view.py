@@ -161,6 +161,9 @@ def _error(fn, *args, **kwargs):
     lambda m: m.datasets.make_classification(n_features=3),
     lambda m: m.metrics.precision_score([0, 1, 2], [0, 1, 1]),
     lambda m: m.model_selection.train_test_split(X, Y, 0.2),
+    lambda m: m.metrics.roc_auc_score([0, 1, 2], [0.1, 0.2, 0.3]),
+    lambda m: m.metrics.roc_curve([1, 2, 2], [0.1, 0.2, 0.3]),
+    lambda m: m.metrics.auc([0, 1, 0.5], [1, 2, 3]),
     lambda m: m.preprocessing.StandardScaler().fit([["a"]]),
     lambda m: m.model_selection.train_test_split(X, np.arange(20), test_size=0.2, stratify=np.arange(20)),
     lambda m: m.metrics.f1_score(["a", "b"], ["a", "b"]),
@@ -206,6 +209,12 @@ def test_encoders_and_metrics():
                  getattr(real_metrics, name)(truth, guess, average=average))
     with pytest.warns(Warning, match="Precision is ill-defined and being set to 0.0 due to no predicted samples"):
         assert ours["metrics"].precision_score([0, 0, 1], [0, 0, 0]) == 0.0
+    labels, scores = np.array([0, 1, 1, 0, 1, 0, 1, 1]), np.array([0.1, 0.8, 0.4, 0.4, 0.9, 0.3, 0.35, 0.8])
+    for name, args in (("roc_curve", (labels, scores)), ("roc_auc_score", (labels, scores)),
+                       ("roc_auc_score", (labels * 2 - 1, scores)), ("roc_curve", (labels + 1, scores, 2)),
+                       ("auc", ([0, 0.5, 1], [0, 0.7, 1]))):
+        kwargs = {"pos_label": args[2]} if len(args) == 3 else {}
+        same(getattr(ours["metrics"], name)(*args[:2], **kwargs), getattr(real_metrics, name)(*args[:2], **kwargs))
     a, b = np.array([1.0, 2.5, 3.0, 7.0]), np.array([1.5, 2.0, 3.5, 6.0])
     for name in ("mean_squared_error", "mean_absolute_error", "r2_score"):
         same(getattr(ours["metrics"], name)(a, b), getattr(real_metrics, name)(a, b))

@@ -1,6 +1,6 @@
 """`import sklearn` / `from sklearn.datasets import make_moons`: the parts of scikit-learn 1.6.1 PyTorch
 tutorials use to make and prepare their data and score their models (datasets.py, iris.py, diabetes.py,
-model_selection.py, preprocessing.py, metrics.py, scores.py), computed with numpy as scikit-learn computes
+model_selection.py, preprocessing.py, metrics.py, scores.py, ranking.py), computed with numpy as scikit-learn computes
 them; nothing of scikit-learn is imported. What they draw with random_state=None comes from the run's own
 numpy RandomState (np.random.seed seeds it)."""
 from __future__ import annotations
@@ -21,6 +21,7 @@ from .metrics import METRICS
 from .model_selection import KFold, train_test_split
 from .preprocessing import LabelEncoder, MinMaxScaler, OneHotEncoder, StandardScaler
 from .random_state import check_random_state
+from .ranking import RANKING
 from .scores import SCORES, UndefinedMetricWarning
 
 VERSION = "1.6.1"
@@ -28,7 +29,7 @@ ADMITTED = {
     "sklearn.datasets": [*GENERATORS, "load_iris", "load_diabetes"],
     "sklearn.model_selection": ["train_test_split", "KFold"],
     "sklearn.preprocessing": ["StandardScaler", "MinMaxScaler", "LabelEncoder", "OneHotEncoder"],
-    "sklearn.metrics": [*METRICS, *SCORES],
+    "sklearn.metrics": [*METRICS, *SCORES, *RANKING],
     "sklearn.utils": ["shuffle", "Bunch"],
     "sklearn.exceptions": ["NotFittedError", "UndefinedMetricWarning"],
 }
@@ -80,7 +81,7 @@ def sklearn_views(runtime, package):
         "sklearn.model_selection": {"train_test_split": split, "KFold": kfold},
         "sklearn.preprocessing": {"StandardScaler": StandardScaler, "MinMaxScaler": MinMaxScaler,
                                   "LabelEncoder": LabelEncoder, "OneHotEncoder": OneHotEncoder},
-        "sklearn.metrics": {name: arrays_out(fn) for name, fn in {**METRICS, **SCORES}.items()},
+        "sklearn.metrics": {name: arrays_out(fn) for name, fn in {**METRICS, **SCORES, **RANKING}.items()},
         "sklearn.utils": {"shuffle": shuffle, "Bunch": Bunch},
         "sklearn.exceptions": {"NotFittedError": NotFittedError, "UndefinedMetricWarning": UndefinedMetricWarning},
     }
