@@ -246,6 +246,9 @@ with torch.no_grad():
     pred = (model(X_test).squeeze(1) > 0).long().numpy()
 print(accuracy_score(y_test, pred), loss.grad_fn.name())
 print(StandardScaler().fit(X_train).mean_, accuracy_score(torch.from_numpy(y_test), torch.from_numpy(pred)))
+import numpy as np
+rs = np.random.RandomState(5)
+print(make_moons(4, random_state=rs)[0], train_test_split([1, 2, 3, 4], random_state=rs), rs.rand())
 a, b = train_test_split(torch.arange(10.0), random_state=1)
 print(a, b, StandardScaler().fit_transform(a.reshape(-1, 1)).dtype)
 """

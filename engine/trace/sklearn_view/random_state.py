@@ -13,10 +13,10 @@ def check_random_state(seed, run_state):
     """numpy's RandomState behind `seed` (sklearn.utils.check_random_state), `run_state` for None."""
     if seed is None:
         return run_state
-    if isinstance(seed, numbers.Integral) and not isinstance(seed, bool):
+    if isinstance(seed, numbers.Integral):
         return np.random.RandomState(seed)
     if isinstance(seed, RandomState):
-        return seed.state
+        return seed._state  # noqa: SLF001 - the numpy view's RandomState keeps it for us
     if isinstance(seed, np.random.RandomState):
         return seed
     raise ValueError(f"{seed!r} cannot be used to seed a numpy.random.RandomState instance")
