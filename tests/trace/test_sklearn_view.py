@@ -192,6 +192,16 @@ def test_encoders_and_metrics():
     table = np.array([[0, 1], [2, 1], [0, 3]])
     same(ours["preprocessing"].OneHotEncoder(sparse_output=False).fit_transform(table),
          real_preprocessing.OneHotEncoder(sparse_output=False).fit_transform(table))
+    for kwargs, rows in (({"handle_unknown": "ignore"}, [[2, 5], [0, 1]]), ({"dtype": np.float32}, [[2, 1], [0, 3]])):
+        same(ours["preprocessing"].OneHotEncoder(sparse_output=False, **kwargs).fit(table).transform(rows),
+             real_preprocessing.OneHotEncoder(sparse_output=False, **kwargs).fit(table).transform(rows))
+    words = np.array([["b"], ["a"], ["b"]])
+    same(ours["preprocessing"].OneHotEncoder(sparse_output=False).fit_transform(words),
+         real_preprocessing.OneHotEncoder(sparse_output=False).fit_transform(words))
+    assert _error(ours["preprocessing"].OneHotEncoder(sparse_output=False).fit(table).transform, [[2, 5]]) == \
+        _error(real_preprocessing.OneHotEncoder(sparse_output=False).fit(table).transform, [[2, 5]])
+    same(ours["datasets"].make_blobs(7, centers=2, cluster_std=[0.5, 2.0], random_state=0),
+         real_datasets.make_blobs(7, centers=2, cluster_std=[0.5, 2.0], random_state=0))
     truth, guess = np.array([0, 1, 2, 2, 1, 0]), np.array([0, 2, 2, 1, 1, 0])
     for name in ("accuracy_score", "confusion_matrix"):
         same(getattr(ours["metrics"], name)(truth, guess), getattr(real_metrics, name)(truth, guess))
