@@ -27,7 +27,7 @@ import ast
 import re
 
 from .errors import GuardError
-from .importable import ALLOWED_IMPORTS, ENGINE_PRIVATE_NAMES, IMPORTABLE, REFUSED_MODULES
+from .importable import ALLOWED_IMPORTS, ENGINE_PRIVATE_NAMES, IMPORTABLE, PARTLY_ADMITTED, REFUSED_MODULES
 from .sizing import MAX_FORMAT_WIDTH, SIZED_METHODS, format_width_ok
 
 MAX_SOURCE_CHARS = 100_000
@@ -118,6 +118,8 @@ def import_refusal(module: str) -> str:
     for name in (module, module.partition(".")[0]):
         if name in REFUSED_MODULES:
             return f"{listed}: {REFUSED_MODULES[name]}"
+    if module.partition(".")[0] in PARTLY_ADMITTED:
+        return f"{listed}: {PARTLY_ADMITTED[module.partition('.')[0]]}"
     return listed
 
 

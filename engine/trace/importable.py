@@ -111,17 +111,23 @@ FILE_MODULES = ("os", "os.path", "glob", "pathlib", "sys")
 # Modules that compute and hold nothing of the process (pure_views.py).
 PURE_MODULES = ("re", "cmath", "contextlib", "queue", "csv", "struct", "traceback", "platform", "gc", "timeit",
                 "logging", "typing_extensions")
+# scikit-learn's data helpers (sklearn_view/) and einops (einops_view/), emulated on numpy and the engine.
+SKLEARN_MODULES = ("sklearn", "sklearn.datasets", "sklearn.model_selection", "sklearn.preprocessing",
+                   "sklearn.metrics", "sklearn.utils", "sklearn.exceptions")
+EINOPS_MODULES = ("einops", "einops.layers", "einops.layers.torch")
 # Made for each run (runtime.RUN_VIEWS): Python's random, a sized view of numpy, the standard library's
 # modules above, matplotlib's pyplot (plot_view.py) and tqdm (tqdm_view.py), with the run's own state.
 RUN_MODULES = frozenset(["random", "numpy", "numpy.random", "numpy.linalg", "numpy.fft", "numpy.testing",
                          "matplotlib", "matplotlib.pyplot", "matplotlib.cm", "matplotlib.colors", "matplotlib.style",
                          "matplotlib.animation", "mpl_toolkits", "mpl_toolkits.mplot3d", "tqdm", "tqdm.auto",
                          "tqdm.notebook", "io", "IPython", "IPython.display",
-                         *STDLIB_NAMES, *FILE_MODULES, *PURE_MODULES, "functorch"])
+                         *STDLIB_NAMES, *FILE_MODULES, *PURE_MODULES, "functorch", *SKLEARN_MODULES,
+                         *EINOPS_MODULES])
 ALLOWED_IMPORTS = frozenset([*ENGINE_MODULES, "math", "__future__", *RUN_MODULES])
 _IMPORTABLE = ["torch", "math", "random", "numpy", "matplotlib.pyplot", "tqdm", "io (BytesIO, StringIO)",
                "os, os.path, glob and pathlib (the run's own in-memory files)", "sys",
                "IPython.display (display, clear_output)",
+               "sklearn (datasets, model_selection, preprocessing, metrics, utils)", "einops",
                *sorted([*STDLIB_NAMES, *PURE_MODULES])]
 IMPORTABLE = f"{', '.join(_IMPORTABLE[:-1])} and {_IMPORTABLE[-1]}"
 # Modules a program may not import, with the reason its refusal gives (any other: the list above).
@@ -140,4 +146,17 @@ REFUSED_MODULES = {
                     "export it (drop the decorator or the call: the model runs the same without it)"),
     **dict.fromkeys(("torch.utils.tensorboard", "tensorboard", "tensorboardX", "wandb"),
                     "the explorer writes no logs to files or the network: print the values instead"),
+}
+# Packages the explorer has a part of: what an import of the rest is told.
+PARTLY_ADMITTED = {
+    "sklearn": "the explorer has scikit-learn's data helpers only: sklearn.datasets (make_moons, make_circles, "
+               "make_blobs, make_classification, make_regression, make_swiss_roll, make_s_curve, load_iris, "
+               "load_diabetes), "
+               "sklearn.model_selection (train_test_split, KFold), sklearn.preprocessing (StandardScaler, "
+               "MinMaxScaler, LabelEncoder, OneHotEncoder), sklearn.metrics (accuracy_score, confusion_matrix, "
+               "mean_squared_error, mean_absolute_error, r2_score, precision_score, recall_score, f1_score, "
+               "classification_report, roc_curve, auc, roc_auc_score) and sklearn.utils.shuffle; its models "
+               "(LogisticRegression, SVC, KMeans...) are not available: build the model in torch",
+    "einops": "the explorer has einops' rearrange, reduce, repeat, einsum, pack, unpack, parse_shape and "
+              "einops.layers.torch (Rearrange, Reduce)",
 }

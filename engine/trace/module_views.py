@@ -15,14 +15,17 @@ from .importable import ENGINE_MODULES, ENGINE_PRIVATE_NAMES
 
 
 class SafeModule:
-    """What a program sees of a module: its public names that are not modules, read-only."""
+    """What a program sees of a module: its public names that are not modules, read-only; `hint` says what an
+    emulated module has, to a program that asks it for a name it lacks."""
 
-    def __init__(self, name, attrs=()):
+    def __init__(self, name, attrs=(), hint=None):
         self.__dict__.update(attrs)
         self.__dict__["_name"] = name
+        self.__dict__["_hint"] = hint
 
     def __getattr__(self, attr):
-        raise AttributeError(f"module {self._name!r} has no attribute {attr!r}")
+        hint = f" ({self._hint})" if self._hint else ""
+        raise AttributeError(f"module {self._name!r} has no attribute {attr!r}{hint}")
 
     def __setattr__(self, attr, value):
         raise AttributeError(f"module {self._name!r} is read-only")

@@ -306,10 +306,12 @@ class RandomState:
     """What `np.random.RandomState(seed)` gives a program: numpy's legacy generator of its own (the functions of
     np.random as its methods), sized."""
 
-    __slots__ = ("_methods",)
+    __slots__ = ("_methods", "_state")
 
     def __init__(self, seed):
-        object.__setattr__(self, "_methods", _random_functions(np.random.RandomState(seed)))
+        state = np.random.RandomState(seed)
+        object.__setattr__(self, "_methods", _random_functions(state))
+        object.__setattr__(self, "_state", state)  # what scikit-learn's random_state= draws from (sklearn_view)
 
     def __getattr__(self, name):
         try:
@@ -464,10 +466,10 @@ class printoptions:  # noqa: N801 - numpy's name
         return False
 
 
-def numpy_views() -> dict[str, SafeModule]:
+def numpy_views(state: np.random.RandomState) -> dict[str, SafeModule]:
     """{"numpy": ..., "numpy.random": ..., "numpy.linalg": ..., "numpy.fft": ..., "numpy.testing": ...} for one
-    run: linalg's results sized by their matrices, fft's by their lengths, testing's assertions on plain arrays."""
-    state = np.random.RandomState(0)
+    run, drawing from `state` (the run's own): linalg's results sized by their matrices, fft's by their lengths,
+    testing's assertions on plain arrays."""
     random = _random_functions(state)
     random["default_rng"] = lambda seed=None: Generator(state.randint(2**32, dtype=np.int64) if seed is None
                                                         else plain(seed))

@@ -36,6 +36,7 @@ from .allowlist import (
 from .budget import Budget, budget_now
 from .classes import Classes, engine_bases, is_class
 from .contexts import Context
+from .einops_view import einops_views
 from .errors import GuardError, program_line
 from .evaluate import Evaluator
 from .files_view import buffers_only, files_views, open_, pathlib_views
@@ -60,6 +61,7 @@ from .sizing import (
     format_width_ok,
     method_result_len,
 )
+from .sklearn_view import sklearn_views
 from .stdlib_views import stdlib_views
 from .sys_view import Console, sys_views
 from .tqdm_view import tqdm_views
@@ -84,11 +86,13 @@ _NUMPY_OWNERS = (np.ndarray, np.generic, np.flatiter)
 _LEFT = object()  # shown(): the walk left the container below it
 _BUILTIN_METHOD = type([].append)  # numpy's methods are of this type
 # The views made for each run, by the package a program imports (their state is the run's own).
-RUN_VIEWS = {"random": lambda run, package: random_views(), "numpy": lambda run, package: numpy_views(),
+RUN_VIEWS = {"random": lambda run, package: random_views(),
+             "numpy": lambda run, package: numpy_views(run.numpy_state()),
              "matplotlib": plot_views, "tqdm": tqdm_views, "io": io_views, "sys": sys_views,
              "pathlib": pathlib_views, **dict.fromkeys(("os", "glob"), files_views),
              **dict.fromkeys(PURE_MODULES, pure_views), "logging": logging_views,
              "mpl_toolkits": mplot3d_views, "functorch": functorch_views, "IPython": ipython_views,
+             "sklearn": sklearn_views, "einops": einops_views,
              **dict.fromkeys(STDLIB_NAMES, stdlib_views)}
 
 
@@ -145,7 +149,14 @@ class Runtime(SizedOperators):
         views_, self.origins, self.shared, bases = default_views() if modules is None else views(modules)
         self.views = dict(views_)  # and, once imported, the views made for this run (random, numpy)
         self.run_shared = set()  # ids of what those hold
+        self._numpy_state = None
         self.classes = Classes(budget, self.origins, self.shared, bases, _BUILTIN_TYPES)
+
+    def numpy_state(self):
+        """The run's own numpy RandomState, seeded 0 (numpy's and scikit-learn's views draw from it)."""
+        if self._numpy_state is None:
+            self._numpy_state = np.random.RandomState(0)
+        return self._numpy_state
 
     def namespace(self):
         hooks = {"_g_tick": self.budget.tick, "_g_line": self.budget.at_line, "_g_enter": self.budget.enter,
@@ -375,7 +386,7 @@ class Runtime(SizedOperators):
                             "object, as in dir(model)")
             raise TypeError(f"dir expected at most 1 argument, got {len(args)}")
         if isinstance(args[0], SafeModule):
-            return sorted(name for name in vars(args[0]) if name != "_name")
+            return sorted(name for name in vars(args[0]) if name not in ("_name", "_hint"))
         return dir(args[0])
 
     def iter_(self, obj, *sentinel):
@@ -469,7 +480,8 @@ class Runtime(SizedOperators):
             raise ImportError(f"No module named {name!r}")
         for item in fromlist or ():
             if item != "*" and item not in vars(view):
-                raise ImportError(f"cannot import name {item!r} from {name!r}")
+                hint = f" ({view._hint})" if getattr(view, "_hint", None) else ""
+                raise ImportError(f"cannot import name {item!r} from {name!r}{hint}")
         return view if fromlist else top
 
 
