@@ -66,6 +66,16 @@ ENGINE_MODULES = {
     "torch.autograd.gradcheck": "engine.autograd.gradcheck",
     "torch.amp": "engine.amp",
     "torch.cuda.amp": "engine.cuda_amp",
+    # imported at the top of scripts written for more than the explorer runs: they answer as torch does without a
+    # process group or a GPU, and refuse what would start other processes or profile (docs/security.md)
+    "torch.types": "engine.torch_types",
+    "torch.distributed": "engine.distributed",
+    "torch.utils.data.distributed": "engine.utils.data.distributed",
+    "torch.multiprocessing": "engine.multiprocessing",
+    "torch.nn.parallel": "engine.nn.parallel",
+    "torch.nn.attention": "engine.nn.attention_backends",
+    "torch.profiler": "engine.profiler",
+    "torch.autograd.profiler": "engine.profiler",
 }
 # Private names of the engine's modules a program may import (`from torch.nn.modules.loss import _Loss`).
 ENGINE_PRIVATE_NAMES = frozenset(["_Loss", "_WeightedLoss"])
@@ -109,33 +119,56 @@ FILE_MODULES = ("os", "os.path", "glob", "pathlib", "sys")
 # functorch: torch.func's transforms, warning as torch's (functorch_view.py).
 # Modules that compute and hold nothing of the process (pure_views.py).
 PURE_MODULES = ("re", "cmath", "contextlib", "queue", "csv", "struct", "traceback", "platform", "gc", "timeit",
-                "logging", "typing_extensions")
+                "logging", "typing_extensions", "uuid", "hashlib")
+# Exact numbers, sized (exact_numbers.py).
+NUMBER_MODULES = ("fractions", "decimal")
 # Made for each run (runtime.RUN_VIEWS): Python's random, a sized view of numpy, the standard library's
 # modules above, matplotlib's pyplot (plot_view.py) and tqdm (tqdm_view.py), with the run's own state.
 RUN_MODULES = frozenset(["random", "numpy", "numpy.random", "numpy.linalg", "numpy.fft", "numpy.testing",
                          "matplotlib", "matplotlib.pyplot", "matplotlib.cm", "matplotlib.colors",
                          "matplotlib.animation", "mpl_toolkits", "mpl_toolkits.mplot3d", "tqdm", "tqdm.auto",
                          "tqdm.notebook", "io",
-                         *STDLIB_NAMES, *FILE_MODULES, *PURE_MODULES, "functorch"])
+                         *STDLIB_NAMES, *FILE_MODULES, *PURE_MODULES, *NUMBER_MODULES, "functorch",
+                         "numpy.typing"])
 ALLOWED_IMPORTS = frozenset([*ENGINE_MODULES, "math", "__future__", *RUN_MODULES])
 _IMPORTABLE = ["torch", "math", "random", "numpy", "matplotlib.pyplot", "tqdm", "io (BytesIO, StringIO)",
                "os, os.path, glob and pathlib (the run's own in-memory files)", "sys",
-               *sorted([*STDLIB_NAMES, *PURE_MODULES])]
+               *sorted([*STDLIB_NAMES, *PURE_MODULES, *NUMBER_MODULES])]
 IMPORTABLE = f"{', '.join(_IMPORTABLE[:-1])} and {_IMPORTABLE[-1]}"
 # Modules a program may not import, with the reason its refusal gives (any other: the list above).
 REFUSED_MODULES = {
-    **dict.fromkeys(("shutil", "tempfile", "io.open", "fileinput", "pickle", "shelve", "sqlite3", "zipfile",
-                     "tarfile", "gzip"),
+    **dict.fromkeys(("shutil", "tempfile", "io.open", "fileinput", "shelve", "sqlite3", "zipfile", "tarfile", "gzip"),
                     "it reaches the machine's files, environment or interpreter; the explorer runs a program on "
                     "its own (os, open(), torch.save and torch.load work on the run's own in-memory files)"),
-    **dict.fromkeys(("subprocess", "socket", "urllib", "http", "requests", "threading", "multiprocessing",
-                     "asyncio", "signal", "ctypes", "importlib", "builtins"),
+    "pickle": "pickle.loads rebuilds any object a text names, classes and functions of the process included; "
+              "torch.save and torch.load keep tensors, state dicts and plain values (in the run's own files or io "
+              "buffers), json.dumps and json.loads plain values",
+    **dict.fromkeys(("subprocess", "socket", "urllib", "http", "requests", "asyncio", "ctypes", "importlib",
+                     "builtins"),
                     "it reaches outside the program (processes, the network, threads or the interpreter itself)"),
-    **dict.fromkeys(("fractions", "decimal"), "their arithmetic is not sized (and decimal's context is the "
-                    "process's): use int and float"),
+    **dict.fromkeys(("threading", "multiprocessing", "concurrent", "signal"),
+                    "the explorer runs a program in one thread from its first line to its last, and records each "
+                    "step in order: threads, processes and signal handlers would run its code beside it or after it "
+                    "(and the browser's Python has none); torch.multiprocessing imports, and refuses at spawn"),
+    "weakref": "a weak reference's callback runs whenever its object is collected, which may be after the run is "
+               "over, and the explorer runs none of a program's code then: hold the object itself",
+    "array": "its arrays grow in C calls the explorer does not size (array * n, extend, frombytes): use a list, "
+             "numpy or a tensor",
     **dict.fromkeys(("torch.jit", "torch.fx", "torch.compile", "torch.export", "torch.onnx"),
                     "the explorer runs a program's Python as it is written: it does not script, trace, compile or "
                     "export it (drop the decorator or the call: the model runs the same without it)"),
     **dict.fromkeys(("torch.utils.tensorboard", "tensorboard", "tensorboardX", "wandb"),
                     "the explorer writes no logs to files or the network: print the values instead"),
+    "torch.hub": "it downloads models and code from the network, which the explorer does not reach: define the "
+                 "model in the program",
+    **dict.fromkeys(("torch.quantization", "torch.ao"),
+                    "quantized tensors (int8 values with scales and zero points) and their kernels are not in the "
+                    "explorer's engine, which computes in floating point"),
+    "torch.library": "it registers operators with torch's dispatcher, which every run shares (and the explorer's "
+                     "engine has none): write a function, or a torch.autograd.Function for a custom backward",
+    "torch.overrides": "__torch_function__ overrides change how every torch call dispatches, and the explorer's "
+                       "engine has no such hook: call functions on tensors as they are",
+    "torch.sparse": "sparse tensors are not in the explorer's engine: use dense tensors (masks and indexing)",
+    "torch.utils.benchmark": "its Timer runs statements given as text and measures torch's kernels, which the explorer "
+                             "does not run: time a function with time.perf_counter() or timeit.timeit(f, number=...)",
 }

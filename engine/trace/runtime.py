@@ -38,6 +38,7 @@ from .classes import Classes, engine_bases, is_class
 from .contexts import Context
 from .errors import GuardError, program_line
 from .evaluate import Evaluator
+from .exact_numbers import decimal_views, fractions_views
 from .files_view import buffers_only, files_views, open_, pathlib_views
 from .flag_setter import FlagSetter, TensorSetter, flag_target, live_flags
 from .functorch_view import functorch_views
@@ -87,7 +88,8 @@ RUN_VIEWS = {"random": lambda run, package: random_views(), "numpy": lambda run,
              "matplotlib": plot_views, "tqdm": tqdm_views, "io": io_views, "sys": sys_views,
              "pathlib": pathlib_views, **dict.fromkeys(("os", "glob"), files_views),
              **dict.fromkeys(PURE_MODULES, pure_views), "logging": logging_views,
-             "mpl_toolkits": mplot3d_views, "functorch": functorch_views,
+             "mpl_toolkits": mplot3d_views, "functorch": functorch_views, "fractions": fractions_views,
+             "decimal": decimal_views,
              **dict.fromkeys(STDLIB_NAMES, stdlib_views)}
 
 

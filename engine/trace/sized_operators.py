@@ -1,10 +1,12 @@
 """The operators a program's arithmetic goes through, sized before the C call that could blow up: `+` and `*` of
 sequences charge their elements, `*`, `**` and `<<` of ints stop past the budget's bits, `%`, `//` and divmod of big
-ints are checked for their work, and `int(text, base)` for its size."""
+ints are checked for their work (those of Fractions: exact_numbers.py too), and `int(text, base)` for its size."""
 from __future__ import annotations
 
 import operator
+from fractions import Fraction
 
+from .exact_numbers import fraction_power_bits, fraction_product_bits
 from .sizing import SEQUENCES, result_len
 
 _INPLACE = {"+": operator.iadd, "*": operator.imul, "**": operator.ipow, "<<": operator.ilshift, "%": operator.imod,
@@ -19,6 +21,8 @@ class SizedOperators:
     def add(self, a, b, apply=operator.add):
         if isinstance(a, SEQUENCES):
             self.grow("+", a, b)
+        elif isinstance(a, Fraction) or isinstance(b, Fraction):
+            self.fraction_bits(fraction_product_bits(a, b))
         return apply(a, b)
 
     def mul(self, a, b, apply=operator.mul):
@@ -27,12 +31,16 @@ class SizedOperators:
                 self.int_too_big()
         elif isinstance(a, SEQUENCES) or isinstance(b, SEQUENCES):
             self.grow("*", a, b)
+        elif isinstance(a, Fraction) or isinstance(b, Fraction):
+            self.fraction_bits(fraction_product_bits(a, b))
         return apply(a, b)
 
     def power(self, a, b, apply=operator.pow):
         if type(a) is int and type(b) is int and b > 0 and a.bit_length() > 1:
             if a.bit_length() * b > self.max_int_bits:
                 self.int_too_big()
+        elif isinstance(a, Fraction) or isinstance(b, Fraction):
+            self.fraction_bits(fraction_power_bits(a, b))
         return apply(a, b)
 
     def lshift(self, a, b, apply=operator.lshift):
@@ -79,6 +87,10 @@ class SizedOperators:
         n = result_len(op, a, b)
         if n:
             self.budget.charge_elements(n)
+
+    def fraction_bits(self, bits):
+        if bits > self.max_int_bits:
+            self.int_too_big()
 
     def int_too_big(self):
         self.budget.exceed(f"integers over {self.max_int_bits:,} bits are too big")
