@@ -22,6 +22,7 @@ from types import MethodType, ModuleType, SimpleNamespace
 import numpy as np
 
 from .. import observe, serialization
+from ..nn.modules.module import Module
 from ..tensor import Tensor
 from . import arrays, nesting
 from .allowlist import (
@@ -46,6 +47,7 @@ from .importable import ENGINE_MODULES, STDLIB_NAMES
 from .instrument import CHECKED
 from .io_view import io_views
 from .logging_view import logging_views
+from .module_tables import MODULE_TABLES, module_table
 from .module_views import SafeModule, default_modules, module_views, origin, random_views
 from .numpy_view import numpy_views
 from .plot_modules import mplot3d_views
@@ -147,6 +149,8 @@ class Runtime(SizedOperators):
         self.views = dict(views_)  # and, once imported, the views made for this run (random, numpy)
         self.run_shared = set()  # ids of what those hold
         self.classes = Classes(budget, self.origins, self.shared, bases, _BUILTIN_TYPES)
+        nn = self.views.get("torch.nn")  # (the engine's nn.Module, or a test's stand-in)
+        self.module_class = vars(nn).get("Module", Module) if nn is not None else Module
 
     def namespace(self):
         hooks = {"_g_tick": self.budget.tick, "_g_line": self.budget.at_line, "_g_enter": self.budget.enter,
@@ -297,7 +301,10 @@ class Runtime(SizedOperators):
             self.refuse(private_refusal(name))
 
     def private(self, obj, name):
-        """`obj._name`: only an attribute the program's own classes define or its code set on its own objects."""
+        """`obj._name`: only an attribute the program's own classes define or its code set on its own objects, and
+        a module's tables, read-only (module_tables.py)."""
+        if name in MODULE_TABLES and isinstance(obj, self.module_class):
+            return module_table(obj, name)
         if not self.classes.defines(obj, name):
             self.refuse(private_refusal(name))
         return self.attr(getattr(obj, name), name)
@@ -308,6 +315,8 @@ class Runtime(SizedOperators):
         return obj
 
     def getattr_(self, obj, name, *default):
+        if type(name) is str and name in MODULE_TABLES and isinstance(obj, self.module_class):
+            return module_table(obj, name)
         self.check_attr_name(obj, name)
         if len(default) > 1:
             raise TypeError(f"getattr expected at most 3 arguments, got {2 + len(default)}")
@@ -325,6 +334,8 @@ class Runtime(SizedOperators):
         setattr(self.attribute_owner(obj, name), name, value)
 
     def hasattr_(self, obj, name):
+        if type(name) is str and name in MODULE_TABLES and isinstance(obj, self.module_class):
+            return hasattr(obj, name)
         self.check_attr_name(obj, name)
         try:
             self.attr(getattr(obj, name), name)

@@ -4,6 +4,8 @@ torch.profiler and torch.autograd.profiler) print what Python and torch 2.13 pri
 raises at its line with its reason; the modules it refuses name their own reason."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from engine.trace.importable import REFUSED_MODULES
@@ -177,3 +179,47 @@ def test_a_refused_module_says_why_it_is_refused(module):
                   if ".".join(parts[:n]) in REFUSED_MODULES)
     assert timeline.error["type"] == "GuardError" and timeline.error["line"] == 2
     assert timeline.error["message"].endswith(reason) and timeline.output == "before\n"
+
+
+TABLES = """import torch
+import torch.nn as nn
+import torch.nn.utils.prune as prune
+torch.manual_seed(0)
+m = nn.Linear(3, 2)
+print(m._parameters.keys(), list(m._buffers), m._forward_pre_hooks, m._forward_hooks)
+prune.l1_unstructured(m, 'weight', amount=0.5)
+print(list(m._parameters.keys()), list(m._buffers.keys()), len(m._forward_pre_hooks))
+for hook in m._forward_pre_hooks.values():
+    print(type(hook).__name__, hook._tensor_name if False else '')
+net = nn.Sequential(nn.Linear(2, 2), nn.ReLU())
+print(net._modules)
+for name, sub in net._modules.items():
+    print(name, sub, name in net._modules, net._modules['0'] is net[0], net._modules.get('9'))
+h = net.register_forward_hook(lambda mod, i, o: None)
+print(len(net._forward_hooks), getattr(net, '_modules') == dict(net._modules), dict(net._parameters))
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(1, 1)
+        self.register_buffer('running', torch.zeros(1))
+n = Net()
+print(n._modules, n._buffers, [k for k in n._parameters], hasattr(n, '_modules'), hasattr(n, '_buffers'))
+"""
+
+
+def test_a_modules_tables_read_and_print_as_torchs():
+    """module._parameters, _buffers, _modules, _forward_pre_hooks, _forward_hooks: read-only views (module_tables.py)
+    printed as torch's dicts and OrderedDicts (torch's pruning tutorial prints module._forward_pre_hooks)."""
+    want = run_source(TABLES, "torch")
+    assert want.exc is None, want.exc
+    timeline = run(TABLES)
+    assert timeline.error is None, timeline.error
+    address = re.compile("0x[0-9a-f]+")
+    assert address.sub("0x", timeline.output) == address.sub("0x", want.stdout)
+
+
+@pytest.mark.parametrize("tail", ["m._parameters['weight'] = m[0].bias", "del m._modules['0']", "m._buffers.x = 1",
+                                  "t = m._forward_hooks\nt |= {}", "m._parameters = {}"])
+def test_a_modules_tables_cannot_be_changed_through_them(tail):
+    timeline = run("import torch\nm = torch.nn.Sequential(torch.nn.Linear(1, 1))\n" + tail + "\nprint('after')")
+    assert timeline.error["type"] == "GuardError" and timeline.output == "", timeline.error

@@ -876,10 +876,10 @@ def test_check_refuses_a_whole_program_at_its_first_refused_statement():
 
 
 @pytest.mark.parametrize("tail,line,words", [
-    ("m._parameters", 5, "('_parameters'): only those of the program's own"),
+    ("m._backward_hooks", 5, "('_backward_hooks'): only those of the program's own"),
     ("m._forward_hooks = {}", 5, "('_forward_hooks'): only those of the program's own"),
     ("m._check_name('x', 'y', 'z')", 5, "('_check_name'): only those of the program's own"),
-    ("getattr(m, '_modules')", 5, "('_modules'): only those of the program's own"),
+    ("getattr(m, '_non_persistent_buffers_set')", 5, "('_non_persistent_buffers_set'): only those of the program's"),
     ("M._hook = print", 5, "('_hook'): only those of the program's own"),
     ("class F(torch.autograd.Function):\n    pass\nF._backward_cls = M", 7,
      "('_backward_cls'): only those of the program's own"),  # set on F by Function's __init_subclass__
