@@ -115,7 +115,7 @@ STDLIB_NAMES = {
               "OrderedDict Counter cast TYPE_CHECKING",
 }
 # Over the run's own in-memory files (files_view.py), and sys (sys_view.py).
-FILE_MODULES = ("os", "os.path", "glob", "pathlib", "sys")
+FILE_MODULES = ("os", "os.path", "glob", "pathlib", "sys", "shutil", "tempfile", "pickle")
 # functorch: torch.func's transforms, warning as torch's (functorch_view.py).
 # Modules that compute and hold nothing of the process (pure_views.py).
 PURE_MODULES = ("re", "cmath", "contextlib", "queue", "csv", "struct", "traceback", "platform", "gc", "timeit",
@@ -132,17 +132,15 @@ RUN_MODULES = frozenset(["random", "numpy", "numpy.random", "numpy.linalg", "num
                          "numpy.typing"])
 ALLOWED_IMPORTS = frozenset([*ENGINE_MODULES, "math", "__future__", *RUN_MODULES])
 _IMPORTABLE = ["torch", "math", "random", "numpy", "matplotlib.pyplot", "tqdm", "io (BytesIO, StringIO)",
-               "os, os.path, glob and pathlib (the run's own in-memory files)", "sys",
+               "os, os.path, glob, pathlib, shutil, tempfile and pickle (the run's own in-memory files)", "sys",
                *sorted([*STDLIB_NAMES, *PURE_MODULES, *NUMBER_MODULES])]
 IMPORTABLE = f"{', '.join(_IMPORTABLE[:-1])} and {_IMPORTABLE[-1]}"
 # Modules a program may not import, with the reason its refusal gives (any other: the list above).
 REFUSED_MODULES = {
-    **dict.fromkeys(("shutil", "tempfile", "io.open", "fileinput", "shelve", "sqlite3", "zipfile", "tarfile", "gzip"),
+    **dict.fromkeys(("io.open", "fileinput", "shelve", "sqlite3", "zipfile", "tarfile", "gzip"),
                     "it reaches the machine's files, environment or interpreter; the explorer runs a program on "
-                    "its own (os, open(), torch.save and torch.load work on the run's own in-memory files)"),
-    "pickle": "pickle.loads rebuilds any object a text names, classes and functions of the process included; "
-              "torch.save and torch.load keep tensors, state dicts and plain values (in the run's own files or io "
-              "buffers), json.dumps and json.loads plain values",
+                    "its own (os, shutil, tempfile, open(), pickle, torch.save and torch.load work on the run's own "
+                    "in-memory files)"),
     **dict.fromkeys(("subprocess", "socket", "urllib", "http", "requests", "asyncio", "ctypes", "importlib",
                      "builtins"),
                     "it reaches outside the program (processes, the network, threads or the interpreter itself)"),

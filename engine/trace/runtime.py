@@ -40,6 +40,7 @@ from .contexts import Context
 from .errors import GuardError, program_line
 from .evaluate import Evaluator
 from .exact_numbers import decimal_views, fractions_views
+from .file_tools_view import shutil_views, tempfile_views
 from .files_view import buffers_only, files_views, open_, pathlib_views
 from .flag_setter import FlagSetter, TensorSetter, flag_target, live_flags
 from .functorch_view import functorch_views
@@ -50,6 +51,7 @@ from .logging_view import logging_views
 from .module_tables import MODULE_TABLES, module_table
 from .module_views import SafeModule, default_modules, module_views, origin, random_views
 from .numpy_view import numpy_views
+from .pickle_view import pickle_views
 from .plot_modules import mplot3d_views
 from .plot_view import plot_views
 from .pure_views import PURE_MODULES, pure_views
@@ -91,7 +93,7 @@ RUN_VIEWS = {"random": lambda run, package: random_views(), "numpy": lambda run,
              "pathlib": pathlib_views, **dict.fromkeys(("os", "glob"), files_views),
              **dict.fromkeys(PURE_MODULES, pure_views), "logging": logging_views,
              "mpl_toolkits": mplot3d_views, "functorch": functorch_views, "fractions": fractions_views,
-             "decimal": decimal_views,
+             "decimal": decimal_views, "shutil": shutil_views, "tempfile": tempfile_views, "pickle": pickle_views,
              **dict.fromkeys(STDLIB_NAMES, stdlib_views)}
 
 

@@ -1,4 +1,5 @@
-"""The modules admitted by the surface inventory (uuid, hashlib, fractions, decimal, numpy.typing; torch.types,
+"""The modules admitted by the surface inventory (uuid, hashlib, fractions, decimal, numpy.typing, pickle of plain
+values, shutil and tempfile over the run's files; torch.types,
 torch.distributed, torch.utils.data.distributed, torch.multiprocessing, torch.nn.parallel, torch.nn.attention,
 torch.profiler and torch.autograd.profiler) print what Python and torch 2.13 print; what the explorer does not do
 raises at its line with its reason; the modules it refuses name their own reason."""
@@ -168,10 +169,9 @@ def test_what_the_explorer_does_not_do_raises_at_its_line_saying_why(call, reaso
     assert timeline.output == ""
 
 
-@pytest.mark.parametrize("module", ["threading", "multiprocessing", "signal", "weakref", "array", "pickle", "shutil",
-                                    "tempfile", "torch.hub", "torch.onnx", "torch.export", "torch.quantization",
-                                    "torch.ao.quantization", "torch.library", "torch.overrides", "torch.sparse",
-                                    "torch.utils.benchmark"])
+@pytest.mark.parametrize("module", ["threading", "multiprocessing", "signal", "weakref", "array", "torch.hub",
+                                    "torch.onnx", "torch.export", "torch.quantization", "torch.ao.quantization",
+                                    "torch.library", "torch.overrides", "torch.sparse", "torch.utils.benchmark"])
 def test_a_refused_module_says_why_it_is_refused(module):
     timeline = run(f"print('before')\nimport {module}\nprint('after')")
     parts = module.split(".")
@@ -223,3 +223,86 @@ def test_a_modules_tables_read_and_print_as_torchs():
 def test_a_modules_tables_cannot_be_changed_through_them(tail):
     timeline = run("import torch\nm = torch.nn.Sequential(torch.nn.Linear(1, 1))\n" + tail + "\nprint('after')")
     assert timeline.error["type"] == "GuardError" and timeline.output == "", timeline.error
+
+
+FILE_TOOLS = """import os
+import pickle
+import shutil
+import tempfile
+from collections import OrderedDict, defaultdict
+import io
+data = {'a': [1, 2.5, 'x', None, True], 'b': (1, 2), 'c': {3, 4}, 'd': b'\\x00\\x01', 'e': OrderedDict(k=1),
+        'f': 1 + 2j, 'g': frozenset([1]), 'h': defaultdict(list, {'z': [1]})}
+blob = pickle.dumps(data)
+back = pickle.loads(blob)
+print(back == data, back['e'], back['f'], type(back['h']).__name__, back['h']['new'])
+print(pickle.loads(pickle.dumps([1, 2], protocol=0)), pickle.HIGHEST_PROTOCOL >= 5)
+with open('cache.pkl', 'wb') as f:
+    pickle.dump({'epoch': 3}, f)
+    pickle.dump([1, 2, 3], f)
+with open('cache.pkl', 'rb') as f:
+    print(pickle.load(f), pickle.load(f))
+buf = io.BytesIO()
+pickle.dump((1, 'two'), buf)
+buf.seek(0)
+print(pickle.load(buf))
+os.makedirs('runs/a/b', exist_ok=True)
+with open('runs/a/x.txt', 'w') as f:
+    f.write('hello')
+with open('runs/a/b/y.txt', 'w') as f:
+    f.write('deep')
+print(shutil.copy('runs/a/x.txt', 'runs'), shutil.copyfile('runs/a/x.txt', 'copy.txt'), open('copy.txt').read())
+print(shutil.copytree('runs/a', 'backup'), sorted(os.listdir('backup')), open('backup/b/y.txt').read())
+print(shutil.move('copy.txt', 'runs'), os.path.exists('copy.txt'), sorted(os.listdir('runs')))
+shutil.rmtree('backup')
+print(os.path.exists('backup'), os.path.exists('backup/b/y.txt'))
+shutil.rmtree('nope', ignore_errors=True)
+try:
+    shutil.rmtree('nope')
+except FileNotFoundError as e:
+    print(type(e).__name__)
+print(tempfile.gettempdir())
+with tempfile.TemporaryDirectory() as d:
+    p = os.path.join(d, 'model.txt')
+    with open(p, 'w') as f:
+        f.write('w')
+    print(os.path.exists(p), os.path.dirname(p) == d, d.startswith('/tmp/tmp'))
+print(os.path.exists(p))
+d2 = tempfile.mkdtemp(prefix='exp_')
+print(os.path.isdir(d2), os.path.basename(d2).startswith('exp_'))
+"""
+
+PICKLE_REFUSALS = """import pickle
+import torch
+for bad in (b"cos\\nsystem\\n(S'echo hi'\\ntR.", b'\\x80\\x04\\x8c\\x08builtins\\x8c\\x04eval\\x93.'):
+    try:
+        pickle.loads(bad)
+    except pickle.UnpicklingError as e:
+        print('refused', str(e).rsplit('; ', 1)[1])
+class A:
+    pass
+for obj in (A(), torch.ones(2), print, [A]):
+    try:
+        pickle.dumps(obj)
+    except pickle.PicklingError as e:
+        print('refused', str(e).rsplit('; ', 1)[1])
+"""
+
+
+def test_pickle_shutil_and_tempfile_work_on_the_runs_files_as_python_on_its(tmp_path, monkeypatch):
+    want, code = python(FILE_TOOLS, tmp_path)
+    assert code == 0, want
+    (tmp_path / "runner").mkdir()
+    monkeypatch.chdir(tmp_path / "runner")
+    timeline = run(FILE_TOOLS)
+    assert timeline.error is None, timeline.error
+    assert timeline.output == want
+    assert list((tmp_path / "runner").iterdir()) == []  # nothing touched the disk
+
+
+def test_pickle_keeps_plain_values_and_rebuilds_nothing_else():
+    timeline = run(PICKLE_REFUSALS)
+    assert timeline.error is None, timeline.error
+    assert timeline.output == ("refused this pickle names os.system\nrefused this pickle names builtins.eval\n"
+                               "refused not A objects\nrefused not Tensor objects\nrefused not method objects\n"
+                               "refused not type objects\n")
