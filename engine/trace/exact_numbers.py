@@ -13,6 +13,8 @@ import decimal
 import fractions
 import re
 
+from .budget import budget_now
+from .errors import GuardError, program_line
 from .module_views import SafeModule
 
 _EXPONENT = re.compile(r"[eE]\s*([-+]?\d+)")
@@ -38,38 +40,48 @@ class _AnyDecimal(type):
         return decimal.Decimal in getattr(sub, "__mro__", ())
 
 
+class Fraction(fractions.Fraction, metaclass=_AnyFraction):
+    """The view's Fraction: fractions.Fraction, its text's exponent sized first (one class for every run: read-only
+    to programs, as every view's class is)."""
+
+    __slots__ = ()
+
+    def __new__(cls, numerator=0, denominator=None):
+        if isinstance(numerator, str):
+            found = _EXPONENT.search(numerator)
+            budget = budget_now()
+            if found and abs(int(found.group(1))) > budget.limits.max_int_bits * 3 // 10:  # its decimal digits
+                budget.exceed(f"integers over {budget.limits.max_int_bits:,} bits are too big")
+        return super().__new__(cls, numerator, denominator)
+
+
+Fraction.__module__ = "fractions"
+FRACTIONS = frozenset([fractions.Fraction, Fraction])  # the types a Fraction has (sized_operators.py)
+
+
 def fractions_views(runtime, package):
-    max_digits = runtime.budget.limits.max_int_bits * 3 // 10  # decimal digits in max_int_bits
-
-    class Fraction(fractions.Fraction, metaclass=_AnyFraction):
-        __slots__ = ()
-
-        def __new__(cls, numerator=0, denominator=None):
-            if isinstance(numerator, str):
-                found = _EXPONENT.search(numerator)
-                if found and abs(int(found.group(1))) > max_digits:
-                    runtime.budget.exceed(f"integers over {runtime.budget.limits.max_int_bits:,} bits are too big")
-            return super().__new__(cls, numerator, denominator)
-
-    Fraction.__module__ = "fractions"
+    runtime.fractions = True  # (sized_operators.py: its operators look for Fractions from now on)
     return {package: SafeModule(package, {"Fraction": Fraction})}
 
 
 MAX_DECIMAL_EXPONENT = 30_000
 
 
+class Decimal(decimal.Decimal, metaclass=_AnyDecimal):
+    __slots__ = ()
+
+    def __new__(cls, value="0"):
+        made = super().__new__(cls, value)
+        if made.is_finite() and made and abs(made.adjusted()) > MAX_DECIMAL_EXPONENT:
+            budget_now().stop(GuardError(f"Decimals beyond 1E±{MAX_DECIMAL_EXPONENT:,} are not allowed: their digits "
+                                         "would be made in one step the explorer cannot stop", program_line()))
+        return made
+
+
+Decimal.__module__ = "decimal"
+
+
 def decimal_views(runtime, package):
-    class Decimal(decimal.Decimal, metaclass=_AnyDecimal):
-        __slots__ = ()
-
-        def __new__(cls, value="0"):
-            made = super().__new__(cls, value)
-            if made.is_finite() and made and abs(made.adjusted()) > MAX_DECIMAL_EXPONENT:
-                runtime.refuse(f"Decimals beyond 1E±{MAX_DECIMAL_EXPONENT:,} are not allowed: their digits would be "
-                               "made in one step the explorer cannot stop")
-            return made
-
-    Decimal.__module__ = "decimal"
     attrs = {name: getattr(decimal, name) for name in _DECIMAL_NAMES}
     return {package: SafeModule(package, {**attrs, "Decimal": Decimal})}
 

@@ -4,9 +4,8 @@ ints are checked for their work (those of Fractions: exact_numbers.py too), and 
 from __future__ import annotations
 
 import operator
-from fractions import Fraction
 
-from .exact_numbers import fraction_power_bits, fraction_product_bits
+from .exact_numbers import FRACTIONS, fraction_power_bits, fraction_product_bits
 from .sizing import SEQUENCES, result_len
 
 _INPLACE = {"+": operator.iadd, "*": operator.imul, "**": operator.ipow, "<<": operator.ilshift, "%": operator.imod,
@@ -15,13 +14,16 @@ _INPLACE = {"+": operator.iadd, "*": operator.imul, "**": operator.ipow, "<<": o
 
 class SizedOperators:
     """Taken in by runtime.Runtime, which gives it budget, max_int_bits, checked (these operators by symbol), and
-    check_printf and shown (what `text % values` checks)."""
+    check_printf and shown (what `text % values` checks). `fractions`: whether the program imported fractions (no
+    Fraction exists before): until then a loop's `+` and `*` do not pay for looking for one."""
+
+    fractions = False
 
     # `a op b` for the operators that can make huge sequences or ints; `apply` is the in-place op for `op=`.
     def add(self, a, b, apply=operator.add):
         if isinstance(a, SEQUENCES):
             self.grow("+", a, b)
-        elif isinstance(a, Fraction) or isinstance(b, Fraction):
+        elif self.fractions and (type(a) in FRACTIONS or type(b) in FRACTIONS):
             self.fraction_bits(fraction_product_bits(a, b))
         return apply(a, b)
 
@@ -31,7 +33,7 @@ class SizedOperators:
                 self.int_too_big()
         elif isinstance(a, SEQUENCES) or isinstance(b, SEQUENCES):
             self.grow("*", a, b)
-        elif isinstance(a, Fraction) or isinstance(b, Fraction):
+        elif self.fractions and (type(a) in FRACTIONS or type(b) in FRACTIONS):
             self.fraction_bits(fraction_product_bits(a, b))
         return apply(a, b)
 
@@ -39,7 +41,7 @@ class SizedOperators:
         if type(a) is int and type(b) is int and b > 0 and a.bit_length() > 1:
             if a.bit_length() * b > self.max_int_bits:
                 self.int_too_big()
-        elif isinstance(a, Fraction) or isinstance(b, Fraction):
+        elif self.fractions and (type(a) in FRACTIONS or type(b) in FRACTIONS):
             self.fraction_bits(fraction_power_bits(a, b))
         return apply(a, b)
 
