@@ -69,6 +69,7 @@ s = DistributedSampler(ds, num_replicas=2, rank=1, shuffle=True, seed=0)
 s.set_epoch(1)
 print(list(s), len(s), list(DistributedSampler(ds, num_replicas=3, rank=2, shuffle=False)))
 print(list(DistributedSampler(ds, num_replicas=3, rank=0, drop_last=True)))
+print(torch.utils.data.DistributedSampler is DistributedSampler)
 try:
     DistributedSampler(ds, num_replicas=2, rank=2)
 except ValueError as e:
