@@ -14,7 +14,6 @@ import collections
 import contextlib
 import csv
 import gc
-import hashlib
 import heapq
 import platform
 import random
@@ -24,7 +23,6 @@ import sys
 import time
 import traceback
 import typing
-import uuid
 from types import FunctionType
 
 from .budget import budget_now
@@ -271,6 +269,8 @@ def _timeit(runtime):
 
 
 def _uuid(runtime):
+    import uuid  # (when a program first imports it, as stdlib_views.py imports its modules)
+
     rng = random.Random(0)
 
     def uuid4():
@@ -284,6 +284,8 @@ _HASHES = """md5 sha1 sha224 sha256 sha384 sha512 blake2b blake2s sha3_224 sha3_
 
 
 def _hashlib(runtime):
+    import hashlib
+
     def new(name, data=b"", **kwargs):
         if name not in _HASHES:
             raise ValueError(f"unsupported hash type {name}")
