@@ -34,6 +34,7 @@ from . import (  # noqa: F401
     storage,
     testing,
     utils,
+    version,
 )
 from .amp import autocast  # noqa: F401
 from .devices import device, get_default_device, set_default_device  # noqa: F401
@@ -246,7 +247,7 @@ globals().update(methods.FUNCTIONS)
 newaxis = None
 globals().update(logic.FUNCTIONS)
 
-__version__ = "2.13.0+cpu"  # the CPU-only wheel's version string, which the engine stands in for
+__version__ = version.__version__
 
 # Like PyTorch, the engine makes inf and nan silently (1/0, inf - inf, 0 * inf): numpy's floating-point
 # warnings would be noise no PyTorch user sees. numpy keeps this state per thread (a context variable): engine code

@@ -456,6 +456,20 @@ for _f in (new_zeros, new_ones, new_empty, new_empty_strided, new_full, new_tens
     setattr(Tensor, _f.__name__, _f)
 
 
+class _TensorType(type):
+    """The class of torch's typed tensor types (torch.FloatTensor, …): calling one makes a tensor of its dtype,
+    and a tensor is an instance of the one of its dtype."""
+
+    def __call__(cls, *args, device=None):
+        return cls.make(*args, device=device)
+
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, Tensor) and obj.dtype is cls.dtype
+
+    def __repr__(cls):
+        return f"<class 'torch.{cls.__name__}'>"
+
+
 def _legacy(fixed, name):
     """torch.Tensor(...) and the typed constructors (torch.FloatTensor, …): from data, or uninitialised from
     sizes (zeros here; torch leaves whatever was in memory). fixed None: torch.Tensor, of the default dtype."""
@@ -470,13 +484,15 @@ def _legacy(fixed, name):
         if args and all(isinstance(a, (int, np.integer)) and not isinstance(a, bool) for a in args):
             return _filled(0, args, dtype, False)
         if len(args) == 1 and not isinstance(args[0], (int, float, bool)):
-            return _from_data(args[0], dtype, False, stacklevel=3)
+            return _from_data(args[0], dtype, False, stacklevel=4)
         if not args:
             return _finish(np.zeros((0,), dtype.np), dtype, False)
         raise TypeError(f"new(): data must be a sequence (got {type(args[0]).__name__})")
 
-    make.__name__ = make.__qualname__ = name
-    return make
+    if fixed is None:
+        make.__name__ = make.__qualname__ = name
+        return make
+    return _TensorType(name, (), {"make": staticmethod(make), "dtype": fixed, "__module__": __name__})
 
 
 _legacy_tensor = _legacy(None, "Tensor")

@@ -181,6 +181,11 @@ class Tensor(metaclass=TorchClass):
     is_meta = is_sparse = is_quantized = is_nested = is_mkldnn = property(lambda self: False)
     is_mps = is_xpu = is_ipu = is_xla = is_vulkan = is_maia = is_mtia = is_sparse_csr = property(lambda self: False)
 
+    @property
+    def volatile(self):
+        messages.warn_at_caller("volatile was removed (Variable.volatile is always False)")
+        return False
+
     def is_conj(self):
         return self.__dict__.get("_conj_bit", False) if self.dtype.is_complex else False
 

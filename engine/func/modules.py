@@ -1,6 +1,8 @@
-"""torch.func.functional_call (a module called with other tensors in place of its parameters and buffers) and
-stack_module_state (the parameters and buffers of several like modules, stacked for vmap)."""
+"""torch.func.functional_call (a module called with other tensors in place of its parameters and buffers),
+stack_module_state (the parameters and buffers of several like modules, stacked for vmap) and
+replace_all_batch_norm_modules_ (batch norms that keep no running statistics, so that vmap can run them)."""
 from .. import methods
+from ..nn.modules.layers import _BatchNorm
 
 _STACK = methods.FUNCTIONS["stack"]
 
@@ -85,3 +87,13 @@ def _stacked_leaf(tensors, name):
         raise RuntimeError(f"Expected {name} from each model to have the same .requires_grad")
     result = _STACK(tensors)
     return result.detach().requires_grad_() if flags == {True} else result
+
+
+def replace_all_batch_norm_modules_(root):
+    for module in (root, *root.modules()):
+        if isinstance(module, _BatchNorm) and module.track_running_stats:
+            module.running_mean = None
+            module.running_var = None
+            module.num_batches_tracked = None
+            module.track_running_stats = False
+    return root

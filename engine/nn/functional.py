@@ -99,7 +99,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
         return dispatch.apply(*bind_nll2d(input, target, weight, reduction, ignore_index))
     n, c = input.shape[:2]
     if tuple(target.shape[1:]) != tuple(input.shape[2:]):
-        raise ValueError(f"Expected target size {[n, *input.shape[2:]]}, got {list(target.shape)}")
+        raise RuntimeError(f"Expected target size {[n, *input.shape[2:]]}, got {list(target.shape)}")
     out = dispatch.apply(*bind_nll2d(input.contiguous().view(n, c, 1, -1), target.contiguous().view(n, 1, -1),
                                      weight, reduction, ignore_index))
     return out.view(n, *input.shape[2:]) if reduction == "none" else out

@@ -158,6 +158,8 @@ def _bind_nll(input, target, weight=None, size_average=None, ignore_index=-100, 
     n_classes = input.shape[-1] if input.dim() else 0
     if input.dim() == 2 and t.shape[0] != input.shape[0]:
         raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size ({t.shape[0]}).")
+    if t.ndim > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     kept = t[t != ignore_index]
     if kept.size and (kept.min() < 0 or kept.max() >= n_classes):
         raise IndexError(f"Target {int(kept.max() if kept.max() >= n_classes else kept.min())} is out of bounds.")
@@ -434,10 +436,10 @@ def _bind_embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, s
     if weight.dim() != 2:
         raise RuntimeError("'weight' must be 2-D")
     padding_idx = NO_PADDING if padding_idx == -1 else padding_idx
-    if indices.dtype.is_floating_point or indices.dtype.name == "bool":
+    if indices.dtype.name not in ("int64", "int32"):
+        got = "CPUBoolType" if indices.dtype.name == "bool" else f"torch.{indices.dtype.type_name}Tensor"
         raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar types: "
-                           f"Long, Int; but got torch.{indices.dtype.type_name} instead (while checking arguments "
-                           "for embedding)")
+                           f"Long, Int; but got {got} instead (while checking arguments for embedding)")
     t = indices._data
     if t.size and (t.min() < 0 or t.max() >= weight.shape[0]):
         raise IndexError("index out of range in self")

@@ -79,8 +79,8 @@ GRAD_MODES = frozenset("no_grad enable_grad set_grad_enabled inference_mode dete
 # torch.nn.utils.parametrize.cached())
 WITH_MANAGERS = GRAD_MODES | {"tqdm", "trange", "dual_level", "cached", "fork_rng", "saved_tensors_hooks",
                                "save_on_cpu", "set_detect_anomaly", "open", "nullcontext", "suppress",
-                               "autocast", "record_function", "profile", "sdpa_kernel", "TemporaryDirectory",
-                               "NamedTemporaryFile"}
+                               "autocast", "context", "rc_context", "printoptions", "record_function", "profile",
+                               "sdpa_kernel", "TemporaryDirectory", "NamedTemporaryFile"}
 WITH_REFUSAL = ("'with' is only allowed with torch.no_grad(), torch.enable_grad(), torch.set_grad_enabled(...), "
                 "torch.autograd context managers, torch.random.fork_rng(), torch.nn.attention.sdpa_kernel(...), "
                 "torch.profiler.record_function(...), tqdm(...), open(...), tempfile's, contextlib's and "

@@ -55,6 +55,7 @@ ENGINE_MODULES = {
     "torch.masked": "engine.masked",
     "torch.signal": "engine.signal",
     "torch.fft": "engine.fft",
+    "torch.version": "engine.version",
     "torch.signal.windows": "engine.signal.windows",
     "torch.backends.cudnn": "engine.backends.cudnn",
     "torch.backends.mkldnn": "engine.backends.mkldnn",
@@ -125,14 +126,15 @@ NUMBER_MODULES = ("fractions", "decimal")
 # Made for each run (runtime.RUN_VIEWS): Python's random, a sized view of numpy, the standard library's
 # modules above, matplotlib's pyplot (plot_view.py) and tqdm (tqdm_view.py), with the run's own state.
 RUN_MODULES = frozenset(["random", "numpy", "numpy.random", "numpy.linalg", "numpy.fft", "numpy.testing",
-                         "matplotlib", "matplotlib.pyplot", "matplotlib.cm", "matplotlib.colors",
+                         "matplotlib", "matplotlib.pyplot", "matplotlib.cm", "matplotlib.colors", "matplotlib.style",
                          "matplotlib.animation", "mpl_toolkits", "mpl_toolkits.mplot3d", "tqdm", "tqdm.auto",
-                         "tqdm.notebook", "io",
+                         "tqdm.notebook", "io", "IPython", "IPython.display",
                          *STDLIB_NAMES, *FILE_MODULES, *PURE_MODULES, *NUMBER_MODULES, "functorch",
                          "numpy.typing"])
 ALLOWED_IMPORTS = frozenset([*ENGINE_MODULES, "math", "__future__", *RUN_MODULES])
 _IMPORTABLE = ["torch", "math", "random", "numpy", "matplotlib.pyplot", "tqdm", "io (BytesIO, StringIO)",
                "os, os.path, glob, pathlib, shutil, tempfile and pickle (the run's own in-memory files)", "sys",
+               "IPython.display (display, clear_output)",
                *sorted([*STDLIB_NAMES, *PURE_MODULES, *NUMBER_MODULES])]
 IMPORTABLE = f"{', '.join(_IMPORTABLE[:-1])} and {_IMPORTABLE[-1]}"
 # Modules a program may not import, with the reason its refusal gives (any other: the list above).

@@ -15,6 +15,7 @@ from .module_views import SafeModule
 from .plot_axes import LINESTYLES, Axes
 from .plot_colours import XKCD, to_hex
 from .plot_modules import plot_modules
+from .plot_style import RcParams, style_views
 
 MAX_POINTS = 100_000  # drawn in one call
 # The keywords a drawing call may give besides its data, by the name the event keeps.
@@ -39,7 +40,9 @@ _REFUSED = ("matshow", "contour", "contourf", "pcolormesh", "subplot2grid", "sav
 
 def plot_views(runtime, package):
     """`import matplotlib.pyplot as plt` (or `from matplotlib import pyplot`): the run's own pyplot."""
-    pyplot = Pyplot(runtime)
+    params = RcParams()
+    styles = style_views(params)
+    pyplot = Pyplot(runtime, params)
     names = {name: getattr(pyplot, name) for name in Pyplot.OWN}
     names.update({name: _on_current(pyplot, name) for name in Axes.DRAWING})
     names.update({name: _on_current(pyplot, f"set_{name}") for name in Axes.SETTERS})
@@ -48,10 +51,10 @@ def plot_views(runtime, package):
         names[name] = _refusal(runtime, name)
     others = plot_modules(runtime)
     use = others.pop("use")
-    view = SafeModule("matplotlib.pyplot", {**names, "cm": others["matplotlib.cm"]})
+    view = SafeModule("matplotlib.pyplot", {**names, "cm": others["matplotlib.cm"], **styles})
     top = {name.rpartition(".")[2]: value for name, value in others.items()}
-    return {"matplotlib": SafeModule("matplotlib", {"pyplot": view, "use": use, **top}), "matplotlib.pyplot": view,
-            **others}
+    return {"matplotlib": SafeModule("matplotlib", {"pyplot": view, "use": use, **top, **styles}),
+            "matplotlib.pyplot": view, "matplotlib.style": styles["style"], **others}
 
 
 def _on_current(pyplot, method):
@@ -210,8 +213,9 @@ class Pyplot:
     OWN = ("figure", "subplots", "subplot", "gca", "gcf", "show", "close", "clf", "cla", "tight_layout",
            "suptitle")
 
-    def __init__(self, runtime):
+    def __init__(self, runtime, params):
         self.runtime = runtime
+        self.params = params  # the run's rcParams
         self.figures = {}  # matplotlib's number -> Figure, the open ones
         self.current = None
         self.made = 0  # axes made in the run: each is a figure of the events
@@ -234,7 +238,7 @@ class Pyplot:
     def new_figure(self, figsize, num=None):
         """A new figure with matplotlib's number `num` (by default one more than the highest open)."""
         num = num if num is not None else max(self.figures, default=0) + 1
-        size = (6.4, 4.8) if figsize is None else tuple(float(v) for v in figsize)
+        size = tuple(float(v) for v in (self.params["figure.figsize"] if figsize is None else figsize))
         self.current = self.figures[num] = Figure(self, num, size)
         return self.current
 

@@ -65,12 +65,15 @@ def _deepest_line(source: str) -> int | None:
 # A line of IPython's own commands, which notebooks (and tutorials copied from them) hold: `%matplotlib inline`,
 # `%timeit f(x)`, `!pip install torch`.
 _NOTEBOOK_LINE = re.compile(r"([ \t]*)([%!].*)")
+_INSTALL = re.compile(r"[%!](pip3?|conda|mamba) +install\b")
 
 
 def parse_notebook(source: str) -> tuple[ast.Module, dict[int, str]]:
     """The program's tree, where each of IPython's lines (if it is not Python without them) is a `pass`; and
     those lines that are to be refused when they run, by number: all but `%matplotlib`, which only picks how a
-    notebook shows its figures (the explorer shows them under Plots anyway)."""
+    notebook shows its figures (the explorer shows them under Plots anyway), and the package installs a notebook
+    starts with (`!pip install torch`): what the explorer runs is already there, and an import of anything else
+    is refused at its own line, saying what is."""
     try:
         return parse(source), {}
     except GuardSyntaxError as error:
@@ -79,7 +82,7 @@ def parse_notebook(source: str) -> tuple[ast.Module, dict[int, str]]:
             found = _NOTEBOOK_LINE.fullmatch(line)
             if found:
                 lines[n - 1] = found.group(1) + "pass"
-                if not found.group(2).startswith("%matplotlib"):
+                if not (found.group(2).startswith("%matplotlib") or _INSTALL.match(found.group(2))):
                     commands[n] = found.group(2).split()[0]
         if lines == source.split("\n"):
             raise error

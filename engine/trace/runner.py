@@ -68,6 +68,11 @@ ENGINE_STATE = ((grad_mode, "_state"), (printing, "PRINT_OPTS"), (generator, "de
 LIMITS = {"max_seconds": 30.0, "max_events": 300_000, "max_total_elements": 2_000_000_000,
           "max_elements": 4_000_000}
 
+# While a program runs, the collector's youngest generation is collected after this many new objects rather than
+# 700: the recorder's events are many young objects that stay, and passing over them again and again cost a
+# tenth of a traced training loop's time (benchmarks/trace.py --loops).
+YOUNG_OBJECTS = 10_000
+
 
 def run(source, watch=None, stream=None, **limits):
     """Runs a learner's program on the engine and returns its timeline (limits: fields of guard.Limits, over
@@ -99,6 +104,8 @@ def _run(source, budget, stream=None):
     namespace = None
     saved = save_engine_state()
     observe.add(rec)
+    threshold, printing = gc.get_threshold(), np.get_printoptions()
+    gc.set_threshold(max(threshold[0], YOUNG_OBJECTS), *threshold[1:])
     try:
         with warnings.catch_warnings(), np.errstate(all="ignore"):  # inf and nan made silently, as in PyTorch
             warnings.simplefilter("always")
@@ -108,6 +115,8 @@ def _run(source, budget, stream=None):
     except Exception as e:  # noqa: BLE001 - the guard's own failure still ends the timeline cleanly
         errors.append(_describe(e))
     finally:
+        gc.set_threshold(*threshold)
+        np.set_printoptions(**printing)
         observe.remove(rec)
         observe.remove(forward_ad.OBSERVER)  # a dual level the program left open
         restore_engine_state(saved)

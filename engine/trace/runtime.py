@@ -47,6 +47,7 @@ from .functorch_view import functorch_views
 from .importable import ENGINE_MODULES, STDLIB_NAMES
 from .instrument import CHECKED
 from .io_view import io_views
+from .ipython_view import ipython_views
 from .logging_view import logging_views
 from .module_tables import MODULE_TABLES, module_table
 from .module_views import SafeModule, default_modules, module_views, origin, random_views
@@ -92,8 +93,9 @@ RUN_VIEWS = {"random": lambda run, package: random_views(), "numpy": lambda run,
              "matplotlib": plot_views, "tqdm": tqdm_views, "io": io_views, "sys": sys_views,
              "pathlib": pathlib_views, **dict.fromkeys(("os", "glob"), files_views),
              **dict.fromkeys(PURE_MODULES, pure_views), "logging": logging_views,
-             "mpl_toolkits": mplot3d_views, "functorch": functorch_views, "fractions": fractions_views,
-             "decimal": decimal_views, "shutil": shutil_views, "tempfile": tempfile_views, "pickle": pickle_views,
+             "mpl_toolkits": mplot3d_views, "functorch": functorch_views, "IPython": ipython_views,
+             "fractions": fractions_views, "decimal": decimal_views, "shutil": shutil_views, "tempfile": tempfile_views,
+             "pickle": pickle_views,
              **dict.fromkeys(STDLIB_NAMES, stdlib_views)}
 
 

@@ -76,7 +76,7 @@ print(v, v is a, v.is_leaf, v.grad_fn, isinstance(a, torch.autograd.Variable), t
 s = (a * 2).requires_grad_()
 t = s * 3
 print(torch.autograd.Variable(t), torch.autograd.Variable(t).grad_fn, torch.autograd.Variable(t, requires_grad=True))
-print(torch.autograd.Variable(torch.ones(2), volatile=True))
+print(torch.autograd.Variable(torch.ones(2), volatile=True), torch.autograd.Variable(torch.ones(2), volatile=True).volatile)
 print(torch.autograd.Variable())
 tryit(lambda: torch.autograd.Variable([1., 2.]))
 tryit(lambda: torch.autograd.Variable(torch.ones(2, dtype=torch.long), requires_grad=True))

@@ -109,4 +109,12 @@ PURE = {
     "colormap_set": ("import matplotlib.cm as cm\ncm.viridis.name = 'x'", E, 2, "setting attributes"),
     "mplot3d_refused": ("from mpl_toolkits.mplot3d import Axes3D\nAxes3D(None)", E, 2, "3D axes"),
     "torch_jit_refused": ("import torch.jit", E, 1, "does not script"),
+    "rcparams_as_base": ("import matplotlib.pyplot as plt\nclass B(type(plt.rcParams)):\n    pass", E, 2,
+                         "may only derive"),
+    "rcparams_class_method": ("import matplotlib.pyplot as plt\ntype(plt.rcParams).update = print", E, 2,
+                              "setting attributes"),
+    "style_context_set": ("import matplotlib.pyplot as plt\nwith plt.style.context('ggplot') as c:\n    c.change = 5",
+                          E, 3, "setting attributes"),
+    "ipython_display_set": ("from IPython.display import display\ndisplay.x = 1", E, 2, "setting attributes"),
+    "ipython_core": ("import IPython.core", E, 1, "imports other than"),
 }

@@ -907,14 +907,16 @@ def test_a_program_reads_the_versions_of_torch_and_numpy():
     assert timeline.error is None and timeline.output == f"2.13.0+cpu {np.__version__}\n"
 
 
-def test_a_notebooks_ipython_lines_matplotlib_inline_passes_the_others_stop_at_their_line():
-    source = ("%matplotlib inline\nimport torch\nx = torch.ones(2)\nprint(x.sum())\n!pip install torch\n"
-              "print('not reached')\n")
+def test_a_notebooks_ipython_lines_matplotlib_inline_and_installs_pass_the_others_stop_at_their_line():
+    source = ("%matplotlib inline\n!pip install torch numpy\nimport torch\nx = torch.ones(2)\nprint(x.sum())\n"
+              "%pip install -q matplotlib\n!wget https://example.com/data.csv\nprint('not reached')\n")
     timeline = trace(source)
     assert timeline.output == "tensor(2.)\n"
-    assert (timeline.error["type"], timeline.error["line"]) == ("GuardError", 5)
-    assert timeline.error["message"] == ("!pip is a command of IPython (a notebook's), not Python: the explorer "
+    assert (timeline.error["type"], timeline.error["line"]) == ("GuardError", 7)
+    assert timeline.error["message"] == ("!wget is a command of IPython (a notebook's), not Python: the explorer "
                                          "runs Python")
+    refused = trace("!pip install d2l\nimport d2l\n").error
+    assert (refused["line"], "'d2l'" in refused["message"]) == (2, True)
     assert trace("%matplotlib inline\nprint(1)\n").output == "1\n"
     assert trace("def f():\n    %timeit 1\nprint(2)\n").output == "2\n"  # refused when it runs, not before
     broken = trace("%matplotlib inline\nx = (\n")

@@ -164,6 +164,15 @@ class Module(metaclass=TorchABCClass):
     def __call__(self, *args, **kwargs):
         d = self.__dict__
         own_pre = d.get("_forward_pre_hooks")
+        if not (own_pre or d.get("_forward_hooks") or GLOBAL_HOOKS["forward_pre"] or GLOBAL_HOOKS["forward"]) \
+                and not wants_backward_hooks(self):
+            if observe.active():
+                observe.emit("on_module", self, True)
+                try:
+                    return self.forward(*args, **kwargs)
+                finally:
+                    observe.emit("on_module", self, False)
+            return self.forward(*args, **kwargs)
         pre = GLOBAL_HOOKS["forward_pre"].calls() + own_pre.calls() if own_pre else GLOBAL_HOOKS["forward_pre"].calls()
         for fn, with_kwargs, _ in pre:
             if with_kwargs:
