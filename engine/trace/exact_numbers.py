@@ -1,11 +1,11 @@
-"""`fractions` and `decimal` as views made for each run, their sizes bounded before the C call that makes a big number.
+"""`fractions` and `decimal` as views, their sizes bounded before the C call that makes a big number.
 
-A Fraction is two ints: `**` of one is sized as an int's (sized_operators.py), and text with an exponent
-(`Fraction('1e999999999')`) is refused past the budget's bits. A Decimal is rounded to its context's 28 digits
-in every operation, but text makes it exact at any exponent (`Decimal('1e999999999')`, whose `int()` or `'{:f}'`
-would be that long): its construction is refused past ±10^MAX_DECIMAL_EXPONENT. The context is the process's, so a
-program gets none (no getcontext, setcontext or localcontext): every Decimal computes with Python's default
-context, 28 digits."""
+A Fraction is two ints: its `**`, `*` and `+` are sized as an int's (sized_operators.py; `sum()`: runtime.py),
+and text with an exponent (`Fraction('1e999999999')`) is refused past the budget's bits. A Decimal is rounded to
+its context's 28 digits in every operation, but text makes it exact at any exponent (`Decimal('1e999999999')`,
+whose `int()` or `'{:f}'` would be that long): its construction is refused past ±10^MAX_DECIMAL_EXPONENT. The
+context is the process's, so a program gets none (no getcontext, setcontext or localcontext): every Decimal computes
+with Python's default context, 28 digits."""
 from __future__ import annotations
 
 import abc

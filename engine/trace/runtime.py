@@ -39,7 +39,7 @@ from .classes import Classes, engine_bases, is_class
 from .contexts import Context
 from .errors import GuardError, program_line
 from .evaluate import Evaluator
-from .exact_numbers import decimal_views, fractions_views
+from .exact_numbers import FRACTIONS, decimal_views, fraction_product_bits, fractions_views
 from .file_tools_view import shutil_views, tempfile_views
 from .files_view import buffers_only, files_views, open_, pathlib_views
 from .flag_setter import FlagSetter, TensorSetter, flag_target, live_flags
@@ -452,7 +452,17 @@ class Runtime(SizedOperators):
     def sum(self, iterable, /, start=0):
         if isinstance(start, SEQUENCES):
             self.refuse("sum() can't add up lists, tuples or strings here; use a loop or a comprehension")
+        if self.fractions:  # (a sum of Fractions multiplies their denominators: sized as they pass)
+            iterable = self.sized_fractions(iterable, start)
         return sum(iterable, start)
+
+    def sized_fractions(self, iterable, start):
+        bits = fraction_product_bits(start, 0)
+        for item in iterable:
+            if type(item) in FRACTIONS:
+                bits += fraction_product_bits(item, 0)
+                self.fraction_bits(bits)
+            yield item
 
     def round(self, number, ndigits=None):
         if ndigits is not None and abs(operator.index(ndigits)) > MAX_FORMAT_WIDTH:
