@@ -66,10 +66,14 @@ from .dtypes import (  # noqa: A004, F401
 )
 from .factories import (  # noqa: F401
     BoolTensor,
+    ByteTensor,
+    CharTensor,
     DoubleTensor,
     FloatTensor,
+    HalfTensor,
     IntTensor,
     LongTensor,
+    ShortTensor,
     arange,
     as_tensor,
     empty,
@@ -126,9 +130,11 @@ from .grad_mode import (  # noqa: F401
 )
 from .legacy import (  # noqa: F401
     eig,
+    frobenius_norm,
     is_warn_always_enabled,
     lstsq,
     matrix_rank,
+    nuclear_norm,
     range,
     set_default_tensor_type,
     set_warn_always,
@@ -147,6 +153,7 @@ from .nn.aten_functions import (  # noqa: F401 - ATen's signatures of nn functio
     binary_cross_entropy_with_logits,
     convolution,
     cosine_embedding_loss,
+    ctc_loss,
     dropout,
     dropout_,
     embedding_bag,
@@ -172,7 +179,7 @@ from .nn.aten_functions import (  # noqa: F401 - ATen's signatures of nn functio
     rnn_tanh_cell,
     triplet_margin_loss,
 )
-from .nn.basic_functions import _native_batch_norm_legit, native_batch_norm  # noqa: F401
+from .nn.basic_functions import _native_batch_norm_legit, native_batch_norm, native_dropout  # noqa: F401
 from .nn.functional import (  # noqa: F401 - torch.* spellings of nn.functional's functions
     adaptive_avg_pool1d,
     bilinear,

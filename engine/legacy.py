@@ -1,12 +1,13 @@
 """torch's deprecated and removed spellings a learner's older notebook still calls: torch.range (with its warning),
-set_default_tensor_type, typename, set_warn_always, and torch.solve/lstsq/symeig/eig/matrix_rank, which torch 2.13
-keeps only to say what replaced them (their texts are torch's, from torch/_linalg_utils.py)."""
+set_default_tensor_type, typename, set_warn_always, nuclear_norm and frobenius_norm (with theirs), and
+torch.solve/lstsq/symeig/eig/matrix_rank, which torch 2.13 keeps only to say what replaced them (their texts are
+torch's, from torch/_linalg_utils.py)."""
 import math
 import warnings
 
 import numpy as np
 
-from . import devices, dtypes, messages
+from . import devices, dtypes, linalg, messages
 from .tensor import Tensor
 
 RANGE_DEPRECATED = ("torch.range is deprecated and will be removed in a future release because its behavior is "
@@ -137,3 +138,25 @@ Tensor.solve = lambda self, other: solve(self, other)
 Tensor.lstsq = lambda self, other: lstsq(self, other)
 Tensor.symeig = lambda self, eigenvectors=False: symeig(self, eigenvectors)
 Tensor.eig = lambda self, eigenvectors=False: eig(self, eigenvectors)
+
+
+def _jit_only(name, instead):
+    messages.warn_once(f"at::{name} is deprecated and it is just left for JIT compatibility. It will be removed in a "
+                       f"future PyTorch release. Please use `{instead}` instead", stacklevel=3)
+
+
+def nuclear_norm(input, dim=None, keepdim=False, *, out=None):  # noqa: A002
+    """torch.nuclear_norm(input, keepdim=False) or (input, dim, keepdim=False): linalg.matrix_norm(input, 'nuc')."""
+    if isinstance(dim, bool):
+        dim, keepdim = None, dim
+    _jit_only("nuclear_norm", "linalg.matrix_norm(A, 'nuc', dim, keepdim)")
+    result = linalg.matrix_norm(input, "nuc", (-2, -1) if dim is None else dim, keepdim)
+    return result if out is None else out.copy_(result)
+
+
+def frobenius_norm(input, dim, keepdim=False, *, out=None):  # noqa: A002
+    """torch.frobenius_norm: ATen's norm(input, 2, dim, keepdim) (NormBackward1)."""
+    _jit_only("frobenius_norm", "linalg.vector_norm(A, 2., dim, keepdim)")
+    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    result = input._op("norm_p", p=2.0, dim=dims, keepdim=bool(keepdim))
+    return result if out is None else out.copy_(result)

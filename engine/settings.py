@@ -9,7 +9,7 @@ from . import memory
 from .nn.modules.module import Module
 
 STATE = {"deterministic": False, "warn_only": False, "threads": os.cpu_count() or 1,
-         "interop_threads": None, "matmul_precision": "highest"}
+         "interop_threads": None, "matmul_precision": "highest", "start_method": None}
 MODES = ("default", "lite", "reduce-overhead", "max-autotune-no-cudagraphs", "max-autotune")
 
 

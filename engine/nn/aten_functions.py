@@ -100,6 +100,11 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2.0, eps=1e-06
                                           reduction=_named(reduction))
 
 
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=0, zero_infinity=False):
+    return functional.ctc_loss(log_probs, targets, input_lengths, target_lengths, blank, _named(reduction),
+                               zero_infinity)
+
+
 def poisson_nll_loss(input, target, log_input, full, eps, reduction):  # noqa: A002
     return functional.poisson_nll_loss(input, target, log_input, full, eps=eps, reduction=_named(reduction))
 

@@ -8,6 +8,7 @@ from ..methods import FUNCTIONAL
 from ..ops import OPS
 from ..ops.attention import attend
 from . import basic_functions as F
+from .attention_backends import ENABLED
 
 
 def _flash_applies(query, key, value, attn_mask, dropout_p):
@@ -21,7 +22,10 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
                                  enable_gqa=False):
     if is_causal and attn_mask is not None:
         raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
-    if _flash_applies(query, key, value, attn_mask, dropout_p):
+    if not (ENABLED["math"] or ENABLED["flash"]):
+        raise RuntimeError("No viable backend for scaled_dot_product_attention was found. This is likely due to "
+                           "turning off both the math kernel and the fused kernels.")
+    if ENABLED["flash"] and _flash_applies(query, key, value, attn_mask, dropout_p):
         if attn_mask is not None and attn_mask.dtype is dtypes.bool:  # ATen keeps it as 0 and −inf
             attn_mask = factories.zeros(*attn_mask.shape, dtype=query.dtype).masked_fill_(attn_mask.logical_not(),
                                                                                             float("-inf"))
@@ -29,6 +33,9 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         attrs = {"attn_mask": attn_mask, "dropout_p": 0.0, "is_causal": bool(is_causal), "scale": scale,
                  "output": query._new(out, query.dtype), "logsumexp": query._new(lse, query.dtype)}
         return dispatch.apply(OPS["flash_attention"], (query, key, value), attrs)
+    if not ENABLED["math"]:  # (torch then warns why flash did not apply, a warning per reason: not given here)
+        warnings.warn("Flash attention kernel not used because:", UserWarning, stacklevel=2)
+        raise RuntimeError("No available kernel.  Aborting execution.")
     return _math_attention(query, key, value, attn_mask, dropout_p, is_causal, scale)
 
 

@@ -4,7 +4,7 @@ import functools
 
 import numpy as np
 
-from .. import dispatch, generator, grad_mode
+from .. import dispatch, dtypes, generator, grad_mode
 from ..generator import draws
 from ..methods import _with_out as with_out
 from ..ops import OPS
@@ -103,6 +103,28 @@ def dropout(input, p=0.5, training=True, inplace=False):  # noqa: A002
         keep = draws.bernoulli(generator.default_generator, np.empty_like(input._data), 1 - p)  # input's layout
         noise = input._new(keep / dtype.np.type(1 - p) if dtype.is_floating_point else keep, dtype)
     return input.mul_(noise) if inplace else input.mul(noise)
+
+
+def native_dropout(input, p, train):  # noqa: A002 - ATen's argument names
+    """ATen's native_dropout_cpu: (output, mask). Training (train True or None): mask = bernoulli_(1 − p) drawn into
+    a tensor laid out like the input (as dropout's), output = input · mask · 1/(1 − p) (0 for p = 1); else the input's
+    values and a mask of ones. Both ways one NativeDropoutBackward0."""
+    if input.numel() == 0:
+        return input, input._new(np.empty(input.shape, input.dtype.np), input.dtype)
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(f"result type Float can't be cast to the desired output type {input.dtype.type_name}")
+    training = train is None or bool(train)
+    if training:
+        if not 0 <= p <= 1:
+            raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={1 - p}")
+        keep = draws.bernoulli(generator.default_generator, np.empty_like(input._data), 1 - p)  # its layout
+        mask, scale = keep.astype(bool), 0.0 if p == 1 else 1.0 / (1.0 - p)
+    else:
+        mask, scale = np.ones(input.shape, bool), 1.0
+    mask = input._new(mask, dtypes.bool)
+    out = dispatch.apply(OPS["native_dropout"], (input,), {"result1": mask, "p": float(p), "train": train,
+                                                           "scale": scale})
+    return out, mask
 
 
 def _feature_dropout(input, p, training, inplace):  # noqa: A002

@@ -43,6 +43,7 @@ from . import (  # noqa: F401 - they declare
     masking,
     matrix_exp,
     matrix_functions,
+    native_dropout,
     nn,
     norms,
     packing,

@@ -1,5 +1,6 @@
 """ATen's norm(self, p, dim, keepdim) as C++ composites call it (NormBackward1: pairwise_distance and the
-triplet losses), for any p; Tensor.norm itself is linalg_vector_norm (reductions.py)."""
+triplet losses, torch.frobenius_norm), for any p, over one dim or several; Tensor.norm itself is
+linalg_vector_norm (reductions.py)."""
 import numpy as np
 
 from .table import OPS, Spelling, op
@@ -27,25 +28,28 @@ def _pnorm_grad(n, g):
     0), and for p = ±∞ the grad shared among the elements at the extreme."""
     a = n.attrs
     x, r, p = n["self"], n["result"], a["p"]
+    dims = sorted(d % max(x.dim(), 1) for d in a["dim"])
     if not a["keepdim"]:
-        r, g = r.unsqueeze(a["dim"][0]), g.unsqueeze(a["dim"][0])
+        for d in dims:
+            r, g = r.unsqueeze(d), g.unsqueeze(d)
     if p == 0:
         return x * 0
     if p == 1:
         return x.sgn() * g
     if p in (float("inf"), float("-inf")):
         hit = (x.abs() == r)
-        return x.sgn() * hit * g / hit.sum(a["dim"][0], keepdim=True)
+        return x.sgn() * hit * g / hit.sum(dims, keepdim=True)
     if p == 2:
         return x * (g / r).masked_fill(r == 0, 0)
     scale = (g / r.pow(p - 1)).masked_fill(r == 0, 0)
     return x * x.abs().pow(p - 2) * scale
 
 
-op("norm_p", "NormBackward1", ("self",), lambda a, p, dim, keepdim: _pnorm(a, p, dim[0], keepdim),
+op("norm_p", "NormBackward1", ("self",), lambda a, p, dim, keepdim: _pnorm(a, p, tuple(dim), keepdim),
    ("self · |self|^(p−2) / result^(p−1) · grad", _pnorm_grad),
    saves={0: ("self", "result", "p", "dim[]", "keepdim")}, bind=False,
-   spell=Spelling(name=lambda s, a: f"{s[0]}.norm({a['p']!r}, {a['dim'][0]}"
+   spell=Spelling(name=lambda s, a: f"{s[0]}.norm({a['p']!r}, "
+                  f"{a['dim'][0] if len(a['dim']) == 1 else list(a['dim'])}"
                   + (", keepdim=True)" if a["keepdim"] else ")")))
 
 

@@ -47,8 +47,8 @@ NAME_REASONS = {"compile": "'compile' is not allowed: code objects are not a pro
                            "eval() or exec() instead"}
 
 # Attributes that walk to frames, code, classes or files, or format with attribute access.
-FORBIDDEN_ATTRS = frozenset("""format_map mro translate to_bytes tofile dump ctypes from_file
-    cell_contents""".split())
+FORBIDDEN_ATTRS = frozenset("""format_map mro translate to_bytes tofile ctypes from_file
+    cell_contents""".split())  # (numpy's `a.dump(file)` stops at arrays.ARRAY_ATTRIBUTES; pickle.dump is the run's)
 FORBIDDEN_ATTR_PREFIXES = ("f_", "co_", "gi_", "cr_", "ag_", "tb_", "func_", "im_")
 
 # Module attributes no view exports (module_views.py): they read or write files. The engine's torch.save and
@@ -79,10 +79,11 @@ GRAD_MODES = frozenset("no_grad enable_grad set_grad_enabled inference_mode dete
 # torch.nn.utils.parametrize.cached())
 WITH_MANAGERS = GRAD_MODES | {"tqdm", "trange", "dual_level", "cached", "fork_rng", "saved_tensors_hooks",
                                "save_on_cpu", "set_detect_anomaly", "open", "nullcontext", "suppress",
-                               "autocast", "context", "rc_context",
-                               "printoptions"}
+                               "autocast", "context", "rc_context", "printoptions", "record_function", "profile",
+                               "sdpa_kernel", "TemporaryDirectory", "NamedTemporaryFile"}
 WITH_REFUSAL = ("'with' is only allowed with torch.no_grad(), torch.enable_grad(), torch.set_grad_enabled(...), "
-                "torch.autograd context managers, torch.random.fork_rng(), tqdm(...), open(...), contextlib's and "
+                "torch.autograd context managers, torch.random.fork_rng(), torch.nn.attention.sdpa_kernel(...), "
+                "torch.profiler.record_function(...), tqdm(...), open(...), tempfile's, contextlib's and "
                 "the program's own @contextmanager functions")
 
 _ALLOWED_NODES = frozenset("""Module Expr Assign AugAssign AnnAssign For While If Break Continue Pass
@@ -115,7 +116,8 @@ def check(tree: ast.Module, bound=frozenset()) -> dict[ast.stmt, GuardError]:
 def import_refusal(module: str) -> str:
     """Why `import module` is refused: its own reason for the modules that reach outside, else the list."""
     listed = f"imports other than {IMPORTABLE} are not allowed ({module!r})"
-    for name in (module, module.partition(".")[0]):
+    parts = module.split(".")
+    for name in (".".join(parts[:n]) for n in range(len(parts), 0, -1)):  # torch.ao.quantization: torch.ao's
         if name in REFUSED_MODULES:
             return f"{listed}: {REFUSED_MODULES[name]}"
     if module.partition(".")[0] in PARTLY_ADMITTED:

@@ -67,6 +67,16 @@ ENGINE_MODULES = {
     "torch.autograd.gradcheck": "engine.autograd.gradcheck",
     "torch.amp": "engine.amp",
     "torch.cuda.amp": "engine.cuda_amp",
+    # imported at the top of scripts written for more than the explorer runs: they answer as torch does without a
+    # process group or a GPU, and refuse what would start other processes or profile (docs/security.md)
+    "torch.types": "engine.torch_types",
+    "torch.distributed": "engine.distributed",
+    "torch.utils.data.distributed": "engine.utils.data.distributed",
+    "torch.multiprocessing": "engine.multiprocessing",
+    "torch.nn.parallel": "engine.nn.parallel",
+    "torch.nn.attention": "engine.nn.attention_backends",
+    "torch.profiler": "engine.profiler",
+    "torch.autograd.profiler": "engine.profiler",
 }
 # Private names of the engine's modules a program may import (`from torch.nn.modules.loss import _Loss`).
 ENGINE_PRIVATE_NAMES = frozenset(["_Loss", "_WeightedLoss"])
@@ -106,11 +116,13 @@ STDLIB_NAMES = {
               "OrderedDict Counter cast TYPE_CHECKING",
 }
 # Over the run's own in-memory files (files_view.py), and sys (sys_view.py).
-FILE_MODULES = ("os", "os.path", "glob", "pathlib", "sys")
+FILE_MODULES = ("os", "os.path", "glob", "pathlib", "sys", "shutil", "tempfile", "pickle")
 # functorch: torch.func's transforms, warning as torch's (functorch_view.py).
 # Modules that compute and hold nothing of the process (pure_views.py).
 PURE_MODULES = ("re", "cmath", "contextlib", "queue", "csv", "struct", "traceback", "platform", "gc", "timeit",
-                "logging", "typing_extensions")
+                "logging", "typing_extensions", "uuid", "hashlib")
+# Exact numbers, sized (exact_numbers.py).
+NUMBER_MODULES = ("fractions", "decimal")
 # scikit-learn's data helpers (sklearn_view/) and einops (einops_view/), emulated on numpy and the engine.
 SKLEARN_MODULES = ("sklearn", "sklearn.datasets", "sklearn.model_selection", "sklearn.preprocessing",
                    "sklearn.metrics", "sklearn.utils", "sklearn.exceptions")
@@ -121,31 +133,49 @@ RUN_MODULES = frozenset(["random", "numpy", "numpy.random", "numpy.linalg", "num
                          "matplotlib", "matplotlib.pyplot", "matplotlib.cm", "matplotlib.colors", "matplotlib.style",
                          "matplotlib.animation", "mpl_toolkits", "mpl_toolkits.mplot3d", "tqdm", "tqdm.auto",
                          "tqdm.notebook", "io", "IPython", "IPython.display",
-                         *STDLIB_NAMES, *FILE_MODULES, *PURE_MODULES, "functorch", *SKLEARN_MODULES,
-                         *EINOPS_MODULES])
+                         *STDLIB_NAMES, *FILE_MODULES, *PURE_MODULES, *NUMBER_MODULES, "functorch",
+                         "numpy.typing", *SKLEARN_MODULES, *EINOPS_MODULES])
 ALLOWED_IMPORTS = frozenset([*ENGINE_MODULES, "math", "__future__", *RUN_MODULES])
 _IMPORTABLE = ["torch", "math", "random", "numpy", "matplotlib.pyplot", "tqdm", "io (BytesIO, StringIO)",
-               "os, os.path, glob and pathlib (the run's own in-memory files)", "sys",
+               "os, os.path, glob, pathlib, shutil, tempfile and pickle (the run's own in-memory files)", "sys",
                "IPython.display (display, clear_output)",
                "sklearn (datasets, model_selection, preprocessing, metrics, utils)", "einops",
-               *sorted([*STDLIB_NAMES, *PURE_MODULES])]
+               *sorted([*STDLIB_NAMES, *PURE_MODULES, *NUMBER_MODULES])]
 IMPORTABLE = f"{', '.join(_IMPORTABLE[:-1])} and {_IMPORTABLE[-1]}"
 # Modules a program may not import, with the reason its refusal gives (any other: the list above).
 REFUSED_MODULES = {
-    **dict.fromkeys(("shutil", "tempfile", "io.open", "fileinput", "pickle", "shelve", "sqlite3", "zipfile",
-                     "tarfile", "gzip"),
+    **dict.fromkeys(("io.open", "fileinput", "shelve", "sqlite3", "zipfile", "tarfile", "gzip"),
                     "it reaches the machine's files, environment or interpreter; the explorer runs a program on "
-                    "its own (os, open(), torch.save and torch.load work on the run's own in-memory files)"),
-    **dict.fromkeys(("subprocess", "socket", "urllib", "http", "requests", "threading", "multiprocessing",
-                     "asyncio", "signal", "ctypes", "importlib", "builtins"),
+                    "its own (os, shutil, tempfile, open(), pickle, torch.save and torch.load work on the run's own "
+                    "in-memory files)"),
+    **dict.fromkeys(("subprocess", "socket", "urllib", "http", "requests", "asyncio", "ctypes", "importlib",
+                     "builtins"),
                     "it reaches outside the program (processes, the network, threads or the interpreter itself)"),
-    **dict.fromkeys(("fractions", "decimal"), "their arithmetic is not sized (and decimal's context is the "
-                    "process's): use int and float"),
+    **dict.fromkeys(("threading", "multiprocessing", "concurrent", "signal"),
+                    "the explorer runs a program in one thread from its first line to its last, and records each "
+                    "step in order: threads, processes and signal handlers would run its code beside it or after it "
+                    "(and the browser's Python has none); torch.multiprocessing imports, and refuses at spawn"),
+    "weakref": "a weak reference's callback runs whenever its object is collected, which may be after the run is "
+               "over, and the explorer runs none of a program's code then: hold the object itself",
+    "array": "its arrays grow in C calls the explorer does not size (array * n, extend, frombytes): use a list, "
+             "numpy or a tensor",
     **dict.fromkeys(("torch.jit", "torch.fx", "torch.compile", "torch.export", "torch.onnx"),
                     "the explorer runs a program's Python as it is written: it does not script, trace, compile or "
                     "export it (drop the decorator or the call: the model runs the same without it)"),
     **dict.fromkeys(("torch.utils.tensorboard", "tensorboard", "tensorboardX", "wandb"),
                     "the explorer writes no logs to files or the network: print the values instead"),
+    "torch.hub": "it downloads models and code from the network, which the explorer does not reach: define the "
+                 "model in the program",
+    **dict.fromkeys(("torch.quantization", "torch.ao"),
+                    "quantized tensors (int8 values with scales and zero points) and their kernels are not in the "
+                    "explorer's engine, which computes in floating point"),
+    "torch.library": "it registers operators with torch's dispatcher, which every run shares (and the explorer's "
+                     "engine has none): write a function, or a torch.autograd.Function for a custom backward",
+    "torch.overrides": "__torch_function__ overrides change how every torch call dispatches, and the explorer's "
+                       "engine has no such hook: call functions on tensors as they are",
+    "torch.sparse": "sparse tensors are not in the explorer's engine: use dense tensors (masks and indexing)",
+    "torch.utils.benchmark": "its Timer runs statements given as text and measures torch's kernels, which the explorer "
+                             "does not run: time a function with time.perf_counter() or timeit.timeit(f, number=...)",
 }
 # Packages the explorer has a part of: what an import of the rest is told.
 PARTLY_ADMITTED = {

@@ -7,7 +7,7 @@ import math
 import operator
 import random
 import sys
-from types import BuiltinFunctionType, FunctionType, ModuleType
+from types import BuiltinFunctionType, FunctionType, ModuleType, NoneType, UnionType
 
 from .allowlist import FILE_ATTRS, FORBIDDEN_ATTRS, FORBIDDEN_NAMES
 from .budget import budget_now
@@ -57,6 +57,9 @@ def origin(value):
 def _exportable(value, origins):
     if value is None or type(value) in (bool, int, float, complex, str) or origin(value) in origins:
         return True
+    if type(value) is UnionType:  # torch.types.Number: int | float | bool
+        return all(arg in (bool, int, float, complex, str, NoneType) or origin(arg) in origins
+                   for arg in value.__args__)
     numpy = sys.modules.get("numpy")  # dtypes and scalar types, not numpy's functions
     return numpy is not None and (
         isinstance(value, numpy.dtype) or isinstance(value, type) and issubclass(value, numpy.generic))

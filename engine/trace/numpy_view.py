@@ -431,6 +431,35 @@ class ScalarType:
         return f"<class 'numpy.{self.dtype.name}'>"
 
 
+class TypingName:
+    """numpy.typing's aliases (NDArray, ArrayLike, DTypeLike) as annotations use them: subscripted and printed as
+    numpy's. Not numpy's own objects: NDArray forwards calls and attributes to np.ndarray, which would make arrays
+    unsized."""
+
+    __slots__ = ("_alias",)
+
+    def __init__(self, alias):
+        object.__setattr__(self, "_alias", alias)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("numpy.typing's names are read-only")
+
+    def __getitem__(self, args):
+        def real(arg):
+            if isinstance(arg, ScalarType):
+                return arg.dtype.type
+            return arg._cls if isinstance(arg, ClassName) else arg._alias if isinstance(arg, TypingName) else arg
+        return TypingName(self._alias[tuple(map(real, args)) if isinstance(args, tuple) else real(args)])
+
+    def __repr__(self):
+        return repr(self._alias)
+
+
+def _typing_view():
+    import numpy.typing as npt  # (when a program first imports it)
+
+    return SafeModule("numpy.typing", {name: TypingName(getattr(npt, name)) for name in ("NDArray", "ArrayLike",
+                                                                                           "DTypeLike")})
 MAX_THRESHOLD = 1_000_000  # np.set_printoptions(threshold=sys.maxsize): whole arrays, up to what the output takes
 
 
@@ -485,10 +514,11 @@ def numpy_views(state: np.random.RandomState) -> dict[str, SafeModule]:
                                          for name, size in LINALG.items()} | {"LinAlgError": np.linalg.LinAlgError})
     fft = SafeModule("numpy.fft", {name: _function(name, getattr(np.fft, name), size) for name, size in FFT.items()})
     testing = SafeModule("numpy.testing", {name: _testing(name) for name in TESTING})
+    typing = _typing_view()
     attrs.update(set_printoptions=set_printoptions, get_printoptions=get_printoptions, printoptions=printoptions)
     attrs.update(finfo=_type_info("finfo"), iinfo=_type_info("iinfo"), r_=IndexConcatenator(np.r_),
                  c_=IndexConcatenator(np.c_))
-    attrs.update(CONSTANTS, random=random_view, linalg=linalg, fft=fft, testing=testing,
+    attrs.update(CONSTANTS, random=random_view, linalg=linalg, fft=fft, testing=testing, typing=typing,
                  dtype=lambda spec: no_object(np.dtype(plain(spec))), __version__=np.__version__)
     return {"numpy": SafeModule("numpy", attrs), "numpy.random": random_view, "numpy.linalg": linalg,
-            "numpy.fft": fft, "numpy.testing": testing}
+            "numpy.fft": fft, "numpy.testing": testing, "numpy.typing": typing}

@@ -3,7 +3,10 @@ expression that runs long inside one C call is the wall's to stop: docs/security
 (`contextmanager` on the program's own generator functions, `nullcontext`, `suppress`), `queue` (the run's own
 queues: a `get` that would wait for ever says so), `csv` over the program's files and buffers, `struct` (what it
 packs sized first), `traceback` (the program's own exception, in its own lines), `platform` (the Python it runs
-on), `typing_extensions` (typing's names), `gc.collect` and `timeit` (a callable's time, ticking)."""
+on), `typing_extensions` (typing's names), `gc.collect` and `timeit` (a callable's time, ticking), `uuid` (uuid4
+from the run's own generator, seeded 0: the same ids every run; not uuid1, which reads the machine's address) and
+`hashlib`'s digests (not its key derivations, which run for as many rounds as they are told in one C call).
+`fractions` and `decimal` are in exact_numbers.py."""
 from __future__ import annotations
 
 import cmath
@@ -13,6 +16,7 @@ import csv
 import gc
 import heapq
 import platform
+import random
 import re
 import struct
 import sys
@@ -264,10 +268,38 @@ def _timeit(runtime):
     return {"default_timer": time.perf_counter, "timeit": timeit}
 
 
+def _uuid(runtime):
+    import uuid  # (when a program first imports it, as stdlib_views.py imports its modules)
+
+    rng = random.Random(0)
+
+    def uuid4():
+        return uuid.UUID(int=rng.getrandbits(128), version=4)
+
+    return {**{name: getattr(uuid, name) for name in _UUID}, "uuid4": uuid4}
+
+
+_UUID = "UUID uuid3 uuid5 NAMESPACE_DNS NAMESPACE_URL NAMESPACE_OID NAMESPACE_X500 RESERVED_NCS RFC_4122".split()
+_HASHES = """md5 sha1 sha224 sha256 sha384 sha512 blake2b blake2s sha3_224 sha3_256 sha3_384 sha3_512""".split()
+
+
+def _hashlib(runtime):
+    import hashlib
+
+    def new(name, data=b"", **kwargs):
+        if name not in _HASHES:
+            raise ValueError(f"unsupported hash type {name}")
+        return getattr(hashlib, name)(data, **kwargs)
+
+    return {**{name: getattr(hashlib, name) for name in _HASHES}, "new": new,
+            "algorithms_guaranteed": frozenset(_HASHES), "algorithms_available": frozenset(_HASHES)}
+
+
 _VIEWS = {"re": _re, "cmath": lambda run: {name: getattr(cmath, name) for name in _CMATH},
           "contextlib": _contextlib, "queue": _queue, "csv": lambda run: {name: getattr(csv, name) for name in _CSV},
           "typing_extensions": lambda run: {name: getattr(typing, name) for name in STDLIB_NAMES["typing"].split()},
-          "struct": _struct, "traceback": _traceback, "platform": _platform, "gc": _gc, "timeit": _timeit,}
+          "struct": _struct, "traceback": _traceback, "platform": _platform, "gc": _gc, "timeit": _timeit,
+          "uuid": _uuid, "hashlib": _hashlib}
 PURE_MODULES = tuple(_VIEWS)
 
 

@@ -32,6 +32,7 @@ from ..autograd import forward_ad
 from ..backends import flags
 from ..distributions import constraint_registry, distribution, kl
 from ..func import batching, transforms
+from ..nn import attention_backends
 from ..nn.modules import module as nn_module
 from ..nn.utils import parametrize
 from ..optim import optimizer
@@ -56,7 +57,7 @@ ENGINE_STATE = ((grad_mode, "_state"), (printing, "PRINT_OPTS"), (generator, "de
                 (generator, "REFUSING"), (messages, "ITEM_REFUSED"), (transforms, "DEPTH"),
                 (nn_module, "GLOBAL_HOOKS"), (nn_module, "GLOBAL_BACKWARD_HOOKS"), (grad_mode, "TANGENTS"),
                 (forward_ad, "LEVELS"), (dispatch, "HOOKS"), (batching, "LEVELS"), (memory, "FLUSH_DENORMAL"),
-                (observe, "_backward_unheard"))
+                (observe, "_backward_unheard"), (attention_backends, "ENABLED"))
 
 
 # What a traced program may spend unless told otherwise: enough for a learner's training script to finish (the

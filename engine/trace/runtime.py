@@ -22,6 +22,7 @@ from types import MethodType, ModuleType, SimpleNamespace
 import numpy as np
 
 from .. import observe, serialization
+from ..nn.modules.module import Module
 from ..tensor import Tensor
 from . import arrays, nesting
 from .allowlist import (
@@ -39,6 +40,8 @@ from .contexts import Context
 from .einops_view import einops_views
 from .errors import GuardError, program_line
 from .evaluate import Evaluator
+from .exact_numbers import FRACTIONS, decimal_views, fraction_product_bits, fractions_views
+from .file_tools_view import shutil_views, tempfile_views
 from .files_view import buffers_only, files_views, open_, pathlib_views
 from .flag_setter import FlagSetter, TensorSetter, flag_target, live_flags
 from .functorch_view import functorch_views
@@ -47,8 +50,10 @@ from .instrument import CHECKED
 from .io_view import io_views
 from .ipython_view import ipython_views
 from .logging_view import logging_views
+from .module_tables import MODULE_TABLES, module_table
 from .module_views import SafeModule, default_modules, module_views, origin, random_views
 from .numpy_view import numpy_views
+from .pickle_view import pickle_views
 from .plot_modules import mplot3d_views
 from .plot_view import plot_views
 from .pure_views import PURE_MODULES, pure_views
@@ -93,6 +98,8 @@ RUN_VIEWS = {"random": lambda run, package: random_views(),
              **dict.fromkeys(PURE_MODULES, pure_views), "logging": logging_views,
              "mpl_toolkits": mplot3d_views, "functorch": functorch_views, "IPython": ipython_views,
              "sklearn": sklearn_views, "einops": einops_views,
+             "fractions": fractions_views, "decimal": decimal_views, "shutil": shutil_views, "tempfile": tempfile_views,
+             "pickle": pickle_views,
              **dict.fromkeys(STDLIB_NAMES, stdlib_views)}
 
 
@@ -151,6 +158,8 @@ class Runtime(SizedOperators):
         self.run_shared = set()  # ids of what those hold
         self._numpy_state = None
         self.classes = Classes(budget, self.origins, self.shared, bases, _BUILTIN_TYPES)
+        nn = self.views.get("torch.nn")  # (the engine's nn.Module, or a test's stand-in)
+        self.module_class = vars(nn).get("Module", Module) if nn is not None else Module
 
     def numpy_state(self):
         """The run's own numpy RandomState, seeded 0 (numpy's and scikit-learn's views draw from it)."""
@@ -307,7 +316,10 @@ class Runtime(SizedOperators):
             self.refuse(private_refusal(name))
 
     def private(self, obj, name):
-        """`obj._name`: only an attribute the program's own classes define or its code set on its own objects."""
+        """`obj._name`: only an attribute the program's own classes define or its code set on its own objects, and
+        a module's tables, read-only (module_tables.py)."""
+        if name in MODULE_TABLES and isinstance(obj, self.module_class):
+            return module_table(obj, name)
         if not self.classes.defines(obj, name):
             self.refuse(private_refusal(name))
         return self.attr(getattr(obj, name), name)
@@ -318,6 +330,8 @@ class Runtime(SizedOperators):
         return obj
 
     def getattr_(self, obj, name, *default):
+        if type(name) is str and name in MODULE_TABLES and isinstance(obj, self.module_class):
+            return module_table(obj, name)
         self.check_attr_name(obj, name)
         if len(default) > 1:
             raise TypeError(f"getattr expected at most 3 arguments, got {2 + len(default)}")
@@ -335,6 +349,8 @@ class Runtime(SizedOperators):
         setattr(self.attribute_owner(obj, name), name, value)
 
     def hasattr_(self, obj, name):
+        if type(name) is str and name in MODULE_TABLES and isinstance(obj, self.module_class):
+            return hasattr(obj, name)
         self.check_attr_name(obj, name)
         try:
             self.attr(getattr(obj, name), name)
@@ -447,7 +463,17 @@ class Runtime(SizedOperators):
     def sum(self, iterable, /, start=0):
         if isinstance(start, SEQUENCES):
             self.refuse("sum() can't add up lists, tuples or strings here; use a loop or a comprehension")
+        if self.fractions:  # (a sum of Fractions multiplies their denominators: sized as they pass)
+            iterable = self.sized_fractions(iterable, start)
         return sum(iterable, start)
+
+    def sized_fractions(self, iterable, start):
+        bits = fraction_product_bits(start, 0)
+        for item in iterable:
+            if type(item) in FRACTIONS:
+                bits += fraction_product_bits(item, 0)
+                self.fraction_bits(bits)
+            yield item
 
     def round(self, number, ndigits=None):
         if ndigits is not None and abs(operator.index(ndigits)) > MAX_FORMAT_WIDTH:

@@ -1,10 +1,11 @@
 """The operators a program's arithmetic goes through, sized before the C call that could blow up: `+` and `*` of
 sequences charge their elements, `*`, `**` and `<<` of ints stop past the budget's bits, `%`, `//` and divmod of big
-ints are checked for their work, and `int(text, base)` for its size."""
+ints are checked for their work (those of Fractions: exact_numbers.py too), and `int(text, base)` for its size."""
 from __future__ import annotations
 
 import operator
 
+from .exact_numbers import FRACTIONS, fraction_power_bits, fraction_product_bits
 from .sizing import SEQUENCES, result_len
 
 _INPLACE = {"+": operator.iadd, "*": operator.imul, "**": operator.ipow, "<<": operator.ilshift, "%": operator.imod,
@@ -13,12 +14,17 @@ _INPLACE = {"+": operator.iadd, "*": operator.imul, "**": operator.ipow, "<<": o
 
 class SizedOperators:
     """Taken in by runtime.Runtime, which gives it budget, max_int_bits, checked (these operators by symbol), and
-    check_printf and shown (what `text % values` checks)."""
+    check_printf and shown (what `text % values` checks). `fractions`: whether the program imported fractions (no
+    Fraction exists before): until then a loop's `+` and `*` do not pay for looking for one."""
+
+    fractions = False
 
     # `a op b` for the operators that can make huge sequences or ints; `apply` is the in-place op for `op=`.
     def add(self, a, b, apply=operator.add):
         if isinstance(a, SEQUENCES):
             self.grow("+", a, b)
+        elif self.fractions and (type(a) in FRACTIONS or type(b) in FRACTIONS):
+            self.fraction_bits(fraction_product_bits(a, b))
         return apply(a, b)
 
     def mul(self, a, b, apply=operator.mul):
@@ -27,12 +33,16 @@ class SizedOperators:
                 self.int_too_big()
         elif isinstance(a, SEQUENCES) or isinstance(b, SEQUENCES):
             self.grow("*", a, b)
+        elif self.fractions and (type(a) in FRACTIONS or type(b) in FRACTIONS):
+            self.fraction_bits(fraction_product_bits(a, b))
         return apply(a, b)
 
     def power(self, a, b, apply=operator.pow):
         if type(a) is int and type(b) is int and b > 0 and a.bit_length() > 1:
             if a.bit_length() * b > self.max_int_bits:
                 self.int_too_big()
+        elif self.fractions and (type(a) in FRACTIONS or type(b) in FRACTIONS):
+            self.fraction_bits(fraction_power_bits(a, b))
         return apply(a, b)
 
     def lshift(self, a, b, apply=operator.lshift):
@@ -79,6 +89,10 @@ class SizedOperators:
         n = result_len(op, a, b)
         if n:
             self.budget.charge_elements(n)
+
+    def fraction_bits(self, bits):
+        if bits > self.max_int_bits:
+            self.int_too_big()
 
     def int_too_big(self):
         self.budget.exceed(f"integers over {self.max_int_bits:,} bits are too big")

@@ -102,7 +102,7 @@ BUILTINS = {
 # Imports, and what the read-only module views hand out (or not).
 MODULES = {
     "import_subprocess": ("import subprocess", E, 1, "('subprocess')"),
-    "from_shutil": ("x = 1\nfrom shutil import rmtree", E, 2, "('shutil')"),
+    "from_socket": ("x = 1\nfrom socket import socket", E, 2, "('socket')"),
     "import_operator": ("import operator\noperator.attrgetter('__class__')", AttributeError, 2, "attrgetter"),
     "import_importlib": ("import importlib", E, 1, "('importlib')"),
     "import_builtins": ("import builtins", E, 1, "('builtins')"),
@@ -191,21 +191,35 @@ MUTATION = {
     "engine_saved_write": ("import torch\nx = torch.tensor(1.0, requires_grad=True)\ny = x * x\n"
                            "y.grad_fn._saved_self = 1", E, 4, "starting with '_'"),
     # `_private` attributes: only those the program's own classes define or its code set on its own objects
-    "subclass_engine_internal_read": (SUBCLASS + "m._parameters", E, 5, OWN),
+    "subclass_engine_internal_read": (SUBCLASS + "m._backward_hooks", E, 5, OWN),
     "subclass_engine_internal_write": (SUBCLASS + "m._parameters = {}", E, 5, OWN),
     "subclass_engine_internal_delete": (SUBCLASS + "del m._modules", E, 5, OWN),
     "subclass_engine_method_read": (SUBCLASS + "f = m._apply", E, 5, OWN),
     "subclass_engine_method_set_on_class": (SUBCLASS + "M._apply = print", E, 5, OWN),
-    "subclass_engine_internal_getattr": (SUBCLASS + "getattr(m, '_buf' + 'fers')", E, 5, OWN),
-    "subclass_engine_internal_hasattr": (SUBCLASS + "hasattr(m, '_modules')", E, 5, OWN),
-    "subclass_engine_internal_augmented": (SUBCLASS + "m._version_counter = 1\nm._parameters += 1", E, 6,
+    "subclass_engine_internal_getattr": (SUBCLASS + "getattr(m, '_backward' + '_hooks')", E, 5, OWN),
+    "subclass_engine_internal_hasattr": (SUBCLASS + "hasattr(m, '_backward_hooks')", E, 5, OWN),
+    "subclass_engine_internal_augmented": (SUBCLASS + "m._version_counter = 1\nm._backward_hooks += 1", E, 6,
                                            "only those of the program's own"),
+    # a module's tables are read-only views (module_tables.py): nothing of the tables behind them can change
+    "module_table_set_item": (SUBCLASS + "m._modules['x'] = m", E, 5, "read-only here ('_modules')"),
+    "module_table_delete_item": (SUBCLASS + "m._parameters['w'] = 1\ndel m._parameters['w']", E, 5,
+                                 "read-only here ('_parameters')"),
+    "module_table_augmented": (SUBCLASS + "t = m._buffers\nt |= {'b': 1}", E, 6, "read-only here ('_buffers')"),
+    "module_table_attribute_set": (SUBCLASS + "m._modules.x = 1", E, 5, "setting attributes of TableView"),
+    "module_table_behind": (SUBCLASS + "m._parameters._table", E, 5, "only those of the program's own"),
+    "module_table_by_setattr": (SUBCLASS + "setattr(m._buffers, 'update', print)", E, 5,
+                                "setting attributes of TableView"),
+    "module_table_method": (SUBCLASS + "m._parameters.pop('weight')", AttributeError, 5, "'pop'"),
+    "module_table_keys_mapping": (SUBCLASS + "m._parameters.keys().mapping['w'] = 1", TypeError, 5,
+                                  "does not support item assignment"),
+    "module_table_of_own_class": ("class A:\n    pass\na = A()\na._parameters", AttributeError, 4,
+                                  "no attribute '_parameters'"),
     "subclass_redefines_engine_method": ("import torch\nclass M(torch.nn.Module):\n    def _apply(self, fn):\n"
                                          "        return self", E, 2, "may not redefine '_apply'"),
     "subclass_redefines_engine_attribute": ("import torch\nclass M(torch.nn.Module):\n    _call_count = 1", E, 2,
                                             "may not redefine '_call_count'"),
-    "subclass_shadows_engine_attribute": ("import torch\nclass M(torch.nn.Module):\n    _parameters = {}\n"
-                                          "m = M()\nm._parameters", E, 5, "only those of the program's own"),
+    "subclass_shadows_engine_attribute": ("import torch\nclass M(torch.nn.Module):\n    _backward_hooks = []\n"
+                                          "m = M()\nm._backward_hooks", E, 5, "only those of the program's own"),
     "engine_object_private": ("import torch\nx = torch.ones(1)\nx._grad = x", E, 3, "only those of the program's own"),
     "engine_function_private": ("import torch\ntorch.tensor._cache = 1", E, 2, "only those of the program's own"),
     "module_view_private": ("import torch\ntorch._C", E, 2, "only those of the program's own"),
@@ -347,9 +361,9 @@ RUNAWAY = {
                     B, 3, "ran longer than"),
     "finally_return": ("def f():\n    try:\n        while True:\n            pass\n    finally:\n"
                        "        return 1\nf()\nprint('not reached')", B, 3, "ran longer than"),
-    "catch_a_refusal": ("try:\n    import shutil\nexcept Exception:\n    print('caught')", E, 2, "('shutil')"),
-    "finally_return_refusal": ("def f():\n    try:\n        import shutil\n    finally:\n        return 1\nf()\n"
-                               "print('not reached')", E, 3, "('shutil')"),
+    "catch_a_refusal": ("try:\n    import socket\nexcept Exception:\n    print('caught')", E, 2, "('socket')"),
+    "finally_return_refusal": ("def f():\n    try:\n        import socket\n    finally:\n        return 1\nf()\n"
+                               "print('not reached')", E, 3, "('socket')"),
     "finally_return_runtime_refusal": ("def f():\n    try:\n        '{0.__class__}'.format(1)\n    finally:\n"
                                        "        return 1\nf()\nprint('not reached')", E, 3, "not look-ups"),
     "busy_comprehensions": ("while 1:\n    x = [y for y in range(10)]", B, ANY, "ran longer than"),
@@ -414,7 +428,7 @@ EVAL = {
     "eval_format_walk": ("eval(\"'{0.__class__}'.format(1)\")", E, 1, "format fields"),
     "eval_forbidden_name": ("eval('globals')", E, 1, "'globals' is not allowed"),
     "eval_vars": ("eval('vars()')", E, 1, "vars() without an argument reads the program's names"),
-    "exec_import_os": ("exec('import shutil')", E, 1, "imports other than"),
+    "exec_import_os": ("exec('import socket')", E, 1, "imports other than"),
     "exec_import_name": ("x = 1\nexec('from torch import os')", ANY_ERROR, ANY, ""),
     "exec_global_builtins": ("exec('global __builtins__')", E, 1, "starting with '_'"),
     "exec_metaclass": ("exec('class A(metaclass=type):\\n    pass')", E, 1, "class keywords"),
@@ -439,8 +453,8 @@ EVAL = {
     "exec_a_function": ("def f():\n    pass\nexec(f)", TypeError, None, "a string"),
     "exec_closure": ("exec('x = 1', closure=None)", TypeError, None, "keyword"),
     "eval_by_sorted_key": ("x = sorted(['print.__self__'], key=eval)", E, 1, "'__self__'"),
-    "eval_by_map": ("x = 1\ny = list(map(exec, ['import shutil']))", E, 2, "imports other than"),
-    "exec_catches_refusal": ("try:\n    exec('import shutil')\nexcept Exception:\n    pass\nprint(1)", E, 2,
+    "eval_by_map": ("x = 1\ny = list(map(exec, ['import socket']))", E, 2, "imports other than"),
+    "exec_catches_refusal": ("try:\n    exec('import socket')\nexcept Exception:\n    pass\nprint(1)", E, 2,
                              "imports"),
     "exec_catches_inner_refusal": ("exec('try:\\n    eval(\"print.__self__\")\\nexcept Exception:\\n    pass')", E, 1,
                                    "'__self__'"),
@@ -502,7 +516,7 @@ STDLIB = {
     "repeat_huge": ("import itertools\nx = sum(itertools.repeat(1, 10 ** 12))", B, 2, "ran longer than"),
     "reduce_of_count": ("import functools, itertools\nx = functools.reduce(max, itertools.count())", B, 2,
                         "ran longer than"),
-    "import_os_still": ("import collections, shutil", E, 1, "imports other than"),
+    "import_os_still": ("import collections, socket", E, 1, "imports other than"),
     "import_collections_abc": ("import collections.abc", E, 1, "imports other than"),
     # argparse (argparse_view.py): no files, no exit, nothing of the parser to change
     "argparse_fromfile": ("import argparse\np = argparse.ArgumentParser(fromfile_prefix_chars='@')\n"

@@ -4,6 +4,8 @@ error type, line, words)."""
 
 from __future__ import annotations
 
+from pickle import PicklingError, UnpicklingError
+
 from engine.trace.guard import BudgetExceeded as B
 from engine.trace.guard import GuardError as E
 from engine.trace.sys_view import ProgramExit
@@ -23,6 +25,18 @@ FILES = {
     "listdir_real_directory": ("import os\nos.listdir('/etc')", FileNotFoundError, None, NOT_THERE),
     "glob_real_files": ("import glob\nx = glob.glob('/etc/*')\nx[0]", IndexError, None, "out of range"),
     "os_system_absent": ("import os\nos.system('true')", AttributeError, None, "no attribute 'system'"),
+    "pickle_loads_a_global": ("import pickle\npickle.loads(b\"cos\\nsystem\\n(S'true'\\ntR.\")", UnpicklingError, 2,
+                              "names os.system"),
+    "pickle_loads_a_class": ("import pickle\npickle.loads(b'\\x80\\x04\\x8c\\x08builtins'\n"
+                             "                 b'\\x8c\\x04eval\\x93.')", UnpicklingError, 2, "names builtins.eval"),
+    "pickle_dumps_an_object": ("import pickle\nclass A:\n    pass\npickle.dumps(A())", PicklingError, 4,
+                               "not A objects"),
+    "shutil_real_files": ("import shutil\nshutil.copy('/etc/passwd', 'p')", FileNotFoundError, None, NOT_THERE),
+    "shutil_rmtree_real": ("import shutil\nshutil.rmtree('/workspace/..')\nimport os\nos.listdir('/etc')",
+                           FileNotFoundError, None, NOT_THERE),
+    "tempfile_real_dir": ("import tempfile, os\nos.listdir(tempfile.gettempdir())", FileNotFoundError, None,
+                          NOT_THERE),
+    "numpy_dump": ("import numpy as np\nnp.ones(2).dump('x.pkl')", E, 2, "dump() is not available"),
     "os_popen_absent": ("import os\nos.popen('ls')", AttributeError, None, "no attribute 'popen'"),
     "os_from_import_system": ("from os import system", ImportError, None, "cannot import name 'system'"),
     "os_path_os": ("import os.path\nos.path.os", AttributeError, None, "no attribute 'os'"),

@@ -109,6 +109,7 @@ class Module:                       # a stand-in base for a program's modules
     def __init__(self):
         self.training = True
         self._parameters, self._buffers, self._modules = {}, {}, {}
+        self._backward_hooks = []
 
     def __call__(self, *args):
         return self.forward(*args)

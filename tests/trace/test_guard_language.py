@@ -860,7 +860,7 @@ def test_a_refused_statement_cannot_be_caught():
 
 
 def test_bad_syntax_still_fails_the_whole_program():
-    for source, line in (("print(1)\nx = (\n", 2), ("print(1)\nimport shutil\ndef f():\n    nonlocal q\n", 4)):
+    for source, line in (("print(1)\nx = (\n", 2), ("print(1)\nimport socket\ndef f():\n    nonlocal q\n", 4)):
         timeline = trace(source)
         assert [ev["kind"] for ev in timeline.events] == ["error"]
         assert (timeline.error["type"], timeline.error["line"]) == ("SyntaxError", line)
@@ -869,17 +869,17 @@ def test_bad_syntax_still_fails_the_whole_program():
 
 
 def test_check_refuses_a_whole_program_at_its_first_refused_statement():
-    with pytest.raises(GuardError, match="line 2: .*'shutil'"):
-        guard.check("x = 1\nimport shutil\nimport subprocess\n")
-    program = guard.load("x = 1\nimport shutil\nimport subprocess\n")
+    with pytest.raises(GuardError, match="line 2: .*'socket'"):
+        guard.check("x = 1\nimport socket\nimport subprocess\n")
+    program = guard.load("x = 1\nimport socket\nimport subprocess\n")
     assert [e.line for e in program.refusals] == [2, 3]
 
 
 @pytest.mark.parametrize("tail,line,words", [
-    ("m._parameters", 5, "('_parameters'): only those of the program's own"),
+    ("m._backward_hooks", 5, "('_backward_hooks'): only those of the program's own"),
     ("m._forward_hooks = {}", 5, "('_forward_hooks'): only those of the program's own"),
     ("m._check_name('x', 'y', 'z')", 5, "('_check_name'): only those of the program's own"),
-    ("getattr(m, '_modules')", 5, "('_modules'): only those of the program's own"),
+    ("getattr(m, '_non_persistent_buffers_set')", 5, "('_non_persistent_buffers_set'): only those of the program's"),
     ("M._hook = print", 5, "('_hook'): only those of the program's own"),
     ("class F(torch.autograd.Function):\n    pass\nF._backward_cls = M", 7,
      "('_backward_cls'): only those of the program's own"),  # set on F by Function's __init_subclass__

@@ -123,7 +123,7 @@ HELD_BACK = {
     "numbers' registry": ("import numbers\nnumbers.Number.register(str)", "AttributeError", "register"),
     "sys's interpreter": ("import sys\nsys.modules", "AttributeError", "no attribute 'modules'"),
     "sys.stdout's own attributes": ("import sys\nsys.stdout.write = print", "GuardError", "setting attributes"),
-    "json's file functions": ("from json import dump", "GuardError", "'dump' is not allowed"),
+    "json's file functions": ("from json import dump", "ImportError", "cannot import name 'dump'"),
     "numpy.fft sized": ("import numpy as np\nnp.fft.fft(np.ones(2), n=10**9)", "BudgetExceeded", "elements"),
     "a warnings filter's regular expression": ("import warnings\nwarnings.filterwarnings('ignore', message='(a+)+$')",
                                                "GuardError", "plain text with .* only"),
