@@ -66,6 +66,10 @@ ENGINE_MODULES = {
     "torch.autograd.gradcheck": "engine.autograd.gradcheck",
     "torch.amp": "engine.amp",
     "torch.cuda.amp": "engine.cuda_amp",
+    # torchvision 0.28, as a program uses it offline (engine/vision)
+    "torchvision": "engine.vision",
+    **{f"torchvision.{name}": f"engine.vision.{name}" for name in (
+        "transforms", "transforms.functional", "models", "datasets", "utils", "ops")},
 }
 # Private names of the engine's modules a program may import (`from torch.nn.modules.loss import _Loss`).
 ENGINE_PRIVATE_NAMES = frozenset(["_Loss", "_WeightedLoss"])
@@ -118,7 +122,7 @@ RUN_MODULES = frozenset(["random", "numpy", "numpy.random", "numpy.linalg", "num
                          "tqdm.notebook", "io",
                          *STDLIB_NAMES, *FILE_MODULES, *PURE_MODULES, "functorch"])
 ALLOWED_IMPORTS = frozenset([*ENGINE_MODULES, "math", "__future__", *RUN_MODULES])
-_IMPORTABLE = ["torch", "math", "random", "numpy", "matplotlib.pyplot", "tqdm", "io (BytesIO, StringIO)",
+_IMPORTABLE = ["torch", "torchvision", "math", "random", "numpy", "matplotlib.pyplot", "tqdm", "io (BytesIO, StringIO)",
                "os, os.path, glob and pathlib (the run's own in-memory files)", "sys",
                *sorted([*STDLIB_NAMES, *PURE_MODULES])]
 IMPORTABLE = f"{', '.join(_IMPORTABLE[:-1])} and {_IMPORTABLE[-1]}"

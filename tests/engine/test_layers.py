@@ -25,6 +25,7 @@ LAYERS = [
      "lowrank", "storage", "legacy", "windows", "testing", "fft"),
     ("autograd", "func", "utils.checkpoint"),
     ("distributions",),
+    ("vision",),  # torchvision, on the layers below
     ("trace",),
 ]
 RANK = {name: i for i, names in enumerate(LAYERS) for name in names}

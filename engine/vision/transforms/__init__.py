@@ -1,0 +1,32 @@
+"""torchvision.transforms (v1, torchvision 0.28) on tensors, numpy arrays and the explorer's PIL images."""
+from . import functional  # noqa: F401
+from .functional import InterpolationMode  # noqa: F401
+from .random_transforms import (  # noqa: F401
+    ColorJitter,
+    GaussianBlur,
+    RandomAffine,
+    RandomApply,
+    RandomCrop,
+    RandomErasing,
+    RandomGrayscale,
+    RandomHorizontalFlip,
+    RandomInvert,
+    RandomResizedCrop,
+    RandomRotation,
+    RandomVerticalFlip,
+)
+from .transforms import (  # noqa: F401
+    CenterCrop,
+    Compose,
+    ConvertImageDtype,
+    FiveCrop,
+    Grayscale,
+    Lambda,
+    Normalize,
+    Pad,
+    PILToTensor,
+    Resize,
+    TenCrop,
+    ToPILImage,
+    ToTensor,
+)
