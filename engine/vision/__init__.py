@@ -1,6 +1,6 @@
 """torchvision 0.28 as a program uses it offline, on the engine: transforms, utils (make_grid, save_image),
 models (architectures initialised as torchvision initialises them; no pretrained weights), datasets (FakeData;
 the downloading ones refuse) and a few ops."""
-from . import models, transforms  # noqa: F401
+from . import datasets, models, ops, transforms, utils  # noqa: F401
 
 __version__ = "0.28.0+cpu"

@@ -84,6 +84,12 @@ def test_pil_images_convert_flip_and_crop_as_pil_does():
     same(TF.to_tensor(pil).numpy(), EF.to_tensor(epil).numpy())
     same(TF.pil_to_tensor(TF.crop(TF.hflip(pil), -1, 2, 5, 9)).numpy(),
          EF.pil_to_tensor(EF.crop(EF.hflip(epil), -1, 2, 5, 9)).numpy())
+    for args in [((1, 2, 3, 0), (1, 2, 3), "constant"), (2, 0, "edge"), ((-1, 2, 1, -2), 5, "reflect"),
+                 (3, 0, "symmetric")]:
+        same(np.array(TF.pad(pil, *args)), np.array(EF.pad(epil, *args)))
+    grey, egrey = TF.rgb_to_grayscale(pil, 3), EF.rgb_to_grayscale(epil, 3)
+    assert egrey.mode == grey.mode
+    same(np.array(grey), np.array(egrey))
     with pytest.raises(TypeError, match="resize on a PIL image is not available in the explorer"):
         EF.resize(epil, 3)
 

@@ -7,6 +7,7 @@ import functools
 import warnings
 from dataclasses import dataclass, field
 from enum import Enum
+from types import MappingProxyType
 
 _MODELS = "https://download.pytorch.org/models/"
 
@@ -15,7 +16,7 @@ _MODELS = "https://download.pytorch.org/models/"
 class Weights:
     url: str
     transforms: object = None
-    meta: dict = field(default_factory=dict, compare=False, hash=False)
+    meta: MappingProxyType = field(default_factory=lambda: MappingProxyType({}), compare=False, hash=False)
 
 
 class WeightsEnum(Enum):
@@ -81,7 +82,8 @@ TABLE = {  # enum: ({member: file under download.pytorch.org/models/}, DEFAULT, 
 
 
 def _enum(name, members, default, num_params):
-    made = {member: Weights(_MODELS + file, meta={"num_params": num_params}) for member, file in members.items()}
+    made = {member: Weights(_MODELS + file, meta=MappingProxyType({"num_params": num_params}))
+            for member, file in members.items()}
     return WeightsEnum(name, [*made.items(), ("DEFAULT", made[default])], module=__name__, qualname=name)
 
 

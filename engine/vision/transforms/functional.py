@@ -8,6 +8,7 @@ from enum import Enum
 import numpy as np
 
 from .. import _torch as torch
+from .. import images
 from .._torch import Tensor
 from ..images import Image, is_pil_image, refuse_pil
 from . import tensor_colour as F_c
@@ -180,6 +181,8 @@ def resize(img, size, interpolation=InterpolationMode.BILINEAR, max_size=None, a
 
 
 def pad(img, padding, fill=0, padding_mode="constant"):
+    if is_pil_image(img):
+        return images.pad(img, padding=padding, fill=fill, padding_mode=padding_mode)
     return F_t.pad(_tensor(img, "pad"), padding=padding, fill=fill, padding_mode=padding_mode)
 
 
@@ -340,7 +343,15 @@ def affine(img, angle, translate, scale, shear, interpolation=InterpolationMode.
 
 
 def rgb_to_grayscale(img, num_output_channels=1):
+    if is_pil_image(img):
+        return images.to_grayscale(img, num_output_channels)
     return F_c.rgb_to_grayscale(_tensor(img, "rgb_to_grayscale"), num_output_channels)
+
+
+def to_grayscale(img, num_output_channels=1):
+    if is_pil_image(img):
+        return images.to_grayscale(img, num_output_channels)
+    raise TypeError("Input should be PIL Image")
 
 
 def erase(img, i, j, h, w, v, inplace=False):
