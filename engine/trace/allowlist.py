@@ -430,6 +430,8 @@ class _Checker(ast.NodeVisitor):
             module = "." * node.level + (node.module or "")
             self.refuse(import_refusal(module))
         for alias in node.names:
+            if f"{node.module}.{alias.name}" in REFUSED_MODULES:  # from torchvision.transforms import v2
+                self.refuse(import_refusal(f"{node.module}.{alias.name}"))
             if alias.name != "*":
                 if alias.name.startswith("_") and alias.name not in ENGINE_PRIVATE_NAMES:
                     self.refuse(f"names starting with '_' are not allowed ({alias.name!r})")

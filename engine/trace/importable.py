@@ -140,6 +140,11 @@ REFUSED_MODULES = {
     **dict.fromkeys(("torch.jit", "torch.fx", "torch.compile", "torch.export", "torch.onnx"),
                     "the explorer runs a program's Python as it is written: it does not script, trace, compile or "
                     "export it (drop the decorator or the call: the model runs the same without it)"),
+    "torchvision.transforms.v2": "the explorer has torchvision's transforms v1 (torchvision.transforms), whose "
+                                 "Compose, ToTensor, Normalize, Resize, RandomCrop, ... do the same on tensors",
+    **dict.fromkeys(("torchvision.io", "torchvision.tv_tensors"),
+                    "the explorer reads no image or video files and has no tv_tensors: make tensors in the program "
+                    "(torch.rand, datasets.FakeData) and use torchvision.transforms on them"),
     **dict.fromkeys(("torch.utils.tensorboard", "tensorboard", "tensorboardX", "wandb"),
                     "the explorer writes no logs to files or the network: print the values instead"),
 }

@@ -49,6 +49,12 @@ def test_the_weight_enums_read_as_torchvisions():
         assert got.DEFAULT.url == want.DEFAULT.url
         assert got.DEFAULT.meta["num_params"] == want.DEFAULT.meta["num_params"]
         assert got.verify(f"{name}.DEFAULT") is got.DEFAULT
+        for member in want:
+            assert repr(getattr(got, member.name).transforms()) == repr(member.transforms())
+    torch.manual_seed(0)
+    image = torch.rand(3, 250, 240)
+    np.testing.assert_allclose(EM.ResNet50_Weights.DEFAULT.transforms()(engine.tensor(image.numpy())).numpy(),
+                               TM.ResNet50_Weights.DEFAULT.transforms()(image).numpy(), rtol=0, atol=2e-6)
     with pytest.raises(TypeError) as want_error:
         TM.resnet18(weights=TM.ResNet34_Weights.DEFAULT)
     with pytest.raises(TypeError) as got_error:

@@ -83,8 +83,18 @@ def test_a_torchvision_program_prints_what_it_prints_with_torchvision(tmp_path, 
      "GuardError", FILE_REFUSAL.format("save_image").replace("torch.", "torchvision.utils.", 1)),
     ("import torch\nfrom torchvision import transforms\nimg = transforms.ToPILImage()(torch.rand(3, 4, 4))\n"
      "transforms.Resize(2)(img)", 4, "TypeError", "resize on a PIL image is not available in the explorer"),
+    ("import torch\nfrom torchvision.transforms import v2", 2, "GuardError",
+     "imports other than torch, torchvision, math"),
+    ("import torch\nx = 1\nfrom torchvision.io import read_image", 3, "GuardError",
+     "imports other than torch, torchvision, math"),
 ])
 def test_what_the_explorer_cannot_do_stops_at_its_line_saying_why(source, line, kind, message):
     timeline = run(source)
     assert (timeline.error["line"], timeline.error["type"]) == (line, kind)
     assert timeline.error["message"].startswith(message)
+    if "imports other than" in message:
+        assert timeline.error["message"].endswith(("the explorer has torchvision's transforms v1 (torchvision."
+                                                   "transforms), whose Compose, ToTensor, Normalize, Resize, "
+                                                   "RandomCrop, ... do the same on tensors",
+                                                   "make tensors in the program (torch.rand, datasets.FakeData) and "
+                                                   "use torchvision.transforms on them"))

@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from types import MappingProxyType
 
+from ..transforms.presets import ImageClassification
+
 _MODELS = "https://download.pytorch.org/models/"
 
 
@@ -81,8 +83,19 @@ TABLE = {  # enum: ({member: file under download.pytorch.org/models/}, DEFAULT, 
 }
 
 
+def _preprocessing(member):
+    """The transforms torchvision gives each weights: V2 weights resize to 232 first, VGG16's FEATURES weights
+    normalise as their Lua original did."""
+    if member == "IMAGENET1K_FEATURES":
+        return functools.partial(ImageClassification, crop_size=224, mean=(0.48235, 0.45882, 0.40784),
+                                 std=(1.0 / 255.0, 1.0 / 255.0, 1.0 / 255.0))
+    if member == "IMAGENET1K_V2":
+        return functools.partial(ImageClassification, crop_size=224, resize_size=232)
+    return functools.partial(ImageClassification, crop_size=224)
+
+
 def _enum(name, members, default, num_params):
-    made = {member: Weights(_MODELS + file, meta=MappingProxyType({"num_params": num_params}))
+    made = {member: Weights(_MODELS + file, _preprocessing(member), MappingProxyType({"num_params": num_params}))
             for member, file in members.items()}
     return WeightsEnum(name, [*made.items(), ("DEFAULT", made[default])], module=__name__, qualname=name)
 
