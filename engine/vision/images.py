@@ -4,6 +4,9 @@ crops, pads and greys them as torchvision's PIL functions do; any other PIL oper
 first."""
 import numpy as np
 
+from .. import observe
+from . import pil_resize
+
 BANDS = {"L": ("L",), "LA": ("L", "A"), "RGB": ("R", "G", "B"), "RGBA": ("R", "G", "B", "A"), "F": ("F",),
          "I": ("I",), "I;16": ("I;16",), "RGBX": ("R", "G", "B", "X"), "CMYK": ("C", "M", "Y", "K"),
          "YCbCr": ("Y", "Cb", "Cr"), "HSV": ("H", "S", "V")}
@@ -13,6 +16,7 @@ class Image:
     """A PIL.Image.Image's mode, size and pixels (an H x W or H x W x bands array)."""
 
     def __init__(self, pixels, mode):
+        observe.emit("on_alloc", int(np.size(pixels)))  # (a budget hears what an image holds, as a tensor's)
         self._pixels = np.array(pixels)
         self.mode = mode
 
@@ -41,10 +45,21 @@ class Image:
     def crop(self, box):
         """PIL's crop: pixels outside the image are zeros."""
         left, top, right, bottom = (int(round(v)) for v in box)
+        observe.emit("on_alloc", max(bottom - top, 0) * max(right - left, 0))
         out = np.zeros((max(bottom - top, 0), max(right - left, 0)) + self._pixels.shape[2:], self._pixels.dtype)
         src = self._pixels[max(top, 0):max(bottom, 0), max(left, 0):max(right, 0)]
         out[max(-top, 0):max(-top, 0) + src.shape[0], max(-left, 0):max(-left, 0) + src.shape[1]] = src
         return Image(out, self.mode)
+
+    def resize(self, size, resample):
+        """Pillow's resize to size (width, height), for modes L and RGB (pil_resize.py)."""
+        width, height = size
+        if self.mode not in ("L", "RGB"):
+            refuse_pil(f"resizing a mode {self.mode} image")
+        if pil_resize.shrinks_both(self._pixels, width, height, resample):
+            refuse_pil("resize smaller in both height and width (Pillow's order of passes)")
+        observe.emit("on_alloc", width * height * len(self.getbands()))
+        return Image(pil_resize.resize(self._pixels, width, height, resample), self.mode)
 
     def __repr__(self):
         return f"<PIL.Image.Image image mode={self.mode} size={self.width}x{self.height} at 0x{id(self):X}>"
@@ -95,11 +110,13 @@ def pad(img, padding, fill=0, padding_mode="constant"):
     pixels = img._pixels
     widths = ((top, bottom), (left, right)) + ((0, 0),) * (pixels.ndim - 2)
     if padding_mode == "constant":
+        observe.emit("on_alloc", (pixels.shape[0] + top + bottom) * (pixels.shape[1] + left + right))
         out = np.empty((pixels.shape[0] + top + bottom, pixels.shape[1] + left + right) + pixels.shape[2:],
                        pixels.dtype)
         out[...] = _parse_fill(fill, img)
         out[top:top + pixels.shape[0], left:left + pixels.shape[1]] = pixels
         return Image(out, img.mode)
+    observe.emit("on_alloc", (pixels.shape[0] + top + bottom) * (pixels.shape[1] + left + right))
     return Image(np.pad(pixels, widths, padding_mode), img.mode)
 
 
@@ -126,5 +143,5 @@ def is_pil_image(img):
 
 def refuse_pil(name):
     raise TypeError(f"{name} on a PIL image is not available in the explorer, which has no PIL: its images (from "
-                    "ToPILImage and FakeData) convert to tensors, flip, crop, pad and turn grey; put "
+                    "ToPILImage and FakeData) convert to tensors, flip, crop, pad, resize and turn grey; put "
                     "transforms.ToTensor() (or PILToTensor()) before it and it works on the tensor")

@@ -76,7 +76,7 @@ def test_rotate_affine_and_colour():
     both(lambda F, x, M: F.gaussian_blur(F.adjust_contrast(x, 0.5), 5, 1.3), atol=1e-6)
 
 
-def test_pil_images_convert_flip_and_crop_as_pil_does():
+def test_pil_images_convert_flip_crop_pad_resize_and_grey_as_pil_does():
     torch.manual_seed(1)
     chw = torch.randn(3, 6, 7)
     pil, epil = TF.to_pil_image(chw), EF.to_pil_image(engine.tensor(chw.numpy()))
@@ -90,7 +90,12 @@ def test_pil_images_convert_flip_and_crop_as_pil_does():
     grey, egrey = TF.rgb_to_grayscale(pil, 3), EF.rgb_to_grayscale(epil, 3)
     assert egrey.mode == grey.mode
     same(np.array(grey), np.array(egrey))
-    with pytest.raises(TypeError, match="resize on a PIL image is not available in the explorer"):
+    for size, mode in [(9, "BILINEAR"), ((4, 11), "BICUBIC"), ((12, 3), "LANCZOS"), ((5, 4), "NEAREST"),
+                       ((3, 9), "BOX"), ((8, 2), "HAMMING")]:
+        same(np.array(TF.resize(pil, size, getattr(TF.InterpolationMode, mode))),
+             np.array(EF.resize(epil, size, getattr(EF.InterpolationMode, mode))))
+    with pytest.raises(TypeError, match=r"resize smaller in both height and width \(Pillow's order of passes\) on a "
+                                        "PIL image is not available in the explorer"):
         EF.resize(epil, 3)
 
 

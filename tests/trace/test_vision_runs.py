@@ -21,7 +21,8 @@ from torchvision.transforms import functional as TF
 from torchvision.utils import make_grid, save_image
 from torch.utils.data import DataLoader
 torch.manual_seed(0)
-tf = T.Compose([T.RandomCrop(8, padding=2), T.RandomHorizontalFlip(), T.ToTensor(), T.Normalize((0.5,), (0.5,))])
+tf = T.Compose([T.Resize(10), T.RandomCrop(8, padding=2), T.RandomHorizontalFlip(), T.ToTensor(),
+               T.Normalize((0.5,), (0.5,))])
 train = datasets.FakeData(size=6, image_size=(1, 8, 8), num_classes=3, transform=tf)
 print(train)
 model = torch.nn.Sequential(torch.nn.Flatten(), torch.nn.Linear(64, 3))
@@ -82,7 +83,8 @@ def test_a_torchvision_program_prints_what_it_prints_with_torchvision(tmp_path, 
     ("import torch\nfrom torchvision.utils import save_image\nsave_image(torch.rand(3, 2, 2), b'/tmp/x.png')", 3,
      "GuardError", FILE_REFUSAL.format("save_image").replace("torch.", "torchvision.utils.", 1)),
     ("import torch\nfrom torchvision import transforms\nimg = transforms.ToPILImage()(torch.rand(3, 4, 4))\n"
-     "transforms.Resize(2)(img)", 4, "TypeError", "resize on a PIL image is not available in the explorer"),
+     "transforms.Resize(2)(img)", 4, "TypeError", "resize smaller in both height and width (Pillow's order of "
+     "passes) on a PIL image is not available in the explorer, which has no PIL"),
     ("import torch\nfrom torchvision.transforms import v2", 2, "GuardError",
      "imports other than torch, torchvision, math"),
     ("import torch\nx = 1\nfrom torchvision.io import read_image", 3, "GuardError",

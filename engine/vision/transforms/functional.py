@@ -3,6 +3,7 @@ tensor image [..., C, H, W] (tensor_geometry.py, tensor_colour.py), on a numpy a
 on the explorer's PIL images (images.py)."""
 import math
 import numbers
+import warnings
 from enum import Enum
 
 import numpy as np
@@ -28,6 +29,11 @@ class InterpolationMode(Enum):
 def _interpolation_modes_from_int(i):
     return {0: InterpolationMode.NEAREST, 2: InterpolationMode.BILINEAR, 3: InterpolationMode.BICUBIC,
             4: InterpolationMode.BOX, 5: InterpolationMode.HAMMING, 1: InterpolationMode.LANCZOS}[i]
+
+
+PIL_MODES = {InterpolationMode.NEAREST: 0, InterpolationMode.BILINEAR: 2, InterpolationMode.BICUBIC: 3,
+             InterpolationMode.NEAREST_EXACT: 0, InterpolationMode.BOX: 4, InterpolationMode.HAMMING: 5,
+             InterpolationMode.LANCZOS: 1}
 
 
 def _interpolation(interpolation):
@@ -176,6 +182,11 @@ def resize(img, size, interpolation=InterpolationMode.BILINEAR, max_size=None, a
     output_size = _compute_resized_output_size((image_height, image_width), size, max_size)
     if [image_height, image_width] == output_size:
         return img
+    if is_pil_image(img):
+        if antialias is False:
+            warnings.warn("Anti-alias option is always applied for PIL Image input. Argument antialias is ignored.",
+                          stacklevel=2)
+        return img.resize(tuple(output_size[::-1]), PIL_MODES[interpolation])
     return F_t.resize(_tensor(img, "resize"), size=output_size, interpolation=interpolation.value,
                       antialias=antialias)
 
