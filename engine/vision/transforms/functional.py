@@ -136,7 +136,9 @@ def to_pil_image(pic, mode=None):
         raise ValueError(f"pic should not have > 4 channels. Got {pic.shape[-1]} channels.")
     npimg = pic
     if np.issubdtype(npimg.dtype, np.floating) and mode != "F":
-        npimg = (npimg * 255).astype(np.uint8)
+        # numpy's float -> uint8 cast as x86 makes it (truncated, its low byte: -1.5 -> 255), on every machine
+        # (the cast of a value outside 0..255 is the C compiler's to choose; FakeData's images hold such values)
+        npimg = (np.trunc(npimg * 255).astype(np.int64) & 0xFF).astype(np.uint8)
     mode = _pil_mode(npimg, mode)
     if mode is None:
         raise TypeError(f"Input type {npimg.dtype} is not supported")
