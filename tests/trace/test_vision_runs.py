@@ -79,7 +79,8 @@ def test_a_torchvision_program_prints_what_it_prints_with_torchvision(tmp_path, 
     ("from torchvision import datasets, transforms\nds = datasets.MNIST('./data', train=True, download=True,\n"
      "    transform=transforms.ToTensor())", 2, "RuntimeError",
      "datasets.MNIST reads its images from files it downloads (or finds on the machine), and the explorer has no "
-     "network and none of the machine's files: make the data in the program instead, e.g. datasets.FakeData("),
+     "network and none of the machine's files: make the data in the program instead, e.g. datasets.FakeData("
+     "size=1000, image_size=(1, 28, 28), num_classes=10, transform=transforms.ToTensor())"),
     ("import torch\nfrom torchvision.utils import save_image\nsave_image(torch.rand(3, 2, 2), b'/tmp/x.png')", 3,
      "GuardError", FILE_REFUSAL.format("save_image").replace("torch.", "torchvision.utils.", 1)),
     ("import torch\nfrom torchvision import transforms\nimg = transforms.ToPILImage()(torch.rand(3, 4, 4))\n"
