@@ -42,7 +42,8 @@ def test_a_seeded_model_holds_torchvisions_weights_and_computes_its_outputs(name
 
 
 def test_the_weight_enums_read_as_torchvisions():
-    for name in ("ResNet18_Weights", "ResNet50_Weights", "VGG16_Weights", "MobileNet_V2_Weights"):
+    for name in ("ResNet18_Weights", "ResNet50_Weights", "ResNeXt101_64X4D_Weights", "VGG16_Weights",
+                 "MobileNet_V2_Weights"):
         want, got = getattr(TM, name), getattr(EM, name)
         assert [repr(m) for m in got] == [repr(m) for m in want]
         assert repr(got.DEFAULT) == repr(want.DEFAULT) and str(got.DEFAULT) == str(want.DEFAULT)

@@ -1,6 +1,6 @@
-"""torchvision 0.28's models/resnet.py on the engine (BSD-3-Clause, the torchvision contributors): ResNet's
-blocks, layers and initialisation, drawn in torchvision's order, so `torch.manual_seed(0); resnet18()` holds the
-weights torchvision's does."""
+"""torchvision 0.28's models/resnet.py on the engine (BSD-3-Clause, the torchvision contributors): ResNet's (and
+ResNeXt's, Wide ResNet's) blocks, layers and initialisation, drawn in torchvision's order, so
+`torch.manual_seed(0); resnet18()` holds the weights torchvision's does."""
 from .. import _torch as torch
 from .weights import checked, legacy_interface
 
@@ -161,3 +161,13 @@ resnet34 = _builder("resnet34", BasicBlock, [3, 4, 6, 3], "ResNet34_Weights", "I
 resnet50 = _builder("resnet50", Bottleneck, [3, 4, 6, 3], "ResNet50_Weights", "IMAGENET1K_V1")
 resnet101 = _builder("resnet101", Bottleneck, [3, 4, 23, 3], "ResNet101_Weights", "IMAGENET1K_V1")
 resnet152 = _builder("resnet152", Bottleneck, [3, 8, 36, 3], "ResNet152_Weights", "IMAGENET1K_V1")
+resnext50_32x4d = _builder("resnext50_32x4d", Bottleneck, [3, 4, 6, 3], "ResNeXt50_32X4D_Weights", "IMAGENET1K_V1",
+                           groups=32, width_per_group=4)
+resnext101_32x8d = _builder("resnext101_32x8d", Bottleneck, [3, 4, 23, 3], "ResNeXt101_32X8D_Weights",
+                            "IMAGENET1K_V1", groups=32, width_per_group=8)
+resnext101_64x4d = _builder("resnext101_64x4d", Bottleneck, [3, 4, 23, 3], "ResNeXt101_64X4D_Weights",
+                            "IMAGENET1K_V1", groups=64, width_per_group=4)
+wide_resnet50_2 = _builder("wide_resnet50_2", Bottleneck, [3, 4, 6, 3], "Wide_ResNet50_2_Weights", "IMAGENET1K_V1",
+                           width_per_group=128)
+wide_resnet101_2 = _builder("wide_resnet101_2", Bottleneck, [3, 4, 23, 3], "Wide_ResNet101_2_Weights",
+                            "IMAGENET1K_V1", width_per_group=128)

@@ -66,6 +66,15 @@ TABLE = {  # enum: ({member: file under download.pytorch.org/models/}, DEFAULT, 
                           "IMAGENET1K_V2", 44549160),
     "ResNet152_Weights": ({"IMAGENET1K_V1": "resnet152-394f9c45.pth", "IMAGENET1K_V2": "resnet152-f82ba261.pth"},
                           "IMAGENET1K_V2", 60192808),
+    "ResNeXt50_32X4D_Weights": ({"IMAGENET1K_V1": "resnext50_32x4d-7cdf4587.pth",
+                                 "IMAGENET1K_V2": "resnext50_32x4d-1a0047aa.pth"}, "IMAGENET1K_V2", 25028904),
+    "ResNeXt101_32X8D_Weights": ({"IMAGENET1K_V1": "resnext101_32x8d-8ba56ff5.pth",
+                                  "IMAGENET1K_V2": "resnext101_32x8d-110c445d.pth"}, "IMAGENET1K_V2", 88791336),
+    "ResNeXt101_64X4D_Weights": ({"IMAGENET1K_V1": "resnext101_64x4d-173b62eb.pth"}, "IMAGENET1K_V1", 83455272),
+    "Wide_ResNet50_2_Weights": ({"IMAGENET1K_V1": "wide_resnet50_2-95faca4d.pth",
+                                 "IMAGENET1K_V2": "wide_resnet50_2-9ba9bcbe.pth"}, "IMAGENET1K_V2", 68883240),
+    "Wide_ResNet101_2_Weights": ({"IMAGENET1K_V1": "wide_resnet101_2-32ee1156.pth",
+                                  "IMAGENET1K_V2": "wide_resnet101_2-d733dc28.pth"}, "IMAGENET1K_V2", 126886696),
     "VGG11_Weights": ({"IMAGENET1K_V1": "vgg11-8a719046.pth"}, "IMAGENET1K_V1", 132863336),
     "VGG11_BN_Weights": ({"IMAGENET1K_V1": "vgg11_bn-6002323d.pth"}, "IMAGENET1K_V1", 132868840),
     "VGG13_Weights": ({"IMAGENET1K_V1": "vgg13-19584684.pth"}, "IMAGENET1K_V1", 133047848),
@@ -83,9 +92,14 @@ TABLE = {  # enum: ({member: file under download.pytorch.org/models/}, DEFAULT, 
 }
 
 
-def _preprocessing(member):
+RESIZED_TO_232 = {("ResNeXt101_64X4D_Weights", "IMAGENET1K_V1")}  # (as the V2s: trained with the new recipe)
+
+
+def _preprocessing(name, member):
     """The transforms torchvision gives each weights: V2 weights resize to 232 first, VGG16's FEATURES weights
     normalise as their Lua original did."""
+    if (name, member) in RESIZED_TO_232:
+        return functools.partial(ImageClassification, crop_size=224, resize_size=232)
     if member == "IMAGENET1K_FEATURES":
         return functools.partial(ImageClassification, crop_size=224, mean=(0.48235, 0.45882, 0.40784),
                                  std=(1.0 / 255.0, 1.0 / 255.0, 1.0 / 255.0))
@@ -95,7 +109,7 @@ def _preprocessing(member):
 
 
 def _enum(name, members, default, num_params):
-    made = {member: Weights(_MODELS + file, _preprocessing(member), MappingProxyType({"num_params": num_params}))
+    made = {member: Weights(_MODELS + file, _preprocessing(name, member), MappingProxyType({"num_params": num_params}))
             for member, file in members.items()}
     return WeightsEnum(name, [*made.items(), ("DEFAULT", made[default])], module=__name__, qualname=name)
 
