@@ -15,7 +15,7 @@ import engine
 from engine.vision import models as EM
 
 
-@pytest.mark.parametrize("name", ["resnet18", "mobilenet_v2", "squeezenet1_1"])
+@pytest.mark.parametrize("name", ["resnet18", "mobilenet_v2", "mobilenet_v3_small", "squeezenet1_1"])
 def test_a_seeded_model_holds_torchvisions_weights_and_computes_its_outputs(name):
     torch.manual_seed(0)
     want = getattr(TM, name)(num_classes=10)

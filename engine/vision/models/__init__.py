@@ -2,6 +2,7 @@
 initialises them, and the weight enums (weights.py: pretrained weights are refused, there is no network)."""
 from .alexnet import AlexNet, SqueezeNet, alexnet, squeezenet1_0, squeezenet1_1  # noqa: F401
 from .mobilenet import MobileNetV2, mobilenet_v2  # noqa: F401
+from .mobilenet_v3 import MobileNetV3, mobilenet_v3_large, mobilenet_v3_small  # noqa: F401
 from .resnet import (  # noqa: F401
     ResNet,
     resnet18,
