@@ -15,12 +15,13 @@ import engine
 from engine.vision import models as EM
 
 
-@pytest.mark.parametrize("name", ["resnet18", "mobilenet_v2", "mobilenet_v3_small", "squeezenet1_1"])
-def test_a_seeded_model_holds_torchvisions_weights_and_computes_its_outputs(name):
+@pytest.mark.parametrize(("name", "kwargs"), [("resnet18", {}), ("mobilenet_v2", {"width_mult": 0.35}),
+                                              ("mobilenet_v3_small", {"width_mult": 0.5}), ("squeezenet1_1", {})])
+def test_a_seeded_model_holds_torchvisions_weights_and_computes_its_outputs(name, kwargs):
     torch.manual_seed(0)
-    want = getattr(TM, name)(num_classes=10)
+    want = getattr(TM, name)(num_classes=10, **kwargs)
     engine.manual_seed(0)
-    got = getattr(EM, name)(num_classes=10)
+    got = getattr(EM, name)(num_classes=10, **kwargs)
     want_sd, got_sd = want.state_dict(), got.state_dict()
     assert list(got_sd) == list(want_sd)
     for key in want_sd:
