@@ -2,5 +2,8 @@
 models (architectures initialised as torchvision initialises them; no pretrained weights), datasets (FakeData;
 the downloading ones refuse) and a few ops."""
 from . import datasets, models, ops, transforms, utils  # noqa: F401
+from .names import name_classes
+
+name_classes()
 
 __version__ = "0.28.0+cpu"

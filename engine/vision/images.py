@@ -5,6 +5,7 @@ first."""
 import numpy as np
 
 from .. import observe
+from ..torch_names import TorchClass
 from . import pil_resize
 
 BANDS = {"L": ("L",), "LA": ("L", "A"), "RGB": ("R", "G", "B"), "RGBA": ("R", "G", "B", "A"), "F": ("F",),
@@ -12,7 +13,7 @@ BANDS = {"L": ("L",), "LA": ("L", "A"), "RGB": ("R", "G", "B"), "RGBA": ("R", "G
          "YCbCr": ("Y", "Cb", "Cr"), "HSV": ("H", "S", "V")}
 
 
-class Image:
+class Image(metaclass=TorchClass):
     """A PIL.Image.Image's mode, size and pixels (an H x W or H x W x bands array)."""
 
     def __init__(self, pixels, mode):

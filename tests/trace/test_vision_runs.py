@@ -53,6 +53,7 @@ print(grid.shape, TF.resize(grid, [6, 8]).shape)
 save_image(grid, "grid.png")
 print(os.listdir("."), os.path.getsize("grid.png") > 60)
 print(torchvision.ops.box_iou(torch.tensor([[0., 0., 2., 2.]]), torch.tensor([[1., 1., 3., 3.]])))
+print(type(net), type(net.layer1[0]), type(tf), type(train), T.RandomCrop, type(T.ToPILImage()(x)))
 print(torch.rand(2))
 """
 

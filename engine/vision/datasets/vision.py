@@ -1,9 +1,10 @@
 """torchvision 0.28's datasets/vision.py (BSD-3-Clause, the torchvision contributors): VisionDataset, the base of
 a program's own image datasets, with torchvision's printed form."""
+from ...torch_names import TorchClass
 from ...utils.data import Dataset
 
 
-class StandardTransform:
+class StandardTransform(metaclass=TorchClass):
     def __init__(self, transform=None, target_transform=None):
         self.transform = transform
         self.target_transform = target_transform
@@ -28,7 +29,7 @@ class StandardTransform:
         return "\n".join(body)
 
 
-class VisionDataset(Dataset):
+class VisionDataset(Dataset, metaclass=TorchClass):
     _repr_indent = 4
 
     def __init__(self, root=None, transforms=None, transform=None, target_transform=None):

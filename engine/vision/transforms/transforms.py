@@ -4,6 +4,7 @@ Lambda are plain callables."""
 import numbers
 from collections.abc import Sequence
 
+from ...torch_names import TorchClass
 from .. import _torch as torch
 from . import functional as F
 from .functional import InterpolationMode, _interpolation_modes_from_int
@@ -24,7 +25,7 @@ def _listing(name, transforms, head=""):
     return name + "(" + head + "".join(f"\n    {t}" for t in transforms) + "\n)"
 
 
-class Compose:
+class Compose(metaclass=TorchClass):
     def __init__(self, transforms):
         self.transforms = transforms
 
@@ -37,7 +38,7 @@ class Compose:
         return _listing(self.__class__.__name__, self.transforms)
 
 
-class ToTensor:
+class ToTensor(metaclass=TorchClass):
     @quiet
     def __call__(self, pic):
         return F.to_tensor(pic)
@@ -46,7 +47,7 @@ class ToTensor:
         return f"{self.__class__.__name__}()"
 
 
-class PILToTensor:
+class PILToTensor(metaclass=TorchClass):
     @quiet
     def __call__(self, pic):
         return F.pil_to_tensor(pic)
@@ -65,7 +66,7 @@ class ConvertImageDtype(torch.nn.Module):
         return F.convert_image_dtype(image, self.dtype)
 
 
-class ToPILImage:
+class ToPILImage(metaclass=TorchClass):
     def __init__(self, mode=None):
         self.mode = mode
 
@@ -151,7 +152,7 @@ class Pad(torch.nn.Module):
         return f"{self.__class__.__name__}(padding={self.padding}, fill={self.fill}, padding_mode={self.padding_mode})"
 
 
-class Lambda:
+class Lambda(metaclass=TorchClass):
     def __init__(self, lambd):
         if not callable(lambd):
             raise TypeError(f"Argument lambd should be callable, got {repr(type(lambd).__name__)}")
