@@ -76,6 +76,16 @@ def test_rotate_affine_and_colour():
     both(lambda F, x, M: F.gaussian_blur(F.adjust_contrast(x, 0.5), 5, 1.3), atol=1e-6)
 
 
+def test_posterize_solarize_sharpness_autocontrast_equalize():
+    for name, args in [("posterize", (3,)), ("solarize", (100,)), ("autocontrast", ()), ("equalize", ())]:
+        same(getattr(TF, name)(XU, *args).numpy(), getattr(EF, name)(engine.tensor(XU.numpy()), *args).numpy())
+    same(TF.solarize(X, 0.5).numpy(), EF.solarize(engine.tensor(X.numpy()), 0.5).numpy())
+    same(TF.autocontrast(X).numpy(), EF.autocontrast(engine.tensor(X.numpy())).numpy())
+    same(TF.adjust_sharpness(X, 1.7).numpy(), EF.adjust_sharpness(engine.tensor(X.numpy()), 1.7).numpy(), atol=2e-7)
+    # (the blur's conv2d sums in another order: a uint8 pixel at .5 may round the other way)
+    same(TF.adjust_sharpness(XU, 1.7).numpy(), EF.adjust_sharpness(engine.tensor(XU.numpy()), 1.7).numpy(), atol=1)
+
+
 def test_pil_images_convert_flip_crop_pad_resize_and_grey_as_pil_does():
     torch.manual_seed(1)
     chw = torch.randn(3, 6, 7)
@@ -108,6 +118,9 @@ def _spec(M):
         "affine": M.Compose([M.ToTensor(), M.RandomAffine(15, translate=(0.1, 0.1), scale=(0.9, 1.1), shear=5)]),
         "jitter": M.Compose([M.ToTensor(), M.ColorJitter(0.4, 0.4, 0.4, 0.1), M.RandomGrayscale(0.5)]),
         "erasing": M.Compose([M.ToTensor(), M.Normalize((0.5,) * 3, (0.5,) * 3), M.RandomErasing(p=0.7)]),
+        "uint8_chances": M.Compose([M.ToTensor(), M.ConvertImageDtype(torch.uint8 if M is TT else engine.uint8),
+                                    M.RandomPosterize(4), M.RandomSolarize(120), M.RandomEqualize(),
+                                    M.RandomAutocontrast()]),
     }
 
 

@@ -4,15 +4,20 @@ from .functional import InterpolationMode  # noqa: F401
 from .random_transforms import (  # noqa: F401
     ColorJitter,
     GaussianBlur,
+    RandomAdjustSharpness,
     RandomAffine,
     RandomApply,
+    RandomAutocontrast,
     RandomCrop,
+    RandomEqualize,
     RandomErasing,
     RandomGrayscale,
     RandomHorizontalFlip,
     RandomInvert,
+    RandomPosterize,
     RandomResizedCrop,
     RandomRotation,
+    RandomSolarize,
     RandomVerticalFlip,
 )
 from .transforms import (  # noqa: F401

@@ -401,3 +401,25 @@ def gaussian_blur(img, kernel_size, sigma=None):
 
 def invert(img):
     return F_c.invert(_tensor(img, "invert"))
+
+
+def posterize(img, bits):
+    if not 0 <= bits <= 8:
+        raise ValueError(f"The number if bits should be between 0 and 8. Got {bits}")
+    return F_c.posterize(_tensor(img, "posterize"), bits)
+
+
+def solarize(img, threshold):
+    return F_c.solarize(_tensor(img, "solarize"), threshold)
+
+
+def adjust_sharpness(img, sharpness_factor):
+    return F_c.adjust_sharpness(_tensor(img, "adjust_sharpness"), sharpness_factor)
+
+
+def autocontrast(img):
+    return F_c.autocontrast(_tensor(img, "autocontrast"))
+
+
+def equalize(img):
+    return F_c.equalize(_tensor(img, "equalize"))

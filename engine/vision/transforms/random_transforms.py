@@ -93,6 +93,57 @@ class RandomInvert(_Chance):
         return F.invert(img) if torch.rand(1).item() < self.p else img
 
 
+class RandomPosterize(_Chance):
+    def __init__(self, bits, p=0.5):
+        super().__init__(p)
+        self.bits = bits
+
+    @quiet
+    def forward(self, img):
+        return F.posterize(img, self.bits) if torch.rand(1).item() < self.p else img
+
+    def __repr__(self):
+        return f"{self.__class__.__name__}(bits={self.bits},p={self.p})"
+
+
+class RandomSolarize(_Chance):
+    def __init__(self, threshold, p=0.5):
+        super().__init__(p)
+        self.threshold = threshold
+
+    @quiet
+    def forward(self, img):
+        return F.solarize(img, self.threshold) if torch.rand(1).item() < self.p else img
+
+    def __repr__(self):
+        return f"{self.__class__.__name__}(threshold={self.threshold},p={self.p})"
+
+
+class RandomAdjustSharpness(_Chance):
+    def __init__(self, sharpness_factor, p=0.5):
+        super().__init__(p)
+        self.sharpness_factor = sharpness_factor
+
+    @quiet
+    def forward(self, img):
+        return F.adjust_sharpness(img, self.sharpness_factor) if torch.rand(1).item() < self.p else img
+
+    def __repr__(self):
+        return f"{self.__class__.__name__}(sharpness_factor={self.sharpness_factor},p={self.p})"
+
+
+class RandomAutocontrast(_Chance):
+    @quiet
+    def forward(self, img):
+        return F.autocontrast(img) if torch.rand(1).item() < self.p else img
+
+
+class RandomEqualize(_Chance):
+    @quiet
+    def forward(self, img):
+        return F.equalize(img) if torch.rand(1).item() < self.p else img
+
+
 class RandomApply(torch.nn.Module):
     def __init__(self, transforms, p=0.5):
         super().__init__()

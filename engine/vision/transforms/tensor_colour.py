@@ -1,6 +1,7 @@
 """torchvision 0.28's transforms/_functional_tensor.py, its colour and value functions (BSD-3-Clause, the
 torchvision contributors): dtype conversion, normalising, greyscale, brightness, contrast, saturation, hue, gamma,
-inversion and Gaussian blur on tensor images [..., C, H, W]."""
+inversion, posterising, solarising, sharpness, autocontrast, equalising and Gaussian blur on tensor images
+[..., C, H, W]."""
 from .. import _torch as torch
 from .tensor_geometry import _assert_image_tensor, _cast_squeeze_in, _cast_squeeze_out, get_dimensions
 
@@ -203,3 +204,88 @@ def gaussian_blur(img, kernel_size, sigma):
     padding = [kernel_size[0] // 2, kernel_size[0] // 2, kernel_size[1] // 2, kernel_size[1] // 2]
     img = F.conv2d(F.pad(img, padding, mode="reflect"), kernel, groups=img.shape[-3])
     return _cast_squeeze_out(img, need_cast, need_squeeze, out_dtype)
+
+
+def posterize(img, bits):
+    _assert_image_tensor(img)
+    if img.ndim < 3:
+        raise TypeError(f"Input image tensor should have at least 3 dimensions, but found {img.ndim}")
+    if img.dtype != torch.uint8:
+        raise TypeError(f"Only torch.uint8 image tensors are supported, but found {img.dtype}")
+    _assert_channels(img, [1, 3])
+    # torch casts the mask -2**(8 - bits) to uint8 (its value mod 256); the engine's & takes no negative scalar
+    # with uint8 yet, so the mask is given as that uint8 value
+    return img & (-int(2 ** (8 - bits)) % 256)
+
+
+def solarize(img, threshold):
+    _assert_image_tensor(img)
+    if img.ndim < 3:
+        raise TypeError(f"Input image tensor should have at least 3 dimensions, but found {img.ndim}")
+    _assert_channels(img, [1, 3])
+    if threshold > _max_value(img.dtype):
+        raise TypeError("Threshold should be less than bound of img.")
+    return torch.where(img >= threshold, invert(img), img)
+
+
+def _blurred_degenerate_image(img):
+    dtype = img.dtype if torch.is_floating_point(img) else torch.float32
+    kernel = torch.ones((3, 3), dtype=dtype)
+    kernel[1, 1] = 5.0
+    kernel /= kernel.sum()
+    kernel = kernel.expand(img.shape[-3], 1, kernel.shape[0], kernel.shape[1])
+    result_tmp, need_cast, need_squeeze, out_dtype = _cast_squeeze_in(img, [kernel.dtype])
+    result_tmp = F.conv2d(result_tmp, kernel, groups=result_tmp.shape[-3])
+    result_tmp = _cast_squeeze_out(result_tmp, need_cast, need_squeeze, out_dtype)
+    result = img.clone()
+    result[..., 1:-1, 1:-1] = result_tmp
+    return result
+
+
+def adjust_sharpness(img, sharpness_factor):
+    if sharpness_factor < 0:
+        raise ValueError(f"sharpness_factor ({sharpness_factor}) is not non-negative.")
+    _assert_image_tensor(img)
+    _assert_channels(img, [1, 3])
+    if img.size(-1) <= 2 or img.size(-2) <= 2:
+        return img
+    return _blend(img, _blurred_degenerate_image(img), sharpness_factor)
+
+
+def autocontrast(img):
+    _assert_image_tensor(img)
+    if img.ndim < 3:
+        raise TypeError(f"Input image tensor should have at least 3 dimensions, but found {img.ndim}")
+    _assert_channels(img, [1, 3])
+    bound = _max_value(img.dtype)
+    dtype = img.dtype if torch.is_floating_point(img) else torch.float32
+    minimum = img.amin(dim=(-2, -1), keepdim=True).to(dtype)
+    maximum = img.amax(dim=(-2, -1), keepdim=True).to(dtype)
+    scale = bound / (maximum - minimum)
+    eq_idxs = torch.isfinite(scale).logical_not()
+    minimum[eq_idxs] = 0
+    scale[eq_idxs] = 1
+    return ((img - minimum) * scale).clamp(0, bound).to(img.dtype)
+
+
+def _scale_channel(img_chan):
+    hist = torch.bincount(img_chan.reshape(-1), minlength=256)
+    nonzero_hist = hist[hist != 0]
+    step = torch.div(nonzero_hist[:-1].sum(), 255, rounding_mode="floor")
+    if step == 0:
+        return img_chan
+    lut = torch.div(torch.cumsum(hist, 0) + torch.div(step, 2, rounding_mode="floor"), step, rounding_mode="floor")
+    lut = F.pad(lut, [1, 0])[:-1].clamp(0, 255)
+    return lut[img_chan.to(torch.int64)].to(torch.uint8)
+
+
+def equalize(img):
+    _assert_image_tensor(img)
+    if not 3 <= img.ndim <= 4:
+        raise TypeError(f"Input image tensor should have 3 or 4 dimensions, but found {img.ndim}")
+    if img.dtype != torch.uint8:
+        raise TypeError(f"Only torch.uint8 image tensors are supported, but found {img.dtype}")
+    _assert_channels(img, [1, 3])
+    if img.ndim == 3:
+        return torch.stack([_scale_channel(img[c]) for c in range(img.size(0))])
+    return torch.stack([torch.stack([_scale_channel(x[c]) for c in range(x.size(0))]) for x in img])
