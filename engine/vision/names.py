@@ -12,6 +12,7 @@ MODULES = {  # engine module -> the torchvision module its classes are defined i
     "engine.vision.models.mobilenet_v3": "torchvision.models.mobilenetv3",
     "engine.vision.transforms.transforms": "torchvision.transforms.transforms",
     "engine.vision.transforms.random_transforms": "torchvision.transforms.transforms",
+    "engine.vision.transforms.random_colour": "torchvision.transforms.transforms",
     "engine.vision.transforms.presets": "torchvision.transforms._presets",
     "engine.vision.datasets.fakedata": "torchvision.datasets.fakedata",
     "engine.vision.datasets.vision": "torchvision.datasets.vision",

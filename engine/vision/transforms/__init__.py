@@ -1,23 +1,25 @@
 """torchvision.transforms (v1, torchvision 0.28) on tensors, numpy arrays and the explorer's PIL images."""
 from . import functional  # noqa: F401
 from .functional import InterpolationMode  # noqa: F401
-from .random_transforms import (  # noqa: F401
+from .random_colour import (  # noqa: F401
     ColorJitter,
     GaussianBlur,
     RandomAdjustSharpness,
-    RandomAffine,
-    RandomApply,
     RandomAutocontrast,
-    RandomCrop,
     RandomEqualize,
-    RandomErasing,
     RandomGrayscale,
-    RandomHorizontalFlip,
     RandomInvert,
     RandomPosterize,
+    RandomSolarize,
+)
+from .random_transforms import (  # noqa: F401
+    RandomAffine,
+    RandomApply,
+    RandomCrop,
+    RandomErasing,
+    RandomHorizontalFlip,
     RandomResizedCrop,
     RandomRotation,
-    RandomSolarize,
     RandomVerticalFlip,
 )
 from .transforms import (  # noqa: F401
