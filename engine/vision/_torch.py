@@ -1,6 +1,6 @@
 """The `torch.*` names the torchvision 0.28 ports call (they read `torch.randint(...)` as torchvision's files do),
 taken from the engine's layers below."""
-from .. import dtypes, factories, functions, logic, methods, random  # noqa: F401
+from .. import dtypes, factories, functions, linalg, logic, methods, random  # noqa: F401
 from .. import nn as nn  # noqa: F401
 from ..tensor import Size, Tensor  # noqa: F401
 

@@ -72,6 +72,8 @@ def test_rotate_affine_and_colour():
     # computes otherwise
     both(lambda F, x, M: F.rotate(x, 30, M.BILINEAR, expand=True, fill=[10.0, 20.0, 30.0]), atol=3e-4)
     both(lambda F, x, M: F.affine(x, 10, [2, 3], 1.2, [5, 3], M.NEAREST), atol=1e-6)
+    both(lambda F, x, M: F.perspective(x, [[0, 0], [30, 0], [30, 22], [0, 22]], [[2, 1], [27, 3], [29, 20], [1, 19]],
+                                       M.BILINEAR, fill=[0.5] * 3), atol=1e-5)
     both(lambda F, x, M: F.adjust_hue(F.adjust_saturation(x, 1.5), 0.2), atol=1e-5)
     both(lambda F, x, M: F.gaussian_blur(F.adjust_contrast(x, 0.5), 5, 1.3), atol=1e-6)
 
@@ -115,6 +117,7 @@ def _spec(M):
         "crop": M.Compose([M.ToTensor(), M.RandomCrop(20, padding=4, padding_mode="reflect")]),
         "resized_crop": M.Compose([M.ToTensor(), M.RandomResizedCrop(16)]),
         "rotation": M.Compose([M.ToTensor(), M.RandomRotation(20)]),
+        "perspective": M.Compose([M.ToTensor(), M.RandomPerspective(0.4, p=0.8)]),
         "affine": M.Compose([M.ToTensor(), M.RandomAffine(15, translate=(0.1, 0.1), scale=(0.9, 1.1), shear=5)]),
         "jitter": M.Compose([M.ToTensor(), M.ColorJitter(0.4, 0.4, 0.4, 0.1), M.RandomGrayscale(0.5)]),
         "erasing": M.Compose([M.ToTensor(), M.Normalize((0.5,) * 3, (0.5,) * 3), M.RandomErasing(p=0.7)]),

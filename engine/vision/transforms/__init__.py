@@ -18,6 +18,7 @@ from .random_transforms import (  # noqa: F401
     RandomCrop,
     RandomErasing,
     RandomHorizontalFlip,
+    RandomPerspective,
     RandomResizedCrop,
     RandomRotation,
     RandomVerticalFlip,

@@ -286,6 +286,24 @@ def adjust_gamma(img, gamma, gain=1):
     return F_c.adjust_gamma(_tensor(img, "adjust_gamma"), gamma, gain)
 
 
+def _get_perspective_coeffs(startpoints, endpoints):
+    if len(startpoints) != 4 or len(endpoints) != 4:
+        raise ValueError(f"Please provide exactly four corners, got {len(startpoints)} startpoints and "
+                         f"{len(endpoints)} endpoints.")
+    a_matrix = torch.zeros(2 * len(startpoints), 8, dtype=torch.float64)
+    for i, (p1, p2) in enumerate(zip(endpoints, startpoints)):
+        a_matrix[2 * i, :] = torch.tensor([p1[0], p1[1], 1, 0, 0, 0, -p2[0] * p1[0], -p2[0] * p1[1]])
+        a_matrix[2 * i + 1, :] = torch.tensor([0, 0, 0, p1[0], p1[1], 1, -p2[1] * p1[0], -p2[1] * p1[1]])
+    b_matrix = torch.tensor(startpoints, dtype=torch.float64).view(8)
+    return torch.linalg.lstsq(a_matrix, b_matrix, driver="gels").solution.to(torch.float32).tolist()
+
+
+def perspective(img, startpoints, endpoints, interpolation=InterpolationMode.BILINEAR, fill=None):
+    coeffs = _get_perspective_coeffs(startpoints, endpoints)
+    interpolation = _interpolation(interpolation)
+    return F_t.perspective(_tensor(img, "perspective"), coeffs, interpolation=interpolation.value, fill=fill)
+
+
 def _get_inverse_affine_matrix(center, angle, translate, scale, shear, inverted=True):
     rot = math.radians(angle)
     sx = math.radians(shear[0])

@@ -129,6 +129,44 @@ class RandomCrop(torch.nn.Module):
         return f"{self.__class__.__name__}(size={self.size}, padding={self.padding})"
 
 
+class RandomPerspective(torch.nn.Module):
+    def __init__(self, distortion_scale=0.5, p=0.5, interpolation=InterpolationMode.BILINEAR, fill=0):
+        super().__init__()
+        self.p = p
+        if isinstance(interpolation, int):
+            interpolation = _interpolation_modes_from_int(interpolation)
+        self.interpolation = interpolation
+        self.distortion_scale = distortion_scale
+        self.fill = _checked_fill(fill)
+
+    @quiet
+    def forward(self, img):
+        channels, height, width = F.get_dimensions(img)
+        fill = _tensor_fill(img, self.fill, channels)
+        if torch.rand(1) < self.p:
+            startpoints, endpoints = self.get_params(width, height, self.distortion_scale)
+            return F.perspective(img, startpoints, endpoints, self.interpolation, fill)
+        return img
+
+    @staticmethod
+    def get_params(width, height, distortion_scale):
+        half_height, half_width = height // 2, width // 2
+        dx, dy = int(distortion_scale * half_width), int(distortion_scale * half_height)
+
+        def draw(low, high):
+            return int(torch.randint(low, high, size=(1,)).item())
+
+        topleft = [draw(0, dx + 1), draw(0, dy + 1)]
+        topright = [draw(width - dx - 1, width), draw(0, dy + 1)]
+        botright = [draw(width - dx - 1, width), draw(height - dy - 1, height)]
+        botleft = [draw(0, dx + 1), draw(height - dy - 1, height)]
+        startpoints = [[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]]
+        return startpoints, [topleft, topright, botright, botleft]
+
+    def __repr__(self):
+        return f"{self.__class__.__name__}(p={self.p})"
+
+
 class RandomResizedCrop(torch.nn.Module):
     def __init__(self, size, scale=(0.08, 1.0), ratio=(3.0 / 4.0, 4.0 / 3.0),
                  interpolation=InterpolationMode.BILINEAR, antialias=True):

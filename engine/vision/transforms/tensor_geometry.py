@@ -1,5 +1,5 @@
 """torchvision 0.28's transforms/_functional_tensor.py, its geometry (BSD-3-Clause, the torchvision contributors):
-crops, flips, padding, resizing and the grid transforms (rotate, affine) on tensor images [..., C, H, W].
+crops, flips, padding, resizing and the grid transforms (rotate, affine, perspective) on tensor images [..., C, H, W].
 
 Resize's antialias (torchvision's default) is torch's `_upsample_bilinear2d_aa`: each output pixel a normalised
 triangle filter over the input pixels its footprint covers, widths first, then heights, summed in the kernel's order."""
@@ -298,6 +298,33 @@ def rotate(img, matrix, interpolation="nearest", expand=False, fill=None):
     dtype = img.dtype if torch.is_floating_point(img) else torch.float32
     theta = torch.tensor(matrix, dtype=dtype).reshape(1, 2, 3)
     grid = _gen_affine_grid(theta, w=w, h=h, ow=ow, oh=oh)
+    return _apply_grid_transform(img, grid, interpolation, fill=fill)
+
+
+def _perspective_grid(coeffs, ow, oh, dtype):
+    theta1 = torch.tensor([[[coeffs[0], coeffs[1], coeffs[2]], [coeffs[3], coeffs[4], coeffs[5]]]], dtype=dtype)
+    theta2 = torch.tensor([[[coeffs[6], coeffs[7], 1.0], [coeffs[6], coeffs[7], 1.0]]], dtype=dtype)
+    d = 0.5
+    base_grid = torch.empty(1, oh, ow, 3, dtype=dtype)
+    base_grid[..., 0].copy_(torch.linspace(d, ow * 1.0 + d - 1.0, steps=ow))
+    base_grid[..., 1].copy_(torch.linspace(d, oh * 1.0 + d - 1.0, steps=oh).unsqueeze_(-1))
+    base_grid[..., 2].fill_(1)
+    rescaled_theta1 = theta1.transpose(1, 2) / torch.tensor([0.5 * ow, 0.5 * oh], dtype=dtype)
+    output_grid1 = base_grid.view(1, oh * ow, 3).bmm(rescaled_theta1)
+    output_grid2 = base_grid.view(1, oh * ow, 3).bmm(theta2.transpose(1, 2))
+    return (output_grid1 / output_grid2 - 1.0).view(1, oh, ow, 2)
+
+
+def perspective(img, perspective_coeffs, interpolation="bilinear", fill=None):
+    if not isinstance(img, Tensor):
+        raise TypeError("Input img should be Tensor.")
+    _assert_image_tensor(img)
+    if len(perspective_coeffs) != 8:
+        raise ValueError("Argument coeffs should have 8 float values")
+    _assert_grid_transform_inputs(img, None, interpolation, fill, ["nearest", "bilinear"])
+    ow, oh = img.shape[-1], img.shape[-2]
+    dtype = img.dtype if torch.is_floating_point(img) else torch.float32
+    grid = _perspective_grid(perspective_coeffs, ow=ow, oh=oh, dtype=dtype)
     return _apply_grid_transform(img, grid, interpolation, fill=fill)
 
 
