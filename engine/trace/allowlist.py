@@ -52,8 +52,9 @@ FORBIDDEN_ATTRS = frozenset("""format_map mro translate to_bytes tofile ctypes f
 FORBIDDEN_ATTR_PREFIXES = ("f_", "co_", "gi_", "cr_", "ag_", "tb_", "func_", "im_")
 
 # Module attributes no view exports (module_views.py): they read or write files. The engine's torch.save and
-# torch.load are added to the torch view as io_view.buffers_only makes them (a path stops at its line).
-FILE_ATTRS = frozenset("save load".split())
+# torch.load, and torchvision.utils.save_image, are added to their views as files_view.buffers_only makes them (a
+# path is a file of the run's own).
+FILE_ATTRS = frozenset("save load save_image".split())
 
 # Methods only called right away, never taken as values: the runtime sizes or checks their arguments first.
 CALL_ONLY = SIZED_METHODS | {"format"}
@@ -434,6 +435,8 @@ class _Checker(ast.NodeVisitor):
             module = "." * node.level + (node.module or "")
             self.refuse(import_refusal(module))
         for alias in node.names:
+            if f"{node.module}.{alias.name}" in REFUSED_MODULES:  # from torchvision.transforms import v2
+                self.refuse(import_refusal(f"{node.module}.{alias.name}"))
             if alias.name != "*":
                 if alias.name.startswith("_") and alias.name not in ENGINE_PRIVATE_NAMES:
                     self.refuse(f"names starting with '_' are not allowed ({alias.name!r})")

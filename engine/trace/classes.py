@@ -23,7 +23,8 @@ from .module_views import origin
 # Where the bases a program's classes may derive from are, in the modules a program imports.
 ENGINE_BASES = (("torch.nn", "Module"), ("torch.autograd", "Function"), ("torch.optim", "Optimizer"),
                 ("torch.optim.lr_scheduler", "LRScheduler"), ("torch.utils.data", "Dataset"),
-                ("torch.utils.data", "IterableDataset"), ("torch.utils.data", "Sampler"))
+                ("torch.utils.data", "IterableDataset"), ("torch.utils.data", "Sampler"),
+                ("torchvision.datasets", "VisionDataset"))
 
 _TRACE = __name__.rpartition(".")[0] + "."  # the guard's own classes are not the engine's
 

@@ -403,29 +403,32 @@ def pathlib_views(runtime, package):
     return {"pathlib": SafeModule("pathlib", {"Path": Path, "PosixPath": Path, "PurePath": Path})}
 
 
-def buffers_only(function, name):
-    """torch.save / torch.load as a program calls them: a path (a str or a pathlib view's Path) is a file of the
-    run's own in-memory files (files_view.py); bytes or another os.PathLike stops at its line."""
-    at = 1 if name == "save" else 0
+def buffers_only(function, name, owner="torch"):
+    """torch.save / torch.load (and torchvision.utils.save_image) as a program calls them: a path (a str or a
+    pathlib view's Path) is a file of the run's own in-memory files (files_view.py); bytes or another os.PathLike
+    stops at its line."""
+    at = 0 if name == "load" else 1
 
     def call(*args, **kwargs):
         args = list(args)
-        f = args[at] if len(args) > at else kwargs.get("f")
+        key = "fp" if name == "save_image" else "f"
+        f = args[at] if len(args) > at else kwargs.get(key)
         if isinstance(f, (str, Path)):
             files = files_now()
-            buffer = BytesIO() if name == "save" else BytesIO(files.read(f))
+            buffer = BytesIO(files.read(f)) if name == "load" else BytesIO()
             if len(args) > at:
                 args[at] = buffer
             else:
-                kwargs["f"] = buffer
+                kwargs[key] = buffer
             out = function(*args, **kwargs)
-            if name == "save":
+            if name != "load":
                 files.write(f, buffer.getvalue())
             return out
         if isinstance(f, (bytes, os.PathLike)):
-            budget_now().stop(GuardError(FILE_REFUSAL.format(name), program_line()))
+            budget_now().stop(GuardError(FILE_REFUSAL.format(name).replace("torch.", f"{owner}.", 1),
+                                         program_line()))
         return function(*args, **kwargs)
 
     call.__name__ = call.__qualname__ = name
-    call.__module__ = "torch"
+    call.__module__ = owner
     return call

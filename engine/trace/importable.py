@@ -77,6 +77,10 @@ ENGINE_MODULES = {
     "torch.nn.attention": "engine.nn.attention_backends",
     "torch.profiler": "engine.profiler",
     "torch.autograd.profiler": "engine.profiler",
+    # torchvision 0.28, as a program uses it offline (engine/vision)
+    "torchvision": "engine.vision",
+    **{f"torchvision.{name}": f"engine.vision.{name}" for name in (
+        "transforms", "transforms.functional", "models", "datasets", "utils", "ops")},
 }
 # Private names of the engine's modules a program may import (`from torch.nn.modules.loss import _Loss`).
 ENGINE_PRIVATE_NAMES = frozenset(["_Loss", "_WeightedLoss"])
@@ -136,7 +140,8 @@ RUN_MODULES = frozenset(["random", "numpy", "numpy.random", "numpy.linalg", "num
                          *STDLIB_NAMES, *FILE_MODULES, *PURE_MODULES, *NUMBER_MODULES, "functorch",
                          "numpy.typing", *SKLEARN_MODULES, *EINOPS_MODULES])
 ALLOWED_IMPORTS = frozenset([*ENGINE_MODULES, "math", "__future__", *RUN_MODULES])
-_IMPORTABLE = ["torch", "math", "random", "numpy", "matplotlib.pyplot", "tqdm", "io (BytesIO, StringIO)",
+_IMPORTABLE = ["torch", "torchvision", "math", "random", "numpy", "matplotlib.pyplot", "tqdm",
+               "io (BytesIO, StringIO)",
                "os, os.path, glob, pathlib, shutil, tempfile and pickle (the run's own in-memory files)", "sys",
                "IPython.display (display, clear_output)",
                "sklearn (datasets, model_selection, preprocessing, metrics, utils)", "einops",
@@ -162,6 +167,11 @@ REFUSED_MODULES = {
     **dict.fromkeys(("torch.jit", "torch.fx", "torch.compile", "torch.export", "torch.onnx"),
                     "the explorer runs a program's Python as it is written: it does not script, trace, compile or "
                     "export it (drop the decorator or the call: the model runs the same without it)"),
+    "torchvision.transforms.v2": "the explorer has torchvision's transforms v1 (torchvision.transforms), whose "
+                                 "Compose, ToTensor, Normalize, Resize, RandomCrop, ... do the same on tensors",
+    **dict.fromkeys(("torchvision.io", "torchvision.tv_tensors"),
+                    "the explorer reads no image or video files and has no tv_tensors: make tensors in the program "
+                    "(torch.rand, datasets.FakeData) and use torchvision.transforms on them"),
     **dict.fromkeys(("torch.utils.tensorboard", "tensorboard", "tensorboardX", "wandb"),
                     "the explorer writes no logs to files or the network: print the values instead"),
     "torch.hub": "it downloads models and code from the network, which the explorer does not reach: define the "

@@ -24,10 +24,10 @@ import numpy as np
 from .. import observe, serialization
 from ..nn.modules.module import Module
 from ..tensor import Tensor
+from ..vision import utils as vision_utils
 from . import arrays, nesting
 from .allowlist import (
     CALL_ONLY,
-    FILE_ATTRS,
     WITH_REFUSAL,
     attribute_refusal,
     call_only_refusal,
@@ -114,7 +114,11 @@ def views(modules):
                                         for name in ("factorial", "comb", "perm")})
     live_flags(found)
     if getattr(modules.get("torch"), "save", None) is serialization.save:  # the engine's (not a test's stand-in)
-        vars(found["torch"]).update({name: buffers_only(getattr(serialization, name), name) for name in FILE_ATTRS})
+        vars(found["torch"]).update({name: buffers_only(getattr(serialization, name), name) for name in ("save",
+                                                                                                        "load")})
+    if getattr(modules.get("torchvision.utils"), "save_image", None) is vision_utils.save_image:
+        vars(found["torchvision.utils"])["save_image"] = buffers_only(vision_utils.save_image, "save_image",
+                                                                      "torchvision.utils")
     shared = frozenset(id(v) for view in found.values() for v in (view, *vars(view).values()))
     return found, frozenset(origins), shared, engine_bases(found)
 

@@ -26,6 +26,7 @@ LAYERS = [
      "torch_types"),
     ("autograd", "func", "utils.checkpoint"),
     ("distributions",),
+    ("vision",),  # torchvision, on the layers below
     ("trace",),
 ]
 RANK = {name: i for i, names in enumerate(LAYERS) for name in names}

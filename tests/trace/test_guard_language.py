@@ -832,7 +832,8 @@ def test_a_refused_statement_runs_everything_before_it():
     assert (error["kind"], error["type"], error["line"]) == ("error", "GuardError", 6)
     assert error["message"] == (f"imports other than {IMPORTABLE} are not allowed ('subprocess'): it reaches outside "
                                 "the program (processes, the network, threads or the interpreter itself)")
-    assert IMPORTABLE.startswith("torch, math, random, numpy, matplotlib.pyplot, tqdm, io (BytesIO, StringIO), os, ")
+    assert IMPORTABLE.startswith("torch, torchvision, math, random, numpy, matplotlib.pyplot, tqdm, "
+                                 "io (BytesIO, StringIO), os, ")
     assert all(ev["line"] is None or ev["line"] < 6 for ev in timeline.events[:-1])
     check_timeline(timeline)
 
