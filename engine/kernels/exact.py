@@ -18,7 +18,7 @@ import numpy as np
 
 _F32 = np.dtype(np.float32)
 _SMALL = 4096  # m·k·n up to which the products are summed by numpy directly
-_KEPT = 1 << 23  # bytes: a temporary up to this size is computed in memory kept for the next product
+_KEPT = 1 << 22  # bytes: a temporary up to this size is made in memory kept for the next product (18 MB at most)
 _kept = []  # the memory of those temporaries, while no product is using it
 
 
