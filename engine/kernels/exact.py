@@ -98,7 +98,7 @@ def _resolved(a, b, c, bound, k, kept):
     bound *= k * 2.0 ** -51
     out = np.subtract(c, bound, out=np.empty(c.shape, np.float32))  # float64 difference, rounded to float32
     hi = np.add(c, bound, out=_temporary(kept, "hi", c.shape, np.float32))
-    unsure = np.flatnonzero(out != hi)
+    unsure = np.flatnonzero(_differ(out, hi))
     if len(unsure):
         idx = np.unravel_index(unsure, c.shape)
         values = c[idx]
@@ -119,6 +119,12 @@ def _resolved(a, b, c, bound, k, kept):
             if rest.any():
                 out[tuple(i[rest] for i in idx)] = _wide_sums(products[rest])
     return out
+
+
+def _differ(lo, hi):
+    """Where two float32 arrays are not the same float: by value (so nan too), and −0 against +0 (a sum that cancels
+    to zero with a bound below the least float32 has C − E at −0: its sign is decided by summing again)."""
+    return (lo != hi) | (lo.view(np.int32) != hi.view(np.int32))
 
 
 def _decided(A, B, k):
@@ -164,7 +170,7 @@ def _wide_sums(products):
     s = wide.sum(1)
     bound = np.abs(wide).sum(1) * np.longdouble(products.shape[1] * 2 * np.finfo(np.longdouble).eps)
     lo, hi = (s - bound).astype(np.float32), (s + bound).astype(np.float32)
-    for n in np.flatnonzero(lo != hi):
+    for n in np.flatnonzero(_differ(lo, hi)):
         lo[n] = _sum32(products[n])
     return lo
 

@@ -87,3 +87,20 @@ def test_blas_products_in_any_memory_order_one_after_another():
     np.testing.assert_array_equal(column_major.view(np.int32), want[1].view(np.int32))
     np.testing.assert_array_equal(batched.view(np.int32), want.view(np.int32))
     assert batched.flags.c_contiguous and column_major.flags.c_contiguous
+
+
+def test_a_sum_that_cancels_below_the_least_float32_is_plus_zero():
+    """A sum of products that cancel exactly, its error bound below the least float32 (C − E rounds to −0, C + E to
+    +0): +0, as torch's BLAS sums it, on the small path and the BLAS one; a sum that is below it but not zero keeps
+    its sign."""
+    import torch
+
+    a = np.array([[1e-20, -1e-20], [3e-19, -3e-19], [1e-20, -2e-20]], np.float32)
+    b = np.array([[1e-20, 2e-20], [1e-20, 2e-20]], np.float32)
+    want = (torch.from_numpy(a[:2]) @ torch.from_numpy(b)).numpy()
+    for got in (exact.matmul(a, b), exact.matmul(a[None], b)[0]):
+        np.testing.assert_array_equal(got[:2].view(np.int32), want.view(np.int32))
+        assert not np.signbit(want).any() and not want.any()
+        np.testing.assert_array_equal(got.view(np.int32), reference(a, b).view(np.int32))
+        assert np.signbit(got[2]).all()
+    assert str(engine.tensor(a[:2]) @ engine.tensor(b)) == str(torch.from_numpy(a[:2]) @ torch.from_numpy(b))
