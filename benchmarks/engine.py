@@ -1,9 +1,12 @@
 """Engine speed, side by side in one run (run with the oracle env: .venv-torch/bin/python benchmarks/engine.py).
 
 Issue 27's "done when", each line the median of three runs back to back (CPU time of this process, so that other
-processes on a busy machine count less; every run is a best-of-7):
+processes on a busy machine count less; every run is a best-of-7; BLAS on one thread, as torch):
 1. engine / torch: a 200-op graph of tiny tensors, forward + backward            (target <= 1.0)
+   with its floor: the same forward and backward as bare numpy calls, / torch
 2. engine / hand-written numpy: MLP 512 wide, batch 256, forward + backward      (target <= 1.15)
+   with its floor: the numpy MLP on float64 products (cast in and out), which engine/kernels/exact.py needs to
+   give float32 products that do not depend on the BLAS; and exact.matmul alone against those products
 3. micrograd / engine: micrograd's demo MLP training step (moons, 2-16-16-1)     (target >= 20)
 4. tracing: engine.trace.run / untraced, the tutorial programs together           (target <= 2)
 5. tracing: the 2,000-iteration loops of benchmarks/loops/, traced / untraced     (target <= 2.5, JSON <= 15 MB,
@@ -19,11 +22,15 @@ import os
 import sys
 import time
 
-import numpy as np
+for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):  # one BLAS thread, as torch gets one:
+    os.environ.setdefault(_name, "1")  # a second thread's spinning counts as CPU time on a shared machine
+
+import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 import engine  # noqa: E402
+from engine.kernels import exact  # noqa: E402
 
 CLOCK = time.process_time if sys.platform != "emscripten" else time.perf_counter
 
@@ -55,6 +62,31 @@ def tiny_graph(lib):
     return run
 
 
+def tiny_graph_numpy():
+    """The same graph's forward and backward as the numpy calls alone on the 3-element arrays (no graph, no
+    bookkeeping): the least a numpy-based engine can spend on it."""
+    x = np.array([0.5, -1.0, 2.0], np.float32)
+    w = np.array([1.5, 0.25, -0.5], np.float32)
+
+    def run():
+        h, saved = x, []
+        for _ in range(50):
+            t = np.tanh(h * w + 0.1)
+            saved.append((h, t))
+            h = t - x * 0.01
+        _total = h.sum()
+        g = np.ones_like(h)
+        g_x, g_w = np.zeros_like(x), np.zeros_like(w)
+        for h_in, t in reversed(saved):
+            g_x -= g * 0.01
+            g_pre = g * (1 - t * t)
+            g_w += g_pre * h_in
+            g = g_pre * w
+        g_x += g
+        return g_x, g_w
+    return run
+
+
 def mlp_engine(lib, x, y, w1, b1, w2, b2):
     W1, B1 = lib.tensor(w1, requires_grad=True), lib.tensor(b1, requires_grad=True)
     W2, B2 = lib.tensor(w2, requires_grad=True), lib.tensor(b2, requires_grad=True)
@@ -70,22 +102,43 @@ def mlp_engine(lib, x, y, w1, b1, w2, b2):
     return run
 
 
-def mlp_numpy(x, y, w1, b1, w2, b2):
+def mlp_numpy(x, y, w1, b1, w2, b2, mm=np.matmul):
     def run():
-        z = x @ w1 + b1
+        z = mm(x, w1) + b1
         h = np.maximum(z, 0)
-        out = h @ w2 + b2
+        out = mm(h, w2) + b2
         d = out - y
         _loss = (d * d).mean()
         g_out = 2 * d / d.size
-        g_w2 = h.T @ g_out
+        g_w2 = mm(h.T, g_out)
         g_b2 = g_out.sum(0)
-        g_h = g_out @ w2.T
+        g_h = mm(g_out, w2.T)
         g_z = g_h * (z > 0)
-        g_w1 = x.T @ g_z
+        g_w1 = mm(x.T, g_z)
         g_b1 = g_z.sum(0)
         return g_w1, g_b1, g_w2, g_b2
     return run
+
+
+def float64_products():
+    """p @ q for float32 p and q on the float64 BLAS: cast in, multiply, cast out, in memory kept between calls
+    (fresh megabytes cost page faults each time). The least a float32 product that does not depend on the BLAS's
+    summation order does (engine/kernels/exact.py): the floor of the engine's matrix products."""
+    kept = {}
+
+    def wide(x, slot):
+        buffer = kept.get((slot, x.shape))
+        if buffer is None:
+            buffer = kept[slot, x.shape] = np.empty(x.shape)
+        np.copyto(buffer, x)
+        return buffer
+
+    def mm(p, q):
+        out = kept.get(("out", p.shape, q.shape))
+        if out is None:
+            out = kept["out", p.shape, q.shape] = np.empty((p.shape[0], q.shape[1]))
+        return np.matmul(wide(p, "p"), wide(q, "q"), out=out).astype(np.float32)
+    return mm
 
 
 def moons(n=100, seed=1):
@@ -222,9 +275,23 @@ def engine_rows(runs, engine_only):
         (t_e, t_t), ratios = median_of(runs, lambda: (best_of(tiny_graph(engine), number=5),
                                                       best_of(tiny_graph(torch), number=5)))
         rows.append(("200-op tiny graph fwd+bwd", "engine / torch", t_e, t_t, t_e / t_t, "<= 1.0", ratios, ""))
+        (t_n, t_t), ratios = median_of(runs, lambda: (best_of(tiny_graph_numpy(), number=5),
+                                                      best_of(tiny_graph(torch), number=5)))
+        rows.append(("the same graph as bare numpy calls", "numpy floor / torch", t_n, t_t, t_n / t_t, "", ratios,
+                     f"(engine / floor {t_e / t_n:.2f})"))
     (t_e, t_n), ratios = median_of(runs, lambda: (best_of(mlp_engine(engine, x, yv, w1, b1, w2, b2), number=5),
                                                   best_of(mlp_numpy(x, yv, w1, b1, w2, b2), number=5)))
     rows.append(("MLP 512 wide, batch 256", "engine / numpy", t_e, t_n, t_e / t_n, "<= 1.15", ratios, ""))
+    floor = mlp_numpy(x, yv, w1, b1, w2, b2, mm=float64_products())
+    (t_e, t_f), ratios = median_of(runs, lambda: (best_of(mlp_engine(engine, x, yv, w1, b1, w2, b2), number=5),
+                                                  best_of(floor, number=5)))
+    rows.append(("MLP, numpy on float64 products", "engine / that floor", t_e, t_f, t_e / t_f, "", ratios,
+                 f"(the floor is {t_f / t_n:.2f} x numpy)"))
+    mm64 = float64_products()
+    (t_x, t_f), ratios = median_of(runs, lambda: (best_of(lambda: exact.matmul(x, w1), number=5),
+                                                  best_of(lambda: mm64(x, w1), number=5)))
+    rows.append(("exact matmul 256x512 @ 512x512", "exact / float64 floor", t_x, t_f, t_x / t_f, "", ratios,
+                 f"(numpy float32: {best_of(lambda: x @ w1, number=5) * 1e3:.2f} ms)"))
     if not engine_only:
         X, y = moons()
         (t_m, t_e), ratios = median_of(runs, lambda: (best_of(micrograd_step(X, y), repeat=3),

@@ -67,3 +67,40 @@ def test_small_products_keep_the_sign_of_zero_sums_and_non_finite_values():
     assert not np.signbit(got[:4, 0]).any() and not got[:4, 0].any()
     np.testing.assert_array_equal(got[:4, 1], reference(a[:4], b)[:, 1])
     assert np.isnan(got[4, 0]) and got[4, 1] == np.inf and np.isnan(got[5]).all()
+
+
+def test_blas_products_in_any_memory_order_one_after_another():
+    """Products past the small ones (a float64 BLAS call, temporaries in memory kept from one product to the next):
+    batched, column-major, of other shapes in between, sums that cancel (summed again) and sums that do not (decided
+    by the float64 product). Each element is the exact sum rounded once."""
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((2, 6, 300)).astype(np.float32)
+    b = rng.standard_normal((300, 5)).astype(np.float32)
+    ca, cb = np.concatenate([a, -a], -1), np.concatenate([b, b * np.float32(1 + 2 ** -20)], 0)
+    cancelling = exact.matmul(ca, cb)
+    other = exact.matmul(np.ascontiguousarray(b.T), np.ascontiguousarray(a[0].T))
+    column_major = exact.matmul(np.asfortranarray(a[1]), np.asfortranarray(b))
+    batched = exact.matmul(a, b)
+    np.testing.assert_array_equal(cancelling.view(np.int32), np.stack([reference(x, cb) for x in ca]).view(np.int32))
+    np.testing.assert_array_equal(other.view(np.int32), reference(b.T, a[0].T).view(np.int32))
+    want = np.stack([reference(x, b) for x in a])
+    np.testing.assert_array_equal(column_major.view(np.int32), want[1].view(np.int32))
+    np.testing.assert_array_equal(batched.view(np.int32), want.view(np.int32))
+    assert batched.flags.c_contiguous and column_major.flags.c_contiguous
+
+
+def test_a_sum_that_cancels_below_the_least_float32_is_plus_zero():
+    """A sum of products that cancel exactly, its error bound below the least float32 (C − E rounds to −0, C + E to
+    +0): +0, as torch's BLAS sums it, on the small path and the BLAS one; a sum that is below it but not zero keeps
+    its sign."""
+    import torch
+
+    a = np.array([[1e-20, -1e-20], [3e-19, -3e-19], [1e-20, -2e-20]], np.float32)
+    b = np.array([[1e-20, 2e-20], [1e-20, 2e-20]], np.float32)
+    want = (torch.from_numpy(a[:2]) @ torch.from_numpy(b)).numpy()
+    for got in (exact.matmul(a, b), exact.matmul(a[None], b)[0]):
+        np.testing.assert_array_equal(got[:2].view(np.int32), want.view(np.int32))
+        assert not np.signbit(want).any() and not want.any()
+        np.testing.assert_array_equal(got.view(np.int32), reference(a, b).view(np.int32))
+        assert np.signbit(got[2]).all()
+    assert str(engine.tensor(a[:2]) @ engine.tensor(b)) == str(torch.from_numpy(a[:2]) @ torch.from_numpy(b))
