@@ -38,9 +38,12 @@ from . import (  # noqa: F401
 from .amp import autocast  # noqa: F401
 from .devices import device, get_default_device, set_default_device  # noqa: F401
 from .dtypes import (  # noqa: A004, F401
+    bfloat16,
     bool,
     cdouble,
     cfloat,
+    chalf,
+    complex32,
     complex64,
     complex128,
     double,

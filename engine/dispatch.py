@@ -373,7 +373,7 @@ def inplace(op, t, others, attrs=None, result=None):
         raise RuntimeError(
             f"output with shape {list(t.shape)} doesn't match the broadcast shape {list(np.shape(value))}"
         )
-    np.copyto(t._data, value, casting="unsafe")
+    np.copyto(t._data, dtypes.stored(dtype, value), casting="unsafe")
     check_inference_write(t)
     t._bump()
     if node is not None:
