@@ -6,6 +6,7 @@ tensor, dispatch, methods, logic → factories, functions, indexing, random, nn,
 backends → autograd → distributions → trace.
 The torch.* functions that are an op's spelling come from the op table (engine/methods.py).
 """
+import sys as _sys
 from math import e, inf, nan, pi  # noqa: F401 - torch.e, torch.inf, torch.nan, torch.pi
 
 import numpy as _np
@@ -241,6 +242,8 @@ from .windows import bartlett_window, blackman_window, hamming_window, hann_wind
 globals().update(methods.FUNCTIONS)
 newaxis = None
 globals().update(logic.FUNCTIONS)
+amp.install(_sys.modules[__name__])
+from .amp import get_autocast_dtype, is_autocast_enabled  # noqa: E402, F401
 
 __version__ = "2.13.0+cpu"  # the CPU-only wheel's version string, which the engine stands in for
 
