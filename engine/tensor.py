@@ -77,6 +77,10 @@ class Tensor(metaclass=TorchClass):
         t = object.__new__(cls)
         if dtype.fit is not None:
             data = fitted(data, dtype)
+            if dtype is dtypes.complex32 and (messages.COMPLEX_HALF not in messages.WARNED_ONCE or
+                                              messages.WARN_ALWAYS[0]):
+                messages.WARNED_ONCE[messages.COMPLEX_HALF] = True
+                messages.warn_at_caller(messages.COMPLEX_HALF)
         if not data.size and data.ndim:  # numpy gives every empty array strides 0; torch, its layout's
             data = memory.empty_with_strides(data)
         t._data = data

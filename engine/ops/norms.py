@@ -259,8 +259,14 @@ def _ln_dims(x, normalized_shape):
 
 
 def _layer_norm(x, weight, bias, normalized_shape, eps, result1, result2):
-    """ATen's LayerNormKernelImpl: y = (x · rstd − rstd · mean) · weight + bias, in x's dtype."""
+    """ATen's LayerNormKernelImpl: y = (x · rstd − rstd · mean) · weight + bias, in x's dtype (bfloat16: in float32,
+    with the mean and rstd of float32, which it keeps rounded)."""
     rstd, mean = result2._data, result1._data
+    if result2.dtype.fit is not None:
+        dims = tuple(range(x.ndim - len(normalized_shape), x.ndim))
+        wide = x.astype(np.float64)
+        mean = wide.mean(axis=dims, keepdims=True).astype(np.float32)
+        rstd = (1 / np.sqrt(wide.var(axis=dims, keepdims=True) + eps)).astype(np.float32)
     y = (x * rstd + (-rstd * mean)) * weight + bias
     return y if y.flags.c_contiguous else np.array(y, order="C")  # ATen allocates Y row-major
 
