@@ -36,7 +36,7 @@ class dtype(metaclass=TorchClass):
         return self.name not in ("bool", "uint8")
 
 
-def _to_bfloat16(a):
+def round_bfloat16(a):
     """float32 values rounded to bfloat16's (nearest, ties to even, as c10::BFloat16 rounds), kept as float32; a nan
     becomes bfloat16's quiet nan."""
     a = np.asarray(a, np.float32)
@@ -68,7 +68,7 @@ int64 = dtype("int64", np.int64, False, 4, "Long", "long int")
 float16 = dtype("float16", np.float16, True, 5, "Half", "c10::Half")
 float32 = dtype("float32", np.float32, True, 6, "Float", "float")
 float64 = dtype("float64", np.float64, True, 7, "Double", "double")
-bfloat16 = dtype("bfloat16", np.float32, True, 5, "BFloat16", "c10::BFloat16", fit=_to_bfloat16, itemsize=2)
+bfloat16 = dtype("bfloat16", np.float32, True, 5, "BFloat16", "c10::BFloat16", fit=round_bfloat16, itemsize=2)
 complex32 = dtype("complex32", np.complex64, False, 8, "ComplexHalf", "c10::complex<c10::Half>", True,
                   fit=_to_complex32, itemsize=4)
 complex64 = dtype("complex64", np.complex64, False, 8, "ComplexFloat", "c10::complex<float>", True)
@@ -86,6 +86,16 @@ double = float64
 _ALL = {d.name: d for d in (bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64, complex32,
                              complex64, complex128)}
 _BY_NP = {d.np: d for d in _ALL.values() if d.fit is None}
+
+
+# the dtype of the result the running op computes: a kernel given float32 arrays reads it to round inside as ATen's
+# bfloat16 kernels do (set by engine/dispatch.py before each forward)
+COMPUTING = [None]
+
+
+def computing_reduced():
+    """Whether the running op computes a bfloat16 result (its arrays float32)."""
+    return COMPUTING[0] is bfloat16
 
 
 DEFAULT = [float32]  # torch.set_default_dtype's: the dtype of Python floats, float factories and int division

@@ -105,6 +105,11 @@ REDUCED = [
     "x.max(1).values", "x.amin(0)", "x.softmax(1)", "F.layer_norm(x, (70,))", "x @ w", "T.mm(x, w)",
     "T.addmm(c, x, w)", "F.linear(x, w.t(), c[0])", "T.bmm(x.reshape(5, 10, 70), w[:, :6].expand(5, 70, 6))",
     "F.conv2d(x.reshape(2, 5, 5, 70)[..., :8], w.reshape(-1)[:360].reshape(4, 5, 3, 6))",
+    "x.log_softmax(1)", "x.log_softmax(0)", "x.logsumexp(1)", "x[:, :9].prod(1)", "x.prod(0)",
+    "F.cross_entropy(x, T.arange(50) % 70)", "F.cross_entropy(x[:20], T.arange(20) % 9, reduction='sum')",
+    "F.scaled_dot_product_attention(x.reshape(2, 5, 5, 70), x.reshape(2, 5, 5, 70).flip(2), x.reshape(2, 5, 5, 70))",
+    "F.scaled_dot_product_attention(x.reshape(5, 2, 5, 70), x.reshape(5, 2, 5, 70).flip(3), x.reshape(5, 2, 5, 70), "
+    "is_causal=True)",
 ]
 
 
@@ -144,7 +149,7 @@ def test_grads_of_bfloat16_leaves():
 AUTOCAST = [
     "x @ w", "T.mm(x, w)", "T.mv(x, w[:, 0])", "T.addmm(c, x, w)", "T.bmm(x[None], w[None])", "F.linear(x, w.t())",
     "T.einsum('ij,jk->ik', x, w)", "T.einsum('ij->ji', x)", "F.conv1d(x[None], w.t()[:, :3, None])",
-    "F.softmax(x, -1)", "F.layer_norm(x, (5,))",
+    "F.scaled_dot_product_attention(x[None], x[None], x[None])", "F.softmax(x, -1)", "F.layer_norm(x, (5,))",
     "F.cross_entropy(x, T.tensor([0, 1, 2]))", "F.mse_loss(x, x * 2)", "x.prod()", "x.sum()", "T.cdist(x, x)",
     "F.pad(x[None], (1, 1), mode='reflect')", "F.pad(x[None], (1, 1))", "T.cat([x, x.double()])", "F.gelu(x)",
     "T.linalg.inv(x[:, :3] + 3 * T.eye(3))", "x.bfloat16() @ w.double()", "T.dot(x[0], x[1])",
