@@ -211,3 +211,22 @@ def test_autocast_model_forward_and_backward_as_torch(capsys):
             exec(MODEL, {"torch": M})  # noqa: S102 - the test's own program
         texts.append((capsys.readouterr().out, [TRIGGERED.sub("", str(w.message)) for w in caught]))
     assert texts[0] == texts[1]
+
+
+RANDOM = """
+for n in (3, 16, 20, 37):
+    torch.manual_seed(0)
+    print(torch.randn(n, dtype=torch.bfloat16), torch.rand(n, dtype=torch.bfloat16))
+    x = torch.empty(n, dtype=torch.bfloat16).normal_(2, 3)
+    print(x, torch.randn_like(x), torch.normal(0.0, 1.0, (n,), dtype=torch.bfloat16))
+    print(torch.empty(n, dtype=torch.bfloat16).uniform_(-1, 1), torch.randn(3, 7, dtype=torch.bfloat16).t())
+"""
+
+
+def test_random_draws_as_torch(capsys):
+    T = load_engine()
+    texts = []
+    for M in (T, torch):
+        exec(RANDOM, {"torch": M})  # noqa: S102 - the test's own program
+        texts.append(capsys.readouterr().out)
+    assert texts[0] == texts[1]
