@@ -366,7 +366,9 @@ class Tensor(metaclass=TorchClass):
             new._grad_of = self
             self._grad = new
         else:
-            np.add(before._data, g._data, out=before._data, casting="unsafe")
+            np.add(before._data, dtypes.stored(self.dtype, g._data), out=before._data, casting="unsafe")
+            if self.dtype.fit is not None:  # the sum rounded too (bfloat16 held in float32)
+                before._data[...] = self.dtype.fit(before._data)
             before._bump()
         if observe._observers:
             observe.emit("on_grad", self, before_value, g)

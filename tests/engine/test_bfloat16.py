@@ -230,3 +230,27 @@ def test_random_draws_as_torch(capsys):
         exec(RANDOM, {"torch": M})  # noqa: S102 - the test's own program
         texts.append(capsys.readouterr().out)
     assert texts[0] == texts[1]
+
+
+MIXED_GRADS = """
+x = torch.tensor([1.1, 2.2], dtype=torch.bfloat16, requires_grad=True)
+w = torch.tensor([0.3, 0.7], requires_grad=True)
+(x * w).sum().backward()
+m = torch.tensor([0.5, 0.25], requires_grad=True)
+(m.bfloat16() * 3).float().mul(x).sum().backward()  # x.grad accumulated: the sum rounded to bfloat16
+print(x.grad, w.grad, m.grad)
+f = torch.tensor([0.3, 5.0, -7.5], dtype=torch.bfloat16, requires_grad=True)
+f.frexp().mantissa.sum().backward()
+print(f.grad)
+a = torch.tensor([[1.1, 2.3, -0.7]], dtype=torch.bfloat16)
+print(torch.addr(a[0], a[0], a[0] * 3, beta=0.3, alpha=1.7), torch.linalg.cross(a, a.flip(1)))
+"""
+
+
+def test_mixed_grads_and_kernels_as_torch(capsys):
+    T = load_engine()
+    texts = []
+    for M in (T, torch):
+        exec(MIXED_GRADS, {"torch": M})  # noqa: S102 - the test's own program
+        texts.append(capsys.readouterr().out)
+    assert texts[0] == texts[1]
