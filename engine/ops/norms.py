@@ -166,6 +166,14 @@ _declare_batch_norm("batch_norm_legit_no_stats", "NativeBatchNormLegitBackward1"
 def _group_norm(x, weight, bias, result1, result2, N, C, HxW, group, eps):
     """native_group_norm's output, from the statistics F.group_norm worked out (result1: mean, result2: rstd)."""
     groups = x.reshape(N, group, C // group * HxW)
+    if result2.dtype.fit is not None:
+        # bfloat16: ATen's kernel, in float32 from the unrounded statistics: y = x · scale + shift per channel
+        wide = groups.astype(np.float64)
+        mean = wide.mean(-1).astype(np.float32)
+        rstd = (1 / np.sqrt(wide.var(-1) + eps)).astype(np.float32)
+        scale = (np.repeat(rstd, C // group, axis=1) * weight.reshape(1, C)).astype(np.float32)
+        shift = -scale * np.repeat(mean, C // group, axis=1) + bias.reshape(1, C)
+        return (x.reshape(N, C, HxW) * scale[..., None] + shift[..., None]).reshape(x.shape)
     out = ((groups - result1._data[..., None]) * result2._data[..., None]).reshape(N, C, HxW)
     return (out * weight.reshape(1, C, 1) + bias.reshape(1, C, 1)).reshape(x.shape)
 

@@ -106,6 +106,7 @@ REDUCED = [
     "T.addmm(c, x, w)", "F.linear(x, w.t(), c[0])", "T.bmm(x.reshape(5, 10, 70), w[:, :6].expand(5, 70, 6))",
     "F.conv2d(x.reshape(2, 5, 5, 70)[..., :8], w.reshape(-1)[:360].reshape(4, 5, 3, 6))",
     "x.log_softmax(1)", "x.log_softmax(0)", "x.logsumexp(1)", "x[:, :9].prod(1)", "x.prod(0)",
+    "F.group_norm(x.reshape(5, 10, 70), 5, c[0, :10], c[1, :10])",
     "F.cross_entropy(x, T.arange(50) % 70)", "F.cross_entropy(x[:20], T.arange(20) % 9, reduction='sum')",
     "F.scaled_dot_product_attention(x.reshape(2, 5, 5, 70), x.reshape(2, 5, 5, 70).flip(2), x.reshape(2, 5, 5, 70))",
     "F.scaled_dot_product_attention(x.reshape(5, 2, 5, 70), x.reshape(5, 2, 5, 70).flip(3), x.reshape(5, 2, 5, 70), "
