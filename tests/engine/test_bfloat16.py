@@ -255,3 +255,29 @@ def test_mixed_grads_and_kernels_as_torch(capsys):
         exec(MIXED_GRADS, {"torch": M})  # noqa: S102 - the test's own program
         texts.append(capsys.readouterr().out)
     assert texts[0] == texts[1]
+
+
+TRAINING = """
+torch.manual_seed(0)
+print(torch.cuda.is_bf16_supported())
+m = torch.nn.Linear(3, 2).bfloat16()
+opt = torch.optim.AdamW(m.parameters(), lr=0.1)
+for _ in range(2):
+    opt.zero_grad()
+    m(torch.ones(1, 3, dtype=torch.bfloat16)).pow(2).sum().backward()
+    opt.step()
+print(m.weight, m.weight.grad, opt.state[m.weight]["exp_avg_sq"], m.to(dtype=torch.float32).bias)
+e = torch.nn.Embedding(5, 3).to(torch.bfloat16)
+x = torch.tensor([1.1, 2.2], dtype=torch.bfloat16)
+print(e(torch.tensor([1, 2])), torch.cat([x, torch.tensor([0.1])]), torch.where(x > 2, x, 0.1), x.topk(1))
+print(torch.arange(0, 1, 0.1, dtype=torch.bfloat16), torch.linspace(-1, 1, 9, dtype=torch.bfloat16))
+"""
+
+
+def test_training_step_as_torch(capsys):
+    T = load_engine()
+    texts = []
+    for M in (T, torch):
+        exec(TRAINING, {"torch": M})  # noqa: S102 - the test's own program
+        texts.append(capsys.readouterr().out)
+    assert texts[0] == texts[1]
