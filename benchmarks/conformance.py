@@ -14,6 +14,9 @@ backward), leaving out layout, naming, printing and the variants.
 
 The entries that take complex dtypes are walked again on their complex128 and complex64 samples, counted apart in
 the table's `complex` row (an entry passes there when all its complex samples agree; baseline key `complex:<key>`).
+With --bfloat16 (and always with --write-baseline) the entries that take bfloat16 are walked on their bfloat16
+samples too, in the row `bfloat16` (baseline key `bfloat16:<key>`; values within bfloat16's tolerance, the share bit
+for bit torch's printed at the end).
 
 Flags: --only NAME[,NAME…] (an OpInfo name, or name.variant; module and optimizer class names too),
 --namespace X[,X…] (torch, Tensor, nn.functional, linalg, special, fft, other, modules, optimizers, complex),
@@ -109,7 +112,7 @@ def main():
                     continue
                 if set(COMPLEX_DTYPES) & set(op.supported_dtypes("cpu")):
                     results.append(_ran(runner, op, args.verbose, "complex"))
-        if args.bfloat16 or "bfloat16" in namespaces:
+        if args.bfloat16 or "bfloat16" in namespaces or args.write_baseline and not namespaces:
             runner = OpRunner(E, max_samples=args.max_samples, timeout=args.timeout, variants=not args.no_variants,
                               dtypes=BFLOAT16_DTYPES)
             for op in op_db:
