@@ -42,8 +42,8 @@ def round_bfloat16(a):
     a = np.asarray(a, np.float32)
     bits = a.view(np.uint32)
     rounded = ((bits + (np.uint32(0x7FFF) + ((bits >> 16) & np.uint32(1)))) & np.uint32(0xFFFF0000)).view(np.float32)
-    if a.ndim == 0:
-        return np.float32(np.nan) if np.isnan(a) else rounded
+    if a.ndim == 0:  # (numpy's ufuncs give a 0-d array's result as a scalar)
+        return np.full((), np.nan, np.float32) if np.isnan(a) else np.array(rounded, np.float32)
     nan = np.isnan(a)
     if nan.any():
         rounded[nan] = np.nan

@@ -294,8 +294,14 @@ def _laid_out_like(obj, E):
     viewed as torch views it (numpy keeps the strides, and the engine reads its layout from them)."""
     if obj.is_contiguous() and obj.storage_offset() == 0 or obj.numel() == 0:
         return None
-    if obj.is_neg() or obj.is_conj() or obj.dtype in (torch.bfloat16,) or not hasattr(E, "from_numpy"):
+    if obj.is_neg() or obj.is_conj() or not hasattr(E, "from_numpy"):
         return None
+    if obj.dtype == torch.bfloat16:  # numpy has no bfloat16: laid out in float32, then cast keeping the layout
+        wide = _laid_out_like(obj.detach().float(), E)
+        if wide is None or wide.storage_offset() or tuple(wide.stride()) != tuple(obj.stride()):
+            return None
+        t = wide.to(E.bfloat16)
+        return t if tuple(t.stride()) == tuple(obj.stride()) else None
     d = obj.detach()
     n = d.untyped_storage().nbytes() // d.element_size()
     storage = torch.empty(0, dtype=d.dtype).set_(d.untyped_storage().clone(), 0, (n,), (1,)).numpy()
