@@ -29,7 +29,8 @@ PRINTED = [
     "T.tensor([1+2j, 3-1j], dtype=T.chalf).abs()", "T.tensor([1+2j, 3-1j], dtype=T.chalf).angle()",
     "T.tensor([1+2j], dtype=T.chalf).floor()", "T.view_as_real(T.tensor([1+2j], dtype=T.chalf))",
     "T.ones(2, dtype=T.bfloat16).sum().dtype, T.ones(2, dtype=T.bfloat16).mean()",
-    "T.ones(3, dtype=T.bfloat16).add_(0.001)", "T.tensor(1.1, dtype=T.bfloat16).mul(1.3).sqrt_()", "T.ones(3, dtype=T.bfloat16).mul_(T.tensor([1.1, 1.2, 1.3]))",
+    "T.ones(3, dtype=T.bfloat16).add_(0.001)", "T.tensor(1.1, dtype=T.bfloat16).mul(1.3).sqrt_()",
+    "T.ones(3, dtype=T.bfloat16).mul_(T.tensor([1.1, 1.2, 1.3]))",
     "T.randn(4, dtype=T.bfloat16, generator=T.Generator().manual_seed(0))",
     "T.tensor([[1.5, 2.25], [3.125, -4.0625]], dtype=T.bfloat16).t().contiguous().stride()",
 ]
