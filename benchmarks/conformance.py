@@ -14,6 +14,9 @@ backward), leaving out layout, naming, printing and the variants.
 
 The entries that take complex dtypes are walked again on their complex128 and complex64 samples, counted apart in
 the table's `complex` row (an entry passes there when all its complex samples agree; baseline key `complex:<key>`).
+With --bfloat16 (and always with --write-baseline) the entries that take bfloat16 are walked on their bfloat16
+samples too, in the row `bfloat16` (baseline key `bfloat16:<key>`; values within bfloat16's tolerance, the share bit
+for bit torch's printed at the end).
 
 Flags: --only NAME[,NAME…] (an OpInfo name, or name.variant; module and optimizer class names too),
 --namespace X[,X…] (torch, Tensor, nn.functional, linalg, special, fft, other, modules, optimizers, complex),
@@ -44,6 +47,7 @@ torch.set_num_threads(1)
 
 from conformance_baseline import write_baseline  # noqa: E402
 from conformance_ops import (  # noqa: E402
+    BFLOAT16_DTYPES,
     COMPLEX_DTYPES,
     NAMESPACE_ORDER,
     OpRunner,
@@ -66,6 +70,8 @@ def parse():
     p.add_argument("--timeout", type=float, default=10.0, help="seconds per sample")
     p.add_argument("--no-variants", action="store_true", help="skip method/in-place/out= variants")
     p.add_argument("--no-complex", action="store_true", help="skip the walk of the complex samples")
+    p.add_argument("--bfloat16", action="store_true", help="walk the entries' bfloat16 samples too (namespace "
+                                                              "bfloat16, not in the baseline)")
     p.add_argument("--verbose", "-v", action="store_true", help="one line per entry as it runs")
     return p.parse_args()
 
@@ -93,11 +99,11 @@ def main():
         runner = OpRunner(E, max_samples=args.max_samples, timeout=args.timeout, variants=not args.no_variants)
         for op in op_db:
             key = entry_key(op.name, op.variant_test_name)
-            if not selected(key, op.name, namespace_of(op.name), only, namespaces - {"complex"}) or \
-                    namespaces == {"complex"}:
+            if not selected(key, op.name, namespace_of(op.name), only, namespaces - {"complex", "bfloat16"}) or \
+                    namespaces and namespaces <= {"complex", "bfloat16"}:
                 continue
             results.append(_ran(runner, op, args.verbose))
-        if not args.no_complex and (not namespaces or "complex" in namespaces):
+        if not args.no_complex and (not namespaces or "complex" in namespaces) and namespaces != {"bfloat16"}:
             runner = OpRunner(E, max_samples=args.max_samples, timeout=args.timeout, variants=not args.no_variants,
                               dtypes=COMPLEX_DTYPES)
             for op in op_db:
@@ -106,6 +112,15 @@ def main():
                     continue
                 if set(COMPLEX_DTYPES) & set(op.supported_dtypes("cpu")):
                     results.append(_ran(runner, op, args.verbose, "complex"))
+        if args.bfloat16 or "bfloat16" in namespaces or args.write_baseline and not namespaces:
+            runner = OpRunner(E, max_samples=args.max_samples, timeout=args.timeout, variants=not args.no_variants,
+                              dtypes=BFLOAT16_DTYPES)
+            for op in op_db:
+                key = entry_key(op.name, op.variant_test_name)
+                if only and key not in only and op.name not in only:
+                    continue
+                if set(BFLOAT16_DTYPES) & set(op.supported_dtypes("cpu")):
+                    results.append(_ran(runner, op, args.verbose, "bfloat16"))
     if not namespaces or namespaces & {"modules", "optimizers"}:
         from conformance_modules import run_modules, run_optimizers
 

@@ -6,6 +6,7 @@ tensor, dispatch, methods, logic → factories, functions, indexing, random, nn,
 backends → autograd → distributions → trace.
 The torch.* functions that are an op's spelling come from the op table (engine/methods.py).
 """
+import sys as _sys
 from math import e, inf, nan, pi  # noqa: F401 - torch.e, torch.inf, torch.nan, torch.pi
 
 import numpy as _np
@@ -39,9 +40,12 @@ from . import (  # noqa: F401
 from .amp import autocast  # noqa: F401
 from .devices import device, get_default_device, set_default_device  # noqa: F401
 from .dtypes import (  # noqa: A004, F401
+    bfloat16,
     bool,
     cdouble,
     cfloat,
+    chalf,
+    complex32,
     complex64,
     complex128,
     double,
@@ -246,6 +250,8 @@ from .windows import bartlett_window, blackman_window, hamming_window, hann_wind
 globals().update(methods.FUNCTIONS)
 newaxis = None
 globals().update(logic.FUNCTIONS)
+amp.install(_sys.modules[__name__])
+from .amp import get_autocast_dtype, is_autocast_enabled  # noqa: E402, F401
 
 __version__ = version.__version__
 

@@ -7,6 +7,10 @@ def is_available():
     return False
 
 
+def is_bf16_supported(including_emulation=True):
+    return False  # (no CUDA device: torch's CPU build says so too)
+
+
 def device_count():
     return 0
 

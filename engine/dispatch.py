@@ -133,6 +133,7 @@ def apply(op, inputs, attrs=None, dtype=None):
                 else:
                     arrays.append(x)
             else:
+                dtypes.COMPUTING[0] = d
                 try:
                     out_data = op.forward(*arrays, **attrs) if attrs else op.forward(*arrays)
                 except ValueError as e:
@@ -178,6 +179,7 @@ def apply(op, inputs, attrs=None, dtype=None):
     flush = memory.FLUSH_DENORMAL[0]
     if flush:
         arrays = [memory.without_denormals(a) for a in arrays]
+    dtypes.COMPUTING[0] = dtype
     try:
         out_data = op.forward(*arrays, **attrs) if attrs else op.forward(*arrays)
     except ValueError as e:
@@ -355,6 +357,7 @@ def inplace(op, t, others, attrs=None, result=None):
     arrays = [x._data if isinstance(x, Tensor) else x for x in inputs]
     if observe._observers:
         observe.emit("on_alloc", 0)  # writes into t's memory; a chance to stop a long loop of them
+    dtypes.COMPUTING[0] = dtype
     value = _forward(op, arrays, attrs)
     resize = op.spelling.inplace_resize if op.spelling is not None else None
     if resize is not None and np.shape(value) != t.shape:
@@ -373,7 +376,7 @@ def inplace(op, t, others, attrs=None, result=None):
         raise RuntimeError(
             f"output with shape {list(t.shape)} doesn't match the broadcast shape {list(np.shape(value))}"
         )
-    np.copyto(t._data, value, casting="unsafe")
+    np.copyto(t._data, dtypes.stored(dtype, value), casting="unsafe")
     check_inference_write(t)
     t._bump()
     if node is not None:

@@ -162,7 +162,7 @@ def setitem(t, key, value):
         raise IndexError(str(e)) from None
     _check_fits(src, target, advanced)
     _check_inplace_view(t)
-    t._data[np_key] = src._data
+    t._data[np_key] = dtypes.stored(t.dtype, src._data)
     dispatch.check_inference_write(t)
     t._bump()
     if grad_mode._state["enabled"] and (src.requires_grad or t.requires_grad):

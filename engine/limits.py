@@ -23,11 +23,17 @@ class finfo:  # noqa: N801 - torch.finfo
         if not d.is_floating_point:
             raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo to handle "
                             "'torch.finfo'")
-        info = np.finfo(d.np)
-        self.bits = info.bits
-        self.eps, self.max, self.min = info.eps.item(), info.max.item(), info.min.item()
-        self.tiny = self.smallest_normal = info.tiny.item()
-        self.resolution = 10.0 ** -int(info.precision)
+        if d is dtypes.bfloat16:  # numpy has no bfloat16: float32's range with 8 bits of precision
+            self.bits, self.eps, self.max = 16, 2.0 ** -7, (2 - 2.0 ** -7) * 2.0 ** 127
+            self.tiny = self.smallest_normal = 2.0 ** -126
+            self.resolution = 0.01
+        else:
+            info = np.finfo(d.np)
+            self.bits = info.bits
+            self.eps, self.max = info.eps.item(), info.max.item()
+            self.tiny = self.smallest_normal = info.tiny.item()
+            self.resolution = 10.0 ** -int(info.precision)
+        self.min = -self.max
         self.dtype = d.name
 
     def __eq__(self, other):

@@ -121,7 +121,7 @@ def _in_place(fn, name):
             raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape "
                                f"{list(result.shape)}")
         dispatch.check_inplace(self)
-        np.copyto(self._data, result._data, casting="unsafe")
+        np.copyto(self._data, dtypes.stored(self.dtype, result._data), casting="unsafe")
         self._bump()
         return self
 

@@ -10,6 +10,9 @@ WARNED_ONCE = {}  # the TORCH_WARN_ONCE texts given in this process (a traced ru
 WARN_ALWAYS = [False]  # torch.set_warn_always(True): TORCH_WARN_ONCE warns every time
 
 
+COMPLEX_HALF = "ComplexHalf support is experimental and many operators don't support it yet."
+
+
 def warn_once(text, category=UserWarning, stacklevel=2):
     """A warning torch gives once per process (TORCH_WARN_ONCE)."""
     if text not in WARNED_ONCE or WARN_ALWAYS[0]:

@@ -157,11 +157,12 @@ def _written_one(name, result, out, spell, inputs):
                       "t.resize_(0).", UserWarning, stacklevel=4)
     direct = spell is not None and spell.out == "direct"
     if out.shape == result.shape and (out.numel() or not direct):
-        out._data[...] = result._data
+        out._data[...] = dtypes.stored(out.dtype, result._data)
     elif direct:
-        out._data = memory.with_strides(result._data.astype(out.dtype.np), memory.strides(result._data))
+        out._data = memory.with_strides(dtypes.stored(out.dtype, result._data.astype(out.dtype.np)),
+                                        memory.strides(result._data))
     else:
-        out._data = result._data.astype(out.dtype.np, copy=True)
+        out._data = dtypes.stored(out.dtype, result._data.astype(out.dtype.np, copy=True))
     out._bump()
     return out
 

@@ -119,7 +119,7 @@ def _node(op, tensors, attrs, out, dtype, nexts, shapes, mixed, save_result, num
         node = cls(op, tuple(nexts), attrs, tuple(shapes), out_shape, dtype)
     else:
         node = _fresh(cls, op, tuple(nexts), attrs, tuple(shapes), out_shape, dtype, need)
-    if mixed:
+    if mixed or dtype.fit is not None:  # (a bfloat16 node's vjp may compute in float32: its grads are cast back)
         node._dtypes = tuple([x.dtype if isinstance(x, Tensor) else dtype for x in tensors])
     if op.saves:
         saved = node._saved

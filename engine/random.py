@@ -102,6 +102,7 @@ def _float_tensor(like, dtype, requires_grad, kernel, draw):
     dtype = dtype or dtypes.DEFAULT[0]
     if not dtype.is_floating_point:
         raise NotImplementedError(f'"{kernel}" not implemented for \'{dtype.type_name}\'')
+    dtypes.COMPUTING[0] = dtype  # (a bfloat16 normal_ draws as ATen's does for it)
     return _finish(draw(like(dtype)), dtype, requires_grad)
 
 

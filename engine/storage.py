@@ -79,7 +79,7 @@ class TypedStorage(UntypedStorage):
     __len__ = size
 
     def element_size(self):
-        return self.dtype.np.itemsize
+        return self.dtype.itemsize
 
     def tolist(self):
         return np.ascontiguousarray(self._array).reshape(-1).tolist()
@@ -111,7 +111,7 @@ def storage(self):
 
 
 def element_size(self):
-    return self.dtype.np.itemsize
+    return self.dtype.itemsize
 
 
 def share_memory_(self):
@@ -171,7 +171,7 @@ for _fn in (data_ptr, is_set_to, untyped_storage, storage, element_size, share_m
     setattr(Tensor, _fn.__name__, _fn)
 Tensor.const_data_ptr = data_ptr
 Tensor.itemsize = property(element_size)
-Tensor.nbytes = property(lambda self: self._data.size * self.dtype.np.itemsize)
+Tensor.nbytes = property(lambda self: self._data.size * self.dtype.itemsize)
 
 
 ASARRAY_REQUIRES_GRAD = ("torch.asarray: unspecified requires_grad now defaults to obj.requires_grad instead of False. "

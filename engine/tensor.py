@@ -51,6 +51,15 @@ class Size(tuple, metaclass=TorchClass):
         return n
 
 
+def fitted(data, dtype):
+    """data as an array of a dtype numpy has not (bfloat16 held in float32): its values rounded to the dtype's, data
+    itself (a view stays one) when they are already."""
+    rounded = dtype.fit(data)
+    if data.dtype == rounded.dtype and np.array_equal(rounded, data, equal_nan=True):
+        return data
+    return rounded
+
+
 class Tensor(metaclass=TorchClass):
     _torch_name = "torch.Tensor"
     __slots__ = (
@@ -66,6 +75,12 @@ class Tensor(metaclass=TorchClass):
         if dtype.__class__ is not _DTYPE:  # an object posing as a dtype (a method's dtype=): as torch, refused
             raise TypeError(f"argument 'dtype' must be torch.dtype, not {type(dtype).__name__}")
         t = object.__new__(cls)
+        if dtype.fit is not None:
+            data = fitted(data, dtype)
+            if dtype is dtypes.complex32 and (messages.COMPLEX_HALF not in messages.WARNED_ONCE or
+                                              messages.WARN_ALWAYS[0]):
+                messages.WARNED_ONCE[messages.COMPLEX_HALF] = True
+                messages.warn_at_caller(messages.COMPLEX_HALF)
         if not data.size and data.ndim:  # numpy gives every empty array strides 0; torch, its layout's
             data = memory.empty_with_strides(data)
         t._data = data
@@ -356,7 +371,9 @@ class Tensor(metaclass=TorchClass):
             new._grad_of = self
             self._grad = new
         else:
-            np.add(before._data, g._data, out=before._data, casting="unsafe")
+            np.add(before._data, dtypes.stored(self.dtype, g._data), out=before._data, casting="unsafe")
+            if self.dtype.fit is not None:  # the sum rounded too (bfloat16 held in float32)
+                before._data[...] = self.dtype.fit(before._data)
             before._bump()
         if observe._observers:
             observe.emit("on_grad", self, before_value, g)
@@ -418,11 +435,15 @@ class Tensor(metaclass=TorchClass):
     def numpy(self):
         if self.requires_grad and _MODE["grad"]:
             raise RuntimeError(messages.NUMPY_REQUIRES_GRAD)
+        if self.dtype.fit is not None:
+            raise TypeError(f"Got unsupported ScalarType {self.dtype.type_name}")
         return self._data
 
     def __array__(self, dtype=None, copy=None):
         if self.requires_grad and _MODE["grad"]:
             raise RuntimeError(messages.NUMPY_REQUIRES_GRAD)
+        if self.dtype.fit is not None:
+            raise TypeError(f"Got unsupported ScalarType {self.dtype.type_name}")
         return self._data if dtype is None else self._data.astype(dtype)
 
     def __float__(self):

@@ -14,6 +14,7 @@ import math
 
 import numpy as np
 
+from .. import dtypes
 from ..kernels.fma import fma32, fma64
 from .floats import log256_ps, sincos256_ps
 
@@ -66,6 +67,8 @@ def uniform(gen, like, low, high):
     dtype = like.dtype
     lo, hi = dtype.type(low), dtype.type(high)
     values = _muladd(unit(gen, like.size, dtype), hi - lo, lo, dtype)
+    if dtypes.computing_reduced():  # a bfloat16 value that rounds to `high`
+        values = dtypes.round_bfloat16(values)
     return _in_memory_order(like, np.where(values == hi, lo, values))
 
 
@@ -73,6 +76,11 @@ def normal(gen, like, mean, std):
     """Tensor.normal_(mean, std)."""
     dtype, n = like.dtype, like.size
     if n >= 16 and like.flags.c_contiguous:
+        if dtypes.computing_reduced() and n % 16:
+            # bfloat16 (held in float32): drawn as float32 for the next multiple of 16, the last 16 of those
+            # becoming the last 16 (measured on torch 2.13: its generator advances as for that many floats)
+            whole = _normal_fill(gen, n + 16 - n % 16, mean, std, dtype)
+            return np.concatenate([whole[:n - 16], whole[-16:]]).reshape(like.shape)
         return _normal_fill(gen, n, mean, std, dtype).reshape(like.shape)
     return _in_memory_order(like, box_muller(gen, n, mean, std).astype(dtype))
 

@@ -20,6 +20,7 @@ the tests gate on an ulp per step off AVX2). Exact here for every shape tried (t
 
 import numpy as np
 
+from ..dtypes import round_bfloat16
 from . import libm, sleef
 from .reduce import _ceil_log2, _fold, _fold_chunks
 
@@ -61,11 +62,13 @@ def _identity(v):
     return v
 
 
-def _lastdim(x, log):
+def _lastdim(x, log, reduced=False):
     with np.errstate(all="ignore"):
         m = _map_reduce_all(x, _identity, _maximum)[..., None]
         if log:
             s = _map_reduce_all(x, lambda v: sleef.expf(v - m), np.add)
+            if reduced:
+                return (x - m) - round_bfloat16(sleef.logf(round_bfloat16(s)))[..., None]
             return (x - m) - sleef.logf(s)[..., None]
         e = sleef.expf(x - m)
         r = F(1) / _map_reduce_all(e, _identity, np.add)
@@ -93,7 +96,7 @@ def _otherdim(x, dim, log):
     return out.reshape(shape)
 
 
-def _softmax(x, dim, log):
+def _softmax(x, dim, log, reduced=False):
     x = np.ascontiguousarray(x)
     if x.dtype != np.float32:
         raise TypeError("only float32 is modelled")
@@ -101,7 +104,7 @@ def _softmax(x, dim, log):
         return (x - x) if log else np.ones_like(x)
     dim = dim % x.ndim
     if dim == x.ndim - 1:
-        return _lastdim(x, log)
+        return _lastdim(x, log, reduced)
     return _otherdim(x, dim, log)
 
 
@@ -110,9 +113,10 @@ def softmax(x, dim):
     return _softmax(np.asarray(x), dim, log=False)
 
 
-def log_softmax(x, dim):
-    """torch.log_softmax(x, dim) for float32."""
-    return _softmax(np.asarray(x), dim, log=True)
+def log_softmax(x, dim, reduced=False):
+    """torch.log_softmax(x, dim) for float32; reduced: of bfloat16 values (held in float32), whose kernel over the
+    last dim keeps each row's sum of exps, and its log, in bfloat16 (LogSoftmaxKernelImpl.h's scalar_t buffers)."""
+    return _softmax(np.asarray(x), dim, log=True, reduced=reduced)
 
 
 def _nll_cascade(values, index, batch):
@@ -146,8 +150,9 @@ def _nll_cascade(values, index, batch):
     return total
 
 
-def nll_loss(logp, target, weight=None, reduction="mean", ignore_index=-100):
-    """F.nll_loss for (N, C) or (C,) float32 log-probabilities and int targets."""
+def nll_loss(logp, target, weight=None, reduction="mean", ignore_index=-100, reduced=False):
+    """F.nll_loss for (N, C) or (C,) float32 log-probabilities and int targets; reduced: of bfloat16 values, whose
+    total and total weight are rounded to bfloat16 before the mean divides them."""
     logp = np.asarray(logp, F)
     target = np.asarray(target).reshape(-1)
     rows = logp.reshape(-1, logp.shape[-1])
@@ -159,11 +164,47 @@ def nll_loss(logp, target, weight=None, reduction="mean", ignore_index=-100):
         out = np.where(keep, -(picked * w) if weight is not None else -picked, F(0))
         return out if logp.ndim == 2 else out[0]
     idx = np.flatnonzero(keep)
+    if reduced:
+        return _nll_reduced(picked, w if weight is not None else None, keep, reduction)
     losses = -picked[idx] if weight is None else -(picked[idx] * w[idx])
     total = _nll_cascade(losses, idx, rows.shape[0]) if idx.size else F(0)
     if reduction == "sum":
         return np.asarray(total, F)
     count = F(idx.size) if weight is None else (_nll_cascade(w[idx], idx, rows.shape[0]) if idx.size else F(0))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.asarray(total / count, F)
+
+
+def _nll_reduced(picked, w, keep, reduction):
+    """nll_out_frame's cascade for bfloat16: its partial sums are bfloat16, each subtraction and addition rounded."""
+    n = picked.shape[0]
+    power = max(4, _ceil_log2(n) // 4)
+    mask = (1 << power) - 1
+    losses, weights = [F(0)] * 8, [F(0)] * 8
+    for b in range(n):
+        if not keep[b]:
+            continue
+        if w is None:
+            losses[0] = round_bfloat16(losses[0] - picked[b])
+        else:
+            losses[0] = round_bfloat16(losses[0] - round_bfloat16(picked[b] * w[b]))
+            weights[0] = round_bfloat16(weights[0] + w[b])
+        for j in range(7):
+            if b & (mask << (j * power)):
+                break
+            losses[j + 1] = round_bfloat16(losses[j + 1] + losses[j])
+            weights[j + 1] = round_bfloat16(weights[j + 1] + weights[j])
+            losses[j], weights[j] = F(0), F(0)
+    total = F(0)
+    for p in losses:
+        total = round_bfloat16(total + p)
+    if reduction == "sum":
+        return np.asarray(total, F)
+    count = round_bfloat16(F(np.count_nonzero(keep)))
+    if w is not None:
+        count = F(0)
+        for p in weights:
+            count = round_bfloat16(count + p)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.asarray(total / count, F)
 

@@ -29,9 +29,11 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         if attn_mask is not None and attn_mask.dtype is dtypes.bool:  # ATen keeps it as 0 and −inf
             attn_mask = factories.zeros(*attn_mask.shape, dtype=query.dtype).masked_fill_(attn_mask.logical_not(),
                                                                                             float("-inf"))
-        out, lse = attend(query._data, key._data, value._data, attn_mask, is_causal, scale)
+        reduced = query.dtype is dtypes.bfloat16
+        out, lse = attend(query._data, key._data, value._data, attn_mask, is_causal, scale, reduced)
         attrs = {"attn_mask": attn_mask, "dropout_p": 0.0, "is_causal": bool(is_causal), "scale": scale,
-                 "output": query._new(out, query.dtype), "logsumexp": query._new(lse, query.dtype)}
+                 "output": query._new(out, query.dtype),
+                 "logsumexp": query._new(lse, dtypes.float32 if reduced else query.dtype)}
         return dispatch.apply(OPS["flash_attention"], (query, key, value), attrs)
     if not ENABLED["math"]:  # (torch then warns why flash did not apply, a warning per reason: not given here)
         warnings.warn("Flash attention kernel not used because:", UserWarning, stacklevel=2)
@@ -41,7 +43,14 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
 
 def _math_attention(query, key, value, attn_mask, dropout_p, is_causal, scale):
     """ATen's _scaled_dot_product_attention_math: q and k each scaled by √scale, their product masked, then
-    _safe_softmax, dropout, and the product with value."""
+    _safe_softmax, dropout, and the product with value; bfloat16 and float16 computed in float32 (the CPU's
+    upcast), the result cast back."""
+    if query.dtype in (dtypes.bfloat16, dtypes.float16):
+        origin = query.dtype
+        query, key, value = query.float(), key.float(), value.float()
+        if attn_mask is not None and attn_mask.dtype is origin:
+            attn_mask = attn_mask.float()
+        return _math_attention(query, key, value, attn_mask, dropout_p, is_causal, scale).to(origin)
     L, S = query.shape[-2], key.shape[-2]
     if is_causal:
         attn_mask = factories.ones(L, S, dtype=dtypes.bool).tril()

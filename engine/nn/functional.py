@@ -352,14 +352,20 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):  # noqa: A002
                            f"[*, {', '.join(map(str, normalized_shape))}], but got input of size"
                            f"{list(input.shape)}")
     dtype = input.dtype
+    # a bfloat16/float16 input with float32 weight and bias (autocast's): ATen's mixed type, the output of the
+    # input's dtype, the mean and rstd float32
+    mixed = dtype in (dtypes.bfloat16, dtypes.float16) and all(t is None or t.dtype is dtypes.float32
+                                                                 for t in (weight, bias)) and weight is not None
+    stats = dtypes.float32 if mixed else dtype
     data = input._data.astype(np.float64)
     dims = tuple(range(input.dim() - k, input.dim()))
-    mean = input._new(data.mean(axis=dims, keepdims=True).astype(dtype.np), dtype)
-    rstd = input._new((1 / np.sqrt(data.var(axis=dims, keepdims=True) + eps)).astype(dtype.np), dtype)
+    mean = input._new(data.mean(axis=dims, keepdims=True).astype(stats.np), stats)
+    rstd = input._new((1 / np.sqrt(data.var(axis=dims, keepdims=True) + eps)).astype(stats.np), stats)
     weight = weight if weight is not None else input._new(np.ones(normalized_shape, dtype.np), dtype)
-    bias = bias if bias is not None else input._new(np.zeros(normalized_shape, dtype.np), dtype)
+    bias = bias if bias is not None else input._new(np.zeros(normalized_shape, stats.np), stats)
     out = dispatch.apply(OPS["layer_norm"], (input, weight, bias),
-                         {"normalized_shape": normalized_shape, "eps": eps, "result1": mean, "result2": rstd})
+                         {"normalized_shape": normalized_shape, "eps": eps, "result1": mean, "result2": rstd},
+                         dtype if mixed else None)
     return out, mean, rstd
 
 

@@ -5,17 +5,14 @@ import math
 
 import numpy as np
 
-from .. import memory
-from .rounding import EXP
+from .. import dtypes, memory
+from .nn import _softmax
 from .table import Spelling, op
 
 
 def _safe_softmax(a, dim):
     """softmax along dim, 0 along a row that is all −inf (ATen's _safe_softmax)."""
-    m = np.max(a, axis=dim, keepdims=True)
-    e = EXP(a - np.where(np.isfinite(m), m, 0))
-    total = np.sum(e, axis=dim, keepdims=True)
-    out = e / np.where(total == 0, 1, total)
+    out = _softmax(a, dim)
     return np.where(np.all(a == -np.inf, axis=dim, keepdims=True), a.dtype.type(0), out).astype(a.dtype)
 
 
@@ -54,8 +51,23 @@ def _probabilities(q, k, attn_mask, is_causal, scale):
     return p, (np.log(total) + m)[..., 0]
 
 
-def attend(q, k, v, attn_mask, is_causal, scale):
+def _attend_reduced(q, k, v, attn_mask, is_causal, scale):
+    """bfloat16 (held in float32): ATen's flash kernel works in float32, multiplies value by exp(score − max) rounded
+    to bfloat16, divides by the sum of the unrounded ones at the end; its log Σ exp is float32."""
+    scores = np.matmul(q.astype(np.float64), np.swapaxes(k, -1, -2)).astype(np.float32) * np.float32(_scale(q, scale))
+    scores = scores + _mask_bias(attn_mask, is_causal, scores.shape, np.dtype(np.float32))
+    m = np.max(scores, axis=-1, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0)
+    e = np.exp(scores - m)
+    total = np.sum(e, axis=-1, keepdims=True, dtype=np.float64).astype(np.float32)
+    out = (np.matmul(dtypes.round_bfloat16(e).astype(np.float64), v) / total).astype(np.float32)
+    return out, (np.log(total) + m)[..., 0]
+
+
+def attend(q, k, v, attn_mask, is_causal, scale, reduced=False):
     """The flash kernel's output and the log Σ exp of each row of scaled, masked scores, which its node keeps."""
+    if reduced:
+        return _attend_reduced(q, k, v, attn_mask, is_causal, scale)
     p, lse = _probabilities(q, k, attn_mask, is_causal, scale)
     return np.matmul(p, v.astype(p.dtype)).astype(q.dtype), lse.astype(q.dtype)
 

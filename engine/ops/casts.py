@@ -44,10 +44,16 @@ def contiguous(self, memory_format=memory.contiguous_format):
 
 
 def _cast_to(a, dtype, src_dtype, memory_format=None):
+    if isinstance(dtype, dtypes.dtype):  # the torch dtype (its array's numpy dtype: bfloat16's is float32)
+        dtype = dtype.np
     if a.dtype.kind == "c" and np.dtype(dtype).kind != "c":
         messages.warn_once(messages.COMPLEX_TO_REAL)
         a = a.real
     return memory.laid_out(a.astype(dtype), memory_format)
+
+
+def _dtype_of(given):
+    return given if isinstance(given, dtypes.dtype) else dtypes.from_numpy(given)
 
 
 def _to_copy_grad(n, g):
@@ -57,7 +63,7 @@ def _to_copy_grad(n, g):
 
 op("to_copy", "ToCopyBackward0", ("self",), _cast_to,
    ("grad cast back", _to_copy_grad),
-   spell=Spelling(method="to", name=lambda s, a: f"{s[0]}.to({dtypes.from_numpy(a['dtype'])!r})"), bind=False)
+   spell=Spelling(method="to", name=lambda s, a: f"{s[0]}.to({_dtype_of(a['dtype'])!r})"), bind=False)
 
 
 def _to_args(self, args, kwargs):
@@ -100,7 +106,7 @@ def to(self, *args, **kwargs):
         dtype = self.dtype
     if dtype is self.dtype and not copy and (fmt is None or memory.is_contiguous(self._data, fmt)):
         return self
-    attrs = {"dtype": dtype.np, "src_dtype": self.dtype}
+    attrs = {"dtype": dtype, "src_dtype": self.dtype}
     if fmt is not None:
         attrs["memory_format"] = fmt
     return self._apply(OPS["to_copy"], (self,), attrs, dtype)
@@ -118,6 +124,7 @@ def _cast(name, dtype):
 
 
 for _name, _dtype in (("float", dtypes.float32), ("double", dtypes.float64), ("half", dtypes.float16),
+                      ("bfloat16", dtypes.bfloat16), ("chalf", dtypes.complex32),
                       ("long", dtypes.int64), ("int", dtypes.int32), ("short", dtypes.int16), ("char", dtypes.int8),
                       ("byte", dtypes.uint8), ("bool", dtypes.bool), ("cfloat", dtypes.complex64),
                       ("cdouble", dtypes.complex128)):

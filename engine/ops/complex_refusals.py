@@ -2,6 +2,7 @@
 them when its first input is complex (ops of real inputs only pay for the wrapper where they are listed)."""
 import numpy as np
 
+from .. import dtypes
 from .table import OPS
 
 _TYPE = {np.dtype(np.complex64): "ComplexFloat", np.dtype(np.complex128): "ComplexDouble"}
@@ -55,6 +56,21 @@ REFUSED = {
 }
 
 
+# and those ATen has no complex32 (ComplexHalf) kernel for, which the complex64 ones compute
+HALF_REFUSED = {
+    "div": "div_cpu", "div_scalar": "div_cpu", "exp": "exp_vml_cpu", "sqrt": "sqrt_vml_cpu", "sin": "sin_vml_cpu",
+    "log": "log_vml_cpu", "reciprocal": "reciprocal_cpu", "pow": "pow", "pow_tensor": "pow", "angle": "angle_cpu",
+    "sum": "sum_cpu", "sum_dim": "sum_cpu", "mean": "sum_cpu", "mean_dim": "sum_cpu", "prod": "prod_out_cpu",
+    "cumsum": "cumsum_out_cpu", "dot": "dot", "flip": "flip_cpu",
+}
+
+
+def _of_half(kind):
+    """Whether a complex64 array is a complex32 tensor's: the running op's result is complex32 (or its float16
+    part)."""
+    return kind == np.complex64 and dtypes.COMPUTING[0] in (dtypes.complex32, dtypes.float16)
+
+
 def ordered(fn, name):
     """A comparison that orders (lt, le, gt, ge): ATen's kernel refuses complex operands."""
     def compare(a, b):
@@ -71,7 +87,16 @@ def _refusing(forward, error, text):
     def checked(a, *args, **kwargs):
         kind = getattr(a, "dtype", None)
         if kind is not None and kind.kind == "c":
-            raise error(text.format(type=_TYPE[kind]))
+            raise error(text.format(type="ComplexHalf" if _of_half(kind) else _TYPE[kind]))
+        return forward(a, *args, **kwargs)
+
+    return checked
+
+
+def _refusing_half(forward, kernel):
+    def checked(a, *args, **kwargs):
+        if _of_half(getattr(a, "dtype", None)):
+            raise NotImplementedError(f"\"{kernel}\" not implemented for 'ComplexHalf'")
         return forward(a, *args, **kwargs)
 
     return checked
@@ -81,3 +106,5 @@ def refuse():
     for name, (error, text) in REFUSED.items():
         if name in OPS:
             OPS[name].forward = _refusing(OPS[name].forward, error, text)
+    for name, kernel in HALF_REFUSED.items():
+        OPS[name].forward = _refusing_half(OPS[name].forward, kernel)

@@ -4,7 +4,7 @@ import warnings
 
 import numpy as np
 
-from .. import memory
+from .. import dtypes, memory
 from ..kernels import exact
 from .decompositions import check_square
 from .linalg import dot_check
@@ -57,6 +57,18 @@ def _scaled_sum(c, product, beta, alpha):
     return (c if beta == 1 else c * c.dtype.type(beta)) + product
 
 
+def _addr(c, a, b, beta, alpha):
+    """β·self + α·vec1⊗vec2; of bfloat16 values, ATen's kernel rounds each product and the sum to bfloat16."""
+    if not dtypes.computing_reduced():
+        return _scaled_sum(c, np.multiply.outer(a, b), beta, alpha)
+    r = dtypes.round_bfloat16
+    alpha, beta = r(np.float32(alpha)), r(np.float32(beta))  # the scalars as bfloat16 (Scalar.to<scalar_t>)
+    product = r(np.multiply.outer(r(alpha * a), b))
+    if beta == 0:
+        return np.broadcast_to(product, np.broadcast_shapes(c.shape, product.shape)).copy()
+    return r(r(beta * c) + product)
+
+
 def _bind_addmv(self, mat, vec, *, beta=1, alpha=1):
     if mat.dim() != 2 or vec.dim() != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got {self.dim()}, {mat.dim()}, {vec.dim()}")
@@ -89,7 +101,7 @@ def _bind_addr(self, vec1, vec2, *, beta=1, alpha=1):
 
 
 op("addr", "AddrBackward0", ("self", "vec1", "vec2"),
-   lambda c, a, b, beta=1, alpha=1: _scaled_sum(c, np.multiply.outer(a, b), beta, alpha),
+   lambda c, a, b, beta=1, alpha=1: _addr(c, a, b, beta, alpha),
    ("β · grad", lambda n, g: _sum_to(_times(g, n.attrs["beta"]), n._shapes[0])),
    ("α · grad vec2", lambda n, g: _times(g.mv(n["vec2"]), n.attrs["alpha"])),
    ("α · gradᵀ vec1", lambda n, g: _times(g.t().mv(n["vec1"]), n.attrs["alpha"])),
@@ -155,8 +167,19 @@ def _bind_cross(self, other, *, dim=-1):
     return OPS["linalg_cross"], (self, other), {"dim": d}, result_dtype((self, other))
 
 
+def _cross(a, b, dim):
+    """a × b along dim; of bfloat16 values, each product and difference rounded to bfloat16 as ATen's kernel."""
+    if not dtypes.computing_reduced():
+        return np.cross(a, b, axis=dim)
+    r = dtypes.round_bfloat16
+    a, b = np.broadcast_arrays(np.moveaxis(a, dim, -1), np.moveaxis(b, dim, -1))
+    out = np.stack([r(r(a[..., (i + 1) % 3] * b[..., (i + 2) % 3]) - r(a[..., (i + 2) % 3] * b[..., (i + 1) % 3]))
+                    for i in range(3)], axis=-1)
+    return np.moveaxis(out, -1, dim)
+
+
 op("linalg_cross", "LinalgCrossBackward0", ("self", "other"),
-   lambda a, b, dim: np.array(np.cross(a, b, axis=dim), np.result_type(a, b), order="C"),  # a new tensor
+   lambda a, b, dim: np.array(_cross(a, b, dim), np.result_type(a, b), order="C"),  # a new tensor
    ("other × grad", lambda n, g: _sum_to(n["other"]._op("linalg_cross", g, dim=n.attrs["dim"]), n._shapes[0])),
    ("grad × self", lambda n, g: _sum_to(g._op("linalg_cross", n["self"], dim=n.attrs["dim"]), n._shapes[1])),
    saves={0: ("other", "dim"), 1: ("self", "dim")}, spell=Spelling(linalg="cross"), bind=_bind_cross)

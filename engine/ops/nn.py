@@ -5,7 +5,7 @@ import warnings
 
 import numpy as np
 
-from .. import kernels, messages
+from .. import dtypes, kernels, messages
 from .rounding import EXP, LOG
 from .table import OPS, Spelling, floats_only, op
 
@@ -23,7 +23,7 @@ def _log_softmax(a, dim):
     if a.size == 0:
         return a.copy()
     if a.dtype == np.float32:
-        return kernels.log_softmax(a, dim).reshape(a.shape)
+        return kernels.log_softmax(a, dim, reduced=dtypes.computing_reduced()).reshape(a.shape)
     s = a - np.max(a, axis=dim, keepdims=True)
     return s - LOG(np.sum(EXP(s), axis=dim, keepdims=True))
 
@@ -104,7 +104,8 @@ op("log_softmax_backward_data", "LogSoftmaxBackwardDataBackward0", ("grad_output
 def _nll(a, target, reduction, weight, ignore_index, total_weight):
     target, total_weight = target._data, total_weight._data
     if a.dtype == np.float32:
-        return kernels.nll_loss(a, target, None if weight is None else weight._data, reduction, ignore_index)
+        return kernels.nll_loss(a, target, None if weight is None else weight._data, reduction, ignore_index,
+                                dtypes.computing_reduced())
     rows = a.reshape(-1, a.shape[-1])
     t = target.reshape(-1)
     picked = -rows[np.arange(rows.shape[0]), _safe(t, ignore_index)] * _row_weights(t, weight, ignore_index, a.dtype)

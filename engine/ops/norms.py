@@ -2,6 +2,7 @@
 (NativeGroupNormBackward0) and layer_norm (NativeLayerNormBackward0)."""
 import numpy as np
 
+from .. import dtypes
 from .table import Spelling, op
 
 
@@ -166,6 +167,14 @@ _declare_batch_norm("batch_norm_legit_no_stats", "NativeBatchNormLegitBackward1"
 def _group_norm(x, weight, bias, result1, result2, N, C, HxW, group, eps):
     """native_group_norm's output, from the statistics F.group_norm worked out (result1: mean, result2: rstd)."""
     groups = x.reshape(N, group, C // group * HxW)
+    if result2.dtype.fit is not None:
+        # bfloat16: ATen's kernel, in float32 from the unrounded statistics: y = x · scale + shift per channel
+        wide = groups.astype(np.float64)
+        mean = wide.mean(-1).astype(np.float32)
+        rstd = (1 / np.sqrt(wide.var(-1) + eps)).astype(np.float32)
+        scale = (np.repeat(rstd, C // group, axis=1) * weight.reshape(1, C)).astype(np.float32)
+        shift = -scale * np.repeat(mean, C // group, axis=1) + bias.reshape(1, C)
+        return (x.reshape(N, C, HxW) * scale[..., None] + shift[..., None]).reshape(x.shape)
     out = ((groups - result1._data[..., None]) * result2._data[..., None]).reshape(N, C, HxW)
     return (out * weight.reshape(1, C, 1) + bias.reshape(1, C, 1)).reshape(x.shape)
 
@@ -259,8 +268,14 @@ def _ln_dims(x, normalized_shape):
 
 
 def _layer_norm(x, weight, bias, normalized_shape, eps, result1, result2):
-    """ATen's LayerNormKernelImpl: y = (x · rstd − rstd · mean) · weight + bias, in x's dtype."""
+    """ATen's LayerNormKernelImpl: y = (x · rstd − rstd · mean) · weight + bias, in x's dtype (bfloat16: in float32,
+    with the mean and rstd of float32, which it keeps rounded)."""
     rstd, mean = result2._data, result1._data
+    if result2.dtype.fit is not None:
+        dims = tuple(range(x.ndim - len(normalized_shape), x.ndim))
+        wide = x.astype(np.float64)
+        mean = wide.mean(axis=dims, keepdims=True).astype(np.float32)
+        rstd = (1 / np.sqrt(wide.var(axis=dims, keepdims=True) + eps)).astype(np.float32)
     y = (x * rstd + (-rstd * mean)) * weight + bias
     return y if y.flags.c_contiguous else np.array(y, order="C")  # ATen allocates Y row-major
 
@@ -269,8 +284,11 @@ def _ln_grads(n, g, i):
     """Output i of ATen's native_layer_norm_backward: one op giving the three grads (NativeLayerNormBackwardBackward0
     under create_graph, as torch's)."""
     a = n.attrs
-    return g._op("layer_norm_backward", n["input"], n["weight"], normalized_shape=a["normalized_shape"],
-                 eps=a["eps"])[i]
+    x = n["input"]
+    if x.dtype.fit is not None:  # bfloat16: ATen sums the weight's and bias's grads in bfloat16 (reduced=True)
+        return g._op("layer_norm_backward", x, n["weight"], normalized_shape=a["normalized_shape"], eps=a["eps"],
+                     reduced=True)[i]
+    return g._op("layer_norm_backward", x, n["weight"], normalized_shape=a["normalized_shape"], eps=a["eps"])[i]
 
 
 def _np_normalised(x, dims, eps):
@@ -285,14 +303,24 @@ def _np_input_grad(gw, xhat, rstd, dims):
     return rstd * (gw - gw.mean(axis=dims, keepdims=True) - xhat * (gw * xhat).mean(axis=dims, keepdims=True))
 
 
-def _ln_backward(g, x, w, normalized_shape, eps):
+def _ln_backward(g, x, w, normalized_shape, eps, reduced=False):
     """(grad_input, grad_weight, grad_bias): rstd · (gw − mean(gw) − x̂ · mean(gw · x̂)) with gw = grad · weight,
-    Σ grad · x̂ and Σ grad over the batch dims."""
+    Σ grad · x̂ and Σ grad over the batch dims. reduced (a bfloat16 input): ATen's kernel adds each row's
+    grad · x̂ and grad into bfloat16 buffers, row after row (one thread)."""
     dims = _ln_dims(x, normalized_shape)
     batch = tuple(range(x.ndim - len(normalized_shape)))
     xhat, rstd, wide = _np_normalised(x, dims, eps)
     gd = g.astype(wide)
     gi = _np_input_grad(gd * w, xhat, rstd, dims)
+    if reduced:
+        k = len(normalized_shape)
+        rows_gw = (gd * xhat).reshape((-1,) + x.shape[x.ndim - k:]).astype(np.float32)
+        rows_gb = g.reshape((-1,) + x.shape[x.ndim - k:]).astype(np.float32)
+        gw, gb = np.zeros(rows_gw.shape[1:], np.float32), np.zeros(rows_gb.shape[1:], np.float32)
+        for i in range(rows_gw.shape[0]):
+            gw = dtypes.round_bfloat16(gw + rows_gw[i])
+            gb = dtypes.round_bfloat16(gb + rows_gb[i])
+        return np.ascontiguousarray(gi, x.dtype), gw, gb
     return (np.ascontiguousarray(gi, x.dtype), np.ascontiguousarray((gd * xhat).sum(axis=batch), x.dtype),
             np.ascontiguousarray(gd.sum(axis=batch), x.dtype))
 

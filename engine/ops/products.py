@@ -153,10 +153,22 @@ def _prod_dim_grad(n, g):
 
 def _prod(a, dim=None, keepdim=False):
     out = a.dtype if a.dtype.kind in "fc" else np.int64  # bool/int products as int64, cast to the result's dtype
+    if dtypes.computing_reduced() and a.ndim:
+        return _reduced_prod(a, dim, keepdim)
     if dim is None:
         return np.prod(a, dtype=out)
     return np.prod(a, axis=_signed(dim) % max(a.ndim, 1) if a.ndim else None, keepdims=keepdim and a.ndim > 0,
                    dtype=out)
+
+
+def _reduced_prod(a, dim, keepdim):
+    """A bfloat16 product: ATen multiplies in bfloat16, each product rounded, along the dim in order."""
+    axis = _signed(dim) % a.ndim if dim is not None else None
+    rows = np.moveaxis(a, axis, -1) if axis is not None else a.reshape(-1)
+    acc = np.ones(rows.shape[:-1], np.float32)
+    for i in range(rows.shape[-1]):
+        acc = dtypes.round_bfloat16(acc * rows[..., i])
+    return np.expand_dims(acc, axis) if keepdim and axis is not None else acc
 
 
 _PROD_SIGNATURES = ("(*, torch.dtype dtype = None)", "(int dim, bool keepdim = False, *, torch.dtype dtype = None)")

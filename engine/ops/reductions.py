@@ -422,7 +422,12 @@ def _logsumexp(a, dim, keepdim):
         return a.copy()
     m = np.max(a, axis=dim, keepdims=True)
     m = np.where(np.isfinite(m), m, 0)
-    out = LOG(np.sum(EXP(a - m), axis=dim, keepdims=True)) + m
+    if dtypes.computing_reduced():  # ATen's composite: each step a bfloat16 tensor, the sum accumulated in float
+        r = dtypes.round_bfloat16
+        total = np.sum(r(EXP(r(a - m))), axis=dim, keepdims=True, dtype=np.float64).astype(np.float32)
+        out = r(LOG(r(total))) + m
+    else:
+        out = LOG(np.sum(EXP(a - m), axis=dim, keepdims=True)) + m
     return out if keepdim else np.squeeze(out, axis=dim)
 
 

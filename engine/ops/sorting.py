@@ -11,7 +11,8 @@ from .statistics import returned
 from .table import OPS, Spelling, composite, op
 
 # --- the order of ties: torch's CPU kernels sort with libstdc++'s unstable algorithms (engine/kernels/stl.py) ----
-_STD_SORT = {"bool", "uint8", "int8", "int16", "float16"}  # sort(stable=False) with std::sort, not a SIMD sort
+# sort(stable=False) with std::sort, not a SIMD sort
+_STD_SORT = {"bool", "uint8", "int8", "int16", "float16", "bfloat16"}
 _RADIX_MIN = 32768  # fbgemm's radix sort (stable) takes a long enough 1-d ascending integer sort instead
 _EMULATED_MAX = 100_000  # longer rows keep numpy's stable order for their ties (pure Python would take too long)
 

@@ -24,7 +24,8 @@ def write_baseline(path, results):
 
 
 def kind_of(r):
-    return {"modules": "module", "optimizers": "optim", "complex": "complex"}.get(r.namespace, "op")
+    kinds = {"modules": "module", "optimizers": "optim", "complex": "complex", "bfloat16": "bfloat16"}
+    return kinds.get(r.namespace, "op")
 
 
 def read_baseline(path=BASELINE):

@@ -223,7 +223,7 @@ def to_engine(obj, E, tr, memo, *, grad=True):
         else:
             # numpy() would mark the storage of torch's own tensor as not resizable (the in-place ops that resize self,
             # addbmm_, resize_, out= buffers, would then fail on torch's side): it reads a copy
-            arr = obj.detach().resolve_neg().resolve_conj().clone(memory_format=torch.contiguous_format).numpy()
+            arr = _numpy_of(obj.detach().resolve_neg().resolve_conj().clone(memory_format=torch.contiguous_format))
             t = E.tensor(arr, dtype=dtype_to(E, obj.dtype), requires_grad=bool(grad and obj.requires_grad))
         if isinstance(obj, torch.nn.Parameter):
             t = E.nn.Parameter(t, requires_grad=bool(grad and obj.requires_grad))
@@ -294,8 +294,14 @@ def _laid_out_like(obj, E):
     viewed as torch views it (numpy keeps the strides, and the engine reads its layout from them)."""
     if obj.is_contiguous() and obj.storage_offset() == 0 or obj.numel() == 0:
         return None
-    if obj.is_neg() or obj.is_conj() or obj.dtype in (torch.bfloat16,) or not hasattr(E, "from_numpy"):
+    if obj.is_neg() or obj.is_conj() or not hasattr(E, "from_numpy"):
         return None
+    if obj.dtype == torch.bfloat16:  # numpy has no bfloat16: laid out in float32, then cast keeping the layout
+        wide = _laid_out_like(obj.detach().float(), E)
+        if wide is None or wide.storage_offset() or tuple(wide.stride()) != tuple(obj.stride()):
+            return None
+        t = wide.to(E.bfloat16)
+        return t if tuple(t.stride()) == tuple(obj.stride()) else None
     d = obj.detach()
     n = d.untyped_storage().nbytes() // d.element_size()
     storage = torch.empty(0, dtype=d.dtype).set_(d.untyped_storage().clone(), 0, (n,), (1,)).numpy()
@@ -339,10 +345,19 @@ def is_tensor(E, x):
     return isinstance(x, E.Tensor)
 
 
+def _numpy_of(t):
+    """A tensor's values as numpy: bfloat16 as float32 and complex32 as complex64 (numpy has neither; the values are
+    the same)."""
+    name = str(t.dtype)
+    if name == "torch.bfloat16":
+        t = t.float()
+    elif name == "torch.complex32":
+        t = t.cfloat()
+    return t.numpy(force=True) if isinstance(t, torch.Tensor) else np.asarray(t.numpy())
+
+
 def to_numpy(E, t):
-    if isinstance(t, torch.Tensor):
-        return t.detach().numpy(force=True)
-    return np.asarray(t.detach().numpy())
+    return _numpy_of(t.detach())
 
 
 def engine_array(E, arr, dtype_name, requires_grad=False):

@@ -35,9 +35,10 @@ from conformance_reference import Reference
 
 DTYPES = (torch.float64, torch.float32, torch.int64, torch.bool)
 COMPLEX_DTYPES = (torch.complex128, torch.complex64)  # walked apart: an entry's complex samples are its `complex:` key
+BFLOAT16_DTYPES = (torch.bfloat16,)  # walked apart too (benchmarks/conformance.py --bfloat16): `bfloat16:` keys
 PREFIXES = ("nn.functional", "linalg", "special", "fft")
 NAMESPACE_ORDER = ("torch", "Tensor", "nn.functional", "linalg", "special", "fft", "other", "modules", "optimizers",
-                   "complex")
+                   "complex", "bfloat16")
 # Entries whose values are unspecified (uninitialized memory): only shape, dtype and layout are compared.
 UNSPECIFIED_VALUES = {"empty", "empty_like", "empty_permuted", "empty_strided", "new_empty", "new_empty_strided",
                       "resize_", "resize_as_"}

@@ -5,7 +5,7 @@ benchmarks/conformance.py walks the databases whole and writes the entries that 
 the same on every machine) is run again, float64, int64 and bool only (never float32: torch's float32 bits
 depend on the CPU; the `complex:` entries on complex128), the first SAMPLES sample(s) of each dtype: an entry
 in the baseline at level `pass` must still pass every check on them, at level `core` its forward and backward
-values, dtypes, shapes and grads.
+values, dtypes, shapes and grads. The `bfloat16:` entries run on their bfloat16 samples.
 """
 from __future__ import annotations
 
@@ -68,6 +68,17 @@ def test_baseline_complex_entries_still_pass(engine, op_db):
 
     wanted = sampled(read_baseline(), "complex")
     runner = OpRunner(engine, max_samples=SAMPLES, dtypes=(torch.complex128,))
+    results = [runner.run(op) for op in op_db if entry_key(op.name, op.variant_test_name) in wanted]
+    assert len(results) == len(wanted), sorted(set(wanted) - {r.key for r in results})
+    assert regressions(results, wanted) == []
+
+
+def test_baseline_bfloat16_entries_still_pass(engine, op_db):
+    """The entries whose bfloat16 samples pass (baseline `bfloat16:<entry>`, benchmarks/conformance.py --bfloat16)."""
+    from conformance_ops import OpRunner, entry_key
+
+    wanted = sampled(read_baseline(), "bfloat16")
+    runner = OpRunner(engine, max_samples=SAMPLES, dtypes=(torch.bfloat16,))
     results = [runner.run(op) for op in op_db if entry_key(op.name, op.variant_test_name) in wanted]
     assert len(results) == len(wanted), sorted(set(wanted) - {r.key for r in results})
     assert regressions(results, wanted) == []

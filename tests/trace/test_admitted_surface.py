@@ -319,5 +319,5 @@ def test_mixed_precision_runs_in_float32_warning_as_torch_does_without_cuda():
     timeline = run(AMP)
     assert timeline.error is None and timeline.output == want.stdout
     assert [(e["category"], e["message"]) for e in timeline.events if e["kind"] == "warning"] == want.warnings
-    refused = run("import torch\nwith torch.autocast('cpu'):\n    pass")
+    refused = run("import torch\nwith torch.autocast('mps'):\n    pass")
     assert refused.error["type"] == "NotImplementedError" and refused.error["line"] == 2

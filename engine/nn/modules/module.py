@@ -353,8 +353,8 @@ class Module(metaclass=TorchABCClass):
         if not dtype.is_floating_point:
             raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, but got desired "
                             f"dtype={dtype}")
-        return self._apply_to_tensors(lambda t: (t._data.astype(dtype.np), dtype) if t.dtype.is_floating_point
-                                      else (t._data, t.dtype))
+        return self._apply_to_tensors(lambda t: (dtypes.stored(dtype, t._data.astype(dtype.np)), dtype)
+                                      if t.dtype.is_floating_point else (t._data, t.dtype))
 
     def to_empty(self, *, device, recurse=True):
         """Each parameter and buffer replaced in place by an uninitialised one (zeros here) on `device`: a model
@@ -394,6 +394,12 @@ class Module(metaclass=TorchABCClass):
 
     def float(self):
         return self.to(dtypes.float32)
+
+    def half(self):
+        return self.to(dtypes.float16)
+
+    def bfloat16(self):
+        return self.to(dtypes.bfloat16)
 
     def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
         out = OrderedDict() if destination is None else destination
