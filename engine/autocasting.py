@@ -7,6 +7,7 @@ weight) is cast once per autocast region, as ATen caches it."""
 import functools
 
 from . import dtypes, grad_mode
+from .messages import CHECK_FRAMES
 from .tensor import Tensor
 
 STATE = [None]  # the dtype autocast casts to; None while autocast is off, and while a wrapped call runs
@@ -89,6 +90,7 @@ def policed(fn, name, policy):
             STATE[0] = target
 
     call._autocast_policy = policy
+    CHECK_FRAMES.add(call.__code__)
     return call
 
 
