@@ -80,6 +80,12 @@ def _outer(a, b, **_):
     return np.size(a) * np.size(b)
 
 
+def _meshgrid(*xi, sparse=False, **_):
+    """One array per input, each as big as all the inputs' sizes multiplied (sparse ones as their input)."""
+    sizes = [np.size(x) for x in xi]
+    return sum(sizes) if sparse else len(sizes) * math.prod(sizes)
+
+
 def _dot(a, b, *_, **__):
     if np.ndim(a) and np.ndim(b):
         numel, work = matmul_numel(a, b)
@@ -98,7 +104,7 @@ SIZES = {
     "linspace": lambda start, stop, num=50, *_, **__: operator.index(num),
     "eye": lambda *args, **kwargs: _eye(*args, **kwargs),
     "identity": lambda n, *_, **__: operator.index(n) ** 2,
-    "diag": _diag, "tile": _tile, "outer": _outer, "dot": _dot, "bincount": _bincount,
+    "diag": _diag, "tile": _tile, "outer": _outer, "meshgrid": _meshgrid, "dot": _dot, "bincount": _bincount,
     "repeat": lambda a, repeats, axis=None: np.size(a) * int(np.max(repeats)) if np.size(repeats) else 0,
     **{name: (lambda *args, **kwargs: broadcast_numel([a for a in args if np.ndim(a)])) for name in BROADCAST},
     **{name: (lambda *args, **kwargs: 0) for name in NO_BIGGER},
