@@ -27,7 +27,7 @@ UFUNCS = """add subtract multiply divide true_divide floor_divide power float_po
 NO_BIGGER = """sum mean std var min max amin amax prod argmax argmin cumsum cumprod all any sort argsort unique
     reshape transpose squeeze ravel flip count_nonzero nonzero median round around concatenate stack vstack
     hstack array_equal expand_dims trace diagonal array asarray copy ascontiguousarray abs shape ndim size
-    average ptp triu tril append""".split()
+    average ptp triu tril append split array_split""".split()
 # Functions that broadcast their array arguments together.
 BROADCAST = "where clip isclose allclose".split()
 DTYPES = "float16 float32 float64 int8 int16 int32 int64 uint8 bool_ bool".split()
@@ -86,6 +86,12 @@ def _meshgrid(*xi, sparse=False, **_):
     return sum(sizes) if sparse else len(sizes) * math.prod(sizes)
 
 
+def _histogram(a, bins=10, *_, **__):
+    """The counts and the bin edges (one more than the counts)."""
+    n = operator.index(bins) if np.ndim(bins) == 0 and not isinstance(bins, str) else np.size(bins)
+    return 2 * n + 1
+
+
 def _dot(a, b, *_, **__):
     if np.ndim(a) and np.ndim(b):
         numel, work = matmul_numel(a, b)
@@ -104,7 +110,8 @@ SIZES = {
     "linspace": lambda start, stop, num=50, *_, **__: operator.index(num),
     "eye": lambda *args, **kwargs: _eye(*args, **kwargs),
     "identity": lambda n, *_, **__: operator.index(n) ** 2,
-    "diag": _diag, "tile": _tile, "outer": _outer, "meshgrid": _meshgrid, "dot": _dot, "bincount": _bincount,
+    "diag": _diag, "tile": _tile, "outer": _outer, "dot": _dot, "bincount": _bincount,
+    "meshgrid": _meshgrid, "histogram": _histogram,
     "repeat": lambda a, repeats, axis=None: np.size(a) * int(np.max(repeats)) if np.size(repeats) else 0,
     **{name: (lambda *args, **kwargs: broadcast_numel([a for a in args if np.ndim(a)])) for name in BROADCAST},
     **{name: (lambda *args, **kwargs: 0) for name in NO_BIGGER},

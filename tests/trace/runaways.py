@@ -381,6 +381,7 @@ SIZING_CORPUS = {
     "numpy_broadcast_list": R("import torch\na = torch.ones(10 ** 6).numpy()\nb = a.reshape(-1, 1) + list(range(1000))",
                               AT_ONCE),
     "numpy_outer": R("import numpy as np\na = np.ones(100000)\nb = np.outer(a, a)", AT_ONCE),
+    "numpy_meshgrid": R("import numpy as np\na = np.ones(100000)\nx, y = np.meshgrid(a, a)", AT_ONCE),
     "numpy_ufunc_outer": R("import torch\na = torch.ones(100000).numpy()\n"
                            "b = (a * a).reshape(1, -1) - a.reshape(-1, 1)",
                            AT_ONCE),
