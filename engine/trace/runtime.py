@@ -26,6 +26,7 @@ from ..tensor import Tensor
 from . import arrays, nesting
 from .allowlist import (
     CALL_ONLY,
+    CALLED_DUNDERS,
     FILE_ATTRS,
     WITH_REFUSAL,
     attribute_refusal,
@@ -151,7 +152,7 @@ class Runtime(SizedOperators):
                  "_g_leave": self.budget.leave,
                  "_g_call": self.call, "_g_inplace": self.inplace, "_g_attr": self.attr,
                  "_g_settable": self.settable, "_g_private": self.private, "_g_private_settable": self.private_settable,
-                 "_g_method": self.method, "_g_shown": self.shown,
+                 "_g_method": self.method, "_g_dunder": self.dunder, "_g_shown": self.shown,
                  "_g_reraise": self.reraise, "_g_refuse": self.refused, "_g_context": self.context,
                  "_g_slice": slice, "_g_int": self.int_, **nesting.HOOKS}
         hooks.update({CHECKED[symbol]: helper for symbol, helper in self.checked.items()})
@@ -257,6 +258,22 @@ class Runtime(SizedOperators):
         if n:
             self.budget.charge_elements(n)
         return self.attr(getattr(obj, name), name)(*args, **kwargs)
+
+    def dunder(self, obj, name, /, *args):
+        """`x.__iter__()`, `x.__next__()`, `x.__len__()`, `x.__getitem__(i)` called by name: what iter(x), next(x),
+        len(x) and x[i] do (the method itself is never handed out)."""
+        if not hasattr(type(obj), name):
+            raise AttributeError(f"'{type(obj).__name__}' object has no attribute '{name}'")
+        if len(args) != CALLED_DUNDERS[name]:
+            raise TypeError(f"{type(obj).__name__}.{name}() takes {CALLED_DUNDERS[name] or 'no'} "
+                            f"argument{'s' if CALLED_DUNDERS[name] != 1 else ''} ({len(args)} given)")
+        if name == "__iter__":
+            return self.iter_(obj)
+        if name == "__next__":
+            return next(obj)
+        if name == "__len__":
+            return len(obj)
+        return obj[args[0]]
 
     def check_format(self, text):
         """`text.format(...)` reads only its arguments: no `{0.attr}` or `{0[key]}`, no `{:{width}}`."""

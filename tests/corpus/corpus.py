@@ -53,7 +53,7 @@ BENCHMARK_ONLY = frozenset([
     "godoy_stepbystep_ch1", "karpathy_makemore_models", "nanogpt_model_train", "ppo_pytorch_pendulum",
     "spinningup_simple_pg", "tutorial_bilstm_crf", "udacity_intro_part3_training",
     "tutorial_neural_tangent_kernels", "karpathy_normalizing_flows", "curtpark_dqn_cartpole",
-    "dataflowr_normalizing_flows_clustering", "mrsyee_a2c_pendulum",
+    "dataflowr_normalizing_flows_clustering", "mrsyee_a2c_pendulum", "avandekleut_vae",
 ])
 TESTED: dict[str, str] = {slug: source for slug, source in PROGRAMS.items() if slug not in BENCHMARK_ONLY}
 
