@@ -54,6 +54,7 @@ BENCHMARK_ONLY = frozenset([
     "spinningup_simple_pg", "tutorial_bilstm_crf", "udacity_intro_part3_training",
     "tutorial_neural_tangent_kernels", "karpathy_normalizing_flows", "curtpark_dqn_cartpole",
     "dataflowr_normalizing_flows_clustering", "mrsyee_a2c_pendulum", "avandekleut_vae",
+    "cs231n_viggoc_barebones_pytorch",
 ])
 TESTED: dict[str, str] = {slug: source for slug, source in PROGRAMS.items() if slug not in BENCHMARK_ONLY}
 
