@@ -54,7 +54,8 @@ BENCHMARK_ONLY = frozenset([
     "spinningup_simple_pg", "tutorial_bilstm_crf", "udacity_intro_part3_training",
     "tutorial_neural_tangent_kernels", "karpathy_normalizing_flows", "curtpark_dqn_cartpole",
     "dataflowr_normalizing_flows_clustering", "mrsyee_a2c_pendulum", "avandekleut_vae",
-    "cs231n_viggoc_barebones_pytorch",
+    "cs231n_viggoc_barebones_pytorch", "grumpybavarian_gan_1d_gaussian", "avandekleut_neural_style_transfer",
+    "loniqin_style_transfer", "mbernste_bayesian_regression_vi",
 ])
 TESTED: dict[str, str] = {slug: source for slug, source in PROGRAMS.items() if slug not in BENCHMARK_ONLY}
 
