@@ -92,7 +92,7 @@ ENGINE_GAPS: dict[str, str] = {
                                    "tensors from outside the transform (weights requiring grad give the per-example "
                                    "gradients grad_fn=<MulBackward0>), the engine's grad returns them detached",
     "avandekleut_vae": f"{FLOAT32}: the encoder's nn.Linear(784, 512) runs MKL's sgemm on 16-row batches: the "
-                       "latent means differ in their 6th digit after two epochs (-0.03527465 on torch, AMD EPYC; "
+                       "latent means differ in their 6th digit after two epochs (-0.03527465 on torch, AMD EPYC, "
                        "-0.0352749 here)",
     "dsgiitr_d2l_custom_layers": f"{FLOAT32}: nn.Linear(8, 128)'s MKL sgemm rounds otherwise, and the mean of the "
                                  "centred outputs (which cancels) shows it: 0. on torch, 7.4506e-09 here (as "
