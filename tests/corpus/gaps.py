@@ -88,9 +88,6 @@ ENGINE_GAPS: dict[str, str] = {
                                       "sgemm (172 of 256 outputs round otherwise than the engine's correctly "
                                       "rounded products): the first epoch's mean G loss prints 1.0003056355885096 "
                                       "on torch (AMD EPYC), 1.0003056526184082 here",
-    "curtkim_functorch_vmap_grad": "function transforms: torch.func.grad's result is differentiable with respect to "
-                                   "tensors from outside the transform (weights requiring grad give the per-example "
-                                   "gradients grad_fn=<MulBackward0>), the engine's grad returns them detached",
     "avandekleut_vae": f"{FLOAT32}: the encoder's nn.Linear(784, 512) runs MKL's sgemm on 16-row batches: the "
                        "latent means differ in their 6th digit after two epochs (-0.03527465 on torch, AMD EPYC, "
                        "-0.0352749 here)",
