@@ -56,7 +56,7 @@ class SavedTensor:
             if tensor is None:
                 return
         else:  # a saved output names its own node when the version check fails
-            alias = tensor.detach()
+            alias = tensor._saved_alias()
             alias._output_nr = tensor._output_nr
             self._tensor = alias
             self._ref = _weak(tensor)
@@ -165,7 +165,7 @@ def _freed_saved_tensor():
 def _alias(t, fn, nr, requires_grad, acc):
     """A new tensor of t's data (sharing its version counter) that sends its grad along (fn, nr), or to the leaf
     whose AccumulateGrad is acc."""
-    new = t.detach()
+    new = t._saved_alias()
     if fn is not None:
         new.grad_fn = fn
         new._output_nr = nr

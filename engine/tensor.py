@@ -397,6 +397,11 @@ class Tensor(metaclass=TorchClass):
         t._inference = self._inference
         return t
 
+    def _saved_alias(self):
+        """The same data without this tensor's place in the graph, as a node keeps a saved output (graph.py);
+        a batched tensor keeps its value's own graph, which belongs to the level outside the transform."""
+        return self.detach()
+
     def detach_(self):
         if self._base is not None:
             raise RuntimeError(

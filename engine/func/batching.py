@@ -104,6 +104,8 @@ class BatchedTensor(Tensor):
         """This batched tensor without grad's graph of the samples (its value keeps its own)."""
         return BatchedTensor.wrap(self._value, self._level, self._bdim)
 
+    _saved_alias = untracked  # a saved output of grad's graph of the samples: torch's levels keep the value's graph
+
     def is_contiguous(self, memory_format=None):
         return True
 

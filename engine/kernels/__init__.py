@@ -9,7 +9,7 @@ reduce      sum, mean, mse_loss: ATen's cascade sum through TensorIterator's dim
 ranges      linspace, arange: the factories' fma-based fills (exact)
 arith       add/sub with alpha, addcmul, addcdiv, lerp: the fused roundings of the optimizers' updates (exact)
 sleef       SLEEF's u10 float32 functions (exp, log, sinh, cosh, tanh, expm1, log1p), AVX2 variant (exact)
-libm        glibc's expf, expm1f, sinhf, coshf: torch's scalar loops (exact vs glibc 2.36)
+libm        glibc's expf, expm1f, sinhf, coshf, logf: torch's scalar loops (exact vs glibc 2.36)
 elementwise unary ops with torch's vector/scalar split; MKL VML ops as correctly rounded (within 1 ulp)
 logits      softmax, log_softmax, nll_loss, cross_entropy (exact)
 blas        dot, mv, mm, addmm, matmul in a fixed order (MKL's own order is not reproducible; ≤ a few ulps)
@@ -42,13 +42,14 @@ from .elementwise import (
                           sqrt,
                           tan,
                           tanh,
+                          vec_exp,
 )
 from .fma import fma, fma32, fma64
 from .logits import cross_entropy, log_softmax, nll_loss, softmax
 from .ranges import arange, linspace, logspace
 from .reduce import mean, mse_loss, sum
 
-__all__ = ["acos", "add", "addcdiv", "addcmul", "addmm", "arange", "asin", "atan", "cos", "cosh",
-           "cross_entropy", "dot", "erf", "erfc", "exp", "expm1", "fma", "fma32", "fma64", "lerp", "linspace", "log",
-           "logspace", "log1p", "log2", "log10", "log_softmax", "matmul", "mean", "mm", "mse_loss", "mv", "nll_loss",
-           "rsqrt", "sigmoid", "silu", "sin", "sinh", "softmax", "sqrt", "sub", "sum", "tan", "tanh"]
+__all__ = ["acos", "add", "addcdiv", "addcmul", "addmm", "arange", "asin", "atan", "cos", "cosh", "cross_entropy",
+           "dot", "erf", "erfc", "exp", "expm1", "fma", "fma32", "fma64", "lerp", "linspace", "log", "log10",
+           "log1p", "log2", "log_softmax", "logspace", "matmul", "mean", "mm", "mse_loss", "mv", "nll_loss", "rsqrt",
+           "sigmoid", "silu", "sin", "sinh", "softmax", "sqrt", "sub", "sum", "tan", "tanh", "vec_exp"]

@@ -99,6 +99,9 @@ cosh.__doc__ = """torch.cosh: SLEEF coshf_u10 on vector blocks, glibc coshf on t
 silu = _f32_only(lambda a: a / (F(1) + sleef.expf(-a)), lambda a: a / (F(1) + libm.expf(-a)),
                  lambda a: a / (1.0 + np.exp(-a)))
 silu.__doc__ = """F.silu: x / (1 + exp(-x)) (ATen's SiLUKernel), SLEEF's exp on vector blocks, glibc's on the tail."""
+vec_exp = _f32_only(sleef.expf, libm.expf, np.exp)
+vec_exp.__doc__ = """exp inside a `cpu_kernel_vec` body (elu_backward's exp(x·input_scale)): Vectorized<float>::exp is
+SLEEF's expf_u10 on vector blocks, the scalar lambda's std::exp glibc's on the tail (torch.exp itself is VML)."""
 expm1 = _f32_only(sleef.expm1f, sleef.expm1f, np.expm1)
 expm1.__doc__ = """torch.expm1: SLEEF expm1f_u10 on every element (at::vml's vec::map, partial last vector)."""
 log1p = _f32_only(sleef.log1pf, sleef.log1pf, np.log1p)

@@ -134,3 +134,47 @@ def coshf(x):
         out = _where_needed(ax >= np.float32(88.7216796875), lambda a: (half * expf(half * a)) * expf(half * a),
                             ax, out)
         return np.where(np.isfinite(x), out, x * x).astype(np.float32)
+
+
+_LOGF_TAB = [  # glibc e_logf_data.c: (1/c, log(c)) for 16 subintervals of [0x3f330000, 2·0x3f330000)
+    ("0x1.661ec79f8f3bep+0", "-0x1.57bf7808caadep-2"), ("0x1.571ed4aaf883dp+0", "-0x1.2bef0a7c06ddbp-2"),
+    ("0x1.49539f0f010bp+0", "-0x1.01eae7f513a67p-2"), ("0x1.3c995b0b80385p+0", "-0x1.b31d8a68224e9p-3"),
+    ("0x1.30d190c8864a5p+0", "-0x1.6574f0ac07758p-3"), ("0x1.25e227b0b8eap+0", "-0x1.1aa2bc79c81p-3"),
+    ("0x1.1bb4a4a1a343fp+0", "-0x1.a4e76ce8c0e5ep-4"), ("0x1.12358f08ae5bap+0", "-0x1.1973c5a611cccp-4"),
+    ("0x1.0953f419900a7p+0", "-0x1.252f438e10c1ep-5"), ("0x1p+0", "0x0p+0"),
+    ("0x1.e608cfd9a47acp-1", "0x1.aa5aa5df25984p-5"), ("0x1.ca4b31f026aap-1", "0x1.c5e53aa362eb4p-4"),
+    ("0x1.b2036576afce6p-1", "0x1.526e57720db08p-3"), ("0x1.9c2d163a1aa2dp-1", "0x1.bc2860d22477p-3"),
+    ("0x1.886e6037841edp-1", "0x1.1058bc8a07ee1p-2"), ("0x1.767dcf5534862p-1", "0x1.4043057b6ee09p-2"),
+]
+_LOGF_INVC = np.array([float.fromhex(a) for a, _ in _LOGF_TAB])
+_LOGF_LOGC = np.array([float.fromhex(b) for _, b in _LOGF_TAB])
+_LOGF_LN2 = float.fromhex("0x1.62e42fefa39efp-1")
+_LOGF_A = [float.fromhex(a) for a in ("-0x1.00ea348b88334p-2", "0x1.5575b0be00b6ap-2", "-0x1.ffffef20a4123p-2")]
+
+
+def logf(x):
+    """glibc logf (glibc ≥ 2.28, sysdeps/ieee754/flt-32/e_logf.c, from ARM's optimized-routines), elementwise
+    on a float32 array: x = 2^k·z with z in [0x3f330000, 2·0x3f330000), log(x) = log1p(z/c − 1) + log(c) + k·ln2
+    with c from a 16-entry table and a cubic for log1p, in double, one rounding to float. x86-64 glibc runs
+    its FMA build on CPUs with FMA (GCC contracts each a·b + c): fma64 here. torch's scalar kernels
+    (binary_cross_entropy's std::log) call it; torch.log itself is MKL VML."""
+    x = np.asarray(x, np.float32)
+    ix = x.view(np.uint32).astype(np.int64)
+    sub = (ix > 0) & (ix < 0x00800000)  # subnormal: normalised by 2^23 first
+    ix = np.where(sub, (x * np.float32(2.0 ** 23)).view(np.uint32).astype(np.int64) - (23 << 23), ix)
+    tmp = ix - 0x3F330000
+    i = (tmp >> 19) % 16
+    k = tmp >> 23  # arithmetic: tmp is negative below 0x3f330000
+    iz = ix - (tmp & (0x1FF << 23))
+    z = (iz & 0xFFFFFFFF).astype(np.uint32).view(np.float32).astype(np.float64)
+    with np.errstate(all="ignore"):
+        r = fma64(z, _LOGF_INVC[i], -1.0)
+        y0 = fma64(k.astype(np.float64), _LOGF_LN2, _LOGF_LOGC[i])
+        r2 = r * r
+        y = fma64(_LOGF_A[1], r, _LOGF_A[2])
+        y = fma64(_LOGF_A[0], r2, y)
+        y = fma64(y, r2, y0 + r)
+        out = y.astype(np.float32)
+        out = np.where(x == np.float32(1), np.float32(0), out)
+        special = ~np.isfinite(x) | (x <= 0)
+        return np.where(special, np.log(np.where(special, x, np.float32(1))), out).astype(np.float32)

@@ -188,7 +188,7 @@ def _elu_backward(g, x, alpha, scale, input_scale, is_result):
     if is_result:
         negative = g * t(input_scale) * (x + t(alpha * scale))
     else:
-        negative = g * t(input_scale) * t(alpha * scale) * EXP(x * t(input_scale))
+        negative = g * t(input_scale) * t(alpha * scale) * kernels.vec_exp(x * t(input_scale))
     return np.where(x <= 0, negative, g * t(scale))
 
 

@@ -12,14 +12,16 @@ from .table import OPS, Spelling, op
 
 # --- binary_cross_entropy ---------------------------------------------------------------------------------
 def _bce(x, t, reduction, weight=None):
-    log_x = np.maximum(LOG(x), -100)
-    log_1mx = np.maximum(LOG(1 - x), -100)
-    loss = -(t * log_x + (1 - t) * log_1mx)
+    """ATen's binary_cross_entropy_out_cpu: (t − 1)·max(log1p(−x), −100) − t·max(log(x), −100) in a scalar
+    cpu_kernel, i.e. the C library's logf and log1pf for float32 (numpy's float32 log1p is the C library's;
+    its log is not), then weighted and reduced (apply_loss_reduction)."""
+    one = x.dtype.type(1)
+    log = kernels.libm.logf if x.dtype == np.float32 else LOG
+    with np.errstate(divide="ignore", invalid="ignore"):
+        loss = (t - one) * np.maximum(np.log1p(-x), x.dtype.type(-100)) - t * np.maximum(log(x), x.dtype.type(-100))
     if weight is not None:
         loss = loss * weight._data
-    if reduction == "none":
-        return loss
-    return np.sum(loss) if reduction == "sum" else np.mean(loss)
+    return _reduce(loss, reduction)
 
 
 def _bce_grad(n, g):

@@ -104,6 +104,8 @@ def to(self, *args, **kwargs):
     fmt = memory.format_for(memory_format, self._data.ndim, preserve=True)
     if dtype is None:
         dtype = self.dtype
+    elif not isinstance(dtype, dtypes.dtype):  # an object posing as a dtype: refused before numpy reads it
+        raise TypeError(f"argument 'dtype' must be torch.dtype, not {type(dtype).__name__}")
     if dtype is self.dtype and not copy and (fmt is None or memory.is_contiguous(self._data, fmt)):
         return self
     attrs = {"dtype": dtype, "src_dtype": self.dtype}

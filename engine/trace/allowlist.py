@@ -61,6 +61,9 @@ CALL_ONLY = SIZED_METHODS | {"format"}
 
 # Dunder attributes a program may read anywhere (`__class__` goes through runtime.visible_class).
 READABLE_DUNDERS = frozenset(["__name__", "__qualname__", "__class__", "__version__"])
+# Protocol methods a program may call by name, right away (`loader.__iter__()`, `dataset.__getitem__(0)`): the
+# runtime does what iter(x), next(x), len(x) and x[i] do (runtime.Runtime.dunder); their number of arguments.
+CALLED_DUNDERS = {"__iter__": 0, "__next__": 0, "__len__": 0, "__getitem__": 1}
 # Private attributes of the engine's objects that PyTorch learners read.
 ENGINE_PRIVATE = re.compile(r"_version|_base|_is_view|_saved_\w+|_raw_saved_\w+")
 
@@ -232,6 +235,7 @@ class _Checker(ast.NodeVisitor):
         self.line = None
         self.bound, self.managers = bound, managers
         self.called = set()  # ids of Attribute nodes called right away
+        self.dunder_calls = set()  # ids of the CALLED_DUNDERS attributes called right away, arguments plain
         self.super_calls = set()  # ids of Name nodes `super` that are checked super(...) calls
         self.aliases = set()  # ids of Name nodes `__radd__` in `__radd__ = __add__` in a class body
         self.scopes = []
@@ -296,6 +300,8 @@ class _Checker(ast.NodeVisitor):
         attr = node.attr
         if attr.startswith("_") and not isinstance(node.ctx, ast.Load) and not is_private(attr):
             self.refuse(f"attributes starting with '_' are not allowed ({attr!r})")
+        if attr in CALLED_DUNDERS and id(node) in self.dunder_calls:
+            return self.generic_visit(node)
         if attr == "__init__":
             if not (isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)
                     and node.value.func.id == "super"):
@@ -311,6 +317,9 @@ class _Checker(ast.NodeVisitor):
     def visit_Call(self, node):
         func = node.func
         self.called.add(id(func))
+        if (isinstance(func, ast.Attribute) and func.attr in CALLED_DUNDERS and not node.keywords
+                and not any(isinstance(a, ast.Starred) for a in node.args)):
+            self.dunder_calls.add(id(func))
         if isinstance(func, ast.Name) and func.id == "super":
             self.check_super(node)
             self.super_calls.add(id(func))

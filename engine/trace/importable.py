@@ -131,7 +131,7 @@ NUMBER_MODULES = ("fractions", "decimal")
 SKLEARN_MODULES = ("sklearn", "sklearn.datasets", "sklearn.model_selection", "sklearn.preprocessing",
                    "sklearn.metrics", "sklearn.utils", "sklearn.exceptions")
 EINOPS_MODULES = ("einops", "einops.layers", "einops.layers.torch")
-# Made for each run (runtime.RUN_VIEWS): Python's random, a sized view of numpy, the standard library's
+# Made for each run (run_views.RUN_VIEWS): Python's random, a sized view of numpy, the standard library's
 # modules above, matplotlib's pyplot (plot_view.py) and tqdm (tqdm_view.py), with the run's own state.
 RUN_MODULES = frozenset(["random", "numpy", "numpy.random", "numpy.linalg", "numpy.fft", "numpy.testing",
                          "matplotlib", "matplotlib.pyplot", "matplotlib.cm", "matplotlib.colors", "matplotlib.style",

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 
-from .allowlist import CALL_ONLY, is_private
+from .allowlist import CALL_ONLY, CALLED_DUNDERS, is_private
 from .errors import GuardError
 
 SYMBOLS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.MatMult: "@", ast.Div: "/", ast.Mod: "%",
@@ -177,6 +177,10 @@ class _Instrument(ast.NodeTransformer):
             node.args.insert(0, node.func)
             node.func = _located(ast.Name("_g_int", ast.Load()), node)
             return node
+        if (isinstance(func, ast.Attribute) and func.attr in CALLED_DUNDERS and not node.keywords
+                and not any(isinstance(a, ast.Starred) for a in node.args)):
+            args = [self.visit(func.value), ast.Constant(func.attr), *(self.visit(a) for a in node.args)]
+            return _located(_call("_g_dunder", *args), node)
         if not (isinstance(func, ast.Attribute) and func.attr in CALL_ONLY):
             return self.generic_visit(node)
         args = [self.visit(func.value), ast.Constant(func.attr), *(self.visit(a) for a in node.args)]

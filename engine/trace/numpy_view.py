@@ -17,6 +17,7 @@ import numpy as np
 from .arrays import as_array, broadcast_numel, charge, check_work, matmul_numel, no_object, operand, plain
 from .classes import ClassName
 from .module_views import SafeModule
+from .numpy_more import MORE_SIZES, UFUNCS_MORE, get_printoptions, printoptions, set_printoptions, shape_numel
 
 UFUNCS = """add subtract multiply divide true_divide floor_divide power float_power mod remainder fmod negative
     positive absolute fabs sign exp exp2 expm1 log log2 log10 log1p sqrt cbrt square reciprocal sin cos tan
@@ -27,7 +28,7 @@ UFUNCS = """add subtract multiply divide true_divide floor_divide power float_po
 NO_BIGGER = """sum mean std var min max amin amax prod argmax argmin cumsum cumprod all any sort argsort unique
     reshape transpose squeeze ravel flip count_nonzero nonzero median round around concatenate stack vstack
     hstack array_equal expand_dims trace diagonal array asarray copy ascontiguousarray abs shape ndim size
-    average ptp triu tril append""".split()
+    average ptp triu tril append split array_split""".split()
 # Functions that broadcast their array arguments together.
 BROADCAST = "where clip isclose allclose".split()
 DTYPES = "float16 float32 float64 int8 int16 int32 int64 uint8 bool_ bool".split()
@@ -36,13 +37,9 @@ ABSTRACT = {"ndarray": np.ndarray, "generic": np.generic, "number": np.number, "
             "floating": np.floating}
 
 
-def _numel(shape):
-    return math.prod(shape) if isinstance(shape, (tuple, list)) else operator.index(shape)
-
-
 def _shape_arg(args, kwargs, position=0, name="shape"):
     shape = args[position] if len(args) > position else kwargs.get(name)
-    return 1 if shape is None else _numel(shape)
+    return 1 if shape is None else shape_numel(shape)
 
 
 def _arange(*args, **kwargs):
@@ -80,6 +77,18 @@ def _outer(a, b, **_):
     return np.size(a) * np.size(b)
 
 
+def _meshgrid(*xi, sparse=False, **_):
+    """One array per input, each as big as all the inputs' sizes multiplied (sparse ones as their input)."""
+    sizes = [np.size(x) for x in xi]
+    return sum(sizes) if sparse else len(sizes) * math.prod(sizes)
+
+
+def _histogram(a, bins=10, *_, **__):
+    """The counts and the bin edges (one more than the counts)."""
+    n = operator.index(bins) if np.ndim(bins) == 0 and not isinstance(bins, str) else np.size(bins)
+    return 2 * n + 1
+
+
 def _dot(a, b, *_, **__):
     if np.ndim(a) and np.ndim(b):
         numel, work = matmul_numel(a, b)
@@ -99,65 +108,10 @@ SIZES = {
     "eye": lambda *args, **kwargs: _eye(*args, **kwargs),
     "identity": lambda n, *_, **__: operator.index(n) ** 2,
     "diag": _diag, "tile": _tile, "outer": _outer, "dot": _dot, "bincount": _bincount,
+    "meshgrid": _meshgrid, "histogram": _histogram,
     "repeat": lambda a, repeats, axis=None: np.size(a) * int(np.max(repeats)) if np.size(repeats) else 0,
     **{name: (lambda *args, **kwargs: broadcast_numel([a for a in args if np.ndim(a)])) for name in BROADCAST},
     **{name: (lambda *args, **kwargs: 0) for name in NO_BIGGER},
-}
-# Functions whose result is no bigger than their inputs together, besides NO_BIGGER's.
-NO_BIGGER_TOGETHER = """column_stack row_stack dstack split array_split hsplit vsplit dsplit swapaxes moveaxis rollaxis
-    roll take take_along_axis flatnonzero searchsorted intersect1d union1d setdiff1d setxor1d isin partition
-    argpartition diff trapezoid nanmean nanstd nanvar nansum nanprod nanmax nanmin nanargmax nanargmin nanmedian
-    flipud fliplr rot90 nan_to_num sinc real imag conj conjugate angle atleast_1d atleast_2d atleast_3d cumulative_sum
-    polyfit interp digitize isscalar iscomplexobj isrealobj select piecewise histogram lexsort fix negative
-    cross squeeze""".split()
-UFUNCS_MORE = "logaddexp logaddexp2 heaviside".split()
-
-
-def _grid_numel(*xi, sparse=False, **_):
-    sizes = [np.size(x) for x in xi]
-    return sum(sizes) if sparse else math.prod(sizes) * len(sizes)
-
-
-def _pad_numel(array, pad_width, *_, **__):
-    shape = np.shape(array)
-    widths = np.broadcast_to(np.asarray(pad_width, dtype=np.int64), (len(shape), 2)) if shape else ()
-    return math.prod(n + int(w[0]) + int(w[1]) for n, w in zip(shape, widths))
-
-
-def _quantile_numel(a, q, axis=None, *_, **__):
-    shape = np.shape(a)
-    kept = 1 if axis is None or not shape else math.prod(shape) // max(1, math.prod(
-        shape[d] for d in ((axis,) if isinstance(axis, int) else axis)))
-    return np.size(q) * kept
-
-
-def _rows_squared(m, *_, **kwargs):
-    rows = np.shape(m)[0] if np.ndim(m) == 2 and kwargs.get("rowvar", True) else (
-        np.shape(m)[-1] if np.ndim(m) == 2 else 1)
-    return rows * rows
-
-
-MORE_SIZES = {
-    "meshgrid": _grid_numel, "pad": _pad_numel, "percentile": _quantile_numel, "quantile": _quantile_numel,
-    "corrcoef": _rows_squared, "cov": _rows_squared,
-    "argwhere": lambda a, *_, **__: np.size(a) * max(1, np.ndim(a)),
-    "gradient": lambda f, *_, **__: np.size(f) * max(1, np.ndim(f)),
-    "kron": lambda a, b, *_, **__: np.size(a) * np.size(b),
-    "convolve": lambda a, v, *_, **__: np.size(a) + np.size(v),
-    "correlate": lambda a, v, *_, **__: np.size(a) + np.size(v),
-    "inner": lambda a, b, *_, **__: np.size(a) * np.size(b), "polyval": lambda p, x, *_, **__: np.size(x),
-    "logspace": lambda start, stop, num=50, *_, **__: operator.index(num),
-    "geomspace": lambda start, stop, num=50, *_, **__: operator.index(num),
-    "broadcast_to": lambda array, shape, *_, **__: _numel(shape),
-    "broadcast_arrays": lambda *args, **__: broadcast_numel([a for a in args if np.ndim(a)]) * len(args),
-    "unravel_index": lambda indices, shape, *_, **__: np.size(indices) * len(tuple(shape)),
-    "ravel_multi_index": lambda multi_index, dims, *_, **__: np.size(multi_index[0]) if multi_index else 0,
-    "triu_indices": lambda n, k=0, m=None, **__: operator.index(n) * operator.index(n if m is None else m) * 2,
-    "tril_indices": lambda n, k=0, m=None, **__: operator.index(n) * operator.index(n if m is None else m) * 2,
-    "diag_indices": lambda n, ndim=2, **__: operator.index(n) * operator.index(ndim),
-    "indices": lambda dimensions, *_, **__: math.prod(dimensions) * len(tuple(dimensions)),
-    "fill_diagonal": lambda a, val, *_, **__: 0,
-    **{name: (lambda *args, **kwargs: 0) for name in NO_BIGGER_TOGETHER},
 }
 _SAME = {"empty": np.zeros, "empty_like": np.zeros_like}  # never uninitialised memory
 
@@ -235,7 +189,7 @@ def _ufunc(ufunc):
 
 
 def _size_numel(size):
-    return 1 if size is None else _numel(size)
+    return 1 if size is None else shape_numel(size)
 
 
 def _random_functions(state):
@@ -460,41 +414,6 @@ def _typing_view():
 
     return SafeModule("numpy.typing", {name: TypingName(getattr(npt, name)) for name in ("NDArray", "ArrayLike",
                                                                                            "DTypeLike")})
-MAX_THRESHOLD = 1_000_000  # np.set_printoptions(threshold=sys.maxsize): whole arrays, up to what the output takes
-
-
-def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, suppress=None, nanstr=None,
-                     infstr=None, sign=None, floatmode=None, *, legacy=None):
-    """numpy's print options, for the run (the runner puts numpy's back after it); no formatter functions."""
-    if threshold is not None:
-        threshold = min(operator.index(threshold), MAX_THRESHOLD)
-    np.set_printoptions(precision=precision, threshold=threshold, edgeitems=edgeitems, linewidth=linewidth,
-                        suppress=suppress, nanstr=nanstr, infstr=infstr, sign=sign, floatmode=floatmode,
-                        legacy=legacy)
-
-
-def get_printoptions():
-    return {k: v for k, v in np.get_printoptions().items() if k != "override_repr"}
-
-
-class printoptions:  # noqa: N801 - numpy's name
-    """`with np.printoptions(precision=3):` the options set inside, as they were after."""
-
-    __slots__ = ("_options", "_saved")
-
-    def __init__(self, *args, **kwargs):
-        object.__setattr__(self, "_options", (args, kwargs))
-
-    def __enter__(self):
-        object.__setattr__(self, "_saved", np.get_printoptions())
-        set_printoptions(*self._options[0], **self._options[1])
-        return get_printoptions()
-
-    def __exit__(self, *exc):
-        np.set_printoptions(**self._saved)
-        return False
-
-
 def numpy_views(state: np.random.RandomState) -> dict[str, SafeModule]:
     """{"numpy": ..., "numpy.random": ..., "numpy.linalg": ..., "numpy.fft": ..., "numpy.testing": ...} for one
     run, drawing from `state` (the run's own): linalg's results sized by their matrices, fft's by their lengths,

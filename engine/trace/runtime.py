@@ -17,7 +17,7 @@ import math
 import operator
 import string
 import sys
-from types import MethodType, ModuleType, SimpleNamespace
+from types import MethodType, ModuleType
 
 import numpy as np
 
@@ -27,36 +27,22 @@ from ..tensor import Tensor
 from ..vision import utils as vision_utils
 from . import arrays, nesting
 from .allowlist import (
-    CALL_ONLY,
+    CALLED_DUNDERS,
     WITH_REFUSAL,
-    attribute_refusal,
-    call_only_refusal,
-    is_private,
-    private_refusal,
 )
+from .attribute_builtins import AttributeBuiltins
 from .budget import Budget, budget_now
-from .classes import Classes, engine_bases, is_class
+from .classes import Classes, engine_bases
 from .contexts import Context
-from .einops_view import einops_views
 from .errors import GuardError, program_line
 from .evaluate import Evaluator
-from .exact_numbers import FRACTIONS, decimal_views, fraction_product_bits, fractions_views
-from .file_tools_view import shutil_views, tempfile_views
-from .files_view import buffers_only, files_views, open_, pathlib_views
+from .exact_numbers import FRACTIONS, fraction_product_bits
+from .files_view import buffers_only, open_
 from .flag_setter import FlagSetter, TensorSetter, flag_target, live_flags
-from .functorch_view import functorch_views
-from .importable import ENGINE_MODULES, STDLIB_NAMES
+from .importable import ENGINE_MODULES
 from .instrument import CHECKED
-from .io_view import io_views
-from .ipython_view import ipython_views
-from .logging_view import logging_views
-from .module_tables import MODULE_TABLES, module_table
-from .module_views import SafeModule, default_modules, module_views, origin, random_views
-from .numpy_view import numpy_views
-from .pickle_view import pickle_views
-from .plot_modules import mplot3d_views
-from .plot_view import plot_views
-from .pure_views import PURE_MODULES, pure_views
+from .module_views import SafeModule, default_modules, module_views, origin
+from .run_views import RUN_VIEWS
 from .sized_operators import SizedOperators
 from .sizing import (
     CONTAINERS,
@@ -66,10 +52,7 @@ from .sizing import (
     format_width_ok,
     method_result_len,
 )
-from .sklearn_view import sklearn_views
-from .stdlib_views import stdlib_views
-from .sys_view import Console, sys_views
-from .tqdm_view import tqdm_views
+from .sys_view import Console
 
 SAFE_BUILTINS = """abs all any bin bool callable chr dict divmod enumerate filter float frozenset hash hex id
     int isinstance issubclass len list map max min next oct ord reversed round set slice sorted str tuple zip
@@ -90,19 +73,6 @@ _TRACE = __name__.rpartition(".")[0] + "."  # the guard's own objects: never the
 _NUMPY_OWNERS = (np.ndarray, np.generic, np.flatiter)
 _LEFT = object()  # shown(): the walk left the container below it
 _BUILTIN_METHOD = type([].append)  # numpy's methods are of this type
-# The views made for each run, by the package a program imports (their state is the run's own).
-RUN_VIEWS = {"random": lambda run, package: random_views(),
-             "numpy": lambda run, package: numpy_views(run.numpy_state()),
-             "matplotlib": plot_views, "tqdm": tqdm_views, "io": io_views, "sys": sys_views,
-             "pathlib": pathlib_views, **dict.fromkeys(("os", "glob"), files_views),
-             **dict.fromkeys(PURE_MODULES, pure_views), "logging": logging_views,
-             "mpl_toolkits": mplot3d_views, "functorch": functorch_views, "IPython": ipython_views,
-             "sklearn": sklearn_views, "einops": einops_views,
-             "fractions": fractions_views, "decimal": decimal_views, "shutil": shutil_views, "tempfile": tempfile_views,
-             "pickle": pickle_views,
-             **dict.fromkeys(STDLIB_NAMES, stdlib_views)}
-
-
 def views(modules):
     """The views of the modules a program may import (math's functions that make big ints sized first), the
     packages they come from, and the ids of everything they hold: no program may set attributes of those."""
@@ -148,7 +118,7 @@ def _int_function(fn):
     return checked
 
 
-class Runtime(SizedOperators):
+class Runtime(SizedOperators, AttributeBuiltins):
     """The helpers an instrumented program calls, bound to one budget."""
 
     def __init__(self, budget, print_fn=print, modules=None, plot_fn=None):
@@ -176,7 +146,7 @@ class Runtime(SizedOperators):
                  "_g_leave": self.budget.leave,
                  "_g_call": self.call, "_g_inplace": self.inplace, "_g_attr": self.attr,
                  "_g_settable": self.settable, "_g_private": self.private, "_g_private_settable": self.private_settable,
-                 "_g_method": self.method, "_g_shown": self.shown,
+                 "_g_method": self.method, "_g_dunder": self.dunder, "_g_shown": self.shown,
                  "_g_reraise": self.reraise, "_g_refuse": self.refused, "_g_context": self.context,
                  "_g_slice": slice, "_g_int": self.int_, **nesting.HOOKS}
         hooks.update({CHECKED[symbol]: helper for symbol, helper in self.checked.items()})
@@ -283,6 +253,22 @@ class Runtime(SizedOperators):
             self.budget.charge_elements(n)
         return self.attr(getattr(obj, name), name)(*args, **kwargs)
 
+    def dunder(self, obj, name, /, *args):
+        """`x.__iter__()`, `x.__next__()`, `x.__len__()`, `x.__getitem__(i)` called by name: what iter(x), next(x),
+        len(x) and x[i] do (the method itself is never handed out)."""
+        if not hasattr(type(obj), name):
+            raise AttributeError(f"'{type(obj).__name__}' object has no attribute '{name}'")
+        if len(args) != CALLED_DUNDERS[name]:
+            raise TypeError(f"{type(obj).__name__}.{name}() takes {CALLED_DUNDERS[name] or 'no'} "
+                            f"argument{'s' if CALLED_DUNDERS[name] != 1 else ''} ({len(args)} given)")
+        if name == "__iter__":
+            return self.iter_(obj)
+        if name == "__next__":
+            return next(obj)
+        if name == "__len__":
+            return len(obj)
+        return obj[args[0]]
+
     def check_format(self, text):
         """`text.format(...)` reads only its arguments: no `{0.attr}` or `{0[key]}`, no `{:{width}}`."""
         for _, field, spec, _ in _FORMATTER.parse(text):
@@ -309,105 +295,6 @@ class Runtime(SizedOperators):
         if len(args) != 1 or kwargs:
             raise TypeError("type() takes 1 or 3 arguments")
         return self.classes.visible(type(args[0]))
-
-    def check_attr_name(self, obj, name):
-        if not isinstance(name, str):
-            raise TypeError(f"attribute name must be string, not '{type(name).__name__}'")
-        reason = attribute_refusal(name) or (call_only_refusal(name) if name in CALL_ONLY else None)
-        if reason:
-            self.refuse(reason)
-        if is_private(name) and not self.classes.defines(obj, name):
-            self.refuse(private_refusal(name))
-
-    def private(self, obj, name):
-        """`obj._name`: only an attribute the program's own classes define or its code set on its own objects, and
-        a module's tables, read-only (module_tables.py)."""
-        if name in MODULE_TABLES and isinstance(obj, self.module_class):
-            return module_table(obj, name)
-        if not self.classes.defines(obj, name):
-            self.refuse(private_refusal(name))
-        return self.attr(getattr(obj, name), name)
-
-    def private_settable(self, obj, name):
-        if not self.classes.defines(obj, name, setting=True):
-            self.refuse(private_refusal(name))
-        return obj
-
-    def getattr_(self, obj, name, *default):
-        if type(name) is str and name in MODULE_TABLES and isinstance(obj, self.module_class):
-            return module_table(obj, name)
-        self.check_attr_name(obj, name)
-        if len(default) > 1:
-            raise TypeError(f"getattr expected at most 3 arguments, got {2 + len(default)}")
-        try:
-            value = getattr(obj, name)
-        except AttributeError:
-            if default:
-                return default[0]
-            raise
-        return self.attr(value, name)
-
-    def setattr_(self, obj, name, value, /):
-        """setattr(obj, name, value), as tutorials register layers (`setattr(self, f'fc{i}', layer)`): what
-        `obj.name = value` may do, refused where that statement would be."""
-        setattr(self.attribute_owner(obj, name), name, value)
-
-    def hasattr_(self, obj, name):
-        if type(name) is str and name in MODULE_TABLES and isinstance(obj, self.module_class):
-            return hasattr(obj, name)
-        self.check_attr_name(obj, name)
-        try:
-            self.attr(getattr(obj, name), name)
-        except AttributeError:
-            return False
-        return True
-
-    def vars_(self, *args):
-        """vars(obj) of the program's own objects (an argparse Namespace or SimpleNamespace too): a copy of their
-        attributes, so that the program reads them as Python gives them, and changes them only by setting them."""
-        if len(args) != 1:
-            if not args:
-                self.refuse("vars() without an argument reads the program's names, which is not allowed: name the "
-                            "object, as in vars(args)")
-            raise TypeError(f"vars expected at most 1 argument, got {len(args)}")
-        obj = args[0]
-        cls = type(obj)
-        if is_class(obj) or cls not in self.classes.made or any(
-                base not in self.classes.made and base is not object for base in cls.__mro__[1:]
-                if base.__module__ != "argparse" and base is not SimpleNamespace):
-            what = "a class" if is_class(obj) else "a module" if isinstance(obj, (ModuleType, SafeModule)) else (
-                f"{cls.__name__} objects" + (", whose class derives from the engine's" if cls in self.classes.made
-                                            else ""))
-            self.refuse(f"vars() is allowed on the program's own objects only (not on {what})")
-        return dict(obj.__dict__)
-
-    def delattr_(self, obj, name, /):
-        """delattr(model, name), as the forward-AD tutorial swaps a module's parameters for dual tensors: what
-        `del obj.name` may do, refused where that statement would be."""
-        delattr(self.attribute_owner(obj, name), name)
-
-    def attribute_owner(self, obj, name):
-        """The object setattr/delattr may change for `name`, after the checks `obj.name = …` gets."""
-        if not isinstance(name, str):
-            raise TypeError(f"attribute name must be string, not '{type(name).__name__}'")
-        if name.startswith("_") and not is_private(name):
-            self.refuse(f"attributes starting with '_' are not allowed ({name!r})")
-        reason = attribute_refusal(name) or (call_only_refusal(name) if name in CALL_ONLY else None)
-        if reason:
-            self.refuse(reason)
-        return self.private_settable(obj, name) if is_private(name) else self.settable(obj)
-
-    def dir_(self, *args):
-        """dir(obj), as `dir(optim)` lists what a package offers: names only (reading one still goes through the
-        checks of `obj.name`); a module's view lists the names it holds."""
-        if len(args) != 1:
-            if not args:
-                self.refuse("dir() without an argument reads the program's names, which is not allowed: name the "
-                            "object, as in dir(model)")
-            raise TypeError(f"dir expected at most 1 argument, got {len(args)}")
-        if isinstance(args[0], SafeModule):
-            return sorted(name for name in vars(args[0]) if name not in ("_name", "_hint"))
-        return dir(args[0])
 
     def iter_(self, obj, *sentinel):
         if sentinel:

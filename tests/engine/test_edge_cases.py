@@ -234,8 +234,6 @@ GAPS = {
     "maximum_signed_zero_16": "ties of ±0 with >= 16 elements: torch's vectorized kernel returns the other operand",
     "logsumexp_empty": "numpy error on the empty max (torch: -inf)",
     "norm_float32_range": "norm computed in float64 (torch float32: overflow to inf / underflow to 0)",
-    "bce_zero_loss_sign": "zero losses print -0. (torch: 0., log1p(-x) based formula)",
-    "bce_empty": "numpy RuntimeWarning 'Mean of empty slice.'",
     "clamp_tensor_nan_bound": "a nan bound is ignored (torch propagates nan)",
     "inplace_on_view_of_expand": "ValueError 'assignment destination is read-only' (torch writes through the view)",
     "index_0d_with_0d_mask": "no UnsqueezeBackward0 between IndexBackward0 and the 0-d input",

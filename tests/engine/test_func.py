@@ -49,6 +49,15 @@ print(out, fn(torch.ones(2)))
 with torch.no_grad():
     print(grad(lambda x: (x * w).sum())(torch.ones(2)), grad(grad(torch.sin))(torch.tensor(1.0)))
 """,
+    "vmap of grad by an outer tensor": """
+w = torch.randn(5, requires_grad=True)
+ex, t = torch.randn(3, 5), torch.randn(3)
+loss = lambda w, e, t: ((e.dot(w).relu() - t) * 2).mean()
+g = vmap(grad(loss), in_dims=(None, 0, 0))(w, ex, t)
+print(g, vmap(grad(lambda w, e: (e * w).tanh().sum()), in_dims=(None, 0))(w, ex))
+g.sum().backward()
+print(w.grad)
+""",
     "vjp and jvp": """
 x = torch.tensor([0.5, 1.0, 2.0])
 out, fn = vjp(lambda x: x.tanh() * 2, x)

@@ -236,6 +236,23 @@ def test_unary(name):
     check(getattr(K, name)(rows), torch_fn(T(x[:600].reshape(20, 30))[:, 3:25]).numpy(), exact, steps)
 
 
+def test_exp_in_a_vectorised_kernel_body_is_sleef_then_glibc():
+    """elu_backward's exp(x): SLEEF on 16-element blocks, glibc on the tail (its grad of ones shows it)."""
+    for size in (1, 15, 16, 17, 33, 100, 1000):
+        x = -np.abs(X[:size])
+        t = T(x.copy()).requires_grad_()
+        torch.nn.functional.elu(t).sum().backward()
+        check(K.vec_exp(x), t.grad.numpy(), AVX2)
+
+
+def test_logf_is_glibcs():
+    """binary_cross_entropy's scalar std::log is glibc's logf: −loss for a target of 1 (inputs down to 1e-40)."""
+    rng = np.random.default_rng(51)
+    p = np.concatenate([rng.random(20000), np.exp(rng.uniform(-92, 0, 20000)), [1e-40, 1.0, 0.5]]).astype(np.float32)
+    want = torch.nn.functional.binary_cross_entropy(T(p), torch.ones(p.size), reduction="none").numpy()
+    check(-np.maximum(K.libm.logf(p), np.float32(-100)), want, X86 and platform.system() == "Linux")
+
+
 # --- softmax family --------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("fn", ["softmax", "log_softmax"])

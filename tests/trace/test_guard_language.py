@@ -449,6 +449,35 @@ def test_future_imports_are_directives_to_the_compiler():
 # --- on the engine: the same output as real PyTorch -----------------------------------------------------
 
 WITH_TORCH = {
+    "protocol_methods_called_by_name": """
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+class Squares:
+    def __init__(self, n):
+        self.n = n
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, i):
+        return torch.tensor(float(i * i))
+
+data = TensorDataset(torch.arange(6.0).reshape(3, 2), torch.tensor([0, 1, 0]))
+print(data.__len__(), data.__getitem__(1), Squares(4).__len__(), Squares(4).__getitem__(3))
+it = DataLoader(data, batch_size=2).__iter__()
+print(it.__next__(), next(it), type(it).__name__, [1, 2].__len__(), (3, 4).__getitem__(-1))
+words = iter(["a", "b"])
+print(words.__next__(), "ab".__iter__().__next__())
+try:
+    it.next()
+except AttributeError as e:
+    print(e)
+try:
+    (5).__iter__()
+except AttributeError as e:
+    print(e)
+""",
     "private_methods_of_a_module": """
 import torch
 import torch.nn as nn

@@ -38,6 +38,10 @@ m[[1, 2]] = 0.5
 m += 1
 np.add(m, 1, out=m)
 print(m, [float(x) for x in m], f"{m[0]:.3f}", np.round(m / 3, 2), np.tile([1, 2], 2), np.repeat([1, 2], 2))
+g = np.meshgrid(np.linspace(0.05, 0.95, 3).round(2), [1, 2])
+print(type(g).__name__, np.stack(g).shape, g[0], np.meshgrid([1, 2], [3, 4, 5], indexing="ij", sparse=True))
+print(np.split(np.arange(6.0).reshape(6, 1), 6 / 2), np.array_split(np.arange(5), 2))
+print(np.histogram([0.5, 1.5, 1.7, 3.0], 3, density=True), np.histogram([1, 2, 2], bins=[0, 1.5, 3]))
 print(np.triu(np.ones((2, 3, 3)), k=1), np.tril(a), np.tril([[1, 2], [3, 4]], -1))
 print(np.r_[np.ones(2), [3.0], 4], np.r_[0:3, 5], np.r_[0:1:5j], np.r_['0,2', [1, 2], [3, 4]], np.c_[[1, 2], [3, 4]])
 print(np.append([1, 2], [[3, 4]]), np.append(np.ones((1, 2)), [[5, 6]], axis=0))

@@ -52,6 +52,7 @@ TABLES = {
     ("engine.distributions.constraint_registry", "transform_to"): "its _registry is in ENGINE_STATE",
     ("engine.distributions._torch", "special"): "a namespace without state",
     ("engine.torch_types", "Device"): "an alias without state (torch.types.Device: its slots cannot be set)",
+    ("engine.kernels.exact", "_kept"): "scratch memory the exact products reuse; every product writes all of it reads",
 }
 # Tables by name pattern: the op registry and the functions derived from it, Spelling declarations and constants
 # (UPPER_CASE: kernels' coefficients, lookup tables).

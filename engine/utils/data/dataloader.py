@@ -142,7 +142,7 @@ class DataLoader:
         return self.batch_sampler if self._auto_collation else self.sampler
 
     def __iter__(self):
-        return _DataLoaderIter(self)
+        return _SingleProcessDataLoaderIter(self)
 
     def __len__(self):
         if self._iterable:
@@ -153,8 +153,8 @@ class DataLoader:
         return len(self._index_sampler)
 
 
-class _DataLoaderIter:
-    """torch's _SingleProcessDataLoaderIter."""
+class _SingleProcessDataLoaderIter:
+    """What iterating a DataLoader (num_workers=0) gives, named as torch names it."""
 
     def __init__(self, loader):
         self._dataset = loader.dataset
