@@ -238,7 +238,9 @@ def _several(op, inputs, attrs, pieces, dtype, wants_grad):
     views of the input (op.view), each output's view function takes its piece of the base."""
     src = inputs[0]
     arrays = [x._data for x in inputs if isinstance(x, Tensor)]
-    outs = tuple(Tensor._make(p if op.view else _own_copy(p, arrays), dtype) for p in pieces)
+    outs = tuple(Tensor._make(p if op.view else _own_copy(p, arrays),
+                              dtype if (p.dtype.kind == "c") == dtype.is_complex else dtypes.from_numpy(p.dtype))
+                 for p in pieces)  # a complex op's real output (the spread of var_mean) is of its own dtype
     if op.view:
         for i, out in enumerate(outs):
             out._make_view_of(src, _Piece(op, i), attrs)
@@ -324,6 +326,8 @@ def inplace(op, t, others, attrs=None, result=None):
             out = hook(op, t, others, attrs, result)
             if out is not NotImplemented:
                 return out
+    if op.name == "abs" and t.dtype.is_complex:  # ATen's abs_ refuses before it writes (abs is real)
+        raise RuntimeError("In-place abs is not supported for complex tensors.")
     check_inplace(t)
     inputs = (t, *others)
     dtype = t.dtype

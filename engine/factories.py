@@ -360,6 +360,22 @@ def _range_args(name, start, end, steps, base=None):
     return _steps(steps)
 
 
+def _complex_ends(start, end):
+    return any(isinstance(x, complex) or isinstance(x, Tensor) and x.dtype.is_complex for x in (start, end))
+
+
+def _range_dtype(name, start, end, dtype, out):
+    """linspace's and logspace's dtype: a complex start or end makes the default complex dtype, which a real dtype
+    given cannot hold."""
+    if _complex_ends(start, end):
+        inferred = dtypes.default_complex()
+        if dtype is not None and not dtype.is_complex:
+            raise RuntimeError(f"torch.{name}(): inferred dtype {inferred.c_name} can't be safely cast to passed "
+                               f"dtype {dtype.type_name}")
+        return _out_dtype(dtype, out, inferred)
+    return _out_dtype(dtype, out, dtypes.DEFAULT[0])
+
+
 def _steps(steps):
     steps = _number(steps)
     if steps < 0:
@@ -371,10 +387,11 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
     dtypes.given(dtype, "linspace")
     devices.check(device)
     _check_layout(layout)
-    dtype = _out_dtype(dtype, out, dtypes.DEFAULT[0])
+    dtype = _range_dtype("linspace", start, end, dtype, out)
     steps = _range_args("linspace", start, end, steps)
     _alloc((steps,))
-    values = kernels.linspace(_number(start), _number(end), steps, dtypes.to_real(dtype).np)
+    values = kernels.linspace(_number(start), _number(end), steps,
+                              (dtype if _complex_ends(start, end) else dtypes.to_real(dtype)).np)
     result = _finish(np.asarray(values, dtype.np), dtype, requires_grad)
     return _made("linspace", result, out)
 
@@ -383,7 +400,7 @@ def logspace(start, end, steps, base=None, *, out=None, dtype=None, layout=None,
     dtypes.given(dtype, "logspace")
     devices.check(device)
     _check_layout(layout)
-    dtype = _out_dtype(dtype, out, dtypes.DEFAULT[0])
+    dtype = _range_dtype("logspace", start, end, dtype, out)
     steps = _range_args("logspace", start, end, steps, base)
     _alloc((steps,))
     data = kernels.logspace(_number(start), _number(end), steps, 10.0 if base is None else float(base), dtype.np)
