@@ -22,6 +22,7 @@ from . import (  # noqa: F401 - they declare
     diagonals,
     distances,
     division,
+    eig,
     einsum,
     embedding_bag,
     flat_indices,

@@ -82,10 +82,14 @@ op("conj_physical", "ConjPhysicalBackward0", ("self",), np.conjugate,
 def conj(self):
     if not self.dtype.is_complex:
         return self
-    if self.is_conj():  # the conjugate of a conjugate view: the tensor it views, as torch's conj bit flips back
-        return self._base if self._base is not None and self._base.shape == self.shape else self.resolve_conj().conj()
+    source = self.__dict__.get("_conj_of")
+    if source is not None:  # the conjugate of a conjugate view: the tensor it conjugates, as torch's bit flips back
+        return source
+    if self.is_conj():
+        return self.resolve_conj().conj()
     out = self._apply(OPS["conj"], (self,))
     out._conj_bit = True
+    out._conj_of = self
     return out
 
 
