@@ -68,6 +68,7 @@ from . import (  # noqa: F401 - they declare
     special,
     spectral,
     statistics,
+    stft,
     trilinear,
     upsample,
     views,
