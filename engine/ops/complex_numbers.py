@@ -82,14 +82,8 @@ op("conj_physical", "ConjPhysicalBackward0", ("self",), np.conjugate,
 def conj(self):
     if not self.dtype.is_complex:
         return self
-    source = self.__dict__.get("_conj_of")
-    if source is not None:  # the conjugate of a conjugate view: the tensor it conjugates, as torch's bit flips back
-        return source
-    if self.is_conj():
-        return self.resolve_conj().conj()
     out = self._apply(OPS["conj"], (self,))
-    out._conj_bit = True
-    out._conj_of = self
+    out._conj_bit = not self.is_conj()  # the conjugate of a conjugate view has the bit flipped back
     return out
 
 

@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 
+from .. import grad_mode
 from ..kernels import faddeeva
 from ..kernels import special as sp
 from ..kernels.bessel import log, sin, work
@@ -300,6 +301,9 @@ op("logit", "LogitBackward0", ("self",), _float(_logit),
 
 # --- nan_to_num -------------------------------------------------------------------------------------------------------
 def _nan_to_num(a, nan=0.0, posinf=None, neginf=None):
+    if a.dtype.kind == "c":  # each part on its own
+        parts = [_nan_to_num(np.ascontiguousarray(p), nan, posinf, neginf) for p in (a.real, a.imag)]
+        return (parts[0] + 1j * parts[1]).astype(a.dtype) if a.size else a.copy()
     if a.dtype.kind != "f":
         return a.copy()
     info = np.finfo(a.dtype)
@@ -308,6 +312,8 @@ def _nan_to_num(a, nan=0.0, posinf=None, neginf=None):
 
 
 def _bind_nan_to_num(self, nan=0.0, posinf=None, neginf=None):
+    if self.dtype.is_complex and self.requires_grad and grad_mode.is_grad_enabled():
+        raise RuntimeError("nan_to_num does not support automatic differentiation for outputs with complex dtype.")
     return OPS["nan_to_num"], (self,), {"nan": nan, "posinf": posinf, "neginf": neginf}, self.dtype
 
 
