@@ -1024,6 +1024,8 @@ NATIVE_CASES = {
                 [((3, 4), S)]),
     "fft_c2r": (lambda T, a, b: T.fft.irfft(T.complex(a, b), n=7) + T.fft.hfft(T.complex(b, a), n=7, norm="ortho")
                 + T.fft.irfftn(T.complex(a, b)).sum(), [((3, 4), S), ((3, 4), S)]),
+    "linalg_eig": (lambda T, a: T.view_as_real((T.linalg.eigvals(a) ** 2).sum()) + T.linalg.eig(a)[1].abs().sum()
+                   + T.linalg.eig(a.mT)[1].abs().pow(2).sum(1).sum(), [((3, 3), S)]),
     "as_strided_scatter": (lambda T, s: T.as_strided_scatter(T.zeros(3, 3, dtype=T.float64), s, (2, 2), (1, 2), 1),
                            [((2, 2), S)]),
     "ormqr": (lambda T, a, tau, c: T.ormqr(a, tau, c) + T.ormqr(a, tau, c.t(), left=False, transpose=True).t(),
