@@ -7,6 +7,7 @@ from . import dtypes, grad_mode, graph, memory, messages, observe
 from .graph import edge
 from .nodes import _record, _saved_names, as_tensor, make_node
 from .ops import OPS, result_dtype
+from .ops.regions import view_region
 from .sizes import broadcast_shape, index_numel, nested_numel
 from .tensor import Tensor
 
@@ -402,8 +403,7 @@ def inplace_view(op, t, attrs):
         node = make_node(op, (t,), attrs, Tensor._make(value, t.dtype), t.dtype)
     t._data = value
     if t._base is not None:
-        parent, fwd = t._view_fn, op.forward
-        t._view_fn = lambda a: fwd(parent(a), **attrs)
+        t._view_fn = view_region(t._view_fn, op.forward, attrs)
     t._bump()
     if node is not None:
         t.grad_fn = node

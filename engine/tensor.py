@@ -13,6 +13,7 @@ import numpy as np
 
 from . import devices, dtypes, grad_mode, graph, memory, messages, observe
 from .ops import complex_numbers, matrix_transposed, transposed
+from .ops.regions import view_region
 from .printing import format_tensor
 from .torch_names import TorchClass
 
@@ -90,12 +91,7 @@ class Tensor(metaclass=TorchClass):
     def _make_view_of(self, src, op, attrs):
         """Mark self as a view of src: same memory, same version counter, a way back to the base region."""
         base = src._base if src._base is not None else src
-        parent = src._view_fn
-        fwd = op.forward
-        if parent is None:
-            self._view_fn = lambda a: fwd(a, **attrs)
-        else:
-            self._view_fn = lambda a: fwd(parent(a), **attrs)
+        self._view_fn = view_region(src._view_fn, op.forward, attrs, conj=getattr(op, "name", None) == "conj")
         self._base = base
         self._vbox = src._vbox
         self._inference = src._inference
@@ -129,7 +125,11 @@ class Tensor(metaclass=TorchClass):
                 what="its base or another view of its base has been modified"))
         self._view_version = self._vbox[0]
         if self._base.requires_grad:
-            self._grad_fn = graph.as_strided(self, graph.edge(self._base))
+            source = self.__dict__.get("_conj_source")
+            fresh = source._op("conj") if source is not None and grad_mode.is_grad_enabled() else None
+            # a conjugate view is made again (ConjBackward0), as torch replays a view it cannot stride
+            self._grad_fn = fresh._grad_fn if fresh is not None and fresh._grad_fn is not None else \
+                graph.as_strided(self, graph.edge(self._base))
             self._output_nr = 0
         return self._grad_fn
 
@@ -232,7 +232,10 @@ class Tensor(metaclass=TorchClass):
         return self._inference
 
     def _bump(self):
-        self._vbox[0] += 1
+        box = self._vbox
+        box[0] += 1
+        if len(box) > 1:  # the memory has conjugate views (copies of their own): kept in step with it
+            complex_numbers.sync_conjugates(self, box[1])
 
     # --- autograd state -------------------------------------------------------------------------
     @property

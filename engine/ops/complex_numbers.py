@@ -1,5 +1,7 @@
 """Complex numbers: a complex tensor's parts (real, imag, view_as_real, view_as_complex), its conjugate (conj,
 conj_physical, resolve_conj) and the complex tensors made from real ones (complex, polar)."""
+import weakref
+
 import numpy as np
 
 from .. import dtypes
@@ -84,7 +86,37 @@ def conj(self):
         return self
     out = self._apply(OPS["conj"], (self,))
     out._conj_bit = not self.is_conj()  # the conjugate of a conjugate view has the bit flipped back
+    out._conj_source = self
+    box = out._vbox
+    if len(box) == 1:
+        box.append([])
+    box[1].append(weakref.ref(out))
     return out
+
+
+def sync_conjugates(written, refs):
+    """torch's conj is a view of the same memory, read conjugated; the engine's holds its own copy, kept so after
+    each write into the memory they share (refs: the conjugate views of that memory, oldest first). A view whose
+    copy was written sends its values back to the tensor it conjugates; every other one reads its tensor again."""
+    views = [r() for r in refs]
+    refs[:] = [r for r, v in zip(refs, views) if v is not None]
+    views = [v for v in views if v is not None]
+    sent = set()
+    for v in views:
+        if np.may_share_memory(v._data, written._data):
+            _send_back(v, sent)
+    for v in views:
+        if id(v) not in sent and v._data.shape == v._conj_source._data.shape:
+            np.conjugate(v._conj_source._data, out=v._data)
+
+
+def _send_back(view, sent):
+    source = view._conj_source
+    if source._data.shape == view._data.shape:
+        np.conjugate(view._data, out=source._data)
+    sent.add(id(view))
+    if "_conj_source" in source.__dict__:
+        _send_back(source, sent)
 
 
 @composite(Spelling(method="conj_physical", function="conj_physical"))

@@ -168,3 +168,31 @@ def _outcome(T, expr):
         return repr(eval(expr, {"torch": T}))  # noqa: S307 - the test's own expressions
     except Exception as e:  # noqa: BLE001 - the error is the outcome compared
         return f"{type(e).__name__}: {e}"
+
+
+CONJUGATE_VIEWS = [
+    "z = torch.tensor([1+2j, 3-1j]); y = z.conj(); z.add_(1); (y, y.is_conj(), z)",
+    "z = torch.tensor([1+2j, 3-1j]); y = z.conj(); y.mul_(2); (y, z)",
+    "z = torch.tensor([1+2j, 3-1j]); y = z.conj(); y[0] = 5+1j; (y, z)",
+    "z = torch.tensor([[1+2j, 3-1j], [1j, 2]]); y = z.t().conj(); y[0].fill_(7j); (y, z)",
+    "z = torch.tensor([1+2j, 3-1j]); y = z.conj(); w = y.conj(); w.add_(1); (y, z, w, w.is_conj())",
+    "z = torch.tensor([1+2j, 3-1j]); y = z.conj(); y.copy_(torch.tensor([5j, 1])); z",
+    "z = torch.tensor([1+2j, 3-1j]); y = z.conj(); r = y.resolve_conj(); z.add_(1); (r, y, y._base is z)",
+    "x = torch.tensor([1+2j, 3-1j], requires_grad=True); z = x * 1; y = z.conj(); y.mul_(2); "
+    "z.abs().sum().backward(); (x.grad, z)",
+    "x = torch.tensor([1+2j, 3-1j], requires_grad=True); z = x * 1; y = z.conj(); z.mul_(1j); "
+    "y.abs().sum().backward(); (x.grad, y)",
+    "x = torch.tensor([1+2j, 3-1j], requires_grad=True); z = x * 1; y = z.conj(); y[0] = 3; "
+    "(z * (1+1j)).real.sum().backward(); (x.grad, z)",
+]
+
+
+@pytest.mark.parametrize("program", CONJUGATE_VIEWS)
+def test_conjugate_is_a_view_as_torch(program):
+    outcomes = []
+    for T in (load_engine(), torch):
+        env = {"torch": T}
+        *statements, last = program.split("; ")
+        exec("\n".join(statements), env)  # noqa: S102 - the test's own programs
+        outcomes.append(repr(eval(last, env)))  # noqa: S307
+    assert outcomes[0] == outcomes[1]
