@@ -426,7 +426,9 @@ def _logsumexp(a, dim, keepdim):
     if a.dtype.kind in "biu":  # computed in the default float type, as torch casts an integer input first
         a = a.astype(np.float32)
     if a.ndim == 0:
-        return a.copy()
+        if a.dtype.kind != "c":
+            return a.copy()
+        dim, keepdim = None, True  # a complex one is taken as the sum of one exponential (its angle wraps)
     m = np.max(a.real, axis=dim, keepdims=True)  # a complex input is shifted by its real parts' max
     m = np.where(np.isfinite(m), m, 0).astype(a.dtype)
     out = LOG(np.sum(EXP(a - m), axis=dim, keepdims=True)) + m
