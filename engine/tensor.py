@@ -416,6 +416,9 @@ class Tensor(metaclass=TorchClass):
     def numpy(self):
         if self.requires_grad and _MODE["grad"]:
             raise RuntimeError(messages.NUMPY_REQUIRES_GRAD)
+        if self.is_conj():
+            raise RuntimeError("Can't call numpy() on Tensor that has conjugate bit set. Use tensor.resolve_conj()."
+                               "numpy() instead.")
         return self._data
 
     def __array__(self, dtype=None, copy=None):
@@ -504,7 +507,8 @@ class Tensor(metaclass=TorchClass):
     def storage_offset(self):
         if self._base is None:
             return 0
-        here, base = self._data.__array_interface__["data"][0], self._base._data.__array_interface__["data"][0]
+        here = memory.place(self).__array_interface__["data"][0]
+        base = self._base._data.__array_interface__["data"][0]
         return (here - base) // self._data.itemsize
 
     def is_non_overlapping_and_dense(self):

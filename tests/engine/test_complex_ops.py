@@ -196,3 +196,19 @@ def test_conjugate_is_a_view_as_torch(program):
         exec("\n".join(statements), env)  # noqa: S102 - the test's own programs
         outcomes.append(repr(eval(last, env)))  # noqa: S307
     assert outcomes[0] == outcomes[1]
+
+
+def test_conjugate_view_shares_its_tensors_memory_as_torch():
+    outcomes = []
+    for T in (load_engine(), torch):
+        z = T.tensor([[1 + 2j, 3 - 1j], [1, 2]])
+        y, w = z.conj(), z.t().conj()[1]
+        try:
+            y.numpy()
+            refused = None
+        except RuntimeError as e:
+            refused = str(e)
+        outcomes.append((y.data_ptr() == z.data_ptr(), y.untyped_storage().data_ptr() == z.untyped_storage().data_ptr(),
+                         y.storage_offset(), w.storage_offset(), w.stride(), w.data_ptr() - z.data_ptr(),
+                         y.is_set_to(z), refused))
+    assert outcomes[0] == outcomes[1]
