@@ -4,7 +4,7 @@ import weakref
 
 import numpy as np
 
-from .. import dtypes
+from .. import dtypes, memory
 from .table import OPS, Spelling, composite, op, tensor_argument
 
 
@@ -73,14 +73,29 @@ op("view_as_complex", "ViewAsComplexBackward0", ("self",),
    ("view_as_real(grad)", lambda n, g: _view_as_real(g.contiguous().resolve_conj())), view=True,
    numel=lambda arrays, attrs: arrays[0].size // 2,
    spell=Spelling(function="view_as_complex", out=False), bind=_bind_view_as_complex)
-op("conj", "ConjBackward0", ("self",), np.conjugate, ("conj(grad)", lambda n, g: g.conj()), view=True, bind=False,
+def _conjugated(a):
+    """a's conjugate laid out with a's strides exactly, as torch's conjugate view has them."""
+    st = memory.strides(a)
+    if a.size == 0 or any(s < 0 for s in st):
+        return np.conjugate(a)
+    span = 1 + sum((n - 1) * s for n, s in zip(a.shape, st))
+    out = np.lib.stride_tricks.as_strided(np.empty(span, a.dtype), a.shape, [s * a.itemsize for s in st])
+    out[...] = np.conjugate(a)
+    return out
+
+
+op("conj", "ConjBackward0", ("self",), _conjugated, ("conj(grad)", lambda n, g: g.conj()), view=True, bind=False,
    spell=Spelling(name="{0}.conj()"))
 op("conj_physical", "ConjPhysicalBackward0", ("self",), np.conjugate,
    ("conj_physical(grad)", lambda n, g: g.conj_physical()), bind=False, spell=Spelling(name="{0}.conj_physical()"))
+op("conj_physical_", "ConjPhysicalBackward1", ("self",), np.conjugate,  # in place, torch's node is another
+   ("conj_physical(grad)", lambda n, g: g.conj_physical()),
+   spell=Spelling(inplace="conj_physical_", inplace_function="conj_physical_"),
+   bind=lambda self: (OPS["conj_physical_"], (self,), None, None))
 
 
 # a real tensor is its own conjugate, real part and resolved conjugate
-@composite(Spelling(method=("conj", "conj_physical_"), function="conj", out=False))
+@composite(Spelling(method="conj", function="conj", out=False))
 def conj(self):
     if not self.dtype.is_complex:
         return self

@@ -782,6 +782,8 @@ CASES = {
     "inverse_hyperbolic_in_place": (lambda T, a: ((_counted(T) * 1).asinh_() + (_counted(T) + 1).acosh_()
                                                   + (_counted(T) * 0.1).atanh_()).view(2, 3) * a, [((2, 3), S)]),
     "frexp": (lambda T, a: T.frexp(a).mantissa * a.frexp()[1], [((2, 3), S)]),
+    "conj_physical_": (lambda T, a, b: T.view_as_real(T.complex(a, b).conj_physical_() * T.complex(b, a)),
+                       [((2, 3), S), ((2, 3), S)]),
     "rsub_angle": (lambda T, a, b: T.rsub(a, b, alpha=2) * a.angle() + T.rsub(a, 3), [((2, 3), "away0"), ((2, 3), S)]),
     "compare_in_place": (lambda T, a, b: (a * 1).lt_(b) * a + (a * 1).ge_(0.5) * b + (a * 1).eq_(b) + (a * 1).ne_(1.0)
                          + (a * 1).le_(b) * (a * 1).gt_(0.0), [((2, 3), S), ((2, 3), S)]),
