@@ -69,15 +69,6 @@ from .dtypes import (  # noqa: A004, F401
     uint8,
 )
 from .factories import (  # noqa: F401
-    BoolTensor,
-    ByteTensor,
-    CharTensor,
-    DoubleTensor,
-    FloatTensor,
-    HalfTensor,
-    IntTensor,
-    LongTensor,
-    ShortTensor,
     arange,
     as_tensor,
     empty,
@@ -133,6 +124,15 @@ from .grad_mode import (  # noqa: F401
     set_grad_enabled,
 )
 from .legacy import (  # noqa: F401
+    BoolTensor,
+    ByteTensor,
+    CharTensor,
+    DoubleTensor,
+    FloatTensor,
+    HalfTensor,
+    IntTensor,
+    LongTensor,
+    ShortTensor,
     eig,
     frobenius_norm,
     is_warn_always_enabled,

@@ -7,6 +7,7 @@ from . import dtypes, grad_mode, graph, memory, messages, observe
 from .graph import edge
 from .nodes import _record, _saved_names, as_tensor, make_node
 from .ops import OPS, result_dtype
+from .ops.regions import view_region
 from .sizes import broadcast_shape, index_numel, nested_numel
 from .tensor import Tensor
 
@@ -240,7 +241,9 @@ def _several(op, inputs, attrs, pieces, dtype, wants_grad):
     views of the input (op.view), each output's view function takes its piece of the base."""
     src = inputs[0]
     arrays = [x._data for x in inputs if isinstance(x, Tensor)]
-    outs = tuple(Tensor._make(p if op.view else _own_copy(p, arrays), dtype) for p in pieces)
+    outs = tuple(Tensor._make(p if op.view else _own_copy(p, arrays),
+                              dtype if (p.dtype.kind == "c") == dtype.is_complex else dtypes.from_numpy(p.dtype))
+                 for p in pieces)  # a complex op's real output (the spread of var_mean) is of its own dtype
     if op.view:
         for i, out in enumerate(outs):
             out._make_view_of(src, _Piece(op, i), attrs)
@@ -326,6 +329,8 @@ def inplace(op, t, others, attrs=None, result=None):
             out = hook(op, t, others, attrs, result)
             if out is not NotImplemented:
                 return out
+    if op.name == "abs" and t.dtype.is_complex:  # ATen's abs_ refuses before it writes (abs is real)
+        raise RuntimeError("In-place abs is not supported for complex tensors.")
     check_inplace(t)
     inputs = (t, *others)
     dtype = t.dtype
@@ -401,8 +406,7 @@ def inplace_view(op, t, attrs):
         node = make_node(op, (t,), attrs, Tensor._make(value, t.dtype), t.dtype)
     t._data = value
     if t._base is not None:
-        parent, fwd = t._view_fn, op.forward
-        t._view_fn = lambda a: fwd(parent(a), **attrs)
+        t._view_fn = view_region(t._view_fn, op.forward, attrs)
     t._bump()
     if node is not None:
         t.grad_fn = node

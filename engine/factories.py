@@ -7,7 +7,6 @@ import warnings
 import numpy as np
 
 from . import devices, dtypes, kernels, memory, messages, meta, methods, observe, sizes, tensor_data
-from .legacy import TensorType
 from .ops import shape_args
 from .size_arguments import checked_sizes
 from .tensor import Tensor
@@ -361,6 +360,22 @@ def _range_args(name, start, end, steps, base=None):
     return _steps(steps)
 
 
+def _complex_ends(start, end):
+    return any(isinstance(x, complex) or isinstance(x, Tensor) and x.dtype.is_complex for x in (start, end))
+
+
+def _range_dtype(name, start, end, dtype, out):
+    """linspace's and logspace's dtype: a complex start or end makes the default complex dtype, which a real dtype
+    given cannot hold."""
+    if _complex_ends(start, end):
+        inferred = dtypes.default_complex()
+        if dtype is not None and not dtype.is_complex:
+            raise RuntimeError(f"torch.{name}(): inferred dtype {inferred.c_name} can't be safely cast to passed "
+                               f"dtype {dtype.type_name}")
+        return _out_dtype(dtype, out, inferred)
+    return _out_dtype(dtype, out, dtypes.DEFAULT[0])
+
+
 def _steps(steps):
     steps = _number(steps)
     if steps < 0:
@@ -372,10 +387,11 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
     dtypes.given(dtype, "linspace")
     devices.check(device)
     _check_layout(layout)
-    dtype = _out_dtype(dtype, out, dtypes.DEFAULT[0])
+    dtype = _range_dtype("linspace", start, end, dtype, out)
     steps = _range_args("linspace", start, end, steps)
     _alloc((steps,))
-    values = kernels.linspace(_number(start), _number(end), steps, dtypes.to_real(dtype).np)
+    values = kernels.linspace(_number(start), _number(end), steps,
+                              (dtype if _complex_ends(start, end) else dtypes.to_real(dtype)).np)
     result = _finish(np.asarray(values, dtype.np), dtype, requires_grad)
     return _made("linspace", result, out)
 
@@ -384,7 +400,7 @@ def logspace(start, end, steps, base=None, *, out=None, dtype=None, layout=None,
     dtypes.given(dtype, "logspace")
     devices.check(device)
     _check_layout(layout)
-    dtype = _out_dtype(dtype, out, dtypes.DEFAULT[0])
+    dtype = _range_dtype("logspace", start, end, dtype, out)
     steps = _range_args("logspace", start, end, steps, base)
     _alloc((steps,))
     data = kernels.logspace(_number(start), _number(end), steps, 10.0 if base is None else float(base), dtype.np)
@@ -455,42 +471,3 @@ def new_tensor(self, data, *, dtype=None, layout=None, device=None, requires_gra
 for _f in (new_zeros, new_ones, new_empty, new_empty_strided, new_full, new_tensor):
     _f.__qualname__ = f"Tensor.{_f.__name__}"
     setattr(Tensor, _f.__name__, _f)
-
-
-def _legacy(fixed, name):
-    """torch.Tensor(...) and the typed constructors (torch.FloatTensor, …): from data, or uninitialised from
-    sizes (zeros here; torch leaves whatever was in memory). fixed None: torch.Tensor, of the default dtype."""
-
-    def make(*args, device=None):
-        devices.check(device)
-        dtype = fixed or dtypes.DEFAULT[0]
-        if len(args) == 1 and isinstance(args[0], Tensor):
-            if args[0].dtype is not dtype:
-                raise TypeError(f"expected {dtype.type_name} (got {args[0].dtype.type_name})")
-            return args[0]
-        if args and all(isinstance(a, (int, np.integer)) and not isinstance(a, bool) for a in args):
-            return _filled(0, args, dtype, False)
-        if len(args) == 1 and not isinstance(args[0], (int, float, bool)):
-            return _from_data(args[0], dtype, False, stacklevel=4)
-        if not args:
-            return _finish(np.zeros((0,), dtype.np), dtype, False)
-        raise TypeError(f"new(): data must be a sequence (got {type(args[0]).__name__})")
-
-    if fixed is None:
-        make.__name__ = make.__qualname__ = name
-        return make
-    return TensorType(name, (), {"make": staticmethod(make), "dtype": fixed, "__module__": __name__})
-
-
-_legacy_tensor = _legacy(None, "Tensor")
-Tensor.__new__ = staticmethod(lambda cls, *args, **kwargs: _legacy_tensor(*args, **kwargs) if cls is Tensor
-                              else object.__new__(cls))
-FloatTensor = _legacy(dtypes.float32, "FloatTensor")
-DoubleTensor = _legacy(dtypes.float64, "DoubleTensor")
-LongTensor = _legacy(dtypes.int64, "LongTensor")
-IntTensor = _legacy(dtypes.int32, "IntTensor")
-BoolTensor = _legacy(dtypes.bool, "BoolTensor")
-ByteTensor = _legacy(dtypes.uint8, "ByteTensor")
-CharTensor = _legacy(dtypes.int8, "CharTensor")
-ShortTensor = _legacy(dtypes.int16, "ShortTensor")
-HalfTensor = _legacy(dtypes.float16, "HalfTensor")

@@ -175,6 +175,49 @@ def irfft2(input, s=None, dim=(-2, -1), norm=None):  # noqa: A002
     return irfftn(input, s, dim, norm)
 
 
+def hfftn(input, s=None, dim=None, norm=None):  # noqa: A002
+    """ATen's fft_hfftn_impl: C2C over all dims but the last, then C2R of the conjugate over the last."""
+    sizes, dims = _shape_and_dims(input, s, dim)
+    if not dims:
+        raise RuntimeError("hfftn must transform at least one axis")
+    x = _promoted(input, require_complex=True)
+    dims = _wrapped(x, dims)
+    last = sizes[-1] if sizes[-1] not in (None, -1) else 2 * (x.shape[dims[-1]] - 1)
+    _points(last)
+    x = _resized(x, dims, list(sizes[:-1]) + [last // 2 + 1])
+    normalization = _normalization(norm, True)
+    if len(dims) > 1:
+        x = c2c(x, dims[:-1], normalization, True)
+    return c2r(x.conj(), dims[-1:], normalization, last)
+
+
+def hfft2(input, s=None, dim=(-2, -1), norm=None):  # noqa: A002
+    return hfftn(input, s, dim, norm)
+
+
+def ihfftn(input, s=None, dim=None, norm=None):  # noqa: A002
+    """ATen's fft_ihfftn_impl: onesided R2C over the last dim, then C2C over the others of its conjugate."""
+    sizes, dims = _shape_and_dims(input, s, dim)
+    if not dims:
+        raise RuntimeError("ihfftn must transform at least one axis")
+    x = _promoted(input)
+    dims = _wrapped(x, dims)
+    for n in sizes:
+        _points(n)
+    x = _resized(x, dims, sizes)
+    if x.dtype.is_complex:  # _fft_r2c's check
+        raise RuntimeError(f"Only supports floating-point dtypes, but found: {x.dtype.type_name}")
+    normalization = _normalization(norm, False)
+    out = r2c(x, dims[-1:], normalization, True)
+    if len(dims) == 1:
+        return out.conj()
+    return c2c(out.conj_physical(), dims[:-1], normalization, False)
+
+
+def ihfft2(input, s=None, dim=(-2, -1), norm=None):  # noqa: A002
+    return ihfftn(input, s, dim, norm)
+
+
 def _frequencies(name, count, n, d, dtype, requires_grad):
     dtype = dtype or dtypes.get_default_dtype()
     if not dtype._grads:
@@ -210,8 +253,8 @@ def ifftshift(input, dim=None):  # noqa: A002
 
 
 for _name in ("fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2", "rfftn", "irfftn",
-              "hfft", "ihfft"):
+              "hfft", "ihfft", "hfft2", "ihfft2", "hfftn", "ihfftn"):
     globals()[_name] = _with_out(globals()[_name], _name)
 
 __all__ = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2", "rfftn", "irfftn",
-           "hfft", "ihfft", "fftfreq", "rfftfreq", "fftshift", "ifftshift"]
+           "hfft", "ihfft", "hfft2", "ihfft2", "hfftn", "ihfftn", "fftfreq", "rfftfreq", "fftshift", "ifftshift"]

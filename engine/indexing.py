@@ -5,6 +5,7 @@ import numpy as np
 
 from . import dispatch, dtypes, grad_mode, graph, messages, observe, sizes
 from .ops import OPS
+from .ops.regions import ConjugatedRegion, view_region
 from .ops.views import INT64_MAX
 from .tensor import Tensor
 
@@ -210,9 +211,7 @@ def _check_inplace_view(t):
 def _record_setitem(t, np_key, src, advanced, keys):
     base = t._base if t._base is not None else t
     parent = t._view_fn
-
-    def region(a):
-        return (parent(a) if parent is not None else a)[np_key]
+    region = view_region(parent, lambda a: a[np_key])
 
     if advanced and t._base is None:  # t[tensor] = v is index_put_, not a copy into a view
         holder = Tensor._make(np.empty(t.shape, dtype=t.dtype.np), t.dtype)
@@ -220,7 +219,7 @@ def _record_setitem(t, np_key, src, advanced, keys):
         t.grad_fn = dispatch.make_node(OPS["index_put"], [holder, src], attrs, t,
                                        t.dtype, originals=[_EdgeOf(t), src])
         return
-    region_view = _RegionKey(parent, np_key) if advanced else region
+    region_view = _key_region(parent, np_key) if advanced else region
     old_view = Tensor._make(np.empty(np.shape(t._data[np_key]), dtype=t.dtype.np), t.dtype)
     inner = dispatch.make_node(OPS["copy"], [old_view, src], {}, old_view, t.dtype,
                                originals=[_EdgeOf(t), src])
@@ -228,6 +227,12 @@ def _record_setitem(t, np_key, src, advanced, keys):
     base.grad_fn = node
     if base is not t:
         t.grad_fn = graph.as_strided(t, (node, 0))
+
+
+def _key_region(parent, key):
+    if isinstance(parent, ConjugatedRegion):
+        return ConjugatedRegion(_RegionKey(parent.geometry, key))
+    return _RegionKey(parent, key)
 
 
 class _RegionKey:

@@ -7,7 +7,7 @@ import warnings
 
 import numpy as np
 
-from . import devices, dtypes, linalg, messages
+from . import devices, dtypes, factories, linalg, messages
 from .tensor import Tensor
 
 RANGE_DEPRECATED = ("torch.range is deprecated and will be removed in a future release because its behavior is "
@@ -160,3 +160,42 @@ def frobenius_norm(input, dim, keepdim=False, *, out=None):  # noqa: A002
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
     result = input._op("norm_p", p=2.0, dim=dims, keepdim=bool(keepdim))
     return result if out is None else out.copy_(result)
+
+
+def _legacy(fixed, name):
+    """torch.Tensor(...) and the typed constructors (torch.FloatTensor, …): from data, or uninitialised from
+    sizes (zeros here; torch leaves whatever was in memory). fixed None: torch.Tensor, of the default dtype."""
+
+    def make(*args, device=None):
+        devices.check(device)
+        dtype = fixed or dtypes.DEFAULT[0]
+        if len(args) == 1 and isinstance(args[0], Tensor):
+            if args[0].dtype is not dtype:
+                raise TypeError(f"expected {dtype.type_name} (got {args[0].dtype.type_name})")
+            return args[0]
+        if args and all(isinstance(a, (int, np.integer)) and not isinstance(a, bool) for a in args):
+            return factories._filled(0, args, dtype, False)
+        if len(args) == 1 and not isinstance(args[0], (int, float, bool)):
+            return factories._from_data(args[0], dtype, False, stacklevel=4)
+        if not args:
+            return factories._finish(np.zeros((0,), dtype.np), dtype, False)
+        raise TypeError(f"new(): data must be a sequence (got {type(args[0]).__name__})")
+
+    if fixed is None:
+        make.__name__ = make.__qualname__ = name
+        return make
+    return TensorType(name, (), {"make": staticmethod(make), "dtype": fixed, "__module__": __name__})
+
+
+_legacy_tensor = _legacy(None, "Tensor")
+Tensor.__new__ = staticmethod(lambda cls, *args, **kwargs: _legacy_tensor(*args, **kwargs) if cls is Tensor
+                              else object.__new__(cls))
+FloatTensor = _legacy(dtypes.float32, "FloatTensor")
+DoubleTensor = _legacy(dtypes.float64, "DoubleTensor")
+LongTensor = _legacy(dtypes.int64, "LongTensor")
+IntTensor = _legacy(dtypes.int32, "IntTensor")
+BoolTensor = _legacy(dtypes.bool, "BoolTensor")
+ByteTensor = _legacy(dtypes.uint8, "ByteTensor")
+CharTensor = _legacy(dtypes.int8, "CharTensor")
+ShortTensor = _legacy(dtypes.int16, "ShortTensor")
+HalfTensor = _legacy(dtypes.float16, "HalfTensor")

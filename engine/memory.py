@@ -364,3 +364,12 @@ def without_denormals(a):
 def flushed(a):
     """a as the CPU makes it in flush-denormal mode (as it is otherwise)."""
     return without_denormals(a) if FLUSH_DENORMAL[0] else a
+
+
+def place(t):
+    """The array of t's place in memory: its own, or for a conjugate view (which holds a conjugated copy) the
+    region of its base's memory it views."""
+    base = t._base
+    if base is None or t._view_fn is None or np.may_share_memory(t._data, base._data):
+        return t._data
+    return getattr(t._view_fn, "geometry", t._view_fn)(base._data)

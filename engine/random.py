@@ -2,6 +2,8 @@
 get_rng_state / set_rng_state) and the factories that draw from it (rand, randn, randint, randperm, normal, the
 *_like ones). This module is also `torch.random`. The in-place methods (x.uniform_(), x.normal_(), …) and
 torch.bernoulli are ops (engine/ops/random.py); the draws themselves are engine/generator."""
+import math
+
 import numpy as np
 
 from . import devices, dispatch, dtypes, messages, meta
@@ -98,12 +100,18 @@ def _shape(name, sizes, size, options):
 
 
 def _float_tensor(like, dtype, requires_grad, kernel, draw):
-    """A float tensor drawn by draw(array) into an array made by like(dtype)."""
+    """A float tensor drawn by draw(array, scale) into an array made by like(dtype); a complex one is drawn as its
+    real view (real and imaginary parts in turn), a normal's spread scaled by 1/√2 as ATen's normal_ scales it."""
     dtype = dtype or dtypes.DEFAULT[0]
+    if dtype.is_complex:
+        out = like(dtype)
+        parts = out[..., None].view(dtypes.to_real(dtype).np)
+        parts[...] = draw(parts, 1 / math.sqrt(2))
+        return _finish(out, dtype, requires_grad)
     if not dtype.is_floating_point:
         raise NotImplementedError(f'"{kernel}" not implemented for \'{dtype.type_name}\'')
     dtypes.COMPUTING[0] = dtype  # (a bfloat16 normal_ draws as ATen's does for it)
-    return _finish(draw(like(dtype)), dtype, requires_grad)
+    return _finish(draw(like(dtype), 1), dtype, requires_grad)
 
 
 def _empty(shape):
@@ -127,7 +135,7 @@ def rand(*sizes, size=None, generator=None, dtype=None, requires_grad=False, dev
     shape = _shape("rand", sizes, size, {})
     gen = _generator("rand", generator, sizes)
     return _float_tensor(_empty(shape), dtype, requires_grad, "check_uniform_bounds",
-                         lambda a: draws.uniform(gen, a, 0, 1))
+                         lambda a, _: draws.uniform(gen, a, 0, 1))
 
 
 def _out_dtype(dtype, out):
@@ -148,7 +156,7 @@ def randn(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, 
     shape = _shape("randn", sizes, size, {})
     gen = _generator("randn", generator, sizes)
     return _made("randn", _float_tensor(_empty(shape), _out_dtype(dtype, out), requires_grad, "normal_kernel_cpu",
-                                        lambda a: draws.normal(gen, a, 0, 1)), out)
+                                        lambda a, scale: draws.normal(gen, a, 0, scale)), out)
 
 
 def _random_tensor(like, dtype, low, high, generator, requires_grad):
@@ -215,7 +223,7 @@ def _normal(mean, std, size, generator, dtype, requires_grad):
             raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
         shape = _shape("normal", (size,), None, {})
         return _float_tensor(_empty(shape), dtype, requires_grad, "normal_kernel_cpu",
-                             lambda a: draws.normal(gen, a, mean, std))
+                             lambda a, scale: draws.normal(gen, a, mean, std * scale))
     attrs = {"generator": generator}
     if mean_t and not std_t:
         if not std >= 0.0:
@@ -253,7 +261,7 @@ def rand_like(input, *, dtype=None, requires_grad=False, device=None, generator=
     devices.check(device)
     gen = _generator("rand_like", generator, (input,))
     return _float_tensor(_like(input), dtype or input.dtype, requires_grad, "check_uniform_bounds",
-                         lambda a: draws.uniform(gen, a, 0, 1))
+                         lambda a, _: draws.uniform(gen, a, 0, 1))
 
 
 def randn_like(input, *, dtype=None, requires_grad=False, device=None, generator=None):  # noqa: A002
@@ -261,7 +269,7 @@ def randn_like(input, *, dtype=None, requires_grad=False, device=None, generator
     devices.check(device)
     gen = _generator("randn_like", generator, (input,))
     return _float_tensor(_like(input), dtype or input.dtype, requires_grad, "normal_kernel_cpu",
-                         lambda a: draws.normal(gen, a, 0, 1))
+                         lambda a, scale: draws.normal(gen, a, 0, scale))
 
 
 def randint_like(input, low=0, high=None, *, dtype=None, requires_grad=False, device=None, generator=None):  # noqa: A002

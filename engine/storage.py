@@ -10,7 +10,7 @@ import weakref
 
 import numpy as np
 
-from . import devices, dtypes, factories, messages
+from . import devices, dtypes, factories, memory, messages
 from .tensor import Size, Tensor
 
 TYPED_STORAGE_DEPRECATED = (
@@ -89,25 +89,26 @@ class TypedStorage(UntypedStorage):
 
 
 def data_ptr(self):
-    return _address(self._data)
+    return _address(memory.place(self))
 
 
 def is_set_to(self, tensor):
     """Whether tensor is self's very view: the same storage, offset, sizes and strides (torch's is_set_to)."""
-    owner = _owner(self._data)
-    return (owner is _owner(tensor._data) and owner.nbytes > 0 and data_ptr(self) == data_ptr(tensor)
+    owner = _owner(memory.place(self))
+    return (owner is _owner(memory.place(tensor)) and self.is_conj() == tensor.is_conj() and owner.nbytes > 0
+            and data_ptr(self) == data_ptr(tensor)
             and self.shape == tensor.shape and self.stride() == tensor.stride())
 
 
 def untyped_storage(self):
-    return UntypedStorage(_owner(self._data))
+    return UntypedStorage(_owner(memory.place(self)))
 
 
 def storage(self):
     if TYPED_STORAGE_DEPRECATED not in messages.WARNED_ONCE:  # once, set_warn_always or not (torch's own flag)
         messages.WARNED_ONCE[TYPED_STORAGE_DEPRECATED] = True
         warnings.warn(TYPED_STORAGE_DEPRECATED, UserWarning, stacklevel=2)
-    return TypedStorage(_owner(self._data), self.dtype)
+    return TypedStorage(_owner(memory.place(self)), self.dtype)
 
 
 def element_size(self):

@@ -13,6 +13,7 @@ import numpy as np
 
 from . import devices, dtypes, grad_mode, graph, memory, messages, observe
 from .ops import complex_numbers, matrix_transposed, transposed
+from .ops.regions import view_region
 from .printing import format_tensor
 from .torch_names import TorchClass
 
@@ -105,12 +106,7 @@ class Tensor(metaclass=TorchClass):
     def _make_view_of(self, src, op, attrs):
         """Mark self as a view of src: same memory, same version counter, a way back to the base region."""
         base = src._base if src._base is not None else src
-        parent = src._view_fn
-        fwd = op.forward
-        if parent is None:
-            self._view_fn = lambda a: fwd(a, **attrs)
-        else:
-            self._view_fn = lambda a: fwd(parent(a), **attrs)
+        self._view_fn = view_region(src._view_fn, op.forward, attrs, conj=getattr(op, "name", None) == "conj")
         self._base = base
         self._vbox = src._vbox
         self._inference = src._inference
@@ -144,7 +140,11 @@ class Tensor(metaclass=TorchClass):
                 what="its base or another view of its base has been modified"))
         self._view_version = self._vbox[0]
         if self._base.requires_grad:
-            self._grad_fn = graph.as_strided(self, graph.edge(self._base))
+            source = self.__dict__.get("_conj_source")
+            fresh = source._op("conj") if source is not None and grad_mode.is_grad_enabled() else None
+            # a conjugate view is made again (ConjBackward0), as torch replays a view it cannot stride
+            self._grad_fn = fresh._grad_fn if fresh is not None and fresh._grad_fn is not None else \
+                graph.as_strided(self, graph.edge(self._base))
             self._output_nr = 0
         return self._grad_fn
 
@@ -252,7 +252,10 @@ class Tensor(metaclass=TorchClass):
         return self._inference
 
     def _bump(self):
-        self._vbox[0] += 1
+        box = self._vbox
+        box[0] += 1
+        if len(box) > 1:  # the memory has conjugate views (copies of their own): kept in step with it
+            complex_numbers.sync_conjugates(self, box[1])
 
     # --- autograd state -------------------------------------------------------------------------
     @property
@@ -442,6 +445,9 @@ class Tensor(metaclass=TorchClass):
             raise RuntimeError(messages.NUMPY_REQUIRES_GRAD)
         if self.dtype.fit is not None:
             raise TypeError(f"Got unsupported ScalarType {self.dtype.type_name}")
+        if self.is_conj():
+            raise RuntimeError("Can't call numpy() on Tensor that has conjugate bit set. Use tensor.resolve_conj()."
+                               "numpy() instead.")
         return self._data
 
     def __array__(self, dtype=None, copy=None):
@@ -532,7 +538,8 @@ class Tensor(metaclass=TorchClass):
     def storage_offset(self):
         if self._base is None:
             return 0
-        here, base = self._data.__array_interface__["data"][0], self._base._data.__array_interface__["data"][0]
+        here = memory.place(self).__array_interface__["data"][0]
+        base = self._base._data.__array_interface__["data"][0]
         return (here - base) // self._data.itemsize
 
     def is_non_overlapping_and_dense(self):

@@ -26,6 +26,7 @@ def linspace(start, end, steps, dtype=np.float32, *, fused=True):
         raise ValueError("number of steps must be non-negative")
     integral = dtype.kind in "biu"
     work = np.dtype(np.float64) if integral else dtype
+    fused = fused and dtype.kind != "c"  # complex steps are a product and a sum, each rounded
     first = _to(start, dtype).astype(work)
     last = _to(end, dtype).astype(work)
     if steps <= 1:
@@ -98,6 +99,8 @@ def logspace(start, end, steps, base=10.0, dtype=np.float32):
     integral = dtype.kind in "biu"
     if steps == 0:
         return np.zeros(0, dtype)
+    if dtype.kind == "c":
+        return _complex_logspace(start, end, steps, base, dtype)
     if steps == 1:
         return _from(np.array([float(base) ** float(start)]), dtype)
     first = _to(start, dtype)
@@ -113,3 +116,17 @@ def logspace(start, end, steps, base=10.0, dtype=np.float32):
     lo = np.float64(first) + step * idx[:half].astype(np.float64)
     hi = np.float64(last) - step * (steps - 1 - idx[half:]).astype(np.float64)
     return _from(np.power(b, np.concatenate([lo, hi])), dtype)
+
+
+def _complex_logspace(start, end, steps, base, dtype):
+    """logspace of a complex dtype: all in the dtype (step, base and power), one element in complex double."""
+    if steps == 1:
+        return np.array([complex(base) ** complex(start)], dtype)
+    first, last, b = dtype.type(start), dtype.type(end), dtype.type(base)
+    step = (last - first) / dtype.type(steps - 1)
+    idx = np.arange(steps)
+    half = steps // 2
+    with np.errstate(all="ignore"):
+        lo = first + step * idx[:half].astype(dtype)
+        hi = last - step * (steps - 1 - idx[half:]).astype(dtype)
+        return np.power(b, np.concatenate([lo, hi])).astype(dtype)

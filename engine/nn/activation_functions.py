@@ -4,7 +4,7 @@ import warnings
 
 import numpy as np
 
-from .. import dispatch, factories, generator, messages
+from .. import dispatch, factories, generator, grad_mode, messages
 from ..ops import OPS
 from ..ops.nn import implicit_dim
 
@@ -17,12 +17,17 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 FLOAT_KERNELS = {"silu": "silu_cpu", "mish": "mish_cpu", "hardswish": "hardswish_cpu",
                  "hardsigmoid": "hardsigmoid_cpu", "elu": "elu_cpu", "selu": "elu_cpu", "celu": "elu_cpu",
                  "leaky_relu": "leaky_relu_cpu", "rrelu": "leaky_relu_cpu"}
+COMPLEX_KERNELS = {"silu"}  # its kernel takes complex tensors too; its derivative does not
 
 
 def _run(name, input, attrs, inplace, inplace_name=None):  # noqa: A002
     kernel = FLOAT_KERNELS.get(name)
-    if kernel is not None and not input.dtype.is_floating_point:
+    if kernel is not None and not input.dtype.is_floating_point and not (name in COMPLEX_KERNELS and
+                                                                         input.dtype.is_complex):
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype.type_name}'")
+    if name in COMPLEX_KERNELS and input.dtype.is_complex and not inplace and input.requires_grad and \
+            grad_mode.is_grad_enabled():
+        raise RuntimeError(f"{name} does not support automatic differentiation for outputs with complex dtype.")
     if name == "threshold" and input.dtype.name == "bool":
         raise NotImplementedError("\"threshold_cpu\" not implemented for 'Bool'")
     if name == "hardtanh" and input.dtype.name == "bool":

@@ -1,8 +1,10 @@
 """Complex numbers: a complex tensor's parts (real, imag, view_as_real, view_as_complex), its conjugate (conj,
 conj_physical, resolve_conj) and the complex tensors made from real ones (complex, polar)."""
+import weakref
+
 import numpy as np
 
-from .. import dtypes
+from .. import dtypes, memory
 from .table import OPS, Spelling, composite, op, tensor_argument
 
 
@@ -71,22 +73,65 @@ op("view_as_complex", "ViewAsComplexBackward0", ("self",),
    ("view_as_real(grad)", lambda n, g: _view_as_real(g.contiguous().resolve_conj())), view=True,
    numel=lambda arrays, attrs: arrays[0].size // 2,
    spell=Spelling(function="view_as_complex", out=False), bind=_bind_view_as_complex)
-op("conj", "ConjBackward0", ("self",), np.conjugate, ("conj(grad)", lambda n, g: g.conj()), view=True, bind=False,
+def _conjugated(a):
+    """a's conjugate laid out with a's strides exactly, as torch's conjugate view has them."""
+    st = memory.strides(a)
+    if a.size == 0 or any(s < 0 for s in st):
+        return np.conjugate(a)
+    span = 1 + sum((n - 1) * s for n, s in zip(a.shape, st))
+    out = np.lib.stride_tricks.as_strided(np.empty(span, a.dtype), a.shape, [s * a.itemsize for s in st])
+    out[...] = np.conjugate(a)
+    return out
+
+
+op("conj", "ConjBackward0", ("self",), _conjugated, ("conj(grad)", lambda n, g: g.conj()), view=True, bind=False,
    spell=Spelling(name="{0}.conj()"))
 op("conj_physical", "ConjPhysicalBackward0", ("self",), np.conjugate,
    ("conj_physical(grad)", lambda n, g: g.conj_physical()), bind=False, spell=Spelling(name="{0}.conj_physical()"))
+op("conj_physical_", "ConjPhysicalBackward1", ("self",), np.conjugate,  # in place, torch's node is another
+   ("conj_physical(grad)", lambda n, g: g.conj_physical()),
+   spell=Spelling(inplace="conj_physical_", inplace_function="conj_physical_"),
+   bind=lambda self: (OPS["conj_physical_"], (self,), None, None))
 
 
 # a real tensor is its own conjugate, real part and resolved conjugate
-@composite(Spelling(method=("conj", "conj_physical_"), function="conj", out=False))
+@composite(Spelling(method="conj", function="conj", out=False))
 def conj(self):
     if not self.dtype.is_complex:
         return self
-    if self.is_conj():  # the conjugate of a conjugate view: the tensor it views, as torch's conj bit flips back
-        return self._base if self._base is not None and self._base.shape == self.shape else self.resolve_conj().conj()
     out = self._apply(OPS["conj"], (self,))
-    out._conj_bit = True
+    out._conj_bit = not self.is_conj()  # the conjugate of a conjugate view has the bit flipped back
+    out._conj_source = self
+    box = out._vbox
+    if len(box) == 1:
+        box.append([])
+    box[1].append(weakref.ref(out))
     return out
+
+
+def sync_conjugates(written, refs):
+    """torch's conj is a view of the same memory, read conjugated; the engine's holds its own copy, kept so after
+    each write into the memory they share (refs: the conjugate views of that memory, oldest first). A view whose
+    copy was written sends its values back to the tensor it conjugates; every other one reads its tensor again."""
+    views = [r() for r in refs]
+    refs[:] = [r for r, v in zip(refs, views) if v is not None]
+    views = [v for v in views if v is not None]
+    sent = set()
+    for v in views:
+        if np.may_share_memory(v._data, written._data):
+            _send_back(v, sent)
+    for v in views:
+        if id(v) not in sent and v._data.shape == v._conj_source._data.shape:
+            np.conjugate(v._conj_source._data, out=v._data)
+
+
+def _send_back(view, sent):
+    source = view._conj_source
+    if source._data.shape == view._data.shape:
+        np.conjugate(view._data, out=source._data)
+    sent.add(id(view))
+    if "_conj_source" in source.__dict__:
+        _send_back(source, sent)
 
 
 @composite(Spelling(method="conj_physical", function="conj_physical"))

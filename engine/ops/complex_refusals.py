@@ -50,6 +50,7 @@ REFUSED = {
     "copysign": _kernel("copysign_cpu"),
     "nextafter": _kernel("nextafter_cpu"),
     "xlogy": _kernel("xlogy_cpu"),
+    "logaddexp2": _kernel("logaddexp2_cpu"),
     "rad2deg": (_RT, "rad2deg is not supported for complex tensors."),
     "deg2rad": (_RT, "deg2rad is not supported for complex tensors."),
     "aminmax": _kernel("aminmax_cpu"),

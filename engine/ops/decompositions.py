@@ -170,13 +170,22 @@ op("linalg_inv", "LinalgInvExBackward0", ("A",), _inv,
    saves={0: ("result",)}, spell=Spelling(method="inverse", function="inverse", linalg="inv"), bind=_bind_inv)
 
 
+def _adjoint(M):
+    return M.mH if M.dtype.is_complex else M.mT
+
+
 def vector_rhs(A, B):
     """linalg.solve's rule: B is a batch of vectors when it is 1-d, or has one dim less than A and A's sizes."""
     return B.dim() == 1 or (B.dim() == A.dim() - 1 and tuple(B.shape) == tuple(A.shape[:-1]))
 
 
+def _wide(a):
+    """a in float64, or complex128 where it is complex."""
+    return np.asarray(a, dtype=np.complex128 if a.dtype.kind == "c" else np.float64)
+
+
 def _solve(a, b, left=True):
-    a64, b64 = _f64(a), _f64(b)
+    a64, b64 = _wide(a), _wide(b)
     vector = b.ndim == 1 or (b.ndim == a.ndim - 1 and b.shape == a.shape[:-1])
     if not left:
         a64, b64 = np.swapaxes(a64, -1, -2), np.swapaxes(b64, -1, -2)
@@ -194,8 +203,10 @@ def _solve(a, b, left=True):
 
 
 def _bind_solve(A, B, *, left=True):
-    check_square(A, "linalg.solve")
-    check_float(B, "linalg.solve")
+    check_square(A, "linalg.solve", dtype=False)
+    for M in (A, B):
+        if not M.dtype._grads:
+            check_float(M, "linalg.solve")
     if A.dtype is not B.dtype:
         raise RuntimeError(f"linalg.solve: Expected A and B to have the same dtype, but found A of type "
                            f"{A.dtype.type_name} and B of type {B.dtype.type_name} instead")
@@ -209,14 +220,14 @@ def _bind_solve(A, B, *, left=True):
 
 
 def _solve_grads(n, g):
-    """ATen's linalg_solve_backward: (gA, gB) of X = A⁻¹B, gB solving Aᵀ gB = grad, gA = −gB Xᵀ (X = BA⁻¹:
-    gB Aᵀ = grad, gA = −Xᵀ gB)."""
+    """ATen's linalg_solve_backward: (gA, gB) of X = A⁻¹B, gB solving Aᴴ gB = grad, gA = −gB Xᴴ (X = BA⁻¹:
+    gB Aᴴ = grad, gA = −Xᴴ gB)."""
     A, X = n["A"], n["result"]
     left = n.attrs.get("left", True)
     vector = X.dim() == 1 or (X.dim() == A.dim() - 1 and tuple(X.shape) == tuple(A.shape[:-1]))
-    gB = A.mT._op("linalg_solve", g.unsqueeze(-1) if vector else g, left=left)
+    gB = _adjoint(A)._op("linalg_solve", g.unsqueeze(-1) if vector else g, left=left)
     X = X.unsqueeze(-1) if vector else X
-    gA = -(gB.matmul(X.mT)) if left else -(X.mT.matmul(gB))
+    gA = -(gB.matmul(_adjoint(X))) if left else -(_adjoint(X).matmul(gB))
     return gA, gB.squeeze(-1) if vector else gB
 
 

@@ -6,6 +6,7 @@ import numpy as np
 
 from .. import dtypes, memory
 from ..kernels import exact
+from .complex_numbers import conj_of
 from .decompositions import check_square
 from .linalg import dot_check
 from .reductions import norm_grad
@@ -44,8 +45,8 @@ def _bind_vdot(self, other):
     return OPS["vdot"], (self, other), None, None
 
 
-op("vdot", "VdotBackward0", ("self", "other"), lambda a, b: exact.matmul(a, b) + 0,
-   ("other · grad", lambda n, g: g * n["other"]), ("self · grad", lambda n, g: g * n["self"]),
+op("vdot", "VdotBackward0", ("self", "other"), lambda a, b: exact.matmul(np.conjugate(a), b) + 0,
+   ("conj(grad) · other", lambda n, g: conj_of(g) * n["other"]), ("self · grad", lambda n, g: n["self"] * g),
    saves={0: ("other",), 1: ("self",)}, spell=Spelling(method="vdot", function="vdot"), bind=_bind_vdot)
 
 

@@ -5,6 +5,7 @@ import math
 import numpy as np
 
 from .. import dtypes, kernels, messages
+from .complex_numbers import conj_of
 from .rounding import EXP, LOG
 from .table import OPS, Spelling, composite, dims, op, shape_args
 
@@ -220,6 +221,11 @@ def argmin(self, dim=None, keepdim=False):
 
 # --- var, std, norm, logsumexp ----------------------------------------------------------------------
 def _var(a, dim=None, correction=1, keepdim=False, exact=False):
+    """The variance over dim, in float64; of a complex tensor, its real part's plus its imaginary part's, as ATen
+    takes it (a real result)."""
+    if a.dtype.kind == "c":
+        out = _var(a.real, dim, correction, keepdim, True) + _var(a.imag, dim, correction, keepdim, True)
+        return out if exact else out.astype(a.real.dtype)
     correction = 1 if correction is None else correction
     x = a.astype(np.float64)
     dim = None if a.ndim == 0 else dim
@@ -274,7 +280,7 @@ def _spread(name):
         if dim is not None:
             attrs["dim"] = self._reduce_dims(dim)
         warn_if_no_freedom(name, self, attrs.get("dim"), correction)
-        return OPS[name], (self,), attrs, None
+        return OPS[name], (self,), attrs, dtypes.to_real(self.dtype)
 
     return bind
 
@@ -299,7 +305,7 @@ op("var", "VarBackward0", ("self",), _var,
    ("2 · (self − mean) · grad / (N − correction)", _var_grad),
    saves={0: ("self", "dim[]", "correction", "keepdim")},
    spell=Spelling(method="var", function="var"), bind=_spread("var"))
-op("std", "StdBackward0", ("self",), lambda a, **k: np.sqrt(_var(a, exact=True, **k)).astype(a.dtype),
+op("std", "StdBackward0", ("self",), lambda a, **k: np.sqrt(_var(a, exact=True, **k)).astype(a.real.dtype),
    ("(self − mean) · grad / ((N − correction) · result)", _std_grad),
    saves={0: ("self", "result", "dim[]", "correction", "keepdim")},
    spell=Spelling(method="std", function="std"), bind=_spread("std"))
@@ -311,7 +317,7 @@ INF = float("inf")
 def _norm(a, dim=None, keepdim=False, ord=2):  # noqa: A002 - PyTorch's name
     """‖a‖_ord over dim (all dims when None), in float64: max |a| (inf), min |a| (−inf), the count of nonzeros
     (0), else (Σ|a|^ord)^(1/ord)."""
-    x = np.abs(np.asarray(a, dtype=np.float64))
+    x = np.abs(np.asarray(a, dtype=np.complex128 if a.dtype.kind == "c" else np.float64))
     dim = None if x.ndim == 0 else dim
     if ord == INF or ord == -INF:
         if x.size == 0:
@@ -326,25 +332,26 @@ def _norm(a, dim=None, keepdim=False, ord=2):  # noqa: A002 - PyTorch's name
         out = np.sqrt(np.sum(x * x, axis=dim, keepdims=keepdim))
     else:
         out = np.sum(x ** ord, axis=dim, keepdims=keepdim) ** (1.0 / ord)
-    return np.asarray(out).astype(a.dtype)
+    return np.asarray(out).astype(a.real.dtype)
 
 
 def norm_grad(x, r, g, p, over=None):
     """ATen's norm_backward: the grad of r = ‖x‖_p (r and g broadcast against x), 0 where the norm is 0; `over`:
     the dims the norm reduced, when known (the ties of an inf-norm are counted over them)."""
+    sign = x.sgn if x.dtype.is_complex else x.sign
     if p == 0:
         return (x * 0).abs()
     if p == 1:
-        return x.sign() * g
+        return sign() * g
     if p == 2:
         return g * (x / r).masked_fill(r == 0, 0.0)  # as ATen writes it (its second derivative at 0 is nan)
     if p == INF or p == -INF:
-        is_max = ((x.abs() == r) | (x.isnan() & r.isnan())).to(x.dtype)
-        return x.sign() * is_max * (g / is_max.sum(_reduced(x, r) if over is None else over, keepdim=True))
+        is_max = ((x.abs() == r) | (x.isnan() & r.isnan())).to(dtypes.to_real(x.dtype))
+        return sign() * ((g / is_max.sum(_reduced(x, r) if over is None else over, keepdim=True)) * is_max)
     if p < 1:
-        scaled = x.sign() * x.abs().pow(p - 1).masked_fill(x == 0, 0.0)
+        scaled = sign() * x.abs().pow(p - 1).masked_fill(x == 0, 0.0)
     elif p < 2:
-        scaled = x.sign() * x.abs().pow(p - 1)
+        scaled = sign() * x.abs().pow(p - 1)
     else:
         scaled = x * x.abs().pow(p - 2)
     return scaled * (g / r.pow(p - 1)).masked_fill(r == 0, 0.0)
@@ -367,19 +374,19 @@ def _norm_grad(n, g):
 def _bind_norm(self, p="fro", dim=None, keepdim=False, dtype=None):
     if isinstance(p, str) and p != "fro":
         raise RuntimeError(f"linalg.vector_norm: Expected ord to be a number, got {p}")
-    if not self.dtype.is_floating_point:
+    if not self.dtype._grads:
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
                            f"{self.dtype.type_name}")
     attrs = {"keepdim": keepdim, "ord": 2 if p == "fro" else p}
     if dim is not None and dim != () and dim != []:
         attrs["dim"] = self._reduce_dims(tuple(dim) if isinstance(dim, list) else dim)
-    return OPS["norm"], (self,), attrs, dtype
+    return OPS["norm"], (self,), attrs, dtype or dtypes.to_real(self.dtype)
 
 
 def _bind_vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
     if isinstance(ord, str):
         raise TypeError(f"linalg_vector_norm(): argument 'ord' must be Number, not {type(ord).__name__}")
-    if not x.dtype.is_floating_point:
+    if not x.dtype._grads:
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
                            f"{x.dtype.type_name}")
     if ord < 0 and x.numel() == 0 or (ord == INF and x.numel() == 0 and dim is None):
@@ -388,7 +395,7 @@ def _bind_vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):  # noqa
     attrs = {"keepdim": keepdim, "ord": ord}
     if dim is not None and dim != () and dim != []:
         attrs["dim"] = x._reduce_dims(tuple(dim) if isinstance(dim, list) else dim)
-    return OPS["vector_norm"], (x,), attrs, dtype
+    return OPS["vector_norm"], (x,), attrs, dtype or dtypes.to_real(x.dtype)
 
 
 op("norm", "LinalgVectorNormBackward0", ("self",), _norm,
@@ -419,9 +426,11 @@ def _logsumexp(a, dim, keepdim):
     if a.dtype.kind in "biu":  # computed in the default float type, as torch casts an integer input first
         a = a.astype(np.float32)
     if a.ndim == 0:
-        return a.copy()
-    m = np.max(a, axis=dim, keepdims=True)
-    m = np.where(np.isfinite(m), m, 0)
+        if a.dtype.kind != "c":
+            return a.copy()
+        dim, keepdim = None, True  # a complex one is taken as the sum of one exponential (its angle wraps)
+    m = np.max(a.real, axis=dim, keepdims=True)  # a complex input is shifted by its real parts' max
+    m = np.where(np.isfinite(m), m, 0).astype(a.dtype)
     if dtypes.computing_reduced():  # ATen's composite: each step a bfloat16 tensor, the sum accumulated in float
         r = dtypes.round_bfloat16
         total = np.sum(r(EXP(r(a - m))), axis=dim, keepdims=True, dtype=np.float64).astype(np.float32)
@@ -437,15 +446,15 @@ def _logsumexp_grad(n, g):
         for d in sorted(dims(n.attrs["dim"], len(n._shapes[0]))):
             r = r.unsqueeze(d)
             g = g.unsqueeze(d)
-    return g * (n["self"] - r).exp()
+    return g * conj_of((n["self"] - r).exp())
 
 
 op("logsumexp", "LogsumexpBackward0", ("self",), _logsumexp,
-   ("exp(self − result) · grad", _logsumexp_grad), saves={0: ("self", "result", "dim[]", "keepdim")},
+   ("conj(exp(self − result)) · grad", _logsumexp_grad), saves={0: ("self", "result", "dim[]", "keepdim")},
    spell=Spelling(method="logsumexp", function="logsumexp"),
    bind=lambda self, dim, keepdim=False: (OPS["logsumexp"], (self,), {"dim": self._reduce_dims(dim),
                                                                        "keepdim": keepdim},
-                                          self.dtype if self.dtype.is_floating_point else dtypes.float32))
+                                          self.dtype if self.dtype._grads else dtypes.float32))
 
 
 def _cumsum(a, dim):

@@ -22,15 +22,46 @@ def region_grad(node, grad):
     return (base,) + inner[1:]
 
 
+class ConjugatedRegion:
+    """The region of a view whose chain holds conjugate views (an odd number of them): it reads the base's values
+    conjugated; `geometry` is the numpy view of the base's memory it covers, where writes go (conjugated)."""
+    __slots__ = ("geometry",)
+
+    def __init__(self, geometry):
+        self.geometry = geometry
+
+    def __call__(self, a):
+        return np.conjugate(self.geometry(a))
+
+
+def view_region(parent, forward=None, attrs=None, conj=False):
+    """The region of a view made by forward(attrs) (or by conj) of a view whose region is parent (None: the base)."""
+    geometry = parent.geometry if isinstance(parent, ConjugatedRegion) else parent
+    if conj:
+        step = geometry if geometry is not None else (lambda a: a)
+    elif geometry is None:
+        step = (lambda a: forward(a, **attrs)) if attrs else forward
+    else:
+        step = lambda a: forward(geometry(a), **(attrs or {}))  # noqa: E731
+    return ConjugatedRegion(step) if isinstance(parent, ConjugatedRegion) != conj else step
+
+
+def _written(region, out, values):
+    if isinstance(region, ConjugatedRegion):
+        region.geometry(out)[...] = np.conjugate(values)
+    else:
+        region(out)[...] = values
+
+
 def _zero_region_fwd(g, region):
     out = g.copy()
-    region(out)[...] = 0
+    _written(region, out, 0)
     return out
 
 
 def _put_region_fwd(g, region, shape):
     out = np.zeros(shape, dtype=g.dtype)
-    region(out)[...] = g
+    _written(region, out, g)
     return out
 
 

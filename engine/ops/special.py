@@ -8,10 +8,11 @@ import math
 
 import numpy as np
 
+from .. import grad_mode
 from ..kernels import faddeeva
 from ..kernels import special as sp
 from ..kernels.bessel import log, sin, work
-from .complex_numbers import conjugated_vjp
+from .complex_numbers import conj_of, conjugated_vjp
 from .rounding import exact
 from .table import (
     OPS,
@@ -104,6 +105,10 @@ op("frac", "FracBackward0", ("self",), lambda a: a - np.trunc(a), ("grad", lambd
 
 
 def _sinc(a):
+    if a.dtype.kind == "c":
+        with np.errstate(all="ignore"):
+            px = a * a.real.dtype.type(math.pi)
+            return np.where(a == 0, a.dtype.type(1), np.sin(px) / px)
     x = work(a)
     with np.errstate(all="ignore"):
         px = x.dtype.type(math.pi) * x
@@ -114,8 +119,8 @@ def _sinc_grad(n, g):
     s = n["self"]
     self_pi = s * math.pi
     self_squared_pi = s * s * math.pi
-    out = g * ((self_pi * self_pi.cos()) - self_pi.sin()) / self_squared_pi
-    return (out * 0).where(self_squared_pi == 0.0, out)
+    out = g * conj_of(((self_pi * self_pi.cos()) - self_pi.sin()) / self_squared_pi)
+    return out.where(self_squared_pi != 0.0, 0.0)
 
 
 _unary("sinc", "SincBackward0", _float(_sinc), "(π·self·cos(π·self) − sin(π·self)) / (π·self²) · grad", _sinc_grad,
@@ -296,6 +301,9 @@ op("logit", "LogitBackward0", ("self",), _float(_logit),
 
 # --- nan_to_num -------------------------------------------------------------------------------------------------------
 def _nan_to_num(a, nan=0.0, posinf=None, neginf=None):
+    if a.dtype.kind == "c":  # each part on its own
+        parts = [_nan_to_num(np.ascontiguousarray(p), nan, posinf, neginf) for p in (a.real, a.imag)]
+        return (parts[0] + 1j * parts[1]).astype(a.dtype) if a.size else a.copy()
     if a.dtype.kind != "f":
         return a.copy()
     info = np.finfo(a.dtype)
@@ -304,6 +312,8 @@ def _nan_to_num(a, nan=0.0, posinf=None, neginf=None):
 
 
 def _bind_nan_to_num(self, nan=0.0, posinf=None, neginf=None):
+    if self.dtype.is_complex and self.requires_grad and grad_mode.is_grad_enabled():
+        raise RuntimeError("nan_to_num does not support automatic differentiation for outputs with complex dtype.")
     return OPS["nan_to_num"], (self,), {"nan": nan, "posinf": posinf, "neginf": neginf}, self.dtype
 
 
@@ -354,6 +364,15 @@ _binary("hypot", "HypotBackward0", exact(np.hypot), ("self / result · grad", la
 
 
 def _logaddexp(a, b):
+    if a.dtype.kind == "c" or b.dtype.kind == "c":  # ATen's: the larger real part plus log1p(exp(smaller − larger))
+        a, b = np.broadcast_arrays(*np.asarray(np.broadcast_arrays(a, b)).astype(np.result_type(a, b)))
+        big = np.where(a.real >= b.real, a, b)
+        small = np.where(a.real >= b.real, b, a)
+        with np.errstate(all="ignore"):
+            out = big + np.log1p(np.exp(small - big))
+            same_inf = np.isinf(small.real) & (small.real == big.real)
+            out = np.where(same_inf, big, out)
+            return np.where(np.isnan(small) | np.isnan(big), complex(np.nan, np.nan), out).astype(a.dtype)
     return np.logaddexp(a, b)
 
 
@@ -362,8 +381,8 @@ def _logaddexp2(a, b):
 
 
 _binary("logaddexp", "LogaddexpBackward0", exact(_logaddexp),
-        ("grad / (1 + exp(other − self))", lambda n, g: g / (1 + (n["other"] - n["self"]).exp())),
-        ("grad / (1 + exp(self − other))", lambda n, g: g / (1 + (n["self"] - n["other"]).exp())),
+        ("grad / conj(1 + exp(other − self))", lambda n, g: g / conj_of(1 + (n["other"] - n["self"]).exp())),
+        ("grad / conj(1 + exp(self − other))", lambda n, g: g / conj_of(1 + (n["self"] - n["other"]).exp())),
         saves={0: ("self", "other"), 1: ("self", "other")}, inplace=False)
 _binary("logaddexp2", "Logaddexp2Backward0", exact(_logaddexp2),
         ("grad / (1 + 2^(other − self))", lambda n, g: g / (1 + 2 ** (n["other"] - n["self"]))),

@@ -188,7 +188,7 @@ def _spread_mean(name):
     def forward(a, dim=None, correction=1, keepdim=False, **_):
         var = _var(a, dim=dim, correction=correction, keepdim=keepdim, exact=root)
         mean = np.mean(a, axis=dim, keepdims=keepdim)
-        return np.asarray(np.sqrt(var).astype(a.dtype) if root else var), np.asarray(mean, a.dtype)
+        return np.asarray(np.sqrt(var).astype(a.real.dtype) if root else var), np.asarray(mean, a.dtype)
 
     return forward
 
@@ -268,8 +268,8 @@ def _spread_mean_fn(name):
         if name == "std_mean":
             dim = attrs["dim"]
             spread = np.sqrt(_var(self._data, dim=dim, correction=attrs["correction"], keepdim=attrs["keepdim"],
-                                  exact=True)).astype(self._data.dtype)
-            attrs = {**attrs, "result0": self._new(spread, self.dtype)}
+                                  exact=True)).astype(self._data.real.dtype)
+            attrs = {**attrs, "result0": self._new(spread, dtypes.to_real(self.dtype))}
         return self._apply(op_, inputs, attrs, dtype)
 
     call.__name__ = call.__qualname__ = name

@@ -245,20 +245,22 @@ def transposed(self):
 
 
 def matrix_transposed(self, name):
-    """Tensor.mT, .mH, .H and .adjoint(): the last two dims swapped (real tensors: no conjugate). H takes a matrix
+    """Tensor.mT, .mH, .H and .adjoint(): the last two dims swapped, conjugated but for mT (real tensors: no
+    conjugate). H takes a matrix
     only; on a 0-d tensor each is the identity, with PyTorch's deprecation warning."""
     n = self._data.ndim
     if n == 0:
         hint = "This function is the identity in these cases." if name == "mT" else "Consider using x.conj()."
         warnings.warn(f"Tensor.{name} is deprecated on 0-D tensors. {hint}", UserWarning, stacklevel=3)
-        return self
+        return self.conj() if name != "mT" and self.dtype.is_complex else self
     if name == "H" and n != 2:
         raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {n}-D tensor." +
                            (" For batches of matrices, consider using tensor.mH" if n > 2 else ""))
     if n < 2:
         what = "adjoint()" if name == "adjoint" else name
         raise RuntimeError(f"tensor.{what} is only supported on matrices or batches of matrices. Got {n}-D tensor.")
-    return self.transpose(-2, -1)
+    swapped = self.transpose(-2, -1)
+    return swapped.conj() if name != "mT" and self.dtype.is_complex else swapped
 
 
 @composite(Spelling(method="adjoint", function="adjoint", out=False))

@@ -786,6 +786,8 @@ CASES = {
     "inverse_hyperbolic_in_place": (lambda T, a: ((_counted(T) * 1).asinh_() + (_counted(T) + 1).acosh_()
                                                   + (_counted(T) * 0.1).atanh_()).view(2, 3) * a, [((2, 3), S)]),
     "frexp": (lambda T, a: T.frexp(a).mantissa * a.frexp()[1], [((2, 3), S)]),
+    "conj_physical_": (lambda T, a, b: T.view_as_real(T.complex(a, b).conj_physical_() * T.complex(b, a)),
+                       [((2, 3), S), ((2, 3), S)]),
     "rsub_angle": (lambda T, a, b: T.rsub(a, b, alpha=2) * a.angle() + T.rsub(a, 3), [((2, 3), "away0"), ((2, 3), S)]),
     "compare_in_place": (lambda T, a, b: (a * 1).lt_(b) * a + (a * 1).ge_(0.5) * b + (a * 1).eq_(b) + (a * 1).ne_(1.0)
                          + (a * 1).le_(b) * (a * 1).gt_(0.0), [((2, 3), S), ((2, 3), S)]),
@@ -1028,6 +1030,8 @@ NATIVE_CASES = {
                 [((3, 4), S)]),
     "fft_c2r": (lambda T, a, b: T.fft.irfft(T.complex(a, b), n=7) + T.fft.hfft(T.complex(b, a), n=7, norm="ortho")
                 + T.fft.irfftn(T.complex(a, b)).sum(), [((3, 4), S), ((3, 4), S)]),
+    "linalg_eig": (lambda T, a: T.view_as_real((T.linalg.eigvals(a) ** 2).sum()) + T.linalg.eig(a)[1].abs().sum()
+                   + T.linalg.eig(a.mT)[1].abs().pow(2).sum(1).sum(), [((3, 3), S)]),
     "as_strided_scatter": (lambda T, s: T.as_strided_scatter(T.zeros(3, 3, dtype=T.float64), s, (2, 2), (1, 2), 1),
                            [((2, 2), S)]),
     "ormqr": (lambda T, a, tau, c: T.ormqr(a, tau, c) + T.ormqr(a, tau, c.t(), left=False, transpose=True).t(),

@@ -19,6 +19,7 @@ SMALL = "[-0.5, 0.25, 0.75]"
 MATRIX = "[[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]]"
 ARGS = {
     "abs_": (ANY, ""), "absolute_": (ANY, ""), "add_": (ANY, "torch.tensor([1.0, 2.0, 3.0]), alpha=2"),
+    "conj_physical_": (ANY, ""),
     "addcdiv_": (ANY, "torch.tensor([1.0, 2.0, 3.0]), torch.tensor([2.0, 4.0, 8.0]), value=0.5"),
     "addcmul_": (ANY, "torch.tensor([1.0, 2.0, 3.0]), torch.tensor([2.0, 4.0, 8.0]), value=0.5"),
     "addmv_": (ANY, "torch.tensor([[1.0, 2.0], [0.5, -1.0], [3.0, 0.25]]), torch.tensor([2.0, -1.0]), beta=0.5, "

@@ -49,6 +49,7 @@ CALLS = {
     "conj": [T((2, 3))], "imag": [T((2, 3))], "real": [T((2, 3))], "resolve_conj": [T((2, 3))],
     "resolve_neg": [T((2, 3))], "atan2": tensors((2, 3), (3,)), "hypot": tensors((2, 3), (2, 3)),
     "frexp": [T((2, 3))],
+    "stft": [T((16,)), 8], "istft": [T((5, 3)), 8],
     "adjoint": [T((2, 3))], "atleast_1d": [T((2,))], "atleast_2d": [T((2,))], "atleast_3d": [T((2,))],
     "broadcast_tensors": tensors((1, 3), (2, 1)), "broadcast_to": [T((3,)), (2, 3)], "tile": [T((2, 3)), (2,)],
     "tensor_split": [T((4,)), 2], "hsplit": [T((2, 4)), 2], "vsplit": [T((4, 2)), 2], "dsplit": [T((1, 2, 4)), 2],
