@@ -9,6 +9,7 @@ import pytest
 from tests.engine.difftest import run_source
 
 NORMS_AND_TYPES = """import torch
+torch.set_warn_always(True)  # (torch's once-per-process warnings: whether they come depends on the tests before)
 torch.manual_seed(0)
 x = torch.randn(3, 4, requires_grad=True)
 for y in (torch.frobenius_norm(x, [0, 1]), torch.frobenius_norm(x, (1,), True), torch.frobenius_norm(x, 0),
@@ -27,6 +28,7 @@ for r in (0, 1, 2):
     print(loss, lp.grad[0])
     lp.grad = None
 print(torch.ctc_loss(lp, t, torch.tensor([5, 4]), torch.tensor([2, 1]), blank=0, reduction=1, zero_infinity=True))
+torch.set_warn_always(False)
 """
 
 NATIVE_DROPOUT = """import torch
