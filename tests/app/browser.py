@@ -185,6 +185,9 @@ def axe_violations(page, context: str = "document") -> list[dict]:
     return its violations, each with its impact, rule id, help text and the nodes it failed on."""
     if not AXE_FILES:
         raise RuntimeError("axe-core is missing from .cache/: run bin/setup")
+    # A text box that scrolls becomes a Tab stop 200 ms after its last new text (app/widgets/html_box.py): axe
+    # reads the page once that has happened (it failed the console, read 100 ms after a failed run's text).
+    page.wait_for_timeout(300)
     if not page.evaluate("() => typeof axe !== 'undefined'"):
         page.add_script_tag(path=str(AXE_FILES[-1]))
     return page.evaluate(
