@@ -190,6 +190,11 @@ def type_name(x):
     return kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
 
 
+def not_a_tensor(name, param, position, x):
+    """torch's argument parser's TypeError for x where its signature takes a tensor."""
+    return TypeError(f"{name}(): argument '{param}' (position {position}) must be Tensor, not {type_name(x)}")
+
+
 def _typename(x):
     return "Tensor" if hasattr(x, "_data") else type(x).__name__
 

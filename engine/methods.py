@@ -13,7 +13,7 @@ import warnings
 import numpy as np
 
 from . import dispatch, dtypes, grad_mode, memory
-from .messages import argument_error, check_signatures, type_name
+from .messages import argument_error, check_signatures, not_a_tensor
 from .ops import COMPOSITES, OPS
 from .ops.statistics import returned
 from .ops.table import TensorArgumentError, is_number, number_dtype
@@ -79,8 +79,7 @@ def _no_arrays(name, params, args):
     (numpy's too) stays: the binds take numbers where torch's signatures do."""
     for i, (param, x) in enumerate(zip(params, args)):
         if x is None or isinstance(x, (np.ndarray, list, tuple)):
-            raise TypeError(f"{name}(): argument '{'input' if param == 'self' else param}' (position {i + 1}) "
-                            f"must be Tensor, not {type_name(x)}")
+            raise not_a_tensor(name, "input" if param == "self" else param, i + 1, x)
 
 
 def _binding_failed(error):
@@ -271,8 +270,7 @@ def _function(bind, name, number_first=False, in_place=False, signatures=()):
             args = (kwargs.pop("input"), *args)
         if args and params:
             if isinstance(args[0], np.generic) and not number_first:
-                raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
-                                f"{type_name(args[0])}")
+                raise not_a_tensor(name, "input", 1, args[0])
             try:
                 _no_arrays(name, params, args)
             except TypeError:
@@ -281,7 +279,7 @@ def _function(bind, name, number_first=False, in_place=False, signatures=()):
         if args and is_number(args[0]):
             check_signatures(name, signatures, args, kwargs)
             if not number_first:
-                raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(args[0]).__name__}")
+                raise not_a_tensor(name, "input", 1, args[0])
             if number_first != "bind":
                 args = (_wrapped(args[0]),) + args[1:]
         try:

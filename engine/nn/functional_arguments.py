@@ -3,29 +3,23 @@ torch's argument parser's TypeError, or the error of the attribute torch's Pytho
 at each position functional_argument_table.py names."""
 import functools
 
-from ..messages import CHECK_FRAMES, type_name
+from ..messages import CHECK_FRAMES, not_a_tensor
 from ..tensor import Tensor
 from .functional_argument_table import TABLE
 
 
 def _checked(fn, checks):
-    last = max(i for i, _ in checks)
-
     @functools.wraps(fn)
     def call(*args, **kwargs):
-        if len(args) > last or any(not isinstance(args[i], Tensor) for i, _ in checks if i < len(args)):
-            for i, what in checks:
-                if i >= len(args):
-                    break
-                x = args[i]
-                if isinstance(x, Tensor):
-                    continue
-                if what[0] == "parser":
-                    if x is None and not what[4]:
-                        continue
-                    raise TypeError(f"{what[1]}(): argument '{what[2]}' (position {what[3]}) must be Tensor, not "
-                                    f"{type_name(x)}")
-                getattr(x, what[1])()
+        for i, what in checks:
+            if i >= len(args):
+                break
+            x = args[i]
+            if isinstance(x, Tensor) or what[0] == "parser" and x is None and not what[4]:
+                continue
+            if what[0] == "parser":
+                raise not_a_tensor(what[1], what[2], what[3], x)
+            getattr(x, what[1])()
         return fn(*args, **kwargs)
 
     CHECK_FRAMES.add(call.__code__)

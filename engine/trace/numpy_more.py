@@ -19,8 +19,8 @@ NO_BIGGER_TOGETHER = """column_stack row_stack dstack hsplit vsplit dsplit swapa
     roll take take_along_axis flatnonzero searchsorted intersect1d union1d setdiff1d setxor1d isin partition
     argpartition diff trapezoid nanmean nanstd nanvar nansum nanprod nanmax nanmin nanargmax nanargmin nanmedian
     flipud fliplr rot90 nan_to_num sinc real imag conj conjugate angle atleast_1d atleast_2d atleast_3d cumulative_sum
-    polyfit interp digitize isscalar iscomplexobj isrealobj select piecewise lexsort fix negative
-    cross squeeze""".split()
+    polyfit interp digitize isscalar iscomplexobj isrealobj select piecewise lexsort fix
+    cross""".split()
 UFUNCS_MORE = "logaddexp logaddexp2 heaviside".split()
 
 
